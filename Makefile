@@ -1,0 +1,55 @@
+# Thin wrapper over CMake. The two commands a person needs:
+#   make verify   install what is missing, build, verify the bundled rule corpus (rules/)
+#   make test     install what is missing, build, run every test through ctest
+# Other targets: build, test-asan (ASan+UBSan build and its tests), fuzz (bounded parser
+# fuzzing), deps (only the installation step), clean.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 60
+CMAKE_FLAGS ?=
+ifeq ($(CI),true)
+  CMAKE_FLAGS += -DAXLE_WERROR=ON
+endif
+
+# Debian packages axle builds and runs with (binary name : package).
+PACKAGES      := cmake flex bison check pkg-config libz3-dev z3 cvc5 libgmp-dev libcjson-dev
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+
+.PHONY: all verify test build deps deps-fuzz test-asan fuzz clean
+
+all: build
+
+deps:
+	@sh tools/install-deps.sh $(PACKAGES)
+
+deps-fuzz:
+	@sh tools/install-deps.sh $(FUZZ_PACKAGES)
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+verify: build
+	./$(BUILD)/axle check rules/
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DAXLE_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+fuzz: deps deps-fuzz
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DAXLE_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_parse
+	sh tools/run-fuzz.sh $(FUZZ_BUILD)/tests/fuzz_parse $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

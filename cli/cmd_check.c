@@ -1,0 +1,127 @@
+/* cmd_check.c — `axle check` and `axle fmt`: the front end on its own. */
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/files.h"
+#include "dsl/check.h"
+#include "dsl/parse.h"
+#include "dsl/print.h"
+
+/* Loads, parses and (if `check`) checks one file; NULL when it has errors. */
+static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
+  AxSource *src;
+  if (!ax_source_load(a, d, path, &src)) return NULL;
+  int before = d->errors;
+  AxFile *f = ax_parse(a, d, src);
+  if (d->errors == before && check) ax_check_file(a, d, f);
+  return d->errors == before ? f : NULL;
+}
+
+int ax_cmd_check(int argc, char **argv) {
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  int first = 1;
+  bool quiet = false;
+  for (; first < argc && argv[first][0] == '-'; first++) {
+    if (strcmp(argv[first], "-q") == 0 || strcmp(argv[first], "--quiet") == 0) {
+      quiet = true;
+    } else if (strcmp(argv[first], "--help") == 0) {
+      printf("usage: axle check [-q] FILE|DIR...\n"
+             "Parses and checks every rule and program; exit 0 if all are well formed, 3 if not.\n");
+      return 0;
+    } else {
+      fprintf(stderr, "axle: error: check: unknown option '%s'\n", argv[first]);
+      return 3;
+    }
+  }
+  if (first == argc) {
+    fprintf(stderr, "axle: error: check: no FILE or DIR given\nusage: axle check [-q] FILE|DIR...\n");
+    return 3;
+  }
+  AxArena *a = ax_arena_new();
+  AxPathList files;
+  bool ok = ax_files_collect(a, &d, argv + first, argc - first, &files);
+  size_t rules = 0, programs = 0;
+  for (size_t i = 0; i < files.n; i++) {
+    AxArena *fa = ax_arena_new();
+    AxFile *f = load(fa, &d, files.paths[i], true);
+    for (size_t j = 0; f && j < f->nblocks; j++) {
+      if (f->blocks[j]->kind == AX_B_RULE) rules++;
+      else programs++;
+    }
+    ax_arena_free(fa);
+  }
+  ax_arena_free(a);
+  if (!quiet)
+    printf("axle check: %zu rule%s, %zu program%s in %zu file%s: %s\n", rules, rules == 1 ? "" : "s",
+           programs, programs == 1 ? "" : "s", files.n, files.n == 1 ? "" : "s",
+           d.errors ? "errors" : "ok");
+  if (d.errors) fprintf(stderr, "axle: %d error%s\n", d.errors, d.errors == 1 ? "" : "s");
+  return ok && d.errors == 0 ? 0 : 3;
+}
+
+/* fmt prints the canonical text; --write replaces files whose text differs, --check only
+ * names them and exits 1. A file with a syntax error is left alone (exit 3). */
+int ax_cmd_fmt(int argc, char **argv) {
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  bool write = false, check = false;
+  int first = 1;
+  for (; first < argc && argv[first][0] == '-'; first++) {
+    if (strcmp(argv[first], "--write") == 0 || strcmp(argv[first], "-w") == 0) {
+      write = true;
+    } else if (strcmp(argv[first], "--check") == 0) {
+      check = true;
+    } else if (strcmp(argv[first], "--help") == 0) {
+      printf("usage: axle fmt [--check | --write] FILE|DIR...\n"
+             "Prints files in canonical form (comments kept). --write rewrites them in place;\n"
+             "--check lists files that are not canonical and exits 1 if there are any.\n");
+      return 0;
+    } else {
+      fprintf(stderr, "axle: error: fmt: unknown option '%s'\n", argv[first]);
+      return 3;
+    }
+  }
+  if (first == argc || (write && check)) {
+    fprintf(stderr, "axle: error: fmt: %s\nusage: axle fmt [--check | --write] FILE|DIR...\n",
+            first == argc ? "no FILE given" : "--check and --write exclude each other");
+    return 3;
+  }
+  AxArena *a = ax_arena_new();
+  AxPathList files;
+  bool ok = ax_files_collect(a, &d, argv + first, argc - first, &files);
+  int differ = 0;
+  for (size_t i = 0; i < files.n; i++) {
+    AxArena *fa = ax_arena_new();
+    AxFile *f = load(fa, &d, files.paths[i], false);
+    if (f) {
+      char *buf = NULL;
+      size_t len = 0;
+      FILE *m = open_memstream(&buf, &len);
+      ax_print_file(m, f);
+      fclose(m);
+      bool same = len == f->src->len && memcmp(buf, f->src->text, len) == 0;
+      if (check) {
+        if (!same) {
+          printf("%s\n", files.paths[i]);
+          differ++;
+        }
+      } else if (write) {
+        if (!same) {
+          FILE *out = fopen(files.paths[i], "wb");
+          if (!out || fwrite(buf, 1, len, out) != len) {
+            ax_diag_error(&d, (AxSpan){0}, "cannot write '%s'", files.paths[i]);
+          }
+          if (out) fclose(out);
+        }
+      } else {
+        fwrite(buf, 1, len, stdout);
+      }
+      free(buf);
+    }
+    ax_arena_free(fa);
+  }
+  ax_arena_free(a);
+  if (!ok || d.errors) return 3;
+  return differ ? 1 : 0;
+}

@@ -1,0 +1,13 @@
+/* commands.h — the sub-commands of the axle binary, one function each.
+ *
+ * Each takes the arguments after the sub-command name (argv[0] is the sub-command) and
+ * returns the process exit status documented in docs/cli.md. None calls exit(). */
+#ifndef AX_COMMANDS_H
+#define AX_COMMANDS_H
+
+int ax_cmd_check(int argc, char **argv);    /* cli/cmd_check.c */
+int ax_cmd_fmt(int argc, char **argv);      /* cli/cmd_check.c */
+int ax_cmd_equiv(int argc, char **argv);    /* cli/cmd_superopt.c */
+int ax_cmd_mugraph(int argc, char **argv);  /* cli/cmd_superopt.c */
+
+#endif

@@ -1,0 +1,32 @@
+/* base.h — what every axle module needs: the invariant macro and sized integers.
+ *
+ * AX_ASSERT states an invariant of axle itself (never of user input: bad input gets a
+ * diagnostic). A broken invariant prints file and line and aborts, in every build. */
+#ifndef AX_BASE_H
+#define AX_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define AX_ASSERT(cond)                                                              \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      fprintf(stderr, "axle: internal error: %s:%d: assertion '%s' failed\n",        \
+              __FILE__, __LINE__, #cond);                                            \
+      abort();                                                                       \
+    }                                                                                \
+  } while (0)
+
+#define AX_UNREACHABLE() AX_ASSERT(!"unreachable")
+#define AX_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* malloc/realloc/calloc that abort on exhaustion (axle has no recovery path for that). */
+void *ax_xmalloc(size_t n);
+void *ax_xcalloc(size_t count, size_t n);
+void *ax_xrealloc(void *p, size_t n);
+char *ax_xstrdup(const char *s);
+
+#endif

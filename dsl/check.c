@@ -1,0 +1,1245 @@
+/* check.c — the rule checker; see check.h for what it guarantees. */
+#include "dsl/check.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct Checker {
+  AxArena *a;
+  AxDiag *d;
+  AxBlock *rule;
+  AxRuleSyms *s;
+  AxVec syms, rcls, reqs, hints;
+  bool failed;
+} Checker;
+
+/* ---- diagnostics ------------------------------------------------------------------- */
+
+static void err(Checker *c, AxSpan at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void err(Checker *c, AxSpan at, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  ax_diag_error(c->d, at, "rule '%s': %s", c->rule->name.name, msg);
+  c->failed = true;
+}
+
+/* Edit distance, for "did you mean" (names are short; quadratic is fine). */
+static int distance(const char *a, const char *b) {
+  size_t n = strlen(a), m = strlen(b);
+  if (n > 30 || m > 30) return 99;
+  int row[32];
+  for (size_t j = 0; j <= m; j++) row[j] = (int)j;
+  for (size_t i = 1; i <= n; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= m; j++) {
+      int up = row[j];
+      int best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[m];
+}
+
+/* " (did you mean 'x'?)" for the closest of `names`, or "" */
+static const char *suggest(Checker *c, const char *name, const char **names, size_t n) {
+  const char *best = NULL;
+  int bestd = 3;
+  for (size_t i = 0; i < n; i++) {
+    int dd = distance(name, names[i]);
+    if (dd < bestd && (size_t)dd < strlen(name)) {
+      bestd = dd;
+      best = names[i];
+    }
+  }
+  return best ? ax_arena_printf(c->a, " (did you mean '%s'?)", best) : "";
+}
+
+/* ---- symbols ----------------------------------------------------------------------- */
+
+static AxSym *sym(Checker *c, int i) { return (AxSym *)c->syms.items[i]; }
+static AxRClass *rcl(Checker *c, int i) { return (AxRClass *)c->rcls.items[i]; }
+
+static int find_sym(Checker *c, const char *name) {
+  for (size_t i = 0; i < c->syms.len; i++)
+    if (strcmp(sym(c, (int)i)->name, name) == 0) return (int)i;
+  return -1;
+}
+
+static int find_rclass(Checker *c, const char *name) {
+  for (size_t i = 0; i < c->rcls.len; i++)
+    if (strcmp(rcl(c, (int)i)->name, name) == 0) return (int)i;
+  return -1;
+}
+
+static const char *symkind_name(AxSymKind k) {
+  static const char *names[] = {"axis", "map", "index map", "tensor", "let binding"};
+  return names[k];
+}
+
+static AxSym *declare(Checker *c, AxSymKind kind, const AxIdent *id) {
+  int prev = find_sym(c, id->name);
+  if (prev >= 0) {
+    int line, col;
+    ax_source_linecol(sym(c, prev)->span.src, sym(c, prev)->span.start, &line, &col);
+    err(c, id->span, "'%s' is already declared (as %s %s at line %d)", id->name,
+        sym(c, prev)->kind == AX_SYM_AXIS ? "an" : "a", symkind_name(sym(c, prev)->kind), line);
+    return NULL;
+  }
+  AxSym *s = ax_arena_alloc(c->a, sizeof *s);
+  s->kind = kind;
+  s->name = id->name;
+  s->span = id->span;
+  s->rclass = -1;
+  s->axis = -1;
+  ax_vec_push(c->a, &c->syms, s);
+  return s;
+}
+
+static int axis_index(Checker *c, int symi) { return sym(c, symi)->axis; }
+
+static const char *axis_name(Checker *c, int axis) {
+  return sym(c, c->s->axes[axis])->name;
+}
+
+static void add_axis(Checker *c, const AxIdent *id, int rclass) {
+  if (c->s->naxes >= AX_MAX_AXES) {
+    err(c, id->span, "too many aggregated axes (at most %d per rule)", AX_MAX_AXES);
+    return;
+  }
+  AxSym *s = declare(c, AX_SYM_AXIS, id);
+  if (!s) return;
+  s->rclass = rclass;
+  s->axis = (int)c->s->naxes;
+  c->s->axes[c->s->naxes++] = (int)(c->syms.len - 1);
+}
+
+/* "{x, y}" */
+static const char *axes_text(Checker *c, uint64_t axes) {
+  char buf[512];
+  size_t len = 0;
+  buf[len++] = '{';
+  for (size_t i = 0; i < c->s->naxes && len < sizeof buf - 40; i++)
+    if (axes >> i & 1)
+      len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", len > 1 ? ", " : "",
+                              axis_name(c, (int)i));
+  buf[len++] = '}';
+  buf[len] = '\0';
+  return ax_arena_strdup(c->a, buf);
+}
+
+/* ---- element types ------------------------------------------------------------------ */
+
+const char *ax_elem_name(AxElem e) {
+  static const char *names[] = {"none", "bool", "int", "real", "T", "a number", "a decimal"};
+  return names[e];
+}
+
+static const char *elem_text(Checker *c, AxElem e) {
+  if (e == AX_ELEM_VAR)
+    return ax_arena_printf(c->a, "%s (in %s)", c->rule->tvar.name,
+                           ax_typeclass_name(c->rule->tclass));
+  return ax_elem_name(e);
+}
+
+static bool var_numeric(Checker *c) { return c->rule->tclass != AX_TC_ANY && c->rule->tclass != AX_TC_BOOL; }
+
+static bool is_numeric(Checker *c, AxElem e) {
+  return e == AX_ELEM_INT || e == AX_ELEM_REAL || e == AX_ELEM_NUMLIT || e == AX_ELEM_REALLIT ||
+         (e == AX_ELEM_VAR && var_numeric(c));
+}
+
+static bool is_bool(Checker *c, AxElem e) {
+  return e == AX_ELEM_BOOL || (e == AX_ELEM_VAR && c->rule->tclass == AX_TC_BOOL);
+}
+
+static bool is_real(Checker *c, AxElem e) {
+  return e == AX_ELEM_REAL || e == AX_ELEM_REALLIT || e == AX_ELEM_NUMLIT ||
+         (e == AX_ELEM_VAR && c->rule->tclass == AX_TC_REAL);
+}
+
+/* The common type of two operands, or NONE when they cannot meet. Literals adapt: a
+ * number fits int, real and a numeric T; a decimal fits real and T in real. */
+static AxElem unify(Checker *c, AxElem x, AxElem y) {
+  if (x == y) return x;
+  if (x == AX_ELEM_NONE || y == AX_ELEM_NONE) return AX_ELEM_NONE;
+  if (y == AX_ELEM_NUMLIT || y == AX_ELEM_REALLIT) {
+    AxElem t = x;
+    x = y;
+    y = t;
+  }
+  if (x == AX_ELEM_NUMLIT) {
+    if (y == AX_ELEM_INT || y == AX_ELEM_REAL || y == AX_ELEM_REALLIT) return y;
+    if (y == AX_ELEM_VAR && var_numeric(c)) return y;
+    return AX_ELEM_NONE;
+  }
+  if (x == AX_ELEM_REALLIT) {
+    if (y == AX_ELEM_REAL) return y;
+    if (y == AX_ELEM_VAR && c->rule->tclass == AX_TC_REAL) return y;
+    return AX_ELEM_NONE;
+  }
+  return AX_ELEM_NONE;
+}
+
+/* ---- expressions -------------------------------------------------------------------- */
+
+static AxTy check_expr(Checker *c, AxExpr *e);
+
+static AxTy none(void) { return (AxTy){.kind = AX_K_NONE, .rclass = -1, .op = -1, .sym = -1}; }
+
+static AxTy tensor_ty(AxElem elem, uint64_t axes) {
+  AxTy t = none();
+  t.kind = AX_K_TENSOR;
+  t.elem = elem;
+  t.axes = axes;
+  return t;
+}
+
+static AxTy map_ty(AxKind kind, int rclass) {
+  AxTy t = none();
+  t.kind = kind;
+  t.rclass = rclass;
+  return t;
+}
+
+static bool is_mapish(AxTy t) { return t.kind == AX_K_MAP || (t.kind == AX_K_LIT && t.elem == AX_ELEM_NUMLIT); }
+static bool is_condish(AxTy t) { return t.kind == AX_K_COND || (t.kind == AX_K_LIT && t.elem == AX_ELEM_BOOL); }
+
+/* A literal used where a tensor is meant becomes a scalar tensor of its own type. */
+static AxTy as_tensor(AxTy t) {
+  if (t.kind == AX_K_LIT) return tensor_ty(t.elem, 0);
+  return t;
+}
+
+static const char *kind_text(AxTy t) {
+  switch (t.kind) {
+  case AX_K_TENSOR: return t.axes ? "a tensor" : "a scalar";
+  case AX_K_MAP: return "a map";
+  case AX_K_COND: return "a condition on maps";
+  case AX_K_AXMAP: return "an axis map {...}";
+  case AX_K_LIST: return "a list [...]";
+  case AX_K_AXIS: return "an axis";
+  case AX_K_LIT: return "a literal";
+  default: return "an invalid expression";
+  }
+}
+
+/* Two rank classes of map operands: -1 (a literal or closed condition) joins anything. */
+static bool join_rclass(Checker *c, AxExpr *at, int x, int y, int *out) {
+  if (x < 0 || y < 0 || x == y) {
+    *out = x >= 0 ? x : y;
+    return true;
+  }
+  err(c, at->span, "maps over different rank classes '%s' and '%s' cannot be combined element-wise",
+      rcl(c, x)->name, rcl(c, y)->name);
+  return false;
+}
+
+static AxTy check_name(Checker *c, AxExpr *e) {
+  int i = find_sym(c, e->u.text);
+  if (i < 0) {
+    const char *names[256];
+    size_t n = 0;
+    for (size_t k = 0; k < c->syms.len && n < 256; k++) names[n++] = sym(c, (int)k)->name;
+    if (find_rclass(c, e->u.text) >= 0)
+      err(c, e->span, "'%s' is a rank class, not a value (maps are declared with 'map … over %s')",
+          e->u.text, e->u.text);
+    else
+      err(c, e->span, "unknown name '%s'%s", e->u.text, suggest(c, e->u.text, names, n));
+    return none();
+  }
+  AxSym *s = sym(c, i);
+  s->used = true;
+  AxTy t = none();
+  switch (s->kind) {
+  case AX_SYM_AXIS: t.kind = AX_K_AXIS; break;
+  case AX_SYM_MAP:
+  case AX_SYM_INDEX: t = map_ty(AX_K_MAP, s->rclass); break;
+  case AX_SYM_TENSOR:
+    if (s->elem == AX_ELEM_NONE) return none();   /* its declaration was reported */
+    t = tensor_ty(s->elem, s->axes);
+    break;
+  case AX_SYM_LET: t = s->def->ty; t.op = -1; break;
+  }
+  t.sym = i;
+  return t;
+}
+
+/* Element rules of AX_OP_LIST applied to operand types; reports and returns NONE on a
+ * mismatch. */
+static AxElem op_elem(Checker *c, AxExpr *at, AxOp op, AxTy *ops, int n) {
+  const AxOpSpec *spec = ax_op_spec(op);
+  const char *name = spec->name;
+  AxElem e = AX_ELEM_NONE;
+  int first = spec->elem == AX_ET_SELECT ? 1 : 0;
+  if (spec->elem == AX_ET_SELECT && !is_bool(c, ops[0].elem)) {
+    err(c, at->span, "'select' needs a boolean predicate, got %s", elem_text(c, ops[0].elem));
+    return AX_ELEM_NONE;
+  }
+  for (int i = first; i < n; i++) {
+    AxElem u = i == first ? ops[i].elem : unify(c, e, ops[i].elem);
+    if (u == AX_ELEM_NONE) {
+      err(c, at->span, "operands of '%s' have different element types: %s and %s", name,
+          elem_text(c, e), elem_text(c, ops[i].elem));
+      return AX_ELEM_NONE;
+    }
+    e = u;
+  }
+  switch (spec->elem) {
+  case AX_ET_NUM:
+  case AX_ET_CMP:
+    if (n && !is_numeric(c, e)) {
+      err(c, at->span, "'%s' needs numeric operands, got %s", name, elem_text(c, e));
+      return AX_ELEM_NONE;
+    }
+    return spec->elem == AX_ET_CMP ? AX_ELEM_BOOL : e;
+  case AX_ET_REAL:
+    if (!is_real(c, e)) {
+      err(c, at->span, "'%s' needs real operands, got %s", name, elem_text(c, e));
+      return AX_ELEM_NONE;
+    }
+    return e == AX_ELEM_NUMLIT ? AX_ELEM_REALLIT : e;
+  case AX_ET_BOOL:
+    if (!is_bool(c, e)) {
+      err(c, at->span, "'%s' needs boolean operands, got %s", name, elem_text(c, e));
+      return AX_ELEM_NONE;
+    }
+    return e;
+  case AX_ET_EQ:
+    return AX_ELEM_BOOL;
+  case AX_ET_NONE:
+    return AX_ELEM_INT;
+  case AX_ET_ANY:
+  case AX_ET_SELECT:
+    return e;
+  }
+  return e;
+}
+
+/* Binds call arguments to operands (positional, first) and attributes (positional after
+ * the operands, or by name). */
+typedef struct Bound {
+  AxExpr *operands[64];
+  int noperands;
+  AxExpr *attrs[AX_MAX_ATTRS];
+} Bound;
+
+static bool bind_args(Checker *c, AxExpr *e, AxOp op, Bound *b) {
+  const AxOpSpec *spec = ax_op_spec(op);
+  int nattrs = ax_op_nattrs(op);
+  memset(b, 0, sizeof *b);
+  bool ok = true;
+  int npos = 0;
+  for (size_t i = 0; i < e->u.call.nargs; i++) {
+    AxArg *g = &e->u.call.args[i];
+    if (g->name.name) {
+      int k;
+      if (!ax_op_attr(op, g->name.name, &k)) {
+        char list[256] = "";
+        size_t len = 0;
+        for (int j = 0; j < nattrs; j++)
+          len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", j ? ", " : "",
+                                  spec->attrs[j].name);
+        if (nattrs)
+          err(c, g->name.span, "'%s' has no attribute '%s' (its attributes: %s)", spec->name,
+              g->name.name, list);
+        else
+          err(c, g->name.span, "'%s' has no attributes", spec->name);
+        ok = false;
+      } else if (b->attrs[k]) {
+        err(c, g->name.span, "attribute '%s' of '%s' is given twice", g->name.name, spec->name);
+        ok = false;
+      } else {
+        b->attrs[k] = g->value;
+      }
+      continue;
+    }
+    if (npos > 0 && e->u.call.args[i - 1].name.name) {
+      err(c, g->value->span, "positional argument after a named one in '%s'", spec->name);
+      ok = false;
+      continue;
+    }
+    bool variadic = spec->max_operands < 0;
+    if (variadic || npos < spec->max_operands) {
+      if (b->noperands == 64) {
+        err(c, g->value->span, "too many operands");
+        return false;
+      }
+      b->operands[b->noperands++] = g->value;
+    } else if (npos - spec->max_operands < nattrs) {
+      int k = npos - spec->max_operands;
+      if (b->attrs[k]) {
+        err(c, g->value->span, "attribute '%s' of '%s' is given twice", spec->attrs[k].name, spec->name);
+        ok = false;
+      }
+      b->attrs[k] = g->value;
+    } else {
+      err(c, g->value->span, "too many arguments to '%s' (%d operand%s and %d attribute%s)",
+          spec->name, spec->max_operands, spec->max_operands == 1 ? "" : "s", nattrs,
+          nattrs == 1 ? "" : "s");
+      ok = false;
+    }
+    npos++;
+  }
+  if (b->noperands < spec->min_operands) {
+    err(c, e->span, "'%s' needs %s%d operand%s, got %d", spec->name,
+        spec->max_operands != spec->min_operands ? "at least " : "", spec->min_operands,
+        spec->min_operands == 1 ? "" : "s", b->noperands);
+    ok = false;
+  }
+  for (int k = 0; k < nattrs; k++)
+    if (spec->attrs[k].required && !b->attrs[k]) {
+      err(c, e->span, "'%s' needs attribute '%s'", spec->name, spec->attrs[k].name);
+      ok = false;
+    }
+  return ok;
+}
+
+/* Resolves an axis name written in an attribute. Returns the axis index or -1. */
+static int attr_axis(Checker *c, const AxIdent *id, const char *op) {
+  int i = find_sym(c, id->name);
+  if (i < 0 || sym(c, i)->kind != AX_SYM_AXIS) {
+    if (i < 0 && find_rclass(c, id->name) >= 0)
+      err(c, id->span, "'%s' in '%s' is a rank class without an axis of that name", id->name, op);
+    else
+      err(c, id->span, "'%s' in '%s' is not an aggregated axis", id->name, op);
+    return -1;
+  }
+  sym(c, i)->used = true;
+  return axis_index(c, i);
+}
+
+/* An attribute value that names axes: {x: map, ...} (with per-axis map values),
+ * [x, ...], or one axis. Fills the set of axes; checks values per the kind. */
+static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, uint64_t *axes) {
+  const char *opn = ax_op_name(op);
+  *axes = 0;
+  switch (spec->kind) {
+  case AX_AT_AXIS:
+    if (v->kind != AX_E_NAME) {
+      err(c, v->span, "attribute '%s' of '%s' must be one axis", spec->name, opn);
+      return false;
+    } else {
+      AxIdent id = {v->u.text, v->span};
+      int ax = attr_axis(c, &id, opn);
+      if (ax < 0) return false;
+      v->ty = none();
+      v->ty.kind = AX_K_AXIS;
+      v->ty.sym = c->s->axes[ax];
+      *axes = (uint64_t)1 << ax;
+      return true;
+    }
+  case AX_AT_AXES:
+  case AX_AT_AXIDX:
+    if (v->kind == AX_E_LIST) {
+      for (size_t i = 0; i < v->u.list.n; i++) {
+        AxExpr *it = v->u.list.items[i];
+        if (it->kind != AX_E_NAME) {
+          err(c, it->span, "attribute '%s' of '%s' lists axes; this is not an axis name",
+              spec->name, opn);
+          return false;
+        }
+        AxIdent id = {it->u.text, it->span};
+        int ax = attr_axis(c, &id, opn);
+        if (ax < 0) return false;
+        if (*axes >> ax & 1) {
+          err(c, it->span, "axis '%s' is listed twice", it->u.text);
+          return false;
+        }
+        it->ty = none();
+        it->ty.kind = AX_K_AXIS;
+        it->ty.sym = c->s->axes[ax];
+        *axes |= (uint64_t)1 << ax;
+      }
+      v->ty = none();
+      v->ty.kind = AX_K_LIST;
+      return true;
+    }
+    if (spec->kind == AX_AT_AXES || v->kind != AX_E_AXMAP) {
+      err(c, v->span, "attribute '%s' of '%s' must be a list of axes [x, ...]%s", spec->name, opn,
+          spec->kind == AX_AT_AXIDX ? " or {axis: index map, ...}" : "");
+      return false;
+    }
+    break;
+  default:
+    if (v->kind != AX_E_AXMAP) {
+      err(c, v->span, "attribute '%s' of '%s' must be an axis map {axis: value, ...}", spec->name, opn);
+      return false;
+    }
+  }
+  /* {axis: value, ...} */
+  v->ty = none();
+  v->ty.kind = AX_K_AXMAP;
+  bool ok = true;
+  for (size_t i = 0; i < v->u.axmap.n; i++) {
+    AxAxEntry *en = &v->u.axmap.entries[i];
+    int ax = attr_axis(c, &en->axis, opn);
+    if (ax < 0) {
+      ok = false;
+      continue;
+    }
+    if (*axes >> ax & 1) {
+      err(c, en->axis.span, "axis '%s' appears twice in '%s'", en->axis.name, spec->name);
+      ok = false;
+      continue;
+    }
+    *axes |= (uint64_t)1 << ax;
+    int rc = sym(c, c->s->axes[ax])->rclass;
+    if (spec->kind == AX_AT_RELABEL) {
+      if (en->value->kind != AX_E_NAME) {
+        err(c, en->value->span, "'relabel' maps an axis to an axis");
+        ok = false;
+        continue;
+      }
+      AxIdent id = {en->value->u.text, en->value->span};
+      int to = attr_axis(c, &id, opn);
+      if (to < 0) {
+        ok = false;
+        continue;
+      }
+      en->value->ty = none();
+      en->value->ty.kind = AX_K_AXIS;
+      en->value->ty.sym = c->s->axes[to];
+      int rc2 = sym(c, c->s->axes[to])->rclass;
+      if (rc2 != rc) {
+        err(c, en->value->span, "'relabel' maps axis '%s' (rank class '%s') to '%s' (rank class '%s'); "
+            "a renaming must stay within a rank class", en->axis.name, rcl(c, rc)->name,
+            en->value->u.text, rcl(c, rc2)->name);
+        ok = false;
+      }
+      continue;
+    }
+    AxTy t = check_expr(c, en->value);
+    if (t.kind == AX_K_NONE) {
+      ok = false;
+      continue;
+    }
+    if (spec->kind == AX_AT_AXIDX) {
+      AxSym *is = en->value->kind == AX_E_NAME && t.sym >= 0 ? sym(c, t.sym) : NULL;
+      if (!is || is->kind != AX_SYM_INDEX) {
+        err(c, en->value->span, "the value for axis '%s' in '%s' must be a summation-index map "
+            "(declared with 'index … over %s')", en->axis.name, spec->name, rcl(c, rc)->name);
+        ok = false;
+      } else if (is->rclass != rc) {
+        err(c, en->value->span, "index map '%s' is over rank class '%s', but axis '%s' is of '%s'",
+            is->name, rcl(c, is->rclass)->name, en->axis.name, rcl(c, rc)->name);
+        ok = false;
+      }
+      continue;
+    }
+    if (!is_mapish(t)) {
+      err(c, en->value->span, "the value for axis '%s' in '%s' must be a map over '%s', not %s",
+          en->axis.name, spec->name, rcl(c, rc)->name, kind_text(t));
+      ok = false;
+    } else if (t.rclass >= 0 && t.rclass != rc) {
+      err(c, en->value->span, "map over rank class '%s' used for axis '%s' of rank class '%s'",
+          rcl(c, t.rclass)->name, en->axis.name, rcl(c, rc)->name);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+static void mark_singleton(Checker *c, uint64_t axes, AxSpan at) {
+  for (size_t i = 0; i < c->s->naxes; i++)
+    if (axes >> i & 1) {
+      AxRClass *r = rcl(c, sym(c, c->s->axes[i])->rclass);
+      if (!r->singleton) r->singleton_at = at;
+      r->singleton = true;
+    }
+}
+
+/* Axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). */
+static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
+  const AxOpSpec *spec = ax_op_spec(op);
+  const char *name = spec->name;
+  AxTy ops[64];
+  bool ok = true;
+  for (int i = 0; i < b->noperands; i++) {
+    ops[i] = as_tensor(check_expr(c, b->operands[i]));
+    if (ops[i].kind == AX_K_NONE) {
+      ok = false;
+    } else if (ops[i].kind != AX_K_TENSOR) {
+      err(c, b->operands[i]->span, "operand %d of '%s' must be a tensor, not %s", i + 1, name,
+          kind_text(ops[i]));
+      ok = false;
+    }
+  }
+  uint64_t at[AX_MAX_ATTRS] = {0};
+  for (int k = 0; k < ax_op_nattrs(op); k++)
+    if (b->attrs[k] && !check_attr(c, op, &spec->attrs[k], b->attrs[k], &at[k])) ok = false;
+  if (!ok) return none();
+
+  AxElem elem = op_elem(c, e, op, ops, b->noperands);
+  if (elem == AX_ELEM_NONE) return none();
+  uint64_t x = b->noperands ? ops[0].axes : 0;
+  uint64_t result = x;
+
+  switch (op) {
+  case AX_OP_CONSTANT:
+    if (ops[0].axes) {
+      err(c, b->operands[0]->span, "the value of 'constant' must be a scalar, not a tensor with axes %s",
+          axes_text(c, ops[0].axes));
+      return none();
+    }
+    result = at[0];
+    break;
+  case AX_OP_IOTA:
+    if (!(at[0] & at[1])) {
+      err(c, b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, at[0]));
+      return none();
+    }
+    mark_singleton(c, at[1], b->attrs[1]->span);
+    result = at[0];
+    break;
+  case AX_OP_BROADCAST:
+    if (x & at[0]) {
+      err(c, b->attrs[0]->span, "'broadcast' adds axes %s that the operand already has",
+          axes_text(c, x & at[0]));
+      return none();
+    }
+    result = x | at[0];
+    break;
+  case AX_OP_PAD:
+  case AX_OP_PAD_LOW:
+    if (ops[1].axes) {
+      err(c, b->operands[1]->span, "the padding value of '%s' must be a scalar", name);
+      return none();
+    }
+    /* the attribute axes must be the operand's, as for slices: */
+    /* fallthrough */
+  case AX_OP_SLICE:
+  case AX_OP_DYNAMIC_SLICE:
+  case AX_OP_DYNAMIC_UPDATE_SLICE:
+  case AX_OP_REVERSE:
+    for (int k = 0; k < ax_op_nattrs(op); k++)
+      if (at[k] & ~x) {
+        err(c, b->attrs[k]->span, "'%s' attribute '%s' names axes %s that the operand does not have",
+            name, spec->attrs[k].name, axes_text(c, at[k] & ~x));
+        return none();
+      }
+    if (op == AX_OP_DYNAMIC_UPDATE_SLICE && ops[1].axes != x) {
+      err(c, b->operands[1]->span, "the update of 'dynamic_update_slice' has axes %s, the operand %s",
+          axes_text(c, ops[1].axes), axes_text(c, x));
+      return none();
+    }
+    break;
+  case AX_OP_CONCAT:
+    for (int i = 1; i < b->noperands; i++)
+      if (ops[i].axes != x) {
+        err(c, b->operands[i]->span, "operands of 'concat' have different axes: %s and %s",
+            axes_text(c, x), axes_text(c, ops[i].axes));
+        return none();
+      }
+    if (!(at[0] & x)) {
+      err(c, b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, x));
+      return none();
+    }
+    mark_singleton(c, at[0], b->attrs[0]->span);
+    break;
+  case AX_OP_RELABEL: {
+    AxExpr *m = b->attrs[0];
+    uint64_t from = at[0], to = 0;
+    if (from & ~x) {
+      err(c, m->span, "'relabel' renames axes %s that the operand does not have", axes_text(c, from & ~x));
+      return none();
+    }
+    for (size_t i = 0; i < m->u.axmap.n; i++) {
+      int ax = sym(c, m->u.axmap.entries[i].value->ty.sym)->axis;
+      if (to >> ax & 1) {
+        err(c, m->u.axmap.entries[i].value->span, "'relabel' is not injective: two axes become '%s'",
+            axis_name(c, ax));
+        return none();
+      }
+      to |= (uint64_t)1 << ax;
+    }
+    if (to & (x & ~from)) {
+      err(c, m->span, "'relabel' is not injective: %s would clash with axes the operand keeps",
+          axes_text(c, to & (x & ~from)));
+      return none();
+    }
+    result = (x & ~from) | to;
+    break;
+  }
+  case AX_OP_RESHAPE_DEGENERATE:
+    if (at[0] & x) {
+      err(c, b->attrs[0]->span, "'reshape_degenerate' adds axes %s that the operand already has",
+          axes_text(c, at[0] & x));
+      return none();
+    }
+    if (at[1] & ~x) {
+      err(c, b->attrs[1]->span, "'reshape_degenerate' removes axes %s that the operand does not have",
+          axes_text(c, at[1] & ~x));
+      return none();
+    }
+    result = (x & ~at[1]) | at[0];
+    break;
+  case AX_OP_REDUCE:
+    if (at[0] & ~x) {
+      err(c, b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
+          axes_text(c, at[0] & ~x));
+      return none();
+    }
+    result = x & ~at[0];
+    break;
+  case AX_OP_DOT: {
+    uint64_t y = ops[1].axes, common = x & y, con = at[0], bat = at[1];
+    if (con & ~common) {
+      err(c, b->attrs[0]->span, "'dot' contracts axes %s that are not in both operands",
+          axes_text(c, con & ~common));
+      return none();
+    }
+    if (bat & ~common) {
+      err(c, b->attrs[1]->span, "'dot' batch axes %s are not in both operands", axes_text(c, bat & ~common));
+      return none();
+    }
+    if (con & bat) {
+      err(c, b->attrs[1]->span, "axes %s are both contracted and batch", axes_text(c, con & bat));
+      return none();
+    }
+    if (common & ~(con | bat)) {
+      err(c, e->span, "'dot' operands share axes %s that are neither contracted nor batch "
+          "(relabel one operand)", axes_text(c, common & ~(con | bat)));
+      return none();
+    }
+    result = (x | y) & ~con;
+    break;
+  }
+  case AX_OP_CONV: {
+    uint64_t w = ops[1].axes, bat = at[0], feat = at[1], outf = at[2], sp = at[3];
+    uint64_t all[4] = {bat, feat, outf, sp};
+    for (int i = 0; i < 4; i++)
+      for (int j = i + 1; j < 4; j++)
+        if (all[i] & all[j]) {
+          err(c, e->span, "'conv' uses axes %s in two roles", axes_text(c, all[i] & all[j]));
+          return none();
+        }
+    if (x != (bat | feat | sp)) {
+      err(c, b->operands[0]->span, "the input of 'conv' must have exactly the batch, feature and "
+          "spatial axes %s, it has %s", axes_text(c, bat | feat | sp), axes_text(c, x));
+      return none();
+    }
+    if (w != (feat | outf | sp)) {
+      err(c, b->operands[1]->span, "the kernel of 'conv' must have exactly the feature, output-feature "
+          "and spatial axes %s, it has %s", axes_text(c, feat | outf | sp), axes_text(c, w));
+      return none();
+    }
+    for (int k = 4; k < ax_op_nattrs(op); k++)
+      if (at[k] & ~sp) {
+        err(c, b->attrs[k]->span, "'conv' attribute '%s' names non-spatial axes %s",
+            spec->attrs[k].name, axes_text(c, at[k] & ~sp));
+        return none();
+      }
+    result = bat | outf | sp;
+    break;
+  }
+  default: /* element-wise: identical axes, or scalars broadcast */
+    result = 0;
+    for (int i = 0; i < b->noperands; i++) {
+      if (!ops[i].axes) continue;
+      if (result && ops[i].axes != result) {
+        err(c, e->span, "operands of '%s' have different axes: %s and %s", name,
+            axes_text(c, result), axes_text(c, ops[i].axes));
+        return none();
+      }
+      result = ops[i].axes;
+    }
+  }
+  AxTy t = tensor_ty(elem, result);
+  t.op = op;
+  return t;
+}
+
+/* min / max / abs over maps (the same names as the tensor operators). */
+static AxTy check_map_call(Checker *c, AxExpr *e, AxOp op, Bound *b) {
+  int rc = -1;
+  for (int i = 0; i < b->noperands; i++) {
+    AxTy t = b->operands[i]->ty;
+    if (!join_rclass(c, b->operands[i], rc, t.rclass, &rc)) return none();
+  }
+  (void)op;
+  bool lit = true;
+  for (int i = 0; i < b->noperands; i++) lit &= b->operands[i]->ty.kind == AX_K_LIT;
+  AxTy t = lit ? none() : map_ty(AX_K_MAP, rc);
+  if (lit) {
+    t.kind = AX_K_LIT;
+    t.elem = AX_ELEM_NUMLIT;
+  }
+  (void)e;
+  return t;
+}
+
+static AxTy check_call(Checker *c, AxExpr *e) {
+  AxOp op;
+  const char *fn = e->u.call.fn.name;
+  if (!ax_op_lookup(fn, &op)) {
+    const char *names[AX_OP_COUNT];
+    for (int i = 0; i < AX_OP_COUNT; i++) names[i] = ax_op_name((AxOp)i);
+    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, AX_OP_COUNT));
+    return none();
+  }
+  Bound b;
+  if (!bind_args(c, e, op, &b)) return none();
+  /* max(s, t), min(s, t), abs(s) on maps are map arithmetic */
+  if (op == AX_OP_MAX || op == AX_OP_MIN || op == AX_OP_ABS) {
+    bool maps = true, any_map = false;
+    for (int i = 0; i < b.noperands; i++) {
+      AxTy t = check_expr(c, b.operands[i]);
+      if (t.kind == AX_K_NONE) return none();
+      maps &= is_mapish(t);
+      any_map |= t.kind == AX_K_MAP;
+    }
+    if (maps && any_map) return check_map_call(c, e, op, &b);
+  }
+  return check_op(c, e, op, &b);
+}
+
+static AxTy check_unary(Checker *c, AxExpr *e) {
+  AxTy t = check_expr(c, e->u.unary.arg);
+  if (t.kind == AX_K_NONE) return t;
+  if (e->u.unary.op == AX_UN_NEG) {
+    if (t.kind == AX_K_MAP || t.kind == AX_K_LIT) {
+      if (t.kind == AX_K_LIT && t.elem == AX_ELEM_BOOL) {
+        err(c, e->span, "'-' applied to a boolean");
+        return none();
+      }
+      return t;
+    }
+    if (t.kind != AX_K_TENSOR) {
+      err(c, e->span, "'-' cannot apply to %s", kind_text(t));
+      return none();
+    }
+    AxTy ops[1] = {t};
+    AxElem el = op_elem(c, e, AX_OP_NEG, ops, 1);
+    if (el == AX_ELEM_NONE) return none();
+    AxTy r = tensor_ty(el, t.axes);
+    r.op = AX_OP_NEG;
+    return r;
+  }
+  if (is_condish(t)) return t.kind == AX_K_LIT ? t : map_ty(AX_K_COND, t.rclass);
+  if (t.kind != AX_K_TENSOR) {
+    err(c, e->span, "'not' cannot apply to %s", kind_text(t));
+    return none();
+  }
+  AxTy ops[1] = {t};
+  AxElem el = op_elem(c, e, AX_OP_NOT, ops, 1);
+  if (el == AX_ELEM_NONE) return none();
+  AxTy r = tensor_ty(el, t.axes);
+  r.op = AX_OP_NOT;
+  return r;
+}
+
+/* ORDER BINOP: the tensor operator each infix operator stands for. */
+static const AxOp binop_op[AX_BIN_COUNT] = {
+    AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
+    AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
+};
+
+static AxTy check_binary(Checker *c, AxExpr *e) {
+  AxBinop bop = e->u.binary.op;
+  AxTy l = check_expr(c, e->u.binary.lhs), r = check_expr(c, e->u.binary.rhs);
+  if (l.kind == AX_K_NONE || r.kind == AX_K_NONE) return none();
+  bool logic = bop == AX_BIN_AND || bop == AX_BIN_OR;
+  bool cmp = bop >= AX_BIN_EQ && bop <= AX_BIN_GE;
+  int rc;
+  /* conditions on maps */
+  if (logic && is_condish(l) && is_condish(r) && (l.kind == AX_K_COND || r.kind == AX_K_COND)) {
+    if (!join_rclass(c, e, l.rclass, r.rclass, &rc)) return none();
+    return map_ty(AX_K_COND, rc);
+  }
+  /* map arithmetic and comparisons */
+  if (!logic && is_mapish(l) && is_mapish(r) && (l.kind == AX_K_MAP || r.kind == AX_K_MAP)) {
+    if (!join_rclass(c, e, l.rclass, r.rclass, &rc)) return none();
+    return map_ty(cmp ? AX_K_COND : AX_K_MAP, rc);
+  }
+  /* two literals: still a literal (1 + 2, true and false) */
+  if (l.kind == AX_K_LIT && r.kind == AX_K_LIT) {
+    if (logic && l.elem == AX_ELEM_BOOL && r.elem == AX_ELEM_BOOL) return l;
+    if (!logic && l.elem == AX_ELEM_NUMLIT && r.elem == AX_ELEM_NUMLIT) {
+      if (cmp) {
+        AxTy t = none();
+        t.kind = AX_K_LIT;
+        t.elem = AX_ELEM_BOOL;
+        return t;
+      }
+      return l;
+    }
+  }
+  if ((l.kind == AX_K_MAP || l.kind == AX_K_COND) && (r.kind == AX_K_TENSOR) ) {
+    err(c, e->span, "'%s' between %s and %s: maps and tensor values do not mix",
+        ax_binop_text(bop), kind_text(l), kind_text(r));
+    return none();
+  }
+  if ((r.kind == AX_K_MAP || r.kind == AX_K_COND) && (l.kind == AX_K_TENSOR)) {
+    err(c, e->span, "'%s' between %s and %s: maps and tensor values do not mix",
+        ax_binop_text(bop), kind_text(l), kind_text(r));
+    return none();
+  }
+  l = as_tensor(l);
+  r = as_tensor(r);
+  if (l.kind != AX_K_TENSOR || r.kind != AX_K_TENSOR) {
+    err(c, e->span, "'%s' cannot combine %s and %s", ax_binop_text(bop), kind_text(l), kind_text(r));
+    return none();
+  }
+  /* a tensor operator written infix */
+  AxOp op = binop_op[bop];
+  AxTy ops[2] = {l, r};
+  AxElem el = op_elem(c, e, op, ops, 2);
+  if (el == AX_ELEM_NONE) return none();
+  if (l.axes && r.axes && l.axes != r.axes) {
+    err(c, e->span, "operands of '%s' have different axes: %s and %s", ax_binop_text(bop),
+        axes_text(c, l.axes), axes_text(c, r.axes));
+    return none();
+  }
+  AxTy t = tensor_ty(el, l.axes | r.axes);
+  t.op = op;
+  return t;
+}
+
+static AxTy check_expr_inner(Checker *c, AxExpr *e) {
+  AxTy t = none();
+  switch (e->kind) {
+  case AX_E_INT:
+    t.kind = AX_K_LIT;
+    t.elem = AX_ELEM_NUMLIT;
+    return t;
+  case AX_E_BOOL:
+    t.kind = AX_K_LIT;
+    t.elem = AX_ELEM_BOOL;
+    return t;
+  case AX_E_REAL:
+    return tensor_ty(AX_ELEM_REALLIT, 0);
+  case AX_E_INF:
+    return tensor_ty(AX_ELEM_NUMLIT, 0);
+  case AX_E_NAME:
+    return check_name(c, e);
+  case AX_E_CALL:
+    return check_call(c, e);
+  case AX_E_UNARY:
+    return check_unary(c, e);
+  case AX_E_BINARY:
+    return check_binary(c, e);
+  case AX_E_IF: {
+    AxTy k = check_expr(c, e->u.ite.cond);
+    AxTy x = check_expr(c, e->u.ite.then_e), y = check_expr(c, e->u.ite.else_e);
+    if (k.kind == AX_K_NONE || x.kind == AX_K_NONE || y.kind == AX_K_NONE) return none();
+    if (x.kind == AX_K_TENSOR || y.kind == AX_K_TENSOR) {
+      err(c, e->span, "'if' chooses between maps; for tensors use select(p, a, b)");
+      return none();
+    }
+    if (!is_condish(k)) {
+      err(c, e->u.ite.cond->span, "the condition of 'if' must be a condition on maps, not %s",
+          kind_text(k));
+      return none();
+    }
+    int rc;
+    bool mapsv = is_mapish(x) && is_mapish(y), conds = is_condish(x) && is_condish(y);
+    if (!mapsv && !conds) {
+      err(c, e->span, "the branches of 'if' must both be maps or both conditions");
+      return none();
+    }
+    if (!join_rclass(c, e, k.rclass, x.rclass, &rc) || !join_rclass(c, e, rc, y.rclass, &rc))
+      return none();
+    return map_ty(mapsv ? AX_K_MAP : AX_K_COND, rc);
+  }
+  case AX_E_QUANT: {
+    int rc = find_rclass(c, e->u.quant.rclass.name);
+    if (rc < 0) {
+      err(c, e->u.quant.rclass.span, "'%s' is not a rank class", e->u.quant.rclass.name);
+      return none();
+    }
+    AxTy b = check_expr(c, e->u.quant.body);
+    if (b.kind == AX_K_NONE) return none();
+    if (!is_condish(b)) {
+      err(c, e->u.quant.body->span, "the body of '%s' must be a condition on maps, not %s",
+          e->u.quant.exists ? "exists" : "forall", kind_text(b));
+      return none();
+    }
+    if (b.rclass >= 0 && b.rclass != rc) {
+      err(c, e->u.quant.body->span, "the body of '%s %s' is a condition over rank class '%s'",
+          e->u.quant.exists ? "exists" : "forall", rcl(c, rc)->name, rcl(c, b.rclass)->name);
+      return none();
+    }
+    t = map_ty(AX_K_COND, -1);
+    t.rclass = -1;
+    t.sym = rc;   /* the quantified rank class, for the verifier */
+    return t;
+  }
+  case AX_E_AXMAP:
+    err(c, e->span, "an axis map {...} is only meaningful as an operator attribute");
+    return none();
+  case AX_E_LIST:
+    err(c, e->span, "a list [...] is only meaningful as an operator attribute");
+    return none();
+  }
+  return none();
+}
+
+static AxTy check_expr(Checker *c, AxExpr *e) {
+  AxTy t = check_expr_inner(c, e);
+  e->ty = t;
+  return t;
+}
+
+/* ---- statements --------------------------------------------------------------------- */
+
+static AxElem decl_elem(Checker *c, const AxTypeRef *t) {
+  switch (t->name) {
+  case AX_TY_VAR:
+    if (!c->rule->tvar.name) {
+      err(c, t->span, "'%s' is not declared; write 'for %s in any|num|int|real|bool' after the rule name",
+          t->var, t->var);
+      return AX_ELEM_NONE;
+    }
+    if (strcmp(t->var, c->rule->tvar.name) != 0) {
+      err(c, t->span, "unknown element type '%s' (the rule's type variable is '%s')", t->var,
+          c->rule->tvar.name);
+      return AX_ELEM_NONE;
+    }
+    return AX_ELEM_VAR;
+  case AX_TY_BOOL: return AX_ELEM_BOOL;
+  case AX_TY_INT: return AX_ELEM_INT;
+  case AX_TY_REAL: return AX_ELEM_REAL;
+  default:
+    err(c, t->span, "'%s' is an element type of programs; rules use bool, int, real or their type variable",
+        ax_typename_text(t));
+    return AX_ELEM_NONE;
+  }
+}
+
+static int need_rclass(Checker *c, const AxIdent *id) {
+  int rc = find_rclass(c, id->name);
+  if (rc < 0) {
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < c->rcls.len && n < 64; i++) names[n++] = rcl(c, (int)i)->name;
+    err(c, id->span, "'%s' is not a rank class (declare it with 'rclass %s')%s", id->name, id->name,
+        suggest(c, id->name, names, n));
+  }
+  return rc;
+}
+
+static void check_tensor(Checker *c, AxStmt *st) {
+  AxElem el = decl_elem(c, &st->type);
+  if (st->kind == AX_S_SCALAR && st->has_shape) {
+    err(c, st->span, "a scalar has no shape");
+    return;
+  }
+  for (size_t k = 0; k < st->nnames; k++) {
+    AxSym *s = declare(c, AX_SYM_TENSOR, &st->names[k]);
+    if (!s) continue;
+    s->elem = el;
+    s->is_scalar = st->kind == AX_S_SCALAR;
+    if (k > 0) {  /* the shape was checked with the first name */
+      AxSym *first = sym(c, (int)c->syms.len - 1 - (int)k);
+      s->ndims = first->ndims;
+      s->axes = first->axes;
+      memcpy(s->dim_axis, first->dim_axis, sizeof s->dim_axis);
+      memcpy(s->dim_size, first->dim_size, sizeof s->dim_size);
+      continue;
+    }
+    for (size_t i = 0; i < st->ndims; i++) {
+      AxDim *dm = &st->dims[i];
+      if (!dm->axis.name) {
+        err(c, dm->size->span, "a tensor dimension is written 'axis: size'");
+        continue;
+      }
+      int ax = attr_axis(c, &dm->axis, "tensor shape");
+      if (ax < 0) continue;
+      if (s->axes >> ax & 1) {
+        err(c, dm->axis.span, "axis '%s' appears twice in the shape of '%s'", dm->axis.name, s->name);
+        continue;
+      }
+      int rc = sym(c, c->s->axes[ax])->rclass;
+      AxTy t = check_expr(c, dm->size);
+      if (t.kind == AX_K_NONE) continue;
+      if (!is_mapish(t)) {
+        err(c, dm->size->span, "the size of axis '%s' must be a map over '%s', not %s", dm->axis.name,
+            rcl(c, rc)->name, kind_text(t));
+        continue;
+      }
+      if (t.rclass >= 0 && t.rclass != rc) {
+        err(c, dm->size->span, "map over rank class '%s' used as the size of axis '%s' of rank class '%s'",
+            rcl(c, t.rclass)->name, dm->axis.name, rcl(c, rc)->name);
+        continue;
+      }
+      s->axes |= (uint64_t)1 << ax;
+      s->dim_axis[s->ndims] = ax;
+      s->dim_size[s->ndims++] = dm->size;
+    }
+  }
+}
+
+static void check_cond_list(Checker *c, AxStmt *st, AxVec *into) {
+  for (size_t i = 0; i < st->nexprs; i++) {
+    AxExpr *x = st->exprs[i];
+    AxTy t = check_expr(c, x);
+    if (t.kind == AX_K_NONE) continue;
+    bool ok = is_condish(t) || (t.kind == AX_K_TENSOR && is_bool(c, t.elem));
+    if (!ok) {
+      err(c, x->span, "a %s must be a condition (on maps, or a boolean tensor that holds at every "
+          "index), not %s", st->kind == AX_S_HINT ? "hint" : "precondition", kind_text(t));
+      continue;
+    }
+    ax_vec_push(c->a, into, x);
+  }
+}
+
+static void check_stmt(Checker *c, AxStmt *st) {
+  switch (st->kind) {
+  case AX_S_RCLASS:
+    for (size_t i = 0; i < st->nnames; i++) {
+      if (find_rclass(c, st->names[i].name) >= 0) {
+        err(c, st->names[i].span, "rank class '%s' is already declared", st->names[i].name);
+        continue;
+      }
+      AxRClass *r = ax_arena_alloc(c->a, sizeof *r);
+      r->name = st->names[i].name;
+      r->span = st->names[i].span;
+      ax_vec_push(c->a, &c->rcls, r);
+      add_axis(c, &st->names[i], (int)c->rcls.len - 1);   /* its default aggregated axis */
+    }
+    break;
+  case AX_S_AXES: {
+    int rc = need_rclass(c, &st->over);
+    if (rc < 0) return;
+    for (size_t i = 0; i < st->nnames; i++) add_axis(c, &st->names[i], rc);
+    break;
+  }
+  case AX_S_MAP:
+  case AX_S_INDEX: {
+    int rc = need_rclass(c, &st->over);
+    if (rc < 0) return;
+    if (st->value) {
+      AxTy t = check_expr(c, st->value);
+      if (t.kind == AX_K_NONE) return;
+      if (!is_mapish(t)) {
+        err(c, st->value->span, "a map is defined by map arithmetic, not %s", kind_text(t));
+        return;
+      }
+      if (t.rclass >= 0 && t.rclass != rc) {
+        err(c, st->value->span, "the definition is a map over '%s', not over '%s'",
+            rcl(c, t.rclass)->name, rcl(c, rc)->name);
+        return;
+      }
+      if (st->nnames > 1) {
+        err(c, st->span, "a defined map is declared alone ('map %s over %s = …')", st->names[0].name,
+            st->over.name);
+        return;
+      }
+    }
+    for (size_t i = 0; i < st->nnames; i++) {
+      AxSym *s = declare(c, st->kind == AX_S_MAP ? AX_SYM_MAP : AX_SYM_INDEX, &st->names[i]);
+      if (!s) continue;
+      s->rclass = rc;
+      s->nonneg = st->nonneg;
+      s->def = st->value;
+    }
+    break;
+  }
+  case AX_S_TENSOR:
+  case AX_S_SCALAR:
+    check_tensor(c, st);
+    break;
+  case AX_S_LET: {
+    AxTy t = check_expr(c, st->value);
+    if (t.kind == AX_K_NONE) return;
+    AxSym *s = declare(c, AX_SYM_LET, &st->names[0]);
+    if (s) s->def = st->value;
+    break;
+  }
+  case AX_S_REQUIRE:
+    check_cond_list(c, st, &c->reqs);
+    break;
+  case AX_S_HINT:
+    check_cond_list(c, st, &c->hints);
+    break;
+  case AX_S_REWRITE: {
+    if (c->s->lhs) {
+      err(c, st->span, "a rule has one rewrite; this is a second 'lhs => rhs'");
+      return;
+    }
+    AxTy l = as_tensor(check_expr(c, st->lhs)), r = as_tensor(check_expr(c, st->rhs));
+    st->lhs->ty = l.kind == AX_K_TENSOR ? st->lhs->ty : l;
+    if (l.kind == AX_K_NONE || r.kind == AX_K_NONE) return;
+    if (l.kind != AX_K_TENSOR || r.kind != AX_K_TENSOR) {
+      err(c, (l.kind != AX_K_TENSOR ? st->lhs : st->rhs)->span,
+          "both sides of a rewrite must be tensor expressions, this is %s",
+          kind_text(l.kind != AX_K_TENSOR ? l : r));
+      return;
+    }
+    if (l.axes != r.axes) {
+      err(c, st->span, "the two sides have different axes: %s => %s", axes_text(c, l.axes),
+          axes_text(c, r.axes));
+      return;
+    }
+    AxElem el = unify(c, l.elem, r.elem);
+    if (el == AX_ELEM_NONE) {
+      err(c, st->span, "the two sides have different element types: %s => %s", elem_text(c, l.elem),
+          elem_text(c, r.elem));
+      return;
+    }
+    c->s->lhs = st->lhs;
+    c->s->rhs = st->rhs;
+    c->s->elem = el;
+    break;
+  }
+  case AX_S_INPUT:
+  case AX_S_OUTPUT:
+    err(c, st->span, "'%s' declares a program input or output; rules declare 'tensor'",
+        st->kind == AX_S_INPUT ? "input" : "output");
+    break;
+  }
+}
+
+static void check_rule(AxArena *a, AxDiag *d, AxBlock *b) {
+  Checker c = {.a = a, .d = d, .rule = b};
+  c.s = ax_arena_alloc(a, sizeof *c.s);
+  for (size_t i = 0; i < b->nstmts; i++) check_stmt(&c, b->stmts[i]);
+  if (!c.s->lhs && !c.failed)
+    err(&c, b->name.span, "the rule has no rewrite; write 'lhs => rhs' as its last statement");
+  if (b->tvar.name && !c.failed && c.s->lhs) {
+    /* T is declared but no tensor uses it: the rule would be verified per type for nothing */
+    bool uses = false;
+    for (size_t i = 0; i < c.syms.len; i++)
+      uses |= sym(&c, (int)i)->kind == AX_SYM_TENSOR && sym(&c, (int)i)->elem == AX_ELEM_VAR;
+    if (!uses)
+      ax_diag_warning(d, b->tvar.span, "rule '%s': no tensor has element type '%s'", b->name.name,
+                      b->tvar.name);
+  }
+  AxRuleSyms *s = c.s;
+  s->syms = ax_arena_alloc(a, (c.syms.len + 1) * sizeof(AxSym));
+  for (size_t i = 0; i < c.syms.len; i++) s->syms[i] = *sym(&c, (int)i);
+  s->nsyms = c.syms.len;
+  s->rclasses = ax_arena_alloc(a, (c.rcls.len + 1) * sizeof(AxRClass));
+  for (size_t i = 0; i < c.rcls.len; i++) s->rclasses[i] = *rcl(&c, (int)i);
+  s->nrclasses = c.rcls.len;
+  s->requires = (AxExpr **)c.reqs.items;
+  s->nrequires = c.reqs.len;
+  s->hints = (AxExpr **)c.hints.items;
+  s->nhints = c.hints.len;
+  b->syms = s;
+}
+
+bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f) {
+  int before = d->errors;
+  for (size_t i = 0; i < f->nblocks; i++) {
+    AxBlock *b = f->blocks[i];
+    for (size_t j = 0; j < i; j++)
+      if (f->blocks[j]->kind == b->kind && strcmp(f->blocks[j]->name.name, b->name.name) == 0) {
+        int line, col;
+        ax_source_linecol(f->src, f->blocks[j]->name.span.start, &line, &col);
+        ax_diag_error(d, b->name.span, "%s '%s' is already defined at line %d",
+                      b->kind == AX_B_RULE ? "rule" : "program", b->name.name, line);
+        break;
+      }
+    if (b->kind == AX_B_RULE) check_rule(a, d, b);
+  }
+  return d->errors == before;
+}

@@ -1,0 +1,53 @@
+/* diag.h — sources, byte-span locations and the diagnostic sink.
+ *
+ * A location is a byte span {src, start, end} into a loaded source; line and column are
+ * computed only when a diagnostic is printed. Every diagnostic of axle goes through one
+ * renderer, which prints
+ *
+ *     file:line:col: error: message
+ *        12 |   the source line
+ *           |       ^~~~~
+ *
+ * and counts it in the sink. The sink stops printing (but keeps counting) after `limit`
+ * errors, so a garbage file cannot flood a terminal. */
+#ifndef AX_DIAG_H
+#define AX_DIAG_H
+
+#include "dsl/arena.h"
+
+typedef struct AxSource {
+  const char *path;   /* as given by the user; printed in diagnostics */
+  const char *text;   /* NUL-terminated; may contain NUL bytes before len */
+  size_t len;
+} AxSource;
+
+typedef struct AxSpan {
+  const AxSource *src;  /* NULL: no location (the diagnostic names none) */
+  uint32_t start, end;  /* byte offsets, end exclusive */
+} AxSpan;
+
+typedef enum { AX_SEV_ERROR, AX_SEV_WARNING, AX_SEV_NOTE } AxSeverity;
+
+typedef struct AxDiag {
+  FILE *out;
+  int errors, warnings;
+  int limit;          /* errors printed at most; 0 = no limit */
+} AxDiag;
+
+/* Reads a whole file into a (owned by a). Returns false and reports through d on failure. */
+bool ax_source_load(AxArena *a, AxDiag *d, const char *path, AxSource **out);
+/* Wraps a buffer (borrowed; must outlive the source) as a source named `path`. */
+AxSource *ax_source_from_text(AxArena *a, const char *path, const char *text, size_t len);
+/* 1-based line and column (in bytes) of an offset. */
+void ax_source_linecol(const AxSource *src, uint32_t off, int *line, int *col);
+
+void ax_diag_init(AxDiag *d, FILE *out);
+void ax_diag_report(AxDiag *d, AxSeverity sev, AxSpan at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define ax_diag_error(d, at, ...) ax_diag_report((d), AX_SEV_ERROR, (at), __VA_ARGS__)
+#define ax_diag_warning(d, at, ...) ax_diag_report((d), AX_SEV_WARNING, (at), __VA_ARGS__)
+#define ax_diag_note(d, at, ...) ax_diag_report((d), AX_SEV_NOTE, (at), __VA_ARGS__)
+
+AxSpan ax_span_join(AxSpan a, AxSpan b);   /* smallest span covering both (same source) */
+
+#endif

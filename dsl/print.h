@@ -1,0 +1,17 @@
+/* print.h — the canonical printer behind `axle fmt`.
+ *
+ * Prints a parsed file in canonical layout: two-space indentation, one statement per
+ * line, minimal parentheses, `name=value` attributes. Comments are kept (a comment that
+ * stood inside a multi-line statement moves above the next statement) and single blank
+ * lines between statements are kept. The output parses back to an equal tree
+ * (ax_ast_equal), which tests check over every file in rules/. */
+#ifndef AX_PRINT_H
+#define AX_PRINT_H
+
+#include "dsl/ast.h"
+
+void ax_print_file(FILE *out, const AxFile *f);
+void ax_print_expr(FILE *out, const AxExpr *e);   /* one expression, no newline */
+char *ax_print_expr_str(AxArena *a, const AxExpr *e);   /* same, into the arena */
+
+#endif

@@ -256,6 +256,7 @@ static AxTy check_name(Checker *c, AxExpr *e) {
   }
   AxSym *s = sym(c, i);
   s->used = true;
+  if (s->bad) return none();
   AxTy t = none();
   switch (s->kind) {
   case AX_SYM_AXIS: t.kind = AX_K_AXIS; break;
@@ -1115,7 +1116,13 @@ static void check_stmt(Checker *c, AxStmt *st) {
   case AX_S_MAP:
   case AX_S_INDEX: {
     int rc = need_rclass(c, &st->over);
-    if (rc < 0) return;
+    if (rc < 0) {   /* declare the names anyway, so their uses are not errors again */
+      for (size_t i = 0; i < st->nnames; i++) {
+        AxSym *s = declare(c, AX_SYM_MAP, &st->names[i]);
+        if (s) s->bad = true;
+      }
+      return;
+    }
     if (st->value) {
       AxTy t = check_expr(c, st->value);
       if (t.kind == AX_K_NONE) return;
@@ -1149,9 +1156,11 @@ static void check_stmt(Checker *c, AxStmt *st) {
     break;
   case AX_S_LET: {
     AxTy t = check_expr(c, st->value);
-    if (t.kind == AX_K_NONE) return;
     AxSym *s = declare(c, AX_SYM_LET, &st->names[0]);
-    if (s) s->def = st->value;
+    if (s) {
+      s->def = st->value;
+      s->bad = t.kind == AX_K_NONE;
+    }
     break;
   }
   case AX_S_REQUIRE:

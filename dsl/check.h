@@ -43,6 +43,7 @@ typedef struct AxSym {
   uint64_t axes;           /* TENSOR: set of axis indices */
   int axis;                /* AXIS: its index in AxRuleSyms.axes */
   bool used;
+  bool bad;                /* its declaration was in error: uses are not reported again */
 } AxSym;
 
 typedef struct AxRClass {

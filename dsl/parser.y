@@ -304,28 +304,43 @@ entry
 
 #include "lexer.h"
 
-/* A token as a user reads it: 'rule', identifier, end of line, ... */
+/* A token as a user reads it: 'rule', '=>', identifier, end of line, ... */
 static const char *tokname(yysymbol_kind_t k, char *buf, size_t n) {
   if (k == YYSYMBOL_YYEOF) return "end of file";
   const char *s = yysymbol_name(k);
-  size_t len = strlen(s);
-  if (len >= 2 && s[0] == '"') {  /* a string alias: "=>" becomes '=>' */
-    snprintf(buf, n, "'%.*s'", (int)(len - 2), s + 1);
-    return buf;
-  }
-  if (len == 3 && s[0] == '\'') return s;  /* a character token: '{' */
-  return s;
+  if (s[0] == '\'' || s[0] == '"') return s;
+  if (strchr(s, ' ') || k == YYSYMBOL_IDENT || k == YYSYMBOL_INTLIT) return s;
+  snprintf(buf, n, "'%s'", s);
+  return buf;
 }
 
-/* The one renderer of syntax errors: what was found, what would have fitted, and a hint
- * for the mistakes people really make. */
+static bool is_char(yysymbol_kind_t k, const char *quoted) {
+  return strcmp(yysymbol_name(k), quoted) == 0;
+}
+
+static bool is_operator(yysymbol_kind_t k) {
+  return k == YYSYMBOL_EQEQ || k == YYSYMBOL_NEQ || k == YYSYMBOL_LT || k == YYSYMBOL_LE ||
+         k == YYSYMBOL_GT || k == YYSYMBOL_GE || k == YYSYMBOL_AND || k == YYSYMBOL_OR ||
+         is_char(k, "'+'") || is_char(k, "'*'") || is_char(k, "'/'") || is_char(k, "'%'");
+}
+
+static bool starts_expr(yysymbol_kind_t k) {
+  return k == YYSYMBOL_IDENT || k == YYSYMBOL_INTLIT || k == YYSYMBOL_REALLIT ||
+         k == YYSYMBOL_TRUE || k == YYSYMBOL_FALSE || k == YYSYMBOL_INF || k == YYSYMBOL_NOT ||
+         k == YYSYMBOL_IF || k == YYSYMBOL_FORALL || k == YYSYMBOL_EXISTS ||
+         is_char(k, "'('") || is_char(k, "'{'") || is_char(k, "'['");
+}
+
+/* The one renderer of syntax errors: what was found, what would have fitted (operators
+ * summed up as "an operator", expression starts as "an expression"), and a hint for the
+ * mistakes people really make. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, AxParser *p) {
-  enum { MAXEXP = 5 };   /* list what was expected only when it is a short list */
   yysymbol_kind_t exp[YYNTOKENS];
   int nexp = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+  if (nexp < 0) nexp = 0;
   yysymbol_kind_t got = yypcontext_token(ctx);
   const AxLoc *loc = yypcontext_location(ctx);
-  char msg[512], b1[64], b2[64];
+  char msg[512], b1[64];
   size_t len = 0;
   if (got == YYSYMBOL_BADCHAR) {
     unsigned char c = (unsigned char)p->src->text[loc->start];
@@ -335,18 +350,40 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, AxParser *p) {
       len = (size_t)snprintf(msg, sizeof msg, "invalid byte 0x%02x", c);
   } else {
     len = (size_t)snprintf(msg, sizeof msg, "unexpected %s", tokname(got, b1, sizeof b1));
-    if (nexp > 0 && nexp <= MAXEXP) {
-      for (int i = 0; i < nexp && len < sizeof msg; i++)
-        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s",
-                                i == 0 ? ", expected " : i == nexp - 1 ? " or " : ", ",
-                                tokname(exp[i], b2, sizeof b2));
+    const char *items[YYNTOKENS + 2];
+    char names[YYNTOKENS][64];
+    int n = 0, nstart = 0;
+    bool ops = false;
+    for (int i = 0; i < nexp; i++) {
+      ops |= is_operator(exp[i]);
+      nstart += starts_expr(exp[i]);
     }
+    bool summarize = nstart >= 3;
+    if (ops) items[n++] = "an operator";
+    if (summarize) items[n++] = "an expression";
+    for (int i = 0; i < nexp; i++) {
+      if (is_operator(exp[i]) || (summarize && starts_expr(exp[i]))) continue;
+      if (is_char(exp[i], "'-'") && (ops || summarize)) continue;
+      items[n++] = tokname(exp[i], names[i], sizeof names[i]);
+    }
+    if (n > 0 && n <= 5)
+      for (int i = 0; i < n && len < sizeof msg; i++)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s",
+                                i == 0 ? ", expected " : i == n - 1 ? " or " : ", ", items[i]);
+  }
+  bool compares = false, chains = false;
+  for (int i = 0; i < nexp; i++) {
+    compares |= exp[i] == YYSYMBOL_EQEQ;
+    chains |= exp[i] == YYSYMBOL_AND;
   }
   /* '=' where an expression continues: almost always a comparison meant as '==' */
-  bool compares = false;
-  for (int i = 0; i < nexp; i++) compares |= exp[i] == YYSYMBOL_EQEQ;
-  if (strcmp(yysymbol_name(got), "'='") == 0 && compares && len < sizeof msg)
+  if (is_char(got, "'='") && compares && len < sizeof msg)
     len += (size_t)snprintf(msg + len, sizeof msg - len, " (use '==' to compare)");
+  /* a < b < c: after a comparison only 'and'/'or' may follow */
+  if (is_operator(got) && got != YYSYMBOL_AND && got != YYSYMBOL_OR && !compares && chains &&
+      len < sizeof msg)
+    len += (size_t)snprintf(msg + len, sizeof msg - len,
+                            " (comparisons do not chain: write 'a < b and b < c')");
   AxSpan at = SP(*loc);
   if (got == YYSYMBOL_YYEOF) {   /* point just after the last thing written */
     uint32_t end = (uint32_t)p->src->len;
@@ -355,7 +392,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, AxParser *p) {
     if (len < sizeof msg) {
       int line, col;
       ax_source_linecol(p->src, p->lex.block_start, &line, &col);
-      snprintf(msg + len, sizeof msg - len, " (to close the block at line %d)", line);
+      snprintf(msg + len, sizeof msg - len, " (the block at line %d is not closed)", line);
     }
   }
   ax_diag_error(p->d, at, "%s", msg);

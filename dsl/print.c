@@ -25,88 +25,156 @@ static int prec(const AxExpr *e) {
   }
 }
 
-static void expr(FILE *out, const AxExpr *e, int ctx);
+/* Output with a column, so calls that do not fit in WIDTH break between arguments. The
+ * scanner continues a statement inside parentheses, so a broken call parses the same. */
+enum { WIDTH = 100 };
 
-static void sub(FILE *out, const AxExpr *e, int ctx) {
-  bool paren = prec(e) < ctx;
-  if (paren) fputc('(', out);
-  expr(out, e, paren ? 0 : ctx);
-  if (paren) fputc(')', out);
+typedef struct Out {
+  FILE *f;
+  int col;
+  int width;   /* INT32_MAX: never break (flat printing) */
+} Out;
+
+static void put(Out *o, const char *s) {
+  fputs(s, o->f);
+  const char *nl = strrchr(s, '\n');
+  o->col = nl ? (int)strlen(nl + 1) : o->col + (int)strlen(s);
 }
 
-static void expr(FILE *out, const AxExpr *e, int ctx) {
-  (void)ctx;
+static void expr(Out *o, const AxExpr *e);
+
+static int flat_width(const AxExpr *e, int ctx);
+
+static void sub(Out *o, const AxExpr *e, int ctx) {
+  bool paren = prec(e) < ctx;
+  if (paren) put(o, "(");
+  expr(o, e);
+  if (paren) put(o, ")");
+}
+
+static void arg(Out *o, const AxArg *g) {
+  if (g->name.name) {
+    put(o, g->name.name);
+    put(o, "=");
+  }
+  sub(o, g->value, 0);
+}
+
+static int arg_width(const AxArg *g) {
+  return (g->name.name ? (int)strlen(g->name.name) + 1 : 0) + flat_width(g->value, 0);
+}
+
+/* name(a, b, c): flat when it fits, else packed lines aligned after '(' */
+static void call(Out *o, const AxExpr *e) {
+  put(o, e->u.call.fn.name);
+  put(o, "(");
+  int align = o->col;
+  bool fits = o->width == INT32_MAX ||
+              o->col + flat_width(e, 0) - (int)strlen(e->u.call.fn.name) - 1 <= o->width;
+  for (size_t i = 0; i < e->u.call.nargs; i++) {
+    const AxArg *g = &e->u.call.args[i];
+    if (i) {
+      put(o, ",");
+      bool last = i + 1 == e->u.call.nargs;
+      int need = arg_width(g) + (last ? 1 : 2);
+      if (!fits && o->col + 1 + need > o->width) {   /* this argument starts a new line */
+        fputc('\n', o->f);
+        o->col = 0;
+        for (int k = 0; k < align; k++) put(o, " ");
+      } else {
+        put(o, " ");
+      }
+    }
+    arg(o, g);
+  }
+  put(o, ")");
+}
+
+static void expr(Out *o, const AxExpr *e) {
   switch (e->kind) {
   case AX_E_INT:
   case AX_E_REAL:
   case AX_E_NAME:
   case AX_E_INF:
-    fputs(e->u.text, out);
+    put(o, e->u.text);
     break;
   case AX_E_BOOL:
-    fputs(e->u.boolean ? "true" : "false", out);
+    put(o, e->u.boolean ? "true" : "false");
     break;
   case AX_E_CALL:
-    fprintf(out, "%s(", e->u.call.fn.name);
-    for (size_t i = 0; i < e->u.call.nargs; i++) {
-      const AxArg *g = &e->u.call.args[i];
-      if (i) fputs(", ", out);
-      if (g->name.name) fprintf(out, "%s=", g->name.name);
-      sub(out, g->value, 0);
-    }
-    fputc(')', out);
+    call(o, e);
     break;
   case AX_E_UNARY:
     if (e->u.unary.op == AX_UN_NOT) {
-      fputs("not ", out);
-      sub(out, e->u.unary.arg, P_NOT);
+      put(o, "not ");
+      sub(o, e->u.unary.arg, P_NOT);
     } else {
-      fputc('-', out);
+      put(o, "-");
       /* "-(-x)" rather than "--x": same tree, kinder to readers */
       const AxExpr *x = e->u.unary.arg;
-      sub(out, x, x->kind == AX_E_UNARY ? P_ATOM : P_NEG);
+      sub(o, x, x->kind == AX_E_UNARY ? P_ATOM : P_NEG);
     }
     break;
   case AX_E_BINARY: {
     int p = binprec[e->u.binary.op];
-    sub(out, e->u.binary.lhs, p == P_CMP ? p + 1 : p);   /* comparisons do not chain */
-    fprintf(out, " %s ", ax_binop_text(e->u.binary.op));
-    sub(out, e->u.binary.rhs, p + 1);
+    sub(o, e->u.binary.lhs, p == P_CMP ? p + 1 : p);   /* comparisons do not chain */
+    put(o, " ");
+    put(o, ax_binop_text(e->u.binary.op));
+    put(o, " ");
+    sub(o, e->u.binary.rhs, p + 1);
     break;
   }
   case AX_E_IF:
-    fputs("if ", out);
-    sub(out, e->u.ite.cond, 0);
-    fputs(" then ", out);
-    sub(out, e->u.ite.then_e, 0);
-    fputs(" else ", out);
-    sub(out, e->u.ite.else_e, 0);
+    put(o, "if ");
+    sub(o, e->u.ite.cond, 0);
+    put(o, " then ");
+    sub(o, e->u.ite.then_e, 0);
+    put(o, " else ");
+    sub(o, e->u.ite.else_e, 0);
     break;
   case AX_E_QUANT:
-    fprintf(out, "%s %s: ", e->u.quant.exists ? "exists" : "forall", e->u.quant.rclass.name);
-    sub(out, e->u.quant.body, 0);
+    put(o, e->u.quant.exists ? "exists " : "forall ");
+    put(o, e->u.quant.rclass.name);
+    put(o, ": ");
+    sub(o, e->u.quant.body, 0);
     break;
   case AX_E_AXMAP:
-    fputc('{', out);
+    put(o, "{");
     for (size_t i = 0; i < e->u.axmap.n; i++) {
-      if (i) fputs(", ", out);
-      fprintf(out, "%s: ", e->u.axmap.entries[i].axis.name);
-      sub(out, e->u.axmap.entries[i].value, 0);
+      if (i) put(o, ", ");
+      put(o, e->u.axmap.entries[i].axis.name);
+      put(o, ": ");
+      sub(o, e->u.axmap.entries[i].value, 0);
     }
-    fputc('}', out);
+    put(o, "}");
     break;
   case AX_E_LIST:
-    fputc('[', out);
+    put(o, "[");
     for (size_t i = 0; i < e->u.list.n; i++) {
-      if (i) fputs(", ", out);
-      sub(out, e->u.list.items[i], 0);
+      if (i) put(o, ", ");
+      sub(o, e->u.list.items[i], 0);
     }
-    fputc(']', out);
+    put(o, "]");
     break;
   }
 }
 
-void ax_print_expr(FILE *out, const AxExpr *e) { sub(out, e, 0); }
+static int flat_width(const AxExpr *e, int ctx) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  AX_ASSERT(m);
+  Out o = {m, 0, INT32_MAX};
+  sub(&o, e, ctx);
+  fclose(m);
+  free(buf);
+  return (int)len;
+}
+
+void ax_print_expr(FILE *out, const AxExpr *e) {
+  Out o = {out, 0, INT32_MAX};
+  sub(&o, e, 0);
+}
 
 char *ax_print_expr_str(AxArena *a, const AxExpr *e) {
   char *buf = NULL;
@@ -190,8 +258,6 @@ static const char *stmt_kw[] = {
     [AX_S_REWRITE] = "",      [AX_S_INPUT] = "input",   [AX_S_OUTPUT] = "output",
 };
 
-enum { WIDTH = 100 };
-
 static void stmt(FILE *out, const AxStmt *s) {
   fputs(stmt_kw[s->kind], out);
   switch (s->kind) {
@@ -254,8 +320,9 @@ static void stmt(FILE *out, const AxStmt *s) {
   }
 }
 
-/* A rewrite too wide for one line breaks after '=>' (the scanner continues a statement
- * after '=>', so the broken form parses to the same tree). */
+/* One statement at two spaces of indentation. A rewrite too wide for one line breaks
+ * after '=>' (the scanner continues a statement after '=>'); a call too wide for what is
+ * left of its line breaks between arguments. */
 static void stmt_line(Printer *p, const AxStmt *s) {
   char *buf = NULL;
   size_t len = 0;
@@ -263,13 +330,18 @@ static void stmt_line(Printer *p, const AxStmt *s) {
   AX_ASSERT(m);
   stmt(m, s);
   fclose(m);
-  if (s->kind == AX_S_REWRITE && len + 2 > WIDTH) {
-    fputs("  ", p->out);
-    ax_print_expr(p->out, s->lhs);
-    fputs(" =>\n    ", p->out);
-    ax_print_expr(p->out, s->rhs);
+  if (len + 2 <= WIDTH || s->kind != AX_S_REWRITE) {
+    fprintf(p->out, "  %s", buf);   /* declarations are short; only rewrites break */
   } else {
-    fprintf(p->out, "  %s", buf);
+    Out o = {p->out, 0, WIDTH};
+    put(&o, "  ");
+    sub(&o, s->lhs, 0);
+    if (o.col + 3 + flat_width(s->rhs, 0) <= WIDTH) {
+      put(&o, " => ");
+    } else {
+      put(&o, " =>\n    ");
+    }
+    sub(&o, s->rhs, 0);
   }
   free(buf);
 }
@@ -316,6 +388,8 @@ void ax_print_file(FILE *out, const AxFile *f) {
     if (i) fputc('\n', out);
     block(&p, f->blocks[i]);
   }
-  if (f->nblocks && p.next < f->ncomments) fputc('\n', out);
+  if (f->nblocks && p.next < f->ncomments &&
+      blank_between(&p, f->blocks[f->nblocks - 1]->span.end, f->comments[p.next].span.start))
+    fputc('\n', out);
   leading(&p, UINT32_MAX, "");
 }

@@ -18,6 +18,11 @@ struct AxArena {
   size_t bytes;
 };
 
+void ax_unreachable(const char *file, int line) {
+  fprintf(stderr, "axle: internal error: %s:%d: reached unreachable code\n", file, line);
+  abort();
+}
+
 void *ax_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p) {

@@ -85,6 +85,11 @@ typedef struct AxTy {
   int rclass;         /* AX_K_MAP / AX_K_COND: rank class index, -1 for none (closed) */
   int op;             /* AX_E_CALL / AX_E_BINARY / AX_E_UNARY on tensors: AxOp, -1 else */
   int sym;            /* AX_E_NAME: index into the rule's symbol table, -1 else */
+  /* tensor operator applications (op >= 0): operands and attributes bound to the
+   * operator's table entry (ops.h); attrs[i] is NULL for an omitted attribute */
+  struct AxExpr **opnds;
+  int nopnds;
+  struct AxExpr **attrs;
 } AxTy;
 
 struct AxExpr {

@@ -20,7 +20,8 @@
     }                                                                                \
   } while (0)
 
-#define AX_UNREACHABLE() AX_ASSERT(!"unreachable")
+_Noreturn void ax_unreachable(const char *file, int line);
+#define AX_UNREACHABLE() ax_unreachable(__FILE__, __LINE__)
 #define AX_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* malloc/realloc/calloc that abort on exhaustion (axle has no recovery path for that). */

@@ -754,6 +754,21 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
   }
   AxTy t = tensor_ty(elem, result);
   t.op = op;
+  t.nopnds = b->noperands;
+  t.opnds = ax_arena_alloc(c->a, (size_t)(b->noperands + 1) * sizeof(AxExpr *));
+  memcpy(t.opnds, b->operands, (size_t)b->noperands * sizeof(AxExpr *));
+  t.attrs = ax_arena_alloc(c->a, AX_MAX_ATTRS * sizeof(AxExpr *));
+  memcpy(t.attrs, b->attrs, sizeof b->attrs);
+  return t;
+}
+
+/* Records the operands of an infix tensor operator like those of a call. */
+static AxTy infix(Checker *c, AxTy t, AxExpr *l, AxExpr *r) {
+  t.nopnds = r ? 2 : 1;
+  t.opnds = ax_arena_alloc(c->a, 2 * sizeof(AxExpr *));
+  t.opnds[0] = l;
+  t.opnds[1] = r;
+  t.attrs = ax_arena_alloc(c->a, AX_MAX_ATTRS * sizeof(AxExpr *));
   return t;
 }
 
@@ -821,7 +836,7 @@ static AxTy check_unary(Checker *c, AxExpr *e) {
     if (el == AX_ELEM_NONE) return none();
     AxTy r = tensor_ty(el, t.axes);
     r.op = AX_OP_NEG;
-    return r;
+    return infix(c, r, e->u.unary.arg, NULL);
   }
   if (is_condish(t)) return t.kind == AX_K_LIT ? t : map_ty(AX_K_COND, t.rclass);
   if (t.kind != AX_K_TENSOR) {
@@ -833,7 +848,7 @@ static AxTy check_unary(Checker *c, AxExpr *e) {
   if (el == AX_ELEM_NONE) return none();
   AxTy r = tensor_ty(el, t.axes);
   r.op = AX_OP_NOT;
-  return r;
+  return infix(c, r, e->u.unary.arg, NULL);
 }
 
 /* ORDER BINOP: the tensor operator each infix operator stands for. */
@@ -900,7 +915,7 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
   }
   AxTy t = tensor_ty(el, l.axes | r.axes);
   t.op = op;
-  return t;
+  return infix(c, t, e->u.binary.lhs, e->u.binary.rhs);
 }
 
 static AxTy check_expr_inner(Checker *c, AxExpr *e) {

@@ -1,0 +1,451 @@
+/* concrete.c — the concrete domain; see concrete.h and docs/semantics.md for the
+ * arithmetic of infinities, NaN and division by zero, which this file defines. */
+#include "semantics/concrete.h"
+
+#include <string.h>
+
+#include "dsl/arena.h"
+
+typedef enum { K_INT, K_BOOL, K_ELEM } Kind;
+
+typedef struct Val {
+  Kind kind;
+  bool b;            /* K_BOOL, and bool elements */
+  mpz_t z;           /* K_INT */
+  mpq_t q;           /* K_ELEM (numeric) */
+  AxNumClass cls;    /* K_ELEM (numeric) */
+  bool is_bool_elem;
+} Val;
+
+typedef struct Entry {
+  int sym;
+  size_t n;
+  const Val **idx;
+  const Val *value;
+} Entry;
+
+struct AxConcrete {
+  AxDomain dom;      /* first: the domain pointer is the concrete state */
+  AxArena *a;
+  AxVec vals;        /* every Val, for clearing */
+  AxVec table;       /* Entry* */
+  size_t missing;
+};
+
+#define C(d) ((AxConcrete *)(d))
+#define V(x) ((const Val *)(x))
+
+static Val *mk(AxConcrete *c, Kind k) {
+  Val *v = ax_arena_alloc(c->a, sizeof *v);
+  v->kind = k;
+  if (k == K_INT) mpz_init(v->z);
+  if (k == K_ELEM) mpq_init(v->q);
+  ax_vec_push(c->a, &c->vals, v);
+  return v;
+}
+
+static AxV mkbool(AxConcrete *c, bool b) {
+  Val *v = mk(c, K_BOOL);
+  v->b = b;
+  return v;
+}
+
+/* ---- integers ------------------------------------------------------------------------- */
+
+static AxV int_lit(AxDomain *d, const char *dec) {
+  Val *v = mk(C(d), K_INT);
+  if (mpz_set_str(v->z, dec, 10) != 0) mpz_set_ui(v->z, 0);
+  return v;
+}
+
+static AxV int_small(AxDomain *d, long n) {
+  Val *v = mk(C(d), K_INT);
+  mpz_set_si(v->z, n);
+  return v;
+}
+
+static AxV iadd(AxDomain *d, AxV a, AxV b) {
+  Val *v = mk(C(d), K_INT);
+  mpz_add(v->z, V(a)->z, V(b)->z);
+  return v;
+}
+
+static AxV isub(AxDomain *d, AxV a, AxV b) {
+  Val *v = mk(C(d), K_INT);
+  mpz_sub(v->z, V(a)->z, V(b)->z);
+  return v;
+}
+
+static AxV imul(AxDomain *d, AxV a, AxV b) {
+  Val *v = mk(C(d), K_INT);
+  mpz_mul(v->z, V(a)->z, V(b)->z);
+  return v;
+}
+
+/* Denotations only divide by a positive divisor where the result matters; elsewhere (an
+ * untaken branch) any value will do, so division by zero gives 0 instead of a trap. */
+static AxV idiv(AxDomain *d, AxV a, AxV b) {
+  Val *v = mk(C(d), K_INT);
+  if (mpz_sgn(V(b)->z) != 0) mpz_fdiv_q(v->z, V(a)->z, V(b)->z);
+  return v;
+}
+
+static AxV imod(AxDomain *d, AxV a, AxV b) {
+  Val *v = mk(C(d), K_INT);
+  if (mpz_sgn(V(b)->z) != 0) mpz_fdiv_r(v->z, V(a)->z, V(b)->z);
+  return v;
+}
+
+static AxV ilt(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), mpz_cmp(V(a)->z, V(b)->z) < 0); }
+static AxV ile(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), mpz_cmp(V(a)->z, V(b)->z) <= 0); }
+static AxV ieq(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), mpz_cmp(V(a)->z, V(b)->z) == 0); }
+
+/* ---- booleans ------------------------------------------------------------------------- */
+
+static AxV bool_lit(AxDomain *d, bool b) { return mkbool(C(d), b); }
+static AxV band(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), V(a)->b && V(b)->b); }
+static AxV bor(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), V(a)->b || V(b)->b); }
+static AxV bnot(AxDomain *d, AxV a) { return mkbool(C(d), !V(a)->b); }
+
+static AxV ite(AxDomain *d, AxV c, AxV a, AxV b, int kind, AxType t) {
+  (void)d;
+  (void)kind;
+  (void)t;
+  return V(c)->b ? a : b;
+}
+
+/* ---- elements ------------------------------------------------------------------------- */
+
+static Val *num(AxConcrete *c, AxNumClass cls) {
+  Val *v = mk(c, K_ELEM);
+  v->cls = cls;
+  return v;
+}
+
+static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
+  if (t == AX_BOOL) return mkbool(C(d), strcmp(text, "0") != 0);
+  if (inf_sign) return num(C(d), inf_sign > 0 ? AX_PINF : AX_NINF);
+  Val *v = num(C(d), AX_FIN);
+  /* decimal text: digits[.digits][e[+-]digits] to an exact rational */
+  mpz_t mant, p10;
+  mpz_inits(mant, p10, NULL);
+  long scale = 0;
+  const char *s = text;
+  for (; *s && *s != 'e' && *s != 'E'; s++) {
+    if (*s == '.') {
+      scale = -1;
+      continue;
+    }
+    mpz_mul_ui(mant, mant, 10);
+    mpz_add_ui(mant, mant, (unsigned long)(*s - '0'));
+    if (scale < 0) scale--;
+  }
+  long ex = (scale < 0 ? scale + 1 : 0) + (*s ? strtol(s + 1, NULL, 10) : 0);
+  mpz_ui_pow_ui(p10, 10, (unsigned long)(ex < 0 ? -ex : ex));
+  mpq_set_z(v->q, mant);
+  if (ex > 0) {
+    mpz_mul(mant, mant, p10);
+    mpq_set_z(v->q, mant);
+  } else if (ex < 0) {
+    mpq_set_den(v->q, p10);
+    mpq_canonicalize(v->q);
+  }
+  if (t == AX_INT && mpz_cmp_ui(mpq_denref(v->q), 1) != 0) {   /* 2.5 as an int: truncate */
+    mpz_tdiv_q(mant, mpq_numref(v->q), mpq_denref(v->q));
+    mpq_set_z(v->q, mant);
+  }
+  mpz_clears(mant, p10, NULL);
+  return v;
+}
+
+static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
+  (void)t;
+  Val *v = num(C(d), AX_FIN);
+  mpq_set_z(v->q, V(i)->z);
+  return v;
+}
+
+static int sign_of(const Val *a) {
+  if (a->cls == AX_PINF) return 1;
+  if (a->cls == AX_NINF) return -1;
+  return mpq_sgn(a->q);
+}
+
+static bool is_inf(const Val *a) { return a->cls == AX_PINF || a->cls == AX_NINF; }
+
+static AxNumClass inf_of(int sign) { return sign > 0 ? AX_PINF : AX_NINF; }
+
+/* the order of two non-NaN extended numbers: <0, 0, >0 */
+static int order(const Val *a, const Val *b) {
+  if (a->cls == b->cls && is_inf(a)) return 0;
+  if (is_inf(a)) return sign_of(a);
+  if (is_inf(b)) return -sign_of(b);
+  return mpq_cmp(a->q, b->q);
+}
+
+/* truncating integer quotient of two finite integral rationals */
+static void tdiv(mpq_t out, const mpq_t a, const mpq_t b, bool rem) {
+  mpz_t q;
+  mpz_init(q);
+  if (rem) mpz_tdiv_r(q, mpq_numref(a), mpq_numref(b));
+  else mpz_tdiv_q(q, mpq_numref(a), mpq_numref(b));
+  mpq_set_z(out, q);
+  mpz_clear(q);
+}
+
+/* ADD SUB MUL DIV REM MAX MIN on extended numbers (finite, ±inf, NaN):
+ *   NaN in, NaN out; +inf + -inf = NaN; inf * 0 = NaN; x / 0 (real) = ±inf, 0/0 = NaN;
+ *   x / 0 (int) = -1 and x rem 0 = x (XLA); int division truncates toward zero. */
+static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  AxConcrete *c = C(d);
+  const Val *a = V(pa), *b = V(pb);
+  if (op == AX_OP_AND) return mkbool(c, a->b && b->b);
+  if (op == AX_OP_OR) return mkbool(c, a->b || b->b);
+  if ((op == AX_OP_MAX || op == AX_OP_MIN) && a->cls != AX_NAN && b->cls != AX_NAN)
+    return (op == AX_OP_MAX) == (order(a, b) >= 0) ? pa : pb;
+  if (a->cls == AX_NAN || b->cls == AX_NAN) return num(c, AX_NAN);
+  switch (op) {
+  case AX_OP_ADD:
+  case AX_OP_SUB: {
+    int sb = op == AX_OP_SUB ? -sign_of(b) : sign_of(b);
+    if (is_inf(a) && is_inf(b)) return sign_of(a) == sb ? num(c, inf_of(sb)) : num(c, AX_NAN);
+    if (is_inf(a)) return num(c, a->cls);
+    if (is_inf(b)) return num(c, inf_of(sb));
+    Val *v = num(c, AX_FIN);
+    if (op == AX_OP_ADD) mpq_add(v->q, a->q, b->q);
+    else mpq_sub(v->q, a->q, b->q);
+    return v;
+  }
+  case AX_OP_MUL: {
+    if (is_inf(a) || is_inf(b)) {
+      int s = sign_of(a) * sign_of(b);
+      return s == 0 ? num(c, AX_NAN) : num(c, inf_of(s));
+    }
+    Val *v = num(c, AX_FIN);
+    mpq_mul(v->q, a->q, b->q);
+    return v;
+  }
+  case AX_OP_DIV: {
+    if (is_inf(a) && is_inf(b)) return num(c, AX_NAN);
+    if (is_inf(a)) return num(c, inf_of(sign_of(a) * (sign_of(b) < 0 ? -1 : 1)));
+    Val *v = num(c, AX_FIN);
+    if (is_inf(b)) return v;   /* finite / inf = 0 */
+    if (mpq_sgn(b->q) == 0) {
+      if (t == AX_INT) {
+        mpq_set_si(v->q, -1, 1);
+        return v;
+      }
+      return mpq_sgn(a->q) == 0 ? num(c, AX_NAN) : num(c, inf_of(mpq_sgn(a->q)));
+    }
+    if (t == AX_INT) tdiv(v->q, a->q, b->q, false);
+    else mpq_div(v->q, a->q, b->q);
+    return v;
+  }
+  case AX_OP_REM: {
+    if (is_inf(a)) return num(c, AX_NAN);
+    Val *v = num(c, AX_FIN);
+    if (is_inf(b)) {
+      mpq_set(v->q, a->q);
+      return v;
+    }
+    if (mpq_sgn(b->q) == 0) {
+      if (t == AX_INT) {
+        mpq_set(v->q, a->q);
+        return v;
+      }
+      return num(c, AX_NAN);
+    }
+    if (t == AX_INT) {
+      tdiv(v->q, a->q, b->q, true);
+      return v;
+    }
+    /* real fmod: a - b * trunc(a / b) */
+    mpq_t q;
+    mpq_init(q);
+    mpq_div(q, a->q, b->q);
+    mpz_t z;
+    mpz_init(z);
+    mpz_tdiv_q(z, mpq_numref(q), mpq_denref(q));
+    mpq_set_z(q, z);
+    mpq_mul(q, q, b->q);
+    mpq_sub(v->q, a->q, q);
+    mpz_clear(z);
+    mpq_clear(q);
+    return v;
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
+  AxConcrete *c = C(d);
+  const Val *a = V(pa);
+  (void)t;
+  switch (op) {
+  case AX_OP_NOT:
+    return mkbool(c, !a->b);
+  case AX_OP_NEG:
+    if (is_inf(a)) return num(c, a->cls == AX_PINF ? AX_NINF : AX_PINF);
+    if (a->cls == AX_NAN) return num(c, AX_NAN);
+    {
+      Val *v = num(c, AX_FIN);
+      mpq_neg(v->q, a->q);
+      return v;
+    }
+  case AX_OP_ABS:
+    if (is_inf(a)) return num(c, AX_PINF);
+    if (a->cls == AX_NAN) return num(c, AX_NAN);
+    {
+      Val *v = num(c, AX_FIN);
+      mpq_abs(v->q, a->q);
+      return v;
+    }
+  case AX_OP_EXP: {
+    /* exact only where exp is rational: exp(0) = 1, exp(-inf) = 0, exp(+inf) = +inf */
+    if (a->cls == AX_NAN || a->cls == AX_PINF) return num(c, a->cls);
+    Val *v = num(c, AX_FIN);
+    if (a->cls == AX_NINF) return v;
+    if (mpq_sgn(a->q) == 0) {
+      mpq_set_ui(v->q, 1, 1);
+      return v;
+    }
+    d->unsupported = "exp of a non-zero number has no exact rational value";
+    return v;
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+/* comparisons: NaN is unordered (only != holds); infinities order as expected */
+static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  const Val *a = V(pa), *b = V(pb);
+  if (t == AX_BOOL) {
+    bool eq = a->b == b->b;
+    if (op == AX_OP_EQ) return mkbool(C(d), eq);
+    if (op == AX_OP_NE) return mkbool(C(d), !eq);
+    int cmp = (int)a->b - (int)b->b;
+    return mkbool(C(d), op == AX_OP_LT ? cmp < 0 : op == AX_OP_LE ? cmp <= 0 : op == AX_OP_GT ? cmp > 0 : cmp >= 0);
+  }
+  if (a->cls == AX_NAN || b->cls == AX_NAN) return mkbool(C(d), op == AX_OP_NE);
+  int cmp = order(a, b);
+  bool r = op == AX_OP_EQ ? cmp == 0 : op == AX_OP_NE ? cmp != 0 : op == AX_OP_LT ? cmp < 0
+         : op == AX_OP_LE ? cmp <= 0 : op == AX_OP_GT ? cmp > 0 : cmp >= 0;
+  return mkbool(C(d), r);
+}
+
+static AxV elem_same(AxDomain *d, AxType t, AxV pa, AxV pb) {
+  const Val *a = V(pa), *b = V(pb);
+  if (t == AX_BOOL) return mkbool(C(d), a->b == b->b);
+  if (a->cls != b->cls) return mkbool(C(d), false);
+  return mkbool(C(d), a->cls != AX_FIN || mpq_equal(a->q, b->q));
+}
+
+static bool same_index(const Entry *e, int sym, const AxV *idx, size_t n) {
+  if (e->sym != sym || e->n != n) return false;
+  for (size_t i = 0; i < n; i++)
+    if (mpz_cmp(e->idx[i]->z, V(idx[i])->z) != 0) return false;
+  return true;
+}
+
+static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
+  AxConcrete *c = C(d);
+  for (size_t i = 0; i < c->table.len; i++) {
+    const Entry *e = c->table.items[i];
+    if (same_index(e, sym, idx, n)) return e->value;
+  }
+  c->missing++;
+  return elem_lit(d, t, "0", 0);
+}
+
+AxConcrete *ax_concrete_new(void) {
+  AxArena *a = ax_arena_new();
+  AxConcrete *c = ax_arena_alloc(a, sizeof *c);
+  c->a = a;
+  c->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
+                      imod,     ilt,       ile,      ieq,         bool_lit,    band,
+                      bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
+                      elem_unary, elem_compare, elem_same, read, NULL};
+  return c;
+}
+
+void ax_concrete_free(AxConcrete *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->vals.len; i++) {
+    Val *v = c->vals.items[i];
+    if (v->kind == K_INT) mpz_clear(v->z);
+    if (v->kind == K_ELEM) mpq_clear(v->q);
+  }
+  ax_arena_free(c->a);
+}
+
+AxDomain *ax_concrete_domain(AxConcrete *c) { return &c->dom; }
+
+AxV ax_concrete_int(AxConcrete *c, const mpz_t v) {
+  Val *x = mk(c, K_INT);
+  mpz_set(x->z, v);
+  return x;
+}
+
+AxV ax_concrete_elem(AxConcrete *c, AxType t, AxNumClass cls, const mpq_t v, bool b) {
+  if (t == AX_BOOL) return mkbool(c, b);
+  Val *x = num(c, cls);
+  if (cls == AX_FIN) mpq_set(x->q, v);
+  return x;
+}
+
+void ax_concrete_set(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value) {
+  for (size_t i = 0; i < c->table.len; i++) {
+    Entry *e = c->table.items[i];
+    if (same_index(e, sym, idx, n)) {
+      e->value = V(value);
+      return;
+    }
+  }
+  Entry *e = ax_arena_alloc(c->a, sizeof *e);
+  e->sym = sym;
+  e->n = n;
+  e->idx = ax_arena_alloc(c->a, (n + 1) * sizeof(Val *));
+  for (size_t i = 0; i < n; i++) e->idx[i] = V(idx[i]);
+  e->value = V(value);
+  ax_vec_push(c->a, &c->table, e);
+}
+
+size_t ax_concrete_missing(const AxConcrete *c) { return c->missing; }
+
+void ax_concrete_get_int(AxV v, mpz_t out) { mpz_set(out, V(v)->z); }
+bool ax_concrete_get_bool(AxV v) { return V(v)->b; }
+
+AxNumClass ax_concrete_get_elem(AxV v, mpq_t out) {
+  if (V(v)->cls == AX_FIN) mpq_set(out, V(v)->q);
+  return V(v)->cls;
+}
+
+char *ax_concrete_text(AxV pv) {
+  const Val *v = V(pv);
+  if (v->kind == K_BOOL) return ax_xstrdup(v->b ? "true" : "false");
+  if (v->kind == K_INT) {
+    char *s = mpz_get_str(NULL, 10, v->z);
+    char *r = ax_xstrdup(s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+    return r;
+  }
+  switch (v->cls) {
+  case AX_PINF: return ax_xstrdup("+inf");
+  case AX_NINF: return ax_xstrdup("-inf");
+  case AX_NAN: return ax_xstrdup("NaN");
+  default: {
+    char *s = mpq_get_str(NULL, 10, v->q);
+    char *r = ax_xstrdup(s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+    return r;
+  }
+  }
+}

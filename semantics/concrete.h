@@ -1,0 +1,36 @@
+/* concrete.h — the concrete value domain: exact numbers, for replaying counterexamples.
+ *
+ * Integers are GMP integers, elements are GMP rationals with a class (finite, +inf, -inf,
+ * NaN), booleans are booleans. Input tensors are tables: ax_concrete_set fills the value
+ * of a tensor at an index (the points a counterexample read); reading a point that was not
+ * set yields 0 and counts in `missing` (a replay that reads such a point is not trusted).
+ * Every value lives until ax_concrete_free. */
+#ifndef AX_CONCRETE_H
+#define AX_CONCRETE_H
+
+#include <gmp.h>
+
+#include "semantics/domain.h"
+
+typedef enum { AX_FIN, AX_PINF, AX_NINF, AX_NAN } AxNumClass;
+
+typedef struct AxConcrete AxConcrete;
+
+AxConcrete *ax_concrete_new(void);                 /* returns owned */
+void ax_concrete_free(AxConcrete *c);
+AxDomain *ax_concrete_domain(AxConcrete *c);       /* borrowed; lives as long as c */
+
+AxV ax_concrete_int(AxConcrete *c, const mpz_t v);
+AxV ax_concrete_elem(AxConcrete *c, AxType t, AxNumClass cls, const mpq_t v, bool b);
+/* Sets tensor `sym` at integer index `idx` (values made by this domain). */
+void ax_concrete_set(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value);
+size_t ax_concrete_missing(const AxConcrete *c);
+
+/* Reading values back. */
+void ax_concrete_get_int(AxV v, mpz_t out);
+bool ax_concrete_get_bool(AxV v);
+AxNumClass ax_concrete_get_elem(AxV v, mpq_t out);   /* numeric elements */
+/* "3", "-1/2", "+inf", "NaN", "true": an element or integer as text (malloc'd). */
+char *ax_concrete_text(AxV v);
+
+#endif

@@ -1,0 +1,692 @@
+/* denote.c — operator denotations; see denote.h.
+ *
+ * Every operator has a shape rule (sizes and validity) and a value rule (its element at
+ * an access), each opening with the equation it implements. Notation: n = operand size
+ * on a named axis, x = the output index on that axis, A[...] = the operand's element. */
+#include "semantics/denote.h"
+
+#include <string.h>
+
+#define D (in->d)
+
+typedef struct Memo {
+  const AxExpr *e;
+  AxShape *shape;
+} Memo;
+
+int ax_den_rank(const AxInst *in, int axis) {
+  return in->rank[in->syms->syms[in->syms->axes[axis]].rclass];
+}
+
+static AxV lit(AxInst *in, long v) { return D->int_small(D, v); }
+static AxV and2(AxInst *in, AxV a, AxV b) { return D->band(D, a, b); }
+
+/* ---- maps and conditions -------------------------------------------------------------- */
+
+static const AxSym *name_sym(const AxInst *in, const AxExpr *e) {
+  return e->ty.sym >= 0 ? &in->syms->syms[e->ty.sym] : NULL;
+}
+
+AxV ax_den_map(AxInst *in, const AxExpr *e, int k) {
+  switch (e->kind) {
+  case AX_E_INT:
+    return D->int_lit(D, e->u.text);
+  case AX_E_NAME: {
+    const AxSym *s = name_sym(in, e);
+    AX_ASSERT(s && (s->kind == AX_SYM_MAP || s->kind == AX_SYM_INDEX || s->kind == AX_SYM_LET));
+    if (s->def) return ax_den_map(in, s->def, k);   /* a defined map or a let */
+    return in->maps[e->ty.sym][k];
+  }
+  case AX_E_UNARY:
+    AX_ASSERT(e->u.unary.op == AX_UN_NEG);
+    return D->isub(D, lit(in, 0), ax_den_map(in, e->u.unary.arg, k));
+  case AX_E_BINARY: {
+    AxV a = ax_den_map(in, e->u.binary.lhs, k), b = ax_den_map(in, e->u.binary.rhs, k);
+    switch (e->u.binary.op) {
+    case AX_BIN_ADD: return D->iadd(D, a, b);
+    case AX_BIN_SUB: return D->isub(D, a, b);
+    case AX_BIN_MUL: return D->imul(D, a, b);
+    case AX_BIN_DIV:
+    case AX_BIN_REM: {
+      /* floor division / remainder; a zero divisor gives 0 (documented in semantics.md) */
+      AxV pos = D->ilt(D, lit(in, 0), b), neg = D->ilt(D, b, lit(in, 0));
+      AxV nb = D->isub(D, lit(in, 0), b);
+      AxV q = e->u.binary.op == AX_BIN_DIV ? D->idiv(D, a, b) : D->imod(D, a, b);
+      /* for b < 0: floor(a / b) = floor(-a / -b); a mod b = -((-a) mod (-b)) */
+      AxV na = D->isub(D, lit(in, 0), a);
+      AxV qn = e->u.binary.op == AX_BIN_DIV ? D->idiv(D, na, nb)
+                                            : D->isub(D, lit(in, 0), D->imod(D, na, nb));
+      return D->ite(D, pos, q, D->ite(D, neg, qn, lit(in, 0), 0, AX_INT), 0, AX_INT);
+    }
+    default: AX_UNREACHABLE();
+    }
+  }
+  case AX_E_IF:
+    return D->ite(D, ax_den_cond(in, e->u.ite.cond, k), ax_den_map(in, e->u.ite.then_e, k),
+                  ax_den_map(in, e->u.ite.else_e, k), 0, AX_INT);
+  case AX_E_CALL: {   /* min, max, abs on maps */
+    AxV a = ax_den_map(in, e->u.call.args[0].value, k);
+    if (strcmp(e->u.call.fn.name, "abs") == 0)
+      return D->ite(D, D->ilt(D, a, lit(in, 0)), D->isub(D, lit(in, 0), a), a, 0, AX_INT);
+    AxV b = ax_den_map(in, e->u.call.args[1].value, k);
+    bool max = strcmp(e->u.call.fn.name, "max") == 0;
+    return D->ite(D, D->ilt(D, a, b), max ? b : a, max ? a : b, 0, AX_INT);
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+AxV ax_den_cond(AxInst *in, const AxExpr *e, int k) {
+  switch (e->kind) {
+  case AX_E_BOOL:
+    return D->bool_lit(D, e->u.boolean);
+  case AX_E_NAME: {   /* a let-bound condition */
+    const AxSym *s = name_sym(in, e);
+    AX_ASSERT(s && s->kind == AX_SYM_LET);
+    return ax_den_cond(in, s->def, k);
+  }
+  case AX_E_UNARY:
+    AX_ASSERT(e->u.unary.op == AX_UN_NOT);
+    return D->bnot(D, ax_den_cond(in, e->u.unary.arg, k));
+  case AX_E_IF:
+    return D->ite(D, ax_den_cond(in, e->u.ite.cond, k), ax_den_cond(in, e->u.ite.then_e, k),
+                  ax_den_cond(in, e->u.ite.else_e, k), 1, AX_BOOL);
+  case AX_E_QUANT: {
+    /* forall c: p  =  AND over the named axes of c;  exists c: p  =  OR over them */
+    int rc = e->ty.sym, r = in->rank[rc];
+    bool ex = e->u.quant.exists;
+    AxV acc = D->bool_lit(D, !ex);
+    for (int j = 0; j < r; j++) {
+      AxV p = ax_den_cond(in, e->u.quant.body, j);
+      acc = ex ? D->bor(D, acc, p) : D->band(D, acc, p);
+    }
+    return acc;
+  }
+  case AX_E_BINARY: {
+    AxBinop op = e->u.binary.op;
+    if (op == AX_BIN_AND || op == AX_BIN_OR) {
+      AxV a = ax_den_cond(in, e->u.binary.lhs, k), b = ax_den_cond(in, e->u.binary.rhs, k);
+      return op == AX_BIN_AND ? D->band(D, a, b) : D->bor(D, a, b);
+    }
+    AxV a = ax_den_map(in, e->u.binary.lhs, k), b = ax_den_map(in, e->u.binary.rhs, k);
+    switch (op) {
+    case AX_BIN_EQ: return D->ieq(D, a, b);
+    case AX_BIN_NE: return D->bnot(D, D->ieq(D, a, b));
+    case AX_BIN_LT: return D->ilt(D, a, b);
+    case AX_BIN_LE: return D->ile(D, a, b);
+    case AX_BIN_GT: return D->ilt(D, b, a);
+    case AX_BIN_GE: return D->ile(D, b, a);
+    default: AX_UNREACHABLE();
+    }
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+AxV ax_den_closed(AxInst *in, const AxExpr *e) {
+  if (e->ty.rclass < 0) return ax_den_cond(in, e, 0);
+  AxV acc = D->bool_lit(D, true);
+  for (int k = 0; k < in->rank[e->ty.rclass]; k++) acc = and2(in, acc, ax_den_cond(in, e, k));
+  return acc;
+}
+
+/* ---- attributes ----------------------------------------------------------------------- */
+
+/* The value of an axis-map attribute {x: m, ...} at named axis (axis, k), or the
+ * operator's default for that attribute when the axis (or the attribute) is omitted. */
+static AxV attr_at(AxInst *in, const AxExpr *call, int attr, int axis, int k, const AxShape *opnd) {
+  const AxExpr *v = call->ty.attrs[attr];
+  const char *name = in->syms->syms[in->syms->axes[axis]].name;
+  if (v)
+    for (size_t i = 0; i < v->u.axmap.n; i++)
+      if (strcmp(v->u.axmap.entries[i].axis.name, name) == 0)
+        return ax_den_map(in, v->u.axmap.entries[i].value, k);
+  switch (ax_op_spec((AxOp)call->ty.op)->attrs[attr].dflt) {
+  case AX_DEF_ZERO: return lit(in, 0);
+  case AX_DEF_ONE: return lit(in, 1);
+  case AX_DEF_SIZE: return opnd->size[axis][k];
+  default: AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+/* The set of axes an attribute names ({x: ...}, [x, ...] or one axis). */
+static uint64_t attr_axes(const AxInst *in, const AxExpr *v) {
+  uint64_t s = 0;
+  if (!v) return 0;
+  const AxRuleSyms *y = in->syms;
+  if (v->kind == AX_E_NAME) return (uint64_t)1 << y->syms[v->ty.sym].axis;
+  if (v->kind == AX_E_LIST) {
+    for (size_t i = 0; i < v->u.list.n; i++)
+      s |= (uint64_t)1 << y->syms[v->u.list.items[i]->ty.sym].axis;
+    return s;
+  }
+  for (size_t i = 0; i < v->u.axmap.n; i++)
+    for (size_t j = 0; j < y->naxes; j++)
+      if (strcmp(y->syms[y->axes[j]].name, v->u.axmap.entries[i].axis.name) == 0) s |= (uint64_t)1 << j;
+  return s;
+}
+
+/* relabel {from: to}: the target axis of `from`, or -1 */
+static int relabel_target(const AxInst *in, const AxExpr *m, int from) {
+  const AxRuleSyms *y = in->syms;
+  for (size_t i = 0; i < m->u.axmap.n; i++)
+    if (strcmp(m->u.axmap.entries[i].axis.name, y->syms[y->axes[from]].name) == 0)
+      return y->syms[m->u.axmap.entries[i].value->ty.sym].axis;
+  return -1;
+}
+
+/* ---- shapes --------------------------------------------------------------------------- */
+
+static AxV *new_sizes(AxInst *in, int axis) {
+  return ax_arena_alloc(in->a, (size_t)(ax_den_rank(in, axis) + 1) * sizeof(AxV));
+}
+
+static AxV nonneg(AxInst *in, AxV v) { return D->ile(D, lit(in, 0), v); }
+
+/* sizes of a on every named axis equal those of b (both over the same axes) */
+static AxV same_sizes(AxInst *in, const AxShape *a, const AxShape *b) {
+  AxV ok = D->bool_lit(D, true);
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (a->axes >> i & 1)
+      for (int k = 0; k < ax_den_rank(in, i); k++) ok = and2(in, ok, D->ieq(D, a->size[i][k], b->size[i][k]));
+  return ok;
+}
+
+static AxShape *shape_of(AxInst *in, const AxExpr *e);
+
+/* shape of a sized attribute {x: size, ...} (constant, iota, broadcast), added to s */
+static void shape_attr(AxInst *in, const AxExpr *v, AxShape *s) {
+  for (size_t i = 0; i < v->u.axmap.n; i++) {
+    const AxAxEntry *en = &v->u.axmap.entries[i];
+    int axis = -1;
+    for (size_t j = 0; j < in->syms->naxes; j++)
+      if (strcmp(in->syms->syms[in->syms->axes[j]].name, en->axis.name) == 0) axis = (int)j;
+    AX_ASSERT(axis >= 0);
+    s->axes |= (uint64_t)1 << axis;
+    s->size[axis] = new_sizes(in, axis);
+    for (int k = 0; k < ax_den_rank(in, axis); k++) {
+      s->size[axis][k] = ax_den_map(in, en->value, k);
+      s->valid = and2(in, s->valid, nonneg(in, s->size[axis][k]));   /* sizes are >= 0 */
+    }
+  }
+}
+
+static AxShape *shape_op(AxInst *in, const AxExpr *e) {
+  AxOp op = (AxOp)e->ty.op;
+  AxShape *s = ax_arena_alloc(in->a, sizeof *s);
+  int n = e->ty.nopnds;
+  AxShape *o[64];
+  s->valid = D->bool_lit(D, true);
+  for (int i = 0; i < n; i++) {
+    o[i] = shape_of(in, e->ty.opnds[i]);
+    s->valid = and2(in, s->valid, o[i]->valid);
+  }
+  const AxShape *x = n ? o[0] : NULL;
+  int naxes = (int)in->syms->naxes;
+  switch (op) {
+  case AX_OP_CONSTANT:   /* CONST: shape S, every element v */
+  case AX_OP_IOTA:       /* IOTA: shape S, element = the index on the iota axis */
+    shape_attr(in, e->ty.attrs[0], s);
+    return s;
+  case AX_OP_BROADCAST:  /* EXPAND: S(A) ∪ S_new, new axes disjoint (checked) */
+    *s = (AxShape){x->axes, {0}, s->valid};
+    memcpy(s->size, x->size, sizeof s->size);
+    shape_attr(in, e->ty.attrs[0], s);
+    return s;
+  case AX_OP_PAD:
+  case AX_OP_PAD_LOW:
+    /* PAD: out = lo + hi + n + max(0, n-1) * in;  valid: in >= 0, out >= 0 */
+    s->axes = x->axes;
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      s->size[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV nn = x->size[i][k], lo = attr_at(in, e, 0, i, k, x);
+        AxV it = op == AX_OP_PAD ? attr_at(in, e, 1, i, k, x) : lit(in, 0);
+        AxV hi = op == AX_OP_PAD ? attr_at(in, e, 2, i, k, x) : lit(in, 0);
+        AxV gaps = D->ite(D, D->ilt(D, lit(in, 0), nn), D->imul(D, D->isub(D, nn, lit(in, 1)), it),
+                          lit(in, 0), 0, AX_INT);
+        AxV out = D->iadd(D, D->iadd(D, lo, hi), D->iadd(D, nn, gaps));
+        s->size[i][k] = out;
+        s->valid = and2(in, s->valid, and2(in, nonneg(in, it), nonneg(in, out)));
+      }
+    }
+    return s;
+  case AX_OP_SLICE:
+    /* SLICE: valid 0 <= s <= e <= n, p > 0;  out = (e - s + p - 1) div p */
+    s->axes = x->axes;
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      s->size[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV st = attr_at(in, e, 0, i, k, x), en = attr_at(in, e, 1, i, k, x),
+            p = attr_at(in, e, 2, i, k, x);
+        AxV ok = and2(in, and2(in, nonneg(in, st), D->ile(D, st, en)), D->ile(D, en, x->size[i][k]));
+        ok = and2(in, ok, D->ilt(D, lit(in, 0), p));
+        s->valid = and2(in, s->valid, ok);
+        /* guard the division: p > 0 holds wherever the value matters */
+        AxV safe = D->ite(D, D->ilt(D, lit(in, 0), p), p, lit(in, 1), 0, AX_INT);
+        s->size[i][k] = D->idiv(D, D->iadd(D, D->isub(D, en, st), D->isub(D, safe, lit(in, 1))), safe);
+      }
+    }
+    return s;
+  case AX_OP_DYNAMIC_SLICE:
+    /* DYSLICE: valid 0 <= s, 0 <= l, s + l <= n (the window lies inside; XLA would clamp);
+     * out = l */
+    s->axes = x->axes;
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      s->size[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV st = attr_at(in, e, 0, i, k, x), l = attr_at(in, e, 1, i, k, x);
+        AxV ok = and2(in, and2(in, nonneg(in, st), nonneg(in, l)),
+                      D->ile(D, D->iadd(D, st, l), x->size[i][k]));
+        s->valid = and2(in, s->valid, ok);
+        s->size[i][k] = l;
+      }
+    }
+    return s;
+  case AX_OP_DYNAMIC_UPDATE_SLICE:
+    /* DYUPSLICE: valid 0 <= s, s + |U| <= n;  out = S(A) */
+    *s = (AxShape){x->axes, {0}, s->valid};
+    memcpy(s->size, x->size, sizeof s->size);
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV st = attr_at(in, e, 0, i, k, x);
+        AxV ok = and2(in, nonneg(in, st), D->ile(D, D->iadd(D, st, o[1]->size[i][k]), x->size[i][k]));
+        s->valid = and2(in, s->valid, ok);
+      }
+    }
+    return s;
+  case AX_OP_CONCAT: {
+    /* CONCAT: other axes equal; along the concat axis (rank 1) sizes add up */
+    int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+    *s = (AxShape){x->axes, {0}, s->valid};
+    memcpy(s->size, x->size, sizeof s->size);
+    s->size[cx] = new_sizes(in, cx);
+    AxV total = lit(in, 0);
+    for (int j = 0; j < n; j++) {
+      total = D->iadd(D, total, o[j]->size[cx][0]);
+      for (int i = 0; i < naxes; i++)
+        if (i != cx && (x->axes >> i & 1))
+          for (int k = 0; k < ax_den_rank(in, i); k++)
+            s->valid = and2(in, s->valid, D->ieq(D, o[j]->size[i][k], x->size[i][k]));
+    }
+    s->size[cx][0] = total;
+    return s;
+  }
+  case AX_OP_RELABEL:
+    /* RELABEL: S'[to] = S[from] (named axes paired by index), other axes unchanged */
+    s->axes = 0;
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      int to = relabel_target(in, e->ty.attrs[0], i);
+      if (to < 0) to = i;
+      s->axes |= (uint64_t)1 << to;
+      s->size[to] = x->size[i];
+    }
+    return s;
+  case AX_OP_REVERSE:
+    *s = (AxShape){x->axes, {0}, s->valid};
+    memcpy(s->size, x->size, sizeof s->size);
+    return s;
+  case AX_OP_RESHAPE_DEGENERATE: {
+    /* adds axes of size 1; removes axes whose every named axis has size 1 */
+    uint64_t add = attr_axes(in, e->ty.attrs[0]), rem = attr_axes(in, e->ty.attrs[1]);
+    s->axes = (x->axes & ~rem) | add;
+    for (int i = 0; i < naxes; i++) {
+      if (x->axes >> i & 1 && !(rem >> i & 1)) s->size[i] = x->size[i];
+      if (rem >> i & 1)
+        for (int k = 0; k < ax_den_rank(in, i); k++)
+          s->valid = and2(in, s->valid, D->ieq(D, x->size[i][k], lit(in, 1)));
+      if (add >> i & 1) {
+        s->size[i] = new_sizes(in, i);
+        for (int k = 0; k < ax_den_rank(in, i); k++) s->size[i][k] = lit(in, 1);
+      }
+    }
+    return s;
+  }
+  case AX_OP_REDUCE:
+  case AX_OP_DOT:
+  case AX_OP_CONV:
+    in->unsupported = ax_arena_printf(in->a, "operator '%s' is not supported by the verifier yet",
+                                      ax_op_name(op));
+    s->axes = e->ty.axes;
+    for (int i = 0; i < naxes; i++)
+      if (s->axes >> i & 1) {
+        s->size[i] = new_sizes(in, i);
+        for (int k = 0; k < ax_den_rank(in, i); k++) s->size[i][k] = lit(in, 0);
+      }
+    return s;
+  default: {
+    /* element-wise (BINOP, unary, compare, select, clamp): operands with axes have equal
+     * sizes; scalars broadcast */
+    const AxShape *full = NULL;
+    for (int i = 0; i < n; i++)
+      if (o[i]->axes) {
+        if (full) s->valid = and2(in, s->valid, same_sizes(in, full, o[i]));
+        else full = o[i];
+      }
+    s->axes = full ? full->axes : 0;
+    if (full) memcpy(s->size, full->size, sizeof s->size);
+    return s;
+  }
+  }
+}
+
+static AxShape *shape_of(AxInst *in, const AxExpr *e) {
+  for (size_t i = 0; i < in->memo.len; i++) {
+    Memo *m = in->memo.items[i];
+    if (m->e == e) return m->shape;
+  }
+  AxShape *s;
+  if (e->ty.op >= 0) {
+    s = shape_op(in, e);
+  } else if (e->kind == AX_E_NAME && name_sym(in, e)->kind == AX_SYM_LET) {
+    s = shape_of(in, name_sym(in, e)->def);
+  } else if (e->kind == AX_E_NAME) {
+    /* an input tensor: sizes from its declaration, each >= 0 */
+    const AxSym *t = name_sym(in, e);
+    s = ax_arena_alloc(in->a, sizeof *s);
+    s->axes = t->axes;
+    s->valid = D->bool_lit(D, true);
+    for (int j = 0; j < t->ndims; j++) {
+      int ax = t->dim_axis[j];
+      s->size[ax] = new_sizes(in, ax);
+      for (int k = 0; k < ax_den_rank(in, ax); k++) {
+        s->size[ax][k] = ax_den_map(in, t->dim_size[j], k);
+        s->valid = and2(in, s->valid, nonneg(in, s->size[ax][k]));
+      }
+    }
+  } else {   /* a literal: a scalar */
+    s = ax_arena_alloc(in->a, sizeof *s);
+    s->valid = D->bool_lit(D, true);
+  }
+  Memo *m = ax_arena_alloc(in->a, sizeof *m);
+  m->e = e;
+  m->shape = s;
+  ax_vec_push(in->a, &in->memo, m);
+  return s;
+}
+
+const AxShape *ax_den_shape(AxInst *in, const AxExpr *e) { return shape_of(in, e); }
+
+/* ---- values --------------------------------------------------------------------------- */
+
+AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want) {
+  switch (e->ty.elem) {
+  case AX_ELEM_BOOL: return AX_BOOL;
+  case AX_ELEM_INT: return AX_INT;
+  case AX_ELEM_REAL:
+  case AX_ELEM_REALLIT: return AX_REAL;
+  case AX_ELEM_VAR: return in->T;
+  default: return want == AX_BOOL ? AX_INT : want;   /* a number adapts to its context */
+  }
+}
+
+/* The type operands of an element-wise operator compute in: the first operand whose type
+ * is not a literal's decides; all literals take what the context wants. */
+static AxType operand_type(const AxInst *in, const AxExpr *e, AxType want) {
+  int first = e->ty.op == AX_OP_SELECT ? 1 : 0;
+  for (int i = first; i < e->ty.nopnds; i++) {
+    AxElem el = e->ty.opnds[i]->ty.elem;
+    if (el != AX_ELEM_NUMLIT && el != AX_ELEM_REALLIT) return ax_den_type(in, e->ty.opnds[i], want);
+  }
+  for (int i = first; i < e->ty.nopnds; i++)
+    if (e->ty.opnds[i]->ty.elem == AX_ELEM_REALLIT) return AX_REAL;
+  return want == AX_BOOL ? AX_INT : want;
+}
+
+/* operand i's index: a scalar operand ignores the access */
+static const AxIndex *scalar_or(const AxInst *in, const AxExpr *o, const AxIndex *idx) {
+  static const AxIndex none;
+  (void)in;
+  return o->ty.axes ? idx : &none;
+}
+
+static AxIndex *copy_index(AxInst *in, const AxIndex *idx) {
+  AxIndex *c = ax_arena_alloc(in->a, sizeof *c);
+  *c = *idx;
+  return c;
+}
+
+static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
+  AxOp op = (AxOp)e->ty.op;
+  const AxShape *x = e->ty.nopnds ? shape_of(in, e->ty.opnds[0]) : NULL;
+  int naxes = (int)in->syms->naxes;
+  AxType t = ax_den_type(in, e, want);
+  AxExpr *const *o = e->ty.opnds;
+  switch (op) {
+  case AX_OP_CONSTANT:   /* CONST: [[const(v, S)]][A] = v */
+    return ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
+  case AX_OP_IOTA: {     /* IOTA: [[iota(S, x)]][A] = A[x] (x has rank 1) */
+    int ax = in->syms->syms[e->ty.attrs[1]->ty.sym].axis;
+    return D->elem_of_int(D, t, idx->at[ax][0]);
+  }
+  case AX_OP_BROADCAST: {   /* EXPAND: [[expand(e, S)]][A] = [[e]][A without the new axes] */
+    AxIndex *j = copy_index(in, idx);
+    for (int i = 0; i < naxes; i++)
+      if (!(x->axes >> i & 1)) j->at[i] = NULL;
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_PAD:
+  case AX_OP_PAD_LOW: {
+    /* PAD: y = x - lo; inside iff y >= 0, y mod (in+1) = 0, y div (in+1) < n on every
+     * named axis; then A[y div (in+1)], else the padding value v */
+    AxIndex *j = copy_index(in, idx);
+    AxV inside = D->bool_lit(D, true);
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      j->at[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV lo = attr_at(in, e, 0, i, k, x);
+        AxV step = op == AX_OP_PAD ? D->iadd(D, attr_at(in, e, 1, i, k, x), lit(in, 1)) : lit(in, 1);
+        /* interior >= 0 wherever the value matters; keep the division well defined */
+        step = D->ite(D, D->ilt(D, lit(in, 0), step), step, lit(in, 1), 0, AX_INT);
+        AxV y = D->isub(D, idx->at[i][k], lo);
+        AxV q = D->idiv(D, y, step);
+        AxV ok = and2(in, nonneg(in, y), D->ieq(D, D->imod(D, y, step), lit(in, 0)));
+        ok = and2(in, ok, D->ilt(D, q, x->size[i][k]));
+        inside = and2(in, inside, ok);
+        j->at[i][k] = q;
+      }
+    }
+    AxType ty = operand_type(in, e, t);
+    AxV v = ax_den_at(in, o[1], ty, scalar_or(in, o[1], idx));
+    return D->ite(D, inside, ax_den_at(in, o[0], ty, j), v, ty == AX_BOOL ? 1 : 2, ty);
+  }
+  case AX_OP_SLICE: {   /* SLICE: [[slice(A, s, e, p)]][x] = A[s + p x] */
+    AxIndex *j = copy_index(in, idx);
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      j->at[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++)
+        j->at[i][k] = D->iadd(D, attr_at(in, e, 0, i, k, x),
+                              D->imul(D, attr_at(in, e, 2, i, k, x), idx->at[i][k]));
+    }
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_DYNAMIC_SLICE: {   /* DYSLICE: [[dy-slice(A, s, l)]][x] = A[s + x] */
+    AxIndex *j = copy_index(in, idx);
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      j->at[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++)
+        j->at[i][k] = D->iadd(D, attr_at(in, e, 0, i, k, x), idx->at[i][k]);
+    }
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_DYNAMIC_UPDATE_SLICE: {
+    /* DYUPSLICE: U[x - s] if s <= x < s + |U| on every named axis, else A[x] */
+    const AxShape *u = shape_of(in, o[1]);
+    AxIndex *j = copy_index(in, idx);
+    AxV inside = D->bool_lit(D, true);
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      j->at[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV st = attr_at(in, e, 0, i, k, x);
+        AxV rel = D->isub(D, idx->at[i][k], st);
+        inside = and2(in, inside, and2(in, nonneg(in, rel), D->ilt(D, rel, u->size[i][k])));
+        j->at[i][k] = rel;
+      }
+    }
+    return D->ite(D, inside, ax_den_at(in, o[1], t, j), ax_den_at(in, o[0], t, idx),
+                  t == AX_BOOL ? 1 : 2, t);
+  }
+  case AX_OP_CONCAT: {
+    /* CONCAT: the first operand whose range along the axis holds the index, offset by the
+     * sizes of the operands before it */
+    int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+    AxV result = NULL, offset = lit(in, 0);
+    AxV conds[64];
+    AxV vals[64] = {0};
+    for (int j = 0; j < e->ty.nopnds; j++) {
+      const AxShape *oj = shape_of(in, o[j]);
+      AxIndex *ij = copy_index(in, idx);
+      ij->at[cx] = new_sizes(in, cx);
+      ij->at[cx][0] = D->isub(D, idx->at[cx][0], offset);
+      offset = D->iadd(D, offset, oj->size[cx][0]);
+      conds[j] = D->ilt(D, idx->at[cx][0], offset);
+      vals[j] = ax_den_at(in, o[j], t, ij);
+    }
+    result = vals[e->ty.nopnds - 1];
+    for (int j = e->ty.nopnds - 2; j >= 0; j--)
+      result = D->ite(D, conds[j], vals[j], result, t == AX_BOOL ? 1 : 2, t);
+    return result;
+  }
+  case AX_OP_RELABEL: {   /* RELABEL: [[relabel(A, R)]][x] = A[x with axis R(a) read as a] */
+    AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
+    for (int i = 0; i < naxes; i++) {
+      if (!(x->axes >> i & 1)) continue;
+      int to = relabel_target(in, e->ty.attrs[0], i);
+      j->at[i] = idx->at[to < 0 ? i : to];
+    }
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_REVERSE: {   /* REVERSE: x -> n - 1 - x on the listed axes */
+    uint64_t rev = attr_axes(in, e->ty.attrs[0]);
+    AxIndex *j = copy_index(in, idx);
+    for (int i = 0; i < naxes; i++) {
+      if (!(rev >> i & 1)) continue;
+      j->at[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++)
+        j->at[i][k] = D->isub(D, D->isub(D, x->size[i][k], lit(in, 1)), idx->at[i][k]);
+    }
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_RESHAPE_DEGENERATE: {   /* removed axes are read at index 0 */
+    uint64_t rem = attr_axes(in, e->ty.attrs[1]);
+    AxIndex *j = copy_index(in, idx);
+    for (int i = 0; i < naxes; i++) {
+      if (rem >> i & 1) {
+        j->at[i] = new_sizes(in, i);
+        for (int k = 0; k < ax_den_rank(in, i); k++) j->at[i][k] = lit(in, 0);
+      } else if (!(x->axes >> i & 1)) {
+        j->at[i] = NULL;
+      }
+    }
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_REDUCE:
+  case AX_OP_DOT:
+  case AX_OP_CONV:
+    in->unsupported = ax_arena_printf(in->a, "operator '%s' is not supported by the verifier yet",
+                                      ax_op_name(op));
+    return D->elem_lit(D, t, "0", 0);
+  case AX_OP_SELECT: {   /* select(P, A, B) = A where P, else B */
+    AxType ty = operand_type(in, e, t);
+    AxV p = ax_den_at(in, o[0], AX_BOOL, scalar_or(in, o[0], idx));
+    return D->ite(D, p, ax_den_at(in, o[1], ty, scalar_or(in, o[1], idx)),
+                  ax_den_at(in, o[2], ty, scalar_or(in, o[2], idx)), ty == AX_BOOL ? 1 : 2, ty);
+  }
+  case AX_OP_CLAMP: {   /* clamp(lo, A, hi) = min(max(A, lo), hi) */
+    AxV lo = ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
+    AxV a = ax_den_at(in, o[1], t, scalar_or(in, o[1], idx));
+    AxV hi = ax_den_at(in, o[2], t, scalar_or(in, o[2], idx));
+    return D->elem_binary(D, AX_OP_MIN, t, D->elem_binary(D, AX_OP_MAX, t, a, lo), hi);
+  }
+  case AX_OP_NEG:
+  case AX_OP_ABS:
+  case AX_OP_EXP:
+  case AX_OP_NOT:
+    return D->elem_unary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)));
+  case AX_OP_EQ:
+  case AX_OP_NE:
+  case AX_OP_LT:
+  case AX_OP_LE:
+  case AX_OP_GT:
+  case AX_OP_GE: {
+    AxType ty = operand_type(in, e, AX_INT);
+    if (e->ty.opnds[0]->ty.elem == AX_ELEM_NUMLIT && e->ty.opnds[1]->ty.elem == AX_ELEM_NUMLIT)
+      ty = in->T == AX_BOOL ? AX_INT : in->T;
+    return D->elem_compare(D, op, ty, ax_den_at(in, o[0], ty, scalar_or(in, o[0], idx)),
+                           ax_den_at(in, o[1], ty, scalar_or(in, o[1], idx)));
+  }
+  default:   /* BINOP: element-wise, scalars broadcast */
+    return D->elem_binary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)),
+                          ax_den_at(in, o[1], t, scalar_or(in, o[1], idx)));
+  }
+}
+
+AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
+  if (e->ty.op >= 0) return at_op(in, e, want, idx);
+  AxType t = ax_den_type(in, e, want);
+  switch (e->kind) {
+  case AX_E_INT:
+  case AX_E_REAL:
+    return D->elem_lit(D, t, e->u.text, 0);
+  case AX_E_INF:
+    return D->elem_lit(D, t, "0", 1);
+  case AX_E_BOOL:
+    return D->bool_lit(D, e->u.boolean);
+  case AX_E_UNARY:   /* -2.5, not true: a literal operated on */
+    if (e->u.unary.op == AX_UN_NOT)
+      return D->elem_unary(D, AX_OP_NOT, AX_BOOL, ax_den_at(in, e->u.unary.arg, AX_BOOL, idx));
+    return D->elem_unary(D, AX_OP_NEG, t, ax_den_at(in, e->u.unary.arg, t, idx));
+  case AX_E_BINARY: {   /* literal arithmetic such as 1 + 2 (and true and false) */
+    static const AxOp ops[AX_BIN_COUNT] = {   /* ORDER BINOP */
+        AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
+        AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
+    };
+    AxOp op = ops[e->u.binary.op];
+    if (op == AX_OP_AND || op == AX_OP_OR)
+      return D->elem_binary(D, op, AX_BOOL, ax_den_at(in, e->u.binary.lhs, AX_BOOL, idx),
+                            ax_den_at(in, e->u.binary.rhs, AX_BOOL, idx));
+    if (op >= AX_OP_EQ && op <= AX_OP_GE) {
+      AxType ty = in->T == AX_BOOL ? AX_INT : in->T;
+      return D->elem_compare(D, op, ty, ax_den_at(in, e->u.binary.lhs, ty, idx),
+                             ax_den_at(in, e->u.binary.rhs, ty, idx));
+    }
+    return D->elem_binary(D, op, t, ax_den_at(in, e->u.binary.lhs, t, idx),
+                          ax_den_at(in, e->u.binary.rhs, t, idx));
+  }
+  case AX_E_NAME: {
+    const AxSym *s = name_sym(in, e);
+    if (s->kind == AX_SYM_LET) return ax_den_at(in, s->def, want, idx);
+    AX_ASSERT(s->kind == AX_SYM_TENSOR);
+    /* the tensor's own element type decides, whatever the context wants */
+    AxType own = s->elem == AX_ELEM_VAR ? in->T : s->elem == AX_ELEM_BOOL ? AX_BOOL
+               : s->elem == AX_ELEM_INT ? AX_INT : AX_REAL;
+    AxV args[AX_MAX_AXES * 8];
+    size_t n = 0;
+    for (int j = 0; j < s->ndims; j++) {
+      int ax = s->dim_axis[j];
+      for (int k = 0; k < ax_den_rank(in, ax) && n < AX_COUNTOF(args); k++) {
+        AX_ASSERT(idx->at[ax]);
+        args[n++] = idx->at[ax][k];
+      }
+    }
+    return D->read(D, e->ty.sym, own, args, n);
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}

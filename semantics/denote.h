@@ -1,0 +1,61 @@
+/* denote.h — the denotation of checked rules at one rank instance, in any value domain.
+ *
+ * An instance fixes the rank of every rank class and the element type T. Aggregated axis
+ * i of rank r then stands for the named axes (i, 0) … (i, r-1); two axes of one rank class
+ * are paired index by index (TensorRight Def. 5), which is all `relabel` needs.
+ *
+ * Denoting a tensor expression gives
+ *   - its shape: for every aggregated axis, the size of each of its named axes;
+ *   - its validity: the conditions XLA-HLO puts on the operands and attributes of every
+ *     operator in it (TensorRight Fig. 7), as a domain bool;
+ *   - its value at an access: an element, for indices given per named axis.
+ * Shapes are memoised per expression node; values are computed per access. All values are
+ * the domain's (see domain.h); the instance allocates only bookkeeping in its arena.
+ *
+ * Operators that reduce (reduce, dot, conv) are not denoted yet: they set `unsupported`
+ * and the verifier reports the rule UNKNOWN with that reason — never VERIFIED. */
+#ifndef AX_DENOTE_H
+#define AX_DENOTE_H
+
+#include "dsl/check.h"
+#include "semantics/domain.h"
+
+typedef struct AxIndex {
+  AxV *at[AX_MAX_AXES];   /* at[axis][k]; NULL for axes the tensor does not have */
+} AxIndex;
+
+typedef struct AxShape {
+  uint64_t axes;
+  AxV *size[AX_MAX_AXES]; /* size[axis][k] */
+  AxV valid;              /* bool: every operator constraint in the expression holds */
+} AxShape;
+
+typedef struct AxInst {
+  AxArena *a;
+  const AxRuleSyms *syms;
+  const int *rank;        /* per rank class */
+  AxType T;               /* the element type the rule's variable stands for */
+  AxDomain *d;
+  AxV *const *maps;       /* maps[sym][k]: values of symbolic maps and index maps */
+  const char *unsupported;/* set by a denotation outside what is implemented */
+  AxVec memo;             /* internal: shapes per expression */
+} AxInst;
+
+int ax_den_rank(const AxInst *in, int axis);   /* rank of an aggregated axis */
+
+/* A map expression at named axis k of its rank class (k is ignored for constants). */
+AxV ax_den_map(AxInst *in, const AxExpr *e, int k);
+/* A condition on maps at named axis k; a closed condition (forall/exists) ignores k. */
+AxV ax_den_cond(AxInst *in, const AxExpr *e, int k);
+/* A `require`/`hint` condition on maps as a whole: per-axis conditions hold on every
+ * named axis of their rank class. Not for tensor conditions. */
+AxV ax_den_closed(AxInst *in, const AxExpr *e);
+
+const AxShape *ax_den_shape(AxInst *in, const AxExpr *e);
+/* The element of tensor expression e at `idx`, computed in type `want` when e's own
+ * type is a literal's (it adapts to its context). */
+AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx);
+/* The element type e computes in, given what its context wants. */
+AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want);
+
+#endif

@@ -1,0 +1,402 @@
+/* check_semantics.c — operator denotations on the concrete domain, against XLA examples
+ * computed by hand (XLA-HLO operation semantics). */
+#include <check.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl/check.h"
+#include "dsl/parse.h"
+#include "semantics/concrete.h"
+#include "semantics/denote.h"
+
+static AxArena *A;
+static AxConcrete *C;
+static AxDomain *D;
+static AxInst in;
+static int ranks[8];
+static AxV *maps[64];
+static const AxRuleSyms *S;
+
+/* Parses and checks `rule t for T in int { <decls> <expr> => <expr> }` and prepares a
+ * rank-`rank` instance whose element type is `t`. */
+static void setup_rule(const char *body, int rank, AxType t) {
+  A = ax_arena_new();
+  C = ax_concrete_new();
+  D = ax_concrete_domain(C);
+  char *text = ax_arena_printf(A, "rule t for T in %s {\n%s\n}\n",
+                               t == AX_BOOL ? "bool" : t == AX_INT ? "int" : "real", body);
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  d.out = NULL;   /* warnings (T unused by iota) are not this test's business */
+  AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
+  AxFile *f = ax_parse(A, &d, src);
+  ck_assert_int_eq(d.errors, 0);
+  ck_assert(ax_check_file(A, &d, f));
+  S = f->blocks[0]->syms;
+  for (int i = 0; i < 8; i++) ranks[i] = rank;
+  memset(maps, 0, sizeof maps);
+  in = (AxInst){.a = A, .syms = S, .rank = ranks, .T = t, .d = D, .maps = maps};
+}
+
+static void teardown_rule(void) {
+  ax_concrete_free(C);
+  ax_arena_free(A);
+}
+
+static int sym_of(const char *name) {
+  for (size_t i = 0; i < S->nsyms; i++)
+    if (strcmp(S->syms[i].name, name) == 0) return (int)i;
+  ck_abort_msg("no symbol %s", name);
+  return -1;
+}
+
+static AxV num(long v) { return D->int_small(D, v); }
+
+/* map NAME := values per named axis */
+static void set_map(const char *name, int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  AxV *v = ax_arena_alloc(A, (size_t)n * sizeof(AxV));
+  for (int i = 0; i < n; i++) v[i] = num(va_arg(ap, long));
+  va_end(ap);
+  maps[sym_of(name)] = v;
+}
+
+static AxV elem(AxType t, long v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%ld", v < 0 ? -v : v);
+  AxV e = D->elem_lit(D, t, buf, 0);
+  return v < 0 ? D->elem_unary(D, AX_OP_NEG, t, e) : e;
+}
+
+/* rank-1 tensor NAME := values */
+static void set_vec(const char *name, AxType t, int n, const long *vals) {
+  for (int i = 0; i < n; i++) {
+    AxV idx[1] = {num(i)};
+    ax_concrete_set(C, sym_of(name), idx, 1, elem(t, vals[i]));
+  }
+}
+
+static long size1(const AxShape *s, int axis) {
+  mpz_t z;
+  mpz_init(z);
+  ax_concrete_get_int(s->size[axis][0], z);
+  long r = mpz_get_si(z);
+  mpz_clear(z);
+  return r;
+}
+
+static char *at1(const AxExpr *e, AxType t, long i) {
+  AxIndex idx = {0};
+  AxV v[1] = {num(i)};
+  idx.at[0] = ax_arena_alloc(A, sizeof(AxV));
+  idx.at[0][0] = v[0];
+  return ax_concrete_text(ax_den_at(&in, e, t, &idx));
+}
+
+/* Checks the rank-1 value of the rule's LHS against `want` (texts), its size and validity. */
+static void expect_vec(AxType t, int n, const char *const *want) {
+  const AxShape *s = ax_den_shape(&in, S->lhs);
+  ck_assert_msg(ax_concrete_get_bool(s->valid), "expected a valid expression");
+  ck_assert_int_eq(size1(s, 0), n);
+  for (int i = 0; i < n; i++) {
+    char *got = at1(S->lhs, t, i);
+    ck_assert_msg(strcmp(got, want[i]) == 0, "element %d: got %s, want %s", i, got, want[i]);
+    free(got);
+  }
+}
+
+static void expect_invalid(void) {
+  const AxShape *s = ax_den_shape(&in, S->lhs);
+  ck_assert(!ax_concrete_get_bool(s->valid));
+}
+
+#define VEC "  rclass x\n  map n over x\n  tensor A : T[x: n]\n"
+
+START_TEST(pad_interior_and_edges) {
+  /* XLA: pad([1,2,3], 0, low=1, interior=1, high=2) = [0,1,0,2,0,3,0,0] */
+  setup_rule(VEC "  map l, i, h over x\n  pad(A, 0, {x: l}, {x: i}, {x: h}) => A", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_map("l", 1, 1L);
+  set_map("i", 1, 1L);
+  set_map("h", 1, 2L);
+  set_vec("A", AX_INT, 3, (long[]){1, 2, 3});
+  expect_vec(AX_INT, 8, (const char *[]){"0", "1", "0", "2", "0", "3", "0", "0"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(pad_negative_edges) {
+  /* pad([1,2,3,4], 0, low=-1, interior=1, high=-2): dilated [1,0,2,0,3,0,4], drop 1 low
+   * and 2 high = [0,2,0,3]; size -1 - 2 + 4 + 3 = 4 */
+  setup_rule(VEC "  map l, i, h over x\n  pad(A, 0, {x: l}, {x: i}, {x: h}) => A", 1, AX_INT);
+  set_map("n", 1, 4L);
+  set_map("l", 1, -1L);
+  set_map("i", 1, 1L);
+  set_map("h", 1, -2L);
+  set_vec("A", AX_INT, 4, (long[]){1, 2, 3, 4});
+  expect_vec(AX_INT, 4, (const char *[]){"0", "2", "0", "3"});
+  /* cropping more than there is makes the pad invalid: size -3 - 3 + 4 + 3 < 0 */
+  set_map("l", 1, -4L);
+  set_map("h", 1, -4L);
+  in.memo.len = 0;
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(pad_low_and_value) {
+  setup_rule(VEC "  map l over x\n  scalar v : T\n  pad_low(A, v, {x: l}) => A", 1, AX_REAL);
+  set_map("n", 1, 2L);
+  set_map("l", 1, 2L);
+  set_vec("A", AX_REAL, 2, (long[]){5, 6});
+  ax_concrete_set(C, sym_of("v"), NULL, 0, elem(AX_REAL, 7));
+  expect_vec(AX_REAL, 4, (const char *[]){"7", "7", "5", "6"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(slice_with_stride) {
+  /* slice([0..9], start 1, end 8, stride 3) = [1, 4, 7]: size (8 - 1 + 2) div 3 = 3 */
+  setup_rule(VEC "  map s, e, p over x\n  slice(A, {x: s}, {x: e}, {x: p}) => A", 1, AX_INT);
+  set_map("n", 1, 10L);
+  set_map("s", 1, 1L);
+  set_map("e", 1, 8L);
+  set_map("p", 1, 3L);
+  set_vec("A", AX_INT, 10, (long[]){0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  expect_vec(AX_INT, 3, (const char *[]){"1", "4", "7"});
+  set_map("e", 1, 11L);   /* end beyond the size */
+  in.memo.len = 0;
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(slice_defaults) {
+  setup_rule(VEC "  slice(A, stride={x: 2}) => A", 1, AX_INT);
+  set_map("n", 1, 5L);
+  set_vec("A", AX_INT, 5, (long[]){10, 11, 12, 13, 14});
+  expect_vec(AX_INT, 3, (const char *[]){"10", "12", "14"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(dynamic_slice_and_update) {
+  setup_rule(VEC "  map s, l over x\n  dynamic_slice(A, {x: s}, {x: l}) => A", 1, AX_INT);
+  set_map("n", 1, 5L);
+  set_map("s", 1, 1L);
+  set_map("l", 1, 3L);
+  set_vec("A", AX_INT, 5, (long[]){1, 2, 3, 4, 5});
+  expect_vec(AX_INT, 3, (const char *[]){"2", "3", "4"});
+  set_map("s", 1, 3L);   /* 3 + 3 > 5: out of bounds */
+  in.memo.len = 0;
+  expect_invalid();
+  teardown_rule();
+
+  /* dynamic_update_slice([1,2,3,4,5], [9,8], 2) = [1,2,9,8,5] */
+  setup_rule(VEC "  map m, s over x\n  tensor U : T[x: m]\n  dynamic_update_slice(A, U, {x: s}) => A",
+             1, AX_INT);
+  set_map("n", 1, 5L);
+  set_map("m", 1, 2L);
+  set_map("s", 1, 2L);
+  set_vec("A", AX_INT, 5, (long[]){1, 2, 3, 4, 5});
+  set_vec("U", AX_INT, 2, (long[]){9, 8});
+  expect_vec(AX_INT, 5, (const char *[]){"1", "2", "9", "8", "5"});
+  set_map("s", 1, 4L);
+  in.memo.len = 0;
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(concat_three) {
+  setup_rule(VEC "  map m, k over x\n  tensor B : T[x: m]\n  tensor E : T[x: k]\n"
+                 "  concat(A, B, E, axis=x) => A", 1, AX_INT);
+  set_map("n", 1, 2L);
+  set_map("m", 1, 1L);
+  set_map("k", 1, 2L);
+  set_vec("A", AX_INT, 2, (long[]){1, 2});
+  set_vec("B", AX_INT, 1, (long[]){3});
+  set_vec("E", AX_INT, 2, (long[]){4, 5});
+  expect_vec(AX_INT, 5, (const char *[]){"1", "2", "3", "4", "5"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(reverse_iota_broadcast_select_clamp) {
+  setup_rule(VEC "  reverse(A, [x]) => A", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){1, 2, 3});
+  expect_vec(AX_INT, 3, (const char *[]){"3", "2", "1"});
+  teardown_rule();
+
+  setup_rule("  rclass x\n  map n over x\n  iota({x: n}, x) => iota({x: n}, x)", 1, AX_INT);
+  set_map("n", 1, 4L);
+  expect_vec(AX_INT, 4, (const char *[]){"0", "1", "2", "3"});
+  teardown_rule();
+
+  setup_rule(VEC "  clamp(2, A, 4) => A", 1, AX_INT);
+  set_map("n", 1, 5L);
+  set_vec("A", AX_INT, 5, (long[]){1, 2, 3, 4, 5});
+  expect_vec(AX_INT, 5, (const char *[]){"2", "2", "3", "4", "4"});
+  teardown_rule();
+
+  setup_rule(VEC "  tensor B : T[x: n]\n  select(A > B, A, B) => A", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){1, 5, 3});
+  set_vec("B", AX_INT, 3, (long[]){4, 2, 3});
+  expect_vec(AX_INT, 3, (const char *[]){"4", "5", "3"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(relabel_is_transpose) {
+  /* rank 1 per axis: A is 2x3, relabel swaps the axes: R[j][i] = A[i][j] */
+  setup_rule("  rclass c\n  axes x1, x2 : c\n  map m, k over c\n  tensor A : T[x1: m, x2: k]\n"
+             "  relabel(A, {x1: x2, x2: x1}) => A", 1, AX_INT);
+  set_map("m", 1, 2L);
+  set_map("k", 1, 3L);
+  int a_sym = sym_of("A");
+  for (long i = 0; i < 2; i++)
+    for (long j = 0; j < 3; j++) {
+      AxV idx[2] = {num(i), num(j)};
+      ax_concrete_set(C, a_sym, idx, 2, elem(AX_INT, 10 * i + j));
+    }
+  const AxShape *s = ax_den_shape(&in, S->lhs);
+  /* axis indices: c = 0, x1 = 1, x2 = 2 */
+  ck_assert_int_eq(size1(s, 1), 3);
+  ck_assert_int_eq(size1(s, 2), 2);
+  for (long i = 0; i < 2; i++)
+    for (long j = 0; j < 3; j++) {
+      AxIndex idx = {0};
+      idx.at[1] = ax_arena_alloc(A, sizeof(AxV));
+      idx.at[2] = ax_arena_alloc(A, sizeof(AxV));
+      idx.at[1][0] = num(j);   /* R's x1 runs over A's x2 */
+      idx.at[2][0] = num(i);
+      char *got = ax_concrete_text(ax_den_at(&in, S->lhs, AX_INT, &idx));
+      char want[16];
+      snprintf(want, sizeof want, "%ld", 10 * i + j);
+      ck_assert_str_eq(got, want);
+      free(got);
+    }
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(rank_two_pad_is_per_axis) {
+  /* rank 2 of one class: pad_low by {1, 0} of a 1x2 tensor gives [[0,0],[a,b]] */
+  setup_rule(VEC "  map l over x\n  pad_low(A, 0, {x: l}) => A", 2, AX_INT);
+  set_map("n", 2, 1L, 2L);
+  set_map("l", 2, 1L, 0L);
+  int a_sym = sym_of("A");
+  for (long j = 0; j < 2; j++) {
+    AxV idx[2] = {num(0), num(j)};
+    ax_concrete_set(C, a_sym, idx, 2, elem(AX_INT, 7 + j));
+  }
+  const AxShape *s = ax_den_shape(&in, S->lhs);
+  const char *want[2][2] = {{"0", "0"}, {"7", "8"}};
+  for (long i = 0; i < 2; i++)
+    for (long j = 0; j < 2; j++) {
+      AxIndex idx = {0};
+      idx.at[0] = ax_arena_alloc(A, 2 * sizeof(AxV));
+      idx.at[0][0] = num(i);
+      idx.at[0][1] = num(j);
+      char *got = ax_concrete_text(ax_den_at(&in, S->lhs, AX_INT, &idx));
+      ck_assert_str_eq(got, want[i][j]);
+      free(got);
+    }
+  mpz_t z;
+  mpz_init(z);
+  ax_concrete_get_int(s->size[0][0], z);
+  ck_assert_int_eq(mpz_get_si(z), 2);
+  ax_concrete_get_int(s->size[0][1], z);
+  ck_assert_int_eq(mpz_get_si(z), 2);
+  mpz_clear(z);
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(division_by_zero_and_infinities) {
+  /* int: x / 0 = -1, x % 0 = x (XLA); truncation toward zero */
+  setup_rule(VEC "  tensor B : T[x: n]\n  A / B => A", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){7, -7, 5});
+  set_vec("B", AX_INT, 3, (long[]){0, 2, -2});
+  expect_vec(AX_INT, 3, (const char *[]){"-1", "-3", "-2"});
+  teardown_rule();
+
+  setup_rule(VEC "  tensor B : T[x: n]\n  A % B => A", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){7, -7, 5});
+  set_vec("B", AX_INT, 3, (long[]){0, 2, -2});
+  expect_vec(AX_INT, 3, (const char *[]){"7", "-1", "1"});
+  teardown_rule();
+
+  /* real: x / 0 = ±inf, 0 / 0 = NaN */
+  setup_rule(VEC "  tensor B : T[x: n]\n  A / B => A", 1, AX_REAL);
+  set_map("n", 1, 4L);
+  set_vec("A", AX_REAL, 4, (long[]){3, -3, 0, 1});
+  set_vec("B", AX_REAL, 4, (long[]){0, 0, 0, 4});
+  expect_vec(AX_REAL, 4, (const char *[]){"+inf", "-inf", "NaN", "1/4"});
+  teardown_rule();
+
+  /* max(A, -inf) = A; min(A, inf) = A; inf - inf = NaN; -(+inf) = -inf */
+  setup_rule(VEC "  max(A, -inf) + min(A, inf) => A", 1, AX_INT);
+  set_map("n", 1, 2L);
+  set_vec("A", AX_INT, 2, (long[]){-4, 6});
+  expect_vec(AX_INT, 2, (const char *[]){"-8", "12"});
+  teardown_rule();
+
+  setup_rule(VEC "  A * 0 + (inf - inf) => A", 1, AX_REAL);
+  set_map("n", 1, 1L);
+  set_vec("A", AX_REAL, 1, (long[]){2});
+  expect_vec(AX_REAL, 1, (const char *[]){"NaN"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(reshape_degenerate_and_broadcast) {
+  setup_rule("  rclass x, y\n  map n over x\n  map m over y\n  tensor A : T[x: n, y: m]\n"
+             "  reshape_degenerate(A, remove=[y]) => reshape_degenerate(A, remove=[y])", 1, AX_INT);
+  set_map("n", 1, 2L);
+  set_map("m", 1, 1L);
+  int a_sym = sym_of("A");
+  for (long i = 0; i < 2; i++) {
+    AxV idx[2] = {num(i), num(0)};
+    ax_concrete_set(C, a_sym, idx, 2, elem(AX_INT, 3 + i));
+  }
+  expect_vec(AX_INT, 2, (const char *[]){"3", "4"});
+  set_map("m", 1, 2L);   /* a removed axis must have size 1 */
+  in.memo.len = 0;
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("semantics");
+  TCase *t = tcase_create("concrete");
+  tcase_add_test(t, pad_interior_and_edges);
+  tcase_add_test(t, pad_negative_edges);
+  tcase_add_test(t, pad_low_and_value);
+  tcase_add_test(t, slice_with_stride);
+  tcase_add_test(t, slice_defaults);
+  tcase_add_test(t, dynamic_slice_and_update);
+  tcase_add_test(t, concat_three);
+  tcase_add_test(t, reverse_iota_broadcast_select_clamp);
+  tcase_add_test(t, relabel_is_transpose);
+  tcase_add_test(t, rank_two_pad_is_per_axis);
+  tcase_add_test(t, division_by_zero_and_infinities);
+  tcase_add_test(t, reshape_degenerate_and_broadcast);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) {
+  SRunner *r = srunner_create(suite());
+  srunner_run_all(r, CK_NORMAL);
+  int failed = srunner_ntests_failed(r);
+  srunner_free(r);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

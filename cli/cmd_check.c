@@ -6,6 +6,7 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
+#include "superopt/program.h"
 
 /* Loads, parses and (if `check`) checks one file; NULL when it has errors. */
 static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
@@ -13,7 +14,11 @@ static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
   if (!ax_source_load(a, d, path, &src)) return NULL;
   int before = d->errors;
   AxFile *f = ax_parse(a, d, src);
-  if (d->errors == before && check) ax_check_file(a, d, f);
+  if (d->errors == before && check) {
+    ax_check_file(a, d, f);   /* rules */
+    for (size_t i = 0; i < f->nblocks; i++)   /* programs: checked by lowering them */
+      if (f->blocks[i]->kind == AX_B_PROGRAM) ax_prog_lower(a, d, f->blocks[i]);
+  }
   return d->errors == before ? f : NULL;
 }
 

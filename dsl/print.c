@@ -194,7 +194,10 @@ typedef struct Printer {
   FILE *out;
   const AxFile *f;
   size_t next;   /* first comment not printed yet */
+  uint32_t last; /* source offset where the last printed comment ended */
 } Printer;
+
+static bool blank_between(const Printer *p, uint32_t a, uint32_t b);
 
 static int line_of(const Printer *p, uint32_t off) {
   int line, col;
@@ -206,13 +209,18 @@ static void comment(Printer *p, const AxComment *c) {
   fwrite(p->f->src->text + c->span.start, 1, c->span.end - c->span.start, p->out);
 }
 
-/* Comments that start before `off`, each on its own line at `indent`. A blank line in
- * the source before a comment group is kept. */
+/* Comments that start before `off`, each on its own line at `indent`. A blank line
+ * between two comments of a run is kept (the caller handles the one before the run). */
 static void leading(Printer *p, uint32_t off, const char *indent) {
+  bool first = true;
   while (p->next < p->f->ncomments && p->f->comments[p->next].span.start < off) {
+    const AxComment *c = &p->f->comments[p->next++];
+    if (!first && blank_between(p, p->last, c->span.start)) fputc('\n', p->out);
     fputs(indent, p->out);
-    comment(p, &p->f->comments[p->next++]);
+    comment(p, c);
     fputc('\n', p->out);
+    p->last = c->span.end;
+    first = false;
   }
 }
 
@@ -383,7 +391,7 @@ static void block(Printer *p, const AxBlock *b) {
 }
 
 void ax_print_file(FILE *out, const AxFile *f) {
-  Printer p = {out, f, 0};
+  Printer p = {out, f, 0, 0};
   for (size_t i = 0; i < f->nblocks; i++) {
     if (i) fputc('\n', out);
     block(&p, f->blocks[i]);

@@ -1,0 +1,288 @@
+/* field.c — Zp x Zq arithmetic (Mirage Table 3) and the field domain. */
+#include "superopt/field.h"
+
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) { return a * b % m; }
+
+uint64_t ax_field_pow(uint64_t a, uint64_t e, uint64_t m) {
+  uint64_t r = 1 % m;
+  a %= m;
+  while (e) {
+    if (e & 1) r = mulm(r, a, m);
+    a = mulm(a, a, m);
+    e >>= 1;
+  }
+  return r;
+}
+
+/* Fermat: a^(m-2) is the inverse of a in the prime field Zm. */
+uint64_t ax_field_inv(uint64_t a, uint64_t m) {
+  AX_ASSERT(a % m != 0);
+  return ax_field_pow(a, m - 2, m);
+}
+
+uint64_t ax_field_exp(const AxField *f, uint64_t y) {
+  AX_ASSERT(y < f->q);
+  return mulm(f->exp_lo[y & 0xffff], f->exp_hi[y >> 16], f->p);
+}
+
+void ax_field_init(AxField *f, AxRng *r) {
+  memset(f, 0, sizeof *f);
+  f->p = AX_FIELD_P;
+  f->q = AX_FIELD_Q;
+  AX_ASSERT((f->p - 1) % f->q == 0);
+  /* The squares of Zp* form its subgroup of order (p-1)/2 = q, which is prime: every
+   * square other than 1 generates it, and squaring a uniform unit gives a uniform
+   * element of the subgroup. */
+  for (;;) {
+    uint64_t x = 2 + ax_rng_below(r, f->p - 3);
+    f->omega = mulm(x, x, f->p);
+    if (f->omega != 1) break;
+  }
+  f->exp_lo = ax_xmalloc(sizeof(uint32_t) << 16);
+  f->exp_hi = ax_xmalloc(sizeof(uint32_t) << 15);
+  uint64_t w = 1;
+  for (size_t i = 0; i < (1u << 16); i++, w = mulm(w, f->omega, f->p)) f->exp_lo[i] = (uint32_t)w;
+  uint64_t step = w;   /* ω^(2^16) */
+  w = 1;
+  for (size_t i = 0; i < (1u << 15); i++, w = mulm(w, step, f->p)) f->exp_hi[i] = (uint32_t)w;
+  uint64_t seed = ax_rng_u64(r);
+  ax_rng_init(&f->hash, seed, 0x5152);
+}
+
+void ax_field_fini(AxField *f) {
+  free(f->exp_lo);
+  free(f->exp_hi);
+  f->exp_lo = f->exp_hi = NULL;
+}
+
+AxFF ax_field_random(AxRng *r) {
+  AxFF v = {(uint32_t)ax_rng_below(r, AX_FIELD_P), (uint32_t)ax_rng_below(r, AX_FIELD_Q)};
+  return v;
+}
+
+/* ---- the domain ---------------------------------------------------------------------- */
+
+/* Inverts the n values v[i*stride] (component `comp`: 0 p, 1 q) in place with one modular
+ * inverse (Montgomery's trick). Zeros stay zero and are reported through *zeros; undefined
+ * q components stay undefined. */
+static void inv_batch(AxFF *v, size_t n, int comp, uint64_t m, uint64_t *zeros, uint64_t *pre) {
+  uint64_t acc = 1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = comp ? v[i].q : v[i].p;
+    pre[i] = acc;
+    if (x != 0 && x != AX_FF_UNDEF) acc = mulm(acc, x, m);
+  }
+  uint64_t inv = ax_field_inv(acc, m);
+  for (size_t i = n; i-- > 0;) {
+    uint32_t *x = comp ? &v[i].q : &v[i].p;
+    if (*x == AX_FF_UNDEF) continue;
+    if (*x == 0) {
+      (*zeros)++;
+      continue;
+    }
+    uint64_t xi = mulm(inv, pre[i], m);
+    inv = mulm(inv, *x, m);
+    *x = (uint32_t)xi;
+  }
+}
+
+static void ffbinary(const AxDomain *d, AxTOp op, size_t n, void *out, const void *a, size_t sa,
+                     const void *b, size_t sb) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  const AxFF *x = a, *y = b;
+  uint64_t p = f->p, q = f->q;
+  AxFF *inv = NULL;
+  if (op == AX_TOP_DIV) {
+    /* invert the divisors first (a private copy: out may alias b) */
+    size_t m = sb ? n : 1;
+    inv = ax_xmalloc(m * sizeof *inv);
+    uint64_t *pre = ax_xmalloc(m * sizeof *pre);
+    memcpy(inv, y, m * sizeof *inv);
+    uint64_t zq = 0;
+    inv_batch(inv, m, 0, p, &f->divzero, pre);
+    inv_batch(inv, m, 1, q, &zq, pre);
+    for (size_t i = 0; i < m; i++)
+      if (y[i].q == 0) inv[i].q = AX_FF_UNDEF;   /* zero divisor on the q side */
+    free(pre);
+    y = inv;
+  }
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i * sa], v = y[i * sb], r;
+    switch (op) {
+    case AX_TOP_ADD: r.p = (uint32_t)(((uint64_t)u.p + v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + v.q) % q); break;
+    case AX_TOP_SUB: r.p = (uint32_t)(((uint64_t)u.p + p - v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + q - v.q) % q); break;
+    case AX_TOP_MUL:
+    case AX_TOP_DIV: r.p = (uint32_t)mulm(u.p, v.p, p); r.q = (uint32_t)mulm(u.q, v.q, q); break;
+    default: AX_UNREACHABLE(); r.p = r.q = 0;
+    }
+    if (u.q == AX_FF_UNDEF || v.q == AX_FF_UNDEF || d->primary_only) r.q = AX_FF_UNDEF;
+    o[i] = r;
+  }
+  free(inv);
+}
+
+static void ffunary(const AxDomain *d, AxTOp op, size_t n, void *out, const void *a) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  const AxFF *x = a;
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i], r;
+    bool qdef = u.q != AX_FF_UNDEF && (!d->primary_only || op == AX_TOP_EXP || op == AX_TOP_SILU);
+    switch (op) {
+    case AX_TOP_NEG:
+      r.p = (uint32_t)((p - u.p) % p);
+      r.q = qdef ? (uint32_t)((q - u.q) % q) : AX_FF_UNDEF;
+      break;
+    case AX_TOP_SQUARE:
+      r.p = (uint32_t)mulm(u.p, u.p, p);
+      r.q = qdef ? (uint32_t)mulm(u.q, u.q, q) : AX_FF_UNDEF;
+      break;
+    case AX_TOP_EXP:
+    case AX_TOP_SILU: {
+      if (!qdef) {   /* an exponent that does not exist: this test says nothing */
+        f->divzero++;
+        r.p = 0;
+        r.q = AX_FF_UNDEF;
+        break;
+      }
+      uint64_t w = ax_field_exp(f, u.q);
+      if (op == AX_TOP_EXP) r.p = (uint32_t)w;
+      else r.p = (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p);   /* 1+w != 0: -1 is no q-th root */
+      r.q = AX_FF_UNDEF;
+      break;
+    }
+    case AX_TOP_SQRT:
+      r.p = (uint32_t)(ax_rng_hash(&f->hash, 1, u.p) % p);
+      r.q = qdef ? (uint32_t)(ax_rng_hash(&f->hash, 2, u.q) % q) : AX_FF_UNDEF;
+      break;
+    default: AX_UNREACHABLE(); r.p = r.q = 0;
+    }
+    o[i] = r;
+  }
+}
+
+/* Products of residues below 2^32 fit in 64 bits; their sums are kept in 128 bits and
+ * reduced once per output element. Rows of the result are computed RB at a time in i-k-j
+ * order, so b is streamed row by row (no transposition of large operands). */
+#define RB 8
+
+static void mm_side(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, size_t n,
+                    int side, uint64_t mod, u128 *acc) {
+  for (size_t i0 = 0; i0 < m; i0 += RB) {
+    size_t rb = m - i0 < RB ? m - i0 : RB;
+    memset(acc, 0, rb * n * sizeof *acc);
+    for (size_t l = 0; l < k; l++) {
+      const AxFF *brow = y + l * n;
+      for (size_t ii = 0; ii < rb; ii++) {
+        AxFF av = x[(i0 + ii) * k + l];
+        uint64_t a = side ? (av.q == AX_FF_UNDEF ? 0 : av.q) : av.p;
+        if (!a) continue;
+        u128 *row = acc + ii * n;
+        if (side)
+          for (size_t j = 0; j < n; j++) row[j] += a * (brow[j].q == AX_FF_UNDEF ? 0 : brow[j].q);
+        else
+          for (size_t j = 0; j < n; j++) row[j] += a * brow[j].p;
+      }
+    }
+    for (size_t ii = 0; ii < rb; ii++)
+      for (size_t j = 0; j < n; j++) {
+        uint32_t v = (uint32_t)(acc[ii * n + j] % mod);
+        if (side) o[(i0 + ii) * n + j].q = v;
+        else o[(i0 + ii) * n + j].p = v;
+      }
+  }
+}
+
+/* For operands that fit in cache: b transposed, one dot product per result, four
+ * independent accumulators so that the adds do not wait on each other. */
+static uint32_t dot(const uint32_t *a, const uint32_t *b, size_t k, uint64_t m) {
+  u128 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  size_t l = 0;
+  for (; l + 4 <= k; l += 4) {
+    s0 += (uint64_t)a[l] * b[l];
+    s1 += (uint64_t)a[l + 1] * b[l + 1];
+    s2 += (uint64_t)a[l + 2] * b[l + 2];
+    s3 += (uint64_t)a[l + 3] * b[l + 3];
+  }
+  for (; l < k; l++) s0 += (uint64_t)a[l] * b[l];
+  return (uint32_t)((s0 % m + s1 % m + s2 % m + s3 % m) % m);
+}
+
+static void mm_dot(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, size_t n, int side,
+                   uint64_t mod) {
+  uint32_t *bt = ax_xmalloc(k * n * sizeof *bt + 1), *ar = ax_xmalloc(k * sizeof *ar + 1);
+  for (size_t l = 0; l < k; l++)
+    for (size_t j = 0; j < n; j++) {
+      AxFF v = y[l * n + j];
+      bt[j * k + l] = side ? (v.q == AX_FF_UNDEF ? 0 : v.q) : v.p;
+    }
+  for (size_t i = 0; i < m; i++) {
+    for (size_t l = 0; l < k; l++) {
+      AxFF v = x[i * k + l];
+      ar[l] = side ? (v.q == AX_FF_UNDEF ? 0 : v.q) : v.p;
+    }
+    for (size_t j = 0; j < n; j++) {
+      uint32_t r = dot(ar, bt + j * k, k, mod);
+      if (side) o[i * n + j].q = r;
+      else o[i * n + j].p = r;
+    }
+  }
+  free(bt);
+  free(ar);
+}
+
+static void ffmatmul(const AxDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
+                     const void *b) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  const AxFF *x = a, *y = b;
+  bool small = k * n <= (1u << 18);
+  u128 *acc = small ? NULL : ax_xmalloc(RB * n * sizeof *acc + 1);
+  if (small) mm_dot(x, y, o, m, k, n, 0, f->p);
+  else mm_side(x, y, o, m, k, n, 0, f->p, acc);
+  if (d->primary_only) {
+    for (size_t i = 0; i < m * n; i++) o[i].q = AX_FF_UNDEF;
+  } else {
+    if (small) mm_dot(x, y, o, m, k, n, 1, f->q);
+    else mm_side(x, y, o, m, k, n, 1, f->q, acc);
+    /* an undefined q anywhere in a row of x or a column of y leaves that result undefined */
+    bool *colundef = ax_xcalloc(n + 1, 1);
+    for (size_t l = 0; l < k; l++)
+      for (size_t j = 0; j < n; j++)
+        if (y[l * n + j].q == AX_FF_UNDEF) colundef[j] = true;
+    for (size_t i = 0; i < m; i++) {
+      bool rowundef = false;
+      for (size_t l = 0; l < k; l++) rowundef = rowundef || x[i * k + l].q == AX_FF_UNDEF;
+      for (size_t j = 0; j < n; j++)
+        if (rowundef || colundef[j]) o[i * n + j].q = AX_FF_UNDEF;
+    }
+    free(colundef);
+  }
+  free(acc);
+}
+
+/* num/den with num possibly negative. */
+static uint32_t rat_mod(AxRat c, uint64_t m) {
+  uint64_t an = (uint64_t)(c.num < 0 ? -(c.num + 1) + 1 : c.num) % m;
+  uint64_t v = mulm(an, ax_field_inv((uint64_t)c.den % m, m), m);
+  if (c.num < 0) v = (m - v) % m;
+  return (uint32_t)v;
+}
+
+static void ffconstant(const AxDomain *d, AxRat c, void *out) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  o->p = rat_mod(c, f->p);
+  o->q = rat_mod(c, f->q);
+}
+
+AxDomain ax_field_domain(AxField *f) {
+  AxDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL};
+  return d;
+}

@@ -1,0 +1,62 @@
+/* field.h — the finite-field domain Zp x Zq of Mirage §5 (Table 3).
+ *
+ * A value is a pair (x mod p, y mod q). p and q are primes with q | p-1, so Zp holds a
+ * group of q-th roots of unity; ω is drawn from it (ω != 1) for every test. Operations
+ * act on both components separately, except
+ *   exp(x, y)  = (ω^y mod p, undefined)    — the q side is the exponent; after exp the q
+ *                                           component is undefined, and the Lax fragment
+ *                                           (bound.h) keeps a second exp off every path;
+ *   silu(x, y) = (x · ω^y / (1 + ω^y), undefined)   — silu(v) = v·e^v / (1 + e^v), which
+ *                                           has the form of Mirage's Equation 2;
+ *   sqrt(x, y) = (H_p(x), H_q(y))          — sqrt is outside the Lax fragment: it is read as
+ *                                           an uninterpreted function, H a keyed random
+ *                                           function (ChaCha20). Two graphs agree on it
+ *                                           exactly when they take the square root of the
+ *                                           same quantity. (Mirage uses x^((p+1)/4), which
+ *                                           is a square root only for quadratic residues.)
+ * Division by zero on the p side (probability about 1/p per division) makes the whole
+ * test inconclusive: it is counted in AxField.divzero and the caller draws a new test.
+ * A zero divisor on the q side only makes that q component undefined.
+ *
+ * p = 4294967087 (about 2^32), q = 2147483543 (about 2^31), p = 2q + 1: the largest such
+ * pair below 2^32, so products of two residues fit in 64 bits. */
+#ifndef AX_FIELD_H
+#define AX_FIELD_H
+
+#include "superopt/domain.h"
+#include "superopt/rng.h"
+
+#define AX_FIELD_P 4294967087u
+#define AX_FIELD_Q 2147483543u
+#define AX_FF_UNDEF 0xFFFFFFFFu   /* an undefined q component */
+
+typedef struct AxFF {
+  uint32_t p, q;
+} AxFF;
+
+typedef struct AxField {
+  uint64_t p, q;
+  uint64_t omega;          /* a q-th root of unity mod p, != 1 */
+  uint32_t *exp_lo, *exp_hi;   /* ω^i and ω^(i·2^16): ω^y = lo[y & 0xffff]·hi[y >> 16] */
+  AxRng hash;              /* key of the random function standing for sqrt */
+  uint64_t divzero;        /* p-side divisions by zero (and exps of undefined exponents) */
+} AxField;
+
+/* Sets up the field for one test: draws ω and the sqrt key from r. Owns its tables until
+ * ax_field_fini. */
+void ax_field_init(AxField *f, AxRng *r);
+void ax_field_fini(AxField *f);
+
+/* The domain over f (borrowed; f must outlive every use). */
+AxDomain ax_field_domain(AxField *f);
+
+/* A uniformly random element of Zp x Zq. */
+AxFF ax_field_random(AxRng *r);
+
+/* Modular helpers (exposed for tests): a^e mod m, the inverse of a (a != 0) mod prime m. */
+uint64_t ax_field_pow(uint64_t a, uint64_t e, uint64_t m);
+uint64_t ax_field_inv(uint64_t a, uint64_t m);
+/* ω^y mod p through the tables. */
+uint64_t ax_field_exp(const AxField *f, uint64_t y);
+
+#endif

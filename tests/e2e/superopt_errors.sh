@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Bad input to `axle equiv` and `axle mugraph`: exit 3 and a located error
+# (file:line:col, the source line, a caret).
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+expect() {   # expect NAME STATUS PATTERN command...
+  local name=$1 want=$2 pattern=$3
+  shift 3
+  local out
+  out=$("$@" 2>&1)
+  local st=$?
+  if [ "$st" -ne "$want" ] || ! grep -qF -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: exit $st"; echo "$out" | sed 's/^/  /'; fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+ex="$AXLE_SRC/superopt/examples"
+cat >"$tmp/bad_shape.axl" <<'AXL'
+program p {
+  input X : f16[4, 8]
+  output O = matmul(X, X)
+}
+AXL
+expect program-shape 3 "bad_shape.axl:3:14: error: program 'p': matmul: inner dimensions differ" \
+  "$AXLE" equiv "$tmp/bad_shape.axl" "$ex/lora.mug"
+cat >"$tmp/split.mug" <<'MUG'
+mugraph lora {
+  input X : f16[16, 256]
+  kernel k1 grid [3, 1, 1] block [128, 1, 1] forloop 1 {
+    x = input X imap {x: 1} fmap -
+    output O = x omap {x: 1}
+  }
+  output O
+}
+MUG
+expect divisibility 3 "split.mug:4:5: error: kernel 'k1': input 'x': dim 1 of 'X' (size 256) is not divisible by grid.x (3)" \
+  "$AXLE" mugraph check "$tmp/split.mug"
+sed 's/fmap 1  # 16 x 64: the same/fmap 1 $ # the same/' "$ex/rmsnorm_linear.mug" >"$tmp/syntax.mug"
+expect syntax 3 "syntax.mug:9:32: error: expected a block statement or" "$AXLE" mugraph fmt "$tmp/syntax.mug"
+expect missing-input 3 "mugraph 'gqa' has no input 'X' (program 'lora' has)" \
+  "$AXLE" equiv "$ex/lora.axl" "$ex/gqa.mug"
+cat >"$tmp/twoexp.axl" <<'AXL'
+program p {
+  input X : f32[4, 8]
+  output O = exp(silu(X))
+}
+AXL
+printf 'mugraph p {\n  input X : f32[4, 8]\n  S = silu(X)\n  O = exp(S)\n  output O\n}\n' >"$tmp/twoexp.mug"
+expect lax 3 "twoexp.axl:3:14: error: exp in 'O': an exponential on a path that already holds one is outside the Lax fragment" \
+  "$AXLE" equiv "$tmp/twoexp.axl" "$tmp/twoexp.mug"
+expect usage 3 "usage: axle equiv" "$AXLE" equiv "$ex/lora.axl"
+expect delta 3 "--delta takes a probability" "$AXLE" equiv "$ex/lora.axl" "$ex/lora.mug" --delta 2
+expect seed-printed 0 "seed 5" "$AXLE" equiv "$ex/lora.axl" "$ex/lora.mug" --seed 5 --delta 1e-12
+echo "superopt errors: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,252 @@
+/* check_interp.c — programs, interpreters and the equivalence checker on tiny shapes. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl/parse.h"
+#include "superopt/bound.h"
+#include "superopt/equiv.h"
+#include "superopt/field.h"
+#include "superopt/interp.h"
+#include "superopt/mugtext.h"
+#include "superopt/program.h"
+
+static AxArena *A;
+static AxDiag D;
+static char *errs;
+static size_t errs_len;
+static FILE *errf;
+
+static void setup(void) {
+  A = ax_arena_new();
+  errf = open_memstream(&errs, &errs_len);
+  ax_diag_init(&D, errf);
+}
+
+static void teardown(void) {
+  fclose(errf);
+  free(errs);
+  errs = NULL;
+  ax_arena_free(A);
+}
+
+static const char *diagnostics(void) {
+  fflush(errf);
+  return errs ? errs : "";
+}
+
+static AxMugraph *prog(const char *text) {
+  AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
+  int errors0 = D.errors;
+  AxFile *f = ax_parse(A, &D, src);
+  if (D.errors > errors0) return NULL;
+  const AxBlock *b = ax_prog_find(f, NULL, &D);
+  AxMugraph *g = b ? ax_prog_lower(A, &D, b) : NULL;
+  return g && ax_mug_check(g, &D) ? g : NULL;
+}
+
+static AxMugraph *mug(const char *text) {
+  AxSource *src = ax_source_from_text(A, "t.mug", text, strlen(text));
+  AxMugraph *g = ax_mugtext_parse(A, &D, src);
+  return g && ax_mug_check(g, &D) ? g : NULL;
+}
+
+/* Runs g in the float domain on inputs filled by position (input i, element k -> f(i, k)). */
+static double *run_float(const AxMugraph *g, int out) {
+  AxDomain d = ax_domain_float(false);
+  AxTensor *v = ax_arena_alloc(A, (size_t)g->ntensors * sizeof *v);
+  int in = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      const AxKTensor *t = &g->tensors[g->stmts[s].t];
+      int64_t n = ax_shape_numel(&t->shape);
+      double *x = ax_arena_alloc(A, (size_t)n * sizeof *x);
+      for (int64_t k = 0; k < n; k++) x[k] = sin(1.0 + 3.0 * in + 0.7 * (double)k);
+      v[g->stmts[s].t] = (AxTensor){t->shape, x};
+      in++;
+    }
+  ax_interp_run(g, &d, A, v);
+  return v[g->outputs[out]].data;
+}
+
+static const char *RMS_PROG =
+    "program p {\n"
+    "  input X : f16[4, 8]\n"
+    "  input W : f16[8, 6]\n"
+    "  output O = matmul(rms_norm(X), W)\n"
+    "}\n";
+
+static const char *RMS_MUG =
+    "mugraph p {\n"
+    "  input X : f16[4, 8]\n"
+    "  input W : f16[8, 6]\n"
+    "  kernel k1 grid [3, 1, 1] block [128, 1, 1] forloop 2 {\n"
+    "    x = input X imap {} fmap 1\n"
+    "    w = input W imap {x: 1} fmap 0\n"
+    "    xw = matmul(x, w)\n"
+    "    acc = accum sum(xw)\n"
+    "    r = accum rms(x, axis = 1)\n"
+    "    o = div(acc, r)\n"
+    "    output O = o omap {x: 1}\n"
+    "  }\n"
+    "  output O\n"
+    "}\n";
+
+/* The program interpreter against a direct evaluation written out here. */
+START_TEST(program_direct) {
+  AxMugraph *g = prog(RMS_PROG);
+  ck_assert_msg(g, "%s", diagnostics());
+  const double *o = run_float(g, 0);
+  for (int i = 0; i < 4; i++) {
+    double ss = 0;
+    for (int k = 0; k < 8; k++) ss += pow(sin(1.0 + 0.7 * (i * 8 + k)), 2);
+    double r = sqrt(ss / 8);
+    for (int j = 0; j < 6; j++) {
+      double acc = 0;
+      for (int k = 0; k < 8; k++) acc += sin(1.0 + 0.7 * (i * 8 + k)) / r * sin(4.0 + 0.7 * (k * 6 + j));
+      ck_assert_double_eq_tol(o[i * 6 + j], acc, 1e-12);
+    }
+  }
+}
+END_TEST
+
+/* The block-by-block interpreter agrees with the program in floats. */
+START_TEST(mugraph_float) {
+  AxMugraph *p = prog(RMS_PROG), *m = mug(RMS_MUG);
+  ck_assert_msg(p && m, "%s", diagnostics());
+  const double *a = run_float(p, 0), *b = run_float(m, 0);
+  for (int i = 0; i < 24; i++) ck_assert_double_eq_tol(a[i], b[i], 1e-12);
+}
+END_TEST
+
+/* Every layout operator against a direct evaluation. */
+START_TEST(layout_ops) {
+  AxMugraph *g = prog("program p {\n"
+                      "  input X : f32[2, 6]\n"
+                      "  output S = sum(X, axis = 1, to = 3)\n"
+                      "  output R = repeat(X, axis = 0, times = 2)\n"
+                      "  output C = concat(X, X * 2, axis = 0)\n"
+                      "  output B = broadcast(sum(X), [3, 2, 1])\n"
+                      "  output M = mean(reshape(X, [3, 4]), axis = 0)\n"
+                      "}\n");
+  ck_assert_msg(g, "%s", diagnostics());
+  double x[12];
+  for (int k = 0; k < 12; k++) x[k] = sin(1.0 + 0.7 * k);
+  const double *s = run_float(g, 0);
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++) ck_assert_double_eq_tol(s[i * 3 + j], x[i * 6 + j] + x[i * 6 + 3 + j], 1e-12);
+  const double *r = run_float(g, 1);
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 6; j++) ck_assert_double_eq_tol(r[i * 6 + j], x[(i / 2) * 6 + j], 1e-12);
+  const double *c = run_float(g, 2);
+  for (int k = 0; k < 12; k++) {
+    ck_assert_double_eq_tol(c[k], x[k], 1e-12);
+    ck_assert_double_eq_tol(c[12 + k], 2 * x[k], 1e-12);
+  }
+  const double *b = run_float(g, 3);
+  for (int k = 0; k < 6; k++) {
+    double row = 0;
+    for (int j = 0; j < 6; j++) row += x[(k % 2) * 6 + j];
+    ck_assert_double_eq_tol(b[k], row, 1e-12);
+  }
+  const double *m = run_float(g, 4);
+  for (int j = 0; j < 4; j++) ck_assert_double_eq_tol(m[j], (x[j] + x[4 + j] + x[8 + j]) / 3, 1e-12);
+}
+END_TEST
+
+static int equiv(const char *p, const char *m, FILE *out) {
+  AxMugraph *gp = prog(p), *gm = mug(m);
+  if (!gp || !gm) return -1;
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 99;
+  o.out = out;
+  return ax_equiv_run(gp, gm, &D, &o);
+}
+
+START_TEST(equiv_verdicts) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  ck_assert_int_eq(equiv(RMS_PROG, RMS_MUG, out), 0);
+  /* a wrong fmap: W's tile walks the wrong dim */
+  char *bad = strdup(RMS_MUG);
+  char *at = strstr(bad, "imap {x: 1} fmap 0");
+  ck_assert_ptr_nonnull(at);
+  memcpy(at, "imap {x: 1} fmap 1", 18);
+  ck_assert_int_eq(equiv(RMS_PROG, bad, out), -1);   /* W's tile becomes 4 x 1: matmul fails */
+  free(bad);
+  /* swapped operands validate and are rejected */
+  bad = strdup(RMS_MUG);
+  at = strstr(bad, "div(acc, r)");
+  memcpy(at, "div(r, acc)", 11);
+  ck_assert_int_eq(equiv(RMS_PROG, bad, out), 1);
+  free(bad);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "not equivalent: output 'O' differs at [0, 0]"));
+  ck_assert_ptr_nonnull(strstr(buf, "equivalent (probability of a wrong verdict <= 9.31e-10"));
+  free(buf);
+}
+END_TEST
+
+/* exp of exp is outside the Lax fragment: refused with a located error. */
+START_TEST(lax_refusal) {
+  FILE *out = fopen("/dev/null", "w");
+  int st = equiv("program p {\n  input X : f32[2, 4]\n  output O = exp(exp(X))\n}\n",
+                 "mugraph p {\n  input X : f32[2, 4]\n  E = exp(X)\n  O = exp(E)\n  output O\n}\n", out);
+  fclose(out);
+  ck_assert_int_eq(st, 3);
+  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.axl:3:14: error: exp in 'O': an exponential on a path"));
+}
+END_TEST
+
+/* The test count of Theorem 2: exp-free graphs need few tests; silu (k = 4) more. */
+START_TEST(test_counts) {
+  AxBoundVal a = {1, 1, 3, false, 0, 0, 0, 0, 0}, b = a;
+  AxBound r;
+  ax_bound_tests(&a, &b, ldexp(1.0, -30), &r);
+  ck_assert_double_eq(r.k, 1);
+  ck_assert_double_eq(r.tests, 2);
+  a.exp = b.exp = true;
+  a.kd = b.kd = 2;
+  ax_bound_tests(&a, &b, ldexp(1.0, -30), &r);
+  ck_assert_double_eq(r.k, 4);
+  ck_assert_double_eq(r.tests, 16);
+  a.kn = b.kn = 4096;
+  ax_bound_tests(&a, &b, ldexp(1.0, -30), &r);
+  ck_assert(isinf(r.tests));
+}
+END_TEST
+
+START_TEST(program_errors) {
+  ck_assert_ptr_null(prog("program p {\n  input X : f16[4, 8]\n  output O = matmul(X, X)\n}\n"));
+  ck_assert_ptr_nonnull(strstr(diagnostics(),
+                               "t.axl:3:14: error: program 'p': matmul: inner dimensions differ: [4, 8] x [4, 8] (8 vs 4)"));
+  ck_assert_ptr_null(prog("program q {\n  input X : f16[4, 8]\n  output O = rms_norm(Y, axis = 2)\n}\n"));
+  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.axl:3:23: error: program 'q': unknown name 'Y'"));
+  ck_assert_ptr_null(prog("program r {\n  input X : f16[4, 8]\n  input Z : f32[4, 8]\n  output O = X + Z\n}\n"));
+  ck_assert_ptr_nonnull(strstr(diagnostics(), "add: operands have different element types (f16 and f32)"));
+  ck_assert_ptr_null(prog("program s {\n  input X : f16[4, 8]\n  output O = sum(X, axis = 1, to = 3)\n}\n"));
+  ck_assert_ptr_nonnull(strstr(diagnostics(), "program 's': sum: cannot sum axis 1 of size 8 to size 3"));
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("interp");
+  TCase *t = tcase_create("interp");
+  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_test(t, program_direct);
+  tcase_add_test(t, mugraph_float);
+  tcase_add_test(t, layout_ops);
+  tcase_add_test(t, equiv_verdicts);
+  tcase_add_test(t, lax_refusal);
+  tcase_add_test(t, test_counts);
+  tcase_add_test(t, program_errors);
+  suite_add_tcase(s, t);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -36,6 +36,7 @@ build: deps $(BUILD)/CMakeCache.txt
 
 verify: build
 	./$(BUILD)/axle check rules/
+	./$(BUILD)/axle verify rules/
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -112,7 +112,7 @@ file
   | file error '}'
   ;
 
-/* block = "rule" ident ["for" ident "in" tclass] ["expect" ("valid"|"invalid")] "{" body "}"
+/* block = "rule" ident ["for" ident "in" tclass] ["expect" ("valid"|"invalid" ["hint"])] "{" body "}"
  *       | "program" ident "{" body "}" */
 block
   : RULE ident head expect_opt '{' body '}'
@@ -137,6 +137,7 @@ expect_opt
   : %empty               { $$ = -1; }
   | EXPECT VALID         { $$ = AX_EXPECT_VALID; }
   | EXPECT INVALID_KW    { $$ = AX_EXPECT_INVALID; }
+  | EXPECT INVALID_KW HINT { $$ = AX_EXPECT_INVALID_HINT; }
   ;
 
 /* body = { [stmt] (newline | ";") } [stmt] */

@@ -363,7 +363,9 @@ static void block(Printer *p, const AxBlock *b) {
     fprintf(out, "rule %s", b->name.name);
     if (b->tvar.name) fprintf(out, " for %s in %s", b->tvar.name, tclass_name(b->tclass));
     if (b->expect_written)
-      fprintf(out, " expect %s", b->expect == AX_EXPECT_VALID ? "valid" : "invalid");
+      fprintf(out, " expect %s", b->expect == AX_EXPECT_VALID     ? "valid"
+                                 : b->expect == AX_EXPECT_INVALID ? "invalid"
+                                                                  : "invalid hint");
   } else {
     fprintf(out, "program %s", b->name.name);
   }

@@ -122,11 +122,7 @@ static Val *num(AxConcrete *c, AxNumClass cls) {
   return v;
 }
 
-static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
-  if (t == AX_BOOL) return mkbool(C(d), strcmp(text, "0") != 0);
-  if (inf_sign) return num(C(d), inf_sign > 0 ? AX_PINF : AX_NINF);
-  Val *v = num(C(d), AX_FIN);
-  /* decimal text: digits[.digits][e[+-]digits] to an exact rational */
+void ax_decimal_to_mpq(const char *text, mpq_t out) {
   mpz_t mant, p10;
   mpz_inits(mant, p10, NULL);
   long scale = 0;
@@ -142,19 +138,27 @@ static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
   }
   long ex = (scale < 0 ? scale + 1 : 0) + (*s ? strtol(s + 1, NULL, 10) : 0);
   mpz_ui_pow_ui(p10, 10, (unsigned long)(ex < 0 ? -ex : ex));
-  mpq_set_z(v->q, mant);
-  if (ex > 0) {
-    mpz_mul(mant, mant, p10);
-    mpq_set_z(v->q, mant);
-  } else if (ex < 0) {
-    mpq_set_den(v->q, p10);
-    mpq_canonicalize(v->q);
-  }
-  if (t == AX_INT && mpz_cmp_ui(mpq_denref(v->q), 1) != 0) {   /* 2.5 as an int: truncate */
-    mpz_tdiv_q(mant, mpq_numref(v->q), mpq_denref(v->q));
-    mpq_set_z(v->q, mant);
+  if (ex > 0) mpz_mul(mant, mant, p10);
+  mpq_set_z(out, mant);
+  if (ex < 0) {
+    mpq_set_den(out, p10);
+    mpq_canonicalize(out);
   }
   mpz_clears(mant, p10, NULL);
+}
+
+static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
+  if (t == AX_BOOL) return mkbool(C(d), strcmp(text, "0") != 0);
+  if (inf_sign) return num(C(d), inf_sign > 0 ? AX_PINF : AX_NINF);
+  Val *v = num(C(d), AX_FIN);
+  ax_decimal_to_mpq(text, v->q);
+  if (t == AX_INT && mpz_cmp_ui(mpq_denref(v->q), 1) != 0) {   /* 2.5 as an int: truncate */
+    mpz_t z;
+    mpz_init(z);
+    mpz_tdiv_q(z, mpq_numref(v->q), mpq_denref(v->q));
+    mpq_set_z(v->q, z);
+    mpz_clear(z);
+  }
   return v;
 }
 
@@ -361,6 +365,37 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   return elem_lit(d, t, "0", 0);
 }
 
+/* REDUCE: every index tuple in the box, in order; too large a box is refused rather than
+ * ground through (a counterexample with a million-element reduction is not a useful one). */
+static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
+               const char *const *names, const int *axes, AxV (*body)(void *, const AxV *), void *ctx) {
+  (void)vars;
+  (void)names;
+  (void)axes;
+  long total = 1, len[64];
+  for (size_t k = 0; k < n && k < 64; k++) {
+    mpz_srcptr z = V(sizes[k])->z;
+    len[k] = mpz_sgn(z) <= 0 ? 0 : mpz_fits_slong_p(z) ? mpz_get_si(z) : 1L << 40;
+    total = len[k] && total > (1L << 20) / len[k] ? (1L << 21) : total * len[k];
+  }
+  AxV acc = elem_lit(d, t, "0", 0);
+  if (total > (1L << 20)) {
+    d->unsupported = "a reduction over more than 2^20 elements cannot be replayed";
+    return acc;
+  }
+  AxV idx[64];
+  long at[64] = {0};
+  for (long i = 0; i < total; i++) {
+    for (size_t k = 0; k < n; k++) idx[k] = int_small(d, at[k]);
+    acc = elem_binary(d, AX_OP_ADD, t, acc, body(ctx, idx));
+    for (size_t k = n; k-- > 0;) {   /* odometer, last index fastest */
+      if (++at[k] < len[k]) break;
+      at[k] = 0;
+    }
+  }
+  return acc;
+}
+
 AxConcrete *ax_concrete_new(void) {
   AxArena *a = ax_arena_new();
   AxConcrete *c = ax_arena_alloc(a, sizeof *c);
@@ -368,7 +403,7 @@ AxConcrete *ax_concrete_new(void) {
   c->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
                       imod,     ilt,       ile,      ieq,         bool_lit,    band,
                       bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
-                      elem_unary, elem_compare, elem_same, read, NULL};
+                      elem_unary, elem_compare, elem_same, read, sum, NULL};
   return c;
 }
 

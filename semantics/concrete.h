@@ -26,6 +26,9 @@ AxV ax_concrete_elem(AxConcrete *c, AxType t, AxNumClass cls, const mpq_t v, boo
 void ax_concrete_set(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value);
 size_t ax_concrete_missing(const AxConcrete *c);
 
+/* The exact value of a decimal literal (digits[.digits][e[+-]digits]); out initialised. */
+void ax_decimal_to_mpq(const char *text, mpq_t out);
+
 /* Reading values back. */
 void ax_concrete_get_int(AxV v, mpz_t out);
 bool ax_concrete_get_bool(AxV v);

@@ -352,18 +352,65 @@ static AxShape *shape_op(AxInst *in, const AxExpr *e) {
     }
     return s;
   }
-  case AX_OP_REDUCE:
-  case AX_OP_DOT:
-  case AX_OP_CONV:
-    in->unsupported = ax_arena_printf(in->a, "operator '%s' is not supported by the verifier yet",
-                                      ax_op_name(op));
+  case AX_OP_REDUCE:   /* REDUCE: S(A) without the reduced axes */
     s->axes = e->ty.axes;
     for (int i = 0; i < naxes; i++)
-      if (s->axes >> i & 1) {
-        s->size[i] = new_sizes(in, i);
-        for (int k = 0; k < ax_den_rank(in, i); k++) s->size[i][k] = lit(in, 0);
-      }
+      if (s->axes >> i & 1) s->size[i] = x->size[i];
     return s;
+  case AX_OP_DOT: {
+    /* DOT: (S(A) ∪ S(B)) without the contracted axes; the operands agree on the sizes of
+     * the axes they share (contracted and batch) */
+    const AxShape *y = o[1];
+    s->axes = e->ty.axes;
+    for (int i = 0; i < naxes; i++) {
+      if (x->axes >> i & 1 && y->axes >> i & 1)
+        for (int k = 0; k < ax_den_rank(in, i); k++)
+          s->valid = and2(in, s->valid, D->ieq(D, x->size[i][k], y->size[i][k]));
+      if (s->axes >> i & 1) s->size[i] = x->axes >> i & 1 ? x->size[i] : y->size[i];
+    }
+    return s;
+  }
+  case AX_OP_CONV: {
+    /* CONV (XLA, named roles): input {batch, feature, spatial}, kernel {feature,
+     * out_feature, spatial}. Per spatial named axis, with n, k the input and kernel sizes:
+     *   N = lo + hi + (n - 1) * ld + 1 (n > 0; else lo + hi)   the dilated, padded input
+     *   K = (k - 1) * rd + 1 (k > 0; else 0)                   the dilated window
+     *   out = (N - K) div st + 1 if N >= K, else 0
+     * valid: st >= 1, ld >= 1, rd >= 1, N >= 0, and the operands agree on feature sizes */
+    const AxShape *w = o[1];
+    uint64_t feat = attr_axes(in, e->ty.attrs[1]), sp = attr_axes(in, e->ty.attrs[3]);
+    s->axes = e->ty.axes;
+    for (int i = 0; i < naxes; i++) {
+      if (feat >> i & 1)
+        for (int k = 0; k < ax_den_rank(in, i); k++)
+          s->valid = and2(in, s->valid, D->ieq(D, x->size[i][k], w->size[i][k]));
+      if (!(s->axes >> i & 1)) continue;
+      if (!(sp >> i & 1)) {
+        s->size[i] = x->axes >> i & 1 ? x->size[i] : w->size[i];
+        continue;
+      }
+      s->size[i] = new_sizes(in, i);
+      for (int k = 0; k < ax_den_rank(in, i); k++) {
+        AxV nn = x->size[i][k], kk = w->size[i][k];
+        AxV st = attr_at(in, e, 4, i, k, x), lo = attr_at(in, e, 5, i, k, x), hi = attr_at(in, e, 6, i, k, x);
+        AxV ld = attr_at(in, e, 7, i, k, x), rd = attr_at(in, e, 8, i, k, x);
+        AxV one = lit(in, 1), zero = lit(in, 0);
+        AxV big_n = D->iadd(D, D->iadd(D, lo, hi),
+                            D->ite(D, D->ilt(D, zero, nn), D->iadd(D, D->imul(D, D->isub(D, nn, one), ld), one),
+                                   zero, 0, AX_INT));
+        AxV big_k = D->ite(D, D->ilt(D, zero, kk), D->iadd(D, D->imul(D, D->isub(D, kk, one), rd), one),
+                           zero, 0, AX_INT);
+        AxV safe = D->ite(D, D->ilt(D, zero, st), st, one, 0, AX_INT);
+        AxV out = D->ite(D, D->ile(D, big_k, big_n),
+                         D->iadd(D, D->idiv(D, D->isub(D, big_n, big_k), safe), one), zero, 0, AX_INT);
+        s->size[i][k] = out;
+        AxV ok = and2(in, and2(in, D->ile(D, one, st), D->ile(D, one, ld)),
+                      and2(in, D->ile(D, one, rd), nonneg(in, big_n)));
+        s->valid = and2(in, s->valid, ok);
+      }
+    }
+    return s;
+  }
   default: {
     /* element-wise (BINOP, unary, compare, select, clamp): operands with axes have equal
      * sizes; scalars broadcast */
@@ -454,6 +501,117 @@ static AxIndex *copy_index(AxInst *in, const AxIndex *idx) {
   AxIndex *c = ax_arena_alloc(in->a, sizeof *c);
   *c = *idx;
   return c;
+}
+
+/* The index idx restricted to the axes of expression o. */
+static AxIndex *restrict_to(AxInst *in, const AxExpr *o, const AxIndex *idx) {
+  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
+  for (size_t i = 0; i < in->syms->naxes; i++)
+    if (o->ty.axes >> i & 1) j->at[i] = idx->at[i];
+  return j;
+}
+
+typedef struct SumCtx {
+  AxInst *in;
+  const AxExpr *e;
+  AxType t;
+  const AxIndex *idx;
+  int n;
+  int axis[AX_MAX_AXES * 8], k[AX_MAX_AXES * 8];
+} SumCtx;
+
+static AxV conv_summand(SumCtx *c, AxIndex *j);
+
+/* the summand at one tuple of the summation indices */
+static AxV summand(void *p, const AxV *vals) {
+  SumCtx *c = p;
+  AxInst *in = c->in;
+  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
+  *j = *c->idx;
+  for (int i = 0; i < c->n; i++) {
+    int ax = c->axis[i];
+    if (c->k[i] == 0) {
+      j->at[ax] = new_sizes(in, ax);
+      for (int k = 0; k < ax_den_rank(in, ax); k++) j->at[ax][k] = NULL;
+    }
+    j->at[ax][c->k[i]] = vals[i];
+  }
+  AxExpr *const *o = c->e->ty.opnds;
+  if (c->e->ty.op == AX_OP_REDUCE) return ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+  if (c->e->ty.op == AX_OP_CONV) return conv_summand(c, j);
+  /* DOT: the product of the operands, each read on its own axes */
+  return D->elem_binary(D, AX_OP_MUL, c->t, ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j)),
+                        ax_den_at(in, o[1], c->t, restrict_to(in, o[1], j)));
+}
+
+/* CONV summand at output position p and window position w (per spatial named axis):
+ *   q = p * st + w * rd; y = q - lo;
+ *   In[b, f, y div ld] if y >= 0, y mod ld = 0 and y div ld < n on every spatial axis,
+ *   else 0 (the padding) — times W[f, o, w] */
+static AxV conv_summand(SumCtx *c, AxIndex *j) {
+  AxInst *in = c->in;
+  const AxExpr *e = c->e;
+  AxExpr *const *o = e->ty.opnds;
+  const AxShape *x = shape_of(in, o[0]);
+  uint64_t sp = attr_axes(in, e->ty.attrs[3]);
+  AxIndex *ii = restrict_to(in, o[0], j), *wi = restrict_to(in, o[1], j);
+  AxV inside = D->bool_lit(D, true);
+  for (int i = 0; i < (int)in->syms->naxes; i++) {
+    if (!(sp >> i & 1)) continue;
+    ii->at[i] = new_sizes(in, i);
+    wi->at[i] = j->at[i];   /* the window position */
+    for (int k = 0; k < ax_den_rank(in, i); k++) {
+      AxV p = c->idx->at[i][k], wpos = j->at[i][k];
+      AxV st = attr_at(in, e, 4, i, k, x), lo = attr_at(in, e, 5, i, k, x);
+      AxV ld = attr_at(in, e, 7, i, k, x), rd = attr_at(in, e, 8, i, k, x);
+      AxV safe = D->ite(D, D->ilt(D, lit(in, 0), ld), ld, lit(in, 1), 0, AX_INT);
+      AxV y = D->isub(D, D->iadd(D, D->imul(D, p, st), D->imul(D, wpos, rd)), lo);
+      AxV q = D->idiv(D, y, safe);
+      inside = and2(in, inside, and2(in, and2(in, nonneg(in, y), D->ieq(D, D->imod(D, y, safe), lit(in, 0))),
+                                     D->ilt(D, q, x->size[i][k])));
+      ii->at[i][k] = q;
+    }
+  }
+  AxV a = D->ite(D, inside, ax_den_at(in, o[0], c->t, ii), D->elem_lit(D, c->t, "0", 0), 2, c->t);
+  return D->elem_binary(D, AX_OP_MUL, c->t, a, ax_den_at(in, o[1], c->t, wi));
+}
+
+/* REDUCE: [[reduce(A, Y)]][x] = Σ_{y < S(A)[Y]} A[x, y]
+ * DOT:    [[dot(A, B, C, Bt)]][x] = Σ_{c < S(A)[C]} A[x|A, c] · B[x|B, c]
+ * A summation index given as an index map ({y: j}) is that map's variable, so hints can
+ * name it; otherwise the domain makes a fresh one. */
+static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  bool conv = e->ty.op == AX_OP_CONV;
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  const AxShape *w = conv ? shape_of(in, e->ty.opnds[1]) : x;
+  const AxRuleSyms *y = in->syms;
+  SumCtx *c = ax_arena_alloc(in->a, sizeof *c);
+  *c = (SumCtx){.in = in, .e = e, .t = t, .idx = idx};
+  AxV vars[AX_MAX_AXES * 8], sizes[AX_MAX_AXES * 8];
+  const char *names[AX_MAX_AXES * 8];
+  /* REDUCE and DOT sum over their first attribute's axes; CONV over the feature axes and
+   * the window positions of the spatial axes (sized by the kernel) */
+  uint64_t axes = conv ? attr_axes(in, e->ty.attrs[1]) | attr_axes(in, e->ty.attrs[3])
+                       : attr_axes(in, e->ty.attrs[0]);
+  for (int i = 0; i < (int)y->naxes; i++) {
+    if (!(axes >> i & 1)) continue;
+    const AxExpr *attr = !conv ? e->ty.attrs[0]
+                       : attr_axes(in, e->ty.attrs[1]) >> i & 1 ? e->ty.attrs[1] : e->ty.attrs[3];
+    const AxExpr *map = NULL;   /* the index map written for this axis, if any */
+    if (attr->kind == AX_E_AXMAP)
+      for (size_t m = 0; m < attr->u.axmap.n; m++)
+        if (strcmp(attr->u.axmap.entries[m].axis.name, y->syms[y->axes[i]].name) == 0)
+          map = attr->u.axmap.entries[m].value;
+    for (int k = 0; k < ax_den_rank(in, i) && c->n < AX_MAX_AXES * 8; k++) {
+      vars[c->n] = map ? in->maps[map->ty.sym][k] : NULL;
+      sizes[c->n] = (conv && (attr_axes(in, e->ty.attrs[3]) >> i & 1) ? w : x)->size[i][k];
+      names[c->n] = ax_arena_printf(in->a, "%s.%d", y->syms[y->axes[i]].name, k);
+      c->axis[c->n] = i;
+      c->k[c->n] = k;
+      c->n++;
+    }
+  }
+  return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, summand, c);
 }
 
 static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
@@ -596,10 +754,9 @@ static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
   }
   case AX_OP_REDUCE:
   case AX_OP_DOT:
+    return at_sum(in, e, t, idx);
   case AX_OP_CONV:
-    in->unsupported = ax_arena_printf(in->a, "operator '%s' is not supported by the verifier yet",
-                                      ax_op_name(op));
-    return D->elem_lit(D, t, "0", 0);
+    return at_sum(in, e, t, idx);
   case AX_OP_SELECT: {   /* select(P, A, B) = A where P, else B */
     AxType ty = operand_type(in, e, t);
     AxV p = ax_den_at(in, o[0], AX_BOOL, scalar_or(in, o[0], idx));

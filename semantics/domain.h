@@ -57,6 +57,13 @@ struct AxDomain {
   AxV (*elem_same)(AxDomain *d, AxType t, AxV a, AxV b);
   /* an element of input tensor `sym` (a symbol index of the rule) at integer indices */
   AxV (*read)(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n);
+  /* REDUCE: the sum over every index tuple i with 0 <= i[k] < sizes[k] of body(i).
+   * `vars` names the summation indices for the symbolic domain: vars[k] is an Int value
+   * (an index map's variable) or NULL for a fresh one, named after names[k] and owned by
+   * aggregated axis axes[k]. The concrete domain enumerates the tuples. */
+  AxV (*sum)(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
+             const char *const *names, const int *axes,
+             AxV (*body)(void *ctx, const AxV *idx), void *ctx);
   const char *unsupported;   /* set when an operation left the domain's fragment */
 };
 

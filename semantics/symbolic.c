@@ -1,0 +1,575 @@
+/* symbolic.c — the symbolic domain; see symbolic.h. The arithmetic of infinities and NaN
+ * mirrors concrete.c exactly (docs/semantics.md states it once for both). */
+#include "semantics/symbolic.h"
+
+#include <string.h>
+
+#include "dsl/check.h"
+#include "semantics/concrete.h"
+
+typedef const AxTerm *T;
+
+/* A reduction element Red_X f(X) (TensorRight §5): the sum of the element over every
+ * tuple of the summation variables X that satisfies dom. */
+typedef struct Red {
+  size_t n;
+  T *vars;
+  T dom;
+} Red;
+
+/* A numeric element: value and flags. Bool elements are plain Bool terms. When red is
+ * set, v/nan/pinf/ninf are the summand f(X) and the element is Red_X f(X). */
+typedef struct Ext {
+  T v, nan, pinf, ninf;
+  const Red *red;
+} Ext;
+
+struct AxSymbolic {
+  AxDomain dom;   /* first: the domain pointer is the symbolic state */
+  AxTermCtx *tc;
+  AxArena *a;
+  const char *const *names;   /* tensor names by symbol index */
+  AxVec reads;                /* AxRead* */
+  AxVec sumvars;              /* AxSumVar*: summation variables made here */
+  int fresh;                  /* counter for fresh variable names */
+};
+
+#define S(d) ((AxSymbolic *)(d))
+#define TC(d) (S(d)->tc)
+
+static T and2(AxDomain *d, T a, T b) { return ax_term_mk_and2(TC(d), a, b); }
+static T or2(AxDomain *d, T a, T b) { return ax_term_mk_or2(TC(d), a, b); }
+static T not1(AxDomain *d, T a) { return ax_term_mk_not(TC(d), a); }
+static T fls(AxDomain *d) { return ax_term_mk_false(TC(d)); }
+static T zero(AxDomain *d, AxType t) {
+  return t == AX_REAL ? ax_term_mk_real_si(TC(d), 0, 1) : ax_term_mk_int_si(TC(d), 0);
+}
+
+/* ---- integers and booleans ------------------------------------------------------------ */
+
+static AxV int_lit(AxDomain *d, const char *dec) { return ax_term_mk_int_str(TC(d), dec); }
+static AxV int_small(AxDomain *d, long v) { return ax_term_mk_int_si(TC(d), v); }
+static AxV iadd(AxDomain *d, AxV a, AxV b) { return ax_term_mk_add2(TC(d), a, b); }
+static AxV isub(AxDomain *d, AxV a, AxV b) { return ax_term_mk_sub(TC(d), a, b); }
+static AxV imul(AxDomain *d, AxV a, AxV b) { return ax_term_mk_mul2(TC(d), a, b); }
+/* SMT-LIB div/mod are Euclidean: for a positive divisor they are floor division and its
+ * remainder, which is all the denotations ask for (domain.h). */
+static AxV idiv(AxDomain *d, AxV a, AxV b) { return ax_term_mk_div(TC(d), a, b); }
+static AxV imod(AxDomain *d, AxV a, AxV b) { return ax_term_mk_mod(TC(d), a, b); }
+static AxV ilt(AxDomain *d, AxV a, AxV b) { return ax_term_mk_lt(TC(d), a, b); }
+static AxV ile(AxDomain *d, AxV a, AxV b) { return ax_term_mk_le(TC(d), a, b); }
+static AxV ieq(AxDomain *d, AxV a, AxV b) { return ax_term_mk_eq(TC(d), a, b); }
+static AxV bool_lit(AxDomain *d, bool v) { return ax_term_mk_bool(TC(d), v); }
+static AxV band(AxDomain *d, AxV a, AxV b) { return and2(d, a, b); }
+static AxV bor(AxDomain *d, AxV a, AxV b) { return or2(d, a, b); }
+static AxV bnot(AxDomain *d, AxV a) { return not1(d, a); }
+
+static Ext *ext(AxDomain *d, T v, T nan, T pinf, T ninf) {
+  Ext *e = ax_arena_alloc(S(d)->a, sizeof *e);
+  *e = (Ext){v, nan, pinf, ninf, NULL};
+  return e;
+}
+
+static Ext *finite(AxDomain *d, T v) { return ext(d, v, fls(d), fls(d), fls(d)); }
+
+static AxV plain_ite(AxDomain *d, AxV c, AxV a, AxV b, int kind, AxType t) {
+  AxTermCtx *tc = TC(d);
+  if (kind != 2 || t == AX_BOOL) return ax_term_mk_ite(tc, c, a, b);
+  const Ext *x = a, *y = b;
+  return ext(d, ax_term_mk_ite(tc, c, x->v, y->v), ax_term_mk_ite(tc, c, x->nan, y->nan),
+             ax_term_mk_ite(tc, c, x->pinf, y->pinf), ax_term_mk_ite(tc, c, x->ninf, y->ninf));
+}
+
+/* ---- elements ------------------------------------------------------------------------- */
+
+static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
+  if (t == AX_BOOL) return ax_term_mk_bool(TC(d), strcmp(text, "0") != 0);
+  if (inf_sign)
+    return ext(d, zero(d, t), fls(d), ax_term_mk_bool(TC(d), inf_sign > 0),
+               ax_term_mk_bool(TC(d), inf_sign < 0));
+  mpq_t q;
+  mpq_init(q);
+  ax_decimal_to_mpq(text, q);
+  T v;
+  if (t == AX_INT) {   /* a decimal in an int context truncates, as in concrete.c */
+    mpz_t z;
+    mpz_init(z);
+    mpz_tdiv_q(z, mpq_numref(q), mpq_denref(q));
+    v = ax_term_mk_int(TC(d), z);
+    mpz_clear(z);
+  } else {
+    v = ax_term_mk_real(TC(d), q);
+  }
+  mpq_clear(q);
+  return finite(d, v);
+}
+
+static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
+  return finite(d, t == AX_REAL ? ax_term_mk_to_real(TC(d), i) : (T)i);
+}
+
+static T is_fin(AxDomain *d, const Ext *x) {
+  return not1(d, or2(d, x->nan, or2(d, x->pinf, x->ninf)));
+}
+static T is_inf(AxDomain *d, const Ext *x) { return or2(d, x->pinf, x->ninf); }
+static T fin_zero(AxDomain *d, const Ext *x, AxType t) {
+  return and2(d, is_fin(d, x), ax_term_mk_eq(TC(d), x->v, zero(d, t)));
+}
+static T positive(AxDomain *d, const Ext *x, AxType t) {   /* +inf or finite > 0 */
+  return or2(d, x->pinf, and2(d, is_fin(d, x), ax_term_mk_lt(TC(d), zero(d, t), x->v)));
+}
+static T negative(AxDomain *d, const Ext *x, AxType t) {   /* -inf or finite < 0 */
+  return or2(d, x->ninf, and2(d, is_fin(d, x), ax_term_mk_lt(TC(d), x->v, zero(d, t))));
+}
+
+/* a >= b for non-NaN extended numbers */
+static T ge(AxDomain *d, const Ext *a, const Ext *b) {
+  return or2(d, or2(d, a->pinf, b->ninf),
+             and2(d, and2(d, is_fin(d, a), is_fin(d, b)), ax_term_mk_le(TC(d), b->v, a->v)));
+}
+
+static Ext *neg(AxDomain *d, const Ext *a) {
+  return ext(d, ax_term_mk_neg(TC(d), a->v), a->nan, a->ninf, a->pinf);
+}
+
+/* result flags from "is NaN", "is infinite" and "positive when infinite" */
+static Ext *with_flags(AxDomain *d, T v, T nan, T inf, T pos) {
+  T infr = and2(d, not1(d, nan), inf);
+  return ext(d, v, nan, and2(d, infr, pos), and2(d, infr, not1(d, pos)));
+}
+
+/* |a| with the sign of `same` ? + : -  (for truncating integer division) */
+static T signed_as(AxDomain *d, T same, T mag) {
+  return ax_term_mk_ite(TC(d), same, mag, ax_term_mk_neg(TC(d), mag));
+}
+
+static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  AxTermCtx *tc = TC(d);
+  if (op == AX_OP_AND) return and2(d, pa, pb);
+  if (op == AX_OP_OR) return or2(d, pa, pb);
+  const Ext *a = pa, *b = pb;
+  T anynan = or2(d, a->nan, b->nan);
+  switch (op) {
+  case AX_OP_SUB:
+    b = neg(d, b);
+    /* FALLTHROUGH */
+  case AX_OP_ADD: {   /* +inf + -inf = NaN; an infinity wins over a finite value */
+    T nan = or2(d, or2(d, a->nan, b->nan),
+                or2(d, and2(d, a->pinf, b->ninf), and2(d, a->ninf, b->pinf)));
+    return with_flags(d, ax_term_mk_add2(tc, a->v, b->v), nan, or2(d, is_inf(d, a), is_inf(d, b)),
+                      or2(d, a->pinf, b->pinf));
+  }
+  case AX_OP_MUL: {   /* inf * 0 = NaN; the sign of an infinite product is the product of signs */
+    T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), fin_zero(d, b, t)),
+                               and2(d, is_inf(d, b), fin_zero(d, a, t))));
+    T pos = or2(d, and2(d, positive(d, a, t), positive(d, b, t)),
+                and2(d, negative(d, a, t), negative(d, b, t)));
+    return with_flags(d, ax_term_mk_mul2(tc, a->v, b->v), nan, or2(d, is_inf(d, a), is_inf(d, b)), pos);
+  }
+  case AX_OP_DIV: {
+    T bzero = fin_zero(d, b, t);
+    T binf = is_inf(d, b);
+    if (t == AX_INT) {
+      /* int: x / 0 = -1 (XLA), truncation toward zero; inf / inf = NaN; x / inf = 0 */
+      T nan = or2(d, anynan, and2(d, is_inf(d, a), binf));
+      T q0 = ax_term_mk_div(tc, ax_term_mk_abs(tc, a->v), ax_term_mk_abs(tc, b->v));
+      T same = ax_term_mk_eq(tc, ax_term_mk_le(tc, zero(d, t), a->v), ax_term_mk_le(tc, zero(d, t), b->v));
+      T v = ax_term_mk_ite(tc, binf, zero(d, t),
+                           ax_term_mk_ite(tc, bzero, ax_term_mk_int_si(tc, -1), signed_as(d, same, q0)));
+      return with_flags(d, v, nan, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t))));
+    }
+    /* real (IEEE): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
+    T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), binf), and2(d, fin_zero(d, a, t), bzero)));
+    T inf = or2(d, is_inf(d, a), and2(d, is_fin(d, a), bzero));
+    T pos = or2(d, and2(d, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t)))),
+                and2(d, is_fin(d, a), ax_term_mk_lt(tc, zero(d, t), a->v)));
+    T v = ax_term_mk_ite(tc, or2(d, binf, bzero), zero(d, t), ax_term_mk_rdiv(tc, a->v, b->v));
+    return with_flags(d, v, nan, inf, pos);
+  }
+  case AX_OP_REM: {
+    if (t == AX_REAL) {
+      d->unsupported = "'rem' on real elements is not supported by the verifier";
+      return finite(d, zero(d, t));
+    }
+    /* int: x % 0 = x (XLA); the remainder has the sign of the dividend; inf % y = NaN;
+     * x % inf = x */
+    T nan = or2(d, anynan, is_inf(d, a));
+    T r0 = ax_term_mk_mod(tc, ax_term_mk_abs(tc, a->v), ax_term_mk_abs(tc, b->v));
+    T tr = signed_as(d, ax_term_mk_le(tc, zero(d, t), a->v), r0);
+    T v = ax_term_mk_ite(tc, or2(d, is_inf(d, b), fin_zero(d, b, t)), a->v, tr);
+    return with_flags(d, v, nan, fls(d), fls(d));
+  }
+  case AX_OP_MAX:
+  case AX_OP_MIN: {   /* NaN propagates (as XLA's max and min do) */
+    T pick_a = op == AX_OP_MAX ? ge(d, a, b) : ge(d, b, a);
+    const Ext *m = plain_ite(d, pick_a, a, b, 2, t);
+    return ext(d, m->v, anynan, and2(d, not1(d, anynan), m->pinf), and2(d, not1(d, anynan), m->ninf));
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
+  AxTermCtx *tc = TC(d);
+  if (op == AX_OP_NOT) return not1(d, pa);
+  const Ext *a = pa;
+  switch (op) {
+  case AX_OP_NEG:
+    return neg(d, a);
+  case AX_OP_ABS:
+    return ext(d, ax_term_mk_abs(tc, a->v), a->nan, is_inf(d, a), fls(d));
+  case AX_OP_EXP: {
+    /* exp is uninterpreted beyond exp(-inf) = 0 and exp(+inf) = +inf: proofs may use only
+     * congruence, and a model that needs a value of exp cannot be replayed (UNKNOWN) */
+    AxSort r = AX_SORT_REAL;
+    const AxFunc *f = ax_term_func(tc, "exp", 1, &r, AX_SORT_REAL);
+    T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), ax_term_mk_app(tc, f, 1, &a->v));
+    return ext(d, v, a->nan, a->pinf, fls(d));
+  }
+  default:
+    AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+static AxV plain_compare(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  AxTermCtx *tc = TC(d);
+  if (t == AX_BOOL) {
+    T eq = ax_term_mk_eq(tc, pa, pb);
+    if (op == AX_OP_EQ) return eq;
+    if (op == AX_OP_NE) return not1(d, eq);
+    /* false < true */
+    T lt = and2(d, not1(d, pa), pb), gt = and2(d, pa, not1(d, pb));
+    return op == AX_OP_LT ? lt : op == AX_OP_GT ? gt : op == AX_OP_LE ? not1(d, gt) : not1(d, lt);
+  }
+  const Ext *a = pa, *b = pb;
+  T ordered = not1(d, or2(d, a->nan, b->nan));   /* NaN is unordered */
+  T eq = and2(d, ordered, or2(d, or2(d, and2(d, a->pinf, b->pinf), and2(d, a->ninf, b->ninf)),
+                                  and2(d, and2(d, is_fin(d, a), is_fin(d, b)), ax_term_mk_eq(tc, a->v, b->v))));
+  T age = and2(d, ordered, ge(d, a, b)), bge = and2(d, ordered, ge(d, b, a));
+  switch (op) {
+  case AX_OP_EQ: return eq;
+  case AX_OP_NE: return not1(d, eq);
+  case AX_OP_LT: return and2(d, bge, not1(d, eq));
+  case AX_OP_LE: return bge;
+  case AX_OP_GT: return and2(d, age, not1(d, eq));
+  case AX_OP_GE: return age;
+  default: AX_UNREACHABLE();
+  }
+  return NULL;
+}
+
+/* same value, or both NaN (docs/semantics.md) */
+static AxV plain_same(AxDomain *d, AxType t, AxV pa, AxV pb) {
+  AxTermCtx *tc = TC(d);
+  if (t == AX_BOOL) return ax_term_mk_eq(tc, pa, pb);
+  const Ext *a = pa, *b = pb;
+  T flags = and2(d, ax_term_mk_eq(tc, a->pinf, b->pinf), ax_term_mk_eq(tc, a->ninf, b->ninf));
+  T vals = ax_term_mk_implies(tc, is_fin(d, a), ax_term_mk_eq(tc, a->v, b->v));
+  T defined = and2(d, and2(d, not1(d, a->nan), not1(d, b->nan)), and2(d, flags, vals));
+  return or2(d, and2(d, a->nan, b->nan), defined);
+}
+
+static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa);
+
+/* ---- reduction elements --------------------------------------------------------------
+ * The normal forms of TensorRight Fig. 9, extended: v * Red f = Red (v * f); Red f * Red g
+ * = Red (f * g) over both variable sets; a sum of a reduction is one reduction over both
+ * sets; -Red f = Red (-f); and a choice or a sum between reductions (select, pad, concat,
+ * +) is one reduction over the union of the sets, each branch pinning the variables of the
+ * others to 0. Anything else applied to a reduction is outside the fragment (unsupported),
+ * as is a sum of values that may be infinite or NaN. */
+
+static bool finite_body(AxDomain *d, const Ext *e) {
+  if (ax_term_kind(e->nan) == AX_TERM_FALSE && ax_term_kind(e->pinf) == AX_TERM_FALSE &&
+      ax_term_kind(e->ninf) == AX_TERM_FALSE)
+    return true;
+  d->unsupported = "a sum of values that may be infinite or NaN";
+  return false;
+}
+
+static const Red *lift(AxDomain *d, const Ext *e) {
+  static const Red none = {0, NULL, NULL};
+  (void)d;
+  return e->red ? e->red : &none;
+}
+
+static T fresh_var(AxDomain *d, const char *base, int axis) {
+  AxSymbolic *s = S(d);
+  T v = ax_term_mk_var(s->tc, ax_arena_printf(s->a, "%s#%d", base, ++s->fresh), AX_SORT_INT);
+  AxSumVar *sv = ax_arena_alloc(s->a, sizeof *sv);
+  sv->var = v;
+  sv->axis = axis;
+  ax_vec_push(s->a, &s->sumvars, sv);
+  return v;
+}
+
+static int axis_of_var(AxDomain *d, T v) {
+  AxSymbolic *s = S(d);
+  for (size_t i = 0; i < s->sumvars.len; i++) {
+    const AxSumVar *sv = s->sumvars.items[i];
+    if (sv->var == v) return sv->axis;
+  }
+  return -1;
+}
+
+static bool has_var(const Red *r, T v) {
+  for (size_t i = 0; r && i < r->n; i++)
+    if (r->vars[i] == v) return true;
+  return false;
+}
+
+/* b with every variable it shares with a renamed apart (for products of sums) */
+static const Ext *apart(AxDomain *d, const Red *a, const Ext *b) {
+  const Red *rb = b->red;
+  if (!rb) return b;
+  T from[64], to[64];
+  size_t n = 0;
+  for (size_t i = 0; i < rb->n && n < 64; i++)
+    if (has_var(a, rb->vars[i])) {
+      from[n] = rb->vars[i];
+      to[n++] = fresh_var(d, ax_term_var_name(rb->vars[i]), axis_of_var(d, rb->vars[i]));
+    }
+  if (!n) return b;
+  AxTermCtx *tc = TC(d);
+  Red *r = ax_arena_alloc(S(d)->a, sizeof *r);
+  r->n = rb->n;
+  r->vars = ax_arena_alloc(S(d)->a, rb->n * sizeof(T));
+  for (size_t i = 0; i < rb->n; i++) r->vars[i] = ax_term_subst(tc, rb->vars[i], n, from, to);
+  r->dom = ax_term_subst(tc, rb->dom, n, from, to);
+  Ext *e = ext(d, ax_term_subst(tc, b->v, n, from, to), b->nan, b->pinf, b->ninf);
+  e->red = r;
+  return e;
+}
+
+static Ext *with_red(AxDomain *d, const Ext *body, const Red *r) {
+  Ext *e = ext(d, body->v, body->nan, body->pinf, body->ninf);
+  e->red = r->n ? r : NULL;
+  if (e->red && !finite_body(d, e)) e->red = NULL;
+  return e;
+}
+
+/* pinned(vars of b not in a) = 0 */
+static T pin_others(AxDomain *d, const Red *a, const Red *b) {
+  T acc = ax_term_mk_true(TC(d));
+  for (size_t i = 0; i < b->n; i++)
+    if (!has_var(a, b->vars[i]))
+      acc = and2(d, acc, ax_term_mk_eq(TC(d), b->vars[i], ax_term_mk_int_si(TC(d), 0)));
+  return acc;
+}
+
+static T dom_of(AxDomain *d, const Red *r) { return r->dom ? r->dom : ax_term_mk_true(TC(d)); }
+
+/* union of the variable sets of a and b */
+static Red *union_vars(AxDomain *d, const Red *a, const Red *b, T extra) {
+  Red *r = ax_arena_alloc(S(d)->a, sizeof *r);
+  r->vars = ax_arena_alloc(S(d)->a, (a->n + b->n + 2) * sizeof(T));
+  if (extra) r->vars[r->n++] = extra;
+  for (size_t i = 0; i < a->n; i++) r->vars[r->n++] = a->vars[i];
+  for (size_t i = 0; i < b->n; i++)
+    if (!has_var(a, b->vars[i])) r->vars[r->n++] = b->vars[i];
+  return r;
+}
+
+/* ite(c, Red_A f, Red_B g) = Red_{A∪B} ite(c, f, g) over (c ∧ dom_A ∧ B\\A = 0) ∨ (¬c ∧ dom_B ∧ A\\B = 0) */
+static AxV red_choice(AxDomain *d, T c, const Ext *a, const Ext *b, AxType t) {
+  const Red *ra = lift(d, a), *rb = lift(d, b);
+  Red *r = union_vars(d, ra, rb, NULL);
+  r->dom = or2(d, and2(d, c, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
+               and2(d, not1(d, c), and2(d, dom_of(d, rb), pin_others(d, rb, ra))));
+  const Ext *body = plain_ite(d, c, a, b, 2, t);
+  return with_red(d, body, r);
+}
+
+static AxV ite(AxDomain *d, AxV c, AxV a, AxV b, int kind, AxType t) {
+  if (kind == 2 && t != AX_BOOL && (((const Ext *)a)->red || ((const Ext *)b)->red))
+    return red_choice(d, c, a, b, t);
+  return plain_ite(d, c, a, b, kind, t);
+}
+
+static AxV unsupported(AxDomain *d, const char *what, AxType t) {
+  d->unsupported = what;
+  return finite(d, zero(d, t));
+}
+
+static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  if (op == AX_OP_AND || op == AX_OP_OR || t == AX_BOOL) return plain_binary(d, op, t, pa, pb);
+  const Ext *a = pa, *b = pb;
+  if (!a->red && !b->red) return plain_binary(d, op, t, pa, pb);
+  if (op == AX_OP_MUL) {
+    if (!a->red || !b->red) {   /* v * Red f = Red (v * f) */
+      const Ext *r = a->red ? a : b;
+      return with_red(d, plain_binary(d, op, t, a, b), r->red);
+    }
+    b = apart(d, a->red, b);   /* Red f * Red g = Red_{A,B} f * g */
+    Red *r = union_vars(d, a->red, b->red, NULL);
+    r->dom = and2(d, a->red->dom, b->red->dom);
+    return with_red(d, plain_binary(d, op, t, a, b), r);
+  }
+  if (op == AX_OP_ADD || op == AX_OP_SUB) {
+    /* a ± b = Red over a tag variable that picks the side */
+    T tag = fresh_var(d, "side", -1);
+    AxTermCtx *tc = TC(d);
+    T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
+    const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
+    const Red *ra = lift(d, a), *rb = lift(d, bb);
+    T is0 = ax_term_mk_eq(tc, tag, zero_i);
+    Red *r = union_vars(d, ra, rb, tag);
+    r->dom = and2(d, and2(d, ax_term_mk_le(tc, zero_i, tag), ax_term_mk_le(tc, tag, one)),
+                  or2(d, and2(d, is0, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
+                      and2(d, not1(d, is0), and2(d, dom_of(d, rb), pin_others(d, rb, ra)))));
+    return with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
+  }
+  return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
+}
+
+static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
+  if (op == AX_OP_NOT || t == AX_BOOL || !((const Ext *)pa)->red) return plain_unary(d, op, t, pa);
+  return elem_unary_red(d, op, t, pa);
+}
+
+static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa) {
+  const Ext *a = pa;
+  if (!a->red) return plain_unary(d, op, t, pa);
+  if (op != AX_OP_NEG) return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
+  return with_red(d, plain_unary(d, op, t, pa), a->red);
+}
+
+static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  if (t != AX_BOOL && (((const Ext *)pa)->red || ((const Ext *)pb)->red)) {
+    d->unsupported = "comparing a reduction with a value is not supported";
+    return ax_term_mk_false(TC(d));
+  }
+  return plain_compare(d, op, t, pa, pb);
+}
+
+static AxV elem_same(AxDomain *d, AxType t, AxV pa, AxV pb) {
+  if (t != AX_BOOL && (((const Ext *)pa)->red || ((const Ext *)pb)->red)) {
+    d->unsupported = "equality of reductions needs a bijection (internal: asked as a term)";
+    return ax_term_mk_false(TC(d));
+  }
+  return plain_same(d, t, pa, pb);
+}
+
+/* REDUCE: the summand at the summation variables, then one reduction over them (merged
+ * with a reduction the summand already is). */
+static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
+               const char *const *names, const int *axes, AxV (*body)(void *, const AxV *), void *ctx) {
+  AxSymbolic *s = S(d);
+  AxTermCtx *tc = s->tc;
+  T *v = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
+  Red *r = ax_arena_alloc(s->a, sizeof *r);
+  r->dom = ax_term_mk_true(tc);
+  for (size_t k = 0; k < n; k++) {
+    v[k] = vars && vars[k] ? (T)vars[k] : fresh_var(d, names[k], axes[k]);
+    if (vars && vars[k] && axis_of_var(d, v[k]) < 0) {   /* an index map's variable */
+      AxSumVar *sv = ax_arena_alloc(s->a, sizeof *sv);
+      sv->var = v[k];
+      sv->axis = axes[k];
+      ax_vec_push(s->a, &s->sumvars, sv);
+    }
+    r->dom = and2(d, r->dom, and2(d, ax_term_mk_le(tc, ax_term_mk_int_si(tc, 0), v[k]),
+                                  ax_term_mk_lt(tc, v[k], sizes[k])));
+  }
+  r->vars = v;
+  r->n = n;
+  const Ext *f = body(ctx, (const AxV *)v);
+  if (f->red) {   /* Red_X (Red_Y g) = Red_{X,Y} g */
+    f = apart(d, r, f);
+    Red *m = union_vars(d, r, f->red, NULL);
+    m->dom = and2(d, r->dom, f->red->dom);
+    r = m;
+  }
+  if (!finite_body(d, f)) return finite(d, zero(d, t));
+  return with_red(d, f, r);
+}
+
+static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
+  AxSymbolic *s = S(d);
+  AxSort sorts[AX_MAX_AXES * 8];
+  for (size_t i = 0; i < n; i++) sorts[i] = AX_SORT_INT;
+  AxSort res = t == AX_BOOL ? AX_SORT_BOOL : t == AX_INT ? AX_SORT_INT : AX_SORT_REAL;
+  const AxFunc *f = ax_term_func(s->tc, s->names[sym], n, sorts, res);
+  AX_ASSERT(f);   /* one tensor, one signature: sort and arity are fixed per instance */
+  T app = ax_term_mk_app(s->tc, f, n, (const AxTerm *const *)idx);
+  bool seen = false;
+  for (size_t i = 0; i < s->reads.len && !seen; i++) seen = ((AxRead *)s->reads.items[i])->app == app;
+  if (!seen) {
+    AxRead *r = ax_arena_alloc(s->a, sizeof *r);
+    r->sym = sym;
+    r->type = t;
+    r->n = n;
+    r->idx = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
+    memcpy(r->idx, idx, n * sizeof(T));
+    r->app = app;
+    ax_vec_push(s->a, &s->reads, r);
+  }
+  return t == AX_BOOL ? (AxV)app : finite(d, app);   /* inputs are finite */
+}
+
+AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names) {
+  AxArena *a = ax_arena_new();
+  AxSymbolic *s = ax_arena_alloc(a, sizeof *s);
+  s->a = a;
+  s->tc = tc;
+  s->names = tensor_names;
+  s->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
+                      imod,     ilt,       ile,      ieq,         bool_lit,    band,
+                      bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
+                      elem_unary, elem_compare, elem_same, read, sum, NULL};
+  return s;
+}
+
+void ax_symbolic_free(AxSymbolic *s) {
+  if (s) ax_arena_free(s->a);
+}
+
+AxDomain *ax_symbolic_domain(AxSymbolic *s) { return &s->dom; }
+
+AxV ax_symbolic_int_var(AxSymbolic *s, const char *name) {
+  return ax_term_mk_var(s->tc, name, AX_SORT_INT);
+}
+
+const AxTerm *ax_symbolic_term(AxV v) { return v; }
+
+void ax_symbolic_elem_terms(AxV v, AxType t, const AxTerm *out[4]) {
+  if (t == AX_BOOL) {
+    out[0] = v;
+    out[1] = out[2] = out[3] = NULL;
+    return;
+  }
+  const Ext *e = v;
+  out[0] = e->v;
+  out[1] = e->nan;
+  out[2] = e->pinf;
+  out[3] = e->ninf;
+}
+
+const AxRead *ax_symbolic_reads(const AxSymbolic *s, size_t *n) {
+  /* the vector holds pointers; hand out a contiguous copy */
+  *n = s->reads.len;
+  AxRead *out = ax_arena_alloc(s->a, (s->reads.len + 1) * sizeof(AxRead));
+  for (size_t i = 0; i < s->reads.len; i++) out[i] = *(AxRead *)s->reads.items[i];
+  return out;
+}
+
+bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out) {
+  if (t == AX_BOOL) return false;
+  const Ext *e = elem;
+  memset(out, 0, sizeof *out);
+  out->body = e->v;
+  if (!e->red) return false;
+  out->n = e->red->n;
+  out->vars = e->red->vars;
+  out->dom = e->red->dom;
+  return true;
+}
+
+const AxSumVar *ax_symbolic_sumvars(const AxSymbolic *s, size_t *n) {
+  *n = s->sumvars.len;
+  AxSumVar *out = ax_arena_alloc(s->a, (s->sumvars.len + 1) * sizeof(AxSumVar));
+  for (size_t i = 0; i < s->sumvars.len; i++) out[i] = *(AxSumVar *)s->sumvars.items[i];
+  return out;
+}

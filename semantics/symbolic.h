@@ -1,0 +1,61 @@
+/* symbolic.h — the symbolic value domain: denotations build SMT terms.
+ *
+ * Integers and booleans are terms of sort Int and Bool. A numeric element is four terms:
+ * its value (Int or Real) and three flags (is NaN, is +inf, is -inf) — all constant false
+ * for the finite inputs, so the term builder folds them away unless a rule writes `inf` or
+ * an operation can produce NaN (see docs/semantics.md). Bool elements are Bool terms.
+ *
+ * An input tensor is an uninterpreted function from its named-axis indices to its element
+ * sort; every read the denotations make is recorded (tensor, index terms, application
+ * term) so bound inference can count reads and a counterexample can be replayed. Tensor
+ * inputs are finite: a read's flags are false.
+ *
+ * All terms live in the AxTermCtx given at creation (owned by the caller). */
+#ifndef AX_SYMBOLIC_H
+#define AX_SYMBOLIC_H
+
+#include "semantics/domain.h"
+#include "semantics/term.h"
+
+typedef struct AxSymbolic AxSymbolic;
+
+typedef struct AxRead {
+  int sym;                  /* the tensor's symbol in the rule */
+  AxType type;
+  size_t n;                 /* number of indices */
+  const AxTerm **idx;       /* index terms (Int) */
+  const AxTerm *app;        /* the application term: its value */
+} AxRead;
+
+AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names);   /* owned */
+void ax_symbolic_free(AxSymbolic *s);
+AxDomain *ax_symbolic_domain(AxSymbolic *s);      /* borrowed; lives as long as s */
+
+AxV ax_symbolic_int_var(AxSymbolic *s, const char *name);   /* a fresh-named Int variable */
+const AxTerm *ax_symbolic_term(AxV int_or_bool);            /* the term behind a value */
+/* The terms of an element of type t: [0] value (or the Bool), [1] NaN, [2] +inf, [3] -inf
+ * (the flags are NULL for bool elements). */
+void ax_symbolic_elem_terms(AxV elem, AxType t, const AxTerm *out[4]);
+/* A reduction element Red_X f(X): the summation variables, the domain (a Bool term over
+ * them) and the summand's value term (finite by construction). */
+typedef struct AxRedTerms {
+  size_t n;
+  const AxTerm *const *vars;
+  const AxTerm *dom;
+  const AxTerm *body;
+} AxRedTerms;
+/* Is elem (of numeric type t) a reduction element? Fills out either way (body = value). */
+bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out);
+
+/* Summation variables made by `sum`, with the aggregated axis each ranges over (-1 for a
+ * tag variable that picks a side of a sum). */
+typedef struct AxSumVar {
+  const AxTerm *var;
+  int axis;
+} AxSumVar;
+const AxSumVar *ax_symbolic_sumvars(const AxSymbolic *s, size_t *n);
+
+/* Every read recorded so far, in order, without duplicates. */
+const AxRead *ax_symbolic_reads(const AxSymbolic *s, size_t *n);
+
+#endif

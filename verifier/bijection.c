@@ -1,0 +1,242 @@
+/* bijection.c — reduction equality through a checked bijection; see bijection.h. */
+#include "verifier/bijection.h"
+
+#include <string.h>
+
+#include "verifier/cex.h"
+
+typedef const AxTerm *T;
+
+typedef struct Side {
+  size_t n;
+  T *vars;
+} Side;
+
+static bool in_side(const Side *s, T v) {
+  for (size_t i = 0; i < s->n; i++)
+    if (s->vars[i] == v) return true;
+  return false;
+}
+
+/* Does t mention none of the variables of s (other than those of `allow`)? */
+static bool free_of(AxSymInstance *in, T t, const Side *s, const Side *allow) {
+  AxVec vars = {0};
+  ax_term_collect(in->tc, &t, 1, ax_term_pred_var, NULL, in->a, &vars);
+  for (size_t i = 0; i < vars.len; i++)
+    if (in_side(s, vars.items[i]) && !in_side(allow, vars.items[i])) return false;
+  return true;
+}
+
+static void conjuncts(T t, AxArena *a, AxVec *out) {
+  if (ax_term_kind(t) == AX_TERM_AND) {
+    for (size_t i = 0; i < ax_term_nargs(t); i++) conjuncts(ax_term_arg(t, i), a, out);
+    return;
+  }
+  ax_vec_push(a, out, (void *)t);
+}
+
+static int axis_of(const AxSumVar *sv, size_t nsv, T v) {
+  for (size_t i = 0; i < nsv; i++)
+    if (sv[i].var == v) return sv[i].axis;
+  return -2;
+}
+
+/* For every variable of `to`, an expression over the variables of `from`: a variable both
+ * share maps to itself; else a hint conjunct `v == e` (either way round) with e free of the
+ * other `to` variables; else the next unpaired `from` variable of the same axis. Returns
+ * false (naming the variable in why) when some variable has none. Inferred pairings are
+ * appended to `inferred`. */
+static bool solve(AxSymInstance *in, const Side *from, const Side *to, const AxVec *hint, T *out,
+                  char *why, size_t len, char *inferred, size_t ilen) {
+  size_t nsv;
+  const AxSumVar *sv = ax_symbolic_sumvars(in->sym, &nsv);
+  bool *used = ax_arena_alloc(in->a, from->n + 1);
+  for (size_t i = 0; i < to->n; i++) {
+    T v = to->vars[i];
+    out[i] = NULL;
+    if (in_side(from, v)) {
+      out[i] = v;
+      for (size_t j = 0; j < from->n; j++) used[j] |= from->vars[j] == v;
+      continue;
+    }
+    for (size_t c = 0; c < hint->len && !out[i]; c++) {
+      T h = hint->items[c];
+      if (ax_term_kind(h) != AX_TERM_EQ) continue;
+      for (int side = 0; side < 2 && !out[i]; side++) {
+        T lhs = ax_term_arg(h, (size_t)side), rhs = ax_term_arg(h, (size_t)!side);
+        if (lhs == v && free_of(in, rhs, to, from)) out[i] = rhs;
+      }
+    }
+  }
+  for (size_t i = 0; i < to->n; i++) {
+    if (out[i]) continue;
+    int ax = axis_of(sv, nsv, to->vars[i]);
+    for (size_t j = 0; j < from->n && !out[i]; j++)
+      if (!used[j] && ax >= 0 && axis_of(sv, nsv, from->vars[j]) == ax) {
+        used[j] = true;
+        out[i] = from->vars[j];
+        size_t n = strlen(inferred);
+        snprintf(inferred + n, ilen - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(to->vars[i]),
+                 ax_term_var_name(from->vars[j]));
+      }
+    if (!out[i]) {
+      snprintf(why, len, "no hint gives the summation index '%s' in terms of the other side's",
+               ax_term_var_name(to->vars[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
+static T tuple_eq(AxTermCtx *tc, const T *a, const T *b, size_t n) {
+  T acc = ax_term_mk_true(tc);
+  for (size_t i = 0; i < n; i++) acc = ax_term_mk_and2(tc, acc, ax_term_mk_eq(tc, a[i], b[i]));
+  return acc;
+}
+
+/* "i.0 = 3, k.0 = 3": the model's values of the watched variables */
+static void model_text(const AxModel *m, const T *w, size_t n, char *buf, size_t len) {
+  size_t pos = 0;
+  buf[0] = '\0';
+  mpz_t z;
+  mpz_init(z);
+  for (size_t i = 0; i < n && pos < len; i++) {
+    if (!ax_model_int(m, i, z)) continue;
+    char *s = mpz_get_str(NULL, 10, z);
+    pos += (size_t)snprintf(buf + pos, len - pos, "%s%s = %s", pos ? ", " : "", ax_term_var_name(w[i]), s);
+    void (*freefn)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefn);
+    freefn(s, strlen(s) + 1);
+  }
+  mpz_clear(z);
+}
+
+/* One query: UNSAT proves the property. On SAT the model's values of `show` (integer
+ * variables) are written to model_buf. */
+static AxSmtResult ask(AxSymInstance *in, const AxVerifyOpts *o, T q, const T *show, size_t nshow,
+                       char *model_buf, size_t mlen, char *reason, size_t rlen, AxResult *out) {
+  AxModel *m = NULL;
+  out->queries++;
+  AxSmtResult r = ax_solver_check(&o->solver, in->tc, q, show, nshow, &m, reason, rlen);
+  if (r == AX_SMT_SAT && m) model_text(m, show, nshow, model_buf, mlen);
+  ax_model_free(m);
+  return r;
+}
+
+bool ax_bij_maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen) {
+  Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
+  AxVec hint = {0};
+  conjuncts(in->hint, in->a, &hint);
+  char scratch[512] = "";
+  return solve(in, &L, &R, &hint, h, why, len, inferred, ilen) &&
+         solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch);
+}
+
+AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
+  AxTermCtx *tc = in->tc;
+  Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
+  T *h = ax_arena_alloc(in->a, (R.n + 1) * sizeof(T));   /* RHS vars from LHS vars */
+  T *g = ax_arena_alloc(in->a, (L.n + 1) * sizeof(T));   /* LHS vars from RHS vars */
+  char why[512], inferred[512] = "";
+  if (!ax_bij_maps(in, h, g, why, sizeof why, inferred, sizeof inferred)) {
+    free(out->reason);
+    size_t n = strlen(where) + strlen(why) + 64;
+    out->reason = ax_xmalloc(n);
+    snprintf(out->reason, n, "at rank %s: %s", where, why);
+    return AX_UNKNOWN;
+  }
+  T DX = in->red[0].dom, DY = in->red[1].dom, f = in->red[0].body, gb = in->red[1].body;
+  T DYh = ax_term_subst(tc, DY, R.n, (const AxTerm *const *)R.vars, h);
+  T gh = ax_term_subst(tc, gb, R.n, (const AxTerm *const *)R.vars, h);
+  T base = ax_term_mk_and2(tc, in->ctx, DX);
+  T *shown = ax_arena_alloc(in->a, (2 * (L.n + R.n) + 1) * sizeof(T));
+  size_t nshown = 0;
+  for (size_t i = 0; i < L.n; i++) shown[nshown++] = L.vars[i];
+  for (size_t i = 0; i < R.n; i++) shown[nshown++] = R.vars[i];
+
+  char reason[512], model[1024];
+  struct {
+    const char *what;
+    T q;
+  } checks[3];
+  /* well defined: h maps D_X into D_Y */
+  checks[0].what = "the hint maps a valid left-hand index outside the right-hand domain";
+  checks[0].q = ax_term_mk_and2(tc, base, ax_term_mk_not(tc, DYh));
+  /* injective: a copy X' of the LHS variables */
+  T *Xc = ax_arena_alloc(in->a, (L.n + 1) * sizeof(T));
+  for (size_t i = 0; i < L.n; i++)
+    Xc[i] = ax_term_mk_var(tc, ax_arena_printf(in->a, "%s'", ax_term_var_name(L.vars[i])), AX_SORT_INT);
+  T DXc = ax_term_subst(tc, DX, L.n, (const AxTerm *const *)L.vars, (const AxTerm *const *)Xc);
+  T *hc = ax_arena_alloc(in->a, (R.n + 1) * sizeof(T));
+  for (size_t i = 0; i < R.n; i++) hc[i] = ax_term_subst(tc, h[i], L.n, (const AxTerm *const *)L.vars, Xc);
+  checks[1].what = "the hint maps two left-hand indices to one right-hand index (not injective)";
+  checks[1].q = ax_term_mk_and(tc, 4, (const AxTerm *const[]){base, DXc, tuple_eq(tc, h, hc, R.n),
+                                                               ax_term_mk_not(tc, tuple_eq(tc, L.vars, Xc, L.n))});
+  /* surjective: every Y in D_Y is h(g(Y)) for g(Y) in D_X */
+  T DXg = ax_term_subst(tc, DX, L.n, (const AxTerm *const *)L.vars, g);
+  T *hg = ax_arena_alloc(in->a, (R.n + 1) * sizeof(T));
+  for (size_t i = 0; i < R.n; i++) hg[i] = ax_term_subst(tc, h[i], L.n, (const AxTerm *const *)L.vars, g);
+  checks[2].what = "some right-hand index is the image of no valid left-hand index (not surjective)";
+  checks[2].q = ax_term_mk_and(tc, 3, (const AxTerm *const[]){in->ctx, DY,
+      ax_term_mk_not(tc, ax_term_mk_and2(tc, DXg, tuple_eq(tc, hg, R.vars, R.n)))});
+  for (int c = 0; c < 3; c++) {
+    for (size_t i = 0; i < L.n && c == 1; i++) shown[nshown + i] = Xc[i];
+    AxSmtResult r = ask(in, o, checks[c].q, shown, nshown + (c == 1 ? L.n : 0), model, sizeof model,
+                        reason, sizeof reason, out);
+    if (r == AX_SMT_UNKNOWN) {
+      size_t n = strlen(where) + strlen(reason) + 96;
+      free(out->reason);
+      out->reason = ax_xmalloc(n);
+      snprintf(out->reason, n, "at rank %s: checking the reduction hint: %s", where, reason);
+      return AX_UNKNOWN;
+    }
+    if (r == AX_SMT_SAT) {
+      size_t n = strlen(where) + strlen(checks[c].what) + strlen(model) + strlen(inferred) + 128;
+      free(out->reason);
+      out->reason = ax_xmalloc(n);
+      snprintf(out->reason, n, "at rank %s: %s (%s)%s%s", where, checks[c].what, model,
+               inferred[0] ? "; inferred: " : "", inferred);
+      return AX_INVALID_HINT;
+    }
+  }
+  /* the summands agree under the bijection */
+  T q = ax_term_mk_and2(tc, base, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh)));
+  AxWatch w;
+  ax_cex_watch(in, q, &w);
+  AxModel *m = NULL;
+  out->queries++;
+  AxSmtResult r = ax_solver_check(&o->solver, tc, q, w.terms, w.n, &m, reason, sizeof reason);
+  AxVerdict v = AX_VERIFIED;
+  if (r == AX_SMT_UNKNOWN) {
+    size_t n = strlen(where) + strlen(reason) + 64;
+    free(out->reason);
+    out->reason = ax_xmalloc(n);
+    snprintf(out->reason, n, "at rank %s: %s", where, reason);
+    v = AX_UNKNOWN;
+  } else if (r == AX_SMT_SAT) {
+    AxReplay rep;
+    ax_cex_replay(in, &w, m, &rep);
+    free(out->reason);
+    if (rep.confirmed) {
+      v = AX_INVALID;
+      size_t n = strlen(where) + strlen(rep.failed) + 32;
+      out->reason = ax_xmalloc(n);
+      snprintf(out->reason, n, "at rank %s: %s", where, rep.failed);
+      free(out->cex_text);
+      free(out->cex_json);
+      out->cex_text = rep.text;
+      out->cex_json = rep.json;
+    } else {
+      v = AX_UNKNOWN;
+      const char *msg = rep.unsupported ? rep.unsupported
+                                        : "the summands differ under the hint's pairing, but the "
+                                          "replayed sums agree; another pairing may prove the rule";
+      size_t n = strlen(where) + strlen(msg) + 32;
+      out->reason = ax_xmalloc(n);
+      snprintf(out->reason, n, "at rank %s: %s", where, msg);
+    }
+    free(rep.failed);
+  }
+  ax_model_free(m);
+  return v;
+}

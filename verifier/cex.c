@@ -1,0 +1,381 @@
+/* cex.c — counterexample replay and rendering; see cex.h. */
+#include "verifier/cex.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+#include "semantics/concrete.h"
+
+static AxType type_of_sort(AxSort s) {
+  return s == AX_SORT_BOOL ? AX_BOOL : s == AX_SORT_INT ? AX_INT : AX_REAL;
+}
+
+void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out) {
+  const AxRuleSyms *s = in->rule->syms;
+  AxVec v = {0};
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (in->maps[i])
+      for (int k = 0; k < in->rank[s->syms[i].rclass]; k++)
+        ax_vec_push(in->a, &v, (void *)ax_symbolic_term(in->maps[i][k]));
+  for (size_t i = 0; i < s->naxes; i++)
+    if (in->acc.at[i])
+      for (int k = 0; k < ax_den_rank(&in->den, (int)i); k++)
+        ax_vec_push(in->a, &v, (void *)ax_symbolic_term(in->acc.at[i][k]));
+  AxVec apps = {0};
+  ax_term_collect(in->tc, &formula, 1, ax_term_pred_app, NULL, in->a, &apps);
+  out->reads = ax_arena_alloc(in->a, (apps.len + 1) * sizeof(AxRead));
+  out->nreads = 0;
+  for (size_t r = 0; r < apps.len; r++) {
+    const AxTerm *app = apps.items[r];
+    const char *name = ax_term_func_name(ax_term_app_func(app));
+    int sym = -1;
+    for (size_t i = 0; i < s->nsyms && sym < 0; i++)
+      if (s->syms[i].kind == AX_SYM_TENSOR && strcmp(s->syms[i].name, name) == 0) sym = (int)i;
+    if (sym < 0) continue;   /* not a tensor (the uninterpreted exp) */
+    AxRead *rd = &out->reads[out->nreads++];
+    rd->sym = sym;
+    rd->type = type_of_sort(ax_term_sort(app));
+    rd->n = ax_term_nargs(app);
+    rd->idx = ax_arena_alloc(in->a, (rd->n + 1) * sizeof(AxTerm *));
+    for (size_t k = 0; k < rd->n; k++) {
+      rd->idx[k] = ax_term_arg(app, k);
+      ax_vec_push(in->a, &v, (void *)rd->idx[k]);
+    }
+    rd->app = app;
+    ax_vec_push(in->a, &v, (void *)app);
+  }
+  out->terms = (const AxTerm **)v.items;
+  out->n = v.len;
+}
+
+/* ---- the concrete instance ------------------------------------------------------------ */
+
+typedef struct Rep {
+  AxSymInstance *in;
+  AxConcrete *c;
+  AxDomain *d;
+  AxArena *a;
+  AxInst den;
+  AxV **maps;
+  AxIndex acc;
+  const AxRead *reads;
+  size_t nreads;
+  AxV **read_idx;     /* concrete indices of each read */
+  AxV *read_val;
+  const char *missing;
+} Rep;
+
+static AxV model_int(Rep *r, const AxModel *m, size_t i) {
+  mpz_t z;
+  mpz_init(z);
+  if (!ax_model_int(m, i, z)) r->missing = "the model has no integer value for an index or a map";
+  AxV v = ax_concrete_int(r->c, z);
+  mpz_clear(z);
+  return v;
+}
+
+static AxV model_elem(Rep *r, const AxModel *m, size_t i, AxType t) {
+  mpq_t q;
+  mpq_init(q);
+  bool b = false, ok;
+  if (t == AX_BOOL) {
+    ok = ax_model_bool(m, i, &b);
+  } else if (t == AX_INT) {
+    mpz_t z;
+    mpz_init(z);
+    ok = ax_model_int(m, i, z);
+    mpq_set_z(q, z);
+    mpz_clear(z);
+  } else {
+    ok = ax_model_real(m, i, q);
+  }
+  if (!ok) r->missing = "the model has no exact value for a tensor element";
+  AxV v = ax_concrete_elem(r->c, t, AX_FIN, q, b);
+  mpq_clear(q);
+  return v;
+}
+
+static void load(Rep *r, const AxWatch *w, const AxModel *m) {
+  AxSymInstance *in = r->in;
+  const AxRuleSyms *s = in->rule->syms;
+  size_t pos = 0;
+  r->maps = ax_arena_alloc(r->a, (s->nsyms + 1) * sizeof(AxV *));
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (in->maps[i]) {
+      int rk = in->rank[s->syms[i].rclass];
+      r->maps[i] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
+      for (int k = 0; k < rk; k++) r->maps[i][k] = model_int(r, m, pos++);
+    }
+  for (size_t i = 0; i < s->naxes; i++)
+    if (in->acc.at[i]) {
+      int rk = ax_den_rank(&in->den, (int)i);
+      r->acc.at[i] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
+      for (int k = 0; k < rk; k++) r->acc.at[i][k] = model_int(r, m, pos++);
+    }
+  r->reads = w->reads;
+  r->nreads = w->nreads;
+  r->read_idx = ax_arena_alloc(r->a, (r->nreads + 1) * sizeof(AxV *));
+  r->read_val = ax_arena_alloc(r->a, (r->nreads + 1) * sizeof(AxV));
+  for (size_t j = 0; j < r->nreads; j++) {
+    const AxRead *rd = &r->reads[j];
+    r->read_idx[j] = ax_arena_alloc(r->a, (rd->n + 1) * sizeof(AxV));
+    for (size_t k = 0; k < rd->n; k++) r->read_idx[j][k] = model_int(r, m, pos++);
+    r->read_val[j] = model_elem(r, m, pos++, rd->type);
+    ax_concrete_set(r->c, rd->sym, r->read_idx[j], rd->n, r->read_val[j]);
+  }
+  AX_ASSERT(pos == w->n);
+}
+
+/* a read's concrete index as an access over its tensor's axes */
+static AxIndex *read_index(Rep *r, const AxSym *t, size_t j) {
+  AxIndex *idx = ax_arena_alloc(r->a, sizeof *idx);
+  size_t pos = 0;
+  for (int d = 0; d < t->ndims; d++) {
+    int ax = t->dim_axis[d], rk = ax_den_rank(&r->den, ax);
+    idx->at[ax] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
+    for (int k = 0; k < rk; k++) idx->at[ax][k] = r->read_idx[j][pos++];
+  }
+  return idx;
+}
+
+/* the preconditions, concretely, at the same points the symbolic instance assumed them */
+static bool preconditions(Rep *r) {
+  const AxRuleSyms *s = r->in->rule->syms;
+  AxDomain *d = r->d;
+  bool ok = true;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (r->maps[i] && s->syms[i].nonneg)
+      for (int k = 0; k < r->in->rank[s->syms[i].rclass]; k++)
+        ok &= ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), r->maps[i][k]));
+  for (size_t i = 0; i < s->nsyms; i++) {   /* input sizes are >= 0 */
+    const AxSym *t = &s->syms[i];
+    if (t->kind != AX_SYM_TENSOR || t->bad) continue;
+    for (int j = 0; j < t->ndims; j++)
+      for (int k = 0; k < ax_den_rank(&r->den, t->dim_axis[j]); k++)
+        ok &= ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), ax_den_map(&r->den, t->dim_size[j], k)));
+  }
+  for (size_t i = 0; i < s->nrequires; i++) {
+    const AxExpr *c = s->requires[i];
+    if (c->ty.kind != AX_K_TENSOR) {
+      ok &= ax_concrete_get_bool(ax_den_closed(&r->den, c));
+      continue;
+    }
+    if (!c->ty.axes) {
+      ok &= ax_concrete_get_bool(ax_den_at(&r->den, c, AX_BOOL, &(AxIndex){0}));
+      continue;
+    }
+    for (size_t j = 0; j < r->nreads; j++) {
+      const AxSym *t = &s->syms[r->reads[j].sym];
+      if (t->axes == c->ty.axes)
+        ok &= ax_concrete_get_bool(ax_den_at(&r->den, c, AX_BOOL, read_index(r, t, j)));
+    }
+    if (r->in->lhs->axes == c->ty.axes)
+      ok &= ax_concrete_get_bool(ax_den_at(&r->den, c, AX_BOOL, &r->acc));
+  }
+  return ok;
+}
+
+/* ---- rendering ------------------------------------------------------------------------ */
+
+static char *text(AxV v) { return ax_concrete_text(v); }
+
+static cJSON *ints_json(AxV *vals, int n) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int k = 0; k < n; k++) {
+    char *t = text(vals[k]);
+    cJSON_AddItemToArray(arr, cJSON_CreateRaw(t));
+    free(t);
+  }
+  return arr;
+}
+
+static void print_ints(FILE *out, AxV *vals, int n) {
+  fputc('[', out);
+  for (int k = 0; k < n; k++) {
+    char *t = text(vals[k]);
+    fprintf(out, "%s%s", k ? ", " : "", t);
+    free(t);
+  }
+  fputc(']', out);
+}
+
+static long small(AxV v) {
+  mpz_t z;
+  mpz_init(z);
+  ax_concrete_get_int(v, z);
+  long r = mpz_fits_slong_p(z) ? mpz_get_si(z) : -1;
+  mpz_clear(z);
+  return r;
+}
+
+/* A tensor with at most two named axes, each at most 8 long: a grid of the values the
+ * counterexample fixes ('.' where it fixes none). */
+static void grid(Rep *r, FILE *out, int sym, AxV *sizes, int nsizes) {
+  if (nsizes > 2) return;
+  long rows = nsizes == 2 ? small(sizes[0]) : 1, cols = nsizes ? small(sizes[nsizes - 1]) : 1;
+  if (rows < 1 || cols < 1 || rows > 8 || cols > 8) return;
+  for (long i = 0; i < rows; i++) {
+    fputs("      ", out);
+    for (long j = 0; j < cols; j++) {
+      char *cell = NULL;
+      for (size_t q = 0; q < r->nreads && !cell; q++) {
+        if (r->reads[q].sym != sym) continue;
+        long ri = nsizes == 2 ? small(r->read_idx[q][0]) : 0;
+        long rj = nsizes ? small(r->read_idx[q][nsizes - 1]) : 0;
+        if (ri == i && rj == j) cell = text(r->read_val[q]);
+      }
+      fprintf(out, " %6s", cell ? cell : ".");
+      free(cell);
+    }
+    fputc('\n', out);
+  }
+}
+
+static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
+  AxSymInstance *in = r->in;
+  const AxRuleSyms *s = in->rule->syms;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "failed", failed);
+  fprintf(f, "counterexample (replayed): %s\n", failed);
+  fputs("  ranks:", f);
+  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
+  for (size_t c = 0; c < s->nrclasses; c++) {
+    fprintf(f, " %s = %d", s->rclasses[c].name, in->rank[c]);
+    cJSON_AddNumberToObject(jr, s->rclasses[c].name, in->rank[c]);
+  }
+  fputc('\n', f);
+  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
+  bool any = false;
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *m = &s->syms[i];
+    if (m->kind != AX_SYM_MAP || m->bad) continue;
+    int rk = in->rank[m->rclass];
+    AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
+    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(&r->den, m->def, k) : r->maps[i][k];
+    fprintf(f, "%s%s = ", any ? "  " : "  maps: ", m->name);
+    print_ints(f, vals, rk);
+    cJSON_AddItemToObject(jm, m->name, ints_json(vals, rk));
+    any = true;
+  }
+  if (any) fputc('\n', f);
+  cJSON *js = cJSON_AddObjectToObject(j, "shapes");
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *t = &s->syms[i];
+    if (t->kind != AX_SYM_TENSOR || t->bad) continue;
+    cJSON *jt = cJSON_AddObjectToObject(js, t->name);
+    fprintf(f, "  %s %s", t->is_scalar || !t->ndims ? "scalar" : "tensor", t->name);
+    AxV sizes[64];
+    int ns = 0;
+    for (int d = 0; d < t->ndims; d++) {
+      int ax = t->dim_axis[d], rk = ax_den_rank(&r->den, ax);
+      AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
+      for (int k = 0; k < rk; k++) vals[k] = sizes[ns < 64 ? ns++ : 63] = ax_den_map(&r->den, t->dim_size[d], k);
+      fprintf(f, "%s%s: ", d ? ", " : " {", s->syms[s->axes[ax]].name);
+      print_ints(f, vals, rk);
+      cJSON_AddItemToObject(jt, s->syms[s->axes[ax]].name, ints_json(vals, rk));
+    }
+    fputs(t->ndims ? "}\n" : "\n", f);
+    grid(r, f, (int)i, sizes, ns);
+  }
+  fputs("  access:", f);
+  cJSON *ja = cJSON_AddObjectToObject(j, "access");
+  for (size_t i = 0; i < s->naxes; i++)
+    if (r->acc.at[i]) {
+      int rk = ax_den_rank(&r->den, (int)i);
+      fprintf(f, " %s = ", s->syms[s->axes[i]].name);
+      print_ints(f, r->acc.at[i], rk);
+      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ints_json(r->acc.at[i], rk));
+    }
+  fputc('\n', f);
+  cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
+  for (size_t q = 0; q < r->nreads; q++) {
+    const AxRead *rd = &r->reads[q];
+    char *v = text(r->read_val[q]);
+    fprintf(f, "  %s", s->syms[rd->sym].name);
+    if (rd->n) print_ints(f, r->read_idx[q], (int)rd->n);
+    fprintf(f, " = %s\n", v);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
+    cJSON_AddItemToObject(o, "index", ints_json(r->read_idx[q], (int)rd->n));
+    cJSON_AddStringToObject(o, "value", v);
+    cJSON_AddItemToArray(jreads, o);
+    free(v);
+  }
+  char *lt = text(lv), *rt = text(rv);
+  fprintf(f, "  lhs = %s, rhs = %s\n", lt, rt);
+  cJSON_AddStringToObject(j, "lhs", lt);
+  cJSON_AddStringToObject(j, "rhs", rt);
+  free(lt);
+  free(rt);
+  fclose(f);
+  if (len && buf[len - 1] == '\n') buf[len - 1] = '\0';
+  out->text = buf;
+  out->json = cJSON_PrintUnformatted(j);
+  cJSON_Delete(j);
+}
+
+static bool has_tensor_preconditions(const AxRuleSyms *s) {
+  for (size_t i = 0; i < s->nrequires; i++)
+    if (s->requires[i]->ty.kind == AX_K_TENSOR) return true;
+  return false;
+}
+
+void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out) {
+  memset(out, 0, sizeof *out);
+  Rep r = {.in = in};
+  r.c = ax_concrete_new();
+  r.d = ax_concrete_domain(r.c);
+  r.a = ax_arena_new();
+  load(&r, w, m);
+  if (r.missing) {
+    out->unsupported = r.missing;
+    goto done;
+  }
+  r.den = (AxInst){.a = r.a, .syms = in->rule->syms, .rank = in->rank, .T = in->T, .d = r.d, .maps = r.maps};
+  const AxRuleSyms *s = in->rule->syms;
+  AxDomain *d = r.d;
+  const AxShape *ls = ax_den_shape(&r.den, s->lhs), *rs = ax_den_shape(&r.den, s->rhs);
+  bool pre = preconditions(&r);
+  bool vl = ax_concrete_get_bool(ls->valid), vr = ax_concrete_get_bool(rs->valid);
+  bool acc = true, sizes = true;
+  char *bad_axis = NULL;
+  for (size_t i = 0; i < s->naxes; i++) {
+    if (!r.acc.at[i]) continue;
+    for (int k = 0; k < ax_den_rank(&r.den, (int)i); k++) {
+      acc &= ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), r.acc.at[i][k])) &&
+             ax_concrete_get_bool(d->ilt(d, r.acc.at[i][k], ls->size[i][k]));
+      if (!ax_concrete_get_bool(d->ieq(d, ls->size[i][k], rs->size[i][k])) && sizes) {
+        sizes = false;
+        bad_axis = ax_arena_printf(r.a, "%s.%d", s->syms[s->axes[i]].name, k);
+      }
+    }
+  }
+  AxV lv = ax_den_at(&r.den, s->lhs, in->type, &r.acc);
+  AxV rv = ax_den_at(&r.den, s->rhs, in->type, &r.acc);
+  bool same = ax_concrete_get_bool(d->elem_same(d, in->type, lv, rv));
+  if (ax_concrete_missing(r.c) && has_tensor_preconditions(s)) {
+    /* points the model left open are 0 in the replay; a rule that assumes tensor values
+     * may not hold there, so such a replay proves nothing */
+    out->unsupported = "the counterexample reads tensor points the model leaves open, and the rule "
+                       "assumes properties of tensor values";
+    goto done;
+  }
+  if (r.den.unsupported || d->unsupported) {
+    out->unsupported = r.den.unsupported ? r.den.unsupported : d->unsupported;
+    goto done;
+  }
+  out->confirmed = pre && vl && !(vr && sizes && (!acc || same));
+  if (!out->confirmed) goto done;
+  const char *failed = !vr ? "the right-hand side is not valid where the left-hand side is"
+                     : !sizes ? ax_arena_printf(r.a, "the sizes differ on named axis %s", bad_axis)
+                              : "the values differ at the access";
+  out->failed = ax_xstrdup(failed);
+  render(&r, failed, lv, rv, out);
+done:
+  if (out->unsupported) out->unsupported = ax_arena_strdup(in->a, out->unsupported);
+  ax_concrete_free(r.c);
+  ax_arena_free(r.a);
+}

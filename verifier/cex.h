@@ -1,0 +1,36 @@
+/* cex.h — counterexamples: what to ask the solver for, and the concrete replay.
+ *
+ * ax_cex_watch lists the terms whose model values make a concrete instance: every map
+ * variable, every access index, and for every tensor read its indices and its value.
+ * ax_cex_replay rebuilds that instance in the concrete domain (GMP), evaluates both sides
+ * with the same denotations, and confirms the failure only if the concrete values show it:
+ * precondition and valid(LHS) hold and valid(RHS), equal sizes or equal values do not.
+ * A confirmed counterexample is rendered for a human (text, with grids for small tensors)
+ * and for machines (a JSON object). */
+#ifndef AX_CEX_H
+#define AX_CEX_H
+
+#include "verifier/instance.h"
+#include "verifier/solver.h"
+
+typedef struct AxWatch {
+  const AxTerm **terms;
+  size_t n;
+  AxRead *reads;      /* the tensor reads of the formula, in the order they are watched */
+  size_t nreads;
+} AxWatch;
+
+typedef struct AxReplay {
+  bool confirmed;
+  const char *unsupported;   /* the replay could not be carried out (why) */
+  char *text;                /* malloc'd; on confirmation */
+  char *json;                /* malloc'd; on confirmation */
+  char *failed;              /* malloc'd: "the values differ", "the sizes differ on …", … */
+} AxReplay;
+
+/* What to watch for a model of `formula`: map variables, access indices, and every tensor
+ * read occurring in formula (its indices and value). Storage in the instance's arena. */
+void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out);
+void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out);
+
+#endif

@@ -1,0 +1,175 @@
+/* instance.c — symbolic execution of one rank instance; see instance.h. */
+#include "verifier/instance.h"
+
+#include <string.h>
+
+typedef struct VarClass {
+  const AxTerm *var;
+  int rclass;
+} VarClass;
+
+static AxV new_var(AxSymInstance *in, AxVec *classes, const char *name, int rclass) {
+  AxV v = ax_symbolic_int_var(in->sym, name);
+  VarClass *vc = ax_arena_alloc(in->a, sizeof *vc);
+  vc->var = ax_symbolic_term(v);
+  vc->rclass = rclass;
+  ax_vec_push(in->a, classes, vc);
+  return v;
+}
+
+
+/* The index of a read of tensor t as an access over t's axes. */
+static AxIndex *index_of_read(AxSymInstance *in, const AxSym *t, const AxRead *r) {
+  AxIndex *idx = ax_arena_alloc(in->a, sizeof *idx);
+  size_t pos = 0;
+  for (int j = 0; j < t->ndims; j++) {
+    int ax = t->dim_axis[j], rk = ax_den_rank(&in->den, ax);
+    idx->at[ax] = ax_arena_alloc(in->a, (size_t)(rk + 1) * sizeof(AxV));
+    for (int k = 0; k < rk; k++) idx->at[ax][k] = r->idx[pos++];
+  }
+  return idx;
+}
+
+/* Tensor preconditions hold at every index; axle assumes them at the points that matter:
+ * every point where a tensor with the condition's axes is read, and the general access.
+ * Assuming less than "every index" can only make a proof harder, never unsound. */
+static AxV tensor_precondition(AxSymInstance *in, const AxExpr *c, const AxRead *reads, size_t nreads) {
+  AxDomain *d = in->d;
+  const AxRuleSyms *s = in->rule->syms;
+  AxV acc = d->bool_lit(d, true);
+  if (!c->ty.axes) return ax_den_at(&in->den, c, AX_BOOL, &(AxIndex){0});
+  for (size_t i = 0; i < nreads; i++) {
+    const AxSym *t = &s->syms[reads[i].sym];
+    if (t->axes != c->ty.axes) continue;
+    acc = d->band(d, acc, ax_den_at(&in->den, c, AX_BOOL, index_of_read(in, t, &reads[i])));
+  }
+  if (in->lhs->axes == c->ty.axes) acc = d->band(d, acc, ax_den_at(&in->den, c, AX_BOOL, &in->acc));
+  return acc;
+}
+
+void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const int *rank) {
+  memset(in, 0, sizeof *in);
+  const AxRuleSyms *s = rule->syms;
+  in->rule = rule;
+  in->rank = rank;
+  in->T = T;
+  in->a = ax_arena_new();
+  in->tc = ax_term_ctx_new();
+  const char **names = ax_arena_alloc(in->a, (s->nsyms + 1) * sizeof(char *));
+  for (size_t i = 0; i < s->nsyms; i++) names[i] = s->syms[i].name;
+  in->sym = ax_symbolic_new(in->tc, names);
+  AxDomain *d = in->d = ax_symbolic_domain(in->sym);
+  AxVec *classes = ax_arena_alloc(in->a, sizeof(AxVec));
+  in->classes = classes;
+
+  /* symbolic maps and index maps: one Int variable per named axis */
+  in->maps = ax_arena_alloc(in->a, (s->nsyms + 1) * sizeof(AxV *));
+  AxV pre = d->bool_lit(d, true);
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *m = &s->syms[i];
+    if ((m->kind != AX_SYM_MAP && m->kind != AX_SYM_INDEX) || m->def) continue;
+    int r = rank[m->rclass];
+    in->maps[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
+    for (int k = 0; k < r; k++) {
+      in->maps[i][k] = new_var(in, classes, ax_arena_printf(in->a, "%s.%d", m->name, k), m->rclass);
+      if (m->nonneg) pre = d->band(d, pre, d->ile(d, d->int_small(d, 0), in->maps[i][k]));
+    }
+  }
+  in->den = (AxInst){.a = in->a, .syms = s, .rank = rank, .T = T, .d = d, .maps = in->maps};
+  /* inputs are tensors: every size of every declared tensor is >= 0 */
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *t = &s->syms[i];
+    if (t->kind != AX_SYM_TENSOR || t->bad) continue;
+    for (int j = 0; j < t->ndims; j++)
+      for (int k = 0; k < ax_den_rank(&in->den, t->dim_axis[j]); k++)
+        pre = d->band(d, pre, d->ile(d, d->int_small(d, 0), ax_den_map(&in->den, t->dim_size[j], k)));
+  }
+
+  in->lhs = ax_den_shape(&in->den, s->lhs);
+  in->rhs = ax_den_shape(&in->den, s->rhs);
+  /* the general access, its validity, and equal sizes on every named axis */
+  AxV acc_valid = d->bool_lit(d, true), sizes = d->bool_lit(d, true);
+  for (size_t i = 0; i < s->naxes; i++) {
+    if (!(in->lhs->axes >> i & 1)) continue;
+    const AxSym *ax = &s->syms[s->axes[i]];
+    int r = ax_den_rank(&in->den, (int)i);
+    in->acc.at[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
+    for (int k = 0; k < r; k++) {
+      AxV a = new_var(in, classes, ax_arena_printf(in->a, "@%s.%d", ax->name, k), ax->rclass);
+      in->acc.at[i][k] = a;
+      acc_valid = d->band(d, acc_valid, d->band(d, d->ile(d, d->int_small(d, 0), a),
+                                                d->ilt(d, a, in->lhs->size[i][k])));
+      sizes = d->band(d, sizes, d->ieq(d, in->lhs->size[i][k], in->rhs->size[i][k]));
+    }
+  }
+  in->type = ax_den_type(&in->den, s->lhs, T);
+  in->lval = ax_den_at(&in->den, s->lhs, in->type, &in->acc);
+  in->rval = ax_den_at(&in->den, s->rhs, in->type, &in->acc);
+  AxV same;
+  if (in->type != AX_BOOL && (ax_symbolic_red(in->lval, in->type, &in->red[0]) |
+                              ax_symbolic_red(in->rval, in->type, &in->red[1]))) {
+    in->reduction = true;
+    for (int side = 0; side < 2; side++) {
+      if (!in->red[side].dom) in->red[side].dom = ax_term_mk_true(in->tc);
+      /* a side that is a plain value is compared through its value term only */
+      const AxTerm *flags[4];
+      ax_symbolic_elem_terms(side ? in->rval : in->lval, in->type, flags);
+      for (int f = 1; f < 4; f++)
+        if (ax_term_kind(flags[f]) != AX_TERM_FALSE && !in->unsupported)
+          in->unsupported = "a reduction compared with a value that may be infinite or NaN";
+    }
+    same = d->bool_lit(d, true);   /* proved separately */
+  } else {
+    same = d->elem_same(d, in->type, in->lval, in->rval);
+  }
+  /* summation variables belong to the rank class of the axis they range over */
+  size_t nsum;
+  const AxSumVar *sv = ax_symbolic_sumvars(in->sym, &nsum);
+  for (size_t i = 0; i < nsum; i++) {
+    VarClass *vc = ax_arena_alloc(in->a, sizeof *vc);
+    vc->var = sv[i].var;
+    vc->rclass = sv[i].axis >= 0 ? s->syms[s->axes[sv[i].axis]].rclass : -1;
+    ax_vec_push(in->a, classes, vc);
+  }
+
+  /* preconditions: on maps (every axis of their class), on tensors (at the read points) */
+  size_t nreads;
+  const AxRead *reads = ax_symbolic_reads(in->sym, &nreads);
+  for (size_t i = 0; i < s->nrequires; i++) {
+    const AxExpr *c = s->requires[i];
+    AxV p = c->ty.kind == AX_K_TENSOR ? tensor_precondition(in, c, reads, nreads)
+                                      : ax_den_closed(&in->den, c);
+    pre = d->band(d, pre, p);
+  }
+
+  in->pre = ax_symbolic_term(pre);
+  in->valid_lhs = ax_symbolic_term(in->lhs->valid);
+  in->valid_rhs = ax_symbolic_term(in->rhs->valid);
+  in->sizes_eq = ax_symbolic_term(sizes);
+  in->acc_valid = ax_symbolic_term(acc_valid);
+  in->same = ax_symbolic_term(same);
+  AxV goal = d->band(d, in->rhs->valid, d->band(d, sizes, d->bor(d, d->bnot(d, acc_valid), same)));
+  in->query = ax_symbolic_term(d->band(d, d->band(d, pre, in->lhs->valid), d->bnot(d, goal)));
+  AxV hint = d->bool_lit(d, true);
+  for (size_t i = 0; i < s->nhints; i++) hint = d->band(d, hint, ax_den_closed(&in->den, s->hints[i]));
+  in->hint = ax_symbolic_term(hint);
+  in->ctx = ax_symbolic_term(d->band(d, d->band(d, pre, in->lhs->valid),
+                                     d->band(d, in->rhs->valid, d->band(d, sizes, acc_valid))));
+  if (!in->unsupported) in->unsupported = in->den.unsupported ? in->den.unsupported : d->unsupported;
+}
+
+void ax_instance_free(AxSymInstance *in) {
+  ax_symbolic_free(in->sym);
+  ax_term_ctx_free(in->tc);
+  ax_arena_free(in->a);
+  memset(in, 0, sizeof *in);
+}
+
+int ax_instance_var_rclass(const AxSymInstance *in, const AxTerm *var) {
+  const AxVec *classes = in->classes;
+  for (size_t i = 0; i < classes->len; i++) {
+    const VarClass *vc = classes->items[i];
+    if (vc->var == var) return vc->rclass;
+  }
+  return -1;
+}

@@ -1,0 +1,144 @@
+/* solver.c — the back-end-neutral half of solver.h: dispatch, the dump file, models. */
+#include "verifier/solver.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "verifier/smtlib.h"
+
+enum { SLOT_EMPTY, SLOT_BOOL, SLOT_NUM };
+
+typedef struct Slot {
+  AxSort sort;
+  uint8_t state;   /* SLOT_* */
+  bool b;
+  mpq_t q;         /* initialised in every slot */
+} Slot;
+
+struct AxModel {
+  size_t n;
+  Slot *slots;
+};
+
+AxModel *ax_model_new(const AxTerm *const *watch, size_t n) {
+  AxModel *m = ax_xmalloc(sizeof *m);
+  m->n = n;
+  m->slots = ax_xcalloc(n, sizeof *m->slots);
+  for (size_t i = 0; i < n; i++) {
+    m->slots[i].sort = ax_term_sort(watch[i]);
+    mpq_init(m->slots[i].q);
+  }
+  return m;
+}
+
+void ax_model_free(AxModel *m) {
+  if (!m) return;
+  for (size_t i = 0; i < m->n; i++) mpq_clear(m->slots[i].q);
+  free(m->slots);
+  free(m);
+}
+
+size_t ax_model_size(const AxModel *m) { return m->n; }
+
+bool ax_model_set_bool(AxModel *m, size_t i, bool v) {
+  AX_ASSERT(i < m->n);
+  if (m->slots[i].sort != AX_SORT_BOOL) return false;
+  m->slots[i].state = SLOT_BOOL;
+  m->slots[i].b = v;
+  return true;
+}
+
+bool ax_model_set_rational(AxModel *m, size_t i, const mpq_t v) {
+  AX_ASSERT(i < m->n);
+  Slot *s = &m->slots[i];
+  if (s->sort == AX_SORT_BOOL) return false;
+  if (s->sort == AX_SORT_INT && mpz_cmp_ui(mpq_denref(v), 1) != 0) return false;
+  mpq_set(s->q, v);
+  s->state = SLOT_NUM;
+  return true;
+}
+
+bool ax_model_int(const AxModel *m, size_t i, mpz_t out) {
+  if (!m || i >= m->n || m->slots[i].state != SLOT_NUM || m->slots[i].sort != AX_SORT_INT)
+    return false;
+  mpz_set(out, mpq_numref(m->slots[i].q));
+  return true;
+}
+
+bool ax_model_real(const AxModel *m, size_t i, mpq_t out) {
+  if (!m || i >= m->n || m->slots[i].state != SLOT_NUM) return false;
+  mpq_set(out, m->slots[i].q);
+  return true;
+}
+
+bool ax_model_bool(const AxModel *m, size_t i, bool *out) {
+  if (!m || i >= m->n || m->slots[i].state != SLOT_BOOL) return false;
+  *out = m->slots[i].b;
+  return true;
+}
+
+const char *ax_solver_fmt_ms(char *buf, size_t len, unsigned ms) {
+  if (ms % 1000 == 0)
+    snprintf(buf, len, "%u s", ms / 1000);
+  else
+    snprintf(buf, len, "%u ms", ms);
+  return buf;
+}
+
+/* Writes the query to o->dump_path; false (with reason) when the file cannot be written. */
+static bool dump(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                 const AxTerm *const *watch, size_t nwatch, char *reason, size_t reason_len) {
+  FILE *f = fopen(o->dump_path, "w");
+  if (!f) {
+    snprintf(reason, reason_len, "cannot write dump file '%s': %s", o->dump_path,
+             strerror(errno));
+    return false;
+  }
+  char limit[32], comment[256];
+  snprintf(comment, sizeof comment,
+           "axle query (satisfiable means the property fails)\nback-end: %s, time limit: %s",
+           o->kind == AX_SOLVER_Z3 ? "z3 API" : o->binary,
+           o->timeout_ms ? ax_solver_fmt_ms(limit, sizeof limit, o->timeout_ms) : "none");
+  ax_smtlib_write(f, tc, formula, watch, nwatch, comment);
+  bool ok = !ferror(f);
+  ok = fclose(f) == 0 && ok;
+  if (!ok)
+    snprintf(reason, reason_len, "cannot write dump file '%s': %s", o->dump_path,
+             strerror(errno));
+  return ok;
+}
+
+AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                            const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                            char *reason, size_t reason_len) {
+  AX_ASSERT(ax_term_sort(formula) == AX_SORT_BOOL);
+  char scratch[256];
+  if (!reason || reason_len == 0) {   /* callers may ignore reasons; back-ends may not */
+    reason = scratch;
+    reason_len = sizeof scratch;
+  }
+  reason[0] = '\0';
+  if (model_out) *model_out = NULL;
+
+  AxSolverOpts opts = *o;
+  if (!opts.binary) opts.binary = "cvc5";
+  if (opts.dump_path && !dump(&opts, tc, formula, watch, nwatch, reason, reason_len))
+    return AX_SMT_UNKNOWN;
+
+  AxSmtResult r;
+  switch (opts.kind) {
+  case AX_SOLVER_Z3:
+    r = ax_z3_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
+    break;
+  case AX_SOLVER_PIPE:
+    r = ax_pipe_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
+    break;
+  default:
+    snprintf(reason, reason_len, "unknown solver kind %d", (int)opts.kind);
+    return AX_SMT_UNKNOWN;
+  }
+  /* Only a SAT answer carries a model; a back-end that left one elsewhere is a bug. */
+  AX_ASSERT(r == AX_SMT_SAT || !model_out || !*model_out);
+  if (r == AX_SMT_UNKNOWN && reason[0] == '\0') snprintf(reason, reason_len, "unknown");
+  return r;
+}

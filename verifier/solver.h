@@ -1,0 +1,82 @@
+/* solver.h — one interface to the SMT solvers, whichever back-end answers.
+ *
+ * ax_solver_check asks whether a Boolean term is satisfiable. The verifier passes the
+ * negation of what it wants proved, so UNSAT is the only answer that proves anything, and
+ * the one rule every path below keeps is: a timeout, a crash, an error, an answer we cannot
+ * parse, memory exhaustion -- anything but a clean "unsat" from the solver -- is
+ * AX_SMT_UNKNOWN with a reason, never AX_SMT_UNSAT.
+ *
+ * Back-ends: AX_SOLVER_Z3 calls libz3 in-process (z3.c, the only file that includes z3.h);
+ * AX_SOLVER_PIPE runs a solver binary as a child process and talks SMT-LIB2 with it over
+ * pipes (pipe.c; the text comes from smtlib.c). Both are reentrant: no global state, each
+ * call owns its Z3 context or child process and releases it before returning. */
+#ifndef AX_SOLVER_H
+#define AX_SOLVER_H
+
+#include <gmp.h>
+
+#include "dsl/base.h"
+#include "semantics/term.h"
+
+typedef enum { AX_SMT_UNSAT, AX_SMT_SAT, AX_SMT_UNKNOWN } AxSmtResult;
+typedef enum { AX_SOLVER_Z3, AX_SOLVER_PIPE } AxSolverKind;
+
+typedef struct AxSolverOpts {
+  AxSolverKind kind;
+  unsigned timeout_ms;     /* wall-clock limit of one check; 0: none */
+  /* PIPE: path or name (searched in PATH) of the solver binary; NULL means "cvc5". A name
+   * starting with "z3" is run as `z3 -in -smt2 -t:MS -T:S`, one containing "cvc" as
+   * `cvc5 --lang=smt2 --tlimit-per=MS --tlimit=MS'`; any other binary gets no arguments and
+   * must read SMT-LIB2 from stdin and answer on stdout. */
+  const char *binary;
+  const char *dump_path;   /* if non-NULL, the query is also written there as SMT-LIB2 */
+} AxSolverOpts;
+
+/* Values of the watched terms, parallel to the watch list. */
+typedef struct AxModel AxModel;
+
+/* Is formula (sort Bool, built in tc) satisfiable?
+ * On SAT, when model_out is non-NULL, *model_out receives a model owned by the caller
+ * (ax_model_free) holding a value for each of watch[0..nwatch) the solver could give
+ * (model completion is on, so normally all of them). Otherwise *model_out is NULL.
+ * On UNKNOWN, reason[0..reason_len) receives why ("timeout after 10 s", "solver crashed
+ * (signal 11)", "solver said unknown (incomplete)", "z3 error: ...", "unparsable answer:
+ * ..."); reason may be NULL when reason_len is 0. Borrows everything; adds no terms to tc.
+ * A failure to write dump_path makes the answer UNKNOWN. */
+AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                            const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                            char *reason, size_t reason_len);
+
+/* The value of watched term i. Each returns false, leaving out untouched, when the model
+ * has no exact value of that kind: i out of range, a sort mismatch, or a value the solver
+ * could not give as an integer / rational (e.g. an irrational algebraic number).
+ * ax_model_int needs an Int term, ax_model_real an Int or Real term, ax_model_bool a Bool
+ * term. out must be initialised. */
+bool ax_model_int(const AxModel *m, size_t i, mpz_t out);
+bool ax_model_real(const AxModel *m, size_t i, mpq_t out);
+bool ax_model_bool(const AxModel *m, size_t i, bool *out);
+size_t ax_model_size(const AxModel *m);
+void ax_model_free(AxModel *m);                 /* consumes m; NULL is fine */
+
+/* --- For the back-ends only (solver.c, z3.c, pipe.c) ---------------------------------- */
+
+/* An empty model for watch[0..n): no slot has a value yet. Returns owned. */
+AxModel *ax_model_new(const AxTerm *const *watch, size_t n);
+/* Record the value of slot i. set_bool needs a Bool slot; set_rational a numeric slot, and
+ * on an Int slot a value with denominator 1 (else it records nothing and returns false). */
+bool ax_model_set_bool(AxModel *m, size_t i, bool v);
+bool ax_model_set_rational(AxModel *m, size_t i, const mpq_t v);
+
+/* The two back-ends, same contract as ax_solver_check (opts already defaulted, reason
+ * non-NULL with reason_len > 0, *model_out already NULL). */
+AxSmtResult ax_z3_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                        const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                        char *reason, size_t reason_len);
+AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                          const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                          char *reason, size_t reason_len);
+
+/* "10 s" or "1500 ms": how reasons print a time limit. Writes into buf, returns buf. */
+const char *ax_solver_fmt_ms(char *buf, size_t len, unsigned ms);
+
+#endif

@@ -1,0 +1,194 @@
+/* verify.c — the verification of one rule at one element type; see verify.h. */
+#include "verifier/verify.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "verifier/bijection.h"
+#include "verifier/cex.h"
+#include "verifier/instance.h"
+#include "verifier/rank.h"
+
+const char *ax_verdict_name(AxVerdict v) {
+  static const char *names[] = {"verified", "invalid", "invalid-hint", "unknown", "error"};   /* ORDER VERDICT */
+  return names[v];
+}
+
+const char *ax_type_name(AxType t) {
+  static const char *names[] = {"bool", "int", "real"};   /* ORDER TYPE */
+  return names[t];
+}
+
+int ax_rule_types(const AxBlock *rule, AxType out[3]) {
+  if (!rule->tvar.name) {
+    out[0] = AX_INT;   /* no type variable: one run, in which T never occurs */
+    return 1;
+  }
+  switch (rule->tclass) {
+  case AX_TC_ANY: out[0] = AX_BOOL; out[1] = AX_INT; out[2] = AX_REAL; return 3;
+  case AX_TC_NUM: out[0] = AX_INT; out[1] = AX_REAL; return 2;
+  case AX_TC_INT: out[0] = AX_INT; return 1;
+  case AX_TC_REAL: out[0] = AX_REAL; return 1;
+  case AX_TC_BOOL: out[0] = AX_BOOL; return 1;
+  }
+  return 0;
+}
+
+void ax_result_free(AxResult *r) {
+  free(r->bounds);
+  free(r->rclass_names);
+  free(r->reason);
+  free(r->cex_text);
+  free(r->cex_json);
+  memset(r, 0, sizeof *r);
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* "x=2, y=1" */
+static char *ranks_text(const AxRuleSyms *s, const int *rank) {
+  char buf[512];
+  size_t len = 0;
+  buf[0] = '\0';
+  for (size_t c = 0; c < s->nrclasses && len < sizeof buf - 64; c++)
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%d", c ? ", " : "", s->rclasses[c].name, rank[c]);
+  return ax_xstrdup(buf);
+}
+
+static void set_reason(AxResult *out, const char *fmt, const char *a, const char *b) {
+  free(out->reason);
+  size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+  out->reason = ax_xmalloc(n);
+  snprintf(out->reason, n, fmt, a, b);
+}
+
+/* Verifies one rank vector. Returns the verdict of this instance: VERIFIED (holds),
+ * INVALID (replayed counterexample, stored in out), UNKNOWN or ERROR (reason in out). */
+static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const AxVerifyOpts *o,
+                          AxResult *out, bool *vacuous) {
+  AxSymInstance in;
+  ax_instance_build(&in, rule, T, rank);
+  char *where = ranks_text(rule->syms, rank);
+  AxVerdict v = AX_VERIFIED;
+  char reason[512] = "";
+  if (in.unsupported) {
+    set_reason(out, "%s%s", in.unsupported, "");
+    v = AX_UNKNOWN;
+    goto done;
+  }
+  AxWatch w;
+  ax_cex_watch(&in, in.query, &w);
+  AxModel *m = NULL;
+  out->queries++;
+  AxSmtResult r = ax_solver_check(&o->solver, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
+  if (r == AX_SMT_UNKNOWN) {
+    set_reason(out, "at rank %s: %s", where, reason);
+    v = AX_UNKNOWN;
+  } else if (r == AX_SMT_SAT) {
+    AxReplay rep;
+    ax_cex_replay(&in, &w, m, &rep);
+    if (rep.confirmed) {
+      v = AX_INVALID;
+      set_reason(out, "at rank %s: %s", where, rep.failed);
+      free(out->cex_text);
+      free(out->cex_json);
+      out->cex_text = rep.text;
+      out->cex_json = rep.json;
+    } else if (rep.unsupported) {
+      v = AX_UNKNOWN;
+      set_reason(out, "at rank %s: the solver's counterexample cannot be replayed: %s", where, rep.unsupported);
+    } else {
+      v = AX_ERROR;
+      set_reason(out, "at rank %s: %s", where,
+                 "internal error: the solver's counterexample does not replay in the concrete domain");
+    }
+    free(rep.failed);
+  } else if (in.reduction && (v = ax_bij_prove(&in, o, where, out)) != AX_VERIFIED) {
+    /* the values of a reduction did not follow from a checked bijection */
+  } else {
+    /* holds here; is it only because nothing satisfies the precondition? */
+    const AxTerm *sat = ax_term_mk_and2(in.tc, in.pre, in.valid_lhs);
+    out->queries++;
+    *vacuous = ax_solver_check(&o->solver, in.tc, sat, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT;
+  }
+  ax_model_free(m);
+done:
+  free(where);
+  ax_instance_free(&in);
+  return v;
+}
+
+/* How much a verdict of one instance says about the rule: a wrong hint outranks an
+ * internal error, which outranks an unknown. ORDER VERDICT */
+static int severity(AxVerdict v) {
+  static const int rank[] = {0, 4, 3, 1, 2};
+  return rank[v];
+}
+
+void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResult *out) {
+  const AxRuleSyms *s = rule->syms;
+  memset(out, 0, sizeof *out);
+  double t0 = now_ms();
+  out->rule = rule;
+  out->type = T;
+  out->has_type = rule->tvar.name != NULL;
+  out->nrclasses = (int)s->nrclasses;
+  out->rclass_names = ax_xcalloc(s->nrclasses + 1, sizeof(char *));
+  for (size_t c = 0; c < s->nrclasses; c++) out->rclass_names[c] = s->rclasses[c].name;
+
+  AxRankBounds rb;
+  ax_rank_bounds(rule, T, &o->solver, &rb);
+  out->bounds = rb.bounds;
+  out->queries += rb.queries;
+  if (rb.unsupported) {
+    out->verdict = AX_UNKNOWN;
+    set_reason(out, "unsupported: %s%s", rb.unsupported, "");
+    free((char *)rb.unsupported);
+    out->time_ms = now_ms() - t0;
+    return;
+  }
+  long total = 1;
+  for (size_t c = 0; c < s->nrclasses; c++) total *= rb.bounds[c];
+  if (o->max_instances && total > o->max_instances) {
+    char n[32];
+    snprintf(n, sizeof n, "%ld", total);
+    out->verdict = AX_UNKNOWN;
+    set_reason(out, "the rank bounds ask for %s instances (more than %s allowed)", n, "--max-instances");
+    out->time_ms = now_ms() - t0;
+    return;
+  }
+  /* every rank vector in Π_c [1..k_c], lowest ranks first */
+  int *rank = ax_xcalloc(s->nrclasses + 1, sizeof(int));
+  for (size_t c = 0; c < s->nrclasses; c++) rank[c] = 1;
+  bool all_vacuous = true, failed = false;
+  AxVerdict worst = AX_VERIFIED;
+  for (;;) {
+    bool vac = false;
+    out->instances++;
+    AxVerdict v = instance(rule, T, rank, o, out, &vac);
+    all_vacuous &= v == AX_VERIFIED && vac;
+    if (v == AX_INVALID) {   /* a replayed counterexample settles it */
+      worst = AX_INVALID;
+      break;
+    }
+    if (severity(v) > severity(worst)) worst = v;
+    failed |= v != AX_VERIFIED;
+    size_t c = 0;
+    while (c < s->nrclasses && rank[c] == rb.bounds[c]) rank[c++] = 1;
+    if (c == s->nrclasses) break;
+    rank[c]++;
+  }
+  (void)failed;
+  out->verdict = worst;
+  out->vacuous = worst == AX_VERIFIED && all_vacuous;
+  if (worst == AX_VERIFIED) {
+    free(out->reason);
+    out->reason = NULL;
+  }
+  free(rank);
+  out->time_ms = now_ms() - t0;
+}

@@ -1,0 +1,63 @@
+/* verify.h — proving one rule for one element type, for every rank and size.
+ *
+ * ax_verify_rule follows TensorRight §6 (and DESIGN §2):
+ *   1. bound inference on the rank-1 instance (Alg. 1): a sufficient rank k_c per rank
+ *      class; classes used as concat/iota axes are fixed at 1;
+ *   2. for every rank vector in Π_c [1..k_c]: symbolic execution of both sides under a
+ *      general access, and one query for the verification conditions of §6.4 (same sizes,
+ *      RHS valid, same value) under precondition ∧ valid(LHS);
+ *   3. unsat everywhere ⇒ VERIFIED; sat ⇒ the model is replayed in the concrete domain and
+ *      only a replayed mismatch is INVALID (a replay that does not confirm is an ERROR);
+ *      unknown, timeout, solver error or an unsupported construct ⇒ UNKNOWN with the reason.
+ * No path turns a failure into VERIFIED.
+ *
+ * The result owns its strings (free with ax_result_free). */
+#ifndef AX_VERIFY_H
+#define AX_VERIFY_H
+
+#include "dsl/check.h"
+#include "semantics/domain.h"
+#include "verifier/solver.h"
+
+/* ORDER VERDICT: keep in step with ax_verdict_name */
+typedef enum {
+  AX_VERIFIED,
+  AX_INVALID,
+  AX_INVALID_HINT,
+  AX_UNKNOWN,
+  AX_ERROR,
+} AxVerdict;
+
+typedef struct AxVerifyOpts {
+  AxSolverOpts solver;    /* back-end, timeout per query, dump path prefix */
+  int max_instances;      /* refuse (UNKNOWN) when the bounds ask for more; 0: no limit */
+} AxVerifyOpts;
+
+typedef struct AxResult {
+  const AxBlock *rule;
+  AxType type;
+  bool has_type;              /* false when the rule has no type variable */
+  AxVerdict verdict;
+  int nrclasses;
+  const char **rclass_names;  /* borrowed from the AST */
+  int *bounds;                /* per rank class */
+  int instances;              /* rank vectors checked */
+  int queries;                /* solver queries sent */
+  double time_ms;
+  bool vacuous;               /* the precondition admits no valid LHS at any instance */
+  char *reason;               /* UNKNOWN/ERROR: why; INVALID: which condition failed */
+  char *cex_text;             /* INVALID: the replayed counterexample for a human */
+  char *cex_json;             /* INVALID: the same as a JSON object (text) */
+} AxResult;
+
+const char *ax_verdict_name(AxVerdict v);   /* "verified", "invalid", ... */
+const char *ax_type_name(AxType t);         /* "bool", "int", "real" */
+
+/* The element types a rule is verified for (its class), in order. Returns the count. */
+int ax_rule_types(const AxBlock *rule, AxType out[3]);
+
+/* Verifies `rule` (checked, without errors) at element type `t`. */
+void ax_verify_rule(const AxBlock *rule, AxType t, const AxVerifyOpts *opts, AxResult *out);
+void ax_result_free(AxResult *r);
+
+#endif

@@ -1,0 +1,338 @@
+/* z3.c — the in-process back-end: libz3 through its C API; see solver.h. The only file
+ * that includes z3.h.
+ *
+ * One Z3 context per call, created and deleted here, so there is no shared state and calls
+ * in different threads are independent. The context is a plain (non reference counted)
+ * one: its ASTs live until it is deleted, which the memo table below relies on; the
+ * solver, parameters and model are reference counted by us.
+ *
+ * Errors: Z3's default handler calls exit(). Ours is installed right after the context is
+ * created and does nothing, so an error only sets the context's error code, which is read
+ * after every call that can fail (Z3 resets it at the start of each API call).
+ *
+ * Time limit: not Z3's `timeout` parameter. In z3 4.8.12 that parameter arms a
+ * scoped_timer whose thread pool can deadlock when the limit fires inside nested timers
+ * (upstream Z3Prover/z3#5371; a nonlinear integer query reproduces it reliably: the check
+ * never returns). Instead a watchdog thread of ours calls Z3_interrupt at the deadline,
+ * which cancels the check through Z3's resource limit without any timer of Z3's. */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include <z3.h>
+
+#include "verifier/solver.h"
+
+/* Leaves the error code set for the caller to read; never exits. */
+static void on_error(Z3_context ctx, Z3_error_code code) {
+  (void)ctx;
+  (void)code;
+}
+
+/* Writes "z3 error: <message>" and returns true when the last call failed. */
+static bool failed(Z3_context ctx, char *reason, size_t len) {
+  Z3_error_code e = Z3_get_error_code(ctx);
+  if (e == Z3_OK) return false;
+  const char *msg = Z3_get_error_msg(ctx, e);
+  snprintf(reason, len, "z3 error: %s", msg ? msg : "unknown error");
+  return true;
+}
+
+/* --- Watchdog -------------------------------------------------------------------------------- */
+
+typedef struct Watchdog {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool done;       /* the check has returned */
+  bool fired;      /* we interrupted it */
+  Z3_context ctx;
+  struct timespec deadline;   /* CLOCK_MONOTONIC */
+} Watchdog;
+
+static void *watch_run(void *arg) {
+  Watchdog *w = arg;
+  pthread_mutex_lock(&w->mu);
+  while (!w->done) {
+    int rc = pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline);
+    if (rc == ETIMEDOUT && !w->done) {
+      /* Under the mutex: the main thread cannot have moved past the check's end and on
+       * to deleting the context. */
+      Z3_interrupt(w->ctx);
+      w->fired = true;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+static bool watch_start(Watchdog *w, pthread_t *th, Z3_context ctx, unsigned ms) {
+  pthread_condattr_t attr;
+  memset(w, 0, sizeof *w);
+  w->ctx = ctx;
+  if (pthread_mutex_init(&w->mu, NULL) != 0) return false;
+  if (pthread_condattr_init(&attr) != 0) goto no_attr;
+  if (pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) != 0 ||
+      pthread_cond_init(&w->cv, &attr) != 0)
+    goto no_cond;
+  pthread_condattr_destroy(&attr);
+  clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+  w->deadline.tv_sec += ms / 1000;
+  w->deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (w->deadline.tv_nsec >= 1000000000L) {
+    w->deadline.tv_sec++;
+    w->deadline.tv_nsec -= 1000000000L;
+  }
+  if (pthread_create(th, NULL, watch_run, w) == 0) return true;
+  pthread_cond_destroy(&w->cv);
+  pthread_mutex_destroy(&w->mu);
+  return false;
+no_cond:
+  pthread_condattr_destroy(&attr);
+no_attr:
+  pthread_mutex_destroy(&w->mu);
+  return false;
+}
+
+/* Stops and joins the watchdog; returns whether it fired. */
+static bool watch_stop(Watchdog *w, pthread_t th) {
+  pthread_mutex_lock(&w->mu);
+  w->done = true;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  pthread_join(th, NULL);
+  pthread_cond_destroy(&w->cv);
+  pthread_mutex_destroy(&w->mu);
+  return w->fired;
+}
+
+/* --- Translation ----------------------------------------------------------------------------- */
+
+typedef struct Tr {
+  Z3_context ctx;
+  Z3_ast *ast;              /* by term id; owned by the context */
+  Z3_func_decl *decl;       /* by func id */
+  Z3_sort sorts[3];         /* by AxSort */
+  bool bad;                 /* a Z3 call failed: stop */
+  char *reason;
+  size_t reason_len;
+} Tr;
+
+static Z3_ast numeral(Tr *tr, const AxTerm *t) {
+  mpq_t q;
+  mpq_init(q);
+  ax_term_real_value(t, q);
+  /* "p" or "p/q": the forms Z3_mk_numeral reads for Int and Real sorts. */
+  size_t n = mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3;
+  char *s = ax_xmalloc(n);
+  mpq_get_str(s, 10, q);
+  mpq_clear(q);
+  Z3_ast a = Z3_mk_numeral(tr->ctx, s, tr->sorts[ax_term_sort(t)]);
+  free(s);
+  return a;
+}
+
+static Z3_func_decl func_decl(Tr *tr, const AxFunc *f) {
+  uint32_t id = ax_term_func_id(f);
+  if (tr->decl[id]) return tr->decl[id];
+  size_t n = ax_term_func_nargs(f);
+  Z3_sort *dom = ax_xmalloc((n ? n : 1) * sizeof *dom);
+  for (size_t i = 0; i < n; i++) dom[i] = tr->sorts[ax_term_func_argsort(f, i)];
+  /* Fresh declarations: distinct axle functions (and variables) never merge in Z3, even
+   * when a name repeats at another sort; the names only matter for debugging. */
+  tr->decl[id] = Z3_mk_fresh_func_decl(tr->ctx, ax_term_func_name(f), (unsigned)n, dom,
+                                       tr->sorts[ax_term_func_result(f)]);
+  free(dom);
+  return tr->decl[id];
+}
+
+/* Translates t, whose arguments are translated already (postorder). */
+static void translate(const AxTerm *t, void *data) {
+  Tr *tr = data;
+  if (tr->bad || tr->ast[ax_term_id(t)]) return;
+  Z3_context c = tr->ctx;
+  size_t n = ax_term_nargs(t);
+  Z3_ast small[8], *args = n <= 8 ? small : ax_xmalloc(n * sizeof *args);
+  for (size_t i = 0; i < n; i++) args[i] = tr->ast[ax_term_id(ax_term_arg(t, i))];
+  unsigned un = (unsigned)n;
+  Z3_ast a = NULL;
+  switch (ax_term_kind(t)) {
+  case AX_TERM_TRUE: a = Z3_mk_true(c); break;
+  case AX_TERM_FALSE: a = Z3_mk_false(c); break;
+  case AX_TERM_INT:
+  case AX_TERM_REAL: a = numeral(tr, t); break;
+  case AX_TERM_VAR:
+    a = Z3_mk_fresh_const(c, ax_term_var_name(t), tr->sorts[ax_term_sort(t)]);
+    break;
+  case AX_TERM_APP: {
+    Z3_func_decl d = func_decl(tr, ax_term_app_func(t));
+    if (!failed(c, tr->reason, tr->reason_len)) a = Z3_mk_app(c, d, un, args);
+    break;
+  }
+  case AX_TERM_NOT: a = Z3_mk_not(c, args[0]); break;
+  case AX_TERM_AND: a = Z3_mk_and(c, un, args); break;
+  case AX_TERM_OR: a = Z3_mk_or(c, un, args); break;
+  case AX_TERM_IMPLIES: a = Z3_mk_implies(c, args[0], args[1]); break;
+  case AX_TERM_ITE: a = Z3_mk_ite(c, args[0], args[1], args[2]); break;
+  case AX_TERM_EQ: a = Z3_mk_eq(c, args[0], args[1]); break;
+  case AX_TERM_LT: a = Z3_mk_lt(c, args[0], args[1]); break;
+  case AX_TERM_LE: a = Z3_mk_le(c, args[0], args[1]); break;
+  case AX_TERM_ADD: a = Z3_mk_add(c, un, args); break;
+  case AX_TERM_SUB: a = Z3_mk_sub(c, un, args); break;
+  case AX_TERM_MUL: a = Z3_mk_mul(c, un, args); break;
+  case AX_TERM_NEG: a = Z3_mk_unary_minus(c, args[0]); break;
+  case AX_TERM_DIV: a = Z3_mk_div(c, args[0], args[1]); break;   /* Int: SMT-LIB div */
+  case AX_TERM_MOD: a = Z3_mk_mod(c, args[0], args[1]); break;
+  case AX_TERM_RDIV: a = Z3_mk_div(c, args[0], args[1]); break;  /* Real: / */
+  case AX_TERM_TO_REAL: a = Z3_mk_int2real(c, args[0]); break;
+  case AX_TERM_ABS: {   /* the C API of 4.8 has no abs: ite(x < 0, -x, x) */
+    Z3_ast zero = Z3_mk_int(c, 0, tr->sorts[ax_term_sort(t)]);
+    a = Z3_mk_ite(c, Z3_mk_lt(c, args[0], zero), Z3_mk_unary_minus(c, args[0]), args[0]);
+    break;
+  }
+  default: AX_UNREACHABLE();
+  }
+  if (args != small) free(args);
+  if (!a || failed(c, tr->reason, tr->reason_len)) {
+    if (!tr->reason[0]) snprintf(tr->reason, tr->reason_len, "z3 error: cannot build a term");
+    tr->bad = true;
+    return;
+  }
+  tr->ast[ax_term_id(t)] = a;
+}
+
+/* --- Models ---------------------------------------------------------------------------------- */
+
+/* Records the value of watched term i from its completed evaluation v, if exact. */
+static void record(Z3_context c, AxModel *m, size_t i, const AxTerm *t, Z3_ast v) {
+  if (ax_term_sort(t) == AX_SORT_BOOL) {
+    Z3_lbool b = Z3_get_bool_value(c, v);
+    if (Z3_get_error_code(c) == Z3_OK && b != Z3_L_UNDEF) ax_model_set_bool(m, i, b == Z3_L_TRUE);
+    return;
+  }
+  /* Irrational algebraic numbers (root-obj) have no exact decimal: no value. */
+  if (Z3_get_ast_kind(c, v) != Z3_NUMERAL_AST || Z3_is_algebraic_number(c, v)) return;
+  Z3_string s = Z3_get_numeral_string(c, v);   /* "-5", "1/3" */
+  if (Z3_get_error_code(c) != Z3_OK || !s) return;
+  mpq_t q;
+  mpq_init(q);
+  if (mpq_set_str(q, s, 10) == 0 && mpz_sgn(mpq_denref(q)) != 0) {
+    mpq_canonicalize(q);
+    ax_model_set_rational(m, i, q);
+  }
+  mpq_clear(q);
+}
+
+static AxModel *model(Z3_context c, Z3_solver s, Tr *tr, const AxTerm *const *watch,
+                      size_t nwatch) {
+  AxModel *m = ax_model_new(watch, nwatch);
+  Z3_model zm = Z3_solver_get_model(c, s);
+  if (!zm || Z3_get_error_code(c) != Z3_OK) return m;   /* sat without a model: no values */
+  Z3_model_inc_ref(c, zm);
+  for (size_t i = 0; i < nwatch; i++) {
+    Z3_ast v = NULL;
+    /* Model completion: a term the model leaves open (f at a new point) still gets one. */
+    if (Z3_model_eval(c, zm, tr->ast[ax_term_id(watch[i])], true, &v) && v &&
+        Z3_get_error_code(c) == Z3_OK)
+      record(c, m, i, watch[i], v);
+  }
+  Z3_model_dec_ref(c, zm);
+  return m;
+}
+
+/* --- The back-end ---------------------------------------------------------------------------- */
+
+/* Everything after the context exists; the caller deletes the context. */
+static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
+                         const AxTerm *formula, const AxTerm *const *watch, size_t nwatch,
+                         AxModel **model_out, char *reason, size_t len) {
+  Tr tr = {.ctx = c, .reason = reason, .reason_len = len};
+  tr.ast = ax_xcalloc(ax_term_ctx_size(tc) + 1, sizeof *tr.ast);
+  tr.decl = ax_xcalloc(ax_term_ctx_nfuncs(tc) + 1, sizeof *tr.decl);
+  tr.sorts[AX_SORT_BOOL] = Z3_mk_bool_sort(c);
+  tr.sorts[AX_SORT_INT] = Z3_mk_int_sort(c);
+  tr.sorts[AX_SORT_REAL] = Z3_mk_real_sort(c);
+  AxSmtResult r = AX_SMT_UNKNOWN;
+  Z3_solver s = NULL;
+  Z3_params p = NULL;
+  if (failed(c, reason, len)) goto out;
+  /* One traversal: each variable must become exactly one Z3 constant. */
+  const AxTerm **roots = ax_xmalloc((nwatch + 1) * sizeof *roots);
+  roots[0] = formula;
+  for (size_t i = 0; i < nwatch; i++) roots[i + 1] = watch[i];
+  ax_term_postorder(tc, roots, model_out ? nwatch + 1 : 1, translate, &tr);
+  free(roots);
+  if (tr.bad) goto out;
+
+  s = Z3_mk_solver(c);
+  if (failed(c, reason, len)) goto out;
+  Z3_solver_inc_ref(c, s);
+  p = Z3_mk_params(c);
+  if (failed(c, reason, len)) goto out;
+  Z3_params_inc_ref(c, p);
+  /* Z3 would otherwise install its own SIGINT handler around the check. */
+  Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
+  Z3_solver_set_params(c, s, p);
+  if (failed(c, reason, len)) goto out;
+  Z3_solver_assert(c, s, tr.ast[ax_term_id(formula)]);
+  if (failed(c, reason, len)) goto out;
+
+  Watchdog w;
+  pthread_t th;
+  bool watching = false;
+  if (o->timeout_ms) {
+    watching = watch_start(&w, &th, c, o->timeout_ms);
+    if (!watching) {
+      snprintf(reason, len, "cannot start the timer thread");
+      goto out;
+    }
+  }
+  Z3_lbool res = Z3_solver_check(c, s);
+  bool fired = watching && watch_stop(&w, th);   /* first: no Z3 call races Z3_interrupt */
+  if (failed(c, reason, len)) goto out;
+  char limit[32];
+  switch (res) {
+  case Z3_L_FALSE: r = AX_SMT_UNSAT; break;
+  case Z3_L_TRUE:
+    r = AX_SMT_SAT;
+    if (model_out) *model_out = model(c, s, &tr, watch, nwatch);
+    break;
+  default:
+    if (fired) {
+      snprintf(reason, len, "timeout after %s",
+               ax_solver_fmt_ms(limit, sizeof limit, o->timeout_ms));
+    } else {
+      Z3_string why = Z3_solver_get_reason_unknown(c, s);
+      snprintf(reason, len, "solver said unknown (%s)",
+               why && *why && Z3_get_error_code(c) == Z3_OK ? why : "no reason given");
+    }
+    break;
+  }
+out:
+  if (p) Z3_params_dec_ref(c, p);
+  if (s) Z3_solver_dec_ref(c, s);
+  free(tr.ast);
+  free(tr.decl);
+  return r;
+}
+
+AxSmtResult ax_z3_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                        const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                        char *reason, size_t reason_len) {
+  Z3_config cfg = Z3_mk_config();
+  if (!cfg) {
+    snprintf(reason, reason_len, "z3 error: cannot create a configuration");
+    return AX_SMT_UNKNOWN;
+  }
+  Z3_set_param_value(cfg, "model", "true");
+  Z3_context c = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
+  if (!c) {
+    snprintf(reason, reason_len, "z3 error: cannot create a context");
+    return AX_SMT_UNKNOWN;
+  }
+  Z3_set_error_handler(c, on_error);
+  AxSmtResult r = check(c, o, tc, formula, watch, nwatch, model_out, reason, reason_len);
+  Z3_del_context(c);
+  return r;
+}

@@ -338,8 +338,20 @@ static void stmt_line(Printer *p, const AxStmt *s) {
   AX_ASSERT(m);
   stmt(m, s);
   fclose(m);
-  if (len + 2 <= WIDTH || s->kind != AX_S_REWRITE) {
-    fprintf(p->out, "  %s", buf);   /* declarations are short; only rewrites break */
+  if (len + 2 <= WIDTH || (s->kind != AX_S_REWRITE && s->kind != AX_S_REQUIRE && s->kind != AX_S_HINT)) {
+    fprintf(p->out, "  %s", buf);   /* declarations are short */
+  } else if (s->kind != AX_S_REWRITE) {
+    /* a long list of conditions continues after a comma, one indentation step deeper */
+    Out o = {p->out, 0, WIDTH};
+    put(&o, s->kind == AX_S_REQUIRE ? "  require " : "  hint ");
+    for (size_t i = 0; i < s->nexprs; i++) {
+      if (i) {
+        put(&o, ",");
+        if (o.col + 1 + flat_width(s->exprs[i], 0) > WIDTH) put(&o, "\n   ");
+        put(&o, " ");
+      }
+      sub(&o, s->exprs[i], 0);
+    }
   } else {
     Out o = {p->out, 0, WIDTH};
     put(&o, "  ");

@@ -225,7 +225,10 @@ static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
      * congruence, and a model that needs a value of exp cannot be replayed (UNKNOWN) */
     AxSort r = AX_SORT_REAL;
     const AxFunc *f = ax_term_func(tc, "exp", 1, &r, AX_SORT_REAL);
-    T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), ax_term_mk_app(tc, f, 1, &a->v));
+    /* exp(0) = 1, as the concrete domain computes it: a model may not disagree there */
+    T e0 = ax_term_mk_ite(tc, ax_term_mk_eq(tc, a->v, zero(d, t)), ax_term_mk_real_si(tc, 1, 1),
+                          ax_term_mk_app(tc, f, 1, &a->v));
+    T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), e0);
     return ext(d, v, a->nan, a->pinf, fls(d));
   }
   default:

@@ -132,13 +132,76 @@ bool ax_bij_maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inf
          solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch);
 }
 
+/* The last obligation q (unsat: the values agree). A model is replayed with the concrete
+ * sums; only a replayed difference is INVALID. */
+static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *where, T q, AxResult *out) {
+  char reason[512];
+  AxWatch w;
+  ax_cex_watch(in, q, &w);
+  AxModel *m = NULL;
+  out->queries++;
+  AxSmtResult r = ax_solver_check(&o->solver, in->tc, q, w.terms, w.n, &m, reason, sizeof reason);
+  AxVerdict v = AX_VERIFIED;
+  if (r == AX_SMT_UNKNOWN) {
+    size_t n = strlen(where) + strlen(reason) + 64;
+    free(out->reason);
+    out->reason = ax_xmalloc(n);
+    snprintf(out->reason, n, "at rank %s: %s", where, reason);
+    v = AX_UNKNOWN;
+  } else if (r == AX_SMT_SAT) {
+    AxReplay rep;
+    ax_cex_replay(in, &w, m, &rep);
+    free(out->reason);
+    if (rep.confirmed) {
+      v = AX_INVALID;
+      size_t n = strlen(where) + strlen(rep.failed) + 32;
+      out->reason = ax_xmalloc(n);
+      snprintf(out->reason, n, "at rank %s: %s", where, rep.failed);
+      free(out->cex_text);
+      free(out->cex_json);
+      out->cex_text = rep.text;
+      out->cex_json = rep.json;
+    } else {
+      v = AX_UNKNOWN;
+      const char *msg = rep.unsupported ? rep.unsupported
+                                        : "the summands differ under the hint's pairing, but the "
+                                          "replayed sums agree; another pairing may prove the rule";
+      size_t n = strlen(where) + strlen(msg) + 32;
+      out->reason = ax_xmalloc(n);
+      snprintf(out->reason, n, "at rank %s: %s", where, msg);
+    }
+    free(rep.failed);
+  }
+  ax_model_free(m);
+  return v;
+}
+
 AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
   AxTermCtx *tc = in->tc;
   Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
+  char reason[512], model[1024];
+  /* One side a plain value, the other a sum whose domain is empty wherever the rule
+   * applies: the sum is 0, so the plain value must be 0 (an empty dot, a sum over a
+   * size-0 axis). No pairing is needed. */
+  if ((L.n == 0) != (R.n == 0)) {
+    int sum_side = L.n ? 0 : 1;
+    T nonempty = ax_term_mk_and2(tc, in->ctx, in->red[sum_side].dom);
+    out->queries++;
+    if (ax_solver_check(&o->solver, tc, nonempty, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT) {
+      T zero = in->type == AX_REAL ? ax_term_mk_real_si(tc, 0, 1) : ax_term_mk_int_si(tc, 0);
+      T q = ax_term_mk_and2(tc, in->ctx, ax_term_mk_not(tc, ax_term_mk_eq(tc, in->red[!sum_side].body, zero)));
+      return settle(in, o, where, q, out);
+    }
+  }
   T *h = ax_arena_alloc(in->a, (R.n + 1) * sizeof(T));   /* RHS vars from LHS vars */
   T *g = ax_arena_alloc(in->a, (L.n + 1) * sizeof(T));   /* LHS vars from RHS vars */
   char why[512], inferred[512] = "";
   if (!ax_bij_maps(in, h, g, why, sizeof why, inferred, sizeof inferred)) {
+    /* no pairing, so no proof; but a replayed difference still refutes the rule: look for
+     * summands that differ at independent points of the two domains */
+    T q = ax_term_mk_and(tc, 3, (const AxTerm *const[]){in->ctx, ax_term_mk_and2(tc, in->red[0].dom, in->red[1].dom),
+                                                         ax_term_mk_not(tc, ax_term_mk_eq(tc, in->red[0].body, in->red[1].body))});
+    if (settle(in, o, where, q, out) == AX_INVALID) return AX_INVALID;
     free(out->reason);
     size_t n = strlen(where) + strlen(why) + 64;
     out->reason = ax_xmalloc(n);
@@ -154,7 +217,6 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   for (size_t i = 0; i < L.n; i++) shown[nshown++] = L.vars[i];
   for (size_t i = 0; i < R.n; i++) shown[nshown++] = R.vars[i];
 
-  char reason[512], model[1024];
   struct {
     const char *what;
     T q;
@@ -200,43 +262,5 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
     }
   }
   /* the summands agree under the bijection */
-  T q = ax_term_mk_and2(tc, base, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh)));
-  AxWatch w;
-  ax_cex_watch(in, q, &w);
-  AxModel *m = NULL;
-  out->queries++;
-  AxSmtResult r = ax_solver_check(&o->solver, tc, q, w.terms, w.n, &m, reason, sizeof reason);
-  AxVerdict v = AX_VERIFIED;
-  if (r == AX_SMT_UNKNOWN) {
-    size_t n = strlen(where) + strlen(reason) + 64;
-    free(out->reason);
-    out->reason = ax_xmalloc(n);
-    snprintf(out->reason, n, "at rank %s: %s", where, reason);
-    v = AX_UNKNOWN;
-  } else if (r == AX_SMT_SAT) {
-    AxReplay rep;
-    ax_cex_replay(in, &w, m, &rep);
-    free(out->reason);
-    if (rep.confirmed) {
-      v = AX_INVALID;
-      size_t n = strlen(where) + strlen(rep.failed) + 32;
-      out->reason = ax_xmalloc(n);
-      snprintf(out->reason, n, "at rank %s: %s", where, rep.failed);
-      free(out->cex_text);
-      free(out->cex_json);
-      out->cex_text = rep.text;
-      out->cex_json = rep.json;
-    } else {
-      v = AX_UNKNOWN;
-      const char *msg = rep.unsupported ? rep.unsupported
-                                        : "the summands differ under the hint's pairing, but the "
-                                          "replayed sums agree; another pairing may prove the rule";
-      size_t n = strlen(where) + strlen(msg) + 32;
-      out->reason = ax_xmalloc(n);
-      snprintf(out->reason, n, "at rank %s: %s", where, msg);
-    }
-    free(rep.failed);
-  }
-  ax_model_free(m);
-  return v;
+  return settle(in, o, where, ax_term_mk_and2(tc, base, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh))), out);
 }

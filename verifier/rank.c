@@ -63,19 +63,22 @@ static bool proves(const AxSolverOpts *o, AxSymInstance *in, const AxTerm *ctx, 
   return ax_solver_check(o, in->tc, q, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT;
 }
 
-static int count_quantifiers(const AxExpr *e, int rclass) {
+/* Quantifiers over rclass in a precondition, through let bindings. */
+static int count_quantifiers(const AxRuleSyms *s, const AxExpr *e, int rclass) {
   if (!e) return 0;
   switch (e->kind) {
   case AX_E_QUANT:
-    return (e->ty.sym == rclass) + count_quantifiers(e->u.quant.body, rclass);
+    return (e->ty.sym == rclass) + count_quantifiers(s, e->u.quant.body, rclass);
   case AX_E_UNARY:
-    return count_quantifiers(e->u.unary.arg, rclass);
+    return count_quantifiers(s, e->u.unary.arg, rclass);
   case AX_E_BINARY:
-    return count_quantifiers(e->u.binary.lhs, rclass) + count_quantifiers(e->u.binary.rhs, rclass);
+    return count_quantifiers(s, e->u.binary.lhs, rclass) + count_quantifiers(s, e->u.binary.rhs, rclass);
   case AX_E_IF:
-    return count_quantifiers(e->u.ite.cond, rclass) + count_quantifiers(e->u.ite.then_e, rclass) +
-           count_quantifiers(e->u.ite.else_e, rclass);
+    return count_quantifiers(s, e->u.ite.cond, rclass) + count_quantifiers(s, e->u.ite.then_e, rclass) +
+           count_quantifiers(s, e->u.ite.else_e, rclass);
   case AX_E_NAME:
+    if (e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_LET)
+      return count_quantifiers(s, s->syms[e->ty.sym].def, rclass);
     return 0;
   default:
     return 0;
@@ -177,7 +180,7 @@ void ax_rank_bounds(const AxBlock *rule, AxType T, const AxSolverOpts *o, AxRank
     }
     for (size_t i = 0; i < creps.len; i++)
       k += (int)(f.classes[ax_term_id(creps.items[i])] >> c & 1);
-    for (size_t i = 0; i < s->nrequires; i++) k += count_quantifiers(s->requires[i], (int)c);
+    for (size_t i = 0; i < s->nrequires; i++) k += count_quantifiers(s, s->requires[i], (int)c);
     out->bounds[c] = k > 1 ? k : 1;
   }
   free(nreads);

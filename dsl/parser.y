@@ -380,6 +380,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, AxParser *p) {
   /* '=' where an expression continues: almost always a comparison meant as '==' */
   if (is_char(got, "'='") && compares && len < sizeof msg)
     len += (size_t)snprintf(msg + len, sizeof msg - len, " (use '==' to compare)");
+  /* a keyword where a name was expected: `map int over x` */
+  bool wants_name = false;
+  for (int i = 0; i < nexp; i++) wants_name |= exp[i] == YYSYMBOL_IDENT;
+  const char *gname = yysymbol_name(got);
+  bool keyword = got != YYSYMBOL_IDENT && got != YYSYMBOL_YYEOF && gname[0] != '\'' && !strchr(gname, ' ');
+  for (const char *q = gname; keyword && *q; q++) keyword = (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9');
+  if (keyword && wants_name && len < sizeof msg)
+    len += (size_t)snprintf(msg + len, sizeof msg - len, " ('%s' is a keyword and cannot name anything)", gname);
   /* a < b < c: after a comparison only 'and'/'or' may follow */
   if (is_operator(got) && got != YYSYMBOL_AND && got != YYSYMBOL_OR && !compares && chains &&
       len < sizeof msg)

@@ -114,6 +114,13 @@ START_TEST(newlines_end_statements_except_continuations) {
   ck_assert_int_eq(D.errors, 0);
   ck_assert_uint_eq(f->blocks[0]->nstmts, 4);
   ck_assert_int_eq(f->blocks[0]->stmts[3]->kind, AX_S_REWRITE);
+  /* a line that starts with else, an operator or => continues the statement above */
+  f = parse("rule r for T in num {\n  rclass x\n  map s over x\n  map h over x = if s > 0 then s\n"
+            "    else 0\n  tensor A : T[x: s]\n  A\n    + A\n    => A\n}\n");
+  ck_assert_int_eq(D.errors, 0);
+  ck_assert_uint_eq(f->blocks[0]->nstmts, 5);
+  ck_assert_int_eq(f->blocks[0]->stmts[2]->value->kind, AX_E_IF);
+  ck_assert_int_eq(f->blocks[0]->stmts[4]->lhs->kind, AX_E_BINARY);
 }
 END_TEST
 

@@ -347,10 +347,63 @@ static const Ext *apart(AxDomain *d, const Red *a, const Ext *b) {
   return e;
 }
 
+static bool is_zero(T t) {
+  if (ax_term_kind(t) != AX_TERM_INT && ax_term_kind(t) != AX_TERM_REAL) return false;
+  mpq_t q;
+  mpq_init(q);
+  ax_term_real_value(t, q);
+  bool z = mpq_sgn(q) == 0;
+  mpq_clear(q);
+  return z;
+}
+
+/* The support of a finite summand: Σ_D ite(c, x, 0) = Σ_{D ∧ c} x, and a product with a
+ * factor ite(c, x, 0) is ite(c, product with x, 0). Moving such conditions into the domain
+ * is exact, keeps summands free of padding choices, and lets a bijection pair only the
+ * points that count (a padded kernel's zeros are not summands at all). */
+static T support(AxDomain *d, T v, T *cond) {
+  AxTermCtx *tc = TC(d);
+  for (;;) {
+    if (ax_term_kind(v) == AX_TERM_ITE && is_zero(ax_term_arg(v, 2))) {
+      *cond = and2(d, *cond, ax_term_arg(v, 0));
+      v = ax_term_arg(v, 1);
+      continue;
+    }
+    if (ax_term_kind(v) == AX_TERM_MUL) {
+      size_t n = ax_term_nargs(v);
+      T args[64];
+      bool changed = false;
+      for (size_t i = 0; i < n && i < 64; i++) {
+        args[i] = ax_term_arg(v, i);
+        if (ax_term_kind(args[i]) == AX_TERM_ITE && is_zero(ax_term_arg(args[i], 2))) {
+          *cond = and2(d, *cond, ax_term_arg(args[i], 0));
+          args[i] = ax_term_arg(args[i], 1);
+          changed = true;
+        }
+      }
+      if (changed && n <= 64) {
+        v = ax_term_mk_mul(tc, n, args);
+        continue;
+      }
+    }
+    return v;
+  }
+}
+
 static Ext *with_red(AxDomain *d, const Ext *body, const Red *r) {
   Ext *e = ext(d, body->v, body->nan, body->pinf, body->ninf);
   e->red = r->n ? r : NULL;
   if (e->red && !finite_body(d, e)) e->red = NULL;
+  if (e->red) {
+    T cond = ax_term_mk_true(TC(d));
+    e->v = support(d, e->v, &cond);
+    if (ax_term_kind(cond) != AX_TERM_TRUE) {
+      Red *nr = ax_arena_alloc(S(d)->a, sizeof *nr);
+      *nr = *r;
+      nr->dom = and2(d, r->dom, cond);
+      e->red = nr;
+    }
+  }
   return e;
 }
 

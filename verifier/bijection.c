@@ -1,11 +1,26 @@
 /* bijection.c — reduction equality through a checked bijection; see bijection.h. */
 #include "verifier/bijection.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "verifier/cex.h"
 
 typedef const AxTerm *T;
+
+/* out->reason := "at rank WHERE: " followed by the formatted message */
+static void say(AxResult *out, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(AxResult *out, const char *where, const char *fmt, ...) {
+  char msg[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  size_t n = strlen(where) + strlen(msg) + 16;
+  free(out->reason);
+  out->reason = ax_xmalloc(n);
+  snprintf(out->reason, n, "at rank %s: %s", where, msg);
+}
 
 typedef struct Side {
   size_t n;
@@ -143,20 +158,14 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
   AxSmtResult r = ax_solver_check(&o->solver, in->tc, q, w.terms, w.n, &m, reason, sizeof reason);
   AxVerdict v = AX_VERIFIED;
   if (r == AX_SMT_UNKNOWN) {
-    size_t n = strlen(where) + strlen(reason) + 64;
-    free(out->reason);
-    out->reason = ax_xmalloc(n);
-    snprintf(out->reason, n, "at rank %s: %s", where, reason);
+    say(out, where, "%s", reason);
     v = AX_UNKNOWN;
   } else if (r == AX_SMT_SAT) {
     AxReplay rep;
     ax_cex_replay(in, &w, m, &rep);
-    free(out->reason);
     if (rep.confirmed) {
       v = AX_INVALID;
-      size_t n = strlen(where) + strlen(rep.failed) + 32;
-      out->reason = ax_xmalloc(n);
-      snprintf(out->reason, n, "at rank %s: %s", where, rep.failed);
+      say(out, where, "%s", rep.failed);
       free(out->cex_text);
       free(out->cex_json);
       out->cex_text = rep.text;
@@ -166,9 +175,7 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
       const char *msg = rep.unsupported ? rep.unsupported
                                         : "the summands differ under the hint's pairing, but the "
                                           "replayed sums agree; another pairing may prove the rule";
-      size_t n = strlen(where) + strlen(msg) + 32;
-      out->reason = ax_xmalloc(n);
-      snprintf(out->reason, n, "at rank %s: %s", where, msg);
+      say(out, where, "%s", msg);
     }
     free(rep.failed);
   }
@@ -202,10 +209,7 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
     T q = ax_term_mk_and(tc, 3, (const AxTerm *const[]){in->ctx, ax_term_mk_and2(tc, in->red[0].dom, in->red[1].dom),
                                                          ax_term_mk_not(tc, ax_term_mk_eq(tc, in->red[0].body, in->red[1].body))});
     if (settle(in, o, where, q, out) == AX_INVALID) return AX_INVALID;
-    free(out->reason);
-    size_t n = strlen(where) + strlen(why) + 64;
-    out->reason = ax_xmalloc(n);
-    snprintf(out->reason, n, "at rank %s: %s", where, why);
+    say(out, where, "%s", why);
     return AX_UNKNOWN;
   }
   T DX = in->red[0].dom, DY = in->red[1].dom, f = in->red[0].body, gb = in->red[1].body;
@@ -246,18 +250,11 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
     AxSmtResult r = ask(in, o, checks[c].q, shown, nshown + (c == 1 ? L.n : 0), model, sizeof model,
                         reason, sizeof reason, out);
     if (r == AX_SMT_UNKNOWN) {
-      size_t n = strlen(where) + strlen(reason) + 96;
-      free(out->reason);
-      out->reason = ax_xmalloc(n);
-      snprintf(out->reason, n, "at rank %s: checking the reduction hint: %s", where, reason);
+      say(out, where, "checking the reduction hint: %s", reason);
       return AX_UNKNOWN;
     }
     if (r == AX_SMT_SAT) {
-      size_t n = strlen(where) + strlen(checks[c].what) + strlen(model) + strlen(inferred) + 128;
-      free(out->reason);
-      out->reason = ax_xmalloc(n);
-      snprintf(out->reason, n, "at rank %s: %s (%s)%s%s", where, checks[c].what, model,
-               inferred[0] ? "; inferred: " : "", inferred);
+      say(out, where, "%s (%s)%s%s", checks[c].what, model, inferred[0] ? "; inferred: " : "", inferred);
       return AX_INVALID_HINT;
     }
   }

@@ -221,14 +221,10 @@ static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
   case AX_OP_ABS:
     return ext(d, ax_term_mk_abs(tc, a->v), a->nan, is_inf(d, a), fls(d));
   case AX_OP_EXP: {
-    /* exp is uninterpreted beyond exp(-inf) = 0 and exp(+inf) = +inf: proofs may use only
-     * congruence, and a model that needs a value of exp cannot be replayed (UNKNOWN) */
-    AxSort r = AX_SORT_REAL;
-    const AxFunc *f = ax_term_func(tc, "exp", 1, &r, AX_SORT_REAL);
-    /* exp(0) = 1, as the concrete domain computes it: a model may not disagree there */
-    T e0 = ax_term_mk_ite(tc, ax_term_mk_eq(tc, a->v, zero(d, t)), ax_term_mk_real_si(tc, 1, 1),
-                          ax_term_mk_app(tc, f, 1, &a->v));
-    T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), e0);
+    /* EXP: exp(-inf) = 0, exp(+inf) = +inf; finite values go to the solver's exp (cvc5
+     * reasons about it; z3 sees an uninterpreted function). A model that needs a value of
+     * exp other than exp(0) cannot be replayed exactly (UNKNOWN). */
+    T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), ax_term_mk_exp(tc, a->v));
     return ext(d, v, a->nan, a->pinf, fls(d));
   }
   default:

@@ -699,6 +699,19 @@ const AxTerm *ax_term_mk_abs(AxTermCtx *ctx, const AxTerm *a) {
   return node(ctx, AX_TERM_ABS, (AxSort)a->sort, 1, &a);
 }
 
+const AxTerm *ax_term_mk_exp(AxTermCtx *ctx, const AxTerm *a) {
+  AX_ASSERT(a->sort == AX_SORT_REAL);
+  if (is_num(a)) {   /* only exp(0) is rational */
+    mpq_t x;
+    mpq_init(x);
+    ax_term_real_value(a, x);
+    bool zero = mpq_sgn(x) == 0;
+    mpq_clear(x);
+    if (zero) return ax_term_mk_real_si(ctx, 1, 1);
+  }
+  return node(ctx, AX_TERM_EXP, AX_SORT_REAL, 1, &a);
+}
+
 const AxTerm *ax_term_mk(AxTermCtx *ctx, AxTermKind k, size_t nargs,
                          const AxTerm *const *args) {
   AX_ASSERT((unsigned)k < AX_TERM_NKINDS);
@@ -721,6 +734,7 @@ const AxTerm *ax_term_mk(AxTermCtx *ctx, AxTermKind k, size_t nargs,
   case AX_TERM_RDIV: return ax_term_mk_rdiv(ctx, args[0], args[1]);
   case AX_TERM_TO_REAL: return ax_term_mk_to_real(ctx, args[0]);
   case AX_TERM_ABS: return ax_term_mk_abs(ctx, args[0]);
+  case AX_TERM_EXP: return ax_term_mk_exp(ctx, args[0]);
   default: AX_ASSERT(!"ax_term_mk: not an operator kind");
   }
   return NULL;

@@ -50,7 +50,9 @@ typedef enum { AX_SORT_BOOL, AX_SORT_INT, AX_SORT_REAL } AxSort;
   X(MOD,     "mod",      2)  /* Int, Euclidean: 0 <= mod < |divisor| */     \
   X(RDIV,    "/",        2)  /* Real division */                            \
   X(TO_REAL, "to_real",  1)                                                 \
-  X(ABS,     "abs",      1)  /* Int or Real */
+  X(ABS,     "abs",      1)  /* Int or Real */                              \
+  X(EXP,     "exp",      1)  /* Real: the exponential (cvc5 knows it; to z3 it is
+                                uninterpreted, which is sound for proofs) */
 
 typedef enum {
 #define X(kind, smt, arity) AX_TERM_##kind,
@@ -154,6 +156,7 @@ const AxTerm *ax_term_mk_mod(AxTermCtx *ctx, const AxTerm *a, const AxTerm *b);
 const AxTerm *ax_term_mk_rdiv(AxTermCtx *ctx, const AxTerm *a, const AxTerm *b);
 const AxTerm *ax_term_mk_to_real(AxTermCtx *ctx, const AxTerm *a);
 const AxTerm *ax_term_mk_abs(AxTermCtx *ctx, const AxTerm *a);
+const AxTerm *ax_term_mk_exp(AxTermCtx *ctx, const AxTerm *a);   /* Real; exp(0) = 1 folds */
 
 /* The builder of operator kind k (NOT .. ABS) applied to args, simplifications included.
  * Used to rebuild a term over new arguments. */

@@ -25,6 +25,11 @@ AxV ax_concrete_elem(AxConcrete *c, AxType t, AxNumClass cls, const mpq_t v, boo
 /* Sets tensor `sym` at integer index `idx` (values made by this domain). */
 void ax_concrete_set(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value);
 size_t ax_concrete_missing(const AxConcrete *c);
+/* What an unset point reads as: mode 0 gives 0; mode k > 0 gives the integer
+ * ((7k + 31 * Σ_i (i+1) * x_i) mod 13) - 6 (bool: its parity), so a replay can try other
+ * inputs that agree with a model at every point the model fixes. */
+void ax_concrete_set_fill(AxConcrete *c, int mode);
+const char *ax_concrete_fill_text(int mode);   /* the rule above, for reports */
 
 /* The exact value of a decimal literal (digits[.digits][e[+-]digits]); out initialised. */
 void ax_decimal_to_mpq(const char *text, mpq_t out);

@@ -183,6 +183,15 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
   return v;
 }
 
+/* Without a usable pairing: summands that differ at independent points of the two
+ * domains, replayed with the concrete sums; INVALID only when the replay confirms. */
+static AxVerdict refute(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
+  AxTermCtx *tc = in->tc;
+  T q = ax_term_mk_and(tc, 3, (const AxTerm *const[]){in->ctx, ax_term_mk_and2(tc, in->red[0].dom, in->red[1].dom),
+                                                       ax_term_mk_not(tc, ax_term_mk_eq(tc, in->red[0].body, in->red[1].body))});
+  return settle(in, o, where, q, out);
+}
+
 AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
   AxTermCtx *tc = in->tc;
   Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
@@ -204,11 +213,8 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   T *g = ax_arena_alloc(in->a, (L.n + 1) * sizeof(T));   /* LHS vars from RHS vars */
   char why[512], inferred[512] = "";
   if (!ax_bij_maps(in, h, g, why, sizeof why, inferred, sizeof inferred)) {
-    /* no pairing, so no proof; but a replayed difference still refutes the rule: look for
-     * summands that differ at independent points of the two domains */
-    T q = ax_term_mk_and(tc, 3, (const AxTerm *const[]){in->ctx, ax_term_mk_and2(tc, in->red[0].dom, in->red[1].dom),
-                                                         ax_term_mk_not(tc, ax_term_mk_eq(tc, in->red[0].body, in->red[1].body))});
-    if (settle(in, o, where, q, out) == AX_INVALID) return AX_INVALID;
+    /* no pairing, so no proof; but a replayed difference still refutes the rule */
+    if (refute(in, o, where, out) == AX_INVALID) return AX_INVALID;
     say(out, where, "%s", why);
     return AX_UNKNOWN;
   }
@@ -254,6 +260,11 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
       return AX_UNKNOWN;
     }
     if (r == AX_SMT_SAT) {
+      /* the hint is wrong; if the rule is wrong too, a replayed counterexample says more:
+       * try the hint's pairing where it lands in D_Y, then independent points */
+      T paired = ax_term_mk_and(tc, 3, (const AxTerm *const[]){base, DYh, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh))});
+      if (settle(in, o, where, paired, out) == AX_INVALID || refute(in, o, where, out) == AX_INVALID)
+        return AX_INVALID;
       say(out, where, "%s (%s)%s%s", checks[c].what, model, inferred[0] ? "; inferred: " : "", inferred);
       return AX_INVALID_HINT;
     }

@@ -63,6 +63,7 @@ typedef struct Rep {
   AxV **read_idx;     /* concrete indices of each read */
   AxV *read_val;
   const char *missing;
+  int fill;           /* how points the model leaves open are filled */
 } Rep;
 
 static AxV model_int(Rep *r, const AxModel *m, size_t i) {
@@ -304,6 +305,11 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
     cJSON_AddItemToArray(jreads, o);
     free(v);
   }
+  if (ax_concrete_missing(r->c)) {
+    if (r->fill) fprintf(f, "  tensor points not listed: %s (k = %d)\n", ax_concrete_fill_text(r->fill), r->fill);
+    else fprintf(f, "  tensor points not listed: 0\n");
+    cJSON_AddStringToObject(j, "unlisted_points", ax_concrete_fill_text(r->fill));
+  }
   char *lt = text(lv), *rt = text(rv);
   fprintf(f, "  lhs = %s, rhs = %s\n", lt, rt);
   cJSON_AddStringToObject(j, "lhs", lt);
@@ -323,10 +329,30 @@ static bool has_tensor_preconditions(const AxRuleSyms *s) {
   return false;
 }
 
+static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, AxReplay *out,
+                    size_t *missing);
+
+/* Points the model leaves open (the other terms of a sum) can be filled in any way: a
+ * replay whose sums happen to agree with 0 there is tried again with other fillings. */
 void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out) {
+  size_t missing = 0;
+  for (int fill = 0; fill < 3; fill++) {
+    if (fill) {
+      free(out->text);
+      free(out->json);
+      free(out->failed);
+    }
+    attempt(in, w, m, fill, out, &missing);
+    if (out->confirmed || out->unsupported || !missing || has_tensor_preconditions(in->rule->syms)) return;
+  }
+}
+
+static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, AxReplay *out,
+                    size_t *missing) {
   memset(out, 0, sizeof *out);
-  Rep r = {.in = in};
+  Rep r = {.in = in, .fill = fill};
   r.c = ax_concrete_new();
+  ax_concrete_set_fill(r.c, fill);
   r.d = ax_concrete_domain(r.c);
   r.a = ax_arena_new();
   load(&r, w, m);
@@ -367,6 +393,7 @@ void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxRepl
     out->unsupported = r.den.unsupported ? r.den.unsupported : d->unsupported;
     goto done;
   }
+  *missing = ax_concrete_missing(r.c);
   out->confirmed = pre && vl && !(vr && sizes && (!acc || same));
   if (!out->confirmed) goto done;
   const char *failed = !vr ? "the right-hand side is not valid where the left-hand side is"

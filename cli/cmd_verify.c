@@ -1,172 +1,425 @@
-/* cmd_verify.c — `axle verify`: prove every rule of the files, report, set the exit status.
+/* cmd_verify.c — `axle verify` and `axle gate`: prove every rule of the files, report, set
+ * the exit status.
+ *
+ * Both run the same pipeline: parse and check every file (a broken file verifies nothing);
+ * make one task per rule and element type, in file order; answer what the result cache
+ * can (cache.h); verify the rest on a pool of worker processes (jobs.h), each task in
+ * isolation, so that a crash, a hang or memory exhaustion costs only that task (UNKNOWN,
+ * with the reason); print results in task order as soon as all earlier ones are in.
+ * `verify` prints every result; `gate` prints only those that miss their expectation and
+ * one summary line, for CI logs.
  *
  * Exit status (docs/cli.md): 0 every rule met its expectation; 1 some rule's verdict
  * contradicts its expectation (INVALID where valid was expected, VERIFIED where invalid
- * was); 2 otherwise some rule is UNKNOWN or in ERROR; 3 usage, unreadable file, syntax or
- * checker error (nothing is verified then). */
+ * was); 2 otherwise some rule is UNKNOWN, ERROR or vacuous; 3 usage, unreadable file,
+ * syntax or checker error (nothing is verified then). */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
+#include "verifier/cache.h"
+#include "verifier/jobs.h"
+#include "verifier/report.h"
 #include "verifier/verify.h"
 
-typedef enum { FMT_TEXT, FMT_JSON } Format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT } Format;
+typedef enum { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER } Progress;
 
 typedef struct Opts {
+  bool gate;                 /* `axle gate` */
   AxVerifyOpts v;
-  const char *solver_name;
-  const char *rule_glob;
+  char solver[64];           /* as reported: "z3", "cvc5", "portfolio+cross-check", ... */
+  const char **globs;        /* --rule, any of them */
+  int nglobs;
   Format format;
+  const char *output;        /* --output FILE, else stdout */
+  int jobs;
+  unsigned rule_timeout_ms;  /* 0 until defaulted from --timeout */
+  unsigned memory_mb;
+  bool no_cache;
+  const char *dump_dir;
+  Progress progress;
 } Opts;
 
-static int usage(const char *msg) {
-  if (msg) fprintf(stderr, "axle: error: verify: %s\n", msg);
+typedef struct Task {        /* one rule at one element type */
+  const char *path;
+  AxBlock *rule;
+  AxType type;
+  char *stem;                /* --dump-smt: "<dir>/<rule>.<type>", else NULL */
+  char *key;                 /* cache key material, NULL without a cache */
+  AxResult r;
+  bool done;
+} Task;
+
+typedef struct Run {
+  const Opts *o;
+  Task *tasks;
+  size_t n;
+  size_t *queue;             /* tasks for the pool, by pool index */
+  size_t nqueue;
+  size_t printed;            /* tasks[0..printed) are reported */
+  size_t ndone;
+  int verified, invalid, unknown, cached, met, contradicted;
+  AxCache *cache;
+  double t0;
+  FILE *out;                 /* the report: stdout or --output */
+  bool live;                 /* a progress line is drawn on stderr */
+  bool drawn;                /* ... and is on the screen now */
+} Run;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --- Options ---------------------------------------------------------------------------- */
+
+static int usage(const Opts *o, const char *msg) {
+  const char *cmd = o->gate ? "gate" : "verify";
+  if (msg) fprintf(stderr, "axle: error: %s: %s\n", cmd, msg);
   fprintf(msg ? stderr : stdout,
-          "usage: axle verify [options] FILE|DIR...\n"
-          "  --solver z3|cvc5     solver back-end (default z3; cvc5 runs as a child process)\n"
-          "  --timeout SECONDS    per query (default 10)\n"
-          "  --rule GLOB          only rules whose name matches GLOB\n"
-          "  --format text|json   report format (default text)\n"
-          "  --jobs N             accepted; rules are verified one after another for now\n");
+          "usage: axle %s [options] FILE|DIR...\n"
+          "  --solver z3|cvc5|z3-binary|portfolio\n"
+          "                        back-end (default z3, in-process; cvc5 and z3-binary run\n"
+          "                        as child processes; portfolio races z3 and cvc5)\n"
+          "  --solver-binary PATH  the SMT-LIB2 solver to run instead of cvc5 / z3\n"
+          "  --cross-check         every query answered by z3 and cvc5, which must agree\n"
+          "  --timeout SECONDS     per query (default 10)\n"
+          "  --rule GLOB           only rules whose name matches GLOB (repeatable)\n"
+          "  --format text|json|junit\n"
+          "                        report format (default text)\n"
+          "  --output FILE         write the json or junit report to FILE\n"
+          "  --jobs N              worker processes (default: the number of cores, %d)\n"
+          "  --rule-timeout SECONDS\n"
+          "                        wall-clock limit of one rule at one type (default\n"
+          "                        120 x --timeout, at least 60)\n"
+          "  --memory MB           memory limit of a worker (default 4096; 0: none)\n"
+          "  --no-cache            neither read nor write the result cache\n"
+          "  --dump-smt DIR        write every query to DIR as a .smt2 file\n"
+          "  --progress auto|always|never\n"
+          "                        live progress line on standard error (auto: when it is\n"
+          "                        a terminal)\n",
+          cmd, ax_jobs_cores());
   return msg ? 3 : 0;
 }
 
-static bool met(const AxResult *r) {
-  if (r->rule->expect == AX_EXPECT_INVALID) return r->verdict == AX_INVALID;
-  if (r->rule->expect == AX_EXPECT_INVALID_HINT) return r->verdict == AX_INVALID_HINT;
-  return r->verdict == AX_VERIFIED && !r->vacuous;
+static bool number(const char *s, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end || errno || !(v >= lo && v <= hi)) return false;
+  *out = v;
+  return true;
 }
 
-static void print_text(const AxResult *r, const char *path) {
-  int line, col;
-  ax_source_linecol(r->rule->name.span.src, r->rule->name.span.start, &line, &col);
-  printf("%s:%d: %s", path, line, r->rule->name.name);
-  if (r->has_type) printf(" [%s]", ax_type_name(r->type));
-  const char *v = r->verdict == AX_VERIFIED ? "VERIFIED" : r->verdict == AX_INVALID ? "INVALID"
-                : r->verdict == AX_INVALID_HINT ? "INVALID-HINT" : r->verdict == AX_UNKNOWN ? "UNKNOWN"
-                : "ERROR";
-  printf("  %s", v);
-  if (r->rule->expect != AX_EXPECT_VALID)
-    printf(" (expected invalid%s%s)", r->rule->expect == AX_EXPECT_INVALID_HINT ? " hint" : "",
-           met(r) ? "" : ": NOT MET");
-  else if (!met(r)) printf(" (expected valid: NOT MET)");
-  if (r->nrclasses && r->instances) {
-    printf("  bounds {");
-    for (int i = 0; i < r->nrclasses; i++) printf("%s%s: %d", i ? ", " : "", r->rclass_names[i], r->bounds[i]);
-    printf("}");
-  }
-  printf("  %d instance%s, %d quer%s, %.0f ms\n", r->instances, r->instances == 1 ? "" : "s", r->queries,
-         r->queries == 1 ? "y" : "ies", r->time_ms);
-  if (r->vacuous)
-    printf("    WARNING: VACUOUS — the precondition admits no valid left-hand side at any rank; "
-           "the rule proves nothing\n");
-  if (r->reason && r->verdict != AX_VERIFIED && !r->cex_text) printf("    reason: %s\n", r->reason);
-  if (r->cex_text) {
-    for (const char *s = r->cex_text; *s;) {
-      const char *nl = strchr(s, '\n');
-      int n = nl ? (int)(nl - s) : (int)strlen(s);
-      printf("    %.*s\n", n, s);
-      s += n + (nl ? 1 : 0);
-    }
-  }
-  fflush(stdout);
-}
-
-static void print_json(const AxResult *r, const char *path, const char *solver) {
-  int line, col;
-  ax_source_linecol(r->rule->name.span.src, r->rule->name.span.start, &line, &col);
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "rule", r->rule->name.name);
-  cJSON_AddStringToObject(o, "file", path);
-  cJSON_AddNumberToObject(o, "line", line);
-  if (r->has_type) cJSON_AddStringToObject(o, "type", ax_type_name(r->type));
-  else cJSON_AddNullToObject(o, "type");
-  cJSON_AddStringToObject(o, "verdict", ax_verdict_name(r->verdict));
-  cJSON_AddStringToObject(o, "expected", r->rule->expect == AX_EXPECT_VALID     ? "valid"
-                                         : r->rule->expect == AX_EXPECT_INVALID ? "invalid"
-                                                                                : "invalid-hint");
-  cJSON_AddBoolToObject(o, "met", met(r));
-  cJSON *b = cJSON_AddObjectToObject(o, "bounds");
-  for (int i = 0; i < r->nrclasses; i++) cJSON_AddNumberToObject(b, r->rclass_names[i], r->bounds[i]);
-  cJSON_AddNumberToObject(o, "instances", r->instances);
-  cJSON_AddNumberToObject(o, "queries", r->queries);
-  cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->time_ms * 10 + 0.5) / 10);
-  cJSON_AddStringToObject(o, "solver", solver);
-  cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
-  if (r->reason) cJSON_AddStringToObject(o, "reason", r->reason);
-  else cJSON_AddNullToObject(o, "reason");
-  cJSON *cex = r->cex_json ? cJSON_Parse(r->cex_json) : NULL;
-  if (cex) cJSON_AddItemToObject(o, "counterexample", cex);
-  else cJSON_AddNullToObject(o, "counterexample");
-  char *s = cJSON_PrintUnformatted(o);
-  printf("%s\n", s);
-  fflush(stdout);
-  cJSON_free(s);
-  cJSON_Delete(o);
-}
-
+/* Returns -1 after --help, 0 when the options are good (*first: the first path), or the
+ * exit status of a usage error. o->globs is allocated (free). */
 static int parse_opts(int argc, char **argv, Opts *o, int *first) {
-  memset(o, 0, sizeof *o);
   o->v.solver.kind = AX_SOLVER_Z3;
   o->v.solver.timeout_ms = 10000;
-  o->solver_name = "z3";
+  o->v.solver.binary = "cvc5";
+  o->jobs = ax_jobs_cores();
+  o->memory_mb = 4096;
+  o->globs = ax_xcalloc((size_t)argc + 1, sizeof(char *));
+  const char *solver = "z3", *binary = NULL;
+  static const char *const with_value[] = {
+      "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
+      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress"};
   int i = 1;
-  for (; i < argc && argv[i][0] == '-'; i++) {
-    const char *a = argv[i];
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--help") == 0) return usage(NULL) - 1;   /* -1: exit 0 */
-    if (strcmp(a, "--solver") == 0 || strcmp(a, "--timeout") == 0 || strcmp(a, "--rule") == 0 ||
-        strcmp(a, "--format") == 0 || strcmp(a, "--jobs") == 0) {
-      if (!val) return usage("an option needs a value");
+  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+    const char *a = argv[i], *val = NULL;
+    double d;
+    if (strcmp(a, "--") == 0) {
       i++;
+      break;
     }
+    if (strcmp(a, "--help") == 0) return usage(o, NULL) - 1;
+    for (size_t k = 0; k < AX_COUNTOF(with_value); k++)
+      if (strcmp(a, with_value[k]) == 0) {
+        if (i + 1 >= argc) {
+          char msg[128];
+          snprintf(msg, sizeof msg, "%s needs a value", a);
+          return usage(o, msg);
+        }
+        val = argv[++i];
+      }
     if (strcmp(a, "--solver") == 0) {
       if (strcmp(val, "z3") == 0) {
         o->v.solver.kind = AX_SOLVER_Z3;
       } else if (strcmp(val, "cvc5") == 0) {
         o->v.solver.kind = AX_SOLVER_PIPE;
         o->v.solver.binary = "cvc5";
+      } else if (strcmp(val, "z3-binary") == 0) {
+        o->v.solver.kind = AX_SOLVER_PIPE;
+        o->v.solver.binary = "z3";
+      } else if (strcmp(val, "portfolio") == 0) {
+        o->v.solver.kind = AX_SOLVER_PORTFOLIO;
+        o->v.solver.binary = "cvc5";
       } else {
-        return usage("--solver takes z3 or cvc5");
+        return usage(o, "--solver takes z3, cvc5, z3-binary or portfolio");
       }
-      o->solver_name = val;
+      solver = val;
+    } else if (strcmp(a, "--solver-binary") == 0) {
+      if (!*val) return usage(o, "--solver-binary takes a path or a name in PATH");
+      binary = val;
+    } else if (strcmp(a, "--cross-check") == 0) {
+      o->v.solver.cross_check = true;
     } else if (strcmp(a, "--timeout") == 0) {
-      char *end;
-      double s = strtod(val, &end);
-      if (*end || s <= 0 || s > 86400) return usage("--timeout takes a number of seconds in (0, 86400]");
-      o->v.solver.timeout_ms = (unsigned)(s * 1000);
+      if (!number(val, 0.001, 86400, &d))
+        return usage(o, "--timeout takes a number of seconds in (0, 86400]");
+      o->v.solver.timeout_ms = (unsigned)(d * 1000);
     } else if (strcmp(a, "--rule") == 0) {
-      o->rule_glob = val;
+      o->globs[o->nglobs++] = val;
     } else if (strcmp(a, "--format") == 0) {
       if (strcmp(val, "text") == 0) o->format = FMT_TEXT;
       else if (strcmp(val, "json") == 0) o->format = FMT_JSON;
-      else return usage("--format takes text or json");
+      else if (strcmp(val, "junit") == 0) o->format = FMT_JUNIT;
+      else return usage(o, "--format takes text, json or junit");
+    } else if (strcmp(a, "--output") == 0) {
+      o->output = val;
     } else if (strcmp(a, "--jobs") == 0) {
-      char *end;
-      long n = strtol(val, &end, 10);
-      if (*end || n < 1 || n > 1024) return usage("--jobs takes a number from 1 to 1024");
-    } else {
+      if (!number(val, 1, 1024, &d) || d != (int)d)
+        return usage(o, "--jobs takes a number from 1 to 1024");
+      o->jobs = (int)d;
+    } else if (strcmp(a, "--rule-timeout") == 0) {
+      if (!number(val, 0.001, 604800, &d))
+        return usage(o, "--rule-timeout takes a number of seconds in (0, 604800]");
+      o->rule_timeout_ms = (unsigned)(d * 1000);
+    } else if (strcmp(a, "--memory") == 0) {
+      if (!number(val, 0, 1 << 22, &d) || d != (int)d || (d > 0 && d < 64))
+        return usage(o, "--memory takes megabytes: 0 (no limit) or 64 to 4194304");
+      o->memory_mb = (unsigned)d;
+    } else if (strcmp(a, "--no-cache") == 0) {
+      o->no_cache = true;
+    } else if (strcmp(a, "--dump-smt") == 0) {
+      o->dump_dir = val;
+    } else if (strcmp(a, "--progress") == 0) {
+      if (strcmp(val, "auto") == 0) o->progress = PROGRESS_AUTO;
+      else if (strcmp(val, "always") == 0) o->progress = PROGRESS_ALWAYS;
+      else if (strcmp(val, "never") == 0) o->progress = PROGRESS_NEVER;
+      else return usage(o, "--progress takes auto, always or never");
+    } else if (!val) {
       char msg[256];
       snprintf(msg, sizeof msg, "unknown option '%s'", a);
-      return usage(msg);
+      return usage(o, msg);
     }
   }
+  if (binary) {
+    if (o->v.solver.kind == AX_SOLVER_Z3 && !o->v.solver.cross_check)
+      return usage(o, "--solver-binary needs --solver cvc5, z3-binary or portfolio, or --cross-check");
+    o->v.solver.binary = binary;
+  }
+  if (o->output && o->format == FMT_TEXT)
+    return usage(o, "--output needs --format json or junit");
+  if (!o->rule_timeout_ms) {
+    double ms = 120.0 * o->v.solver.timeout_ms;
+    o->rule_timeout_ms = ms < 60000 ? 60000 : ms > 604800000 ? 604800000 : (unsigned)ms;
+  }
+  snprintf(o->solver, sizeof o->solver, "%s%s", solver,
+           o->v.solver.cross_check ? "+cross-check" : "");
   *first = i;
-  if (i == argc) return usage("no FILE or DIR given");
+  if (i == argc) return usage(o, "no FILE or DIR given");
   return 0;
 }
 
-int ax_cmd_verify(int argc, char **argv) {
+/* --- Tasks ------------------------------------------------------------------------------ */
+
+static bool wanted(const Opts *o, const AxBlock *b) {
+  if (b->kind != AX_B_RULE) return false;
+  if (o->nglobs == 0) return true;
+  for (int i = 0; i < o->nglobs; i++)
+    if (fnmatch(o->globs[i], b->name.name, 0) == 0) return true;
+  return false;
+}
+
+/* --dump-smt stems: "<dir>/<rule>.<type>"; a rule name that more than one file defines
+ * gets "@<k>", k counting those files in order, so no two tasks share a file name. */
+static void dump_stems(Run *run, AxArena *a, const char *dir) {
+  for (size_t i = 0; i < run->n; i++) {
+    Task *t = &run->tasks[i];
+    int k = 0, files = 0;
+    const char *last = NULL;
+    for (size_t j = 0; j < run->n; j++) {
+      if (strcmp(run->tasks[j].rule->name.name, t->rule->name.name) != 0) continue;
+      if (run->tasks[j].path != last) {
+        files++;
+        last = run->tasks[j].path;
+      }
+      if (j == i) k = files;
+    }
+    const char *type = t->rule->tvar.name ? ax_type_name(t->type) : "untyped";
+    t->stem = files > 1 ? ax_arena_printf(a, "%s/%s@%d.%s", dir, t->rule->name.name, k, type)
+                        : ax_arena_printf(a, "%s/%s.%s", dir, t->rule->name.name, type);
+  }
+}
+
+/* mkdir -p for --dump-smt. */
+static bool make_dir(const char *path) {
+  char *p = ax_xstrdup(path);
+  bool ok = true;
+  for (char *s = p + 1; ok; s++) {
+    if (*s != '/' && *s != '\0') continue;
+    char c = *s;
+    *s = '\0';
+    ok = mkdir(p, 0755) == 0 || errno == EEXIST;
+    *s = c;
+    if (!c) break;
+  }
+  struct stat st;
+  ok = ok && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  free(p);
+  return ok;
+}
+
+/* --- Reporting -------------------------------------------------------------------------- */
+
+static void progress_clear(Run *run) {
+  if (run->drawn) fputs("\r\033[K", stderr);
+  run->drawn = false;
+}
+
+static void progress_draw(Run *run) {
+  if (!run->live) return;
+  fprintf(stderr, "\r\033[K[%zu/%zu] %d verified, %d invalid, %d unknown  %.1f s", run->ndone,
+          run->n, run->verified, run->invalid, run->unknown, now_s() - run->t0);
+  if (run->cached) fprintf(stderr, "  (%d cached)", run->cached);
+  fflush(stderr);
+  run->drawn = true;
+}
+
+static void tick(void *ctx) { progress_draw(ctx); }
+
+static void report(Run *run, const Task *t) {
+  const AxResult *r = &t->r;
+  if (r->disagreement)
+    fprintf(stderr, "axle: error: %s:%d: %s%s%s%s: %s\n", t->path, ax_report_line(r),
+            r->rule->name.name, r->has_type ? " [" : "", r->has_type ? ax_type_name(r->type) : "",
+            r->has_type ? "]" : "", r->reason ? r->reason : "solvers disagree");
+  switch (run->o->format) {
+  case FMT_TEXT:
+    if (!run->o->gate || !ax_report_met(r)) ax_report_text(run->out, r, t->path);
+    break;
+  case FMT_JSON: {
+    cJSON *j = ax_report_json(r, t->path, run->o->solver);
+    char *s = cJSON_PrintUnformatted(j);
+    fprintf(run->out, "%s\n", s);
+    cJSON_free(s);
+    cJSON_Delete(j);
+    break;
+  }
+  case FMT_JUNIT: break;   /* one document at the end */
+  }
+  fflush(run->out);
+}
+
+/* A task is finished: count it, and print every result now in order. */
+static void finish(Run *run, Task *t) {
+  t->done = true;
+  run->ndone++;
+  const AxResult *r = &t->r;
+  run->verified += r->verdict == AX_VERIFIED;
+  run->invalid += r->verdict == AX_INVALID || r->verdict == AX_INVALID_HINT;
+  run->unknown += r->verdict == AX_UNKNOWN || r->verdict == AX_ERROR;
+  run->cached += r->cached;
+  run->met += ax_report_met(r);
+  run->contradicted += ax_report_contradicts(r);
+  progress_clear(run);
+  while (run->printed < run->n && run->tasks[run->printed].done)
+    report(run, &run->tasks[run->printed++]);
+  progress_draw(run);
+}
+
+/* --- Workers ---------------------------------------------------------------------------- */
+
+/* In a worker: verifies one task, returns its record. */
+static char *work(void *ctx, size_t i, size_t *len) {
+  Run *run = ctx;
+  Task *t = &run->tasks[run->queue[i]];
+  AxVerifyOpts v = run->o->v;
+  AxSolverLog log;
+  memset(&log, 0, sizeof log);
+  v.solver.log = &log;
+  char note[1024];
+  snprintf(note, sizeof note, "rule %s [%s] of %s", t->rule->name.name, ax_type_name(t->type),
+           t->path);
+  v.solver.dump_note = note;
+  v.dump_stem = t->stem;
+  AxResult r;
+  ax_verify_rule(t->rule, t->type, &v, &r);
+  if (log.disagreements) {
+    /* loud, and never a verdict: the rule is in ERROR whatever else was found */
+    r.verdict = AX_ERROR;
+    r.vacuous = false;
+    r.disagreement = true;
+    if (!r.reason || !strstr(r.reason, "SOLVERS DISAGREE")) {
+      free(r.reason);
+      r.reason = ax_xstrdup(log.first);
+    }
+    free(r.cex_text);
+    free(r.cex_json);
+    r.cex_text = r.cex_json = NULL;
+  }
+  char *s = ax_report_record(&r);
+  ax_result_free(&r);
+  *len = strlen(s);
+  return s;
+}
+
+/* In the caller: a task's record arrived, or its worker failed. */
+static void arrived(void *ctx, size_t i, const char *data, size_t len, const char *failure,
+                    double ms) {
+  (void)len;
+  Run *run = ctx;
+  Task *t = &run->tasks[run->queue[i]];
+  if (!data || !ax_report_unrecord(data, t->rule, t->type, &t->r)) {
+    AxResult *r = &t->r;
+    memset(r, 0, sizeof *r);
+    r->rule = t->rule;
+    r->type = t->type;
+    r->has_type = t->rule->tvar.name != NULL;
+    r->verdict = AX_UNKNOWN;
+    r->rclass_names = ax_xcalloc(1, sizeof(char *));
+    r->reason = ax_xstrdup(failure ? failure : "worker sent an unreadable result");
+    r->time_ms = ms;
+  } else if (run->cache && t->key) {
+    ax_cache_put(run->cache, t->key, &t->r);
+  }
+  finish(run, t);
+}
+
+/* --- The command ------------------------------------------------------------------------ */
+
+static void summary(const Run *run, double seconds) {
+  const char *what = run->o->gate ? "gate" : "verify";
+  printf("axle %s: ", what);
+  if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
+  printf("%zu result%s: %d verified, %d invalid, %d unknown; %d of %zu as expected", run->n,
+         run->n == 1 ? "" : "s", run->verified, run->invalid, run->unknown, run->met, run->n);
+  if (run->cached) printf(" (%d from the cache)", run->cached);
+  if (run->o->gate) printf("; %.1f s", seconds);
+  printf("\n");
+}
+
+static int run_command(int argc, char **argv, bool gate) {
   Opts o;
+  memset(&o, 0, sizeof o);
+  o.gate = gate;
   int first = 0;
   int st = parse_opts(argc, argv, &o, &first);
-  if (st == -1) return 0;
-  if (st) return st;
+  if (st) {
+    free(o.globs);
+    return st == -1 ? 0 : st;
+  }
   AxDiag d;
   ax_diag_init(&d, stderr);
   AxArena *a = ax_arena_new();
@@ -176,6 +429,7 @@ int ax_cmd_verify(int argc, char **argv) {
   AxFile **parsed = ax_arena_alloc(a, (files.n + 1) * sizeof(AxFile *));
   for (size_t i = 0; i < files.n; i++) {
     AxSource *src;
+    parsed[i] = NULL;
     if (!ax_source_load(a, &d, files.paths[i], &src)) continue;
     int before = d.errors;
     AxFile *f = ax_parse(a, &d, src);
@@ -185,38 +439,102 @@ int ax_cmd_verify(int argc, char **argv) {
   if (!ok || d.errors) {
     fprintf(stderr, "axle: %d error%s; nothing verified\n", d.errors, d.errors == 1 ? "" : "s");
     ax_arena_free(a);
+    free(o.globs);
     return 3;
   }
-  int total = 0, nmet = 0, verified = 0, invalid = 0, unknown = 0, contradicted = 0;
-  for (size_t i = 0; i < files.n; i++) {
-    AxFile *f = parsed[i];
-    for (size_t j = 0; j < f->nblocks; j++) {
-      AxBlock *b = f->blocks[j];
-      if (b->kind != AX_B_RULE) continue;
-      if (o.rule_glob && fnmatch(o.rule_glob, b->name.name, 0) != 0) continue;
+
+  Run run;
+  memset(&run, 0, sizeof run);
+  run.o = &o;
+  run.t0 = now_s();
+  run.out = stdout;
+  size_t cap = 0;
+  for (size_t i = 0; i < files.n; i++)
+    for (size_t j = 0; j < parsed[i]->nblocks; j++) cap += 3;
+  run.tasks = ax_arena_alloc(a, (cap + 1) * sizeof(Task));
+  for (size_t i = 0; i < files.n; i++)
+    for (size_t j = 0; j < parsed[i]->nblocks; j++) {
+      AxBlock *b = parsed[i]->blocks[j];
+      if (!wanted(&o, b)) continue;
       AxType types[3];
       int nt = ax_rule_types(b, types);
-      for (int k = 0; k < nt; k++) {
-        AxResult r;
-        ax_verify_rule(b, types[k], &o.v, &r);
-        if (o.format == FMT_JSON) print_json(&r, files.paths[i], o.solver_name);
-        else print_text(&r, files.paths[i]);
-        total++;
-        nmet += met(&r);
-        verified += r.verdict == AX_VERIFIED;
-        invalid += r.verdict == AX_INVALID || r.verdict == AX_INVALID_HINT;
-        unknown += r.verdict == AX_UNKNOWN || r.verdict == AX_ERROR;
-        if (!met(&r) && (r.verdict == AX_VERIFIED || r.verdict == AX_INVALID || r.verdict == AX_INVALID_HINT) &&
-            !r.vacuous)
-          contradicted++;
-        ax_result_free(&r);
+      for (int k = 0; k < nt; k++)
+        run.tasks[run.n++] = (Task){.path = files.paths[i], .rule = b, .type = types[k]};
+    }
+
+  int status = 0;
+  if (gate && run.n == 0) {   /* a gate that checks nothing must not pass */
+    fprintf(stderr, "axle: error: gate: no rule to verify (check the paths and --rule)\n");
+    status = 3;
+    goto out;
+  }
+  if (o.dump_dir) {
+    if (!make_dir(o.dump_dir)) {
+      fprintf(stderr, "axle: error: cannot create the --dump-smt directory '%s': %s\n",
+              o.dump_dir, strerror(errno));
+      status = 3;
+      goto out;
+    }
+    dump_stems(&run, a, o.dump_dir);
+  }
+  if (o.output && !(run.out = fopen(o.output, "w"))) {
+    fprintf(stderr, "axle: error: cannot write '%s': %s\n", o.output, strerror(errno));
+    run.out = stdout;
+    status = 3;
+    goto out;
+  }
+  if (!o.no_cache) {
+    char why[512];
+    run.cache = ax_cache_open(NULL, &o.v, o.solver, why, sizeof why);
+    if (!run.cache) fprintf(stderr, "axle: warning: result cache off: %s\n", why);
+  }
+  run.live = o.progress == PROGRESS_ALWAYS ||
+             (o.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
+
+  /* what the cache knows is finished at once; the rest goes to the workers */
+  run.queue = ax_arena_alloc(a, (run.n + 1) * sizeof(size_t));
+  for (size_t i = 0; i < run.n; i++) {
+    Task *t = &run.tasks[i];
+    if (run.cache) {
+      t->key = ax_cache_key(run.cache, t->rule, t->type);
+      if (ax_cache_get(run.cache, t->key, t->rule, t->type, &t->r)) {
+        finish(&run, t);
+        continue;
       }
     }
+    run.queue[run.nqueue++] = i;
   }
-  if (o.format == FMT_TEXT)
-    printf("axle verify: %d result%s: %d verified, %d invalid, %d unknown; %d of %d as expected\n", total,
-           total == 1 ? "" : "s", verified, invalid, unknown, nmet, total);
+  AxJobsOpts jo = {.jobs = o.jobs, .task_limit_ms = o.rule_timeout_ms, .memory_mb = o.memory_mb};
+  progress_draw(&run);
+  ax_jobs_run(&jo, run.nqueue, work, arrived, tick, &run);
+  progress_clear(&run);
+  double seconds = now_s() - run.t0;
+
+  if (o.format == FMT_JUNIT) {
+    AxReportItem *items = ax_arena_alloc(a, (run.n + 1) * sizeof *items);
+    for (size_t i = 0; i < run.n; i++) items[i] = (AxReportItem){&run.tasks[i].r, run.tasks[i].path};
+    ax_report_junit(run.out, items, run.n, gate ? "axle gate" : "axle verify", o.solver, seconds);
+  }
+  if (run.out != stdout && fclose(run.out) != 0) {
+    fprintf(stderr, "axle: error: cannot write '%s': %s\n", o.output, strerror(errno));
+    status = 3;
+  }
+  run.out = stdout;
+  if (o.format == FMT_TEXT || (gate && o.output)) summary(&run, seconds);
+  if (!status) status = run.contradicted ? 1 : run.met == (int)run.n ? 0 : 2;
+
+out:
+  if (run.out != stdout) fclose(run.out);
+  for (size_t i = 0; i < run.n; i++) {
+    ax_result_free(&run.tasks[i].r);
+    free(run.tasks[i].key);
+  }
+  ax_cache_close(run.cache);
   ax_arena_free(a);
-  if (contradicted) return 1;
-  return nmet == total ? 0 : 2;
+  free(o.globs);
+  return status;
 }
+
+int ax_cmd_verify(int argc, char **argv) { return run_command(argc, argv, false); }
+
+int ax_cmd_gate(int argc, char **argv) { return run_command(argc, argv, true); }

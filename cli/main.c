@@ -12,6 +12,7 @@ static const struct {
     {"check", ax_cmd_check, "parse and check rule files (FILE|DIR...)"},
     {"fmt", ax_cmd_fmt, "print files in canonical form (FILE...; --check, --write)"},
     {"verify", ax_cmd_verify, "prove every rule for all ranks and sizes (FILE|DIR...)"},
+    {"gate", ax_cmd_gate, "verify for CI: one summary line, JUnit XML (FILE|DIR...)"},
     {"equiv", ax_cmd_equiv, "probabilistic equivalence of a program and a uGraph"},
     {"mugraph", ax_cmd_mugraph, "uGraph tools: check, fmt, dot"},
 };

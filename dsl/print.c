@@ -368,9 +368,7 @@ static void stmt_line(Printer *p, const AxStmt *s) {
 
 static const char *tclass_name(AxTypeClass tc) { return ax_typeclass_name(tc); }
 
-static void block(Printer *p, const AxBlock *b) {
-  FILE *out = p->out;
-  leading(p, b->span.start, "");
+static void header(FILE *out, const AxBlock *b) {
   if (b->kind == AX_B_RULE) {
     fprintf(out, "rule %s", b->name.name);
     if (b->tvar.name) fprintf(out, " for %s in %s", b->tvar.name, tclass_name(b->tclass));
@@ -382,6 +380,23 @@ static void block(Printer *p, const AxBlock *b) {
     fprintf(out, "program %s", b->name.name);
   }
   fputs(" {", out);
+}
+
+void ax_print_block(FILE *out, const AxBlock *b) {
+  header(out, b);
+  fputc('\n', out);
+  for (size_t i = 0; i < b->nstmts; i++) {
+    fputs("  ", out);
+    stmt(out, b->stmts[i]);
+    fputc('\n', out);
+  }
+  fputs("}\n", out);
+}
+
+static void block(Printer *p, const AxBlock *b) {
+  FILE *out = p->out;
+  leading(p, b->span.start, "");
+  header(out, b);
   uint32_t head_end = b->nstmts ? b->stmts[0]->span.start : b->span.end;
   /* a comment on the header line stays there */
   if (p->next < p->f->ncomments && p->f->comments[p->next].span.start < head_end &&

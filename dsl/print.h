@@ -14,4 +14,9 @@ void ax_print_file(FILE *out, const AxFile *f);
 void ax_print_expr(FILE *out, const AxExpr *e);   /* one expression, no newline */
 char *ax_print_expr_str(AxArena *a, const AxExpr *e);   /* same, into the arena */
 
+/* The canonical text of one block without its comments or blank lines: the header, one
+ * statement per line (never broken), the closing brace. Two blocks print the same exactly
+ * when they are the same tree, whatever their layout; the result cache keys on it. */
+void ax_print_block(FILE *out, const AxBlock *b);
+
 #endif

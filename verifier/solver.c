@@ -94,10 +94,16 @@ static bool dump(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
              strerror(errno));
     return false;
   }
-  char limit[32], comment[256];
+  char limit[32], comment[1024], backend[256];
+  if (o->cross_check)
+    snprintf(backend, sizeof backend, "z3 API and %s, cross-checked", o->binary);
+  else if (o->kind == AX_SOLVER_PORTFOLIO)
+    snprintf(backend, sizeof backend, "portfolio of z3 API and %s", o->binary);
+  else
+    snprintf(backend, sizeof backend, "%s", o->kind == AX_SOLVER_Z3 ? "z3 API" : o->binary);
   snprintf(comment, sizeof comment,
-           "axle query (satisfiable means the property fails)\nback-end: %s, time limit: %s",
-           o->kind == AX_SOLVER_Z3 ? "z3 API" : o->binary,
+           "axle query (satisfiable means the property fails)\n%s%sback-end: %s, time limit: %s",
+           o->dump_note ? o->dump_note : "", o->dump_note ? "\n" : "", backend,
            o->timeout_ms ? ax_solver_fmt_ms(limit, sizeof limit, o->timeout_ms) : "none");
   ax_smtlib_write(f, tc, formula, watch, nwatch, comment);
   bool ok = !ferror(f);
@@ -122,16 +128,27 @@ AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *
 
   AxSolverOpts opts = *o;
   if (!opts.binary) opts.binary = "cvc5";
+  char path[4096];
+  if (!opts.dump_path && opts.dump_prefix) {
+    if (opts.dump_seq)
+      snprintf(path, sizeof path, "%s-%u.smt2", opts.dump_prefix, ++*opts.dump_seq);
+    else
+      snprintf(path, sizeof path, "%s.smt2", opts.dump_prefix);
+    opts.dump_path = path;
+  }
   if (opts.dump_path && !dump(&opts, tc, formula, watch, nwatch, reason, reason_len))
     return AX_SMT_UNKNOWN;
 
   AxSmtResult r;
-  switch (opts.kind) {
+  switch (opts.cross_check ? AX_SOLVER_PORTFOLIO : opts.kind) {
   case AX_SOLVER_Z3:
     r = ax_z3_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
     break;
   case AX_SOLVER_PIPE:
     r = ax_pipe_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
+    break;
+  case AX_SOLVER_PORTFOLIO:
+    r = ax_portfolio_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
     break;
   default:
     snprintf(reason, reason_len, "unknown solver kind %d", (int)opts.kind);

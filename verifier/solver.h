@@ -9,7 +9,9 @@
  * Back-ends: AX_SOLVER_Z3 calls libz3 in-process (z3.c, the only file that includes z3.h);
  * AX_SOLVER_PIPE runs a solver binary as a child process and talks SMT-LIB2 with it over
  * pipes (pipe.c; the text comes from smtlib.c). Both are reentrant: no global state, each
- * call owns its Z3 context or child process and releases it before returning. */
+ * call owns its Z3 context or child process and releases it before returning.
+ * AX_SOLVER_PORTFOLIO and cross_check use both (portfolio.c): each back-end answers in a
+ * forked child of its own, so that the one not needed any more can be killed at once. */
 #ifndef AX_SOLVER_H
 #define AX_SOLVER_H
 
@@ -19,7 +21,16 @@
 #include "semantics/term.h"
 
 typedef enum { AX_SMT_UNSAT, AX_SMT_SAT, AX_SMT_UNKNOWN } AxSmtResult;
-typedef enum { AX_SOLVER_Z3, AX_SOLVER_PIPE } AxSolverKind;
+/* PORTFOLIO: z3 (in-process) and the binary race; the first definite answer (unsat, or
+ * sat with its model) wins and the other is killed. z3's sat on a formula with exp, which
+ * z3 does not know, is not definite (portfolio.c). */
+typedef enum { AX_SOLVER_Z3, AX_SOLVER_PIPE, AX_SOLVER_PORTFOLIO } AxSolverKind;
+
+/* What the caller wants to learn about a run of queries beyond their answers. */
+typedef struct AxSolverLog {
+  int disagreements;       /* cross-check queries on which the two solvers disagreed */
+  char first[1024];        /* the first of them: both answers and the query's file */
+} AxSolverLog;
 
 typedef struct AxSolverOpts {
   AxSolverKind kind;
@@ -27,9 +38,23 @@ typedef struct AxSolverOpts {
   /* PIPE: path or name (searched in PATH) of the solver binary; NULL means "cvc5". A name
    * starting with "z3" is run as `z3 -in -smt2 -t:MS -T:S`, one containing "cvc" as
    * `cvc5 --lang=smt2 --tlimit-per=MS --tlimit=MS'`; any other binary gets no arguments and
-   * must read SMT-LIB2 from stdin and answer on stdout. */
+   * must read SMT-LIB2 from stdin and answer on stdout. PORTFOLIO and cross_check use it
+   * as the second solver. */
   const char *binary;
   const char *dump_path;   /* if non-NULL, the query is also written there as SMT-LIB2 */
+  /* Every query answered by both z3 (in-process) and the binary, whatever kind says:
+   * the answer is theirs when they agree; when one has none it is UNKNOWN; sat against
+   * unsat is UNKNOWN too, counted in log, with both answers and the query's file (the
+   * dump, or one written under $TMPDIR for the purpose) in the reason -- except z3's sat
+   * on a formula with exp, which is no answer (UNKNOWN, not counted). */
+  bool cross_check;
+  /* When dump_path is NULL: a dump named "<dump_prefix>.smt2", or, when dump_seq is
+   * non-NULL, "<dump_prefix>-<n>.smt2" with n = ++*dump_seq (numbering the queries of
+   * one kind). dump_note, if non-NULL, is one more comment line of the dump. */
+  const char *dump_prefix;
+  unsigned *dump_seq;
+  const char *dump_note;
+  AxSolverLog *log;        /* if non-NULL, receives what AxSolverLog says */
 } AxSolverOpts;
 
 /* Values of the watched terms, parallel to the watch list. */
@@ -75,6 +100,11 @@ AxSmtResult ax_z3_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *form
 AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                           const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                           char *reason, size_t reason_len);
+/* PORTFOLIO, or cross_check (portfolio.c). o->dump_path, when set, names the query's dump,
+ * already written. */
+AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                               const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                               char *reason, size_t reason_len);
 
 /* "10 s" or "1500 ms": how reasons print a time limit. Writes into buf, returns buf. */
 const char *ax_solver_fmt_ms(char *buf, size_t len, unsigned ms);

@@ -66,6 +66,24 @@ static void set_reason(AxResult *out, const char *fmt, const char *a, const char
   snprintf(out->reason, n, fmt, a, b);
 }
 
+/* --dump-smt: o with its queries written to "<dump_stem>.<ranks><what>.smt2" (ranks as
+ * "x_2-y_1." or empty; no '=', which z3's command line takes for a parameter), numbered
+ * "-<n>" when seq is non-NULL; o itself when not dumping. */
+static const AxVerifyOpts *dumping(const AxVerifyOpts *o, AxVerifyOpts *local, char *prefix,
+                                   size_t len, const AxRuleSyms *s, const int *rank,
+                                   const char *what, unsigned *seq) {
+  if (!o->dump_stem) return o;
+  size_t n = (size_t)snprintf(prefix, len, "%s.", o->dump_stem);
+  for (size_t c = 0; rank && c < s->nrclasses && n < len; c++)
+    n += (size_t)snprintf(prefix + n, len - n, "%s%s_%d", c ? "-" : "", s->rclasses[c].name, rank[c]);
+  if (n < len) snprintf(prefix + n, len - n, "%s%s", rank && s->nrclasses ? "." : "", what);
+  *local = *o;
+  local->solver.dump_path = NULL;
+  local->solver.dump_prefix = prefix;
+  local->solver.dump_seq = seq;
+  return local;
+}
+
 /* Verifies one rank vector. Returns the verdict of this instance: VERIFIED (holds),
  * INVALID (replayed counterexample, stored in out), UNKNOWN or ERROR (reason in out). */
 static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const AxVerifyOpts *o,
@@ -84,6 +102,11 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   ax_cex_watch(&in, in.query, &w);
   AxModel *m = NULL;
   out->queries++;
+  AxVerifyOpts dump_opts;
+  char prefix[4096];
+  unsigned hints = 0;
+  const AxVerifyOpts *base = o;
+  o = dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms, rank, "vc", NULL);
   AxSmtResult r = ax_solver_check(&o->solver, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
   if (r == AX_SMT_UNKNOWN) {
     set_reason(out, "at rank %s: %s", where, reason);
@@ -107,12 +130,16 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
                  "internal error: the solver's counterexample does not replay in the concrete domain");
     }
     free(rep.failed);
-  } else if (in.reduction && (v = ax_bij_prove(&in, o, where, out)) != AX_VERIFIED) {
+  } else if (in.reduction &&
+             (v = ax_bij_prove(&in, dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms,
+                                            rank, "hint", &hints),
+                               where, out)) != AX_VERIFIED) {
     /* the values of a reduction did not follow from a checked bijection */
   } else {
     /* holds here; is it only because nothing satisfies the precondition? */
     const AxTerm *sat = ax_term_mk_and2(in.tc, in.pre, in.valid_lhs);
     out->queries++;
+    o = dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms, rank, "vacuity", NULL);
     *vacuous = ax_solver_check(&o->solver, in.tc, sat, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT;
   }
   ax_model_free(m);
@@ -141,7 +168,10 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
   for (size_t c = 0; c < s->nrclasses; c++) out->rclass_names[c] = s->rclasses[c].name;
 
   AxRankBounds rb;
-  ax_rank_bounds(rule, T, &o->solver, &rb);
+  AxVerifyOpts dump_opts;
+  char prefix[4096];
+  unsigned seq = 0;
+  ax_rank_bounds(rule, T, &dumping(o, &dump_opts, prefix, sizeof prefix, s, NULL, "bounds", &seq)->solver, &rb);
   out->bounds = rb.bounds;
   out->queries += rb.queries;
   if (rb.unsupported) {
@@ -169,13 +199,22 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
   for (;;) {
     bool vac = false;
     out->instances++;
+    char *kept = out->reason;   /* the reason of the worst verdict so far */
+    out->reason = NULL;
     AxVerdict v = instance(rule, T, rank, o, out, &vac);
     all_vacuous &= v == AX_VERIFIED && vac;
     if (v == AX_INVALID) {   /* a replayed counterexample settles it */
+      free(kept);
       worst = AX_INVALID;
       break;
     }
-    if (severity(v) > severity(worst)) worst = v;
+    if (severity(v) > severity(worst)) {
+      worst = v;
+      free(kept);
+    } else {   /* a later, milder verdict does not replace the explanation */
+      free(out->reason);
+      out->reason = kept;
+    }
     failed |= v != AX_VERIFIED;
     size_t c = 0;
     while (c < s->nrclasses && rank[c] == rb.bounds[c]) rank[c++] = 1;

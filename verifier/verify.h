@@ -31,6 +31,11 @@ typedef enum {
 typedef struct AxVerifyOpts {
   AxSolverOpts solver;    /* back-end, timeout per query, dump path prefix */
   int max_instances;      /* refuse (UNKNOWN) when the bounds ask for more; 0: no limit */
+  /* --dump-smt: if non-NULL, every query is written to "<dump_stem>.<what>.smt2", what
+   * naming the query: "bounds-<n>" (bound inference), "<ranks>.vc" (the verification
+   * condition of one rank instance, ranks as in "x_2-y_1"), "<ranks>.vacuity",
+   * "<ranks>.hint-<n>" (a reduction's bijection). Overrides solver.dump_path/prefix. */
+  const char *dump_stem;
 } AxVerifyOpts;
 
 typedef struct AxResult {
@@ -48,6 +53,8 @@ typedef struct AxResult {
   char *reason;               /* UNKNOWN/ERROR: why; INVALID: which condition failed */
   char *cex_text;             /* INVALID: the replayed counterexample for a human */
   char *cex_json;             /* INVALID: the same as a JSON object (text) */
+  bool cached;                /* taken from the result cache (cache.h), not recomputed */
+  bool disagreement;          /* cross-checking solvers disagreed (verdict ERROR) */
 } AxResult;
 
 const char *ax_verdict_name(AxVerdict v);   /* "verified", "invalid", ... */

@@ -47,7 +47,7 @@ static double now_s(void) {
 
 static AxSmtResult run_with(const Backend *b, unsigned timeout_ms, const AxTerm *f,
                             const AxTerm *const *watch, size_t n, AxModel **m) {
-  AxSolverOpts o = {b->kind, timeout_ms, b->binary, NULL};
+  AxSolverOpts o = {.kind = b->kind, .timeout_ms = timeout_ms, .binary = b->binary};
   return ax_solver_check(&o, tc, f, watch, n, m, reason, sizeof reason);
 }
 
@@ -537,7 +537,8 @@ START_TEST(test_dump) {
   for (int b = 0; b < NBACKENDS; b++) {
     for (int k = 0; k < 2; k++) {
       remove(path);
-      AxSolverOpts o = {backends[b].kind, 60000, backends[b].binary, path};
+      AxSolverOpts o = {.kind = backends[b].kind, .timeout_ms = 60000,
+                        .binary = backends[b].binary, .dump_path = path};
       AxModel *m = NULL;
       AxSmtResult r = ax_solver_check(&o, tc, cases[k], (const AxTerm *[]){x, fx}, 2, &m,
                                       reason, sizeof reason);
@@ -561,7 +562,7 @@ START_TEST(test_dump) {
                                      "(declare-fun y () Int)\n"));
   ck_assert_ptr_nonnull(strstr(text, "(check-sat)\n(get-value (x (f x)))\n"));
   /* A dump that cannot be written makes the answer UNKNOWN. */
-  AxSolverOpts bad = {AX_SOLVER_Z3, 0, NULL, "/nonexistent-dir/q.smt2"};
+  AxSolverOpts bad = {.kind = AX_SOLVER_Z3, .dump_path = "/nonexistent-dir/q.smt2"};
   ck_assert_int_eq(ax_solver_check(&bad, tc, unsat, NULL, 0, NULL, reason, sizeof reason),
                    AX_SMT_UNKNOWN);
   ck_assert_msg(strstr(reason, "cannot write dump file"), "'%s'", reason);

@@ -1,0 +1,312 @@
+/* cache.c — the result cache; see cache.h. */
+#define _GNU_SOURCE   /* dl_iterate_phdr */
+
+#include "verifier/cache.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dsl/print.h"
+#include "verifier/report.h"
+
+#define FORMAT 1
+#define MAX_ENTRY ((long)64 << 20)
+
+struct AxCache {
+  char *dir;      /* where the entries are */
+  char *header;   /* the key material every rule of this run shares */
+};
+
+/* FNV-1a, 64 bits: names entry files and checks their contents (not a defence against
+ * someone who rewrites the cache on purpose; see cache.h for what is trusted). */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= c[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+#define FNV_START 0xcbf29ce484222325ULL
+
+static char *cat(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  char *s = ax_xmalloc(na + nb + 1);
+  memcpy(s, a, na);
+  memcpy(s + na, b, nb + 1);
+  return s;
+}
+
+/* mkdir -p; false with errno set when some level cannot be made. */
+static bool make_dirs(char *path) {
+  for (char *p = path + 1;; p++) {
+    if (*p != '/' && *p != '\0') continue;
+    char c = *p;
+    *p = '\0';
+    bool ok = mkdir(path, 0755) == 0 || errno == EEXIST;
+    *p = c;
+    if (!ok) return false;
+    if (!c) break;
+  }
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --- Identities ------------------------------------------------------------------------ */
+
+/* "<path> <size> bytes, modified <sec>.<nsec>" or "<path>: <error>". */
+static void identify_file(FILE *out, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    fprintf(out, "%s: %s", path, strerror(errno));
+  else
+    fprintf(out, "%s %lld bytes, modified %lld.%09ld", path, (long long)st.st_size,
+            (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+/* The hash of the running executable's bytes; false if it cannot be read. */
+static bool identify_self(uint64_t *h) {
+  FILE *f = fopen("/proc/self/exe", "rb");
+  if (!f) return false;
+  char buf[65536];
+  *h = FNV_START;
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) *h = fnv(*h, buf, n);
+  bool ok = !ferror(f);
+  fclose(f);
+  return ok;
+}
+
+static int find_z3(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  if (info->dlpi_name && strstr(info->dlpi_name, "libz3")) {
+    snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+    return 1;
+  }
+  return 0;
+}
+
+/* The solver binary as pipe.c finds it: itself when it has a '/', else the first
+ * executable of that name in PATH. */
+static void identify_binary(FILE *out, const char *name) {
+  char path[PATH_MAX];
+  if (strchr(name, '/')) {
+    identify_file(out, name);
+    return;
+  }
+  const char *dirs = getenv("PATH");
+  if (!dirs || !*dirs) dirs = "/usr/local/bin:/usr/bin:/bin";
+  for (const char *p = dirs;; p++) {
+    size_t n = strcspn(p, ":");
+    struct stat st;
+    if ((size_t)snprintf(path, sizeof path, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name) <
+            sizeof path &&
+        stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0) {
+      identify_file(out, path);
+      return;
+    }
+    p += n;
+    if (!*p) break;
+  }
+  fprintf(out, "%s: not found in PATH", name);
+}
+
+/* --- Opening ----------------------------------------------------------------------------- */
+
+AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solver, char *why,
+                       size_t len) {
+  char *base = NULL;
+  if (dir) {
+    base = ax_xstrdup(dir);
+  } else {
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') base = cat(xdg, "/axle");
+    else if (home && home[0] == '/') base = cat(home, "/.cache/axle");
+  }
+  if (!base) {
+    snprintf(why, len, "no cache directory: neither XDG_CACHE_HOME nor HOME is an absolute path");
+    return NULL;
+  }
+  char sub[32];
+  snprintf(sub, sizeof sub, "/verify-%d", FORMAT);
+  char *entries = cat(base, sub);
+  free(base);
+  if (!make_dirs(entries)) {
+    snprintf(why, len, "cannot create the cache directory '%s': %s", entries, strerror(errno));
+    free(entries);
+    return NULL;
+  }
+  uint64_t self;
+  if (!identify_self(&self)) {
+    snprintf(why, len, "cannot read the axle executable to identify it: %s", strerror(errno));
+    free(entries);
+    return NULL;
+  }
+
+  char *header = NULL;
+  size_t hlen = 0;
+  FILE *f = open_memstream(&header, &hlen);
+  AX_ASSERT(f);
+  fprintf(f, "axle result cache, format %d\n", FORMAT);
+  fprintf(f, "axle %s, executable %016llx\n", AXLE_VERSION, (unsigned long long)self);
+  const AxSolverOpts *s = &o->solver;
+  bool api = s->kind != AX_SOLVER_PIPE || s->cross_check;
+  bool binary = s->kind != AX_SOLVER_Z3 || s->cross_check;
+  fprintf(f, "solver %s, kind %d, cross-check %s\n", solver, (int)s->kind,
+          s->cross_check ? "yes" : "no");
+  if (api) {
+    char z3[PATH_MAX] = "";
+    fputs("z3 library: ", f);
+    if (dl_iterate_phdr(find_z3, z3) && z3[0]) identify_file(f, z3);
+    else fputs("linked into the executable", f);
+    fputc('\n', f);
+  }
+  if (binary) {
+    fputs("solver binary: ", f);
+    identify_binary(f, s->binary ? s->binary : "cvc5");
+    fputc('\n', f);
+  }
+  fprintf(f, "timeout %u ms, max instances %d\n", s->timeout_ms, o->max_instances);
+  fclose(f);
+
+  AxCache *c = ax_xmalloc(sizeof *c);
+  c->dir = entries;
+  c->header = header;
+  return c;
+}
+
+void ax_cache_close(AxCache *c) {
+  if (!c) return;
+  free(c->dir);
+  free(c->header);
+  free(c);
+}
+
+const char *ax_cache_dir(const AxCache *c) { return c->dir; }
+
+char *ax_cache_key(const AxCache *c, const AxBlock *rule, AxType t) {
+  char *key = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&key, &len);
+  AX_ASSERT(f);
+  fputs(c->header, f);
+  fprintf(f, "element type %s%s\n", ax_type_name(t), rule->tvar.name ? "" : " (no type variable)");
+  ax_print_block(f, rule);
+  fclose(f);
+  return key;
+}
+
+const char *ax_cache_entry_path(const AxCache *c, const char *key, char *buf, size_t len) {
+  snprintf(buf, len, "%s/%016llx.json", c->dir,
+           (unsigned long long)fnv(FNV_START, key, strlen(key)));
+  return buf;
+}
+
+/* The checksum of an entry: over the key material and the record, with a separator. */
+static void checksum(const char *key, const char *record, char out[17]) {
+  uint64_t h = fnv(FNV_START, key, strlen(key) + 1);
+  h = fnv(h, record, strlen(record));
+  snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* --- Reading and writing ------------------------------------------------------------------ */
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = NULL;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long n = ftell(f);
+    if (n >= 0 && n <= MAX_ENTRY && fseek(f, 0, SEEK_SET) == 0) {
+      buf = ax_xmalloc((size_t)n + 1);
+      if (fread(buf, 1, (size_t)n, f) != (size_t)n || ferror(f)) {
+        free(buf);
+        buf = NULL;
+      } else {
+        buf[n] = '\0';
+      }
+    }
+  }
+  fclose(f);
+  return buf;
+}
+
+static bool storable(const AxResult *r) {
+  return !r->cached && !r->disagreement &&
+         (r->verdict == AX_VERIFIED || r->verdict == AX_INVALID_HINT ||
+          (r->verdict == AX_INVALID && r->cex_text && r->cex_json));
+}
+
+bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType t,
+                  AxResult *out) {
+  memset(out, 0, sizeof *out);
+  char path[PATH_MAX + 32];
+  char *text = slurp(ax_cache_entry_path(c, key, path, sizeof path));
+  if (!text) return false;
+  cJSON *e = cJSON_Parse(text);
+  free(text);
+  const cJSON *format = cJSON_GetObjectItemCaseSensitive(e, "format");
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "key");
+  const cJSON *rec = cJSON_GetObjectItemCaseSensitive(e, "record");
+  const cJSON *sum = cJSON_GetObjectItemCaseSensitive(e, "checksum");
+  bool ok = cJSON_IsObject(e) && cJSON_IsNumber(format) && format->valuedouble == FORMAT &&
+            cJSON_IsString(k) && cJSON_IsString(rec) && cJSON_IsString(sum) &&
+            strcmp(k->valuestring, key) == 0;
+  if (ok) {
+    char want[17];
+    checksum(k->valuestring, rec->valuestring, want);
+    ok = strcmp(sum->valuestring, want) == 0 &&
+         ax_report_unrecord(rec->valuestring, rule, t, out);
+  }
+  cJSON_Delete(e);
+  if (ok && !storable(out)) {   /* only what put stores may come back */
+    ax_result_free(out);
+    ok = false;
+  }
+  if (!ok) {
+    memset(out, 0, sizeof *out);
+    return false;
+  }
+  out->cached = true;
+  return true;
+}
+
+bool ax_cache_put(const AxCache *c, const char *key, const AxResult *r) {
+  if (!storable(r)) return false;
+  char *record = ax_report_record(r);
+  char sum[17];
+  checksum(key, record, sum);
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddNumberToObject(e, "format", FORMAT);
+  cJSON_AddStringToObject(e, "key", key);
+  cJSON_AddStringToObject(e, "record", record);
+  cJSON_AddStringToObject(e, "checksum", sum);
+  char *text = cJSON_Print(e);
+  cJSON_Delete(e);
+  free(record);
+
+  char path[PATH_MAX + 32], tmp[PATH_MAX + 32];
+  ax_cache_entry_path(c, key, path, sizeof path);
+  snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", c->dir);
+  int fd = mkstemp(tmp);
+  bool ok = false;
+  if (fd >= 0) {
+    FILE *f = fdopen(fd, "w");
+    if (f) {
+      ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+      ok = fclose(f) == 0 && ok;
+    } else {
+      close(fd);
+    }
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) unlink(tmp);
+  }
+  cJSON_free(text);
+  return ok;
+}

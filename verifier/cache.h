@@ -1,0 +1,53 @@
+/* cache.h — verdicts that need not be computed again.
+ *
+ * A rule's verdict at an element type depends on nothing but the rule itself (rules are
+ * self-contained), the element type, the verifier and the solvers with their options. The
+ * key material of an entry spells all of that out in full:
+ *     the cache format; the axle version and a hash of the axle executable's bytes (a
+ *     rebuilt verifier is another verifier); the solver set-up (--solver, --cross-check,
+ *     the solver binary's path, size and modification time, libz3's likewise); the time
+ *     limit per query and the instance limit; the element type; the canonical text of the
+ *     rule (ax_print_block: layout and comments do not matter).
+ * An entry is a file named after a hash of the key material, holding the key material in
+ * full, the result's record (report.h) and a checksum of both. It is reused only when the
+ * stored key material equals the current one byte for byte, the checksum matches and the
+ * record reads back; anything else is ignored (and overwritten by the next store).
+ *
+ * Only finished verifications are stored: VERIFIED (vacuous or not), INVALID with its
+ * replayed counterexample, INVALID-HINT. UNKNOWN and ERROR -- a timeout, a crash, a solver
+ * disagreement -- are computed again every time. Entries are written to a temporary file
+ * and renamed into place, so a reader never sees half an entry, even across processes. */
+#ifndef AX_CACHE_H
+#define AX_CACHE_H
+
+#include "verifier/verify.h"
+
+typedef struct AxCache AxCache;
+
+/* The cache in dir, or when dir is NULL in $XDG_CACHE_HOME/axle (when that is an absolute
+ * path), else $HOME/.cache/axle; created if missing. solver names the --solver setting.
+ * Returns owned, or NULL with why[0..len) saying why there is no cache. Borrows o. */
+AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solver, char *why,
+                       size_t len);
+void ax_cache_close(AxCache *c);   /* NULL is fine */
+
+/* The directory the entries are in (borrowed). */
+const char *ax_cache_dir(const AxCache *c);
+
+/* The complete key material of rule (checked) at type t. Returns owned. */
+char *ax_cache_key(const AxCache *c, const AxBlock *rule, AxType t);
+
+/* The result stored under key, if any and intact: true with *out filled (out->cached set;
+ * free with ax_result_free); else false with *out zeroed. Borrows rule. */
+bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType t,
+                  AxResult *out);
+
+/* Stores r under key when it is a finished verification (see above). Returns true when
+ * an entry was written; false when r is not to be stored or writing failed. */
+bool ax_cache_put(const AxCache *c, const char *key, const AxResult *r);
+
+/* The path of the entry file for key ("<dir>/<hash of key>.json"), written to buf and
+ * returned. For tests and tools. */
+const char *ax_cache_entry_path(const AxCache *c, const char *key, char *buf, size_t len);
+
+#endif

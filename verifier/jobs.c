@@ -1,0 +1,375 @@
+/* jobs.c — the worker pool; see jobs.h.
+ *
+ * Protocol, over two pipes per worker. Down: a task number (uint64). Up: a length
+ * (uint64), then that many bytes, the first of which says what the rest is: 'R' a result,
+ * 'F' the reason there is none, 'L' the same and the worker's last word (it leaves, and is
+ * replaced). Any other byte stream is garbage, and ends the worker.
+ *
+ * The caller blocks SIGPIPE while the pool runs (a worker can die at any moment, and a
+ * task number written to its pipe then raises it), consumes the one its writes raised and
+ * restores its mask; workers get the caller's mask back. */
+#define _GNU_SOURCE   /* pipe2, prctl */
+
+#include "verifier/jobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "verifier/proc.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifdef SANITIZED
+int __lsan_do_recoverable_leak_check(void);
+#endif
+
+#define TICK_MS 100
+#define EXIT_WAIT_MS 2000          /* for an idle worker to leave after its last task */
+#define MAX_MESSAGE ((uint64_t)1 << 30)
+
+typedef struct Worker {
+  pid_t pid;           /* 0: no worker in this slot */
+  int to, from;        /* our ends of its pipes */
+  long task;           /* the task it runs, -1 when idle */
+  int64_t started;     /* when that task was handed out */
+  char *buf;           /* the message being received */
+  size_t len, cap;
+} Worker;
+
+typedef struct Pool {
+  const AxJobsOpts *o;
+  AxJobsRun *run;
+  AxJobsDone *done;
+  void *ctx;
+  Worker *w;
+  int nw;
+  sigset_t mask;       /* the caller's signal mask, for workers */
+} Pool;
+
+int ax_jobs_cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void close_fd(int *fd) {
+  if (*fd >= 0) close(*fd);
+  *fd = -1;
+}
+
+static bool read_full(int fd, void *p, size_t n) {
+  char *c = p;
+  while (n > 0) {
+    ssize_t r = read(fd, c, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    c += r;
+    n -= (size_t)r;
+  }
+  return true;
+}
+
+static bool write_full(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n > 0) {
+    ssize_t w = write(fd, c, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    c += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+/* --- In a worker ---------------------------------------------------------------------- */
+
+static bool send_message(int fd, char kind, const char *data, size_t len) {
+  uint64_t n = (uint64_t)len + 1;
+  return write_full(fd, &n, sizeof n) && write_full(fd, &kind, 1) && write_full(fd, data, len);
+}
+
+/* Serves tasks until the pool closes the pipe. Never returns. */
+static void serve(Pool *p, int in, int out) {
+  for (;;) {
+    uint64_t i;
+    if (!read_full(in, &i, sizeof i)) break;
+    size_t len = 0;
+    char *data = p->run(p->ctx, (size_t)i, &len);
+    bool ok;
+#ifdef SANITIZED
+    /* A leak in a worker would go unseen (it leaves by _exit): make it the task's failure,
+     * and leave, since every later check would report the same leak again. */
+    if (__lsan_do_recoverable_leak_check()) {
+      static const char leak[] = "worker leaked memory (see the sanitizer's report)";
+      send_message(out, 'L', leak, sizeof leak - 1);
+      ok = false;
+    } else
+#endif
+    if (data) {
+      ok = send_message(out, 'R', data, len);
+    } else {
+      static const char none[] = "worker returned no result";
+      ok = send_message(out, 'F', none, sizeof none - 1);
+    }
+    free(data);
+    if (!ok) break;
+  }
+  _exit(0);
+}
+
+static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
+  int down[2] = {-1, -1}, up[2] = {-1, -1};
+  if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC)) {
+    snprintf(why, len, "cannot start a worker: pipe: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) {
+      close_fd(&down[i]);
+      close_fd(&up[i]);
+    }
+    return false;
+  }
+  pid_t parent = getpid();
+  fflush(NULL);   /* nothing buffered may be written twice */
+  pid_t pid = fork();
+  if (pid < 0) {
+    snprintf(why, len, "cannot start a worker: fork: %s", strerror(errno));
+    for (int i = 0; i < 2; i++) {
+      close_fd(&down[i]);
+      close_fd(&up[i]);
+    }
+    return false;
+  }
+  if (pid == 0) {
+    /* a worker does not outlive the pool's process (killed, or interrupted at a terminal) */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    for (int k = 0; k < p->nw; k++)
+      if (&p->w[k] != w && p->w[k].pid) {
+        close_fd(&p->w[k].to);
+        close_fd(&p->w[k].from);
+      }
+    close_fd(&down[1]);
+    close_fd(&up[0]);
+#ifndef SANITIZED
+    if (p->o->memory_mb) {
+      rlim_t bytes = (rlim_t)p->o->memory_mb << 20;
+      struct rlimit r;
+      if (getrlimit(RLIMIT_AS, &r) == 0 && (r.rlim_max == RLIM_INFINITY || r.rlim_max > bytes)) {
+        r.rlim_cur = bytes;
+        setrlimit(RLIMIT_AS, &r);
+      }
+    }
+#endif
+    pthread_sigmask(SIG_SETMASK, &p->mask, NULL);
+    serve(p, down[0], up[1]);
+  }
+  close_fd(&down[0]);
+  close_fd(&up[1]);
+  *w = (Worker){.pid = pid, .to = down[1], .from = up[0], .task = -1};
+  fcntl(w->from, F_SETFL, fcntl(w->from, F_GETFL) | O_NONBLOCK);
+  return true;
+}
+
+/* Ends worker w (which has failed, or must be stopped), and fails its task with the
+ * reason: what `how` says, else how it ended. */
+static void bury(Pool *p, Worker *w, const char *how) {
+  char reason[256], end[64];
+  close_fd(&w->to);
+  close_fd(&w->from);
+  ax_proc_kill_tree(w->pid);   /* its solvers too; a no-op on a worker already gone */
+  int status = ax_proc_reap(w->pid);
+  if (how) {
+    snprintf(reason, sizeof reason, "worker %s", how);
+  } else {
+    snprintf(reason, sizeof reason, "worker %s", ax_proc_describe(status, end, sizeof end));
+    int sig = status != -1 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    if (p->o->memory_mb && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
+      snprintf(reason + strlen(reason), sizeof reason - strlen(reason),
+               " (its memory limit is %u MB)", p->o->memory_mb);
+  }
+  long task = w->task;
+  double ms = (double)(now_ms() - w->started);
+  free(w->buf);
+  *w = (Worker){.to = -1, .from = -1, .task = -1};
+  if (task >= 0) p->done(p->ctx, (size_t)task, NULL, 0, reason, ms);
+}
+
+/* Reaps worker w, which has said its last word (no task of its own is left). */
+static void retire(Worker *w) {
+  close_fd(&w->to);
+  close_fd(&w->from);
+  ax_proc_kill_tree(w->pid);
+  ax_proc_reap(w->pid);
+  free(w->buf);
+  *w = (Worker){.to = -1, .from = -1, .task = -1};
+}
+
+/* Reads what worker w sent; delivers a complete message. False if the worker is gone or
+ * talks garbage (the caller buries it). */
+static bool receive(Pool *p, Worker *w) {
+  if (w->cap - w->len < 4096) {
+    w->cap = w->cap ? 2 * w->cap : 16384;
+    w->buf = ax_xrealloc(w->buf, w->cap);
+  }
+  ssize_t n = read(w->from, w->buf + w->len, w->cap - w->len - 1);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (n <= 0) return false;
+  w->len += (size_t)n;
+  if (w->len < sizeof(uint64_t)) return true;
+  uint64_t size;
+  memcpy(&size, w->buf, sizeof size);
+  if (size == 0 || size > MAX_MESSAGE || w->task < 0) return false;
+  if (w->len < sizeof size + size) return true;
+  if (w->len > sizeof size + size) return false;   /* more than one answer to one task */
+  char kind = w->buf[sizeof size];
+  if (kind != 'R' && kind != 'F' && kind != 'L') return false;
+  w->buf[w->len] = '\0';
+  const char *body = w->buf + sizeof size + 1;
+  size_t len = (size_t)size - 1;
+  long task = w->task;
+  double ms = (double)(now_ms() - w->started);
+  w->task = -1;
+  w->len = 0;
+  if (kind == 'R') p->done(p->ctx, (size_t)task, body, len, NULL, ms);
+  else p->done(p->ctx, (size_t)task, NULL, 0, body, ms);
+  if (kind == 'L') retire(w);
+  return true;
+}
+
+static void fmt_limit(char *buf, size_t len, unsigned ms) {
+  if (ms % 1000 == 0) snprintf(buf, len, "exceeded %u s", ms / 1000);
+  else snprintf(buf, len, "exceeded %u ms", ms);
+}
+
+void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done,
+                 AxJobsTick *tick, void *ctx) {
+  if (n == 0) return;
+  Pool p = {.o = o, .run = run, .done = done, .ctx = ctx};
+  p.nw = o->jobs < 1 ? 1 : (size_t)o->jobs > n ? (int)n : o->jobs;
+  p.w = ax_xcalloc((size_t)p.nw, sizeof *p.w);
+  for (int k = 0; k < p.nw; k++) p.w[k] = (Worker){.to = -1, .from = -1, .task = -1};
+
+  sigset_t pipe_only, pending;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_only, &p.mask);
+  sigpending(&pending);
+  bool was_pending = sigismember(&pending, SIGPIPE);
+
+  size_t next = 0, ndone = 0;
+  int64_t last_tick = now_ms();
+  struct pollfd *fds = ax_xcalloc((size_t)p.nw, sizeof *fds);
+  int *who = ax_xcalloc((size_t)p.nw, sizeof *who);
+  /* Every task handed out is done exactly once: by receive (a message) or by bury (the
+   * worker failed); ndone counts both. */
+  while (ndone < n) {
+    /* start (or restart) workers while there are tasks for them; hand tasks out */
+    int live = 0;
+    char why[256] = "";
+    for (int k = 0; k < p.nw; k++) {
+      Worker *w = &p.w[k];
+      if (!w->pid && next < n && !spawn(&p, w, why, sizeof why)) continue;
+      if (w->pid && w->task < 0 && next < n) {
+        uint64_t i = next;
+        w->task = (long)next++;
+        w->started = now_ms();
+        if (!write_full(w->to, &i, sizeof i)) {   /* it died while idle */
+          bury(&p, w, NULL);
+          ndone++;
+          continue;
+        }
+      }
+      live += w->pid != 0;
+    }
+    if (live == 0 && next < n) {   /* no worker can be started: the next task cannot run */
+      done(ctx, next++, NULL, 0, why[0] ? why : "cannot start a worker", 0);
+      ndone++;
+      continue;
+    }
+    if (ndone == n) break;
+
+    int64_t now = now_ms(), wait = TICK_MS;
+    nfds_t nfds = 0;
+    for (int k = 0; k < p.nw; k++) {
+      Worker *w = &p.w[k];
+      if (!w->pid || w->task < 0) continue;
+      if (o->task_limit_ms) {
+        int64_t left = w->started + o->task_limit_ms - now;
+        if (left < wait) wait = left < 0 ? 0 : left;
+      }
+      fds[nfds] = (struct pollfd){w->from, POLLIN, 0};
+      who[nfds++] = k;
+    }
+    if (nfds == 0) continue;
+    int r = poll(fds, nfds, (int)wait);
+    if (r < 0 && errno != EINTR) r = 0;
+    for (nfds_t i = 0; r > 0 && i < nfds; i++) {
+      Worker *w = &p.w[who[i]];
+      if (!fds[i].revents) continue;
+      bool busy = w->task >= 0;
+      if (!receive(&p, w)) {
+        bury(&p, w, NULL);
+        ndone += busy;
+      } else if (busy && w->task < 0) {
+        ndone++;
+      }
+    }
+    now = now_ms();
+    for (int k = 0; o->task_limit_ms && k < p.nw; k++) {
+      Worker *w = &p.w[k];
+      if (w->pid && w->task >= 0 && now - w->started >= o->task_limit_ms) {
+        char how[64];
+        fmt_limit(how, sizeof how, o->task_limit_ms);
+        bury(&p, w, how);
+        ndone++;
+      }
+    }
+    if (tick && now - last_tick >= TICK_MS) {
+      tick(ctx);
+      last_tick = now;
+    }
+  }
+
+  /* no more tasks: each worker leaves when its pipe closes */
+  for (int k = 0; k < p.nw; k++) close_fd(&p.w[k].to);
+  int64_t deadline = now_ms() + EXIT_WAIT_MS;
+  for (int k = 0; k < p.nw; k++) {
+    Worker *w = &p.w[k];
+    if (!w->pid) continue;
+    while (waitpid(w->pid, NULL, WNOHANG) == 0) {
+      if (now_ms() >= deadline) {
+        ax_proc_kill_tree(w->pid);
+        ax_proc_reap(w->pid);
+        break;
+      }
+      nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+    }
+    close_fd(&w->from);
+    free(w->buf);
+  }
+  free(fds);
+  free(who);
+  free(p.w);
+
+  sigpending(&pending);
+  if (!was_pending && sigismember(&pending, SIGPIPE))
+    sigtimedwait(&pipe_only, NULL, &(struct timespec){0, 0});
+  pthread_sigmask(SIG_SETMASK, &p.mask, NULL);
+}

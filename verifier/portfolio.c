@@ -1,0 +1,412 @@
+/* portfolio.c — two solvers on one query: a race (AX_SOLVER_PORTFOLIO) or a cross-check;
+ * see solver.h.
+ *
+ * Each solver answers in a forked child of its own (a "racer"): z3 through its API, the
+ * binary through pipe.c. The child writes its answer, and on sat the model, to a pipe as
+ * text and exits. Only a child process can be stopped at any moment: z3 in a thread
+ * cannot be cancelled from outside z3.c, and pipe.c owns its solver's pid. A racer no
+ * longer needed is ended with its whole process tree (proc.h), solver included.
+ *
+ * What a racer sends, one item a line:
+ *     unsat | unknown <reason> | sat <n>, then n model slots: "-" (no value), "b 0", "b 1",
+ *     "q <rational>"
+ * Anything else, a racer that dies before its last line, or one past the deadline, is an
+ * answer of UNKNOWN with the reason. The rule of solver.h holds throughout: UNSAT only
+ * when a solver said unsat (and, cross-checking, the other one too).
+ *
+ * One asymmetry: z3 does not know exp (z3.c makes it an uninterpreted function), so on a
+ * formula with exp z3's sat is only a candidate. It does not win the race (the other
+ * solver is waited for; z3's model is used only when that one has no answer, as z3 alone
+ * would), and against the other's unsat it is no disagreement, only no confirmation. */
+#define _GNU_SOURCE   /* pipe2 */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "verifier/proc.h"
+#include "verifier/smtlib.h"
+#include "verifier/solver.h"
+
+#define GRACE_MS 5000               /* past the time limit before a racer is killed */
+#define MAX_ANSWER ((size_t)64 << 20)
+
+typedef struct Racer {
+  const char *name;      /* "z3", or the binary's base name */
+  bool api;              /* z3 through its API, else the binary through pipes */
+  pid_t pid;             /* 0 once reaped or never started */
+  int fd;                /* read end of its answer; -1 once closed */
+  char *buf;
+  size_t len, cap;
+  bool answered;         /* r, model and reason are final */
+  AxSmtResult r;
+  AxModel *model;        /* owned until handed to the caller */
+  char reason[512];
+} Racer;
+
+static int64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool write_all(int fd, const char *s, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, s, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    s += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+/* --- In the racer ---------------------------------------------------------------------- */
+
+/* Answers the query with one back-end and writes the answer to fd. Never returns. */
+static void race(const Racer *me, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                 const AxTerm *const *watch, size_t nwatch, bool want_model, int fd) {
+  char reason[512] = "";
+  AxModel *m = NULL;
+  AxSmtResult r = me->api
+      ? ax_z3_check(o, tc, formula, watch, nwatch, want_model ? &m : NULL, reason, sizeof reason)
+      : ax_pipe_check(o, tc, formula, watch, nwatch, want_model ? &m : NULL, reason,
+                      sizeof reason);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) _exit(3);
+  if (r == AX_SMT_UNSAT) {
+    fputs("unsat\n", f);
+  } else if (r == AX_SMT_UNKNOWN) {
+    for (char *c = reason; *c; c++)
+      if (*c == '\n') *c = ' ';
+    fprintf(f, "unknown %s\n", reason[0] ? reason : "unknown");
+  } else {
+    size_t n = m ? ax_model_size(m) : 0;
+    fprintf(f, "sat %zu\n", n);
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < n; i++) {
+      bool b;
+      if (ax_model_bool(m, i, &b)) {
+        fprintf(f, "b %d\n", b);
+      } else if (ax_model_real(m, i, q)) {
+        fputs("q ", f);
+        mpq_out_str(f, 10, q);
+        fputc('\n', f);
+      } else {
+        fputs("-\n", f);
+      }
+    }
+    mpq_clear(q);
+  }
+  fputs("end\n", f);
+  if (fclose(f) != 0) _exit(3);
+  _exit(write_all(fd, text, len) ? 0 : 3);
+}
+
+/* --- In the caller --------------------------------------------------------------------- */
+
+static bool start(Racer *rc, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                  const AxTerm *const *watch, size_t nwatch, bool want_model) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) {
+    snprintf(rc->reason, sizeof rc->reason, "cannot create a pipe: %s", strerror(errno));
+    rc->r = AX_SMT_UNKNOWN;
+    rc->answered = true;
+    return false;
+  }
+  fflush(NULL);   /* nothing buffered may be written twice */
+  pid_t pid = fork();
+  if (pid < 0) {
+    snprintf(rc->reason, sizeof rc->reason, "cannot fork: %s", strerror(errno));
+    close(p[0]);
+    close(p[1]);
+    rc->r = AX_SMT_UNKNOWN;
+    rc->answered = true;
+    return false;
+  }
+  if (pid == 0) {
+    close(p[0]);
+    race(rc, o, tc, formula, watch, nwatch, want_model, p[1]);
+  }
+  close(p[1]);
+  rc->pid = pid;
+  rc->fd = p[0];
+  return true;
+}
+
+/* Ends a racer that has not answered (or has, and exits): its tree, then the reaping. */
+static void stop(Racer *rc) {
+  if (rc->fd >= 0) close(rc->fd);
+  rc->fd = -1;
+  if (rc->pid > 0) {
+    ax_proc_kill_tree(rc->pid);
+    ax_proc_reap(rc->pid);
+    rc->pid = 0;
+  }
+}
+
+/* Reads the next line of s (advancing *s); NULL when there is none. */
+static char *next_line(char **s) {
+  char *line = *s, *nl = strchr(line, '\n');
+  if (!nl) return NULL;
+  *nl = '\0';
+  *s = nl + 1;
+  return line;
+}
+
+/* Decodes a racer's whole output; false if it is not a complete answer. */
+static bool decode(Racer *rc, const AxTerm *const *watch, size_t nwatch) {
+  if (!rc->buf) return false;
+  char *s = rc->buf, *line = next_line(&s);
+  if (!line) return false;
+  bool ok = false;
+  if (strcmp(line, "unsat") == 0) {
+    rc->r = AX_SMT_UNSAT;
+    ok = true;
+  } else if (strncmp(line, "unknown ", 8) == 0) {
+    rc->r = AX_SMT_UNKNOWN;
+    snprintf(rc->reason, sizeof rc->reason, "%s", line + 8);
+    ok = true;
+  } else if (strncmp(line, "sat ", 4) == 0) {
+    char *end;
+    unsigned long n = strtoul(line + 4, &end, 10);
+    if (*end || (n != 0 && n != nwatch)) return false;
+    AxModel *m = n ? ax_model_new(watch, nwatch) : NULL;
+    mpq_t q;
+    mpq_init(q);
+    ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+      line = next_line(&s);
+      if (!line) ok = false;
+      else if (strcmp(line, "-") == 0) continue;
+      else if (strcmp(line, "b 0") == 0 || strcmp(line, "b 1") == 0)
+        ok = ax_model_set_bool(m, i, line[2] == '1');
+      else if (strncmp(line, "q ", 2) == 0 && mpq_set_str(q, line + 2, 10) == 0 &&
+               mpz_sgn(mpq_denref(q)) != 0) {
+        mpq_canonicalize(q);
+        ok = ax_model_set_rational(m, i, q);
+      } else {
+        ok = false;
+      }
+    }
+    mpq_clear(q);
+    if (!ok) {
+      ax_model_free(m);
+      return false;
+    }
+    rc->r = AX_SMT_SAT;
+    rc->model = m;
+  }
+  line = ok ? next_line(&s) : NULL;
+  if (!line || strcmp(line, "end") != 0 || *s) {
+    ax_model_free(rc->model);
+    rc->model = NULL;
+    return false;
+  }
+  return true;
+}
+
+/* The racer's output has ended: its answer, or UNKNOWN saying how it died. */
+static void finish(Racer *rc, const AxTerm *const *watch, size_t nwatch) {
+  close(rc->fd);
+  rc->fd = -1;
+  if (rc->len > MAX_ANSWER) ax_proc_kill_tree(rc->pid);   /* a babbler may still be at it */
+  int status = ax_proc_reap(rc->pid);
+  rc->pid = 0;
+  rc->answered = true;
+  if (status == 0 && decode(rc, watch, nwatch)) return;
+  char how[64];
+  rc->r = AX_SMT_UNKNOWN;
+  if (status == 0)
+    snprintf(rc->reason, sizeof rc->reason, "its answer was cut or garbled");
+  else
+    snprintf(rc->reason, sizeof rc->reason, "its process %s",
+             ax_proc_describe(status, how, sizeof how));
+}
+
+/* Reads what the racer wrote. False at the end of its output (or on an error). */
+static bool take(Racer *rc) {
+  if (rc->len + 4096 > rc->cap) {
+    rc->cap = rc->cap ? rc->cap * 2 : 8192;
+    rc->buf = ax_xrealloc(rc->buf, rc->cap);
+  }
+  ssize_t n = read(rc->fd, rc->buf + rc->len, rc->cap - rc->len - 1);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (n <= 0) return false;
+  rc->len += (size_t)n;
+  rc->buf[rc->len] = '\0';
+  return rc->len <= MAX_ANSWER;
+}
+
+/* Does z3 (z3.c) decide formula exactly? Not when it holds exp, which z3 4.8 does not
+ * know: z3.c makes it an uninterpreted function, so z3's unsat stands (it holds for every
+ * function) but its sat may rest on a function that is no exponential. */
+static bool z3_exact(AxTermCtx *tc, const AxTerm *formula) {
+  uint32_t n = ax_term_ctx_size(tc);
+  uint8_t *seen = ax_xcalloc(n ? n : 1, 1);
+  size_t top = 0, cap = 64;
+  const AxTerm **stack = ax_xmalloc(cap * sizeof *stack);
+  stack[top++] = formula;
+  bool exact = true;
+  while (top > 0 && exact) {
+    const AxTerm *t = stack[--top];
+    uint32_t id = ax_term_id(t);
+    if (id < n && seen[id]) continue;
+    if (id < n) seen[id] = 1;
+    if (ax_term_kind(t) == AX_TERM_EXP) exact = false;
+    for (size_t i = 0; i < ax_term_nargs(t); i++) {
+      if (top == cap) stack = ax_xrealloc(stack, (cap *= 2) * sizeof *stack);
+      stack[top++] = ax_term_arg(t, i);
+    }
+  }
+  free(stack);
+  free(seen);
+  return exact;
+}
+
+/* Is rc's answer one the race can stop at? unsat always; sat unless it is z3's on a
+ * formula z3 only approximates. */
+static bool definite(const Racer *rc, bool approx) {
+  return rc->r == AX_SMT_UNSAT || (rc->r == AX_SMT_SAT && !(rc->api && approx));
+}
+
+static const char *answer_name(AxSmtResult r) {
+  return r == AX_SMT_SAT ? "sat" : r == AX_SMT_UNSAT ? "unsat" : "unknown";
+}
+
+/* The query's file for a disagreement report: the dump, or a new file under $TMPDIR. */
+static void keep_query(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                       const AxTerm *const *watch, size_t nwatch, char *path, size_t len) {
+  if (o->dump_path) {
+    snprintf(path, len, "%s", o->dump_path);
+    return;
+  }
+  const char *dir = getenv("TMPDIR");
+  snprintf(path, len, "%s/axle-disagreement-XXXXXX.smt2", dir && *dir ? dir : "/tmp");
+  int fd = mkstemps(path, 5);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    if (fd >= 0) close(fd);
+    snprintf(path, len, "(not written: %s)", strerror(errno));
+    return;
+  }
+  ax_smtlib_write(f, tc, formula, watch, nwatch, "axle query on which two solvers disagreed");
+  if (fclose(f) != 0) snprintf(path, len, "(not written: %s)", strerror(errno));
+}
+
+AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                               const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                               char *reason, size_t reason_len) {
+  const char *base = strrchr(o->binary, '/') ? strrchr(o->binary, '/') + 1 : o->binary;
+  /* r starts UNKNOWN: a racer that never answers must not read as unsat (enum 0) */
+  Racer rc[2] = {{.name = "z3", .api = true, .fd = -1, .r = AX_SMT_UNKNOWN},
+                 {.name = base, .fd = -1, .r = AX_SMT_UNKNOWN}};
+  bool both = o->cross_check;
+  /* z3's sat on a formula it only approximates proves nothing about the formula */
+  bool approx = !z3_exact(tc, formula);
+  for (int i = 0; i < 2; i++) start(&rc[i], o, tc, formula, watch, nwatch, model_out != NULL);
+  int64_t deadline = o->timeout_ms ? now_ms() + o->timeout_ms + GRACE_MS : -1;
+  int winner = -1;
+  bool late = false;
+  while (winner < 0 && (!rc[0].answered || !rc[1].answered)) {
+    struct pollfd p[2];
+    nfds_t np = 0;
+    int who[2];
+    for (int i = 0; i < 2; i++)
+      if (!rc[i].answered) {
+        p[np] = (struct pollfd){rc[i].fd, POLLIN, 0};
+        who[np++] = i;
+      }
+    int wait = -1;
+    if (deadline >= 0) {
+      int64_t left = deadline - now_ms();
+      if (left <= 0) {
+        late = true;
+        break;
+      }
+      wait = (int)left;
+    }
+    if (poll(p, np, wait) < 0 && errno != EINTR) break;
+    for (nfds_t k = 0; k < np; k++) {
+      Racer *r = &rc[who[k]];
+      if (!p[k].revents) continue;
+      if (!take(r)) {   /* end of its output */
+        finish(r, watch, nwatch);
+        if (!both && definite(r, approx)) winner = who[k];
+      }
+    }
+  }
+  for (int i = 0; i < 2; i++)
+    if (!rc[i].answered) {
+      stop(&rc[i]);
+      rc[i].answered = true;
+      rc[i].r = AX_SMT_UNKNOWN;
+      snprintf(rc[i].reason, sizeof rc[i].reason, "%s",
+               late ? "no answer within the time limit and grace (killed)"
+                    : winner >= 0 ? "lost the race (killed)" : "no answer (killed)");
+    }
+
+  AxSmtResult r = AX_SMT_UNKNOWN;
+  int give = -1;   /* whose model goes to the caller */
+  bool vague = approx && rc[0].r == AX_SMT_SAT;   /* z3's sat is only a candidate */
+  if (!both) {
+    if (winner >= 0) {
+      r = rc[winner].r;
+      give = winner;
+    } else if (vague) {
+      /* the other solver has no answer: z3's candidate, as z3 alone would give it (the
+       * verifier replays its model, and only a replay that confirms makes it INVALID) */
+      r = AX_SMT_SAT;
+      give = 0;
+    } else {
+      snprintf(reason, reason_len, "portfolio: z3: %s; %s: %s", rc[0].reason, base,
+               rc[1].reason);
+    }
+  } else if (rc[0].r == AX_SMT_UNKNOWN || rc[1].r == AX_SMT_UNKNOWN) {
+    if (rc[0].r == AX_SMT_UNKNOWN && rc[1].r == AX_SMT_UNKNOWN)
+      snprintf(reason, reason_len, "cross-check: z3: %s; %s: %s", rc[0].reason, base,
+               rc[1].reason);
+    else if (rc[0].r == AX_SMT_UNKNOWN)
+      snprintf(reason, reason_len, "cross-check: z3 gave no answer (%s); %s said %s",
+               rc[0].reason, base, answer_name(rc[1].r));
+    else
+      snprintf(reason, reason_len, "cross-check: %s gave no answer (%s); z3 said %s", base,
+               rc[1].reason, answer_name(rc[0].r));
+  } else if (vague && rc[1].r == AX_SMT_UNSAT) {
+    /* not a disagreement: z3 answered another question (exp uninterpreted) */
+    snprintf(reason, reason_len,
+             "cross-check: z3 cannot decide this query (exp is uninterpreted to it: sat); "
+             "%s said unsat",
+             base);
+  } else if (rc[0].r != rc[1].r) {
+    char path[4096];
+    keep_query(o, tc, formula, watch, nwatch, path, sizeof path);
+    snprintf(reason, reason_len, "SOLVERS DISAGREE: z3 says %s, %s says %s; query: %s",
+             answer_name(rc[0].r), base, answer_name(rc[1].r), path);
+    if (o->log) {
+      if (o->log->disagreements++ == 0)
+        snprintf(o->log->first, sizeof o->log->first, "%s", reason);
+    }
+  } else {
+    r = rc[0].r;
+    /* z3's model, unless it has none or rests on an approximation */
+    give = (rc[0].model && !vague) || !rc[1].model ? 0 : 1;
+  }
+  if (r == AX_SMT_SAT && model_out && give >= 0) {
+    *model_out = rc[give].model;
+    rc[give].model = NULL;
+  }
+  for (int i = 0; i < 2; i++) {
+    ax_model_free(rc[i].model);
+    free(rc[i].buf);
+  }
+  return r;
+}

@@ -1,0 +1,25 @@
+/* proc.h — ending child processes and saying how they ended.
+ *
+ * The worker pool (jobs.c) and the solver portfolio (portfolio.c) fork children that fork
+ * again (a solver binary runs in a process group of its own, pipe.c), so killing a child or
+ * its process group can leave a grandchild running. ax_proc_kill_tree ends the whole tree,
+ * found through /proc. */
+#ifndef AX_PROC_H
+#define AX_PROC_H
+
+#include <sys/types.h>
+
+#include "dsl/base.h"
+
+/* Ends pid and every process descended from it. Each is stopped (SIGSTOP) as it is found,
+ * so that none can fork between the look-up and the kill, then all get SIGKILL. Does not
+ * reap pid (the caller's ax_proc_reap does); descendants, reparented, are reaped by init. */
+void ax_proc_kill_tree(pid_t pid);
+
+/* waitpid(pid) retried on EINTR. Returns the status, or -1 if pid was not a child. */
+int ax_proc_reap(pid_t pid);
+
+/* "killed by signal 9", "exited with status 3", "ended" (status -1). Writes buf, returns it. */
+const char *ax_proc_describe(int status, char *buf, size_t len);
+
+#endif

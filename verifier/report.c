@@ -1,0 +1,314 @@
+/* report.c — results as text, JSON, records and JUnit XML; see report.h. */
+#include "verifier/report.h"
+
+#include <string.h>
+
+bool ax_report_met(const AxResult *r) {
+  if (r->rule->expect == AX_EXPECT_INVALID) return r->verdict == AX_INVALID;
+  if (r->rule->expect == AX_EXPECT_INVALID_HINT) return r->verdict == AX_INVALID_HINT;
+  return r->verdict == AX_VERIFIED && !r->vacuous;
+}
+
+bool ax_report_contradicts(const AxResult *r) {
+  bool definite = r->verdict == AX_VERIFIED || r->verdict == AX_INVALID ||
+                  r->verdict == AX_INVALID_HINT;
+  return definite && !r->vacuous && !ax_report_met(r);
+}
+
+const char *ax_report_verdict_upper(AxVerdict v) {
+  static const char *names[] = {"VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR"};   /* ORDER VERDICT */
+  return names[v];
+}
+
+int ax_report_line(const AxResult *r) {
+  int line, col;
+  ax_source_linecol(r->rule->name.span.src, r->rule->name.span.start, &line, &col);
+  return line;
+}
+
+static const char *expect_name(AxExpect e) {
+  return e == AX_EXPECT_VALID ? "valid" : e == AX_EXPECT_INVALID ? "invalid" : "invalid-hint";
+}
+
+/* --- Text -------------------------------------------------------------------------------- */
+
+void ax_report_text(FILE *out, const AxResult *r, const char *path) {
+  fprintf(out, "%s:%d: %s", path, ax_report_line(r), r->rule->name.name);
+  if (r->has_type) fprintf(out, " [%s]", ax_type_name(r->type));
+  fprintf(out, "  %s", ax_report_verdict_upper(r->verdict));
+  bool met = ax_report_met(r);
+  if (r->rule->expect != AX_EXPECT_VALID)
+    fprintf(out, " (expected invalid%s%s)",
+            r->rule->expect == AX_EXPECT_INVALID_HINT ? " hint" : "", met ? "" : ": NOT MET");
+  else if (!met)
+    fprintf(out, " (expected valid: NOT MET)");
+  if (r->nrclasses && r->instances) {
+    fprintf(out, "  bounds {");
+    for (int i = 0; i < r->nrclasses; i++)
+      fprintf(out, "%s%s: %d", i ? ", " : "", r->rclass_names[i], r->bounds[i]);
+    fprintf(out, "}");
+  }
+  fprintf(out, "  %d instance%s, %d quer%s, %.0f ms%s\n", r->instances,
+          r->instances == 1 ? "" : "s", r->queries, r->queries == 1 ? "y" : "ies", r->time_ms,
+          r->cached ? " (cached)" : "");
+  if (r->vacuous)
+    fprintf(out, "    WARNING: VACUOUS — the precondition admits no valid left-hand side at any "
+                 "rank; the rule proves nothing\n");
+  if (r->reason && r->verdict != AX_VERIFIED && !r->cex_text)
+    fprintf(out, "    reason: %s\n", r->reason);
+  if (r->cex_text) {
+    for (const char *s = r->cex_text; *s;) {
+      const char *nl = strchr(s, '\n');
+      int n = nl ? (int)(nl - s) : (int)strlen(s);
+      fprintf(out, "    %.*s\n", n, s);
+      s += n + (nl ? 1 : 0);
+    }
+  }
+}
+
+/* --- JSON -------------------------------------------------------------------------------- */
+
+cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "rule", r->rule->name.name);
+  cJSON_AddStringToObject(o, "file", path);
+  cJSON_AddNumberToObject(o, "line", ax_report_line(r));
+  if (r->has_type) cJSON_AddStringToObject(o, "type", ax_type_name(r->type));
+  else cJSON_AddNullToObject(o, "type");
+  cJSON_AddStringToObject(o, "verdict", ax_verdict_name(r->verdict));
+  cJSON_AddStringToObject(o, "expected", expect_name(r->rule->expect));
+  cJSON_AddBoolToObject(o, "met", ax_report_met(r));
+  cJSON *b = cJSON_AddObjectToObject(o, "bounds");
+  for (int i = 0; i < r->nrclasses; i++)
+    cJSON_AddNumberToObject(b, r->rclass_names[i], r->bounds[i]);
+  cJSON_AddNumberToObject(o, "instances", r->instances);
+  cJSON_AddNumberToObject(o, "queries", r->queries);
+  cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->time_ms * 10 + 0.5) / 10);
+  cJSON_AddStringToObject(o, "solver", solver);
+  cJSON_AddBoolToObject(o, "cached", r->cached);
+  cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
+  if (r->reason) cJSON_AddStringToObject(o, "reason", r->reason);
+  else cJSON_AddNullToObject(o, "reason");
+  cJSON *cex = r->cex_json ? cJSON_Parse(r->cex_json) : NULL;
+  if (cex) cJSON_AddItemToObject(o, "counterexample", cex);
+  else cJSON_AddNullToObject(o, "counterexample");
+  return o;
+}
+
+/* --- Records ----------------------------------------------------------------------------- */
+
+static void add_text(cJSON *o, const char *name, const char *s) {
+  if (s) cJSON_AddStringToObject(o, name, s);
+  else cJSON_AddNullToObject(o, name);
+}
+
+char *ax_report_record(const AxResult *r) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "verdict", ax_verdict_name(r->verdict));
+  cJSON *b = cJSON_AddArrayToObject(o, "bounds");
+  for (int i = 0; r->bounds && i < r->nrclasses; i++)
+    cJSON_AddItemToArray(b, cJSON_CreateNumber(r->bounds[i]));
+  cJSON_AddNumberToObject(o, "instances", r->instances);
+  cJSON_AddNumberToObject(o, "queries", r->queries);
+  cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
+  cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
+  cJSON_AddBoolToObject(o, "disagreement", r->disagreement);
+  add_text(o, "reason", r->reason);
+  add_text(o, "cex_text", r->cex_text);
+  add_text(o, "cex_json", r->cex_json);
+  char *cj = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  char *s = ax_xstrdup(cj);
+  cJSON_free(cj);
+  return s;
+}
+
+/* A non-negative integer field that fits an int. */
+static bool get_count(const cJSON *o, const char *name, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+  if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1e9) ||
+      v->valuedouble != (double)(long long)v->valuedouble)
+    return false;
+  *out = (int)v->valuedouble;
+  return true;
+}
+
+static bool get_bool(const cJSON *o, const char *name, bool *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+  if (!cJSON_IsBool(v)) return false;
+  *out = cJSON_IsTrue(v);
+  return true;
+}
+
+/* A string or null field: *out owned, or NULL for null. */
+static bool get_text(const cJSON *o, const char *name, char **out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+  if (cJSON_IsNull(v)) return true;
+  if (!cJSON_IsString(v)) return false;
+  *out = ax_xstrdup(v->valuestring);
+  return true;
+}
+
+static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
+  if (!cJSON_IsObject(o)) return false;
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verdict");
+  if (!cJSON_IsString(v)) return false;
+  bool known = false;
+  for (int k = AX_VERIFIED; k <= AX_ERROR; k++)
+    if (strcmp(v->valuestring, ax_verdict_name((AxVerdict)k)) == 0) {
+      out->verdict = (AxVerdict)k;
+      known = true;
+    }
+  if (!known) return false;
+
+  const AxRuleSyms *s = rule->syms;
+  const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "bounds");
+  if (!cJSON_IsArray(b)) return false;
+  int nb = cJSON_GetArraySize(b);
+  if (nb != 0 && (size_t)nb != s->nrclasses) return false;
+  out->nrclasses = nb;
+  out->rclass_names = ax_xcalloc((size_t)nb + 1, sizeof(char *));
+  out->bounds = ax_xcalloc((size_t)nb + 1, sizeof(int));
+  for (int i = 0; i < nb; i++) {
+    const cJSON *k = cJSON_GetArrayItem(b, i);
+    if (!cJSON_IsNumber(k) || !(k->valuedouble >= 0 && k->valuedouble <= 1e6) ||
+        k->valuedouble != (double)(long long)k->valuedouble)
+      return false;
+    out->bounds[i] = (int)k->valuedouble;
+    out->rclass_names[i] = s->rclasses[i].name;
+  }
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "time_ms");
+  if (!cJSON_IsNumber(t) || !(t->valuedouble >= 0 && t->valuedouble < 1e12)) return false;
+  out->time_ms = t->valuedouble;
+  if (!get_count(o, "instances", &out->instances) || !get_count(o, "queries", &out->queries) ||
+      !get_bool(o, "vacuous", &out->vacuous) ||
+      !get_bool(o, "disagreement", &out->disagreement) ||
+      !get_text(o, "reason", &out->reason) || !get_text(o, "cex_text", &out->cex_text) ||
+      !get_text(o, "cex_json", &out->cex_json))
+    return false;
+  /* an INVALID verdict stands only on the counterexample the verifier replayed */
+  if (out->verdict == AX_INVALID && (!out->cex_text || !out->cex_json)) return false;
+  if (out->cex_json) {
+    cJSON *cex = cJSON_Parse(out->cex_json);
+    bool ok = cJSON_IsObject(cex);
+    cJSON_Delete(cex);
+    if (!ok) return false;
+  }
+  /* a disagreement is never anything but an ERROR; a vacuous result is VERIFIED */
+  if (out->disagreement && out->verdict != AX_ERROR) return false;
+  if (out->vacuous && out->verdict != AX_VERIFIED) return false;
+  return true;
+}
+
+bool ax_report_unrecord(const char *text, const AxBlock *rule, AxType t, AxResult *out) {
+  memset(out, 0, sizeof *out);
+  out->rule = rule;
+  out->type = t;
+  out->has_type = rule->tvar.name != NULL;
+  cJSON *o = cJSON_Parse(text);
+  bool ok = read_record(o, rule, out);
+  cJSON_Delete(o);
+  if (!ok) {
+    ax_result_free(out);
+    memset(out, 0, sizeof *out);
+  }
+  return ok;
+}
+
+/* --- JUnit XML --------------------------------------------------------------------------- */
+
+/* s with the five XML specials escaped and the control characters XML 1.0 forbids dropped. */
+static void xml(FILE *out, const char *s) {
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    switch (c) {
+    case '&': fputs("&amp;", out); break;
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    case '"': fputs("&quot;", out); break;
+    case '\'': fputs("&apos;", out); break;
+    default:
+      if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') fputc(c, out);
+    }
+  }
+}
+
+/* "rules/examples/a.axl" -> "rules.examples.a": what JUnit readers show as a class. */
+static void classname(FILE *out, const char *path) {
+  const char *end = path + strlen(path);
+  if (end - path > 4 && strcmp(end - 4, ".axl") == 0) end -= 4;
+  for (const char *p = path; p < end; p++) {
+    if (*p == '/') fputc('.', out);
+    else if (*p == '&' || *p == '<' || *p == '>' || *p == '"' || *p == '\'') fputc('_', out);
+    else if ((unsigned char)*p >= 0x20) fputc(*p, out);
+  }
+}
+
+void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char *name,
+                     const char *solver, double seconds) {
+  int failures = 0, errors = 0;
+  for (size_t i = 0; i < n; i++) {
+    failures += ax_report_contradicts(items[i].r);
+    errors += !ax_report_met(items[i].r) && !ax_report_contradicts(items[i].r);
+  }
+  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", out);
+  xml(out, name);
+  fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n", n, failures,
+          errors, seconds);
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    int f = 0, e = 0;
+    double t = 0;
+    for (; j < n && strcmp(items[j].path, items[i].path) == 0; j++) {
+      f += ax_report_contradicts(items[j].r);
+      e += !ax_report_met(items[j].r) && !ax_report_contradicts(items[j].r);
+      t += items[j].r->time_ms / 1000;
+    }
+    fputs("  <testsuite name=\"", out);
+    xml(out, items[i].path);
+    fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n",
+            j - i, f, e, t);
+    fputs("    <properties><property name=\"solver\" value=\"", out);
+    xml(out, solver);
+    fputs("\"/></properties>\n", out);
+    for (; i < j; i++) {
+      const AxResult *r = items[i].r;
+      fputs("    <testcase classname=\"", out);
+      classname(out, items[i].path);
+      fputs("\" name=\"", out);
+      xml(out, r->rule->name.name);
+      if (r->has_type) fprintf(out, " [%s]", ax_type_name(r->type));
+      fputs("\" file=\"", out);
+      xml(out, items[i].path);
+      fprintf(out, "\" line=\"%d\" time=\"%.3f\"", ax_report_line(r), r->time_ms / 1000);
+      char *text = NULL;
+      size_t len = 0;
+      FILE *m = open_memstream(&text, &len);
+      AX_ASSERT(m);
+      ax_report_text(m, r, items[i].path);
+      fclose(m);
+      const char *tag = ax_report_contradicts(r) ? "failure" : !ax_report_met(r) ? "error" : NULL;
+      if (tag) {
+        char message[512];
+        snprintf(message, sizeof message, "%s, expected %s%s%s",
+                 ax_report_verdict_upper(r->verdict), expect_name(r->rule->expect),
+                 r->vacuous ? " (vacuous)" : "",
+                 r->reason && !ax_report_contradicts(r) ? ": " : "");
+        fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, ax_verdict_name(r->verdict));
+        xml(out, message);
+        if (r->reason && !ax_report_contradicts(r)) xml(out, r->reason);
+        fputs("\">", out);
+        xml(out, text);
+        fprintf(out, "</%s>\n", tag);
+        fputs("    </testcase>\n", out);
+      } else {
+        fputs(">\n      <system-out>", out);
+        xml(out, text);
+        fputs("</system-out>\n    </testcase>\n", out);
+      }
+      free(text);
+    }
+    fputs("  </testsuite>\n", out);
+  }
+  fputs("</testsuites>\n", out);
+}

@@ -1,0 +1,59 @@
+/* report.h — verification results written out: text for people, JSON lines for programs,
+ * JUnit XML for CI systems (docs/cli.md), and a result's complete record, the form in which
+ * a result crosses from a worker process to the caller (jobs.h) and sits in the cache
+ * (cache.h).
+ *
+ * A record is a JSON object with every field of AxResult that is not borrowed from the
+ * AST. Reading one back is strict: a missing or ill-typed field, bounds that do not fit the
+ * rule, or an INVALID verdict without its replayed counterexample make the whole record
+ * unreadable, and the caller treats it as no result at all. */
+#ifndef AX_REPORT_H
+#define AX_REPORT_H
+
+#include <cjson/cJSON.h>
+
+#include "verifier/verify.h"
+
+/* Did r meet its rule's expectation (`expect valid` by default; a vacuous VERIFIED never
+ * does)? */
+bool ax_report_met(const AxResult *r);
+
+/* Does r contradict its rule's expectation (INVALID where valid was expected, VERIFIED
+ * where invalid was)? Such a result makes `axle verify` exit 1; one that is merely not met
+ * (UNKNOWN, ERROR, vacuous) makes it exit 2. */
+bool ax_report_contradicts(const AxResult *r);
+
+/* "VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR". */
+const char *ax_report_verdict_upper(AxVerdict v);
+
+/* The source line of r's rule. */
+int ax_report_line(const AxResult *r);
+
+/* The text form: one line per result, then the counterexample or the reason, indented. */
+void ax_report_text(FILE *out, const AxResult *r, const char *path);
+
+/* The JSON object of `axle verify --format json` (docs/cli.md), owned by the caller
+ * (cJSON_Delete). solver names the back-end ("z3", "portfolio+cross-check", ...). */
+cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver);
+
+/* r's complete record as JSON text, owned (free). */
+char *ax_report_record(const AxResult *r);
+
+/* Rebuilds into *out the result that ax_report_record wrote for rule at type t. False,
+ * with *out zeroed, if text is no such record. Borrows rule. */
+bool ax_report_unrecord(const char *text, const AxBlock *rule, AxType t, AxResult *out);
+
+/* One result of a run, for the JUnit writer. */
+typedef struct AxReportItem {
+  const AxResult *r;
+  const char *path;
+} AxReportItem;
+
+/* A JUnit XML document: one <testsuite> per file (consecutive items of one path), one
+ * <testcase> per item. A result that contradicts its expectation is a <failure>, one that
+ * merely does not meet it (UNKNOWN, ERROR, vacuous) an <error>; either carries the text
+ * report (the counterexample, or the reason). */
+void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char *name,
+                     const char *solver, double seconds);
+
+#endif

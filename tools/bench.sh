@@ -42,6 +42,9 @@ echo "corpus: $n results (rule x element type) from: $*"
 echo "cold cache, --jobs 1:      ${cold} s"
 echo "warm cache, --jobs 1:      ${warm} s   ($hits of $n from the cache; same verdicts: $same)"
 echo "no cache,   --jobs $cores:      ${par} s"
+# UNKNOWN and ERROR are never stored (docs/cli.md): what they cost the warm run
+jq -r 'select(.cached | not) | .time_ms' "$tmp/warm.json" | awk -v n="$n" '
+  { k++; t += $1 } END { if (k) printf "not cacheable (UNKNOWN/ERROR, computed again): %d of %d results, %.1f s of the warm run\n", k, n, t / 1000 }'
 awk -v c="$cold" -v w="$warm" -v p="$par" -v j="$cores" 'BEGIN {
   printf "cache: the second run takes %.3f of the first (%.0fx faster)\n", w / c, c / w
   printf "jobs: --jobs %d is %.2fx as fast as --jobs 1\n", j, c / p

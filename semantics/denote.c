@@ -847,3 +847,49 @@ AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
   }
   return NULL;
 }
+
+/* ---- assumptions ---------------------------------------------------------------------- */
+
+/* a point as an access over its tensor's axes */
+static AxIndex *point_index(AxInst *in, const AxPoint *p) {
+  const AxSym *t = &in->syms->syms[p->sym];
+  AxIndex *idx = ax_arena_alloc(in->a, sizeof *idx);
+  size_t pos = 0;
+  for (int j = 0; j < t->ndims; j++) {
+    int ax = t->dim_axis[j], rk = ax_den_rank(in, ax);
+    idx->at[ax] = ax_arena_alloc(in->a, (size_t)(rk + 1) * sizeof(AxV));
+    for (int k = 0; k < rk; k++) idx->at[ax][k] = p->idx[pos++];
+  }
+  return idx;
+}
+
+AxV ax_den_assume(AxInst *in, const AxPoint *points, size_t npoints, const AxIndex *acc,
+                  uint64_t acc_axes) {
+  const AxRuleSyms *s = in->syms;
+  AxV ok = D->bool_lit(D, true);
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *y = &s->syms[i];
+    if (y->kind == AX_SYM_MAP && y->nonneg && !y->def && in->maps[i])
+      for (int k = 0; k < in->rank[y->rclass]; k++) ok = and2(in, ok, nonneg(in, in->maps[i][k]));
+    if (y->kind == AX_SYM_TENSOR && !y->bad)
+      for (int j = 0; j < y->ndims; j++)
+        for (int k = 0; k < ax_den_rank(in, y->dim_axis[j]); k++)
+          ok = and2(in, ok, nonneg(in, ax_den_map(in, y->dim_size[j], k)));
+  }
+  for (size_t i = 0; i < s->nrequires; i++) {
+    const AxExpr *c = s->requires[i];
+    if (c->ty.kind != AX_K_TENSOR) {
+      ok = and2(in, ok, ax_den_closed(in, c));
+      continue;
+    }
+    if (!c->ty.axes) {
+      ok = and2(in, ok, ax_den_at(in, c, AX_BOOL, &(AxIndex){0}));
+      continue;
+    }
+    for (size_t j = 0; j < npoints; j++)
+      if (s->syms[points[j].sym].axes == c->ty.axes)
+        ok = and2(in, ok, ax_den_at(in, c, AX_BOOL, point_index(in, &points[j])));
+    if (acc_axes == c->ty.axes) ok = and2(in, ok, ax_den_at(in, c, AX_BOOL, acc));
+  }
+  return ok;
+}

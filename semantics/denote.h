@@ -55,6 +55,22 @@ const AxShape *ax_den_shape(AxInst *in, const AxExpr *e);
 /* The element of tensor expression e at `idx`, computed in type `want` when e's own
  * type is a literal's (it adapts to its context). */
 AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx);
+/* A point where input tensor `sym` is read: its indices flat, in declaration order. */
+typedef struct AxPoint {
+  int sym;
+  const AxV *idx;
+} AxPoint;
+
+/* The rule's assumptions at this instance, as one domain bool: symbolic maps declared
+ * nonneg are >= 0 on every axis; every size of every input tensor is >= 0; every
+ * precondition holds — a condition on maps on every axis of its class, a tensor condition
+ * at each point of a tensor with the condition's axes and at `acc` (the general access,
+ * over `acc_axes`). Tensor conditions hold at every index; assuming them only where they
+ * are looked at can make a proof harder, never unsound. The symbolic instance and the
+ * replay both call this, so they assume the same thing. */
+AxV ax_den_assume(AxInst *in, const AxPoint *points, size_t npoints, const AxIndex *acc,
+                  uint64_t acc_axes);
+
 /* The element type e computes in, given what its context wants. */
 AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want);
 

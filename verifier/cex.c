@@ -127,53 +127,12 @@ static void load(Rep *r, const AxWatch *w, const AxModel *m) {
   AX_ASSERT(pos == w->n);
 }
 
-/* a read's concrete index as an access over its tensor's axes */
-static AxIndex *read_index(Rep *r, const AxSym *t, size_t j) {
-  AxIndex *idx = ax_arena_alloc(r->a, sizeof *idx);
-  size_t pos = 0;
-  for (int d = 0; d < t->ndims; d++) {
-    int ax = t->dim_axis[d], rk = ax_den_rank(&r->den, ax);
-    idx->at[ax] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-    for (int k = 0; k < rk; k++) idx->at[ax][k] = r->read_idx[j][pos++];
-  }
-  return idx;
-}
-
-/* the preconditions, concretely, at the same points the symbolic instance assumed them */
+/* the preconditions, concretely, at the same points the symbolic instance assumed them
+ * (and at the points this replay reads: assuming more only makes confirming harder) */
 static bool preconditions(Rep *r) {
-  const AxRuleSyms *s = r->in->rule->syms;
-  AxDomain *d = r->d;
-  bool ok = true;
-  for (size_t i = 0; i < s->nsyms; i++)
-    if (r->maps[i] && s->syms[i].nonneg)
-      for (int k = 0; k < r->in->rank[s->syms[i].rclass]; k++)
-        ok &= ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), r->maps[i][k]));
-  for (size_t i = 0; i < s->nsyms; i++) {   /* input sizes are >= 0 */
-    const AxSym *t = &s->syms[i];
-    if (t->kind != AX_SYM_TENSOR || t->bad) continue;
-    for (int j = 0; j < t->ndims; j++)
-      for (int k = 0; k < ax_den_rank(&r->den, t->dim_axis[j]); k++)
-        ok &= ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), ax_den_map(&r->den, t->dim_size[j], k)));
-  }
-  for (size_t i = 0; i < s->nrequires; i++) {
-    const AxExpr *c = s->requires[i];
-    if (c->ty.kind != AX_K_TENSOR) {
-      ok &= ax_concrete_get_bool(ax_den_closed(&r->den, c));
-      continue;
-    }
-    if (!c->ty.axes) {
-      ok &= ax_concrete_get_bool(ax_den_at(&r->den, c, AX_BOOL, &(AxIndex){0}));
-      continue;
-    }
-    for (size_t j = 0; j < r->nreads; j++) {
-      const AxSym *t = &s->syms[r->reads[j].sym];
-      if (t->axes == c->ty.axes)
-        ok &= ax_concrete_get_bool(ax_den_at(&r->den, c, AX_BOOL, read_index(r, t, j)));
-    }
-    if (r->in->lhs->axes == c->ty.axes)
-      ok &= ax_concrete_get_bool(ax_den_at(&r->den, c, AX_BOOL, &r->acc));
-  }
-  return ok;
+  AxPoint *points = ax_arena_alloc(r->a, (r->nreads + 1) * sizeof(AxPoint));
+  for (size_t j = 0; j < r->nreads; j++) points[j] = (AxPoint){r->reads[j].sym, r->read_idx[j]};
+  return ax_concrete_get_bool(ax_den_assume(&r->den, points, r->nreads, &r->acc, r->in->lhs->axes));
 }
 
 /* ---- rendering ------------------------------------------------------------------------ */

@@ -18,35 +18,6 @@ static AxV new_var(AxSymInstance *in, AxVec *classes, const char *name, int rcla
 }
 
 
-/* The index of a read of tensor t as an access over t's axes. */
-static AxIndex *index_of_read(AxSymInstance *in, const AxSym *t, const AxRead *r) {
-  AxIndex *idx = ax_arena_alloc(in->a, sizeof *idx);
-  size_t pos = 0;
-  for (int j = 0; j < t->ndims; j++) {
-    int ax = t->dim_axis[j], rk = ax_den_rank(&in->den, ax);
-    idx->at[ax] = ax_arena_alloc(in->a, (size_t)(rk + 1) * sizeof(AxV));
-    for (int k = 0; k < rk; k++) idx->at[ax][k] = r->idx[pos++];
-  }
-  return idx;
-}
-
-/* Tensor preconditions hold at every index; axle assumes them at the points that matter:
- * every point where a tensor with the condition's axes is read, and the general access.
- * Assuming less than "every index" can only make a proof harder, never unsound. */
-static AxV tensor_precondition(AxSymInstance *in, const AxExpr *c, const AxRead *reads, size_t nreads) {
-  AxDomain *d = in->d;
-  const AxRuleSyms *s = in->rule->syms;
-  AxV acc = d->bool_lit(d, true);
-  if (!c->ty.axes) return ax_den_at(&in->den, c, AX_BOOL, &(AxIndex){0});
-  for (size_t i = 0; i < nreads; i++) {
-    const AxSym *t = &s->syms[reads[i].sym];
-    if (t->axes != c->ty.axes) continue;
-    acc = d->band(d, acc, ax_den_at(&in->den, c, AX_BOOL, index_of_read(in, t, &reads[i])));
-  }
-  if (in->lhs->axes == c->ty.axes) acc = d->band(d, acc, ax_den_at(&in->den, c, AX_BOOL, &in->acc));
-  return acc;
-}
-
 void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const int *rank) {
   memset(in, 0, sizeof *in);
   const AxRuleSyms *s = rule->syms;
@@ -64,7 +35,6 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
 
   /* symbolic maps and index maps: one Int variable per named axis */
   in->maps = ax_arena_alloc(in->a, (s->nsyms + 1) * sizeof(AxV *));
-  AxV pre = d->bool_lit(d, true);
   for (size_t i = 0; i < s->nsyms; i++) {
     const AxSym *m = &s->syms[i];
     if ((m->kind != AX_SYM_MAP && m->kind != AX_SYM_INDEX) || m->def) continue;
@@ -72,19 +42,9 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
     in->maps[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
     for (int k = 0; k < r; k++) {
       in->maps[i][k] = new_var(in, classes, ax_arena_printf(in->a, "%s.%d", m->name, k), m->rclass);
-      if (m->nonneg) pre = d->band(d, pre, d->ile(d, d->int_small(d, 0), in->maps[i][k]));
     }
   }
   in->den = (AxInst){.a = in->a, .syms = s, .rank = rank, .T = T, .d = d, .maps = in->maps};
-  /* inputs are tensors: every size of every declared tensor is >= 0 */
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *t = &s->syms[i];
-    if (t->kind != AX_SYM_TENSOR || t->bad) continue;
-    for (int j = 0; j < t->ndims; j++)
-      for (int k = 0; k < ax_den_rank(&in->den, t->dim_axis[j]); k++)
-        pre = d->band(d, pre, d->ile(d, d->int_small(d, 0), ax_den_map(&in->den, t->dim_size[j], k)));
-  }
-
   in->lhs = ax_den_shape(&in->den, s->lhs);
   in->rhs = ax_den_shape(&in->den, s->rhs);
   /* the general access, its validity, and equal sizes on every named axis */
@@ -132,15 +92,12 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
     ax_vec_push(in->a, classes, vc);
   }
 
-  /* preconditions: on maps (every axis of their class), on tensors (at the read points) */
+  /* the assumptions, tensor preconditions at the points the two sides read */
   size_t nreads;
   const AxRead *reads = ax_symbolic_reads(in->sym, &nreads);
-  for (size_t i = 0; i < s->nrequires; i++) {
-    const AxExpr *c = s->requires[i];
-    AxV p = c->ty.kind == AX_K_TENSOR ? tensor_precondition(in, c, reads, nreads)
-                                      : ax_den_closed(&in->den, c);
-    pre = d->band(d, pre, p);
-  }
+  AxPoint *points = ax_arena_alloc(in->a, (nreads + 1) * sizeof(AxPoint));
+  for (size_t i = 0; i < nreads; i++) points[i] = (AxPoint){reads[i].sym, (const AxV *)reads[i].idx};
+  AxV pre = ax_den_assume(&in->den, points, nreads, &in->acc, in->lhs->axes);
 
   in->pre = ax_symbolic_term(pre);
   in->valid_lhs = ax_symbolic_term(in->lhs->valid);

@@ -1,6 +1,7 @@
 /* bijection.c — reduction equality through a checked bijection; see bijection.h. */
 #include "verifier/bijection.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -60,9 +61,10 @@ static int axis_of(const AxSumVar *sv, size_t nsv, T v) {
  * share maps to itself; else a hint conjunct `v == e` (either way round) with e free of the
  * other `to` variables; else the next unpaired `from` variable of the same axis. Returns
  * false (naming the variable in why) when some variable has none. Inferred pairings are
- * appended to `inferred`. */
+ * appended to `inferred` and, when `pairs` is non-NULL, pushed on it (the `to` variable,
+ * then the `from` one). */
 static bool solve(AxSymInstance *in, const Side *from, const Side *to, const AxVec *hint, T *out,
-                  char *why, size_t len, char *inferred, size_t ilen) {
+                  char *why, size_t len, char *inferred, size_t ilen, AxVec *pairs) {
   size_t nsv;
   const AxSumVar *sv = ax_symbolic_sumvars(in->sym, &nsv);
   bool *used = ax_arena_alloc(in->a, from->n + 1);
@@ -93,6 +95,10 @@ static bool solve(AxSymInstance *in, const Side *from, const Side *to, const AxV
         size_t n = strlen(inferred);
         snprintf(inferred + n, ilen - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(to->vars[i]),
                  ax_term_var_name(from->vars[j]));
+        if (pairs) {
+          ax_vec_push(in->a, pairs, (void *)to->vars[i]);
+          ax_vec_push(in->a, pairs, (void *)from->vars[j]);
+        }
       }
     if (!out[i]) {
       snprintf(why, len, "no hint gives the summation index '%s' in terms of the other side's",
@@ -138,13 +144,58 @@ static AxSmtResult ask(AxSymInstance *in, const AxVerifyOpts *o, T q, const T *s
   return r;
 }
 
-bool ax_bij_maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen) {
+/* ax_bij_maps, and the pairings it inferred for h (RHS variable, LHS variable, ...) pushed
+ * on `pairs` if non-NULL. */
+static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen,
+                 AxVec *pairs) {
   Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
   AxVec hint = {0};
   conjuncts(in->hint, in->a, &hint);
   char scratch[512] = "";
-  return solve(in, &L, &R, &hint, h, why, len, inferred, ilen) &&
-         solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch);
+  return solve(in, &L, &R, &hint, h, why, len, inferred, ilen, pairs) &&
+         solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch, NULL);
+}
+
+bool ax_bij_maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen) {
+  return maps(in, h, g, why, len, inferred, ilen, NULL);
+}
+
+/* The name a rule gives, or would give, summation variable v, from its name in the
+ * instance: without the number of a fresh copy ("x.0#3", an unnamed index of axis x),
+ * and without the component when it is the first ("i.0", component 0 of index map i).
+ * NULL for a later component ("i.1"), which only a rank above 1 has. */
+static const char *plain(AxArena *a, T v) {
+  const char *s = ax_term_var_name(v);
+  size_t n = strlen(s), k = n;
+  while (k > 0 && isdigit((unsigned char)s[k - 1])) k--;
+  if (k < n && k > 0 && s[k - 1] == '#') n = k - 1;
+  if (n < 3 || s[n - 2] != '.' || s[n - 1] != '0') return NULL;
+  return ax_arena_printf(a, "%.*s", (int)(n - 2), s);
+}
+
+/* Does every variable of s have a plain name, and no two the same? */
+static bool plain_names(AxArena *a, const Side *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    const char *p = plain(a, s->vars[i]);
+    if (!p) return false;
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(p, plain(a, s->vars[j])) == 0) return false;
+  }
+  return true;
+}
+
+/* AxResult.inferred_hint from the pairs solve inferred: "rhs == lhs, ...", in plain names
+ * when both sides' are unambiguous (plain_names), else in the instance's names. Owned. */
+static char *hint_text(AxArena *a, const AxVec *pairs, const Side *L, const Side *R) {
+  bool strip = plain_names(a, L) && plain_names(a, R);
+  const char *text = "";
+  for (size_t i = 0; i + 1 < pairs->len; i += 2) {
+    T to = pairs->items[i], from = pairs->items[i + 1];
+    text = ax_arena_printf(a, "%s%s%s == %s", text, i ? ", " : "",
+                           strip ? plain(a, to) : ax_term_var_name(to),
+                           strip ? plain(a, from) : ax_term_var_name(from));
+  }
+  return ax_xstrdup(text);
 }
 
 /* The last obligation q (unsat: the values agree). A model is replayed with the concrete
@@ -183,13 +234,30 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
   return v;
 }
 
+enum { SEARCH_SAMPLES = 256 };   /* small concrete instances tried by refute */
+
 /* Without a usable pairing: summands that differ at independent points of the two
- * domains, replayed with the concrete sums; INVALID only when the replay confirms. */
+ * domains, replayed with the concrete sums; INVALID only when the replay confirms. The
+ * solver's model may choose values under which the sums agree (a constant 0, a sum of one
+ * element: reduce_03's mutant a + Σx against Σ(a + x)); then small concrete instances are
+ * replayed (ax_cex_search), and one that shows the difference refutes the rule. */
 static AxVerdict refute(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
   AxTermCtx *tc = in->tc;
   T q = ax_term_mk_and(tc, 3, (const AxTerm *const[]){in->ctx, ax_term_mk_and2(tc, in->red[0].dom, in->red[1].dom),
                                                        ax_term_mk_not(tc, ax_term_mk_eq(tc, in->red[0].body, in->red[1].body))});
-  return settle(in, o, where, q, out);
+  AxVerdict v = settle(in, o, where, q, out);
+  if (v == AX_INVALID) return v;
+  AxWatch w;
+  ax_cex_watch(in, q, &w);
+  AxReplay rep;
+  if (!ax_cex_search(in, &w, SEARCH_SAMPLES, &rep)) return v;
+  say(out, where, "%s (found by replaying small instances)", rep.failed);
+  free(out->cex_text);
+  free(out->cex_json);
+  out->cex_text = rep.text;
+  out->cex_json = rep.json;
+  free(rep.failed);
+  return AX_INVALID;
 }
 
 AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
@@ -212,12 +280,16 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   T *h = ax_arena_alloc(in->a, (R.n + 1) * sizeof(T));   /* RHS vars from LHS vars */
   T *g = ax_arena_alloc(in->a, (L.n + 1) * sizeof(T));   /* LHS vars from RHS vars */
   char why[512], inferred[512] = "";
-  if (!ax_bij_maps(in, h, g, why, sizeof why, inferred, sizeof inferred)) {
+  AxVec pairs = {0};
+  if (!maps(in, h, g, why, sizeof why, inferred, sizeof inferred, &pairs)) {
     /* no pairing, so no proof; but a replayed difference still refutes the rule */
     if (refute(in, o, where, out) == AX_INVALID) return AX_INVALID;
     say(out, where, "%s", why);
     return AX_UNKNOWN;
   }
+  /* the result reports the pairing of the first instance that inferred one (instances
+   * run lowest ranks first, so usually that of rank 1 everywhere, in plain names) */
+  if (pairs.len && !out->inferred_hint) out->inferred_hint = hint_text(in->a, &pairs, &L, &R);
   T DX = in->red[0].dom, DY = in->red[1].dom, f = in->red[0].body, gb = in->red[1].body;
   T DYh = ax_term_subst(tc, DY, R.n, (const AxTerm *const *)R.vars, h);
   T gh = ax_term_subst(tc, gb, R.n, (const AxTerm *const *)R.vars, h);

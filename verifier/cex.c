@@ -365,3 +365,42 @@ done:
   ax_concrete_free(r.c);
   ax_arena_free(r.a);
 }
+
+/* Small values for the maps and access indices, drawn from a fixed-seed generator: mostly
+ * 0..3 (sizes, strides, paddings of a hand example), sometimes -1. */
+static long sample_value(uint64_t *state) {
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  unsigned r = (unsigned)(*state >> 33) % 9;
+  return r == 8 ? -1 : (long)(r % 4);
+}
+
+bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxReplay *out) {
+  const AxRuleSyms *s = in->rule->syms;
+  size_t n = 0;   /* the watch list's maps and access indices come first (ax_cex_watch) */
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (in->maps[i]) n += (size_t)in->rank[s->syms[i].rclass];
+  for (size_t i = 0; i < s->naxes; i++)
+    if (in->acc.at[i]) n += (size_t)ax_den_rank(&in->den, (int)i);
+  AX_ASSERT(n <= w->n);
+  AxWatch sw = {.terms = w->terms, .n = n, .reads = NULL, .nreads = 0};
+  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  mpq_t q;
+  mpq_init(q);
+  memset(out, 0, sizeof *out);
+  for (unsigned k = 0; k < samples; k++) {
+    AxModel *m = ax_model_new(w->terms, n);
+    for (size_t i = 0; i < n; i++) {
+      mpq_set_si(q, sample_value(&state), 1);
+      ax_model_set_rational(m, i, q);
+    }
+    ax_cex_replay(in, &sw, m, out);
+    ax_model_free(m);
+    if (out->confirmed) break;
+    free(out->text);
+    free(out->json);
+    free(out->failed);
+    memset(out, 0, sizeof *out);
+  }
+  mpq_clear(q);
+  return out->confirmed;
+}

@@ -33,4 +33,11 @@ typedef struct AxReplay {
 void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out);
 void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out);
 
+/* A counterexample found without the solver, for failures the solver's models miss (a sum
+ * whose summands have no pairing): up to `samples` concrete instances with small values
+ * (-1..3, fixed seed) for the maps and access indices of w and the replay's fillings for
+ * every tensor point, each replayed like a model. True, with *out as ax_cex_replay fills
+ * it, for the first one the replay confirms. */
+bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxReplay *out);
+
 #endif

@@ -161,8 +161,11 @@ void ax_rank_bounds(const AxBlock *rule, AxType T, const AxSolverOpts *o, AxRank
   for (size_t i = 0; i < conds.len; i++) {
     const AxTerm *c = conds.items[i];
     bool dup = false;
+    /* c <=> r as two implications: each query then has one side's conjuncts at its top
+     * level, where arith.h can eliminate their divisibility constraints */
     for (size_t j = 0; j < creps.len && !dup; j++)
-      dup = proves(o, &in, ctx, ax_term_mk_eq(in.tc, c, creps.items[j]), &out->queries);
+      dup = proves(o, &in, ax_term_mk_and2(in.tc, ctx, c), creps.items[j], &out->queries) &&
+            proves(o, &in, ax_term_mk_and2(in.tc, ctx, creps.items[j]), c, &out->queries);
     if (!dup) ax_vec_push(in.a, &creps, (void *)c);
   }
   for (size_t c = 0; c < s->nrclasses; c++) {

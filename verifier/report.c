@@ -54,6 +54,7 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
   if (r->vacuous)
     fprintf(out, "    WARNING: VACUOUS — the precondition admits no valid left-hand side at any "
                  "rank; the rule proves nothing\n");
+  if (r->inferred_hint) fprintf(out, "    hint (inferred): %s\n", r->inferred_hint);
   if (r->reason && r->verdict != AX_VERIFIED && !r->cex_text)
     fprintf(out, "    reason: %s\n", r->reason);
   if (r->cex_text) {
@@ -92,6 +93,8 @@ cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
   cJSON *cex = r->cex_json ? cJSON_Parse(r->cex_json) : NULL;
   if (cex) cJSON_AddItemToObject(o, "counterexample", cex);
   else cJSON_AddNullToObject(o, "counterexample");
+  if (r->inferred_hint) cJSON_AddStringToObject(o, "inferred_hint", r->inferred_hint);
+  else cJSON_AddNullToObject(o, "inferred_hint");
   return o;
 }
 
@@ -116,6 +119,7 @@ char *ax_report_record(const AxResult *r) {
   add_text(o, "reason", r->reason);
   add_text(o, "cex_text", r->cex_text);
   add_text(o, "cex_json", r->cex_json);
+  add_text(o, "inferred_hint", r->inferred_hint);
   char *cj = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
   char *s = ax_xstrdup(cj);
@@ -147,6 +151,12 @@ static bool get_text(const cJSON *o, const char *name, char **out) {
   if (!cJSON_IsString(v)) return false;
   *out = ax_xstrdup(v->valuestring);
   return true;
+}
+
+/* get_text for a field records gained later: absent reads as null, so that records
+ * written before it (cache entries of an older axle) still read. */
+static bool get_later_text(const cJSON *o, const char *name, char **out) {
+  return !cJSON_GetObjectItemCaseSensitive(o, name) || get_text(o, name, out);
 }
 
 static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
@@ -184,7 +194,8 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
       !get_bool(o, "vacuous", &out->vacuous) ||
       !get_bool(o, "disagreement", &out->disagreement) ||
       !get_text(o, "reason", &out->reason) || !get_text(o, "cex_text", &out->cex_text) ||
-      !get_text(o, "cex_json", &out->cex_json))
+      !get_text(o, "cex_json", &out->cex_json) ||
+      !get_later_text(o, "inferred_hint", &out->inferred_hint))
     return false;
   /* an INVALID verdict stands only on the counterexample the verifier replayed */
   if (out->verdict == AX_INVALID && (!out->cex_text || !out->cex_json)) return false;

@@ -6,7 +6,8 @@
  * A record is a JSON object with every field of AxResult that is not borrowed from the
  * AST. Reading one back is strict: a missing or ill-typed field, bounds that do not fit the
  * rule, or an INVALID verdict without its replayed counterexample make the whole record
- * unreadable, and the caller treats it as no result at all. */
+ * unreadable, and the caller treats it as no result at all. The one exception is
+ * `inferred_hint`, added later: a record without it (an older cache entry) reads as NULL. */
 #ifndef AX_REPORT_H
 #define AX_REPORT_H
 
@@ -29,7 +30,8 @@ const char *ax_report_verdict_upper(AxVerdict v);
 /* The source line of r's rule. */
 int ax_report_line(const AxResult *r);
 
-/* The text form: one line per result, then the counterexample or the reason, indented. */
+/* The text form: one line per result, then, indented, the inferred hint (if any) and the
+ * counterexample or the reason. */
 void ax_report_text(FILE *out, const AxResult *r, const char *path);
 
 /* The JSON object of `axle verify --format json` (docs/cli.md), owned by the caller

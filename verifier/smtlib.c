@@ -229,6 +229,11 @@ AxSmtlibQuery *ax_smtlib_query_new(AxTermCtx *tc, const AxTerm *formula,
   return q;
 }
 
+const char *ax_smtlib_query_def(const AxSmtlibQuery *q, const AxTerm *t) {
+  uint32_t id = ax_term_id(t);
+  return id < q->size && ax_term_nargs(t) > 0 ? q->name[id] : NULL;
+}
+
 void ax_smtlib_query_free(AxSmtlibQuery *q) {
   if (!q) return;
   free(q->used.slots);

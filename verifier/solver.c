@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "verifier/arith.h"
 #include "verifier/smtlib.h"
 
 enum { SLOT_EMPTY, SLOT_BOOL, SLOT_NUM };
@@ -114,6 +115,80 @@ static bool dump(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
   return ok;
 }
 
+/* One back-end answers the (simplified) query. */
+static AxSmtResult dispatch(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                            const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                            char *reason, size_t reason_len) {
+  if (o->dump_path && !dump(o, tc, formula, watch, nwatch, reason, reason_len))
+    return AX_SMT_UNKNOWN;
+  switch (o->cross_check ? AX_SOLVER_PORTFOLIO : o->kind) {
+  case AX_SOLVER_Z3:
+    return ax_z3_check(o, tc, formula, watch, nwatch, model_out, reason, reason_len);
+  case AX_SOLVER_PIPE:
+    return ax_pipe_check(o, tc, formula, watch, nwatch, model_out, reason, reason_len);
+  case AX_SOLVER_PORTFOLIO:
+    return ax_portfolio_check(o, tc, formula, watch, nwatch, model_out, reason, reason_len);
+  default:
+    snprintf(reason, reason_len, "unknown solver kind %d", (int)o->kind);
+    return AX_SMT_UNKNOWN;
+  }
+}
+
+enum { MAX_SPLIT_DEPTH = 2, MAX_CASES = 2 };   /* at most 4 cases in all */
+
+/* Divisibility by unknown amounts is solved by substitution first (arith.h); the solver
+ * sees, and the dump shows, the simplified query, and a model is read through the
+ * rewritten watch terms. A query that still divides by unknowns is split into cases
+ * (ax_arith_split), each simplified again: UNSAT only when every case is UNSAT, SAT with
+ * the model of the first SAT case, else UNKNOWN with the reason of the first case that
+ * had no answer. Each case gets its own dump, "<dump>-case<i>.smt2". */
+static AxSmtResult check_cases(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                               const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                               char *reason, size_t reason_len, int depth) {
+  if (!ax_arith_wanted(tc, formula))
+    return dispatch(o, tc, formula, watch, nwatch, model_out, reason, reason_len);
+  AxSolverOpts opts = *o;
+  const AxTerm **wr = ax_xmalloc((nwatch + 1) * sizeof *wr);
+  unsigned eliminated = 0;
+  char note[1280];
+  formula = ax_arith_simplify(tc, formula, watch, nwatch, wr, &eliminated);
+  if (eliminated) {
+    snprintf(note, sizeof note, "%s%saxle eliminated %u divisibility constraint%s",
+             o->dump_note ? o->dump_note : "", o->dump_note ? "\n" : "", eliminated,
+             eliminated == 1 ? "" : "s");
+    opts.dump_note = note;
+  }
+  const AxTerm *cases[MAX_CASES];
+  size_t ncases = depth < MAX_SPLIT_DEPTH ? ax_arith_split(tc, formula, cases, MAX_CASES) : 0;
+  if (ncases == 0) {
+    AxSmtResult r = dispatch(&opts, tc, formula, wr, nwatch, model_out, reason, reason_len);
+    free(wr);
+    return r;
+  }
+  AxSmtResult r = AX_SMT_UNSAT;
+  char why[512] = "", path[4096];
+  for (size_t i = 0; i < ncases && r != AX_SMT_SAT; i++) {
+    AxSolverOpts sub = opts;
+    if (o->dump_path) {
+      size_t len = strlen(o->dump_path);
+      if (len > 5 && strcmp(o->dump_path + len - 5, ".smt2") == 0) len -= 5;
+      snprintf(path, sizeof path, "%.*s-case%zu.smt2", (int)len, o->dump_path, i + 1);
+      sub.dump_path = path;
+    }
+    AxSmtResult ri = check_cases(&sub, tc, cases[i], wr, nwatch, model_out, reason, reason_len,
+                                 depth + 1);
+    if (ri == AX_SMT_SAT) {
+      r = AX_SMT_SAT;
+    } else if (ri == AX_SMT_UNKNOWN && r == AX_SMT_UNSAT) {
+      r = AX_SMT_UNKNOWN;
+      snprintf(why, sizeof why, "%s", reason);
+    }
+  }
+  if (r == AX_SMT_UNKNOWN) snprintf(reason, reason_len, "%s", why);
+  free(wr);
+  return r;
+}
+
 AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                             const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                             char *reason, size_t reason_len) {
@@ -136,24 +211,7 @@ AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *
       snprintf(path, sizeof path, "%s.smt2", opts.dump_prefix);
     opts.dump_path = path;
   }
-  if (opts.dump_path && !dump(&opts, tc, formula, watch, nwatch, reason, reason_len))
-    return AX_SMT_UNKNOWN;
-
-  AxSmtResult r;
-  switch (opts.cross_check ? AX_SOLVER_PORTFOLIO : opts.kind) {
-  case AX_SOLVER_Z3:
-    r = ax_z3_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
-    break;
-  case AX_SOLVER_PIPE:
-    r = ax_pipe_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
-    break;
-  case AX_SOLVER_PORTFOLIO:
-    r = ax_portfolio_check(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len);
-    break;
-  default:
-    snprintf(reason, reason_len, "unknown solver kind %d", (int)opts.kind);
-    return AX_SMT_UNKNOWN;
-  }
+  AxSmtResult r = check_cases(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len, 0);
   /* Only a SAT answer carries a model; a back-end that left one elsewhere is a bug. */
   AX_ASSERT(r == AX_SMT_SAT || !model_out || !*model_out);
   if (r == AX_SMT_UNKNOWN && reason[0] == '\0') snprintf(reason, reason_len, "unknown");

@@ -66,7 +66,8 @@ typedef struct AxModel AxModel;
  * (model completion is on, so normally all of them). Otherwise *model_out is NULL.
  * On UNKNOWN, reason[0..reason_len) receives why ("timeout after 10 s", "solver crashed
  * (signal 11)", "solver said unknown (incomplete)", "z3 error: ...", "unparsable answer:
- * ..."); reason may be NULL when reason_len is 0. Borrows everything; adds no terms to tc.
+ * ..."); reason may be NULL when reason_len is 0. Borrows everything. A query that divides
+ * by unknowns is first simplified exactly (arith.h), which adds terms to tc.
  * A failure to write dump_path makes the answer UNKNOWN. */
 AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                             const AxTerm *const *watch, size_t nwatch, AxModel **model_out,

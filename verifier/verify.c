@@ -40,6 +40,7 @@ void ax_result_free(AxResult *r) {
   free(r->reason);
   free(r->cex_text);
   free(r->cex_json);
+  free(r->inferred_hint);
   memset(r, 0, sizeof *r);
 }
 

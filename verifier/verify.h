@@ -53,6 +53,12 @@ typedef struct AxResult {
   char *reason;               /* UNKNOWN/ERROR: why; INVALID: which condition failed */
   char *cex_text;             /* INVALID: the replayed counterexample for a human */
   char *cex_json;             /* INVALID: the same as a JSON object (text) */
+  /* The pairings of summation indices that axle inferred where the rule wrote no hint
+   * (bijection.h), as "k == i, x == x" (right-hand index == left-hand index; an index map
+   * by its name, an unnamed index by its axis, or all by their instance names, "x.0#3",
+   * when those would be ambiguous; docs/cli.md), taken from the first rank instance that
+   * inferred any; NULL when nothing was inferred. */
+  char *inferred_hint;
   bool cached;                /* taken from the result cache (cache.h), not recomputed */
   bool disagreement;          /* cross-checking solvers disagreed (verdict ERROR) */
 } AxResult;

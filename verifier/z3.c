@@ -22,6 +22,7 @@
 #include <z3.h>
 
 #include "verifier/solver.h"
+#include "verifier/smtlib.h"
 
 /* Leaves the error code set for the caller to read; never exits. */
 static void on_error(Z3_context ctx, Z3_error_code code) {
@@ -117,6 +118,9 @@ typedef struct Tr {
   char *reason;
   size_t reason_len;
   Z3_func_decl exp;         /* the uninterpreted stand-in for exp, once used */
+  const AxSmtlibQuery *names;  /* which subterms become defined constants */
+  Z3_ast *defs;             /* their definitions (= const term), to assert */
+  size_t ndefs;
 } Tr;
 
 static Z3_ast numeral(Tr *tr, const AxTerm *t) {
@@ -203,6 +207,12 @@ static void translate(const AxTerm *t, void *data) {
   default: AX_UNREACHABLE();
   }
   if (args != small) free(args);
+  const char *def = a ? ax_smtlib_query_def(tr->names, t) : NULL;
+  if (def) {   /* a constant with its definition asserted, as in the SMT-LIB text */
+    Z3_ast k = Z3_mk_fresh_const(c, def, tr->sorts[ax_term_sort(t)]);
+    tr->defs[tr->ndefs++] = Z3_mk_eq(c, k, a);
+    a = k;
+  }
   if (!a || failed(c, tr->reason, tr->reason_len)) {
     if (!tr->reason[0]) snprintf(tr->reason, tr->reason_len, "z3 error: cannot build a term");
     tr->bad = true;
@@ -252,6 +262,28 @@ static AxModel *model(Z3_context c, Z3_solver s, Tr *tr, const AxTerm *const *wa
 
 /* --- The back-end ---------------------------------------------------------------------------- */
 
+enum { NRA_MS = 2000 };   /* nlsat's first try on real division (check below) */
+
+static double elapsed_ms(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static bool pred_real_division(const AxTerm *t, void *unused) {
+  (void)unused;
+  return ax_term_kind(t) == AX_TERM_RDIV && !ax_term_is_const(ax_term_arg(t, 1));
+}
+
+/* Does formula divide by a real unknown? */
+static bool has_real_division(const AxTermCtx *tc, const AxTerm *formula) {
+  AxArena *a = ax_arena_new();
+  AxVec found = {0};
+  size_t n = ax_term_collect(tc, &formula, 1, pred_real_division, NULL, a, &found);
+  ax_arena_free(a);
+  return n > 0;
+}
+
 /* Everything after the context exists; the caller deletes the context. */
 static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
                          const AxTerm *formula, const AxTerm *const *watch, size_t nwatch,
@@ -270,57 +302,92 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
   const AxTerm **roots = ax_xmalloc((nwatch + 1) * sizeof *roots);
   roots[0] = formula;
   for (size_t i = 0; i < nwatch; i++) roots[i + 1] = watch[i];
+  AxSmtlibQuery *names = ax_smtlib_query_new(tc, formula, watch, model_out ? nwatch : 0);
+  tr.names = names;
+  tr.defs = ax_xcalloc(ax_term_ctx_size(tc) + 1, sizeof *tr.defs);
   ax_term_postorder(tc, roots, model_out ? nwatch + 1 : 1, translate, &tr);
+  ax_smtlib_query_free(names);
   free(roots);
   if (tr.bad) goto out;
 
-  s = Z3_mk_solver(c);
-  if (failed(c, reason, len)) goto out;
-  Z3_solver_inc_ref(c, s);
-  p = Z3_mk_params(c);
-  if (failed(c, reason, len)) goto out;
-  Z3_params_inc_ref(c, p);
-  /* Z3 would otherwise install its own SIGINT handler around the check. */
-  Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
-  Z3_solver_set_params(c, s, p);
-  if (failed(c, reason, len)) goto out;
-  Z3_solver_assert(c, s, tr.ast[ax_term_id(formula)]);
-  if (failed(c, reason, len)) goto out;
-  if (tr.exp) {   /* exp(0) = 1, as the concrete domain computes it */
-    Z3_sort real = tr.sorts[AX_SORT_REAL];
-    Z3_ast zero = Z3_mk_numeral(c, "0", real), one = Z3_mk_numeral(c, "1", real);
-    Z3_solver_assert(c, s, Z3_mk_eq(c, Z3_mk_app(c, tr.exp, 1, &zero), one));
-    if (failed(c, reason, len)) goto out;
-  }
-
-  Watchdog w;
-  pthread_t th;
-  bool watching = false;
-  if (o->timeout_ms) {
-    watching = watch_start(&w, &th, c, o->timeout_ms);
-    if (!watching) {
-      snprintf(reason, len, "cannot start the timer thread");
-      goto out;
-    }
-  }
-  Z3_lbool res = Z3_solver_check(c, s);
-  bool fired = watching && watch_stop(&w, th);   /* first: no Z3 call races Z3_interrupt */
-  if (failed(c, reason, len)) goto out;
-  char limit[32];
-  switch (res) {
-  case Z3_L_FALSE: r = AX_SMT_UNSAT; break;
-  case Z3_L_TRUE:
-    r = AX_SMT_SAT;
-    if (model_out) *model_out = model(c, s, &tr, watch, nwatch);
-    break;
-  default:
-    if (fired) {
-      snprintf(reason, len, "timeout after %s",
-               ax_solver_fmt_ms(limit, sizeof limit, o->timeout_ms));
+  /* Real division by unknowns (the IEEE encodings of divmod rules) is nonlinear real
+   * arithmetic, which z3's nlsat decides in milliseconds where its default solver can time
+   * out (divmod_03: 0.03 s against > 20 s); nlsat gets the first, short try, the default
+   * solver the rest of the time. */
+  unsigned total = o->timeout_ms, nra_ms = 0;
+  if (has_real_division(tc, formula)) nra_ms = total && total < 2 * NRA_MS ? total / 2 : NRA_MS;
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int attempt = nra_ms ? 0 : 1; attempt < 2; attempt++) {
+    unsigned ms = attempt == 0 ? nra_ms : total ? total - (unsigned)elapsed_ms(&t0) : 0;
+    if (attempt == 1 && total && elapsed_ms(&t0) >= total) ms = 1;
+    if (s) Z3_solver_dec_ref(c, s);
+    s = NULL;
+    if (attempt == 0) {
+      Z3_tactic t = Z3_mk_tactic(c, "qfnra");
+      if (failed(c, reason, len)) goto out;
+      Z3_tactic_inc_ref(c, t);
+      s = Z3_mk_solver_from_tactic(c, t);
+      Z3_tactic_dec_ref(c, t);
     } else {
-      Z3_string why = Z3_solver_get_reason_unknown(c, s);
-      snprintf(reason, len, "solver said unknown (%s)",
-               why && *why && Z3_get_error_code(c) == Z3_OK ? why : "no reason given");
+      s = Z3_mk_solver(c);
+    }
+    if (failed(c, reason, len)) goto out;
+    Z3_solver_inc_ref(c, s);
+    if (!p) {
+      p = Z3_mk_params(c);
+      if (failed(c, reason, len)) goto out;
+      Z3_params_inc_ref(c, p);
+      /* Z3 would otherwise install its own SIGINT handler around the check. */
+      Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
+    }
+    Z3_solver_set_params(c, s, p);
+    if (failed(c, reason, len)) goto out;
+    for (size_t i = 0; i < tr.ndefs; i++) Z3_solver_assert(c, s, tr.defs[i]);
+    Z3_solver_assert(c, s, tr.ast[ax_term_id(formula)]);
+    if (failed(c, reason, len)) goto out;
+    if (tr.exp) {   /* exp(0) = 1, as the concrete domain computes it */
+      Z3_sort real = tr.sorts[AX_SORT_REAL];
+      Z3_ast zero = Z3_mk_numeral(c, "0", real), one = Z3_mk_numeral(c, "1", real);
+      Z3_solver_assert(c, s, Z3_mk_eq(c, Z3_mk_app(c, tr.exp, 1, &zero), one));
+      if (failed(c, reason, len)) goto out;
+    }
+
+    Watchdog w;
+    pthread_t th;
+    bool watching = false;
+    if (ms) {
+      watching = watch_start(&w, &th, c, ms);
+      if (!watching) {
+        snprintf(reason, len, "cannot start the timer thread");
+        goto out;
+      }
+    }
+    Z3_lbool res = Z3_solver_check(c, s);
+    bool fired = watching && watch_stop(&w, th);   /* first: no Z3 call races Z3_interrupt */
+    if (attempt == 0) {
+      /* nlsat: only "unsat" is taken (its models may give integers real values); any other
+       * answer, or an error, leaves the question to the default solver */
+      Z3_set_error(c, Z3_OK);
+      if (res != Z3_L_FALSE) continue;
+    }
+    if (failed(c, reason, len)) goto out;
+    char limit[32];
+    switch (res) {
+    case Z3_L_FALSE: r = AX_SMT_UNSAT; break;
+    case Z3_L_TRUE:
+      r = AX_SMT_SAT;
+      if (model_out) *model_out = model(c, s, &tr, watch, nwatch);
+      break;
+    default:
+      if (fired || (total && elapsed_ms(&t0) >= total)) {
+        snprintf(reason, len, "timeout after %s", ax_solver_fmt_ms(limit, sizeof limit, total));
+      } else {
+        Z3_string why = Z3_solver_get_reason_unknown(c, s);
+        snprintf(reason, len, "solver said unknown (%s)",
+                 why && *why && Z3_get_error_code(c) == Z3_OK ? why : "no reason given");
+      }
+      break;
     }
     break;
   }
@@ -329,6 +396,7 @@ out:
   if (s) Z3_solver_dec_ref(c, s);
   free(tr.ast);
   free(tr.decl);
+  free(tr.defs);
   return r;
 }
 

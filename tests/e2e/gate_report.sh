@@ -24,7 +24,7 @@ if command -v gnuplot > /dev/null && command -v jq > /dev/null; then
   check "report: verdict counts" has "$tmp/page/results.md" "2 verified, 2 invalid, 2 unknown; 4 of 6 as expected"
   check "report: a row per result" [ "$(grep -c '^| `' "$tmp/page/results.md")" = 6 ]
   check "report: row with bounds and counts" \
-    has "$tmp/page/results.md" '^| `pad_low_combine` (rules/examples/pad_low_combine.axl:3) | int | verified | valid | x=2 | 2 | 8 | [0-9.]* | z3 |$'
+    has "$tmp/page/results.md" '^| `pad_low_combine` (rules/examples/pad_low_combine.axl:3) | int | verified | valid | x=2 | 2 | 11 | [0-9.]* | z3 |$'
   check "report: unmet marked" has "$tmp/page/results.md" '| unknown \*\*not met\*\* |'
   check "report: SVG plot" grep -q '<svg' "$tmp/page/results-cdf.svg"
   check "report: plot linked" has "$tmp/page/results.md" '](results-cdf.svg)'

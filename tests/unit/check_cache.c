@@ -34,6 +34,16 @@ static const char RULES[] =
     "  pad_low(pad_low(Y, 0, {x: l1}), 0, {x: l2}) => pad_low(Y, 0, {x: l1 + l2 + 1})\n"
     "}\n";
 
+/* Sums without a written hint: axle infers the pairing of their indices. */
+static const char SUMS[] =
+    "rule reduce_of_reduce for T in num {\n"
+    "  rclass x, y\n"
+    "  map sx over x\n"
+    "  map sy over y\n"
+    "  tensor X : T[x: sx, y: sy]\n"
+    "  reduce(reduce(X, [x]), [y]) => reduce(X, [x, y])\n"
+    "}\n";
+
 /* The first rule again: other layout, comments. */
 static const char SAME[] =
     "# a comment\n"
@@ -202,6 +212,8 @@ static void expect_same(const AxResult *a, const AxResult *b) {
   if (a->cex_json) ck_assert_str_eq(a->cex_json, b->cex_json);
   if (a->reason) ck_assert_str_eq(a->reason, b->reason);
   else ck_assert_ptr_null(b->reason);
+  if (a->inferred_hint) ck_assert_str_eq(a->inferred_hint, b->inferred_hint);
+  else ck_assert_ptr_null(b->inferred_hint);
 }
 
 START_TEST(test_round_trip) {
@@ -228,6 +240,67 @@ START_TEST(test_round_trip) {
     ax_result_free(&r);
     free(key);
   }
+}
+END_TEST
+
+/* The inferred pairing travels with the result: records, cache, text and JSON; a record
+ * written before the field existed reads as one without it. */
+START_TEST(test_inferred_hint) {
+  AxFile *f = load(SUMS), *plain = load(RULES);
+  AxResult r, back, none;
+  ax_verify_rule(f->blocks[0], AX_INT, &opts, &r);
+  ck_assert_int_eq(r.verdict, AX_VERIFIED);
+  ck_assert_str_eq(r.inferred_hint, "x == x, y == y");
+  ax_verify_rule(plain->blocks[0], AX_INT, &opts, &none);   /* no sums: nothing inferred */
+  ck_assert_ptr_null(none.inferred_hint);
+
+  char *key = ax_cache_key(cache, f->blocks[0], AX_INT);
+  ck_assert(ax_cache_put(cache, key, &r));
+  ck_assert(ax_cache_get(cache, key, f->blocks[0], AX_INT, &back));
+  expect_same(&r, &back);
+  ax_result_free(&back);
+
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  ax_report_text(m, &r, "t.axl");
+  ax_report_text(m, &none, "t.axl");
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(text, "VERIFIED  bounds {x: 1, y: 1}"));
+  ck_assert_ptr_nonnull(strstr(text, "ms\n    hint (inferred): x == x, y == y\n"));
+  ck_assert_ptr_null(strstr(strstr(text, "pad_low_combine"), "hint (inferred)"));
+  free(text);
+  cJSON *j = ax_report_json(&r, "t.axl", "z3");
+  ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(j, "inferred_hint")->valuestring, "x == x, y == y");
+  cJSON_Delete(j);
+  j = ax_report_json(&none, "t.axl", "z3");
+  ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "inferred_hint")));
+  cJSON_Delete(j);
+
+  /* an older record, without the field: read, with no hint */
+  char *rec = ax_report_record(&r);
+  cJSON *o = cJSON_Parse(rec);
+  ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "inferred_hint")));
+  cJSON_DeleteItemFromObjectCaseSensitive(o, "inferred_hint");
+  char *old = cJSON_PrintUnformatted(o);
+  forge(key, old, 1);
+  ck_assert(ax_cache_get(cache, key, f->blocks[0], AX_INT, &back));
+  ck_assert_ptr_null(back.inferred_hint);
+  ck_assert_int_eq(back.verdict, AX_VERIFIED);
+  ax_result_free(&back);
+  /* ... but one of the wrong type is no record */
+  cJSON_AddNumberToObject(o, "inferred_hint", 3);
+  char *bad = cJSON_PrintUnformatted(o);
+  ck_assert(!ax_report_unrecord(bad, f->blocks[0], AX_INT, &back));
+  ck_assert_ptr_null(back.inferred_hint);
+
+  cJSON_free(old);
+  cJSON_free(bad);
+  cJSON_Delete(o);
+  free(rec);
+  free(key);
+  ax_result_free(&r);
+  ax_result_free(&none);
 }
 END_TEST
 
@@ -426,6 +499,7 @@ static Suite *cache_suite(void) {
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_key_material);
   tcase_add_test(t, test_round_trip);
+  tcase_add_test(t, test_inferred_hint);
   tcase_add_test(t, test_only_finished_verdicts);
   tcase_add_test(t, test_corrupt_entries_ignored);
   tcase_add_test(t, test_open_fails);

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The inferred reduction hint (docs/cli.md, "hint (inferred)"): where a rule's hints leave
+# summation indices unpaired, every result reports the pairing axle inferred, in text and
+# JSON, whatever the verdict, through worker processes (--jobs) and the result cache; a
+# rule whose written hints pair everything reports none.
+set -u
+cd "$AXLE_SRC" || exit 1
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache"
+check() {   # check NAME CONDITION-COMMAND...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
+}
+count() { grep -c -- "$2" "$1"; }
+rules=rules/examples/reductions.axl
+hint='^    hint (inferred): x == x, y == y$'
+# the hint lines of a text report, each after the rule and type it belongs to
+hints() { awk '/^[^ ]/ { head = $2 " " $3 } /^    hint \(inferred\): / { print head ": " $0 }' "$1"; }
+
+# text: the line right under the result line of reduce_of_reduce, for int and real
+"$AXLE" verify --no-cache --rule reduce_of_reduce "$rules" > "$tmp/text.txt"; st=$?
+check "text: exit 0" [ "$st" = 0 ]
+check "text: a hint line per type" [ "$(count "$tmp/text.txt" "$hint")" = 2 ]
+check "text: under the result line" \
+  [ "$(grep -A1 'reduce_of_reduce \[int\]  VERIFIED' "$tmp/text.txt" | tail -1)" = "    hint (inferred): x == x, y == y" ]
+
+# a rule whose written hints pair every index: no line
+"$AXLE" verify --no-cache --rule reduce_of_concat_of_reductions "$rules" > "$tmp/written.txt"
+check "written hints: verified" [ "$(count "$tmp/written.txt" 'VERIFIED')" = 2 ]
+check "written hints: no hint line" [ "$(count "$tmp/written.txt" 'hint (inferred)')" = 0 ]
+
+# JSON: the field, a string where inferred, else null
+"$AXLE" verify --no-cache --format json --rule reduce_of_reduce --rule reduce_of_concat_of_reductions \
+  "$rules" > "$tmp/out.json"
+check "json: four results" [ "$(wc -l < "$tmp/out.json")" = 4 ]
+check "json: every result has the field" [ "$(count "$tmp/out.json" '"inferred_hint":')" = 4 ]
+check "json: reduce_of_reduce inferred" \
+  [ "$(grep '"rule":"reduce_of_reduce"' "$tmp/out.json" | grep -c '"inferred_hint":"x == x, y == y"')" = 2 ]
+check "json: reduce_of_concat_of_reductions null" \
+  [ "$(grep '"rule":"reduce_of_concat_of_reductions"' "$tmp/out.json" | grep -c '"inferred_hint":null')" = 2 ]
+if command -v jq > /dev/null; then
+  check "json: a string or null (jq)" \
+    [ "$(jq -r '.rule + " " + (.inferred_hint | tostring)' "$tmp/out.json" | sort -u | tr '\n' ';')" = \
+      "reduce_of_concat_of_reductions null;reduce_of_reduce x == x, y == y;" ]
+fi
+
+# the whole file, through one worker and through two: the same lines
+"$AXLE" verify --no-cache --jobs 1 "$rules" > "$tmp/jobs1.txt"
+"$AXLE" verify --no-cache --jobs 2 "$rules" > "$tmp/jobs2.txt"
+hints "$tmp/jobs1.txt" > "$tmp/jobs1.hints"
+hints "$tmp/jobs2.txt" > "$tmp/jobs2.hints"
+check "--jobs 1: reduce_of_reduce's hints" [ "$(grep -c "reduce_of_reduce.*x == x, y == y" "$tmp/jobs1.hints")" = 2 ]
+check "--jobs 2: same hint lines as --jobs 1" cmp -s "$tmp/jobs1.hints" "$tmp/jobs2.hints"
+check "--jobs 2: none for the written hints" [ "$(grep -c reduce_of_concat "$tmp/jobs2.hints")" = 0 ]
+
+# the cache: a second run answers from the cache and prints the same hint lines
+"$AXLE" verify "$rules" > "$tmp/first.txt"
+"$AXLE" verify --jobs 2 "$rules" > "$tmp/second.txt"
+check "cache: first run computed" [ "$(count "$tmp/first.txt" '(cached)$')" = 0 ]
+check "cache: second run all cached" [ "$(count "$tmp/second.txt" '(cached)$')" = 8 ]
+hints "$tmp/first.txt" > "$tmp/first.hints"
+hints "$tmp/second.txt" > "$tmp/second.hints"
+check "cache: hints kept" [ "$(grep -c "reduce_of_reduce.*x == x, y == y" "$tmp/second.hints")" = 2 ]
+check "cache: same hint lines" cmp -s "$tmp/first.hints" "$tmp/second.hints"
+check "cache: same as uncached" cmp -s "$tmp/jobs1.hints" "$tmp/second.hints"
+"$AXLE" verify --format json --rule reduce_of_reduce --rule reduce_of_concat_of_reductions \
+  "$rules" > "$tmp/cached.json"
+check "cache: json field kept" \
+  [ "$(grep '"cached":true' "$tmp/cached.json" | grep -c '"inferred_hint":"x == x, y == y"')" = 2 ]
+check "cache: json null kept" \
+  [ "$(grep '"cached":true' "$tmp/cached.json" | grep -c '"inferred_hint":null')" = 2 ]
+
+echo "inferred hint: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,219 @@
+/* check_arith.c — the exact arithmetic preprocessing (verifier/arith.h): normal forms,
+ * bounds, division, elimination of divisibility and equations, case splits, and the model
+ * read back through the rewritten watch terms -- checked against the real z3. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "semantics/term.h"
+#include "verifier/arith.h"
+#include "verifier/solver.h"
+
+static AxTermCtx *tc;
+
+static void setup(void) { tc = ax_term_ctx_new(); }
+static void teardown(void) { ax_term_ctx_free(tc); }
+
+typedef const AxTerm *T;
+
+static T v(const char *n) { return ax_term_mk_var(tc, n, AX_SORT_INT); }
+static T k(long x) { return ax_term_mk_int_si(tc, x); }
+static T add(T a, T b) { return ax_term_mk_add2(tc, a, b); }
+static T sub(T a, T b) { return ax_term_mk_sub(tc, a, b); }
+static T mul(T a, T b) { return ax_term_mk_mul2(tc, a, b); }
+static T eq(T a, T b) { return ax_term_mk_eq(tc, a, b); }
+static T le(T a, T b) { return ax_term_mk_le(tc, a, b); }
+static T lt(T a, T b) { return ax_term_mk_lt(tc, a, b); }
+static T not(T a) { return ax_term_mk_not(tc, a); }
+static T and2(T a, T b) { return ax_term_mk_and2(tc, a, b); }
+static T and3(T a, T b, T c) { return and2(and2(a, b), c); }
+/* the semantics' guarded divisor: ite(0 < d, d, 1) */
+static T guarded(T d) { return ax_term_mk_ite(tc, lt(k(0), d), d, k(1)); }
+
+static T simplify(T f, const T *watch, size_t n, T *out, unsigned *elim) {
+  return ax_arith_simplify(tc, f, watch, n, out, elim);
+}
+
+static AxSmtResult z3(T f, const T *watch, size_t n, AxModel **m) {
+  AxSolverOpts o = {.kind = AX_SOLVER_Z3, .timeout_ms = 20000};
+  char reason[256];
+  return ax_solver_check(&o, tc, f, watch, n, m, reason, sizeof reason);
+}
+
+/* Ring identities: (x + 1)(x - 1) - x·x + 1 = 0 becomes true. */
+START_TEST(test_polynomial_identity) {
+  T x = v("x"), d = v("d");
+  T p = add(sub(mul(add(x, k(1)), sub(x, k(1))), mul(x, x)), k(1));
+  T f = and2(le(k(1), d), not(eq(p, k(0))));
+  ck_assert_ptr_eq(simplify(f, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+}
+END_TEST
+
+/* Bounds decide the guarded divisor and comparisons; the bound itself stays. */
+START_TEST(test_bounds_decide) {
+  T x = v("x"), y = v("y");
+  T f = and2(le(k(0), x), eq(y, ax_term_mk_div(tc, y, guarded(add(x, k(1))))));
+  T g = simplify(f, NULL, 0, NULL, NULL);
+  /* the guard is gone: the divisor is x + 1 itself */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  ax_term_print(mem, g);
+  fclose(mem);
+  ck_assert_msg(strstr(buf, "ite") == NULL, "guard left in %s", buf);
+  ck_assert_msg(strstr(buf, "(<= 0 x)") != NULL, "bound lost in %s", buf);
+  free(buf);
+}
+END_TEST
+
+/* Two copies of one bound must not make each other vanish. */
+START_TEST(test_duplicate_bounds_stay) {
+  T x = v("x");
+  T c = le(k(1), ax_term_mk_ite(tc, lt(k(0), x), x, k(5)));
+  T f = and3(c, c, eq(x, k(0)));
+  T g = simplify(f, NULL, 0, NULL, NULL);
+  ck_assert_ptr_ne(g, ax_term_mk_false(tc));
+  ck_assert_int_eq(z3(g, NULL, 0, NULL), AX_SMT_SAT);
+  T h = and3(c, c, eq(x, k(-3)));   /* ite gives 5 >= 1: still satisfiable */
+  ck_assert_int_eq(z3(simplify(h, NULL, 0, NULL, NULL), NULL, 0, NULL), AX_SMT_SAT);
+}
+END_TEST
+
+/* The convolution pattern: from (p - l) mod d = 0 and ((p - l) div d - a) mod (i + 1) = 0,
+ * (p - l - d·a) mod (d + d·i) = 0 follows; the solver alone times out on this. */
+START_TEST(test_divisibility_chain) {
+  T p = v("p"), l = v("l"), d = v("d"), i = v("i"), a = v("a"), n = v("n");
+  T y = sub(p, l);
+  T q = ax_term_mk_div(tc, y, guarded(d));
+  T b = sub(q, a);
+  T D = add(d, mul(d, i));
+  T c = sub(y, mul(d, a));
+  T hyp = and3(and3(le(k(1), d), le(k(0), i), le(k(0), a)),
+               and2(eq(ax_term_mk_mod(tc, y, guarded(d)), k(0)), le(k(0), y)),
+               and3(le(k(0), b), eq(ax_term_mk_mod(tc, b, guarded(add(i, k(1)))), k(0)),
+                    lt(ax_term_mk_div(tc, b, guarded(add(i, k(1)))), n)));
+  T goal = and3(le(k(0), c), eq(ax_term_mk_mod(tc, c, guarded(D)), k(0)),
+                lt(ax_term_mk_div(tc, c, guarded(D)), n));
+  unsigned elim = 0;
+  T g = simplify(and2(hyp, not(goal)), NULL, 0, NULL, &elim);
+  ck_assert_uint_eq(elim, 2);
+  ck_assert_int_eq(z3(g, NULL, 0, NULL), AX_SMT_UNSAT);
+  /* the same through ax_solver_check, which simplifies by itself */
+  ck_assert_int_eq(z3(and2(hyp, not(goal)), NULL, 0, NULL), AX_SMT_UNSAT);
+}
+END_TEST
+
+/* An eliminated variable is watched through its solution: the model z3 gives for the
+ * simplified query, read through the rewritten watch terms, satisfies the original. */
+START_TEST(test_model_through_substitution) {
+  T x = v("x"), d = v("d"), w = v("w");
+  T f = and3(and2(le(k(3), d), lt(d, k(6))), eq(ax_term_mk_mod(tc, sub(x, k(7)), guarded(d)), k(0)),
+             and3(lt(k(20), x), lt(x, k(40)), eq(w, add(x, d))));
+  T watch[3] = {x, d, w}, out[3];
+  unsigned elim = 0;
+  simplify(f, watch, 3, out, &elim);
+  ck_assert_uint_ge(elim, 1);
+  ck_assert_ptr_ne(out[0], x);   /* x was solved for */
+  AxModel *m = NULL;
+  ck_assert_int_eq(z3(f, watch, 3, &m), AX_SMT_SAT);
+  mpz_t xv, dv, wv;
+  mpz_inits(xv, dv, wv, NULL);
+  ck_assert(ax_model_int(m, 0, xv) && ax_model_int(m, 1, dv) && ax_model_int(m, 2, wv));
+  long X = mpz_get_si(xv), Dv = mpz_get_si(dv), W = mpz_get_si(wv);
+  ck_assert(3 <= Dv && Dv < 6 && 20 < X && X < 40 && W == X + Dv);
+  ck_assert_int_eq((X - 7) % Dv, 0);
+  mpz_clears(xv, dv, wv, NULL);
+  ax_model_free(m);
+}
+END_TEST
+
+/* Remainders reduce by multiples of the divisor, whatever its sign, even 0. */
+START_TEST(test_remainder_reduces) {
+  T x = v("x"), c = v("c");
+  T f = not(eq(ax_term_mk_mod(tc, add(x, mul(k(3), c)), c), ax_term_mk_mod(tc, x, c)));
+  ck_assert_ptr_eq(simplify(f, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+  /* a quotient needs a divisor known to be non-zero */
+  T g = not(eq(ax_term_mk_div(tc, add(x, c), c), add(ax_term_mk_div(tc, x, c), k(1))));
+  ck_assert_ptr_ne(simplify(g, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+  ck_assert_int_eq(z3(g, NULL, 0, NULL), AX_SMT_SAT);   /* c = 0 */
+  T h = and2(le(k(1), c), g);
+  ck_assert_ptr_eq(simplify(h, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+}
+END_TEST
+
+/* Top-level equations are solved; a wrong rule stays satisfiable. */
+START_TEST(test_equations_keep_satisfiability) {
+  T s = v("s"), st = v("st"), i = v("i"), x = v("x");
+  T f = and3(eq(st, add(i, k(1))), le(k(0), i),
+             and2(le(k(0), x), not(eq(ax_term_mk_mod(tc, mul(st, x), guarded(st)), k(0)))));
+  ck_assert_ptr_eq(simplify(f, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+  T g = and3(eq(st, add(i, k(2))), le(k(0), i),
+             and2(le(k(0), s), not(eq(ax_term_mk_mod(tc, add(mul(st, x), k(1)), guarded(st)), k(0)))));
+  ck_assert_int_eq(z3(simplify(g, NULL, 0, NULL, NULL), NULL, 0, NULL), AX_SMT_SAT);
+}
+END_TEST
+
+/* Coefficients past int64 abandon the simplification: the query comes back unchanged. */
+START_TEST(test_overflow_gives_up) {
+  T x = v("x"), d = v("d");
+  T big = ax_term_mk_int_str(tc, "9223372036854775807");
+  T f = and2(le(k(1), d), eq(ax_term_mk_mod(tc, mul(mul(big, k(4)), x), d), k(1)));
+  unsigned elim = 7;
+  ck_assert_ptr_eq(simplify(f, NULL, 0, NULL, &elim), f);
+  ck_assert_uint_eq(elim, 0);
+}
+END_TEST
+
+/* Case splits: a disjunction's disjuncts replace it; an |x| of unknown sign splits on x. */
+START_TEST(test_split) {
+  T x = v("x"), n = v("n");
+  T rem = ax_term_mk_mod(tc, ax_term_mk_abs(tc, x), ax_term_mk_abs(tc, n));
+  T d1 = le(k(0), x), d2 = lt(x, k(-5));
+  T f = and2(ax_term_mk_or2(tc, d1, d2), eq(rem, k(1)));
+  T out[2];
+  ck_assert_uint_eq(ax_arith_split(tc, f, out, 2), 2);
+  ck_assert_ptr_eq(out[0], and2(d1, eq(rem, k(1))));
+  ck_assert_ptr_eq(out[1], and2(d2, eq(rem, k(1))));
+  T g = eq(rem, k(1));
+  ck_assert_uint_eq(ax_arith_split(tc, g, out, 2), 2);
+  ck_assert_ptr_eq(out[0], and2(g, le(k(0), x)));
+  ck_assert_ptr_eq(out[1], and2(g, lt(x, k(0))));
+  ck_assert_uint_eq(ax_arith_split(tc, eq(ax_term_mk_mod(tc, x, k(3)), k(1)), out, 2), 0);
+}
+END_TEST
+
+/* Only division by an unknown asks for the preprocessing. */
+START_TEST(test_wanted) {
+  T x = v("x"), d = v("d");
+  ck_assert(!ax_arith_wanted(tc, eq(ax_term_mk_mod(tc, x, k(3)), k(1))));
+  ck_assert(ax_arith_wanted(tc, eq(ax_term_mk_div(tc, x, d), k(1))));
+  ck_assert(!ax_arith_wanted(tc, eq(mul(x, d), k(1))));
+}
+END_TEST
+
+static Suite *arith_suite(void) {
+  Suite *s = suite_create("arith");
+  TCase *t = tcase_create("arith");
+  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_set_timeout(t, 120);
+  tcase_add_test(t, test_polynomial_identity);
+  tcase_add_test(t, test_bounds_decide);
+  tcase_add_test(t, test_duplicate_bounds_stay);
+  tcase_add_test(t, test_divisibility_chain);
+  tcase_add_test(t, test_model_through_substitution);
+  tcase_add_test(t, test_remainder_reduces);
+  tcase_add_test(t, test_equations_keep_satisfiability);
+  tcase_add_test(t, test_overflow_gives_up);
+  tcase_add_test(t, test_split);
+  tcase_add_test(t, test_wanted);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(arith_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

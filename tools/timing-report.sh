@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Turns `axle verify --format json` output into a results page and a time plot.
 #
-#   tools/timing-report.sh RESULTS.json [PAGE.md [PLOT.svg|PLOT.png]]
+#   tools/timing-report.sh [--wall SECONDS] RESULTS.json [PAGE.md [PLOT.svg|PLOT.png]]
 #
-# PAGE (default docs/results.md): one table row per rule and element type -- verdict,
-# expectation, rank bounds, instances, queries, time, solver -- and the figures TensorRight
-# reports (how many under 1 s, the maximum, the mean; also the median and the total).
+# PAGE (default docs/results.md): one table row per rule and element type -- category,
+# verdict, expectation, rank bounds, instances, queries, time, solver -- the figures
+# TensorRight reports (how many under 1 s, the maximum, the mean; also p50, p90 and the
+# total), how many rules are verified for every element type, the results that were not
+# verified with their reasons, and, for rules/xla, TensorRight's published figures side by
+# side. --wall gives the run's wall-clock time (e.g. with --jobs 2) for the page.
 # PLOT (default docs/results-cdf.svg, next to PAGE): the cumulative distribution of the
 # times, drawn by gnuplot (SVG or PNG after the file's extension). The figures are printed
 # on standard output too. Results answered from the cache (`"cached": true`) report the
 # time of the verification that stored them; the page says how many there were.
 # Needs jq and gnuplot (Debian: jq, gnuplot-nox).
 set -eu
+wall=
+if [ $# -ge 2 ] && [ "$1" = --wall ]; then wall=$2; shift 2; fi
 if [ $# -lt 1 ] || [ $# -gt 3 ] || [ "$1" = --help ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && [ "$1" = --help ] && exit 0
   exit 2
 fi
@@ -38,6 +43,10 @@ jq -r '
   "max_rule \(max_by(.time_ms) | .rule + (if .type then " [" + .type + "]" else "" end))",
   "mean_ms \(($t | add) / $n | . * 10 | round / 10)",
   "median_ms \(if $n % 2 == 1 then $s[($n - 1) / 2] else ($s[$n / 2 - 1] + $s[$n / 2]) / 2 end)",
+  "p90_ms \($s[(($n * 9 + 9) / 10 | floor) - 1])",
+  "rules_verified \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified"))) | length)",
+  "rules_under_1s \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified") and ([.[].time_ms] | add) < 1000)) | length)",
+  "rule_max_s \(group_by(.file + ":" + .rule) | map([.[].time_ms] | add) | max / 1000 | . * 100 | round / 100)",
   "total_s \(($t | add) / 1000 | . * 10 | round / 10)",
   "rules \([.[] | .file + ":" + .rule] | unique | length)",
   "verified \([.[] | select(.verdict == "verified")] | length)",
@@ -91,11 +100,31 @@ EOF
   echo
   echo "**$summary.** Verdicts: $(fig verified) verified, $(fig invalid) invalid, $(fig unknown) unknown; $(fig met) of $n as expected."
   echo
+  echo "Rules verified for every element type: $(fig rules_verified) of $(fig rules);" \
+    "$(fig rules_under_1s) of them in under 1 s (all their element types together). p50 $(fig median_ms) ms, p90 $(fig p90_ms) ms per result$([ -n "$wall" ] && echo "; wall-clock time of the run: $wall s")."
+  echo
+  if [ "$(fig dirs)" = rules/xla ]; then
+    echo "Side by side with TensorRight's published figures (POPL'25, an i9-13900K; its 118 rules,"
+    echo "without the generalized FoldConvInputPad, which this corpus adds as a 119th rule):"
+    echo
+    echo "| | TensorRight | axle (this run) |"
+    echo "|---|---|---|"
+    echo "| rules verified | 115 of 118 | $(fig rules_verified) of $(fig rules) |"
+    echo "| verified rules under 1 s | 108 of 115 | $(fig rules_under_1s) of $(fig rules_verified) |"
+    echo "| slowest rule (all its element types) | 23.33 s | $(fig rule_max_s) s |"
+    echo
+  fi
+  if [ "$(fig verified)" != "$n" ]; then
+    echo "Not verified:"
+    echo
+    jq -r '.[] | select(.verdict != "verified") | "* `\(.rule)`\(if .type then " [" + .type + "]" else "" end): \(.verdict) -- \(.reason // "no reason recorded")"' "$tmp/all.json"
+    echo
+  fi
   echo "![cumulative distribution of verification times]($(basename "$plot"))"
   echo
-  echo "| rule | type | verdict | expected | bounds | instances | queries | time (ms) | solver |"
-  echo "|---|---|---|---|---|---:|---:|---:|---|"
-  jq -r '.[] | "| `\(.rule)` (\(.file):\(.line)) | \(.type // "-") | \(.verdict)\(if .vacuous then " (vacuous)" else "" end)\(if .met then "" else " **not met**" end) | \(.expected) | \(.bounds | to_entries | map("\(.key)=\(.value)") | join(", ") | if . == "" then "-" else . end) | \(.instances) | \(.queries) | \(.time_ms) | \(.solver) |"' "$tmp/all.json"
+  echo "| category | rule | type | verdict | expected | bounds | instances | queries | time (ms) | solver |"
+  echo "|---|---|---|---|---|---|---:|---:|---:|---|"
+  jq -r '.[] | "| \(.file | sub(".*/"; "") | sub("\\.axl$"; "")) | `\(.rule)` (\(.file):\(.line)) | \(.type // "-") | \(.verdict)\(if .vacuous then " (vacuous)" else "" end)\(if .met then "" else " **not met**" end) | \(.expected) | \(.bounds | to_entries | map("\(.key)=\(.value)") | join(", ") | if . == "" then "-" else . end) | \(.instances) | \(.queries) | \(.time_ms) | \(.solver) |"' "$tmp/all.json"
 } > "$page"
 
 echo "$summary"

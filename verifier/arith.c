@@ -77,7 +77,7 @@ static int mono_cmp_desc(const void *x, const void *y) { return -mono_cmp(x, y);
 static Poly *poly_new(Simp *S, uint32_t cap) {
   Poly *p = ax_arena_alloc(S->a, sizeof *p);
   p->n = 0;
-  p->m = cap ? ax_arena_alloc(S->a, cap * sizeof *p->m) : NULL;
+  p->m = ax_arena_alloc(S->a, (cap ? cap : 1) * sizeof *p->m);   /* never NULL (qsort) */
   return p;
 }
 
@@ -213,7 +213,8 @@ static T poly_term(Simp *S, const Poly *p) {
 
 /* Is the multiset d->a contained in x->a? Then q->a receives the difference. */
 static bool mono_divides(Simp *S, const Mono *d, const Mono *x, Mono *q) {
-  if (d->n > x->n || d->c == 0 || x->c % d->c != 0) return false;
+  if (d->n > x->n || d->c == 0 || (d->c == -1 && x->c == INT64_MIN) || x->c % d->c != 0)
+    return false;
   q->c = x->c / d->c;
   q->n = x->n - d->n;
   q->a = q->n ? ax_arena_alloc(S->a, q->n * sizeof *q->a) : NULL;
@@ -338,6 +339,14 @@ static Ival ival_atom(Simp *S, T t, int depth) {
   if (ax_term_kind(t) == AX_TERM_ITE)
     r = iv_meet(r, iv_join(ival_poly(S, poly_of(S, ax_term_arg(t, 1)), depth + 1),
                            ival_poly(S, poly_of(S, ax_term_arg(t, 2)), depth + 1)));
+  if (ax_term_kind(t) == AX_TERM_DIV) {   /* a div d for d >= 1: in [lo, -1] or [0, hi] */
+    Ival a = ival_poly(S, poly_of(S, ax_term_arg(t, 0)), depth + 1);
+    Ival d = ival_poly(S, poly_of(S, ax_term_arg(t, 1)), depth + 1);
+    if (d.has_lo && d.lo >= 1 && a.has_lo && a.lo >= 0)
+      r = iv_meet(r, (Ival){true, a.has_hi, 0, a.hi});
+    if (d.has_lo && d.lo >= 1 && a.has_hi && a.hi < 0)
+      r = iv_meet(r, (Ival){a.has_lo, true, a.lo, -1});
+  }
   if (ax_term_kind(t) == AX_TERM_MOD) {   /* 0 <= mod < |d| (SMT-LIB, d != 0) */
     Ival d = ival_poly(S, poly_of(S, ax_term_arg(t, 1)), depth + 1);
     if (d.has_lo && d.lo > 0)
@@ -733,14 +742,29 @@ const AxTerm *ax_arith_simplify(AxTermCtx *tc, const AxTerm *formula,
 /* --- Case splits ------------------------------------------------------------------------ */
 
 typedef struct AbsFind {
-  T found;
+  const AxTermCtx *tc;
+  T found;   /* the argument of the first integer |x| (x not constant) */
+  T cond;    /* the condition of the first integer ite inside a div or mod argument */
 } AbsFind;
 
+static void find_ite(const AxTerm *t, void *data) {
+  AbsFind *f = data;
+  if (!f->cond && ax_term_kind(t) == AX_TERM_ITE && ax_term_sort(t) == AX_SORT_INT)
+    f->cond = ax_term_arg(t, 0);
+}
+
+/* Postorder, so the ite found is an innermost one. Each division's arguments are walked
+ * again; the queries are small. */
 static void abs_visit(const AxTerm *t, void *data) {
   AbsFind *f = data;
-  if (!f->found && ax_term_kind(t) == AX_TERM_ABS && ax_term_sort(t) == AX_SORT_INT &&
+  AxTermKind k = ax_term_kind(t);
+  if (!f->found && k == AX_TERM_ABS && ax_term_sort(t) == AX_SORT_INT &&
       !ax_term_is_const(ax_term_arg(t, 0)))
     f->found = ax_term_arg(t, 0);
+  if (!f->cond && (k == AX_TERM_DIV || k == AX_TERM_MOD)) {
+    T args[2] = {ax_term_arg(t, 0), ax_term_arg(t, 1)};
+    ax_term_postorder(f->tc, args, 2, find_ite, f);
+  }
 }
 
 size_t ax_arith_split(AxTermCtx *tc, const AxTerm *formula, const AxTerm **out, size_t max) {
@@ -758,14 +782,16 @@ size_t ax_arith_split(AxTermCtx *tc, const AxTerm *formula, const AxTerm **out, 
       out[k] = ax_term_mk_and(tc, n, ci);
     }
   }
-  if (k == 0) {   /* |x| of unknown sign: x >= 0, x < 0 */
-    AbsFind f = {NULL};
-    ax_term_postorder(tc, &formula, 1, abs_visit, &f);
-    if (f.found) {
-      T zero = ax_term_mk_int_si(tc, 0);
-      out[k++] = ax_term_mk_and2(tc, formula, ax_term_mk_le(tc, zero, f.found));
-      out[k++] = ax_term_mk_and2(tc, formula, ax_term_mk_lt(tc, f.found, zero));
-    }
+  AbsFind f = {tc, NULL, NULL};
+  if (k == 0) ax_term_postorder(tc, &formula, 1, abs_visit, &f);
+  if (k == 0 && f.found) {   /* |x| of unknown sign: x >= 0, x < 0 */
+    T zero = ax_term_mk_int_si(tc, 0);
+    out[k++] = ax_term_mk_and2(tc, formula, ax_term_mk_le(tc, zero, f.found));
+    out[k++] = ax_term_mk_and2(tc, formula, ax_term_mk_lt(tc, f.found, zero));
+  }
+  if (k == 0 && f.cond) {   /* an integer ite inside a division: its condition, both ways */
+    out[k++] = ax_term_mk_and2(tc, formula, f.cond);
+    out[k++] = ax_term_mk_and2(tc, formula, ax_term_mk_not(tc, f.cond));
   }
   ax_arena_free(S.a);
   return k;

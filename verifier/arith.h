@@ -44,10 +44,11 @@ const AxTerm *ax_arith_simplify(AxTermCtx *tc, const AxTerm *formula,
 
 /* Cases for a query whose simplification still divides by unknowns: formulas out[0..k)
  * whose disjunction is equivalent to formula -- one per disjunct of a top-level disjunction
- * (of at most max disjuncts), which replaces it, or else formula with x >= 0 and with x < 0
- * for the argument x of an integer |x|. Each case gives the bounds that let the next
- * simplification decide signs and reduce remainders; formula is unsatisfiable if and only
- * if every case is. Returns k (0: no split worth making). */
+ * (of at most max disjuncts), which replaces it; or else formula with x >= 0 and with x < 0
+ * for the argument x of an integer |x|; or else formula with c and with not c for the
+ * condition c of an integer ite inside a division. Each case gives the bounds that let the
+ * next simplification decide signs, choose branches and reduce remainders; formula is
+ * unsatisfiable if and only if every case is. Returns k (0: no split worth making). */
 size_t ax_arith_split(AxTermCtx *tc, const AxTerm *formula, const AxTerm **out, size_t max);
 
 #endif

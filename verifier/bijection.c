@@ -337,7 +337,14 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
       T paired = ax_term_mk_and(tc, 3, (const AxTerm *const[]){base, DYh, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh))});
       if (settle(in, o, where, paired, out) == AX_INVALID || refute(in, o, where, out) == AX_INVALID)
         return AX_INVALID;
-      say(out, where, "%s (%s)%s%s", checks[c].what, model, inferred[0] ? "; inferred: " : "", inferred);
+      if (inferred[0]) {
+        /* part of the pairing is axle's guess, not the rule's claim: no verdict on a hint
+         * nobody wrote, only the advice to write one */
+        say(out, where, "%s (%s); the pairing was partly inferred (%s): a written hint may prove "
+            "the rule", checks[c].what, model, inferred);
+        return AX_UNKNOWN;
+      }
+      say(out, where, "%s (%s)", checks[c].what, model);
       return AX_INVALID_HINT;
     }
   }

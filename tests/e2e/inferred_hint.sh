@@ -71,5 +71,15 @@ check "cache: json field kept" \
 check "cache: json null kept" \
   [ "$(grep '"cached":true' "$tmp/cached.json" | grep -c '"inferred_hint":null')" = 2 ]
 
+# where no obvious pairing exists, a rule without its hint is UNKNOWN with the advice to
+# write one -- never VERIFIED, and never INVALID-HINT: nobody wrote a wrong hint
+sed '/^  hint/,/j == (if k < a then 0 else k - a)/d' "$rules" > "$tmp/nohint.axl"
+check "no hint: the hint lines are gone" [ "$(grep -c '^  hint' "$tmp/nohint.axl")" = 0 ]
+"$AXLE" verify --no-cache --format json --rule reduce_of_concat_of_reductions "$tmp/nohint.axl" \
+  > "$tmp/nohint.json"; st=$?
+check "no hint: exit 2 (unknown)" [ "$st" = 2 ]
+check "no hint: unknown with the advice, for both types" \
+  [ "$(grep '"verdict":"unknown"' "$tmp/nohint.json" | grep -c "no hint gives the summation index")" = 2 ]
+
 echo "inferred hint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

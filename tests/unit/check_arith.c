@@ -179,6 +179,31 @@ START_TEST(test_split) {
   ck_assert_ptr_eq(out[0], and2(g, le(k(0), x)));
   ck_assert_ptr_eq(out[1], and2(g, lt(x, k(0))));
   ck_assert_uint_eq(ax_arith_split(tc, eq(ax_term_mk_mod(tc, x, k(3)), k(1)), out, 2), 0);
+  /* an integer ite inside a division: its condition, both ways */
+  T c = lt(x, n), ite = ax_term_mk_ite(tc, c, x, n);
+  T h = eq(ax_term_mk_div(tc, ite, n), k(2));
+  ck_assert_uint_eq(ax_arith_split(tc, h, out, 2), 2);
+  ck_assert_ptr_eq(out[0], and2(h, c));
+  ck_assert_ptr_eq(out[1], and2(h, not(c)));
+}
+END_TEST
+
+/* slice_13's duplicate check: with the ite's condition a case, the division is exact in
+ * one case, and in the other the bounds on a div by a positive amount close the query. */
+START_TEST(test_ite_case_and_div_bounds) {
+  T st = v("st"), q = v("q"), x = v("x"), s = v("s");
+  T r = ax_term_mk_ite(tc, lt(k(0), q), sub(s, mul(st, q)), s);
+  T f = and3(and2(lt(k(0), st), le(k(0), x)), lt(x, add(ax_term_mk_div(tc, sub(q, k(1)), st), k(1))),
+             not(eq(add(mul(st, ax_term_mk_div(tc, sub(s, r), st)), r), s)));
+  T g0 = simplify(f, NULL, 0, NULL, NULL), cases[2];
+  ck_assert_ptr_ne(g0, ax_term_mk_false(tc));   /* one ite too many to decide alone */
+  ck_assert_uint_eq(ax_arith_split(tc, g0, cases, 2), 2);
+  for (int i = 0; i < 2; i++)
+    ck_assert_ptr_eq(simplify(cases[i], NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+  ck_assert_int_eq(z3(f, NULL, 0, NULL), AX_SMT_UNSAT);
+  /* x >= 0 and x < (-1 div st) + 1 with st >= 1 cannot both hold */
+  T g = and3(lt(k(0), st), le(k(0), x), lt(x, add(ax_term_mk_div(tc, k(-1), st), k(1))));
+  ck_assert_ptr_eq(simplify(g, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
 }
 END_TEST
 
@@ -205,6 +230,7 @@ static Suite *arith_suite(void) {
   tcase_add_test(t, test_equations_keep_satisfiability);
   tcase_add_test(t, test_overflow_gives_up);
   tcase_add_test(t, test_split);
+  tcase_add_test(t, test_ite_case_and_div_bounds);
   tcase_add_test(t, test_wanted);
   suite_add_tcase(s, t);
   return s;

@@ -144,6 +144,150 @@ static AxSmtResult ask(AxSymInstance *in, const AxVerifyOpts *o, T q, const T *s
   return r;
 }
 
+/* --- Pairing by matching reads: concatenation offsets ------------------------------------ */
+
+/* A summand is a tree of element-level choices; each leaf with its path condition. */
+typedef struct Leaf {
+  T pc;
+  T term;
+} Leaf;
+
+/* Does the conjunction pc have conjunct c? */
+static bool has_conjunct(T pc, T c) {
+  if (pc == c) return true;
+  if (ax_term_kind(pc) != AX_TERM_AND) return false;
+  for (size_t i = 0; i < ax_term_nargs(pc); i++)
+    if (ax_term_arg(pc, i) == c) return true;
+  return false;
+}
+
+/* Element-level choices are lifted out of arithmetic (concat(X, Y)[i] · concat(C, D)[i] is
+ * a product of two ites on i < xs), and a choice the path already decided is not split
+ * again. */
+enum { MAX_LEAVES = 64 };   /* past this many, a subtree is one leaf (no blow-up) */
+
+static void leaves(AxTermCtx *tc, T t, T pc, AxArena *a, AxVec *out) {
+  AxTermKind k = ax_term_kind(t);
+  bool split = out->len < MAX_LEAVES;
+  if (split && k == AX_TERM_ITE) {
+    T c = ax_term_arg(t, 0), nc = ax_term_mk_not(tc, c);
+    if (has_conjunct(pc, c)) {
+      leaves(tc, ax_term_arg(t, 1), pc, a, out);
+    } else if (has_conjunct(pc, nc)) {
+      leaves(tc, ax_term_arg(t, 2), pc, a, out);
+    } else {
+      leaves(tc, ax_term_arg(t, 1), ax_term_mk_and2(tc, pc, c), a, out);
+      leaves(tc, ax_term_arg(t, 2), ax_term_mk_and2(tc, pc, nc), a, out);
+    }
+    return;
+  }
+  if (split && (k == AX_TERM_ADD || k == AX_TERM_SUB || k == AX_TERM_MUL || k == AX_TERM_NEG)) {
+    size_t n = ax_term_nargs(t);
+    for (size_t i = 0; i < n; i++) {
+      T x = ax_term_arg(t, i);
+      if (ax_term_kind(x) != AX_TERM_ITE) continue;
+      T *args = ax_arena_alloc(a, n * sizeof *args);
+      for (size_t j = 0; j < n; j++) args[j] = ax_term_arg(t, j);
+      args[i] = ax_term_arg(x, 1);
+      T then = ax_term_mk(tc, k, n, args);
+      args[i] = ax_term_arg(x, 2);
+      T els = ax_term_mk(tc, k, n, args);
+      leaves(tc, ax_term_mk_ite(tc, ax_term_arg(x, 0), then, els), pc, a, out);
+      return;
+    }
+  }
+  Leaf *l = ax_arena_alloc(a, sizeof *l);
+  *l = (Leaf){pc, t};
+  ax_vec_push(a, out, l);
+}
+
+/* e with arg = e, when arg is v, v - c or v + c (c free of the `to` variables). */
+static T solve_for(AxSymInstance *in, T v, T arg, T e, const Side *to, const Side *from) {
+  AxTermCtx *tc = in->tc;
+  if (arg == v) return e;
+  AxTermKind k = ax_term_kind(arg);
+  if (k == AX_TERM_SUB && ax_term_arg(arg, 0) == v && free_of(in, ax_term_arg(arg, 1), to, from))
+    return ax_term_mk_add2(tc, e, ax_term_arg(arg, 1));
+  if (k == AX_TERM_ADD && ax_term_nargs(arg) == 2)
+    for (int s = 0; s < 2; s++)
+      if (ax_term_arg(arg, (size_t)s) == v && free_of(in, ax_term_arg(arg, (size_t)!s), to, from))
+        return ax_term_mk_sub(tc, e, ax_term_arg(arg, (size_t)!s));
+  return NULL;
+}
+
+/* A value of v that makes the path condition pc hold, from a conjunct v < c, v >= c, v <= c,
+ * v > c or v = c (c free of the `to` variables): the bound itself, or next to it. */
+static T choose(AxSymInstance *in, T v, T pc, const Side *to, const Side *from) {
+  AxTermCtx *tc = in->tc;
+  AxVec cs = {0};
+  conjuncts(pc, in->a, &cs);
+  T one = ax_term_mk_int_si(tc, 1);
+  for (size_t i = 0; i < cs.len; i++) {
+    T c = cs.items[i];
+    bool neg = ax_term_kind(c) == AX_TERM_NOT;
+    if (neg) c = ax_term_arg(c, 0);
+    AxTermKind k = ax_term_kind(c);
+    if (k != AX_TERM_LT && k != AX_TERM_LE && k != AX_TERM_EQ) continue;
+    for (int s = 0; s < 2; s++) {
+      T x = ax_term_arg(c, (size_t)s), b = ax_term_arg(c, (size_t)!s);
+      if (x != v || !free_of(in, b, to, from)) continue;
+      if (k == AX_TERM_EQ) return neg ? NULL : b;
+      bool v_below = (s == 0) != neg;   /* v < b or v <= b (or, negated, v > b, v >= b) */
+      bool strict = (k == AX_TERM_LT) != neg;
+      if (v_below) return strict ? ax_term_mk_sub(tc, b, one) : b;
+      return strict ? ax_term_mk_add2(tc, b, one) : b;
+    }
+  }
+  return NULL;
+}
+
+/* For every variable of `to`, a guess from the reads of the two summands: a leaf of `to`'s
+ * summand and a leaf of `from`'s that read the same tensor are the same element, so an
+ * index argument v, v - c or v + c of the one equals the argument of the other (v = j + a
+ * for Y[v - a] against Y[j]: a concatenation's offset); a variable that is read nowhere but
+ * chooses the leaf (r < 1) takes a value that makes its path condition hold. The guesses
+ * of the leaves combine into an ite over `from`'s path conditions, 0 elsewhere (the value
+ * a pinned summation variable has). Only a guess: the bijection checks decide. */
+static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_body, T to_body,
+                  T *out) {
+  AxTermCtx *tc = in->tc;
+  AxVec lf = {0}, lt = {0};
+  leaves(tc, from_body, ax_term_mk_true(tc), in->a, &lf);
+  leaves(tc, to_body, ax_term_mk_true(tc), in->a, &lt);
+  for (size_t i = 0; i < to->n; i++) {
+    T v = to->vars[i], acc = ax_term_mk_int_si(tc, 0);
+    bool any = false;
+    for (size_t f = lf.len; f-- > 0;) {   /* from the last leaf, so the first is outermost */
+      const Leaf *fl = lf.items[f];
+      AxVec rf = {0};
+      ax_term_collect(tc, &fl->term, 1, ax_term_pred_app, NULL, in->a, &rf);
+      T e = NULL;
+      for (size_t t = 0; t < lt.len && !e; t++) {
+        const Leaf *tl = lt.items[t];
+        AxVec rt = {0};
+        ax_term_collect(tc, &tl->term, 1, ax_term_pred_app, NULL, in->a, &rt);
+        bool matched = false;
+        for (size_t a = 0; a < rt.len && !e; a++)
+          for (size_t b = 0; b < rf.len && !e; b++) {
+            T ra = rt.items[a], rb = rf.items[b];
+            if (ax_term_app_func(ra) != ax_term_app_func(rb)) continue;
+            matched = true;
+            for (size_t p = 0; p < ax_term_nargs(ra) && !e; p++)
+              e = solve_for(in, v, ax_term_arg(ra, p), ax_term_arg(rb, p), to, from);
+          }
+        if (matched && !e) e = choose(in, v, tl->pc, to, from);
+      }
+      if (e && free_of(in, e, to, from)) {
+        acc = ax_term_mk_ite(tc, fl->pc, e, acc);
+        any = true;
+      }
+    }
+    if (!any) return false;
+    out[i] = acc;
+  }
+  return true;
+}
+
 /* ax_bij_maps, and the pairings it inferred for h (RHS variable, LHS variable, ...) pushed
  * on `pairs` if non-NULL. */
 static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen,
@@ -152,8 +296,35 @@ static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inf
   AxVec hint = {0};
   conjuncts(in->hint, in->a, &hint);
   char scratch[512] = "";
-  return solve(in, &L, &R, &hint, h, why, len, inferred, ilen, pairs) &&
-         solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch, NULL);
+  if (solve(in, &L, &R, &hint, h, why, len, inferred, ilen, pairs) &&
+      solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch, NULL))
+    return true;
+  /* no hint written and no variable-to-variable pairing: guess from the reads */
+  bool written = false;
+  for (size_t i = 0; i < hint.len; i++) written |= ax_term_kind(hint.items[i]) != AX_TERM_TRUE;
+  if (written || !guess(in, &L, &R, in->red[0].body, in->red[1].body, h) ||
+      !guess(in, &R, &L, in->red[1].body, in->red[0].body, g))
+    return false;
+  inferred[0] = '\0';
+  if (pairs) pairs->len = 0;
+  for (size_t i = 0; i < R.n; i++) {
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *mem = open_memstream(&text, &tlen);
+    if (mem) {
+      ax_term_print(mem, h[i]);
+      fclose(mem);
+    }
+    size_t n = strlen(inferred);
+    snprintf(inferred + n, ilen - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(R.vars[i]),
+             text ? text : "?");
+    free(text);
+    if (pairs) {
+      ax_vec_push(in->a, pairs, (void *)R.vars[i]);
+      ax_vec_push(in->a, pairs, (void *)h[i]);
+    }
+  }
+  return true;
 }
 
 bool ax_bij_maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen) {
@@ -188,12 +359,27 @@ static bool plain_names(AxArena *a, const Side *s) {
  * when both sides' are unambiguous (plain_names), else in the instance's names. Owned. */
 static char *hint_text(AxArena *a, const AxVec *pairs, const Side *L, const Side *R) {
   bool strip = plain_names(a, L) && plain_names(a, R);
+  for (size_t i = 1; i < pairs->len; i += 2)   /* a guessed expression keeps its names */
+    strip = strip && ax_term_kind(pairs->items[i]) == AX_TERM_VAR;
   const char *text = "";
   for (size_t i = 0; i + 1 < pairs->len; i += 2) {
     T to = pairs->items[i], from = pairs->items[i + 1];
+    const char *rhs = NULL;
+    if (ax_term_kind(from) == AX_TERM_VAR) {
+      rhs = strip ? plain(a, from) : ax_term_var_name(from);
+    } else {
+      char *buf = NULL;
+      size_t blen = 0;
+      FILE *mem = open_memstream(&buf, &blen);
+      if (mem) {
+        ax_term_print(mem, from);
+        fclose(mem);
+      }
+      rhs = ax_arena_strdup(a, buf ? buf : "?");
+      free(buf);
+    }
     text = ax_arena_printf(a, "%s%s%s == %s", text, i ? ", " : "",
-                           strip ? plain(a, to) : ax_term_var_name(to),
-                           strip ? plain(a, from) : ax_term_var_name(from));
+                           strip ? plain(a, to) : ax_term_var_name(to), rhs);
   }
   return ax_xstrdup(text);
 }

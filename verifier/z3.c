@@ -275,13 +275,21 @@ static bool pred_real_division(const AxTerm *t, void *unused) {
   return ax_term_kind(t) == AX_TERM_RDIV && !ax_term_is_const(ax_term_arg(t, 1));
 }
 
-/* Does formula divide by a real unknown? */
+static bool pred_int_division(const AxTerm *t, void *unused) {
+  (void)unused;
+  return ax_term_kind(t) == AX_TERM_DIV || ax_term_kind(t) == AX_TERM_MOD;
+}
+
+/* Does formula divide by a real unknown, and never divide integers? nlsat reasons over the
+ * reals: reading integers as reals only adds models, so its "unsat" stands -- but integer
+ * div and mod are not a relaxation of anything it knows, so such queries never go to it. */
 static bool has_real_division(const AxTermCtx *tc, const AxTerm *formula) {
   AxArena *a = ax_arena_new();
-  AxVec found = {0};
+  AxVec found = {0}, ints = {0};
   size_t n = ax_term_collect(tc, &formula, 1, pred_real_division, NULL, a, &found);
+  size_t m = n ? ax_term_collect(tc, &formula, 1, pred_int_division, NULL, a, &ints) : 0;
   ax_arena_free(a);
-  return n > 0;
+  return n > 0 && m == 0;
 }
 
 /* Everything after the context exists; the caller deletes the context. */

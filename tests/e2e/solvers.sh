@@ -26,7 +26,7 @@ verdicts() { jq -r '[.rule, .type, .verdict, .met] | @tsv' "$1"; }
 "$AXLE" verify --no-cache --format json $files > "$tmp/z3.json"; st=$?
 check "z3: exit 0" [ "$st" = 0 ]
 n=$(wc -l < "$tmp/z3.json")
-check "z3: 46 results" [ "$n" = 46 ]
+check "z3: 50 results" [ "$n" = 50 ]
 verdicts "$tmp/z3.json" > "$tmp/z3.tsv"
 for s in cvc5 z3-binary portfolio; do
   "$AXLE" verify --no-cache --solver $s --format json $files > "$tmp/$s.json"; st=$?

@@ -75,7 +75,7 @@ check "wrong hint: invalid-hint with the failing property" \
 check "wrong concatenation offset: invalid-hint, maps outside the domain" \
   [ "$(grep -c '"verdict":"invalid-hint".*"expected":"invalid-hint".*outside the right-hand domain' "$tmp/out.json")" = 2 ]
 check "wrong reduction rules: invalid with counterexamples" \
-  [ "$(grep -c '"verdict":"invalid".*"counterexample":{' "$tmp/out.json")" = 8 ]
+  [ "$(grep -c '"verdict":"invalid".*"counterexample":{' "$tmp/out.json")" = 12 ]
 
 # cvc5 through SMT-LIB gives the same verdicts
 "$AXLE" verify --solver cvc5 --format json rules/examples/pad_low_combine.axl rules/examples/slice_dyup_slice.axl \

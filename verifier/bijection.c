@@ -288,6 +288,19 @@ static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_bo
   return true;
 }
 
+/* t as ax_term_print writes it, in arena a. */
+static const char *term_text(AxArena *a, T t) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem) return "?";
+  ax_term_print(mem, t);
+  fclose(mem);
+  const char *s = ax_arena_strdup(a, buf);
+  free(buf);
+  return s;
+}
+
 /* ax_bij_maps, and the pairings it inferred for h (RHS variable, LHS variable, ...) pushed
  * on `pairs` if non-NULL. */
 static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen,
@@ -308,17 +321,9 @@ static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inf
   inferred[0] = '\0';
   if (pairs) pairs->len = 0;
   for (size_t i = 0; i < R.n; i++) {
-    char *text = NULL;
-    size_t tlen = 0;
-    FILE *mem = open_memstream(&text, &tlen);
-    if (mem) {
-      ax_term_print(mem, h[i]);
-      fclose(mem);
-    }
     size_t n = strlen(inferred);
     snprintf(inferred + n, ilen - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(R.vars[i]),
-             text ? text : "?");
-    free(text);
+             term_text(in->a, h[i]));
     if (pairs) {
       ax_vec_push(in->a, pairs, (void *)R.vars[i]);
       ax_vec_push(in->a, pairs, (void *)h[i]);
@@ -365,19 +370,10 @@ static char *hint_text(AxArena *a, const AxVec *pairs, const Side *L, const Side
   for (size_t i = 0; i + 1 < pairs->len; i += 2) {
     T to = pairs->items[i], from = pairs->items[i + 1];
     const char *rhs = NULL;
-    if (ax_term_kind(from) == AX_TERM_VAR) {
+    if (ax_term_kind(from) == AX_TERM_VAR)
       rhs = strip ? plain(a, from) : ax_term_var_name(from);
-    } else {
-      char *buf = NULL;
-      size_t blen = 0;
-      FILE *mem = open_memstream(&buf, &blen);
-      if (mem) {
-        ax_term_print(mem, from);
-        fclose(mem);
-      }
-      rhs = ax_arena_strdup(a, buf ? buf : "?");
-      free(buf);
-    }
+    else
+      rhs = term_text(a, from);
     text = ax_arena_printf(a, "%s%s%s == %s", text, i ? ", " : "",
                            strip ? plain(a, to) : ax_term_var_name(to), rhs);
   }

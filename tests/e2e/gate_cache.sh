@@ -5,15 +5,9 @@
 # reads nor writes; damaged or forged entries are recomputed, never trusted.
 set -u
 cd "$AXLE_SRC" || exit 1
-pass=0 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$AXLE_SRC/tests/e2e/lib.bash"
 export XDG_CACHE_HOME="$tmp/cache"
 entries="$XDG_CACHE_HOME/axle/verify-1"
-check() {   # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
-count() { grep -c -- "$2" "$1"; }
 verdicts() { jq -r '[.rule, .type, .verdict, .met, .bounds, .counterexample] | @json' "$1"; }
 mkdir -p "$tmp/rules"
 cp rules/examples/pad_low_combine.axl rules/examples/slice_dyup_slice.axl \

@@ -4,14 +4,8 @@
 # ratio and --jobs speedup on the examples.
 set -u
 cd "$AXLE_SRC" || exit 1
-pass=0 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$AXLE_SRC/tests/e2e/lib.bash"
 export XDG_CACHE_HOME="$tmp/cache"
-check() {   # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
-has() { grep -q -- "$2" "$1"; }
 
 "$AXLE" verify --format json rules/examples/pad_low_combine.axl rules/examples/slice_dyup_slice.axl \
   tests/verify/unsupported.axl > "$tmp/r.json"

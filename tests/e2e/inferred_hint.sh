@@ -5,14 +5,8 @@
 # rule whose written hints pair everything reports none.
 set -u
 cd "$AXLE_SRC" || exit 1
-pass=0 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$AXLE_SRC/tests/e2e/lib.bash"
 export XDG_CACHE_HOME="$tmp/cache"
-check() {   # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
-count() { grep -c -- "$2" "$1"; }
 rules=rules/examples/reductions.axl
 hint='^    hint (inferred): x == x, y == y$'
 # the hint lines of a text report, each after the rule and type it belongs to

@@ -6,14 +6,8 @@
 # writes every query as a file any solver can re-run, with the same answer.
 set -u
 cd "$AXLE_SRC" || exit 1
-pass=0 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$AXLE_SRC/tests/e2e/lib.bash"
 export XDG_CACHE_HOME="$tmp/cache"
-check() {   # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
-has() { grep -q -- "$2" "$1"; }
 # the examples and their mutants without the conv rules (cvc5 times out on those)
 files="rules/examples/dot_as_reduce.axl rules/examples/dyslice_to_slice.axl
   rules/examples/mul_of_reductions.axl rules/examples/pad_low_combine.axl

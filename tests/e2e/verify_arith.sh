@@ -6,12 +6,7 @@
 # INVALID with a replayed counterexample -- the preprocessing must not hide a bug.
 set -u
 cd "$AXLE_SRC" || exit 1
-pass=0 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-check() {   # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
+source "$AXLE_SRC/tests/e2e/lib.bash"
 verdict() {   # verdict RULE TYPE: the verdict of RULE at TYPE in out.json
   jq -r --arg r "$1" --arg t "$2" 'select(.rule == $r and (.type // "untyped") == $t) | .verdict' \
     "$tmp/out.json"

@@ -3,13 +3,7 @@
 # bounds, replayed counterexamples and exit statuses (docs/cli.md).
 set -u
 cd "$AXLE_SRC" || exit 1
-pass=0 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-check() {   # check NAME CONDITION-COMMAND...
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
-has() { grep -q -- "$2" "$1"; }
+source "$AXLE_SRC/tests/e2e/lib.bash"
 json() { "$AXLE" verify --format json "$@" > "$tmp/out.json" 2> "$tmp/err"; echo $? > "$tmp/status"; }
 line() { grep "\"rule\":\"$1\"" "$tmp/out.json" | grep "\"type\":\"$2\""; }
 

@@ -547,11 +547,14 @@ static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, u
   return ok;
 }
 
-static void mark_singleton(Checker *c, uint64_t axes, AxSpan at) {
+static void mark_singleton(Checker *c, uint64_t axes, AxSpan at, const char *why) {
   for (size_t i = 0; i < c->s->naxes; i++)
     if (axes >> i & 1) {
       AxRClass *r = rcl(c, sym(c, c->s->axes[i])->rclass);
-      if (!r->singleton) r->singleton_at = at;
+      if (!r->singleton) {
+        r->singleton_at = at;
+        r->singleton_why = why;
+      }
       r->singleton = true;
     }
 }
@@ -596,7 +599,7 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
       err(c, b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, at[0]));
       return none();
     }
-    mark_singleton(c, at[1], b->attrs[1]->span);
+    mark_singleton(c, at[1], b->attrs[1]->span, "iota axis");
     result = at[0];
     break;
   case AX_OP_BROADCAST:
@@ -642,7 +645,7 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
       err(c, b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, x));
       return none();
     }
-    mark_singleton(c, at[0], b->attrs[0]->span);
+    mark_singleton(c, at[0], b->attrs[0]->span, "concat axis");
     break;
   case AX_OP_RELABEL: {
     AxExpr *m = b->attrs[0];
@@ -1222,6 +1225,59 @@ static void check_stmt(Checker *c, AxStmt *st) {
   }
 }
 
+/* Rank classes fixed at rank 1 are those of concat and iota axes in what the rule uses —
+ * its two sides, requires and hints, through the lets they name. A let nobody uses
+ * constrains nothing: marking its concat axis would silently narrow the proof. */
+static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
+  if (!e) return;
+  if (e->ty.op == AX_OP_CONCAT && e->ty.attrs && e->ty.attrs[0])
+    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
+                   "concat axis");
+  if (e->ty.op == AX_OP_IOTA && e->ty.attrs && e->ty.attrs[1])
+    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[1]->ty.sym)->axis, e->ty.attrs[1]->span,
+                   "iota axis");
+  switch (e->kind) {
+  case AX_E_NAME:
+    if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !visited[e->ty.sym]) {
+      visited[e->ty.sym] = 1;
+      mark_used(c, sym(c, e->ty.sym)->def, visited);
+    }
+    break;
+  case AX_E_CALL:
+    for (size_t i = 0; i < e->u.call.nargs; i++) mark_used(c, e->u.call.args[i].value, visited);
+    break;
+  case AX_E_UNARY: mark_used(c, e->u.unary.arg, visited); break;
+  case AX_E_BINARY:
+    mark_used(c, e->u.binary.lhs, visited);
+    mark_used(c, e->u.binary.rhs, visited);
+    break;
+  case AX_E_IF:
+    mark_used(c, e->u.ite.cond, visited);
+    mark_used(c, e->u.ite.then_e, visited);
+    mark_used(c, e->u.ite.else_e, visited);
+    break;
+  case AX_E_QUANT: mark_used(c, e->u.quant.body, visited); break;
+  case AX_E_AXMAP:
+    for (size_t i = 0; i < e->u.axmap.n; i++) mark_used(c, e->u.axmap.entries[i].value, visited);
+    break;
+  case AX_E_LIST:
+    for (size_t i = 0; i < e->u.list.n; i++) mark_used(c, e->u.list.items[i], visited);
+    break;
+  default:
+    break;
+  }
+}
+
+static void fixed_classes(Checker *c) {
+  for (size_t i = 0; i < c->rcls.len; i++) rcl(c, (int)i)->singleton = false;
+  uint8_t *visited = ax_arena_alloc(c->a, c->syms.len + 1);
+  memset(visited, 0, c->syms.len + 1);
+  mark_used(c, c->s->lhs, visited);
+  mark_used(c, c->s->rhs, visited);
+  for (size_t i = 0; i < c->reqs.len; i++) mark_used(c, c->reqs.items[i], visited);
+  for (size_t i = 0; i < c->hints.len; i++) mark_used(c, c->hints.items[i], visited);
+}
+
 static void check_rule(AxArena *a, AxDiag *d, AxBlock *b) {
   Checker c = {.a = a, .d = d, .rule = b};
   c.s = ax_arena_alloc(a, sizeof *c.s);
@@ -1237,6 +1293,7 @@ static void check_rule(AxArena *a, AxDiag *d, AxBlock *b) {
       ax_diag_warning(d, b->tvar.span, "rule '%s': no tensor has element type '%s'", b->name.name,
                       b->tvar.name);
   }
+  if (!c.failed && c.s->lhs) fixed_classes(&c);
   AxRuleSyms *s = c.s;
   s->syms = ax_arena_alloc(a, (c.syms.len + 1) * sizeof(AxSym));
   for (size_t i = 0; i < c.syms.len; i++) s->syms[i] = *sym(&c, (int)i);

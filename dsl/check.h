@@ -49,8 +49,10 @@ typedef struct AxSym {
 typedef struct AxRClass {
   const char *name;
   AxSpan span;
-  bool singleton;          /* used as a concat or iota axis: instantiated at rank 1 only */
+  bool singleton;          /* used as a concat or iota axis (in an expression the rule
+                              uses): instantiated at rank 1 only */
   AxSpan singleton_at;     /* where that was decided */
+  const char *singleton_why;   /* "concat axis" or "iota axis" */
 } AxRClass;
 
 typedef struct AxRuleSyms {

@@ -30,6 +30,12 @@ static const char *expect_name(AxExpect e) {
   return e == AX_EXPECT_VALID ? "valid" : e == AX_EXPECT_INVALID ? "invalid" : "invalid-hint";
 }
 
+static int fixed_line(const AxRClass *rc) {
+  int line, col;
+  ax_source_linecol(rc->singleton_at.src, rc->singleton_at.start, &line, &col);
+  return line;
+}
+
 /* --- Text -------------------------------------------------------------------------------- */
 
 void ax_report_text(FILE *out, const AxResult *r, const char *path) {
@@ -44,8 +50,11 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
     fprintf(out, " (expected valid: NOT MET)");
   if (r->nrclasses && r->instances) {
     fprintf(out, "  bounds {");
-    for (int i = 0; i < r->nrclasses; i++)
+    for (int i = 0; i < r->nrclasses; i++) {
       fprintf(out, "%s%s: %d", i ? ", " : "", r->rclass_names[i], r->bounds[i]);
+      const AxRClass *rc = &r->rule->syms->rclasses[i];
+      if (rc->singleton) fprintf(out, " (fixed: %s, line %d)", rc->singleton_why, fixed_line(rc));
+    }
     fprintf(out, "}");
   }
   fprintf(out, "  %d instance%s, %d quer%s, %.0f ms%s\n", r->instances,
@@ -82,6 +91,15 @@ cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
   cJSON *b = cJSON_AddObjectToObject(o, "bounds");
   for (int i = 0; i < r->nrclasses; i++)
     cJSON_AddNumberToObject(b, r->rclass_names[i], r->bounds[i]);
+  /* classes a concat or iota axis fixes at rank 1: the rule is proved at that rank only */
+  cJSON *fx = cJSON_AddObjectToObject(o, "fixed_rank");
+  for (int i = 0; i < r->nrclasses; i++) {
+    const AxRClass *rc = &r->rule->syms->rclasses[i];
+    if (!rc->singleton) continue;
+    cJSON *e = cJSON_AddObjectToObject(fx, r->rclass_names[i]);
+    cJSON_AddStringToObject(e, "why", rc->singleton_why);
+    cJSON_AddNumberToObject(e, "line", fixed_line(rc));
+  }
   cJSON_AddNumberToObject(o, "instances", r->instances);
   cJSON_AddNumberToObject(o, "queries", r->queries);
   cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->time_ms * 10 + 0.5) / 10);

@@ -169,21 +169,19 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
   for (size_t c = 0; c < s->nrclasses; c++) out->rclass_names[c] = s->rclasses[c].name;
 
   AxRankBounds rb;
-  AxVerifyOpts dump_opts;
-  char prefix[4096];
-  unsigned seq = 0;
-  ax_rank_bounds(rule, T, &dumping(o, &dump_opts, prefix, sizeof prefix, s, NULL, "bounds", &seq)->solver, &rb);
+  ax_rank_bounds(rule, T, &rb);
   out->bounds = rb.bounds;
-  out->queries += rb.queries;
+  rb.bounds = NULL;
   if (rb.unsupported) {
     out->verdict = AX_UNKNOWN;
     set_reason(out, "unsupported: %s%s", rb.unsupported, "");
-    free((char *)rb.unsupported);
+    ax_rank_bounds_free(&rb);
     out->time_ms = now_ms() - t0;
     return;
   }
+  ax_rank_bounds_free(&rb);
   long total = 1;
-  for (size_t c = 0; c < s->nrclasses; c++) total *= rb.bounds[c];
+  for (size_t c = 0; c < s->nrclasses; c++) total *= out->bounds[c];
   if (o->max_instances && total > o->max_instances) {
     char n[32];
     snprintf(n, sizeof n, "%ld", total);
@@ -218,7 +216,7 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
     }
     failed |= v != AX_VERIFIED;
     size_t c = 0;
-    while (c < s->nrclasses && rank[c] == rb.bounds[c]) rank[c++] = 1;
+    while (c < s->nrclasses && rank[c] == out->bounds[c]) rank[c++] = 1;
     if (c == s->nrclasses) break;
     rank[c]++;
   }

@@ -45,7 +45,8 @@ typedef struct AxResult {
   AxVerdict verdict;
   int nrclasses;
   const char **rclass_names;  /* borrowed from the AST */
-  int *bounds;                /* per rank class */
+  int *bounds;                /* per rank class (a class fixed at rank 1 by a concat or
+                                 iota axis says so in rule->syms->rclasses[c].singleton) */
   int instances;              /* rank vectors checked */
   int queries;                /* solver queries sent */
   double time_ms;

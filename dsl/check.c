@@ -1324,3 +1324,77 @@ bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f) {
   }
   return d->errors == before;
 }
+
+/* ---- same expression ----------------------------------------------------------------- */
+
+static const AxExpr *through_lets(const AxRuleSyms *s, const AxExpr *e) {
+  for (int guard = 0; e && e->kind == AX_E_NAME && e->ty.sym >= 0 && guard < 1 << 16; guard++) {
+    const AxSym *y = &s->syms[e->ty.sym];
+    if (y->kind != AX_SYM_LET || !y->def) break;
+    e = y->def;
+  }
+  return e;
+}
+
+bool ax_check_same_expr(const AxRuleSyms *s, const AxExpr *a, const AxExpr *b) {
+  a = through_lets(s, a);
+  b = through_lets(s, b);
+  if (a == b) return true;
+  if (!a || !b) return false;
+  if (a->ty.op >= 0 || b->ty.op >= 0) {   /* operator applications, infix or called */
+    if (a->ty.op != b->ty.op || a->ty.nopnds != b->ty.nopnds) return false;
+    for (int i = 0; i < a->ty.nopnds; i++)
+      if (!ax_check_same_expr(s, a->ty.opnds[i], b->ty.opnds[i])) return false;
+    for (int i = 0; i < ax_op_nattrs((AxOp)a->ty.op); i++) {
+      const AxExpr *x = a->ty.attrs ? a->ty.attrs[i] : NULL, *y = b->ty.attrs ? b->ty.attrs[i] : NULL;
+      if ((x == NULL) != (y == NULL) || (x && !ax_check_same_expr(s, x, y))) return false;
+    }
+    return true;
+  }
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case AX_E_INT:
+  case AX_E_REAL:
+    return strcmp(a->u.text, b->u.text) == 0;
+  case AX_E_NAME:
+    return a->ty.sym >= 0 ? a->ty.sym == b->ty.sym : strcmp(a->u.text, b->u.text) == 0;
+  case AX_E_BOOL:
+    return a->u.boolean == b->u.boolean;
+  case AX_E_INF:
+    return true;
+  case AX_E_UNARY:
+    return a->u.unary.op == b->u.unary.op && ax_check_same_expr(s, a->u.unary.arg, b->u.unary.arg);
+  case AX_E_BINARY:
+    return a->u.binary.op == b->u.binary.op && ax_check_same_expr(s, a->u.binary.lhs, b->u.binary.lhs) &&
+           ax_check_same_expr(s, a->u.binary.rhs, b->u.binary.rhs);
+  case AX_E_IF:
+    return ax_check_same_expr(s, a->u.ite.cond, b->u.ite.cond) &&
+           ax_check_same_expr(s, a->u.ite.then_e, b->u.ite.then_e) &&
+           ax_check_same_expr(s, a->u.ite.else_e, b->u.ite.else_e);
+  case AX_E_QUANT:
+    return a->u.quant.exists == b->u.quant.exists &&
+           strcmp(a->u.quant.rclass.name, b->u.quant.rclass.name) == 0 &&
+           ax_check_same_expr(s, a->u.quant.body, b->u.quant.body);
+  case AX_E_AXMAP:
+    if (a->u.axmap.n != b->u.axmap.n) return false;
+    for (size_t i = 0; i < a->u.axmap.n; i++) {
+      bool found = false;
+      for (size_t j = 0; j < b->u.axmap.n && !found; j++)
+        found = strcmp(a->u.axmap.entries[i].axis.name, b->u.axmap.entries[j].axis.name) == 0 &&
+                ax_check_same_expr(s, a->u.axmap.entries[i].value, b->u.axmap.entries[j].value);
+      if (!found) return false;
+    }
+    return true;
+  case AX_E_LIST:
+    if (a->u.list.n != b->u.list.n) return false;
+    for (size_t i = 0; i < a->u.list.n; i++)
+      if (!ax_check_same_expr(s, a->u.list.items[i], b->u.list.items[i])) return false;
+    return true;
+  case AX_E_CALL:   /* min, max, abs on maps */
+    if (strcmp(a->u.call.fn.name, b->u.call.fn.name) != 0 || a->u.call.nargs != b->u.call.nargs) return false;
+    for (size_t i = 0; i < a->u.call.nargs; i++)
+      if (!ax_check_same_expr(s, a->u.call.args[i].value, b->u.call.args[i].value)) return false;
+    return true;
+  }
+  return false;
+}

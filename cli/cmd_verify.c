@@ -252,7 +252,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
     o->rule_timeout_ms = ms < 60000 ? 60000 : ms > 604800000 ? 604800000 : (unsigned)ms;
   }
   snprintf(o->solver, sizeof o->solver, "%s%s", solver,
-           o->v.solver.cross_check ? "+cross-check" : "");
+           o->v.solver.cross_check && !o->v.solver.confirm ? "+cross-check" : "");
   *first = i;
   if (i == argc) return usage(o, "no FILE or DIR given");
   return 0;

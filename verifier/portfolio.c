@@ -382,8 +382,8 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
     }
   } else if (rc[0].r == AX_SMT_UNKNOWN || rc[1].r == AX_SMT_UNKNOWN) {
     if (rc[0].r == AX_SMT_UNKNOWN && rc[1].r == AX_SMT_UNKNOWN)
-      snprintf(reason, reason_len, "cross-check: z3: %s; %s: %s", rc[0].reason, base,
-               rc[1].reason);
+      snprintf(reason, reason_len, "%s: z3: %s; %s: %s",
+               o->confirm ? "no solver decided" : "cross-check", rc[0].reason, base, rc[1].reason);
     else if (rc[0].r == AX_SMT_UNKNOWN)
       snprintf(reason, reason_len, "cross-check: z3 gave no answer (%s); %s said %s",
                rc[0].reason, base, answer_name(rc[1].r));

@@ -799,8 +799,10 @@ static AxTy check_call(Checker *c, AxExpr *e) {
   const char *fn = e->u.call.fn.name;
   if (!ax_op_lookup(fn, &op)) {
     const char *names[AX_OP_COUNT];
-    for (int i = 0; i < AX_OP_COUNT; i++) names[i] = ax_op_name((AxOp)i);
-    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, AX_OP_COUNT));
+    int nnames = 0;   /* suggest only what a rule may apply */
+    for (int i = 0; i < AX_OP_COUNT; i++)
+      if (ax_op_spec((AxOp)i)->levels & AX_LV_RULE) names[nnames++] = ax_op_name((AxOp)i);
+    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, nnames));
     return none();
   }
   Bound b;

@@ -72,7 +72,8 @@ typedef struct AxResult {
    * "z3", ...; NULL when none was asked), and whether some query was confirmed by only one
    * of two solvers asked (the other could not decide: a timeout, exp for z3). */
   char *confirmed_by;
-  bool single;
+  bool single;                /* one solver stands behind it (a single-solver mode, or: */
+  bool partial;               /* two were asked and one could not decide some query) */
   bool strict;                /* set by the caller: a single-solver VERIFIED does not meet
                                  the expectation (gate --require-both) */
   bool cached;                /* taken from the result cache (cache.h), not recomputed */

@@ -36,7 +36,7 @@ typedef struct AxVerifyOpts {
    * classes ("bound inference too small for x"); undecided beyond them is UNKNOWN. */
   int bound_slack;
   /* --dump-smt: if non-NULL, every query is written to "<dump_stem>.<what>.smt2", what
-   * naming the query: "bounds-<n>" (bound inference), "<ranks>.vc" (the verification
+   * naming the query: "<ranks>.vc" (the verification
    * condition of one rank instance, ranks as in "x_2-y_1"), "<ranks>.vacuity",
    * "<ranks>.hint-<n>" (a reduction's bijection). Overrides solver.dump_path/prefix. */
   const char *dump_stem;

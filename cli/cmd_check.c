@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
@@ -112,13 +113,7 @@ int ax_cmd_fmt(int argc, char **argv) {
           differ++;
         }
       } else if (write) {
-        if (!same) {
-          FILE *out = fopen(files.paths[i], "wb");
-          if (!out || fwrite(buf, 1, len, out) != len) {
-            ax_diag_error(&d, (AxSpan){0}, "cannot write '%s'", files.paths[i]);
-          }
-          if (out) fclose(out);
-        }
+        if (!same && !ax_out_replace(files.paths[i], buf, len)) d.errors++;
       } else {
         fwrite(buf, 1, len, stdout);
       }

@@ -6,6 +6,7 @@
  *       --require-bound, 3 bad input (located error) or refusal (outside the Lax fragment).
  *   axle mugraph (check | fmt | dot) GRAPH.mug
  *       0 fine, 3 bad input. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,33 @@
 #include "superopt/mugtext.h"
 #include "superopt/program.h"
 
+/* Ranges of the counts: a test costs at least one run of both graphs, so a million is
+ * already hours on a large shape; beyond that a number is a typo. */
+#define MAX_TESTS 1000000
+#define MAX_FLOAT_TESTS 10000
+
+static const char usage_text[] =
+    "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
+    "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
+    "                  [--require-bound]\n"
+    "       axle mugraph (check | fmt | dot) GRAPH.mug\n"
+    "  --seed N          0 to 18446744073709551615 (default: from the clock)\n"
+    "  --tests N         1 to 1000000 field tests (default: as the bound asks)\n"
+    "  --max-tests N     1 to 1000000 (default 1000)\n"
+    "  --float-tests N   0 to 10000 (default 1)\n"
+    "  --float-tol X     a positive number below 1e6\n";
+
+/* A usage error (exit 3), or with msg NULL the help (exit 0). */
 static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr,
-          "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
-          "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
-          "                  [--require-bound]\n"
-          "       axle mugraph (check | fmt | dot) GRAPH.mug\n");
+  if (!msg) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  fprintf(stderr, "axle: error: %s\n%s", msg, usage_text);
   return 3;
 }
+
+static bool is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
 
 /* Loads and validates a .mug file into a; NULL after reporting. */
 static AxMugraph *load_mug(AxArena *a, AxDiag *d, const char *path) {
@@ -50,18 +69,20 @@ static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char 
   return g;
 }
 
+/* A decimal integer in [0, 2^64): digits only, no sign, no overflow. */
 static bool parse_u64(const char *s, uint64_t *out) {
   char *end;
-  if (!*s || *s == '-') return false;
+  if (*s < '0' || *s > '9') return false;
+  errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (*end) return false;
+  if (*end || errno) return false;
   *out = v;
   return true;
 }
 
-static bool parse_int(const char *s, int *out, int lo) {
+static bool parse_int(const char *s, int *out, int lo, int hi) {
   uint64_t v;
-  if (!parse_u64(s, &v) || v > 1000000000 || (int)v < lo) return false;
+  if (!parse_u64(s, &v) || v < (uint64_t)lo || v > (uint64_t)hi) return false;
   *out = (int)v;
   return true;
 }
@@ -75,30 +96,36 @@ int ax_cmd_equiv(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (is_help(s)) return usage(NULL);
     if (strcmp(s, "--require-bound") == 0) {
       o.require_bound = true;
     } else if (s[0] == '-' && s[1] == '-') {
-      if (!v) return usage("option needs a value");
+      char msg[128];
+      snprintf(msg, sizeof msg, "%.40s needs a value", s);
+      if (!v) return usage(msg);
       i++;
       if (strcmp(s, "--delta") == 0) {
         if (!ax_equiv_parse_delta(v, &o.delta)) return usage("--delta takes a probability in (0, 1), e.g. 2^-30 or 1e-9");
       } else if (strcmp(s, "--seed") == 0) {
-        if (!parse_u64(v, &o.seed)) return usage("--seed takes a non-negative integer");
+        if (!parse_u64(v, &o.seed)) return usage("--seed takes an integer from 0 to 2^64 - 1");
         seed_set = true;
       } else if (strcmp(s, "--program") == 0) {
         prog_name = v;
       } else if (strcmp(s, "--tests") == 0) {
-        if (!parse_int(v, &o.tests, 1)) return usage("--tests takes a positive integer");
+        if (!parse_int(v, &o.tests, 1, MAX_TESTS)) return usage("--tests takes an integer from 1 to 1000000");
       } else if (strcmp(s, "--max-tests") == 0) {
-        if (!parse_int(v, &o.max_tests, 1)) return usage("--max-tests takes a positive integer");
+        if (!parse_int(v, &o.max_tests, 1, MAX_TESTS)) return usage("--max-tests takes an integer from 1 to 1000000");
       } else if (strcmp(s, "--float-tests") == 0) {
-        if (!parse_int(v, &o.float_tests, 0)) return usage("--float-tests takes a non-negative integer");
+        if (!parse_int(v, &o.float_tests, 0, MAX_FLOAT_TESTS)) return usage("--float-tests takes an integer from 0 to 10000");
       } else if (strcmp(s, "--float-tol") == 0) {
         char *end;
+        errno = 0;
         o.float_tol = strtod(v, &end);
-        if (*end || !(o.float_tol > 0)) return usage("--float-tol takes a positive number");
+        if (end == v || *end || errno || !(o.float_tol > 0 && o.float_tol < 1e6))
+          return usage("--float-tol takes a positive number below 1e6");
       } else {
-        return usage("unknown option");
+        snprintf(msg, sizeof msg, "unknown option '%.40s'", s);
+        return usage(msg);
       }
     } else if (nfiles < 2) {
       files[nfiles++] = s;
@@ -124,6 +151,8 @@ int ax_cmd_equiv(int argc, char **argv) {
 }
 
 int ax_cmd_mugraph(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (is_help(argv[i])) return usage(NULL);
   if (argc != 3) return usage("mugraph needs a sub-command and one file");
   const char *cmd = argv[1];
   if (strcmp(cmd, "check") && strcmp(cmd, "fmt") && strcmp(cmd, "dot"))

@@ -24,6 +24,7 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/cache.h"
@@ -68,10 +69,11 @@ typedef struct Run {
   size_t nqueue;
   size_t printed;            /* tasks[0..printed) are reported */
   size_t ndone;
-  int verified, invalid, unknown, cached, met, contradicted;
+  int verified, invalid, unknown, errors, cached, met, contradicted;
   AxCache *cache;
   double t0;
-  FILE *out;                 /* the report: stdout or --output */
+  FILE *out;                 /* the report: stdout or --output (rep.f) */
+  AxOut rep;                 /* the report's checked output (cli/out.h) */
   bool live;                 /* a progress line is drawn on stderr */
   bool drawn;                /* ... and is on the screen now */
 } Run;
@@ -290,8 +292,10 @@ static void progress_clear(Run *run) {
 
 static void progress_draw(Run *run) {
   if (!run->live) return;
-  fprintf(stderr, "\r\033[K[%zu/%zu] %d verified, %d invalid, %d unknown  %.1f s", run->ndone,
-          run->n, run->verified, run->invalid, run->unknown, now_s() - run->t0);
+  fprintf(stderr, "\r\033[K[%zu/%zu] %d verified, %d invalid, %d unknown", run->ndone, run->n,
+          run->verified, run->invalid, run->unknown);
+  if (run->errors) fprintf(stderr, ", %d error%s", run->errors, run->errors == 1 ? "" : "s");
+  fprintf(stderr, "  %.1f s", now_s() - run->t0);
   if (run->cached) fprintf(stderr, "  (%d cached)", run->cached);
   fflush(stderr);
   run->drawn = true;
@@ -329,7 +333,8 @@ static void finish(Run *run, Task *t) {
   const AxResult *r = &t->r;
   run->verified += r->verdict == AX_VERIFIED;
   run->invalid += r->verdict == AX_INVALID || r->verdict == AX_INVALID_HINT;
-  run->unknown += r->verdict == AX_UNKNOWN || r->verdict == AX_ERROR;
+  run->unknown += r->verdict == AX_UNKNOWN;
+  run->errors += r->verdict == AX_ERROR;
   run->cached += r->cached;
   run->met += ax_report_met(r);
   run->contradicted += ax_report_contradicts(r);
@@ -403,8 +408,10 @@ static void summary(const Run *run, double seconds) {
   const char *what = run->o->gate ? "gate" : "verify";
   printf("axle %s: ", what);
   if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
-  printf("%zu result%s: %d verified, %d invalid, %d unknown; %d of %zu as expected", run->n,
-         run->n == 1 ? "" : "s", run->verified, run->invalid, run->unknown, run->met, run->n);
+  printf("%zu result%s: %d verified, %d invalid, %d unknown", run->n, run->n == 1 ? "" : "s",
+         run->verified, run->invalid, run->unknown);
+  if (run->errors) printf(", %d error%s", run->errors, run->errors == 1 ? "" : "s");
+  printf("; %d of %zu as expected", run->met, run->n);
   if (run->cached) printf(" (%d from the cache)", run->cached);
   if (run->o->gate) printf("; %.1f s", seconds);
   printf("\n");
@@ -463,8 +470,9 @@ static int run_command(int argc, char **argv, bool gate) {
     }
 
   int status = 0;
-  if (gate && run.n == 0) {   /* a gate that checks nothing must not pass */
-    fprintf(stderr, "axle: error: gate: no rule to verify (check the paths and --rule)\n");
+  if (run.n == 0) {   /* a run that checks nothing must not pass */
+    fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
+            gate ? "gate" : "verify");
     status = 3;
     goto out;
   }
@@ -477,12 +485,11 @@ static int run_command(int argc, char **argv, bool gate) {
     }
     dump_stems(&run, a, o.dump_dir);
   }
-  if (o.output && !(run.out = fopen(o.output, "w"))) {
-    fprintf(stderr, "axle: error: cannot write '%s': %s\n", o.output, strerror(errno));
-    run.out = stdout;
+  if (!ax_out_open(&run.rep, o.output)) {
     status = 3;
     goto out;
   }
+  run.out = run.rep.f;
   if (!o.no_cache) {
     char why[512];
     run.cache = ax_cache_open(NULL, &o.v, o.solver, why, sizeof why);
@@ -515,16 +522,13 @@ static int run_command(int argc, char **argv, bool gate) {
     for (size_t i = 0; i < run.n; i++) items[i] = (AxReportItem){&run.tasks[i].r, run.tasks[i].path};
     ax_report_junit(run.out, items, run.n, gate ? "axle gate" : "axle verify", o.solver, seconds);
   }
-  if (run.out != stdout && fclose(run.out) != 0) {
-    fprintf(stderr, "axle: error: cannot write '%s': %s\n", o.output, strerror(errno));
-    status = 3;
-  }
+  if (!ax_out_commit(&run.rep)) status = 3;
   run.out = stdout;
   if (o.format == FMT_TEXT || (gate && o.output)) summary(&run, seconds);
   if (!status) status = run.contradicted ? 1 : run.met == (int)run.n ? 0 : 2;
 
 out:
-  if (run.out != stdout) fclose(run.out);
+  ax_out_abandon(&run.rep);
   for (size_t i = 0; i < run.n; i++) {
     ax_result_free(&run.tasks[i].r);
     free(run.tasks[i].key);

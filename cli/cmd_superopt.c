@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "dsl/parse.h"
 #include "superopt/equiv.h"
 #include "superopt/mugdot.h"
@@ -28,13 +29,14 @@
 static const char usage_text[] =
     "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
     "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
-    "                  [--require-bound]\n"
-    "       axle mugraph (check | fmt | dot) GRAPH.mug\n"
-    "  --seed N          0 to 18446744073709551615 (default: from the clock)\n"
-    "  --tests N         1 to 1000000 field tests (default: as the bound asks)\n"
-    "  --max-tests N     1 to 1000000 (default 1000)\n"
-    "  --float-tests N   0 to 10000 (default 1)\n"
-    "  --float-tol X     a positive number below 1e6\n";
+    "                  [--require-bound] [--max-input MIB]\n"
+    "       axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n"
+    AX_FILES_MAX_INPUT_HELP
+    "  --seed N              0 to 18446744073709551615 (default: from the clock)\n"
+    "  --tests N             1 to 1000000 field tests (default: as the bound asks)\n"
+    "  --max-tests N         1 to 1000000 (default 1000)\n"
+    "  --float-tests N       0 to 10000 (default 1)\n"
+    "  --float-tol X         a positive number below 1e6\n";
 
 /* A usage error (exit 3), or with msg NULL the help (exit 0). */
 static int usage(const char *msg) {
@@ -109,6 +111,8 @@ int ax_cmd_equiv(int argc, char **argv) {
       } else if (strcmp(s, "--seed") == 0) {
         if (!parse_u64(v, &o.seed)) return usage("--seed takes an integer from 0 to 2^64 - 1");
         seed_set = true;
+      } else if (strcmp(s, "--max-input") == 0) {
+        if (!ax_files_max_input(v)) return usage("--max-input takes MiB from 1 to 1024");
       } else if (strcmp(s, "--program") == 0) {
         prog_name = v;
       } else if (strcmp(s, "--tests") == 0) {
@@ -153,6 +157,11 @@ int ax_cmd_equiv(int argc, char **argv) {
 int ax_cmd_mugraph(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
     if (is_help(argv[i])) return usage(NULL);
+  if (argc >= 3 && strcmp(argv[1], "--max-input") == 0) {
+    if (!ax_files_max_input(argv[2])) return usage("--max-input takes MiB from 1 to 1024");
+    argc -= 2;
+    argv += 2;
+  }
   if (argc != 3) return usage("mugraph needs a sub-command and one file");
   const char *cmd = argv[1];
   if (strcmp(cmd, "check") && strcmp(cmd, "fmt") && strcmp(cmd, "dot"))

@@ -110,7 +110,8 @@ static int usage(const Opts *o, const char *msg) {
           "  --dump-smt DIR        write every query to DIR as a .smt2 file\n"
           "  --progress auto|always|never\n"
           "                        live progress line on standard error (auto: when it is\n"
-          "                        a terminal)\n",
+          "                        a terminal)\n"
+          AX_FILES_MAX_INPUT_HELP,
           cmd, ax_jobs_cores());
   return msg ? 3 : 0;
 }
@@ -136,7 +137,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   const char *solver = "z3", *binary = NULL;
   static const char *const with_value[] = {
       "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
-      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress"};
+      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--max-input"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *a = argv[i], *val = NULL;
@@ -145,7 +146,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       i++;
       break;
     }
-    if (strcmp(a, "--help") == 0) return usage(o, NULL) - 1;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(o, NULL) - 1;
     for (size_t k = 0; k < AX_COUNTOF(with_value); k++)
       if (strcmp(a, with_value[k]) == 0) {
         if (i + 1 >= argc) {
@@ -205,6 +206,8 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       o->no_cache = true;
     } else if (strcmp(a, "--dump-smt") == 0) {
       o->dump_dir = val;
+    } else if (strcmp(a, "--max-input") == 0) {
+      if (!ax_files_max_input(val)) return usage(o, "--max-input takes MiB from 1 to 1024");
     } else if (strcmp(a, "--progress") == 0) {
       if (strcmp(val, "auto") == 0) o->progress = PROGRESS_AUTO;
       else if (strcmp(val, "always") == 0) o->progress = PROGRESS_ALWAYS;

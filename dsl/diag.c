@@ -168,31 +168,38 @@ enum {
 
 static bool name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '\'';
+         c == '_';
 }
 
 /* The message with every run of more than RUN_MAX name characters (an echoed identifier,
  * a number) shortened, so that a 10 MB identifier costs a line, not megabytes. */
 static void put_message(FILE *out, const char *fmt, va_list ap) {
-  char msg[MSG_MAX];
-  int n = vsnprintf(msg, sizeof msg, fmt, ap);
-  bool cut = n >= (int)sizeof msg;
-  for (const char *s = msg; *s;) {
-    if (!name_char(*s)) {
-      fputc(*s++, out);
-      continue;
-    }
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) return;
+  char *msg = ax_xmalloc((size_t)n + 1);
+  vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  size_t shown = 0;
+  for (const char *s = msg; *s && shown < MSG_MAX;) {
     const char *e = s;
     while (name_char(*e)) e++;
-    if (e - s > RUN_MAX) {
+    if (e == s) {
+      fputc(*s++, out);
+      shown++;
+    } else if (e - s > RUN_MAX) {
       fprintf(out, "%.*s...", RUN_KEEP, s);
-      if (!*e) cut = false;   /* the cut is inside this run: "..." says it */
+      shown += RUN_KEEP + 3;
+      s = e;
     } else {
       fwrite(s, 1, (size_t)(e - s), out);
+      shown += (size_t)(e - s);
+      s = e;
     }
-    s = e;
   }
-  if (cut) fputs("...", out);
+  if (shown >= MSG_MAX) fputs("...", out);
+  free(msg);
 }
 
 /* The source line under a diagnostic, then a caret under the span's first byte and

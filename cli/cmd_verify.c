@@ -107,7 +107,8 @@ static int usage(const Opts *o, const char *msg) {
           "                        120 x --timeout, at least 60)\n"
           "  --memory MB           memory limit of a worker (default 4096; 0: none)\n"
           "  --no-cache            neither read nor write the result cache\n"
-          "  --dump-smt DIR        write every query to DIR as a .smt2 file\n"
+          "  --dump-smt DIR        write every query to DIR as a .smt2 file (every rule is\n"
+          "                        verified then: the cache is written, not read)\n"
           "  --progress auto|always|never\n"
           "                        live progress line on standard error (auto: when it is\n"
           "                        a terminal)\n"
@@ -497,6 +498,7 @@ static int run_command(int argc, char **argv, bool gate) {
     char why[512];
     run.cache = ax_cache_open(NULL, &o.v, o.solver, why, sizeof why);
     if (!run.cache) fprintf(stderr, "axle: warning: result cache off: %s\n", why);
+    else ax_cache_warn_to(run.cache, stderr);
   }
   run.live = o.progress == PROGRESS_ALWAYS ||
              (o.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
@@ -507,7 +509,9 @@ static int run_command(int argc, char **argv, bool gate) {
     Task *t = &run.tasks[i];
     if (run.cache) {
       t->key = ax_cache_key(run.cache, t->rule, t->type);
-      if (ax_cache_get(run.cache, t->key, t->rule, t->type, &t->r)) {
+      /* --dump-smt wants the queries, which only a verification writes: the cache is not
+       * read then (but still written) */
+      if (!o.dump_dir && ax_cache_get(run.cache, t->key, t->rule, t->type, &t->r)) {
         finish(&run, t);
         continue;
       }

@@ -17,6 +17,8 @@
 #include "cli/files.h"
 #include "dsl/parse.h"
 #include "superopt/equiv.h"
+#include "superopt/field.h"
+#include "superopt/interp.h"
 #include "superopt/mugdot.h"
 #include "superopt/mugtext.h"
 #include "superopt/program.h"
@@ -29,14 +31,16 @@
 static const char usage_text[] =
     "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
     "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
-    "                  [--require-bound] [--max-input MIB]\n"
+    "                  [--require-bound] [--max-input MIB] [--memory MB]\n"
     "       axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n"
     AX_FILES_MAX_INPUT_HELP
     "  --seed N              0 to 18446744073709551615 (default: from the clock)\n"
     "  --tests N             1 to 1000000 field tests (default: as the bound asks)\n"
     "  --max-tests N         1 to 1000000 (default 1000)\n"
     "  --float-tests N       0 to 10000 (default 1)\n"
-    "  --float-tol X         a positive number below 1e6\n";
+    "  --float-tol X         a positive number below 1e6\n"
+    "  --memory MB           refuse graphs whose evaluation needs more (default 4096;\n"
+    "                        0: no limit)\n";
 
 /* A usage error (exit 3), or with msg NULL the help (exit 0). */
 static int usage(const char *msg) {
@@ -89,12 +93,34 @@ static bool parse_int(const char *s, int *out, int lo, int hi) {
   return true;
 }
 
+/* Does evaluating p and m (field tests: both at once; float tests: p twice and m) fit in
+ * memory_mb? Computed from the shapes before anything is allocated; refused (reported)
+ * if not, so that a huge shape is an error, not an allocation that fails half way. */
+static bool fits(const AxMugraph *p, const AxMugraph *m, int memory_mb) {
+  if (memory_mb == 0) return true;
+  int64_t field = ax_interp_bytes(p, sizeof(AxFF)), dp = ax_interp_bytes(p, sizeof(double));
+  int64_t need = field > INT64_MAX - ax_interp_bytes(m, sizeof(AxFF))
+                     ? INT64_MAX
+                     : field + ax_interp_bytes(m, sizeof(AxFF));
+  int64_t flt = dp > INT64_MAX / 3 ? INT64_MAX : 2 * dp;
+  flt = flt > INT64_MAX - ax_interp_bytes(m, sizeof(double)) ? INT64_MAX
+                                                               : flt + ax_interp_bytes(m, sizeof(double));
+  if (flt > need) need = flt;
+  if (need <= (int64_t)memory_mb << 20) return true;
+  fprintf(stderr,
+          "axle: error: equiv: evaluating program '%.64s' and mugraph '%.64s' needs about %lld MB, "
+          "more than the --memory limit of %d MB\n",
+          p->name, m->name, (long long)(need >> 20) + 1, memory_mb);
+  return false;
+}
+
 int ax_cmd_equiv(int argc, char **argv) {
   AxEquivOpts o;
   ax_equiv_defaults(&o);
   const char *files[2] = {NULL, NULL}, *prog_name = NULL;
   int nfiles = 0;
   bool seed_set = false;
+  int memory_mb = 4096;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -113,6 +139,8 @@ int ax_cmd_equiv(int argc, char **argv) {
         seed_set = true;
       } else if (strcmp(s, "--max-input") == 0) {
         if (!ax_files_max_input(v)) return usage("--max-input takes MiB from 1 to 1024");
+      } else if (strcmp(s, "--memory") == 0) {
+        if (!parse_int(v, &memory_mb, 0, 1 << 22)) return usage("--memory takes megabytes from 0 (no limit) to 4194304");
       } else if (strcmp(s, "--program") == 0) {
         prog_name = v;
       } else if (strcmp(s, "--tests") == 0) {
@@ -149,7 +177,7 @@ int ax_cmd_equiv(int argc, char **argv) {
   int status = 3;
   AxMugraph *p = load_prog(a, &d, files[0], prog_name);
   AxMugraph *m = p ? load_mug(a, &d, files[1]) : NULL;
-  if (p && m) status = ax_equiv_run(p, m, &d, &o);
+  if (p && m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
   ax_arena_free(a);
   return status;
 }

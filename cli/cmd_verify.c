@@ -396,7 +396,9 @@ static void arrived(void *ctx, size_t i, const char *data, size_t len, const cha
     r->rule = t->rule;
     r->type = t->type;
     r->has_type = t->rule->tvar.name != NULL;
-    r->verdict = AX_UNKNOWN;
+    /* running out of memory is the verifier failing (ERROR); a timeout or a crash stays
+     * UNKNOWN */
+    r->verdict = failure && strncmp(failure, "out of memory", 13) == 0 ? AX_ERROR : AX_UNKNOWN;
     r->rclass_names = ax_xcalloc(1, sizeof(char *));
     r->reason = ax_xstrdup(failure ? failure : "worker sent an unreadable result");
     r->time_ms = ms;

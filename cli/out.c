@@ -58,7 +58,19 @@ static const char *reason(const Sink *s) {
   return strerror(s->err ? s->err : EIO);
 }
 
+/* Out of memory in the axle process itself: an error, exit 3, what was printed kept. Only
+ * async-signal-safe-ish calls: the heap is exhausted, stdio's buffers exist already. */
+_Noreturn static void out_of_memory(size_t bytes) {
+  char msg[160];
+  int n = snprintf(msg, sizeof msg,
+                   "axle: error: out of memory (%zu bytes more were needed; see ulimit -v)\n", bytes);
+  fflush(stdout);
+  if (n > 0 && write(STDERR_FILENO, msg, (size_t)n) < 0) _exit(3);
+  _exit(3);
+}
+
 void ax_out_start(void) {
+  ax_set_oom_handler(out_of_memory);
   /* a closed 0, 1 or 2 is occupied: a file axle opens later must not become its stdout.
    * stdout gets /dev/full, so that writing to it fails as writing to a closed one would. */
   static const char *const dev[3] = {"/dev/null", "/dev/full", "/dev/null"};

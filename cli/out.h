@@ -10,7 +10,9 @@
  * that is not a regular file (a device such as /dev/stdout, a FIFO) is written directly.
  *
  * main() calls ax_out_start first (standard descriptors occupied, stdout line-buffered so
- * a killed run keeps every line it printed) and ax_out_finish last. */
+ * a killed run keeps every line it printed) and ax_out_finish last. ax_out_start also
+ * installs the out-of-memory handler (base.h): allocation failure is "axle: error: out of
+ * memory (...)" and exit status 3, never an abort. */
 #ifndef AX_OUT_H
 #define AX_OUT_H
 

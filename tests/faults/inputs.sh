@@ -103,6 +103,13 @@ printf 'rule a for T in num {\r  rclass x\r  map s over x\r  tensor Y : T[x: s]\
 "$AXLE" check "$tmp/cr-bad.axl" 2>"$tmp/cr-bad.err" >/dev/null
 check "CR-only: error on line 5" grep -q "cr-bad.axl:5:3: error: rule 'a': unknown operator 'nope'" "$tmp/cr-bad.err"
 
+# .mug files too
+tr '\n' '\r' <superopt/examples/lora.mug >"$tmp/lora-cr.mug"
+sed 's/$/\r/' superopt/examples/lora.mug >"$tmp/lora-crlf.mug"
+check "CR-only .mug: valid" "$AXLE" mugraph check "$tmp/lora-cr.mug"
+check "CRLF .mug: valid" "$AXLE" mugraph check "$tmp/lora-crlf.mug"
+check "CR-only .mug: same graph" cmp -s <("$AXLE" mugraph fmt "$tmp/lora-cr.mug") <("$AXLE" mugraph fmt superopt/examples/lora.mug)
+
 # --- fmt is linear in comments: 8000 commented rules (was over 2 minutes) -----------------------
 python3 - "$tmp/many.axl" <<'PY'
 import sys

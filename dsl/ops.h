@@ -151,7 +151,8 @@ typedef struct AxOpSpec {
   /* rule level */
   int min_operands, max_operands;   /* max -1: variadic */
   AxElemRule elem;
-  AxAttrSpec attrs[AX_MAX_ATTRS];   /* terminated by name == NULL; positional order */
+  const AxAttrSpec *attrs;          /* AX_MAX_ATTRS entries, terminated by name == NULL;
+                                       positional order */
   /* program / μGraph level */
   int min_in, max_in;
   unsigned tattrs;                  /* AX_TA_* */

@@ -24,7 +24,7 @@
  * rejected as numerically unstable, like Mirage's floating-point filter.
  *
  * Mirage itself runs one test in Z_13861 with fixed inputs; these tests use primes near
- * 2^31 and 2^32 and as many tests as the bound asks. */
+ * 2^30 and 2^32, drawn per run, and as many tests as the bound asks. */
 #ifndef AX_EQUIV_H
 #define AX_EQUIV_H
 

@@ -2,7 +2,7 @@
 # The superoptimizer's axioms (issue 14, item 3): every rule of rules/superopt is VERIFIED
 # (the names the search's axiom table cites are there), every mutated twin in
 # rules/superopt-mutants is INVALID with a replayed counterexample, and the axioms the
-# verifier cannot decide yet (rules/superopt-unproved) come out UNKNOWN — never VERIFIED.
+# verifier cannot decide yet (tests/verify/superopt-unproved) come out UNKNOWN — never VERIFIED.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -20,9 +20,9 @@ check "rules/superopt-mutants: every twin as expected (exit 0)" [ $? -eq 0 ]
 check "every twin INVALID" [ "$(grep -c '\]  INVALID (expected invalid)' "$tmp/mut")" -eq "$(grep -c '^rules/superopt-mutants/' "$tmp/mut")" ]
 check "counterexamples are replayed" has "$tmp/mut" "counterexample (replayed)"
 
-"$AXLE" verify --no-cache --jobs 2 --timeout 5 rules/superopt-unproved >"$tmp/unp" 2>&1
+"$AXLE" verify --no-cache --jobs 2 --timeout 5 tests/verify/superopt-unproved >"$tmp/unp" 2>&1
 check "the undecidable axioms are not VERIFIED" [ "$(grep -c '\]  VERIFIED' "$tmp/unp")" -eq 0 ]
-check "... but UNKNOWN, with a reason" [ "$(grep -c '\]  UNKNOWN' "$tmp/unp")" -eq "$(grep -c '^rules/superopt-unproved/' "$tmp/unp")" ]
+check "... but UNKNOWN, with a reason" [ "$(grep -c '\]  UNKNOWN' "$tmp/unp")" -eq "$(grep -c '^tests/verify/superopt-unproved/' "$tmp/unp")" ]
 
 echo "superopt axioms: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

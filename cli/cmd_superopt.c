@@ -2,8 +2,13 @@
  *
  *   axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME] [--tests N]
  *              [--max-tests N] [--float-tests N] [--float-tol X] [--require-bound]
+ *              [--jobs N] [--primes P,Q]
  *       0 equivalent, 1 not equivalent (or numerically unstable), 2 no guarantee under
  *       --require-bound, 3 bad input (located error) or refusal (outside the Lax fragment).
+ *   axle equiv --candidates PROGRAM.axl GRAPH.mug... [same options]
+ *       each graph through the search's fast path (equiv.h: scaled-instance filter, then
+ *       the full check), one line each with its time; 0 all equivalent, 1 some not,
+ *       2 some without guarantee under --require-bound, 3 bad input.
  *   axle mugraph (check | fmt | dot) GRAPH.mug
  *       0 fine, 3 bad input. */
 #include <errno.h>
@@ -31,7 +36,9 @@
 static const char usage_text[] =
     "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
     "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
-    "                  [--require-bound] [--max-input MIB] [--memory MB]\n"
+    "                  [--require-bound] [--max-input MIB] [--memory MB] [--jobs N]\n"
+    "                  [--primes P,Q]\n"
+    "       axle equiv --candidates PROGRAM.axl GRAPH.mug... [options as above]\n"
     "       axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n"
     AX_FILES_MAX_INPUT_HELP
     "  --seed N              0 to 18446744073709551615 (default: from the clock)\n"
@@ -114,19 +121,57 @@ static bool fits(const AxMugraph *p, const AxMugraph *m, int memory_mb) {
   return false;
 }
 
+/* `--candidates`: every graph through the search's fast path (equiv.h). */
+static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena *a, AxDiag *d,
+                          const AxEquivOpts *o) {
+  AxEquivCtx *c = ax_equiv_ctx_new(p, o);
+  uint64_t P, Q;
+  ax_equiv_ctx_primes(c, &P, &Q);
+  printf("equiv candidates: program '%s', %d candidates; p = %" PRIu64 ", q = %" PRIu64
+         ", seed %" PRIu64 "\n", p->name, n, P, Q, o->seed);
+  int status = 0, nfilt = 0, nok = 0;
+  double total = 0;
+  for (int i = 0; i < n; i++) {
+    AxMugraph *m = load_mug(a, d, files[i]);
+    if (!m) {
+      status = 3;
+      continue;
+    }
+    AxEquivResult r;
+    ax_equiv_candidate(c, m, d, &r);
+    total += r.ms;
+    nfilt += r.filtered;
+    nok += r.status == 0;
+    const char *what = r.status == 0 ? (r.bounded ? "equivalent" : "equivalent by testing, no bound")
+                       : r.status == 1 ? "not equivalent"
+                       : r.status == 2 ? "no guarantee" : "cannot be compared";
+    printf("%s: %s%s (scale 1/%" PRId64 ") %.1f ms\n", files[i], what,
+           r.filtered ? " at the scaled instance" : "", r.scale, r.ms);
+    if (r.status == 3) status = 3;
+    else if (status != 3 && r.status > status) status = r.status;
+  }
+  printf("%d candidates: %d equivalent, %d rejected at the scaled instance; %.1f ms per candidate\n",
+         n, nok, nfilt, n ? total / n : 0.0);
+  ax_equiv_ctx_free(c);
+  return status;
+}
+
 int ax_cmd_equiv(int argc, char **argv) {
   AxEquivOpts o;
   ax_equiv_defaults(&o);
-  const char *files[2] = {NULL, NULL}, *prog_name = NULL;
+  const char *files[256], *prog_name = NULL;
   int nfiles = 0;
-  bool seed_set = false;
+  bool seed_set = false, candidates = false;
   int memory_mb = 4096;
+  int status = 3;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (is_help(s)) return usage(NULL);
     if (strcmp(s, "--require-bound") == 0) {
       o.require_bound = true;
+    } else if (strcmp(s, "--candidates") == 0) {
+      candidates = true;
     } else if (s[0] == '-' && s[1] == '-') {
       char msg[128];
       snprintf(msg, sizeof msg, "%.40s needs a value", s);
@@ -149,6 +194,14 @@ int ax_cmd_equiv(int argc, char **argv) {
         if (!parse_int(v, &o.max_tests, 1, MAX_TESTS)) return usage("--max-tests takes an integer from 1 to 1000000");
       } else if (strcmp(s, "--float-tests") == 0) {
         if (!parse_int(v, &o.float_tests, 0, MAX_FLOAT_TESTS)) return usage("--float-tests takes an integer from 0 to 10000");
+      } else if (strcmp(s, "--jobs") == 0) {
+        if (!parse_int(v, &o.jobs, 1, 256)) return usage("--jobs takes an integer from 1 to 256");
+      } else if (strcmp(s, "--primes") == 0) {
+        char *comma = strchr(v, ',');
+        if (!comma) return usage("--primes takes P,Q");
+        *comma = 0;
+        if (!parse_u64(v, &o.p) || !parse_u64(comma + 1, &o.q) || !ax_field_primes_ok(o.p, o.q))
+          return usage("--primes takes two primes P,Q with Q | P - 1, 2^16 <= Q < 2^31 and P < 2^32");
       } else if (strcmp(s, "--float-tol") == 0) {
         char *end;
         errno = 0;
@@ -159,13 +212,16 @@ int ax_cmd_equiv(int argc, char **argv) {
         snprintf(msg, sizeof msg, "unknown option '%.40s'", s);
         return usage(msg);
       }
-    } else if (nfiles < 2) {
+    } else if (nfiles < (int)AX_COUNTOF(files)) {
       files[nfiles++] = s;
     } else {
-      return usage("too many arguments");
+      return usage("too many files");
     }
   }
-  if (nfiles != 2) return usage("equiv needs a program file and a .mug file");
+  if (candidates ? nfiles < 2 : nfiles != 2) {
+    return usage(candidates ? "equiv --candidates needs a program file and .mug files"
+                            : "equiv needs a program file and a .mug file");
+  }
   if (!seed_set) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -174,10 +230,13 @@ int ax_cmd_equiv(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  int status = 3;
   AxMugraph *p = load_prog(a, &d, files[0], prog_name);
-  AxMugraph *m = p ? load_mug(a, &d, files[1]) : NULL;
-  if (p && m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
+  if (p && !candidates) {
+    AxMugraph *m = load_mug(a, &d, files[1]);
+    if (m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
+  } else if (p) {
+    status = run_candidates(p, files + 1, nfiles - 1, a, &d, &o);
+  }
   ax_arena_free(a);
   return status;
 }

@@ -388,7 +388,7 @@ static void confirmation(const Opts *o, const AxSolverLog *log, AxResult *r) {
   if (r->trivial || r->queries == 0) return;
   if (s->cross_check) {
     bool z3_all = log->unsat_binary_only == 0, bin_all = log->unsat_z3_only == 0;
-    r->single = !(z3_all && bin_all);
+    r->single = r->partial = !(z3_all && bin_all);
     if (z3_all && bin_all) snprintf(buf, sizeof buf, "z3+%s", bin);
     else if (bin_all) snprintf(buf, sizeof buf, "%s", bin);
     else if (z3_all) snprintf(buf, sizeof buf, "z3");

@@ -113,17 +113,20 @@ bool ax_out_open(AxOut *o, const char *path) {
     o->f = stdout;
     return true;
   }
+  o->name = ax_xstrdup(path);
   struct stat st;
   bool exists = stat(path, &st) == 0;
   int fd;
   if (exists && !S_ISREG(st.st_mode)) {   /* a device or a FIFO: written as it is */
     if (S_ISDIR(st.st_mode)) {
       fail(path, EISDIR);
+      ax_out_abandon(o);
       return false;
     }
     fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) {
       fail(path, errno);
+      ax_out_abandon(o);
       return false;
     }
     o->path = ax_xstrdup(path);
@@ -143,8 +146,9 @@ bool ax_out_open(AxOut *o, const char *path) {
     if (fd < 0) {
       fail(path, errno);
       free(o->tmp);
-      free(target);
       o->tmp = NULL;
+      free(target);
+      ax_out_abandon(o);
       return false;
     }
     mode_t mask = umask(0);
@@ -194,12 +198,13 @@ bool ax_out_commit(AxOut *o) {
     err = errno;
   }
   if (!ok) {
-    fail(o->path, err);
+    fail(o->name, err);
     ax_out_abandon(o);
     return false;
   }
   free(o->tmp);
   free(o->path);
+  free(o->name);
   memset(o, 0, sizeof *o);
   return true;
 }
@@ -209,6 +214,7 @@ void ax_out_abandon(AxOut *o) {
   if (o->tmp) unlink(o->tmp);
   free(o->tmp);
   free(o->path);
+  free(o->name);
   memset(o, 0, sizeof *o);
 }
 

@@ -20,7 +20,8 @@
 
 typedef struct AxOut {
   FILE *f;      /* write here (stdout when path is NULL) */
-  char *path;   /* owned: the name the output will have; NULL: standard output */
+  char *path;   /* owned: the file the output will be (a link resolved); NULL: stdout */
+  char *name;   /* owned: the name as given, for messages */
   char *tmp;    /* owned: the temporary name being written, NULL when written directly */
   int mode;     /* permissions the file gets (an existing file's, else 0666 & ~umask) */
   void *sink;   /* private: the descriptor under f and the first error on it */

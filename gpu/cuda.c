@@ -209,8 +209,8 @@ static void body_matmul(Emit *e, const Opnd *out, const Opnd *a, const Opnd *b, 
     line(e, "const %s bt = e / %" PRId64 ";", it, m * n);
     for (int d = 0; d < ob.rank; d++) {
       int64_t st = stride_of(&ob, d);
-      if (d == 0) line(e, "const %s i%d = bt / %" PRId64 ";", it, d, st);
-      else line(e, "const %s i%d = (bt / %" PRId64 ") %% %" PRId64 ";", it, d, st, ob.dim[d]);
+      if (d == 0) line(e, "[[maybe_unused]] const %s i%d = bt / %" PRId64 ";", it, d, st);
+      else line(e, "[[maybe_unused]] const %s i%d = (bt / %" PRId64 ") %% %" PRId64 ";", it, d, st, ob.dim[d]);
     }
     Opnd ta = {.shape = ab}, tb = {.shape = bb};
     char t1[200], t2[200];

@@ -1,36 +1,55 @@
 /* cmd_cuda.c — `axle cuda` (docs/gpu.md).
  *
  *   axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
+ *             [--program PROGRAM.axl [--program-name NAME]]
  *       Writes the CUDA source of the μGraph and the C header of its host entry (default:
- *       FILE.cu with its extension replaced by .h). 0 written, 3 bad input: a located
- *       error in the graph, or a graph the target cannot run (shared memory, grid). */
+ *       FILE.cu with its extension replaced by .h); with --program also the benchmark
+ *       manifest FILE.json for gpu/bench/bench.py. 0 written, 3 bad input: a located error
+ *       in the graph or the program, a graph the target cannot run (shared memory, grid),
+ *       or inputs and outputs that do not pair by name. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "dsl/parse.h"
 #include "gpu/cuda.h"
 #include "superopt/mugtext.h"
+#include "superopt/program.h"
 
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr, "usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n");
+  fprintf(stderr, "usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
+                  "                 [--program PROGRAM.axl [--program-name NAME]]\n");
   return 3;
 }
 
-/* FILE.cu -> FILE.h (any extension replaced; none: .h appended), allocated in a. */
-static const char *header_path(AxArena *a, const char *cu) {
+static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char *name) {
+  AxSource *src;
+  if (!ax_source_load(a, d, path, &src)) return NULL;
+  AxFile *f = ax_parse(a, d, src);
+  if (d->errors) return NULL;
+  const AxBlock *b = ax_prog_find(f, name, d);
+  if (!b) return NULL;
+  AxMugraph *g = ax_prog_lower(a, d, b);
+  if (!g || !ax_mug_check(g, d)) return NULL;
+  return g;
+}
+
+/* FILE.cu -> FILE<ext>, allocated in a. */
+static const char *beside(AxArena *a, const char *cu, const char *ext) {
   const char *slash = strrchr(cu, '/'), *dot = strrchr(cu, '.');
   size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - cu) : strlen(cu);
-  return ax_arena_printf(a, "%.*s.h", (int)n, cu);
+  return ax_arena_printf(a, "%.*s%s", (int)n, cu, ext);
 }
 
 int ax_cmd_cuda(int argc, char **argv) {
-  const char *in = NULL, *out = NULL, *hdr = NULL;
+  const char *in = NULL, *out = NULL, *hdr = NULL, *prog_path = NULL, *prog_name = NULL;
   AxCudaTarget target = AX_CUDA_SM90;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(s, "--help") == 0) {
-      printf("usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n");
+      printf("usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
+             "                 [--program PROGRAM.axl [--program-name NAME]]\n");
       return 0;
     }
     if (s[0] == '-' && s[1] == '-') {
@@ -38,6 +57,8 @@ int ax_cmd_cuda(int argc, char **argv) {
       i++;
       if (strcmp(s, "--output") == 0) out = v;
       else if (strcmp(s, "--header") == 0) hdr = v;
+      else if (strcmp(s, "--program") == 0) prog_path = v;
+      else if (strcmp(s, "--program-name") == 0) prog_name = v;
       else if (strcmp(s, "--target") == 0) {
         if (!ax_cuda_target_lookup(v, &target)) return usage("--target takes sm_90 or sm_80");
       } else return usage("unknown option");
@@ -55,8 +76,10 @@ int ax_cmd_cuda(int argc, char **argv) {
   int status = 3;
   AxSource *src;
   AxMugraph *g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
-  if (g && ax_mug_check(g, &d)) {
-    if (!hdr) hdr = header_path(a, out);
+  AxMugraph *prog = NULL;
+  if (g && ax_mug_check(g, &d) && (!prog_path || (prog = load_prog(a, &d, prog_path, prog_name)))) {
+    if (!hdr) hdr = beside(a, out, ".h");
+    const char *man = prog ? beside(a, out, ".json") : NULL;
     FILE *f = fopen(out, "w");
     if (!f) {
       fprintf(stderr, "axle: error: cannot write '%s'\n", out);
@@ -66,11 +89,27 @@ int ax_cmd_cuda(int argc, char **argv) {
       FILE *h = ok ? fopen(hdr, "w") : NULL;
       if (h) {
         ax_cuda_emit_header(h, g);
-        if (fclose(h) == 0) status = 0;
+        ok = fclose(h) == 0;
       } else if (ok) {
         fprintf(stderr, "axle: error: cannot write '%s'\n", hdr);
+        ok = false;
       }
-      if (status != 0) remove(out);
+      if (ok && man) {
+        FILE *m = fopen(man, "w");
+        if (!m) {
+          fprintf(stderr, "axle: error: cannot write '%s'\n", man);
+          ok = false;
+        } else {
+          ok = ax_cuda_emit_manifest(m, g, prog, target, &d);
+          ok = fclose(m) == 0 && ok;
+          if (!ok) remove(man);
+        }
+      }
+      if (ok) status = 0;
+      else {
+        remove(out);
+        if (hdr) remove(hdr);
+      }
     }
   }
   ax_arena_free(a);

@@ -295,6 +295,13 @@ static void kt_opnd(const AxMugraph *g, int ti, Opnd *o) {
   snprintf(o->name, sizeof o->name, "p%d", ti);
 }
 
+/* Whether operand j of st is the first occurrence of its tensor (mul(d, d) passes d once). */
+static bool first_use(const AxKStmt *st, int j) {
+  for (int q = 0; q < j; q++)
+    if (st->in[q] == st->in[j]) return false;
+  return true;
+}
+
 /* One __global__ for pre-defined operator statement s; its name is op<s>. */
 static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   const AxKStmt *st = &g->stmts[s];
@@ -305,7 +312,8 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
           g->tensors[st->t].name, ax_tensor_opname(st->op), ctype(out.dt));
   fprintf(e->f, "__global__ void __launch_bounds__(256) ax_op%d(%s *__restrict__ %s", s, ctype(out.dt), out.name);
   for (int j = 0; j < st->nin; j++)
-    if (!in[j].is_const) fprintf(e->f, ", const %s *__restrict__ %s", ctype(in[j].dt), in[j].name);
+    if (!in[j].is_const && first_use(st, j))
+      fprintf(e->f, ", const %s *__restrict__ %s", ctype(in[j].dt), in[j].name);
   fprintf(e->f, ") {\n");
   e->ind = 1;
   int64_t n = ax_shape_numel(&out.shape);
@@ -1009,7 +1017,7 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
       if (blocks > 65535) blocks = 65535;
       fprintf(out, "  AX_LAUNCH(ax_op%d, dim3(%" PRId64 "), dim3(256), 0, stream, p%d", s, blocks, st->t);
       for (int j = 0; j < st->nin; j++)
-        if (!g->tensors[st->in[j]].anon) fprintf(out, ", p%d", st->in[j]);
+        if (!g->tensors[st->in[j]].anon && first_use(st, j)) fprintf(out, ", p%d", st->in[j]);
       fprintf(out, ");\n");
     } else if (st->kind == AX_KS_KERNEL) {
       const AxKernel *k = st->kernel;
@@ -1049,5 +1057,130 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
   line(&e, "return (int)err;");
   fprintf(out, "}\n");
   free(is_out);
+  return true;
+}
+
+/* ---- benchmark manifest ------------------------------------------------------------------ */
+
+static void json_shape(FILE *out, const AxShape *s) {
+  fputc('[', out);
+  for (int i = 0; i < s->rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", s->dim[i]);
+  fputc(']', out);
+}
+
+/* Names in .axl and .mug files are identifiers; anything else is escaped for JSON. */
+static void json_str(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(out, "\\u%04x", *s);
+    else fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+/* The program tensor named like graph tensor gt, with the same dtype and shape; -1 after
+ * reporting. */
+static int pair_tensor(const AxMugraph *g, int gt, const AxMugraph *prog, AxDiag *d, const char *what) {
+  const AxKTensor *t = &g->tensors[gt];
+  int pt = ax_mug_find(prog, t->name);
+  char b1[96], b2[96];
+  if (pt < 0) {
+    ax_diag_error(d, t->span, "%s '%s' of mugraph '%s' is not a tensor of program '%s'", what, t->name,
+                  g->name, prog->name);
+    return -1;
+  }
+  const AxKTensor *p = &prog->tensors[pt];
+  if (p->dtype != t->dtype || !ax_shape_equal(&p->shape, &t->shape)) {
+    ax_diag_error(d, t->span, "%s '%s': %s%s in the mugraph, %s%s in program '%s'", what, t->name,
+                  ax_dtype_name(t->dtype), ax_shape_str(&t->shape, b1, sizeof b1), ax_dtype_name(p->dtype),
+                  ax_shape_str(&p->shape, b2, sizeof b2), prog->name);
+    return -1;
+  }
+  return pt;
+}
+
+bool ax_cuda_emit_manifest(FILE *out, const AxMugraph *g, const AxMugraph *prog, AxCudaTarget target,
+                           AxDiag *d) {
+  char id[128];
+  ax_cuda_ident(g->name, id, sizeof id);
+  int *pin = ax_xcalloc((size_t)g->ntensors + 1, sizeof *pin);
+  bool ok = true;
+  int ni = 0, pni = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      int pt = pair_tensor(g, g->stmts[s].t, prog, d, "input");
+      if (pt < 0) ok = false;
+      else if (prog->stmts[prog->tensors[pt].stmt].kind != AX_KS_INPUT) {
+        ax_diag_error(d, g->tensors[g->stmts[s].t].span, "input '%s' is computed, not an input, in program '%s'",
+                      g->tensors[g->stmts[s].t].name, prog->name);
+        ok = false;
+      }
+      pin[ni++] = pt;
+    }
+  for (int s = 0; s < prog->nstmts; s++) pni += prog->stmts[s].kind == AX_KS_INPUT;
+  if (ok && pni != ni) {
+    ax_diag_error(d, g->span, "mugraph '%s' has %d inputs, program '%s' %d", g->name, ni, prog->name, pni);
+    ok = false;
+  }
+  int *pout = ax_xcalloc((size_t)g->noutputs + 1, sizeof *pout);
+  for (int i = 0; i < g->noutputs && ok; i++)
+    if ((pout[i] = pair_tensor(g, g->outputs[i], prog, d, "output")) < 0) ok = false;
+  if (!ok) {
+    free(pin);
+    free(pout);
+    return false;
+  }
+  fprintf(out, "{\n  \"format\": \"axle-bench-1\",\n  \"graph\": ");
+  json_str(out, g->name);
+  fprintf(out, ",\n  \"entry\": \"axle_run_%s\",\n  \"target\": \"%s\",\n  \"program\": ", id,
+          ax_cuda_target_name(target));
+  json_str(out, prog->name);
+  fprintf(out, ",\n  \"inputs\": [");
+  for (int i = 0; i < ni; i++) {
+    const AxKTensor *t = &prog->tensors[pin[i]];
+    fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+    json_str(out, t->name);
+    fprintf(out, ", \"t\": %d, \"dtype\": \"%s\", \"shape\": ", pin[i], ax_dtype_name(t->dtype));
+    json_shape(out, &t->shape);
+    fputc('}', out);
+  }
+  fprintf(out, "\n  ],\n  \"outputs\": [");
+  for (int i = 0; i < g->noutputs; i++) {
+    const AxKTensor *t = &prog->tensors[pout[i]];
+    fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+    json_str(out, t->name);
+    fprintf(out, ", \"t\": %d, \"dtype\": \"%s\", \"shape\": ", pout[i], ax_dtype_name(t->dtype));
+    json_shape(out, &t->shape);
+    fputc('}', out);
+  }
+  fprintf(out, "\n  ],\n  \"steps\": [");
+  bool first = true;
+  for (int s = 0; s < prog->nstmts; s++) {
+    const AxKStmt *st = &prog->stmts[s];
+    if (st->kind != AX_KS_OP) continue;
+    const AxKTensor *t = &prog->tensors[st->t];
+    fprintf(out, "%s\n    {\"t\": %d, \"op\": \"%s\", \"in\": [", first ? "" : ",", st->t, ax_tensor_opname(st->op));
+    first = false;
+    for (int j = 0; j < st->nin; j++) {
+      const AxKTensor *a = &prog->tensors[st->in[j]];
+      if (a->anon) fprintf(out, "%s{\"const\": %.17g}", j ? ", " : "", (double)a->value.num / (double)a->value.den);
+      else fprintf(out, "%s%d", j ? ", " : "", st->in[j]);
+    }
+    fprintf(out, "], \"dtype\": \"%s\", \"shape\": ", ax_dtype_name(t->dtype));
+    json_shape(out, &t->shape);
+    unsigned at = ax_tensor_spec(st->op)->attrs;
+    if (at & AX_TA_AXIS) fprintf(out, ", \"axis\": %d", st->at.axis);
+    if (at & AX_TA_TO) fprintf(out, ", \"to\": %" PRId64, st->at.to ? st->at.to : 1);
+    if (at & AX_TA_TIMES) fprintf(out, ", \"times\": %" PRId64, st->at.times);
+    if (at & AX_TA_SHAPE) {
+      fprintf(out, ", \"attr_shape\": ");
+      json_shape(out, &st->at.shape);
+    }
+    fputc('}', out);
+  }
+  fprintf(out, "\n  ]\n}\n");
+  free(pin);
+  free(pout);
   return true;
 }

@@ -53,4 +53,12 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
  * dtype and shape of its inputs and outputs. */
 void ax_cuda_emit_header(FILE *out, const AxMugraph *g);
 
+/* Writes the benchmark manifest (JSON, format "axle-bench-1"; docs/gpu.md) that
+ * gpu/bench/bench.py reads beside the .cu: the entry's name, its inputs and outputs in
+ * argument order, and the program `prog` (a lowered program: pre-defined operators only)
+ * step by step, which the harness runs with PyTorch. Inputs and outputs are paired by name;
+ * returns false after reporting through d when they do not match in name, dtype or shape. */
+bool ax_cuda_emit_manifest(FILE *out, const AxMugraph *g, const AxMugraph *prog, AxCudaTarget t,
+                           AxDiag *d);
+
 #endif

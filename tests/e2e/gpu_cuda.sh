@@ -35,6 +35,20 @@ check "sm_80 smem: no file left" test ! -e "$tmp/big.cu"
 "$AXLE" cuda tests/gpu/smem_sm80.mug --output "$tmp/big.cu" --target sm_90
 check "sm_90 smem: exit 0" test $? -eq 0
 check "sm_90 smem: dynamic shared memory" has "$tmp/big.cu" "AX_SMEM_DYNAMIC(ax_smem)"
+# --program: the benchmark manifest beside the .cu
+"$AXLE" cuda "$ex/qknorm.mug" --output "$tmp/q.cu" --program "$ex/qknorm.axl"
+check "manifest: exit 0" test $? -eq 0
+check "manifest: written" has "$tmp/q.json" '"format": "axle-bench-1"'
+check "manifest: entry" has "$tmp/q.json" '"entry": "axle_run_qknorm"'
+check "manifest: input order" has "$tmp/q.json" '{"name": "Q", "t": 0, "dtype": "f16", "shape": \[2, 256, 64\]}'
+check "manifest: program steps" has "$tmp/q.json" '{"t": 4, "op": "rms_norm", "in": \[1\], "dtype": "f16", "shape": \[2, 64, 4096\], "axis": 1}'
+if command -v python3 >/dev/null; then
+  check "manifest: valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/q.json"
+fi
+"$AXLE" cuda "$ex/qknorm.mug" --output "$tmp/m.cu" --program "$ex/lora.axl" 2>"$tmp/err"
+check "unpaired program: exit 3" test $? -eq 3
+check "unpaired program: located" has "$tmp/err" "qknorm.mug:4:9: error: input 'Q' of mugraph 'qknorm' is not a tensor of program 'lora'"
+check "unpaired program: no files left" test ! -e "$tmp/m.cu" -a ! -e "$tmp/m.json" -a ! -e "$tmp/m.h"
 # bad input
 "$AXLE" cuda "$tmp/none.mug" --output "$tmp/n.cu" 2>"$tmp/err"
 check "missing file: exit 3" test $? -eq 3

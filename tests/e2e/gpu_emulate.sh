@@ -3,7 +3,8 @@
 # with the float interpreter at the real shapes (none takes over a minute here, so none is
 # reduced). QKNorm in f16 overflows in the μGraph itself (every output is nan, and the
 # emulation must give nan at the same places), so it also runs in bf16
-# (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared.
+# (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
+# pre-defined operator runs once (tests/gpu/predefined.mug).
 # Soundness: generated sources with a barrier removed, a tile offset shifted and a
 # barrier made divergent must be caught (exit 1, 1, 2). Bad input exits 3.
 set -u
@@ -14,7 +15,8 @@ if ! command -v "${CXX:-g++}" >/dev/null; then
   exit 77
 fi
 ex=superopt/examples
-for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16; do
+for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
+         tests/gpu/predefined; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1

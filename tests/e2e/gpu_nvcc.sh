@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile check of the generated CUDA: every example of superopt/examples (and the sm_80
-# shared-memory edge case for sm_90), generated for sm_90 and sm_80, compiled by nvcc for
+# shared-memory edge case for sm_90, and every pre-defined operator), generated for sm_90 and sm_80, compiled by nvcc for
 # that target with --resource-usage, on the tensor-core path (-DAXLE_TC) and on the
 # portable path: no error, no warning, no register spill, static shared memory within the
 # target's limit (from ptxas), dynamic shared memory within it (from the generated file),
@@ -17,7 +17,7 @@ if [ ! -x "$NVCC" ]; then
 fi
 echo "nvcc: $("$NVCC" --version | tail -1)"
 limit() { [ "$1" = sm_90 ] && echo 232448 || echo 166912; }
-for g in superopt/examples/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/smem_sm80; do
+for g in superopt/examples/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined}; do
   name=$(basename "$g")
   for t in sm_90 sm_80; do
     [ "$name" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)

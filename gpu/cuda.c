@@ -78,7 +78,7 @@ static void line(Emit *e, const char *fmt, ...) {
  * constant. */
 typedef struct Opnd {
   char name[48];
-  AxShape shape;
+  AxTShape shape;
   bool is_const;
   double c;
   bool f32;          /* stored as float (accumulators), else as dtype dt */
@@ -87,14 +87,14 @@ typedef struct Opnd {
 
 static const char *stype(const Opnd *o) { return o->f32 ? "float" : ctype(o->dt); }
 
-static int64_t stride_of(const AxShape *s, int d) {
+static int64_t stride_of(const AxTShape *s, int d) {
   int64_t st = 1;
   for (int i = d + 1; i < s->rank; i++) st *= s->dim[i];
   return st;
 }
 
 /* Declares i0..i{r-1}, the multi-index of flat index e in shape s. */
-static void emit_index(Emit *e, const AxShape *s, const char *ity) {
+static void emit_index(Emit *e, const AxTShape *s, const char *ity) {
   for (int d = 0; d < s->rank; d++) {
     int64_t st = stride_of(s, d);
     char div[48] = "e";
@@ -105,12 +105,12 @@ static void emit_index(Emit *e, const AxShape *s, const char *ity) {
 }
 
 /* Whether reading o at an element of shape `out` needs the multi-index (broadcasting). */
-static bool needs_index(const Opnd *o, const AxShape *out) {
+static bool needs_index(const Opnd *o, const AxTShape *out) {
   return !o->is_const && !ax_shape_equal(&o->shape, out) && ax_shape_numel(&o->shape) > 1;
 }
 
 /* The element offset of operand o at the output element e (i0.. declared when needed). */
-static void offset(const Opnd *o, const AxShape *out, char *buf, size_t n) {
+static void offset(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
   if (ax_shape_equal(&o->shape, out)) {
     snprintf(buf, n, "e");
     return;
@@ -130,7 +130,7 @@ static void offset(const Opnd *o, const AxShape *out, char *buf, size_t n) {
   }
 }
 
-static void value(const Opnd *o, const AxShape *out, char *buf, size_t n) {
+static void value(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
   if (o->is_const) {
     snprintf(buf, n, "%.9gf", o->c);
     if (!strpbrk(buf, ".eEn")) snprintf(buf, n, "%.1ff", o->c);   /* "2f" is no literal */
@@ -142,17 +142,17 @@ static void value(const Opnd *o, const AxShape *out, char *buf, size_t n) {
 }
 
 /* The f32 expression of an element-wise operator on the variables a0, a1. */
-static const char *ew_expr(AxTOp op) {
+static const char *ew_expr(AxOp op) {
   switch (op) {
-  case AX_TOP_ADD: return "a0 + a1";
-  case AX_TOP_SUB: return "a0 - a1";
-  case AX_TOP_MUL: return "a0 * a1";
-  case AX_TOP_DIV: return "a0 / a1";
-  case AX_TOP_NEG: return "-a0";
-  case AX_TOP_EXP: return "expf(a0)";
-  case AX_TOP_SQUARE: return "a0 * a0";
-  case AX_TOP_SQRT: return "sqrtf(a0)";
-  case AX_TOP_SILU: return "a0 / (1.0f + expf(-a0))";
+  case AX_OP_ADD: return "a0 + a1";
+  case AX_OP_SUB: return "a0 - a1";
+  case AX_OP_MUL: return "a0 * a1";
+  case AX_OP_DIV: return "a0 / a1";
+  case AX_OP_NEG: return "-a0";
+  case AX_OP_EXP: return "expf(a0)";
+  case AX_OP_SQUARE: return "a0 * a0";
+  case AX_OP_SQRT: return "sqrtf(a0)";
+  case AX_OP_SILU: return "a0 / (1.0f + expf(-a0))";
   default: AX_UNREACHABLE();
   }
 }
@@ -175,7 +175,7 @@ static void loop_close(Emit *e) {
 static const char *ity(bool global) { return global ? "long long" : "int"; }
 
 /* out = op(in...) for an element-wise (unary or binary) operator. */
-static void body_elementwise(Emit *e, AxTOp op, const Opnd *out, const Opnd *in, int nin,
+static void body_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin,
                              bool global) {
   int64_t n = ax_shape_numel(&out->shape);
   loop_open(e, n, global);
@@ -193,7 +193,7 @@ static void body_elementwise(Emit *e, AxTOp op, const Opnd *out, const Opnd *in,
 
 /* matmul, portable path: one output element per thread iteration, f32 FMA. */
 static void body_matmul(Emit *e, const Opnd *out, const Opnd *a, const Opnd *b, bool global) {
-  const AxShape *o = &out->shape;
+  const AxTShape *o = &out->shape;
   int r = o->rank;
   int64_t m = o->dim[r - 2], n = o->dim[r - 1], k = a->shape.dim[a->shape.rank - 1];
   loop_open(e, ax_shape_numel(o), global);
@@ -202,7 +202,7 @@ static void body_matmul(Emit *e, const Opnd *out, const Opnd *a, const Opnd *b, 
   /* batch offsets: the batch dims of each operand broadcast against the output's */
   char ao[256] = "0", bo[256] = "0";
   if (r > 2) {
-    AxShape ob = *o, ab = a->shape, bb = b->shape;
+    AxTShape ob = *o, ab = a->shape, bb = b->shape;
     ob.rank -= 2;
     ab.rank -= 2;
     bb.rank -= 2;
@@ -231,7 +231,7 @@ static void body_matmul(Emit *e, const Opnd *out, const Opnd *a, const Opnd *b, 
 }
 
 /* outer x len x inner around an axis. */
-static void split3(const AxShape *s, int axis, int64_t *outer, int64_t *len, int64_t *inner) {
+static void split3(const AxTShape *s, int axis, int64_t *outer, int64_t *len, int64_t *inner) {
   *outer = *inner = 1;
   for (int i = 0; i < axis; i++) *outer *= s->dim[i];
   for (int i = axis + 1; i < s->rank; i++) *inner *= s->dim[i];
@@ -309,7 +309,7 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   kt_opnd(g, st->t, &out);
   for (int j = 0; j < st->nin; j++) kt_opnd(g, st->in[j], &in[j]);
   fprintf(e->f, "\n// '%s' = %s(...) %s, pre-defined: one thread per output element\n",
-          g->tensors[st->t].name, ax_tensor_opname(st->op), ctype(out.dt));
+          g->tensors[st->t].name, ax_op_pname(st->op), ctype(out.dt));
   fprintf(e->f, "__global__ void __launch_bounds__(256) ax_op%d(%s *__restrict__ %s", s, ctype(out.dt), out.name);
   for (int j = 0; j < st->nin; j++)
     if (!in[j].is_const && first_use(st, j))
@@ -320,19 +320,19 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ctype(out.dt));
   switch (st->op) {
-  case AX_TOP_ADD: case AX_TOP_SUB: case AX_TOP_MUL: case AX_TOP_DIV:
-  case AX_TOP_NEG: case AX_TOP_EXP: case AX_TOP_SQUARE: case AX_TOP_SQRT: case AX_TOP_SILU:
+  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_DIV:
+  case AX_OP_NEG: case AX_OP_EXP: case AX_OP_SQUARE: case AX_OP_SQRT: case AX_OP_SILU:
     body_elementwise(e, st->op, &out, in, st->nin, true);
     break;
-  case AX_TOP_MATMUL: body_matmul(e, &out, &in[0], &in[1], true); break;
-  case AX_TOP_SUM:
+  case AX_OP_DOT: body_matmul(e, &out, &in[0], &in[1], true); break;
+  case AX_OP_REDUCE:
     body_reduce(e, &out, &in[0], st->at.axis, st->at.to ? st->at.to : 1, false, 1.0, store, true);
     break;
-  case AX_TOP_MEAN:
+  case AX_OP_MEAN:
     body_reduce(e, &out, &in[0], st->at.axis, 1, false, 1.0 / (double)in[0].shape.dim[st->at.axis],
                 store, true);
     break;
-  case AX_TOP_RMS_NORM: {
+  case AX_OP_RMS_NORM: {
     /* each element recomputes its row's mean square: simple, and pre-defined operators
      * are the baseline, not the product */
     int64_t outer, len, inner;
@@ -348,12 +348,12 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
     loop_close(e);
     break;
   }
-  case AX_TOP_RESHAPE:
+  case AX_OP_RESHAPE:
     loop_open(e, n, true);
     line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]));", out.name, ctype(out.dt), in[0].name);
     loop_close(e);
     break;
-  case AX_TOP_BROADCAST: {
+  case AX_OP_BROADCAST: {
     loop_open(e, n, true);
     if (needs_index(&in[0], &out.shape)) emit_index(e, &out.shape, "long long");
     char v[320];
@@ -362,7 +362,7 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
     loop_close(e);
     break;
   }
-  case AX_TOP_REPEAT: {
+  case AX_OP_REPEAT: {
     int64_t outer, len, inner;
     split3(&in[0].shape, st->at.axis, &outer, &len, &inner);
     int64_t times = st->at.times;
@@ -374,8 +374,8 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
     loop_close(e);
     break;
   }
-  case AX_TOP_CONCAT: body_concat(e, &out, in, st->nin, st->at.axis, true); break;
-  case AX_TOP_INPUT: case AX_TOP_CONST: case AX_TOP_COUNT: AX_UNREACHABLE();
+  case AX_OP_CONCAT: body_concat(e, &out, in, st->nin, st->at.axis, true); break;
+  default: AX_UNREACHABLE();   /* sources and rule-only operators never reach a kernel */
   }
   e->ind = 0;
   fprintf(e->f, "}\n");
@@ -489,14 +489,14 @@ static int gen_op(KGen *kg, int i) {
   const AxBNode *n = &k->nodes[i];
   Emit *e = kg->e;
   Tile *t = kg->t;
-  if (n->op == AX_TOP_CONST) return i;
+  if (n->op == AX_OP_CONSTANT) return i;
   if (n->thread >= 0) {
     int last = i;
     bool same = true;
     /* the group: the thread graph's operators, with the inline constants among them */
     for (int j = i + 1; j < k->nnodes; j++) {
       const AxBNode *m = &k->nodes[j];
-      if (m->kind == AX_BN_OP && m->op == AX_TOP_CONST) continue;
+      if (m->kind == AX_BN_OP && m->op == AX_OP_CONSTANT) continue;
       if (m->thread != n->thread || m->phase != n->phase) break;
       last = j;
       if (!ax_shape_equal(&m->shape, &n->shape)) same = false;
@@ -518,7 +518,7 @@ static int gen_op(KGen *kg, int i) {
       if (idx) emit_index(e, &n->shape, "int");
       for (int j = i; j <= last; j++) {
         const AxBNode *m = &k->nodes[j];
-        if (m->op == AX_TOP_CONST) continue;
+        if (m->op == AX_OP_CONSTANT) continue;
         line(e, "{");
         e->ind++;
         char v[320];
@@ -543,7 +543,7 @@ static int gen_op(KGen *kg, int i) {
   int nin = 0;
   for (int q = 0; q < n->nin; q++) in[nin++] = t[n->in[q]].o;
   Opnd *out = &t[i].o;
-  if (ax_tensor_is_elementwise(n->op)) {
+  if (ax_op_is_elementwise(n->op)) {
     for (int q = 0; q < n->nin; q++) need(kg, n->in[q], ax_shape_equal(&in[q].shape, &n->shape), n->name);
     body_elementwise(e, n->op, out, in, nin, false);
     t[i].dirty = ELEMWISE;
@@ -552,17 +552,17 @@ static int gen_op(KGen *kg, int i) {
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out->name, stype(out));
   switch (n->op) {
-  case AX_TOP_MATMUL: gen_matmul(kg, i); break;
-  case AX_TOP_SUM:
-  case AX_TOP_MEAN: {
+  case AX_OP_DOT: gen_matmul(kg, i); break;
+  case AX_OP_REDUCE:
+  case AX_OP_MEAN: {
     need(kg, n->in[0], false, n->name);
-    double sc = n->op == AX_TOP_MEAN ? 1.0 / (double)in[0].shape.dim[n->at.axis] : 1.0;
-    body_reduce(e, out, &in[0], n->at.axis, n->op == AX_TOP_SUM && n->at.to ? n->at.to : 1, false,
+    double sc = n->op == AX_OP_MEAN ? 1.0 / (double)in[0].shape.dim[n->at.axis] : 1.0;
+    body_reduce(e, out, &in[0], n->at.axis, n->op == AX_OP_REDUCE && n->at.to ? n->at.to : 1, false,
                 sc, store, false);
     t[i].dirty = ELEMWISE;
     break;
   }
-  case AX_TOP_RMS_NORM: {
+  case AX_OP_RMS_NORM: {
     need(kg, n->in[0], false, n->name);
     int64_t outer, len, inner;
     split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
@@ -582,7 +582,7 @@ static int gen_op(KGen *kg, int i) {
     t[i].dirty = ELEMWISE;
     break;
   }
-  case AX_TOP_CONCAT:
+  case AX_OP_CONCAT:
     for (int q = 0; q < n->nin; q++) need(kg, n->in[q], false, n->name);
     body_concat(e, out, in, nin, n->at.axis, false);
     t[i].dirty = ELEMWISE;
@@ -594,8 +594,8 @@ static int gen_op(KGen *kg, int i) {
 
 /* The offset expression of a tile's dim d: the block's chunk (imap, hierarchical over the
  * grid axes mapped to d, x outermost) plus, for the fmap dim, the iteration's slice. */
-static void tile_offsets(const AxShape *full, const int *map, int fmap, const int64_t *grid,
-                         const AxShape *tile, char off[][160]) {
+static void tile_offsets(const AxTShape *full, const int *map, int fmap, const int64_t *grid,
+                         const AxTShape *tile, char off[][160]) {
   for (int d = 0; d < full->rank; d++) {
     int64_t parts = 1;
     char h[120] = "";
@@ -618,7 +618,7 @@ static void tile_offsets(const AxShape *full, const int *map, int fmap, const in
 
 /* Whether a tile copy moves 16-byte vectors: the innermost runs of the tile and of the
  * tensor hold whole vectors and both sides have the same type. */
-static bool box_vec(const Opnd *tile, AxDtype gdt, const AxShape *full) {
+static bool box_vec(const Opnd *tile, AxDtype gdt, const AxTShape *full) {
   int r = tile->shape.rank;
   int64_t v = 16 / (int64_t)ax_dtype_bytes(gdt);
   bool same = !tile->f32 || gdt == AX_DT_F32;
@@ -627,15 +627,15 @@ static bool box_vec(const Opnd *tile, AxDtype gdt, const AxShape *full) {
 
 /* Copies between a tile in shared memory and its box in a kernel tensor. Vectorized by
  * 16 bytes when box_vec allows it. */
-static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt, const AxShape *full,
+static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt, const AxTShape *full,
                      char off[][160], bool load) {
   Emit *e = kg->e;
-  const AxShape *ts = &tile->shape;
+  const AxTShape *ts = &tile->shape;
   int r = ts->rank;
   int64_t v = 16 / (int64_t)ax_dtype_bytes(gdt);
   bool vec = box_vec(tile, gdt, full);
   /* the innermost offset is a multiple of the tile's innermost size (chunks and slices are) */
-  AxShape s = *ts, f = *full;
+  AxTShape s = *ts, f = *full;
   if (vec) s.dim[r - 1] /= v, f.dim[r - 1] /= v;
   else v = 1;
   loop_open(e, ax_shape_numel(&s), false);
@@ -679,7 +679,7 @@ static void gen_save(KGen *kg, int i) {
   const AxBNode *n = &kg->k->nodes[i];
   const AxKTensor *dst = &kg->g->tensors[n->dst];
   char off[AX_MAXRANK][160];
-  AxShape tile = n->shape;
+  AxTShape tile = n->shape;
   int nomap[3];
   memcpy(nomap, n->omap, sizeof nomap);
   tile_offsets(&dst->shape, nomap, -1, kg->k->grid, &tile, off);
@@ -761,7 +761,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     if (n->kind == AX_BN_SAVE) continue;
     t->o.shape = n->shape;
     t->o.dt = n->dtype;
-    if (n->kind == AX_BN_OP && n->op == AX_TOP_CONST) {
+    if (n->kind == AX_BN_OP && n->op == AX_OP_CONSTANT) {
       t->o.is_const = true;
       t->o.c = (double)n->at.value.num / (double)n->at.value.den;
       continue;
@@ -772,13 +772,13 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
     else if (n->phase == AX_PH_LOOP) t->off = loop, loop += t->bytes;
     else t->off = post, post += t->bytes;
-    if (n->kind == AX_BN_OP && n->op == AX_TOP_RMS_NORM) {
-      AxShape rs = n->shape;
+    if (n->kind == AX_BN_OP && n->op == AX_OP_RMS_NORM) {
+      AxTShape rs = n->shape;
       rs.dim[n->at.axis] = 1;
       kg.scr[i] = fixed;
       fixed += align128(ax_shape_numel(&rs) * 4);
     }
-    if (n->kind == AX_BN_OP && n->op == AX_TOP_MATMUL && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
+    if (n->kind == AX_BN_OP && n->op == AX_OP_DOT && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
   }
   if (any_tc) kg.tc_scratch = fixed, fixed += (nt / 32) * 1024;
   bool share = k->forloop > 1;
@@ -1062,7 +1062,7 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
 
 /* ---- benchmark manifest ------------------------------------------------------------------ */
 
-static void json_shape(FILE *out, const AxShape *s) {
+static void json_shape(FILE *out, const AxTShape *s) {
   fputc('[', out);
   for (int i = 0; i < s->rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", s->dim[i]);
   fputc(']', out);
@@ -1160,7 +1160,7 @@ bool ax_cuda_emit_manifest(FILE *out, const AxMugraph *g, const AxMugraph *prog,
     const AxKStmt *st = &prog->stmts[s];
     if (st->kind != AX_KS_OP) continue;
     const AxKTensor *t = &prog->tensors[st->t];
-    fprintf(out, "%s\n    {\"t\": %d, \"op\": \"%s\", \"in\": [", first ? "" : ",", st->t, ax_tensor_opname(st->op));
+    fprintf(out, "%s\n    {\"t\": %d, \"op\": \"%s\", \"in\": [", first ? "" : ",", st->t, ax_op_pname(st->op));
     first = false;
     for (int j = 0; j < st->nin; j++) {
       const AxKTensor *a = &prog->tensors[st->in[j]];
@@ -1169,7 +1169,7 @@ bool ax_cuda_emit_manifest(FILE *out, const AxMugraph *g, const AxMugraph *prog,
     }
     fprintf(out, "], \"dtype\": \"%s\", \"shape\": ", ax_dtype_name(t->dtype));
     json_shape(out, &t->shape);
-    unsigned at = ax_tensor_spec(st->op)->attrs;
+    unsigned at = ax_op_spec(st->op)->tattrs;
     if (at & AX_TA_AXIS) fprintf(out, ", \"axis\": %d", st->at.axis);
     if (at & AX_TA_TO) fprintf(out, ", \"to\": %" PRId64, st->at.to ? st->at.to : 1);
     if (at & AX_TA_TIMES) fprintf(out, ", \"times\": %" PRId64, st->at.times);

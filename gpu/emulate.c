@@ -224,7 +224,7 @@ static double rel_error(const double *x, const double *y, int64_t n, int64_t *at
   return ref > 0 ? err / ref : err;
 }
 
-static void index_str(const AxShape *s, int64_t at, char *buf, size_t n) {
+static void index_str(const AxTShape *s, int64_t at, char *buf, size_t n) {
   int64_t idx[AX_MAXRANK];
   for (int d = s->rank - 1; d >= 0; d--) idx[d] = at % s->dim[d], at /= s->dim[d];
   size_t u = (size_t)snprintf(buf, n, "[");
@@ -343,7 +343,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   }
   /* reference: the μGraph in doubles, stored tensors rounded to their dtype */
   {
-    AxDomain stored = ax_domain_float(true);
+    AxTDomain stored = ax_domain_float(true);
     ax_interp_run(g, &stored, a, vals);
     fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
                  "float interpreter with storage rounding\n", g->name, o->seed);

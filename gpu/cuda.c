@@ -509,7 +509,9 @@ static int gen_op(KGen *kg, int i) {
         for (int q = 0; q < k->nodes[j].nin; q++)
           if (!INSIDE(k->nodes[j].in[q]))
             need(kg, k->nodes[j].in[q], ax_shape_equal(&t[k->nodes[j].in[q]].o.shape, &n->shape), k->nodes[j].name);
-      line(e, "// thread graph: %d fused operators", last - i + 1);
+      int nops = 0;
+      for (int j = i; j <= last; j++) nops += !t[j].o.is_const;
+      line(e, "// thread graph: %d fused operators", nops);
       loop_open(e, ax_shape_numel(&n->shape), false);
       bool idx = false;
       for (int j = i; j <= last; j++)

@@ -4,8 +4,8 @@
 # that target with --resource-usage, on the tensor-core path (-DAXLE_TC) and on the
 # portable path: no error, no warning, no register spill, static shared memory within the
 # target's limit (from ptxas), dynamic shared memory within it (from the generated file),
-# and ptxas reports every __global__. Device code only (-cubin): the host code is what the
-# emulation test compiles. Without nvcc the test is skipped (exit 77), loudly.
+# and ptxas reports every __global__. Device code only (-cubin), except two full compiles
+# that include the host entry. Without nvcc the test is skipped (exit 77), loudly.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -43,6 +43,13 @@ for g in superopt/examples/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tes
       echo "$name $t $path: $(grep -o 'Used [0-9]* registers' "$log" | tr '\n' ' ')smem ${smem:-0}"
     done
   done
+done
+# host code too (the loop above compiles device code only): a full -c compile of the graph
+# with intermediates, two kernels and dynamic shared memory, and of the pre-defined one
+for name in gqa predefined; do
+  "$NVCC" -c -arch=sm_90 -DAXLE_TC -o "$tmp/$name.o" "$tmp/$name.sm_90.cu" >"$tmp/host.log" 2>&1
+  check "$name: host and device compile" test $? -eq 0
+  check "$name: host compile without warning" bash -c "! grep -qi warning '$tmp/host.log'"
 done
 echo "gpu nvcc: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

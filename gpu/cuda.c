@@ -421,6 +421,14 @@ static void need(KGen *kg, int j, bool same_e, const char *reader) {
   barrier(kg, why);
 }
 
+/* How many threads share one row of a row reduction: all the block's threads when there
+ * are few rows (nTrans: one row of 4096 per block), else one per row. */
+static int64_t split_parts(int64_t nt, int64_t rows, int64_t len) {
+  int64_t p = nt / rows;
+  if (p > len / 8) p = len / 8;   /* at least 8 elements per partial sum */
+  return p > 1 ? p : 1;
+}
+
 static bool tc_eligible(const AxKernel *k, const AxBNode *n) {
   const AxBNode *a = &k->nodes[n->in[0]], *b = &k->nodes[n->in[1]];
   int r = n->shape.rank;
@@ -572,9 +580,32 @@ static int gen_op(KGen *kg, int i) {
     r.shape.dim[n->at.axis] = 1;
     snprintf(r.name, sizeof r.name, "rs%d", i);
     line(e, "float *%s = (float *)(ax_smem + %" PRId64 ");  // 1 / rms of every row", r.name, kg->scr[i]);
-    char st2[96];
-    snprintf(st2, sizeof st2, "%s[e] = 1.0f / sqrtf(%%s)", r.name);
-    body_reduce(e, &r, &in[0], n->at.axis, 1, true, 1.0 / (double)len, st2, false);
+    int64_t rows = outer * inner, parts = split_parts(kg->nt, rows, len);
+    if (parts > 1) {
+      /* few rows: `parts` threads per row sum strided partial squares, then one thread
+       * per row adds the partials */
+      line(e, "float *part%d = %s + %" PRId64 ";  // partial sums, %" PRId64 " per row", i, r.name,
+           (rows + 31) / 32 * 32, parts);
+      loop_open(e, rows * parts, false);
+      line(e, "const int row = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
+      line(e, "const %s *px = %s + (row / %" PRId64 ") * %" PRId64 " + row %% %" PRId64 ";", stype(&in[0]),
+           in[0].name, inner, len * inner, inner);
+      line(e, "float acc = 0.0f;");
+      line(e, "for (int j = p; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[j * %" PRId64 "]); acc += v * v; }",
+           len, parts, inner);
+      line(e, "part%d[e] = acc;", i);
+      loop_close(e);
+      barrier(kg, "the partial sums of a row come from several threads");
+      loop_open(e, rows, false);
+      line(e, "float acc = 0.0f;");
+      line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
+      line(e, "%s[e] = 1.0f / sqrtf(acc * %.9gf);", r.name, 1.0 / (double)len);
+      loop_close(e);
+    } else {
+      char st2[96];
+      snprintf(st2, sizeof st2, "%s[e] = 1.0f / sqrtf(%%s)", r.name);
+      body_reduce(e, &r, &in[0], n->at.axis, 1, true, 1.0 / (double)len, st2, false);
+    }
     barrier(kg, "the row scales are read by every thread of the row");
     loop_open(e, ax_shape_numel(&n->shape), false);
     line(e, "[[maybe_unused]] const int o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
@@ -777,8 +808,9 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     if (n->kind == AX_BN_OP && n->op == AX_OP_RMS_NORM) {
       AxTShape rs = n->shape;
       rs.dim[n->at.axis] = 1;
+      int64_t rows = ax_shape_numel(&rs), parts = split_parts(nt, rows, n->shape.dim[n->at.axis]);
       kg.scr[i] = fixed;
-      fixed += align128(ax_shape_numel(&rs) * 4);
+      fixed += align128(((rows + 31) / 32 * 32 + (parts > 1 ? rows * parts : 0)) * 4);
     }
     if (n->kind == AX_BN_OP && n->op == AX_OP_DOT && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
   }

@@ -5,8 +5,8 @@
 # emulation must give nan at the same places), so it also runs in bf16
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
 # pre-defined operator runs once (tests/gpu/predefined.mug).
-# Soundness: generated sources with a barrier removed, a tile offset shifted and a
-# barrier made divergent must be caught (exit 1, 1, 2). Bad input exits 3.
+# Soundness: generated sources with a barrier removed (two places), a tile offset shifted
+# and a barrier made divergent must be caught (exit 1, 1, 1, 2). Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -45,7 +45,14 @@ check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __synct
 "$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
 check "divergent barrier: exit 2" test $? -eq 2
 check "divergent barrier: named" has "$tmp/out" "barrier divergence in block (0, 0, 0): 64 threads wait"
-# the comparison reads the right outputs: a source that does not compile
+# nTrans' row reductions are split over all threads: dropping the barrier after the
+# partial sums is caught too
+"$AXLE" cuda $ex/ntrans.mug --output "$tmp/n.cu"
+grep -v "partial sums of a row come" "$tmp/n.cu" >"$tmp/n2.cu"
+check "mutant: partial-sum barrier removed" test "$(wc -l <"$tmp/n2.cu")" -eq $(($(wc -l <"$tmp/n.cu") - 2))
+"$AXLE" emulate $ex/ntrans.mug --source "$tmp/n2.cu" >"$tmp/out" 2>&1
+check "missing partial-sum barrier: exit 1" test $? -eq 1
+# a source that does not compile
 printf 'this is not C++\n' >"$tmp/junk.cu"
 "$AXLE" emulate "$r" --source "$tmp/junk.cu" >"$tmp/out" 2>&1
 check "junk source: exit 2" test $? -eq 2

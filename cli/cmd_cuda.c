@@ -9,6 +9,7 @@
  *       or inputs and outputs that do not pair by name. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "dsl/parse.h"
@@ -33,6 +34,12 @@ static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char 
   AxMugraph *g = ax_prog_lower(a, d, b);
   if (!g || !ax_mug_check(g, d)) return NULL;
   return g;
+}
+
+/* Removes a file this command wrote, unless it is no regular file (/dev/null, /dev/full). */
+static void discard(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) remove(path);
 }
 
 /* FILE.cu -> FILE<ext>, allocated in a. */
@@ -80,37 +87,31 @@ int ax_cmd_cuda(int argc, char **argv) {
   if (g && ax_mug_check(g, &d) && (!prog_path || (prog = load_prog(a, &d, prog_path, prog_name)))) {
     if (!hdr) hdr = beside(a, out, ".h");
     const char *man = prog ? beside(a, out, ".json") : NULL;
-    FILE *f = fopen(out, "w");
-    if (!f) {
-      fprintf(stderr, "axle: error: cannot write '%s'\n", out);
-    } else {
-      bool ok = ax_cuda_emit(f, g, target, &d);
-      ok = fclose(f) == 0 && ok;
-      FILE *h = ok ? fopen(hdr, "w") : NULL;
-      if (h) {
-        ax_cuda_emit_header(h, g);
-        ok = fclose(h) == 0;
-      } else if (ok) {
-        fprintf(stderr, "axle: error: cannot write '%s'\n", hdr);
+    /* every file written is discarded again when the command fails, so that a failed
+     * run leaves no half-written .cu beside an old header */
+    const char *paths[3] = {out, hdr, man};
+    bool opened[3] = {false, false, false}, ok = true;
+    for (int w = 0; w < 3 && ok; w++) {
+      if (!paths[w]) continue;
+      FILE *f = fopen(paths[w], "w");
+      if (!f) {
+        fprintf(stderr, "axle: error: cannot write '%s'\n", paths[w]);
+        ok = false;
+        break;
+      }
+      opened[w] = true;
+      if (w == 0) ok = ax_cuda_emit(f, g, target, &d);
+      else if (w == 1) ax_cuda_emit_header(f, g);
+      else ok = ax_cuda_emit_manifest(f, g, prog, target, &d);
+      if (fclose(f) != 0 && ok) {
+        fprintf(stderr, "axle: error: cannot write '%s'\n", paths[w]);
         ok = false;
       }
-      if (ok && man) {
-        FILE *m = fopen(man, "w");
-        if (!m) {
-          fprintf(stderr, "axle: error: cannot write '%s'\n", man);
-          ok = false;
-        } else {
-          ok = ax_cuda_emit_manifest(m, g, prog, target, &d);
-          ok = fclose(m) == 0 && ok;
-          if (!ok) remove(man);
-        }
-      }
-      if (ok) status = 0;
-      else {
-        remove(out);
-        if (hdr) remove(hdr);
-      }
     }
+    if (ok) status = 0;
+    else
+      for (int w = 0; w < 3; w++)
+        if (opened[w]) discard(paths[w]);
   }
   ax_arena_free(a);
   return status;

@@ -5,6 +5,7 @@
  *       edited) for the CPU, runs it on random inputs and compares every output with the
  *       float interpreter. 0 agrees, 1 differs, 2 could not compile or run it, 3 bad
  *       input (a located error). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +35,10 @@ int ax_cmd_emulate(int argc, char **argv) {
       i++;
       char *end;
       if (strcmp(s, "--seed") == 0) {
-        if (!*v || *v == '-') return usage("--seed takes a non-negative integer");
+        if (!*v || *v == '-') return usage("--seed takes an integer from 0 to 2^64 - 1");
+        errno = 0;
         o.seed = strtoull(v, &end, 10);
-        if (*end) return usage("--seed takes a non-negative integer");
+        if (*end || errno == ERANGE) return usage("--seed takes an integer from 0 to 2^64 - 1");
       } else if (strcmp(s, "--source") == 0) {
         o.source = v;
       } else if (strcmp(s, "--tol") == 0) {

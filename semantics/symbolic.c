@@ -179,7 +179,8 @@ static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
                            ax_term_mk_ite(tc, bzero, ax_term_mk_int_si(tc, -1), signed_as(d, same, q0)));
       return with_flags(d, v, nan, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t))));
     }
-    /* real (IEEE): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
+    /* real (exact rationals extended with ±inf and NaN, IEEE's rules for those, no signed
+     * zero): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
     T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), binf), and2(d, fin_zero(d, a, t), bzero)));
     T inf = or2(d, is_inf(d, a), and2(d, is_fin(d, a), bzero));
     T pos = or2(d, and2(d, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t)))),

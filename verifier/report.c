@@ -67,7 +67,7 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
   if (r->trivial)
     fprintf(out, "    WARNING: TRIVIAL — both sides are the same expression; the rule proves "
                  "nothing about a rewrite\n");
-  if (r->single && r->verdict == AX_VERIFIED)
+  if (r->partial && r->verdict == AX_VERIFIED)
     fprintf(out, "    note: confirmed by %s alone on some queries (the other solver could not "
                  "decide them)%s\n", r->confirmed_by ? r->confirmed_by : "one solver",
             r->strict ? "; --require-both refuses it" : "");
@@ -75,7 +75,7 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
     fprintf(out, "    WARNING: VACUOUS — the precondition admits no valid left-hand side at any "
                  "rank; the rule proves nothing\n");
   if (r->inferred_hint) fprintf(out, "    hint (inferred): %s\n", r->inferred_hint);
-  if (r->reason && r->verdict != AX_VERIFIED && !r->cex_text)
+  if (r->reason && r->verdict != AX_VERIFIED && (!r->cex_text || r->verdict == AX_ERROR))
     fprintf(out, "    reason: %s\n", r->reason);
   if (r->cex_text) {
     for (const char *s = r->cex_text; *s;) {
@@ -157,6 +157,7 @@ char *ax_report_record(const AxResult *r) {
   cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
   cJSON_AddBoolToObject(o, "trivial", r->trivial);
   cJSON_AddBoolToObject(o, "single", r->single);
+  cJSON_AddBoolToObject(o, "partial", r->partial);
   add_text(o, "confirmed_by", r->confirmed_by);
   cJSON_AddBoolToObject(o, "disagreement", r->disagreement);
   add_text(o, "reason", r->reason);
@@ -243,6 +244,7 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
     return false;
   if (cJSON_GetObjectItemCaseSensitive(o, "trivial") && !get_bool(o, "trivial", &out->trivial)) return false;
   if (cJSON_GetObjectItemCaseSensitive(o, "single") && !get_bool(o, "single", &out->single)) return false;
+  if (cJSON_GetObjectItemCaseSensitive(o, "partial") && !get_bool(o, "partial", &out->partial)) return false;
   if (out->trivial && out->verdict != AX_VERIFIED) return false;
   /* an INVALID verdict stands only on the counterexample the verifier replayed */
   if (out->verdict == AX_INVALID && (!out->cex_text || !out->cex_json)) return false;

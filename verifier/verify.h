@@ -36,7 +36,7 @@ typedef struct AxVerifyOpts {
    * classes ("bound inference too small for x"); undecided beyond them is UNKNOWN. */
   int bound_slack;
   /* --dump-smt: if non-NULL, every query is written to "<dump_stem>.<what>.smt2", what
-   * naming the query: "bounds-<n>" (bound inference), "<ranks>.vc" (the verification
+   * naming the query: "<ranks>.vc" (the verification
    * condition of one rank instance, ranks as in "x_2-y_1"), "<ranks>.vacuity",
    * "<ranks>.hint-<n>" (a reduction's bijection). Overrides solver.dump_path/prefix. */
   const char *dump_stem;
@@ -72,7 +72,8 @@ typedef struct AxResult {
    * "z3", ...; NULL when none was asked), and whether some query was confirmed by only one
    * of two solvers asked (the other could not decide: a timeout, exp for z3). */
   char *confirmed_by;
-  bool single;
+  bool single;                /* one solver stands behind it (a single-solver mode, or: */
+  bool partial;               /* two were asked and one could not decide some query) */
   bool strict;                /* set by the caller: a single-solver VERIFIED does not meet
                                  the expectation (gate --require-both) */
   bool cached;                /* taken from the result cache (cache.h), not recomputed */

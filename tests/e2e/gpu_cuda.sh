@@ -61,5 +61,9 @@ check "no --output: exit 3" test $? -eq 3
 "$AXLE" cuda "$ex/lora.mug" --output "$tmp/n.cu" --target sm_75 2>"$tmp/err"
 check "bad target: exit 3" test $? -eq 3
 check "bad target: message" has "$tmp/err" "--target takes sm_90 or sm_80"
+"$AXLE" cuda "$ex/lora.mug" --output /dev/full 2>"$tmp/err"
+check "full disk: exit 3" test $? -eq 3
+check "full disk: message" has "$tmp/err" "cannot write '/dev/full'"
+check "full disk: the device is left alone" test -c /dev/full
 echo "gpu cuda: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

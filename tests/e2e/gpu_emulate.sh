@@ -65,6 +65,8 @@ check "no compiler: message" has "$tmp/out" "cannot run the C++ compiler '/nonex
 check "missing file: exit 3" test $? -eq 3
 "$AXLE" emulate "$r" --seed x 2>"$tmp/err"
 check "bad seed: exit 3" test $? -eq 3
+"$AXLE" emulate "$r" --seed 18446744073709551616 2>"$tmp/err"
+check "seed beyond 2^64 - 1: exit 3" test $? -eq 3
 "$AXLE" emulate "$r" --source "$tmp/none.cu" >"$tmp/out" 2>&1
 check "missing source: exit 3" test $? -eq 3
 echo "gpu emulate: $pass passed, $fail failed"

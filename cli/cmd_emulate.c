@@ -6,6 +6,7 @@
  *       float interpreter. 0 agrees, 1 differs, 2 could not compile or run it, 3 bad
  *       input (a located error). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,7 @@ int ax_cmd_emulate(int argc, char **argv) {
         o.source = v;
       } else if (strcmp(s, "--tol") == 0) {
         o.tol = strtod(v, &end);
-        if (*end || !(o.tol > 0)) return usage("--tol takes a positive number");
+        if (*end || !(o.tol > 0) || !isfinite(o.tol)) return usage("--tol takes a positive finite number");
       } else {
         return usage("unknown option");
       }

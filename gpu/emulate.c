@@ -2,6 +2,7 @@
 #include "gpu/emulate.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -115,8 +116,13 @@ static int run(char *const *argv, const char *log) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    FILE *l = freopen(log, "w", stdout);
-    if (l) dup2(fileno(stdout), 2);
+    /* descriptors only: axle's stdout is a checked stream (cli/out.h), not a plain FILE */
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
     execvp(argv[0], argv);
     _exit(127);
   }

@@ -102,6 +102,8 @@ static int usage(const Opts *o, const char *msg) {
           "  --cross-check         every query answered by z3 and cvc5, which must agree\n"
           "                        (stricter than both: an undecided query is UNKNOWN)\n"
           "  --require-both        a VERIFIED that one solver alone confirmed fails\n"
+          "  --confirm-grace S     with both: after one solver's unsat, how long the other\n"
+          "                        has to confirm it (default 2; beyond: one solver, labelled)\n"
           "  --bound-slack K       also check ranks up to each inferred bound + K; a verdict\n"
           "                        that changes is an ERROR (the oracle of bound inference)\n"
           "  --timeout SECONDS     per query (default 10)\n"
@@ -139,6 +141,7 @@ static bool number(const char *s, double lo, double hi, double *out) {
 static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   o->v.solver.kind = AX_SOLVER_Z3;
   o->v.solver.cross_check = o->v.solver.confirm = true;   /* --solver both */
+  o->v.solver.confirm_grace_ms = 2000;
   o->v.solver.timeout_ms = 10000;
   o->v.solver.binary = "cvc5";
   o->jobs = ax_jobs_cores();
@@ -149,6 +152,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   static const char *const with_value[] = {
       "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
       "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
+      "--confirm-grace",
       "--max-input"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -196,6 +200,10 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       cross = true;
     } else if (strcmp(a, "--require-both") == 0) {
       o->require_both = true;
+    } else if (strcmp(a, "--confirm-grace") == 0) {
+      if (!number(val, 0, 86400, &d))
+        return usage(o, "--confirm-grace takes a number of seconds in [0, 86400]");
+      o->v.solver.confirm_grace_ms = (unsigned)(d * 1000);
     } else if (strcmp(a, "--bound-slack") == 0) {
       if (!number(val, 0, 16, &d) || d != (int)d)
         return usage(o, "--bound-slack takes a whole number from 0 to 16");

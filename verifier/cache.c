@@ -175,8 +175,9 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
     identify_binary(f, s->binary ? s->binary : "cvc5");
     fputc('\n', f);
   }
-  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s\n", s->timeout_ms,
-          o->max_instances, o->bound_slack, s->confirm ? "yes" : "no");
+  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s (grace %u ms)\n",
+          s->timeout_ms, o->max_instances, o->bound_slack, s->confirm ? "yes" : "no",
+          s->confirm_grace_ms);
   fclose(f);
 
   AxCache *c = ax_xcalloc(1, sizeof *c);

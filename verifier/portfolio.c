@@ -315,7 +315,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   for (int i = 0; i < 2; i++) start(&rc[i], o, tc, formula, watch, nwatch, model_out != NULL);
   int64_t deadline = o->timeout_ms ? now_ms() + o->timeout_ms + GRACE_MS : -1;
   int winner = -1;
-  bool late = false;
+  bool late = false, grace = false;
   while (winner < 0 && (!rc[0].answered || !rc[1].answered)) {
     struct pollfd p[2];
     nfds_t np = 0;
@@ -341,6 +341,20 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       if (!take(r)) {   /* end of its output */
         finish(r, watch, nwatch);
         if (!both && definite(r, approx)) winner = who[k];
+        if (both && o->confirm && definite(r, approx)) {
+          /* confirm mode: a sat needs no second opinion (its model is replayed before it
+           * refutes anything); an unsat gets the other solver's confirmation if it comes
+           * within the grace, else it stands alone, labelled */
+          if (r->r == AX_SMT_SAT) {
+            winner = who[k];
+          } else {
+            int64_t soon = now_ms() + (int64_t)o->confirm_grace_ms;
+            if (deadline < 0 || soon < deadline) {
+              deadline = soon;
+              grace = true;
+            }
+          }
+        }
       }
     }
   }
@@ -350,8 +364,9 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       rc[i].answered = true;
       rc[i].r = AX_SMT_UNKNOWN;
       snprintf(rc[i].reason, sizeof rc[i].reason, "%s",
-               late ? "no answer within the time limit and grace (killed)"
-                    : winner >= 0 ? "lost the race (killed)" : "no answer (killed)");
+               late && grace ? "no confirmation within the grace after the other's answer (killed)"
+               : late        ? "no answer within the time limit and grace (killed)"
+               : winner >= 0 ? "lost the race (killed)" : "no answer (killed)");
     }
 
   AxSmtResult r = AX_SMT_UNKNOWN;

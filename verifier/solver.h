@@ -54,8 +54,11 @@ typedef struct AxSolverOpts {
   /* With cross_check: a query one solver answers and the other cannot decide (timeout,
    * unknown, an operator it does not know) takes the answer given — an unsat counted in log
    * as confirmed by one solver only, a sat still replayed before it refutes anything; sat
-   * against unsat is still a disagreement. axle's default ("--solver both"). */
+   * against unsat is still a disagreement. axle's default ("--solver both"). A sat ends the
+   * query at once (the verifier replays its model); after an unsat the other solver has
+   * confirm_grace_ms more to confirm it. */
   bool confirm;
+  unsigned confirm_grace_ms;
   /* When dump_path is NULL: a dump named "<dump_prefix>.smt2", or, when dump_seq is
    * non-NULL, "<dump_prefix>-<n>.smt2" with n = ++*dump_seq (numbering the queries of
    * one kind). dump_note, if non-NULL, is one more comment line of the dump. */

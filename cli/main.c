@@ -15,6 +15,8 @@ static const struct {
     {"gate", ax_cmd_gate, "verify for CI: one summary line, JUnit XML (FILE|DIR...)"},
     {"equiv", ax_cmd_equiv, "probabilistic equivalence of a program and a uGraph"},
     {"mugraph", ax_cmd_mugraph, "uGraph tools: check, fmt, dot"},
+    {"cost", ax_cmd_cost, "modelled GPU time of a uGraph, per kernel"},
+    {"superopt", ax_cmd_superopt, "search for a fused uGraph equivalent to a program"},
 };
 
 static void usage(FILE *out) {

@@ -1244,7 +1244,8 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     AxTOp op = st->op;
     s->opmask |= bit(op);
     if (op == AX_TOP_MEAN) s->opmask |= bit(AX_TOP_SUM);
-    if (op == AX_TOP_RMS_NORM) s->opmask |= bit(AX_TOP_SQRT) | bit(AX_TOP_SQUARE);
+    /* eq_rms_def: rms_norm(x) = x / sqrt(mean(x * x)) may be computed by its parts */
+    if (op == AX_TOP_RMS_NORM) s->opmask |= bit(AX_TOP_SQRT) | bit(AX_TOP_SQUARE) | bit(AX_TOP_DIV);
     if (op == AX_TOP_SUM && st->at.to > 1) s->scalable = false;
   }
   pthread_mutex_init(&s->mu, NULL);

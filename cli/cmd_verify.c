@@ -48,6 +48,7 @@ typedef struct Opts {
   bool no_cache;
   const char *dump_dir;
   Progress progress;
+  bool require_both;         /* a VERIFIED one solver alone confirmed does not pass */
 } Opts;
 
 typedef struct Task {        /* one rule at one element type */
@@ -68,7 +69,7 @@ typedef struct Run {
   size_t nqueue;
   size_t printed;            /* tasks[0..printed) are reported */
   size_t ndone;
-  int verified, invalid, unknown, cached, met, contradicted;
+  int verified, invalid, unknown, trivial, cached, met, contradicted;
   AxCache *cache;
   double t0;
   FILE *out;                 /* the report: stdout or --output */
@@ -89,11 +90,18 @@ static int usage(const Opts *o, const char *msg) {
   if (msg) fprintf(stderr, "axle: error: %s: %s\n", cmd, msg);
   fprintf(msg ? stderr : stdout,
           "usage: axle %s [options] FILE|DIR...\n"
-          "  --solver z3|cvc5|z3-binary|portfolio\n"
-          "                        back-end (default z3, in-process; cvc5 and z3-binary run\n"
-          "                        as child processes; portfolio races z3 and cvc5)\n"
+          "  --solver both|z3|cvc5|z3-binary|portfolio\n"
+          "                        back-end (default both: every query to z3 and cvc5,\n"
+          "                        VERIFIED needs their unsat, or one's where the other\n"
+          "                        cannot decide, labelled; z3 in-process, cvc5 and\n"
+          "                        z3-binary as child processes, portfolio races z3 and\n"
+          "                        cvc5: single-solver modes for fast iteration)\n"
           "  --solver-binary PATH  the SMT-LIB2 solver to run instead of cvc5 / z3\n"
           "  --cross-check         every query answered by z3 and cvc5, which must agree\n"
+          "                        (stricter than both: an undecided query is UNKNOWN)\n"
+          "  --require-both        a VERIFIED that one solver alone confirmed fails\n"
+          "  --bound-slack K       also check ranks up to each inferred bound + K; a verdict\n"
+          "                        that changes is an ERROR (the oracle of bound inference)\n"
           "  --timeout SECONDS     per query (default 10)\n"
           "  --rule GLOB           only rules whose name matches GLOB (repeatable)\n"
           "  --format text|json|junit\n"
@@ -126,15 +134,17 @@ static bool number(const char *s, double lo, double hi, double *out) {
  * exit status of a usage error. o->globs is allocated (free). */
 static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   o->v.solver.kind = AX_SOLVER_Z3;
+  o->v.solver.cross_check = o->v.solver.confirm = true;   /* --solver both */
   o->v.solver.timeout_ms = 10000;
   o->v.solver.binary = "cvc5";
   o->jobs = ax_jobs_cores();
   o->memory_mb = 4096;
   o->globs = ax_xcalloc((size_t)argc + 1, sizeof(char *));
-  const char *solver = "z3", *binary = NULL;
+  const char *solver = "both", *binary = NULL;
+  bool cross = false;
   static const char *const with_value[] = {
       "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
-      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress"};
+      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *a = argv[i], *val = NULL;
@@ -154,7 +164,12 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
         val = argv[++i];
       }
     if (strcmp(a, "--solver") == 0) {
-      if (strcmp(val, "z3") == 0) {
+      o->v.solver.cross_check = o->v.solver.confirm = false;
+      if (strcmp(val, "both") == 0) {
+        o->v.solver.kind = AX_SOLVER_Z3;
+        o->v.solver.cross_check = o->v.solver.confirm = true;
+        o->v.solver.binary = "cvc5";
+      } else if (strcmp(val, "z3") == 0) {
         o->v.solver.kind = AX_SOLVER_Z3;
       } else if (strcmp(val, "cvc5") == 0) {
         o->v.solver.kind = AX_SOLVER_PIPE;
@@ -166,14 +181,20 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
         o->v.solver.kind = AX_SOLVER_PORTFOLIO;
         o->v.solver.binary = "cvc5";
       } else {
-        return usage(o, "--solver takes z3, cvc5, z3-binary or portfolio");
+        return usage(o, "--solver takes both, z3, cvc5, z3-binary or portfolio");
       }
       solver = val;
     } else if (strcmp(a, "--solver-binary") == 0) {
       if (!*val) return usage(o, "--solver-binary takes a path or a name in PATH");
       binary = val;
     } else if (strcmp(a, "--cross-check") == 0) {
-      o->v.solver.cross_check = true;
+      cross = true;
+    } else if (strcmp(a, "--require-both") == 0) {
+      o->require_both = true;
+    } else if (strcmp(a, "--bound-slack") == 0) {
+      if (!number(val, 0, 16, &d) || d != (int)d)
+        return usage(o, "--bound-slack takes a whole number from 0 to 16");
+      o->v.bound_slack = (int)d;
     } else if (strcmp(a, "--timeout") == 0) {
       if (!number(val, 0.001, 86400, &d))
         return usage(o, "--timeout takes a number of seconds in (0, 86400]");
@@ -214,6 +235,11 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       return usage(o, msg);
     }
   }
+  if (cross) {   /* strict: both solvers, an undecided query is UNKNOWN */
+    o->v.solver.cross_check = true;
+    o->v.solver.confirm = false;
+    if (strcmp(solver, "both") == 0) solver = "z3";
+  }
   if (binary) {
     if (o->v.solver.kind == AX_SOLVER_Z3 && !o->v.solver.cross_check)
       return usage(o, "--solver-binary needs --solver cvc5, z3-binary or portfolio, or --cross-check");
@@ -226,7 +252,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
     o->rule_timeout_ms = ms < 60000 ? 60000 : ms > 604800000 ? 604800000 : (unsigned)ms;
   }
   snprintf(o->solver, sizeof o->solver, "%s%s", solver,
-           o->v.solver.cross_check ? "+cross-check" : "");
+           o->v.solver.cross_check && !o->v.solver.confirm ? "+cross-check" : "");
   *first = i;
   if (i == argc) return usage(o, "no FILE or DIR given");
   return 0;
@@ -325,9 +351,11 @@ static void report(Run *run, const Task *t) {
 /* A task is finished: count it, and print every result now in order. */
 static void finish(Run *run, Task *t) {
   t->done = true;
+  t->r.strict = run->o->require_both;
   run->ndone++;
   const AxResult *r = &t->r;
-  run->verified += r->verdict == AX_VERIFIED;
+  run->verified += r->verdict == AX_VERIFIED && !r->trivial;
+  run->trivial += r->trivial;
   run->invalid += r->verdict == AX_INVALID || r->verdict == AX_INVALID_HINT;
   run->unknown += r->verdict == AX_UNKNOWN || r->verdict == AX_ERROR;
   run->cached += r->cached;
@@ -340,6 +368,28 @@ static void finish(Run *run, Task *t) {
 }
 
 /* --- Workers ---------------------------------------------------------------------------- */
+
+/* Who stands behind a result: both solvers, or one (single-solver modes; or in both mode
+ * the other solver could not decide some query — then it is labelled single). */
+static void confirmation(const Opts *o, const AxSolverLog *log, AxResult *r) {
+  const AxSolverOpts *s = &o->v.solver;
+  const char *bin = strrchr(s->binary, '/') ? strrchr(s->binary, '/') + 1 : s->binary;
+  char buf[160];
+  if (r->trivial || r->queries == 0) return;
+  if (s->cross_check) {
+    bool z3_all = log->unsat_binary_only == 0, bin_all = log->unsat_z3_only == 0;
+    r->single = r->partial = !(z3_all && bin_all);
+    if (z3_all && bin_all) snprintf(buf, sizeof buf, "z3+%s", bin);
+    else if (bin_all) snprintf(buf, sizeof buf, "%s", bin);
+    else if (z3_all) snprintf(buf, sizeof buf, "z3");
+    else snprintf(buf, sizeof buf, "z3 or %s, query by query", bin);
+  } else {
+    r->single = true;
+    snprintf(buf, sizeof buf, "%s", s->kind == AX_SOLVER_Z3 ? "z3"
+                                    : s->kind == AX_SOLVER_PIPE ? bin : "portfolio");
+  }
+  r->confirmed_by = ax_xstrdup(buf);
+}
 
 /* In a worker: verifies one task, returns its record. */
 static char *work(void *ctx, size_t i, size_t *len) {
@@ -356,6 +406,7 @@ static char *work(void *ctx, size_t i, size_t *len) {
   v.dump_stem = t->stem;
   AxResult r;
   ax_verify_rule(t->rule, t->type, &v, &r);
+  confirmation(run->o, &log, &r);
   if (log.disagreements) {
     /* loud, and never a verdict: the rule is in ERROR whatever else was found */
     r.verdict = AX_ERROR;
@@ -403,8 +454,10 @@ static void summary(const Run *run, double seconds) {
   const char *what = run->o->gate ? "gate" : "verify";
   printf("axle %s: ", what);
   if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
-  printf("%zu result%s: %d verified, %d invalid, %d unknown; %d of %zu as expected", run->n,
-         run->n == 1 ? "" : "s", run->verified, run->invalid, run->unknown, run->met, run->n);
+  printf("%zu result%s: %d verified, %d invalid, %d unknown", run->n, run->n == 1 ? "" : "s",
+         run->verified, run->invalid, run->unknown);
+  if (run->trivial) printf(", %d trivial", run->trivial);
+  printf("; %d of %zu as expected", run->met, run->n);
   if (run->cached) printf(" (%d from the cache)", run->cached);
   if (run->o->gate) printf("; %.1f s", seconds);
   printf("\n");

@@ -161,7 +161,7 @@ typedef struct AxStmt {
 } AxStmt;
 
 typedef enum { AX_TC_ANY, AX_TC_NUM, AX_TC_INT, AX_TC_REAL, AX_TC_BOOL } AxTypeClass;
-typedef enum { AX_EXPECT_VALID, AX_EXPECT_INVALID, AX_EXPECT_INVALID_HINT } AxExpect;
+typedef enum { AX_EXPECT_VALID, AX_EXPECT_INVALID, AX_EXPECT_INVALID_HINT, AX_EXPECT_TRIVIAL } AxExpect;
 
 typedef enum { AX_B_RULE, AX_B_PROGRAM } AxBlockKind;
 

@@ -547,11 +547,14 @@ static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, u
   return ok;
 }
 
-static void mark_singleton(Checker *c, uint64_t axes, AxSpan at) {
+static void mark_singleton(Checker *c, uint64_t axes, AxSpan at, const char *why) {
   for (size_t i = 0; i < c->s->naxes; i++)
     if (axes >> i & 1) {
       AxRClass *r = rcl(c, sym(c, c->s->axes[i])->rclass);
-      if (!r->singleton) r->singleton_at = at;
+      if (!r->singleton) {
+        r->singleton_at = at;
+        r->singleton_why = why;
+      }
       r->singleton = true;
     }
 }
@@ -596,7 +599,7 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
       err(c, b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, at[0]));
       return none();
     }
-    mark_singleton(c, at[1], b->attrs[1]->span);
+    mark_singleton(c, at[1], b->attrs[1]->span, "iota axis");
     result = at[0];
     break;
   case AX_OP_BROADCAST:
@@ -642,7 +645,7 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
       err(c, b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, x));
       return none();
     }
-    mark_singleton(c, at[0], b->attrs[0]->span);
+    mark_singleton(c, at[0], b->attrs[0]->span, "concat axis");
     break;
   case AX_OP_RELABEL: {
     AxExpr *m = b->attrs[0];
@@ -796,8 +799,10 @@ static AxTy check_call(Checker *c, AxExpr *e) {
   const char *fn = e->u.call.fn.name;
   if (!ax_op_lookup(fn, &op)) {
     const char *names[AX_OP_COUNT];
-    for (int i = 0; i < AX_OP_COUNT; i++) names[i] = ax_op_name((AxOp)i);
-    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, AX_OP_COUNT));
+    int nnames = 0;   /* suggest only what a rule may apply */
+    for (int i = 0; i < AX_OP_COUNT; i++)
+      if (ax_op_spec((AxOp)i)->levels & AX_LV_RULE) names[nnames++] = ax_op_name((AxOp)i);
+    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, nnames));
     return none();
   }
   Bound b;
@@ -1222,6 +1227,59 @@ static void check_stmt(Checker *c, AxStmt *st) {
   }
 }
 
+/* Rank classes fixed at rank 1 are those of concat and iota axes in what the rule uses —
+ * its two sides, requires and hints, through the lets they name. A let nobody uses
+ * constrains nothing: marking its concat axis would silently narrow the proof. */
+static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
+  if (!e) return;
+  if (e->ty.op == AX_OP_CONCAT && e->ty.attrs && e->ty.attrs[0])
+    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
+                   "concat axis");
+  if (e->ty.op == AX_OP_IOTA && e->ty.attrs && e->ty.attrs[1])
+    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[1]->ty.sym)->axis, e->ty.attrs[1]->span,
+                   "iota axis");
+  switch (e->kind) {
+  case AX_E_NAME:
+    if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !visited[e->ty.sym]) {
+      visited[e->ty.sym] = 1;
+      mark_used(c, sym(c, e->ty.sym)->def, visited);
+    }
+    break;
+  case AX_E_CALL:
+    for (size_t i = 0; i < e->u.call.nargs; i++) mark_used(c, e->u.call.args[i].value, visited);
+    break;
+  case AX_E_UNARY: mark_used(c, e->u.unary.arg, visited); break;
+  case AX_E_BINARY:
+    mark_used(c, e->u.binary.lhs, visited);
+    mark_used(c, e->u.binary.rhs, visited);
+    break;
+  case AX_E_IF:
+    mark_used(c, e->u.ite.cond, visited);
+    mark_used(c, e->u.ite.then_e, visited);
+    mark_used(c, e->u.ite.else_e, visited);
+    break;
+  case AX_E_QUANT: mark_used(c, e->u.quant.body, visited); break;
+  case AX_E_AXMAP:
+    for (size_t i = 0; i < e->u.axmap.n; i++) mark_used(c, e->u.axmap.entries[i].value, visited);
+    break;
+  case AX_E_LIST:
+    for (size_t i = 0; i < e->u.list.n; i++) mark_used(c, e->u.list.items[i], visited);
+    break;
+  default:
+    break;
+  }
+}
+
+static void fixed_classes(Checker *c) {
+  for (size_t i = 0; i < c->rcls.len; i++) rcl(c, (int)i)->singleton = false;
+  uint8_t *visited = ax_arena_alloc(c->a, c->syms.len + 1);
+  memset(visited, 0, c->syms.len + 1);
+  mark_used(c, c->s->lhs, visited);
+  mark_used(c, c->s->rhs, visited);
+  for (size_t i = 0; i < c->reqs.len; i++) mark_used(c, c->reqs.items[i], visited);
+  for (size_t i = 0; i < c->hints.len; i++) mark_used(c, c->hints.items[i], visited);
+}
+
 static void check_rule(AxArena *a, AxDiag *d, AxBlock *b) {
   Checker c = {.a = a, .d = d, .rule = b};
   c.s = ax_arena_alloc(a, sizeof *c.s);
@@ -1237,6 +1295,7 @@ static void check_rule(AxArena *a, AxDiag *d, AxBlock *b) {
       ax_diag_warning(d, b->tvar.span, "rule '%s': no tensor has element type '%s'", b->name.name,
                       b->tvar.name);
   }
+  if (!c.failed && c.s->lhs) fixed_classes(&c);
   AxRuleSyms *s = c.s;
   s->syms = ax_arena_alloc(a, (c.syms.len + 1) * sizeof(AxSym));
   for (size_t i = 0; i < c.syms.len; i++) s->syms[i] = *sym(&c, (int)i);
@@ -1266,4 +1325,78 @@ bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f) {
     if (b->kind == AX_B_RULE) check_rule(a, d, b);
   }
   return d->errors == before;
+}
+
+/* ---- same expression ----------------------------------------------------------------- */
+
+static const AxExpr *through_lets(const AxRuleSyms *s, const AxExpr *e) {
+  for (int guard = 0; e && e->kind == AX_E_NAME && e->ty.sym >= 0 && guard < 1 << 16; guard++) {
+    const AxSym *y = &s->syms[e->ty.sym];
+    if (y->kind != AX_SYM_LET || !y->def) break;
+    e = y->def;
+  }
+  return e;
+}
+
+bool ax_check_same_expr(const AxRuleSyms *s, const AxExpr *a, const AxExpr *b) {
+  a = through_lets(s, a);
+  b = through_lets(s, b);
+  if (a == b) return true;
+  if (!a || !b) return false;
+  if (a->ty.op >= 0 || b->ty.op >= 0) {   /* operator applications, infix or called */
+    if (a->ty.op != b->ty.op || a->ty.nopnds != b->ty.nopnds) return false;
+    for (int i = 0; i < a->ty.nopnds; i++)
+      if (!ax_check_same_expr(s, a->ty.opnds[i], b->ty.opnds[i])) return false;
+    for (int i = 0; i < ax_op_nattrs((AxOp)a->ty.op); i++) {
+      const AxExpr *x = a->ty.attrs ? a->ty.attrs[i] : NULL, *y = b->ty.attrs ? b->ty.attrs[i] : NULL;
+      if ((x == NULL) != (y == NULL) || (x && !ax_check_same_expr(s, x, y))) return false;
+    }
+    return true;
+  }
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case AX_E_INT:
+  case AX_E_REAL:
+    return strcmp(a->u.text, b->u.text) == 0;
+  case AX_E_NAME:
+    return a->ty.sym >= 0 ? a->ty.sym == b->ty.sym : strcmp(a->u.text, b->u.text) == 0;
+  case AX_E_BOOL:
+    return a->u.boolean == b->u.boolean;
+  case AX_E_INF:
+    return true;
+  case AX_E_UNARY:
+    return a->u.unary.op == b->u.unary.op && ax_check_same_expr(s, a->u.unary.arg, b->u.unary.arg);
+  case AX_E_BINARY:
+    return a->u.binary.op == b->u.binary.op && ax_check_same_expr(s, a->u.binary.lhs, b->u.binary.lhs) &&
+           ax_check_same_expr(s, a->u.binary.rhs, b->u.binary.rhs);
+  case AX_E_IF:
+    return ax_check_same_expr(s, a->u.ite.cond, b->u.ite.cond) &&
+           ax_check_same_expr(s, a->u.ite.then_e, b->u.ite.then_e) &&
+           ax_check_same_expr(s, a->u.ite.else_e, b->u.ite.else_e);
+  case AX_E_QUANT:
+    return a->u.quant.exists == b->u.quant.exists &&
+           strcmp(a->u.quant.rclass.name, b->u.quant.rclass.name) == 0 &&
+           ax_check_same_expr(s, a->u.quant.body, b->u.quant.body);
+  case AX_E_AXMAP:
+    if (a->u.axmap.n != b->u.axmap.n) return false;
+    for (size_t i = 0; i < a->u.axmap.n; i++) {
+      bool found = false;
+      for (size_t j = 0; j < b->u.axmap.n && !found; j++)
+        found = strcmp(a->u.axmap.entries[i].axis.name, b->u.axmap.entries[j].axis.name) == 0 &&
+                ax_check_same_expr(s, a->u.axmap.entries[i].value, b->u.axmap.entries[j].value);
+      if (!found) return false;
+    }
+    return true;
+  case AX_E_LIST:
+    if (a->u.list.n != b->u.list.n) return false;
+    for (size_t i = 0; i < a->u.list.n; i++)
+      if (!ax_check_same_expr(s, a->u.list.items[i], b->u.list.items[i])) return false;
+    return true;
+  case AX_E_CALL:   /* min, max, abs on maps */
+    if (strcmp(a->u.call.fn.name, b->u.call.fn.name) != 0 || a->u.call.nargs != b->u.call.nargs) return false;
+    for (size_t i = 0; i < a->u.call.nargs; i++)
+      if (!ax_check_same_expr(s, a->u.call.args[i].value, b->u.call.args[i].value)) return false;
+    return true;
+  }
+  return false;
 }

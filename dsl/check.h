@@ -49,8 +49,10 @@ typedef struct AxSym {
 typedef struct AxRClass {
   const char *name;
   AxSpan span;
-  bool singleton;          /* used as a concat or iota axis: instantiated at rank 1 only */
+  bool singleton;          /* used as a concat or iota axis (in an expression the rule
+                              uses): instantiated at rank 1 only */
   AxSpan singleton_at;     /* where that was decided */
+  const char *singleton_why;   /* "concat axis" or "iota axis" */
 } AxRClass;
 
 typedef struct AxRuleSyms {
@@ -74,5 +76,11 @@ bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f);
 
 /* "bool", "int", "real", "T", ... for messages. */
 const char *ax_elem_name(AxElem e);
+
+/* Are a and b (checked expressions of rule syms) the same expression once lets are
+ * inlined — the same operators on the same operands and attributes (however written:
+ * infix or called, attributes by position or by name, axis maps in any order)? Literals
+ * compare as written. A rule whose two sides are the same is trivial (verify.h). */
+bool ax_check_same_expr(const AxRuleSyms *s, const AxExpr *a, const AxExpr *b);
 
 #endif

@@ -1,4 +1,5 @@
-/* ops.c — operator table: arities and element rules from AX_OP_LIST, attributes here. */
+/* ops.c — the operator table: levels, arities and element rules from AX_OP_LIST, rule-level
+ * attributes here. */
 #include "dsl/ops.h"
 
 #include <string.h>
@@ -7,7 +8,8 @@
 #define OPT(n, k, d) {n, k, false, d}
 
 static const AxOpSpec specs[AX_OP_COUNT] = {
-#define X(e, nm, lo, hi, et) [AX_OP_##e] = {nm, lo, hi, et, {{0}}},
+#define X(e, nm, pn, lv, lo, hi, et, plo, phi, pat, cl) \
+  [AX_OP_##e] = {nm, pn ? pn : nm, lv, lo, hi, et, {{0}}, plo, phi, pat, cl},
     AX_OP_LIST(X)
 #undef X
 };
@@ -68,11 +70,28 @@ const char *ax_op_name(AxOp op) { return ax_op_spec(op)->name; }
 bool ax_op_lookup(const char *name, AxOp *out) {
   init();
   for (int i = 0; i < AX_OP_COUNT; i++)
-    if (strcmp(table[i].name, name) == 0) {
+    if ((table[i].levels & AX_LV_RULE) && strcmp(table[i].name, name) == 0) {
       *out = (AxOp)i;
       return true;
     }
   return false;
+}
+
+const char *ax_op_pname(AxOp op) { return ax_op_spec(op)->pname; }
+
+bool ax_op_lookup_prog(const char *name, AxOp *out) {
+  init();
+  for (int i = 0; i < AX_OP_COUNT; i++)
+    if ((table[i].levels & (AX_LV_PROG | AX_LV_BLOCK)) && strcmp(table[i].pname, name) == 0) {
+      *out = (AxOp)i;
+      return true;
+    }
+  return false;
+}
+
+bool ax_op_is_elementwise(AxOp op) {
+  AxOpClass c = ax_op_spec(op)->cls;
+  return c == AX_TC_BINARY || c == AX_TC_UNARY;
 }
 
 int ax_op_nattrs(AxOp op) {

@@ -74,7 +74,7 @@ static void axlerror(AxLoc *loc, AxParser *p, const char *msg);
 %token <str> BADCHAR "invalid character"
 %token NL "end of line" ARROW "=>" EQEQ "==" NEQ "!=" LT "<" LE "<=" GT ">" GE ">="
 %token RULE "rule" PROGRAM "program" FOR "for" IN "in" EXPECT "expect" VALID "valid"
-%token INVALID_KW "invalid" RCLASS "rclass" AXES "axes" MAP "map" OVER "over"
+%token INVALID_KW "invalid" TRIVIAL "trivial" RCLASS "rclass" AXES "axes" MAP "map" OVER "over"
 %token NONNEG "nonneg" INDEX "index" TENSOR "tensor" SCALAR "scalar" LET "let"
 %token REQUIRE "require" HINT "hint" INPUT "input" OUTPUT "output"
 %token ANY "any" NUM "num" INT "int" REAL "real" BOOL "bool" F16 "f16" BF16 "bf16" F32 "f32"
@@ -112,7 +112,7 @@ file
   | file error '}'
   ;
 
-/* block = "rule" ident ["for" ident "in" tclass] ["expect" ("valid"|"invalid" ["hint"])] "{" body "}"
+/* block = "rule" ident ["for" ident "in" tclass] ["expect" ("valid"|"invalid" ["hint"]|"trivial")] "{" body "}"
  *       | "program" ident "{" body "}" */
 block
   : RULE ident head expect_opt '{' body '}'
@@ -138,6 +138,7 @@ expect_opt
   | EXPECT VALID         { $$ = AX_EXPECT_VALID; }
   | EXPECT INVALID_KW    { $$ = AX_EXPECT_INVALID; }
   | EXPECT INVALID_KW HINT { $$ = AX_EXPECT_INVALID_HINT; }
+  | EXPECT TRIVIAL       { $$ = AX_EXPECT_TRIVIAL; }
   ;
 
 /* body = { [stmt] (newline | ";") } [stmt] */

@@ -375,6 +375,7 @@ static void header(FILE *out, const AxBlock *b) {
     if (b->expect_written)
       fprintf(out, " expect %s", b->expect == AX_EXPECT_VALID     ? "valid"
                                  : b->expect == AX_EXPECT_INVALID ? "invalid"
+                                 : b->expect == AX_EXPECT_TRIVIAL ? "trivial"
                                                                   : "invalid hint");
   } else {
     fprintf(out, "program %s", b->name.name);

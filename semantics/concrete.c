@@ -382,10 +382,12 @@ const char *ax_concrete_fill_text(int mode) {
 /* REDUCE: every index tuple in the box, in order; too large a box is refused rather than
  * ground through (a counterexample with a million-element reduction is not a useful one). */
 static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
-               const char *const *names, const int *axes, AxV (*body)(void *, const AxV *), void *ctx) {
+               const char *const *names, const int *axes, const int *pos,
+               AxV (*body)(void *, const AxV *), void *ctx) {
   (void)vars;
   (void)names;
   (void)axes;
+  (void)pos;
   long total = 1, len[64];
   for (size_t k = 0; k < n && k < 64; k++) {
     mpz_srcptr z = V(sizes[k])->z;

@@ -611,7 +611,7 @@ static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
       c->n++;
     }
   }
-  return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, summand, c);
+  return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, c->k, summand, c);
 }
 
 static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {

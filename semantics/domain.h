@@ -60,9 +60,10 @@ struct AxDomain {
   /* REDUCE: the sum over every index tuple i with 0 <= i[k] < sizes[k] of body(i).
    * `vars` names the summation indices for the symbolic domain: vars[k] is an Int value
    * (an index map's variable) or NULL for a fresh one, named after names[k] and owned by
-   * aggregated axis axes[k]. The concrete domain enumerates the tuples. */
+   * named axis pos[k] of aggregated axis axes[k] (bound inference pairs the variables of
+   * one sum that differ only in the position). The concrete domain enumerates the tuples. */
   AxV (*sum)(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
-             const char *const *names, const int *axes,
+             const char *const *names, const int *axes, const int *pos,
              AxV (*body)(void *ctx, const AxV *idx), void *ctx);
   const char *unsupported;   /* set when an operation left the domain's fragment */
 };

@@ -32,6 +32,7 @@ struct AxSymbolic {
   AxVec reads;                /* AxRead* */
   AxVec sumvars;              /* AxSumVar*: summation variables made here */
   int fresh;                  /* counter for fresh variable names */
+  int groups;                 /* counter for summation-variable groups (AxSumVar) */
 };
 
 #define S(d) ((AxSymbolic *)(d))
@@ -178,7 +179,8 @@ static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
                            ax_term_mk_ite(tc, bzero, ax_term_mk_int_si(tc, -1), signed_as(d, same, q0)));
       return with_flags(d, v, nan, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t))));
     }
-    /* real (IEEE): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
+    /* real (exact rationals extended with ±inf and NaN, IEEE's rules for those, no signed
+     * zero): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
     T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), binf), and2(d, fin_zero(d, a, t), bzero)));
     T inf = or2(d, is_inf(d, a), and2(d, is_fin(d, a), bzero));
     T pos = or2(d, and2(d, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t)))),
@@ -295,23 +297,27 @@ static const Red *lift(AxDomain *d, const Ext *e) {
   return e->red ? e->red : &none;
 }
 
-static T fresh_var(AxDomain *d, const char *base, int axis) {
+static T fresh_var(AxDomain *d, const char *base, int axis, int pos, int group) {
   AxSymbolic *s = S(d);
   T v = ax_term_mk_var(s->tc, ax_arena_printf(s->a, "%s#%d", base, ++s->fresh), AX_SORT_INT);
   AxSumVar *sv = ax_arena_alloc(s->a, sizeof *sv);
-  sv->var = v;
-  sv->axis = axis;
+  *sv = (AxSumVar){.var = v, .axis = axis, .pos = pos, .group = group};
   ax_vec_push(s->a, &s->sumvars, sv);
   return v;
 }
 
-static int axis_of_var(AxDomain *d, T v) {
+static const AxSumVar *sumvar_of(AxDomain *d, T v) {
   AxSymbolic *s = S(d);
   for (size_t i = 0; i < s->sumvars.len; i++) {
     const AxSumVar *sv = s->sumvars.items[i];
-    if (sv->var == v) return sv->axis;
+    if (sv->var == v) return sv;
   }
-  return -1;
+  return NULL;
+}
+
+static int axis_of_var(AxDomain *d, T v) {
+  const AxSumVar *sv = sumvar_of(d, v);
+  return sv ? sv->axis : -1;
 }
 
 static bool has_var(const Red *r, T v) {
@@ -326,10 +332,13 @@ static const Ext *apart(AxDomain *d, const Red *a, const Ext *b) {
   if (!rb) return b;
   T from[64], to[64];
   size_t n = 0;
+  int group = ++S(d)->groups;
   for (size_t i = 0; i < rb->n && n < 64; i++)
     if (has_var(a, rb->vars[i])) {
+      const AxSumVar *old = sumvar_of(d, rb->vars[i]);
       from[n] = rb->vars[i];
-      to[n++] = fresh_var(d, ax_term_var_name(rb->vars[i]), axis_of_var(d, rb->vars[i]));
+      to[n++] = fresh_var(d, ax_term_var_name(rb->vars[i]), old ? old->axis : -1,
+                          old ? old->pos : 0, group);
     }
   if (!n) return b;
   AxTermCtx *tc = TC(d);
@@ -462,7 +471,7 @@ static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   }
   if (op == AX_OP_ADD || op == AX_OP_SUB) {
     /* a ± b = Red over a tag variable that picks the side */
-    T tag = fresh_var(d, "side", -1);
+    T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
     AxTermCtx *tc = TC(d);
     T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
     const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
@@ -508,18 +517,19 @@ static AxV elem_same(AxDomain *d, AxType t, AxV pa, AxV pb) {
 /* REDUCE: the summand at the summation variables, then one reduction over them (merged
  * with a reduction the summand already is). */
 static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
-               const char *const *names, const int *axes, AxV (*body)(void *, const AxV *), void *ctx) {
+               const char *const *names, const int *axes, const int *pos,
+               AxV (*body)(void *, const AxV *), void *ctx) {
   AxSymbolic *s = S(d);
+  int group = ++s->groups;
   AxTermCtx *tc = s->tc;
   T *v = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
   Red *r = ax_arena_alloc(s->a, sizeof *r);
   r->dom = ax_term_mk_true(tc);
   for (size_t k = 0; k < n; k++) {
-    v[k] = vars && vars[k] ? (T)vars[k] : fresh_var(d, names[k], axes[k]);
+    v[k] = vars && vars[k] ? (T)vars[k] : fresh_var(d, names[k], axes[k], pos[k], group);
     if (vars && vars[k] && axis_of_var(d, v[k]) < 0) {   /* an index map's variable */
       AxSumVar *sv = ax_arena_alloc(s->a, sizeof *sv);
-      sv->var = v[k];
-      sv->axis = axes[k];
+      *sv = (AxSumVar){.var = v[k], .axis = axes[k], .pos = pos[k], .group = group};
       ax_vec_push(s->a, &s->sumvars, sv);
     }
     r->dom = and2(d, r->dom, and2(d, ax_term_mk_le(tc, ax_term_mk_int_si(tc, 0), v[k]),

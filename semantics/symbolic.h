@@ -48,10 +48,15 @@ typedef struct AxRedTerms {
 bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out);
 
 /* Summation variables made by `sum`, with the aggregated axis each ranges over (-1 for a
- * tag variable that picks a side of a sum). */
+ * tag variable that picks a side of a sum), the named axis of it (its position) and a group
+ * number: the variables of one summation (or one renaming apart of it) share a group, so
+ * the variable of position k and that of position k' of one group are twins — the same
+ * index on two named axes, which bound inference pairs (rank.h). */
 typedef struct AxSumVar {
   const AxTerm *var;
   int axis;
+  int pos;
+  int group;
 } AxSumVar;
 const AxSumVar *ax_symbolic_sumvars(const AxSymbolic *s, size_t *n);
 

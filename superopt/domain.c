@@ -4,36 +4,36 @@
 #include <math.h>
 #include <string.h>
 
-static void fbinary(const AxDomain *d, AxTOp op, size_t n, void *out, const void *a, size_t sa,
+static void fbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                     const void *b, size_t sb) {
   (void)d;
   double *o = out;
   const double *x = a, *y = b;
   switch (op) {
-  case AX_TOP_ADD: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] + y[i * sb]; break;
-  case AX_TOP_SUB: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] - y[i * sb]; break;
-  case AX_TOP_MUL: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] * y[i * sb]; break;
-  case AX_TOP_DIV: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] / y[i * sb]; break;
+  case AX_OP_ADD: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] + y[i * sb]; break;
+  case AX_OP_SUB: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] - y[i * sb]; break;
+  case AX_OP_MUL: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] * y[i * sb]; break;
+  case AX_OP_DIV: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] / y[i * sb]; break;
   default: AX_UNREACHABLE();
   }
 }
 
-static void funary(const AxDomain *d, AxTOp op, size_t n, void *out, const void *a) {
+static void funary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
   (void)d;
   double *o = out;
   const double *x = a;
   switch (op) {
-  case AX_TOP_NEG: for (size_t i = 0; i < n; i++) o[i] = -x[i]; break;
-  case AX_TOP_EXP: for (size_t i = 0; i < n; i++) o[i] = exp(x[i]); break;
-  case AX_TOP_SQUARE: for (size_t i = 0; i < n; i++) o[i] = x[i] * x[i]; break;
-  case AX_TOP_SQRT: for (size_t i = 0; i < n; i++) o[i] = sqrt(x[i]); break;
-  case AX_TOP_SILU: for (size_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + exp(-x[i])); break;
+  case AX_OP_NEG: for (size_t i = 0; i < n; i++) o[i] = -x[i]; break;
+  case AX_OP_EXP: for (size_t i = 0; i < n; i++) o[i] = exp(x[i]); break;
+  case AX_OP_SQUARE: for (size_t i = 0; i < n; i++) o[i] = x[i] * x[i]; break;
+  case AX_OP_SQRT: for (size_t i = 0; i < n; i++) o[i] = sqrt(x[i]); break;
+  case AX_OP_SILU: for (size_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + exp(-x[i])); break;
   default: AX_UNREACHABLE();
   }
 }
 
 /* i-k-j order: the inner loop runs along contiguous rows of b and out (vectorizes). */
-static void fmatmul(const AxDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
+static void fmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
                     const void *b) {
   (void)d;
   double *o = out;
@@ -48,19 +48,19 @@ static void fmatmul(const AxDomain *d, size_t m, size_t k, size_t n, void *out, 
     }
 }
 
-static void fconstant(const AxDomain *d, AxRat c, void *out) {
+static void fconstant(const AxTDomain *d, AxRat c, void *out) {
   (void)d;
   *(double *)out = (double)c.num / (double)c.den;
 }
 
-static void fround(const AxDomain *d, AxDtype t, size_t n, void *data) {
+static void fround(const AxTDomain *d, AxDtype t, size_t n, void *data) {
   (void)d;
   double *x = data;
   for (size_t i = 0; i < n; i++) x[i] = ax_domain_round_to(t, x[i]);
 }
 
-AxDomain ax_domain_float(bool storage) {
-  AxDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
+AxTDomain ax_domain_float(bool storage) {
+  AxTDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
                 storage ? fround : NULL};
   return d;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "superopt/bound.h"
+#include "superopt/lax.h"
 #include "superopt/field.h"
 #include "superopt/interp.h"
 
@@ -117,7 +117,7 @@ static bool pair(const AxMugraph *p, const AxMugraph *m, AxDiag *d, int *pin, in
   return ok;
 }
 
-static void index_str(const AxShape *s, int64_t flat, char *buf, size_t n) {
+static void index_str(const AxTShape *s, int64_t flat, char *buf, size_t n) {
   int64_t idx[AX_MAXRANK];
   for (int i = s->rank - 1; i >= 0; i--) {
     idx[i] = flat % s->dim[i];
@@ -142,12 +142,12 @@ static int field_test(const AxMugraph *p, const AxMugraph *m, const int *pin, co
   ax_rng_init(&r, seed, stream);
   AxField f;
   ax_field_init(&f, &r);
-  AxDomain dom = ax_field_domain(&f);
+  AxTDomain dom = ax_field_domain(&f);
   AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
   AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
   AxFF **bufs = ax_xcalloc((size_t)nin + 1, sizeof *bufs);
   for (int i = 0; i < nin; i++) {
-    const AxShape *s = &p->tensors[pin[i]].shape;
+    const AxTShape *s = &p->tensors[pin[i]].shape;
     size_t n = (size_t)ax_shape_numel(s);
     bufs[i] = ax_xmalloc(n * sizeof(AxFF) + 1);
     for (size_t k = 0; k < n; k++) bufs[i][k] = ax_field_random(&r);
@@ -222,7 +222,7 @@ static int float_test(const AxMugraph *p, const AxMugraph *m, const int *pin, co
                       const AxEquivOpts *o, double *worst, double *pworst) {
   AxRng r;
   ax_rng_init(&r, seed, stream);
-  AxDomain exact = ax_domain_float(false), stored = ax_domain_float(true);
+  AxTDomain exact = ax_domain_float(false), stored = ax_domain_float(true);
   AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
   AxTensor *sv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *sv);
   AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
@@ -284,15 +284,15 @@ int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
   int nmax = prog->ntensors + 1;
   int *pin = ax_xmalloc((size_t)nmax * sizeof *pin), *min = ax_xmalloc((size_t)nmax * sizeof *min);
   int *mout = ax_xmalloc(((size_t)prog->noutputs + 1) * sizeof *mout);
-  AxBoundVal *pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pb);
-  AxBoundVal *mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *mb);
+  AxLaxVal *pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pb);
+  AxLaxVal *mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *mb);
   double *worst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *worst);
   double *pworst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pworst);
   int status = 3, nin = 0;
   bool sq1 = false, sq2 = false;
   if (!pair(prog, mug, d, pin, min, &nin, mout)) goto done;
-  bool lax1 = ax_bound_analyse(prog, d, pb, &sq1);
-  bool lax2 = ax_bound_analyse(mug, d, mb, &sq2);
+  bool lax1 = ax_lax_analyse(prog, d, pb, &sq1);
+  bool lax2 = ax_lax_analyse(mug, d, mb, &sq2);
   if (!lax1 || !lax2) goto done;
 
   fprintf(out, "equiv: program '%s' vs mugraph '%s'\n", prog->name, mug->name);
@@ -304,8 +304,8 @@ int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
   for (int i = 0; i < prog->noutputs; i++) {
     int j = 0;
     while (mug->outputs[j] != mout[i]) j++;
-    AxBound b;
-    ax_bound_tests(&pb[i], &mb[j], o->delta, &b);
+    AxLaxBound b;
+    ax_lax_tests(&pb[i], &mb[j], o->delta, &b);
     fprintf(out, "  bound for output '%s': k = %.4g exponential terms, degree d = %.4g",
             prog->tensors[prog->outputs[i]].name, b.k, b.d);
     if (b.m > 0) fprintf(out, ", %.4g square roots (argument degree %.3g)", b.m, b.ufdeg);

@@ -1,7 +1,7 @@
 /* equiv.h — probabilistic equivalence of a μGraph with a program (Mirage §5).
  *
  * Pairs the μGraph's inputs and outputs with the program's by name (shapes and element
- * types must agree), checks that both are in the Lax fragment (bound.h), derives the
+ * types must agree), checks that both are in the Lax fragment (lax.h), derives the
  * number of random tests T from δ, and runs them: every test draws ω, the sqrt function
  * and every input element uniformly from Zp x Zq (ChaCha20 from the seed), evaluates both
  * graphs with the field interpreter and compares every output element exactly. A test in

@@ -90,14 +90,14 @@ static void inv_batch(AxFF *v, size_t n, int comp, uint64_t m, uint64_t *zeros, 
   }
 }
 
-static void ffbinary(const AxDomain *d, AxTOp op, size_t n, void *out, const void *a, size_t sa,
+static void ffbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                      const void *b, size_t sb) {
   AxField *f = d->ctx;
   AxFF *o = out;
   const AxFF *x = a, *y = b;
   uint64_t p = f->p, q = f->q;
   AxFF *inv = NULL;
-  if (op == AX_TOP_DIV) {
+  if (op == AX_OP_DIV) {
     /* invert the divisors first (a private copy: out may alias b) */
     size_t m = sb ? n : 1;
     inv = ax_xmalloc(m * sizeof *inv);
@@ -114,10 +114,10 @@ static void ffbinary(const AxDomain *d, AxTOp op, size_t n, void *out, const voi
   for (size_t i = 0; i < n; i++) {
     AxFF u = x[i * sa], v = y[i * sb], r;
     switch (op) {
-    case AX_TOP_ADD: r.p = (uint32_t)(((uint64_t)u.p + v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + v.q) % q); break;
-    case AX_TOP_SUB: r.p = (uint32_t)(((uint64_t)u.p + p - v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + q - v.q) % q); break;
-    case AX_TOP_MUL:
-    case AX_TOP_DIV: r.p = (uint32_t)mulm(u.p, v.p, p); r.q = (uint32_t)mulm(u.q, v.q, q); break;
+    case AX_OP_ADD: r.p = (uint32_t)(((uint64_t)u.p + v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + v.q) % q); break;
+    case AX_OP_SUB: r.p = (uint32_t)(((uint64_t)u.p + p - v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + q - v.q) % q); break;
+    case AX_OP_MUL:
+    case AX_OP_DIV: r.p = (uint32_t)mulm(u.p, v.p, p); r.q = (uint32_t)mulm(u.q, v.q, q); break;
     default: AX_UNREACHABLE(); r.p = r.q = 0;
     }
     if (u.q == AX_FF_UNDEF || v.q == AX_FF_UNDEF || d->primary_only) r.q = AX_FF_UNDEF;
@@ -126,25 +126,25 @@ static void ffbinary(const AxDomain *d, AxTOp op, size_t n, void *out, const voi
   free(inv);
 }
 
-static void ffunary(const AxDomain *d, AxTOp op, size_t n, void *out, const void *a) {
+static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
   AxField *f = d->ctx;
   AxFF *o = out;
   const AxFF *x = a;
   uint64_t p = f->p, q = f->q;
   for (size_t i = 0; i < n; i++) {
     AxFF u = x[i], r;
-    bool qdef = u.q != AX_FF_UNDEF && (!d->primary_only || op == AX_TOP_EXP || op == AX_TOP_SILU);
+    bool qdef = u.q != AX_FF_UNDEF && (!d->primary_only || op == AX_OP_EXP || op == AX_OP_SILU);
     switch (op) {
-    case AX_TOP_NEG:
+    case AX_OP_NEG:
       r.p = (uint32_t)((p - u.p) % p);
       r.q = qdef ? (uint32_t)((q - u.q) % q) : AX_FF_UNDEF;
       break;
-    case AX_TOP_SQUARE:
+    case AX_OP_SQUARE:
       r.p = (uint32_t)mulm(u.p, u.p, p);
       r.q = qdef ? (uint32_t)mulm(u.q, u.q, q) : AX_FF_UNDEF;
       break;
-    case AX_TOP_EXP:
-    case AX_TOP_SILU: {
+    case AX_OP_EXP:
+    case AX_OP_SILU: {
       if (!qdef) {   /* an exponent that does not exist: this test says nothing */
         f->divzero++;
         r.p = 0;
@@ -152,12 +152,12 @@ static void ffunary(const AxDomain *d, AxTOp op, size_t n, void *out, const void
         break;
       }
       uint64_t w = ax_field_exp(f, u.q);
-      if (op == AX_TOP_EXP) r.p = (uint32_t)w;
+      if (op == AX_OP_EXP) r.p = (uint32_t)w;
       else r.p = (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p);   /* 1+w != 0: -1 is no q-th root */
       r.q = AX_FF_UNDEF;
       break;
     }
-    case AX_TOP_SQRT:
+    case AX_OP_SQRT:
       r.p = (uint32_t)(ax_rng_hash(&f->hash, 1, u.p) % p);
       r.q = qdef ? (uint32_t)(ax_rng_hash(&f->hash, 2, u.q) % q) : AX_FF_UNDEF;
       break;
@@ -237,7 +237,7 @@ static void mm_dot(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, si
   free(ar);
 }
 
-static void ffmatmul(const AxDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
+static void ffmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
                      const void *b) {
   AxField *f = d->ctx;
   AxFF *o = out;
@@ -275,14 +275,14 @@ static uint32_t rat_mod(AxRat c, uint64_t m) {
   return (uint32_t)v;
 }
 
-static void ffconstant(const AxDomain *d, AxRat c, void *out) {
+static void ffconstant(const AxTDomain *d, AxRat c, void *out) {
   AxField *f = d->ctx;
   AxFF *o = out;
   o->p = rat_mod(c, f->p);
   o->q = rat_mod(c, f->q);
 }
 
-AxDomain ax_field_domain(AxField *f) {
-  AxDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL};
+AxTDomain ax_field_domain(AxField *f) {
+  AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL};
   return d;
 }

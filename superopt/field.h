@@ -5,7 +5,7 @@
  * act on both components separately, except
  *   exp(x, y)  = (ω^y mod p, undefined)    — the q side is the exponent; after exp the q
  *                                           component is undefined, and the Lax fragment
- *                                           (bound.h) keeps a second exp off every path;
+ *                                           (lax.h) keeps a second exp off every path;
  *   silu(x, y) = (x · ω^y / (1 + ω^y), undefined)   — silu(v) = v·e^v / (1 + e^v), which
  *                                           has the form of Mirage's Equation 2;
  *   sqrt(x, y) = (H_p(x), H_q(y))          — sqrt is outside the Lax fragment: it is read as
@@ -48,7 +48,7 @@ void ax_field_init(AxField *f, AxRng *r);
 void ax_field_fini(AxField *f);
 
 /* The domain over f (borrowed; f must outlive every use). */
-AxDomain ax_field_domain(AxField *f);
+AxTDomain ax_field_domain(AxField *f);
 
 /* A uniformly random element of Zp x Zq. */
 AxFF ax_field_random(AxRng *r);

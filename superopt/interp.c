@@ -3,19 +3,19 @@
 
 #include <string.h>
 
-static void round_t(const AxDomain *d, AxDtype t, AxTensor *x) {
+static void round_t(const AxTDomain *d, AxDtype t, AxTensor *x) {
   if (d->round) d->round(d, t, (size_t)ax_shape_numel(&x->shape), x->data);
 }
 
 /* One block operator on tiles (fresh scratch arena per application). */
-static void apply(const AxDomain *d, AxTOp op, const AxTAttrs *at, const AxTensor *const *in,
+static void apply(const AxTDomain *d, AxOp op, const AxTAttrs *at, const AxTensor *const *in,
                   int nin, AxTensor *out) {
   AxArena *scratch = ax_arena_new();
   ax_tensor_apply(d, scratch, op, at, in, nin, out);
   ax_arena_free(scratch);
 }
 
-static void fill_zero(const AxDomain *d, AxTensor *t) {
+static void fill_zero(const AxTDomain *d, AxTensor *t) {
   char z[64];
   d->constant(d, (AxRat){0, 1}, z);
   size_t n = (size_t)ax_shape_numel(&t->shape);
@@ -24,13 +24,13 @@ static void fill_zero(const AxDomain *d, AxTensor *t) {
 
 /* The accumulator's contribution of one iteration: v itself, v summed along the axis (to
  * `to`), or v squared and summed along the axis (rms). Written into tmp. */
-static const AxTensor *contribution(const AxDomain *d, const AxBNode *n, const AxTensor *v,
+static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const AxTensor *v,
                                     AxTensor *tmp, AxTensor *tmp2) {
   if (n->acc == AX_ACC_SUM && !n->at.axis_set) return v;
   const AxTensor *src = v;
   if (n->acc == AX_ACC_RMS) {
     tmp2->shape = v->shape;
-    d->unary(d, AX_TOP_SQUARE, (size_t)ax_shape_numel(&v->shape), tmp2->data, v->data);
+    d->unary(d, AX_OP_SQUARE, (size_t)ax_shape_numel(&v->shape), tmp2->data, v->data);
     src = tmp2;
   }
   AxTAttrs at = {0};
@@ -39,7 +39,7 @@ static const AxTensor *contribution(const AxDomain *d, const AxBNode *n, const A
   at.to = n->acc == AX_ACC_SUM ? n->at.to : 0;
   tmp->shape = n->shape;
   const AxTensor *ins[1] = {src};
-  apply(d, AX_TOP_SUM, &at, ins, 1, tmp);
+  apply(d, AX_OP_REDUCE, &at, ins, 1, tmp);
   return tmp;
 }
 
@@ -51,7 +51,7 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
   for (int s = g->nstmts - 1; s >= 0; s--) {
     const AxKStmt *st = &g->stmts[s];
     if (st->kind == AX_KS_OP) {
-      bool reads = st->op == AX_TOP_EXP || st->op == AX_TOP_SILU;
+      bool reads = st->op == AX_OP_EXP || st->op == AX_OP_SILU;
       for (int j = 0; j < st->nin; j++)
         if (reads || tlive[st->t]) tlive[st->in[j]] = true;
     } else if (st->kind == AX_KS_KERNEL) {
@@ -64,7 +64,7 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
         } else if (n->kind == AX_BN_ITER) {
           if (nl[i]) tlive[n->src] = true;
         } else {
-          bool reads = n->kind == AX_BN_OP && (n->op == AX_TOP_EXP || n->op == AX_TOP_SILU);
+          bool reads = n->kind == AX_BN_OP && (n->op == AX_OP_EXP || n->op == AX_OP_SILU);
           for (int j = 0; j < n->nin; j++)
             if (reads || nl[i]) nl[n->in[j]] = true;
         }
@@ -74,15 +74,15 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
 }
 
 /* The domain for computing a value: primary_only unless an exponent reads it. */
-static AxDomain dom_for(const AxDomain *d, bool live) {
-  AxDomain c = *d;
+static AxTDomain dom_for(const AxTDomain *d, bool live) {
+  AxTDomain c = *d;
   c.primary_only = !live;
   return c;
 }
 
-static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0, AxArena *a,
+static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d0, AxArena *a,
                        AxTensor *vals, const bool *live) {
-  const AxDomain *d = d0;
+  const AxTDomain *d = d0;
   size_t es = d->size;
   int nn = k->nnodes;
   AxTensor *t = ax_xcalloc((size_t)nn, sizeof *t);
@@ -109,7 +109,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0
   AxTensor tmp = {{0}, ax_xmalloc(maxn * es + 1)}, tmp2 = {{0}, ax_xmalloc(maxn * es + 1)};
   int64_t R = k->forloop;
   int64_t b[3], off[AX_MAXRANK];
-  AxShape tile;
+  AxTShape tile;
   for (b[0] = 0; b[0] < k->grid[0]; b[0]++)
     for (b[1] = 0; b[1] < k->grid[1]; b[1]++)
       for (b[2] = 0; b[2] < k->grid[2]; b[2]++) {
@@ -125,7 +125,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0
           } else if (n->kind == AX_BN_OP) {
             const AxTensor *ins[AX_MAXIN];
             for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-            AxDomain dn = dom_for(d0, live[i]);
+            AxTDomain dn = dom_for(d0, live[i]);
             apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
             if (!n->anon) round_t(d, n->dtype, &t[i]);
           }
@@ -141,7 +141,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0
             } else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) {
               const AxTensor *ins[AX_MAXIN];
               for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-              AxDomain dn = dom_for(d0, live[i]);
+              AxTDomain dn = dom_for(d0, live[i]);
               apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
               round_t(d, n->dtype, &t[i]);
             } else if (n->kind == AX_BN_ACCUM) {
@@ -151,9 +151,9 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0
                 o[n->at.axis] = it * v->shape.dim[n->at.axis];
                 ax_tensor_store_box(es, v, &t[i], o);
               } else {
-                AxDomain dn = dom_for(d0, live[i]);
+                AxTDomain dn = dom_for(d0, live[i]);
                 const AxTensor *c = contribution(&dn, n, v, &tmp, &tmp2);
-                d->binary(d, AX_TOP_ADD, (size_t)ax_shape_numel(&n->shape), t[i].data, t[i].data,
+                d->binary(d, AX_OP_ADD, (size_t)ax_shape_numel(&n->shape), t[i].data, t[i].data,
                           1, c->data, 1);
                 round_t(d, AX_DT_F32, &t[i]);
               }
@@ -169,14 +169,14 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0
               int64_t len = k->nodes[n->in[0]].shape.dim[n->at.axis];
               d->constant(d, (AxRat){1, R * len}, c);
               size_t cnt = (size_t)ax_shape_numel(&n->shape);
-              d->binary(d, AX_TOP_MUL, cnt, t[i].data, t[i].data, 1, c, 0);
-              d->unary(d, AX_TOP_SQRT, cnt, t[i].data, t[i].data);
+              d->binary(d, AX_OP_MUL, cnt, t[i].data, t[i].data, 1, c, 0);
+              d->unary(d, AX_OP_SQRT, cnt, t[i].data, t[i].data);
             }
             round_t(d, n->dtype, &t[i]);
           } else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) {
             const AxTensor *ins[AX_MAXIN];
             for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-            AxDomain dn = dom_for(d0, live[i]);
+            AxTDomain dn = dom_for(d0, live[i]);
             apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
             round_t(d, n->dtype, &t[i]);
           } else if (n->kind == AX_BN_SAVE) {
@@ -192,7 +192,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxDomain *d0
   free(tmp2.data);
 }
 
-void ax_interp_run(const AxMugraph *g, const AxDomain *d, AxArena *a, AxTensor *vals) {
+void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor *vals) {
   bool *tlive = ax_xcalloc((size_t)g->ntensors + 1, 1);
   bool **nlive = ax_xcalloc((size_t)g->nstmts + 1, sizeof *nlive);
   for (int s = 0; s < g->nstmts; s++)
@@ -215,7 +215,7 @@ void ax_interp_run(const AxMugraph *g, const AxDomain *d, AxArena *a, AxTensor *
       AxTensor *o = &vals[st->t];
       o->shape = g->tensors[st->t].shape;
       o->data = ax_arena_alloc(a, (size_t)ax_shape_numel(&o->shape) * d->size + 1);
-      AxDomain dn = dom_for(d, tlive[st->t]);
+      AxTDomain dn = dom_for(d, tlive[st->t]);
       apply(&dn, st->op, &st->at, ins, st->nin, o);
       round_t(d, g->tensors[st->t].dtype, o);
     } else if (st->kind == AX_KS_KERNEL) {

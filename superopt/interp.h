@@ -21,6 +21,6 @@
 /* vals has g->ntensors entries; on entry the entries of input tensors hold borrowed data
  * of their declared shapes. On return every kernel tensor has a value; the data of
  * computed ones is allocated in a. */
-void ax_interp_run(const AxMugraph *g, const AxDomain *d, AxArena *a, AxTensor *vals);
+void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor *vals);
 
 #endif

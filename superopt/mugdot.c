@@ -3,7 +3,7 @@
 
 #include <inttypes.h>
 
-static void shape(FILE *out, const AxShape *s) {
+static void shape(FILE *out, const AxTShape *s) {
   char buf[128];
   fputs(ax_shape_str(s, buf, sizeof buf), out);
 }
@@ -26,7 +26,7 @@ static void node_label(FILE *out, const AxMugraph *g, const AxBNode *n) {
     break;
   case AX_BN_OP:
     if (n->anon) fprintf(out, "%s\\n", n->text);
-    else fprintf(out, "%s = %s\\n", n->name, ax_tensor_opname(n->op));
+    else fprintf(out, "%s = %s\\n", n->name, ax_op_pname(n->op));
     break;
   case AX_BN_ACCUM:
     fprintf(out, "%s = accum %s", n->name, ax_mug_acc_name(n->acc));
@@ -123,7 +123,7 @@ void ax_mugdot_print(FILE *out, const AxMugraph *g) {
   for (int s = 0; s < g->nstmts; s++) {
     const AxKStmt *st = &g->stmts[s];
     if (st->kind == AX_KS_OP) {
-      fprintf(out, "  op%d [shape=ellipse, label=\"%s", s, ax_tensor_opname(st->op));
+      fprintf(out, "  op%d [shape=ellipse, label=\"%s", s, ax_op_pname(st->op));
       if (st->at.axis_set) fprintf(out, "\\naxis %d", st->at.axis);
       fputs("\"];\n", out);
       for (int j = 0; j < st->nin; j++) fprintf(out, "  t%d -> op%d;\n", st->in[j], s);

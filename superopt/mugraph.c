@@ -29,8 +29,8 @@ int ax_mug_find_node(const AxKernel *k, const char *name, int before) {
   return -1;
 }
 
-void ax_mug_tile(const AxShape *full, const int *map, int fmap, const int64_t *grid, int64_t r,
-                 const int64_t *b, int64_t it, AxShape *tile, int64_t *off) {
+void ax_mug_tile(const AxTShape *full, const int *map, int fmap, const int64_t *grid, int64_t r,
+                 const int64_t *b, int64_t it, AxTShape *tile, int64_t *off) {
   tile->rank = full->rank;
   for (int d = 0; d < full->rank; d++) {
     int64_t parts = 1, h = 0;
@@ -51,7 +51,7 @@ void ax_mug_tile(const AxShape *full, const int *map, int fmap, const int64_t *g
 
 /* Checks that every dim of `full` divides by its partition; reports at span. */
 static bool check_split(AxDiag *d, AxSpan at, const char *kname, const char *what,
-                        const char *node, const char *tname, const AxShape *full, const int *map,
+                        const char *node, const char *tname, const AxTShape *full, const int *map,
                         int fmap, const int64_t *grid, int64_t r) {
   bool ok = true;
   for (int dim = 0; dim < full->rank; dim++) {
@@ -138,25 +138,24 @@ static bool check_kernel(AxMugraph *g, AxKernel *k, AxDiag *d) {
       break;
     }
     case AX_BN_OP: {
-      AxTClass cls = ax_tensor_spec(n->op)->cls;
-      if (n->op == AX_TOP_CONST) {
+      if (n->op == AX_OP_CONSTANT) {
         n->shape.rank = 0;
         n->phase = AX_PH_INVARIANT;
         n->dtype = AX_DT_F32;
         break;
       }
-      if (cls == AX_TC_LAYOUT && n->op != AX_TOP_CONCAT) {
+      if (!(ax_op_spec(n->op)->levels & AX_LV_BLOCK)) {
         ax_diag_error(d, n->span, "kernel '%s': '%s' is not a block operator (use it at the kernel level)",
-                      k->name, ax_tensor_opname(n->op));
+                      k->name, ax_op_pname(n->op));
         nok = false;
         break;
       }
-      if (n->thread >= 0 && !ax_tensor_is_elementwise(n->op)) {
+      if (n->thread >= 0 && !ax_op_is_elementwise(n->op)) {
         ax_diag_error(d, n->span, "kernel '%s': thread graph: '%s' is not element-wise",
-                      k->name, ax_tensor_opname(n->op));
+                      k->name, ax_op_pname(n->op));
         nok = false;
       }
-      const AxShape *ins[AX_MAXIN];
+      const AxTShape *ins[AX_MAXIN];
       bool has_loop = false, has_post = false;
       int loop_in = -1, post_in = -1;
       n->dtype = AX_DT_F32;
@@ -179,7 +178,7 @@ static bool check_kernel(AxMugraph *g, AxKernel *k, AxDiag *d) {
       if (!nok) break;
       if (!ax_tensor_infer(n->op, &n->at, ins, n->nin, &n->shape, msg, sizeof msg)) {
         ax_diag_error(d, n->span, "kernel '%s': operator '%s' ('%s'): %s", k->name,
-                      ax_tensor_opname(n->op), n->name, msg);
+                      ax_op_pname(n->op), n->name, msg);
         nok = false;
       }
       break;
@@ -316,7 +315,7 @@ bool ax_mug_check(AxMugraph *g, AxDiag *d) {
     }
     case AX_KS_OP: {
       AxKTensor *t = &g->tensors[st->t];
-      const AxShape *ins[AX_MAXIN];
+      const AxTShape *ins[AX_MAXIN];
       bool dt_set = false;
       t->dtype = AX_DT_F32;
       for (int j = 0; j < st->nin; j++) {
@@ -325,7 +324,7 @@ bool ax_mug_check(AxMugraph *g, AxDiag *d) {
         if (!a->anon && !dt_set) t->dtype = a->dtype, dt_set = true;
       }
       if (!ax_tensor_infer(st->op, &st->at, ins, st->nin, &t->shape, msg, sizeof msg)) {
-        ax_diag_error(d, st->span, "operator '%s' ('%s'): %s", ax_tensor_opname(st->op), t->name, msg);
+        ax_diag_error(d, st->span, "operator '%s' ('%s'): %s", ax_op_pname(st->op), t->name, msg);
         ok = false;
       }
       break;

@@ -73,7 +73,7 @@ typedef struct AxBNode {
   int src;
   int imap[3], fmap;
   /* OP: operator; ACCUM: acc kind (attrs: axis, to); operands are node indices */
-  AxTOp op;
+  AxOp op;
   AxAccKind acc;
   AxTAttrs at;
   int in[AX_MAXIN];
@@ -83,7 +83,7 @@ typedef struct AxBNode {
   int omap[3];
   int dst;
   /* filled by validation */
-  AxShape shape;
+  AxTShape shape;
   AxDtype dtype;
   AxPhase phase;
 } AxBNode;
@@ -102,7 +102,7 @@ typedef struct AxKernel {
 typedef struct AxKTensor {
   const char *name;
   AxSpan span;            /* where it is defined */
-  AxShape shape;
+  AxTShape shape;
   AxDtype dtype;
   bool anon;              /* an inline constant of a pre-defined operator */
   const char *text;       /* anon: the literal */
@@ -117,7 +117,7 @@ typedef struct AxKStmt {
   AxSpan span;
   AxNote note;
   int t;                  /* INPUT, OP: the tensor defined */
-  AxTOp op;               /* OP */
+  AxOp op;               /* OP */
   AxTAttrs at;
   int in[AX_MAXIN];       /* OP: tensor indices */
   int nin;
@@ -156,8 +156,8 @@ bool ax_mug_check(AxMugraph *g, AxDiag *d);
 /* The tile of tensor dims `full` cut by the maps (grid sizes, for-loop range r); used by
  * validation and the interpreter alike. off receives the tile's offset for block b and
  * iteration it. map[g] and fmap as in AxBNode (fmap -1: not cut by the loop). */
-void ax_mug_tile(const AxShape *full, const int *map, int fmap, const int64_t *grid, int64_t r,
-                 const int64_t *b, int64_t it, AxShape *tile, int64_t *off);
+void ax_mug_tile(const AxTShape *full, const int *map, int fmap, const int64_t *grid, int64_t r,
+                 const int64_t *b, int64_t it, AxTShape *tile, int64_t *off);
 
 const char *ax_mug_acc_name(AxAccKind k);
 const char *ax_mug_phase_name(AxPhase p);

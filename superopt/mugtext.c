@@ -257,7 +257,7 @@ typedef struct Operand {
 } Operand;
 
 typedef struct Call {
-  AxTOp op;
+  AxOp op;
   const char *opname;
   AxSpan opspan;
   Operand ops[AX_MAXIN];
@@ -301,12 +301,12 @@ static bool call(P *p, Call *c, AxAccKind *acc) {
       return false;
     }
   } else {
-    if (!ax_tensor_lookup(c->opname, &c->op)) {
+    if (!ax_op_lookup_prog(c->opname, &c->op)) {
       ax_diag_error(p->d, c->opspan, "unknown operator '%s'", c->opname);
       p->errors++;
       return false;
     }
-    allowed = ax_tensor_spec(c->op)->attrs;
+    allowed = ax_op_spec(c->op)->tattrs;
   }
   if (!expect_punct(p, '(')) return false;
   bool first = true;
@@ -611,7 +611,7 @@ static bool b_assign(P *p, KP *kp, int thread, AxNote note, uint32_t st0) {
     } else {
       AxBNode *n = new_node(p, kp);
       n->kind = AX_BN_OP;
-      n->op = AX_TOP_CONST;
+      n->op = AX_OP_CONSTANT;
       n->anon = true;
       n->name = n->text = o->lit;
       n->at.value = o->value;
@@ -816,8 +816,8 @@ static void pnote_trail(FILE *out, const AxNote *n) {
   fputc('\n', out);
 }
 
-static void pattrs(FILE *out, AxTOp op, const AxTAttrs *at, bool acc, AxAccKind ak) {
-  unsigned allowed = acc ? (ak == AX_ACC_SUM ? AX_TA_AXIS | AX_TA_TO : AX_TA_AXIS) : ax_tensor_spec(op)->attrs;
+static void pattrs(FILE *out, AxOp op, const AxTAttrs *at, bool acc, AxAccKind ak) {
+  unsigned allowed = acc ? (ak == AX_ACC_SUM ? AX_TA_AXIS | AX_TA_TO : AX_TA_AXIS) : ax_op_spec(op)->tattrs;
   if (allowed & AX_TA_SHAPE) {
     fputs(", [", out);
     for (int i = 0; i < at->shape.rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", at->shape.dim[i]);
@@ -850,7 +850,7 @@ static void pnode(FILE *out, const AxMugraph *g, const AxKernel *k, const AxBNod
   case AX_BN_OP:
   case AX_BN_ACCUM:
     fprintf(out, "%*s%s = %s%s(", ind, "", n->name, n->kind == AX_BN_ACCUM ? "accum " : "",
-            n->kind == AX_BN_ACCUM ? ax_mug_acc_name(n->acc) : ax_tensor_opname(n->op));
+            n->kind == AX_BN_ACCUM ? ax_mug_acc_name(n->acc) : ax_op_pname(n->op));
     for (int i = 0; i < n->nin; i++) fprintf(out, "%s%s", i ? ", " : "", k->nodes[n->in[i]].name);
     pattrs(out, n->op, &n->at, n->kind == AX_BN_ACCUM, n->acc);
     fputc(')', out);
@@ -915,7 +915,7 @@ void ax_mugtext_print(FILE *out, const AxMugraph *g) {
       break;
     }
     case AX_KS_OP:
-      fprintf(out, "  %s = %s(", g->tensors[st->t].name, ax_tensor_opname(st->op));
+      fprintf(out, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
       for (int i = 0; i < st->nin; i++) fprintf(out, "%s%s", i ? ", " : "", g->tensors[st->in[i]].name);
       pattrs(out, st->op, &st->at, false, AX_ACC_SUM);
       fputc(')', out);

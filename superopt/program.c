@@ -99,9 +99,9 @@ static bool int_value(L *l, const AxExpr *e, int64_t *out, const char *op, const
 static int expr(L *l, const AxExpr *e);
 
 /* Applies op to operand tensors: shape and element-type checks, reported at `at`. */
-static int emit(L *l, AxTOp op, AxTAttrs *attrs, const int *in, const AxSpan *in_spans, int nin,
+static int emit(L *l, AxOp op, AxTAttrs *attrs, const int *in, const AxSpan *in_spans, int nin,
                 AxSpan at) {
-  const AxShape *shapes[AX_MAXIN];
+  const AxTShape *shapes[AX_MAXIN];
   char msg[256];
   AxDtype dt = AX_DT_F32;
   int typed = -1;
@@ -111,15 +111,15 @@ static int emit(L *l, AxTOp op, AxTAttrs *attrs, const int *in, const AxSpan *in
     if (t->anon) continue;
     if (typed >= 0 && t->dtype != dt) {
       ERR(l, in_spans[i], "%s: operands have different element types (%s and %s)", l->b->name.name,
-          ax_tensor_opname(op), ax_dtype_name(dt), ax_dtype_name(t->dtype));
+          ax_op_pname(op), ax_dtype_name(dt), ax_dtype_name(t->dtype));
       return -1;
     }
     dt = t->dtype;
     typed = i;
   }
-  AxShape out;
+  AxTShape out;
   if (!ax_tensor_infer(op, attrs, shapes, nin, &out, msg, sizeof msg)) {
-    ERR(l, at, "%s: %s", l->b->name.name, ax_tensor_opname(op), msg);
+    ERR(l, at, "%s: %s", l->b->name.name, ax_op_pname(op), msg);
     return -1;
   }
   int t = new_tensor(l);
@@ -142,12 +142,12 @@ static int emit(L *l, AxTOp op, AxTAttrs *attrs, const int *in, const AxSpan *in
 
 static int call(L *l, const AxExpr *e) {
   const char *fn = e->u.call.fn.name;
-  AxTOp op;
-  if (!ax_tensor_lookup(fn, &op)) {
+  AxOp op;
+  if (!ax_op_lookup_prog(fn, &op)) {
     ERR(l, e->u.call.fn.span, "unknown operator '%s'", l->b->name.name, fn);
     return -1;
   }
-  const AxTOpSpec *sp = ax_tensor_spec(op);
+  const AxOpSpec *sp = ax_op_spec(op);
   AxTAttrs at = {0};
   int in[AX_MAXIN], nin = 0;
   AxSpan spans[AX_MAXIN];
@@ -159,7 +159,7 @@ static int call(L *l, const AxExpr *e) {
       unsigned flag = strcmp(an, "axis") == 0 ? AX_TA_AXIS : strcmp(an, "to") == 0 ? AX_TA_TO
                       : strcmp(an, "times") == 0 ? AX_TA_TIMES : 0;
       int64_t v;
-      if (!flag || !(sp->attrs & flag)) {
+      if (!flag || !(sp->tattrs & flag)) {
         ERR(l, arg->name.span, "%s takes no attribute '%s'", l->b->name.name, fn, an);
         ok = false;
         continue;
@@ -179,7 +179,7 @@ static int call(L *l, const AxExpr *e) {
       continue;
     }
     if (arg->value->kind == AX_E_LIST) {
-      if (!(sp->attrs & AX_TA_SHAPE) || shape_seen) {
+      if (!(sp->tattrs & AX_TA_SHAPE) || shape_seen) {
         ERR(l, arg->value->span, "%s takes no shape list here", l->b->name.name, fn);
         ok = false;
         continue;
@@ -213,11 +213,11 @@ static int call(L *l, const AxExpr *e) {
     in[nin++] = t;
   }
   if (!ok) return -1;
-  if ((sp->attrs & AX_TA_SHAPE) && !shape_seen) {
+  if ((sp->tattrs & AX_TA_SHAPE) && !shape_seen) {
     ERR(l, e->span, "%s needs a shape list, e.g. %s(X, [16, 64])", l->b->name.name, fn, fn);
     return -1;
   }
-  if ((sp->attrs & AX_TA_TIMES) && at.times == 0) {
+  if ((sp->tattrs & AX_TA_TIMES) && at.times == 0) {
     ERR(l, e->span, "%s needs 'times = n'", l->b->name.name, fn);
     return -1;
   }
@@ -246,15 +246,15 @@ static int expr(L *l, const AxExpr *e) {
     int t = expr(l, x);
     if (t < 0) return -1;
     AxTAttrs at = {0};
-    return emit(l, AX_TOP_NEG, &at, &t, &x->span, 1, e->span);
+    return emit(l, AX_OP_NEG, &at, &t, &x->span, 1, e->span);
   }
   case AX_E_BINARY: {
-    AxTOp op;
+    AxOp op;
     switch (e->u.binary.op) {
-    case AX_BIN_ADD: op = AX_TOP_ADD; break;
-    case AX_BIN_SUB: op = AX_TOP_SUB; break;
-    case AX_BIN_MUL: op = AX_TOP_MUL; break;
-    case AX_BIN_DIV: op = AX_TOP_DIV; break;
+    case AX_BIN_ADD: op = AX_OP_ADD; break;
+    case AX_BIN_SUB: op = AX_OP_SUB; break;
+    case AX_BIN_MUL: op = AX_OP_MUL; break;
+    case AX_BIN_DIV: op = AX_OP_DIV; break;
     default:
       ERR(l, e->span, "operator '%s' is not available in programs (only + - * /)", l->b->name.name,
           ax_binop_text(e->u.binary.op));
@@ -313,7 +313,7 @@ static void input(L *l, const AxStmt *st) {
     ERR(l, st->span, "inputs have at most %d dimensions", l->b->name.name, AX_MAXRANK);
     return;
   }
-  AxShape s = {(int)st->ndims, {0}};
+  AxTShape s = {(int)st->ndims, {0}};
   for (size_t i = 0; i < st->ndims; i++) {
     const AxDim *dm = &st->dims[i];
     if (dm->axis.name) {

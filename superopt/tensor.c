@@ -1,4 +1,4 @@
-/* tensor.c — operator table, shape inference and evaluation of tensor operators. */
+/* tensor.c — shape inference and evaluation of the program-level operators (dsl/ops.h). */
 #include "superopt/tensor.h"
 
 #include <errno.h>
@@ -7,33 +7,6 @@
 #include <string.h>
 
 #include "superopt/domain.h"
-
-static const AxTOpSpec specs[AX_TOP_COUNT] = {
-#define X(e, name, lo, hi, at, cl) {name, lo, hi, at, cl},
-    AX_TOP_LIST(X)
-#undef X
-};
-
-const AxTOpSpec *ax_tensor_spec(AxTOp op) {
-  AX_ASSERT(op >= 0 && op < AX_TOP_COUNT);
-  return &specs[op];
-}
-
-bool ax_tensor_lookup(const char *name, AxTOp *out) {
-  for (int i = 0; i < AX_TOP_COUNT; i++)
-    if (i != AX_TOP_INPUT && i != AX_TOP_CONST && strcmp(specs[i].name, name) == 0) {
-      *out = (AxTOp)i;
-      return true;
-    }
-  return false;
-}
-
-const char *ax_tensor_opname(AxTOp op) { return ax_tensor_spec(op)->name; }
-
-bool ax_tensor_is_elementwise(AxTOp op) {
-  AxTClass c = ax_tensor_spec(op)->cls;
-  return c == AX_TC_BINARY || c == AX_TC_UNARY;
-}
 
 /* ORDER DTYPE */
 static const char *const dtype_names[] = {"f16", "bf16", "f32"};
@@ -51,20 +24,20 @@ bool ax_dtype_lookup(const char *name, AxDtype *out) {
 
 size_t ax_dtype_bytes(AxDtype t) { return t == AX_DT_F32 ? 4 : 2; }
 
-int64_t ax_shape_numel(const AxShape *s) {
+int64_t ax_shape_numel(const AxTShape *s) {
   int64_t n = 1;
   for (int i = 0; i < s->rank; i++) n *= s->dim[i];
   return n;
 }
 
-bool ax_shape_equal(const AxShape *a, const AxShape *b) {
+bool ax_shape_equal(const AxTShape *a, const AxTShape *b) {
   if (a->rank != b->rank) return false;
   for (int i = 0; i < a->rank; i++)
     if (a->dim[i] != b->dim[i]) return false;
   return true;
 }
 
-char *ax_shape_str(const AxShape *s, char *buf, size_t n) {
+char *ax_shape_str(const AxTShape *s, char *buf, size_t n) {
   size_t used = 0;
   buf[0] = 0;
   used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "[");
@@ -75,7 +48,7 @@ char *ax_shape_str(const AxShape *s, char *buf, size_t n) {
   return buf;
 }
 
-bool ax_shape_broadcast(const AxShape *a, const AxShape *b, AxShape *out) {
+bool ax_shape_broadcast(const AxTShape *a, const AxTShape *b, AxTShape *out) {
   int r = a->rank > b->rank ? a->rank : b->rank;
   out->rank = r;
   for (int i = 0; i < r; i++) {
@@ -112,7 +85,7 @@ static bool norm_axis(AxTAttrs *at, int r, char *err, size_t n) {
 /* Shapes stay within 2^32 elements (and so every product fits in int64). */
 #define MAX_ELEMS ((int64_t)1 << 32)
 
-static bool small_shape(const AxShape *s) {
+static bool small_shape(const AxTShape *s) {
   int64_t n = 1;
   for (int i = 0; i < s->rank; i++) {
     if (s->dim[i] < 1 || s->dim[i] > MAX_ELEMS / n) return false;
@@ -121,28 +94,29 @@ static bool small_shape(const AxShape *s) {
   return true;
 }
 
-static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxShape *out,
+static bool infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
                   char *err, size_t errn);
 
-bool ax_tensor_infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxShape *out,
+bool ax_tensor_infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
                      char *err, size_t errn) {
-  if ((ax_tensor_spec(op)->attrs & AX_TA_SHAPE) && !small_shape(&at->shape))
+  if ((ax_op_spec(op)->tattrs & AX_TA_SHAPE) && !small_shape(&at->shape))
     return fail(err, errn, "the shape must have dims of at least 1 and at most 2^32 elements");
-  if (op == AX_TOP_REPEAT && (at->times < 1 || at->times > MAX_ELEMS))
+  if (op == AX_OP_REPEAT && (at->times < 1 || at->times > MAX_ELEMS))
     return fail(err, errn, "needs 1 <= times <= 2^32");
   if (!infer(op, at, in, nin, out, err, errn)) return false;
   if (!small_shape(out)) return fail(err, errn, "the result would have more than 2^32 elements");
   return true;
 }
 
-static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxShape *out,
+static bool infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
                   char *err, size_t errn) {
-  const AxTOpSpec *sp = ax_tensor_spec(op);
+  const AxOpSpec *sp = ax_op_spec(op);
   char b1[96], b2[96];
   if (nin < sp->min_in || nin > sp->max_in)
     return fail(err, errn, "takes %d%s operand%s, got %d", sp->min_in,
                 sp->max_in != sp->min_in ? " or more" : "", sp->min_in == 1 ? "" : "s", nin);
   switch (sp->cls) {
+  case AX_TC_NONE: AX_UNREACHABLE(); return false;   /* rule-only: lookup never yields it */
   case AX_TC_SOURCE:
     out->rank = 0;   /* const: a scalar; input: the caller sets the shape */
     return true;
@@ -155,7 +129,7 @@ static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxS
                   ax_shape_str(in[0], b1, sizeof b1), ax_shape_str(in[1], b2, sizeof b2));
     return true;
   case AX_TC_MATMUL: {
-    const AxShape *a = in[0], *b = in[1];
+    const AxTShape *a = in[0], *b = in[1];
     if (a->rank < 2 || b->rank < 2)
       return fail(err, errn, "needs operands of rank 2 or more, got %s and %s",
                   ax_shape_str(a, b1, sizeof b1), ax_shape_str(b, b2, sizeof b2));
@@ -163,7 +137,7 @@ static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxS
       return fail(err, errn, "inner dimensions differ: %s x %s (%" PRId64 " vs %" PRId64 ")",
                   ax_shape_str(a, b1, sizeof b1), ax_shape_str(b, b2, sizeof b2),
                   a->dim[a->rank - 1], b->dim[b->rank - 2]);
-    AxShape ba = *a, bb = *b, bo;
+    AxTShape ba = *a, bb = *b, bo;
     ba.rank -= 2;
     bb.rank -= 2;
     if (!ax_shape_broadcast(&ba, &bb, &bo))
@@ -180,7 +154,7 @@ static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxS
     *out = *in[0];
     if (sp->cls == AX_TC_NORM) return true;
     int64_t len = in[0]->dim[at->axis], to = at->to ? at->to : 1;
-    if (op == AX_TOP_MEAN && at->to) return fail(err, errn, "takes no 'to'");
+    if (op == AX_OP_MEAN && at->to) return fail(err, errn, "takes no 'to'");
     if (to < 1 || len % to != 0)
       return fail(err, errn, "cannot sum axis %d of size %" PRId64 " to size %" PRId64
                   " (the size must divide it)", at->axis, len, to);
@@ -191,15 +165,15 @@ static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxS
     break;
   }
   switch (op) {
-  case AX_TOP_RESHAPE:
+  case AX_OP_RESHAPE:
     if (ax_shape_numel(&at->shape) != ax_shape_numel(in[0]))
       return fail(err, errn, "cannot reshape %s (%" PRId64 " elements) to %s (%" PRId64 ")",
                   ax_shape_str(in[0], b1, sizeof b1), ax_shape_numel(in[0]),
                   ax_shape_str(&at->shape, b2, sizeof b2), ax_shape_numel(&at->shape));
     *out = at->shape;
     return true;
-  case AX_TOP_BROADCAST: {
-    AxShape o;
+  case AX_OP_BROADCAST: {
+    AxTShape o;
     if (at->shape.rank < in[0]->rank || !ax_shape_broadcast(in[0], &at->shape, &o) ||
         !ax_shape_equal(&o, &at->shape))
       return fail(err, errn, "cannot broadcast %s to %s", ax_shape_str(in[0], b1, sizeof b1),
@@ -207,14 +181,14 @@ static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxS
     *out = at->shape;
     return true;
   }
-  case AX_TOP_REPEAT:
+  case AX_OP_REPEAT:
     if (!norm_axis(at, in[0]->rank, err, errn)) return false;
     if (at->times < 1 || at->times > MAX_ELEMS / in[0]->dim[at->axis])
       return fail(err, errn, "times = %" PRId64 " is out of range", at->times);
     *out = *in[0];
     out->dim[at->axis] *= at->times;
     return true;
-  case AX_TOP_CONCAT: {
+  case AX_OP_CONCAT: {
     if (!norm_axis(at, in[0]->rank, err, errn)) return false;
     *out = *in[0];
     for (int i = 1; i < nin; i++) {
@@ -237,14 +211,14 @@ static bool infer(AxTOp op, AxTAttrs *at, const AxShape *const *in, int nin, AxS
 
 /* ---- evaluation ---------------------------------------------------------------------- */
 
-static AxTensor tmp(AxArena *a, const AxDomain *d, const AxShape *s) {
+static AxTensor tmp(AxArena *a, const AxTDomain *d, const AxTShape *s) {
   AxTensor t = {*s, ax_arena_alloc(a, (size_t)ax_shape_numel(s) * d->size + 1)};
   return t;
 }
 
 /* Element offset of multi-index idx (of shape out) in a tensor of shape s broadcast to
  * out (right-aligned; size-1 dims have stride 0). */
-static size_t bcast_off(const AxShape *s, const AxShape *out, const int64_t *idx) {
+static size_t bcast_off(const AxTShape *s, const AxTShape *out, const int64_t *idx) {
   size_t off = 0;
   int shift = out->rank - s->rank;
   for (int i = 0; i < s->rank; i++) {
@@ -255,7 +229,7 @@ static size_t bcast_off(const AxShape *s, const AxShape *out, const int64_t *idx
 }
 
 /* Advances idx over the first r dims of shape s; false after the last index. */
-static bool next_index(int64_t *idx, const AxShape *s, int r) {
+static bool next_index(int64_t *idx, const AxTShape *s, int r) {
   for (int i = r - 1; i >= 0; i--) {
     if (++idx[i] < s->dim[i]) return true;
     idx[i] = 0;
@@ -263,9 +237,9 @@ static bool next_index(int64_t *idx, const AxShape *s, int r) {
   return false;
 }
 
-static void apply_binary(const AxDomain *d, AxTOp op, const AxTensor *a, const AxTensor *b,
+static void apply_binary(const AxTDomain *d, AxOp op, const AxTensor *a, const AxTensor *b,
                          AxTensor *out) {
-  const AxShape *o = &out->shape;
+  const AxTShape *o = &out->shape;
   if (o->rank == 0) {
     d->binary(d, op, 1, out->data, a->data, 1, b->data, 1);
     return;
@@ -283,11 +257,11 @@ static void apply_binary(const AxDomain *d, AxTOp op, const AxTensor *a, const A
   } while (next_index(idx, o, o->rank - 1));
 }
 
-static void apply_matmul(const AxDomain *d, const AxTensor *a, const AxTensor *b, AxTensor *out) {
-  const AxShape *o = &out->shape;
+static void apply_matmul(const AxTDomain *d, const AxTensor *a, const AxTensor *b, AxTensor *out) {
+  const AxTShape *o = &out->shape;
   size_t m = (size_t)o->dim[o->rank - 2], n = (size_t)o->dim[o->rank - 1];
   size_t k = (size_t)a->shape.dim[a->shape.rank - 1];
-  AxShape ob = *o, ab = a->shape, bb = b->shape;
+  AxTShape ob = *o, ab = a->shape, bb = b->shape;
   ob.rank -= 2;
   ab.rank -= 2;
   bb.rank -= 2;
@@ -302,14 +276,14 @@ static void apply_matmul(const AxDomain *d, const AxTensor *a, const AxTensor *b
 }
 
 /* outer x len x inner decomposition of a shape around axis. */
-static void split3(const AxShape *s, int axis, size_t *outer, size_t *len, size_t *inner) {
+static void split3(const AxTShape *s, int axis, size_t *outer, size_t *len, size_t *inner) {
   *outer = *inner = 1;
   for (int i = 0; i < axis; i++) *outer *= (size_t)s->dim[i];
   for (int i = axis + 1; i < s->rank; i++) *inner *= (size_t)s->dim[i];
   *len = (size_t)s->dim[axis];
 }
 
-static void apply_sum(const AxDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out) {
+static void apply_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out) {
   size_t outer, len, inner, es = d->size;
   split3(&x->shape, axis, &outer, &len, &inner);
   size_t t = (size_t)(to ? to : 1), chunk = t * inner, nchunks = len / t;
@@ -318,56 +292,56 @@ static void apply_sum(const AxDomain *d, const AxTensor *x, int axis, int64_t to
     char *dst = (char *)out->data + o * chunk * es;
     memcpy(dst, src, chunk * es);
     for (size_t j = 1; j < nchunks; j++)
-      d->binary(d, AX_TOP_ADD, chunk, dst, dst, 1, src + j * chunk * es, 1);
+      d->binary(d, AX_OP_ADD, chunk, dst, dst, 1, src + j * chunk * es, 1);
   }
 }
 
-static void scale(const AxDomain *d, AxTensor *t, AxRat c) {
+static void scale(const AxTDomain *d, AxTensor *t, AxRat c) {
   char k[64];
   AX_ASSERT(d->size <= sizeof k);
   d->constant(d, c, k);
   size_t n = (size_t)ax_shape_numel(&t->shape);
-  d->binary(d, AX_TOP_MUL, n, t->data, t->data, 1, k, 0);
+  d->binary(d, AX_OP_MUL, n, t->data, t->data, 1, k, 0);
 }
 
-void ax_tensor_apply(const AxDomain *d, AxArena *scratch, AxTOp op, const AxTAttrs *at,
+void ax_tensor_apply(const AxTDomain *d, AxArena *scratch, AxOp op, const AxTAttrs *at,
                      const AxTensor *const *in, int nin, AxTensor *out) {
   size_t es = d->size, n = (size_t)ax_shape_numel(&out->shape);
   switch (op) {
-  case AX_TOP_INPUT: AX_UNREACHABLE(); break;
-  case AX_TOP_CONST: d->constant(d, at->value, out->data); break;
-  case AX_TOP_ADD:
-  case AX_TOP_SUB:
-  case AX_TOP_MUL:
-  case AX_TOP_DIV: apply_binary(d, op, in[0], in[1], out); break;
-  case AX_TOP_NEG:
-  case AX_TOP_EXP:
-  case AX_TOP_SQUARE:
-  case AX_TOP_SQRT:
-  case AX_TOP_SILU: d->unary(d, op, n, out->data, in[0]->data); break;
-  case AX_TOP_MATMUL: apply_matmul(d, in[0], in[1], out); break;
-  case AX_TOP_SUM: apply_sum(d, in[0], at->axis, at->to, out); break;
-  case AX_TOP_MEAN:
+  case AX_OP_INPUT: AX_UNREACHABLE(); break;
+  case AX_OP_CONSTANT: d->constant(d, at->value, out->data); break;
+  case AX_OP_ADD:
+  case AX_OP_SUB:
+  case AX_OP_MUL:
+  case AX_OP_DIV: apply_binary(d, op, in[0], in[1], out); break;
+  case AX_OP_NEG:
+  case AX_OP_EXP:
+  case AX_OP_SQUARE:
+  case AX_OP_SQRT:
+  case AX_OP_SILU: d->unary(d, op, n, out->data, in[0]->data); break;
+  case AX_OP_DOT: apply_matmul(d, in[0], in[1], out); break;
+  case AX_OP_REDUCE: apply_sum(d, in[0], at->axis, at->to, out); break;
+  case AX_OP_MEAN:
     apply_sum(d, in[0], at->axis, 0, out);
     scale(d, out, (AxRat){1, in[0]->shape.dim[at->axis]});
     break;
-  case AX_TOP_RMS_NORM: {
+  case AX_OP_RMS_NORM: {
     /* X / sqrt(mean(X*X, axis)) */
     const AxTensor *x = in[0];
     AxTensor sq = tmp(scratch, d, &x->shape);
-    d->unary(d, AX_TOP_SQUARE, n, sq.data, x->data);
-    AxShape rs = x->shape;
+    d->unary(d, AX_OP_SQUARE, n, sq.data, x->data);
+    AxTShape rs = x->shape;
     rs.dim[at->axis] = 1;
     AxTensor r = tmp(scratch, d, &rs);
     apply_sum(d, &sq, at->axis, 0, &r);
     scale(d, &r, (AxRat){1, x->shape.dim[at->axis]});
-    d->unary(d, AX_TOP_SQRT, (size_t)ax_shape_numel(&rs), r.data, r.data);
-    apply_binary(d, AX_TOP_DIV, x, &r, out);
+    d->unary(d, AX_OP_SQRT, (size_t)ax_shape_numel(&rs), r.data, r.data);
+    apply_binary(d, AX_OP_DIV, x, &r, out);
     break;
   }
-  case AX_TOP_RESHAPE: memcpy(out->data, in[0]->data, n * es); break;
-  case AX_TOP_BROADCAST: {
-    const AxShape *o = &out->shape;
+  case AX_OP_RESHAPE: memcpy(out->data, in[0]->data, n * es); break;
+  case AX_OP_BROADCAST: {
+    const AxTShape *o = &out->shape;
     if (o->rank == 0) {
       memcpy(out->data, in[0]->data, es);
       break;
@@ -386,7 +360,7 @@ void ax_tensor_apply(const AxDomain *d, AxArena *scratch, AxTOp op, const AxTAtt
     } while (next_index(idx, o, o->rank - 1));
     break;
   }
-  case AX_TOP_REPEAT: {
+  case AX_OP_REPEAT: {
     size_t outer, len, inner;
     split3(&in[0]->shape, at->axis, &outer, &len, &inner);
     size_t times = (size_t)at->times;
@@ -398,7 +372,7 @@ void ax_tensor_apply(const AxDomain *d, AxArena *scratch, AxTOp op, const AxTAtt
       }
     break;
   }
-  case AX_TOP_CONCAT: {
+  case AX_OP_CONCAT: {
     size_t outer, len, inner;
     split3(&out->shape, at->axis, &outer, &len, &inner);
     char *po = out->data;
@@ -410,13 +384,13 @@ void ax_tensor_apply(const AxDomain *d, AxArena *scratch, AxTOp op, const AxTAtt
       }
     break;
   }
-  case AX_TOP_COUNT: AX_UNREACHABLE();
+  default: AX_UNREACHABLE();   /* rule-only operators never reach a program */
   }
 }
 
 /* Copies between a box of `big` and the whole of `small`; dir 0 loads, 1 stores. */
 static void box(size_t es, AxTensor *big, const int64_t *off, AxTensor *small, int dir) {
-  const AxShape *s = &small->shape;
+  const AxTShape *s = &small->shape;
   int r = s->rank;
   if (r == 0) {
     if (dir) memcpy(big->data, small->data, es);

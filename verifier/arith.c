@@ -739,6 +739,15 @@ const AxTerm *ax_arith_simplify(AxTermCtx *tc, const AxTerm *formula,
   return f;
 }
 
+const AxTerm *ax_arith_normal(AxTermCtx *tc, const AxTerm *t) {
+  Simp S = {.tc = tc, .a = ax_arena_new()};
+  T r = t;
+  normalize(&S, &r, 1, false);
+  if (S.overflow) r = t;
+  ax_arena_free(S.a);
+  return r;
+}
+
 /* --- Case splits ------------------------------------------------------------------------ */
 
 typedef struct AbsFind {

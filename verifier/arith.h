@@ -42,6 +42,12 @@ const AxTerm *ax_arith_simplify(AxTermCtx *tc, const AxTerm *formula,
                                 const AxTerm *const *watch, size_t nwatch,
                                 const AxTerm **watch_out, unsigned *eliminated);
 
+/* The polynomial normal form of t (step 1, and step 3 for constant or guarded divisors):
+ * ring identities only, no bounds, no context — t and the result are equal for every value
+ * of every variable. Canonical: two terms equal as polynomials over the same atoms get the
+ * same normal form. Returns t itself on integer overflow. Adds terms to tc. */
+const AxTerm *ax_arith_normal(AxTermCtx *tc, const AxTerm *t);
+
 /* Cases for a query whose simplification still divides by unknowns: formulas out[0..k)
  * whose disjunction is equivalent to formula -- one per disjunct of a top-level disjunction
  * (of at most max disjuncts), which replaces it; or else formula with x >= 0 and with x < 0

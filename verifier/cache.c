@@ -172,7 +172,8 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
     identify_binary(f, s->binary ? s->binary : "cvc5");
     fputc('\n', f);
   }
-  fprintf(f, "timeout %u ms, max instances %d\n", s->timeout_ms, o->max_instances);
+  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s\n", s->timeout_ms,
+          o->max_instances, o->bound_slack, s->confirm ? "yes" : "no");
   fclose(f);
 
   AxCache *c = ax_xmalloc(sizeof *c);

@@ -3,17 +3,30 @@
 
 #include <string.h>
 
+/* A variable of the instance: its rank class, the named axis it belongs to (position),
+ * and its family — the variables of one family are the same quantity on the named axes
+ * of the class (one map, one access axis, one summation of a group), so two variables of
+ * one family that differ in position are twins (rank.h). */
 typedef struct VarClass {
   const AxTerm *var;
   int rclass;
+  int pos;
+  long family;
 } VarClass;
 
-static AxV new_var(AxSymInstance *in, AxVec *classes, const char *name, int rclass) {
-  AxV v = ax_symbolic_int_var(in->sym, name);
+enum { FAMILY_MAP = 0, FAMILY_ACCESS = 1L << 20, FAMILY_SUM = 1L << 21 };
+
+static void add_var(AxSymInstance *in, AxVec *classes, const AxTerm *var, int rclass, int pos,
+                    long family) {
   VarClass *vc = ax_arena_alloc(in->a, sizeof *vc);
-  vc->var = ax_symbolic_term(v);
-  vc->rclass = rclass;
+  *vc = (VarClass){.var = var, .rclass = rclass, .pos = pos, .family = family};
   ax_vec_push(in->a, classes, vc);
+}
+
+static AxV new_var(AxSymInstance *in, AxVec *classes, const char *name, int rclass, int pos,
+                   long family) {
+  AxV v = ax_symbolic_int_var(in->sym, name);
+  add_var(in, classes, ax_symbolic_term(v), rclass, pos, family);
   return v;
 }
 
@@ -41,7 +54,8 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
     int r = rank[m->rclass];
     in->maps[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
     for (int k = 0; k < r; k++) {
-      in->maps[i][k] = new_var(in, classes, ax_arena_printf(in->a, "%s.%d", m->name, k), m->rclass);
+      in->maps[i][k] = new_var(in, classes, ax_arena_printf(in->a, "%s.%d", m->name, k), m->rclass,
+                               k, FAMILY_MAP + (long)i);
     }
   }
   in->den = (AxInst){.a = in->a, .syms = s, .rank = rank, .T = T, .d = d, .maps = in->maps};
@@ -55,7 +69,8 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
     int r = ax_den_rank(&in->den, (int)i);
     in->acc.at[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
     for (int k = 0; k < r; k++) {
-      AxV a = new_var(in, classes, ax_arena_printf(in->a, "@%s.%d", ax->name, k), ax->rclass);
+      AxV a = new_var(in, classes, ax_arena_printf(in->a, "@%s.%d", ax->name, k), ax->rclass, k,
+                      FAMILY_ACCESS + (long)i);
       in->acc.at[i][k] = a;
       acc_valid = d->band(d, acc_valid, d->band(d, d->ile(d, d->int_small(d, 0), a),
                                                 d->ilt(d, a, in->lhs->size[i][k])));
@@ -86,10 +101,9 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
   size_t nsum;
   const AxSumVar *sv = ax_symbolic_sumvars(in->sym, &nsum);
   for (size_t i = 0; i < nsum; i++) {
-    VarClass *vc = ax_arena_alloc(in->a, sizeof *vc);
-    vc->var = sv[i].var;
-    vc->rclass = sv[i].axis >= 0 ? s->syms[s->axes[sv[i].axis]].rclass : -1;
-    ax_vec_push(in->a, classes, vc);
+    if (ax_instance_var_rclass(in, sv[i].var) >= 0) continue;   /* an index map's variable */
+    add_var(in, classes, sv[i].var, sv[i].axis >= 0 ? s->syms[s->axes[sv[i].axis]].rclass : -1,
+            sv[i].pos, FAMILY_SUM + (long)sv[i].group * 64 + (sv[i].axis >= 0 ? sv[i].axis : 63));
   }
 
   /* the assumptions, tensor preconditions at the points the two sides read */
@@ -123,10 +137,34 @@ void ax_instance_free(AxSymInstance *in) {
 }
 
 int ax_instance_var_rclass(const AxSymInstance *in, const AxTerm *var) {
+  int rclass, pos;
+  long family;
+  return ax_instance_var_info(in, var, &rclass, &pos, &family) ? rclass : -1;
+}
+
+bool ax_instance_var_info(const AxSymInstance *in, const AxTerm *var, int *rclass, int *pos,
+                          long *family) {
   const AxVec *classes = in->classes;
   for (size_t i = 0; i < classes->len; i++) {
     const VarClass *vc = classes->items[i];
-    if (vc->var == var) return vc->rclass;
+    if (vc->var == var) {
+      *rclass = vc->rclass;
+      *pos = vc->pos;
+      *family = vc->family;
+      return true;
+    }
   }
-  return -1;
+  return false;
+}
+
+const AxTerm *ax_instance_twin(const AxSymInstance *in, const AxTerm *var, int pos) {
+  int rc, p;
+  long fam;
+  if (!ax_instance_var_info(in, var, &rc, &p, &fam) || rc < 0) return NULL;
+  const AxVec *classes = in->classes;
+  for (size_t i = 0; i < classes->len; i++) {
+    const VarClass *vc = classes->items[i];
+    if (vc->family == fam && vc->pos == pos && vc->rclass == rc) return vc->var;
+  }
+  return NULL;
 }

@@ -46,7 +46,15 @@ typedef struct AxSymInstance {
 void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const int *rank);
 void ax_instance_free(AxSymInstance *in);
 
-/* The rank class of a variable of this instance (a map's or an access index's), or -1. */
+/* The rank class of a variable of this instance (a map's, an access index's or a
+ * summation variable's), or -1. */
 int ax_instance_var_rclass(const AxSymInstance *in, const AxTerm *var);
+/* The rank class, the position (named axis k of the class) and the family of a variable
+ * of this instance; false when var is none of its variables. Variables of one family are
+ * one quantity (a map, an access axis, a summation of one group) on the named axes. */
+bool ax_instance_var_info(const AxSymInstance *in, const AxTerm *var, int *rclass, int *pos,
+                          long *family);
+/* The variable of var's family at position pos (its twin on another named axis), or NULL. */
+const AxTerm *ax_instance_twin(const AxSymInstance *in, const AxTerm *var, int pos);
 
 #endif

@@ -370,10 +370,20 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       snprintf(reason, reason_len, "portfolio: z3: %s; %s: %s", rc[0].reason, base,
                rc[1].reason);
     }
+  } else if (o->confirm && (rc[0].r == AX_SMT_UNKNOWN || vague) != (rc[1].r == AX_SMT_UNKNOWN) &&
+             !(vague && rc[1].r == AX_SMT_UNKNOWN)) {
+    /* one solver answered, the other could not decide (z3's sat on exp is no answer) */
+    int who = rc[1].r == AX_SMT_UNKNOWN ? 0 : 1;
+    r = rc[who].r;
+    give = who;
+    if (r == AX_SMT_UNSAT && o->log) {
+      if (who == 0) o->log->unsat_z3_only++;
+      else o->log->unsat_binary_only++;
+    }
   } else if (rc[0].r == AX_SMT_UNKNOWN || rc[1].r == AX_SMT_UNKNOWN) {
     if (rc[0].r == AX_SMT_UNKNOWN && rc[1].r == AX_SMT_UNKNOWN)
-      snprintf(reason, reason_len, "cross-check: z3: %s; %s: %s", rc[0].reason, base,
-               rc[1].reason);
+      snprintf(reason, reason_len, "%s: z3: %s; %s: %s",
+               o->confirm ? "no solver decided" : "cross-check", rc[0].reason, base, rc[1].reason);
     else if (rc[0].r == AX_SMT_UNKNOWN)
       snprintf(reason, reason_len, "cross-check: z3 gave no answer (%s); %s said %s",
                rc[0].reason, base, answer_name(rc[1].r));
@@ -399,6 +409,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
     r = rc[0].r;
     /* z3's model, unless it has none or rests on an approximation */
     give = (rc[0].model && !vague) || !rc[1].model ? 0 : 1;
+    if (r == AX_SMT_UNSAT && o->log) o->log->unsat_both++;
   }
   if (r == AX_SMT_SAT && model_out && give >= 0) {
     *model_out = rc[give].model;

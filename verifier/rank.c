@@ -1,194 +1,460 @@
-/* rank.c — bound inference; see rank.h. */
+/* rank.c — bound inference; see rank.h for what is counted and docs/semantics.md ("How
+ * the rank bound is inferred") for why the count bounds the rank that matters. */
 #include "verifier/rank.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "verifier/arith.h"
 #include "verifier/bijection.h"
 #include "verifier/instance.h"
 
-typedef struct Facts {
-  const AxSymInstance *in;
-  const AxRuleSyms *s;
-  uint64_t *classes;   /* per term id: rank classes whose variables occur in it */
-  bool *has_read;      /* per term id: contains a read of an input tensor */
-} Facts;
+typedef const AxTerm *T;
 
-/* the rule symbol of a tensor read, or -1 (e.g. the uninterpreted exp) */
-static int read_sym(const Facts *f, const AxTerm *t) {
+/* A fold: the conjunction (any = false) or disjunction (any = true) over the named axes of
+ * the class of one per-axis Boolean g, written as g at position 0. */
+typedef struct Fold {
+  T g;
+  bool any;
+} Fold;
+
+/* What the analysis of one rank class sees on its instance (the class at rank 2, every
+ * other class at rank 1). */
+typedef struct Scan {
+  AxSymInstance *in;
+  const AxRuleSyms *s;
+  int c;
+  uint8_t *mask;       /* per term id: bit k = mentions a variable of c at position k */
+  uint32_t nmask;      /* ids below this have a mask */
+  T *from, *to;        /* position-0 variables of c and their position-1 twins */
+  size_t nren;
+  const char *fail;    /* the structure was not recognized (why); the count is void */
+} Scan;
+
+/* One kind of counterexample: the folds whose values it must keep, the reads whose
+ * points it must keep apart, and the per-axis facts known true on every axis. */
+typedef struct Tally {
+  Scan *sc;
+  AxVec folds;         /* Fold*, distinct */
+  AxVec truths;        /* T: per-axis terms (position 0) true on every named axis */
+  AxVec reads;         /* T: distinct tensor reads */
+  uint8_t *seen;       /* per term id below sc->nmask: already walked */
+} Tally;
+
+/* the rule symbol of a tensor read, or -1 */
+static int read_sym(const AxRuleSyms *s, T t) {
   if (ax_term_kind(t) != AX_TERM_APP) return -1;
   const char *name = ax_term_func_name(ax_term_app_func(t));
-  for (size_t i = 0; i < f->s->nsyms; i++)
-    if (f->s->syms[i].kind == AX_SYM_TENSOR && strcmp(f->s->syms[i].name, name) == 0) return (int)i;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && strcmp(s->syms[i].name, name) == 0) return (int)i;
   return -1;
 }
 
-static void facts_visit(const AxTerm *t, void *data) {
-  Facts *f = data;
+static void mask_visit(T t, void *data) {
+  Scan *sc = data;
   uint32_t id = ax_term_id(t);
-  uint64_t cls = 0;
-  bool rd = read_sym(f, t) >= 0;
-  if (ax_term_kind(t) == AX_TERM_VAR) {
-    int c = ax_instance_var_rclass(f->in, t);
-    if (c >= 0) cls |= (uint64_t)1 << c;
-  }
-  for (size_t i = 0; i < ax_term_nargs(t); i++) {
-    uint32_t a = ax_term_id(ax_term_arg(t, i));
-    cls |= f->classes[a];
-    rd |= f->has_read[a];
-  }
-  f->classes[id] = cls;
-  f->has_read[id] = rd;
+  if (id >= sc->nmask) return;
+  uint8_t m = 0;
+  int rc, pos;
+  long fam;
+  if (ax_term_kind(t) == AX_TERM_VAR && ax_instance_var_info(sc->in, t, &rc, &pos, &fam) &&
+      rc == sc->c)
+    m = (uint8_t)(1u << pos);
+  /* a read's value is one opaque argument of the scalar function: its indices are checked
+   * apart (per_axis_reads), they do not make the value a per-axis quantity */
+  if (read_sym(sc->s, t) < 0)
+    for (size_t i = 0; i < ax_term_nargs(t); i++) {
+      uint32_t a = ax_term_id(ax_term_arg(t, i));
+      if (a < sc->nmask) m |= sc->mask[a];
+    }
+  sc->mask[id] = m;
 }
 
-/* Conditions: maximal Bool subterms without reads that mention some rank class. */
-static void conditions(const Facts *f, const AxTerm *t, AxArena *a, AxVec *out, AxVec *seen) {
-  for (size_t i = 0; i < seen->len; i++)
-    if (seen->items[i] == t) return;
-  ax_vec_push(a, seen, (void *)t);
-  if (ax_term_kind(t) == AX_TERM_APP) return;   /* indices are per-axis maps */
+static uint8_t mask_of(const Scan *sc, T t) {
   uint32_t id = ax_term_id(t);
-  if (ax_term_sort(t) == AX_SORT_BOOL && !f->has_read[id] && f->classes[id]) {
-    ax_vec_push(a, out, (void *)t);
+  return id < sc->nmask ? sc->mask[id] : 0;
+}
+
+static bool vec_has(const AxVec *v, const void *p) {
+  for (size_t i = 0; i < v->len; i++)
+    if (v->items[i] == p) return true;
+  return false;
+}
+
+/* Every index of a read of a tensor with axes of c is a per-axis map: the index on named
+ * axis k of c mentions no variable of c at another position, and indices on axes of other
+ * classes mention none of c. The projection argument needs it (a tensor at rank k is the
+ * restriction of the one at rank k+1). */
+static void check_read(Scan *sc, T r) {
+  const AxSym *y = &sc->s->syms[read_sym(sc->s, r)];
+  size_t arg = 0;
+  for (int j = 0; j < y->ndims; j++) {
+    int ax = y->dim_axis[j];
+    int rc = sc->s->syms[sc->s->axes[ax]].rclass, rank = sc->in->rank[rc];
+    for (int k = 0; k < rank && arg < ax_term_nargs(r); k++, arg++) {
+      uint8_t m = mask_of(sc, ax_term_arg(r, arg));
+      if (rc == sc->c ? (m & ~(1u << k)) != 0 : m != 0)
+        sc->fail = "a tensor index mixes named axes";
+    }
+  }
+}
+
+/* t at position 1: the renaming, brought back to the normal form the roots are in */
+/* Do two reads of one tensor have different indices on some axis of c? */
+static bool differ_on_class(const Scan *sc, T r1, T r2) {
+  const AxSym *y = &sc->s->syms[read_sym(sc->s, r1)];
+  size_t arg = 0;
+  for (int j = 0; j < y->ndims; j++) {
+    int rc = sc->s->syms[sc->s->axes[y->dim_axis[j]]].rclass, rank = sc->in->rank[rc];
+    for (int k = 0; k < rank && arg < ax_term_nargs(r1); k++, arg++)
+      if (rc == sc->c && ax_term_arg(r1, arg) != ax_term_arg(r2, arg)) return true;
+  }
+  return false;
+}
+
+static T twin(Scan *sc, T t) {
+  return ax_arith_normal(sc->in->tc, ax_term_subst(sc->in->tc, t, sc->nren, sc->from, sc->to));
+}
+
+static int by_id(const void *a, const void *b) {
+  uint32_t x = ax_term_id(*(T const *)a), y = ax_term_id(*(T const *)b);
+  return (x > y) - (x < y);
+}
+
+static void walk(Tally *ty, T t);
+
+/* An and/or node n over arguments that are per-axis at position 0 (A0), at position 1 (A1),
+ * or neither (the rest). Its value is fold(A0) combined with the rest: the per-axis part
+ * must be the same function at both positions (A1 = twin(A0)). `truth`: n is known true
+ * (a top-level conjunction of assumptions), so its per-axis conjuncts hold on every axis. */
+static void junction(Tally *ty, T n, bool truth) {
+  Scan *sc = ty->sc;
+  AxTermKind k = ax_term_kind(n);
+  size_t na = ax_term_nargs(n);
+  AxArena *a = sc->in->a;
+  T *a0 = ax_arena_alloc(a, (na + 1) * sizeof(T));
+  AxVec a1 = {0};
+  size_t n0 = 0;
+  for (size_t i = 0; i < na; i++) {
+    T x = ax_term_arg(n, i);
+    uint8_t m = mask_of(sc, x);
+    if (m == 1) {
+      bool dup = false;   /* the builders keep repeated conjuncts */
+      for (size_t j = 0; j < n0 && !dup; j++) dup = a0[j] == x;
+      if (!dup) a0[n0++] = x;
+    }
+    else if (m == 2) ax_vec_push(a, &a1, (void *)x);
+    else if (m == 3) walk(ty, x);
+    else if (m) sc->fail = "a condition mentions a third named axis";
+  }
+  if (!n0 && !a1.len) return;
+  /* the twins of A0 are exactly A1 (as sets: the builders keep duplicates and order) */
+  size_t matched = 0;
+  for (size_t i = 0; i < n0; i++) {
+    T w = twin(sc, a0[i]);
+    if (!vec_has(&a1, w)) {
+      sc->fail = "a condition is not the same on every named axis";
+      return;
+    }
+  }
+  for (size_t i = 0; i < a1.len; i++) {
+    bool found = false;
+    for (size_t j = 0; j < n0 && !found; j++) found = twin(sc, a0[j]) == a1.items[i];
+    matched += found;
+  }
+  if (matched != a1.len) {
+    sc->fail = "a condition is not the same on every named axis";
     return;
   }
-  for (size_t i = 0; i < ax_term_nargs(t); i++) conditions(f, ax_term_arg(t, i), a, out, seen);
+  if (truth) {
+    for (size_t i = 0; i < n0; i++) ax_vec_push(a, &ty->truths, (void *)a0[i]);
+    return;
+  }
+  qsort(a0, n0, sizeof(T), by_id);
+  Fold *f = ax_arena_alloc(a, sizeof *f);
+  f->any = k == AX_TERM_OR;
+  f->g = f->any ? ax_term_mk_or(sc->in->tc, n0, a0) : ax_term_mk_and(sc->in->tc, n0, a0);
+  for (size_t i = 0; i < ty->folds.len; i++) {
+    const Fold *o = ty->folds.items[i];
+    if (o->g == f->g && o->any == f->any) return;
+  }
+  ax_vec_push(a, &ty->folds, f);
 }
 
-/* Does the solver prove `eq` under the context? UNKNOWN counts as no. */
-static bool proves(const AxSolverOpts *o, AxSymInstance *in, const AxTerm *ctx, const AxTerm *eq,
-                   int *queries) {
-  (*queries)++;
-  const AxTerm *q = ax_term_mk_and2(in->tc, ctx, ax_term_mk_not(in->tc, eq));
-  char reason[256];
-  return ax_solver_check(o, in->tc, q, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT;
+/* The scalar function around the folds: every node mentioning both positions is either an
+ * and/or that holds a fold, a read (its indices checked), or glue whose arguments are walked
+ * in turn. A per-axis term reached from glue is a structure the argument does not cover. */
+static void walk(Tally *ty, T t) {
+  Scan *sc = ty->sc;
+  if (sc->fail || !mask_of(sc, t) || ty->seen[ax_term_id(t)]) return;
+  ty->seen[ax_term_id(t)] = 1;
+  if (read_sym(sc->s, t) >= 0) return;
+  uint8_t m = mask_of(sc, t);
+  if (m != 3) {
+    sc->fail = "a value or condition on one named axis is used outside a conjunction or "
+               "disjunction over the axes";
+    return;
+  }
+  AxTermKind k = ax_term_kind(t);
+  if (k == AX_TERM_AND || k == AX_TERM_OR) {
+    junction(ty, t, false);
+    return;
+  }
+  for (size_t i = 0; i < ax_term_nargs(t); i++) walk(ty, ax_term_arg(t, i));
 }
 
-/* Quantifiers over rclass in a precondition, through let bindings. */
-static int count_quantifiers(const AxRuleSyms *s, const AxExpr *e, int rclass) {
-  if (!e) return 0;
-  switch (e->kind) {
-  case AX_E_QUANT:
-    return (e->ty.sym == rclass) + count_quantifiers(s, e->u.quant.body, rclass);
-  case AX_E_UNARY:
-    return count_quantifiers(s, e->u.unary.arg, rclass);
-  case AX_E_BINARY:
-    return count_quantifiers(s, e->u.binary.lhs, rclass) + count_quantifiers(s, e->u.binary.rhs, rclass);
-  case AX_E_IF:
-    return count_quantifiers(s, e->u.ite.cond, rclass) + count_quantifiers(s, e->u.ite.then_e, rclass) +
-           count_quantifiers(s, e->u.ite.else_e, rclass);
-  case AX_E_NAME:
-    if (e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_LET)
-      return count_quantifiers(s, s->syms[e->ty.sym].def, rclass);
-    return 0;
-  default:
-    return 0;
+static void collect_reads(T t, void *data) {
+  Tally *ty = data;
+  if (read_sym(ty->sc->s, t) >= 0 && !vec_has(&ty->reads, t)) {
+    ax_vec_push(ty->sc->in->a, &ty->reads, (void *)t);
+    check_read(ty->sc, t);
   }
 }
 
-void ax_rank_bounds(const AxBlock *rule, AxType T, const AxSolverOpts *o, AxRankBounds *out) {
+/* A fold known true in every counterexample needs no axis kept: a conjunction whose every
+ * conjunct holds on every axis, or a disjunction with such a disjunct (ranks are >= 1). */
+static bool known_true(const Tally *ty, const Fold *f) {
+  T g = f->g;
+  AxTermKind want = f->any ? AX_TERM_OR : AX_TERM_AND;
+  size_t n = ax_term_kind(g) == want ? ax_term_nargs(g) : 1;
+  size_t hits = 0;
+  for (size_t i = 0; i < n; i++) hits += vec_has(&ty->truths, n == 1 ? g : ax_term_arg(g, i));
+  return f->any ? hits > 0 : hits == n;
+}
+
+/* The constraints one kind of counterexample can put on the projection: one per fold whose
+ * value is not known, one per pair of distinct reads of a tensor that has axes of c. */
+static int tally(Scan *sc, T assumed, const T *roots, size_t nroots, AxRankCount *out) {
+  Tally ty = {.sc = sc};
+  ty.seen = ax_xcalloc(sc->nmask + 1, 1);
+  if (ax_term_kind(assumed) == AX_TERM_AND) junction(&ty, assumed, true);
+  else walk(&ty, assumed);
+  for (size_t r = 0; r < nroots; r++) walk(&ty, roots[r]);
+  free(ty.seen);
+  T *all = ax_arena_alloc(sc->in->a, (nroots + 1) * sizeof(T));
+  all[0] = assumed;
+  memcpy(all + 1, roots, nroots * sizeof(T));
+  ax_term_postorder(sc->in->tc, all, nroots + 1, collect_reads, &ty);
+  int conds = 0, pairs = 0;
+  bool debug = getenv("AXLE_DEBUG_BOUNDS") != NULL;
+  for (size_t i = 0; i < ty.folds.len; i++) {
+    const Fold *f = ty.folds.items[i];
+    bool known = known_true(&ty, f);
+    conds += !known;
+    if (debug) {
+      fprintf(stderr, "[bounds %s] %s%s ", sc->s->rclasses[sc->c].name, f->any ? "any" : "all",
+              known ? " (known true)" : "");
+      ax_term_print(stderr, f->g);
+      fputc('\n', stderr);
+    }
+  }
+  for (size_t i = 0; debug && i < ty.reads.len; i++) {
+    fprintf(stderr, "[bounds %s] read ", sc->s->rclasses[sc->c].name);
+    ax_term_print(stderr, ty.reads.items[i]);
+    fputc('\n', stderr);
+  }
+  for (size_t t = 0; t < sc->s->nsyms; t++) {
+    const AxSym *y = &sc->s->syms[t];
+    if (y->kind != AX_SYM_TENSOR) continue;
+    bool has = false;
+    for (int j = 0; j < y->ndims; j++) has |= sc->s->syms[sc->s->axes[y->dim_axis[j]]].rclass == sc->c;
+    if (!has) continue;
+    /* two reads whose indices on the axes of c are the same terms never differ on an axis
+     * of c, so dropping one cannot merge them: only the other pairs count */
+    for (size_t i = 0; i < ty.reads.len; i++)
+      for (size_t j = i + 1; j < ty.reads.len; j++)
+        if (read_sym(sc->s, ty.reads.items[i]) == (int)t && read_sym(sc->s, ty.reads.items[j]) == (int)t)
+          pairs += differ_on_class(sc, ty.reads.items[i], ty.reads.items[j]);
+  }
+  if (out) {
+    out->conditions = conds;
+    out->read_pairs = pairs;
+  }
+  return conds + pairs;
+}
+
+/* One kind of counterexample (see class_bound). */
+typedef struct Kind {
+  T assumed;
+  T roots[4];
+  size_t n;
+} Kind;
+
+/* A pairing of summation variables is per axis: the expression of the variable on named
+ * axis k of c mentions c only at position k, and the twin variable's expression is the
+ * twin of its expression. */
+static void per_axis_map(Scan *sc, const AxTerm *const *vars, const AxTerm **map, size_t n) {
+  for (size_t i = 0; i < n && !sc->fail; i++) {
+    int rc, pos;
+    long fam;
+    if (!ax_instance_var_info(sc->in, vars[i], &rc, &pos, &fam) || rc != sc->c) {
+      if (mask_of(sc, map[i])) sc->fail = "a summation index of another class is paired with one of this class";
+      continue;
+    }
+    if (mask_of(sc, map[i]) & ~(1u << pos)) {
+      sc->fail = "the pairing of summation indices mixes named axes";
+      continue;
+    }
+    if (pos != 0) continue;
+    const AxTerm *w = ax_instance_twin(sc->in, vars[i], 1);
+    for (size_t j = 0; j < n; j++)
+      if (vars[j] == w && twin(sc, map[i]) != map[j])
+        sc->fail = "the pairing of summation indices differs between named axes";
+  }
+}
+
+/* Bound of class c on the instance where c has rank 2 and every other class rank 1. */
+static int class_bound(const AxBlock *rule, AxType T_, int c, AxRankCount *count, const char **fail,
+                       char **unsupported) {
+  const AxRuleSyms *s = rule->syms;
+  int *rank = ax_xcalloc(s->nrclasses + 1, sizeof(int));
+  for (size_t k = 0; k < s->nrclasses; k++) rank[k] = (int)k == c ? 2 : 1;
+  AxSymInstance in;
+  ax_instance_build(&in, rule, T_, rank);
+  int bound = 1;
+  if (in.unsupported) {
+    *unsupported = ax_xstrdup(in.unsupported);
+    goto done;
+  }
+  Scan sc = {.in = &in, .s = s, .c = c};
+  /* the twins: position-0 variables of c and their position-1 partners */
+  AxVec vars = {0};
+  const T everything[] = {in.query, in.ctx, in.same, in.hint};
+  ax_term_collect(in.tc, everything, 4, ax_term_pred_var, NULL, in.a, &vars);
+  size_t nsum;
+  const AxSumVar *sv = ax_symbolic_sumvars(in.sym, &nsum);
+  sc.from = ax_arena_alloc(in.a, (vars.len + nsum + 1) * sizeof(T));
+  sc.to = ax_arena_alloc(in.a, (vars.len + nsum + 1) * sizeof(T));
+  for (size_t i = 0; i < vars.len + nsum; i++) {
+    T v = i < vars.len ? vars.items[i] : sv[i - vars.len].var;
+    int rc, pos;
+    long fam;
+    if (!ax_instance_var_info(&in, v, &rc, &pos, &fam) || rc != c || pos != 0) continue;
+    bool dup = false;
+    for (size_t j = 0; j < sc.nren && !dup; j++) dup = sc.from[j] == v;
+    T w = ax_instance_twin(&in, v, 1);
+    if (dup) continue;
+    if (!w) {
+      sc.fail = "a variable has no twin on the second named axis";
+      break;
+    }
+    sc.from[sc.nren] = v;
+    sc.to[sc.nren++] = w;
+  }
+
+  /* The kinds of counterexample, each a conjunction of assumptions (known true, so their
+   * per-axis conjuncts hold on every axis) and the terms whose values it turns on. Plain
+   * values: the values differ (both sides valid, sizes equal, access valid), or the right
+   * side is invalid or the sizes differ. Reductions: each query of the bijection proof
+   * (bijection.c) is a kind of its own. */
+  Kind kinds[8];
+  size_t nk = 0;
+  T pre_lhs = ax_term_mk_and2(in.tc, in.pre, in.valid_lhs);
+  /* (one conjunction: the counterexample needs it false, not each part) */
+  kinds[nk++] = (Kind){pre_lhs, {ax_term_mk_and2(in.tc, in.valid_rhs, in.sizes_eq)}, 1};
+  const AxTerm **h = NULL, **g = NULL;
+  size_t nh = 0, ng = 0;
+  if (!in.reduction) {
+    kinds[nk++] = (Kind){in.ctx, {in.same}, 1};
+  } else {
+    T DX = in.red[0].dom, DY = in.red[1].dom;
+    /* one side a plain value: the other's sum is empty, and the value must be 0 */
+    if ((in.red[0].n == 0) != (in.red[1].n == 0)) {
+      int sum_side = in.red[0].n ? 0 : 1;
+      T zero = in.type == AX_REAL ? ax_term_mk_real_si(in.tc, 0, 1) : ax_term_mk_int_si(in.tc, 0);
+      kinds[nk++] = (Kind){in.ctx, {in.red[sum_side].dom}, 1};
+      kinds[nk++] = (Kind){in.ctx, {ax_term_mk_eq(in.tc, in.red[!sum_side].body, zero)}, 1};
+    }
+    nh = in.red[1].n;
+    ng = in.red[0].n;
+    h = ax_arena_alloc(in.a, (nh + 1) * sizeof(T));
+    g = ax_arena_alloc(in.a, (ng + 1) * sizeof(T));
+    char why[256], inferred[256] = "";
+    if (ax_bij_maps(&in, h, g, why, sizeof why, inferred, sizeof inferred)) {
+      const AxTerm *const *X = in.red[0].vars, *const *Y = in.red[1].vars;
+      T DYh = ax_term_subst(in.tc, DY, nh, Y, h);
+      T gh = ax_term_subst(in.tc, in.red[1].body, nh, Y, h);
+      T DXg = ax_term_subst(in.tc, DX, ng, X, g);
+      T hg_eq = ax_term_mk_true(in.tc);
+      for (size_t i = 0; i < nh; i++)
+        hg_eq = ax_term_mk_and2(in.tc, hg_eq, ax_term_mk_eq(in.tc, ax_term_subst(in.tc, h[i], ng, X, g), Y[i]));
+      T base = ax_term_mk_and2(in.tc, in.ctx, DX);
+      kinds[nk++] = (Kind){base, {DYh}, 1};                           /* well defined */
+      kinds[nk++] = (Kind){ax_term_mk_and2(in.tc, in.ctx, DY), {DXg, hg_eq}, 2};   /* onto */
+      kinds[nk++] = (Kind){base, {ax_term_mk_eq(in.tc, in.red[0].body, gh)}, 1};  /* summands */
+      /* injective: X != X' with h(X) = h(X') is one disjunction over the axes (h per axis,
+       * checked below) under assumptions that hold on every axis: one condition */
+    } else {
+      h = g = NULL;   /* no pairing, no proof: only a replayed counterexample can come */
+      nh = ng = 0;
+    }
+  }
+  /* Everything in polynomial normal form (ring identities, exact for every value): a read
+   * at (a − l2) − l1 and one at a − (l1 + l2) are one read, a size equation that is an
+   * identity is true. Two folds or reads are merged only when their normal forms are equal. */
+  T all[64];
+  size_t nall = 0;
+  for (size_t k = 0; k < nk; k++) {
+    kinds[k].assumed = ax_arith_normal(in.tc, kinds[k].assumed);
+    all[nall++] = kinds[k].assumed;
+    for (size_t r = 0; r < kinds[k].n; r++) all[nall++] = kinds[k].roots[r] = ax_arith_normal(in.tc, kinds[k].roots[r]);
+  }
+  for (size_t i = 0; i < nh; i++) all[nall++] = h[i] = ax_arith_normal(in.tc, h[i]);
+  for (size_t i = 0; i < ng; i++) all[nall++] = g[i] = ax_arith_normal(in.tc, g[i]);
+  sc.nmask = ax_term_ctx_size(in.tc);
+  sc.mask = ax_xcalloc(sc.nmask + 1, 1);
+  ax_term_postorder(in.tc, all, nall, mask_visit, &sc);
+  /* the pairing is per axis: the index on named axis k of c is a function of position k */
+  per_axis_map(&sc, in.red[1].vars, h, nh);
+  per_axis_map(&sc, in.red[0].vars, g, ng);
+  bound = 1;
+  for (size_t k = 0; k < nk && !sc.fail; k++) {
+    AxRankCount cnt = {0};
+    int b = tally(&sc, kinds[k].assumed, kinds[k].roots, kinds[k].n, &cnt);
+    if (b > bound || (b == bound && !count->conditions && !count->read_pairs)) {
+      bound = b > 1 ? b : 1;
+      *count = cnt;
+    }
+  }
+  free(sc.mask);
+  if (sc.fail) *fail = sc.fail;
+done:
+  ax_instance_free(&in);
+  free(rank);
+  return bound;
+}
+
+void ax_rank_bounds(const AxBlock *rule, AxType T_, AxRankBounds *out) {
   const AxRuleSyms *s = rule->syms;
   memset(out, 0, sizeof *out);
   out->bounds = ax_xcalloc(s->nrclasses + 1, sizeof(int));
-  int *ones = ax_xcalloc(s->nrclasses + 1, sizeof(int));
-  for (size_t c = 0; c < s->nrclasses; c++) ones[c] = 1;
-  AxSymInstance in;
-  ax_instance_build(&in, rule, T, ones);
-  if (in.unsupported) {
-    out->unsupported = in.unsupported;   /* static or arena text: copy below */
-    out->unsupported = ax_xstrdup(in.unsupported);
-    ax_instance_free(&in);
-    free(ones);
-    return;
-  }
-  /* the value equality; for reductions its parts, each a root of its own so that a
-   * summation domain (a conjunction over the named axes, like an access's validity) counts
-   * as one condition: both domains, the summands, the hints */
-  const AxTerm *roots[4] = {in.same};
-  size_t nroots = 1;
-  if (in.reduction) {
-    /* with the pairing h known, the summand obligation itself: f(X) = g(h(X)) over D_X,
-     * and D_Y(h(X)); otherwise everything the bijection checks look at */
-    const AxTerm **h = ax_arena_alloc(in.a, (in.red[1].n + 1) * sizeof(AxTerm *));
-    const AxTerm **g = ax_arena_alloc(in.a, (in.red[0].n + 1) * sizeof(AxTerm *));
-    char why[256], inferred[256] = "";
-    if (ax_bij_maps(&in, h, g, why, sizeof why, inferred, sizeof inferred)) {
-      roots[0] = in.red[0].dom;
-      roots[1] = ax_term_subst(in.tc, in.red[1].dom, in.red[1].n, in.red[1].vars, h);
-      roots[2] = ax_term_mk_eq(in.tc, in.red[0].body,
-                               ax_term_subst(in.tc, in.red[1].body, in.red[1].n, in.red[1].vars, h));
-      nroots = 3;
-    } else {
-      roots[0] = in.red[0].dom;
-      roots[1] = in.red[1].dom;
-      roots[2] = ax_term_mk_eq(in.tc, in.red[0].body, in.red[1].body);
-      roots[3] = in.hint;
-      nroots = 4;
-    }
-  }
-  Facts f = {.in = &in, .s = s};
-  uint32_t n = ax_term_ctx_size(in.tc);
-  f.classes = ax_xcalloc(n + 1, sizeof(uint64_t));
-  f.has_read = ax_xcalloc(n + 1, sizeof(bool));
-  ax_term_postorder(in.tc, roots, nroots, facts_visit, &f);
-
-  const AxTerm *ctx = ax_term_mk_and2(in.tc, ax_term_mk_and2(in.tc, in.pre, in.valid_lhs), in.acc_valid);
-  /* distinct reads per tensor */
-  AxVec reads = {0};
-  ax_term_collect(in.tc, roots, nroots, ax_term_pred_app, NULL, in.a, &reads);
-  int *nreads = ax_xcalloc(s->nsyms + 1, sizeof(int));
-  AxVec reps = {0};
-  for (size_t i = 0; i < reads.len; i++) {
-    const AxTerm *r = reads.items[i];
-    int t = read_sym(&f, r);
-    if (t < 0) continue;
-    bool dup = false;
-    for (size_t j = 0; j < reps.len && !dup; j++) {
-      const AxTerm *q = reps.items[j];
-      if (read_sym(&f, q) != t) continue;
-      const AxTerm *eq = ax_term_mk_true(in.tc);
-      for (size_t k = 0; k < ax_term_nargs(r); k++)
-        eq = ax_term_mk_and2(in.tc, eq, ax_term_mk_eq(in.tc, ax_term_arg(r, k), ax_term_arg(q, k)));
-      dup = proves(o, &in, ctx, eq, &out->queries);
-    }
-    if (!dup) {
-      ax_vec_push(in.a, &reps, (void *)r);
-      nreads[t]++;
-    }
-  }
-  /* distinct conditions */
-  AxVec conds = {0}, seen = {0}, creps = {0};
-  for (size_t r = 0; r < nroots; r++) conditions(&f, roots[r], in.a, &conds, &seen);
-  for (size_t i = 0; i < conds.len; i++) {
-    const AxTerm *c = conds.items[i];
-    bool dup = false;
-    /* c <=> r as two implications: each query then has one side's conjuncts at its top
-     * level, where arith.h can eliminate their divisibility constraints */
-    for (size_t j = 0; j < creps.len && !dup; j++)
-      dup = proves(o, &in, ax_term_mk_and2(in.tc, ctx, c), creps.items[j], &out->queries) &&
-            proves(o, &in, ax_term_mk_and2(in.tc, ctx, creps.items[j]), c, &out->queries);
-    if (!dup) ax_vec_push(in.a, &creps, (void *)c);
-  }
+  out->counts = ax_xcalloc(s->nrclasses + 1, sizeof(AxRankCount));
   for (size_t c = 0; c < s->nrclasses; c++) {
+    out->bounds[c] = 1;
     if (s->rclasses[c].singleton) {
-      out->bounds[c] = 1;
+      out->counts[c].fixed = true;
       continue;
     }
-    int k = 0;
-    for (size_t t = 0; t < s->nsyms; t++) {
-      const AxSym *y = &s->syms[t];
-      if (y->kind != AX_SYM_TENSOR) continue;
-      bool has = false;
-      for (int j = 0; j < y->ndims; j++) has |= s->syms[s->axes[y->dim_axis[j]]].rclass == (int)c;
-      if (has && nreads[t] > 1) k += nreads[t] * (nreads[t] - 1) / 2;
+    const char *fail = NULL;
+    char *unsupported = NULL;
+    out->bounds[c] = class_bound(rule, T_, (int)c, &out->counts[c], &fail, &unsupported);
+    if (unsupported) {
+      out->unsupported = unsupported;
+      return;
     }
-    for (size_t i = 0; i < creps.len; i++)
-      k += (int)(f.classes[ax_term_id(creps.items[i])] >> c & 1);
-    for (size_t i = 0; i < s->nrequires; i++) k += count_quantifiers(s, s->requires[i], (int)c);
-    out->bounds[c] = k > 1 ? k : 1;
+    if (fail) {
+      char buf[512];
+      snprintf(buf, sizeof buf, "bound inference for rank class '%s': %s", s->rclasses[c].name, fail);
+      out->unsupported = ax_xstrdup(buf);
+      return;
+    }
   }
-  free(nreads);
-  free(f.classes);
-  free(f.has_read);
-  free(ones);
-  ax_instance_free(&in);
+}
+
+void ax_rank_bounds_free(AxRankBounds *b) {
+  free(b->bounds);
+  free(b->counts);
+  free(b->unsupported);
+  memset(b, 0, sizeof *b);
 }

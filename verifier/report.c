@@ -6,13 +6,14 @@
 bool ax_report_met(const AxResult *r) {
   if (r->rule->expect == AX_EXPECT_INVALID) return r->verdict == AX_INVALID;
   if (r->rule->expect == AX_EXPECT_INVALID_HINT) return r->verdict == AX_INVALID_HINT;
-  return r->verdict == AX_VERIFIED && !r->vacuous;
+  if (r->rule->expect == AX_EXPECT_TRIVIAL) return r->verdict == AX_VERIFIED && r->trivial;
+  return r->verdict == AX_VERIFIED && !r->vacuous && !r->trivial && !(r->single && r->strict);
 }
 
 bool ax_report_contradicts(const AxResult *r) {
   bool definite = r->verdict == AX_VERIFIED || r->verdict == AX_INVALID ||
                   r->verdict == AX_INVALID_HINT;
-  return definite && !r->vacuous && !ax_report_met(r);
+  return definite && !r->vacuous && !r->trivial && !(r->single && r->strict) && !ax_report_met(r);
 }
 
 const char *ax_report_verdict_upper(AxVerdict v) {
@@ -27,7 +28,14 @@ int ax_report_line(const AxResult *r) {
 }
 
 static const char *expect_name(AxExpect e) {
-  return e == AX_EXPECT_VALID ? "valid" : e == AX_EXPECT_INVALID ? "invalid" : "invalid-hint";
+  static const char *names[] = {"valid", "invalid", "invalid-hint", "trivial"};   /* ORDER EXPECT */
+  return names[e];
+}
+
+static int fixed_line(const AxRClass *rc) {
+  int line, col;
+  ax_source_linecol(rc->singleton_at.src, rc->singleton_at.start, &line, &col);
+  return line;
 }
 
 /* --- Text -------------------------------------------------------------------------------- */
@@ -37,20 +45,32 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
   if (r->has_type) fprintf(out, " [%s]", ax_type_name(r->type));
   fprintf(out, "  %s", ax_report_verdict_upper(r->verdict));
   bool met = ax_report_met(r);
+  if (r->verdict == AX_VERIFIED && r->confirmed_by)
+    fprintf(out, " (%s%s)", r->confirmed_by, r->single ? " only" : "");
   if (r->rule->expect != AX_EXPECT_VALID)
-    fprintf(out, " (expected invalid%s%s)",
-            r->rule->expect == AX_EXPECT_INVALID_HINT ? " hint" : "", met ? "" : ": NOT MET");
+    fprintf(out, " (expected %s%s)", r->rule->expect == AX_EXPECT_INVALID_HINT ? "invalid hint"
+                                     : expect_name(r->rule->expect), met ? "" : ": NOT MET");
   else if (!met)
     fprintf(out, " (expected valid: NOT MET)");
   if (r->nrclasses && r->instances) {
     fprintf(out, "  bounds {");
-    for (int i = 0; i < r->nrclasses; i++)
+    for (int i = 0; i < r->nrclasses; i++) {
       fprintf(out, "%s%s: %d", i ? ", " : "", r->rclass_names[i], r->bounds[i]);
+      const AxRClass *rc = &r->rule->syms->rclasses[i];
+      if (rc->singleton) fprintf(out, " (fixed: %s, line %d)", rc->singleton_why, fixed_line(rc));
+    }
     fprintf(out, "}");
   }
   fprintf(out, "  %d instance%s, %d quer%s, %.0f ms%s\n", r->instances,
           r->instances == 1 ? "" : "s", r->queries, r->queries == 1 ? "y" : "ies", r->time_ms,
           r->cached ? " (cached)" : "");
+  if (r->trivial)
+    fprintf(out, "    WARNING: TRIVIAL — both sides are the same expression; the rule proves "
+                 "nothing about a rewrite\n");
+  if (r->partial && r->verdict == AX_VERIFIED)
+    fprintf(out, "    note: confirmed by %s alone on some queries (the other solver could not "
+                 "decide them)%s\n", r->confirmed_by ? r->confirmed_by : "one solver",
+            r->strict ? "; --require-both refuses it" : "");
   if (r->vacuous)
     fprintf(out, "    WARNING: VACUOUS — the precondition admits no valid left-hand side at any "
                  "rank; the rule proves nothing\n");
@@ -82,12 +102,32 @@ cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
   cJSON *b = cJSON_AddObjectToObject(o, "bounds");
   for (int i = 0; i < r->nrclasses; i++)
     cJSON_AddNumberToObject(b, r->rclass_names[i], r->bounds[i]);
+  /* classes a concat or iota axis fixes at rank 1: the rule is proved at that rank only */
+  cJSON *fx = cJSON_AddObjectToObject(o, "fixed_rank");
+  for (int i = 0; i < r->nrclasses; i++) {
+    const AxRClass *rc = &r->rule->syms->rclasses[i];
+    if (!rc->singleton) continue;
+    cJSON *e = cJSON_AddObjectToObject(fx, r->rclass_names[i]);
+    cJSON_AddStringToObject(e, "why", rc->singleton_why);
+    cJSON_AddNumberToObject(e, "line", fixed_line(rc));
+  }
   cJSON_AddNumberToObject(o, "instances", r->instances);
   cJSON_AddNumberToObject(o, "queries", r->queries);
   cJSON_AddNumberToObject(o, "time_ms", (double)(long)(r->time_ms * 10 + 0.5) / 10);
   cJSON_AddStringToObject(o, "solver", solver);
   cJSON_AddBoolToObject(o, "cached", r->cached);
   cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
+  cJSON_AddBoolToObject(o, "trivial", r->trivial);
+  cJSON *cb = cJSON_AddArrayToObject(o, "confirmed_by");
+  for (const char *p = r->verdict == AX_VERIFIED ? r->confirmed_by : NULL; p && *p;) {
+    const char *plus = strchr(p, '+');
+    size_t n = plus ? (size_t)(plus - p) : strlen(p);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p);
+    cJSON_AddItemToArray(cb, cJSON_CreateString(name));
+    p += n + (plus ? 1 : 0);
+  }
+  cJSON_AddBoolToObject(o, "single_solver", r->single);
   if (r->reason) cJSON_AddStringToObject(o, "reason", r->reason);
   else cJSON_AddNullToObject(o, "reason");
   cJSON *cex = r->cex_json ? cJSON_Parse(r->cex_json) : NULL;
@@ -115,6 +155,10 @@ char *ax_report_record(const AxResult *r) {
   cJSON_AddNumberToObject(o, "queries", r->queries);
   cJSON_AddNumberToObject(o, "time_ms", r->time_ms);
   cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
+  cJSON_AddBoolToObject(o, "trivial", r->trivial);
+  cJSON_AddBoolToObject(o, "single", r->single);
+  cJSON_AddBoolToObject(o, "partial", r->partial);
+  add_text(o, "confirmed_by", r->confirmed_by);
   cJSON_AddBoolToObject(o, "disagreement", r->disagreement);
   add_text(o, "reason", r->reason);
   add_text(o, "cex_text", r->cex_text);
@@ -195,8 +239,13 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
       !get_bool(o, "disagreement", &out->disagreement) ||
       !get_text(o, "reason", &out->reason) || !get_text(o, "cex_text", &out->cex_text) ||
       !get_text(o, "cex_json", &out->cex_json) ||
-      !get_later_text(o, "inferred_hint", &out->inferred_hint))
+      !get_later_text(o, "inferred_hint", &out->inferred_hint) ||
+      !get_later_text(o, "confirmed_by", &out->confirmed_by))
     return false;
+  if (cJSON_GetObjectItemCaseSensitive(o, "trivial") && !get_bool(o, "trivial", &out->trivial)) return false;
+  if (cJSON_GetObjectItemCaseSensitive(o, "single") && !get_bool(o, "single", &out->single)) return false;
+  if (cJSON_GetObjectItemCaseSensitive(o, "partial") && !get_bool(o, "partial", &out->partial)) return false;
+  if (out->trivial && out->verdict != AX_VERIFIED) return false;
   /* an INVALID verdict stands only on the counterexample the verifier replayed */
   if (out->verdict == AX_INVALID && (!out->cex_text || !out->cex_json)) return false;
   if (out->cex_json) {
@@ -303,7 +352,8 @@ void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char 
         char message[512];
         snprintf(message, sizeof message, "%s, expected %s%s%s",
                  ax_report_verdict_upper(r->verdict), expect_name(r->rule->expect),
-                 r->vacuous ? " (vacuous)" : "",
+                 r->vacuous ? " (vacuous)" : r->trivial ? " (trivial)"
+                 : r->single && r->strict ? " (one solver only)" : "",
                  r->reason && !ax_report_contradicts(r) ? ": " : "");
         fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, ax_verdict_name(r->verdict));
         xml(out, message);

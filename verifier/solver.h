@@ -30,6 +30,9 @@ typedef enum { AX_SOLVER_Z3, AX_SOLVER_PIPE, AX_SOLVER_PORTFOLIO } AxSolverKind;
 typedef struct AxSolverLog {
   int disagreements;       /* cross-check queries on which the two solvers disagreed */
   char first[1024];        /* the first of them: both answers and the query's file */
+  /* confirm mode: unsat answers given by both solvers, by z3 alone (the binary had none),
+   * and by the binary alone (z3 had none, or z3 does not know an operator: exp) */
+  int unsat_both, unsat_z3_only, unsat_binary_only;
 } AxSolverLog;
 
 typedef struct AxSolverOpts {
@@ -48,6 +51,11 @@ typedef struct AxSolverOpts {
    * dump, or one written under $TMPDIR for the purpose) in the reason -- except z3's sat
    * on a formula with exp, which is no answer (UNKNOWN, not counted). */
   bool cross_check;
+  /* With cross_check: a query one solver answers and the other cannot decide (timeout,
+   * unknown, an operator it does not know) takes the answer given — an unsat counted in log
+   * as confirmed by one solver only, a sat still replayed before it refutes anything; sat
+   * against unsat is still a disagreement. axle's default ("--solver both"). */
+  bool confirm;
   /* When dump_path is NULL: a dump named "<dump_prefix>.smt2", or, when dump_seq is
    * non-NULL, "<dump_prefix>-<n>.smt2" with n = ++*dump_seq (numbering the queries of
    * one kind). dump_note, if non-NULL, is one more comment line of the dump. */

@@ -41,6 +41,7 @@ void ax_result_free(AxResult *r) {
   free(r->cex_text);
   free(r->cex_json);
   free(r->inferred_hint);
+  free(r->confirmed_by);
   memset(r, 0, sizeof *r);
 }
 
@@ -157,6 +158,51 @@ static int severity(AxVerdict v) {
   return rank[v];
 }
 
+/* Every rank vector r with 1 <= r[c] <= hi[c], lowest ranks first, except those inside
+ * `skip` (r[c] <= skip[c] for every c) when skip is non-NULL. Returns the worst verdict and
+ * stops at the first INVALID (its counterexample in out); `at` receives the rank vector of
+ * the instance whose verdict is returned; *all_vacuous is cleared unless every instance was
+ * VERIFIED vacuously. */
+static AxVerdict run_box(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResult *out,
+                         const int *hi, const int *skip, int *at, bool *all_vacuous) {
+  const AxRuleSyms *s = rule->syms;
+  int *rank = ax_xcalloc(s->nrclasses + 1, sizeof(int));
+  for (size_t c = 0; c < s->nrclasses; c++) rank[c] = at[c] = 1;
+  AxVerdict worst = AX_VERIFIED;
+  for (;;) {
+    bool inside = skip != NULL;
+    for (size_t c = 0; c < s->nrclasses && inside; c++) inside = rank[c] <= skip[c];
+    if (!inside) {
+      bool vac = false;
+      out->instances++;
+      char *kept = out->reason;   /* the reason of the worst verdict so far */
+      out->reason = NULL;
+      AxVerdict v = instance(rule, T, rank, o, out, &vac);
+      *all_vacuous &= v == AX_VERIFIED && vac;
+      if (v == AX_INVALID) {   /* a replayed counterexample settles it */
+        free(kept);
+        memcpy(at, rank, s->nrclasses * sizeof(int));
+        worst = AX_INVALID;
+        break;
+      }
+      if (severity(v) > severity(worst)) {
+        worst = v;
+        free(kept);
+        memcpy(at, rank, s->nrclasses * sizeof(int));
+      } else {   /* a later, milder verdict does not replace the explanation */
+        free(out->reason);
+        out->reason = kept;
+      }
+    }
+    size_t c = 0;
+    while (c < s->nrclasses && rank[c] == hi[c]) rank[c++] = 1;
+    if (c == s->nrclasses) break;
+    rank[c]++;
+  }
+  free(rank);
+  return worst;
+}
+
 void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResult *out) {
   const AxRuleSyms *s = rule->syms;
   memset(out, 0, sizeof *out);
@@ -168,22 +214,30 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
   out->rclass_names = ax_xcalloc(s->nrclasses + 1, sizeof(char *));
   for (size_t c = 0; c < s->nrclasses; c++) out->rclass_names[c] = s->rclasses[c].name;
 
-  AxRankBounds rb;
-  AxVerifyOpts dump_opts;
-  char prefix[4096];
-  unsigned seq = 0;
-  ax_rank_bounds(rule, T, &dumping(o, &dump_opts, prefix, sizeof prefix, s, NULL, "bounds", &seq)->solver, &rb);
-  out->bounds = rb.bounds;
-  out->queries += rb.queries;
-  if (rb.unsupported) {
-    out->verdict = AX_UNKNOWN;
-    set_reason(out, "unsupported: %s%s", rb.unsupported, "");
-    free((char *)rb.unsupported);
+  if (ax_check_same_expr(s, s->lhs, s->rhs)) {
+    out->verdict = AX_VERIFIED;
+    out->trivial = true;
+    out->bounds = ax_xcalloc(s->nrclasses + 1, sizeof(int));
+    for (size_t c = 0; c < s->nrclasses; c++) out->bounds[c] = 1;
+    out->reason = ax_xstrdup("both sides are the same expression (after inlining lets)");
     out->time_ms = now_ms() - t0;
     return;
   }
+  AxRankBounds rb;
+  ax_rank_bounds(rule, T, &rb);
+  out->bounds = rb.bounds;
+  rb.bounds = NULL;
+  if (rb.unsupported) {
+    out->verdict = AX_UNKNOWN;
+    set_reason(out, "unsupported: %s%s", rb.unsupported, "");
+    ax_rank_bounds_free(&rb);
+    out->time_ms = now_ms() - t0;
+    return;
+  }
+  ax_rank_bounds_free(&rb);
+  int slack = o->bound_slack > 0 ? o->bound_slack : 0;
   long total = 1;
-  for (size_t c = 0; c < s->nrclasses; c++) total *= rb.bounds[c];
+  for (size_t c = 0; c < s->nrclasses; c++) total *= out->bounds[c] + slack;
   if (o->max_instances && total > o->max_instances) {
     char n[32];
     snprintf(n, sizeof n, "%ld", total);
@@ -192,39 +246,46 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
     out->time_ms = now_ms() - t0;
     return;
   }
-  /* every rank vector in Π_c [1..k_c], lowest ranks first */
   int *rank = ax_xcalloc(s->nrclasses + 1, sizeof(int));
-  for (size_t c = 0; c < s->nrclasses; c++) rank[c] = 1;
-  bool all_vacuous = true, failed = false;
-  AxVerdict worst = AX_VERIFIED;
-  for (;;) {
-    bool vac = false;
-    out->instances++;
-    char *kept = out->reason;   /* the reason of the worst verdict so far */
-    out->reason = NULL;
-    AxVerdict v = instance(rule, T, rank, o, out, &vac);
-    all_vacuous &= v == AX_VERIFIED && vac;
-    if (v == AX_INVALID) {   /* a replayed counterexample settles it */
-      free(kept);
-      worst = AX_INVALID;
-      break;
-    }
-    if (severity(v) > severity(worst)) {
-      worst = v;
-      free(kept);
-    } else {   /* a later, milder verdict does not replace the explanation */
-      free(out->reason);
-      out->reason = kept;
-    }
-    failed |= v != AX_VERIFIED;
-    size_t c = 0;
-    while (c < s->nrclasses && rank[c] == rb.bounds[c]) rank[c++] = 1;
-    if (c == s->nrclasses) break;
-    rank[c]++;
-  }
-  (void)failed;
-  out->verdict = worst;
+  bool all_vacuous = true;
+  AxVerdict worst = run_box(rule, T, o, out, out->bounds, NULL, rank, &all_vacuous);
   out->vacuous = worst == AX_VERIFIED && all_vacuous;
+  if (slack && worst == AX_VERIFIED) {
+    /* --bound-slack: the oracle for bound inference. Every rank vector up to bound + K that
+     * lies outside the inferred box; a verdict other than VERIFIED there means the inferred
+     * bounds did not cover the rule (INVALID: the theorem's premise is wrong — an ERROR
+     * naming the classes) or could not be confirmed (UNKNOWN). */
+    int *hi = ax_xcalloc(s->nrclasses + 1, sizeof(int));
+    for (size_t c = 0; c < s->nrclasses; c++) hi[c] = out->bounds[c] + slack;
+    bool vac = true;
+    AxVerdict extra = run_box(rule, T, o, out, hi, out->bounds, rank, &vac);
+    if (extra != AX_VERIFIED) {
+      char classes[512] = "", *at = ranks_text(s, rank);
+      size_t len = 0;
+      for (size_t c = 0; c < s->nrclasses && len < sizeof classes - 64; c++)
+        if (rank[c] > out->bounds[c])
+          len += (size_t)snprintf(classes + len, sizeof classes - len, "%s%s (bound %d)", len ? ", " : "",
+                                  s->rclasses[c].name, out->bounds[c]);
+      char *why = out->reason ? out->reason : ax_xstrdup("");
+      out->reason = NULL;
+      char *msg = ax_xmalloc(strlen(why) + strlen(classes) + strlen(at) + 256);
+      if (extra == AX_INVALID) {
+        sprintf(msg, "bound inference too small for %s: the rule is INVALID at rank %s, beyond the "
+                     "inferred bounds (--bound-slack %d): %s", classes, at, slack, why);
+        worst = AX_ERROR;
+      } else {
+        sprintf(msg, "--bound-slack %d: the instance at rank %s beyond the inferred bounds of %s was "
+                     "not decided: %s", slack, at, classes, why);
+        worst = extra == AX_ERROR ? AX_ERROR : AX_UNKNOWN;
+      }
+      out->reason = msg;
+      out->vacuous = false;
+      free(why);
+      free(at);
+    }
+    free(hi);
+  }
+  out->verdict = worst;
   if (worst == AX_VERIFIED) {
     free(out->reason);
     out->reason = NULL;

@@ -31,8 +31,12 @@ typedef enum {
 typedef struct AxVerifyOpts {
   AxSolverOpts solver;    /* back-end, timeout per query, dump path prefix */
   int max_instances;      /* refuse (UNKNOWN) when the bounds ask for more; 0: no limit */
+  /* --bound-slack K: also run every rank vector up to bound + K (the oracle of bound
+   * inference). VERIFIED within the bounds and INVALID beyond them is an ERROR naming the
+   * classes ("bound inference too small for x"); undecided beyond them is UNKNOWN. */
+  int bound_slack;
   /* --dump-smt: if non-NULL, every query is written to "<dump_stem>.<what>.smt2", what
-   * naming the query: "bounds-<n>" (bound inference), "<ranks>.vc" (the verification
+   * naming the query: "<ranks>.vc" (the verification
    * condition of one rank instance, ranks as in "x_2-y_1"), "<ranks>.vacuity",
    * "<ranks>.hint-<n>" (a reduction's bijection). Overrides solver.dump_path/prefix. */
   const char *dump_stem;
@@ -45,7 +49,8 @@ typedef struct AxResult {
   AxVerdict verdict;
   int nrclasses;
   const char **rclass_names;  /* borrowed from the AST */
-  int *bounds;                /* per rank class */
+  int *bounds;                /* per rank class (a class fixed at rank 1 by a concat or
+                                 iota axis says so in rule->syms->rclasses[c].singleton) */
   int instances;              /* rank vectors checked */
   int queries;                /* solver queries sent */
   double time_ms;
@@ -59,6 +64,18 @@ typedef struct AxResult {
    * when those would be ambiguous; docs/cli.md), taken from the first rank instance that
    * inferred any; NULL when nothing was inferred. */
   char *inferred_hint;
+  /* Both sides are one expression (after inlining lets): VERIFIED trivially, without a
+   * solver; it proves nothing about a rewrite and, like a vacuous result, does not meet
+   * `expect valid` (only `expect trivial`). */
+  bool trivial;
+  /* Which solvers answered unsat on every query behind the verdict ("z3+cvc5", "cvc5",
+   * "z3", ...; NULL when none was asked), and whether some query was confirmed by only one
+   * of two solvers asked (the other could not decide: a timeout, exp for z3). */
+  char *confirmed_by;
+  bool single;                /* one solver stands behind it (a single-solver mode, or: */
+  bool partial;               /* two were asked and one could not decide some query) */
+  bool strict;                /* set by the caller: a single-solver VERIFIED does not meet
+                                 the expectation (gate --require-both) */
   bool cached;                /* taken from the result cache (cache.h), not recomputed */
   bool disagreement;          /* cross-checking solvers disagreed (verdict ERROR) */
 } AxResult;

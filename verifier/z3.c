@@ -318,7 +318,7 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
   free(roots);
   if (tr.bad) goto out;
 
-  /* Real division by unknowns (the IEEE encodings of divmod rules) is nonlinear real
+  /* Real division by unknowns (the encodings of the divmod rules' real division) is nonlinear real
    * arithmetic, which z3's nlsat decides in milliseconds where its default solver can time
    * out (divmod_03: 0.03 s against > 20 s); nlsat gets the first, short try, the default
    * solver the rest of the time. */

@@ -80,7 +80,7 @@ check "progress: none when stderr is no terminal" [ ! -s "$tmp/quiet.err" ]
 check "usage: --output needs json or junit" sh -c "[ $st = 3 ] && grep -q 'needs --format json or junit' $tmp/usage.err"
 "$AXLE" gate --jobs 0 rules/examples > /dev/null 2>&1; st=$?
 check "usage: --jobs 0" [ "$st" = 3 ]
-"$AXLE" gate --solver-binary /bin/true rules/examples > /dev/null 2>&1; st=$?
+"$AXLE" gate --solver z3 --solver-binary /bin/true rules/examples > /dev/null 2>&1; st=$?
 check "usage: --solver-binary without a binary solver" [ "$st" = 3 ]
 
 echo "gate junit: $pass passed, $fail failed"

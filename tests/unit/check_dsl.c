@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "dsl/check.h"
+#include "dsl/ops.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
 
@@ -253,6 +254,37 @@ START_TEST(nul_bytes_and_garbage_do_not_crash) {
 }
 END_TEST
 
+/* One operator table: an operator at several levels is one entry; each level finds it by
+ * its own spelling, and a level never finds what may not appear there. */
+START_TEST(one_operator_table_for_every_level) {
+  AxOp r, p;
+  ck_assert(ax_op_lookup("dot", &r));
+  ck_assert(ax_op_lookup_prog("matmul", &p));
+  ck_assert_int_eq(r, p);
+  ck_assert(ax_op_lookup("reduce", &r) && ax_op_lookup_prog("sum", &p) && r == p);
+  ck_assert(ax_op_lookup("add", &r) && ax_op_lookup_prog("add", &p) && r == p);
+  ck_assert(ax_op_lookup("broadcast", &r) && ax_op_lookup_prog("broadcast", &p) && r == p);
+  ck_assert(ax_op_lookup("concat", &r) && ax_op_lookup_prog("concat", &p) && r == p);
+  ck_assert_str_eq(ax_op_pname(AX_OP_DOT), "matmul");
+  ck_assert_str_eq(ax_op_name(AX_OP_DOT), "dot");
+  ck_assert_str_eq(ax_op_pname(AX_OP_ADD), "add");
+  ck_assert(!ax_op_lookup("matmul", &r));       /* rules keep their spelling */
+  ck_assert(!ax_op_lookup_prog("pad", &p));     /* rule-only operators stay out of programs */
+  ck_assert(!ax_op_lookup_prog("input", &p));   /* sources are not called by name */
+  ck_assert(!ax_op_lookup_prog("const", &p));
+  ck_assert(ax_op_lookup_prog("reshape", &p));
+  ck_assert(!(ax_op_spec(p)->levels & AX_LV_BLOCK));   /* layout: kernel level only */
+  for (int i = 0; i < AX_OP_COUNT; i++) {
+    const AxOpSpec *s = ax_op_spec((AxOp)i);
+    ck_assert(s->levels != 0);
+    /* a program-level operator has a program class, a rule-only one none */
+    ck_assert_int_eq(s->cls != AX_TC_NONE, (s->levels & (AX_LV_PROG | AX_LV_BLOCK | AX_LV_SOURCE)) != 0);
+    if (s->levels & AX_LV_RULE) ck_assert(ax_op_lookup(s->name, &r) && r == (AxOp)i);
+    if (s->levels & (AX_LV_PROG | AX_LV_BLOCK)) ck_assert(ax_op_lookup_prog(s->pname, &p) && p == (AxOp)i);
+  }
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("dsl");
   TCase *t = tcase_create("parse");
@@ -269,6 +301,7 @@ static Suite *suite(void) {
   tcase_add_test(t, checker_maps_and_conditions);
   tcase_add_test(t, checker_reports_rule_and_operator);
   tcase_add_test(t, nul_bytes_and_garbage_do_not_crash);
+  tcase_add_test(t, one_operator_table_for_every_level);
   suite_add_tcase(s, t);
   return s;
 }

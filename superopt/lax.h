@@ -1,4 +1,4 @@
-/* bound.h — the Lax fragment check and the number of random tests (Mirage §5).
+/* lax.h — the Lax fragment check and the number of random tests (Mirage §5).
  *
  * Lax fragment (Mirage Def. 5.1): multi-linear operators, division, and at most one
  * exponentiation on every path from an input to an output. silu(v) = v·e^v/(1+e^v)
@@ -24,14 +24,14 @@
  * the rows of a matmul); otherwise fractions are cross-multiplied and the bound becomes
  * infinite. The difference of two values N1/D1 - N2/D2 has k = kn1·kd2 + kn2·kd1 terms
  * (k = 1 when neither side has an exponential) and degree d1 + d2. */
-#ifndef AX_BOUND_H
-#define AX_BOUND_H
+#ifndef AX_LAX_H
+#define AX_LAX_H
 
 #include "superopt/mugraph.h"
 
 /* The abstract value of a tensor (worst element). Counts are doubles: they saturate to
  * huge values instead of overflowing. */
-typedef struct AxBoundVal {
+typedef struct AxLaxVal {
   double kn, kd;     /* exponential terms of numerator and denominator (Equation 2) */
   double deg;        /* largest degree of a polynomial of the representation */
   bool exp;          /* holds exponential terms */
@@ -41,22 +41,22 @@ typedef struct AxBoundVal {
   uint32_t vary;     /* axes (bits 0..7) along which values may differ; bit 8: iteration,
                         bits 9..11: grid x, y, z */
   uint32_t den;      /* the same for the denominator */
-} AxBoundVal;
+} AxLaxVal;
 
 /* Analyses g (validated): checks the Lax fragment, reporting each violation through d at
  * the operator, and writes the abstract value of every output (g->outputs order) into
  * outs (g->noutputs entries). Returns false after a violation. *uses_sqrt tells whether
  * some square root was read as an uninterpreted function. */
-bool ax_bound_analyse(const AxMugraph *g, AxDiag *d, AxBoundVal *outs, bool *uses_sqrt);
+bool ax_lax_analyse(const AxMugraph *g, AxDiag *d, AxLaxVal *outs, bool *uses_sqrt);
 
-typedef struct AxBound {
+typedef struct AxLaxBound {
   double k, d;        /* exponential terms and degree of the difference */
   double m, ufdeg;    /* square roots and their argument degree */
   double eps_thm, eps_uf, eps;   /* per-test miss probability bounds */
   double tests;       /* tests for δ; INFINITY when there is no bound */
-} AxBound;
+} AxLaxBound;
 
 /* The bound for one pair of corresponding outputs and target δ (0 < δ < 1). */
-void ax_bound_tests(const AxBoundVal *a, const AxBoundVal *b, double delta, AxBound *out);
+void ax_lax_tests(const AxLaxVal *a, const AxLaxVal *b, double delta, AxLaxBound *out);
 
 #endif

@@ -1,5 +1,5 @@
-/* bound.c — Lax check and the abstract interpretation behind the test count. */
-#include "superopt/bound.h"
+/* lax.c — Lax check and the abstract interpretation behind the test count. */
+#include "superopt/lax.h"
 
 #include <math.h>
 #include <string.h>
@@ -18,7 +18,7 @@ typedef struct A {
   bool sqrt_used;
 } A;
 
-static uint32_t mask_shape(uint32_t bits, const AxShape *s) {
+static uint32_t mask_shape(uint32_t bits, const AxTShape *s) {
   uint32_t m = bits & ~AXES;
   for (int i = 0; i < s->rank && i < 8; i++)
     if (s->dim[i] > 1 && (bits & (1u << i))) m |= 1u << i;
@@ -30,21 +30,21 @@ static uint32_t align(uint32_t bits, int from, int to) {
   return (bits & ~AXES) | (((bits & AXES) << (to - from)) & AXES);
 }
 
-static AxBoundVal leaf(const AxShape *s) {
-  AxBoundVal v = {1, 1, 1, false, 0, 0, 0, 0, 0};
+static AxLaxVal leaf(const AxTShape *s) {
+  AxLaxVal v = {1, 1, 1, false, 0, 0, 0, 0, 0};
   v.vary = mask_shape(AXES, s);
   return v;
 }
 
-static AxBoundVal constant(void) {
-  AxBoundVal v = {1, 1, 0, false, 0, 0, 0, 0, 0};
+static AxLaxVal constant(void) {
+  AxLaxVal v = {1, 1, 0, false, 0, 0, 0, 0, 0};
   return v;
 }
 
-static bool trivial_den(const AxBoundVal *v) { return v->kd == 1 && v->den == 0 && !v->exp; }
+static bool trivial_den(const AxLaxVal *v) { return v->kd == 1 && v->den == 0 && !v->exp; }
 
 /* n terms of v summed; `mixed`: their denominators may differ. */
-static AxBoundVal sum_terms(AxBoundVal v, double n, bool mixed) {
+static AxLaxVal sum_terms(AxLaxVal v, double n, bool mixed) {
   if (n <= 1) return v;
   if (mixed) {
     v.kn = v.kd = v.deg = HUGE_COUNT;
@@ -55,8 +55,8 @@ static AxBoundVal sum_terms(AxBoundVal v, double n, bool mixed) {
   return v;
 }
 
-static AxBoundVal combine(const AxBoundVal *a, const AxBoundVal *b, AxTOp op, int ra, int rb, int r) {
-  AxBoundVal v;
+static AxLaxVal combine(const AxLaxVal *a, const AxLaxVal *b, AxOp op, int ra, int rb, int r) {
+  AxLaxVal v;
   uint32_t va = align(a->vary, ra, r), vb = align(b->vary, rb, r);
   uint32_t da = align(a->den, ra, r), db = align(b->den, rb, r);
   v.exp = a->exp || b->exp;
@@ -65,8 +65,8 @@ static AxBoundVal combine(const AxBoundVal *a, const AxBoundVal *b, AxTOp op, in
   v.ufdeg = fmax(a->ufdeg, b->ufdeg);
   v.vary = va | vb;
   switch (op) {
-  case AX_TOP_ADD:
-  case AX_TOP_SUB:
+  case AX_OP_ADD:
+  case AX_OP_SUB:
     if (trivial_den(a) && trivial_den(b)) {
       v.kn = v.exp ? a->kn + b->kn : 1;
       v.kd = 1;
@@ -78,13 +78,13 @@ static AxBoundVal combine(const AxBoundVal *a, const AxBoundVal *b, AxTOp op, in
     }
     v.den = da | db;
     break;
-  case AX_TOP_MUL:
+  case AX_OP_MUL:
     v.kn = a->kn * b->kn;
     v.kd = a->kd * b->kd;
     v.deg = a->deg + b->deg;
     v.den = da | db;
     break;
-  case AX_TOP_DIV:
+  case AX_OP_DIV:
     v.kn = a->kn * b->kd;
     v.kd = a->kd * b->kn;
     v.deg = a->deg + b->deg;
@@ -105,28 +105,28 @@ static void lax_error(A *s, AxSpan at, const char *what, const char *where) {
   s->ok = false;
 }
 
-static AxBoundVal unary(A *s, AxTOp op, const AxBoundVal *a, AxSpan at, const char *where) {
-  AxBoundVal v = *a;
+static AxLaxVal unary(A *s, AxOp op, const AxLaxVal *a, AxSpan at, const char *where) {
+  AxLaxVal v = *a;
   switch (op) {
-  case AX_TOP_NEG: break;
-  case AX_TOP_SQUARE: {
-    AxBoundVal r = combine(a, a, AX_TOP_MUL, 0, 0, 0);
+  case AX_OP_NEG: break;
+  case AX_OP_SQUARE: {
+    AxLaxVal r = combine(a, a, AX_OP_MUL, 0, 0, 0);
     r.vary = a->vary;
     r.den = a->den;
     r.nuf = a->nuf;
     return r;
   }
-  case AX_TOP_EXP:
-  case AX_TOP_SILU:
-    if (a->nexp >= 1) lax_error(s, at, ax_tensor_opname(op), where);
+  case AX_OP_EXP:
+  case AX_OP_SILU:
+    if (a->nexp >= 1) lax_error(s, at, ax_op_pname(op), where);
     v.exp = true;
     v.nexp = a->nexp + 1;
     v.kn = 1;
-    v.kd = op == AX_TOP_SILU ? 2 : 1;
+    v.kd = op == AX_OP_SILU ? 2 : 1;
     /* exponent g/h: its degree is that of a's representation */
-    v.den = op == AX_TOP_SILU ? (a->vary | a->den | 1u << 31) : 0;
+    v.den = op == AX_OP_SILU ? (a->vary | a->den | 1u << 31) : 0;
     break;
-  case AX_TOP_SQRT:
+  case AX_OP_SQRT:
     /* an uninterpreted function: a fresh variable per distinct argument */
     s->sqrt_used = true;
     v.kn = v.kd = 1;
@@ -142,36 +142,36 @@ static AxBoundVal unary(A *s, AxTOp op, const AxBoundVal *a, AxSpan at, const ch
 }
 
 /* Sum along axis of a tensor of shape s (keeping the axis with size `to`). */
-static AxBoundVal reduce(const AxBoundVal *a, const AxShape *s, int axis, int64_t to) {
+static AxLaxVal reduce(const AxLaxVal *a, const AxTShape *s, int axis, int64_t to) {
   int64_t len = s->dim[axis], t = to ? to : 1;
   bool mixed = (a->den & (1u << axis)) != 0;
-  AxBoundVal v = sum_terms(*a, (double)(len / t), mixed);
+  AxLaxVal v = sum_terms(*a, (double)(len / t), mixed);
   if (t == 1) v.vary &= ~(1u << axis), v.den &= ~(1u << axis);
   return v;
 }
 
-static AxBoundVal rms_of(A *s, const AxBoundVal *x, const AxShape *sh, int axis, AxSpan at,
+static AxLaxVal rms_of(A *s, const AxLaxVal *x, const AxTShape *sh, int axis, AxSpan at,
                          const char *where) {
-  AxBoundVal sq = unary(s, AX_TOP_SQUARE, x, at, where);
-  AxBoundVal m = reduce(&sq, sh, axis, 1);
-  return unary(s, AX_TOP_SQRT, &m, at, where);
+  AxLaxVal sq = unary(s, AX_OP_SQUARE, x, at, where);
+  AxLaxVal m = reduce(&sq, sh, axis, 1);
+  return unary(s, AX_OP_SQRT, &m, at, where);
 }
 
 /* The abstract value of op applied to in[0..nin) of shapes sh, with result shape out. */
-static AxBoundVal op_val(A *s, AxTOp op, const AxTAttrs *at, const AxBoundVal *const *in,
-                         const AxShape *const *sh, int nin, const AxShape *out, AxSpan sp,
+static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const *in,
+                         const AxTShape *const *sh, int nin, const AxTShape *out, AxSpan sp,
                          const char *where) {
-  AxBoundVal v;
-  switch (ax_tensor_spec(op)->cls) {
+  AxLaxVal v;
+  switch (ax_op_spec(op)->cls) {
   case AX_TC_SOURCE: v = constant(); break;
   case AX_TC_BINARY: v = combine(in[0], in[1], op, sh[0]->rank, sh[1]->rank, out->rank); break;
   case AX_TC_UNARY: v = unary(s, op, in[0], sp, where); break;
   case AX_TC_MATMUL: {
-    const AxBoundVal *a = in[0], *b = in[1];
+    const AxLaxVal *a = in[0], *b = in[1];
     int ra = sh[0]->rank, rb = sh[1]->rank, r = out->rank;
     uint32_t ka = 1u << (ra - 1), kb = 1u << (rb - 2);
     bool mixed = (a->den & ka) || (b->den & kb);
-    AxBoundVal pa = *a, pb = *b;
+    AxLaxVal pa = *a, pb = *b;
     /* move each operand's bits to the result: A keeps m, drops k; B's n moves to n */
     uint32_t abatch = a->vary & ((1u << (ra - 2)) - 1), adbatch = a->den & ((1u << (ra - 2)) - 1);
     uint32_t bbatch = b->vary & ((1u << (rb - 2)) - 1), bdbatch = b->den & ((1u << (rb - 2)) - 1);
@@ -179,14 +179,14 @@ static AxBoundVal op_val(A *s, AxTOp op, const AxTAttrs *at, const AxBoundVal *c
     pa.den = (a->den & ~AXES) | align(adbatch, ra - 2, r - 2) | ((a->den >> (ra - 2) & 1u) << (r - 2));
     pb.vary = (b->vary & ~AXES) | align(bbatch, rb - 2, r - 2) | ((b->vary >> (rb - 1) & 1u) << (r - 1));
     pb.den = (b->den & ~AXES) | align(bdbatch, rb - 2, r - 2) | ((b->den >> (rb - 1) & 1u) << (r - 1));
-    AxBoundVal p = combine(&pa, &pb, AX_TOP_MUL, r, r, r);
+    AxLaxVal p = combine(&pa, &pb, AX_OP_MUL, r, r, r);
     v = sum_terms(p, (double)sh[0]->dim[ra - 1], mixed);
     break;
   }
-  case AX_TC_REDUCE: v = reduce(in[0], sh[0], at->axis, op == AX_TOP_SUM ? at->to : 0); break;
+  case AX_TC_REDUCE: v = reduce(in[0], sh[0], at->axis, op == AX_OP_REDUCE ? at->to : 0); break;
   case AX_TC_NORM: {
-    AxBoundVal r = rms_of(s, in[0], sh[0], at->axis, sp, where);
-    v = combine(in[0], &r, AX_TOP_DIV, sh[0]->rank, sh[0]->rank, sh[0]->rank);
+    AxLaxVal r = rms_of(s, in[0], sh[0], at->axis, sp, where);
+    v = combine(in[0], &r, AX_OP_DIV, sh[0]->rank, sh[0]->rank, sh[0]->rank);
     break;
   }
   case AX_TC_LAYOUT:
@@ -203,14 +203,14 @@ static AxBoundVal op_val(A *s, AxTOp op, const AxTAttrs *at, const AxBoundVal *c
       v.vary |= in[i]->vary;
       v.den |= in[i]->den;
     }
-    if (op == AX_TOP_RESHAPE) {
+    if (op == AX_OP_RESHAPE) {
       /* axes scramble: anything that varied may vary along every axis */
       if (v.vary & AXES) v.vary |= AXES;
       if (v.den & AXES) v.den |= AXES;
-    } else if (op == AX_TOP_BROADCAST) {
+    } else if (op == AX_OP_BROADCAST) {
       v.vary = align(v.vary, sh[0]->rank, out->rank);
       v.den = align(v.den, sh[0]->rank, out->rank);
-    } else if (op == AX_TOP_CONCAT) {
+    } else if (op == AX_OP_CONCAT) {
       v.vary |= 1u << at->axis;
       bool dens = false;
       for (int i = 0; i < nin; i++) dens = dens || (in[i]->den != 0);
@@ -223,16 +223,16 @@ static AxBoundVal op_val(A *s, AxTOp op, const AxTAttrs *at, const AxBoundVal *c
   return v;
 }
 
-static void kernel(A *s, const AxKernel *k, AxBoundVal *tv) {
-  AxBoundVal *nv = ax_xcalloc((size_t)k->nnodes + 1, sizeof *nv);
+static void kernel(A *s, const AxKernel *k, AxLaxVal *tv) {
+  AxLaxVal *nv = ax_xcalloc((size_t)k->nnodes + 1, sizeof *nv);
   char where[160];
   for (int i = 0; i < k->nnodes; i++) {
     const AxBNode *n = &k->nodes[i];
     snprintf(where, sizeof where, "kernel '%s', node '%s'", k->name, n->name);
     switch (n->kind) {
     case AX_BN_ITER: {
-      const AxBoundVal *src = &tv[n->src];
-      AxBoundVal v = *src;
+      const AxLaxVal *src = &tv[n->src];
+      AxLaxVal v = *src;
       for (int g = 0; g < 3; g++) {
         int dm = n->imap[g];
         if (dm < 0 || k->grid[g] < 2) continue;
@@ -249,17 +249,17 @@ static void kernel(A *s, const AxKernel *k, AxBoundVal *tv) {
       break;
     }
     case AX_BN_OP: {
-      const AxBoundVal *ins[AX_MAXIN];
-      const AxShape *sh[AX_MAXIN];
+      const AxLaxVal *ins[AX_MAXIN];
+      const AxTShape *sh[AX_MAXIN];
       for (int j = 0; j < n->nin; j++) ins[j] = &nv[n->in[j]], sh[j] = &k->nodes[n->in[j]].shape;
       nv[i] = op_val(s, n->op, &n->at, ins, sh, n->nin, &n->shape, n->span, where);
       break;
     }
     case AX_BN_ACCUM: {
-      const AxBoundVal *a = &nv[n->in[0]];
-      const AxShape *ash = &k->nodes[n->in[0]].shape;
+      const AxLaxVal *a = &nv[n->in[0]];
+      const AxTShape *ash = &k->nodes[n->in[0]].shape;
       bool it_mixed = (a->den & IT_BIT) != 0;
-      AxBoundVal v;
+      AxLaxVal v;
       double R = (double)k->forloop;
       if (n->acc == AX_ACC_CONCAT) {
         v = *a;
@@ -269,10 +269,10 @@ static void kernel(A *s, const AxKernel *k, AxBoundVal *tv) {
         v = n->at.axis_set ? reduce(a, ash, n->at.axis, n->at.to) : *a;
         v = sum_terms(v, R, it_mixed);
       } else {
-        AxBoundVal sq = unary(s, AX_TOP_SQUARE, a, n->span, where);
-        AxBoundVal m = reduce(&sq, ash, n->at.axis, 1);
+        AxLaxVal sq = unary(s, AX_OP_SQUARE, a, n->span, where);
+        AxLaxVal m = reduce(&sq, ash, n->at.axis, 1);
         m = sum_terms(m, R, it_mixed);
-        v = unary(s, AX_TOP_SQRT, &m, n->span, where);
+        v = unary(s, AX_OP_SQRT, &m, n->span, where);
       }
       v.vary &= ~IT_BIT;
       v.den &= ~IT_BIT;
@@ -282,7 +282,7 @@ static void kernel(A *s, const AxKernel *k, AxBoundVal *tv) {
       break;
     }
     case AX_BN_SAVE: {
-      AxBoundVal v = nv[n->in[0]];
+      AxLaxVal v = nv[n->in[0]];
       uint32_t vary = v.vary & AXES, den = v.den & (AXES | 1u << 31);
       for (int g = 0; g < 3; g++)
         if (n->omap[g] >= 0) {
@@ -299,9 +299,9 @@ static void kernel(A *s, const AxKernel *k, AxBoundVal *tv) {
   free(nv);
 }
 
-bool ax_bound_analyse(const AxMugraph *g, AxDiag *d, AxBoundVal *outs, bool *uses_sqrt) {
+bool ax_lax_analyse(const AxMugraph *g, AxDiag *d, AxLaxVal *outs, bool *uses_sqrt) {
   A s = {d, g, true, false};
-  AxBoundVal *tv = ax_xcalloc((size_t)g->ntensors + 1, sizeof *tv);
+  AxLaxVal *tv = ax_xcalloc((size_t)g->ntensors + 1, sizeof *tv);
   char where[160];
   for (int i = 0; i < g->ntensors; i++)
     if (g->tensors[i].anon) tv[i] = constant();
@@ -310,8 +310,8 @@ bool ax_bound_analyse(const AxMugraph *g, AxDiag *d, AxBoundVal *outs, bool *use
     if (st->kind == AX_KS_INPUT) {
       tv[st->t] = leaf(&g->tensors[st->t].shape);
     } else if (st->kind == AX_KS_OP) {
-      const AxBoundVal *ins[AX_MAXIN];
-      const AxShape *sh[AX_MAXIN];
+      const AxLaxVal *ins[AX_MAXIN];
+      const AxTShape *sh[AX_MAXIN];
       for (int j = 0; j < st->nin; j++) ins[j] = &tv[st->in[j]], sh[j] = &g->tensors[st->in[j]].shape;
       snprintf(where, sizeof where, "'%s'", g->tensors[st->t].name);
       tv[st->t] = op_val(&s, st->op, &st->at, ins, sh, st->nin, &g->tensors[st->t].shape, st->span, where);
@@ -325,7 +325,7 @@ bool ax_bound_analyse(const AxMugraph *g, AxDiag *d, AxBoundVal *outs, bool *use
   return s.ok;
 }
 
-void ax_bound_tests(const AxBoundVal *a, const AxBoundVal *b, double delta, AxBound *out) {
+void ax_lax_tests(const AxLaxVal *a, const AxLaxVal *b, double delta, AxLaxBound *out) {
   double q = AX_FIELD_Q, p = AX_FIELD_P;
   out->k = (a->exp || b->exp) ? a->kn * b->kd + b->kn * a->kd : 1;
   out->d = a->deg + b->deg;

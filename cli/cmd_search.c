@@ -4,7 +4,7 @@
  *                 [--time-limit S] [--top K] [--rules DIR] [--target T]
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
- *                 [--progress auto|always|never]
+ *                 [--progress auto|always|never] [--found-dir DIR]
  *       0 found a graph modelled faster than the naive one (written to --output, checked by
  *       the equivalence checker first), 1 nothing better in time, 3 bad input, or the
  *       axioms the pruner relies on are not all VERIFIED (each one named). */
@@ -27,7 +27,7 @@ static int usage(const char *msg) {
           "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"
           "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"
           "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
-          "                     [--progress auto|always|never]\n");
+          "                     [--progress auto|always|never] [--found-dir DIR]\n");
   return 3;
 }
 
@@ -111,7 +111,7 @@ int ax_cmd_superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
   const char *file = NULL, *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
-  const char *format = "text", *progress = "auto";
+  const char *format = "text", *progress = "auto", *found_dir = NULL;
   bool gate = true;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
@@ -136,6 +136,7 @@ int ax_cmd_superopt(int argc, char **argv) {
       else if (strcmp(s, "--rules") == 0) rules = v;
       else if (strcmp(s, "--format") == 0) format = v;
       else if (strcmp(s, "--progress") == 0) progress = v;
+      else if (strcmp(s, "--found-dir") == 0) found_dir = v, o.verify_all = true;
       else if (strcmp(s, "--target") == 0) {
         if (!(o.target = ax_cost_target(v))) return usage("--target is h100 or a100");
       } else if (strcmp(s, "--jobs") == 0) {
@@ -206,6 +207,19 @@ int ax_cmd_superopt(int argc, char **argv) {
       fclose(f);
       status = 0;
     }
+  }
+  /* every kept graph, each checked at full shape (--found-dir implies verify_all) */
+  for (int i = 0; found_dir && i < r.nfound; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/found-%03d.mug", found_dir, i);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+      fprintf(stderr, "axle: error: cannot write %s\n", path);
+      status = 3;
+      break;
+    }
+    fputs(r.found[i].text, f);
+    fclose(f);
   }
   double best = r.nfound ? r.found[0].time_s * 1e6 : -1;
   if (strcmp(format, "json") == 0) {

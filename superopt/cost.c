@@ -35,30 +35,30 @@ const AxTarget *ax_cost_target(const char *name) {
 
 /* FLOPs of one element of an element-wise or reducing operator: a transcendental costs a
  * few special-function slots. */
-static double op_flops(AxTOp op) {
+static double op_flops(AxOp op) {
   switch (op) {
-  case AX_TOP_EXP:
-  case AX_TOP_SQRT: return 4;
-  case AX_TOP_SILU: return 6;
-  case AX_TOP_DIV: return 2;
-  case AX_TOP_RMS_NORM: return 4;
+  case AX_OP_EXP:
+  case AX_OP_SQRT: return 4;
+  case AX_OP_SILU: return 6;
+  case AX_OP_DIV: return 2;
+  case AX_OP_RMS_NORM: return 4;
   default: return 1;
   }
 }
 
-static double dbytes(const AxShape *s, AxDtype t) {
+static double dbytes(const AxTShape *s, AxDtype t) {
   return (double)ax_shape_numel(s) * (double)ax_dtype_bytes(t);
 }
 
 /* Math of one application: tensor-core FLOPs for matmul, CUDA-core FLOPs otherwise. */
-static void op_math(AxTOp op, const AxShape *out, const AxShape *const *in, int nin, double *tc,
+static void op_math(AxOp op, const AxTShape *out, const AxTShape *const *in, int nin, double *tc,
                     double *cuda) {
-  if (op == AX_TOP_MATMUL) {
+  if (op == AX_OP_DOT) {
     int64_t k = in[0]->rank ? in[0]->dim[in[0]->rank - 1] : 1;
     *tc += 2.0 * (double)ax_shape_numel(out) * (double)k;
     return;
   }
-  const AxTOpSpec *sp = ax_tensor_spec(op);
+  const AxOpSpec *sp = ax_op_spec(op);
   if (sp->cls == AX_TC_REDUCE || sp->cls == AX_TC_NORM) {
     *cuda += op_flops(op) * (double)ax_shape_numel(nin ? in[0] : out);
     return;
@@ -111,7 +111,7 @@ static void residency(const AxTarget *t, AxKCost *kc, int64_t threads) {
 
 static void cost_operator(const AxMugraph *g, const AxKStmt *s, const AxTarget *t, AxKCost *kc) {
   const AxKTensor *o = &g->tensors[s->t];
-  const AxShape *ins[AX_MAXIN];
+  const AxTShape *ins[AX_MAXIN];
   kc->graph_defined = false;
   kc->name = o->name;
   kc->fits = true;
@@ -123,9 +123,9 @@ static void cost_operator(const AxMugraph *g, const AxKStmt *s, const AxTarget *
   }
   op_math(s->op, &o->shape, ins, s->nin, &kc->tc_flops, &kc->cuda_flops);
   int64_t threads = LIB_THREADS;
-  if (s->op == AX_TOP_MATMUL) {
+  if (s->op == AX_OP_DOT) {
     /* a cuBLAS-like kernel: 128 x 128 output tiles, one block per tile */
-    const AxShape *os = &o->shape;
+    const AxTShape *os = &o->shape;
     int64_t m = os->rank >= 2 ? os->dim[os->rank - 2] : 1, n = os->dim[os->rank - 1];
     int64_t batch = ax_shape_numel(os) / (m * n);
     kc->blocks = batch * ((m + LIB_TILE - 1) / LIB_TILE) * ((n + LIB_TILE - 1) / LIB_TILE);
@@ -180,8 +180,8 @@ static void cost_kernel(AxArena *a, const AxMugraph *g, const AxKernel *k, const
       break;
     }
     case AX_BN_OP: {
-      if (n->op == AX_TOP_CONST) break;
-      const AxShape *ins[AX_MAXIN];
+      if (n->op == AX_OP_CONSTANT) break;
+      const AxTShape *ins[AX_MAXIN];
       double rd = 0;
       for (int j = 0; j < n->nin; j++) {
         const AxBNode *o = &k->nodes[n->in[j]];
@@ -189,7 +189,7 @@ static void cost_kernel(AxArena *a, const AxMugraph *g, const AxKernel *k, const
         if (p.offset[n->in[j]] >= 0) {
           double f = 1;
           /* a row-major operand of a matmul with wide rows: 8-way bank conflicts */
-          if (n->op == AX_TOP_MATMUL && p.layout[n->in[j]] == AX_LAYOUT_ROW &&
+          if (n->op == AX_OP_DOT && p.layout[n->in[j]] == AX_LAYOUT_ROW &&
               o->shape.rank && o->shape.dim[o->shape.rank - 1] * 2 >= 128)
             f = 8;
           rd += f * dbytes(&o->shape, o->dtype);
@@ -224,7 +224,7 @@ void ax_cost_run(AxArena *a, const AxMugraph *g, const AxTarget *t, AxCost *c) {
     memset(kc, 0, sizeof *kc);
     if (s->kind == AX_KS_OP) {
       /* a constant is an argument and a reshape a view: neither launches a kernel */
-      if (s->op == AX_TOP_CONST || s->op == AX_TOP_RESHAPE || s->op == AX_TOP_INPUT) continue;
+      if (s->op == AX_OP_CONSTANT || s->op == AX_OP_RESHAPE || s->op == AX_OP_INPUT) continue;
       cost_operator(g, s, t, kc);
     } else if (s->kind == AX_KS_KERNEL) {
       cost_kernel(a, g, s->kernel, t, kc);

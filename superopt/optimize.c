@@ -13,7 +13,7 @@ const char *ax_opt_layout_name(AxLayout l) {
 static bool in_smem(const AxKernel *k, int i) {
   const AxBNode *n = &k->nodes[i];
   if (n->anon || n->kind == AX_BN_SAVE) return false;
-  if (n->kind == AX_BN_OP && n->op == AX_TOP_CONST) return false;
+  if (n->kind == AX_BN_OP && n->op == AX_OP_CONSTANT) return false;
   if (n->thread >= 0 && i + 1 < k->nnodes && k->nodes[i + 1].thread == n->thread) return false;
   return true;
 }
@@ -138,7 +138,7 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
   int64_t frag = 0;
   for (int i = 0; i < n; i++) {
     const AxBNode *b = &k->nodes[i];
-    if (b->kind != AX_BN_OP || b->op != AX_TOP_MATMUL) continue;
+    if (b->kind != AX_BN_OP || b->op != AX_OP_DOT) continue;
     frag += ax_shape_numel(&b->shape);
     for (int q = 0; q < 2; q++) {
       int o = b->in[q];

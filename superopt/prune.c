@@ -243,28 +243,28 @@ AxAId ax_prune_sqrt(AxAbs *t, AxAId x) {
   return mk(t, K_SQRT, 0, &x, NULL, 1);
 }
 
-AxAId ax_prune_apply(AxAbs *t, AxTOp op, const AxAId *in, int nin, int64_t red) {
+AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
   for (int i = 0; i < nin; i++)
     if (in[i] < 0) return -1;
   switch (op) {
-  case AX_TOP_CONST: return one(t);
-  case AX_TOP_ADD:
-  case AX_TOP_SUB: return add(t, in[0], in[1]);
-  case AX_TOP_MUL: return mul_pow(t, in[0], 1, in[1], 1);
-  case AX_TOP_DIV: return mul_pow(t, in[0], 1, in[1], -1);
-  case AX_TOP_NEG: return in[0];
-  case AX_TOP_EXP: return expo(t, in[0]);
-  case AX_TOP_SQUARE: return mul_pow(t, in[0], 2, -1, 0);
-  case AX_TOP_SQRT: return ax_prune_sqrt(t, in[0]);
-  case AX_TOP_SILU: return mk(t, K_SILU, 0, in, NULL, 1);
-  case AX_TOP_MATMUL: return ax_prune_sum(t, red, mul_pow(t, in[0], 1, in[1], 1));   /* eq_matmul_tiles */
-  case AX_TOP_SUM:
-  case AX_TOP_MEAN: return ax_prune_sum(t, red, in[0]);
-  case AX_TOP_RMS_NORM: {                              /* eq_rms_def */
+  case AX_OP_CONSTANT: return one(t);
+  case AX_OP_ADD:
+  case AX_OP_SUB: return add(t, in[0], in[1]);
+  case AX_OP_MUL: return mul_pow(t, in[0], 1, in[1], 1);
+  case AX_OP_DIV: return mul_pow(t, in[0], 1, in[1], -1);
+  case AX_OP_NEG: return in[0];
+  case AX_OP_EXP: return expo(t, in[0]);
+  case AX_OP_SQUARE: return mul_pow(t, in[0], 2, -1, 0);
+  case AX_OP_SQRT: return ax_prune_sqrt(t, in[0]);
+  case AX_OP_SILU: return mk(t, K_SILU, 0, in, NULL, 1);
+  case AX_OP_DOT: return ax_prune_sum(t, red, mul_pow(t, in[0], 1, in[1], 1));   /* eq_matmul_tiles */
+  case AX_OP_REDUCE:
+  case AX_OP_MEAN: return ax_prune_sum(t, red, in[0]);
+  case AX_OP_RMS_NORM: {                              /* eq_rms_def */
     int r = ax_prune_sqrt(t, ax_prune_sum(t, red, mul_pow(t, in[0], 2, -1, 0)));
     return mul_pow(t, in[0], 1, r, -1);
   }
-  case AX_TOP_CONCAT:
+  case AX_OP_CONCAT:
     return nin ? in[0] : -1;
   default: return -1;
   }

@@ -46,7 +46,7 @@ AxAId ax_prune_mul(AxAbs *t, AxAId a, AxAId b);
 /* Applies a tensor operator; red = the size reduced (matmul's contracted size, the size
  * of a sum's or mean's or rms_norm's axis divided by `to`). -1 when op has no meaning
  * here (a layout operator). */
-AxAId ax_prune_apply(AxAbs *t, AxTOp op, const AxAId *in, int nin, int64_t red);
+AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red);
 
 /* Makes the program's outputs the spec every later ax_prune_is_sub asks about. */
 void ax_prune_set_spec(AxAbs *t, const AxAId *outs, int n);

@@ -28,7 +28,7 @@ typedef struct Cls {
 
 typedef struct BN {
   AxBNodeKind kind;
-  AxTOp op;
+  AxOp op;
   AxAccKind acc;
   int in[2], nin;
   int src, imap[3], fmap, omap[3];
@@ -37,7 +37,7 @@ typedef struct BN {
   int64_t to;
   int to_cls;                   /* the class whose size `to` is */
   int dst;                      /* SAVE: kernel tensor */
-  AxShape shape;
+  AxTShape shape;
   int cls[AX_MAXRANK];
   int64_t cut[AX_MAXRANK];      /* into how many pieces this tile cuts its class */
   AxPhase phase;
@@ -56,7 +56,7 @@ typedef struct Blk {
 
 typedef struct KT {
   const char *name;             /* inputs: the program's name; others NULL until printed */
-  AxShape shape;
+  AxTShape shape;
   AxDtype dt;
   int cls[AX_MAXRANK];
   AxAId expr;
@@ -66,7 +66,7 @@ typedef struct KT {
 
 typedef struct KS {
   bool kernel;
-  AxTOp op;
+  AxOp op;
   int in[2], nin;
   int axis;
   bool axis_set;
@@ -88,7 +88,7 @@ typedef struct Shared {
   Cls cls[MAXC];
   int ncls;
   int *tcls;                    /* program tensor t, dim d: tcls[t * AX_MAXRANK + d] */
-  unsigned opmask;              /* operators the program uses (abstract symbols) */
+  uint64_t opmask;              /* operators the program uses (abstract symbols) */
   bool scalable;                /* the program has no operator whose attributes are sizes */
   int ninputs;
   int *input_tensor;            /* program input i: tensor index */
@@ -164,8 +164,8 @@ static bool classes(Shared *s, AxDiag *d) {
   for (int i = 0; i < g->nstmts; i++) {
     const AxKStmt *st = &g->stmts[i];
     if (st->kind != AX_KS_OP) continue;
-    const AxShape *o = &g->tensors[st->t].shape;
-    const AxTOpSpec *sp = ax_tensor_spec(st->op);
+    const AxTShape *o = &g->tensors[st->t].shape;
+    const AxOpSpec *sp = ax_op_spec(st->op);
     switch (sp->cls) {
     case AX_TC_UNARY:
     case AX_TC_NORM:
@@ -175,14 +175,14 @@ static bool classes(Shared *s, AxDiag *d) {
     case AX_TC_MATMUL: {
       int batch = sp->cls == AX_TC_MATMUL ? 2 : 0;
       for (int j = 0; j < st->nin; j++) {
-        const AxShape *a = &g->tensors[st->in[j]].shape;
+        const AxTShape *a = &g->tensors[st->in[j]].shape;
         for (int k = 0; k < a->rank - batch; k++) {
           int od = o->rank - batch - (a->rank - batch - k);
           if (od >= 0 && a->dim[k] == o->dim[od] && a->dim[k] > 1) uf_union(p, ID(st->in[j], k), ID(st->t, od));
         }
       }
       if (batch) {
-        const AxShape *a = &g->tensors[st->in[0]].shape, *b = &g->tensors[st->in[1]].shape;
+        const AxTShape *a = &g->tensors[st->in[0]].shape, *b = &g->tensors[st->in[1]].shape;
         uf_union(p, ID(st->in[0], a->rank - 1), ID(st->in[1], b->rank - 2));
         uf_union(p, ID(st->in[0], a->rank - 2), ID(st->t, o->rank - 2));
         uf_union(p, ID(st->in[1], b->rank - 1), ID(st->t, o->rank - 1));
@@ -194,9 +194,10 @@ static bool classes(Shared *s, AxDiag *d) {
         if (k != st->at.axis) uf_union(p, ID(st->t, k), ID(st->in[0], k));
       break;
     case AX_TC_SOURCE: break;
+    case AX_TC_NONE:
     case AX_TC_LAYOUT:
       ax_diag_error(d, st->span, "superopt: the search does not handle '%s' yet",
-                    ax_tensor_opname(st->op));
+                    ax_op_pname(st->op));
       free(p);
       return false;
     }
@@ -229,13 +230,14 @@ static bool classes(Shared *s, AxDiag *d) {
 
 /* --- abstract expressions of the program ---------------------------------------------- */
 
-static unsigned bit(AxTOp op) { return 1u << op; }
+_Static_assert(AX_OP_COUNT + 3 <= 64, "operator masks and keys hold every operator");
+static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
 
 /* The reduced size of an application (prune.h): matmul's contracted size, a reduction's
  * axis size over `to`. */
-static int64_t reduced(AxTOp op, const AxShape *in0, int axis, int64_t to) {
-  if (op == AX_TOP_MATMUL) return in0->dim[in0->rank - 1];
-  if (op == AX_TOP_SUM || op == AX_TOP_MEAN || op == AX_TOP_RMS_NORM)
+static int64_t reduced(AxOp op, const AxTShape *in0, int axis, int64_t to) {
+  if (op == AX_OP_DOT) return in0->dim[in0->rank - 1];
+  if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM)
     return in0->dim[axis] / (to > 0 ? to : 1);
   return 1;
 }
@@ -251,7 +253,7 @@ static void spec_exprs(W *w) {
     } else if (st->kind == AX_KS_OP) {
       AxAId in[AX_MAXIN];
       for (int j = 0; j < st->nin; j++) in[j] = e[st->in[j]];
-      const AxShape *s0 = st->nin ? &g->tensors[st->in[0]].shape : NULL;
+      const AxTShape *s0 = st->nin ? &g->tensors[st->in[0]].shape : NULL;
       e[st->t] = ax_prune_apply(w->abs, st->op, in, st->nin,
                                 s0 ? reduced(st->op, s0, st->at.axis, st->at.to) : 1);
     }
@@ -274,7 +276,7 @@ static int64_t sz(const SizeMap *m, int c, int64_t v) {
   return m && c >= 0 && c < MAXC && m->cls[c] ? m->cls[c] : v;
 }
 
-static void print_shape(FILE *f, const AxShape *s, const int *cls, const SizeMap *m) {
+static void print_shape(FILE *f, const AxTShape *s, const int *cls, const SizeMap *m) {
   fputc('[', f);
   for (int i = 0; i < s->rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", sz(m, cls[i], s->dim[i]));
   fputc(']', f);
@@ -303,7 +305,7 @@ static bool fuses(const Blk *b, int i) {
   if (i + 1 >= b->nn) return false;
   const BN *x = &b->n[i], *y = &b->n[i + 1];
   if (x->kind != AX_BN_OP || y->kind != AX_BN_OP) return false;
-  if (!ax_tensor_is_elementwise(x->op) || !ax_tensor_is_elementwise(y->op)) return false;
+  if (!ax_op_is_elementwise(x->op) || !ax_op_is_elementwise(y->op)) return false;
   if (x->phase != y->phase || x->uses != 1) return false;
   return y->in[0] == i || (y->nin > 1 && y->in[1] == i);
 }
@@ -334,7 +336,7 @@ static void print_block(FILE *f, const W *w, const Blk *b, int k, const SizeMap 
         in_thread = true;
         ind = "      ";
       }
-      fprintf(f, "%sn%d = %s(n%d", ind, i, ax_tensor_opname(n->op), n->in[0]);
+      fprintf(f, "%sn%d = %s(n%d", ind, i, ax_op_pname(n->op), n->in[0]);
       if (n->nin > 1) fprintf(f, ", n%d", n->in[1]);
       print_attrs(f, n->axis_set, n->axis, n->to, n->to_cls, m);
       fprintf(f, ")\n");
@@ -379,7 +381,7 @@ static char *print_candidate(W *w, const int *outs, const SizeMap *m) {
     if (st->kernel) {
       print_block(f, w, &st->blk, ++k, m);
     } else {
-      fprintf(f, "  %s = %s(%s", kname(w, st->out, b1, sizeof b1), ax_tensor_opname(st->op),
+      fprintf(f, "  %s = %s(%s", kname(w, st->out, b1, sizeof b1), ax_op_pname(st->op),
               kname(w, st->in[0], b2, sizeof b2));
       if (st->nin > 1) fprintf(f, ", %s", kname(w, st->in[1], b3, sizeof b3));
       print_attrs(f, st->axis_set, st->axis, st->to, st->to_cls, m);
@@ -410,13 +412,13 @@ static char *print_program(const AxMugraph *g, const int *tcls, const SizeMap *m
       fputc('\n', f);
     } else if (st->kind == AX_KS_OP) {
       if (g->tensors[st->t].anon) continue;
-      fprintf(f, "  %s = %s(", g->tensors[st->t].name, ax_tensor_opname(st->op));
+      fprintf(f, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
       for (int j = 0; j < st->nin; j++) {
         const AxKTensor *a = &g->tensors[st->in[j]];
         fprintf(f, "%s%s", j ? ", " : "", a->anon ? a->text : a->name);
       }
-      const AxTOpSpec *sp = ax_tensor_spec(st->op);
-      print_attrs(f, (sp->attrs & AX_TA_AXIS) != 0, st->at.axis, st->at.to, -1, m);
+      const AxOpSpec *sp = ax_op_spec(st->op);
+      print_attrs(f, (sp->tattrs & AX_TA_AXIS) != 0, st->at.axis, st->at.to, -1, m);
       fprintf(f, ")\n");
     } else if (st->kind == AX_KS_OUTPUT) {
       fprintf(f, "  output");
@@ -584,7 +586,7 @@ static bool complete(W *w) {
   int outs[MAXT];
   for (int i = 0; i < g->noutputs; i++) {
     outs[i] = -1;
-    const AxShape *os = &g->tensors[g->outputs[i]].shape;
+    const AxTShape *os = &g->tensors[g->outputs[i]].shape;
     for (int t = w->nkt - 1; t >= 0 && outs[i] < 0; t--)
       if (w->kt[t].expr == w->spec[i] && w->kt[t].stmt >= 0 && ax_shape_equal(&w->kt[t].shape, os))
         outs[i] = t;
@@ -671,7 +673,7 @@ static int64_t tile_bytes(const Blk *b) {
 static int64_t key(const BN *n) {
   int hi = n->in[0];
   if (n->nin > 1 && n->in[1] > hi) hi = n->in[1];
-  int code = n->kind == AX_BN_ACCUM ? AX_TOP_COUNT + (int)n->acc : (int)n->op;
+  int code = n->kind == AX_BN_ACCUM ? AX_OP_COUNT + (int)n->acc : (int)n->op;
   int64_t k = hi;
   k = k * 64 + code;
   k = k * MAXN + n->in[0];
@@ -820,12 +822,12 @@ static void bdfs(W *w, Blk *b) {
   if (stop(w)) return;
   close_kernel(w, b);
   if (b->nn >= w->block_limit || b->nn >= MAXN - 4) return;
-  unsigned m = s->opmask;
+  uint64_t m = s->opmask;
   int nn = b->nn;
   for (int i = 0; i < nn; i++) {
     const BN *x = &b->n[i];
     /* unary operators and reductions */
-    static const AxTOp un[] = {AX_TOP_EXP, AX_TOP_SQRT, AX_TOP_SILU, AX_TOP_SQUARE};
+    static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
     for (size_t u = 0; u < sizeof un / sizeof un[0]; u++) {
       if (!(m & bit(un[u]))) continue;
       BN n = *x;
@@ -835,26 +837,26 @@ static void bdfs(W *w, Blk *b) {
     }
     for (int a = 0; a < x->shape.rank; a++) {
       if (x->shape.dim[a] == 1) continue;
-      if (m & bit(AX_TOP_SUM)) {
+      if (m & bit(AX_OP_REDUCE)) {
         int64_t tos[2] = {1, 0};
         const Cls *c = &s->cls[x->cls[a]];
         if (c->outer && x->cut[a] == 1) tos[1] = s->cls[c->inner].size;
         for (int q = 0; q < 2 && tos[q]; q++) {
           BN n = *x;
-          n.kind = AX_BN_OP, n.op = AX_TOP_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
+          n.kind = AX_BN_OP, n.op = AX_OP_REDUCE, n.in[0] = i, n.nin = 1, n.uses = 0;
           n.axis = a, n.axis_set = true, n.to = tos[q], n.to_cls = c->inner;
           n.shape.dim[a] = tos[q];
           n.cls[a] = tos[q] == 1 ? CLS_ONE : c->inner;
           n.cut[a] = 1;
-          n.expr = ax_prune_apply(w->abs, AX_TOP_SUM, &x->expr, 1, x->shape.dim[a] / tos[q]);
+          n.expr = ax_prune_apply(w->abs, AX_OP_REDUCE, &x->expr, 1, x->shape.dim[a] / tos[q]);
           try_node(w, b, &n);
         }
       }
-      if (m & bit(AX_TOP_RMS_NORM)) {
+      if (m & bit(AX_OP_RMS_NORM)) {
         BN n = *x;
-        n.kind = AX_BN_OP, n.op = AX_TOP_RMS_NORM, n.in[0] = i, n.nin = 1, n.uses = 0;
+        n.kind = AX_BN_OP, n.op = AX_OP_RMS_NORM, n.in[0] = i, n.nin = 1, n.uses = 0;
         n.axis = a, n.axis_set = true, n.to = 0;
-        n.expr = ax_prune_apply(w->abs, AX_TOP_RMS_NORM, &x->expr, 1, x->shape.dim[a]);
+        n.expr = ax_prune_apply(w->abs, AX_OP_RMS_NORM, &x->expr, 1, x->shape.dim[a]);
         try_node(w, b, &n);
       }
     }
@@ -862,7 +864,7 @@ static void bdfs(W *w, Blk *b) {
     if (b->R > 1 && x->phase == AX_PH_LOOP) {
       bool walks = false;
       for (int a = 0; a < x->shape.rank; a++) walks |= x->cls[a] == b->fcls && x->shape.dim[a] > 1;
-      if (!walks && (m & bit(AX_TOP_MATMUL) || m & bit(AX_TOP_SUM))) {
+      if (!walks && (m & bit(AX_OP_DOT) || m & bit(AX_OP_REDUCE))) {
         BN n = *x;
         n.kind = AX_BN_ACCUM, n.acc = AX_ACC_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
         n.axis_set = false, n.to = 0, n.phase = AX_PH_POST;
@@ -874,13 +876,13 @@ static void bdfs(W *w, Blk *b) {
         BN n = *x;
         n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
         n.to = 0, n.phase = AX_PH_POST;
-        if (m & bit(AX_TOP_SUM)) {
+        if (m & bit(AX_OP_REDUCE)) {
           n.acc = AX_ACC_SUM;
           n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
           n.expr = ax_prune_sum(w->abs, b->R * x->shape.dim[a], x->expr);
           try_node(w, b, &n);
         }
-        if ((m & bit(AX_TOP_RMS_NORM)) && x->cls[a] == b->fcls) {
+        if ((m & bit(AX_OP_RMS_NORM)) && x->cls[a] == b->fcls) {
           n = *x;
           n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
           n.to = 0, n.phase = AX_PH_POST, n.acc = AX_ACC_RMS;
@@ -902,12 +904,12 @@ static void bdfs(W *w, Blk *b) {
     /* binary operators and matmul */
     for (int j = 0; j < nn; j++) {
       const BN *y = &b->n[j];
-      static const AxTOp bin[] = {AX_TOP_ADD, AX_TOP_MUL, AX_TOP_SUB, AX_TOP_DIV};
+      static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV};
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
-        AxTOp op = bin[u];
+        AxOp op = bin[u];
         if (!(m & bit(op))) continue;
-        if ((op == AX_TOP_ADD || op == AX_TOP_MUL) && j < i) continue;
-        if ((op == AX_TOP_SUB || op == AX_TOP_DIV) && j == i) continue;
+        if ((op == AX_OP_ADD || op == AX_OP_MUL) && j < i) continue;
+        if ((op == AX_OP_SUB || op == AX_OP_DIV) && j == i) continue;
         BN n = {0};
         if (!ew_shape(x, y, &n)) continue;
         bool ok = true;
@@ -918,7 +920,7 @@ static void bdfs(W *w, Blk *b) {
         n.expr = ax_prune_apply(w->abs, op, ins, 2, 1);
         try_node(w, b, &n);
       }
-      if ((m & bit(AX_TOP_MATMUL)) && i != j && x->shape.rank >= 2 && x->shape.rank == y->shape.rank) {
+      if ((m & bit(AX_OP_DOT)) && i != j && x->shape.rank >= 2 && x->shape.rank == y->shape.rank) {
         int r = x->shape.rank;
         if (x->shape.dim[r - 1] != y->shape.dim[r - 2] || x->cls[r - 1] != y->cls[r - 2] ||
             x->cut[r - 1] != y->cut[r - 2])
@@ -930,13 +932,13 @@ static void bdfs(W *w, Blk *b) {
         BN n = *x;
         n.phase = join(x->phase, y->phase, &ok, b->R);
         if (!ok) continue;
-        n.kind = AX_BN_OP, n.op = AX_TOP_MATMUL, n.in[0] = i, n.in[1] = j, n.nin = 2, n.uses = 0;
+        n.kind = AX_BN_OP, n.op = AX_OP_DOT, n.in[0] = i, n.in[1] = j, n.nin = 2, n.uses = 0;
         n.axis_set = false, n.to = 0;
         n.shape.dim[r - 1] = y->shape.dim[r - 1];
         n.cls[r - 1] = y->cls[r - 1];
         n.cut[r - 1] = y->cut[r - 1];
         AxAId ins[2] = {x->expr, y->expr};
-        n.expr = ax_prune_apply(w->abs, AX_TOP_MATMUL, ins, 2, x->shape.dim[r - 1]);
+        n.expr = ax_prune_apply(w->abs, AX_OP_DOT, ins, 2, x->shape.dim[r - 1]);
         try_node(w, b, &n);
       }
     }
@@ -1071,7 +1073,7 @@ done:
 
 /* --- kernel graphs -------------------------------------------------------------------- */
 
-static void kop(W *w, AxTOp op, int i, int j, int axis, int64_t to) {
+static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
   Shared *s = w->s;
   const KT *x = &w->kt[i], *y = j >= 0 ? &w->kt[j] : NULL;
   KT kt = {0};
@@ -1082,7 +1084,7 @@ static void kop(W *w, AxTOp op, int i, int j, int axis, int64_t to) {
   AxAId ins[2] = {x->expr, y ? y->expr : -1};
   int64_t red = 1;
   switch (op) {
-  case AX_TOP_MATMUL: {
+  case AX_OP_DOT: {
     int r = x->shape.rank;
     if (!y || r < 2 || y->shape.rank != r || x->cls[r - 1] != y->cls[r - 2]) return;
     kt.shape.dim[r - 1] = y->shape.dim[r - 1];
@@ -1090,12 +1092,12 @@ static void kop(W *w, AxTOp op, int i, int j, int axis, int64_t to) {
     red = x->shape.dim[r - 1];
     break;
   }
-  case AX_TOP_SUM:
+  case AX_OP_REDUCE:
     kt.shape.dim[axis] = to;
     kt.cls[axis] = to == 1 ? CLS_ONE : s->cls[x->cls[axis]].inner;
     red = x->shape.dim[axis] / to;
     break;
-  case AX_TOP_RMS_NORM: red = x->shape.dim[axis]; break;
+  case AX_OP_RMS_NORM: red = x->shape.dim[axis]; break;
   default:
     if (y) {
       BN a = {0}, b = {0}, n = {0};
@@ -1115,7 +1117,7 @@ static void kop(W *w, AxTOp op, int i, int j, int axis, int64_t to) {
   memset(st, 0, sizeof *st);
   st->op = op, st->in[0] = i, st->in[1] = j, st->nin = y ? 2 : 1;
   st->axis = axis, st->axis_set = axis >= 0, st->to = to;
-  st->to_cls = op == AX_TOP_SUM && to > 1 ? s->cls[w->kt[i].cls[axis]].inner : -1;
+  st->to_cls = op == AX_OP_REDUCE && to > 1 ? s->cls[w->kt[i].cls[axis]].inner : -1;
   st->out = w->nkt;
   w->kt[w->nkt++] = kt;
   w->kt[i].uses++;
@@ -1137,33 +1139,33 @@ static void kdfs(W *w) {
   if (w->nks >= w->kernel_limit || w->nks >= MAXS || w->nkt >= MAXT - 2) return;
   if (w->nkern < s->o->max_kernels) headers(w);
   /* pre-defined operators; canonical: each statement reads the newest tensor */
-  unsigned m = s->opmask;
+  uint64_t m = s->opmask;
   int nt = w->nkt;
   for (int i = 0; i < nt; i++) {
     for (int j = 0; j < nt; j++) {
       if (w->nks > 0 && i != nt - 1 && j != nt - 1) continue;
-      static const AxTOp bin[] = {AX_TOP_ADD, AX_TOP_MUL, AX_TOP_SUB, AX_TOP_DIV, AX_TOP_MATMUL};
+      static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV, AX_OP_DOT};
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
-        AxTOp op = bin[u];
+        AxOp op = bin[u];
         if (!(m & bit(op))) continue;
-        if ((op == AX_TOP_ADD || op == AX_TOP_MUL) && j < i) continue;
-        if (op != AX_TOP_ADD && op != AX_TOP_MUL && i == j) continue;
+        if ((op == AX_OP_ADD || op == AX_OP_MUL) && j < i) continue;
+        if (op != AX_OP_ADD && op != AX_OP_MUL && i == j) continue;
         if (stop(w)) return;
         if (!mine(w)) continue;
         kop(w, op, i, j, -1, 0);
       }
     }
     if (w->nks > 0 && i != nt - 1) continue;
-    static const AxTOp un[] = {AX_TOP_EXP, AX_TOP_SQRT, AX_TOP_SILU, AX_TOP_SQUARE};
+    static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
     for (size_t u = 0; u < sizeof un / sizeof un[0]; u++)
       if ((m & bit(un[u])) && mine(w)) kop(w, un[u], i, -1, -1, 0);
     for (int a = 0; a < w->kt[i].shape.rank; a++) {
       if (w->kt[i].shape.dim[a] == 1) continue;
-      if ((m & bit(AX_TOP_RMS_NORM)) && mine(w)) kop(w, AX_TOP_RMS_NORM, i, -1, a, 0);
-      if ((m & bit(AX_TOP_SUM)) && mine(w)) {
-        kop(w, AX_TOP_SUM, i, -1, a, 1);
+      if ((m & bit(AX_OP_RMS_NORM)) && mine(w)) kop(w, AX_OP_RMS_NORM, i, -1, a, 0);
+      if ((m & bit(AX_OP_REDUCE)) && mine(w)) {
+        kop(w, AX_OP_REDUCE, i, -1, a, 1);
         const Cls *c = &s->cls[w->kt[i].cls[a]];
-        if (c->outer && mine(w)) kop(w, AX_TOP_SUM, i, -1, a, s->cls[c->inner].size);
+        if (c->outer && mine(w)) kop(w, AX_OP_REDUCE, i, -1, a, s->cls[c->inner].size);
       }
     }
   }
@@ -1241,12 +1243,12 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   for (int i = 0; i < prog->nstmts; i++) {
     const AxKStmt *st = &prog->stmts[i];
     if (st->kind != AX_KS_OP) continue;
-    AxTOp op = st->op;
+    AxOp op = st->op;
     s->opmask |= bit(op);
-    if (op == AX_TOP_MEAN) s->opmask |= bit(AX_TOP_SUM);
+    if (op == AX_OP_MEAN) s->opmask |= bit(AX_OP_REDUCE);
     /* eq_rms_def: rms_norm(x) = x / sqrt(mean(x * x)) may be computed by its parts */
-    if (op == AX_TOP_RMS_NORM) s->opmask |= bit(AX_TOP_SQRT) | bit(AX_TOP_SQUARE) | bit(AX_TOP_DIV);
-    if (op == AX_TOP_SUM && st->at.to > 1) s->scalable = false;
+    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_SQRT) | bit(AX_OP_SQUARE) | bit(AX_OP_DIV);
+    if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
   }
   pthread_mutex_init(&s->mu, NULL);
   s->found = calloc((size_t)o->top + 1, sizeof(Found));
@@ -1277,7 +1279,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->found = calloc((size_t)o->top + 1, sizeof(AxSearchFound));
   for (int i = 0; i < s->nfound; i++) {
     bool pass = true;
-    if (o->verify_final && r->nfound == 0) {
+    if ((o->verify_final && r->nfound == 0) || o->verify_all) {
       AxArena *a = ax_arena_new();
       FILE *sink = fopen("/dev/null", "w");
       AxMugraph *g = parse_mug(a, s->found[i].text, sink);
@@ -1290,8 +1292,8 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
       pass = g && ax_equiv_run(prog, g, &dd, &eo) == 0;
       fclose(sink);
       ax_arena_free(a);
-      if (pass) r->best_verified = true;
-      else r->rejected_final++;
+      if (pass && r->nfound == 0) r->best_verified = true;
+      if (!pass) r->rejected_final++;
     }
     if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
     else free(s->found[i].text);

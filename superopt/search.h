@@ -53,6 +53,7 @@ typedef struct AxSearchOpts {
   int64_t forloops[4];    /* for-loop ranges tried besides 1 (default 4, 16, 64); 0 ends */
   bool prune;             /* abstract-expression pruning (default on) */
   bool verify_final;      /* full-shape check of the returned graph (default on) */
+  bool verify_all;        /* full-shape check of every kept graph (default off) */
   uint64_t seed;          /* equivalence draws */
   FILE *progress;         /* a progress line every 0.5 s, or NULL */
 } AxSearchOpts;

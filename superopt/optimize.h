@@ -10,8 +10,9 @@
  *               are intervals over the schedule (an invariant tile read in the loop lives
  *               through the whole loop, accumulators through loop and post, an iterating
  *               input is double-buffered for cp.async), placed by first fit in decreasing
- *               size with 128-byte alignment; the peak is what the kernel asks for, and it
- *               is never more than validation's phase-by-phase sum;
+ *               size with 128-byte alignment; the peak is what the kernel asks for, and
+ *               apart from the double buffers it is never more than validation's
+ *               phase-by-phase sum;
  *   layout      row-major or swizzled, per shared-memory tensor that feeds a matmul: the
  *               swizzled layout is chosen where it changes the modelled cost, i.e. where a
  *               row-major tile's rows are 128 bytes or wider and ldmatrix would hit 8-way

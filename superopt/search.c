@@ -88,6 +88,7 @@ typedef struct Shared {
   Cls cls[MAXC];
   int ncls;
   int *tcls;                    /* program tensor t, dim d: tcls[t * AX_MAXRANK + d] */
+  uint64_t out_cls, red_cls;    /* classes of the outputs' dims; classes reduced */
   uint64_t opmask;              /* operators the program uses (abstract symbols) */
   bool scalable;                /* the program has no operator whose attributes are sizes */
   int ninputs;
@@ -101,6 +102,7 @@ typedef struct Shared {
   long states, pruned, candidates, checked, equivalent;
   bool stop;
   double start;
+  double best_s, best_at;       /* best modelled time so far, and when it was found */
 } Shared;
 
 typedef struct W {
@@ -222,6 +224,17 @@ static bool classes(Shared *s, AxDiag *d) {
       }
       s->tcls[ID(t, k)] = root_cls[r];
     }
+  for (int o = 0; o < g->noutputs; o++)
+    for (int k = 0; k < g->tensors[g->outputs[o]].shape.rank; k++)
+      s->out_cls |= (uint64_t)1 << s->tcls[ID(g->outputs[o], k)];
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_OP || !st->nin) continue;
+    const AxTShape *a = &g->tensors[st->in[0]].shape;
+    if (st->op == AX_OP_DOT) s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], a->rank - 1)];
+    if (st->op == AX_OP_REDUCE || st->op == AX_OP_MEAN || st->op == AX_OP_RMS_NORM)
+      s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], st->at.axis)];
+  }
 #undef ID
   free(root_cls);
   free(p);
@@ -572,6 +585,10 @@ static void emit(W *w, const int *outs) {
         text = NULL;
       }
       qsort(s->found, (size_t)s->nfound, sizeof(Found), cmp_found);
+      if (s->found[0].time_s < s->best_s || s->best_s == 0) {
+        s->best_s = s->found[0].time_s;
+        s->best_at = now() - s->start;
+      }
     }
     pthread_mutex_unlock(&s->mu);
   }
@@ -1020,7 +1037,17 @@ static void headers(W *w) {
           b->gcls[a] = cand[ci[a]];
           blocks *= b->grid[a];
         }
-        if (blocks >= o->min_blocks && blocks <= o->max_blocks) {
+        /* a grid axis splits an output dim, or (at most one, and only when a later
+         * kernel can add the pieces) a reduced dim into partial results */
+        int partial = 0;
+        bool axes_ok = true;
+        for (int a = 0; a < nax; a++) {
+          uint64_t cb = (uint64_t)1 << b->gcls[a];
+          if (s->out_cls & cb) continue;
+          if ((s->red_cls & cb) && w->nkern + 1 < o->max_kernels && w->nks + 1 < w->kernel_limit) partial++;
+          else axes_ok = false;
+        }
+        if (axes_ok && partial <= 1 && blocks >= o->min_blocks && blocks <= o->max_blocks) {
           for (int ri = 0; ri < nr; ri++) {
             for (int fc = 0; fc < (ri == 0 ? 1 : nc); fc++) {
               b->R = rs[ri];
@@ -1275,6 +1302,8 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->checked = s->checked;
   r->equivalent = s->equivalent;
   r->naive_s = ax_cost_time(prog, o->target);
+  r->best_found_s = s->best_at;
+  r->search_s = now() - s->start;
   /* the full-shape check, best first; a graph that fails it is dropped */
   r->found = calloc((size_t)o->top + 1, sizeof(AxSearchFound));
   for (int i = 0; i < s->nfound; i++) {

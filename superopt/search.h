@@ -72,7 +72,9 @@ typedef struct AxSearchResult {
   long checked;           /* candidates run through the equivalence filter */
   long equivalent;        /* candidates that passed it */
   long rejected_final;    /* best candidates the full-shape check rejected */
-  double seconds;
+  double seconds;         /* the whole run, final full-shape checks included */
+  double search_s;        /* the search alone */
+  double best_found_s;    /* when the best graph (before the final check) was found */
   double naive_s;         /* modelled time of the program, one kernel per operator */
   bool timed_out;
   AxSearchFound *found;   /* sorted by time, at most opts.top; found[0] the best */

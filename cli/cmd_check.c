@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
@@ -30,12 +31,18 @@ int ax_cmd_check(int argc, char **argv) {
   for (; first < argc && argv[first][0] == '-'; first++) {
     if (strcmp(argv[first], "-q") == 0 || strcmp(argv[first], "--quiet") == 0) {
       quiet = true;
-    } else if (strcmp(argv[first], "--help") == 0) {
-      printf("usage: axle check [-q] FILE|DIR...\n"
-             "Parses and checks every rule and program; exit 0 if all are well formed, 3 if not.\n");
+    } else if (strcmp(argv[first], "--max-input") == 0) {
+      if (first + 1 >= argc || !ax_files_max_input(argv[++first])) {
+        fprintf(stderr, "axle: error: check: --max-input takes MiB from 1 to 1024\n");
+        return 3;
+      }
+    } else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+      printf("usage: axle check [-q] [--max-input MIB] FILE|DIR...\n"
+             "Parses and checks every rule and program; exit 0 if all are well formed, 3 if not.\n"
+             AX_FILES_MAX_INPUT_HELP);
       return 0;
     } else {
-      fprintf(stderr, "axle: error: check: unknown option '%s'\n", argv[first]);
+      fprintf(stderr, "axle: error: check: unknown option '%.40s'\n", argv[first]);
       return 3;
     }
   }
@@ -77,13 +84,19 @@ int ax_cmd_fmt(int argc, char **argv) {
       write = true;
     } else if (strcmp(argv[first], "--check") == 0) {
       check = true;
-    } else if (strcmp(argv[first], "--help") == 0) {
-      printf("usage: axle fmt [--check | --write] FILE|DIR...\n"
+    } else if (strcmp(argv[first], "--max-input") == 0) {
+      if (first + 1 >= argc || !ax_files_max_input(argv[++first])) {
+        fprintf(stderr, "axle: error: fmt: --max-input takes MiB from 1 to 1024\n");
+        return 3;
+      }
+    } else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+      printf("usage: axle fmt [--check | --write] [--max-input MIB] FILE|DIR...\n"
              "Prints files in canonical form (comments kept). --write rewrites them in place;\n"
-             "--check lists files that are not canonical and exits 1 if there are any.\n");
+             "--check lists files that are not canonical and exits 1 if there are any.\n"
+             AX_FILES_MAX_INPUT_HELP);
       return 0;
     } else {
-      fprintf(stderr, "axle: error: fmt: unknown option '%s'\n", argv[first]);
+      fprintf(stderr, "axle: error: fmt: unknown option '%.40s'\n", argv[first]);
       return 3;
     }
   }
@@ -112,13 +125,7 @@ int ax_cmd_fmt(int argc, char **argv) {
           differ++;
         }
       } else if (write) {
-        if (!same) {
-          FILE *out = fopen(files.paths[i], "wb");
-          if (!out || fwrite(buf, 1, len, out) != len) {
-            ax_diag_error(&d, (AxSpan){0}, "cannot write '%s'", files.paths[i]);
-          }
-          if (out) fclose(out);
-        }
+        if (!same && !ax_out_replace(files.paths[i], buf, len)) d.errors++;
       } else {
         fwrite(buf, 1, len, stdout);
       }

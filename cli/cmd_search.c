@@ -8,7 +8,6 @@
  *       0 found a graph modelled faster than the naive one (written to --output, checked by
  *       the equivalence checker first), 1 nothing better in time, 3 bad input, or the
  *       axioms the pruner relies on are not all VERIFIED (each one named). */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "dsl/parse.h"
+#include "superopt/axioms.h"
 #include "superopt/program.h"
 #include "superopt/prune.h"
 #include "superopt/search.h"
@@ -43,60 +43,25 @@ static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char 
   return g;
 }
 
-/* Gating (until superopt/axioms.h lands with ax_superopt_axioms_proved): verifies rules
- * DIR with this binary's own `axle verify` (result cache on) and returns true when every
- * axiom the pruner relies on is a rule there whose every verdict is VERIFIED; otherwise
- * names each one that is not, with its verdict, and returns false. */
-static bool axioms_proved(const char *dir, int jobs) {
+/* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
+ * that `axle verify`'s defaults prove VERIFIED (superopt/axioms.h: result cache first). On
+ * failure every rule that is not VERIFIED, and every missing name, is printed. */
+static bool axioms_proved(const char *dir) {
   int n;
   const char *const *names = ax_prune_axioms(&n);
-  char self[4096];
-  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0) {
-    fprintf(stderr, "axle: error: superopt: cannot find the axle binary to verify the axioms\n");
-    return false;
-  }
-  self[len] = 0;
-  char *cmd = NULL;
-  size_t cl = 0;
-  FILE *c = open_memstream(&cmd, &cl);
-  fprintf(c, "'%s' verify --format json --progress never --jobs %d", self, jobs < 1 ? 1 : jobs);
-  for (int i = 0; i < n; i++) fprintf(c, " --rule '%s'", names[i]);
-  fprintf(c, " '%s' 2>/dev/null", dir);
-  fclose(c);
-  const char **verdict = calloc((size_t)n, sizeof(char *));
-  FILE *p = access(dir, R_OK) == 0 ? popen(cmd, "r") : NULL;
-  char line[8192];
-  while (p && fgets(line, sizeof line, p)) {
-    cJSON *j = cJSON_Parse(line);
-    if (!j) continue;
-    const cJSON *r = cJSON_GetObjectItem(j, "rule"), *v = cJSON_GetObjectItem(j, "verdict");
-    if (cJSON_IsString(r) && cJSON_IsString(v))
-      for (int i = 0; i < n; i++)
-        if (strcmp(names[i], r->valuestring) == 0) {
-          /* one line per element type: the rule is VERIFIED only if every line says so */
-          if (!verdict[i] || strcmp(verdict[i], "verified") == 0) verdict[i] = strdup(v->valuestring);
-        }
-    cJSON_Delete(j);
-  }
-  if (p) pclose(p);
-  free(cmd);
-  int bad = 0;
-  for (int i = 0; i < n; i++)
-    if (!verdict[i] || strcmp(verdict[i], "verified")) bad++;
-  if (bad) {
-    fprintf(stderr,
-            "axle: error: superopt: the pruner relies on %d axiom%s that %s not VERIFIED in %s:\n",
-            bad, bad == 1 ? "" : "s", bad == 1 ? "is" : "are", dir);
-    for (int i = 0; i < n; i++)
-      if (!verdict[i] || strcmp(verdict[i], "verified"))
-        fprintf(stderr, "  %s: %s\n", names[i], verdict[i] ? verdict[i] : "no such rule");
+  AxVerifyOpts vo;
+  const char *solver;
+  ax_axioms_default_opts(&vo, &solver);
+  AxAxiomReport rep;
+  bool ok = ax_superopt_axioms_proved(dir, &vo, solver, names, n, &rep);
+  if (!ok) {
+    fprintf(stderr, "axle: error: superopt: the pruner relies on axioms that are not all VERIFIED in %s:\n%s",
+            dir, rep.failures ? rep.failures : "");
     fprintf(stderr, "(prove them with 'axle verify %s', or pass --no-gate to search anyway: "
                     "results are still checked, but pruning may then lose some)\n", dir);
   }
-  for (int i = 0; i < n; i++) free((char *)verdict[i]);
-  free(verdict);
-  return bad == 0;
+  ax_axiom_report_free(&rep);
+  return ok;
 }
 
 static bool parse_long(const char *s, long *out, long lo) {
@@ -186,7 +151,7 @@ int ax_cmd_superopt(int argc, char **argv) {
     ax_arena_free(a);
     return 3;
   }
-  if (gate && !axioms_proved(rules, o.jobs)) {
+  if (gate && !axioms_proved(rules)) {
     ax_arena_free(a);
     return 3;
   }

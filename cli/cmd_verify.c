@@ -24,6 +24,7 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/cache.h"
@@ -69,10 +70,11 @@ typedef struct Run {
   size_t nqueue;
   size_t printed;            /* tasks[0..printed) are reported */
   size_t ndone;
-  int verified, invalid, unknown, trivial, cached, met, contradicted;
+  int verified, invalid, unknown, errors, trivial, cached, met, contradicted;
   AxCache *cache;
   double t0;
-  FILE *out;                 /* the report: stdout or --output */
+  FILE *out;                 /* the report: stdout or --output (rep.f) */
+  AxOut rep;                 /* the report's checked output (cli/out.h) */
   bool live;                 /* a progress line is drawn on stderr */
   bool drawn;                /* ... and is on the screen now */
 } Run;
@@ -113,10 +115,12 @@ static int usage(const Opts *o, const char *msg) {
           "                        120 x --timeout, at least 60)\n"
           "  --memory MB           memory limit of a worker (default 4096; 0: none)\n"
           "  --no-cache            neither read nor write the result cache\n"
-          "  --dump-smt DIR        write every query to DIR as a .smt2 file\n"
+          "  --dump-smt DIR        write every query to DIR as a .smt2 file (every rule is\n"
+          "                        verified then: the cache is written, not read)\n"
           "  --progress auto|always|never\n"
           "                        live progress line on standard error (auto: when it is\n"
-          "                        a terminal)\n",
+          "                        a terminal)\n"
+          AX_FILES_MAX_INPUT_HELP,
           cmd, ax_jobs_cores());
   return msg ? 3 : 0;
 }
@@ -144,7 +148,8 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   bool cross = false;
   static const char *const with_value[] = {
       "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
-      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack"};
+      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
+      "--max-input"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *a = argv[i], *val = NULL;
@@ -153,7 +158,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       i++;
       break;
     }
-    if (strcmp(a, "--help") == 0) return usage(o, NULL) - 1;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(o, NULL) - 1;
     for (size_t k = 0; k < AX_COUNTOF(with_value); k++)
       if (strcmp(a, with_value[k]) == 0) {
         if (i + 1 >= argc) {
@@ -224,6 +229,8 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       o->no_cache = true;
     } else if (strcmp(a, "--dump-smt") == 0) {
       o->dump_dir = val;
+    } else if (strcmp(a, "--max-input") == 0) {
+      if (!ax_files_max_input(val)) return usage(o, "--max-input takes MiB from 1 to 1024");
     } else if (strcmp(a, "--progress") == 0) {
       if (strcmp(val, "auto") == 0) o->progress = PROGRESS_AUTO;
       else if (strcmp(val, "always") == 0) o->progress = PROGRESS_ALWAYS;
@@ -316,8 +323,10 @@ static void progress_clear(Run *run) {
 
 static void progress_draw(Run *run) {
   if (!run->live) return;
-  fprintf(stderr, "\r\033[K[%zu/%zu] %d verified, %d invalid, %d unknown  %.1f s", run->ndone,
-          run->n, run->verified, run->invalid, run->unknown, now_s() - run->t0);
+  fprintf(stderr, "\r\033[K[%zu/%zu] %d verified, %d invalid, %d unknown", run->ndone, run->n,
+          run->verified, run->invalid, run->unknown);
+  if (run->errors) fprintf(stderr, ", %d error%s", run->errors, run->errors == 1 ? "" : "s");
+  fprintf(stderr, "  %.1f s", now_s() - run->t0);
   if (run->cached) fprintf(stderr, "  (%d cached)", run->cached);
   fflush(stderr);
   run->drawn = true;
@@ -357,7 +366,8 @@ static void finish(Run *run, Task *t) {
   run->verified += r->verdict == AX_VERIFIED && !r->trivial;
   run->trivial += r->trivial;
   run->invalid += r->verdict == AX_INVALID || r->verdict == AX_INVALID_HINT;
-  run->unknown += r->verdict == AX_UNKNOWN || r->verdict == AX_ERROR;
+  run->unknown += r->verdict == AX_UNKNOWN;
+  run->errors += r->verdict == AX_ERROR;
   run->cached += r->cached;
   run->met += ax_report_met(r);
   run->contradicted += ax_report_contradicts(r);
@@ -438,7 +448,9 @@ static void arrived(void *ctx, size_t i, const char *data, size_t len, const cha
     r->rule = t->rule;
     r->type = t->type;
     r->has_type = t->rule->tvar.name != NULL;
-    r->verdict = AX_UNKNOWN;
+    /* running out of memory is the verifier failing (ERROR); a timeout or a crash stays
+     * UNKNOWN */
+    r->verdict = failure && strncmp(failure, "out of memory", 13) == 0 ? AX_ERROR : AX_UNKNOWN;
     r->rclass_names = ax_xcalloc(1, sizeof(char *));
     r->reason = ax_xstrdup(failure ? failure : "worker sent an unreadable result");
     r->time_ms = ms;
@@ -456,6 +468,7 @@ static void summary(const Run *run, double seconds) {
   if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
   printf("%zu result%s: %d verified, %d invalid, %d unknown", run->n, run->n == 1 ? "" : "s",
          run->verified, run->invalid, run->unknown);
+  if (run->errors) printf(", %d error%s", run->errors, run->errors == 1 ? "" : "s");
   if (run->trivial) printf(", %d trivial", run->trivial);
   printf("; %d of %zu as expected", run->met, run->n);
   if (run->cached) printf(" (%d from the cache)", run->cached);
@@ -516,8 +529,9 @@ static int run_command(int argc, char **argv, bool gate) {
     }
 
   int status = 0;
-  if (gate && run.n == 0) {   /* a gate that checks nothing must not pass */
-    fprintf(stderr, "axle: error: gate: no rule to verify (check the paths and --rule)\n");
+  if (run.n == 0) {   /* a run that checks nothing must not pass */
+    fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
+            gate ? "gate" : "verify");
     status = 3;
     goto out;
   }
@@ -530,16 +544,16 @@ static int run_command(int argc, char **argv, bool gate) {
     }
     dump_stems(&run, a, o.dump_dir);
   }
-  if (o.output && !(run.out = fopen(o.output, "w"))) {
-    fprintf(stderr, "axle: error: cannot write '%s': %s\n", o.output, strerror(errno));
-    run.out = stdout;
+  if (!ax_out_open(&run.rep, o.output)) {
     status = 3;
     goto out;
   }
+  run.out = run.rep.f;
   if (!o.no_cache) {
     char why[512];
     run.cache = ax_cache_open(NULL, &o.v, o.solver, why, sizeof why);
     if (!run.cache) fprintf(stderr, "axle: warning: result cache off: %s\n", why);
+    else ax_cache_warn_to(run.cache, stderr);
   }
   run.live = o.progress == PROGRESS_ALWAYS ||
              (o.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
@@ -550,7 +564,9 @@ static int run_command(int argc, char **argv, bool gate) {
     Task *t = &run.tasks[i];
     if (run.cache) {
       t->key = ax_cache_key(run.cache, t->rule, t->type);
-      if (ax_cache_get(run.cache, t->key, t->rule, t->type, &t->r)) {
+      /* --dump-smt wants the queries, which only a verification writes: the cache is not
+       * read then (but still written) */
+      if (!o.dump_dir && ax_cache_get(run.cache, t->key, t->rule, t->type, &t->r)) {
         finish(&run, t);
         continue;
       }
@@ -568,16 +584,13 @@ static int run_command(int argc, char **argv, bool gate) {
     for (size_t i = 0; i < run.n; i++) items[i] = (AxReportItem){&run.tasks[i].r, run.tasks[i].path};
     ax_report_junit(run.out, items, run.n, gate ? "axle gate" : "axle verify", o.solver, seconds);
   }
-  if (run.out != stdout && fclose(run.out) != 0) {
-    fprintf(stderr, "axle: error: cannot write '%s': %s\n", o.output, strerror(errno));
-    status = 3;
-  }
+  if (!ax_out_commit(&run.rep)) status = 3;
   run.out = stdout;
   if (o.format == FMT_TEXT || (gate && o.output)) summary(&run, seconds);
   if (!status) status = run.contradicted ? 1 : run.met == (int)run.n ? 0 : 2;
 
 out:
-  if (run.out != stdout) fclose(run.out);
+  ax_out_abandon(&run.rep);
   for (size_t i = 0; i < run.n; i++) {
     ax_result_free(&run.tasks[i].r);
     free(run.tasks[i].key);

@@ -6,6 +6,57 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* A set of (device, inode) pairs: open addressing, grown at half load. */
+typedef struct Seen {
+  struct Id {
+    dev_t dev;
+    ino_t ino;
+    bool used;
+  } *slots;
+  size_t n, cap;
+} Seen;
+
+static size_t slot(const Seen *s, dev_t dev, ino_t ino) {
+  uint64_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)ino * 0xff51afd7ed558ccdULL);
+  size_t i = (size_t)(h ^ (h >> 29)) & (s->cap - 1);
+  while (s->slots[i].used && (s->slots[i].dev != dev || s->slots[i].ino != ino))
+    i = (i + 1) & (s->cap - 1);
+  return i;
+}
+
+/* Adds st's identity; false if it was there already. */
+static bool first_time(Seen *s, const struct stat *st) {
+  if (2 * (s->n + 1) > s->cap) {
+    Seen g = {ax_xcalloc(s->cap ? 2 * s->cap : 64, sizeof *g.slots), 0, s->cap ? 2 * s->cap : 64};
+    for (size_t i = 0; i < s->cap; i++)
+      if (s->slots[i].used) {
+        g.slots[slot(&g, s->slots[i].dev, s->slots[i].ino)] = s->slots[i];
+        g.n++;
+      }
+    free(s->slots);
+    *s = g;
+  }
+  size_t i = slot(s, st->st_dev, st->st_ino);
+  if (s->slots[i].used) return false;
+  s->slots[i] = (struct Id){st->st_dev, st->st_ino, true};
+  s->n++;
+  return true;
+}
+
+typedef struct Walk {
+  AxArena *a;
+  AxDiag *d;
+  Seen seen;               /* every file and directory taken */
+  struct Open {            /* the directories being walked, outermost first */
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+  } *open;
+  size_t nopen, capopen;
+  AxVec out;
+  bool ok;
+} Walk;
+
 static int cmp(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -15,51 +66,73 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static void walk(AxArena *a, const char *dir, AxVec *out, int depth) {
-  if (depth > 64) return;   /* a symlink loop cannot recurse forever */
+static void walk(Walk *w, const char *dir, const struct stat *dst) {
+  for (size_t i = 0; i < w->nopen; i++)
+    if (w->open[i].dev == dst->st_dev && w->open[i].ino == dst->st_ino) {
+      ax_diag_warning(w->d, (AxSpan){0}, "skipping '%s': a symbolic link cycle (it is '%s')",
+                      dir, w->open[i].path);
+      return;
+    }
+  if (!first_time(&w->seen, dst)) return;   /* walked already, under another name */
   DIR *d = opendir(dir);
-  if (!d) return;
+  if (!d) {
+    ax_diag_error(w->d, (AxSpan){0}, "cannot read directory '%s': %s", dir, strerror(errno));
+    w->ok = false;
+    return;
+  }
   AxVec found = {0};
   for (struct dirent *e; (e = readdir(d));) {
     if (e->d_name[0] == '.') continue;
-    char *path = ax_arena_printf(a, "%s/%s", dir, e->d_name);
-    struct stat st;
-    if (stat(path, &st) != 0) continue;
-    if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && ends_with(path, ".axl")))
-      ax_vec_push(a, &found, path);
+    ax_vec_push(w->a, &found, ax_arena_printf(w->a, "%s/%s", dir, e->d_name));
   }
   closedir(d);
   if (found.len) qsort(found.items, found.len, sizeof(void *), cmp);
-  for (size_t i = 0; i < found.len; i++) {
-    struct stat st;
-    const char *path = found.items[i];
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-      walk(a, path, out, depth + 1);
-    else
-      ax_vec_push(a, out, (void *)path);
+  if (w->nopen == w->capopen) {
+    w->capopen = w->capopen ? 2 * w->capopen : 16;
+    w->open = ax_xrealloc(w->open, w->capopen * sizeof *w->open);
   }
+  w->open[w->nopen++] = (struct Open){dst->st_dev, dst->st_ino, dir};
+  for (size_t i = 0; i < found.len; i++) {
+    const char *path = found.items[i];
+    struct stat st;
+    if (stat(path, &st) != 0) continue;   /* a dangling link, or gone meanwhile */
+    if (S_ISDIR(st.st_mode)) walk(w, path, &st);
+    else if (S_ISREG(st.st_mode) && ends_with(path, ".axl") && first_time(&w->seen, &st))
+      ax_vec_push(w->a, &w->out, (void *)path);
+  }
+  w->nopen--;
 }
 
 bool ax_files_collect(AxArena *a, AxDiag *d, char **args, int nargs, AxPathList *out) {
-  AxVec v = {0};
-  bool ok = true;
+  Walk w = {.a = a, .d = d, .ok = true};
   for (int i = 0; i < nargs; i++) {
     struct stat st;
     if (stat(args[i], &st) != 0) {
       ax_diag_error(d, (AxSpan){0}, "cannot open '%s': %s", args[i], strerror(errno));
-      ok = false;
+      w.ok = false;
       continue;
     }
     if (S_ISDIR(st.st_mode)) {
       char *dir = ax_arena_strdup(a, args[i]);
       size_t n = strlen(dir);
       while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
-      walk(a, dir, &v, 0);
-    } else {
-      ax_vec_push(a, &v, args[i]);
+      walk(&w, dir, &st);
+    } else if (!S_ISREG(st.st_mode) || first_time(&w.seen, &st)) {
+      ax_vec_push(a, &w.out, args[i]);   /* not a regular file: the reader refuses it */
     }
   }
-  out->paths = (const char **)v.items;
-  out->n = v.len;
-  return ok;
+  free(w.seen.slots);
+  free(w.open);
+  out->paths = (const char **)w.out.items;
+  out->n = w.out.len;
+  return w.ok;
+}
+
+bool ax_files_max_input(const char *text) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (end == text || *end || errno || v < 1 || v > 1024) return false;
+  ax_source_set_limit((size_t)v << 20);
+  return true;
 }

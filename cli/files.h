@@ -2,7 +2,11 @@
  *
  * A FILE argument is taken as is; a DIR argument stands for every *.axl file below it,
  * recursively, in byte order of their paths, so output order never depends on the file
- * system. Paths are allocated in the arena. */
+ * system. Names starting with '.' are skipped. Symbolic links are followed, but every
+ * file and every directory is taken once, by its device and inode: a file named twice
+ * (or reached through a link) is verified once, at its first name; a link back to a
+ * directory that encloses it (a cycle) is reported as a warning and skipped. Paths are
+ * allocated in the arena. */
 #ifndef AX_FILES_H
 #define AX_FILES_H
 
@@ -13,7 +17,15 @@ typedef struct AxPathList {
   size_t n;
 } AxPathList;
 
-/* Returns false (after reporting through d) if an argument does not exist. */
+/* Returns false (after reporting through d) if an argument does not exist or a directory
+ * cannot be read. */
 bool ax_files_collect(AxArena *a, AxDiag *d, char **args, int nargs, AxPathList *out);
+
+/* The value of --max-input (MiB, 1 to 1024): sets the input limit of every file read
+ * (diag.h). False, setting nothing, when text is no such number. */
+bool ax_files_max_input(const char *text);
+
+#define AX_FILES_MAX_INPUT_HELP \
+  "  --max-input MIB       refuse input files larger than MIB MiB (default 64, at most 1024)\n"
 
 #endif

@@ -1,8 +1,12 @@
-/* main.c — the axle binary: dispatches to one sub-command (cli/commands.h). */
+/* main.c — the axle binary: dispatches to one sub-command (cli/commands.h).
+ *
+ * Whatever a command printed to standard output is checked here once it returns
+ * (cli/out.h): a write that failed turns any status into 3. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/out.h"
 
 static const struct {
   const char *name;
@@ -26,7 +30,7 @@ static void usage(FILE *out) {
   fprintf(out, "\n'axle <command> --help' describes a command; docs/cli.md has the whole contract.\n");
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return 3;
@@ -44,4 +48,9 @@ int main(int argc, char **argv) {
   fprintf(stderr, "axle: error: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 3;
+}
+
+int main(int argc, char **argv) {
+  ax_out_start();
+  return ax_out_finish(dispatch(argc, argv));
 }

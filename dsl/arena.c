@@ -23,30 +23,31 @@ void ax_unreachable(const char *file, int line) {
   abort();
 }
 
+static AxOomHandler *oom_handler;
+
+void ax_set_oom_handler(AxOomHandler *h) { oom_handler = h; }
+
+_Noreturn static void out_of_memory(size_t n) {
+  if (oom_handler) oom_handler(n);
+  fprintf(stderr, "axle: out of memory\n");
+  abort();
+}
+
 void *ax_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "axle: out of memory\n");
-    abort();
-  }
+  if (!p) out_of_memory(n);
   return p;
 }
 
 void *ax_xcalloc(size_t count, size_t n) {
   void *p = calloc(count ? count : 1, n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "axle: out of memory\n");
-    abort();
-  }
+  if (!p) out_of_memory(count * n);
   return p;
 }
 
 void *ax_xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
-  if (!q) {
-    fprintf(stderr, "axle: out of memory\n");
-    abort();
-  }
+  if (!q) out_of_memory(n);
   return q;
 }
 

@@ -24,10 +24,17 @@ _Noreturn void ax_unreachable(const char *file, int line);
 #define AX_UNREACHABLE() ax_unreachable(__FILE__, __LINE__)
 #define AX_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* malloc/realloc/calloc that abort on exhaustion (axle has no recovery path for that). */
+/* malloc/realloc/calloc that never return NULL: on exhaustion they call the out-of-memory
+ * handler with the size asked for (axle has no recovery path inside a computation). */
 void *ax_xmalloc(size_t n);
 void *ax_xcalloc(size_t count, size_t n);
 void *ax_xrealloc(void *p, size_t n);
 char *ax_xstrdup(const char *s);
+
+/* The out-of-memory handler: must not return. Without one, "axle: out of memory" and
+ * abort. The axle binary installs one that makes it an error with exit status 3
+ * (cli/out.h); a verification worker, one that makes it its task's failure (jobs.h). */
+typedef void AxOomHandler(size_t bytes);
+void ax_set_oom_handler(AxOomHandler *h);
 
 #endif

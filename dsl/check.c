@@ -17,12 +17,18 @@ typedef struct Checker {
 
 static void err(Checker *c, AxSpan at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void err(Checker *c, AxSpan at, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
+  /* formatted in full: the renderer shortens echoed names, a cut here would lose the end */
+  va_list ap, ap2;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  char *msg = ax_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+  msg[0] = '\0';
+  if (n > 0) vsnprintf(msg, (size_t)n + 1, fmt, ap);
   va_end(ap);
   ax_diag_error(c->d, at, "rule '%s': %s", c->rule->name.name, msg);
+  free(msg);
   c->failed = true;
 }
 

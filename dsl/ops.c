@@ -7,68 +7,47 @@
 #define REQ(n, k) {n, k, true, AX_DEF_NONE}
 #define OPT(n, k, d) {n, k, false, d}
 
-static const AxOpSpec specs[AX_OP_COUNT] = {
+/* Rule-level attributes, positional order after the operands. Indexed by the enum. The
+ * whole table is a constant (no lazy set-up), so any thread may read it at any time. */
+static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
+    [AX_OP_CONSTANT] = {REQ("shape", AX_AT_SHAPE)},
+    [AX_OP_IOTA] = {REQ("shape", AX_AT_SHAPE), REQ("axis", AX_AT_AXIS)},
+    [AX_OP_BROADCAST] = {REQ("shape", AX_AT_SHAPE)},
+    [AX_OP_PAD] = {OPT("low", AX_AT_AXMAP, AX_DEF_ZERO), OPT("interior", AX_AT_AXMAP, AX_DEF_ZERO),
+      OPT("high", AX_AT_AXMAP, AX_DEF_ZERO)},
+    [AX_OP_PAD_LOW] = {OPT("low", AX_AT_AXMAP, AX_DEF_ZERO)},
+    [AX_OP_SLICE] = {OPT("start", AX_AT_AXMAP, AX_DEF_ZERO), OPT("end", AX_AT_AXMAP, AX_DEF_SIZE),
+      OPT("stride", AX_AT_AXMAP, AX_DEF_ONE)},
+    [AX_OP_DYNAMIC_SLICE] = {OPT("start", AX_AT_AXMAP, AX_DEF_ZERO), OPT("sizes", AX_AT_AXMAP, AX_DEF_SIZE)},
+    [AX_OP_DYNAMIC_UPDATE_SLICE] = {OPT("start", AX_AT_AXMAP, AX_DEF_ZERO)},
+    [AX_OP_CONCAT] = {REQ("axis", AX_AT_AXIS)},
+    [AX_OP_RELABEL] = {REQ("map", AX_AT_RELABEL)},
+    [AX_OP_REVERSE] = {REQ("axes", AX_AT_AXES)},
+    [AX_OP_RESHAPE_DEGENERATE] = {OPT("add", AX_AT_AXES, AX_DEF_NONE), OPT("remove", AX_AT_AXES, AX_DEF_NONE)},
+    [AX_OP_REDUCE] = {REQ("axes", AX_AT_AXIDX)},
+    [AX_OP_DOT] = {REQ("contract", AX_AT_AXIDX), OPT("batch", AX_AT_AXES, AX_DEF_NONE)},
+    [AX_OP_CONV] = {OPT("batch", AX_AT_AXES, AX_DEF_NONE), REQ("feature", AX_AT_AXIDX),
+      OPT("out_feature", AX_AT_AXES, AX_DEF_NONE), REQ("spatial", AX_AT_AXIDX),
+      OPT("stride", AX_AT_AXMAP, AX_DEF_ONE), OPT("low", AX_AT_AXMAP, AX_DEF_ZERO),
+      OPT("high", AX_AT_AXMAP, AX_DEF_ZERO), OPT("lhs_dilation", AX_AT_AXMAP, AX_DEF_ONE),
+      OPT("rhs_dilation", AX_AT_AXMAP, AX_DEF_ONE)},
+};
+
+static const AxOpSpec table[AX_OP_COUNT] = {
 #define X(e, nm, pn, lv, lo, hi, et, plo, phi, pat, cl) \
-  [AX_OP_##e] = {nm, pn ? pn : nm, lv, lo, hi, et, {{0}}, plo, phi, pat, cl},
+  [AX_OP_##e] = {nm, pn ? pn : nm, lv, lo, hi, et, rule_attrs[AX_OP_##e], plo, phi, pat, cl},
     AX_OP_LIST(X)
 #undef X
 };
 
-/* Attributes, positional order after the operands. ORDER OP (by enum, not position). */
-static const struct {
-  AxOp op;
-  AxAttrSpec attrs[AX_MAX_ATTRS];
-} attrs[] = {
-    {AX_OP_CONSTANT, {REQ("shape", AX_AT_SHAPE)}},
-    {AX_OP_IOTA, {REQ("shape", AX_AT_SHAPE), REQ("axis", AX_AT_AXIS)}},
-    {AX_OP_BROADCAST, {REQ("shape", AX_AT_SHAPE)}},
-    {AX_OP_PAD,
-     {OPT("low", AX_AT_AXMAP, AX_DEF_ZERO), OPT("interior", AX_AT_AXMAP, AX_DEF_ZERO),
-      OPT("high", AX_AT_AXMAP, AX_DEF_ZERO)}},
-    {AX_OP_PAD_LOW, {OPT("low", AX_AT_AXMAP, AX_DEF_ZERO)}},
-    {AX_OP_SLICE,
-     {OPT("start", AX_AT_AXMAP, AX_DEF_ZERO), OPT("end", AX_AT_AXMAP, AX_DEF_SIZE),
-      OPT("stride", AX_AT_AXMAP, AX_DEF_ONE)}},
-    {AX_OP_DYNAMIC_SLICE,
-     {OPT("start", AX_AT_AXMAP, AX_DEF_ZERO), OPT("sizes", AX_AT_AXMAP, AX_DEF_SIZE)}},
-    {AX_OP_DYNAMIC_UPDATE_SLICE, {OPT("start", AX_AT_AXMAP, AX_DEF_ZERO)}},
-    {AX_OP_CONCAT, {REQ("axis", AX_AT_AXIS)}},
-    {AX_OP_RELABEL, {REQ("map", AX_AT_RELABEL)}},
-    {AX_OP_REVERSE, {REQ("axes", AX_AT_AXES)}},
-    {AX_OP_RESHAPE_DEGENERATE,
-     {OPT("add", AX_AT_AXES, AX_DEF_NONE), OPT("remove", AX_AT_AXES, AX_DEF_NONE)}},
-    {AX_OP_REDUCE, {REQ("axes", AX_AT_AXIDX)}},
-    {AX_OP_DOT, {REQ("contract", AX_AT_AXIDX), OPT("batch", AX_AT_AXES, AX_DEF_NONE)}},
-    {AX_OP_CONV,
-     {OPT("batch", AX_AT_AXES, AX_DEF_NONE), REQ("feature", AX_AT_AXIDX),
-      OPT("out_feature", AX_AT_AXES, AX_DEF_NONE), REQ("spatial", AX_AT_AXIDX),
-      OPT("stride", AX_AT_AXMAP, AX_DEF_ONE), OPT("low", AX_AT_AXMAP, AX_DEF_ZERO),
-      OPT("high", AX_AT_AXMAP, AX_DEF_ZERO), OPT("lhs_dilation", AX_AT_AXMAP, AX_DEF_ONE),
-      OPT("rhs_dilation", AX_AT_AXMAP, AX_DEF_ONE)}},
-};
-
-static AxOpSpec table[AX_OP_COUNT];
-static bool ready;
-
-/* The table is assembled once: arities from the X-list, attributes from `attrs`. */
-static void init(void) {
-  if (ready) return;
-  memcpy(table, specs, sizeof table);
-  for (size_t i = 0; i < AX_COUNTOF(attrs); i++)
-    memcpy(table[attrs[i].op].attrs, attrs[i].attrs, sizeof attrs[i].attrs);
-  ready = true;
-}
-
 const AxOpSpec *ax_op_spec(AxOp op) {
   AX_ASSERT(op >= 0 && op < AX_OP_COUNT);
-  init();
   return &table[op];
 }
 
 const char *ax_op_name(AxOp op) { return ax_op_spec(op)->name; }
 
 bool ax_op_lookup(const char *name, AxOp *out) {
-  init();
   for (int i = 0; i < AX_OP_COUNT; i++)
     if ((table[i].levels & AX_LV_RULE) && strcmp(table[i].name, name) == 0) {
       *out = (AxOp)i;
@@ -80,7 +59,6 @@ bool ax_op_lookup(const char *name, AxOp *out) {
 const char *ax_op_pname(AxOp op) { return ax_op_spec(op)->pname; }
 
 bool ax_op_lookup_prog(const char *name, AxOp *out) {
-  init();
   for (int i = 0; i < AX_OP_COUNT; i++)
     if ((table[i].levels & (AX_LV_PROG | AX_LV_BLOCK)) && strcmp(table[i].pname, name) == 0) {
       *out = (AxOp)i;

@@ -107,9 +107,9 @@ typedef enum {
   X(DOT, "dot", "matmul", R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_MATMUL)       \
   X(CONV, "conv", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                      \
   X(INPUT, "input", NULL, S_, 0, 0, AX_ET_ANY, 0, 0, 0, AX_TC_SOURCE)                  \
-  X(SQUARE, "square", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)            \
+  X(SQUARE, "square", NULL, R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)            \
   X(SQRT, "sqrt", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
-  X(SILU, "silu", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
+  X(SILU, "silu", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
   X(MEAN, "mean", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_REDUCE)     \
   X(RMS_NORM, "rms_norm", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_NORM) \
   X(RESHAPE, "reshape", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE, AX_TC_LAYOUT)    \
@@ -151,7 +151,8 @@ typedef struct AxOpSpec {
   /* rule level */
   int min_operands, max_operands;   /* max -1: variadic */
   AxElemRule elem;
-  AxAttrSpec attrs[AX_MAX_ATTRS];   /* terminated by name == NULL; positional order */
+  const AxAttrSpec *attrs;          /* AX_MAX_ATTRS entries, terminated by name == NULL;
+                                       positional order */
   /* program / μGraph level */
   int min_in, max_in;
   unsigned tattrs;                  /* AX_TA_* */

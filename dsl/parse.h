@@ -10,6 +10,12 @@
 
 #include "dsl/ast.h"
 
+/* Expressions nest at most this deep (parentheses, calls, operators, if, forall, lists,
+ * each a level); a deeper one is a syntax error located at the first expression beyond
+ * the limit, so that no later pass (checker, printer, semantics: all recursive) runs
+ * out of stack on it. */
+#define AX_PARSE_MAX_DEPTH 200
+
 AxFile *ax_parse(AxArena *a, AxDiag *d, const AxSource *src);
 
 #endif

@@ -410,7 +410,56 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, AxParser *p) {
 }
 
 static void axlerror(AxLoc *loc, AxParser *p, const char *msg) {
-  ax_diag_error(p->d, SP(*loc), "%s", msg);
+  /* bison's own stack (YYMAXDEPTH symbols) ran out: only deep nesting does that */
+  if (strcmp(msg, "memory exhausted") == 0)
+    ax_diag_error(p->d, SP(*loc), "expression nested too deeply (at most %d levels)",
+                  AX_PARSE_MAX_DEPTH);
+  else
+    ax_diag_error(p->d, SP(*loc), "%s", msg);
+}
+
+/* Reports the first expression of e nested deeper than AX_PARSE_MAX_DEPTH (depth: e's
+ * own). Recurses at most that deep, however deep the tree. */
+static bool too_deep(AxParser *p, const AxExpr *e, int depth) {
+  if (!e) return false;
+  if (depth > AX_PARSE_MAX_DEPTH) {
+    ax_diag_error(p->d, e->span, "expression nested too deeply (at most %d levels)",
+                  AX_PARSE_MAX_DEPTH);
+    return true;
+  }
+  depth++;
+  switch (e->kind) {
+  case AX_E_CALL:
+    for (size_t i = 0; i < e->u.call.nargs; i++)
+      if (too_deep(p, e->u.call.args[i].value, depth)) return true;
+    return false;
+  case AX_E_UNARY: return too_deep(p, e->u.unary.arg, depth);
+  case AX_E_BINARY:
+    return too_deep(p, e->u.binary.lhs, depth) || too_deep(p, e->u.binary.rhs, depth);
+  case AX_E_IF:
+    return too_deep(p, e->u.ite.cond, depth) || too_deep(p, e->u.ite.then_e, depth) ||
+           too_deep(p, e->u.ite.else_e, depth);
+  case AX_E_QUANT: return too_deep(p, e->u.quant.body, depth);
+  case AX_E_AXMAP:
+    for (size_t i = 0; i < e->u.axmap.n; i++)
+      if (too_deep(p, e->u.axmap.entries[i].value, depth)) return true;
+    return false;
+  case AX_E_LIST:
+    for (size_t i = 0; i < e->u.list.n; i++)
+      if (too_deep(p, e->u.list.items[i], depth)) return true;
+    return false;
+  default: return false;
+  }
+}
+
+static void check_depth(AxParser *p, const AxFile *f) {
+  for (size_t b = 0; b < f->nblocks; b++)
+    for (size_t i = 0; i < f->blocks[b]->nstmts; i++) {
+      const AxStmt *s = f->blocks[b]->stmts[i];
+      bool deep = too_deep(p, s->value, 0) || too_deep(p, s->lhs, 0) || too_deep(p, s->rhs, 0);
+      for (size_t k = 0; !deep && k < s->nexprs; k++) deep = too_deep(p, s->exprs[k], 0);
+      for (size_t k = 0; !deep && k < s->ndims; k++) deep = too_deep(p, s->dims[k].size, 0);
+    }
 }
 
 AxFile *ax_parse(AxArena *a, AxDiag *d, const AxSource *src) {
@@ -421,5 +470,7 @@ AxFile *ax_parse(AxArena *a, AxDiag *d, const AxSource *src) {
   axlparse(&p);
   axl_delete_buffer(buf, p.scanner);
   axllex_destroy(p.scanner);
-  return ax_build_file(a, src, &p.blocks, &p.lex.comments);
+  AxFile *f = ax_build_file(a, src, &p.blocks, &p.lex.comments);
+  check_depth(&p, f);
+  return f;
 }

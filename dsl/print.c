@@ -239,14 +239,14 @@ static void trailing(Printer *p, uint32_t off) {
 
 /* Was there an empty line in the source between offsets a and b (comments excluded)? */
 static bool blank_between(const Printer *p, uint32_t a, uint32_t b) {
-  const char *t = p->f->src->text;
+  const AxSource *src = p->f->src;
+  const char *t = src->text;
   int newlines = 0;
-  for (uint32_t i = a; i < b && i < p->f->src->len; i++) {
-    if (t[i] == '\n') {
+  for (uint32_t i = a; i < b && i < src->len; i++) {
+    if (ax_source_is_break(src, i)) {
       if (++newlines >= 2) return true;
     } else if (t[i] == '#') {
-      while (i < b && t[i] != '\n') i++;
-      i--;
+      while (i + 1 < b && i + 1 < src->len && !ax_source_is_break(src, i + 1)) i++;
       newlines = 0;
     } else if (t[i] != ' ' && t[i] != '\t' && t[i] != '\r') {
       newlines = 0;
@@ -420,7 +420,7 @@ static void block(Printer *p, const AxBlock *b) {
   trailing(p, b->span.end - 1);
 }
 
-void ax_print_file(FILE *out, const AxFile *f) {
+static void print_file(FILE *out, const AxFile *f) {
   Printer p = {out, f, 0, 0};
   for (size_t i = 0; i < f->nblocks; i++) {
     if (i) fputc('\n', out);
@@ -430,4 +430,33 @@ void ax_print_file(FILE *out, const AxFile *f) {
       blank_between(&p, f->blocks[f->nblocks - 1]->span.end, f->comments[p.next].span.start))
     fputc('\n', out);
   leading(&p, UINT32_MAX, "");
+}
+
+/* The file's line ending: that of its first line ("\n" when it has one line). */
+static const char *line_end(const AxSource *src) {
+  for (size_t i = 0; i < src->len; i++)
+    if (ax_source_is_break(src, i))
+      return src->text[i] == '\r' ? "\r" : i > 0 && src->text[i - 1] == '\r' ? "\r\n" : "\n";
+  return "\n";
+}
+
+void ax_print_file(FILE *out, const AxFile *f) {
+  const char *eol = line_end(f->src);
+  if (strcmp(eol, "\n") == 0) {
+    print_file(out, f);
+    return;
+  }
+  /* printed with "\n", then given the file's own line ending, so that fmt --write does
+   * not change every line of a CRLF (or CR) file */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  AX_ASSERT(m);
+  print_file(m, f);
+  fclose(m);
+  for (size_t i = 0; i < len; i++) {
+    if (buf[i] == '\n') fputs(eol, out);
+    else fputc(buf[i], out);
+  }
+  free(buf);
 }

@@ -4,7 +4,8 @@
  * line, minimal parentheses, `name=value` attributes. Comments are kept (a comment that
  * stood inside a multi-line statement moves above the next statement) and single blank
  * lines between statements are kept. The output parses back to an equal tree
- * (ax_ast_equal), which tests check over every file in rules/. */
+ * (ax_ast_equal), which tests check over every file in rules/. Lines end as the source's
+ * first line does ("\n", "\r\n" or "\r"). Linear in the size of the file. */
 #ifndef AX_PRINT_H
 #define AX_PRINT_H
 

@@ -774,6 +774,17 @@ static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
   case AX_OP_EXP:
   case AX_OP_NOT:
     return D->elem_unary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)));
+  case AX_OP_SQUARE: {   /* square(A) = A * A */
+    AxV a = ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
+    return D->elem_binary(D, AX_OP_MUL, t, a, a);
+  }
+  case AX_OP_SILU: {   /* silu(A) = A * sigmoid(A) = A * (1 / (1 + exp(-A))), as in PyTorch */
+    AxV a = ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
+    AxV one = D->elem_lit(D, t, "1", 0);
+    AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_unary(D, AX_OP_NEG, t, a));
+    AxV sig = D->elem_binary(D, AX_OP_DIV, t, one, D->elem_binary(D, AX_OP_ADD, t, one, ex));
+    return D->elem_binary(D, AX_OP_MUL, t, a, sig);
+  }
   case AX_OP_EQ:
   case AX_OP_NE:
   case AX_OP_LT:

@@ -18,17 +18,22 @@
  * test inconclusive: it is counted in AxField.divzero and the caller draws a new test.
  * A zero divisor on the q side only makes that q component undefined.
  *
- * p = 4294967087 (about 2^32), q = 2147483543 (about 2^31), p = 2q + 1: the largest such
- * pair below 2^32, so products of two residues fit in 64 bits. */
+ * p and q are drawn for every run from the seed (ax_field_draw_primes): q a random prime in
+ * [2^29, 2^30), p = 2kq + 1 prime for the smallest k in 1..2 that gives one (p < 2^32, so
+ * products of two residues fit in 64 bits). The family holds millions of pairs, so no fixed
+ * public modulus can be hit on purpose: constants that differ by a multiple of one pair's p
+ * or q, or a graph that relies on Fermat's little theorem for one pair (x^q = x in Zq), are
+ * told apart by the next run's pair. The pair used before (p = 4294967087, q = 2147483543,
+ * AX_FIELD_LEGACY_P/Q) can still be asked for (`axle equiv --primes P,Q`) to show that. */
 #ifndef AX_FIELD_H
 #define AX_FIELD_H
 
 #include "superopt/domain.h"
 #include "superopt/rng.h"
 
-#define AX_FIELD_P 4294967087u
-#define AX_FIELD_Q 2147483543u
-#define AX_FF_UNDEF 0xFFFFFFFFu   /* an undefined q component */
+#define AX_FIELD_LEGACY_P 4294967087u
+#define AX_FIELD_LEGACY_Q 2147483543u
+#define AX_FF_UNDEF 0xFFFFFFFFu   /* an undefined q component (q < 2^31, so never a residue) */
 
 typedef struct AxFF {
   uint32_t p, q;
@@ -42,16 +47,26 @@ typedef struct AxField {
   uint64_t divzero;        /* p-side divisions by zero (and exps of undefined exponents) */
 } AxField;
 
-/* Sets up the field for one test: draws ω and the sqrt key from r. Owns its tables until
- * ax_field_fini. */
-void ax_field_init(AxField *f, AxRng *r);
+/* Deterministic primality for 64-bit n (Miller-Rabin with the first twelve prime bases). */
+bool ax_field_is_prime(uint64_t n);
+
+/* The run's primes from seed: q prime in [2^29, 2^30), p = 2kq + 1 prime (k in 1..2, p <
+ * 2^32). Deterministic in seed. */
+void ax_field_draw_primes(uint64_t seed, uint64_t *p, uint64_t *q);
+
+/* Whether (p, q) is usable: both prime, q | p - 1, q >= 2^16 (the exp tables), p < 2^32. */
+bool ax_field_primes_ok(uint64_t p, uint64_t q);
+
+/* Sets up the field over (p, q) (ax_field_primes_ok) for one test: draws ω and the sqrt key
+ * from r. Owns its tables until ax_field_fini. */
+void ax_field_init(AxField *f, uint64_t p, uint64_t q, AxRng *r);
 void ax_field_fini(AxField *f);
 
 /* The domain over f (borrowed; f must outlive every use). */
 AxTDomain ax_field_domain(AxField *f);
 
 /* A uniformly random element of Zp x Zq. */
-AxFF ax_field_random(AxRng *r);
+AxFF ax_field_random(const AxField *f, AxRng *r);
 
 /* Modular helpers (exposed for tests): a^e mod m, the inverse of a (a != 0) mod prime m. */
 uint64_t ax_field_pow(uint64_t a, uint64_t e, uint64_t m);

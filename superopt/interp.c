@@ -226,3 +226,41 @@ void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor 
   free(nlive);
   free(tlive);
 }
+
+/* a + b and a * b, saturating at INT64_MAX (both non-negative) */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* ax_shape_numel without overflow (dimensions are not bounded when this runs) */
+static int64_t numel(const AxTShape *s) {
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++) n = sat_mul(n, s->dim[i] > 0 ? s->dim[i] : 0);
+  return n;
+}
+
+int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
+  int64_t es = (int64_t)elem_size, total = 0, kernel_max = 0;
+  for (int i = 0; i < g->ntensors; i++)
+    total = sat_add(total, sat_mul(numel(&g->tensors[i].shape), es));
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKernel *k = g->stmts[s].kind == AX_KS_KERNEL ? g->stmts[s].kernel : NULL;
+    if (!k) continue;
+    int64_t sum = 0, maxn = 1;   /* as run_kernel allocates them */
+    for (int i = 0; i < k->nnodes; i++) {
+      const AxBNode *n = &k->nodes[i];
+      if (n->kind == AX_BN_SAVE) continue;
+      int64_t cnt = numel(&n->shape);
+      sum = sat_add(sum, sat_mul(cnt, es));
+      if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
+        int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
+        if (src > maxn) maxn = src;
+      }
+    }
+    sum = sat_add(sum, sat_mul(2 * maxn, es));
+    if (sum > kernel_max) kernel_max = sum;
+  }
+  return sat_add(total, kernel_max);
+}

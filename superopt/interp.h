@@ -23,4 +23,10 @@
  * computed ones is allocated in a. */
 void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor *vals);
 
+/* The bytes ax_interp_run allocates for g (validated) with elements of elem_size bytes,
+ * input tensors counted as if they were allocated too: every kernel tensor, plus the
+ * block tensors and scratch of the largest graph-defined kernel. Saturates at INT64_MAX.
+ * For refusing a shape before anything is allocated (axle equiv --memory). */
+int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size);
+
 #endif

@@ -325,8 +325,8 @@ bool ax_lax_analyse(const AxMugraph *g, AxDiag *d, AxLaxVal *outs, bool *uses_sq
   return s.ok;
 }
 
-void ax_lax_tests(const AxLaxVal *a, const AxLaxVal *b, double delta, AxLaxBound *out) {
-  double q = AX_FIELD_Q, p = AX_FIELD_P;
+void ax_lax_tests(const AxLaxVal *a, const AxLaxVal *b, double delta, double q, double p,
+                  AxLaxBound *out) {
   out->k = (a->exp || b->exp) ? a->kn * b->kd + b->kn * a->kd : 1;
   out->d = a->deg + b->deg;
   if (out->d < 1) out->d = 1;

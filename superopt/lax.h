@@ -56,7 +56,9 @@ typedef struct AxLaxBound {
   double tests;       /* tests for δ; INFINITY when there is no bound */
 } AxLaxBound;
 
-/* The bound for one pair of corresponding outputs and target δ (0 < δ < 1). */
-void ax_lax_tests(const AxLaxVal *a, const AxLaxVal *b, double delta, AxLaxBound *out);
+/* The bound for one pair of corresponding outputs, target δ (0 < δ < 1) and the run's
+ * primes q and p. */
+void ax_lax_tests(const AxLaxVal *a, const AxLaxVal *b, double delta, double q, double p,
+                  AxLaxBound *out);
 
 #endif

@@ -48,12 +48,12 @@ static void scan(P *p) {
   p->prev_end = p->tok.end;
   for (;;) {
     while (p->pos < n && (s[p->pos] == ' ' || s[p->pos] == '\t' || s[p->pos] == '\r' || s[p->pos] == '\n')) {
-      if (s[p->pos] == '\n') nl = true;
+      if (ax_source_is_break(p->src, p->pos)) nl = true;   /* LF, CRLF or a lone CR */
       p->pos++;
     }
     if (p->pos < n && s[p->pos] == '#') {
       uint32_t st = p->pos;
-      while (p->pos < n && s[p->pos] != '\n') p->pos++;
+      while (p->pos < n && s[p->pos] != '\n' && s[p->pos] != '\r') p->pos++;
       if (p->ncm == p->cmcap) {
         p->cmcap = p->cmcap ? 2 * p->cmcap : 16;
         Comment *c = ax_arena_alloc(p->a, (size_t)p->cmcap * sizeof *c);
@@ -181,13 +181,13 @@ static bool integer(P *p, int64_t *out, bool neg_ok) {
 
 static bool line_between(P *p, uint32_t a, uint32_t b) {
   for (uint32_t i = a; i < b; i++)
-    if (p->s[i] == '\n') return true;
+    if (ax_source_is_break(p->src, i)) return true;
   return false;
 }
 
 static int newlines(P *p, uint32_t a, uint32_t b) {
   int n = 0;
-  for (uint32_t i = a; i < b; i++) n += p->s[i] == '\n';
+  for (uint32_t i = a; i < b; i++) n += ax_source_is_break(p->src, i);
   return n;
 }
 

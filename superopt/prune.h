@@ -8,7 +8,7 @@
  * sqrt(sum(range·m, x·x)); concatenation and output savers are the identity.
  *
  * Terms are hash-consed in a normal form under the A_eq axioms of the table in
- * docs/superopt.md §8 (each a proved rule of rules/superopt, named in axioms.c):
+ * docs/superopt.md §10 (each a proved rule of rules/superopt, named in axioms.c):
  *   add and mul are flattened, sorted multisets (eq_add_comm, eq_add_assoc, eq_mul_comm,
  *   eq_mul_assoc); division is multiplication by a factor of exponent −1, equal factors
  *   add their exponents (eq_mul_div_assoc, eq_div_div); a product that has a sum as a
@@ -56,7 +56,7 @@ void ax_prune_stats(const AxAbs *t, long *computed, long *cached);
 
 void ax_prune_print(FILE *out, const AxAbs *t, AxAId e);
 
-/* The names of the rules in rules/superopt (docs/superopt.md §8) whose statements the
+/* The names of the rules in rules/superopt (docs/superopt.md §10) whose statements the
  * normal form above applies: the search refuses to start unless each is VERIFIED. */
 const char *const *ax_prune_axioms(int *n);
 

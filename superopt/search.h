@@ -2,7 +2,7 @@
  *
  * Given a validated program (lowered to a μGraph of pre-defined operators), enumerates
  * μGraphs bottom-up and returns the fastest under the cost model (cost.h) that the
- * equivalence checker (equiv.h) accepts. The search space (docs/superopt.md §8):
+ * equivalence checker (equiv.h) accepts. The search space (docs/superopt.md §10):
  *
  *   kernel graph   statements appended one at a time: a pre-defined operator on kernel
  *                  tensors, or a graph-defined kernel (at most max_kernels of them);

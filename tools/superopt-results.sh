@@ -47,8 +47,8 @@ done
   echo "# Superoptimizer results (modelled)"
   echo
   echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(date -u +%Y-%m-%d) — a shared,"
-  echo "loaded machine ($machine), \`--jobs $jobs\`, \`--time-limit $limit\` per benchmark."
-  echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §6), never"
+  echo "loaded machine ($machine), \`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`${gate[*]}\`."
+  echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), never"
   echo "measured. *best at s*: when the search found the graph it returned; *search s*: the"
   echo "search (to its limit or exhaustion); *wall s*: the whole run, with the full-shape"
   echo "equivalence check of the returned graph (\`axle equiv\`, δ = 2^-30) — slow for large"

@@ -44,12 +44,14 @@ jq -r '
   "mean_ms \(($t | add) / $n | . * 10 | round / 10)",
   "median_ms \(if $n % 2 == 1 then $s[($n - 1) / 2] else ($s[$n / 2 - 1] + $s[$n / 2]) / 2 end)",
   "p90_ms \($s[(($n * 9 + 9) / 10 | floor) - 1])",
-  "rules_verified \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified"))) | length)",
+  "rules_verified \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified" and (.trivial | not)))) | length)",
   "rules_under_1s \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified") and ([.[].time_ms] | add) < 1000)) | length)",
   "rule_max_s \(group_by(.file + ":" + .rule) | map([.[].time_ms] | add) | max / 1000 | . * 100 | round / 100)",
   "total_s \(($t | add) / 1000 | . * 10 | round / 10)",
   "rules \([.[] | .file + ":" + .rule] | unique | length)",
-  "verified \([.[] | select(.verdict == "verified")] | length)",
+  "verified \([.[] | select(.verdict == "verified" and (.trivial | not))] | length)",
+  "trivial \([.[] | select(.trivial == true)] | length)",
+  "single \([.[] | select(.verdict == "verified" and .single_solver == true)] | length)",
   "invalid \([.[] | select(.verdict == "invalid" or .verdict == "invalid-hint")] | length)",
   "unknown \([.[] | select(.verdict == "unknown" or .verdict == "error")] | length)",
   "met \([.[] | select(.met)] | length)",
@@ -98,7 +100,7 @@ EOF
   echo "verification (bound inference, every rank instance)."
   [ "$(fig cached)" != 0 ] && echo "$(fig cached) results came from the result cache; their time is that of the verification that stored them."
   echo
-  echo "**$summary.** Verdicts: $(fig verified) verified, $(fig invalid) invalid, $(fig unknown) unknown; $(fig met) of $n as expected."
+  echo "**$summary.** Verdicts: $(fig verified) verified ($(fig single) of them by one solver alone), $(fig invalid) invalid, $(fig unknown) unknown, $(fig trivial) trivial; $(fig met) of $n as expected."
   echo
   echo "Rules verified for every element type: $(fig rules_verified) of $(fig rules);" \
     "$(fig rules_under_1s) of them in under 1 s (all their element types together). p50 $(fig median_ms) ms, p90 $(fig p90_ms) ms per result$([ -n "$wall" ] && echo "; wall-clock time of the run: $wall s")."
@@ -114,7 +116,12 @@ EOF
     echo "| slowest rule (all its element types) | 23.33 s | $(fig rule_max_s) s |"
     echo
   fi
-  if [ "$(fig verified)" != "$n" ]; then
+  # the comparison with TensorRight rule by rule, from the rules' `# tensorright:` tags
+  if jq -e 'map(select(.file | startswith("rules/xla/"))) | length > 0' "$tmp/all.json" > /dev/null; then
+    jq -c '.[] | select(.file | startswith("rules/xla/"))' "$tmp/all.json" > "$tmp/xla.json"
+    "$(dirname "$0")/tensorright-table.sh" "$tmp/xla.json" && echo
+  fi
+  if [ "$(( $(fig verified) + $(fig trivial) ))" != "$n" ]; then
     echo "Not verified:"
     echo
     jq -r '.[] | select(.verdict != "verified") | "* `\(.rule)`\(if .type then " [" + .type + "]" else "" end): \(.verdict) -- \(.reason // "no reason recorded")"' "$tmp/all.json"
@@ -122,9 +129,9 @@ EOF
   fi
   echo "![cumulative distribution of verification times]($(basename "$plot"))"
   echo
-  echo "| category | rule | type | verdict | expected | bounds | instances | queries | time (ms) | solver |"
+  echo "| category | rule | type | verdict | expected | bounds | instances | queries | time (ms) | confirmed by |"
   echo "|---|---|---|---|---|---|---:|---:|---:|---|"
-  jq -r '.[] | "| \(.file | sub(".*/"; "") | sub("\\.axl$"; "")) | `\(.rule)` (\(.file):\(.line)) | \(.type // "-") | \(.verdict)\(if .vacuous then " (vacuous)" else "" end)\(if .met then "" else " **not met**" end) | \(.expected) | \(.bounds | to_entries | map("\(.key)=\(.value)") | join(", ") | if . == "" then "-" else . end) | \(.instances) | \(.queries) | \(.time_ms) | \(.solver) |"' "$tmp/all.json"
+  jq -r '.[] | "| \(.file | sub(".*/"; "") | sub("\\.axl$"; "")) | `\(.rule)` (\(.file):\(.line)) | \(.type // "-") | \(.verdict)\(if .vacuous then " (vacuous)" elif .trivial then " (trivial)" else "" end)\(if .met then "" else " **not met**" end) | \(.expected) | \(.bounds | to_entries | map("\(.key)=\(.value)") | join(", ") | if . == "" then "-" else . end) | \(.instances) | \(.queries) | \(.time_ms) | \(if (.confirmed_by // []) | length > 0 then .confirmed_by | join("+") else .solver end) |"' "$tmp/all.json"
 } > "$page"
 
 echo "$summary"

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 struct AxCache {
   char *dir;      /* where the entries are */
   char *header;   /* the key material every rule of this run shares */
+  FILE *warn;     /* warnings about unusable entries go here; NULL: none */
+  bool put_failed;   /* a store failed already (warned once) */
 };
 
 /* FNV-1a, 64 bits: names entry files and checks their contents (not a defence against
@@ -176,7 +179,7 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
           o->max_instances, o->bound_slack, s->confirm ? "yes" : "no");
   fclose(f);
 
-  AxCache *c = ax_xmalloc(sizeof *c);
+  AxCache *c = ax_xcalloc(1, sizeof *c);
   c->dir = entries;
   c->header = header;
   return c;
@@ -190,6 +193,13 @@ void ax_cache_close(AxCache *c) {
 }
 
 const char *ax_cache_dir(const AxCache *c) { return c->dir; }
+
+void ax_cache_warn_to(AxCache *c, FILE *out) { c->warn = out; }
+
+static void warn(const AxCache *c, const char *path, const char *why) {
+  if (c->warn)
+    fprintf(c->warn, "axle: warning: cache entry '%s' ignored (computed again): %s\n", path, why);
+}
 
 char *ax_cache_key(const AxCache *c, const AxBlock *rule, AxType t) {
   char *key = NULL;
@@ -218,23 +228,40 @@ static void checksum(const char *key, const char *record, char out[17]) {
 
 /* --- Reading and writing ------------------------------------------------------------------ */
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *buf = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long n = ftell(f);
-    if (n >= 0 && n <= MAX_ENTRY && fseek(f, 0, SEEK_SET) == 0) {
-      buf = ax_xmalloc((size_t)n + 1);
-      if (fread(buf, 1, (size_t)n, f) != (size_t)n || ferror(f)) {
-        free(buf);
-        buf = NULL;
-      } else {
-        buf[n] = '\0';
-      }
-    }
+/* The entry file at path, owned; NULL when there is none (silently) or it cannot be used
+ * (warned). Never blocks: a FIFO or a device where an entry should be is not read. */
+static char *slurp(const AxCache *c, const char *path) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    if (errno != ENOENT) warn(c, path, strerror(errno));
+    return NULL;
   }
-  fclose(f);
+  struct stat st;
+  char *buf = NULL;
+  const char *why = NULL;
+  if (fstat(fd, &st) != 0) why = strerror(errno);
+  else if (!S_ISREG(st.st_mode)) why = "not a regular file";
+  else if (st.st_size > MAX_ENTRY) why = "larger than 64 MiB";
+  if (!why) {
+    size_t n = (size_t)st.st_size, got = 0;
+    buf = ax_xmalloc(n + 1);
+    while (got < n) {
+      ssize_t r = read(fd, buf + got, n - got);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) {
+        why = r < 0 ? strerror(errno) : "shorter than its size (changed while read)";
+        break;
+      }
+      got += (size_t)r;
+    }
+    buf[got] = '\0';
+  }
+  close(fd);
+  if (why) {
+    warn(c, path, why);
+    free(buf);
+    return NULL;
+  }
   return buf;
 }
 
@@ -248,7 +275,7 @@ bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType
                   AxResult *out) {
   memset(out, 0, sizeof *out);
   char path[PATH_MAX + 32];
-  char *text = slurp(ax_cache_entry_path(c, key, path, sizeof path));
+  char *text = slurp(c, ax_cache_entry_path(c, key, path, sizeof path));
   if (!text) return false;
   cJSON *e = cJSON_Parse(text);
   free(text);
@@ -256,21 +283,25 @@ bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType
   const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "key");
   const cJSON *rec = cJSON_GetObjectItemCaseSensitive(e, "record");
   const cJSON *sum = cJSON_GetObjectItemCaseSensitive(e, "checksum");
-  bool ok = cJSON_IsObject(e) && cJSON_IsNumber(format) && format->valuedouble == FORMAT &&
-            cJSON_IsString(k) && cJSON_IsString(rec) && cJSON_IsString(sum) &&
-            strcmp(k->valuestring, key) == 0;
-  if (ok) {
+  const char *why = NULL;
+  if (!cJSON_IsObject(e) || !cJSON_IsNumber(format) || format->valuedouble != FORMAT ||
+      !cJSON_IsString(k) || !cJSON_IsString(rec) || !cJSON_IsString(sum))
+    why = "not an entry of this cache format (truncated or corrupt)";
+  else if (strcmp(k->valuestring, key) != 0)
+    why = "written for other key material";
+  if (!why) {
     char want[17];
     checksum(k->valuestring, rec->valuestring, want);
-    ok = strcmp(sum->valuestring, want) == 0 &&
-         ax_report_unrecord(rec->valuestring, rule, t, out);
+    if (strcmp(sum->valuestring, want) != 0) why = "its checksum does not match (damaged)";
+    else if (!ax_report_unrecord(rec->valuestring, rule, t, out)) why = "its result cannot be read";
   }
   cJSON_Delete(e);
-  if (ok && !storable(out)) {   /* only what put stores may come back */
+  if (!why && !storable(out)) {   /* only what put stores may come back */
     ax_result_free(out);
-    ok = false;
+    why = "it holds a result that is never cached";
   }
-  if (!ok) {
+  if (why) {
+    warn(c, path, why);
     memset(out, 0, sizeof *out);
     return false;
   }
@@ -278,7 +309,7 @@ bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType
   return true;
 }
 
-bool ax_cache_put(const AxCache *c, const char *key, const AxResult *r) {
+bool ax_cache_put(AxCache *c, const char *key, const AxResult *r) {
   if (!storable(r)) return false;
   char *record = ax_report_record(r);
   char sum[17];
@@ -297,17 +328,28 @@ bool ax_cache_put(const AxCache *c, const char *key, const AxResult *r) {
   snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", c->dir);
   int fd = mkstemp(tmp);
   bool ok = false;
+  int err = errno;
   if (fd >= 0) {
     FILE *f = fdopen(fd, "w");
     if (f) {
       ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+      ok = fflush(f) == 0 && ok;
+      err = errno;
       ok = fclose(f) == 0 && ok;
     } else {
+      err = errno;
       close(fd);
     }
-    ok = ok && rename(tmp, path) == 0;
+    if (ok && rename(tmp, path) != 0) {
+      ok = false;
+      err = errno;
+    }
     if (!ok) unlink(tmp);
   }
   cJSON_free(text);
+  if (!ok && !c->put_failed && c->warn)   /* once: every later store fails alike */
+    fprintf(c->warn, "axle: warning: cannot write to the result cache '%s': %s; results are not cached\n",
+            c->dir, strerror(err ? err : EIO));
+  if (!ok) c->put_failed = true;
   return ok;
 }

@@ -11,7 +11,8 @@
  * An entry is a file named after a hash of the key material, holding the key material in
  * full, the result's record (report.h) and a checksum of both. It is reused only when the
  * stored key material equals the current one byte for byte, the checksum matches and the
- * record reads back; anything else is ignored (and overwritten by the next store).
+ * record reads back; anything else is ignored (and overwritten by the next store). An
+ * entry file is opened so that it cannot block (a FIFO planted there is not read).
  *
  * Only finished verifications are stored: VERIFIED (vacuous or not), INVALID with its
  * replayed counterexample, INVALID-HINT. UNKNOWN and ERROR -- a timeout, a crash, a solver
@@ -31,6 +32,12 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
                        size_t len);
 void ax_cache_close(AxCache *c);   /* NULL is fine */
 
+/* From now on, an entry that is there but cannot be used (not a regular file, unreadable,
+ * truncated, corrupt, damaged) is reported on out as a warning naming the file and why,
+ * and so is the first store that fails (a read-only or full cache directory). Either way
+ * the cache only misses: nothing blocks, nothing fails. out NULL: silent (the default). */
+void ax_cache_warn_to(AxCache *c, FILE *out);
+
 /* The directory the entries are in (borrowed). */
 const char *ax_cache_dir(const AxCache *c);
 
@@ -44,7 +51,7 @@ bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType
 
 /* Stores r under key when it is a finished verification (see above). Returns true when
  * an entry was written; false when r is not to be stored or writing failed. */
-bool ax_cache_put(const AxCache *c, const char *key, const AxResult *r);
+bool ax_cache_put(AxCache *c, const char *key, const AxResult *r);
 
 /* The path of the entry file for key ("<dir>/<hash of key>.json"), written to buf and
  * returned. For tests and tools. */

@@ -59,6 +59,12 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
     }
   }
   in->den = (AxInst){.a = in->a, .syms = s, .rank = rank, .T = T, .d = d, .maps = in->maps};
+  /* a concat or iota axis has one index: its denotation reads position 0 only */
+  for (size_t c = 0; c < s->nrclasses; c++)
+    if (s->rclasses[c].singleton && rank[c] != 1) {
+      in->unsupported = "a rank class used as a concat or iota axis is instantiated above rank 1";
+      return;
+    }
   in->lhs = ax_den_shape(&in->den, s->lhs);
   in->rhs = ax_den_shape(&in->den, s->rhs);
   /* the general access, its validity, and equal sizes on every named axis */

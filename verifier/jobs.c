@@ -135,6 +135,24 @@ static void serve(Pool *p, int in, int out) {
   _exit(0);
 }
 
+/* In a worker: the pipe up, and the memory limit, for its out-of-memory handler. */
+static int oom_fd = -1;
+static unsigned oom_limit_mb;
+
+/* In a worker: allocation failed. The task fails with the reason, and the worker leaves
+ * (its heap cannot be trusted any more); no allocation on this path. */
+_Noreturn static void worker_oom(size_t bytes) {
+  char msg[192];
+  int n;
+  if (oom_limit_mb)
+    n = snprintf(msg, sizeof msg, "out of memory (%zu bytes more were needed; the memory limit is %u MB)",
+                 bytes, oom_limit_mb);
+  else
+    n = snprintf(msg, sizeof msg, "out of memory (%zu bytes more were needed)", bytes);
+  if (n > 0) send_message(oom_fd, 'L', msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+  _exit(0);
+}
+
 static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
   int down[2] = {-1, -1}, up[2] = {-1, -1};
   if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC)) {
@@ -178,6 +196,9 @@ static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
     }
 #endif
     pthread_sigmask(SIG_SETMASK, &p->mask, NULL);
+    oom_fd = up[1];
+    oom_limit_mb = p->o->memory_mb;
+    ax_set_oom_handler(worker_oom);
     serve(p, down[0], up[1]);
   }
   close_fd(&down[0]);

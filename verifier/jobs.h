@@ -7,7 +7,9 @@
  * crashes, exceeds the memory limit or outlives the time limit of its task is ended with
  * everything it started (proc.h); that task fails with the reason ("worker killed by
  * signal 9", "worker exceeded 60 s") and a fresh worker takes the next task. Results arrive
- * in completion order; the caller restores its own order.
+ * in completion order; the caller restores its own order. A worker whose allocation fails
+ * (ax_xmalloc, base.h) fails its task with a reason that starts "out of memory" and is
+ * replaced.
  *
  * The caller must be single-threaded when it calls ax_jobs_run (fork copies one thread). */
 #ifndef AX_JOBS_H

@@ -100,7 +100,6 @@ static void check_read(Scan *sc, T r) {
   }
 }
 
-/* t at position 1: the renaming, brought back to the normal form the roots are in */
 /* Do two reads of one tensor have different indices on some axis of c? */
 static bool differ_on_class(const Scan *sc, T r1, T r2) {
   const AxSym *y = &sc->s->syms[read_sym(sc->s, r1)];
@@ -113,6 +112,7 @@ static bool differ_on_class(const Scan *sc, T r1, T r2) {
   return false;
 }
 
+/* t at position 1: the renaming, brought back to the normal form the roots are in */
 static T twin(Scan *sc, T t) {
   return ax_arith_normal(sc->in->tc, ax_term_subst(sc->in->tc, t, sc->nren, sc->from, sc->to));
 }
@@ -150,20 +150,12 @@ static void junction(Tally *ty, T n, bool truth) {
   }
   if (!n0 && !a1.len) return;
   /* the twins of A0 are exactly A1 (as sets: the builders keep duplicates and order) */
-  size_t matched = 0;
-  for (size_t i = 0; i < n0; i++) {
-    T w = twin(sc, a0[i]);
-    if (!vec_has(&a1, w)) {
-      sc->fail = "a condition is not the same on every named axis";
-      return;
-    }
-  }
-  for (size_t i = 0; i < a1.len; i++) {
-    bool found = false;
-    for (size_t j = 0; j < n0 && !found; j++) found = twin(sc, a0[j]) == a1.items[i];
-    matched += found;
-  }
-  if (matched != a1.len) {
+  AxVec twins = {0};
+  for (size_t i = 0; i < n0; i++) ax_vec_push(a, &twins, (void *)twin(sc, a0[i]));
+  bool same = true;
+  for (size_t i = 0; i < n0 && same; i++) same = vec_has(&a1, twins.items[i]);
+  for (size_t i = 0; i < a1.len && same; i++) same = vec_has(&twins, a1.items[i]);
+  if (!same) {
     sc->fail = "a condition is not the same on every named axis";
     return;
   }

@@ -75,7 +75,7 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
     fprintf(out, "    WARNING: VACUOUS — the precondition admits no valid left-hand side at any "
                  "rank; the rule proves nothing\n");
   if (r->inferred_hint) fprintf(out, "    hint (inferred): %s\n", r->inferred_hint);
-  if (r->reason && r->verdict != AX_VERIFIED && !r->cex_text)
+  if (r->reason && r->verdict != AX_VERIFIED && (!r->cex_text || r->verdict == AX_ERROR))
     fprintf(out, "    reason: %s\n", r->reason);
   if (r->cex_text) {
     for (const char *s = r->cex_text; *s;) {

@@ -6,17 +6,44 @@
 
 #include "superopt/field.h"
 
+/* The field of the tests below: a pair drawn like a run's. */
+static uint64_t FP, FQ;
+
+static void draw(void) { ax_field_draw_primes(7, &FP, &FQ); }
+
+/* Every drawn pair is prime with q | p - 1 (GMP's test agrees with ours), pairs differ
+ * from seed to seed, and the legacy pair is still usable. */
 START_TEST(primes) {
   mpz_t p, q, r;
   mpz_inits(p, q, r, NULL);
-  mpz_set_ui(p, AX_FIELD_P);
-  mpz_set_ui(q, AX_FIELD_Q);
-  ck_assert_int_gt(mpz_probab_prime_p(p, 40), 0);
-  ck_assert_int_gt(mpz_probab_prime_p(q, 40), 0);
-  ck_assert_uint_ge(AX_FIELD_Q, 1u << 30);
-  ck_assert_uint_ge(AX_FIELD_P, 1u << 30);
-  mpz_sub_ui(r, p, 1);
-  ck_assert(mpz_divisible_p(r, q));
+  uint64_t seen_p[64];
+  for (uint64_t seed = 0; seed < 64; seed++) {
+    uint64_t P, Q;
+    ax_field_draw_primes(seed, &P, &Q);
+    mpz_set_ui(p, P);
+    mpz_set_ui(q, Q);
+    ck_assert_int_gt(mpz_probab_prime_p(p, 40), 0);
+    ck_assert_int_gt(mpz_probab_prime_p(q, 40), 0);
+    ck_assert_uint_ge(Q, 1u << 29);
+    ck_assert_uint_lt(Q, 1u << 30);
+    ck_assert_uint_lt(P, (uint64_t)1 << 32);
+    mpz_sub_ui(r, p, 1);
+    ck_assert(mpz_divisible_p(r, q));
+    ck_assert(ax_field_primes_ok(P, Q));
+    seen_p[seed] = P;
+    for (uint64_t j = 0; j < seed; j++) ck_assert_uint_ne(seen_p[j], P);
+    uint64_t P2, Q2;
+    ax_field_draw_primes(seed, &P2, &Q2);   /* deterministic in the seed */
+    ck_assert_uint_eq(P, P2);
+    ck_assert_uint_eq(Q, Q2);
+  }
+  ck_assert(ax_field_primes_ok(AX_FIELD_LEGACY_P, AX_FIELD_LEGACY_Q));
+  ck_assert(!ax_field_primes_ok(AX_FIELD_LEGACY_P, AX_FIELD_LEGACY_Q - 2));
+  /* our Miller-Rabin against GMP on a range of odd numbers */
+  for (uint64_t n = 4294967087u - 20000; n < 4294967087u + 20000; n++) {
+    mpz_set_ui(p, n);
+    ck_assert_int_eq(ax_field_is_prime(n), mpz_probab_prime_p(p, 40) > 0);
+  }
   mpz_clears(p, q, r, NULL);
 }
 END_TEST
@@ -25,11 +52,11 @@ START_TEST(inverses) {
   AxRng r;
   ax_rng_init(&r, 42, 0);
   for (int i = 0; i < 2000; i++) {
-    uint64_t x = 1 + ax_rng_below(&r, AX_FIELD_P - 1), y = 1 + ax_rng_below(&r, AX_FIELD_Q - 1);
-    ck_assert_uint_eq(x * ax_field_inv(x, AX_FIELD_P) % AX_FIELD_P, 1);
-    ck_assert_uint_eq(y * ax_field_inv(y, AX_FIELD_Q) % AX_FIELD_Q, 1);
+    uint64_t x = 1 + ax_rng_below(&r, FP - 1), y = 1 + ax_rng_below(&r, FQ - 1);
+    ck_assert_uint_eq(x * ax_field_inv(x, FP) % FP, 1);
+    ck_assert_uint_eq(y * ax_field_inv(y, FQ) % FQ, 1);
   }
-  ck_assert_uint_eq(ax_field_inv(AX_FIELD_P - 1, AX_FIELD_P), AX_FIELD_P - 1);
+  ck_assert_uint_eq(ax_field_inv(FP - 1, FP), FP - 1);
 }
 END_TEST
 
@@ -38,12 +65,12 @@ START_TEST(roots_of_unity) {
     AxRng r;
     ax_rng_init(&r, seed, 3);
     AxField f;
-    ax_field_init(&f, &r);
+    ax_field_init(&f, FP, FQ, &r);
     ck_assert_uint_ne(f.omega, 1);
-    ck_assert_uint_eq(ax_field_pow(f.omega, AX_FIELD_Q, AX_FIELD_P), 1);   /* order divides q ... */
+    ck_assert_uint_eq(ax_field_pow(f.omega, FQ, FP), 1);   /* order divides q ... */
     for (int i = 0; i < 200; i++) {                      /* ... and the tables agree with pow */
-      uint64_t y = ax_rng_below(&r, AX_FIELD_Q);
-      ck_assert_uint_eq(ax_field_exp(&f, y), ax_field_pow(f.omega, y, AX_FIELD_P));
+      uint64_t y = ax_rng_below(&r, FQ);
+      ck_assert_uint_eq(ax_field_exp(&f, y), ax_field_pow(f.omega, y, FP));
     }
     ax_field_fini(&f);
   }
@@ -55,14 +82,14 @@ START_TEST(domain_ops) {
   AxRng r;
   ax_rng_init(&r, 9, 1);
   AxField f;
-  ax_field_init(&f, &r);
+  ax_field_init(&f, FP, FQ, &r);
   AxTDomain d = ax_field_domain(&f);
   for (int i = 0; i < 500; i++) {
-    AxFF a = ax_field_random(&r), b = ax_field_random(&r), s, q, back, ea, eb, es, prod;
+    AxFF a = ax_field_random(&f, &r), b = ax_field_random(&f, &r), s, q, back, ea, eb, es, prod;
     if (b.p == 0 || b.q == 0) continue;
     d.binary(&d, AX_OP_ADD, 1, &s, &a, 1, &b, 1);
-    ck_assert_uint_eq(s.p, ((uint64_t)a.p + b.p) % AX_FIELD_P);
-    ck_assert_uint_eq(s.q, ((uint64_t)a.q + b.q) % AX_FIELD_Q);
+    ck_assert_uint_eq(s.p, ((uint64_t)a.p + b.p) % FP);
+    ck_assert_uint_eq(s.q, ((uint64_t)a.q + b.q) % FQ);
     d.binary(&d, AX_OP_DIV, 1, &q, &a, 1, &b, 1);
     d.binary(&d, AX_OP_MUL, 1, &back, &q, 1, &b, 1);
     ck_assert_uint_eq(back.p, a.p);
@@ -76,8 +103,8 @@ START_TEST(domain_ops) {
     ck_assert_uint_eq(prod.q, AX_FF_UNDEF);
     AxFF si;
     d.unary(&d, AX_OP_SILU, 1, &si, &a);   /* silu(a) (1 + e^a) = a e^a */
-    uint64_t lhs = (uint64_t)si.p * ((1 + (uint64_t)ea.p) % AX_FIELD_P) % AX_FIELD_P;
-    ck_assert_uint_eq(lhs, (uint64_t)a.p * ea.p % AX_FIELD_P);
+    uint64_t lhs = (uint64_t)si.p * ((1 + (uint64_t)ea.p) % FP) % FP;
+    ck_assert_uint_eq(lhs, (uint64_t)a.p * ea.p % FP);
   }
   AxFF z = {0, 0}, one = {1, 1}, bad;
   d.binary(&d, AX_OP_DIV, 1, &bad, &one, 1, &z, 1);
@@ -85,7 +112,7 @@ START_TEST(domain_ops) {
   ck_assert_uint_eq(bad.q, AX_FF_UNDEF);
   AxFF c;
   d.constant(&d, (AxRat){-1, 2}, &c);   /* -1/2 */
-  ck_assert_uint_eq((uint64_t)c.p * 2 % AX_FIELD_P, AX_FIELD_P - 1);
+  ck_assert_uint_eq((uint64_t)c.p * 2 % FP, FP - 1);
   ax_field_fini(&f);
 }
 END_TEST
@@ -95,7 +122,7 @@ START_TEST(sqrt_function) {
   AxRng r;
   ax_rng_init(&r, 5, 5);
   AxField f;
-  ax_field_init(&f, &r);
+  ax_field_init(&f, FP, FQ, &r);
   AxTDomain d = ax_field_domain(&f);
   AxFF a = {12345, 678}, b = a, sa, sb, c = {12346, 678}, sc;
   d.unary(&d, AX_OP_SQRT, 1, &sa, &a);
@@ -105,7 +132,7 @@ START_TEST(sqrt_function) {
   ck_assert_uint_eq(sa.q, sb.q);
   ck_assert_uint_ne(sa.p, sc.p);
   ck_assert_uint_eq(sa.q, sc.q);
-  ck_assert_uint_lt(sa.p, AX_FIELD_P);
+  ck_assert_uint_lt(sa.p, FP);
   ax_field_fini(&f);
 }
 END_TEST
@@ -116,21 +143,21 @@ START_TEST(matmul) {
   AxRng r;
   ax_rng_init(&r, 11, 2);
   AxField f;
-  ax_field_init(&f, &r);
+  ax_field_init(&f, FP, FQ, &r);
   AxTDomain d = ax_field_domain(&f);
   size_t shapes[2][3] = {{3, 5, 7}, {2, 700, 400}};
   for (int s = 0; s < 2; s++) {
     size_t m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
     AxFF *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *o = malloc(m * n * sizeof *o);
-    for (size_t i = 0; i < m * k; i++) a[i] = ax_field_random(&r);
-    for (size_t i = 0; i < k * n; i++) b[i] = ax_field_random(&r);
+    for (size_t i = 0; i < m * k; i++) a[i] = ax_field_random(&f, &r);
+    for (size_t i = 0; i < k * n; i++) b[i] = ax_field_random(&f, &r);
     d.matmul(&d, m, k, n, o, a, b);
     for (size_t i = 0; i < m; i++)
       for (size_t j = 0; j < n; j += 13) {
         uint64_t sp = 0, sq = 0;
         for (size_t l = 0; l < k; l++) {
-          sp = (sp + (uint64_t)a[i * k + l].p * b[l * n + j].p % AX_FIELD_P) % AX_FIELD_P;
-          sq = (sq + (uint64_t)a[i * k + l].q * b[l * n + j].q % AX_FIELD_Q) % AX_FIELD_Q;
+          sp = (sp + (uint64_t)a[i * k + l].p * b[l * n + j].p % FP) % FP;
+          sq = (sq + (uint64_t)a[i * k + l].q * b[l * n + j].q % FQ) % FQ;
         }
         ck_assert_uint_eq(o[i * n + j].p, sp);
         ck_assert_uint_eq(o[i * n + j].q, sq);
@@ -173,6 +200,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("field");
   TCase *t = tcase_create("field");
+  tcase_add_unchecked_fixture(t, draw, NULL);
   tcase_add_test(t, primes);
   tcase_add_test(t, inverses);
   tcase_add_test(t, roots_of_unity);

@@ -205,16 +205,16 @@ END_TEST
 START_TEST(test_counts) {
   AxLaxVal a = {1, 1, 3, false, 0, 0, 0, 0, 0}, b = a;
   AxLaxBound r;
-  ax_lax_tests(&a, &b, ldexp(1.0, -30), &r);
+  ax_lax_tests(&a, &b, ldexp(1.0, -30), AX_FIELD_LEGACY_Q, AX_FIELD_LEGACY_P, &r);
   ck_assert_double_eq(r.k, 1);
   ck_assert_double_eq(r.tests, 2);
   a.exp = b.exp = true;
   a.kd = b.kd = 2;
-  ax_lax_tests(&a, &b, ldexp(1.0, -30), &r);
+  ax_lax_tests(&a, &b, ldexp(1.0, -30), AX_FIELD_LEGACY_Q, AX_FIELD_LEGACY_P, &r);
   ck_assert_double_eq(r.k, 4);
   ck_assert_double_eq(r.tests, 16);
   a.kn = b.kn = 4096;
-  ax_lax_tests(&a, &b, ldexp(1.0, -30), &r);
+  ax_lax_tests(&a, &b, ldexp(1.0, -30), AX_FIELD_LEGACY_Q, AX_FIELD_LEGACY_P, &r);
   ck_assert(isinf(r.tests));
 }
 END_TEST

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Who stands behind a verdict (issue 12): by default every query goes to z3 and cvc5 and a
+# VERIFIED names who confirmed it; a lying solver binary cannot make a wrong rule VERIFIED;
+# a rule only one solver can decide is VERIFIED by that one, labelled, and --require-both
+# refuses it; trivial rules are reported as such and meet only `expect trivial`.
+set -u
+cd "$AXLE_SRC" || exit 1
+source "$AXLE_SRC/tests/e2e/lib.bash"
+jqt() { jq -e "$@" > /dev/null; }
+
+# default: both solvers
+"$AXLE" verify --no-cache --format json rules/examples/pad_low_combine.axl > "$tmp/pl.json"; st=$?
+check "default: exit 0" [ "$st" = 0 ]
+check "default: solver both" jqt -s 'all(.solver == "both")' "$tmp/pl.json"
+check "default: confirmed by z3 and cvc5" jqt -s 'all(.confirmed_by == ["z3", "cvc5"] and .single_solver == false)' "$tmp/pl.json"
+"$AXLE" verify --no-cache rules/examples/pad_low_combine.axl > "$tmp/pl.txt"
+check "text: VERIFIED (z3+cvc5)" has "$tmp/pl.txt" 'pad_low_combine \[int\]  VERIFIED (z3+cvc5)  bounds {x: 2}'
+
+# a single-solver mode is labelled so
+"$AXLE" verify --no-cache --solver z3 rules/examples/pad_low_combine.axl > "$tmp/z3.txt"
+check "--solver z3: labelled (z3 only)" has "$tmp/z3.txt" 'VERIFIED (z3 only)'
+"$AXLE" verify --no-cache --solver z3 --require-both rules/examples/pad_low_combine.axl > /dev/null; st=$?
+check "--solver z3 --require-both: not met, exit 2" [ "$st" = 2 ]
+
+# exp: z3 4.8 cannot decide it, cvc5 can; labelled, accepted unless --require-both
+"$AXLE" verify --no-cache --format json --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/exp.json"; st=$?
+check "exp: exit 0 by default" [ "$st" = 0 ]
+check "exp: VERIFIED by cvc5 alone" jqt '.verdict == "verified" and .confirmed_by == ["cvc5"] and .single_solver' "$tmp/exp.json"
+"$AXLE" verify --no-cache --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/exp.txt"
+check "exp text: labelled and explained" \
+  sh -c "grep -q 'VERIFIED (cvc5 only)' $tmp/exp.txt && grep -q 'note: confirmed by cvc5 alone on some queries' $tmp/exp.txt"
+"$AXLE" gate --no-cache --require-both --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/gate.txt"; st=$?
+check "exp: gate --require-both fails, exit 2" [ "$st" = 2 ]
+check "exp: gate --require-both says why" has "$tmp/gate.txt" 'refuses it'
+"$AXLE" gate --no-cache --format junit --require-both --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/gate.xml"
+check "exp: JUnit error names one solver" has "$tmp/gate.xml" 'VERIFIED, expected valid (one solver only)'
+"$AXLE" gate --no-cache --format junit rules/examples/pad_low_combine.axl > "$tmp/ok.xml"
+check "JUnit: who confirmed it" has "$tmp/ok.xml" 'VERIFIED (z3+cvc5)'
+
+# a solver binary that answers unsat to everything cannot make a wrong rule VERIFIED
+printf '#!/bin/sh\necho unsat\n' > "$tmp/liar"; chmod +x "$tmp/liar"
+"$AXLE" verify --no-cache --solver-binary "$tmp/liar" --format json \
+  rules/examples/slice_dyup_slice.axl > "$tmp/liar.json" 2> "$tmp/liar.err"
+check "liar: no VERIFIED" jqt -s 'all(.verdict != "verified")' "$tmp/liar.json"
+check "liar: the disagreement is an ERROR, loudly" \
+  sh -c "jq -e -s 'any(.verdict == \"error\" and (.reason | test(\"SOLVERS DISAGREE\")))' $tmp/liar.json > /dev/null && grep -q 'SOLVERS DISAGREE' $tmp/liar.err"
+
+# trivial rules
+cat > "$tmp/triv.axl" <<'EOF'
+rule same_through_let for T in num {
+  rclass x
+  map s, l over x
+  tensor A : T[x: s]
+  let P = pad(A, 0, low={x: l})
+  P + 1 => add(pad(A, 0, {x: l}), 1)
+}
+rule kept_on_purpose for T in num expect trivial {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+  A => A
+}
+rule not_trivial for T in num {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+  A + 0 => A
+}
+EOF
+"$AXLE" verify --no-cache --format json "$tmp/triv.axl" > "$tmp/triv.json"; st=$?
+check "trivial: exit 2 (a trivial rule does not meet expect valid)" [ "$st" = 2 ]
+check "trivial: flagged, not met" \
+  jqt -s '[.[] | select(.rule == "same_through_let")] | all(.verdict == "verified" and .trivial and (.met | not))' "$tmp/triv.json"
+check "trivial: expect trivial is met" \
+  jqt -s '[.[] | select(.rule == "kept_on_purpose")] | all(.trivial and .met)' "$tmp/triv.json"
+check "trivial: a real rewrite is not trivial" \
+  jqt -s '[.[] | select(.rule == "not_trivial")] | all(.verdict == "verified" and (.trivial | not) and .met)' "$tmp/triv.json"
+"$AXLE" verify --no-cache "$tmp/triv.axl" > "$tmp/triv.txt"
+check "trivial: text warning" has "$tmp/triv.txt" 'WARNING: TRIVIAL'
+check "trivial: counted apart in the summary" has "$tmp/triv.txt" '2 verified, 0 invalid, 0 unknown, 4 trivial; 4 of 6 as expected'
+"$AXLE" gate --no-cache --format junit "$tmp/triv.axl" > "$tmp/triv.xml"
+check "trivial: JUnit error" has "$tmp/triv.xml" 'VERIFIED, expected valid (trivial)'
+"$AXLE" fmt "$tmp/triv.axl" > "$tmp/fmt.axl"
+check "trivial: fmt keeps expect trivial" has "$tmp/fmt.axl" 'rule kept_on_purpose for T in num expect trivial {'
+"$AXLE" verify --no-cache --rule concat_01_list_binary rules/xla/concat.axl > /dev/null; st=$?
+check "concat_01 (expect trivial): exit 0" [ "$st" = 0 ]
+
+echo "verdict_trust: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Command-line faults (issue 13, item 8): --help exits 0 for every verb; numbers out of
+# range are refused (exit 3); a run with no rule to verify is exit 3 with a message; ERROR
+# is counted apart from UNKNOWN.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+export TMPDIR="$tmp"
+rule=rules/examples/pad_low_combine.axl
+mug=superopt/examples/lora.mug
+prog=superopt/examples/lora.axl
+
+for verb in check fmt verify gate equiv mugraph; do
+  "$AXLE" $verb --help >"$tmp/help.out" 2>"$tmp/help.err"
+  st=$?
+  check "$verb --help: exit 0 (got $st)" [ "$st" = 0 ]
+  check "$verb --help: usage on stdout" grep -q "usage: axle" "$tmp/help.out"
+  check "$verb --help: nothing on stderr" [ ! -s "$tmp/help.err" ]
+done
+
+refused() {   # NAME PATTERN command...: exit 3 and PATTERN on stderr
+  local name=$1 pattern=$2; shift 2
+  "$@" >/dev/null 2>"$tmp/refused.err"
+  local st=$?
+  check "$name: exit 3 (got $st)" [ "$st" = 3 ]
+  check "$name: says why" grep -q -- "$pattern" "$tmp/refused.err"
+}
+refused "--seed overflow" "--seed takes an integer from 0 to 2^64 - 1" \
+  "$AXLE" equiv --seed 99999999999999999999999 "$prog" "$mug"
+refused "--seed negative" "--seed takes" "$AXLE" equiv --seed -1 "$prog" "$mug"
+refused "--float-tests huge" "--float-tests takes an integer from 0 to 10000" \
+  "$AXLE" equiv --float-tests 2000000000 "$prog" "$mug"
+refused "--tests huge" "--tests takes an integer from 1 to 1000000" \
+  "$AXLE" equiv --tests 1000001 "$prog" "$mug"
+refused "--max-tests zero" "--max-tests takes" "$AXLE" equiv --max-tests 0 "$prog" "$mug"
+refused "--float-tol inf" "--float-tol takes" "$AXLE" equiv --float-tol inf "$prog" "$mug"
+refused "--jobs 0" "--jobs takes" "$AXLE" verify --jobs 0 "$rule"
+refused "--timeout overflow" "--timeout takes" "$AXLE" verify --timeout 1e400 "$rule"
+refused "--memory too small" "--memory takes" "$AXLE" verify --memory 1 "$rule"
+refused "--max-input 0" "--max-input takes MiB from 1 to 1024" "$AXLE" check --max-input 0 "$rule"
+refused "--max-input huge" "--max-input takes" "$AXLE" verify --max-input 5000 "$rule"
+refused "equiv unknown option" "unknown option '--bogus'" "$AXLE" equiv --bogus 1 "$prog" "$mug"
+
+# nothing to verify
+mkdir "$tmp/empty"
+refused "verify an empty directory" "axle: error: verify: no rule to verify" "$AXLE" verify "$tmp/empty"
+refused "gate an empty directory" "axle: error: gate: no rule to verify" "$AXLE" gate "$tmp/empty"
+refused "--rule matching nothing" "no rule to verify (check the paths and --rule)" \
+  "$AXLE" verify --rule no_such_rule "$rule"
+
+# ERROR apart from UNKNOWN: a solver that contradicts z3 makes every result ERROR
+cat >"$tmp/liar" <<'SH'
+#!/bin/sh
+while read -r l; do case "$l" in *check-sat*) echo unsat;; *get-value*) echo "()";; esac; done
+SH
+chmod +x "$tmp/liar"
+"$AXLE" verify --no-cache --cross-check --solver-binary "$tmp/liar" \
+  --rule dyslice_to_slice_end_off_by_one rules/examples-mutants/dyslice_to_slice.axl \
+  >"$tmp/err.out" 2>"$tmp/err.err"
+st=$?
+check "disagreement: exit 2 (got $st)" [ "$st" = 2 ]
+check "disagreement: results are ERROR" grep -q "ERROR (expected invalid: NOT MET)" "$tmp/err.out"
+check "disagreement: summary counts errors apart" \
+  grep -q "^axle verify: 3 results: 0 verified, 0 invalid, 0 unknown, 3 errors; 0 of 3 as expected" "$tmp/err.out"
+
+echo "faults/cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -15,7 +15,7 @@ ifeq ($(CI),true)
 endif
 
 # Debian packages axle builds and runs with (binary name : package).
-PACKAGES      := cmake flex bison check pkg-config libz3-dev z3 cvc5 libgmp-dev libcjson-dev \
+PACKAGES      := cmake flex bison check pkg-config libz3-dev z3 cvc5 libgmp-dev libcjson-dev g++ \
                  jq libxml2-utils gnuplot-nox
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 

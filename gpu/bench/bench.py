@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""bench.py - times axle's generated CUDA against PyTorch eager and torch.compile.
+
+    python3 bench.py [--out FILE.md] [--iters N] [--warmup N] [--show] DIR|FILE.json ...
+
+Each benchmark is a manifest NAME.json written by `axle cuda GRAPH.mug --output NAME.cu
+--program PROGRAM.axl` (format "axle-bench-1"), with NAME.cu beside it and, optionally,
+NAME.cost holding the cost model's prediction in microseconds (gpu/bench/prepare.sh writes
+all three). On a machine with a GPU, nvcc and PyTorch (nothing else is needed there: axle
+itself runs elsewhere and only these files travel), for every benchmark it
+
+  1. compiles NAME.cu with nvcc for the device's architecture (tensor-core path, -DAXLE_TC)
+     into a shared library and loads it with ctypes;
+  2. runs axle_run_<graph> on random inputs (uniform in [-0.5, 0.5]), the same program in
+     PyTorch eager (from the manifest's steps: reductions and normalizations in f32, results
+     in the program's dtypes) and torch.compile of that function;
+  3. checks that the outputs agree (max |a - b| / max |b| within the dtype's tolerance, the
+     same places inf/nan);
+  4. times each with CUDA events: warm-up, then --iters (at least 100) timed runs; median.
+
+and writes a markdown table (device, benchmark, axle us, eager us, compiled us, ratios, the
+cost model's prediction and its error). Without PyTorch or without a GPU it says so and exits
+0: a GPU time is only ever a measured one. --show prints the PyTorch program of every
+manifest and exits (no PyTorch needed). Exit status: 0 measured (or nothing to measure here),
+1 some output disagrees or a run failed, 2 bad arguments or manifests, nvcc missing or failing.
+"""
+import argparse
+import ctypes
+import datetime
+import glob
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TOL = {"f16": 2e-2, "bf16": 8e-2, "f32": 1e-4}
+TORCH_DTYPE = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
+OPS = {"add", "sub", "mul", "div", "neg", "exp", "square", "sqrt", "silu", "matmul", "sum",
+       "mean", "rms_norm", "reshape", "broadcast", "repeat", "concat"}
+
+
+class BadManifest(Exception):
+    pass
+
+
+def load_manifest(path):
+    try:
+        with open(path) as f:
+            m = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadManifest(f"{path}: cannot read: {e}")
+    if not isinstance(m, dict) or m.get("format") != "axle-bench-1":
+        raise BadManifest(f"{path}: not an axle benchmark manifest (format axle-bench-1)")
+    for key in ("graph", "entry", "inputs", "outputs", "steps"):
+        if key not in m:
+            raise BadManifest(f"{path}: no '{key}'")
+    for s in m["steps"]:
+        if s.get("op") not in OPS:
+            raise BadManifest(f"{path}: step for t{s.get('t')}: unknown operator {s.get('op')!r}")
+    cu = os.path.splitext(path)[0] + ".cu"
+    if not os.path.exists(cu):
+        raise BadManifest(f"{path}: no generated source {cu} beside it")
+    m["_path"], m["_cu"] = path, cu
+    cost = os.path.splitext(path)[0] + ".cost"
+    m["_cost"] = None
+    if os.path.exists(cost):
+        try:
+            m["_cost"] = float(open(cost).read().strip())
+        except ValueError:
+            raise BadManifest(f"{cost}: not a number of microseconds")
+    return m
+
+
+def operand(x):
+    return repr(float(x["const"])) if isinstance(x, dict) else f"t{x}"
+
+
+def program_source(m):
+    """The manifest's program as a Python function over torch tensors (helpers below)."""
+    args = ", ".join(f"t{i['t']}" for i in m["inputs"])
+    lines = [f"def program({args}):  # {m['program']}: " +
+             ", ".join(f"t{i['t']} = {i['name']}" for i in m["inputs"])]
+    for s in m["steps"]:
+        a = [operand(x) for x in s["in"]]
+        op, dt = s["op"], TORCH_DTYPE[s["dtype"]]
+        if op in ("add", "sub", "mul", "div"):
+            sym = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[op]
+            e = f"({a[0]} {sym} {a[1]})"
+        elif op == "neg":
+            e = f"(-{a[0]})"
+        elif op == "square":
+            e = f"({a[0]} * {a[0]})"
+        elif op in ("exp", "sqrt"):
+            e = f"torch.{op}({a[0]})"
+        elif op == "silu":
+            e = f"torch.nn.functional.silu({a[0]})"
+        elif op == "matmul":
+            e = f"torch.matmul({a[0]}, {a[1]})"
+        elif op == "sum":
+            e = f"ax_sum({a[0]}, {s['axis']}, {s.get('to', 1)})"
+        elif op == "mean":
+            e = f"ax_mean({a[0]}, {s['axis']})"
+        elif op == "rms_norm":
+            e = f"ax_rms_norm({a[0]}, {s['axis']})"
+        elif op == "reshape":
+            e = f"{a[0]}.reshape({s['attr_shape']})"
+        elif op == "broadcast":
+            e = f"{a[0]}.expand({s['attr_shape']}).contiguous()"
+        elif op == "repeat":
+            e = f"{a[0]}.repeat_interleave({s['times']}, dim={s['axis']})"
+        else:  # concat
+            e = f"torch.cat([{', '.join(a)}], dim={s['axis']})"
+        lines.append(f"    t{s['t']} = {e}.to(torch.{dt})")
+    outs = ", ".join(f"t{o['t']}" for o in m["outputs"])
+    lines.append(f"    return ({outs},)")
+    return "\n".join(lines) + "\n"
+
+
+HELPERS = '''
+def ax_sum(x, axis, to):
+    # sum along axis to size `to`: out[i] = sum_j x[j*to + i] (f32 accumulation)
+    n = x.shape[axis]
+    y = x.float().unflatten(axis, (n // to, to)).sum(dim=axis)
+    return y
+def ax_mean(x, axis):
+    return x.float().mean(dim=axis, keepdim=True)
+def ax_rms_norm(x, axis):
+    xf = x.float()
+    return xf / torch.sqrt((xf * xf).mean(dim=axis, keepdim=True))
+'''
+
+
+def compare(a, b, dtype):
+    """max |a - b| / max |b| over finite b; inf when the non-finite places differ."""
+    import torch
+    a, b = a.double(), b.double()
+    fb, fa = torch.isfinite(b), torch.isfinite(a)
+    if not torch.equal(fb, fa):
+        return float("inf")
+    if not bool(fb.any()):
+        return 0.0
+    ref = b[fb].abs().max().item()
+    err = (a[fb] - b[fb]).abs().max().item()
+    return err / ref if ref > 0 else err
+
+
+def time_us(fn, iters, warmup):
+    import torch
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) * 1000.0)
+    return statistics.median(times)
+
+
+def fmt(x):
+    return "—" if x is None else f"{x:.1f}"
+
+
+def ratio(a, b):
+    return "—" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("paths", nargs="+", help="manifest files or directories holding them")
+    ap.add_argument("--out", help="write the markdown table here (default: stdout)")
+    ap.add_argument("--iters", type=int, default=100, help="timed runs (at least 100)")
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--show", action="store_true", help="print the PyTorch programs and exit")
+    ap.add_argument("--nvcc", default=os.environ.get("NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    o = ap.parse_args()
+    if o.iters < 100:
+        print("bench: --iters must be at least 100", file=sys.stderr)
+        return 2
+    files = []
+    for p in o.paths:
+        files += sorted(glob.glob(os.path.join(p, "*.json"))) if os.path.isdir(p) else [p]
+    try:
+        ms = [load_manifest(f) for f in files]
+    except BadManifest as e:
+        print(f"bench: error: {e}", file=sys.stderr)
+        return 2
+    if not ms:
+        print("bench: error: no manifests (NAME.json from `axle cuda --program`) in " + " ".join(o.paths),
+              file=sys.stderr)
+        return 2
+    if o.show:
+        for m in ms:
+            print(f"# {m['_path']}: entry {m['entry']}, cost model: "
+                  f"{'—' if m['_cost'] is None else str(m['_cost']) + ' us'}")
+            print(program_source(m))
+        return 0
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        import torch
+    except ImportError:
+        print(f"bench: no GPU measurement ({now}): PyTorch is not installed here, so there is no "
+              f"GPU to time on; {len(ms)} benchmark(s) ready: copy them with this script to a GPU "
+              f"machine (docs/gpu.md)")
+        return 0
+    if not torch.cuda.is_available():
+        print(f"bench: no GPU measurement ({now}): PyTorch sees no CUDA device here; {len(ms)} "
+              f"benchmark(s) ready")
+        return 0
+    if not os.path.exists(o.nvcc):
+        print(f"bench: error: nvcc not found ({o.nvcc}); set NVCC", file=sys.stderr)
+        return 2
+    dev = torch.cuda.get_device_name()
+    cap = torch.cuda.get_device_capability()
+    arch = f"sm_{cap[0]}{cap[1]}"
+    g = {"torch": torch}
+    exec(HELPERS, g)
+    rows, bad = [], 0
+    build = tempfile.mkdtemp(prefix="axle-bench-")
+    for m in ms:
+        name = os.path.splitext(os.path.basename(m["_path"]))[0]
+        so = os.path.join(build, name + ".so")
+        cmd = [o.nvcc, "-O3", "-std=c++17", f"-arch={arch}", "-DAXLE_TC", "-Xcompiler", "-fPIC",
+               "-shared", "-o", so, m["_cu"]]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"bench: error: {name}: nvcc failed:\n{r.stdout}{r.stderr}", file=sys.stderr)
+            return 2
+        lib = ctypes.CDLL(so)
+        entry = getattr(lib, m["entry"])
+        entry.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        entry.restype = ctypes.c_int
+        gen = torch.Generator(device="cuda").manual_seed(2024)
+        ins = [(torch.rand(i["shape"], generator=gen, device="cuda", dtype=torch.float32) - 0.5)
+               .to(getattr(torch, TORCH_DTYPE[i["dtype"]])) for i in m["inputs"]]
+        outs = [torch.empty(x["shape"], device="cuda", dtype=getattr(torch, TORCH_DTYPE[x["dtype"]]))
+                for x in m["outputs"]]
+        in_arr = (ctypes.c_void_p * len(ins))(*[t.data_ptr() for t in ins])
+        out_arr = (ctypes.c_void_p * len(outs))(*[t.data_ptr() for t in outs])
+
+        def axle():
+            rc = entry(in_arr, out_arr, torch.cuda.current_stream().cuda_stream)
+            if rc != 0:
+                raise RuntimeError(f"{m['entry']} returned cudaError {rc}")
+
+        exec(program_source(m), g)
+        prog = g["program"]
+        note = []
+        try:
+            axle()
+            torch.cuda.synchronize()
+        except RuntimeError as e:
+            print(f"bench: {name}: {e}", file=sys.stderr)
+            bad += 1
+            continue
+        ref = prog(*ins)
+        agree = True
+        for i, x in enumerate(m["outputs"]):
+            err = compare(outs[i], ref[i], x["dtype"])
+            if not err <= TOL[x["dtype"]]:
+                agree = False
+                note.append(f"{x['name']}: axle vs eager {err:.3g} > {TOL[x['dtype']]}")
+        try:
+            comp = torch.compile(prog)
+            cref = comp(*ins)
+            for i, x in enumerate(m["outputs"]):
+                err = compare(cref[i], ref[i], x["dtype"])
+                if not err <= TOL[x["dtype"]]:
+                    note.append(f"{x['name']}: compiled vs eager {err:.3g}")
+        except Exception as e:  # torch.compile needs a working Triton; say so, time nothing
+            comp = None
+            note.append(f"torch.compile failed: {type(e).__name__}")
+        if not agree:
+            bad += 1
+        ta = time_us(axle, o.iters, o.warmup)
+        te = time_us(lambda: prog(*ins), o.iters, o.warmup)
+        tc = time_us(lambda: comp(*ins), o.iters, o.warmup) if comp else None
+        cost = m["_cost"]
+        cerr = "—" if cost is None else f"{(cost - ta) / ta * 100:+.0f}%"
+        rows.append(f"| {dev} | {name} | {fmt(ta)} | {fmt(te)} | {fmt(tc)} | {ratio(te, ta)} | "
+                    f"{ratio(tc, ta)} | {fmt(cost)} | {cerr} | {'ok' if agree else 'MISMATCH'}"
+                    f"{'; ' + '; '.join(note) if note else ''} |")
+        print(rows[-1], file=sys.stderr)
+    table = [f"Measured {now} on {dev} ({arch}), PyTorch {torch.__version__}, CUDA {torch.version.cuda}; "
+             f"median of {o.iters} runs after {o.warmup} warm-up runs, CUDA events.", "",
+             "| device | benchmark | axle µs | eager µs | compiled µs | eager / axle | compiled / axle "
+             "| cost model µs | model error | outputs |",
+             "|---|---|---|---|---|---|---|---|---|---|"] + rows
+    text = "\n".join(table) + "\n"
+    if o.out:
+        with open(o.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    shutil.rmtree(build, ignore_errors=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1228 @@
+/* cuda.c — μGraph → CUDA C++ (docs/gpu.md, "Generated code").
+ *
+ * The generated text is read by two compilers: nvcc, and the host C++ compiler with
+ * gpu/emu/axle_emu.h standing in for the CUDA runtime (AXLE_EMU). So it uses only what the
+ * emulator defines: __global__, __shared__ through AX_SMEM_*, threadIdx / blockIdx /
+ * blockDim / gridDim, __syncthreads, the f16/bf16 conversion intrinsics, AX_LAUNCH instead
+ * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError. The tensor-core path is
+ * behind AX_TC_ON, which the emulator never sets.
+ *
+ * Values are computed in f32; every block operator's result is rounded to its dtype when
+ * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —
+ * exactly where the float interpreter (superopt/interp.c, storage mode) rounds, so that
+ * emulation can be compared with it element by element. */
+#include "gpu/cuda.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* ORDER TARGET */
+static const char *const target_names[] = {"sm_90", "sm_80"};
+
+bool ax_cuda_target_lookup(const char *name, AxCudaTarget *out) {
+  for (int i = 0; i < (int)AX_COUNTOF(target_names); i++)
+    if (strcmp(name, target_names[i]) == 0) {
+      *out = (AxCudaTarget)i;
+      return true;
+    }
+  return false;
+}
+
+const char *ax_cuda_target_name(AxCudaTarget t) { return target_names[t]; }
+
+/* cudaDevAttrMaxSharedMemoryPerBlockOptin: 232448 B (H100), 166912 B (A100). */
+int64_t ax_cuda_smem_limit(AxCudaTarget t) { return t == AX_CUDA_SM90 ? 232448 : 166912; }
+
+/* Static __shared__ arrays are limited to 48 KB; larger blocks use dynamic shared memory
+ * and opt in with cudaFuncSetAttribute. */
+#define STATIC_SMEM_MAX (48 * 1024)
+
+void ax_cuda_ident(const char *name, char *buf, size_t n) {
+  size_t i = 0;
+  for (; name[i] && i + 1 < n; i++) {
+    char c = name[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    buf[i] = ok ? c : '_';
+  }
+  buf[i] = 0;
+}
+
+static const char *ctype(AxDtype t) {
+  switch (t) {
+  case AX_DT_F16: return "__half";
+  case AX_DT_BF16: return "__nv_bfloat16";
+  case AX_DT_F32: return "float";
+  }
+  AX_UNREACHABLE();
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+typedef struct Emit {
+  FILE *f;
+  int ind;
+} Emit;
+
+static void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(Emit *e, const char *fmt, ...) {
+  for (int i = 0; i < e->ind; i++) fputs("  ", e->f);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(e->f, fmt, ap);
+  va_end(ap);
+  fputc('\n', e->f);
+}
+
+/* An operand of an element loop: a pointer variable with a shape and a storage type, or a
+ * constant. */
+typedef struct Opnd {
+  char name[48];
+  AxTShape shape;
+  bool is_const;
+  double c;
+  bool f32;          /* stored as float (accumulators), else as dtype dt */
+  AxDtype dt;
+} Opnd;
+
+static const char *stype(const Opnd *o) { return o->f32 ? "float" : ctype(o->dt); }
+
+static int64_t stride_of(const AxTShape *s, int d) {
+  int64_t st = 1;
+  for (int i = d + 1; i < s->rank; i++) st *= s->dim[i];
+  return st;
+}
+
+/* Declares i0..i{r-1}, the multi-index of flat index e in shape s. */
+static void emit_index(Emit *e, const AxTShape *s, const char *ity) {
+  for (int d = 0; d < s->rank; d++) {
+    int64_t st = stride_of(s, d);
+    char div[48] = "e";
+    if (st != 1) snprintf(div, sizeof div, "(e / %" PRId64 ")", st);
+    if (d == 0) line(e, "[[maybe_unused]] const %s i%d = %s;", ity, d, div);
+    else line(e, "[[maybe_unused]] const %s i%d = %s %% %" PRId64 ";", ity, d, div, s->dim[d]);
+  }
+}
+
+/* Whether reading o at an element of shape `out` needs the multi-index (broadcasting). */
+static bool needs_index(const Opnd *o, const AxTShape *out) {
+  return !o->is_const && !ax_shape_equal(&o->shape, out) && ax_shape_numel(&o->shape) > 1;
+}
+
+/* The element offset of operand o at the output element e (i0.. declared when needed). */
+static void offset(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
+  if (ax_shape_equal(&o->shape, out)) {
+    snprintf(buf, n, "e");
+    return;
+  }
+  if (ax_shape_numel(&o->shape) == 1) {
+    snprintf(buf, n, "0");
+    return;
+  }
+  size_t used = 0;
+  buf[0] = 0;
+  int shift = out->rank - o->shape.rank;
+  for (int d = 0; d < o->shape.rank; d++) {
+    if (o->shape.dim[d] == 1) continue;
+    int64_t st = stride_of(&o->shape, d);
+    if (st == 1) used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%si%d", used ? " + " : "", d + shift);
+    else used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%si%d * %" PRId64, used ? " + " : "", d + shift, st);
+  }
+}
+
+static void value(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
+  if (o->is_const) {
+    snprintf(buf, n, "%.9gf", o->c);
+    if (!strpbrk(buf, ".eEn")) snprintf(buf, n, "%.1ff", o->c);   /* "2f" is no literal */
+    return;
+  }
+  char off[256];
+  offset(o, out, off, sizeof off);
+  snprintf(buf, n, "ax_f(%s[%s])", o->name, off);
+}
+
+/* The f32 expression of an element-wise operator on the variables a0, a1. */
+static const char *ew_expr(AxOp op) {
+  switch (op) {
+  case AX_OP_ADD: return "a0 + a1";
+  case AX_OP_SUB: return "a0 - a1";
+  case AX_OP_MUL: return "a0 * a1";
+  case AX_OP_DIV: return "a0 / a1";
+  case AX_OP_NEG: return "-a0";
+  case AX_OP_EXP: return "expf(a0)";
+  case AX_OP_SQUARE: return "a0 * a0";
+  case AX_OP_SQRT: return "sqrtf(a0)";
+  case AX_OP_SILU: return "a0 / (1.0f + expf(-a0))";
+  default: AX_UNREACHABLE();
+  }
+}
+
+/* Loop headers: a block's threads stride over a tile; a pre-defined kernel's threads
+ * stride over the whole grid. */
+static void loop_open(Emit *e, int64_t n, bool global) {
+  if (global)
+    line(e, "for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < %" PRId64
+            "LL; e += (long long)gridDim.x * blockDim.x) {", n);
+  else line(e, "for (int e = tid; e < %" PRId64 "; e += NT) {", n);
+  e->ind++;
+}
+
+static void loop_close(Emit *e) {
+  e->ind--;
+  line(e, "}");
+}
+
+static const char *ity(bool global) { return global ? "long long" : "int"; }
+
+/* out = op(in...) for an element-wise (unary or binary) operator. */
+static void body_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin,
+                             bool global) {
+  int64_t n = ax_shape_numel(&out->shape);
+  loop_open(e, n, global);
+  bool idx = false;
+  for (int j = 0; j < nin; j++) idx |= needs_index(&in[j], &out->shape);
+  if (idx) emit_index(e, &out->shape, ity(global));
+  char v[320];
+  for (int j = 0; j < nin; j++) {
+    value(&in[j], &out->shape, v, sizeof v);
+    line(e, "const float a%d = %s;", j, v);
+  }
+  line(e, "%s[e] = ax_to<%s>(%s);", out->name, stype(out), ew_expr(op));
+  loop_close(e);
+}
+
+/* matmul, portable path: one output element per thread iteration, f32 FMA. */
+static void body_matmul(Emit *e, const Opnd *out, const Opnd *a, const Opnd *b, bool global) {
+  const AxTShape *o = &out->shape;
+  int r = o->rank;
+  int64_t m = o->dim[r - 2], n = o->dim[r - 1], k = a->shape.dim[a->shape.rank - 1];
+  loop_open(e, ax_shape_numel(o), global);
+  const char *it = ity(global);
+  line(e, "const %s col = e %% %" PRId64 ", row = (e / %" PRId64 ") %% %" PRId64 ";", it, n, n, m);
+  /* batch offsets: the batch dims of each operand broadcast against the output's */
+  char ao[256] = "0", bo[256] = "0";
+  if (r > 2) {
+    AxTShape ob = *o, ab = a->shape, bb = b->shape;
+    ob.rank -= 2;
+    ab.rank -= 2;
+    bb.rank -= 2;
+    line(e, "const %s bt = e / %" PRId64 ";", it, m * n);
+    for (int d = 0; d < ob.rank; d++) {
+      int64_t st = stride_of(&ob, d);
+      if (d == 0) line(e, "[[maybe_unused]] const %s i%d = bt / %" PRId64 ";", it, d, st);
+      else line(e, "[[maybe_unused]] const %s i%d = (bt / %" PRId64 ") %% %" PRId64 ";", it, d, st, ob.dim[d]);
+    }
+    Opnd ta = {.shape = ab}, tb = {.shape = bb};
+    char t1[200], t2[200];
+    offset(&ta, &ob, t1, sizeof t1);
+    offset(&tb, &ob, t2, sizeof t2);
+    if (strcmp(t1, "e") == 0) snprintf(t1, sizeof t1, "bt");
+    if (strcmp(t2, "e") == 0) snprintf(t2, sizeof t2, "bt");
+    snprintf(ao, sizeof ao, "(%s) * %" PRId64, t1[0] ? t1 : "0", m * k);
+    snprintf(bo, sizeof bo, "(%s) * %" PRId64, t2[0] ? t2 : "0", k * n);
+  }
+  line(e, "const %s *pa = %s + %s + row * %" PRId64 ";", stype(a), a->name, ao, k);
+  line(e, "const %s *pb = %s + %s + col;", stype(b), b->name, bo);
+  line(e, "float acc = 0.0f;");
+  line(e, "for (int q = 0; q < %" PRId64 "; ++q) acc = fmaf(ax_f(pa[q]), ax_f(pb[(%s)q * %" PRId64 "]), acc);",
+       k, it, n);
+  line(e, "%s[e] = ax_to<%s>(acc);", out->name, stype(out));
+  loop_close(e);
+}
+
+/* outer x len x inner around an axis. */
+static void split3(const AxTShape *s, int axis, int64_t *outer, int64_t *len, int64_t *inner) {
+  *outer = *inner = 1;
+  for (int i = 0; i < axis; i++) *outer *= s->dim[i];
+  for (int i = axis + 1; i < s->rank; i++) *inner *= s->dim[i];
+  *len = s->dim[axis];
+}
+
+/* sum / mean along an axis to size t: out[o, i, in] = sum_j x[o, j*t + i, in] (times scale).
+ * square: sums squares (rms). The result goes through `store`, a format with one %s for
+ * the f32 value. */
+static void body_reduce(Emit *e, const Opnd *out, const Opnd *x, int axis, int64_t t,
+                        bool square, double scale, const char *store, bool global) {
+  (void)out;   /* the shape follows from x, axis and t; kept for symmetry with the others */
+  int64_t outer, len, inner;
+  split3(&x->shape, axis, &outer, &len, &inner);
+  loop_open(e, outer * t * inner, global);
+  const char *it = ity(global);
+  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", i = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
+       it, t * inner, inner, t, inner);
+  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(x), x->name, len, inner);
+  line(e, "float acc = 0.0f;");
+  line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(%s)j * %" PRId64 "]); acc += %s; }",
+       len / t, it, t * inner, square ? "v * v" : "v");
+  char val[96];
+  if (scale != 1.0) snprintf(val, sizeof val, "acc * %.9gf", scale);
+  else snprintf(val, sizeof val, "acc");
+  for (int i = 0; i < e->ind; i++) fputs("  ", e->f);
+  fprintf(e->f, store, val);
+  fputs(";\n", e->f);
+  loop_close(e);
+}
+
+/* concat along an axis. */
+static void body_concat(Emit *e, const Opnd *out, const Opnd *in, int nin, int axis, bool global) {
+  int64_t outer, len, inner;
+  split3(&out->shape, axis, &outer, &len, &inner);
+  loop_open(e, ax_shape_numel(&out->shape), global);
+  const char *it = ity(global);
+  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", l = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
+       it, len * inner, inner, len, inner);
+  int64_t start = 0;
+  for (int j = 0; j < nin; j++) {
+    int64_t lj = in[j].shape.dim[axis];
+    line(e, "%sif (l < %" PRId64 ") %s[e] = ax_to<%s>(ax_f(%s[(o * %" PRId64 " + l - %" PRId64 ") * %" PRId64 " + in]));",
+         j ? "else " : "", start + lj, out->name, stype(out), in[j].name, lj, start, inner);
+    start += lj;
+  }
+  loop_close(e);
+}
+
+/* ---- pre-defined kernel operators ----------------------------------------------------- */
+
+static void kt_opnd(const AxMugraph *g, int ti, Opnd *o) {
+  const AxKTensor *t = &g->tensors[ti];
+  memset(o, 0, sizeof *o);
+  o->shape = t->shape;
+  o->dt = t->dtype;
+  if (t->anon) {
+    o->is_const = true;
+    o->c = (double)t->value.num / (double)t->value.den;
+  }
+  snprintf(o->name, sizeof o->name, "p%d", ti);
+}
+
+/* Whether operand j of st is the first occurrence of its tensor (mul(d, d) passes d once). */
+static bool first_use(const AxKStmt *st, int j) {
+  for (int q = 0; q < j; q++)
+    if (st->in[q] == st->in[j]) return false;
+  return true;
+}
+
+/* One __global__ for pre-defined operator statement s; its name is op<s>. */
+static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
+  const AxKStmt *st = &g->stmts[s];
+  Opnd out, in[AX_MAXIN];
+  kt_opnd(g, st->t, &out);
+  for (int j = 0; j < st->nin; j++) kt_opnd(g, st->in[j], &in[j]);
+  fprintf(e->f, "\n// '%s' = %s(...) %s, pre-defined: one thread per output element\n",
+          g->tensors[st->t].name, ax_op_pname(st->op), ctype(out.dt));
+  fprintf(e->f, "__global__ void __launch_bounds__(256) ax_op%d(%s *__restrict__ %s", s, ctype(out.dt), out.name);
+  for (int j = 0; j < st->nin; j++)
+    if (!in[j].is_const && first_use(st, j))
+      fprintf(e->f, ", const %s *__restrict__ %s", ctype(in[j].dt), in[j].name);
+  fprintf(e->f, ") {\n");
+  e->ind = 1;
+  int64_t n = ax_shape_numel(&out.shape);
+  char store[96];
+  snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ctype(out.dt));
+  switch (st->op) {
+  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_DIV:
+  case AX_OP_NEG: case AX_OP_EXP: case AX_OP_SQUARE: case AX_OP_SQRT: case AX_OP_SILU:
+    body_elementwise(e, st->op, &out, in, st->nin, true);
+    break;
+  case AX_OP_DOT: body_matmul(e, &out, &in[0], &in[1], true); break;
+  case AX_OP_REDUCE:
+    body_reduce(e, &out, &in[0], st->at.axis, st->at.to ? st->at.to : 1, false, 1.0, store, true);
+    break;
+  case AX_OP_MEAN:
+    body_reduce(e, &out, &in[0], st->at.axis, 1, false, 1.0 / (double)in[0].shape.dim[st->at.axis],
+                store, true);
+    break;
+  case AX_OP_RMS_NORM: {
+    /* each element recomputes its row's mean square: simple, and pre-defined operators
+     * are the baseline, not the product */
+    int64_t outer, len, inner;
+    split3(&out.shape, st->at.axis, &outer, &len, &inner);
+    loop_open(e, n, true);
+    line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
+    line(e, "const %s *px = %s + o * %" PRId64 " + in;", ctype(in[0].dt), in[0].name, len * inner);
+    line(e, "float acc = 0.0f;");
+    line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(long long)j * %" PRId64 "]); acc += v * v; }",
+         len, inner);
+    line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) / sqrtf(acc * %.9gf));", out.name, ctype(out.dt),
+         in[0].name, 1.0 / (double)len);
+    loop_close(e);
+    break;
+  }
+  case AX_OP_RESHAPE:
+    loop_open(e, n, true);
+    line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]));", out.name, ctype(out.dt), in[0].name);
+    loop_close(e);
+    break;
+  case AX_OP_BROADCAST: {
+    loop_open(e, n, true);
+    if (needs_index(&in[0], &out.shape)) emit_index(e, &out.shape, "long long");
+    char v[320];
+    value(&in[0], &out.shape, v, sizeof v);
+    line(e, "%s[e] = ax_to<%s>(%s);", out.name, ctype(out.dt), v);
+    loop_close(e);
+    break;
+  }
+  case AX_OP_REPEAT: {
+    int64_t outer, len, inner;
+    split3(&in[0].shape, st->at.axis, &outer, &len, &inner);
+    int64_t times = st->at.times;
+    loop_open(e, n, true);
+    line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", l = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
+         len * times * inner, inner, len * times, inner);
+    line(e, "%s[e] = ax_to<%s>(ax_f(%s[(o * %" PRId64 " + l / %" PRId64 ") * %" PRId64 " + in]));",
+         out.name, ctype(out.dt), in[0].name, len, times, inner);
+    loop_close(e);
+    break;
+  }
+  case AX_OP_CONCAT: body_concat(e, &out, in, st->nin, st->at.axis, true); break;
+  default: AX_UNREACHABLE();   /* sources and rule-only operators never reach a kernel */
+  }
+  e->ind = 0;
+  fprintf(e->f, "}\n");
+}
+
+/* ---- graph-defined kernels ------------------------------------------------------------ */
+
+/* What a block node's tile is, where it lives and who wrote it last. */
+enum { CLEAN, ELEMWISE, SCATTERED };   /* dirty: since the last barrier, written by ... */
+
+typedef struct Tile {
+  Opnd o;
+  int64_t off, bytes;
+  int dirty;
+} Tile;
+
+typedef struct KGen {
+  Emit *e;
+  const AxMugraph *g;
+  const AxKernel *k;
+  Tile *t;
+  int64_t nt;          /* threads per block */
+  int64_t tc_scratch;  /* offset of the per-warp wmma scratch, -1 when unused */
+  int64_t *scr;        /* per node: offset of an rms_norm's f32 row scratch, -1 */
+  int barriers;
+} KGen;
+
+static void barrier(KGen *kg, const char *why) {
+  line(kg->e, "__syncthreads();  // %s", why);
+  for (int i = 0; i < kg->k->nnodes; i++) kg->t[i].dirty = CLEAN;
+  kg->barriers++;
+}
+
+/* Before a node reads node j: element e of a tile written element-wise (by the thread that
+ * handles e) can be read at e by the same thread without a barrier; anything else written
+ * since the last barrier needs one. */
+static void need(KGen *kg, int j, bool same_e, const char *reader) {
+  const Tile *t = &kg->t[j];
+  if (t->o.is_const || t->dirty == CLEAN) return;
+  if (t->dirty == ELEMWISE && same_e) return;
+  char why[160];
+  snprintf(why, sizeof why, "'%s' reads '%s'", reader, kg->k->nodes[j].name);
+  barrier(kg, why);
+}
+
+/* How many threads share one row of a row reduction: all the block's threads when there
+ * are few rows (nTrans: one row of 4096 per block), else one per row. */
+static int64_t split_parts(int64_t nt, int64_t rows, int64_t len) {
+  int64_t p = nt / rows;
+  if (p > len / 8) p = len / 8;   /* at least 8 elements per partial sum */
+  return p > 1 ? p : 1;
+}
+
+static bool tc_eligible(const AxKernel *k, const AxBNode *n) {
+  const AxBNode *a = &k->nodes[n->in[0]], *b = &k->nodes[n->in[1]];
+  int r = n->shape.rank;
+  if (a->shape.rank != r || b->shape.rank != r) return false;
+  if (a->dtype == AX_DT_F32 || a->dtype != b->dtype || a->dtype != n->dtype) return false;
+  int64_t m = n->shape.dim[r - 2], nn = n->shape.dim[r - 1], kk = a->shape.dim[r - 1];
+  if (m % 16 || nn % 16 || kk % 16) return false;
+  for (int d = 0; d < r - 2; d++)   /* batch dims: equal on both sides (no broadcasting) */
+    if (a->shape.dim[d] != n->shape.dim[d] || b->shape.dim[d] != n->shape.dim[d]) return false;
+  return true;
+}
+
+static void gen_matmul(KGen *kg, int i) {
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  need(kg, n->in[0], false, n->name);
+  need(kg, n->in[1], false, n->name);
+  const Opnd *out = &kg->t[i].o, *a = &kg->t[n->in[0]].o, *b = &kg->t[n->in[1]].o;
+  bool tc = tc_eligible(kg->k, n) && kg->nt % 32 == 0;
+  if (tc) {
+    int r = n->shape.rank;
+    int64_t m = n->shape.dim[r - 2], nn = n->shape.dim[r - 1], kk = a->shape.dim[r - 1];
+    int64_t batch = ax_shape_numel(&n->shape) / (m * nn);
+    line(e, "#if AX_TC_ON");
+    line(e, "{  // tensor cores: one 16x16 output tile per warp at a time, f32 accumulation");
+    e->ind++;
+    line(e, "float *scr = (float *)(ax_smem + %" PRId64 ") + (tid / 32) * 256;", kg->tc_scratch);
+    line(e, "for (int w = tid / 32; w < %" PRId64 "; w += NT / 32) {", batch * (m / 16) * (nn / 16));
+    e->ind++;
+    line(e, "const int bt = w / %" PRId64 ", tm = (w / %" PRId64 ") %% %" PRId64 ", tn = w %% %" PRId64 ";",
+         (m / 16) * (nn / 16), nn / 16, m / 16, nn / 16);
+    line(e, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c;");
+    line(e, "nvcuda::wmma::fill_fragment(c, 0.0f);");
+    line(e, "for (int q = 0; q < %" PRId64 "; q += 16) {", kk);
+    e->ind++;
+    line(e, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, %s, nvcuda::wmma::row_major> fa;", stype(a));
+    line(e, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, %s, nvcuda::wmma::row_major> fb;", stype(b));
+    line(e, "nvcuda::wmma::load_matrix_sync(fa, %s + bt * %" PRId64 " + tm * %" PRId64 " + q, %" PRId64 ");",
+         a->name, m * kk, 16 * kk, kk);
+    line(e, "nvcuda::wmma::load_matrix_sync(fb, %s + bt * %" PRId64 " + q * %" PRId64 " + tn * 16, %" PRId64 ");",
+         b->name, kk * nn, nn, nn);
+    line(e, "nvcuda::wmma::mma_sync(c, fa, fb, c);");
+    e->ind--;
+    line(e, "}");
+    line(e, "nvcuda::wmma::store_matrix_sync(scr, c, 16, nvcuda::wmma::mem_row_major);");
+    line(e, "__syncwarp();");
+    line(e, "for (int l = tid %% 32; l < 256; l += 32)");
+    line(e, "  %s[bt * %" PRId64 " + (tm * 16 + l / 16) * %" PRId64 " + tn * 16 + l %% 16] = ax_to<%s>(scr[l]);",
+         out->name, m * nn, nn, stype(out));
+    line(e, "__syncwarp();");
+    e->ind--;
+    line(e, "}");
+    e->ind--;
+    line(e, "}");
+    line(e, "#else");
+  }
+  body_matmul(e, out, a, b, false);
+  if (tc) line(e, "#endif");
+  kg->t[i].dirty = tc ? SCATTERED : ELEMWISE;
+}
+
+/* A block operator (or, for a thread graph, the run of its operators starting at i, fused
+ * into one loop when they share a shape). Returns the last node handled. */
+static int gen_op(KGen *kg, int i) {
+  const AxKernel *k = kg->k;
+  const AxBNode *n = &k->nodes[i];
+  Emit *e = kg->e;
+  Tile *t = kg->t;
+  if (n->op == AX_OP_CONSTANT) return i;
+  if (n->thread >= 0) {
+    int last = i;
+    bool same = true;
+    /* the group: the thread graph's operators, with the inline constants among them */
+    for (int j = i + 1; j < k->nnodes; j++) {
+      const AxBNode *m = &k->nodes[j];
+      if (m->kind == AX_BN_OP && m->op == AX_OP_CONSTANT) continue;
+      if (m->thread != n->thread || m->phase != n->phase) break;
+      last = j;
+      if (!ax_shape_equal(&m->shape, &n->shape)) same = false;
+    }
+    if (same && last > i) {
+      /* one loop; within it a value produced by the graph is a register */
+      /* an operand from inside the group is a register (inline constants are literals) */
+#define INSIDE(q) ((q) >= i && !t[q].o.is_const)
+      for (int j = i; j <= last; j++)
+        for (int q = 0; q < k->nodes[j].nin; q++)
+          if (!INSIDE(k->nodes[j].in[q]))
+            need(kg, k->nodes[j].in[q], ax_shape_equal(&t[k->nodes[j].in[q]].o.shape, &n->shape), k->nodes[j].name);
+      int nops = 0;
+      for (int j = i; j <= last; j++) nops += !t[j].o.is_const;
+      line(e, "// thread graph: %d fused operators", nops);
+      loop_open(e, ax_shape_numel(&n->shape), false);
+      bool idx = false;
+      for (int j = i; j <= last; j++)
+        for (int q = 0; q < k->nodes[j].nin; q++)
+          if (!INSIDE(k->nodes[j].in[q])) idx |= needs_index(&t[k->nodes[j].in[q]].o, &n->shape);
+      if (idx) emit_index(e, &n->shape, "int");
+      for (int j = i; j <= last; j++) {
+        const AxBNode *m = &k->nodes[j];
+        if (m->op == AX_OP_CONSTANT) continue;
+        line(e, "{");
+        e->ind++;
+        char v[320];
+        for (int q = 0; q < m->nin; q++) {
+          if (INSIDE(m->in[q])) snprintf(v, sizeof v, "r%d", m->in[q]);
+          else value(&t[m->in[q]].o, &n->shape, v, sizeof v);
+          line(e, "const float a%d = %s;", q, v);
+        }
+        line(e, "r%d = ax_f(ax_to<%s>(%s));", j, stype(&t[j].o), ew_expr(m->op));
+        line(e, "%s[e] = ax_to<%s>(r%d);", t[j].o.name, stype(&t[j].o), j);
+        e->ind--;
+        line(e, "}");
+      }
+      loop_close(e);
+#undef INSIDE
+      for (int j = i; j <= last; j++)
+        if (!t[j].o.is_const) t[j].dirty = ELEMWISE;
+      return last;
+    }
+  }
+  Opnd in[AX_MAXIN];
+  int nin = 0;
+  for (int q = 0; q < n->nin; q++) in[nin++] = t[n->in[q]].o;
+  Opnd *out = &t[i].o;
+  if (ax_op_is_elementwise(n->op)) {
+    for (int q = 0; q < n->nin; q++) need(kg, n->in[q], ax_shape_equal(&in[q].shape, &n->shape), n->name);
+    body_elementwise(e, n->op, out, in, nin, false);
+    t[i].dirty = ELEMWISE;
+    return i;
+  }
+  char store[96];
+  snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out->name, stype(out));
+  switch (n->op) {
+  case AX_OP_DOT: gen_matmul(kg, i); break;
+  case AX_OP_REDUCE:
+  case AX_OP_MEAN: {
+    need(kg, n->in[0], false, n->name);
+    double sc = n->op == AX_OP_MEAN ? 1.0 / (double)in[0].shape.dim[n->at.axis] : 1.0;
+    body_reduce(e, out, &in[0], n->at.axis, n->op == AX_OP_REDUCE && n->at.to ? n->at.to : 1, false,
+                sc, store, false);
+    t[i].dirty = ELEMWISE;
+    break;
+  }
+  case AX_OP_RMS_NORM: {
+    need(kg, n->in[0], false, n->name);
+    int64_t outer, len, inner;
+    split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
+    Opnd r = {.shape = in[0].shape, .f32 = true};
+    r.shape.dim[n->at.axis] = 1;
+    snprintf(r.name, sizeof r.name, "rs%d", i);
+    line(e, "float *%s = (float *)(ax_smem + %" PRId64 ");  // 1 / rms of every row", r.name, kg->scr[i]);
+    int64_t rows = outer * inner, parts = split_parts(kg->nt, rows, len);
+    if (parts > 1) {
+      /* few rows: `parts` threads per row sum strided partial squares, then one thread
+       * per row adds the partials */
+      line(e, "float *part%d = %s + %" PRId64 ";  // partial sums, %" PRId64 " per row", i, r.name,
+           (rows + 31) / 32 * 32, parts);
+      loop_open(e, rows * parts, false);
+      line(e, "const int row = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
+      line(e, "const %s *px = %s + (row / %" PRId64 ") * %" PRId64 " + row %% %" PRId64 ";", stype(&in[0]),
+           in[0].name, inner, len * inner, inner);
+      line(e, "float acc = 0.0f;");
+      line(e, "for (int j = p; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[j * %" PRId64 "]); acc += v * v; }",
+           len, parts, inner);
+      line(e, "part%d[e] = acc;", i);
+      loop_close(e);
+      barrier(kg, "the partial sums of a row come from several threads");
+      loop_open(e, rows, false);
+      line(e, "float acc = 0.0f;");
+      line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
+      line(e, "%s[e] = 1.0f / sqrtf(acc * %.9gf);", r.name, 1.0 / (double)len);
+      loop_close(e);
+    } else {
+      char st2[96];
+      snprintf(st2, sizeof st2, "%s[e] = 1.0f / sqrtf(%%s)", r.name);
+      body_reduce(e, &r, &in[0], n->at.axis, 1, true, 1.0 / (double)len, st2, false);
+    }
+    barrier(kg, "the row scales are read by every thread of the row");
+    loop_open(e, ax_shape_numel(&n->shape), false);
+    line(e, "[[maybe_unused]] const int o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
+    line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) * %s[o * %" PRId64 " + in]);", out->name, stype(out),
+         in[0].name, r.name, inner);
+    loop_close(e);
+    t[i].dirty = ELEMWISE;
+    break;
+  }
+  case AX_OP_CONCAT:
+    for (int q = 0; q < n->nin; q++) need(kg, n->in[q], false, n->name);
+    body_concat(e, out, in, nin, n->at.axis, false);
+    t[i].dirty = ELEMWISE;
+    break;
+  default: AX_UNREACHABLE();
+  }
+  return i;
+}
+
+/* The offset expression of a tile's dim d: the block's chunk (imap, hierarchical over the
+ * grid axes mapped to d, x outermost) plus, for the fmap dim, the iteration's slice. */
+static void tile_offsets(const AxTShape *full, const int *map, int fmap, const int64_t *grid,
+                         const AxTShape *tile, char off[][160]) {
+  for (int d = 0; d < full->rank; d++) {
+    int64_t parts = 1;
+    char h[120] = "";
+    for (int g = 0; g < 3; g++)
+      if (map[g] == d) {
+        char nh[120];
+        if (!h[0]) snprintf(nh, sizeof nh, "(long long)blockIdx.%c", "xyz"[g]);
+        else snprintf(nh, sizeof nh, "(%s * %" PRId64 " + blockIdx.%c)", h, grid[g], "xyz"[g]);
+        memcpy(h, nh, sizeof h);
+        parts *= grid[g];
+      }
+    int64_t chunk = full->dim[d] / parts;
+    size_t u = 0;
+    off[d][0] = 0;
+    if (h[0]) u += (size_t)snprintf(off[d], 160, "%s * %" PRId64, h, chunk);
+    if (fmap == d) snprintf(off[d] + u, 160 - u, "%s(long long)it * %" PRId64, u ? " + " : "", tile->dim[d]);
+    if (!off[d][0]) snprintf(off[d], 160, "0");
+  }
+}
+
+/* Whether a tile copy moves 16-byte vectors: the innermost runs of the tile and of the
+ * tensor hold whole vectors and both sides have the same type. */
+static bool box_vec(const Opnd *tile, AxDtype gdt, const AxTShape *full) {
+  int r = tile->shape.rank;
+  int64_t v = 16 / (int64_t)ax_dtype_bytes(gdt);
+  bool same = !tile->f32 || gdt == AX_DT_F32;
+  return same && r > 0 && tile->shape.dim[r - 1] % v == 0 && full->dim[r - 1] % v == 0;
+}
+
+/* Copies between a tile in shared memory and its box in a kernel tensor. Vectorized by
+ * 16 bytes when box_vec allows it. */
+static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt, const AxTShape *full,
+                     char off[][160], bool load) {
+  Emit *e = kg->e;
+  const AxTShape *ts = &tile->shape;
+  int r = ts->rank;
+  int64_t v = 16 / (int64_t)ax_dtype_bytes(gdt);
+  bool vec = box_vec(tile, gdt, full);
+  /* the innermost offset is a multiple of the tile's innermost size (chunks and slices are) */
+  AxTShape s = *ts, f = *full;
+  if (vec) s.dim[r - 1] /= v, f.dim[r - 1] /= v;
+  else v = 1;
+  loop_open(e, ax_shape_numel(&s), false);
+  if (r > 0) emit_index(e, &s, "int");
+  char gidx[1200] = "";
+  size_t u = 0;
+  for (int d = 0; d < r; d++) {
+    int64_t st = stride_of(&f, d);
+    char o[200];
+    if (d == r - 1 && v > 1) snprintf(o, sizeof o, "(%s) / %" PRId64, off[d], v);
+    else snprintf(o, sizeof o, "%s", off[d]);
+    u += (size_t)snprintf(gidx + u, sizeof gidx - u, "%s(%s + i%d) * %" PRId64 "LL", u ? " + " : "", o, d, st);
+  }
+  if (!gidx[0]) snprintf(gidx, sizeof gidx, "0");
+  if (vec && v > 1) {
+    if (load) line(e, "((uint4 *)%s)[e] = ((const uint4 *)%s)[%s];", tile->name, gname, gidx);
+    else line(e, "((uint4 *)%s)[%s] = ((const uint4 *)%s)[e];", gname, gidx, tile->name);
+  } else if (load) {
+    line(e, "%s[e] = %s[%s];", tile->name, gname, gidx);
+  } else {
+    line(e, "%s[%s] = ax_to<%s>(ax_f(%s[e]));", gname, gidx, ctype(gdt), tile->name);
+  }
+  loop_close(e);
+}
+
+static void gen_iter(KGen *kg, int i) {
+  const AxBNode *n = &kg->k->nodes[i];
+  const AxKTensor *src = &kg->g->tensors[n->src];
+  char off[AX_MAXRANK][160];
+  tile_offsets(&src->shape, n->imap, n->fmap, kg->k->grid, &n->shape, off);
+  char sb[96];
+  line(kg->e, "// '%s': tile %s of '%s'", n->name, ax_shape_str(&n->shape, sb, sizeof sb), src->name);
+  char gname[32];
+  snprintf(gname, sizeof gname, "p%d", n->src);
+  copy_box(kg, &kg->t[i].o, gname, src->dtype, &src->shape, off, true);
+  /* a vectorized copy does not follow the element mapping */
+  kg->t[i].dirty = box_vec(&kg->t[i].o, src->dtype, &src->shape) ? SCATTERED : ELEMWISE;
+}
+
+static void gen_save(KGen *kg, int i) {
+  const AxBNode *n = &kg->k->nodes[i];
+  const AxKTensor *dst = &kg->g->tensors[n->dst];
+  char off[AX_MAXRANK][160];
+  AxTShape tile = n->shape;
+  int nomap[3];
+  memcpy(nomap, n->omap, sizeof nomap);
+  tile_offsets(&dst->shape, nomap, -1, kg->k->grid, &tile, off);
+  need(kg, n->in[0], !box_vec(&kg->t[n->in[0]].o, dst->dtype, &dst->shape), n->name);
+  line(kg->e, "// store '%s' into '%s'", kg->k->nodes[n->in[0]].name, dst->name);
+  char gname[32];
+  snprintf(gname, sizeof gname, "p%d", n->dst);
+  copy_box(kg, &kg->t[n->in[0]].o, gname, dst->dtype, &dst->shape, off, false);
+}
+
+/* Accumulators: one iteration's contribution. */
+static void gen_accum(KGen *kg, int i, bool finish) {
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  Tile *acc = &kg->t[i];
+  const Opnd *v = &kg->t[n->in[0]].o;
+  const char *dt = ctype(n->dtype);
+  if (finish) {
+    if (n->acc == AX_ACC_CONCAT) return;
+    need(kg, i, true, n->name);
+    int64_t len = kg->k->nodes[n->in[0]].shape.dim[n->at.axis];
+    loop_open(e, ax_shape_numel(&n->shape), false);
+    if (n->acc == AX_ACC_RMS)
+      line(e, "%s[e] = ax_f(ax_to<%s>(sqrtf(%s[e] * %.9gf)));", acc->o.name, dt, acc->o.name,
+           1.0 / (double)(kg->k->forloop * len));
+    else line(e, "%s[e] = ax_f(ax_to<%s>(%s[e]));", acc->o.name, dt, acc->o.name);
+    loop_close(e);
+    acc->dirty = acc->dirty == CLEAN ? ELEMWISE : acc->dirty;
+    return;
+  }
+  if (n->acc == AX_ACC_SUM && !n->at.axis_set) {
+    need(kg, n->in[0], true, n->name);
+    loop_open(e, ax_shape_numel(&n->shape), false);
+    line(e, "%s[e] += ax_f(%s[e]);", acc->o.name, v->name);
+    loop_close(e);
+  } else if (n->acc == AX_ACC_CONCAT) {
+    need(kg, n->in[0], true, n->name);
+    int64_t outer, len, inner;
+    split3(&v->shape, n->at.axis, &outer, &len, &inner);
+    loop_open(e, ax_shape_numel(&v->shape), false);
+    line(e, "[[maybe_unused]] const int o = e / %" PRId64 ", rest = e %% %" PRId64 ";", len * inner, len * inner);
+    line(e, "%s[o * %" PRId64 " + it * %" PRId64 " + rest] = ax_f(%s[e]);", acc->o.name,
+         len * inner * kg->k->forloop, len * inner, v->name);
+    loop_close(e);
+    acc->dirty = SCATTERED;
+    return;
+  } else {
+    need(kg, n->in[0], false, n->name);
+    char store[96];
+    snprintf(store, sizeof store, "%s[e] += %%s", acc->o.name);
+    body_reduce(e, &acc->o, v, n->at.axis, n->acc == AX_ACC_SUM && n->at.to ? n->at.to : 1,
+                n->acc == AX_ACC_RMS, 1.0, store, false);
+  }
+  if (acc->dirty == CLEAN) acc->dirty = ELEMWISE;
+}
+
+static int64_t align128(int64_t x) { return (x + 127) / 128 * 128; }
+
+static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, AxDiag *d) {
+  const AxKernel *k = g->stmts[s].kernel;
+  int nn = k->nnodes;
+  int64_t nt = k->block[0] * k->block[1] * k->block[2];
+  if (k->grid[1] > 65535 || k->grid[2] > 65535 || k->grid[0] > 2147483647) {
+    ax_diag_error(d, k->span, "kernel '%s': grid [%" PRId64 ", %" PRId64 ", %" PRId64
+                  "] exceeds CUDA's limits (y and z at most 65535)", k->name, k->grid[0], k->grid[1], k->grid[2]);
+    return false;
+  }
+  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
+             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
+  /* Shared memory: invariant tiles, accumulators and scratch live through the block; the
+   * loop body's tiles and the post phase's share one region when the loop ends with a
+   * barrier (forloop > 1); otherwise they are laid out one after the other. */
+  int64_t fixed = 0, loop = 0, post = 0;
+  bool any_tc = false;
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    Tile *t = &kg.t[i];
+    kg.scr[i] = -1;
+    if (n->kind == AX_BN_SAVE) continue;
+    t->o.shape = n->shape;
+    t->o.dt = n->dtype;
+    if (n->kind == AX_BN_OP && n->op == AX_OP_CONSTANT) {
+      t->o.is_const = true;
+      t->o.c = (double)n->at.value.num / (double)n->at.value.den;
+      continue;
+    }
+    t->o.f32 = n->kind == AX_BN_ACCUM;
+    snprintf(t->o.name, sizeof t->o.name, "s%d", i);
+    t->bytes = align128(ax_shape_numel(&n->shape) * (t->o.f32 ? 4 : (int64_t)ax_dtype_bytes(n->dtype)));
+    if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
+    else if (n->phase == AX_PH_LOOP) t->off = loop, loop += t->bytes;
+    else t->off = post, post += t->bytes;
+    if (n->kind == AX_BN_OP && n->op == AX_OP_RMS_NORM) {
+      AxTShape rs = n->shape;
+      rs.dim[n->at.axis] = 1;
+      int64_t rows = ax_shape_numel(&rs), parts = split_parts(nt, rows, n->shape.dim[n->at.axis]);
+      kg.scr[i] = fixed;
+      fixed += align128(((rows + 31) / 32 * 32 + (parts > 1 ? rows * parts : 0)) * 4);
+    }
+    if (n->kind == AX_BN_OP && n->op == AX_OP_DOT && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
+  }
+  if (any_tc) kg.tc_scratch = fixed, fixed += (nt / 32) * 1024;
+  bool share = k->forloop > 1;
+  int64_t loop_base = fixed, post_base = share ? fixed : fixed + loop;
+  int64_t total = share ? fixed + (loop > post ? loop : post) : fixed + loop + post;
+  if (total == 0) total = 16;
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_SAVE || kg.t[i].o.is_const || n->kind == AX_BN_ACCUM) continue;
+    if (n->phase == AX_PH_LOOP) kg.t[i].off += loop_base;
+    else if (n->phase == AX_PH_POST) kg.t[i].off += post_base;
+  }
+  int64_t limit = ax_cuda_smem_limit(target);
+  if (total > limit) {
+    ax_diag_error(d, k->span,
+                  "kernel '%s': needs %" PRId64 " bytes of shared memory per block (tiles, "
+                  "accumulators and scratch), more than %s allows (%" PRId64 ")",
+                  k->name, total, ax_cuda_target_name(target), limit);
+    free(kg.t);
+    free(kg.scr);
+    return false;
+  }
+  bool dyn = total > STATIC_SMEM_MAX;
+
+  /* signature: every kernel tensor it reads or writes */
+  bool *uses = ax_xcalloc((size_t)g->ntensors + 1, 1), *writes = ax_xcalloc((size_t)g->ntensors + 1, 1);
+  for (int i = 0; i < nn; i++) {
+    if (k->nodes[i].kind == AX_BN_ITER) uses[k->nodes[i].src] = true;
+    if (k->nodes[i].kind == AX_BN_SAVE) uses[k->nodes[i].dst] = writes[k->nodes[i].dst] = true;
+  }
+  fprintf(e->f, "\n// kernel '%s': grid [%" PRId64 ", %" PRId64 ", %" PRId64 "], block [%" PRId64 ", %" PRId64
+          ", %" PRId64 "], for-loop %" PRId64 "\n// axle: kernel %s shared memory %" PRId64 " bytes (%s, limit %" PRId64 ")\n",
+          k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->forloop,
+          k->name, total, dyn ? "dynamic" : "static", limit);
+  /* min one block per SM: ptxas may then use the registers it needs (without it, it capped
+   * a QKNorm kernel at 72 registers on sm_80 and spilled) */
+  fprintf(e->f, "__global__ void __launch_bounds__(%" PRId64 ", 1) ax_k%d(", nt, s);
+  bool first = true;
+  for (int ti = 0; ti < g->ntensors; ti++)
+    if (uses[ti]) {
+      fprintf(e->f, "%s%s%s *__restrict__ p%d", first ? "" : ", ", writes[ti] ? "" : "const ",
+              ctype(g->tensors[ti].dtype), ti);
+      first = false;
+    }
+  fprintf(e->f, ") {\n");
+  e->ind = 1;
+  line(e, "constexpr int NT = %" PRId64 ";", nt);
+  line(e, "const int tid = threadIdx.x + %" PRId64 " * (threadIdx.y + %" PRId64 " * threadIdx.z);",
+       k->block[0], k->block[1]);
+  if (dyn) line(e, "AX_SMEM_DYNAMIC(ax_smem);");
+  else line(e, "AX_SMEM_STATIC(ax_smem, %" PRId64 ");", total);
+  for (int i = 0; i < nn; i++) {
+    const Tile *t = &kg.t[i];
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_SAVE || t->o.is_const) continue;
+    char sb[96];
+    line(e, "%s *const %s = (%s *)(ax_smem + %" PRId64 ");  // '%s' %s %s, %s", stype(&t->o), t->o.name,
+         stype(&t->o), t->off, n->name, ax_shape_str(&n->shape, sb, sizeof sb),
+         t->o.f32 ? "f32 accumulator" : ax_dtype_name(n->dtype), ax_mug_phase_name(n->phase));
+  }
+  /* registers of fused thread graphs */
+  for (int i = 0; i < nn; i++)
+    if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP) line(e, "float r%d;", i);
+  line(e, "(void)tid;");
+
+  line(e, "// before the loop: accumulators start at zero, invariant tiles and operators");
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_ACCUM && n->acc != AX_ACC_CONCAT) {
+      loop_open(e, ax_shape_numel(&n->shape), false);
+      line(e, "%s[e] = 0.0f;", kg.t[i].o.name);
+      loop_close(e);
+      kg.t[i].dirty = ELEMWISE;
+    }
+  }
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->phase != AX_PH_INVARIANT) continue;
+    if (n->kind == AX_BN_ITER) {
+      /* an invariant iterator's box does not depend on `it` */
+      gen_iter(&kg, i);
+    } else if (n->kind == AX_BN_OP) {
+      i = gen_op(&kg, i);
+    }
+  }
+  bool loop_body = false;
+  for (int i = 0; i < nn; i++)
+    if (k->nodes[i].phase == AX_PH_LOOP || k->nodes[i].kind == AX_BN_ACCUM) loop_body = true;
+  if (loop_body) {
+    /* no barrier here: the body's reads see the invariant phase's writes as unsynchronized
+     * (every later iteration starts after the end-of-body barrier, so that is the worst
+     * case) and synchronize where they need to */
+    line(e, "for (int it = 0; it < %" PRId64 "; ++it) {", k->forloop);
+    e->ind++;
+    for (int i = 0; i < nn; i++) {
+      const AxBNode *n = &k->nodes[i];
+      if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP) gen_iter(&kg, i);
+      else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) i = gen_op(&kg, i);
+      else if (n->kind == AX_BN_ACCUM) gen_accum(&kg, i, false);
+    }
+    if (k->forloop > 1) barrier(&kg, "the next iteration overwrites this one's tiles");
+    e->ind--;
+    line(e, "}");
+  }
+  line(e, "// after the loop: accumulators finished, post operators, stores");
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_ACCUM) gen_accum(&kg, i, true);
+    else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) i = gen_op(&kg, i);
+    else if (n->kind == AX_BN_SAVE) gen_save(&kg, i);
+  }
+  e->ind = 0;
+  fprintf(e->f, "}\n// axle: kernel %s barriers %d\n", k->name, kg.barriers);
+  fprintf(e->f, "#define AX_SMEM_K%d %" PRId64 "\n#define AX_SMEM_DYN_K%d %d\n", s, dyn ? total : (int64_t)0,
+          s, dyn ? 1 : 0);
+  free(uses);
+  free(writes);
+  free(kg.t);
+  free(kg.scr);
+  return true;
+}
+
+/* ---- prelude, host entry, header -------------------------------------------------- */
+
+static const char prelude[] =
+    "#include <stdint.h>\n"
+    "#ifdef AXLE_EMU\n"
+    "#include \"axle_emu.h\"  // the CPU emulator (gpu/emu): fibers for threads\n"
+    "#else\n"
+    "#include <cuda_runtime.h>\n"
+    "#include <cuda_fp16.h>\n"
+    "#include <cuda_bf16.h>\n"
+    "#include <mma.h>\n"
+    "#define AX_SMEM_STATIC(name, bytes) __shared__ __align__(128) unsigned char name[bytes]\n"
+    "#define AX_SMEM_DYNAMIC(name) extern __shared__ __align__(128) unsigned char name[]\n"
+    "#define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \\\n"
+    "  kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)\n"
+    "#endif\n"
+    "// Tensor cores (wmma, f32 accumulation) for block matmuls with dims that are multiples\n"
+    "// of 16: compile with -DAXLE_TC for sm_80 or newer. Without it: the portable FMA path.\n"
+    "#if defined(AXLE_TC) && !defined(AXLE_EMU) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)\n"
+    "#define AX_TC_ON 1\n"
+    "#else\n"
+    "#define AX_TC_ON 0\n"
+    "#endif\n"
+    "\n"
+    "// Every value is computed in f32; storage types convert on load and store.\n"
+    "__device__ __forceinline__ float ax_f(float x) { return x; }\n"
+    "__device__ __forceinline__ float ax_f(__half x) { return __half2float(x); }\n"
+    "__device__ __forceinline__ float ax_f(__nv_bfloat16 x) { return __bfloat162float(x); }\n"
+    "template <typename T> __device__ __forceinline__ T ax_to(float x);\n"
+    "template <> __device__ __forceinline__ float ax_to<float>(float x) { return x; }\n"
+    "template <> __device__ __forceinline__ __half ax_to<__half>(float x) { return __float2half_rn(x); }\n"
+    "template <> __device__ __forceinline__ __nv_bfloat16 ax_to<__nv_bfloat16>(float x) {\n"
+    "  return __float2bfloat16_rn(x);\n"
+    "}\n";
+
+static void list_io(FILE *f, const AxMugraph *g, const char *prefix) {
+  char sb[96];
+  int ni = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      const AxKTensor *t = &g->tensors[g->stmts[s].t];
+      fprintf(f, "%s  inputs[%d]  %-8s %s%s\n", prefix, ni++, t->name, ax_dtype_name(t->dtype),
+              ax_shape_str(&t->shape, sb, sizeof sb));
+    }
+  for (int i = 0; i < g->noutputs; i++) {
+    const AxKTensor *t = &g->tensors[g->outputs[i]];
+    fprintf(f, "%s  outputs[%d] %-8s %s%s\n", prefix, i, t->name, ax_dtype_name(t->dtype),
+            ax_shape_str(&t->shape, sb, sizeof sb));
+  }
+}
+
+void ax_cuda_emit_header(FILE *out, const AxMugraph *g) {
+  char id[128];
+  ax_cuda_ident(g->name, id, sizeof id);
+  fprintf(out, "/* Generated by axle from mugraph '%s'. Host entry of its CUDA kernels.\n", g->name);
+  fprintf(out, " * Device pointers, dense row-major; returns 0 or a cudaError_t:\n");
+  list_io(out, g, " *");
+  fprintf(out, " * stream: a cudaStream_t (NULL: the default stream). */\n");
+  fprintf(out, "#ifndef AXLE_%s_H\n#define AXLE_%s_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n", id, id);
+  fprintf(out, "int axle_run_%s(const void *const *inputs, void *const *outputs, void *stream);\n", id);
+  fprintf(out, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+}
+
+bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d) {
+  Emit e = {out, 0};
+  char id[128];
+  ax_cuda_ident(g->name, id, sizeof id);
+  fprintf(out, "// Generated by axle (axle cuda) from mugraph '%s' for %s. Do not edit.\n", g->name,
+          ax_cuda_target_name(target));
+  fprintf(out, "// Host entry: axle_run_%s(inputs, outputs, stream)\n", id);
+  list_io(out, g, "//");
+  fputs(prelude, out);
+  for (int s = 0; s < g->nstmts; s++) {
+    if (g->stmts[s].kind == AX_KS_OP) emit_predefined(&e, g, s);
+    else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, d)) return false;
+  }
+
+  /* host entry */
+  fprintf(out, "\nextern \"C\" int axle_run_%s(const void *const *inputs, void *const *outputs, "
+               "cudaStream_t stream) {\n", id);
+  e.ind = 1;
+  bool *is_out = ax_xcalloc((size_t)g->ntensors + 1, 1);
+  int ni = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      int ti = g->stmts[s].t;
+      line(&e, "%s *const p%d = (%s *)inputs[%d];  // %s", ctype(g->tensors[ti].dtype), ti,
+           ctype(g->tensors[ti].dtype), ni++, g->tensors[ti].name);
+    }
+  for (int i = 0; i < g->noutputs; i++) {
+    int ti = g->outputs[i];
+    if (g->stmts[g->tensors[ti].stmt].kind == AX_KS_INPUT || is_out[ti]) continue;
+    is_out[ti] = true;
+    line(&e, "%s *const p%d = (%s *)outputs[%d];  // %s", ctype(g->tensors[ti].dtype), ti,
+         ctype(g->tensors[ti].dtype), i, g->tensors[ti].name);
+  }
+  line(&e, "cudaError_t err = cudaSuccess;");
+  /* intermediates: device memory for the run, stream-ordered */
+  for (int ti = 0; ti < g->ntensors; ti++) {
+    const AxKTensor *t = &g->tensors[ti];
+    if (t->anon || is_out[ti] || g->stmts[t->stmt].kind == AX_KS_INPUT) continue;
+    line(&e, "%s *p%d = NULL;  // '%s', intermediate", ctype(t->dtype), ti, t->name);
+  }
+  for (int ti = 0; ti < g->ntensors; ti++) {
+    const AxKTensor *t = &g->tensors[ti];
+    if (t->anon || is_out[ti] || g->stmts[t->stmt].kind == AX_KS_INPUT) continue;
+    line(&e, "if ((err = cudaMallocAsync((void **)&p%d, %" PRId64 ", stream)) != cudaSuccess) goto done;", ti,
+         ax_shape_numel(&t->shape) * (int64_t)ax_dtype_bytes(t->dtype));
+  }
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind == AX_KS_OP) {
+      int64_t n = ax_shape_numel(&g->tensors[st->t].shape), blocks = (n + 255) / 256;
+      if (blocks > 65535) blocks = 65535;
+      fprintf(out, "  AX_LAUNCH(ax_op%d, dim3(%" PRId64 "), dim3(256), 0, stream, p%d", s, blocks, st->t);
+      for (int j = 0; j < st->nin; j++)
+        if (!g->tensors[st->in[j]].anon && first_use(st, j)) fprintf(out, ", p%d", st->in[j]);
+      fprintf(out, ");\n");
+    } else if (st->kind == AX_KS_KERNEL) {
+      const AxKernel *k = st->kernel;
+      /* the opt-in into more than 48 KB, once per process (not inside timed runs) */
+      fprintf(out, "#if AX_SMEM_DYN_K%d\n", s);
+      line(&e, "static bool ax_optin_k%d = false;", s);
+      line(&e, "if (!ax_optin_k%d) {", s);
+      line(&e, "  if ((err = cudaFuncSetAttribute(ax_k%d, cudaFuncAttributeMaxDynamicSharedMemorySize, AX_SMEM_K%d)) != cudaSuccess) goto done;", s, s);
+      line(&e, "  ax_optin_k%d = true;", s);
+      line(&e, "}");
+      fprintf(out, "#endif\n");
+      fprintf(out, "  AX_LAUNCH(ax_k%d, dim3(%" PRId64 ", %" PRId64 ", %" PRId64 "), dim3(%" PRId64 ", %" PRId64
+              ", %" PRId64 "), AX_SMEM_K%d, stream", s, k->grid[0], k->grid[1], k->grid[2], k->block[0],
+              k->block[1], k->block[2], s);
+      bool *uses = ax_xcalloc((size_t)g->ntensors + 1, 1);
+      for (int i = 0; i < k->nnodes; i++) {
+        if (k->nodes[i].kind == AX_BN_ITER) uses[k->nodes[i].src] = true;
+        if (k->nodes[i].kind == AX_BN_SAVE) uses[k->nodes[i].dst] = true;
+      }
+      for (int ti = 0; ti < g->ntensors; ti++)
+        if (uses[ti]) fprintf(out, ", p%d", ti);
+      free(uses);
+      fprintf(out, ");\n");
+    } else {
+      continue;
+    }
+    line(&e, "if ((err = cudaGetLastError()) != cudaSuccess) goto done;");
+  }
+  /* an output that is an input of the graph: copied (the parser refuses an output named
+   * twice; the check keeps the copy right if that ever changes) */
+  for (int i = 0; i < g->noutputs; i++) {
+    int ti = g->outputs[i];
+    bool again = false;
+    for (int j = 0; j < i; j++) again |= g->outputs[j] == ti;
+    if (g->stmts[g->tensors[ti].stmt].kind != AX_KS_INPUT && !again) continue;
+    line(&e, "if ((err = cudaMemcpyAsync(outputs[%d], p%d, %" PRId64 ", cudaMemcpyDeviceToDevice, stream)) != cudaSuccess) goto done;",
+         i, ti, ax_shape_numel(&g->tensors[ti].shape) * (int64_t)ax_dtype_bytes(g->tensors[ti].dtype));
+  }
+  fprintf(out, "done:\n");
+  for (int ti = 0; ti < g->ntensors; ti++) {
+    const AxKTensor *t = &g->tensors[ti];
+    if (t->anon || is_out[ti] || g->stmts[t->stmt].kind == AX_KS_INPUT) continue;
+    line(&e, "if (p%d) cudaFreeAsync(p%d, stream);", ti, ti);
+  }
+  line(&e, "return (int)err;");
+  fprintf(out, "}\n");
+  free(is_out);
+  return true;
+}
+
+/* ---- benchmark manifest ------------------------------------------------------------------ */
+
+static void json_shape(FILE *out, const AxTShape *s) {
+  fputc('[', out);
+  for (int i = 0; i < s->rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", s->dim[i]);
+  fputc(']', out);
+}
+
+/* Names in .axl and .mug files are identifiers; anything else is escaped for JSON. */
+static void json_str(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(out, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(out, "\\u%04x", *s);
+    else fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+/* The program tensor named like graph tensor gt, with the same dtype and shape; -1 after
+ * reporting. */
+static int pair_tensor(const AxMugraph *g, int gt, const AxMugraph *prog, AxDiag *d, const char *what) {
+  const AxKTensor *t = &g->tensors[gt];
+  int pt = ax_mug_find(prog, t->name);
+  char b1[96], b2[96];
+  if (pt < 0) {
+    ax_diag_error(d, t->span, "%s '%s' of mugraph '%s' is not a tensor of program '%s'", what, t->name,
+                  g->name, prog->name);
+    return -1;
+  }
+  const AxKTensor *p = &prog->tensors[pt];
+  if (p->dtype != t->dtype || !ax_shape_equal(&p->shape, &t->shape)) {
+    ax_diag_error(d, t->span, "%s '%s': %s%s in the mugraph, %s%s in program '%s'", what, t->name,
+                  ax_dtype_name(t->dtype), ax_shape_str(&t->shape, b1, sizeof b1), ax_dtype_name(p->dtype),
+                  ax_shape_str(&p->shape, b2, sizeof b2), prog->name);
+    return -1;
+  }
+  return pt;
+}
+
+bool ax_cuda_emit_manifest(FILE *out, const AxMugraph *g, const AxMugraph *prog, AxCudaTarget target,
+                           AxDiag *d) {
+  char id[128];
+  ax_cuda_ident(g->name, id, sizeof id);
+  int *pin = ax_xcalloc((size_t)g->ntensors + 1, sizeof *pin);
+  bool ok = true;
+  int ni = 0, pni = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      int pt = pair_tensor(g, g->stmts[s].t, prog, d, "input");
+      if (pt < 0) ok = false;
+      else if (prog->stmts[prog->tensors[pt].stmt].kind != AX_KS_INPUT) {
+        ax_diag_error(d, g->tensors[g->stmts[s].t].span, "input '%s' is computed, not an input, in program '%s'",
+                      g->tensors[g->stmts[s].t].name, prog->name);
+        ok = false;
+      }
+      pin[ni++] = pt;
+    }
+  for (int s = 0; s < prog->nstmts; s++) pni += prog->stmts[s].kind == AX_KS_INPUT;
+  if (ok && pni != ni) {
+    ax_diag_error(d, g->span, "mugraph '%s' has %d inputs, program '%s' %d", g->name, ni, prog->name, pni);
+    ok = false;
+  }
+  int *pout = ax_xcalloc((size_t)g->noutputs + 1, sizeof *pout);
+  for (int i = 0; i < g->noutputs && ok; i++)
+    if ((pout[i] = pair_tensor(g, g->outputs[i], prog, d, "output")) < 0) ok = false;
+  if (!ok) {
+    free(pin);
+    free(pout);
+    return false;
+  }
+  fprintf(out, "{\n  \"format\": \"axle-bench-1\",\n  \"graph\": ");
+  json_str(out, g->name);
+  fprintf(out, ",\n  \"entry\": \"axle_run_%s\",\n  \"target\": \"%s\",\n  \"program\": ", id,
+          ax_cuda_target_name(target));
+  json_str(out, prog->name);
+  fprintf(out, ",\n  \"inputs\": [");
+  for (int i = 0; i < ni; i++) {
+    const AxKTensor *t = &prog->tensors[pin[i]];
+    fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+    json_str(out, t->name);
+    fprintf(out, ", \"t\": %d, \"dtype\": \"%s\", \"shape\": ", pin[i], ax_dtype_name(t->dtype));
+    json_shape(out, &t->shape);
+    fputc('}', out);
+  }
+  fprintf(out, "\n  ],\n  \"outputs\": [");
+  for (int i = 0; i < g->noutputs; i++) {
+    const AxKTensor *t = &prog->tensors[pout[i]];
+    fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+    json_str(out, t->name);
+    fprintf(out, ", \"t\": %d, \"dtype\": \"%s\", \"shape\": ", pout[i], ax_dtype_name(t->dtype));
+    json_shape(out, &t->shape);
+    fputc('}', out);
+  }
+  fprintf(out, "\n  ],\n  \"steps\": [");
+  bool first = true;
+  for (int s = 0; s < prog->nstmts; s++) {
+    const AxKStmt *st = &prog->stmts[s];
+    if (st->kind != AX_KS_OP) continue;
+    const AxKTensor *t = &prog->tensors[st->t];
+    fprintf(out, "%s\n    {\"t\": %d, \"op\": \"%s\", \"in\": [", first ? "" : ",", st->t, ax_op_pname(st->op));
+    first = false;
+    for (int j = 0; j < st->nin; j++) {
+      const AxKTensor *a = &prog->tensors[st->in[j]];
+      if (a->anon) fprintf(out, "%s{\"const\": %.17g}", j ? ", " : "", (double)a->value.num / (double)a->value.den);
+      else fprintf(out, "%s%d", j ? ", " : "", st->in[j]);
+    }
+    fprintf(out, "], \"dtype\": \"%s\", \"shape\": ", ax_dtype_name(t->dtype));
+    json_shape(out, &t->shape);
+    unsigned at = ax_op_spec(st->op)->tattrs;
+    if (at & AX_TA_AXIS) fprintf(out, ", \"axis\": %d", st->at.axis);
+    if (at & AX_TA_TO) fprintf(out, ", \"to\": %" PRId64, st->at.to ? st->at.to : 1);
+    if (at & AX_TA_TIMES) fprintf(out, ", \"times\": %" PRId64, st->at.times);
+    if (at & AX_TA_SHAPE) {
+      fprintf(out, ", \"attr_shape\": ");
+      json_shape(out, &st->at.shape);
+    }
+    fputc('}', out);
+  }
+  fprintf(out, "\n  ]\n}\n");
+  free(pin);
+  free(pout);
+  return true;
+}

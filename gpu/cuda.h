@@ -1,0 +1,64 @@
+/* cuda.h — CUDA code generation from validated μGraphs (docs/gpu.md).
+ *
+ * ax_cuda_emit writes one self-contained CUDA C++ file for a μGraph:
+ *   - a prelude: storage types (f16 = __half, bf16 = __nv_bfloat16, f32 = float),
+ *     conversions to and from f32 (every value is computed in f32), and the launch and
+ *     shared-memory macros, which the CPU emulator (gpu/emu/axle_emu.h, selected by
+ *     AXLE_EMU) redefines so that the very same text runs on the CPU;
+ *   - a __global__ per graph-defined kernel: grid and block from the μGraph; imap gives
+ *     each block's tile offsets, fmap the per-iteration offsets of the tiles loaded into
+ *     shared memory; block operators run in node order inside their phase (before the
+ *     loop, the loop, after it) with __syncthreads() only where a value written by one
+ *     thread is read by another (or a tile is about to be overwritten); accumulators in
+ *     f32 shared memory; omap gives the stores;
+ *   - a __global__ per pre-defined kernel operator (one thread per output element,
+ *     grid-stride);
+ *   - the host entry `extern "C" int axle_run_<graph>(const void *const *inputs,
+ *     void *const *outputs, cudaStream_t stream)`: inputs in declaration order, outputs in
+ *     the order of the graph's `output` statements; returns 0 or a cudaError_t.
+ * Block matmuls have a portable FMA path and, where every dim is a multiple of 16 and the
+ * operands are f16 or bf16, a tensor-core path (wmma, f32 accumulation) compiled when the
+ * macro AXLE_TC is defined and the target is sm_80 or newer.
+ *
+ * Nothing here needs nvcc: generation is plain text. */
+#ifndef AX_CUDA_H
+#define AX_CUDA_H
+
+#include <stdio.h>
+
+#include "superopt/mugraph.h"
+
+/* ORDER TARGET */
+typedef enum { AX_CUDA_SM90, AX_CUDA_SM80 } AxCudaTarget;
+
+bool ax_cuda_target_lookup(const char *name, AxCudaTarget *out);
+const char *ax_cuda_target_name(AxCudaTarget t);
+/* Shared memory one block may use on the target (opt-in maximum): 227 KB on sm_90,
+ * 163 KB on sm_80. */
+int64_t ax_cuda_smem_limit(AxCudaTarget t);
+
+/* The identifier the host entry is named after: the graph's name with every character
+ * outside [A-Za-z0-9_] replaced by '_'. Written into buf (always NUL-terminated). */
+void ax_cuda_ident(const char *name, char *buf, size_t n);
+
+/* Writes the CUDA source of g (validated by ax_mug_check) to out. Returns false after
+ * reporting through d at the offending kernel when the graph cannot be compiled for the
+ * target: a block whose shared memory (tiles, accumulators and the generator's scratch)
+ * exceeds the target's limit, or a grid beyond CUDA's limits. Nothing is written then
+ * except possibly a partial file, which the caller discards. */
+bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
+
+/* Writes the C header that declares g's host entry (usable from C and C++; the stream is
+ * a `void *` there so that the header needs no CUDA include) and documents the order,
+ * dtype and shape of its inputs and outputs. */
+void ax_cuda_emit_header(FILE *out, const AxMugraph *g);
+
+/* Writes the benchmark manifest (JSON, format "axle-bench-1"; docs/gpu.md) that
+ * gpu/bench/bench.py reads beside the .cu: the entry's name, its inputs and outputs in
+ * argument order, and the program `prog` (a lowered program: pre-defined operators only)
+ * step by step, which the harness runs with PyTorch. Inputs and outputs are paired by name;
+ * returns false after reporting through d when they do not match in name, dtype or shape. */
+bool ax_cuda_emit_manifest(FILE *out, const AxMugraph *g, const AxMugraph *prog, AxCudaTarget t,
+                           AxDiag *d);
+
+#endif

@@ -1,0 +1,236 @@
+// axle_emu.h — the CPU emulator of axle's generated CUDA (docs/gpu.md, "Emulator").
+//
+// The generated .cu compiled with -DAXLE_EMU by the host C++ compiler includes this
+// instead of the CUDA headers. It defines just what the generator uses:
+//   * __global__ / __device__ / __forceinline__ / __launch_bounds__ / __align__ (no-ops);
+//   * threadIdx, blockIdx, blockDim, gridDim (globals the scheduler sets before it resumes
+//     a thread);
+//   * shared memory: AX_SMEM_STATIC is a function-local `static` array — blocks run one
+//     after another, so one array per kernel is exactly one block's shared memory;
+//     AX_SMEM_DYNAMIC points at a buffer of the launch's size;
+//   * __syncthreads(): each thread of a block is a cooperative fiber (ucontext); a barrier
+//     switches back to the scheduler, which resumes the next fiber; a round ends when every
+//     fiber waits at the barrier (or all have returned). Fibers run in order and each runs
+//     until its next barrier, so a missing barrier makes a thread read what others have not
+//     written yet — the emulation computes wrong values where the GPU might by chance not.
+//     A block in which some threads return while others wait at a barrier is reported as
+//     barrier divergence (exit 5);
+//   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf;
+//   * AX_LAUNCH: runs the grid block by block; cudaMallocAsync / cudaFreeAsync /
+//     cudaMemcpyAsync / cudaGetLastError / cudaFuncSetAttribute on host memory.
+// No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
+#ifndef AXLE_EMU_H
+#define AXLE_EMU_H
+
+#include <ucontext.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+#define __restrict__ __restrict
+
+struct dim3 {
+  unsigned x, y, z;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+};
+struct uint3 {
+  unsigned x, y, z;
+};
+struct uint4 {
+  unsigned x, y, z, w;
+};
+
+inline uint3 threadIdx, blockIdx;
+inline dim3 blockDim, gridDim;
+
+// ---- storage types ------------------------------------------------------------------
+struct __half {
+  uint16_t x;
+};
+struct __nv_bfloat16 {
+  uint16_t x;
+};
+
+inline __half __float2half_rn(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+  __half h;
+  if (ax >= 0x7f800000u) {   // inf, nan
+    h.x = (uint16_t)(sign | (ax > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  } else if (ax >= 0x477ff000u) {   // >= 65520 rounds to inf
+    h.x = (uint16_t)(sign | 0x7c00u);
+  } else if (ax < 0x38800000u) {   // below 2^-14: a multiple of 2^-24 (subnormal), rounded
+    float a;
+    std::memcpy(&a, &ax, 4);
+    h.x = (uint16_t)(sign | (uint32_t)std::nearbyint(a * 16777216.0f));
+  } else {   // normal: rebias the exponent, round 23 fraction bits to 10, ties to even
+    uint32_t r = ax - 0x38000000u;
+    r += 0xfffu + ((r >> 13) & 1u);
+    h.x = (uint16_t)(sign | (r >> 13));
+  }
+  return h;
+}
+
+inline float __half2float(__half h) {
+  uint32_t s = (uint32_t)(h.x & 0x8000u) << 16, e = (h.x >> 10) & 0x1fu, m = h.x & 0x3ffu;
+  if (e == 0) {
+    float v = std::ldexp((float)m, -24);
+    return s ? -v : v;
+  }
+  uint32_t bits = e == 31 ? (s | 0x7f800000u | (m << 13)) : (s | ((e + 112u) << 23) | (m << 13));
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+inline __nv_bfloat16 __float2bfloat16_rn(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  __nv_bfloat16 b;
+  if ((x & 0x7fffffffu) > 0x7f800000u) {
+    b.x = (uint16_t)((x >> 16) | 0x40u);
+  } else {
+    x += 0x7fffu + ((x >> 16) & 1u);
+    b.x = (uint16_t)(x >> 16);
+  }
+  return b;
+}
+
+inline float __bfloat162float(__nv_bfloat16 b) {
+  uint32_t x = (uint32_t)b.x << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+// ---- runtime ----------------------------------------------------------------------------
+typedef int cudaError_t;
+typedef void *cudaStream_t;
+enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+enum cudaMemcpyKind { cudaMemcpyDeviceToDevice = 3 };
+
+inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) {
+  *p = std::malloc(n ? n : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
+  std::free(p);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t) {
+  std::memmove(d, s, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+template <typename F>
+inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+
+namespace axemu {
+
+enum State { RUN, BARRIER, DONE };
+
+struct Fiber {
+  ucontext_t ctx;
+  State state;
+  unsigned tx, ty, tz;
+};
+
+inline ucontext_t sched;
+inline std::vector<Fiber> fibers;
+inline std::vector<char *> stacks;
+inline int cur = -1;
+inline const std::function<void()> *body = nullptr;
+inline std::vector<unsigned char> dyn;   // dynamic shared memory of the running launch
+constexpr size_t STACK = 256 * 1024;
+
+inline void entry() {
+  (*body)();
+  fibers[(size_t)cur].state = DONE;   // returning resumes uc_link: the scheduler
+}
+
+inline void sync() {
+  if (cur < 0) return;   // called outside a launch: nothing to wait for
+  fibers[(size_t)cur].state = BARRIER;
+  swapcontext(&fibers[(size_t)cur].ctx, &sched);
+}
+
+// Runs one launch: every block of the grid in order, its threads as fibers.
+inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
+  size_t nt = (size_t)block.x * block.y * block.z;
+  fibers.assign(nt, Fiber());
+  while (stacks.size() < nt) stacks.push_back(static_cast<char *>(std::malloc(STACK)));
+  dyn.assign(smem ? smem : 16, 0);
+  body = &fn;
+  gridDim = grid;
+  blockDim = block;
+  for (unsigned bz = 0; bz < grid.z; bz++)
+    for (unsigned by = 0; by < grid.y; by++)
+      for (unsigned bx = 0; bx < grid.x; bx++) {
+        blockIdx = {bx, by, bz};
+        for (size_t t = 0; t < nt; t++) {
+          Fiber &f = fibers[t];
+          f.state = RUN;
+          f.tx = (unsigned)(t % block.x);
+          f.ty = (unsigned)(t / block.x % block.y);
+          f.tz = (unsigned)(t / ((size_t)block.x * block.y));
+          getcontext(&f.ctx);
+          f.ctx.uc_stack.ss_sp = stacks[t];
+          f.ctx.uc_stack.ss_size = STACK;
+          f.ctx.uc_link = &sched;
+          makecontext(&f.ctx, entry, 0);
+        }
+        for (;;) {
+          size_t waiting = 0, done = 0;
+          for (size_t t = 0; t < nt; t++) {
+            Fiber &f = fibers[t];
+            if (f.state == DONE) {
+              done++;
+              continue;
+            }
+            f.state = RUN;
+            threadIdx = {f.tx, f.ty, f.tz};
+            cur = (int)t;
+            swapcontext(&sched, &f.ctx);
+            cur = -1;
+            if (f.state == BARRIER) waiting++;
+            else done++;
+          }
+          if (done == nt) break;
+          if (waiting != nt) {
+            std::fprintf(stderr,
+                         "axle emulate: barrier divergence in block (%u, %u, %u): %zu threads "
+                         "wait at __syncthreads() while %zu have returned\n",
+                         bx, by, bz, waiting, done);
+            std::exit(5);
+          }
+        }
+      }
+  body = nullptr;
+}
+
+}  // namespace axemu
+
+inline void __syncthreads() { axemu::sync(); }
+inline void __syncwarp() {}
+
+#define AX_SMEM_STATIC(name, bytes) alignas(128) static unsigned char name[bytes]
+#define AX_SMEM_DYNAMIC(name) unsigned char *name = axemu::dyn.data()
+#define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \
+  axemu::launch(grid, block, smem, [&]() { kernel(__VA_ARGS__); })
+
+#endif

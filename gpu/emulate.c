@@ -1,0 +1,414 @@
+/* emulate.c — the generated CUDA, compiled for the CPU, against the float interpreter. */
+#include "gpu/emulate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpu/cuda.h"
+#include "superopt/interp.h"
+#include "superopt/rng.h"
+
+extern const char ax_emu_runtime_h[];   /* gpu/emu/axle_emu.h, embedded (emu_runtime.c) */
+
+double ax_emu_default_tol(AxDtype t) {
+  switch (t) {
+  case AX_DT_F16: return 1e-2;
+  case AX_DT_BF16: return 4e-2;
+  case AX_DT_F32: return 1e-4;
+  }
+  AX_UNREACHABLE();
+}
+
+/* ---- storage encodings of values already representable in the dtype ---------------- */
+
+static uint16_t enc_f16(double x) {
+  uint16_t sign = signbit(x) ? 0x8000 : 0;
+  x = fabs(x);
+  if (isinf(x)) return sign | 0x7c00;
+  if (isnan(x)) return 0x7e00;
+  if (x == 0) return sign;
+  if (x < ldexp(1.0, -14)) return sign | (uint16_t)nearbyint(ldexp(x, 24));
+  int e;
+  double f = frexp(x, &e);   /* x = f 2^e, f in [0.5, 1) */
+  uint16_t m = (uint16_t)nearbyint((f * 2 - 1) * 1024);
+  return sign | (uint16_t)((e - 1 + 15) << 10) | m;
+}
+
+static double dec_f16(uint16_t h) {
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+static void encode(AxDtype t, double x, unsigned char *p) {
+  float f = (float)x;
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  uint16_t h;
+  switch (t) {
+  case AX_DT_F16: h = enc_f16(x); memcpy(p, &h, 2); break;
+  case AX_DT_BF16: h = (uint16_t)(b >> 16); memcpy(p, &h, 2); break;   /* exact: pre-rounded */
+  case AX_DT_F32: memcpy(p, &f, 4); break;
+  }
+}
+
+static double decode(AxDtype t, const unsigned char *p) {
+  uint16_t h;
+  uint32_t b;
+  float f;
+  switch (t) {
+  case AX_DT_F16: memcpy(&h, p, 2); return dec_f16(h);
+  case AX_DT_BF16: memcpy(&h, p, 2); b = (uint32_t)h << 16; memcpy(&f, &b, 4); return f;
+  case AX_DT_F32: memcpy(&f, p, 4); return f;
+  }
+  AX_UNREACHABLE();
+}
+
+/* ---- files and processes ---------------------------------------------------------------- */
+
+static char *path_in(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = ax_xmalloc(n);
+  snprintf(p, n, "%s/%s", dir, name);
+  return p;
+}
+
+static bool write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+static bool read_file(const char *path, void *data, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  bool ok = fread(data, 1, n, f) == n;
+  fclose(f);
+  return ok;
+}
+
+static bool copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  if (!in) return false;
+  FILE *out = fopen(to, "wb");
+  bool ok = out != NULL;
+  char buf[65536];
+  size_t n;
+  while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
+  fclose(in);
+  if (out && fclose(out) != 0) ok = false;
+  return ok;
+}
+
+/* Runs argv with stdout and stderr into `log`; returns the exit status, or -1 when it could
+ * not start (127: not found) or died of a signal (-2). */
+static int run(char *const *argv, const char *log) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    /* descriptors only: axle's stdout is a checked stream (cli/out.h), not a plain FILE */
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return -1;
+  if (WIFSIGNALED(st)) return -2;
+  return WEXITSTATUS(st);
+}
+
+static void print_log(FILE *out, const char *log) {
+  FILE *f = fopen(log, "r");
+  if (!f) return;
+  char buf[4096];
+  int lines = 0;
+  while (fgets(buf, sizeof buf, f) && lines++ < 60) fprintf(out, "    %s", buf);
+  fclose(f);
+}
+
+static void remove_dir(const char *dir, const char *const *names, int n) {
+  for (int i = 0; i < n; i++) {
+    char *p = path_in(dir, names[i]);
+    remove(p);
+    free(p);
+  }
+  rmdir(dir);
+}
+
+/* The driver: reads in<i>.bin, runs the entry, writes out<i>.bin (sizes are constants). */
+static void write_driver(FILE *f, const AxMugraph *g, const char *id) {
+  fprintf(f, "// driver of axle emulate: files in, axle_run_%s, files out\n#include \"axle_emu.h\"\n", id);
+  fprintf(f, "extern \"C\" int axle_run_%s(const void *const *, void *const *, cudaStream_t);\n", id);
+  fprintf(f, "static const size_t in_bytes[] = {");
+  int ni = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      const AxKTensor *t = &g->tensors[g->stmts[s].t];
+      fprintf(f, "%" PRId64 "u, ", ax_shape_numel(&t->shape) * (int64_t)ax_dtype_bytes(t->dtype));
+      ni++;
+    }
+  fprintf(f, "0};\nstatic const size_t out_bytes[] = {");
+  for (int i = 0; i < g->noutputs; i++) {
+    const AxKTensor *t = &g->tensors[g->outputs[i]];
+    fprintf(f, "%" PRId64 "u, ", ax_shape_numel(&t->shape) * (int64_t)ax_dtype_bytes(t->dtype));
+  }
+  fprintf(f, "0};\n");
+  fprintf(f,
+          "static void *io(const char *dir, const char *kind, int i, size_t n, bool rd) {\n"
+          "  char path[4096];\n"
+          "  std::snprintf(path, sizeof path, \"%%s/%%s%%d.bin\", dir, kind, i);\n"
+          "  void *p = std::calloc(n ? n : 1, 1);\n"
+          "  FILE *f = std::fopen(path, rd ? \"rb\" : \"wb\");\n"
+          "  if (!f || !p) { std::fprintf(stderr, \"driver: cannot open %%s\\n\", path); std::exit(6); }\n"
+          "  size_t k = rd ? std::fread(p, 1, n, f) : n;\n"
+          "  std::fclose(f);\n"
+          "  if (k != n) { std::fprintf(stderr, \"driver: short read %%s\\n\", path); std::exit(6); }\n"
+          "  return p;\n"
+          "}\n"
+          "int main(int argc, char **argv) {\n"
+          "  if (argc != 2) return 6;\n"
+          "  const int ni = %d, no = %d;\n"
+          "  std::vector<void *> in(ni + 1), out(no + 1);\n"
+          "  for (int i = 0; i < ni; i++) in[(size_t)i] = io(argv[1], \"in\", i, in_bytes[i], true);\n"
+          "  for (int i = 0; i < no; i++) out[(size_t)i] = std::calloc(out_bytes[i] ? out_bytes[i] : 1, 1);\n"
+          "  int rc = axle_run_%s(in.data(), out.data(), nullptr);\n"
+          "  if (rc) { std::fprintf(stderr, \"driver: axle_run_%s returned %%d\\n\", rc); return 7; }\n"
+          "  for (int i = 0; i < no; i++) {\n"
+          "    char path[4096];\n"
+          "    std::snprintf(path, sizeof path, \"%%s/out%%d.bin\", argv[1], i);\n"
+          "    FILE *f = std::fopen(path, \"wb\");\n"
+          "    if (!f || std::fwrite(out[(size_t)i], 1, out_bytes[i], f) != out_bytes[i]) return 6;\n"
+          "    std::fclose(f);\n"
+          "  }\n"
+          "  return 0;\n"
+          "}\n",
+          ni, g->noutputs, id, id);
+}
+
+/* Largest |y - x| relative to the largest finite |x|. Where the reference is not finite
+ * (an f16 overflow the μGraph itself makes: QKNorm's exp) the emulation must give the same
+ * class (nan, +inf, -inf); otherwise, or when y is not finite where x is, the error is inf.
+ * *at gets the worst index, *nonfinite the number of non-finite reference elements. */
+static double rel_error(const double *x, const double *y, int64_t n, int64_t *at, int64_t *nonfinite) {
+  double ref = 0, err = 0;
+  *at = 0;
+  *nonfinite = 0;
+  for (int64_t k = 0; k < n; k++) {
+    if (!isfinite(x[k])) {
+      ++*nonfinite;
+      bool same = isnan(x[k]) ? isnan(y[k]) : y[k] == x[k];
+      if (!same) {
+        *at = k;
+        return INFINITY;
+      }
+      continue;
+    }
+    ref = fmax(ref, fabs(x[k]));
+    if (!isfinite(y[k])) {
+      *at = k;
+      return INFINITY;
+    }
+    double dlt = fabs(y[k] - x[k]);
+    if (dlt > err) err = dlt, *at = k;
+  }
+  return ref > 0 ? err / ref : err;
+}
+
+static void index_str(const AxTShape *s, int64_t at, char *buf, size_t n) {
+  int64_t idx[AX_MAXRANK];
+  for (int d = s->rank - 1; d >= 0; d--) idx[d] = at % s->dim[d], at /= s->dim[d];
+  size_t u = (size_t)snprintf(buf, n, "[");
+  for (int d = 0; d < s->rank && u < n; d++)
+    u += (size_t)snprintf(buf + u, n - u, "%s%" PRId64, d ? ", " : "", idx[d]);
+  if (u < n) snprintf(buf + u, n - u, "]");
+}
+
+int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
+  FILE *out = o->out;
+  const char *tmpd = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/axle-emu-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+  if (!mkdtemp(dir)) {
+    fprintf(out, "axle emulate: cannot create a temporary directory: %s\n", strerror(errno));
+    return 2;
+  }
+  char id[128];
+  ax_cuda_ident(g->name, id, sizeof id);
+  int ni = 0;
+  for (int s = 0; s < g->nstmts; s++) ni += g->stmts[s].kind == AX_KS_INPUT;
+  /* the names written into dir, for the cleanup */
+  const char **names = ax_xcalloc((size_t)(ni + g->noutputs + 8), sizeof *names);
+  int nnames = 0;
+  char **bufs = ax_xcalloc((size_t)(ni + g->noutputs + 1), sizeof *bufs);
+  static const char *const inames[] = {"in0.bin", "in1.bin", "in2.bin", "in3.bin", "in4.bin", "in5.bin",
+                                       "in6.bin", "in7.bin"};
+  int status = 2;
+  char *hp = path_in(dir, "axle_emu.h"), *kp = path_in(dir, "kernel.cu"), *dp = path_in(dir, "driver.cpp");
+  char *ep = path_in(dir, "emu"), *lp = path_in(dir, "log.txt");
+  names[nnames++] = "axle_emu.h";
+  names[nnames++] = "kernel.cu";
+  names[nnames++] = "driver.cpp";
+  names[nnames++] = "emu";
+  names[nnames++] = "log.txt";
+  AxTensor *vals = ax_xcalloc((size_t)g->ntensors + 1, sizeof *vals);
+  double **din = ax_xcalloc((size_t)ni + 1, sizeof *din);
+  AxArena *a = ax_arena_new();
+  if (!write_file(hp, ax_emu_runtime_h, strlen(ax_emu_runtime_h))) goto io_fail;
+  if (o->source) {
+    if (!copy_file(o->source, kp)) {
+      fprintf(out, "axle emulate: cannot read '%s'\n", o->source);
+      status = 3;
+      goto done;
+    }
+  } else {
+    FILE *f = fopen(kp, "w");
+    if (!f) goto io_fail;
+    bool ok = ax_cuda_emit(f, g, AX_CUDA_SM90, d);
+    if (fclose(f) != 0 && ok) goto io_fail;
+    if (!ok) {
+      status = 3;
+      goto done;
+    }
+  }
+  {
+    FILE *f = fopen(dp, "w");
+    if (!f) goto io_fail;
+    write_driver(f, g, id);
+    if (fclose(f) != 0) goto io_fail;
+  }
+  /* inputs: uniform in [-0.5, 0.5], rounded to the dtype */
+  {
+    AxRng r;
+    ax_rng_init(&r, o->seed, 0x20000);
+    int i = 0;
+    for (int s = 0; s < g->nstmts; s++) {
+      if (g->stmts[s].kind != AX_KS_INPUT) continue;
+      int ti = g->stmts[s].t;
+      const AxKTensor *t = &g->tensors[ti];
+      size_t n = (size_t)ax_shape_numel(&t->shape), es = ax_dtype_bytes(t->dtype);
+      din[i] = ax_xmalloc(n * sizeof(double) + 1);
+      unsigned char *raw = ax_xmalloc(n * es + 1);
+      for (size_t k = 0; k < n; k++) {
+        din[i][k] = ax_domain_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
+        encode(t->dtype, din[i][k], raw + k * es);
+      }
+      vals[ti] = (AxTensor){t->shape, din[i]};
+      char nm[32];
+      snprintf(nm, sizeof nm, "in%d.bin", i);
+      char *p = path_in(dir, nm);
+      bool ok = write_file(p, raw, n * es);
+      free(p);
+      free(raw);
+      if (i < (int)AX_COUNTOF(inames)) names[nnames++] = inames[i];
+      else names[nnames++] = ax_arena_strdup(a, nm);
+      if (!ok) goto io_fail;
+      i++;
+    }
+  }
+  /* compile */
+  {
+    const char *cxx = o->cxx ? o->cxx : getenv("CXX");
+    if (!cxx || !*cxx) cxx = "g++";
+    char *argv[] = {(char *)cxx, "-std=c++17", "-O2", "-w", "-DAXLE_EMU", "-I", dir, "-x", "c++",
+                    kp, dp, "-o", ep, NULL};
+    int rc = run(argv, lp);
+    if (rc != 0) {
+      if (rc == 127) fprintf(out, "axle emulate: cannot run the C++ compiler '%s' (set CXX)\n", cxx);
+      else fprintf(out, "axle emulate: the generated source does not compile for the CPU (%s):\n", cxx);
+      print_log(out, lp);
+      goto done;
+    }
+  }
+  /* run */
+  {
+    char *argv[] = {ep, dir, NULL};
+    int rc = run(argv, lp);
+    if (rc != 0) {
+      fprintf(out, "axle emulate: the emulated program failed (%s):\n",
+              rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal" : "exit status");
+      print_log(out, lp);
+      if (rc > 0 && rc != 5) fprintf(out, "    (exit status %d)\n", rc);
+      goto done;
+    }
+  }
+  /* reference: the μGraph in doubles, stored tensors rounded to their dtype */
+  {
+    AxTDomain stored = ax_domain_float(true);
+    ax_interp_run(g, &stored, a, vals);
+    fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
+                 "float interpreter with storage rounding\n", g->name, o->seed);
+    bool bad = false;
+    for (int i = 0; i < g->noutputs; i++) {
+      const AxKTensor *t = &g->tensors[g->outputs[i]];
+      size_t n = (size_t)ax_shape_numel(&t->shape), es = ax_dtype_bytes(t->dtype);
+      unsigned char *raw = ax_xmalloc(n * es + 1);
+      char nm[32];
+      snprintf(nm, sizeof nm, "out%d.bin", i);
+      names[nnames++] = ax_arena_strdup(a, nm);
+      char *p = path_in(dir, nm);
+      bool ok = read_file(p, raw, n * es);
+      free(p);
+      if (!ok) {
+        free(raw);
+        goto io_fail;
+      }
+      double *y = ax_xmalloc(n * sizeof(double) + 1);
+      for (size_t k = 0; k < n; k++) y[k] = decode(t->dtype, raw + k * es);
+      free(raw);
+      int64_t at, nonfinite;
+      const double *x = vals[g->outputs[i]].data;
+      double rel = rel_error(x, y, (int64_t)n, &at, &nonfinite);
+      double tol = o->tol > 0 ? o->tol : ax_emu_default_tol(t->dtype);
+      bool fine = rel <= tol;
+      char idx[128];
+      index_str(&t->shape, at, idx, sizeof idx);
+      fprintf(out, "  output '%s' %s: max relative error %.3g (tolerance %.3g)", t->name,
+              ax_dtype_name(t->dtype), rel, tol);
+      if (nonfinite)
+        fprintf(out, "; %" PRId64 " of %zu reference elements are inf/nan (the mugraph overflows its "
+                "storage type) and match", nonfinite, n);
+      fputs(fine ? "\n" : "", out);
+      if (!fine) fprintf(out, " at %s: %.6g instead of %.6g\n", idx, y[at], x[at]);
+      bad |= !fine;
+      free(y);
+    }
+    fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what the mugraph computes\n"
+                     : "agrees: the generated kernels compute what the mugraph computes\n");
+    status = bad ? 1 : 0;
+  }
+  goto done;
+io_fail:
+  fprintf(out, "axle emulate: cannot write or read files in '%s'\n", dir);
+  status = 2;
+done:
+  if (o->keep) fprintf(out, "emulate: files kept in %s\n", dir);
+  else remove_dir(dir, names, nnames);
+  for (int i = 0; i < ni; i++) free(din[i]);
+  free(din);
+  free(vals);
+  free(bufs);
+  free(names);
+  free(hp);
+  free(kp);
+  free(dp);
+  free(ep);
+  free(lp);
+  ax_arena_free(a);
+  return status;
+}

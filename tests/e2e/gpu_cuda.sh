@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# axle cuda: every example of superopt/examples generates a .cu and a header for sm_90 and
+# sm_80 (a __global__ per graph-defined kernel, the host entry, the shared memory stated);
+# a block beyond sm_80's shared memory is refused at the kernel (exit 3) and leaves no
+# file; bad input and usage errors exit 3.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+ex=superopt/examples
+for prog in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+  for t in sm_90 sm_80; do
+    "$AXLE" cuda "$ex/$prog.mug" --output "$tmp/$prog.$t.cu" --target "$t" 2>"$tmp/err"
+    check "$prog $t: exit 0" test $? -eq 0
+    cu="$tmp/$prog.$t.cu" h="$tmp/$prog.$t.h"
+    nk=$(grep -c '^  kernel ' "$ex/$prog.mug")
+    check "$prog $t: one __global__ per kernel" test "$(grep -c '^__global__ void __launch_bounds__([0-9]*, 1) ax_k' "$cu")" -eq "$nk"
+    check "$prog $t: host entry" has "$cu" "^extern \"C\" int axle_run_$prog(const void \*const \*inputs, void \*const \*outputs, cudaStream_t stream)"
+    check "$prog $t: header beside" has "$h" "^int axle_run_$prog(const void \*const \*inputs, void \*const \*outputs, void \*stream);"
+    check "$prog $t: header lists the inputs" has "$h" "inputs\[0\]"
+    check "$prog $t: shared memory stated" has "$cu" "shared memory [0-9]* bytes .*limit"
+    check "$prog $t: target named" has "$cu" "for $t\. Do not edit"
+  done
+done
+# --header names the header
+"$AXLE" cuda "$ex/lora.mug" --output "$tmp/x.cu" --header "$tmp/other.h"
+check "--header" test -s "$tmp/other.h" -a ! -e "$tmp/x.h"
+# rmsnorm_linear: barriers only where needed (5: after the loads, before accumulating a
+# tensor-core result, end of iteration, before the broadcast division, before the store)
+check "rmsnorm_linear barriers" has "$tmp/rmsnorm_linear.sm_90.cu" "barriers 5$"
+# shared memory beyond sm_80's 163 KB: refused there, accepted for sm_90
+"$AXLE" cuda tests/gpu/smem_sm80.mug --output "$tmp/big.cu" --target sm_80 2>"$tmp/err"
+check "sm_80 smem: exit 3" test $? -eq 3
+check "sm_80 smem: located" has "$tmp/err" "smem_sm80.mug:6:3: error: kernel 'k1': needs 168192 bytes of shared memory per block"
+check "sm_80 smem: no file left" test ! -e "$tmp/big.cu"
+"$AXLE" cuda tests/gpu/smem_sm80.mug --output "$tmp/big.cu" --target sm_90
+check "sm_90 smem: exit 0" test $? -eq 0
+check "sm_90 smem: dynamic shared memory" has "$tmp/big.cu" "AX_SMEM_DYNAMIC(ax_smem)"
+# --program: the benchmark manifest beside the .cu
+"$AXLE" cuda "$ex/qknorm.mug" --output "$tmp/q.cu" --program "$ex/qknorm.axl"
+check "manifest: exit 0" test $? -eq 0
+check "manifest: written" has "$tmp/q.json" '"format": "axle-bench-1"'
+check "manifest: entry" has "$tmp/q.json" '"entry": "axle_run_qknorm"'
+check "manifest: input order" has "$tmp/q.json" '{"name": "Q", "t": 0, "dtype": "f16", "shape": \[2, 256, 64\]}'
+check "manifest: program steps" has "$tmp/q.json" '{"t": 4, "op": "rms_norm", "in": \[1\], "dtype": "f16", "shape": \[2, 64, 4096\], "axis": 1}'
+if command -v python3 >/dev/null; then
+  check "manifest: valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/q.json"
+fi
+"$AXLE" cuda "$ex/qknorm.mug" --output "$tmp/m.cu" --program "$ex/lora.axl" 2>"$tmp/err"
+check "unpaired program: exit 3" test $? -eq 3
+check "unpaired program: located" has "$tmp/err" "qknorm.mug:4:9: error: input 'Q' of mugraph 'qknorm' is not a tensor of program 'lora'"
+check "unpaired program: no files left" test ! -e "$tmp/m.cu" -a ! -e "$tmp/m.json" -a ! -e "$tmp/m.h"
+# bad input
+"$AXLE" cuda "$tmp/none.mug" --output "$tmp/n.cu" 2>"$tmp/err"
+check "missing file: exit 3" test $? -eq 3
+printf 'mugraph m {\n  input X : f16[4]\n  kernel k grid [3, 1, 1] {\n    x = input X imap {x: 0}\n    output Y = x omap {x: 0}\n  }\n  output Y\n}\n' >"$tmp/bad.mug"
+"$AXLE" cuda "$tmp/bad.mug" --output "$tmp/n.cu" 2>"$tmp/err"
+check "invalid graph: exit 3" test $? -eq 3
+check "invalid graph: located" has "$tmp/err" "bad.mug:4:5: error: kernel 'k': input 'x': dim 0 of 'X' (size 4) is not divisible by grid.x (3)"
+"$AXLE" cuda "$ex/lora.mug" 2>"$tmp/err"
+check "no --output: exit 3" test $? -eq 3
+"$AXLE" cuda "$ex/lora.mug" --output "$tmp/n.cu" --target sm_75 2>"$tmp/err"
+check "bad target: exit 3" test $? -eq 3
+check "bad target: message" has "$tmp/err" "--target takes sm_90 or sm_80"
+"$AXLE" cuda "$ex/lora.mug" --output /dev/full 2>"$tmp/err"
+check "full disk: exit 3" test $? -eq 3
+check "full disk: message" has "$tmp/err" "cannot write '/dev/full'"
+check "full disk: the device is left alone" test -c /dev/full
+echo "gpu cuda: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# axle emulate: the generated CUDA of every example, compiled for the CPU (gpu/emu), agrees
+# with the float interpreter at the real shapes (none takes over a minute here, so none is
+# reduced). QKNorm in f16 overflows in the μGraph itself (every output is nan, and the
+# emulation must give nan at the same places), so it also runs in bf16
+# (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
+# pre-defined operator runs once (tests/gpu/predefined.mug).
+# Soundness: generated sources with a barrier removed (two places), a tile offset shifted
+# and a barrier made divergent must be caught (exit 1, 1, 1, 2). Bad input exits 3.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+if ! command -v "${CXX:-g++}" >/dev/null; then
+  echo "SKIP: no host C++ compiler (${CXX:-g++}); install g++ (make deps) to emulate"
+  exit 77
+fi
+ex=superopt/examples
+for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
+         tests/gpu/predefined; do
+  name=$(basename "$g")
+  start=$(date +%s)
+  "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
+  st=$?
+  check "$name: exit 0" test $st -eq 0
+  check "$name: agrees" has "$tmp/out" "^agrees: the generated kernels compute what the mugraph computes"
+  check "$name: error printed" has "$tmp/out" "max relative error"
+  echo "$name ($(($(date +%s) - start)) s): $(grep 'max relative error' "$tmp/out")"
+  [ $st -eq 0 ] || head -20 "$tmp/out"
+done
+# mutated generated sources
+r=$ex/rmsnorm_linear.mug
+"$AXLE" cuda "$r" --output "$tmp/r.cu"
+grep -v "reads 'x'" "$tmp/r.cu" >"$tmp/nobarrier.cu"
+check "mutant: a barrier was removed" test "$(wc -l <"$tmp/nobarrier.cu")" -lt "$(wc -l <"$tmp/r.cu")"
+"$AXLE" emulate "$r" --source "$tmp/nobarrier.cu" >"$tmp/out" 2>&1
+check "missing barrier: exit 1" test $? -eq 1
+check "missing barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
+sed 's|(long long)it \* 64 + i0|(long long)it * 64 + (i0 + 1) % 64|' "$tmp/r.cu" >"$tmp/shifted.cu"
+check "mutant: an offset was shifted" test -n "$(diff "$tmp/r.cu" "$tmp/shifted.cu")"
+"$AXLE" emulate "$r" --source "$tmp/shifted.cu" >"$tmp/out" 2>&1
+check "shifted tile: exit 1" test $? -eq 1
+check "shifted tile: error printed" has "$tmp/out" "output 'O' f16: max relative error .* at \[[0-9]*, [0-9]*\]"
+sed "s|^\(  *\)__syncthreads();  // 'o' reads 'r'|\1if (tid < 64) __syncthreads();|" "$tmp/r.cu" >"$tmp/diverge.cu"
+check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __syncthreads"
+"$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
+check "divergent barrier: exit 2" test $? -eq 2
+check "divergent barrier: named" has "$tmp/out" "barrier divergence in block (0, 0, 0): 64 threads wait"
+# nTrans' row reductions are split over all threads: dropping the barrier after the
+# partial sums is caught too
+"$AXLE" cuda $ex/ntrans.mug --output "$tmp/n.cu"
+grep -v "partial sums of a row come" "$tmp/n.cu" >"$tmp/n2.cu"
+check "mutant: partial-sum barrier removed" test "$(wc -l <"$tmp/n2.cu")" -eq $(($(wc -l <"$tmp/n.cu") - 2))
+"$AXLE" emulate $ex/ntrans.mug --source "$tmp/n2.cu" >"$tmp/out" 2>&1
+check "missing partial-sum barrier: exit 1" test $? -eq 1
+# a source that does not compile
+printf 'this is not C++\n' >"$tmp/junk.cu"
+"$AXLE" emulate "$r" --source "$tmp/junk.cu" >"$tmp/out" 2>&1
+check "junk source: exit 2" test $? -eq 2
+check "junk source: compiler output" has "$tmp/out" "does not compile for the CPU"
+CXX=/nonexistent/c++ "$AXLE" emulate "$r" >"$tmp/out" 2>&1
+check "no compiler: exit 2" test $? -eq 2
+check "no compiler: message" has "$tmp/out" "cannot run the C++ compiler '/nonexistent/c++'"
+# bad input
+"$AXLE" emulate "$tmp/none.mug" 2>"$tmp/err"
+check "missing file: exit 3" test $? -eq 3
+"$AXLE" emulate "$r" --seed x 2>"$tmp/err"
+check "bad seed: exit 3" test $? -eq 3
+"$AXLE" emulate "$r" --seed 18446744073709551616 2>"$tmp/err"
+check "seed beyond 2^64 - 1: exit 3" test $? -eq 3
+"$AXLE" emulate "$r" --source "$tmp/none.cu" >"$tmp/out" 2>&1
+check "missing source: exit 3" test $? -eq 3
+echo "gpu emulate: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

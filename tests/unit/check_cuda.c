@@ -1,0 +1,229 @@
+/* check_cuda.c — CUDA generation (gpu/cuda.c) and the emulator's driver (gpu/emulate.c):
+ * targets, identifiers, the shape of the generated kernels (barriers, fusion, tensor-core
+ * path, shared memory), refusals, header and manifest. The generated code's behaviour is
+ * tested end to end by tests/e2e/gpu_emulate.sh and gpu_nvcc.sh. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl/parse.h"
+#include "gpu/cuda.h"
+#include "gpu/emulate.h"
+#include "superopt/mugtext.h"
+#include "superopt/program.h"
+
+static AxArena *A;
+static AxDiag D;
+static char *errs;
+static size_t errs_len;
+static FILE *errf;
+
+static void setup(void) {
+  A = ax_arena_new();
+  errf = open_memstream(&errs, &errs_len);
+  ax_diag_init(&D, errf);
+}
+
+static void teardown(void) {
+  fclose(errf);
+  free(errs);
+  errs = NULL;
+  ax_arena_free(A);
+}
+
+static const char *diagnostics(void) {
+  fflush(errf);
+  return errs ? errs : "";
+}
+
+static AxMugraph *graph(const char *text) {
+  AxSource *src = ax_source_from_text(A, "t.mug", text, strlen(text));
+  AxMugraph *g = ax_mugtext_parse(A, &D, src);
+  ck_assert_msg(g && ax_mug_check(g, &D), "%s", diagnostics());
+  return g;
+}
+
+/* The generated source (NULL when refused). */
+static char *emit(const AxMugraph *g, AxCudaTarget t) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  bool ok = ax_cuda_emit(m, g, t, &D);
+  fclose(m);
+  char *s = ok ? ax_arena_strdup(A, buf) : NULL;
+  free(buf);
+  return s;
+}
+
+static int occurrences(const char *s, const char *what) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+  return n;
+}
+
+START_TEST(targets) {
+  AxCudaTarget t;
+  ck_assert(ax_cuda_target_lookup("sm_90", &t) && t == AX_CUDA_SM90);
+  ck_assert(ax_cuda_target_lookup("sm_80", &t) && t == AX_CUDA_SM80);
+  ck_assert(!ax_cuda_target_lookup("sm_75", &t));
+  ck_assert_str_eq(ax_cuda_target_name(AX_CUDA_SM80), "sm_80");
+  ck_assert_int_eq(ax_cuda_smem_limit(AX_CUDA_SM90), 232448);
+  ck_assert_int_eq(ax_cuda_smem_limit(AX_CUDA_SM80), 166912);
+  char id[16];
+  ax_cuda_ident("a-b.c", id, sizeof id);
+  ck_assert_str_eq(id, "a_b_c");
+  ax_cuda_ident("a_very_long_name_indeed", id, 8);
+  ck_assert_str_eq(id, "a_very_");
+}
+END_TEST
+
+static const char *MM =
+    "mugraph mm {\n"
+    "  input X : f16[16, 64]\n"
+    "  input W : f16[64, 64]\n"
+    "  kernel k grid [2, 1, 1] block [64, 1, 1] forloop 4 {\n"
+    "    x = input X imap {} fmap 1\n"
+    "    w = input W imap {x: 1} fmap 0\n"
+    "    xw = matmul(x, w)\n"
+    "    acc = accum sum(xw)\n"
+    "    thread {\n"
+    "      e = exp(acc)\n"
+    "      o = mul(e, 2)\n"
+    "    }\n"
+    "    output O = o omap {x: 1}\n"
+    "  }\n"
+    "  output O\n"
+    "}\n";
+
+START_TEST(kernel_shape) {
+  AxMugraph *g = graph(MM);
+  char *s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "__global__ void __launch_bounds__(64, 1) ax_k2(const __half *__restrict__ p0, "
+                                  "const __half *__restrict__ p1, __half *__restrict__ p2) {"));
+  ck_assert_ptr_nonnull(strstr(s, "for (int it = 0; it < 4; ++it) {"));
+  /* imap: the block's 32 columns of W; fmap: 16 rows per iteration */
+  ck_assert_ptr_nonnull(strstr(s, "((long long)it * 16 + i0) * 8LL + (((long long)blockIdx.x * 32) / 8 + i1) * 1LL"));
+  /* the tensor-core path exists (dims are multiples of 16) next to the portable one */
+  ck_assert_ptr_nonnull(strstr(s, "#if AX_TC_ON"));
+  ck_assert_ptr_nonnull(strstr(s, "nvcuda::wmma::mma_sync(c, fa, fb, c);"));
+  ck_assert_ptr_nonnull(strstr(s, "acc = fmaf(ax_f(pa[q]), ax_f(pb[(int)q * 32]), acc);"));
+  /* the thread graph is one loop; its constant is a literal */
+  ck_assert_ptr_nonnull(strstr(s, "// thread graph: 2 fused operators"));
+  ck_assert_ptr_nonnull(strstr(s, "const float a1 = 2.0f;"));
+  /* barriers: after the vector loads, after the tensor-core matmul, end of iteration, and
+   * before the vector store; the accumulator's finish and the fused thread graph read
+   * element-wise what the same thread wrote */
+  ck_assert_int_eq(occurrences(s, "__syncthreads();"), 4);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k barriers 4\n"));
+  ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // 'O' reads 'o'"));
+  ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // 'xw' reads 'x'"));
+  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, "));
+  ck_assert_ptr_nonnull(strstr(s, "extern \"C\" int axle_run_mm(const void *const *inputs, void *const *outputs, cudaStream_t stream) {"));
+  ck_assert_ptr_nonnull(strstr(s, "AX_LAUNCH(ax_k2, dim3(2, 1, 1), dim3(64, 1, 1), AX_SMEM_K2, stream, p0, p1, p2);"));
+}
+END_TEST
+
+START_TEST(no_tensor_cores_off_16) {
+  AxMugraph *g = graph("mugraph m {\n  input A : f16[8, 24]\n  input B : f16[24, 8]\n"
+                       "  kernel k grid [1, 1, 1] block [32, 1, 1] {\n"
+                       "    a = input A imap {} fmap -\n    b = input B imap {} fmap -\n"
+                       "    c = matmul(a, b)\n    output C = c omap {}\n  }\n  output C\n}\n");
+  char *s = emit(g, AX_CUDA_SM80);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_null(strstr(s, "nvcuda::wmma"));
+  ck_assert_ptr_nonnull(strstr(s, "for (int q = 0; q < 24; ++q)"));
+}
+END_TEST
+
+START_TEST(smem_refused) {
+  AxMugraph *g = graph("mugraph big {\n  input X : f16[82, 1024]\n"
+                       "  kernel k1 grid [1, 1, 1] block [128, 1, 1] forloop 1 {\n"
+                       "    x = input X imap {} fmap -\n    s = sum(x, axis = 1)\n"
+                       "    output S = s omap {}\n  }\n  output S\n}\n");
+  ck_assert_ptr_null(emit(g, AX_CUDA_SM80));
+  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:3:3: error: kernel 'k1': needs 168192 bytes of shared "
+                                              "memory per block (tiles, accumulators and scratch), more than sm_80 allows (166912)"));
+  char *s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_DYNAMIC(ax_smem);"));
+  ck_assert_ptr_nonnull(strstr(s, "#define AX_SMEM_K1 168192\n#define AX_SMEM_DYN_K1 1\n"));
+}
+END_TEST
+
+START_TEST(header_and_manifest) {
+  AxMugraph *g = graph(MM);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  ax_cuda_emit_header(m, g);
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(buf, "int axle_run_mm(const void *const *inputs, void *const *outputs, void *stream);"));
+  ck_assert_ptr_nonnull(strstr(buf, "inputs[1]  W        f16[64, 64]"));
+  ck_assert_ptr_nonnull(strstr(buf, "outputs[0] O        f16[16, 64]"));
+  free(buf);
+  const char *prog = "program mm {\n  input X : f16[16, 64]\n  input W : f16[64, 64]\n"
+                     "  output O = exp(matmul(X, W)) * 2\n}\n";
+  AxSource *src = ax_source_from_text(A, "p.axl", prog, strlen(prog));
+  AxFile *f = ax_parse(A, &D, src);
+  AxMugraph *p = ax_prog_lower(A, &D, ax_prog_find(f, NULL, &D));
+  ck_assert_msg(p && ax_mug_check(p, &D), "%s", diagnostics());
+  buf = NULL;
+  m = open_memstream(&buf, &len);
+  ck_assert(ax_cuda_emit_manifest(m, g, p, AX_CUDA_SM90, &D));
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(buf, "\"entry\": \"axle_run_mm\""));
+  ck_assert_ptr_nonnull(strstr(buf, "{\"name\": \"W\", \"t\": 1, \"dtype\": \"f16\", \"shape\": [64, 64]}"));
+  ck_assert_ptr_nonnull(strstr(buf, "\"op\": \"matmul\", \"in\": [0, 1]"));
+  ck_assert_ptr_nonnull(strstr(buf, "\"op\": \"mul\", \"in\": [3, {\"const\": 2}]"));
+  free(buf);
+  /* an input of another shape does not pair */
+  const char *other = "program mm {\n  input X : f16[16, 64]\n  input W : f16[64, 32]\n"
+                      "  output O = matmul(X, W)\n}\n";
+  src = ax_source_from_text(A, "q.axl", other, strlen(other));
+  f = ax_parse(A, &D, src);
+  p = ax_prog_lower(A, &D, ax_prog_find(f, NULL, &D));
+  ck_assert_ptr_nonnull(p);
+  ck_assert(ax_mug_check(p, &D));
+  buf = NULL;
+  m = open_memstream(&buf, &len);
+  ck_assert(!ax_cuda_emit_manifest(m, g, p, AX_CUDA_SM90, &D));
+  fclose(m);
+  free(buf);
+  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:3:9: error: input 'W': f16[64, 64] in the mugraph, f16[64, 32] in program 'mm'"));
+}
+END_TEST
+
+START_TEST(emulate_without_compiler) {
+  AxMugraph *g = graph(MM);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  AxEmuOpts o = {.seed = 1, .cxx = "/nonexistent/c++", .out = m};
+  ck_assert_int_eq(ax_emu_run(g, &D, &o), 2);
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(buf, "cannot run the C++ compiler '/nonexistent/c++'"));
+  free(buf);
+  ck_assert(ax_emu_default_tol(AX_DT_F16) == 1e-2);
+  ck_assert(ax_emu_default_tol(AX_DT_BF16) == 4e-2);
+  ck_assert(ax_emu_default_tol(AX_DT_F32) == 1e-4);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("cuda");
+  TCase *t = tcase_create("cuda");
+  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_test(t, targets);
+  tcase_add_test(t, kernel_shape);
+  tcase_add_test(t, no_tensor_cores_off_16);
+  tcase_add_test(t, smem_refused);
+  tcase_add_test(t, header_and_manifest);
+  tcase_add_test(t, emulate_without_compiler);
+  suite_add_tcase(s, t);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

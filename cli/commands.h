@@ -11,6 +11,8 @@ int ax_cmd_verify(int argc, char **argv);   /* cli/cmd_verify.c */
 int ax_cmd_gate(int argc, char **argv);     /* cli/cmd_verify.c */
 int ax_cmd_equiv(int argc, char **argv);    /* cli/cmd_superopt.c */
 int ax_cmd_mugraph(int argc, char **argv);  /* cli/cmd_superopt.c */
+int ax_cmd_cost(int argc, char **argv);     /* cli/cmd_cost.c */
+int ax_cmd_superopt(int argc, char **argv); /* cli/cmd_search.c */
 int ax_cmd_cuda(int argc, char **argv);     /* cli/cmd_cuda.c */
 int ax_cmd_emulate(int argc, char **argv);  /* cli/cmd_emulate.c */
 

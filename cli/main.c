@@ -19,6 +19,8 @@ static const struct {
     {"gate", ax_cmd_gate, "verify for CI: one summary line, JUnit XML (FILE|DIR...)"},
     {"equiv", ax_cmd_equiv, "probabilistic equivalence of a program and a uGraph"},
     {"mugraph", ax_cmd_mugraph, "uGraph tools: check, fmt, dot"},
+    {"cost", ax_cmd_cost, "modelled GPU time of a uGraph, per kernel"},
+    {"superopt", ax_cmd_superopt, "search for a fused uGraph equivalent to a program"},
     {"cuda", ax_cmd_cuda, "CUDA source and C header of a uGraph's kernels"},
     {"emulate", ax_cmd_emulate, "run a uGraph's generated CUDA on the CPU vs the interpreter"},
 };

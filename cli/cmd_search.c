@@ -1,0 +1,219 @@
+/* cmd_search.c — `axle superopt`: search for a fused μGraph (superopt/search.h).
+ *
+ *   axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]
+ *                 [--time-limit S] [--top K] [--rules DIR] [--target T]
+ *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
+ *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
+ *                 [--progress auto|always|never] [--found-dir DIR]
+ *       0 found a graph modelled faster than the naive one (written to --output, checked by
+ *       the equivalence checker first), 1 nothing better in time, 3 bad input, or the
+ *       axioms the pruner relies on are not all VERIFIED (each one named). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "dsl/parse.h"
+#include "superopt/axioms.h"
+#include "superopt/program.h"
+#include "superopt/prune.h"
+#include "superopt/search.h"
+
+static int usage(const char *msg) {
+  fprintf(stderr, "axle: error: %s\n", msg);
+  fprintf(stderr,
+          "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"
+          "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"
+          "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"
+          "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
+          "                     [--progress auto|always|never] [--found-dir DIR]\n");
+  return 3;
+}
+
+static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char *name) {
+  AxSource *src;
+  if (!ax_source_load(a, d, path, &src)) return NULL;
+  AxFile *f = ax_parse(a, d, src);
+  if (d->errors) return NULL;
+  const AxBlock *b = ax_prog_find(f, name, d);
+  if (!b) return NULL;
+  AxMugraph *g = ax_prog_lower(a, d, b);
+  if (!g || !ax_mug_check(g, d)) return NULL;
+  return g;
+}
+
+/* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
+ * that `axle verify`'s defaults prove VERIFIED (superopt/axioms.h: result cache first). On
+ * failure every rule that is not VERIFIED, and every missing name, is printed. */
+static bool axioms_proved(const char *dir) {
+  int n;
+  const char *const *names = ax_prune_axioms(&n);
+  AxVerifyOpts vo;
+  const char *solver;
+  ax_axioms_default_opts(&vo, &solver);
+  AxAxiomReport rep;
+  bool ok = ax_superopt_axioms_proved(dir, &vo, solver, names, n, &rep);
+  if (!ok) {
+    fprintf(stderr, "axle: error: superopt: the pruner relies on axioms that are not all VERIFIED in %s:\n%s",
+            dir, rep.failures ? rep.failures : "");
+    fprintf(stderr, "(prove them with 'axle verify %s', or pass --no-gate to search anyway: "
+                    "results are still checked, but pruning may then lose some)\n", dir);
+  }
+  ax_axiom_report_free(&rep);
+  return ok;
+}
+
+static bool parse_long(const char *s, long *out, long lo) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || v < lo) return false;
+  *out = v;
+  return true;
+}
+
+int ax_cmd_superopt(int argc, char **argv) {
+  AxSearchOpts o;
+  ax_search_defaults(&o);
+  const char *file = NULL, *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
+  const char *format = "text", *progress = "auto", *found_dir = NULL;
+  bool gate = true;
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (strcmp(s, "--no-prune") == 0) {
+      o.prune = false;
+      continue;
+    }
+    if (strcmp(s, "--no-gate") == 0) {
+      gate = false;
+      continue;
+    }
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      usage("help");
+      return 0;
+    }
+    if (s[0] == '-' && s[1] == '-') {
+      if (i + 1 >= argc) return usage("option needs a value");
+      const char *v = argv[++i];
+      long n;
+      if (strcmp(s, "--program") == 0) prog_name = v;
+      else if (strcmp(s, "--output") == 0) output = v;
+      else if (strcmp(s, "--rules") == 0) rules = v;
+      else if (strcmp(s, "--format") == 0) format = v;
+      else if (strcmp(s, "--progress") == 0) progress = v;
+      else if (strcmp(s, "--found-dir") == 0) found_dir = v, o.verify_all = true;
+      else if (strcmp(s, "--target") == 0) {
+        if (!(o.target = ax_cost_target(v))) return usage("--target is h100 or a100");
+      } else if (strcmp(s, "--jobs") == 0) {
+        if (!parse_long(v, &n, 1) || n > 256) return usage("--jobs takes 1 to 256");
+        o.jobs = (int)n;
+      } else if (strcmp(s, "--top") == 0) {
+        if (!parse_long(v, &n, 1) || n > 1000) return usage("--top takes 1 to 1000");
+        o.top = (int)n;
+      } else if (strcmp(s, "--max-states") == 0) {
+        if (!parse_long(v, &n, 1)) return usage("--max-states takes a positive integer");
+        o.max_states = n;
+      } else if (strcmp(s, "--max-kernel-ops") == 0) {
+        if (!parse_long(v, &n, 1) || n > 6) return usage("--max-kernel-ops takes 1 to 6");
+        o.max_kernel_ops = (int)n;
+      } else if (strcmp(s, "--max-kernels") == 0) {
+        if (!parse_long(v, &n, 0) || n > 6) return usage("--max-kernels takes 0 to 6");
+        o.max_kernels = (int)n;
+      } else if (strcmp(s, "--max-block-ops") == 0) {
+        if (!parse_long(v, &n, 2) || n > 12) return usage("--max-block-ops takes 2 to 12");
+        o.max_block_ops = (int)n;
+      } else if (strcmp(s, "--time-limit") == 0) {
+        char *end;
+        o.time_limit = strtod(v, &end);
+        if (*end || !(o.time_limit > 0)) return usage("--time-limit takes a positive number of seconds");
+      } else {
+        return usage("unknown option");
+      }
+    } else if (!file) {
+      file = s;
+    } else {
+      return usage("too many arguments");
+    }
+  }
+  if (!file) return usage("superopt needs a program file");
+  if (!output) return usage("superopt needs --output BEST.mug");
+  if (strcmp(format, "text") && strcmp(format, "json")) return usage("--format is text or json");
+  if (strcmp(progress, "auto") && strcmp(progress, "always") && strcmp(progress, "never"))
+    return usage("--progress is auto, always or never");
+  if (strcmp(progress, "always") == 0 || (strcmp(progress, "auto") == 0 && isatty(2)))
+    o.progress = stderr;
+
+  AxArena *a = ax_arena_new();
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  AxMugraph *p = load_prog(a, &d, file, prog_name);
+  if (!p) {
+    ax_arena_free(a);
+    return 3;
+  }
+  if (gate && !axioms_proved(rules)) {
+    ax_arena_free(a);
+    return 3;
+  }
+  if (!gate) fprintf(stderr, "axle: warning: superopt: --no-gate: pruning relies on axioms not checked in this run\n");
+  AxSearchResult r;
+  if (!ax_search_run(p, &o, &d, &r)) {
+    ax_arena_free(a);
+    return 3;
+  }
+  int status = 1;
+  if (r.nfound && r.best_verified && r.found[0].time_s < r.naive_s) {
+    FILE *f = fopen(output, "w");
+    if (!f) {
+      fprintf(stderr, "axle: error: cannot write %s\n", output);
+      status = 3;
+    } else {
+      fputs(r.found[0].text, f);
+      fclose(f);
+      status = 0;
+    }
+  }
+  /* every kept graph, each checked at full shape (--found-dir implies verify_all) */
+  for (int i = 0; found_dir && i < r.nfound; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/found-%03d.mug", found_dir, i);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+      fprintf(stderr, "axle: error: cannot write %s\n", path);
+      status = 3;
+      break;
+    }
+    fputs(r.found[i].text, f);
+    fclose(f);
+  }
+  double best = r.nfound ? r.found[0].time_s * 1e6 : -1;
+  if (strcmp(format, "json") == 0) {
+    printf("{\"program\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"status\": %d, "
+           "\"candidates\": %ld, \"states\": %ld, \"pruned\": %ld, \"checked\": %ld, "
+           "\"equivalent\": %ld, \"rejected_final\": %ld, \"seconds\": %.3f, \"search_seconds\": %.3f, "
+           "\"best_found_seconds\": %.3f, \"timed_out\": %s, "
+           "\"jobs\": %d, \"gated\": %s, \"naive_time_us\": %.4f, ",
+           p->name, o.target->name, status, r.candidates, r.states, r.pruned, r.checked,
+           r.equivalent, r.rejected_final, r.seconds, r.search_s, r.best_found_s,
+           r.timed_out ? "true" : "false", o.jobs,
+           gate ? "true" : "false", r.naive_s * 1e6);
+    if (best >= 0) printf("\"best_time_us\": %.4f, \"output\": \"%s\"}\n", best, status == 0 ? output : "");
+    else printf("\"best_time_us\": null, \"output\": \"\"}\n");
+  } else {
+    printf("superopt %s: %ld candidates from %ld states (%ld pruned), %ld checked, %ld equivalent, "
+           "%.1f s%s\n",
+           p->name, r.candidates, r.states, r.pruned, r.checked, r.equivalent, r.seconds,
+           r.timed_out ? " (time limit)" : "");
+    printf("naive graph: %.2f us modelled on %s\n", r.naive_s * 1e6, o.target->name);
+    if (best >= 0) printf("best found after %.1f s of search (%.1f s searched)\n", r.best_found_s, r.search_s);
+    if (best >= 0)
+      printf("best graph:  %.2f us modelled (%.2fx)%s%s\n", best, r.naive_s * 1e6 / best,
+             status == 0 ? ", written to " : ", not better than the naive graph",
+             status == 0 ? output : "");
+    else
+      printf("no equivalent graph found\n");
+  }
+  ax_search_result_free(&r);
+  ax_arena_free(a);
+  return status;
+}

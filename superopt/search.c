@@ -1,0 +1,1347 @@
+/* search.c — generator and driver of the superoptimizer (search.h). */
+#include "superopt/search.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "superopt/equiv.h"
+#include "superopt/mugtext.h"
+#include "superopt/prune.h"
+
+#define MAXT 16     /* kernel tensors of a candidate */
+#define MAXS 6      /* kernel statements */
+#define MAXN 16     /* block nodes of one kernel */
+#define MAXC 64     /* dimension classes */
+#define CLS_ONE 0   /* the class of every dim of size 1 */
+#define MAX_SAVES 2 /* output savers of one kernel */
+
+/* A dimension class: a plain class of the program (outer 0) or a dim of partial results,
+ * `outer` pieces of class `inner` side by side. */
+typedef struct Cls {
+  int64_t size;
+  int64_t outer;
+  int inner;
+} Cls;
+
+typedef struct BN {
+  AxBNodeKind kind;
+  AxOp op;
+  AxAccKind acc;
+  int in[2], nin;
+  int src, imap[3], fmap, omap[3];
+  int axis;
+  bool axis_set;
+  int64_t to;
+  int to_cls;                   /* the class whose size `to` is */
+  int dst;                      /* SAVE: kernel tensor */
+  AxTShape shape;
+  int cls[AX_MAXRANK];
+  int64_t cut[AX_MAXRANK];      /* into how many pieces this tile cuts its class */
+  AxPhase phase;
+  AxAId expr;
+  int uses;
+} BN;
+
+typedef struct Blk {
+  int64_t grid[3];
+  int gcls[3];
+  int64_t R;
+  int fcls;
+  BN n[MAXN];
+  int nn;
+} Blk;
+
+typedef struct KT {
+  const char *name;             /* inputs: the program's name; others NULL until printed */
+  AxTShape shape;
+  AxDtype dt;
+  int cls[AX_MAXRANK];
+  AxAId expr;
+  int uses;
+  int stmt;                     /* defining statement, -1 for inputs */
+} KT;
+
+typedef struct KS {
+  bool kernel;
+  AxOp op;
+  int in[2], nin;
+  int axis;
+  bool axis_set;
+  int64_t to;
+  int to_cls;
+  int out;                      /* operator: the tensor defined */
+  Blk blk;                      /* kernel */
+  int nouts;                    /* kernel: tensors defined (the last nouts kernel tensors) */
+} KS;
+
+typedef struct Found {
+  char *text;
+  double time_s;
+} Found;
+
+typedef struct Shared {
+  const AxMugraph *prog;
+  const AxSearchOpts *o;
+  Cls cls[MAXC];
+  int ncls;
+  int *tcls;                    /* program tensor t, dim d: tcls[t * AX_MAXRANK + d] */
+  uint64_t out_cls, red_cls;    /* classes of the outputs' dims; classes reduced */
+  uint64_t opmask;              /* operators the program uses (abstract symbols) */
+  bool scalable;                /* the program has no operator whose attributes are sizes */
+  int ninputs;
+  int *input_tensor;            /* program input i: tensor index */
+  double deadline;              /* monotonic seconds; 0: none */
+  pthread_mutex_t mu;
+  Found *found;
+  int nfound;
+  char **seen;                  /* texts already costed (dedup) */
+  int nseen, capseen;
+  long states, pruned, candidates, checked, equivalent;
+  bool stop;
+  double start;
+  double best_s, best_at;       /* best modelled time so far, and when it was found */
+} Shared;
+
+typedef struct W {
+  Shared *s;
+  int id, jobs;
+  AxAbs *abs;
+  AxAId *spec;                  /* per program output */
+  KT kt[MAXT];
+  int nkt;
+  KS ks[MAXS];
+  int nks, nkern;
+  int block_limit;              /* iterative deepening: block nodes allowed now */
+  int kernel_limit;             /* and kernel statements */
+  long top_index;               /* top-level choices seen (prefix split) */
+  long states, pruned, reported, reported_pruned;
+  int depth;
+} W;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void ax_search_defaults(AxSearchOpts *o) {
+  memset(o, 0, sizeof *o);
+  o->jobs = 1;
+  o->top = 5;
+  o->target = ax_cost_target("h100");
+  o->max_kernel_ops = 3;
+  o->max_kernels = 2;
+  o->max_block_ops = 10;
+  o->max_grid_dims = 3;
+  o->min_blocks = 8;
+  o->max_blocks = 1024;
+  o->forloops[0] = 4;
+  o->forloops[1] = 16;
+  o->forloops[2] = 64;
+  o->prune = true;
+  o->verify_final = true;
+  o->seed = 2024;
+}
+
+/* --- dimension classes of the program ------------------------------------------------ */
+
+static int uf_find(int *p, int x) {
+  while (p[x] != x) x = p[x] = p[p[x]];
+  return x;
+}
+static void uf_union(int *p, int a, int b) {
+  a = uf_find(p, a), b = uf_find(p, b);
+  if (a != b) p[a < b ? b : a] = a < b ? a : b;
+}
+
+static bool classes(Shared *s, AxDiag *d) {
+  const AxMugraph *g = s->prog;
+  int n = g->ntensors * AX_MAXRANK;
+  int *p = malloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; i++) p[i] = i;
+#define ID(t, dd) ((t) * AX_MAXRANK + (dd))
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_OP) continue;
+    const AxTShape *o = &g->tensors[st->t].shape;
+    const AxOpSpec *sp = ax_op_spec(st->op);
+    switch (sp->cls) {
+    case AX_TC_UNARY:
+    case AX_TC_NORM:
+      for (int k = 0; k < o->rank; k++) uf_union(p, ID(st->t, k), ID(st->in[0], k));
+      break;
+    case AX_TC_BINARY:
+    case AX_TC_MATMUL: {
+      int batch = sp->cls == AX_TC_MATMUL ? 2 : 0;
+      for (int j = 0; j < st->nin; j++) {
+        const AxTShape *a = &g->tensors[st->in[j]].shape;
+        for (int k = 0; k < a->rank - batch; k++) {
+          int od = o->rank - batch - (a->rank - batch - k);
+          if (od >= 0 && a->dim[k] == o->dim[od] && a->dim[k] > 1) uf_union(p, ID(st->in[j], k), ID(st->t, od));
+        }
+      }
+      if (batch) {
+        const AxTShape *a = &g->tensors[st->in[0]].shape, *b = &g->tensors[st->in[1]].shape;
+        uf_union(p, ID(st->in[0], a->rank - 1), ID(st->in[1], b->rank - 2));
+        uf_union(p, ID(st->in[0], a->rank - 2), ID(st->t, o->rank - 2));
+        uf_union(p, ID(st->in[1], b->rank - 1), ID(st->t, o->rank - 1));
+      }
+      break;
+    }
+    case AX_TC_REDUCE:
+      for (int k = 0; k < o->rank; k++)
+        if (k != st->at.axis) uf_union(p, ID(st->t, k), ID(st->in[0], k));
+      break;
+    case AX_TC_SOURCE: break;
+    case AX_TC_NONE:
+    case AX_TC_LAYOUT:
+      ax_diag_error(d, st->span, "superopt: the search does not handle '%s' yet",
+                    ax_op_pname(st->op));
+      free(p);
+      return false;
+    }
+  }
+  s->tcls = calloc((size_t)n, sizeof(int));
+  int *root_cls = malloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; i++) root_cls[i] = -1;
+  s->ncls = 1;
+  s->cls[CLS_ONE] = (Cls){1, 0, 0};
+  for (int t = 0; t < g->ntensors; t++)
+    for (int k = 0; k < g->tensors[t].shape.rank; k++) {
+      int64_t sz = g->tensors[t].shape.dim[k];
+      if (sz == 1) {
+        s->tcls[ID(t, k)] = CLS_ONE;
+        continue;
+      }
+      int r = uf_find(p, ID(t, k));
+      if (root_cls[r] < 0) {
+        if (s->ncls == MAXC) continue;
+        root_cls[r] = s->ncls;
+        s->cls[s->ncls++] = (Cls){sz, 0, 0};
+      }
+      s->tcls[ID(t, k)] = root_cls[r];
+    }
+  for (int o = 0; o < g->noutputs; o++)
+    for (int k = 0; k < g->tensors[g->outputs[o]].shape.rank; k++)
+      s->out_cls |= (uint64_t)1 << s->tcls[ID(g->outputs[o], k)];
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_OP || !st->nin) continue;
+    const AxTShape *a = &g->tensors[st->in[0]].shape;
+    if (st->op == AX_OP_DOT) s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], a->rank - 1)];
+    if (st->op == AX_OP_REDUCE || st->op == AX_OP_MEAN || st->op == AX_OP_RMS_NORM)
+      s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], st->at.axis)];
+  }
+#undef ID
+  free(root_cls);
+  free(p);
+  return true;
+}
+
+/* --- abstract expressions of the program ---------------------------------------------- */
+
+_Static_assert(AX_OP_COUNT + 3 <= 64, "operator masks and keys hold every operator");
+static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
+
+/* The reduced size of an application (prune.h): matmul's contracted size, a reduction's
+ * axis size over `to`. */
+static int64_t reduced(AxOp op, const AxTShape *in0, int axis, int64_t to) {
+  if (op == AX_OP_DOT) return in0->dim[in0->rank - 1];
+  if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM)
+    return in0->dim[axis] / (to > 0 ? to : 1);
+  return 1;
+}
+
+static void spec_exprs(W *w) {
+  const AxMugraph *g = w->s->prog;
+  AxAId *e = malloc(sizeof(AxAId) * (size_t)g->ntensors);
+  int input = 0;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind == AX_KS_INPUT) {
+      e[st->t] = ax_prune_var(w->abs, input++);
+    } else if (st->kind == AX_KS_OP) {
+      AxAId in[AX_MAXIN];
+      for (int j = 0; j < st->nin; j++) in[j] = e[st->in[j]];
+      const AxTShape *s0 = st->nin ? &g->tensors[st->in[0]].shape : NULL;
+      e[st->t] = ax_prune_apply(w->abs, st->op, in, st->nin,
+                                s0 ? reduced(st->op, s0, st->at.axis, st->at.to) : 1);
+    }
+  }
+  w->spec = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
+  for (int i = 0; i < g->noutputs; i++) w->spec[i] = e[g->outputs[i]];
+  ax_prune_set_spec(w->abs, w->spec, g->noutputs);
+  free(e);
+}
+
+/* --- printing candidates -------------------------------------------------------------- */
+
+/* Sizes of the scaled-down instance: every size value v becomes map[v] (identity when
+ * the table is empty). */
+typedef struct SizeMap {
+  int64_t cls[MAXC];   /* scaled size of each class; 0: unchanged */
+} SizeMap;
+
+static int64_t sz(const SizeMap *m, int c, int64_t v) {
+  return m && c >= 0 && c < MAXC && m->cls[c] ? m->cls[c] : v;
+}
+
+static void print_shape(FILE *f, const AxTShape *s, const int *cls, const SizeMap *m) {
+  fputc('[', f);
+  for (int i = 0; i < s->rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", sz(m, cls[i], s->dim[i]));
+  fputc(']', f);
+}
+
+static const char *kname(const W *w, int t, char *buf, size_t n) {
+  if (w->kt[t].name) return w->kt[t].name;
+  snprintf(buf, n, "t%d", t);
+  return buf;
+}
+
+static void print_map(FILE *f, const int *map) {
+  fputc('{', f);
+  bool first = true;
+  for (int g = 0; g < 3; g++)
+    if (map[g] >= 0) {
+      fprintf(f, "%s%c: %d", first ? "" : ", ", "xyz"[g], map[g]);
+      first = false;
+    }
+  fputc('}', f);
+}
+
+/* A block node that is fused with the next one into a thread graph: both element-wise, of
+ * one phase, and the next the only reader of this one. */
+static bool fuses(const Blk *b, int i) {
+  if (i + 1 >= b->nn) return false;
+  const BN *x = &b->n[i], *y = &b->n[i + 1];
+  if (x->kind != AX_BN_OP || y->kind != AX_BN_OP) return false;
+  if (!ax_op_is_elementwise(x->op) || !ax_op_is_elementwise(y->op)) return false;
+  if (x->phase != y->phase || x->uses != 1) return false;
+  return y->in[0] == i || (y->nin > 1 && y->in[1] == i);
+}
+
+static void print_attrs(FILE *f, bool axis_set, int axis, int64_t to, int to_cls, const SizeMap *m) {
+  if (axis_set) fprintf(f, ", axis = %d", axis);
+  if (to > 1) fprintf(f, ", to = %" PRId64, sz(m, to_cls, to));
+}
+
+static void print_block(FILE *f, const W *w, const Blk *b, int k, const SizeMap *m) {
+  char buf[32];
+  fprintf(f, "\n  kernel k%d grid [%" PRId64 ", %" PRId64 ", %" PRId64 "] block [128, 1, 1] forloop %" PRId64 " {\n",
+          k, b->grid[0], b->grid[1], b->grid[2], b->R);
+  bool in_thread = false;
+  for (int i = 0; i < b->nn; i++) {
+    const BN *n = &b->n[i];
+    const char *ind = in_thread ? "      " : "    ";
+    switch (n->kind) {
+    case AX_BN_ITER:
+      fprintf(f, "    n%d = input %s imap ", i, kname(w, n->src, buf, sizeof buf));
+      print_map(f, n->imap);
+      if (n->fmap >= 0) fprintf(f, " fmap %d\n", n->fmap);
+      else fprintf(f, " fmap -\n");
+      break;
+    case AX_BN_OP:
+      if (!in_thread && fuses(b, i)) {
+        fprintf(f, "    thread {\n");
+        in_thread = true;
+        ind = "      ";
+      }
+      fprintf(f, "%sn%d = %s(n%d", ind, i, ax_op_pname(n->op), n->in[0]);
+      if (n->nin > 1) fprintf(f, ", n%d", n->in[1]);
+      print_attrs(f, n->axis_set, n->axis, n->to, n->to_cls, m);
+      fprintf(f, ")\n");
+      if (in_thread && !fuses(b, i)) {
+        fprintf(f, "    }\n");
+        in_thread = false;
+      }
+      break;
+    case AX_BN_ACCUM:
+      fprintf(f, "    n%d = accum %s(n%d", i, ax_mug_acc_name(n->acc), n->in[0]);
+      print_attrs(f, n->axis_set, n->axis, 0, -1, m);
+      fprintf(f, ")\n");
+      break;
+    case AX_BN_SAVE:
+      fprintf(f, "    output %s = n%d omap ", kname(w, n->dst, buf, sizeof buf), n->in[0]);
+      print_map(f, n->omap);
+      fputc('\n', f);
+      break;
+    }
+  }
+  fprintf(f, "  }\n");
+}
+
+/* The candidate as .mug text (malloc'd); outs[i] is the tensor of program output i. */
+static char *print_candidate(W *w, const int *outs, const SizeMap *m) {
+  const AxMugraph *g = w->s->prog;
+  for (int i = 0; i < g->noutputs; i++) w->kt[outs[i]].name = g->tensors[g->outputs[i]].name;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  fprintf(f, "mugraph %s {\n", g->name);
+  for (int t = 0; t < w->nkt; t++)
+    if (w->kt[t].stmt < 0) {
+      fprintf(f, "  input %s : %s", w->kt[t].name, ax_dtype_name(w->kt[t].dt));
+      print_shape(f, &w->kt[t].shape, w->kt[t].cls, m);
+      fputc('\n', f);
+    }
+  int k = 0;
+  char b1[32], b2[32], b3[32];
+  for (int i = 0; i < w->nks; i++) {
+    const KS *st = &w->ks[i];
+    if (st->kernel) {
+      print_block(f, w, &st->blk, ++k, m);
+    } else {
+      fprintf(f, "  %s = %s(%s", kname(w, st->out, b1, sizeof b1), ax_op_pname(st->op),
+              kname(w, st->in[0], b2, sizeof b2));
+      if (st->nin > 1) fprintf(f, ", %s", kname(w, st->in[1], b3, sizeof b3));
+      print_attrs(f, st->axis_set, st->axis, st->to, st->to_cls, m);
+      fprintf(f, ")\n");
+    }
+  }
+  fprintf(f, "  output");
+  for (int i = 0; i < g->noutputs; i++) fprintf(f, "%s %s", i ? "," : "", w->kt[outs[i]].name);
+  fprintf(f, "\n}\n");
+  fclose(f);
+  for (int i = 0; i < g->noutputs; i++)
+    if (w->kt[outs[i]].stmt >= 0) w->kt[outs[i]].name = NULL;
+  return text;
+}
+
+/* The program as a μGraph text of pre-defined operators, sizes mapped. */
+static char *print_program(const AxMugraph *g, const int *tcls, const SizeMap *m) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  fprintf(f, "mugraph %s {\n", g->name);
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind == AX_KS_INPUT) {
+      const AxKTensor *t = &g->tensors[st->t];
+      fprintf(f, "  input %s : %s", t->name, ax_dtype_name(t->dtype));
+      print_shape(f, &t->shape, tcls + st->t * AX_MAXRANK, m);
+      fputc('\n', f);
+    } else if (st->kind == AX_KS_OP) {
+      if (g->tensors[st->t].anon) continue;
+      fprintf(f, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
+      for (int j = 0; j < st->nin; j++) {
+        const AxKTensor *a = &g->tensors[st->in[j]];
+        fprintf(f, "%s%s", j ? ", " : "", a->anon ? a->text : a->name);
+      }
+      const AxOpSpec *sp = ax_op_spec(st->op);
+      print_attrs(f, (sp->tattrs & AX_TA_AXIS) != 0, st->at.axis, st->at.to, -1, m);
+      fprintf(f, ")\n");
+    } else if (st->kind == AX_KS_OUTPUT) {
+      fprintf(f, "  output");
+      for (int j = 0; j < st->nouts; j++) fprintf(f, "%s %s", j ? "," : "", g->tensors[st->outs[j]].name);
+      fputc('\n', f);
+    }
+  }
+  fprintf(f, "}\n");
+  fclose(f);
+  return text;
+}
+
+/* Parses and validates μGraph text into a; NULL when it is not valid. */
+static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
+  AxDiag d;
+  ax_diag_init(&d, sink);
+  AxSource *src = ax_source_from_text(a, "<candidate>", text, strlen(text));
+  AxMugraph *g = ax_mugtext_parse(a, &d, src);
+  if (!g || d.errors || !ax_mug_check(g, &d)) return NULL;
+  return g;
+}
+
+/* --- candidates ------------------------------------------------------------------------ */
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
+
+static void need(SizeMap *m, int c, int64_t cut) {
+  if (!m->cls[c]) m->cls[c] = 1;
+  m->cls[c] = m->cls[c] / gcd64(m->cls[c], cut) * cut;
+}
+
+/* The scaled-down sizes: every size value keeps a multiple of every cut applied to a dim
+ * of that size, at least 2 elements per tile and 8 overall where it has them. */
+static void scale_map(const W *w, SizeMap *m) {
+  memset(m, 0, sizeof *m);
+  const Shared *s = w->s;
+  for (int t = 0; t < w->nkt; t++)
+    if (w->kt[t].stmt < 0)
+      for (int d = 0; d < w->kt[t].shape.rank; d++) need(m, w->kt[t].cls[d], 1);
+  for (int i = 0; i < w->nks; i++) {
+    if (!w->ks[i].kernel) continue;
+    const Blk *b = &w->ks[i].blk;
+    for (int j = 0; j < b->nn; j++) {
+      const BN *n = &b->n[j];
+      if (n->kind != AX_BN_ITER) continue;
+      for (int d = 0; d < n->shape.rank; d++) {
+        int c = n->cls[d];
+        if (s->cls[c].outer) continue;
+        need(m, c, n->cut[d]);
+      }
+    }
+  }
+  for (int c = 1; c < s->ncls && c < MAXC; c++) {
+    if (!m->cls[c] || s->cls[c].outer) {
+      m->cls[c] = 0;
+      continue;
+    }
+    int64_t v = s->cls[c].size, cut = m->cls[c];
+    int64_t want = v < 8 ? v : 8;
+    int64_t k = 1;
+    while (cut * k < want) k++;
+    int64_t to = cut * k;
+    if (to > v || v % to != 0) to = v;
+    m->cls[c] = to;
+  }
+}
+
+static int cmp_found(const void *a, const void *b) {
+  const Found *x = a, *y = b;
+  return x->time_s < y->time_s ? -1 : x->time_s > y->time_s;
+}
+
+/* A complete candidate: validate, cost, filter, keep. */
+static void emit(W *w, const int *outs) {
+  Shared *s = w->s;
+  const AxSearchOpts *o = s->o;
+  char *text = print_candidate(w, outs, NULL);
+  pthread_mutex_lock(&s->mu);
+  s->candidates++;
+  bool dup = false;
+  for (int i = 0; i < s->nseen && !dup; i++) dup = strcmp(s->seen[i], text) == 0;
+  if (!dup) {
+    if (s->nseen == s->capseen) {
+      s->capseen = s->capseen ? s->capseen * 2 : 64;
+      s->seen = realloc(s->seen, sizeof(char *) * (size_t)s->capseen);
+    }
+    s->seen[s->nseen++] = strdup(text);
+  }
+  pthread_mutex_unlock(&s->mu);
+  if (dup) {
+    free(text);
+    return;
+  }
+  FILE *sink = fopen("/dev/null", "w");
+  AxArena *a = ax_arena_new();
+  AxMugraph *g = parse_mug(a, text, sink);
+  double t = 0;
+  bool keep = false;
+  if (g) {
+    AxCost c;
+    ax_cost_run(a, g, o->target, &c);
+    t = c.time_s;
+    keep = c.fits;
+  }
+  if (keep) {
+    pthread_mutex_lock(&s->mu);
+    if (s->nfound >= o->top && t >= s->found[s->nfound - 1].time_s) keep = false;
+    pthread_mutex_unlock(&s->mu);
+  }
+  if (keep) {
+    /* the filter: one field test on the scaled-down instance */
+    SizeMap m;
+    scale_map(w, &m);
+    if (!s->scalable) memset(&m, 0, sizeof m);
+    char *st = print_candidate(w, outs, &m);
+    char *pt = print_program(s->prog, s->tcls, &m);
+    AxMugraph *sg = parse_mug(a, st, sink), *sp = parse_mug(a, pt, sink);
+    int verdict = 3;
+    if (sg && sp) {
+      AxEquivOpts eo;
+      ax_equiv_defaults(&eo);
+      eo.tests = 1;
+      eo.float_tests = 0;
+      eo.seed = o->seed + (uint64_t)s->checked;
+      eo.out = sink;
+      AxDiag d;
+      ax_diag_init(&d, sink);
+      verdict = ax_equiv_run(sp, sg, &d, &eo);
+    }
+    if (getenv("AXLE_SEARCH_DEBUG"))
+      fprintf(stderr, "candidate %.3f us, filter %d (%s)\n%s", t * 1e6, verdict,
+              sg && sp ? "scaled" : "did not validate", st);
+    free(st);
+    free(pt);
+    pthread_mutex_lock(&s->mu);
+    s->checked++;
+    if (verdict == 0) {
+      s->equivalent++;
+      if (s->nfound < o->top) {
+        s->found[s->nfound++] = (Found){text, t};
+        text = NULL;
+      } else if (t < s->found[s->nfound - 1].time_s) {
+        free(s->found[s->nfound - 1].text);
+        s->found[s->nfound - 1] = (Found){text, t};
+        text = NULL;
+      }
+      qsort(s->found, (size_t)s->nfound, sizeof(Found), cmp_found);
+      if (s->found[0].time_s < s->best_s || s->best_s == 0) {
+        s->best_s = s->found[0].time_s;
+        s->best_at = now() - s->start;
+      }
+    }
+    pthread_mutex_unlock(&s->mu);
+  }
+  ax_arena_free(a);
+  fclose(sink);
+  free(text);
+}
+
+/* The program outputs all reached (no dead tensor left): emit and say so. */
+static bool complete(W *w) {
+  const AxMugraph *g = w->s->prog;
+  int outs[MAXT];
+  for (int i = 0; i < g->noutputs; i++) {
+    outs[i] = -1;
+    const AxTShape *os = &g->tensors[g->outputs[i]].shape;
+    for (int t = w->nkt - 1; t >= 0 && outs[i] < 0; t--)
+      if (w->kt[t].expr == w->spec[i] && w->kt[t].stmt >= 0 && ax_shape_equal(&w->kt[t].shape, os))
+        outs[i] = t;
+    if (outs[i] < 0) return false;
+  }
+  for (int t = 0; t < w->nkt; t++) {
+    bool is_out = false;
+    for (int i = 0; i < g->noutputs; i++) is_out |= outs[i] == t;
+    if (!is_out && w->kt[t].uses == 0 && w->kt[t].stmt >= 0) return false;
+  }
+  emit(w, outs);
+  return true;
+}
+
+/* --- stopping ------------------------------------------------------------------------- */
+
+static bool stop(W *w) {
+  Shared *s = w->s;
+  if (s->stop) return true;
+  if (w->states - w->reported >= 256) {
+    pthread_mutex_lock(&s->mu);
+    s->states += w->states - w->reported;
+    s->pruned += w->pruned - w->reported_pruned;
+    w->reported = w->states;
+    w->reported_pruned = w->pruned;
+    if ((s->deadline > 0 && now() > s->deadline) ||
+        (s->o->max_states > 0 && s->states >= s->o->max_states))
+      s->stop = true;
+    pthread_mutex_unlock(&s->mu);
+  }
+  return s->stop;
+}
+
+/* Prefix split: at the top of the tree, choice number i belongs to worker i mod jobs. */
+static bool mine(W *w) {
+  if (w->depth > 0) return true;
+  return w->top_index++ % w->jobs == w->id;
+}
+
+/* --- block graphs --------------------------------------------------------------------- */
+
+static void kdfs(W *w);
+
+static bool prune_out(W *w, AxAId e) {
+  if (e < 0) return true;
+  if (!w->s->o->prune) return false;
+  if (ax_prune_is_sub(w->abs, e)) return false;
+  w->pruned++;
+  return true;
+}
+
+/* Element-wise operands (right-aligned): equal dims agree in class and cut. */
+static bool ew_shape(const BN *a, const BN *b, BN *out) {
+  const BN *big = a->shape.rank >= b->shape.rank ? a : b;
+  out->shape = big->shape;
+  memcpy(out->cls, big->cls, sizeof out->cls);
+  memcpy(out->cut, big->cut, sizeof out->cut);
+  for (int k = 1; k <= a->shape.rank && k <= b->shape.rank; k++) {
+    int i = a->shape.rank - k, j = b->shape.rank - k, o = out->shape.rank - k;
+    int64_t x = a->shape.dim[i], y = b->shape.dim[j];
+    if (x == 1 && y == 1) continue;
+    if (x == 1 || y == 1) {
+      const BN *src = x == 1 ? b : a;
+      int si = x == 1 ? j : i;
+      out->shape.dim[o] = src->shape.dim[si];
+      out->cls[o] = src->cls[si];
+      out->cut[o] = src->cut[si];
+      continue;
+    }
+    if (x != y || a->cls[i] != b->cls[j] || a->cut[i] != b->cut[j]) return false;
+  }
+  return true;
+}
+
+static int64_t tile_bytes(const Blk *b) {
+  int64_t t = 0;
+  for (int i = 0; i < b->nn; i++)
+    if (b->n[i].kind != AX_BN_SAVE)
+      t += ax_shape_numel(&b->n[i].shape) * (b->n[i].kind == AX_BN_ACCUM ? 4 : 2);
+  return t;
+}
+
+/* Canonical key of node i (deepest operand, kind/operator, operands, axis). */
+static int64_t key(const BN *n) {
+  int hi = n->in[0];
+  if (n->nin > 1 && n->in[1] > hi) hi = n->in[1];
+  int code = n->kind == AX_BN_ACCUM ? AX_OP_COUNT + (int)n->acc : (int)n->op;
+  int64_t k = hi;
+  k = k * 64 + code;
+  k = k * MAXN + n->in[0];
+  k = k * MAXN + (n->nin > 1 ? n->in[1] : 0);
+  k = k * 16 + (n->axis_set ? n->axis + 1 : 0);
+  k = k * 4 + (n->to > 1);
+  return k;
+}
+
+static void bdfs(W *w, Blk *b);
+
+/* Appends node n (already shaped) if it passes the checks, recurses, and takes it back. */
+static void try_node(W *w, Blk *b, BN *n) {
+  const AxSearchOpts *o = w->s->o;
+  /* canonical order among the operators */
+  int last = b->nn - 1;
+  if (b->n[last].kind != AX_BN_ITER && key(n) <= key(&b->n[last])) return;
+  w->states++;
+  /* one tensor per expression: a second is redundant work (concat keeps its operand's) */
+  if (!(n->kind == AX_BN_ACCUM && n->acc == AX_ACC_CONCAT))
+    for (int i = 0; i < b->nn; i++)
+      if (b->n[i].expr == n->expr) return;
+  /* every tensor nobody reads must be read by a later operator or saved: an operator
+   * leaves at least one unread tensor, a binary one consumes two */
+  int unread = 1, budget = w->block_limit - b->nn - 1;
+  for (int i = 0; i < b->nn; i++)
+    if (!b->n[i].uses && i != n->in[0] && !(n->nin > 1 && i == n->in[1])) unread++;
+  if (unread - budget > MAX_SAVES) return;
+  if (prune_out(w, n->expr)) return;
+  b->n[b->nn++] = *n;
+  for (int j = 0; j < n->nin; j++) b->n[n->in[j]].uses++;
+  if (tile_bytes(b) <= o->target->smem_per_block) bdfs(w, b);
+  for (int j = 0; j < n->nin; j++) b->n[n->in[j]].uses--;
+  b->nn--;
+}
+
+static AxPhase join(AxPhase a, AxPhase b, bool *ok, int64_t R) {
+  if (R > 1 && ((a == AX_PH_LOOP && b == AX_PH_POST) || (a == AX_PH_POST && b == AX_PH_LOOP))) *ok = false;
+  return a > b ? a : b;
+}
+
+/* Closes the kernel: every block tensor nobody reads is saved. */
+static void close_kernel(W *w, Blk *b) {
+  Shared *s = w->s;
+  if (w->nks >= MAXS || w->nkt + MAXN > MAXT + MAXN) return;
+  int sinks[MAXN], ns = 0;
+  for (int i = 0; i < b->nn; i++) {
+    const BN *n = &b->n[i];
+    if (n->uses) continue;
+    if (n->kind == AX_BN_ITER) return;                     /* an unread input */
+    if (n->phase == AX_PH_LOOP && b->R > 1) return;         /* changes every iteration */
+    sinks[ns++] = i;
+  }
+  if (ns == 0 || ns > MAX_SAVES || w->nkt + ns > MAXT) return;
+  /* omaps: each grid axis to the sink's tile dim of its class, else to a whole dim */
+  int nn0 = b->nn, nkt0 = w->nkt, ncls0 = s->ncls;
+  bool ok = true;
+  for (int q = 0; q < ns && ok; q++) {
+    const BN *src = &b->n[sinks[q]];
+    BN sv = {0};
+    sv.kind = AX_BN_SAVE;
+    sv.in[0] = sinks[q];
+    sv.nin = 1;
+    sv.phase = AX_PH_POST;
+    KT kt = {0};
+    kt.shape = src->shape;
+    kt.dt = w->kt[0].dt;
+    kt.expr = src->expr;
+    kt.stmt = w->nks;
+    int64_t cut[AX_MAXRANK];
+    memcpy(cut, src->cut, sizeof cut);
+    memcpy(kt.cls, src->cls, sizeof kt.cls);
+    bool used[AX_MAXRANK] = {0};
+    for (int g = 0; g < 3; g++) {
+      sv.omap[g] = -1;
+      if (b->grid[g] == 1) continue;
+      int d = -1;
+      for (int k = 0; k < src->shape.rank && d < 0; k++)
+        if (!used[k] && src->cls[k] == b->gcls[g] && cut[k] % b->grid[g] == 0) d = k;
+      if (d >= 0) {
+        cut[d] /= b->grid[g];
+      } else {
+        /* partial results side by side: a whole dim, not of a mixed class */
+        for (int k = src->shape.rank - 1; k >= 0 && d < 0; k--)
+          if (!used[k] && cut[k] == 1 && s->cls[src->cls[k]].outer == 0) d = k;
+        if (d < 0 || s->ncls == MAXC) {
+          ok = false;
+          break;
+        }
+        pthread_mutex_lock(&s->mu);   /* classes are shared; appended only */
+        int c = -1;
+        for (int z = 0; z < s->ncls && c < 0; z++)
+          if (s->cls[z].outer == b->grid[g] && s->cls[z].inner == src->cls[d]) c = z;
+        if (c < 0 && s->ncls < MAXC) {
+          c = s->ncls;
+          s->cls[c] = (Cls){b->grid[g] * s->cls[src->cls[d]].size, b->grid[g], src->cls[d]};
+          s->ncls++;
+        }
+        pthread_mutex_unlock(&s->mu);
+        if (c < 0) {
+          ok = false;
+          break;
+        }
+        kt.cls[d] = c;
+      }
+      used[d] = true;
+      sv.omap[g] = d;
+      kt.shape.dim[d] *= b->grid[g];
+    }
+    for (int k = 0; k < src->shape.rank && ok; k++)
+      if (cut[k] != 1) ok = false;                        /* not a whole tensor */
+    if (!ok) break;
+    if (prune_out(w, kt.expr)) {
+      ok = false;
+      break;
+    }
+    sv.dst = w->nkt;
+    w->kt[w->nkt++] = kt;
+    b->n[b->nn++] = sv;
+  }
+  (void)ncls0;
+  if (ok) {
+    KS *st = &w->ks[w->nks];
+    memset(st, 0, sizeof *st);
+    st->kernel = true;
+    st->blk = *b;
+    st->nouts = ns;
+    for (int i = 0; i < b->nn; i++)
+      if (b->n[i].kind == AX_BN_ITER) w->kt[b->n[i].src].uses++;
+    w->nks++;
+    w->nkern++;
+    w->depth++;
+    kdfs(w);
+    w->depth--;
+    w->nkern--;
+    w->nks--;
+    for (int i = 0; i < b->nn; i++)
+      if (b->n[i].kind == AX_BN_ITER) w->kt[b->n[i].src].uses--;
+  }
+  b->nn = nn0;
+  w->nkt = nkt0;
+}
+
+static void bdfs(W *w, Blk *b) {
+  Shared *s = w->s;
+  if (stop(w)) return;
+  close_kernel(w, b);
+  if (b->nn >= w->block_limit || b->nn >= MAXN - 4) return;
+  uint64_t m = s->opmask;
+  int nn = b->nn;
+  for (int i = 0; i < nn; i++) {
+    const BN *x = &b->n[i];
+    /* unary operators and reductions */
+    static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
+    for (size_t u = 0; u < sizeof un / sizeof un[0]; u++) {
+      if (!(m & bit(un[u]))) continue;
+      BN n = *x;
+      n.kind = AX_BN_OP, n.op = un[u], n.in[0] = i, n.nin = 1, n.uses = 0, n.axis_set = false, n.to = 0;
+      n.expr = ax_prune_apply(w->abs, un[u], &x->expr, 1, 1);
+      try_node(w, b, &n);
+    }
+    for (int a = 0; a < x->shape.rank; a++) {
+      if (x->shape.dim[a] == 1) continue;
+      if (m & bit(AX_OP_REDUCE)) {
+        int64_t tos[2] = {1, 0};
+        const Cls *c = &s->cls[x->cls[a]];
+        if (c->outer && x->cut[a] == 1) tos[1] = s->cls[c->inner].size;
+        for (int q = 0; q < 2 && tos[q]; q++) {
+          BN n = *x;
+          n.kind = AX_BN_OP, n.op = AX_OP_REDUCE, n.in[0] = i, n.nin = 1, n.uses = 0;
+          n.axis = a, n.axis_set = true, n.to = tos[q], n.to_cls = c->inner;
+          n.shape.dim[a] = tos[q];
+          n.cls[a] = tos[q] == 1 ? CLS_ONE : c->inner;
+          n.cut[a] = 1;
+          n.expr = ax_prune_apply(w->abs, AX_OP_REDUCE, &x->expr, 1, x->shape.dim[a] / tos[q]);
+          try_node(w, b, &n);
+        }
+      }
+      if (m & bit(AX_OP_RMS_NORM)) {
+        BN n = *x;
+        n.kind = AX_BN_OP, n.op = AX_OP_RMS_NORM, n.in[0] = i, n.nin = 1, n.uses = 0;
+        n.axis = a, n.axis_set = true, n.to = 0;
+        n.expr = ax_prune_apply(w->abs, AX_OP_RMS_NORM, &x->expr, 1, x->shape.dim[a]);
+        try_node(w, b, &n);
+      }
+    }
+    /* accumulators */
+    if (b->R > 1 && x->phase == AX_PH_LOOP) {
+      bool walks = false;
+      for (int a = 0; a < x->shape.rank; a++) walks |= x->cls[a] == b->fcls && x->shape.dim[a] > 1;
+      if (!walks && (m & bit(AX_OP_DOT) || m & bit(AX_OP_REDUCE))) {
+        BN n = *x;
+        n.kind = AX_BN_ACCUM, n.acc = AX_ACC_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
+        n.axis_set = false, n.to = 0, n.phase = AX_PH_POST;
+        n.expr = ax_prune_sum(w->abs, b->R, x->expr);
+        try_node(w, b, &n);
+      }
+      for (int a = 0; a < x->shape.rank; a++) {
+        if (x->shape.dim[a] == 1) continue;
+        BN n = *x;
+        n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
+        n.to = 0, n.phase = AX_PH_POST;
+        if (m & bit(AX_OP_REDUCE)) {
+          n.acc = AX_ACC_SUM;
+          n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
+          n.expr = ax_prune_sum(w->abs, b->R * x->shape.dim[a], x->expr);
+          try_node(w, b, &n);
+        }
+        if ((m & bit(AX_OP_RMS_NORM)) && x->cls[a] == b->fcls) {
+          n = *x;
+          n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
+          n.to = 0, n.phase = AX_PH_POST, n.acc = AX_ACC_RMS;
+          n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
+          n.expr = ax_prune_sqrt(w->abs, ax_prune_sum(w->abs, b->R * x->shape.dim[a],
+                                                      ax_prune_mul(w->abs, x->expr, x->expr)));
+          try_node(w, b, &n);
+        }
+        if (x->cls[a] == b->fcls && x->cut[a] % b->R == 0) {
+          n = *x;
+          n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
+          n.to = 0, n.phase = AX_PH_POST, n.acc = AX_ACC_CONCAT;
+          n.shape.dim[a] *= b->R, n.cut[a] /= b->R;
+          n.expr = x->expr;
+          try_node(w, b, &n);
+        }
+      }
+    }
+    /* binary operators and matmul */
+    for (int j = 0; j < nn; j++) {
+      const BN *y = &b->n[j];
+      static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV};
+      for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
+        AxOp op = bin[u];
+        if (!(m & bit(op))) continue;
+        if ((op == AX_OP_ADD || op == AX_OP_MUL) && j < i) continue;
+        if ((op == AX_OP_SUB || op == AX_OP_DIV) && j == i) continue;
+        BN n = {0};
+        if (!ew_shape(x, y, &n)) continue;
+        bool ok = true;
+        n.phase = join(x->phase, y->phase, &ok, b->R);
+        if (!ok) continue;
+        n.kind = AX_BN_OP, n.op = op, n.in[0] = i, n.in[1] = j, n.nin = 2;
+        AxAId ins[2] = {x->expr, y->expr};
+        n.expr = ax_prune_apply(w->abs, op, ins, 2, 1);
+        try_node(w, b, &n);
+      }
+      if ((m & bit(AX_OP_DOT)) && i != j && x->shape.rank >= 2 && x->shape.rank == y->shape.rank) {
+        int r = x->shape.rank;
+        if (x->shape.dim[r - 1] != y->shape.dim[r - 2] || x->cls[r - 1] != y->cls[r - 2] ||
+            x->cut[r - 1] != y->cut[r - 2])
+          continue;
+        bool ok = true;
+        for (int k = 0; k < r - 2; k++)
+          if (x->shape.dim[k] != y->shape.dim[k] || x->cls[k] != y->cls[k]) ok = false;
+        if (!ok) continue;
+        BN n = *x;
+        n.phase = join(x->phase, y->phase, &ok, b->R);
+        if (!ok) continue;
+        n.kind = AX_BN_OP, n.op = AX_OP_DOT, n.in[0] = i, n.in[1] = j, n.nin = 2, n.uses = 0;
+        n.axis_set = false, n.to = 0;
+        n.shape.dim[r - 1] = y->shape.dim[r - 1];
+        n.cls[r - 1] = y->cls[r - 1];
+        n.cut[r - 1] = y->cut[r - 1];
+        AxAId ins[2] = {x->expr, y->expr};
+        n.expr = ax_prune_apply(w->abs, AX_OP_DOT, ins, 2, x->shape.dim[r - 1]);
+        try_node(w, b, &n);
+      }
+    }
+  }
+}
+
+/* Input iterator of kernel tensor t: maps derived from classes. False when a dim does not
+ * divide. */
+static bool make_iter(W *w, const Blk *b, int t, BN *n) {
+  const KT *k = &w->kt[t];
+  memset(n, 0, sizeof *n);
+  n->kind = AX_BN_ITER;
+  n->src = t;
+  n->fmap = -1;
+  n->expr = k->expr;
+  bool used[AX_MAXRANK] = {0};
+  int64_t parts[AX_MAXRANK];
+  for (int d = 0; d < k->shape.rank; d++) parts[d] = 1;
+  for (int g = 0; g < 3; g++) {
+    n->imap[g] = -1;
+    if (b->grid[g] == 1) continue;
+    for (int d = 0; d < k->shape.rank && n->imap[g] < 0; d++)
+      if (!used[d] && k->cls[d] == b->gcls[g]) n->imap[g] = d, used[d] = true;
+    if (n->imap[g] >= 0) parts[n->imap[g]] *= b->grid[g];
+  }
+  if (b->R > 1)
+    for (int d = 0; d < k->shape.rank && n->fmap < 0; d++)
+      if (k->cls[d] == b->fcls) n->fmap = d;
+  n->shape.rank = k->shape.rank;
+  for (int d = 0; d < k->shape.rank; d++) {
+    int64_t p = parts[d] * (n->fmap == d ? b->R : 1);
+    if (k->shape.dim[d] % p) return false;
+    n->shape.dim[d] = k->shape.dim[d] / p;
+    n->cls[d] = k->cls[d];
+    n->cut[d] = p;
+  }
+  n->phase = n->fmap >= 0 ? AX_PH_LOOP : AX_PH_INVARIANT;
+  return true;
+}
+
+/* Headers: grid axes (classes in increasing order, sizes dividing them), for-loop, the
+ * kernel tensors read. */
+static void headers(W *w) {
+  Shared *s = w->s;
+  const AxSearchOpts *o = s->o;
+  int ncls = s->ncls;
+  int cand[MAXC], nc = 0;
+  for (int c = 1; c < ncls; c++)
+    if (s->cls[c].outer == 0 && s->cls[c].size >= 2) cand[nc++] = c;
+  int64_t rs[5] = {1, 0, 0, 0, 0};
+  int nr = 1;
+  for (int i = 0; i < 4 && o->forloops[i]; i++) rs[nr++] = o->forloops[i];
+  Blk *b = malloc(sizeof *b);
+  /* axes: 1..max_grid_dims, as an odometer over (class index, size) per axis */
+  for (int nax = 1; nax <= o->max_grid_dims && nax <= 3; nax++) {
+    int ci[3] = {0, 1, 2};
+    if (nax > nc) break;
+    for (;;) {
+      /* sizes: powers of two dividing the class size, and the size itself */
+      int64_t gs[3][16];
+      int ng[3];
+      for (int a = 0; a < nax; a++) {
+        int64_t csz = s->cls[cand[ci[a]]].size;
+        ng[a] = 0;
+        for (int64_t g = 2; g <= csz && g <= o->max_blocks && ng[a] < 15; g *= 2)
+          if (csz % g == 0) gs[a][ng[a]++] = g;
+        if ((csz & (csz - 1)) && csz <= o->max_blocks && ng[a] < 16) gs[a][ng[a]++] = csz;
+      }
+      int gi[3] = {0, 0, 0};
+      bool more = true;
+      for (int a = 0; a < nax; a++)
+        if (ng[a] == 0) more = false;
+      while (more) {
+        int64_t blocks = 1;
+        memset(b, 0, sizeof *b);
+        for (int g = 0; g < 3; g++) b->grid[g] = 1, b->gcls[g] = -1;
+        for (int a = 0; a < nax; a++) {
+          b->grid[a] = gs[a][gi[a]];
+          b->gcls[a] = cand[ci[a]];
+          blocks *= b->grid[a];
+        }
+        /* a grid axis splits an output dim, or (at most one, and only when a later
+         * kernel can add the pieces) a reduced dim into partial results */
+        int partial = 0;
+        bool axes_ok = true;
+        for (int a = 0; a < nax; a++) {
+          uint64_t cb = (uint64_t)1 << b->gcls[a];
+          if (s->out_cls & cb) continue;
+          if ((s->red_cls & cb) && w->nkern + 1 < o->max_kernels && w->nks + 1 < w->kernel_limit) partial++;
+          else axes_ok = false;
+        }
+        if (axes_ok && partial <= 1 && blocks >= o->min_blocks && blocks <= o->max_blocks) {
+          for (int ri = 0; ri < nr; ri++) {
+            for (int fc = 0; fc < (ri == 0 ? 1 : nc); fc++) {
+              b->R = rs[ri];
+              b->fcls = ri == 0 ? -1 : cand[fc];
+              int nt = w->nkt;
+              for (int mask = 1; mask < (1 << nt); mask++) {
+                if (stop(w)) goto done;
+                if (!mine(w)) continue;
+                b->nn = 0;
+                bool ok = true, loops = b->R == 1;
+                bool mapped[3] = {false, false, false};
+                for (int t = 0; t < nt && ok; t++) {
+                  if (!(mask & (1 << t))) continue;
+                  BN n;
+                  if (!make_iter(w, b, t, &n)) {
+                    ok = false;
+                    break;
+                  }
+                  if (n.fmap >= 0) loops = true;
+                  for (int g = 0; g < 3; g++) mapped[g] |= n.imap[g] >= 0;
+                  b->n[b->nn++] = n;
+                }
+                for (int g = 0; g < 3; g++)
+                  if (b->grid[g] > 1 && !mapped[g]) ok = false;
+                if (!ok || !loops) continue;
+                if (tile_bytes(b) > o->target->smem_per_block) continue;
+                w->states++;
+                w->depth++;
+                bdfs(w, b);
+                w->depth--;
+              }
+            }
+          }
+        }
+        int a = nax - 1;
+        while (a >= 0 && ++gi[a] == ng[a]) gi[a--] = 0;
+        if (a < 0) more = false;
+      }
+      /* next class combination, increasing */
+      int a = nax - 1;
+      while (a >= 0 && ci[a] == nc - nax + a) a--;
+      if (a < 0) break;
+      ci[a]++;
+      for (int z = a + 1; z < nax; z++) ci[z] = ci[z - 1] + 1;
+    }
+  }
+done:
+  free(b);
+}
+
+/* --- kernel graphs -------------------------------------------------------------------- */
+
+static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
+  Shared *s = w->s;
+  const KT *x = &w->kt[i], *y = j >= 0 ? &w->kt[j] : NULL;
+  KT kt = {0};
+  kt.dt = x->dt;
+  kt.stmt = w->nks;
+  kt.shape = x->shape;
+  memcpy(kt.cls, x->cls, sizeof kt.cls);
+  AxAId ins[2] = {x->expr, y ? y->expr : -1};
+  int64_t red = 1;
+  switch (op) {
+  case AX_OP_DOT: {
+    int r = x->shape.rank;
+    if (!y || r < 2 || y->shape.rank != r || x->cls[r - 1] != y->cls[r - 2]) return;
+    kt.shape.dim[r - 1] = y->shape.dim[r - 1];
+    kt.cls[r - 1] = y->cls[r - 1];
+    red = x->shape.dim[r - 1];
+    break;
+  }
+  case AX_OP_REDUCE:
+    kt.shape.dim[axis] = to;
+    kt.cls[axis] = to == 1 ? CLS_ONE : s->cls[x->cls[axis]].inner;
+    red = x->shape.dim[axis] / to;
+    break;
+  case AX_OP_RMS_NORM: red = x->shape.dim[axis]; break;
+  default:
+    if (y) {
+      BN a = {0}, b = {0}, n = {0};
+      a.shape = x->shape, b.shape = y->shape;
+      memcpy(a.cls, x->cls, sizeof a.cls);
+      memcpy(b.cls, y->cls, sizeof b.cls);
+      for (int k = 0; k < AX_MAXRANK; k++) a.cut[k] = b.cut[k] = 1;
+      if (!ew_shape(&a, &b, &n)) return;
+      kt.shape = n.shape;
+      memcpy(kt.cls, n.cls, sizeof kt.cls);
+    }
+  }
+  kt.expr = ax_prune_apply(w->abs, op, ins, y ? 2 : 1, red);
+  w->states++;
+  if (prune_out(w, kt.expr)) return;
+  KS *st = &w->ks[w->nks];
+  memset(st, 0, sizeof *st);
+  st->op = op, st->in[0] = i, st->in[1] = j, st->nin = y ? 2 : 1;
+  st->axis = axis, st->axis_set = axis >= 0, st->to = to;
+  st->to_cls = op == AX_OP_REDUCE && to > 1 ? s->cls[w->kt[i].cls[axis]].inner : -1;
+  st->out = w->nkt;
+  w->kt[w->nkt++] = kt;
+  w->kt[i].uses++;
+  if (y) w->kt[j].uses++;
+  w->nks++;
+  w->depth++;
+  kdfs(w);
+  w->depth--;
+  w->nks--;
+  w->kt[i].uses--;
+  if (y) w->kt[j].uses--;
+  w->nkt--;
+}
+
+static void kdfs(W *w) {
+  Shared *s = w->s;
+  if (stop(w)) return;
+  if (complete(w)) return;
+  if (w->nks >= w->kernel_limit || w->nks >= MAXS || w->nkt >= MAXT - 2) return;
+  if (w->nkern < s->o->max_kernels) headers(w);
+  /* pre-defined operators; canonical: each statement reads the newest tensor */
+  uint64_t m = s->opmask;
+  int nt = w->nkt;
+  for (int i = 0; i < nt; i++) {
+    for (int j = 0; j < nt; j++) {
+      if (w->nks > 0 && i != nt - 1 && j != nt - 1) continue;
+      static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV, AX_OP_DOT};
+      for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
+        AxOp op = bin[u];
+        if (!(m & bit(op))) continue;
+        if ((op == AX_OP_ADD || op == AX_OP_MUL) && j < i) continue;
+        if (op != AX_OP_ADD && op != AX_OP_MUL && i == j) continue;
+        if (stop(w)) return;
+        if (!mine(w)) continue;
+        kop(w, op, i, j, -1, 0);
+      }
+    }
+    if (w->nks > 0 && i != nt - 1) continue;
+    static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
+    for (size_t u = 0; u < sizeof un / sizeof un[0]; u++)
+      if ((m & bit(un[u])) && mine(w)) kop(w, un[u], i, -1, -1, 0);
+    for (int a = 0; a < w->kt[i].shape.rank; a++) {
+      if (w->kt[i].shape.dim[a] == 1) continue;
+      if ((m & bit(AX_OP_RMS_NORM)) && mine(w)) kop(w, AX_OP_RMS_NORM, i, -1, a, 0);
+      if ((m & bit(AX_OP_REDUCE)) && mine(w)) {
+        kop(w, AX_OP_REDUCE, i, -1, a, 1);
+        const Cls *c = &s->cls[w->kt[i].cls[a]];
+        if (c->outer && mine(w)) kop(w, AX_OP_REDUCE, i, -1, a, s->cls[c->inner].size);
+      }
+    }
+  }
+}
+
+/* --- driver --------------------------------------------------------------------------- */
+
+static void *worker(void *arg) {
+  W *w = arg;
+  Shared *s = w->s;
+  w->abs = ax_prune_new();
+  spec_exprs(w);
+  const AxMugraph *g = s->prog;
+  w->nkt = 0;
+  int input = 0;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_INPUT) continue;
+    KT *k = &w->kt[w->nkt++];
+    memset(k, 0, sizeof *k);
+    const AxKTensor *t = &g->tensors[st->t];
+    k->name = t->name;
+    k->shape = t->shape;
+    k->dt = t->dtype;
+    k->stmt = -1;
+    k->expr = ax_prune_var(w->abs, input++);
+    for (int d = 0; d < t->shape.rank; d++) k->cls[d] = s->tcls[st->t * AX_MAXRANK + d];
+  }
+  /* iterative deepening: small graphs first, so a time limit still finds them */
+  for (int kl = 1; kl <= s->o->max_kernel_ops && !s->stop; kl++)
+    for (int bl = 3; bl <= s->o->max_block_ops && !s->stop; bl++) {
+      w->kernel_limit = kl;
+      w->block_limit = bl;
+      w->top_index = 0;
+      kdfs(w);
+    }
+  pthread_mutex_lock(&s->mu);
+  s->states += w->states - w->reported;
+  s->pruned += w->pruned - w->reported_pruned;
+  pthread_mutex_unlock(&s->mu);
+  free(w->spec);
+  ax_prune_free(w->abs);
+  return NULL;
+}
+
+static void *progress(void *arg) {
+  Shared *s = arg;
+  FILE *out = s->o->progress;
+  while (!s->stop) {
+    struct timespec ts = {0, 500000000};
+    nanosleep(&ts, NULL);
+    pthread_mutex_lock(&s->mu);
+    double el = now() - s->start;
+    if (el <= 0) el = 1e-9;
+    fprintf(out, "\r%6.1f s  built %ld (%.0f/s)  checked %ld (%.1f/s)  equivalent %ld  best %s",
+            el, s->states, (double)s->states / el, s->checked, (double)s->checked / el,
+            s->equivalent, s->nfound ? "" : "-");
+    if (s->nfound) fprintf(out, "%.2f us (modelled)", s->found[0].time_s * 1e6);
+    fflush(out);
+    pthread_mutex_unlock(&s->mu);
+  }
+  fputc('\n', out);
+  return NULL;
+}
+
+bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {
+  Shared *s = calloc(1, sizeof *s);
+  s->prog = prog;
+  s->o = o;
+  if (!classes(s, d)) {
+    free(s);
+    return false;
+  }
+  s->scalable = true;
+  for (int i = 0; i < prog->nstmts; i++) {
+    const AxKStmt *st = &prog->stmts[i];
+    if (st->kind != AX_KS_OP) continue;
+    AxOp op = st->op;
+    s->opmask |= bit(op);
+    if (op == AX_OP_MEAN) s->opmask |= bit(AX_OP_REDUCE);
+    /* eq_rms_def: rms_norm(x) = x / sqrt(mean(x * x)) may be computed by its parts */
+    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_SQRT) | bit(AX_OP_SQUARE) | bit(AX_OP_DIV);
+    if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
+  }
+  pthread_mutex_init(&s->mu, NULL);
+  s->found = calloc((size_t)o->top + 1, sizeof(Found));
+  s->start = now();
+  s->deadline = o->time_limit > 0 ? s->start + o->time_limit : 0;
+  int jobs = o->jobs < 1 ? 1 : o->jobs;
+  W *ws = calloc((size_t)jobs, sizeof(W));
+  pthread_t *th = calloc((size_t)jobs, sizeof(pthread_t));
+  pthread_t pt;
+  bool prog_thread = o->progress != NULL;
+  if (prog_thread) pthread_create(&pt, NULL, progress, s);
+  for (int i = 0; i < jobs; i++) {
+    ws[i].s = s, ws[i].id = i, ws[i].jobs = jobs;
+    pthread_create(&th[i], NULL, worker, &ws[i]);
+  }
+  for (int i = 0; i < jobs; i++) pthread_join(th[i], NULL);
+  s->stop = true;
+  if (prog_thread) pthread_join(pt, NULL);
+  memset(r, 0, sizeof *r);
+  r->timed_out = s->deadline > 0 && now() > s->deadline;
+  r->states = s->states;
+  r->pruned = s->pruned;
+  r->candidates = s->candidates;
+  r->checked = s->checked;
+  r->equivalent = s->equivalent;
+  r->naive_s = ax_cost_time(prog, o->target);
+  r->best_found_s = s->best_at;
+  r->search_s = now() - s->start;
+  /* the full-shape check, best first; a graph that fails it is dropped */
+  r->found = calloc((size_t)o->top + 1, sizeof(AxSearchFound));
+  for (int i = 0; i < s->nfound; i++) {
+    bool pass = true;
+    if ((o->verify_final && r->nfound == 0) || o->verify_all) {
+      AxArena *a = ax_arena_new();
+      FILE *sink = fopen("/dev/null", "w");
+      AxMugraph *g = parse_mug(a, s->found[i].text, sink);
+      AxEquivOpts eo;
+      ax_equiv_defaults(&eo);
+      eo.seed = o->seed;
+      eo.out = sink;
+      AxDiag dd;
+      ax_diag_init(&dd, sink);
+      pass = g && ax_equiv_run(prog, g, &dd, &eo) == 0;
+      fclose(sink);
+      ax_arena_free(a);
+      if (pass && r->nfound == 0) r->best_verified = true;
+      if (!pass) r->rejected_final++;
+    }
+    if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
+    else free(s->found[i].text);
+  }
+  r->seconds = now() - s->start;
+  for (int i = 0; i < s->nseen; i++) free(s->seen[i]);
+  free(s->seen);
+  free(s->found);
+  free(s->tcls);
+  pthread_mutex_destroy(&s->mu);
+  free(ws);
+  free(th);
+  free(s);
+  return true;
+}
+
+void ax_search_result_free(AxSearchResult *r) {
+  for (int i = 0; i < r->nfound; i++) free(r->found[i].text);
+  free(r->found);
+  r->found = NULL;
+  r->nfound = 0;
+}

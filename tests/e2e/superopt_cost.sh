@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `axle cost`: modelled time of every example μGraph and of its program's naive graph,
+# text and JSON (the fields docs/cli.md promises), both targets, and bad input (exit 3).
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+ex=superopt/examples
+for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+  "$AXLE" cost $ex/$p.mug --format json >"$tmp/$p.json"; st=$?
+  check "$p json exit" [ "$st" -eq 0 ]
+  for f in '"time_us": ' '"modelled": true' '"kernels": \[' '"hbm_bytes"' '"waves"' \
+           '"blocks_per_sm"' '"smem_bytes"' '"tensor_flops"' '"launch_us"' '"fits": true'; do
+    check "$p json has $f" has "$tmp/$p.json" "$f"
+  done
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['time_us'] > 0" \
+    "$tmp/$p.json" 2>/dev/null
+  check "$p json parses" [ $? -eq 0 ]
+  "$AXLE" cost $ex/$p.mug >"$tmp/$p.txt"
+  check "$p text says modelled" has "$tmp/$p.txt" "modelled time"
+  "$AXLE" cost $ex/$p.axl --format json >"$tmp/$p.naive.json"
+  check "$p naive exit" [ $? -eq 0 ]
+  # the hand-written fused graph is modelled faster than one kernel per operator
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a['time_us'] < b['time_us']" \
+    "$tmp/$p.json" "$tmp/$p.naive.json"
+  check "$p fused beats naive" [ $? -eq 0 ]
+  "$AXLE" cost $ex/$p.mug --target a100 --format json >"$tmp/$p.a100.json"
+  check "$p a100" has "$tmp/$p.a100.json" '"target": "a100"'
+done
+# the A100 is modelled slower than the H100 on a memory-bound kernel
+h=$(grep -o '"time_us": [0-9.]*' "$tmp/rmsnorm_linear.json" | head -1 | cut -d' ' -f2)
+a=$(grep -o '"time_us": [0-9.]*' "$tmp/rmsnorm_linear.a100.json" | head -1 | cut -d' ' -f2)
+check "a100 slower" python3 -c "assert $a > $h"
+"$AXLE" cost $ex/lora.mug --target v100 2>"$tmp/err"; st=$?
+check "bad target exit 3" [ "$st" -eq 3 ]
+check "bad target message" has "$tmp/err" "h100 or a100"
+printf 'mugraph m {\n  input X : f16[4, 8]\n  Y = matmul(X, X)\n  output Y\n}\n' >"$tmp/bad.mug"
+"$AXLE" cost "$tmp/bad.mug" 2>"$tmp/err"; st=$?
+check "bad graph exit 3" [ "$st" -eq 3 ]
+check "bad graph located" has "$tmp/err" "bad.mug:3:"
+echo "superopt cost: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,207 @@
+/* check_prune.c — abstract expressions in normal form and subexpression decisions. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl/parse.h"
+#include "superopt/mugtext.h"
+#include "superopt/program.h"
+#include "superopt/prune.h"
+
+START_TEST(normal_forms) {
+  AxAbs *t = ax_prune_new();
+  AxAId x = ax_prune_var(t, 0), y = ax_prune_var(t, 1), z = ax_prune_var(t, 2);
+  AxAId xy[2] = {x, y}, yx[2] = {y, x};
+  /* eq_add_comm, eq_mul_comm */
+  ck_assert_int_eq(ax_prune_apply(t, AX_OP_ADD, xy, 2, 1), ax_prune_apply(t, AX_OP_ADD, yx, 2, 1));
+  ck_assert_int_eq(ax_prune_apply(t, AX_OP_MUL, xy, 2, 1), ax_prune_apply(t, AX_OP_MUL, yx, 2, 1));
+  /* eq_mul_assoc */
+  AxAId a = ax_prune_mul(t, x, ax_prune_mul(t, y, z)), b = ax_prune_mul(t, ax_prune_mul(t, x, y), z);
+  ck_assert_int_eq(a, b);
+  /* eq_sum_sum and eq_matmul_tiles: a 64-wide matmul summed over 64 iterations */
+  AxAId mm = ax_prune_apply(t, AX_OP_DOT, xy, 2, 64);
+  ck_assert_int_eq(ax_prune_sum(t, 64, mm), ax_prune_apply(t, AX_OP_DOT, xy, 2, 4096));
+  /* eq_sum_one */
+  ck_assert_int_eq(ax_prune_sum(t, 1, x), x);
+  /* eq_sum_div, eq_matmul_div: (X / r) W = (X W) / r */
+  AxAId r = ax_prune_sqrt(t, ax_prune_sum(t, 4096, ax_prune_mul(t, x, x)));
+  AxAId xr[2] = {x, r};
+  AxAId left = ax_prune_apply(t, AX_OP_DIV, xr, 2, 1);
+  AxAId lw[2] = {left, y};
+  AxAId xw_r[2] = {ax_prune_apply(t, AX_OP_DOT, xy, 2, 4096), r};
+  ck_assert_int_eq(ax_prune_apply(t, AX_OP_DOT, lw, 2, 4096), ax_prune_apply(t, AX_OP_DIV, xw_r, 2, 1));
+  /* eq_rms_def */
+  ck_assert_int_eq(ax_prune_apply(t, AX_OP_RMS_NORM, &x, 1, 4096), left);
+  /* eq_exp_add */
+  AxAId s = ax_prune_apply(t, AX_OP_ADD, xy, 2, 1);
+  AxAId ex = ax_prune_apply(t, AX_OP_EXP, &x, 1, 1), ey = ax_prune_apply(t, AX_OP_EXP, &y, 1, 1);
+  ck_assert_int_eq(ax_prune_apply(t, AX_OP_EXP, &s, 1, 1), ax_prune_mul(t, ex, ey));
+  /* not applied: distributivity (documented) and distinct sizes stay distinct */
+  AxAId yz[2] = {y, z};
+  AxAId xs[2] = {x, ax_prune_apply(t, AX_OP_ADD, yz, 2, 1)};
+  AxAId dist = ax_prune_apply(t, AX_OP_MUL, xs, 2, 1);
+  ck_assert_int_ne(dist, ax_prune_apply(t, AX_OP_ADD, (AxAId[]){ax_prune_mul(t, x, y), ax_prune_mul(t, x, z)}, 2, 1));
+  ck_assert_int_ne(ax_prune_sum(t, 16, x), ax_prune_sum(t, 32, x));
+  ax_prune_free(t);
+}
+END_TEST
+
+START_TEST(subexpressions) {
+  AxAbs *t = ax_prune_new();
+  AxAId x = ax_prune_var(t, 0), w = ax_prune_var(t, 1), v = ax_prune_var(t, 2);
+  /* spec: rms_norm(X) W over 4096 */
+  AxAId y = ax_prune_apply(t, AX_OP_RMS_NORM, &x, 1, 4096);
+  AxAId yw[2] = {y, w};
+  AxAId spec = ax_prune_apply(t, AX_OP_DOT, yw, 2, 4096);
+  ax_prune_set_spec(t, &spec, 1);
+  AxAId xw[2] = {x, w};
+  ck_assert(ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_DOT, xw, 2, 64)));     /* a tile */
+  ck_assert(ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_DOT, xw, 2, 4096)));
+  ck_assert(ax_prune_is_sub(t, ax_prune_mul(t, x, x)));
+  ck_assert(ax_prune_is_sub(t, ax_prune_sqrt(t, ax_prune_sum(t, 4096, ax_prune_mul(t, x, x)))));
+  ck_assert(ax_prune_is_sub(t, spec));
+  /* not subexpressions: a partial rms, an exp, a foreign input, a sum that does not divide */
+  ck_assert(!ax_prune_is_sub(t, ax_prune_sqrt(t, ax_prune_sum(t, 64, ax_prune_mul(t, x, x)))));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_EXP, &x, 1, 1)));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_mul(t, x, v)));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_DOT, xw, 2, 3)));
+  /* decisions are cached */
+  long computed, cached;
+  ax_prune_stats(t, &computed, &cached);
+  ck_assert(ax_prune_is_sub(t, spec));
+  long c2, k2;
+  ax_prune_stats(t, &c2, &k2);
+  ck_assert_int_eq(c2, computed);
+  ck_assert_int_eq(k2, cached + 1);
+  ax_prune_free(t);
+}
+END_TEST
+
+/* --- the hand-written examples survive pruning and reach their program's expression ---- */
+
+typedef struct Walk {
+  AxAbs *t;
+  AxAId *kt;       /* per kernel tensor */
+  int pruned;      /* tensors whose expression is not a subexpression */
+} Walk;
+
+static AxAId apply_op(AxAbs *t, AxOp op, const AxTAttrs *at, const AxAId *in, int nin,
+                      const AxTShape *s0) {
+  int64_t red = 1;
+  if (op == AX_OP_DOT) red = s0->dim[s0->rank - 1];
+  else if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM)
+    red = s0->dim[at->axis] / (at->to > 0 ? at->to : 1);
+  return ax_prune_apply(t, op, in, nin, red);
+}
+
+/* Expressions of every tensor of validated g, inputs numbered in order. */
+static void walk(Walk *w, const AxMugraph *g, bool check) {
+  int input = 0;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind == AX_KS_INPUT) {
+      w->kt[st->t] = ax_prune_var(w->t, input++);
+    } else if (st->kind == AX_KS_OP) {
+      AxAId in[AX_MAXIN];
+      for (int j = 0; j < st->nin; j++) in[j] = w->kt[st->in[j]];
+      w->kt[st->t] = apply_op(w->t, st->op, &st->at, in, st->nin,
+                              st->nin ? &g->tensors[st->in[0]].shape : NULL);
+      if (check && !ax_prune_is_sub(w->t, w->kt[st->t])) w->pruned++;
+    } else if (st->kind == AX_KS_KERNEL) {
+      const AxKernel *k = st->kernel;
+      AxAId *e = calloc((size_t)k->nnodes + 1, sizeof(AxAId));
+      for (int n = 0; n < k->nnodes; n++) {
+        const AxBNode *b = &k->nodes[n];
+        const AxBNode *a = b->nin ? &k->nodes[b->in[0]] : NULL;
+        AxAId in[AX_MAXIN];
+        for (int j = 0; j < b->nin; j++) in[j] = e[b->in[j]];
+        switch (b->kind) {
+        case AX_BN_ITER: e[n] = w->kt[b->src]; break;
+        case AX_BN_OP: e[n] = apply_op(w->t, b->op, &b->at, in, b->nin, a ? &a->shape : NULL); break;
+        case AX_BN_ACCUM: {
+          int64_t r = a->phase == AX_PH_LOOP ? k->forloop : 1;
+          int64_t m = b->at.axis_set ? a->shape.dim[b->at.axis] / (b->at.to > 0 ? b->at.to : 1) : 1;
+          if (b->acc == AX_ACC_CONCAT) e[n] = in[0];
+          else if (b->acc == AX_ACC_SUM) e[n] = ax_prune_sum(w->t, r * m, in[0]);
+          else e[n] = ax_prune_sqrt(w->t, ax_prune_sum(w->t, r * a->shape.dim[b->at.axis],
+                                                        ax_prune_mul(w->t, in[0], in[0])));
+          break;
+        }
+        case AX_BN_SAVE: e[n] = in[0]; w->kt[b->dst] = in[0]; break;
+        }
+        if (check && b->kind != AX_BN_ITER && !ax_prune_is_sub(w->t, e[n])) w->pruned++;
+      }
+      free(e);
+    }
+  }
+}
+
+static AxMugraph *load(AxArena *a, const char *path, bool prog) {
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  AxSource *src;
+  ck_assert(ax_source_load(a, &d, path, &src));
+  AxMugraph *g;
+  if (prog) {
+    AxFile *f = ax_parse(a, &d, src);
+    const AxBlock *b = ax_prog_find(f, NULL, &d);
+    g = ax_prog_lower(a, &d, b);
+  } else {
+    g = ax_mugtext_parse(a, &d, src);
+  }
+  ck_assert(g && ax_mug_check(g, &d));
+  return g;
+}
+
+START_TEST(examples_survive_pruning) {
+  static const char *const names[] = {"rmsnorm_linear", "gated_mlp", "lora", "gqa", "qknorm", "ntrans"};
+  const char *root = getenv("AXLE_SRC");
+  ck_assert(root);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    AxArena *a = ax_arena_new();
+    char pp[1024], mp[1024];
+    snprintf(pp, sizeof pp, "%s/superopt/examples/%s.axl", root, names[i]);
+    snprintf(mp, sizeof mp, "%s/superopt/examples/%s.mug", root, names[i]);
+    AxMugraph *p = load(a, pp, true), *m = load(a, mp, false);
+    Walk w = {ax_prune_new(), NULL, 0};
+    w.kt = calloc((size_t)p->ntensors, sizeof(AxAId));
+    walk(&w, p, false);
+    AxAId *spec = calloc((size_t)p->noutputs, sizeof(AxAId));
+    for (int o = 0; o < p->noutputs; o++) spec[o] = w.kt[p->outputs[o]];
+    ax_prune_set_spec(w.t, spec, p->noutputs);
+    free(w.kt);
+    w.kt = calloc((size_t)m->ntensors, sizeof(AxAId));
+    walk(&w, m, true);
+    ck_assert_msg(w.pruned == 0, "%s: %d tensors of the hand-written graph would be pruned", names[i], w.pruned);
+    for (int o = 0; o < m->noutputs; o++)
+      ck_assert_msg(w.kt[m->outputs[o]] == spec[o], "%s: output %d does not reach the program's expression", names[i], o);
+    free(spec);
+    free(w.kt);
+    ax_prune_free(w.t);
+    ax_arena_free(a);
+  }
+}
+END_TEST
+
+START_TEST(axiom_names) {
+  int n;
+  const char *const *names = ax_prune_axioms(&n);
+  ck_assert_int_ge(n, 10);
+  for (int i = 0; i < n; i++) ck_assert(strncmp(names[i], "eq_", 3) == 0);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("prune");
+  TCase *t = tcase_create("prune");
+  tcase_add_test(t, normal_forms);
+  tcase_add_test(t, subexpressions);
+  tcase_add_test(t, examples_survive_pruning);
+  tcase_add_test(t, axiom_names);
+  suite_add_tcase(s, t);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

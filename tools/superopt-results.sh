@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tools/superopt-results.sh [TIME_LIMIT_S] [JOBS] — searches each of the six benchmarks of
+# superopt/examples from its program and writes docs/results-superopt.md: time, states,
+# candidates, and the modelled cost (axle cost, H100) of the best graph found, of the
+# hand-written graph and of the naive graph (one kernel per operator). The found graphs
+# go to docs/superopt-found/NAME.mug with their DOT drawing (NAME.dot, and NAME.svg when
+# Graphviz is installed). Run from the repository root after `make build`; GATE=1 searches
+# gated by rules/superopt (which must then prove every axiom the pruner uses).
+set -u
+limit=${1:-60}
+jobs=${2:-2}
+axle=${AXLE:-build/axle}
+out=docs/results-superopt.md
+dir=docs/superopt-found
+mkdir -p "$dir"
+gate=(--no-gate)
+[ "${GATE:-0}" = 1 ] && gate=(--rules rules/superopt)   # GATE=1: only with every axiom proved
+machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+tu() { python3 -c "import json,sys; print('%.2f' % json.load(open(sys.argv[1]))['time_us'])" "$1"; }
+rows=""
+for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+  ex=superopt/examples
+  "$axle" cost $ex/$p.mug --format json >"$dir/$p.hand.json"
+  "$axle" cost $ex/$p.axl --format json >"$dir/$p.naive.json"
+  rm -f "$dir/$p.mug"
+  start=$(date +%s.%N)
+  "$axle" superopt $ex/$p.axl "${gate[@]}" --jobs "$jobs" --time-limit "$limit" --progress never \
+    --format json --output "$dir/$p.mug" >"$dir/$p.search.json" 2>"$dir/$p.search.err"
+  status=$?
+  wall=$(echo "$(date +%s.%N) - $start" | bc)
+  read -r secs bestat states cands checked best <<<"$(python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+b=d['best_time_us']
+print('%.1f' % d['search_seconds'], '-' if b is None else '%.1f' % d['best_found_seconds'], d['states'], d['candidates'], d['checked'], '-' if b is None else '%.2f' % b)" "$dir/$p.search.json")"
+  hand=$(tu "$dir/$p.hand.json"); naive=$(tu "$dir/$p.naive.json")
+  if [ "$status" -eq 0 ]; then
+    "$axle" mugraph dot "$dir/$p.mug" >"$dir/$p.dot"
+    command -v dot >/dev/null && dot -Tsvg "$dir/$p.dot" -o "$dir/$p.svg"
+    kernels=$(grep -c '^  kernel ' "$dir/$p.mug")
+    verdict=$(python3 -c "print('at least as fast as hand-written' if $best <= $hand else 'slower than hand-written')")
+  else
+    kernels=-; verdict="no graph better than naive within the limit"
+  fi
+  rows+="| $p | $bestat | $secs | ${wall%??????} | $states | $cands | $checked | $best | $hand | $naive | $kernels | $verdict |"$'\n'
+  echo "$p: exit $status, best $best us, hand $hand us, naive $naive us (${secs} s)" >&2
+done
+{
+  echo "# Superoptimizer results (modelled)"
+  echo
+  echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(date -u +%Y-%m-%d) — a shared,"
+  echo "loaded machine ($machine), \`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`${gate[*]}\`."
+  echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), never"
+  echo "measured. *best at s*: when the search found the graph it returned; *search s*: the"
+  echo "search (to its limit or exhaustion); *wall s*: the whole run, with the full-shape"
+  echo "equivalence check of the returned graph (\`axle equiv\`, δ = 2^-30) — slow for large"
+  echo "matmuls, which is item 1 of issue 14."
+  echo
+  echo "| benchmark | best at s | search s | wall s | states | candidates | checked | best µs | hand-written µs | naive µs | kernels | |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  printf '%s' "$rows"
+  echo
+  echo "*states*: prefixes built (including those pruned); *candidates*: complete graphs"
+  echo "reached; *checked*: candidates run through the scaled-down equivalence filter (only"
+  echo "those whose modelled cost could enter the top 5 are); the returned graph passed"
+  echo "\`axle equiv\` at full shape (δ = 2^-30) before it was written."
+  echo
+  echo "## Found graphs"
+  for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+    echo
+    echo "### $p"
+    echo
+    if [ -s "$dir/$p.mug" ]; then
+      echo "\`superopt-found/$p.mug\` (drawing: \`superopt-found/$p.dot\`$( [ -e "$dir/$p.svg" ] && echo ", \`superopt-found/$p.svg\`")):"
+      echo
+      echo '```'
+      cat "$dir/$p.mug"
+      echo '```'
+    else
+      echo "Nothing better than the naive graph within ${limit} s."
+    fi
+  done
+} >"$out"
+echo "wrote $out" >&2

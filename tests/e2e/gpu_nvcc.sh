@@ -17,7 +17,11 @@ if [ ! -x "$NVCC" ]; then
 fi
 echo "nvcc: $("$NVCC" --version | tail -1)"
 limit() { [ "$1" = sm_90 ] && echo 232448 || echo 166912; }
-for g in superopt/examples/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined}; do
+# ... and every graph the superoptimizer found and wrote (docs/superopt-found, from
+# tools/superopt-results.sh), so what the search emits is compiled too
+found=()
+for f in docs/superopt-found/*.mug; do [ -e "$f" ] && found+=("${f%.mug}"); done
+for g in superopt/examples/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined} "${found[@]}"; do
   name=$(basename "$g")
   for t in sm_90 sm_80; do
     [ "$name" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)

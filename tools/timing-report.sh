@@ -121,10 +121,10 @@ EOF
     jq -c '.[] | select(.file | startswith("rules/xla/"))' "$tmp/all.json" > "$tmp/xla.json"
     "$(dirname "$0")/tensorright-table.sh" "$tmp/xla.json" && echo
   fi
-  if [ "$(( $(fig verified) + $(fig trivial) ))" != "$n" ]; then
-    echo "Not verified:"
+  if [ "$(fig met)" != "$n" ]; then
+    echo "Not as expected:"
     echo
-    jq -r '.[] | select(.verdict != "verified") | "* `\(.rule)`\(if .type then " [" + .type + "]" else "" end): \(.verdict) -- \(.reason // "no reason recorded")"' "$tmp/all.json"
+    jq -r '.[] | select(.met | not) | "* `\(.rule)`\(if .type then " [" + .type + "]" else "" end): \(.verdict) (expected \(.expected)) -- \(.reason // "no reason recorded")"' "$tmp/all.json"
     echo
   fi
   echo "![cumulative distribution of verification times]($(basename "$plot"))"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "dsl/parse.h"
 #include "gpu/cuda.h"
 #include "superopt/mugtext.h"
@@ -22,18 +23,6 @@ static int usage(const char *msg) {
   fprintf(stderr, "usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
                   "                 [--program PROGRAM.axl [--program-name NAME]]\n");
   return 3;
-}
-
-static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char *name) {
-  AxSource *src;
-  if (!ax_source_load(a, d, path, &src)) return NULL;
-  AxFile *f = ax_parse(a, d, src);
-  if (d->errors) return NULL;
-  const AxBlock *b = ax_prog_find(f, name, d);
-  if (!b) return NULL;
-  AxMugraph *g = ax_prog_lower(a, d, b);
-  if (!g || !ax_mug_check(g, d)) return NULL;
-  return g;
 }
 
 /* Removes a file this command wrote, unless it is no regular file (/dev/null, /dev/full). */
@@ -84,7 +73,7 @@ int ax_cmd_cuda(int argc, char **argv) {
   AxSource *src;
   AxMugraph *g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
   AxMugraph *prog = NULL;
-  if (g && ax_mug_check(g, &d) && (!prog_path || (prog = load_prog(a, &d, prog_path, prog_name)))) {
+  if (g && ax_mug_check(g, &d) && (!prog_path || (prog = ax_files_load_program(a, &d, prog_path, prog_name)))) {
     if (!hdr) hdr = beside(a, out, ".h");
     const char *man = prog ? beside(a, out, ".json") : NULL;
     /* every file written is discarded again when the command fails, so that a failed

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "dsl/parse.h"
 #include "superopt/axioms.h"
 #include "superopt/program.h"
@@ -29,18 +30,6 @@ static int usage(const char *msg) {
           "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
           "                     [--progress auto|always|never] [--found-dir DIR]\n");
   return 3;
-}
-
-static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char *name) {
-  AxSource *src;
-  if (!ax_source_load(a, d, path, &src)) return NULL;
-  AxFile *f = ax_parse(a, d, src);
-  if (d->errors) return NULL;
-  const AxBlock *b = ax_prog_find(f, name, d);
-  if (!b) return NULL;
-  AxMugraph *g = ax_prog_lower(a, d, b);
-  if (!g || !ax_mug_check(g, d)) return NULL;
-  return g;
 }
 
 /* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
@@ -146,7 +135,7 @@ int ax_cmd_superopt(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxMugraph *p = load_prog(a, &d, file, prog_name);
+  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
   if (!p) {
     ax_arena_free(a);
     return 3;

@@ -61,27 +61,6 @@ static int usage(const char *msg) {
 
 static bool is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
 
-/* Loads and validates a .mug file into a; NULL after reporting. */
-static AxMugraph *load_mug(AxArena *a, AxDiag *d, const char *path) {
-  AxSource *src;
-  if (!ax_source_load(a, d, path, &src)) return NULL;
-  AxMugraph *g = ax_mugtext_parse(a, d, src);
-  if (!g || !ax_mug_check(g, d)) return NULL;
-  return g;
-}
-
-static AxMugraph *load_prog(AxArena *a, AxDiag *d, const char *path, const char *name) {
-  AxSource *src;
-  if (!ax_source_load(a, d, path, &src)) return NULL;
-  AxFile *f = ax_parse(a, d, src);
-  if (d->errors) return NULL;
-  const AxBlock *b = ax_prog_find(f, name, d);
-  if (!b) return NULL;
-  AxMugraph *g = ax_prog_lower(a, d, b);
-  if (!g || !ax_mug_check(g, d)) return NULL;
-  return g;
-}
-
 /* A decimal integer in [0, 2^64): digits only, no sign, no overflow. */
 static bool parse_u64(const char *s, uint64_t *out) {
   char *end;
@@ -132,7 +111,7 @@ static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena
   int status = 0, nfilt = 0, nok = 0;
   double total = 0;
   for (int i = 0; i < n; i++) {
-    AxMugraph *m = load_mug(a, d, files[i]);
+    AxMugraph *m = ax_files_load_mug(a, d, files[i]);
     if (!m) {
       status = 3;
       continue;
@@ -230,9 +209,9 @@ int ax_cmd_equiv(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxMugraph *p = load_prog(a, &d, files[0], prog_name);
+  AxMugraph *p = ax_files_load_program(a, &d, files[0], prog_name);
   if (p && !candidates) {
-    AxMugraph *m = load_mug(a, &d, files[1]);
+    AxMugraph *m = ax_files_load_mug(a, &d, files[1]);
     if (m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
   } else if (p) {
     status = run_candidates(p, files + 1, nfiles - 1, a, &d, &o);
@@ -266,7 +245,7 @@ int ax_cmd_mugraph(int argc, char **argv) {
       status = 0;
     }
   } else {
-    AxMugraph *g = load_mug(a, &d, argv[2]);
+    AxMugraph *g = ax_files_load_mug(a, &d, argv[2]);
     if (g) {
       if (strcmp(cmd, "dot") == 0) ax_mugdot_print(stdout, g);
       else printf("%s: mugraph '%s' is valid\n", argv[2], g->name);

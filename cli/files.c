@@ -1,10 +1,15 @@
-/* files.c — expanding FILE|DIR arguments into .axl paths; see files.h. */
+/* files.c — expanding FILE|DIR arguments into .axl paths, and loading the programs and μGraphs the
+ * superoptimizer verbs read; see files.h. */
 #include "cli/files.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "dsl/parse.h"
+#include "superopt/mugtext.h"
+#include "superopt/program.h"
 
 /* A set of (device, inode) pairs: open addressing, grown at half load. */
 typedef struct Seen {
@@ -135,4 +140,24 @@ bool ax_files_max_input(const char *text) {
   if (end == text || *end || errno || v < 1 || v > 1024) return false;
   ax_source_set_limit((size_t)v << 20);
   return true;
+}
+
+AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const char *name) {
+  AxSource *src;
+  if (!ax_source_load(a, d, path, &src)) return NULL;
+  AxFile *f = ax_parse(a, d, src);
+  if (d->errors) return NULL;
+  const AxBlock *b = ax_prog_find(f, name, d);
+  if (!b) return NULL;
+  AxMugraph *g = ax_prog_lower(a, d, b);
+  if (!g || !ax_mug_check(g, d)) return NULL;
+  return g;
+}
+
+AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path) {
+  AxSource *src;
+  if (!ax_source_load(a, d, path, &src)) return NULL;
+  AxMugraph *g = ax_mugtext_parse(a, d, src);
+  if (!g || !ax_mug_check(g, d)) return NULL;
+  return g;
 }

@@ -1,4 +1,4 @@
-/* files.h — the .axl files named on a command line.
+/* files.h — the .axl files named on a command line, and the programs and μGraphs verbs load.
  *
  * A FILE argument is taken as is; a DIR argument stands for every *.axl file below it,
  * recursively, in byte order of their paths, so output order never depends on the file
@@ -24,6 +24,13 @@ bool ax_files_collect(AxArena *a, AxDiag *d, char **args, int nargs, AxPathList 
 /* The value of --max-input (MiB, 1 to 1024): sets the input limit of every file read
  * (diag.h). False, setting nothing, when text is no such number. */
 bool ax_files_max_input(const char *text);
+
+struct AxMugraph;
+/* The program `name` of the .axl file at path (the only one when name is NULL), lowered to a
+ * μGraph and validated; NULL after reporting through d. Everything lives in a. */
+struct AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const char *name);
+/* The .mug file at path, parsed and validated; NULL after reporting through d. */
+struct AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path);
 
 #define AX_FILES_MAX_INPUT_HELP \
   "  --max-input MIB       refuse input files larger than MIB MiB (default 64, at most 1024)\n"

@@ -342,11 +342,13 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
         finish(r, watch, nwatch);
         if (!both && definite(r, approx)) winner = who[k];
         if (both && o->confirm && definite(r, approx)) {
-          /* confirm mode: a sat needs no second opinion (its model is replayed before it
-           * refutes anything); an unsat gets the other solver's confirmation if it comes
-           * within the grace, else it stands alone, labelled */
+          /* confirm mode: z3's sat needs no second opinion (its model is replayed before it
+           * refutes anything, and it is the model preferred, so counterexamples do not depend
+           * on which solver was faster); the binary's sat waits for z3's answer; an unsat gets
+           * the other solver's confirmation if it comes within the grace, else it stands
+           * alone, labelled */
           if (r->r == AX_SMT_SAT) {
-            winner = who[k];
+            if (r->api) winner = who[k];
           } else {
             int64_t soon = now_ms() + (int64_t)o->confirm_grace_ms;
             if (deadline < 0 || soon < deadline) {

@@ -54,9 +54,10 @@ typedef struct AxSolverOpts {
   /* With cross_check: a query one solver answers and the other cannot decide (timeout,
    * unknown, an operator it does not know) takes the answer given — an unsat counted in log
    * as confirmed by one solver only, a sat still replayed before it refutes anything; sat
-   * against unsat is still a disagreement. axle's default ("--solver both"). A sat ends the
-   * query at once (the verifier replays its model); after an unsat the other solver has
-   * confirm_grace_ms more to confirm it. */
+   * against unsat is still a disagreement. axle's default ("--solver both"). z3's sat ends
+   * the query at once (the verifier replays its model); the binary's sat waits for z3's
+   * answer (z3's model is preferred: counterexamples do not depend on speed); after an
+   * unsat the other solver has confirm_grace_ms more to confirm it. */
   bool confirm;
   unsigned confirm_grace_ms;
   /* When dump_path is NULL: a dump named "<dump_prefix>.smt2", or, when dump_seq is

@@ -279,9 +279,10 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
       char *why = out->reason ? out->reason : ax_xstrdup("");
       out->reason = NULL;
       char *msg = ax_xmalloc(strlen(why) + strlen(classes) + strlen(at) + 256);
-      if (extra == AX_INVALID) {
-        sprintf(msg, "bound inference too small for %s: the rule is INVALID at rank %s, beyond the "
-                     "inferred bounds (--bound-slack %d): %s", classes, at, slack, why);
+      if (extra == AX_INVALID || extra == AX_INVALID_HINT) {
+        sprintf(msg, "bound inference too small for %s: the rule is %s at rank %s, beyond the "
+                     "inferred bounds (--bound-slack %d): %s", classes,
+                extra == AX_INVALID ? "INVALID" : "INVALID-HINT", at, slack, why);
         worst = AX_ERROR;
       } else {
         sprintf(msg, "--bound-slack %d: the instance at rank %s beyond the inferred bounds of %s was "

@@ -3,6 +3,7 @@
  * "some axis" folds that coincide at rank 1, quantified preconditions, unused lets) and per
  * merge it may still make (normal forms equal), and the structures it must refuse. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +189,27 @@ START_TEST(same_expression) {
   r = rule("rule r for T in num {\n  rclass x\n  map s, l over x\n"
            "  tensor A : T[x: s]\n  pad(A, 0, low={x: l}) + 1 => pad(A, 0, low={x: l}) + 2\n}\n");
   ck_assert(!ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
+  /* attributes by name in another order, with their values swapped: not the same */
+  r = rule("rule r for T in num {\n  rclass x\n  map s, l, h over x\n"
+           "  tensor A : T[x: s]\n"
+           "  pad(A, 0, low={x: l}, high={x: h}) => pad(A, 0, high={x: l}, low={x: h})\n}\n");
+  ck_assert(!ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
+  /* ... and the same attributes in another order: the same */
+  r = rule("rule r for T in num {\n  rclass x\n  map s, l, h over x\n"
+           "  tensor A : T[x: s]\n"
+           "  pad(A, 0, low={x: l}, high={x: h}) => pad(A, 0, high={x: h}, low={x: l})\n}\n");
+  ck_assert(ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
+  /* operands swapped, a literal of another spelling, another operator: not the same */
+  const char *diff[] = {"A - B => B - A", "A + 1 => A + 1.0", "max(A, B) => min(A, B)",
+                        "reverse(A, [x]) => A"};
+  for (size_t i = 0; i < sizeof diff / sizeof *diff; i++) {
+    char text[256];
+    snprintf(text, sizeof text,
+             "rule r for T in real {\n  rclass x\n  map s over x\n  tensor A, B : T[x: s]\n  %s\n}\n",
+             diff[i]);
+    r = rule(text);
+    ck_assert_msg(!ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs), "%s", diff[i]);
+  }
 }
 END_TEST
 

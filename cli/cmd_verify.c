@@ -27,9 +27,9 @@
 #include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
-#include "verifier/cache.h"
-#include "verifier/jobs.h"
-#include "verifier/report.h"
+#include "run/cache.h"
+#include "run/jobs.h"
+#include "run/report.h"
 #include "verifier/verify.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT } Format;

@@ -10,7 +10,7 @@
 #ifndef AX_FILES_H
 #define AX_FILES_H
 
-#include "dsl/diag.h"
+#include "base/diag.h"
 
 typedef struct AxPathList {
   const char **paths;

@@ -16,7 +16,7 @@
 #ifndef AX_OUT_H
 #define AX_OUT_H
 
-#include "dsl/base.h"
+#include "base/base.h"
 
 typedef struct AxOut {
   FILE *f;      /* write here (stdout when path is NULL) */

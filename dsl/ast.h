@@ -12,7 +12,7 @@
 #ifndef AX_AST_H
 #define AX_AST_H
 
-#include "dsl/diag.h"
+#include "base/diag.h"
 
 typedef struct AxExpr AxExpr;
 

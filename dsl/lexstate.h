@@ -5,7 +5,7 @@
 #ifndef AX_LEXSTATE_H
 #define AX_LEXSTATE_H
 
-#include "dsl/arena.h"
+#include "base/arena.h"
 
 typedef struct AxLexState {
   AxArena *arena;

@@ -20,7 +20,7 @@
 #ifndef AX_OPS_H
 #define AX_OPS_H
 
-#include "dsl/base.h"
+#include "base/base.h"
 
 /* How an operator's element types combine (the rule checker's typing rule). */
 typedef enum {

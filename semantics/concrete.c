@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "dsl/arena.h"
+#include "base/arena.h"
 
 typedef enum { K_INT, K_BOOL, K_ELEM } Kind;
 

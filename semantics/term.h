@@ -20,8 +20,8 @@
 
 #include <gmp.h>
 
-#include "dsl/arena.h"
-#include "dsl/base.h"
+#include "base/arena.h"
+#include "base/base.h"
 
 typedef enum { AX_SORT_BOOL, AX_SORT_INT, AX_SORT_REAL } AxSort;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "dsl/parse.h"
-#include "verifier/cache.h"
+#include "run/cache.h"
 
 void ax_axioms_default_opts(AxVerifyOpts *vo, const char **solver_name) {
   memset(vo, 0, sizeof *vo);

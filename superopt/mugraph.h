@@ -36,7 +36,7 @@
 #ifndef AX_MUGRAPH_H
 #define AX_MUGRAPH_H
 
-#include "dsl/diag.h"
+#include "base/diag.h"
 #include "superopt/tensor.h"
 
 /* Shared memory of one block on an H100: 227 KB. */

@@ -8,7 +8,7 @@
 #ifndef AX_RNG_H
 #define AX_RNG_H
 
-#include "dsl/base.h"
+#include "base/base.h"
 
 typedef struct AxRng {
   uint32_t key[8];

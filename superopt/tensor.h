@@ -32,7 +32,7 @@
 #ifndef AX_TENSOR_H
 #define AX_TENSOR_H
 
-#include "dsl/arena.h"
+#include "base/arena.h"
 #include "dsl/ops.h"
 
 #define AX_MAXRANK 8

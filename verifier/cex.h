@@ -11,7 +11,7 @@
 #define AX_CEX_H
 
 #include "verifier/instance.h"
-#include "verifier/solver.h"
+#include "smt/solver.h"
 
 typedef struct AxWatch {
   const AxTerm **terms;

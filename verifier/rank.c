@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier/arith.h"
+#include "smt/arith.h"
 #include "verifier/bijection.h"
 #include "verifier/instance.h"
 

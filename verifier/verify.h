@@ -17,7 +17,7 @@
 
 #include "dsl/check.h"
 #include "semantics/domain.h"
-#include "verifier/solver.h"
+#include "smt/solver.h"
 
 /* ORDER VERDICT: keep in step with ax_verdict_name */
 typedef enum {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The rules whose proofs need axle's exact arithmetic preprocessing (verifier/arith.h):
+# The rules whose proofs need axle's exact arithmetic preprocessing (smt/arith.h):
 # divisibility by unknown dilations and strides, remainders by an unknown constant, and
 # the case splits on signs -- and the real division of divmod_03 (z3's nlsat first, see
-# verifier/z3.c). Each must be VERIFIED with z3 alone, and each mutated twin
+# smt/z3.c). Each must be VERIFIED with z3 alone, and each mutated twin
 # INVALID with a replayed counterexample -- the preprocessing must not hide a bug.
 set -u
 cd "$AXLE_SRC" || exit 1

@@ -1,4 +1,4 @@
-/* check_arith.c — the exact arithmetic preprocessing (verifier/arith.h): normal forms,
+/* check_arith.c — the exact arithmetic preprocessing (smt/arith.h): normal forms,
  * bounds, division, elimination of divisibility and equations, case splits, and the model
  * read back through the rewritten watch terms -- checked against the real z3. */
 #include <check.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "semantics/term.h"
-#include "verifier/arith.h"
-#include "verifier/solver.h"
+#include "smt/arith.h"
+#include "smt/solver.h"
 
 static AxTermCtx *tc;
 

@@ -1,5 +1,5 @@
-/* check_cache.c — the result cache (verifier/cache.h) and result records and reports
- * (verifier/report.h): a stored verdict comes back only under key material equal byte for
+/* check_cache.c — the result cache (run/cache.h) and result records and reports
+ * (run/report.h): a stored verdict comes back only under key material equal byte for
  * byte; layout and comments do not change the key, the rule, the type, the solver or its
  * options do; UNKNOWN, ERROR and disagreements are never stored; every corrupt, truncated,
  * forged or mismatched entry is ignored; JUnit XML escapes what it must. Results come from
@@ -13,8 +13,8 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
-#include "verifier/cache.h"
-#include "verifier/report.h"
+#include "run/cache.h"
+#include "run/report.h"
 #include "verifier/verify.h"
 
 static const char RULES[] =

@@ -1,4 +1,4 @@
-/* check_jobs.c — the worker pool (verifier/jobs.h) and process trees (verifier/proc.h):
+/* check_jobs.c — the worker pool (run/jobs.h) and process trees (base/proc.h):
  * every task is done exactly once with its own result, whatever the other tasks do; a
  * task whose worker crashes, exits, overruns its time or its memory fails alone with the
  * reason, the pool goes on with fresh workers, and nothing the worker started survives. */
@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "verifier/jobs.h"
-#include "verifier/proc.h"
+#include "run/jobs.h"
+#include "base/proc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1

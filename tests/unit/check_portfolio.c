@@ -1,4 +1,4 @@
-/* check_portfolio.c — two solvers on one query (verifier/portfolio.c): the race returns
+/* check_portfolio.c — two solvers on one query (smt/portfolio.c): the race returns
  * the first definite answer with its model and ends the loser with everything it started;
  * the cross-check answers only when both solvers answer and agree, and reports a
  * disagreement with both answers and a query file that reproduces it. Never UNSAT from a
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "semantics/term.h"
-#include "verifier/solver.h"
+#include "smt/solver.h"
 
 static AxTermCtx *tc;
 static char reason[1024];

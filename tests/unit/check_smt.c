@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "semantics/term.h"
-#include "verifier/smtlib.h"
-#include "verifier/solver.h"
+#include "smt/smtlib.h"
+#include "smt/solver.h"
 
 typedef struct Backend {
   const char *label;

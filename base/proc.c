@@ -1,5 +1,5 @@
 /* proc.c — ending child processes and saying how they ended; see proc.h. */
-#include "verifier/proc.h"
+#include "base/proc.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -10,7 +10,7 @@
  * restores its mask; workers get the caller's mask back. */
 #define _GNU_SOURCE   /* pipe2, prctl */
 
-#include "verifier/jobs.h"
+#include "run/jobs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "verifier/proc.h"
+#include "base/proc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1

@@ -15,7 +15,7 @@
 #ifndef AX_DIAG_H
 #define AX_DIAG_H
 
-#include "dsl/arena.h"
+#include "base/arena.h"
 
 typedef struct AxSource {
   const char *path;   /* as given by the user; printed in diagnostics */

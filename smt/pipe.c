@@ -20,6 +20,8 @@
  * caller's mask and a default SIGPIPE back before exec. */
 #define _GNU_SOURCE   /* pipe2: no window in which a concurrent fork inherits our pipes */
 
+#include "smt/pipe.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -32,8 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "verifier/smtlib.h"
-#include "verifier/solver.h"
+#include "smt/smtlib.h"
 
 #define GRACE_MS 2000            /* past the time limit before we kill */
 #define FOLLOWUP_MS 5000         /* for get-value / get-info after the answer */

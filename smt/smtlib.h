@@ -32,7 +32,7 @@
 
 #include <gmp.h>
 
-#include "dsl/arena.h"
+#include "base/arena.h"
 #include "semantics/term.h"
 
 /* The whole script, for dumps. comment (may be NULL, may span lines) opens it as ";"

@@ -1,5 +1,5 @@
 /* smtlib.c — prints queries as SMT-LIB2 and reads solver answers; see smtlib.h. */
-#include "verifier/smtlib.h"
+#include "smt/smtlib.h"
 
 #include <string.h>
 

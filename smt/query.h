@@ -1,23 +1,13 @@
-/* solver.h — one interface to the SMT solvers, whichever back-end answers.
- *
- * ax_solver_check asks whether a Boolean term is satisfiable. The verifier passes the
- * negation of what it wants proved, so UNSAT is the only answer that proves anything, and
- * the one rule every path below keeps is: a timeout, a crash, an error, an answer we cannot
- * parse, memory exhaustion -- anything but a clean "unsat" from the solver -- is
- * AX_SMT_UNKNOWN with a reason, never AX_SMT_UNSAT.
- *
- * Back-ends: AX_SOLVER_Z3 calls libz3 in-process (z3.c, the only file that includes z3.h);
- * AX_SOLVER_PIPE runs a solver binary as a child process and talks SMT-LIB2 with it over
- * pipes (pipe.c; the text comes from smtlib.c). Both are reentrant: no global state, each
- * call owns its Z3 context or child process and releases it before returning.
- * AX_SOLVER_PORTFOLIO and cross_check use both (portfolio.c): each back-end answers in a
- * forked child of its own, so that the one not needed any more can be killed at once. */
-#ifndef AX_SOLVER_H
-#define AX_SOLVER_H
+/* query.h — what one SMT query is asked with and what it answers: the options, the
+ * result, the model of the watched terms. solver.h (the dispatcher) and each back-end
+ * (z3.h, pipe.h, portfolio.h) include this header and nothing of each other's, so the
+ * back-ends do not depend on the dispatcher that calls them. Implemented in query.c. */
+#ifndef AX_QUERY_H
+#define AX_QUERY_H
 
 #include <gmp.h>
 
-#include "dsl/base.h"
+#include "base/base.h"
 #include "semantics/term.h"
 
 typedef enum { AX_SMT_UNSAT, AX_SMT_SAT, AX_SMT_UNKNOWN } AxSmtResult;
@@ -72,19 +62,6 @@ typedef struct AxSolverOpts {
 /* Values of the watched terms, parallel to the watch list. */
 typedef struct AxModel AxModel;
 
-/* Is formula (sort Bool, built in tc) satisfiable?
- * On SAT, when model_out is non-NULL, *model_out receives a model owned by the caller
- * (ax_model_free) holding a value for each of watch[0..nwatch) the solver could give
- * (model completion is on, so normally all of them). Otherwise *model_out is NULL.
- * On UNKNOWN, reason[0..reason_len) receives why ("timeout after 10 s", "solver crashed
- * (signal 11)", "solver said unknown (incomplete)", "z3 error: ...", "unparsable answer:
- * ..."); reason may be NULL when reason_len is 0. Borrows everything. A query that divides
- * by unknowns is first simplified exactly (arith.h), which adds terms to tc.
- * A failure to write dump_path makes the answer UNKNOWN. */
-AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
-                            const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
-                            char *reason, size_t reason_len);
-
 /* The value of watched term i. Each returns false, leaving out untouched, when the model
  * has no exact value of that kind: i out of range, a sort mismatch, or a value the solver
  * could not give as an integer / rational (e.g. an irrational algebraic number).
@@ -96,7 +73,7 @@ bool ax_model_bool(const AxModel *m, size_t i, bool *out);
 size_t ax_model_size(const AxModel *m);
 void ax_model_free(AxModel *m);                 /* consumes m; NULL is fine */
 
-/* --- For the back-ends only (solver.c, z3.c, pipe.c) ---------------------------------- */
+/* --- For the back-ends only (z3.c, pipe.c, portfolio.c) -------------------------------- */
 
 /* An empty model for watch[0..n): no slot has a value yet. Returns owned. */
 AxModel *ax_model_new(const AxTerm *const *watch, size_t n);
@@ -104,20 +81,6 @@ AxModel *ax_model_new(const AxTerm *const *watch, size_t n);
  * on an Int slot a value with denominator 1 (else it records nothing and returns false). */
 bool ax_model_set_bool(AxModel *m, size_t i, bool v);
 bool ax_model_set_rational(AxModel *m, size_t i, const mpq_t v);
-
-/* The two back-ends, same contract as ax_solver_check (opts already defaulted, reason
- * non-NULL with reason_len > 0, *model_out already NULL). */
-AxSmtResult ax_z3_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
-                        const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
-                        char *reason, size_t reason_len);
-AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
-                          const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
-                          char *reason, size_t reason_len);
-/* PORTFOLIO, or cross_check (portfolio.c). o->dump_path, when set, names the query's dump,
- * already written. */
-AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
-                               const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
-                               char *reason, size_t reason_len);
 
 /* "10 s" or "1500 ms": how reasons print a time limit. Writes into buf, returns buf. */
 const char *ax_solver_fmt_ms(char *buf, size_t len, unsigned ms);

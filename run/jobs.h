@@ -15,7 +15,7 @@
 #ifndef AX_JOBS_H
 #define AX_JOBS_H
 
-#include "dsl/base.h"
+#include "base/base.h"
 
 typedef struct AxJobsOpts {
   int jobs;                 /* worker processes, at least 1 */

@@ -5,7 +5,7 @@
 #ifndef AX_ARENA_H
 #define AX_ARENA_H
 
-#include "dsl/base.h"
+#include "base/base.h"
 
 typedef struct AxArena AxArena;
 

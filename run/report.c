@@ -1,5 +1,5 @@
 /* report.c — results as text, JSON, records and JUnit XML; see report.h. */
-#include "verifier/report.h"
+#include "run/report.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* cache.c — the result cache; see cache.h. */
 #define _GNU_SOURCE   /* dl_iterate_phdr */
 
-#include "verifier/cache.h"
+#include "run/cache.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "dsl/print.h"
-#include "verifier/report.h"
+#include "run/report.h"
 
 #define FORMAT 1
 #define MAX_ENTRY ((long)64 << 20)

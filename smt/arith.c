@@ -1,5 +1,5 @@
 /* arith.c — exact preprocessing of integer arithmetic (see arith.h for what and why). */
-#include "verifier/arith.h"
+#include "smt/arith.h"
 
 #include <stdint.h>
 #include <stdlib.h>

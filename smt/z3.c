@@ -15,14 +15,15 @@
  * (upstream Z3Prover/z3#5371; a nonlinear integer query reproduces it reliably: the check
  * never returns). Instead a watchdog thread of ours calls Z3_interrupt at the deadline,
  * which cancels the check through Z3's resource limit without any timer of Z3's. */
+#include "smt/z3.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
 #include <z3.h>
 
-#include "verifier/solver.h"
-#include "verifier/smtlib.h"
+#include "smt/smtlib.h"
 
 /* Leaves the error code set for the caller to read; never exits. */
 static void on_error(Z3_context ctx, Z3_error_code code) {

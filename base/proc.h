@@ -9,7 +9,7 @@
 
 #include <sys/types.h>
 
-#include "dsl/base.h"
+#include "base/base.h"
 
 /* Ends pid and every process descended from it. Each is stopped (SIGSTOP) as it is found,
  * so that none can fork between the look-up and the kill, then all get SIGKILL. Does not

@@ -29,9 +29,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "verifier/proc.h"
-#include "verifier/smtlib.h"
-#include "verifier/solver.h"
+#include "smt/portfolio.h"
+
+#include "base/proc.h"
+#include "smt/pipe.h"
+#include "smt/smtlib.h"
+#include "smt/z3.h"
 
 #define GRACE_MS 5000               /* past the time limit before a racer is killed */
 #define MAX_ANSWER ((size_t)64 << 20)

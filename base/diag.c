@@ -1,5 +1,5 @@
 /* diag.c — source loading and the one diagnostic renderer; see diag.h. */
-#include "dsl/diag.h"
+#include "base/diag.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* arena.c — bump allocator with a chain of chunks; see arena.h. */
-#include "dsl/arena.h"
+#include "base/arena.h"
 
 #include <stdarg.h>
 #include <string.h>

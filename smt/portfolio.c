@@ -26,11 +26,11 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "smt/portfolio.h"
 
+#include "base/clock.h"
 #include "base/proc.h"
 #include "smt/pipe.h"
 #include "smt/smtlib.h"
@@ -51,12 +51,6 @@ typedef struct Racer {
   AxModel *model;        /* owned until handed to the caller */
   char reason[512];
 } Racer;
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bool write_all(int fd, const char *s, size_t n) {
   while (n > 0) {
@@ -316,7 +310,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   /* z3's sat on a formula it only approximates proves nothing about the formula */
   bool approx = !z3_exact(tc, formula);
   for (int i = 0; i < 2; i++) start(&rc[i], o, tc, formula, watch, nwatch, model_out != NULL);
-  int64_t deadline = o->timeout_ms ? now_ms() + o->timeout_ms + GRACE_MS : -1;
+  int64_t deadline = o->timeout_ms ? ax_clock_ms() + o->timeout_ms + GRACE_MS : -1;
   int winner = -1;
   bool late = false, grace = false;
   while (winner < 0 && (!rc[0].answered || !rc[1].answered)) {
@@ -330,7 +324,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       }
     int wait = -1;
     if (deadline >= 0) {
-      int64_t left = deadline - now_ms();
+      int64_t left = deadline - ax_clock_ms();
       if (left <= 0) {
         late = true;
         break;
@@ -353,7 +347,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
           if (r->r == AX_SMT_SAT) {
             if (r->api) winner = who[k];
           } else {
-            int64_t soon = now_ms() + (int64_t)o->confirm_grace_ms;
+            int64_t soon = ax_clock_ms() + (int64_t)o->confirm_grace_ms;
             if (deadline < 0 || soon < deadline) {
               deadline = soon;
               grace = true;

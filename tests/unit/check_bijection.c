@@ -157,6 +157,16 @@ START_TEST(product_of_sums) {
 }
 END_TEST
 
+/* Rank 0: a class with no named axis sums over one point (the empty index). */
+START_TEST(rank_zero) {
+  int rank[3] = {0, 1, 1};
+  AxResult res;
+  AxVerdict v = prove(REDUCE_REDUCE, rank, &res);
+  ck_assert_msg(v == AX_VERIFIED, "%d: %s", v, res.reason);
+  ax_result_free(&res);
+}
+END_TEST
+
 static const char *REVERSED =
     "rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n"
     "  index i, k over x\n"
@@ -257,7 +267,7 @@ END_TEST
 START_TEST(shifted_hints) {
   char text[2048], hint[256];
   for (int refl = 0; refl < 2; refl++)
-    for (int c = -2; c <= 2; c++)
+    for (int c = -1; c <= 1; c++)
       for (int k = 1; k <= 2; k++) {
         int rank[2] = {k, 1};
         if (refl)
@@ -285,13 +295,18 @@ int main(void) {
   tcase_add_checked_fixture(t, setup, teardown);
   tcase_set_timeout(t, 300);
   tcase_add_test(t, inferred_pairing);
+  tcase_add_test(t, rank_zero);
   tcase_add_test(t, written_hint);
   tcase_add_test(t, product_of_sums);
   tcase_add_test(t, right_rule_wrong_pairing);
   tcase_add_test(t, empty_domain);
   tcase_add_test(t, unpaired_index);
-  tcase_add_test(t, shifted_hints);
   suite_add_tcase(s, t);
+  TCase *p = tcase_create("property");
+  tcase_add_checked_fixture(p, setup, teardown);
+  tcase_set_timeout(p, 300);
+  tcase_add_test(p, shifted_hints);
+  suite_add_tcase(s, p);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);

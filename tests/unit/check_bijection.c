@@ -2,8 +2,8 @@
  * (verifier/bijection.h), with z3: pairings that must be accepted (inferred and written),
  * hints that are no bijection (INVALID-HINT with the failing property named), right
  * pairings of wrong rules (INVALID with a counterexample), a pairing that fails on a right
- * rule (UNKNOWN, never INVALID), empty and one-element domains, and a property loop over
- * shifted and reflected hints whose verdict is known in advance. */
+ * rule (UNKNOWN, never INVALID), empty and one-element domains, a class at rank 0, and a
+ * property loop over shifted and reflected hints whose verdict is known in advance. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

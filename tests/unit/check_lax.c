@@ -39,7 +39,8 @@ static const char *diagnostics(void) {
   return errs ? errs : "";
 }
 
-/* The program of text (one input line X : f32[4, 8] and whatever `body` adds), lowered. */
+/* Program p with inputs X, Y : f32[4, 8] and W : f32[8, 6] and the statements of body,
+ * lowered and validated. */
 static AxMugraph *prog(const char *body) {
   char text[1024];
   snprintf(text, sizeof text,

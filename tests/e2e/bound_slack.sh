@@ -13,7 +13,6 @@
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
-jqt() { jq -e "$@" > /dev/null; }   # a jq test: exit 0 when the expression is true
 
 files=()
 for f in rules/examples/*.axl rules/xla/*.axl tests/verify/bounds/*.axl; do

@@ -38,13 +38,12 @@ check "sm_90 smem: dynamic shared memory" has "$tmp/big.cu" "AX_SMEM_DYNAMIC(ax_
 # --program: the benchmark manifest beside the .cu
 "$AXLE" cuda "$ex/qknorm.mug" --output "$tmp/q.cu" --program "$ex/qknorm.axl"
 check "manifest: exit 0" test $? -eq 0
-check "manifest: written" has "$tmp/q.json" '"format": "axle-bench-1"'
-check "manifest: entry" has "$tmp/q.json" '"entry": "axle_run_qknorm"'
-check "manifest: input order" has "$tmp/q.json" '{"name": "Q", "t": 0, "dtype": "f16", "shape": \[2, 256, 64\]}'
-check "manifest: program steps" has "$tmp/q.json" '{"t": 4, "op": "rms_norm", "in": \[1\], "dtype": "f16", "shape": \[2, 64, 4096\], "axis": 1}'
-if command -v python3 >/dev/null; then
-  check "manifest: valid JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/q.json"
-fi
+check "manifest: written" jqt '.format == "axle-bench-1"' "$tmp/q.json"
+check "manifest: entry" jqt '.entry == "axle_run_qknorm"' "$tmp/q.json"
+check "manifest: input order" \
+  jqt '[.inputs[].name] == ["Q", "K", "V"] and .inputs[0] == {"name": "Q", "t": 0, "dtype": "f16", "shape": [2, 256, 64]}' "$tmp/q.json"
+check "manifest: program steps" \
+  jqt 'any(.steps[]; . == {"t": 4, "op": "rms_norm", "in": [1], "dtype": "f16", "shape": [2, 64, 4096], "axis": 1})' "$tmp/q.json"
 "$AXLE" cuda "$ex/qknorm.mug" --output "$tmp/m.cu" --program "$ex/lora.axl" 2>"$tmp/err"
 check "unpaired program: exit 3" test $? -eq 3
 check "unpaired program: located" has "$tmp/err" "qknorm.mug:4:9: error: input 'Q' of mugraph 'qknorm' is not a tensor of program 'lora'"

@@ -6,7 +6,6 @@
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
-jqt() { jq -e "$@" > /dev/null; }
 
 # default: both solvers
 "$AXLE" verify --no-cache --format json rules/examples/pad_low_combine.axl > "$tmp/pl.json"; st=$?

@@ -690,6 +690,16 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
     }
     result = (x & ~at[1]) | at[0];
     break;
+  case AX_OP_MEAN:
+  case AX_OP_RMS_NORM:
+    /* one axis of the operand, fixed at rank 1: programs reduce along one dimension */
+    if (!(at[0] & x)) {
+      err(c, b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", name, axes_text(c, x));
+      return none();
+    }
+    mark_singleton(c, at[0], b->attrs[0]->span, op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
+    result = op == AX_OP_MEAN ? x & ~at[0] : x;
+    break;
   case AX_OP_REDUCE:
     if (at[0] & ~x) {
       err(c, b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
@@ -1241,6 +1251,9 @@ static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
   if (e->ty.op == AX_OP_CONCAT && e->ty.attrs && e->ty.attrs[0])
     mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
                    "concat axis");
+  if ((e->ty.op == AX_OP_MEAN || e->ty.op == AX_OP_RMS_NORM) && e->ty.attrs && e->ty.attrs[0])
+    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
+                   e->ty.op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
   if (e->ty.op == AX_OP_IOTA && e->ty.attrs && e->ty.attrs[1])
     mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[1]->ty.sym)->axis, e->ty.attrs[1]->span,
                    "iota axis");

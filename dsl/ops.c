@@ -31,6 +31,9 @@ static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
       OPT("stride", AX_AT_AXMAP, AX_DEF_ONE), OPT("low", AX_AT_AXMAP, AX_DEF_ZERO),
       OPT("high", AX_AT_AXMAP, AX_DEF_ZERO), OPT("lhs_dilation", AX_AT_AXMAP, AX_DEF_ONE),
       OPT("rhs_dilation", AX_AT_AXMAP, AX_DEF_ONE)},
+    /* one axis, as in programs: its class is fixed at rank 1 (like a concat axis) */
+    [AX_OP_MEAN] = {REQ("axis", AX_AT_AXIS)},
+    [AX_OP_RMS_NORM] = {REQ("axis", AX_AT_AXIS)},
 };
 
 static const AxOpSpec table[AX_OP_COUNT] = {

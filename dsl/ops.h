@@ -108,10 +108,10 @@ typedef enum {
   X(CONV, "conv", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                      \
   X(INPUT, "input", NULL, S_, 0, 0, AX_ET_ANY, 0, 0, 0, AX_TC_SOURCE)                  \
   X(SQUARE, "square", NULL, R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)            \
-  X(SQRT, "sqrt", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
+  X(SQRT, "sqrt", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
   X(SILU, "silu", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
-  X(MEAN, "mean", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_REDUCE)     \
-  X(RMS_NORM, "rms_norm", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_NORM) \
+  X(MEAN, "mean", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_REDUCE)     \
+  X(RMS_NORM, "rms_norm", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_NORM) \
   X(RESHAPE, "reshape", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE, AX_TC_LAYOUT)    \
   X(REPEAT, "repeat", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_AXIS | AX_TA_TIMES, AX_TC_LAYOUT)
 

@@ -319,6 +319,22 @@ static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
     d->unsupported = "exp of a non-zero number has no exact rational value";
     return v;
   }
+  case AX_OP_SQRT: {
+    /* SQRT: the non-negative root, exact where it is rational (numerator and denominator
+     * perfect squares); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf, sqrt(NaN) = NaN */
+    if (a->cls == AX_NAN || a->cls == AX_NINF) return num(c, AX_NAN);
+    if (a->cls == AX_PINF) return num(c, AX_PINF);
+    if (mpq_sgn(a->q) < 0) return num(c, AX_NAN);
+    Val *v = num(c, AX_FIN);
+    if (!mpz_perfect_square_p(mpq_numref(a->q)) || !mpz_perfect_square_p(mpq_denref(a->q))) {
+      d->unsupported = "sqrt of a number that is not the square of a rational has no exact value";
+      return v;
+    }
+    mpz_sqrt(mpq_numref(v->q), mpq_numref(a->q));
+    mpz_sqrt(mpq_denref(v->q), mpq_denref(a->q));
+    mpq_canonicalize(v->q);
+    return v;
+  }
   default:
     AX_UNREACHABLE();
   }

@@ -352,6 +352,7 @@ static AxShape *shape_op(AxInst *in, const AxExpr *e) {
     }
     return s;
   }
+  case AX_OP_MEAN:     /* MEAN: S(A) without its axis */
   case AX_OP_REDUCE:   /* REDUCE: S(A) without the reduced axes */
     s->axes = e->ty.axes;
     for (int i = 0; i < naxes; i++)
@@ -537,7 +538,12 @@ static AxV summand(void *p, const AxV *vals) {
     j->at[ax][c->k[i]] = vals[i];
   }
   AxExpr *const *o = c->e->ty.opnds;
-  if (c->e->ty.op == AX_OP_REDUCE) return ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+  if (c->e->ty.op == AX_OP_REDUCE || c->e->ty.op == AX_OP_MEAN)
+    return ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+  if (c->e->ty.op == AX_OP_RMS_NORM) {   /* the squares */
+    AxV v = ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+    return D->elem_binary(D, AX_OP_MUL, c->t, v, v);
+  }
   if (c->e->ty.op == AX_OP_CONV) return conv_summand(c, j);
   /* DOT: the product of the operands, each read on its own axes */
   return D->elem_binary(D, AX_OP_MUL, c->t, ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j)),
@@ -612,6 +618,17 @@ static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
     }
   }
   return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, c->k, summand, c);
+}
+
+/* MEAN:     [[mean(A, a)]][x] = (Σ_{y < n} A[x, a := y]) · (1 / n), n the size of axis a
+ *           (one named axis: the class is fixed at rank 1), as programs scale a sum
+ * RMS_NORM: [[rms_norm(A, a)]][x] = A[x] / sqrt((Σ_{y < n} A[x, a := y]²) · (1 / n)) —
+ *           the programs' X / sqrt(mean(X·X, a)) with the mean broadcast back along a */
+static AxV mean_at(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  int ax = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  AxV n = D->elem_of_int(D, t, shape_of(in, e->ty.opnds[0])->size[ax][0]);
+  AxV inv = D->elem_binary(D, AX_OP_DIV, t, D->elem_lit(D, t, "1", 0), n);
+  return D->elem_binary(D, AX_OP_MUL, t, at_sum(in, e, t, idx), inv);
 }
 
 static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
@@ -769,9 +786,16 @@ static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
     AxV hi = ax_den_at(in, o[2], t, scalar_or(in, o[2], idx));
     return D->elem_binary(D, AX_OP_MIN, t, D->elem_binary(D, AX_OP_MAX, t, a, lo), hi);
   }
+  case AX_OP_MEAN:
+    return mean_at(in, e, t, idx);
+  case AX_OP_RMS_NORM: {
+    AxV a = ax_den_at(in, o[0], t, idx);
+    return D->elem_binary(D, AX_OP_DIV, t, a, D->elem_unary(D, AX_OP_SQRT, t, mean_at(in, e, t, idx)));
+  }
   case AX_OP_NEG:
   case AX_OP_ABS:
   case AX_OP_EXP:
+  case AX_OP_SQRT:
   case AX_OP_NOT:
     return D->elem_unary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)));
   case AX_OP_SQUARE: {   /* square(A) = A * A */

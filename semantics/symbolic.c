@@ -33,6 +33,9 @@ struct AxSymbolic {
   AxVec sumvars;              /* AxSumVar*: summation variables made here */
   int fresh;                  /* counter for fresh variable names */
   int groups;                 /* counter for summation-variable groups (AxSumVar) */
+  AxVec not_finite;           /* T: "a summand of a reduction is not finite" (obligations) */
+  AxVec facts;                /* T: definitional facts of sqrt applications */
+  AxVec closed;               /* AxClosedSum*: sums closed under a function (sqrt) */
 };
 
 #define S(d) ((AxSymbolic *)(d))
@@ -229,6 +232,26 @@ static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
     T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), ax_term_mk_exp(tc, a->v));
     return ext(d, v, a->nan, a->pinf, fls(d));
   }
+  case AX_OP_SQRT: {
+    /* SQRT (real): the non-negative root of a finite x >= 0 — an application of the
+     * uninterpreted axle.sqrt with the fact x >= 0 => (r >= 0 ∧ r·r = x), which every real
+     * root satisfies (sound for proofs); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf,
+     * sqrt(NaN) = NaN. The value term is 0 where the element is not finite. */
+    AxSort real = AX_SORT_REAL;
+    const AxFunc *f = ax_term_func(tc, "axle.sqrt", 1, &real, AX_SORT_REAL);
+    AX_ASSERT(f);
+    T r = ax_term_mk_app(tc, f, 1, &a->v);
+    T nonneg = ax_term_mk_le(tc, zero(d, t), a->v);
+    T fact = ax_term_mk_implies(tc, nonneg, and2(d, ax_term_mk_le(tc, zero(d, t), r),
+                                                 ax_term_mk_eq(tc, ax_term_mk_mul2(tc, r, r), a->v)));
+    bool seen = false;
+    for (size_t i = 0; i < S(d)->facts.len && !seen; i++) seen = S(d)->facts.items[i] == fact;
+    if (!seen) ax_vec_push(S(d)->a, &S(d)->facts, (void *)fact);
+    T fin = is_fin(d, a);
+    T nan = or2(d, a->nan, negative(d, a, t));
+    return ext(d, ax_term_mk_ite(tc, and2(d, fin, nonneg), r, zero(d, t)), nan, and2(d, not1(d, nan), a->pinf),
+               fls(d));
+  }
   default:
     AX_UNREACHABLE();
   }
@@ -283,12 +306,13 @@ static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa);
  * others to 0. Anything else applied to a reduction is outside the fragment (unsupported),
  * as is a sum of values that may be infinite or NaN. */
 
-static bool finite_body(AxDomain *d, const Ext *e) {
-  if (ax_term_kind(e->nan) == AX_TERM_FALSE && ax_term_kind(e->pinf) == AX_TERM_FALSE &&
-      ax_term_kind(e->ninf) == AX_TERM_FALSE)
-    return true;
-  d->unsupported = "a sum of values that may be infinite or NaN";
-  return false;
+/* A summand that is not finite by construction (a division, an infinite literal) is
+ * accepted on an obligation: `cond` says where it would not be finite, and the verifier
+ * proves it unsatisfiable under the assumptions (verify.c) before any verdict other than
+ * UNKNOWN — a sum of finite values is the exact finite sum the normal forms assume. */
+static void oblige(AxDomain *d, T cond) {
+  if (ax_term_kind(cond) == AX_TERM_FALSE) return;
+  ax_vec_push(S(d)->a, &S(d)->not_finite, (void *)cond);
 }
 
 static const Red *lift(AxDomain *d, const Ext *e) {
@@ -395,11 +419,16 @@ static T support(AxDomain *d, T v, T *cond) {
   }
 }
 
+static T dom_of(AxDomain *d, const Red *r);
+
 static Ext *with_red(AxDomain *d, const Ext *body, const Red *r) {
   Ext *e = ext(d, body->v, body->nan, body->pinf, body->ninf);
   e->red = r->n ? r : NULL;
-  if (e->red && !finite_body(d, e)) e->red = NULL;
   if (e->red) {
+    /* every summand on the domain is finite (an obligation unless it is so by
+     * construction), so the sum is finite: its flags are false */
+    oblige(d, and2(d, dom_of(d, r), not1(d, is_fin(d, body))));
+    e->nan = e->pinf = e->ninf = fls(d);
     T cond = ax_term_mk_true(TC(d));
     e->v = support(d, e->v, &cond);
     if (ax_term_kind(cond) != AX_TERM_TRUE) {
@@ -421,7 +450,8 @@ static T pin_others(AxDomain *d, const Red *a, const Red *b) {
   return acc;
 }
 
-static T dom_of(AxDomain *d, const Red *r) { return r->dom ? r->dom : ax_term_mk_true(TC(d)); }
+static T dom_of(AxDomain *d, const Red *r) {
+  return r->dom ? r->dom : ax_term_mk_true(TC(d)); }
 
 /* union of the variable sets of a and b */
 static Red *union_vars(AxDomain *d, const Red *a, const Red *b, T extra) {
@@ -455,13 +485,45 @@ static AxV unsupported(AxDomain *d, const char *what, AxType t) {
   return finite(d, zero(d, t));
 }
 
+static bool mentions(AxDomain *d, T t, T v) {
+  AxVec vars = {0};
+  ax_term_collect(TC(d), &t, 1, ax_term_pred_var, NULL, S(d)->a, &vars);
+  for (size_t i = 0; i < vars.len; i++)
+    if (vars.items[i] == v) return true;
+  return false;
+}
+
+/* b = Σ_{Y ∈ D'} g(Y) as a sum over a's variables X: the summand g[Y := X], when D'[Y := X]
+ * is a's domain (the same term) and the renaming captures nothing (no variable of X occurs
+ * in D' or g except as the Y it replaces); variable i of Y must range over the same named
+ * axis as variable i of X, so bound inference keeps seeing one summation per axis. NULL
+ * when b is not a sum over a's domain. */
+static const Ext *onto(AxDomain *d, const Red *a, const Ext *b) {
+  const Red *rb = b->red;
+  if (!rb || rb->n != a->n || a->n > 64) return NULL;
+  for (size_t i = 0; i < a->n; i++) {
+    const AxSumVar *x = sumvar_of(d, a->vars[i]), *y = sumvar_of(d, rb->vars[i]);
+    if (!x || !y || x->axis != y->axis || x->pos != y->pos) return NULL;
+    for (size_t j = 0; j < a->n; j++)
+      if (a->vars[i] == rb->vars[j] && i != j) return NULL;
+    if (a->vars[i] != rb->vars[i] && (mentions(d, dom_of(d, rb), a->vars[i]) || mentions(d, b->v, a->vars[i])))
+      return NULL;
+  }
+  AxTermCtx *tc = TC(d);
+  if (ax_term_subst(tc, dom_of(d, rb), rb->n, rb->vars, a->vars) != dom_of(d, a)) return NULL;
+  return finite(d, ax_term_subst(tc, b->v, rb->n, rb->vars, a->vars));
+}
+
 static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   if (op == AX_OP_AND || op == AX_OP_OR || t == AX_BOOL) return plain_binary(d, op, t, pa, pb);
   const Ext *a = pa, *b = pb;
   if (!a->red && !b->red) return plain_binary(d, op, t, pa, pb);
   if (op == AX_OP_MUL) {
-    if (!a->red || !b->red) {   /* v * Red f = Red (v * f) */
+    if (!a->red || !b->red) {   /* v * Red f = Red (v * f), for a finite v */
       const Ext *r = a->red ? a : b;
+      /* inf · Σ f is not Σ (inf · f) (an empty sum, or summands of both signs): v must be
+       * finite wherever the values matter, whatever the domain */
+      oblige(d, not1(d, is_fin(d, a->red ? b : a)));
       return with_red(d, plain_binary(d, op, t, a, b), r->red);
     }
     b = apart(d, a->red, b);   /* Red f * Red g = Red_{A,B} f * g */
@@ -470,11 +532,14 @@ static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
     return with_red(d, plain_binary(d, op, t, a, b), r);
   }
   if (op == AX_OP_ADD || op == AX_OP_SUB) {
-    /* a ± b = Red over a tag variable that picks the side */
+    const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
+    /* Σ_D f ± Σ_D g = Σ_D (f ± g): two sums over one domain (docs/semantics.md) */
+    const Ext *merged = a->red && bb->red ? onto(d, a->red, bb) : NULL;
+    if (merged) return with_red(d, plain_binary(d, AX_OP_ADD, t, a, merged), a->red);
+    /* otherwise a ± b = Red over a tag variable that picks the side */
     T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
     AxTermCtx *tc = TC(d);
     T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
-    const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
     const Red *ra = lift(d, a), *rb = lift(d, bb);
     T is0 = ax_term_mk_eq(tc, tag, zero_i);
     Red *r = union_vars(d, ra, rb, tag);
@@ -482,6 +547,12 @@ static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
                   or2(d, and2(d, is0, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
                       and2(d, not1(d, is0), and2(d, dom_of(d, rb), pin_others(d, rb, ra)))));
     return with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
+  }
+  if (op == AX_OP_DIV && t == AX_REAL && a->red && !b->red) {
+    /* (Σ f) / v = Σ (f / v) for a finite v != 0 (exact rationals); v must be so wherever
+     * the values matter, whatever the domain (an obligation). Not for int: truncation. */
+    oblige(d, or2(d, not1(d, is_fin(d, b)), fin_zero(d, b, t)));
+    return with_red(d, plain_binary(d, op, t, a, b), a->red);
   }
   return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
 }
@@ -491,9 +562,54 @@ static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
   return elem_unary_red(d, op, t, pa);
 }
 
+/* A sum closed into a value: Σ_{X ∈ D} f(X) as the application S(i1, …, im) of an
+ * uninterpreted function named after the sum with its variables renamed canonically
+ * ("$b0", "$b1", … in order), applied to the index variables it mentions (access indices
+ * and the variables of enclosing sums, in the order of their first occurrence). Two sums
+ * that differ only in the names of their variables are one function, so a rule whose two
+ * sides apply sqrt to the same sum sees one value; the exact sum is one interpretation of
+ * S, so a proof with S uninterpreted holds for it (sound); a model's value of S is never
+ * trusted — the replay recomputes the sum. Bound inference reads S(...) as a read of a
+ * derived tensor (rank.c, docs/semantics.md). */
+static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
+  AxSymbolic *s = S(d);
+  AxTermCtx *tc = s->tc;
+  const Red *r = a->red;
+  T *canon = ax_arena_alloc(s->a, (r->n + 1) * sizeof(T));
+  for (size_t i = 0; i < r->n; i++) canon[i] = ax_term_mk_var(tc, ax_arena_printf(s->a, "$b%zu", i), AX_SORT_INT);
+  T dom = ax_term_subst(tc, dom_of(d, r), r->n, r->vars, canon);
+  T body = ax_term_subst(tc, a->v, r->n, r->vars, canon);
+  T both[2] = {dom, body};
+  AxVec vars = {0};
+  ax_term_collect(tc, both, 2, ax_term_pred_var, NULL, s->a, &vars);
+  T args[64];
+  AxSort sorts[64];
+  size_t n = 0;
+  for (size_t i = 0; i < vars.len; i++) {
+    T v = vars.items[i];
+    if (!sumvar_of(d, v) && ax_term_var_name(v)[0] != '@') continue;   /* a map: a constant */
+    if (n == 64) return unsupported(d, "a sum under sqrt mentions more than 64 indices", t);
+    sorts[n] = AX_SORT_INT;
+    args[n++] = v;
+  }
+  const AxFunc *f = ax_term_func(tc, ax_arena_printf(s->a, "axle.sum.%u.%u", ax_term_id(dom), ax_term_id(body)),
+                                 n, sorts, t == AX_REAL ? AX_SORT_REAL : AX_SORT_INT);
+  if (!f) return unsupported(d, "internal: two closed sums of one name", t);
+  T app = ax_term_mk_app(tc, f, n, args);
+  bool seen = false;
+  for (size_t i = 0; i < s->closed.len && !seen; i++) seen = ((AxClosedSum *)s->closed.items[i])->app == app;
+  if (!seen) {
+    AxClosedSum *c = ax_arena_alloc(s->a, sizeof *c);
+    *c = (AxClosedSum){.app = app, .n = r->n, .vars = r->vars, .dom = dom_of(d, r), .body = a->v};
+    ax_vec_push(s->a, &s->closed, c);
+  }
+  return finite(d, app);
+}
+
 static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa) {
   const Ext *a = pa;
   if (!a->red) return plain_unary(d, op, t, pa);
+  if (op == AX_OP_SQRT) return plain_unary(d, op, t, close_sum(d, a, t));
   if (op != AX_OP_NEG) return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
   return with_red(d, plain_unary(d, op, t, pa), a->red);
 }
@@ -520,6 +636,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
                const char *const *names, const int *axes, const int *pos,
                AxV (*body)(void *, const AxV *), void *ctx) {
   AxSymbolic *s = S(d);
+  (void)t;   /* the summand carries its type */
   int group = ++s->groups;
   AxTermCtx *tc = s->tc;
   T *v = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
@@ -544,7 +661,6 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
     m->dom = and2(d, r->dom, f->red->dom);
     r = m;
   }
-  if (!finite_body(d, f)) return finite(d, zero(d, t));
   return with_red(d, f, r);
 }
 
@@ -627,6 +743,21 @@ bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out) {
   out->vars = e->red->vars;
   out->dom = e->red->dom;
   return true;
+}
+
+const AxTerm *ax_symbolic_not_finite(AxSymbolic *s) {
+  return ax_term_mk_or(s->tc, s->not_finite.len, (const AxTerm *const *)s->not_finite.items);
+}
+
+const AxTerm *ax_symbolic_facts(AxSymbolic *s) {
+  return ax_term_mk_and(s->tc, s->facts.len, (const AxTerm *const *)s->facts.items);
+}
+
+const AxClosedSum *ax_symbolic_closed(const AxSymbolic *s, size_t *n) {
+  *n = s->closed.len;
+  AxClosedSum *out = ax_arena_alloc(s->a, (s->closed.len + 1) * sizeof(AxClosedSum));
+  for (size_t i = 0; i < s->closed.len; i++) out[i] = *(AxClosedSum *)s->closed.items[i];
+  return out;
 }
 
 const AxSumVar *ax_symbolic_sumvars(const AxSymbolic *s, size_t *n) {

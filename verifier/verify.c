@@ -95,14 +95,44 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
     v = AX_UNKNOWN;
     goto done;
   }
-  AxWatch w;
-  ax_cex_watch(&in, in.query, &w);
-  AxModel *m = NULL;
-  out->queries++;
   AxVerifyOpts dump_opts;
   char prefix[4096];
   unsigned hints = 0;
   const AxVerifyOpts *base = o;
+  if (ax_term_kind(in.not_finite) != AX_TERM_FALSE) {
+    /* summands that are not finite by construction (a division, an infinite literal): the
+     * normal forms of reductions hold only for finite summands, so they must be finite
+     * wherever the values are compared — under the preconditions — or nothing is claimed */
+    out->queries++;
+    o = dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms, rank, "finite", NULL);
+    AxSmtResult f = ax_solver_check(&o->solver, in.tc, ax_term_mk_and2(in.tc, in.ctx, in.not_finite), NULL, 0,
+                                    NULL, reason, sizeof reason);
+    if (f != AX_SMT_UNSAT) {
+      /* no claim from the normal forms; only a concrete replay (exact, whatever the
+       * summands) can still refute the rule: small instances, as for reductions */
+      set_reason(out, "at rank %s: a sum of values that may be infinite or NaN (%s)", where,
+                 f == AX_SMT_SAT ? "a summand is not finite at a point where the preconditions hold"
+                                 : reason);
+      v = AX_UNKNOWN;
+      AxWatch w;
+      ax_cex_watch(&in, in.query, &w);
+      AxReplay found;
+      if (ax_cex_search(&in, &w, 256, &found)) {
+        v = AX_INVALID;
+        set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
+        free(out->cex_text);
+        free(out->cex_json);
+        out->cex_text = found.text;
+        out->cex_json = found.json;
+        free(found.failed);
+      }
+      goto done;
+    }
+  }
+  AxWatch w;
+  ax_cex_watch(&in, in.query, &w);
+  AxModel *m = NULL;
+  out->queries++;
   o = dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms, rank, "vc", NULL);
   AxSmtResult r = ax_solver_check(&o->solver, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
   if (r == AX_SMT_UNKNOWN) {
@@ -121,6 +151,24 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
     } else if (rep.unsupported) {
       v = AX_UNKNOWN;
       set_reason(out, "at rank %s: the solver's counterexample cannot be replayed: %s", where, rep.unsupported);
+    } else if (in.nclosed) {
+      /* a sum under sqrt is an uninterpreted value to the solver (symbolic.c close_sum):
+       * its model need not be a real counterexample. Small concrete instances may be. */
+      AxReplay found;
+      if (ax_cex_search(&in, &w, 256, &found)) {
+        v = AX_INVALID;
+        set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
+        free(out->cex_text);
+        free(out->cex_json);
+        out->cex_text = found.text;
+        out->cex_json = found.json;
+        free(found.failed);
+      } else {
+        v = AX_UNKNOWN;
+        set_reason(out, "at rank %s: %s", where,
+                   "the solver's counterexample does not replay (a sum under sqrt is uninterpreted to "
+                   "the solver) and no small instance refutes the rule");
+      }
     } else {
       v = AX_ERROR;
       set_reason(out, "at rank %s: %s", where,

@@ -356,6 +356,38 @@ START_TEST(division_by_zero_and_infinities) {
 }
 END_TEST
 
+START_TEST(sqrt_and_rms_norm) {
+  /* sqrt: exact where the root is rational; NaN below 0; +inf at +inf */
+  setup_rule(VEC "  sqrt(A) => A", 1, AX_REAL);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_REAL, 3, (long[]){9, 0, -1});
+  expect_vec(AX_REAL, 3, (const char *[]){"3", "0", "NaN"});
+  ck_assert_ptr_null(D->unsupported);
+  teardown_rule();
+
+  setup_rule(VEC "  sqrt(A + inf) => A", 1, AX_REAL);
+  set_map("n", 1, 1L);
+  set_vec("A", AX_REAL, 1, (long[]){5});
+  expect_vec(AX_REAL, 1, (const char *[]){"+inf"});
+  teardown_rule();
+
+  /* an irrational root has no exact value: the domain says so (replay -> UNKNOWN) */
+  setup_rule(VEC "  sqrt(A) => A", 1, AX_REAL);
+  set_map("n", 1, 1L);
+  set_vec("A", AX_REAL, 1, (long[]){2});
+  free(at1(S->lhs, AX_REAL, 0));
+  ck_assert_ptr_nonnull(D->unsupported);
+  teardown_rule();
+
+  /* rms_norm(A, x) = A / sqrt((1 + 49) / 2) = A / 5 */
+  setup_rule(VEC "  rms_norm(A, axis=x) => A", 1, AX_REAL);
+  set_map("n", 1, 2L);
+  set_vec("A", AX_REAL, 2, (long[]){1, 7});
+  expect_vec(AX_REAL, 2, (const char *[]){"1/5", "7/5"});
+  teardown_rule();
+}
+END_TEST
+
 START_TEST(reshape_degenerate_and_broadcast) {
   setup_rule("  rclass x, y\n  map n over x\n  map m over y\n  tensor A : T[x: n, y: m]\n"
              "  reshape_degenerate(A, remove=[y]) => reshape_degenerate(A, remove=[y])", 1, AX_INT);
@@ -389,6 +421,7 @@ static Suite *suite(void) {
   tcase_add_test(t, rank_two_pad_is_per_axis);
   tcase_add_test(t, division_by_zero_and_infinities);
   tcase_add_test(t, reshape_degenerate_and_broadcast);
+  tcase_add_test(t, sqrt_and_rms_norm);
   suite_add_tcase(s, t);
   return s;
 }

@@ -123,6 +123,8 @@ EOF
   fi
   # Trinity's rules (rules/trinity, rules/trinity-mutants): their own page, docs/trinity.md
   if jq -e 'map(select(.file | startswith("rules/trinity"))) | length > 0' "$tmp/all.json" > /dev/null; then
+    echo "## Trinity's rules"
+    echo
     jq -r '[.[] | select(.file | startswith("rules/trinity/"))] as $r |
            [.[] | select(.file | startswith("rules/trinity-mutants/"))] as $m |
            "rules/trinity states the rewrite rules of Trinity (ASPLOS'"'"'26) that axle can state, " +

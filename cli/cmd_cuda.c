@@ -1,10 +1,11 @@
 /* cmd_cuda.c — `axle cuda` (docs/gpu.md).
  *
  *   axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
- *             [--program PROGRAM.axl [--program-name NAME]]
+ *             [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]
  *       Writes the CUDA source of the μGraph and the C header of its host entry (default:
  *       FILE.cu with its extension replaced by .h); with --program also the benchmark
- *       manifest FILE.json for gpu/bench/bench.py. 0 written, 3 bad input: a located error
+ *       manifest FILE.json for gpu/bench/bench.py. --single-buffer: no cp.async double
+ *       buffering (docs/gpu.md), to time both on a GPU. 0 written, 3 bad input: a located error
  *       in the graph or the program, a graph the target cannot run (shared memory, grid),
  *       or inputs and outputs that do not pair by name; 3 also when a file cannot be
  *       written ("axle: error: cannot write FILE: REASON", cli/out.h), which then leaves no
@@ -23,7 +24,7 @@
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
   fprintf(stderr, "usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
-                  "                 [--program PROGRAM.axl [--program-name NAME]]\n");
+                  "                 [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]\n");
   return 3;
 }
 
@@ -37,12 +38,17 @@ static const char *beside(AxArena *a, const char *cu, const char *ext) {
 int ax_cmd_cuda(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *hdr = NULL, *prog_path = NULL, *prog_name = NULL;
   AxCudaTarget target = AX_CUDA_SM90;
+  AxCudaOpts opts = {0};
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(s, "--help") == 0) {
       printf("usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
-             "                 [--program PROGRAM.axl [--program-name NAME]]\n");
+             "                 [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]\n");
       return 0;
+    }
+    if (strcmp(s, "--single-buffer") == 0) {
+      opts.single_buffer = true;
+      continue;
     }
     if (s[0] == '-' && s[1] == '-') {
       if (!v) return usage("option needs a value");
@@ -89,7 +95,7 @@ int ax_cmd_cuda(int argc, char **argv) {
       }
       if (w == 0) ax_cuda_emit_header(o[w].f, g);
       else if (w == 1) ok = ax_cuda_emit_manifest(o[w].f, g, prog, target, &d);
-      else ok = ax_cuda_emit(o[w].f, g, target, &d);
+      else ok = ax_cuda_emit_opts(o[w].f, g, target, &opts, &d);
     }
     for (int w = 0; w < 3 && ok; w++)   /* a failed flush: commit reports it and fails */
       if (paths[w] && (fflush(o[w].f) != 0 || ferror(o[w].f))) ok = ax_out_commit(&o[w]);

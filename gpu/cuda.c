@@ -886,7 +886,8 @@ static int64_t layout(KGen *kg, bool db) {
   return total;
 }
 
-static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, AxDiag *d) {
+static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, const AxCudaOpts *o,
+                        AxDiag *d) {
   const AxKernel *k = g->stmts[s].kernel;
   int nn = k->nnodes;
   int64_t nt = k->block[0] * k->block[1] * k->block[2];
@@ -899,7 +900,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
              ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
   /* Double buffering (docs/gpu.md, "Double buffering"): wanted where the loop has more
    * than one iteration and the target has cp.async; taken where the doubled buffers fit. */
-  bool want_db = k->forloop > 1 && has_cp_async(target), db = false;
+  bool want_db = k->forloop > 1 && has_cp_async(target) && !o->single_buffer, db = false;
   int64_t total = layout(&kg, false), limit = ax_cuda_smem_limit(target), total_db = 0;
   if (want_db && (total_db = layout(&kg, true)) > total) {
     if (total_db <= limit) db = true, total = total_db;
@@ -941,6 +942,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     fprintf(e->f, "// axle: kernel %s loads single-buffered: ", k->name);
     if (k->forloop == 1) fprintf(e->f, "the loop has one iteration\n");
     else if (!has_cp_async(target)) fprintf(e->f, "%s has no cp.async\n", ax_cuda_target_name(target));
+    else if (o->single_buffer) fprintf(e->f, "asked for (--single-buffer)\n");
     else if (total_db > total)
       fprintf(e->f, "double-buffering would need %" PRId64 " bytes of shared memory, more than %s allows (%" PRId64 ")\n",
               total_db, ax_cuda_target_name(target), limit);
@@ -1171,6 +1173,11 @@ void ax_cuda_emit_header(FILE *out, const AxMugraph *g) {
 }
 
 bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d) {
+  AxCudaOpts none = {0};
+  return ax_cuda_emit_opts(out, g, target, &none, d);
+}
+
+bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const AxCudaOpts *o, AxDiag *d) {
   Emit e = {out, 0};
   char id[128];
   ax_cuda_ident(g->name, id, sizeof id);
@@ -1181,7 +1188,7 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
   fputs(prelude, out);
   for (int s = 0; s < g->nstmts; s++) {
     if (g->stmts[s].kind == AX_KS_OP) emit_predefined(&e, g, s);
-    else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, d)) return false;
+    else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, o, d)) return false;
   }
 
   /* host entry */

@@ -51,6 +51,14 @@ void ax_cuda_ident(const char *name, char *buf, size_t n);
  * except possibly a partial file, which the caller discards. */
 bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
 
+/* Choices beyond the target; all false is ax_cuda_emit's default. */
+typedef struct AxCudaOpts {
+  bool single_buffer;   /* never double-buffer the loop's iterating inputs (to compare on a GPU) */
+} AxCudaOpts;
+
+/* ax_cuda_emit with options o (borrowed). */
+bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget t, const AxCudaOpts *o, AxDiag *d);
+
 /* Writes the C header that declares g's host entry (usable from C and C++; the stream is
  * a `void *` there so that the header needs no CUDA include) and documents the order,
  * dtype and shape of its inputs and outputs. */

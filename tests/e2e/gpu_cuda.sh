@@ -40,6 +40,12 @@ check "qknorm sm_80: no cp.async" bash -c "! grep -q '^ *ax_cp_async16(s' '$tmp/
 check "dbuf: widths by row" has "$tmp/dbuf.cu" "^// axle: kernel rows loads double-buffered (cp.async): 'a' 8 B 'b' 4 B 'c' plain (ragged rows) 'd' 4 B$"
 check "dbuf: one iteration" has "$tmp/dbuf.cu" "^// axle: kernel one loads single-buffered: the loop has one iteration$"
 check "dbuf: 8-byte copies" has "$tmp/dbuf.cu" "ax_cp_async8(s0n + e \* 4, p0 + "
+# --single-buffer: the loop as before double buffering (to time both on a GPU)
+"$AXLE" cuda "$ex/rmsnorm_linear.mug" --output "$tmp/sb.cu" --single-buffer
+check "--single-buffer: exit 0" test $? -eq 0
+check "--single-buffer: said" has "$tmp/sb.cu" "^// axle: kernel k1 loads single-buffered: asked for (--single-buffer)$"
+check "--single-buffer: one buffer each" has "$tmp/sb.cu" "^// axle: kernel k1 shared memory 20608 bytes"
+check "--single-buffer: no cp.async" bash -c "! grep -q '^ *ax_cp_async16(s' '$tmp/sb.cu'"
 # shared memory beyond sm_80's 163 KB: refused there, accepted for sm_90
 "$AXLE" cuda tests/gpu/smem_sm80.mug --output "$tmp/big.cu" --target sm_80 2>"$tmp/err"
 check "sm_80 smem: exit 3" test $? -eq 3

@@ -772,6 +772,8 @@ static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
   case AX_OP_NEG:
   case AX_OP_ABS:
   case AX_OP_EXP:
+  case AX_OP_LOG:     /* log, rsqrt: real only; the model is the domain's (docs/semantics.md) */
+  case AX_OP_RSQRT:
   case AX_OP_NOT:
     return D->elem_unary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)));
   case AX_OP_SQUARE: {   /* square(A) = A * A */

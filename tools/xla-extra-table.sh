@@ -57,7 +57,7 @@ LC_ALL=C awk -v OFS='\t' '
     cls = rest; sub(/[ \t].*/, "", cls)
     if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted)")
     if (rest !~ /\(.+\)/) err("tag without a reason in parentheses")
-    if (handler !~ /^Handle[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* function")
+    if (handler !~ /^(Handle|TryTo)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or TryTo* function")
     tagged = 1; next
   }
   { if (tagged) err("xla-extra tag not directly above a rule line"); tagged = 0 }

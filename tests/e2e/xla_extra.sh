@@ -13,7 +13,7 @@ command -v jq > /dev/null || { echo "xla_extra: jq not found"; exit 77; }
 st=$?
 check "xla-extra: exit 0 (all as expected)" [ "$st" = 0 ]
 n=$(jq -s 'length' "$tmp/rules.json")
-check "xla-extra: at least 16 results" [ "$n" -ge 16 ]
+check "xla-extra: at least 30 results (22 rules, reshapes for every type)" [ "$n" -ge 30 ]
 check "xla-extra: every verdict meets its expectation" \
   [ "$(jq -s '[.[] | select(.met != true)] | length' "$tmp/rules.json")" = 0 ]
 check "xla-extra: every rule expected valid is VERIFIED" \
@@ -31,12 +31,12 @@ check "pow_08_pow: a negative base (lhs and rhs of opposite signs)" \
 st=$?
 m=$(jq -s 'length' "$tmp/mut.json")
 check "xla-extra mutants: exit 0" [ "$st" = 0 ]
-check "xla-extra mutants: at least 14" [ "$m" -ge 14 ]
+check "xla-extra mutants: at least 30" [ "$m" -ge 30 ]
 check "xla-extra mutants: all INVALID" \
   [ "$(jq -s '[.[] | select(.verdict == "invalid")] | length' "$tmp/mut.json")" = "$m" ]
 check "xla-extra mutants: each with a replayed counterexample" \
   [ "$(jq -s '[.[] | select(.counterexample.failed != null)] | length' "$tmp/mut.json")" = "$m" ]
-for fam in log pow div; do
+for fam in log pow div reshape; do
   check "xla-extra mutants: family $fam has twins" \
     [ "$(jq -s --arg f "${fam}_" '[.[] | select(.rule | startswith($f))] | length' "$tmp/mut.json")" -ge 3 ]
 done
@@ -56,6 +56,10 @@ AXL
 "$AXLE" verify --no-cache --format json "$tmp/unk.axl" > "$tmp/unk.json" 2>&1
 check "log at irrational points: UNKNOWN with the replay's reason, not INVALID" \
   [ "$(jq -r '"\(.verdict) \(.reason | test("no exact rational value|not the true ones"))"' "$tmp/unk.json")" = "unknown true" ]
+
+# reshape: the split's row-major index (A[2] read for A[1] when the merge swaps the axes)
+check "reshape_01_merge_swapped: a rank-1 counterexample for every type" \
+  [ "$(jq -s '[.[] | select(.rule == "reshape_01_merge_swapped" and .verdict == "invalid" and .counterexample.ranks.x == 1)] | length' "$tmp/mut.json")" = 3 ]
 
 # the results table script accepts every tag
 tools/xla-extra-table.sh "$tmp/rules.json" > "$tmp/table.md" 2> "$tmp/table.err"; st=$?

@@ -121,6 +121,12 @@ EOF
     jq -c '.[] | select(.file | startswith("rules/xla/"))' "$tmp/all.json" > "$tmp/xla.json"
     "$(dirname "$0")/tensorright-table.sh" "$tmp/xla.json" && echo
   fi
+  # the XLA rules beyond TensorRight's corpus, from the rules' `# xla-extra:` tags
+  if jq -e 'map(select(.file | startswith("rules/xla-extra/"))) | length > 0' "$tmp/all.json" > /dev/null; then
+    jq -c '.[] | select((.file | startswith("rules/xla-extra/")) or (.file | startswith("rules/xla/")))' \
+      "$tmp/all.json" > "$tmp/extra.json"
+    "$(dirname "$0")/xla-extra-table.sh" "$tmp/extra.json" && echo
+  fi
   if [ "$(fig met)" != "$n" ]; then
     echo "Not as expected:"
     echo

@@ -9,7 +9,7 @@ cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
 command -v jq > /dev/null || { echo "xla_extra: jq not found"; exit 77; }
 
-"$AXLE" verify --no-cache --jobs 2 --format json rules/xla-extra > "$tmp/rules.json" 2> "$tmp/err"
+"$AXLE" verify --no-cache --jobs 2 --timeout 20 --format json rules/xla-extra > "$tmp/rules.json" 2> "$tmp/err"
 st=$?
 check "xla-extra: exit 0 (all as expected)" [ "$st" = 0 ]
 n=$(jq -s 'length' "$tmp/rules.json")
@@ -27,7 +27,7 @@ check "log_02_pow: A = 0, B = 0 gives 0 against NaN" \
 check "pow_08_pow: a negative base (lhs and rhs of opposite signs)" \
   [ "$(jq -r 'select(.rule == "pow_08_pow") | .counterexample | (.lhs | startswith("-")) != (.rhs | startswith("-"))' "$tmp/rules.json")" = true ]
 
-"$AXLE" verify --no-cache --jobs 2 --format json rules/xla-extra-mutants > "$tmp/mut.json" 2> "$tmp/err"
+"$AXLE" verify --no-cache --jobs 2 --timeout 20 --format json rules/xla-extra-mutants > "$tmp/mut.json" 2> "$tmp/err"
 st=$?
 m=$(jq -s 'length' "$tmp/mut.json")
 check "xla-extra mutants: exit 0" [ "$st" = 0 ]

@@ -147,6 +147,121 @@ static T signed_as(AxDomain *d, T same, T mag) {
   return ax_term_mk_ite(TC(d), same, mag, ax_term_mk_neg(TC(d), mag));
 }
 
+/* ---- log, pow, rsqrt (real only; docs/semantics.md states the model) ------------------ */
+
+static Ext *nan_ext(AxDomain *d, AxType t) {
+  return ext(d, zero(d, t), ax_term_mk_true(TC(d)), fls(d), fls(d));
+}
+static Ext *inf_ext(AxDomain *d, AxType t, int sign) {
+  return ext(d, zero(d, t), fls(d), ax_term_mk_bool(TC(d), sign > 0), ax_term_mk_bool(TC(d), sign < 0));
+}
+static Ext *rnum(AxDomain *d, long num) { return finite(d, ax_term_mk_real_si(TC(d), num, 1)); }
+static const Ext *pick(AxDomain *d, AxType t, T c, const Ext *a, const Ext *b) {
+  return plain_ite(d, c, (AxV)a, (AxV)b, 2, t);
+}
+
+/* x is a finite numeral (all flags false, value a constant): its value in q */
+static bool numeral(const Ext *x, mpq_t q) {
+  if (x->red || ax_term_kind(x->nan) != AX_TERM_FALSE || ax_term_kind(x->pinf) != AX_TERM_FALSE ||
+      ax_term_kind(x->ninf) != AX_TERM_FALSE || !ax_term_is_const(x->v) ||
+      ax_term_sort(x->v) == AX_SORT_BOOL)
+    return false;
+  ax_term_real_value(x->v, q);
+  return true;
+}
+
+/* an uninterpreted function of two reals (reserved names: no rule symbol contains '.') */
+static T app2(AxDomain *d, const char *name, AxSort res, T x, T y) {
+  AxSort rr[2] = {AX_SORT_REAL, AX_SORT_REAL};
+  const AxFunc *f = ax_term_func(TC(d), name, y ? 2 : 1, rr, res);
+  AX_ASSERT(f);
+  T args[2] = {x, y};
+  return ax_term_mk_app(TC(d), f, y ? 2 : 1, args);
+}
+
+/* "y is an integer": to_real(k(y)) = y for an uninterpreted k : Real -> Int; "y is an odd
+ * integer": to_real(2 j(y) + 1) = y. Exact for a y that is not (no k or j can make it one);
+ * for a y that is, the true k and j make it so, so the real pow is among the models. */
+static T integer_of(AxDomain *d, T y) {
+  return ax_term_mk_eq(TC(d), ax_term_mk_to_real(TC(d), app2(d, "pow.int.ax", AX_SORT_INT, y, NULL)), y);
+}
+static T odd_of(AxDomain *d, T y) {
+  AxTermCtx *tc = TC(d);
+  T j = app2(d, "pow.odd.ax", AX_SORT_INT, y, NULL);
+  T k = ax_term_mk_add2(tc, ax_term_mk_mul2(tc, ax_term_mk_int_si(tc, 2), j), ax_term_mk_int_si(tc, 1));
+  return ax_term_mk_eq(tc, ax_term_mk_to_real(tc, k), y);
+}
+
+/* e^(y log x) for finite x > 0 (the real power's definition) */
+static T exp_log(AxDomain *d, T x, T y) {
+  return ax_term_mk_exp(TC(d), ax_term_mk_mul2(TC(d), y, ax_term_mk_log(TC(d), x)));
+}
+
+static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb);
+
+/* POW (C99/IEEE pow on axle's numbers): pow(x, 0) = 1 and pow(1, y) = 1 for every x, y;
+ * otherwise NaN in gives NaN. Finite x, y: x > 0 gives e^(y log x); x = 0 gives 0 for
+ * y > 0 and +inf for y < 0; x < 0 gives x^y for an integer y and NaN otherwise. y = ±inf:
+ * by |x| against 1 (pow(-1, ±inf) = 1). x = +inf: +inf for y > 0, 0 for y < 0; x = -inf:
+ * 0 for y < 0, -inf for an odd integer y > 0, +inf for other y > 0. A numeral exponent
+ * is decided here (an integer k with |k| <= 16 by multiplications, so pow(A, 2) is A * A);
+ * a symbolic exponent leaves the negative-base value, whether it is NaN, and whether y is
+ * an odd integer to uninterpreted functions (sound: the true pow is one of them). */
+static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
+  AxTermCtx *tc = TC(d);
+  T r1 = ax_term_mk_real_si(tc, 1, 1), rm1 = ax_term_mk_real_si(tc, -1, 1);
+  const Ext *one = rnum(d, 1), *nul = rnum(d, 0), *pinf = inf_ext(d, t, 1), *nan = nan_ext(d, t);
+  mpq_t q;
+  mpq_init(q);
+  bool known = numeral(b, q);
+  bool integer = known && mpz_cmp_ui(mpq_denref(q), 1) == 0;
+  bool small = integer && mpz_cmpabs_ui(mpq_numref(q), 16) <= 0;
+  long k = small ? mpz_get_si(mpq_numref(q)) : 0;
+  bool odd_k = integer && mpz_odd_p(mpq_numref(q));
+  mpq_clear(q);
+  const Ext *fin = finite(d, a->v);   /* a, read in a branch where it is finite */
+  T apos = ax_term_mk_lt(tc, zero(d, t), a->v), azero = ax_term_mk_eq(tc, a->v, zero(d, t));
+  T bpos = ax_term_mk_lt(tc, zero(d, t), b->v);
+  /* finite ** finite */
+  const Ext *ff;
+  if (small) {   /* x^k by multiplications: exact for every finite x (0^-k = 1/0 = +inf) */
+    const Ext *p = one;
+    for (long i = 0; i < (k < 0 ? -k : k); i++) p = plain_binary(d, AX_OP_MUL, t, (AxV)p, (AxV)fin);
+    ff = k < 0 ? plain_binary(d, AX_OP_DIV, t, (AxV)one, (AxV)p) : p;
+  } else {
+    const Ext *neg;
+    if (integer) {   /* (-1)^k e^(k log -x) */
+      T m = exp_log(d, ax_term_mk_neg(tc, a->v), b->v);
+      neg = finite(d, odd_k ? ax_term_mk_neg(tc, m) : m);
+    } else if (known) {   /* a non-integer power of a negative number */
+      neg = nan;
+    } else {   /* (-1)^y e^(y log -x) if y is an integer, else NaN */
+      T m = exp_log(d, ax_term_mk_neg(tc, a->v), b->v);
+      neg = ext(d, ax_term_mk_ite(tc, odd_of(d, b->v), ax_term_mk_neg(tc, m), m),
+                not1(d, integer_of(d, b->v)), fls(d), fls(d));
+    }
+    ff = pick(d, t, apos, finite(d, exp_log(d, a->v, b->v)),
+              pick(d, t, azero, pick(d, t, bpos, nul, pinf), neg));
+  }
+  /* |x| > 1, |x| < 1 (x not NaN) */
+  T big = or2(d, is_inf(d, a), and2(d, is_fin(d, a), or2(d, ax_term_mk_lt(tc, r1, a->v),
+                                                            ax_term_mk_lt(tc, a->v, rm1))));
+  T little = and2(d, is_fin(d, a), and2(d, ax_term_mk_lt(tc, rm1, a->v), ax_term_mk_lt(tc, a->v, r1)));
+  T odd = integer ? ax_term_mk_bool(tc, odd_k) : known ? fls(d) : odd_of(d, b->v);
+  const Ext *r =
+      pick(d, t, a->pinf, pick(d, t, bpos, pinf, nul),
+           /* a = -inf */ pick(d, t, bpos, pick(d, t, odd, inf_ext(d, t, -1), pinf), nul));
+  r = pick(d, t, b->ninf, pick(d, t, big, nul, pick(d, t, little, pinf, one)), r);
+  r = pick(d, t, b->pinf, pick(d, t, big, pinf, pick(d, t, little, nul, one)), r);
+  r = pick(d, t, and2(d, is_fin(d, a), is_fin(d, b)), ff, r);
+  r = pick(d, t, or2(d, a->nan, b->nan), nan, r);
+  /* pow(1, y) = 1 for y = ±inf or NaN here; for a finite y the finite case gives it
+   * (1^k, e^(y log 1) = e^0), which spares the solver the question whether a power is 1 */
+  T one_case = or2(d, fin_zero(d, b, t), and2(d, not1(d, is_fin(d, b)),
+                                              and2(d, is_fin(d, a), ax_term_mk_eq(tc, a->v, r1))));
+  return pick(d, t, one_case, one, r);
+}
+
 static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   AxTermCtx *tc = TC(d);
   if (op == AX_OP_AND) return and2(d, pa, pb);
@@ -204,6 +319,8 @@ static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
     T v = ax_term_mk_ite(tc, or2(d, is_inf(d, b), fin_zero(d, b, t)), a->v, tr);
     return with_flags(d, v, nan, fls(d), fls(d));
   }
+  case AX_OP_POW:
+    return (AxV)pow_ext(d, t, a, b);
   case AX_OP_MAX:
   case AX_OP_MIN: {   /* NaN propagates (as XLA's max and min do) */
     T pick_a = op == AX_OP_MAX ? ge(d, a, b) : ge(d, b, a);
@@ -251,6 +368,23 @@ static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
     T nan = or2(d, a->nan, negative(d, a, t));
     return ext(d, ax_term_mk_ite(tc, and2(d, fin, nonneg), r, zero(d, t)), nan, and2(d, not1(d, nan), a->pinf),
                fls(d));
+  }
+  case AX_OP_LOG: {
+    /* LOG: log(NaN) = log(x < 0) = NaN (-inf included), log(0) = -inf, log(+inf) = +inf;
+     * a finite x > 0 goes to the uninterpreted log (ax_term_mk_log: log(1) = 0 and
+     * log(exp(u)) = u fold, and the solver layer knows exp(log(x)) = x for x > 0). A model
+     * that needs log of a number other than 1 cannot be replayed exactly (UNKNOWN). */
+    T nan = or2(d, a->nan, negative(d, a, t));
+    T v = ax_term_mk_ite(tc, is_fin(d, a), ax_term_mk_log(tc, a->v), zero(d, t));
+    return ext(d, v, nan, a->pinf, fin_zero(d, a, t));
+  }
+  case AX_OP_RSQRT: {
+    /* RSQRT: 1 / sqrt(x): NaN for NaN and x < 0, +inf at 0, 0 at +inf; a finite x > 0 gives
+     * e^(-1/2 log x), the real power x^(-1/2) (pow_ext) */
+    T nan = or2(d, a->nan, negative(d, a, t));
+    T v = ax_term_mk_ite(tc, is_fin(d, a),
+                         exp_log(d, a->v, ax_term_mk_real_si(tc, -1, 2)), zero(d, t));
+    return ext(d, v, nan, fin_zero(d, a, t), fls(d));
   }
   default:
     AX_UNREACHABLE();

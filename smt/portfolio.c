@@ -402,6 +402,12 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       snprintf(reason, reason_len, "portfolio: z3: %s; %s: %s", rc[0].reason, base,
                rc[1].reason);
     }
+  } else if (o->confirm && vague && rc[1].r == AX_SMT_UNKNOWN) {
+    /* z3's candidate on a formula it approximates (exp, log), the other solver undecided:
+     * a candidate only — the verifier replays its model exactly, and only a replay that
+     * confirms makes it INVALID (one that cannot be carried out is UNKNOWN) */
+    r = AX_SMT_SAT;
+    give = 0;
   } else if (o->confirm && (rc[0].r == AX_SMT_UNKNOWN || vague) != (rc[1].r == AX_SMT_UNKNOWN) &&
              !(vague && rc[1].r == AX_SMT_UNKNOWN)) {
     /* one solver answered, the other could not decide (z3's sat on exp is no answer) */

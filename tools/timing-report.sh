@@ -135,6 +135,12 @@ EOF
            "cannot be stated: [trinity.md](trinity.md)."' "$tmp/all.json"
     echo
   fi
+  # the XLA rules beyond TensorRight's corpus, from the rules' `# xla-extra:` tags
+  if jq -e 'map(select(.file | startswith("rules/xla-extra/"))) | length > 0' "$tmp/all.json" > /dev/null; then
+    jq -c '.[] | select((.file | startswith("rules/xla-extra/")) or (.file | startswith("rules/xla/")))' \
+      "$tmp/all.json" > "$tmp/extra.json"
+    "$(dirname "$0")/xla-extra-table.sh" "$tmp/extra.json" && echo
+  fi
   if [ "$(fig met)" != "$n" ]; then
     echo "Not as expected:"
     echo

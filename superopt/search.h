@@ -72,6 +72,8 @@ typedef struct AxSearchResult {
   long checked;           /* candidates run through the equivalence filter */
   long equivalent;        /* candidates that passed it */
   long rejected_final;    /* best candidates the full-shape check rejected */
+  double check_s;         /* seconds in the filter's checks, summed over threads */
+  double final_s;         /* seconds in the final full-shape checks */
   double seconds;         /* the whole run, final full-shape checks included */
   double search_s;        /* the search alone */
   double best_found_s;    /* when the best graph (before the final check) was found */
@@ -86,5 +88,15 @@ typedef struct AxSearchResult {
  * only when the program uses what the search cannot handle; r is then untouched. */
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r);
 void ax_search_result_free(AxSearchResult *r);
+
+/* The check every graph passes before the search returns it (and before anything is
+ * written): text (borrowed .mug) parsed, validated and compared with prog at full shape,
+ * δ 2^-30, on o->jobs threads, with field_only (equiv.h): accepted (0) only when every
+ * exact field test agreed — with the δ bound, or without one where Theorem 2 gives none
+ * (exponentials: attention) — and the float check passed. Never on the doubles' word
+ * alone: a graph that differs in the field where sqrt is uninterpreted is refused (2),
+ * even if it agrees within 1e-6 in doubles. Returns ax_equiv_run's status (3: text does
+ * not parse or validate). */
+int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o);
 
 #endif

@@ -101,6 +101,11 @@ typedef struct Shared {
   int nseen, capseen;
   long states, pruned, candidates, checked, equivalent;
   double check_s;               /* seconds spent in the filter, summed over threads */
+  char *pin_key;                /* o->pin: its canonical key */
+  bool pin_ops;                 /* the pinned graph has pre-defined operators */
+  int pin_stmts, pin_kernels, pin_nodes;   /* its statements, kernels, largest block graph */
+  bool pin_reached;
+  long pin_candidates;          /* candidates compared with it */
   bool stop;
   double start;
   double best_s, best_at;       /* best modelled time so far, and when it was found */
@@ -455,6 +460,115 @@ static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
   return g;
 }
 
+/* --- canonical keys ------------------------------------------------------------------------ */
+
+/* The key describes every output as the tree that computes it: kernel tensors by how they
+ * are made, block nodes by operator, attributes and operands (add and mul operands in
+ * sorted order), kernels by grid, block, for-loop and the saver's omap. Names, statement
+ * order and thread grouping do not enter it; a block node read twice appears twice. */
+static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i);
+
+static void tkey(FILE *f, const AxMugraph *g, int t) {
+  const AxKTensor *kt = &g->tensors[t];
+  if (kt->anon) {
+    fprintf(f, "c%" PRId64 "/%" PRId64, kt->value.num, kt->value.den);
+    return;
+  }
+  const AxKStmt *st = &g->stmts[kt->stmt];
+  if (st->kind == AX_KS_INPUT) {
+    fprintf(f, "in:%s", kt->name);
+    return;
+  }
+  if (st->kind == AX_KS_OP) {
+    char *a[AX_MAXIN] = {0};
+    size_t n;
+    for (int j = 0; j < st->nin; j++) {
+      FILE *m = open_memstream(&a[j], &n);
+      tkey(m, g, st->in[j]);
+      fclose(m);
+    }
+    if ((st->op == AX_OP_ADD || st->op == AX_OP_MUL) && st->nin == 2 && strcmp(a[0], a[1]) > 0) {
+      char *x = a[0];
+      a[0] = a[1], a[1] = x;
+    }
+    fprintf(f, "%s(", ax_op_pname(st->op));
+    for (int j = 0; j < st->nin; j++) fprintf(f, "%s%s", j ? "," : "", a[j]), free(a[j]);
+    if (st->at.axis_set) fprintf(f, ";axis=%d", st->at.axis);
+    if (st->at.to > 1) fprintf(f, ";to=%" PRId64, st->at.to);
+    fputc(')', f);
+    return;
+  }
+  /* a graph-defined kernel: the saver that writes t */
+  const AxKernel *k = st->kernel;
+  for (int i = 0; i < k->nnodes; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind != AX_BN_SAVE || n->dst != t) continue;
+    fprintf(f, "K[%" PRId64 ",%" PRId64 ",%" PRId64 "|%" PRId64 ",%" PRId64 ",%" PRId64 "|%" PRId64 "]",
+            k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->forloop);
+    fprintf(f, "save{%d,%d,%d}(", n->omap[0], n->omap[1], n->omap[2]);
+    bkey(f, g, k, n->in[0]);
+    fputc(')', f);
+    return;
+  }
+  fprintf(f, "?");
+}
+
+static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i) {
+  const AxBNode *n = &k->nodes[i];
+  if (n->anon) {
+    fprintf(f, "c%" PRId64 "/%" PRId64, n->at.value.num, n->at.value.den);
+    return;
+  }
+  if (n->kind == AX_BN_ITER) {
+    fprintf(f, "it{%d,%d,%d;%d}(", n->imap[0], n->imap[1], n->imap[2], n->fmap);
+    tkey(f, g, n->src);
+    fputc(')', f);
+    return;
+  }
+  char *a[AX_MAXIN] = {0};
+  size_t len;
+  for (int j = 0; j < n->nin; j++) {
+    FILE *m = open_memstream(&a[j], &len);
+    bkey(m, g, k, n->in[j]);
+    fclose(m);
+  }
+  if (n->kind == AX_BN_OP && (n->op == AX_OP_ADD || n->op == AX_OP_MUL) && n->nin == 2 &&
+      strcmp(a[0], a[1]) > 0) {
+    char *x = a[0];
+    a[0] = a[1], a[1] = x;
+  }
+  if (n->kind == AX_BN_ACCUM) fprintf(f, "accum-%s(", ax_mug_acc_name(n->acc));
+  else fprintf(f, "%s(", ax_op_pname(n->op));
+  for (int j = 0; j < n->nin; j++) fprintf(f, "%s%s", j ? "," : "", a[j]), free(a[j]);
+  int axis = n->at.axis;
+  if (n->at.axis_set && axis < 0 && n->nin) axis += k->nodes[n->in[0]].shape.rank;
+  if (n->at.axis_set) fprintf(f, ";axis=%d", axis);
+  if (n->at.to > 1) fprintf(f, ";to=%" PRId64, n->at.to);
+  fputc(')', f);
+}
+
+char *ax_search_canon_key(const AxMugraph *g) {
+  int *o = malloc(sizeof(int) * (size_t)(g->noutputs + 1));
+  for (int i = 0; i < g->noutputs; i++) o[i] = g->outputs[i];
+  /* outputs by name */
+  for (int i = 1; i < g->noutputs; i++)
+    for (int j = i; j > 0 && strcmp(g->tensors[o[j - 1]].name, g->tensors[o[j]].name) > 0; j--) {
+      int x = o[j];
+      o[j] = o[j - 1], o[j - 1] = x;
+    }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  for (int i = 0; i < g->noutputs; i++) {
+    fprintf(f, "%s=", g->tensors[o[i]].name);
+    tkey(f, g, o[i]);
+    fputc('\n', f);
+  }
+  fclose(f);
+  free(o);
+  return text;
+}
+
 /* --- candidates ------------------------------------------------------------------------ */
 
 static int64_t gcd64(int64_t a, int64_t b) {
@@ -516,6 +630,31 @@ static void emit(W *w, const int *outs) {
   Shared *s = w->s;
   const AxSearchOpts *o = s->o;
   char *text = print_candidate(w, outs, NULL);
+  if (o->pin) {
+    /* reachability: compare with the pinned graph, nothing else */
+    FILE *sink = fopen("/dev/null", "w");
+    AxArena *a = ax_arena_new();
+    AxMugraph *g = parse_mug(a, text, sink);
+    char *k = g ? ax_search_canon_key(g) : NULL;
+    bool hit = k && strcmp(k, s->pin_key) == 0;
+    if (getenv("AXLE_SEARCH_DEBUG")) fprintf(stderr, "pinned candidate%s:\n%s%s", hit ? " (reached)" : "", text, k ? k : "");
+    pthread_mutex_lock(&s->mu);
+    s->candidates++;
+    s->pin_candidates++;
+    if (hit && !s->pin_reached) {
+      s->pin_reached = true;
+      s->stop = true;
+      s->nfound = 1;
+      s->found[0] = (Found){text, 0};
+      text = NULL;
+    }
+    pthread_mutex_unlock(&s->mu);
+    free(k);
+    ax_arena_free(a);
+    fclose(sink);
+    free(text);
+    return;
+  }
   pthread_mutex_lock(&s->mu);
   s->candidates++;
   bool dup = false;
@@ -1001,6 +1140,36 @@ static bool make_iter(W *w, const Blk *b, int t, BN *n) {
   return true;
 }
 
+/* Reachability (o->pin): the header matches the pinned graph's next kernel — grid,
+ * for-loop, and iterators with the same maps over tensors of the same shapes. */
+static bool pin_header(W *w, const Blk *b) {
+  const AxMugraph *pg = w->s->o->pin;
+  const AxKernel *k = NULL;
+  for (int i = 0, nk = 0; i < pg->nstmts && !k; i++)
+    if (pg->stmts[i].kind == AX_KS_KERNEL && nk++ == w->nkern) k = pg->stmts[i].kernel;
+  if (!k || k->forloop != b->R) return false;
+  for (int g = 0; g < 3; g++)
+    if (k->grid[g] != b->grid[g]) return false;
+  int nit = 0;
+  for (int i = 0; i < k->nnodes; i++) nit += k->nodes[i].kind == AX_BN_ITER;
+  if (nit != b->nn) return false;
+  bool used[MAXN] = {false};
+  for (int j = 0; j < b->nn; j++) {
+    const BN *n = &b->n[j];
+    bool hit = false;
+    for (int i = 0; i < k->nnodes && !hit; i++) {
+      const AxBNode *t = &k->nodes[i];
+      if (t->kind != AX_BN_ITER || used[i] || t->fmap != n->fmap) continue;
+      if (!ax_shape_equal(&pg->tensors[t->src].shape, &w->kt[n->src].shape)) continue;
+      bool same = true;
+      for (int g = 0; g < 3; g++) same = same && t->imap[g] == n->imap[g];
+      if (same) used[i] = hit = true;
+    }
+    if (!hit) return false;
+  }
+  return true;
+}
+
 /* Headers: grid axes (classes in increasing order, sizes dividing them), for-loop, the
  * kernel tensors read. */
 static void headers(W *w) {
@@ -1078,6 +1247,7 @@ static void headers(W *w) {
                 for (int g = 0; g < 3; g++)
                   if (b->grid[g] > 1 && !mapped[g]) ok = false;
                 if (!ok || !loops) continue;
+                if (o->pin && !pin_header(w, b)) continue;
                 if (tile_bytes(b) > o->target->smem_per_block) continue;
                 w->states++;
                 w->depth++;
@@ -1170,6 +1340,7 @@ static void kdfs(W *w) {
   if (complete(w)) return;
   if (w->nks >= w->kernel_limit || w->nks >= MAXS || w->nkt >= MAXT - 2) return;
   if (w->nkern < s->o->max_kernels) headers(w);
+  if (s->o->pin && !s->pin_ops) return;
   /* pre-defined operators; canonical: each statement reads the newest tensor */
   uint64_t m = s->opmask;
   int nt = w->nkt;
@@ -1227,8 +1398,10 @@ static void *worker(void *arg) {
     for (int d = 0; d < t->shape.rank; d++) k->cls[d] = s->tcls[st->t * AX_MAXRANK + d];
   }
   /* iterative deepening: small graphs first, so a time limit still finds them */
-  for (int kl = 1; kl <= s->o->max_kernel_ops && !s->stop; kl++)
-    for (int bl = 3; bl <= s->o->max_block_ops && !s->stop; bl++) {
+  int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
+  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes;  /* one pass */
+  for (int kl = kl0; kl <= kl1 && !s->stop; kl++)
+    for (int bl = bl0; bl <= bl1 && !s->stop; bl++) {
       w->kernel_limit = kl;
       w->block_limit = bl;
       w->top_index = 0;
@@ -1327,6 +1500,26 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_SQRT) | bit(AX_OP_SQUARE) | bit(AX_OP_DIV);
     if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
   }
+  AxSearchOpts po;
+  if (o->pin) {
+    const AxMugraph *pg = o->pin;
+    s->pin_key = ax_search_canon_key(pg);
+    for (int i = 0; i < pg->nstmts; i++) {
+      const AxKStmt *st = &pg->stmts[i];
+      if (st->kind == AX_KS_OP && !pg->tensors[st->t].anon) s->pin_ops = true, s->pin_stmts++;
+      if (st->kind != AX_KS_KERNEL) continue;
+      s->pin_stmts++, s->pin_kernels++;
+      int nn = 0;
+      for (int j = 0; j < st->kernel->nnodes; j++)
+        nn += st->kernel->nodes[j].kind != AX_BN_SAVE && !st->kernel->nodes[j].anon;
+      if (nn > s->pin_nodes) s->pin_nodes = nn;
+    }
+    po = *o;
+    po.max_kernels = s->pin_kernels;
+    po.max_kernel_ops = s->pin_stmts;
+    po.verify_final = po.verify_all = false;
+    s->o = o = &po;
+  }
   pthread_mutex_init(&s->mu, NULL);
   s->found = calloc((size_t)o->top + 2, sizeof(Found));
   s->start = now();
@@ -1352,6 +1545,8 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->checked = s->checked;
   r->equivalent = s->equivalent;
   r->check_s = s->check_s;
+  r->pin_reached = s->pin_reached;
+  free(s->pin_key);
   r->naive_s = ax_cost_time(prog, o->target);
   r->best_found_s = s->best_at;
   r->search_s = now() - s->start;

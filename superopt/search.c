@@ -107,9 +107,33 @@ typedef struct Shared {
   bool pin_reached;
   long pin_candidates;          /* candidates compared with it */
   bool stop;
+  bool memo;                    /* kdfs's memo of last statements (AXLE_SEARCH_NO_MEMO: off) */
   double start;
   double best_s, best_at;       /* best modelled time so far, and when it was found */
+  double bound_s;               /* the top list's worst time once it is full (0 before):
+                                   a prefix that cannot beat it cannot enter the top */
 } Shared;
+
+/* Memo of the last statement (see kdfs): for one frontier — the kernel tensors so far as
+ * the rest of the search sees them — the statements that completed a graph. */
+typedef struct Suffix {
+  KS ks;
+  KT kt[MAX_SAVES];
+  int nkt;
+} Suffix;
+
+typedef struct Memo {
+  uint64_t h;
+  unsigned char *key;
+  size_t klen;
+  Suffix *suf;
+  int nsuf, capsuf;
+  bool done;                    /* explored to the end (not stopped) */
+  struct Memo *next;
+} Memo;
+
+#define MEMO_BUCKETS (1 << 16)
+#define MEMO_MAX 100000          /* entries per worker; then no more are added */
 
 typedef struct W {
   Shared *s;
@@ -124,6 +148,12 @@ typedef struct W {
   int kernel_limit;             /* and kernel statements */
   long top_index;               /* top-level choices seen (prefix split) */
   long states, pruned, reported, reported_pruned;
+  long by_kernel[4];            /* block states built, by the kernel being built */
+  double floor_s;               /* lower bound of the modelled time of the statements so far */
+  Memo **memo;                  /* MEMO_BUCKETS chains */
+  long nmemo, memo_hits;
+  Memo *recording;              /* the entry whose last statements are being recorded */
+  long cut;                     /* headers and operators cut by the bound */
   int depth;
 } W;
 
@@ -729,6 +759,7 @@ static void emit(W *w, const int *outs) {
         text = NULL;
       }
       qsort(s->found, (size_t)s->nfound, sizeof(Found), cmp_found);
+      if (s->nfound >= o->top) __atomic_store(&s->bound_s, &s->found[s->nfound - 1].time_s, __ATOMIC_RELAXED);
       if (s->found[0].time_s < s->best_s || s->best_s == 0) {
         s->best_s = s->found[0].time_s;
         s->best_at = now() - s->start;
@@ -757,6 +788,21 @@ static bool complete(W *w) {
     bool is_out = false;
     for (int i = 0; i < g->noutputs; i++) is_out |= outs[i] == t;
     if (!is_out && w->kt[t].uses == 0 && w->kt[t].stmt >= 0) return false;
+  }
+  Memo *m = w->recording;
+  if (m && w->nks == w->kernel_limit) {
+    const KS *last = &w->ks[w->nks - 1];
+    int nout = last->kernel ? last->nouts : 1;
+    if (nout <= MAX_SAVES) {
+      if (m->nsuf == m->capsuf) {
+        m->capsuf = m->capsuf ? 2 * m->capsuf : 4;
+        m->suf = realloc(m->suf, sizeof(Suffix) * (size_t)m->capsuf);
+      }
+      Suffix *x = &m->suf[m->nsuf++];
+      x->ks = *last;
+      x->nkt = nout;
+      for (int i = 0; i < nout; i++) x->kt[i] = w->kt[w->nkt - nout + i];
+    }
   }
   emit(w, outs);
   return true;
@@ -853,6 +899,7 @@ static void try_node(W *w, Blk *b, BN *n) {
   int last = b->nn - 1;
   if (b->n[last].kind != AX_BN_ITER && key(n) <= key(&b->n[last])) return;
   w->states++;
+  w->by_kernel[w->nkern < 3 ? w->nkern : 3]++;
   /* one tensor per expression: a second is redundant work (concat keeps its operand's) */
   if (!(n->kind == AX_BN_ACCUM && n->acc == AX_ACC_CONCAT))
     for (int i = 0; i < b->nn; i++)
@@ -1170,6 +1217,29 @@ static bool pin_header(W *w, const Blk *b) {
   return true;
 }
 
+/* Branch and bound: true when statements costing at least floor_s more cannot give a
+ * graph that enters the top list (never before the list is full). */
+static bool beyond(W *w, double more) {
+  double b;
+  __atomic_load(&w->s->bound_s, &b, __ATOMIC_RELAXED);
+  if (b > 0 && w->floor_s + more >= b) {
+    w->cut++;
+    return true;
+  }
+  return false;
+}
+
+/* The kernel tensors the next statement must read (a bit mask): when it is the last one
+ * the limit allows, every intermediate tensor nobody reads yet — a graph with a dead
+ * tensor is never complete (complete()), so the subtree would be wasted. */
+static int last_needs(const W *w) {
+  if (w->nks + 1 < w->kernel_limit) return 0;
+  int need = 0;
+  for (int t = 0; t < w->nkt; t++)
+    if (w->kt[t].stmt >= 0 && w->kt[t].uses == 0) need |= 1 << t;
+  return need;
+}
+
 /* Headers: grid axes (classes in increasing order, sizes dividing them), for-loop, the
  * kernel tensors read. */
 static void headers(W *w) {
@@ -1182,6 +1252,7 @@ static void headers(W *w) {
   int64_t rs[5] = {1, 0, 0, 0, 0};
   int nr = 1;
   for (int i = 0; i < 4 && o->forloops[i]; i++) rs[nr++] = o->forloops[i];
+  int need = last_needs(w);
   Blk *b = malloc(sizeof *b);
   /* axes: 1..max_grid_dims, as an odometer over (class index, size) per axis */
   for (int nax = 1; nax <= o->max_grid_dims && nax <= 3; nax++) {
@@ -1228,6 +1299,7 @@ static void headers(W *w) {
               b->fcls = ri == 0 ? -1 : cand[fc];
               int nt = w->nkt;
               for (int mask = 1; mask < (1 << nt); mask++) {
+                if ((mask & need) != need) continue;
                 if (stop(w)) goto done;
                 if (!mine(w)) continue;
                 b->nn = 0;
@@ -1249,9 +1321,19 @@ static void headers(W *w) {
                 if (!ok || !loops) continue;
                 if (o->pin && !pin_header(w, b)) continue;
                 if (tile_bytes(b) > o->target->smem_per_block) continue;
+                /* the modelled time of this kernel is at least what its tiles cost to
+                 * load; a kernel of partial results needs one more to add them */
+                double bytes = 0;
+                for (int j = 0; j < b->nn; j++)
+                  bytes += (double)ax_shape_numel(&b->n[j].shape) * (double)ax_dtype_bytes(w->kt[b->n[j].src].dt) *
+                           (b->n[j].fmap >= 0 ? (double)b->R : 1.0);
+                double fl = ax_cost_kernel_floor(o->target, blocks, bytes * (double)blocks);
+                if (beyond(w, fl + (partial ? o->target->launch_s : 0))) continue;
                 w->states++;
                 w->depth++;
+                w->floor_s += fl;
                 bdfs(w, b);
+                w->floor_s -= fl;
                 w->depth--;
               }
             }
@@ -1315,6 +1397,8 @@ static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
   kt.expr = ax_prune_apply(w->abs, op, ins, y ? 2 : 1, red);
   w->states++;
   if (prune_out(w, kt.expr)) return;
+  if (beyond(w, s->o->target->launch_s)) return;
+  w->floor_s += s->o->target->launch_s;
   KS *st = &w->ks[w->nks];
   memset(st, 0, sizeof *st);
   st->op = op, st->in[0] = i, st->in[1] = j, st->nin = y ? 2 : 1;
@@ -1329,24 +1413,121 @@ static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
   kdfs(w);
   w->depth--;
   w->nks--;
+  w->floor_s -= s->o->target->launch_s;
   w->kt[i].uses--;
   if (y) w->kt[j].uses--;
   w->nkt--;
 }
 
+static void kbody(W *w);
+
+/* The frontier's key: what the search of the remaining statements depends on (limits,
+ * counts, and every kernel tensor's expression, type, shape, classes, whether read). */
+static unsigned char *frontier(const W *w, size_t *len, uint64_t *h) {
+  int32_t head[5] = {w->nkt, w->nks, w->nkern, w->kernel_limit, w->block_limit};
+  size_t per = sizeof(int32_t) * 4 + sizeof(int64_t) * AX_MAXRANK + sizeof(int32_t) * AX_MAXRANK;
+  size_t n = sizeof head + per * (size_t)w->nkt;
+  unsigned char *k = calloc(1, n), *p = k;
+  memcpy(p, head, sizeof head), p += sizeof head;
+  for (int t = 0; t < w->nkt; t++) {
+    const KT *x = &w->kt[t];
+    int32_t a[4] = {x->expr, (int32_t)x->dt, x->uses > 0, x->stmt >= 0};
+    memcpy(p, a, sizeof a), p += sizeof a;
+    int64_t dims[AX_MAXRANK] = {0};
+    int32_t cls[AX_MAXRANK] = {0};
+    for (int d = 0; d < x->shape.rank; d++) dims[d] = x->shape.dim[d], cls[d] = x->cls[d];
+    memcpy(p, dims, sizeof dims), p += sizeof dims;
+    memcpy(p, cls, sizeof cls), p += sizeof cls;
+  }
+  uint64_t v = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) v = (v ^ k[i]) * 1099511628211ULL;
+  *len = n, *h = v;
+  return k;
+}
+
+/* Replays the recorded last statements of a frontier seen before: the same completions,
+ * after the current prefix. */
+static void replay(W *w, const Memo *m) {
+  for (int i = 0; i < m->nsuf && !stop(w); i++) {
+    const Suffix *x = &m->suf[i];
+    KS *st = &w->ks[w->nks];
+    *st = x->ks;
+    if (st->kernel) {
+      for (int j = 0; j < st->blk.nn; j++)
+        if (st->blk.n[j].kind == AX_BN_ITER) w->kt[st->blk.n[j].src].uses++;
+    } else {
+      for (int j = 0; j < st->nin; j++) w->kt[st->in[j]].uses++;
+    }
+    for (int j = 0; j < x->nkt; j++) w->kt[w->nkt + j] = x->kt[j];
+    w->nkt += x->nkt;
+    w->nks++;
+    w->nkern += st->kernel;
+    complete(w);
+    w->nkern -= st->kernel;
+    w->nks--;
+    w->nkt -= x->nkt;
+    if (st->kernel) {
+      for (int j = 0; j < st->blk.nn; j++)
+        if (st->blk.n[j].kind == AX_BN_ITER) w->kt[st->blk.n[j].src].uses--;
+    } else {
+      for (int j = 0; j < st->nin; j++) w->kt[st->in[j]].uses--;
+    }
+  }
+}
+
+/* Kernel graphs. The last statement the limit allows is searched once per frontier:
+ * prefixes that differ only inside their kernels (another block graph computing the same
+ * saved tensors) reach the same frontier, and the completions found the first time are
+ * replayed (each is still costed, filtered and checked as its own graph). What this can
+ * lose: a completion the branch and bound cut under the first prefix's floor. */
 static void kdfs(W *w) {
   Shared *s = w->s;
   if (stop(w)) return;
   if (complete(w)) return;
   if (w->nks >= w->kernel_limit || w->nks >= MAXS || w->nkt >= MAXT - 2) return;
+  if (w->nks + 1 != w->kernel_limit || w->nks == 0 || w->recording || s->o->pin || !s->memo) {
+    kbody(w);
+    return;
+  }
+  size_t len;
+  uint64_t h;
+  unsigned char *k = frontier(w, &len, &h);
+  Memo **b = &w->memo[h & (MEMO_BUCKETS - 1)], *m = *b;
+  while (m && !(m->h == h && m->klen == len && memcmp(m->key, k, len) == 0)) m = m->next;
+  if (m && m->done) {
+    free(k);
+    w->memo_hits++;
+    replay(w, m);
+    return;
+  }
+  if (m || w->nmemo >= MEMO_MAX) {   /* being explored higher up, or the memo is full */
+    free(k);
+    kbody(w);
+    return;
+  }
+  m = calloc(1, sizeof *m);
+  m->h = h, m->key = k, m->klen = len, m->next = *b;
+  *b = m;
+  w->nmemo++;
+  w->recording = m;
+  kbody(w);
+  w->recording = NULL;
+  m->done = !s->stop;
+}
+
+static void kbody(W *w) {
+  Shared *s = w->s;
   if (w->nkern < s->o->max_kernels) headers(w);
   if (s->o->pin && !s->pin_ops) return;
   /* pre-defined operators; canonical: each statement reads the newest tensor */
   uint64_t m = s->opmask;
   int nt = w->nkt;
+  int need = last_needs(w);
   for (int i = 0; i < nt; i++) {
+    if (__builtin_popcount((unsigned)need) > 2) break;   /* no operator reads them all */
     for (int j = 0; j < nt; j++) {
       if (w->nks > 0 && i != nt - 1 && j != nt - 1) continue;
+      if (need & ~((1 << i) | (1 << j))) continue;
       static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV, AX_OP_DOT};
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
         AxOp op = bin[u];
@@ -1359,6 +1540,7 @@ static void kdfs(W *w) {
       }
     }
     if (w->nks > 0 && i != nt - 1) continue;
+    if (need & ~(1 << i)) continue;
     static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
     for (size_t u = 0; u < sizeof un / sizeof un[0]; u++)
       if ((m & bit(un[u])) && mine(w)) kop(w, un[u], i, -1, -1, 0);
@@ -1380,6 +1562,7 @@ static void *worker(void *arg) {
   W *w = arg;
   Shared *s = w->s;
   w->abs = ax_prune_new();
+  w->memo = calloc(MEMO_BUCKETS, sizeof(Memo *));
   spec_exprs(w);
   const AxMugraph *g = s->prog;
   w->nkt = 0;
@@ -1400,17 +1583,33 @@ static void *worker(void *arg) {
   /* iterative deepening: small graphs first, so a time limit still finds them */
   int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
   if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes;  /* one pass */
+  const char *lv = getenv("AXLE_SEARCH_LEVELS");   /* experiments: "KL0,KL1,BL0,BL1" */
+  if (lv) sscanf(lv, "%d,%d,%d,%d", &kl0, &kl1, &bl0, &bl1);
   for (int kl = kl0; kl <= kl1 && !s->stop; kl++)
     for (int bl = bl0; bl <= bl1 && !s->stop; bl++) {
       w->kernel_limit = kl;
       w->block_limit = bl;
+      if (getenv("AXLE_SEARCH_DEBUG") && w->id == 0)
+        fprintf(stderr, "level: %d kernel statements, %d block nodes at %.1f s (%ld states)\n", kl, bl,
+                now() - s->start, s->states);
       w->top_index = 0;
       kdfs(w);
     }
+  if (getenv("AXLE_SEARCH_DEBUG"))
+    fprintf(stderr, "worker %d: block states by kernel %ld %ld %ld, %ld cut by the bound, memo %ld entries %ld hits\n", w->id,
+            w->by_kernel[0], w->by_kernel[1], w->by_kernel[2], w->cut, w->nmemo, w->memo_hits);
   pthread_mutex_lock(&s->mu);
   s->states += w->states - w->reported;
   s->pruned += w->pruned - w->reported_pruned;
   pthread_mutex_unlock(&s->mu);
+  for (int i = 0; i < MEMO_BUCKETS; i++)
+    for (Memo *m = w->memo[i], *nx; m; m = nx) {
+      nx = m->next;
+      free(m->key);
+      free(m->suf);
+      free(m);
+    }
+  free(w->memo);
   free(w->spec);
   ax_prune_free(w->abs);
   return NULL;
@@ -1520,6 +1719,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     po.verify_final = po.verify_all = false;
     s->o = o = &po;
   }
+  s->memo = !getenv("AXLE_SEARCH_NO_MEMO");
   pthread_mutex_init(&s->mu, NULL);
   s->found = calloc((size_t)o->top + 2, sizeof(Found));
   s->start = now();

@@ -80,6 +80,7 @@ typedef struct AxSearchResult {
   long equivalent;        /* candidates that passed it */
   long rejected_final;    /* best candidates the full-shape check rejected */
   double check_s;         /* seconds in the filter's checks, summed over threads */
+  double check_cpu_s;     /* CPU seconds of those checks (independent of the load) */
   double final_s;         /* seconds in the final full-shape checks */
   double seconds;         /* the whole run, final full-shape checks included */
   double search_s;        /* the search alone */

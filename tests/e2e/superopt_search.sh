@@ -117,7 +117,7 @@ check "injected first: it is not the injected graph" bash -c "! grep -q '1.00000
 check "injected first: rejected by the final check" has "$tmp/inj2.json" '"rejected_final": 1'
 check "injected first: what is written is established in the field" \
   "$AXLE" equiv $t/tiny_rms_linear.axl "$tmp/inj2.mug" --seed 5 --field-only
-for f in check_seconds ms_per_check final_check_seconds; do
+for f in check_seconds ms_per_check check_cpu_seconds cpu_ms_per_check final_check_seconds; do
   check "json $f" has "$tmp/inj2.json" "\"$f\": "
 done
 

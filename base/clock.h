@@ -11,4 +11,8 @@ int64_t ax_clock_ms(void);
 /* Seconds, with nanosecond resolution, from the same clock: for measuring durations. */
 double ax_clock_s(void);
 
+/* CPU seconds the calling thread has used: what a piece of work costs, whatever the
+ * machine's load (CLOCK_THREAD_CPUTIME_ID). */
+double ax_clock_cpu_s(void);
+
 #endif

@@ -5,6 +5,9 @@
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
  *                 [--progress auto|always|never] [--found-dir DIR]
+ *   axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N] [--time-limit S]
+ *       reachability, not a search: does the generator build GRAPH (its kernel headers
+ *       pinned, search.h AxSearchOpts.pin)? 0 yes, 1 no, 3 bad input.
  *       0 found a graph modelled faster than the naive one (written to --output, checked by
  *       the equivalence checker first), 1 nothing better in time, 3 bad input, or the
  *       axioms the pruner relies on are not all VERIFIED (each one named). */
@@ -28,7 +31,8 @@ static int usage(const char *msg) {
           "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"
           "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"
           "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
-          "                     [--progress auto|always|never] [--found-dir DIR]\n");
+          "                     [--progress auto|always|never] [--found-dir DIR]\n"
+          "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n");
   return 3;
 }
 
@@ -65,7 +69,7 @@ int ax_cmd_superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
   const char *file = NULL, *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
-  const char *format = "text", *progress = "auto", *found_dir = NULL;
+  const char *format = "text", *progress = "auto", *found_dir = NULL, *reach = NULL;
   bool gate = true;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
@@ -91,6 +95,7 @@ int ax_cmd_superopt(int argc, char **argv) {
       else if (strcmp(s, "--format") == 0) format = v;
       else if (strcmp(s, "--progress") == 0) progress = v;
       else if (strcmp(s, "--found-dir") == 0) found_dir = v, o.verify_all = true;
+      else if (strcmp(s, "--reach") == 0) reach = v;
       else if (strcmp(s, "--target") == 0) {
         if (!(o.target = ax_cost_target(v))) return usage("--target is h100 or a100");
       } else if (strcmp(s, "--jobs") == 0) {
@@ -125,7 +130,7 @@ int ax_cmd_superopt(int argc, char **argv) {
     }
   }
   if (!file) return usage("superopt needs a program file");
-  if (!output) return usage("superopt needs --output BEST.mug");
+  if (!output && !reach) return usage("superopt needs --output BEST.mug");
   if (strcmp(format, "text") && strcmp(format, "json")) return usage("--format is text or json");
   if (strcmp(progress, "auto") && strcmp(progress, "always") && strcmp(progress, "never"))
     return usage("--progress is auto, always or never");
@@ -139,6 +144,31 @@ int ax_cmd_superopt(int argc, char **argv) {
   if (!p) {
     ax_arena_free(a);
     return 3;
+  }
+  if (reach) {
+    AxMugraph *pin = ax_files_load_mug(a, &d, reach);
+    if (!pin) {
+      ax_arena_free(a);
+      return 3;
+    }
+    o.pin = pin;
+    AxSearchResult r;
+    if (!ax_search_run(p, &o, &d, &r)) {
+      ax_arena_free(a);
+      return 3;
+    }
+    if (r.pin_reached)
+      printf("%s: reached: the generator builds it (kernel headers pinned; %ld candidates, "
+             "%ld states, %ld pruned, %.1f s)\n%s", reach, r.candidates, r.states, r.pruned,
+             r.seconds, r.found[0].text);
+    else
+      printf("%s: not reached (kernel headers pinned; %ld candidates, %ld states, %ld pruned, "
+             "%.1f s%s)\n", reach, r.candidates, r.states, r.pruned, r.seconds,
+             r.timed_out ? ", time limit" : "");
+    int st = r.pin_reached ? 0 : 1;
+    ax_search_result_free(&r);
+    ax_arena_free(a);
+    return st;
   }
   if (gate && !axioms_proved(rules)) {
     ax_arena_free(a);
@@ -180,10 +210,14 @@ int ax_cmd_superopt(int argc, char **argv) {
     printf("{\"program\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"status\": %d, "
            "\"candidates\": %ld, \"states\": %ld, \"pruned\": %ld, \"checked\": %ld, "
            "\"equivalent\": %ld, \"rejected_final\": %ld, \"seconds\": %.3f, \"search_seconds\": %.3f, "
-           "\"best_found_seconds\": %.3f, \"timed_out\": %s, "
+           "\"best_found_seconds\": %.3f, \"check_seconds\": %.3f, \"ms_per_check\": %.2f, "
+           "\"check_cpu_seconds\": %.3f, \"cpu_ms_per_check\": %.2f, "
+           "\"final_check_seconds\": %.3f, \"timed_out\": %s, "
            "\"jobs\": %d, \"gated\": %s, \"naive_time_us\": %.4f, ",
            p->name, o.target->name, status, r.candidates, r.states, r.pruned, r.checked,
-           r.equivalent, r.rejected_final, r.seconds, r.search_s, r.best_found_s,
+           r.equivalent, r.rejected_final, r.seconds, r.search_s, r.best_found_s, r.check_s,
+           r.checked ? r.check_s * 1e3 / (double)r.checked : 0.0, r.check_cpu_s,
+           r.checked ? r.check_cpu_s * 1e3 / (double)r.checked : 0.0, r.final_s,
            r.timed_out ? "true" : "false", o.jobs,
            gate ? "true" : "false", r.naive_s * 1e6);
     if (best >= 0) printf("\"best_time_us\": %.4f, \"output\": \"%s\"}\n", best, status == 0 ? output : "");
@@ -195,6 +229,10 @@ int ax_cmd_superopt(int argc, char **argv) {
            r.timed_out ? " (time limit)" : "");
     printf("naive graph: %.2f us modelled on %s\n", r.naive_s * 1e6, o.target->name);
     if (best >= 0) printf("best found after %.1f s of search (%.1f s searched)\n", r.best_found_s, r.search_s);
+    if (r.checked)
+      printf("filter: %ld checks, %.1f ms per check (%.1f ms CPU); final full-shape check %.1f s\n",
+             r.checked, r.check_s * 1e3 / (double)r.checked, r.check_cpu_s * 1e3 / (double)r.checked,
+             r.final_s);
     if (best >= 0)
       printf("best graph:  %.2f us modelled (%.2fx)%s%s\n", best, r.naive_s * 1e6 / best,
              status == 0 ? ", written to " : ", not better than the naive graph",

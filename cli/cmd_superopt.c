@@ -2,9 +2,10 @@
  *
  *   axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME] [--tests N]
  *              [--max-tests N] [--float-tests N] [--float-tol X] [--require-bound]
- *              [--jobs N] [--primes P,Q]
+ *              [--jobs N] [--primes P,Q] [--field-only]
  *       0 equivalent, 1 not equivalent (or numerically unstable), 2 no guarantee under
- *       --require-bound, 3 bad input (located error) or refusal (outside the Lax fragment).
+ *       --require-bound (or, under --field-only, only a law of sqrt excuses a field
+ *       difference: not established), 3 bad input (located error) or refusal (outside the Lax fragment).
  *   axle equiv --candidates PROGRAM.axl GRAPH.mug... [same options]
  *       each graph through the search's fast path (equiv.h: scaled-instance filter, then
  *       the full check), one line each with its time; 0 all equivalent, 1 some not,
@@ -37,7 +38,7 @@ static const char usage_text[] =
     "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
     "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
     "                  [--require-bound] [--max-input MIB] [--memory MB] [--jobs N]\n"
-    "                  [--primes P,Q]\n"
+    "                  [--primes P,Q] [--field-only]\n"
     "       axle equiv --candidates PROGRAM.axl GRAPH.mug... [options as above]\n"
     "       axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n"
     AX_FILES_MAX_INPUT_HELP
@@ -46,6 +47,8 @@ static const char usage_text[] =
     "  --max-tests N         1 to 1000000 (default 1000)\n"
     "  --float-tests N       0 to 10000 (default 1)\n"
     "  --float-tol X         a positive number below 1e6\n"
+    "  --field-only          equivalent only as the field tests establish it: a difference\n"
+    "                        that only a law of sqrt excuses (judged in doubles) is exit 2\n"
     "  --memory MB           refuse graphs whose evaluation needs more (default 4096;\n"
     "                        0: no limit)\n";
 
@@ -121,9 +124,12 @@ static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena
     total += r.ms;
     nfilt += r.filtered;
     nok += r.status == 0;
-    const char *what = r.status == 0 ? (r.bounded ? "equivalent" : "equivalent by testing, no bound")
+    const char *what = r.status == 0 ? (r.how == AX_EQUIV_BOUNDED  ? "equivalent"
+                                        : r.how == AX_EQUIV_FIELD ? "equivalent on the field tests, no bound"
+                                                                  : "equivalent by testing, no bound")
                        : r.status == 1 ? "not equivalent"
-                       : r.status == 2 ? "no guarantee" : "cannot be compared";
+                       : r.status == 2 ? (o->field_only ? "no guarantee or not established" : "no guarantee")
+                                       : "cannot be compared";
     printf("%s: %s%s (scale 1/%" PRId64 ") %.1f ms\n", files[i], what,
            r.filtered ? " at the scaled instance" : "", r.scale, r.ms);
     if (r.status == 3) status = 3;
@@ -151,6 +157,8 @@ int ax_cmd_equiv(int argc, char **argv) {
       o.require_bound = true;
     } else if (strcmp(s, "--candidates") == 0) {
       candidates = true;
+    } else if (strcmp(s, "--field-only") == 0) {
+      o.field_only = true;
     } else if (s[0] == '-' && s[1] == '-') {
       char msg[128];
       snprintf(msg, sizeof msg, "%.40s needs a value", s);

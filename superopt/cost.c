@@ -95,6 +95,18 @@ static void finish(const AxTarget *t, AxKCost *kc, double threads, double execut
   kc->time_s = kc->t_launch + body + kc->t_sync;
 }
 
+double ax_cost_kernel_floor(const AxTarget *t, int64_t blocks, double bytes) {
+  /* finish() with hide = 1 (its largest value) and only these bytes: every term it adds
+   * is at least this, and it takes the larger of the memory terms */
+  double sms = t->sms, B = (double)(blocks > 0 ? blocks : 1);
+  double rounds = ceil(B / sms), active = B < sms ? B : sms;
+  double per_sm_hbm = t->hbm_bps / sms * SM_HBM_BURST;
+  if (per_sm_hbm > t->hbm_bps / active) per_sm_hbm = t->hbm_bps / active;
+  double hbm = rounds * (bytes / B) / per_sm_hbm;
+  double smem = rounds * (bytes / B) / (t->smem_bps / sms);
+  return t->launch_s + (hbm > smem ? hbm : smem);
+}
+
 /* Blocks resident per SM: the tightest of shared memory, registers, threads, blocks. */
 static void residency(const AxTarget *t, AxKCost *kc, int64_t threads) {
   int64_t bps = t->max_blocks_per_sm;

@@ -74,6 +74,12 @@ void ax_cost_run(AxArena *a, const AxMugraph *g, const AxTarget *t, AxCost *out)
 /* Just the total time in seconds (no breakdown kept beyond the call). */
 double ax_cost_time(const AxMugraph *g, const AxTarget *t);
 
+/* A lower bound of the modelled time of a graph-defined kernel of `blocks` blocks that
+ * loads at least `bytes` from device memory in all (its iterators' tiles, which are also
+ * stored into shared memory): launch plus the memory terms of the model with latency fully
+ * hidden. The search cuts headers with it (branch and bound). */
+double ax_cost_kernel_floor(const AxTarget *t, int64_t blocks, double bytes);
+
 /* Prints the breakdown: text for people, or the JSON document of docs/cli.md. */
 void ax_cost_print_text(FILE *out, const AxMugraph *g, const AxCost *c);
 void ax_cost_print_json(FILE *out, const AxMugraph *g, const AxCost *c);

@@ -16,6 +16,10 @@
  * a relative difference above 1e-6 (far beyond f64 rounding) is reported as not
  * equivalent; otherwise the verdict is "equivalent by testing, no bound" (exit 0, or 2
  * with require_bound) — never a "not equivalent" that only the uninterpreted reading saw.
+ * That verdict is evidence in doubles, not a proof: a graph wrong by 1e-7 relative through
+ * a square root passes it. With field_only the doubles are not asked and the verdict is
+ * status 2 ("not established"): a caller that writes a result (the search) sets it, so
+ * that everything it writes was established by exact field tests (docs/superopt.md §4).
  *
  * Then a float check runs both in doubles on inputs drawn uniformly from [-0.5, 0.5] and
  * rounded to their dtype, the program exactly (f64) and the μGraph with every stored
@@ -42,15 +46,35 @@ typedef struct AxEquivOpts {
   FILE *out;             /* report; NULL: silent */
   uint64_t p, q;         /* the field's primes; 0: drawn from seed (field.h) */
   int jobs;              /* threads for the field tests (default 1) */
+  bool field_only;       /* equivalence only as the field tests establish it: a field
+                            difference between graphs that take square roots is not
+                            excused by the doubles (no "equivalent by testing, no bound"
+                            through a sqrt law) but answered with status 2, and without the
+                            doubles' run; what a search that writes its result must use */
 } AxEquivOpts;
 
 void ax_equiv_defaults(AxEquivOpts *o);
 
 /* Exit status: 0 equivalent, 1 not equivalent (or numerically unstable), 2 no guarantee
- * could be given and require_bound was set, 3 the pair cannot be compared (mismatched
+ * could be given and require_bound was set (or only a sqrt law excuses a field difference
+ * and field_only was set), 3 the pair cannot be compared (mismatched
  * inputs/outputs, outside the Lax fragment) — reported through d at the μGraph's or the
  * program's node. Both graphs must be validated. */
 int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o);
+
+/* How an "equivalent" (status 0) was reached. */
+typedef enum AxEquivHow {
+  AX_EQUIV_NONE,        /* not equivalent, or not established */
+  AX_EQUIV_BOUNDED,     /* every field test agreed exactly, and as many ran as δ asks */
+  AX_EQUIV_FIELD,       /* every field test agreed exactly, but Theorem 2 gives no bound
+                           (attention: millions of exponential terms) or --tests ran fewer */
+  AX_EQUIV_SQRT_LAW,    /* the field tests differed; the doubles agreed within 1e-6 (a
+                           law of sqrt): evidence, not a proof — never with field_only */
+} AxEquivHow;
+
+/* ax_equiv_run that also says how an equivalence was reached (*how; may be NULL). */
+int ax_equiv_run_how(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d,
+                     const AxEquivOpts *o, AxEquivHow *how);
 
 /* ---- the search's fast path -----------------------------------------------------------
  *
@@ -64,7 +88,9 @@ int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
  *      must still divide) — and one field test runs there. The candidate is rejected
  *      only when that test shows a difference (confirmed in doubles when a square root is
  *      involved): a scaling that breaks a divisibility, or any other failure to build
- *      the instance, skips the filter instead of rejecting.
+ *      the instance, skips the filter instead of rejecting. With field_only (what the
+ *      search sets) any field difference rejects, without a run in doubles: the final
+ *      check would refuse such a candidate anyway.
  *   2. survivors get the full-shape check of ax_equiv_run with its δ (and float check).
  * The filter loses nothing that is equivalent for structural reasons; a candidate that
  * would be equivalent only at the exact full sizes (a coincidence of sizes) may be
@@ -74,6 +100,7 @@ typedef struct AxEquivCtx AxEquivCtx;
 typedef struct AxEquivResult {
   int status;          /* as ax_equiv_run: 0 equivalent, 1 not, 2 no guarantee (require_bound), 3 cannot compare */
   bool bounded;        /* status 0 with the δ guarantee (not "by testing, no bound") */
+  AxEquivHow how;      /* how a status 0 was reached */
   bool filtered;       /* rejected by the scaled instance; stage 2 did not run */
   int64_t scale;       /* the factor f of the scaled instance; 1 when no filter ran */
   double ms;           /* wall time of this check */

@@ -101,10 +101,41 @@ typedef struct Shared {
   char **seen;                  /* texts already costed (dedup) */
   int nseen, capseen;
   long states, pruned, candidates, checked, equivalent;
+  double check_s;               /* seconds spent in the filter, summed over threads */
+  double check_cpu_s;           /* CPU seconds of the same */
+  char *pin_key;                /* o->pin: its canonical key */
+  bool pin_ops;                 /* the pinned graph has pre-defined operators */
+  int pin_stmts, pin_kernels, pin_nodes;   /* its statements, kernels, largest block graph */
+  bool pin_reached;
+  long pin_candidates;          /* candidates compared with it */
   bool stop;
+  bool memo;                    /* kdfs's memo of last statements (AXLE_SEARCH_NO_MEMO: off) */
   double start;
   double best_s, best_at;       /* best modelled time so far, and when it was found */
+  double bound_s;               /* the top list's worst time once it is full (0 before):
+                                   a prefix that cannot beat it cannot enter the top */
 } Shared;
+
+/* Memo of the last statement (see kdfs): for one frontier — the kernel tensors so far as
+ * the rest of the search sees them — the statements that completed a graph. */
+typedef struct Suffix {
+  KS ks;
+  KT kt[MAX_SAVES];
+  int nkt;
+} Suffix;
+
+typedef struct Memo {
+  uint64_t h;
+  unsigned char *key;
+  size_t klen;
+  Suffix *suf;
+  int nsuf, capsuf;
+  bool done;                    /* explored to the end (not stopped) */
+  struct Memo *next;
+} Memo;
+
+#define MEMO_BUCKETS (1 << 16)
+#define MEMO_MAX 100000          /* entries per worker; then no more are added */
 
 typedef struct W {
   Shared *s;
@@ -119,6 +150,12 @@ typedef struct W {
   int kernel_limit;             /* and kernel statements */
   long top_index;               /* top-level choices seen (prefix split) */
   long states, pruned, reported, reported_pruned;
+  long by_kernel[4];            /* block states built, by the kernel being built */
+  double floor_s;               /* lower bound of the modelled time of the statements so far */
+  Memo **memo;                  /* MEMO_BUCKETS chains */
+  long nmemo, memo_hits;
+  Memo *recording;              /* the entry whose last statements are being recorded */
+  long cut;                     /* headers and operators cut by the bound */
   int depth;
 } W;
 
@@ -449,6 +486,115 @@ static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
   return g;
 }
 
+/* --- canonical keys ------------------------------------------------------------------------ */
+
+/* The key describes every output as the tree that computes it: kernel tensors by how they
+ * are made, block nodes by operator, attributes and operands (add and mul operands in
+ * sorted order), kernels by grid, block, for-loop and the saver's omap. Names, statement
+ * order and thread grouping do not enter it; a block node read twice appears twice. */
+static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i);
+
+static void tkey(FILE *f, const AxMugraph *g, int t) {
+  const AxKTensor *kt = &g->tensors[t];
+  if (kt->anon) {
+    fprintf(f, "c%" PRId64 "/%" PRId64, kt->value.num, kt->value.den);
+    return;
+  }
+  const AxKStmt *st = &g->stmts[kt->stmt];
+  if (st->kind == AX_KS_INPUT) {
+    fprintf(f, "in:%s", kt->name);
+    return;
+  }
+  if (st->kind == AX_KS_OP) {
+    char *a[AX_MAXIN] = {0};
+    size_t n;
+    for (int j = 0; j < st->nin; j++) {
+      FILE *m = open_memstream(&a[j], &n);
+      tkey(m, g, st->in[j]);
+      fclose(m);
+    }
+    if ((st->op == AX_OP_ADD || st->op == AX_OP_MUL) && st->nin == 2 && strcmp(a[0], a[1]) > 0) {
+      char *x = a[0];
+      a[0] = a[1], a[1] = x;
+    }
+    fprintf(f, "%s(", ax_op_pname(st->op));
+    for (int j = 0; j < st->nin; j++) fprintf(f, "%s%s", j ? "," : "", a[j]), free(a[j]);
+    if (st->at.axis_set) fprintf(f, ";axis=%d", st->at.axis);
+    if (st->at.to > 1) fprintf(f, ";to=%" PRId64, st->at.to);
+    fputc(')', f);
+    return;
+  }
+  /* a graph-defined kernel: the saver that writes t */
+  const AxKernel *k = st->kernel;
+  for (int i = 0; i < k->nnodes; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind != AX_BN_SAVE || n->dst != t) continue;
+    fprintf(f, "K[%" PRId64 ",%" PRId64 ",%" PRId64 "|%" PRId64 ",%" PRId64 ",%" PRId64 "|%" PRId64 "]",
+            k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->forloop);
+    fprintf(f, "save{%d,%d,%d}(", n->omap[0], n->omap[1], n->omap[2]);
+    bkey(f, g, k, n->in[0]);
+    fputc(')', f);
+    return;
+  }
+  fprintf(f, "?");
+}
+
+static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i) {
+  const AxBNode *n = &k->nodes[i];
+  if (n->anon) {
+    fprintf(f, "c%" PRId64 "/%" PRId64, n->at.value.num, n->at.value.den);
+    return;
+  }
+  if (n->kind == AX_BN_ITER) {
+    fprintf(f, "it{%d,%d,%d;%d}(", n->imap[0], n->imap[1], n->imap[2], n->fmap);
+    tkey(f, g, n->src);
+    fputc(')', f);
+    return;
+  }
+  char *a[AX_MAXIN] = {0};
+  size_t len;
+  for (int j = 0; j < n->nin; j++) {
+    FILE *m = open_memstream(&a[j], &len);
+    bkey(m, g, k, n->in[j]);
+    fclose(m);
+  }
+  if (n->kind == AX_BN_OP && (n->op == AX_OP_ADD || n->op == AX_OP_MUL) && n->nin == 2 &&
+      strcmp(a[0], a[1]) > 0) {
+    char *x = a[0];
+    a[0] = a[1], a[1] = x;
+  }
+  if (n->kind == AX_BN_ACCUM) fprintf(f, "accum-%s(", ax_mug_acc_name(n->acc));
+  else fprintf(f, "%s(", ax_op_pname(n->op));
+  for (int j = 0; j < n->nin; j++) fprintf(f, "%s%s", j ? "," : "", a[j]), free(a[j]);
+  int axis = n->at.axis;
+  if (n->at.axis_set && axis < 0 && n->nin) axis += k->nodes[n->in[0]].shape.rank;
+  if (n->at.axis_set) fprintf(f, ";axis=%d", axis);
+  if (n->at.to > 1) fprintf(f, ";to=%" PRId64, n->at.to);
+  fputc(')', f);
+}
+
+char *ax_search_canon_key(const AxMugraph *g) {
+  int *o = malloc(sizeof(int) * (size_t)(g->noutputs + 1));
+  for (int i = 0; i < g->noutputs; i++) o[i] = g->outputs[i];
+  /* outputs by name */
+  for (int i = 1; i < g->noutputs; i++)
+    for (int j = i; j > 0 && strcmp(g->tensors[o[j - 1]].name, g->tensors[o[j]].name) > 0; j--) {
+      int x = o[j];
+      o[j] = o[j - 1], o[j - 1] = x;
+    }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  for (int i = 0; i < g->noutputs; i++) {
+    fprintf(f, "%s=", g->tensors[o[i]].name);
+    tkey(f, g, o[i]);
+    fputc('\n', f);
+  }
+  fclose(f);
+  free(o);
+  return text;
+}
+
 /* --- candidates ------------------------------------------------------------------------ */
 
 static int64_t gcd64(int64_t a, int64_t b) {
@@ -510,6 +656,31 @@ static void emit(W *w, const int *outs) {
   Shared *s = w->s;
   const AxSearchOpts *o = s->o;
   char *text = print_candidate(w, outs, NULL);
+  if (o->pin) {
+    /* reachability: compare with the pinned graph, nothing else */
+    FILE *sink = fopen("/dev/null", "w");
+    AxArena *a = ax_arena_new();
+    AxMugraph *g = parse_mug(a, text, sink);
+    char *k = g ? ax_search_canon_key(g) : NULL;
+    bool hit = k && strcmp(k, s->pin_key) == 0;
+    if (getenv("AXLE_SEARCH_DEBUG")) fprintf(stderr, "pinned candidate%s:\n%s%s", hit ? " (reached)" : "", text, k ? k : "");
+    pthread_mutex_lock(&s->mu);
+    s->candidates++;
+    s->pin_candidates++;
+    if (hit && !s->pin_reached) {
+      s->pin_reached = true;
+      s->stop = true;
+      s->nfound = 1;
+      s->found[0] = (Found){text, 0};
+      text = NULL;
+    }
+    pthread_mutex_unlock(&s->mu);
+    free(k);
+    ax_arena_free(a);
+    fclose(sink);
+    free(text);
+    return;
+  }
   pthread_mutex_lock(&s->mu);
   s->candidates++;
   bool dup = false;
@@ -551,11 +722,13 @@ static void emit(W *w, const int *outs) {
     char *pt = print_program(s->prog, s->tcls, &m);
     AxMugraph *sg = parse_mug(a, st, sink), *sp = parse_mug(a, pt, sink);
     int verdict = 3;
+    double c0 = ax_clock_s(), u0 = ax_clock_cpu_s();
     if (sg && sp) {
       AxEquivOpts eo;
       ax_equiv_defaults(&eo);
       eo.tests = 1;
       eo.float_tests = 0;
+      eo.field_only = true;   /* no doubles: the final check refuses a sqrt law anyway */
       eo.seed = o->seed + (uint64_t)s->checked;
       eo.out = sink;
       AxDiag d;
@@ -567,8 +740,11 @@ static void emit(W *w, const int *outs) {
               sg && sp ? "scaled" : "did not validate", st);
     free(st);
     free(pt);
+    double cs = ax_clock_s() - c0, us = ax_clock_cpu_s() - u0;
     pthread_mutex_lock(&s->mu);
     s->checked++;
+    s->check_s += cs;
+    s->check_cpu_s += us;
     if (verdict == 0) {
       s->equivalent++;
       if (s->nfound < o->top) {
@@ -580,6 +756,7 @@ static void emit(W *w, const int *outs) {
         text = NULL;
       }
       qsort(s->found, (size_t)s->nfound, sizeof(Found), cmp_found);
+      if (s->nfound >= o->top) __atomic_store(&s->bound_s, &s->found[s->nfound - 1].time_s, __ATOMIC_RELAXED);
       if (s->found[0].time_s < s->best_s || s->best_s == 0) {
         s->best_s = s->found[0].time_s;
         s->best_at = ax_clock_s() - s->start;
@@ -608,6 +785,21 @@ static bool complete(W *w) {
     bool is_out = false;
     for (int i = 0; i < g->noutputs; i++) is_out |= outs[i] == t;
     if (!is_out && w->kt[t].uses == 0 && w->kt[t].stmt >= 0) return false;
+  }
+  Memo *m = w->recording;
+  if (m && w->nks == w->kernel_limit) {
+    const KS *last = &w->ks[w->nks - 1];
+    int nout = last->kernel ? last->nouts : 1;
+    if (nout <= MAX_SAVES) {
+      if (m->nsuf == m->capsuf) {
+        m->capsuf = m->capsuf ? 2 * m->capsuf : 4;
+        m->suf = realloc(m->suf, sizeof(Suffix) * (size_t)m->capsuf);
+      }
+      Suffix *x = &m->suf[m->nsuf++];
+      x->ks = *last;
+      x->nkt = nout;
+      for (int i = 0; i < nout; i++) x->kt[i] = w->kt[w->nkt - nout + i];
+    }
   }
   emit(w, outs);
   return true;
@@ -704,6 +896,7 @@ static void try_node(W *w, Blk *b, BN *n) {
   int last = b->nn - 1;
   if (b->n[last].kind != AX_BN_ITER && key(n) <= key(&b->n[last])) return;
   w->states++;
+  w->by_kernel[w->nkern < 3 ? w->nkern : 3]++;
   /* one tensor per expression: a second is redundant work (concat keeps its operand's) */
   if (!(n->kind == AX_BN_ACCUM && n->acc == AX_ACC_CONCAT))
     for (int i = 0; i < b->nn; i++)
@@ -991,6 +1184,59 @@ static bool make_iter(W *w, const Blk *b, int t, BN *n) {
   return true;
 }
 
+/* Reachability (o->pin): the header matches the pinned graph's next kernel — grid,
+ * for-loop, and iterators with the same maps over tensors of the same shapes. */
+static bool pin_header(W *w, const Blk *b) {
+  const AxMugraph *pg = w->s->o->pin;
+  const AxKernel *k = NULL;
+  for (int i = 0, nk = 0; i < pg->nstmts && !k; i++)
+    if (pg->stmts[i].kind == AX_KS_KERNEL && nk++ == w->nkern) k = pg->stmts[i].kernel;
+  if (!k || k->forloop != b->R) return false;
+  for (int g = 0; g < 3; g++)
+    if (k->grid[g] != b->grid[g]) return false;
+  int nit = 0;
+  for (int i = 0; i < k->nnodes; i++) nit += k->nodes[i].kind == AX_BN_ITER;
+  if (nit != b->nn) return false;
+  bool used[MAXN] = {false};
+  for (int j = 0; j < b->nn; j++) {
+    const BN *n = &b->n[j];
+    bool hit = false;
+    for (int i = 0; i < k->nnodes && !hit; i++) {
+      const AxBNode *t = &k->nodes[i];
+      if (t->kind != AX_BN_ITER || used[i] || t->fmap != n->fmap) continue;
+      if (!ax_shape_equal(&pg->tensors[t->src].shape, &w->kt[n->src].shape)) continue;
+      bool same = true;
+      for (int g = 0; g < 3; g++) same = same && t->imap[g] == n->imap[g];
+      if (same) used[i] = hit = true;
+    }
+    if (!hit) return false;
+  }
+  return true;
+}
+
+/* Branch and bound: true when statements costing at least floor_s more cannot give a
+ * graph that enters the top list (never before the list is full). */
+static bool beyond(W *w, double more) {
+  double b;
+  __atomic_load(&w->s->bound_s, &b, __ATOMIC_RELAXED);
+  if (b > 0 && w->floor_s + more >= b) {
+    w->cut++;
+    return true;
+  }
+  return false;
+}
+
+/* The kernel tensors the next statement must read (a bit mask): when it is the last one
+ * the limit allows, every intermediate tensor nobody reads yet — a graph with a dead
+ * tensor is never complete (complete()), so the subtree would be wasted. */
+static int last_needs(const W *w) {
+  if (w->nks + 1 < w->kernel_limit) return 0;
+  int need = 0;
+  for (int t = 0; t < w->nkt; t++)
+    if (w->kt[t].stmt >= 0 && w->kt[t].uses == 0) need |= 1 << t;
+  return need;
+}
+
 /* Headers: grid axes (classes in increasing order, sizes dividing them), for-loop, the
  * kernel tensors read. */
 static void headers(W *w) {
@@ -1003,6 +1249,7 @@ static void headers(W *w) {
   int64_t rs[5] = {1, 0, 0, 0, 0};
   int nr = 1;
   for (int i = 0; i < 4 && o->forloops[i]; i++) rs[nr++] = o->forloops[i];
+  int need = last_needs(w);
   Blk *b = malloc(sizeof *b);
   /* axes: 1..max_grid_dims, as an odometer over (class index, size) per axis */
   for (int nax = 1; nax <= o->max_grid_dims && nax <= 3; nax++) {
@@ -1049,6 +1296,7 @@ static void headers(W *w) {
               b->fcls = ri == 0 ? -1 : cand[fc];
               int nt = w->nkt;
               for (int mask = 1; mask < (1 << nt); mask++) {
+                if ((mask & need) != need) continue;
                 if (stop(w)) goto done;
                 if (!mine(w)) continue;
                 b->nn = 0;
@@ -1068,10 +1316,21 @@ static void headers(W *w) {
                 for (int g = 0; g < 3; g++)
                   if (b->grid[g] > 1 && !mapped[g]) ok = false;
                 if (!ok || !loops) continue;
+                if (o->pin && !pin_header(w, b)) continue;
                 if (tile_bytes(b) > o->target->smem_per_block) continue;
+                /* the modelled time of this kernel is at least what its tiles cost to
+                 * load; a kernel of partial results needs one more to add them */
+                double bytes = 0;
+                for (int j = 0; j < b->nn; j++)
+                  bytes += (double)ax_shape_numel(&b->n[j].shape) * (double)ax_dtype_bytes(w->kt[b->n[j].src].dt) *
+                           (b->n[j].fmap >= 0 ? (double)b->R : 1.0);
+                double fl = ax_cost_kernel_floor(o->target, blocks, bytes * (double)blocks);
+                if (beyond(w, fl + (partial ? o->target->launch_s : 0))) continue;
                 w->states++;
                 w->depth++;
+                w->floor_s += fl;
                 bdfs(w, b);
+                w->floor_s -= fl;
                 w->depth--;
               }
             }
@@ -1135,6 +1394,8 @@ static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
   kt.expr = ax_prune_apply(w->abs, op, ins, y ? 2 : 1, red);
   w->states++;
   if (prune_out(w, kt.expr)) return;
+  if (beyond(w, s->o->target->launch_s)) return;
+  w->floor_s += s->o->target->launch_s;
   KS *st = &w->ks[w->nks];
   memset(st, 0, sizeof *st);
   st->op = op, st->in[0] = i, st->in[1] = j, st->nin = y ? 2 : 1;
@@ -1149,23 +1410,121 @@ static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
   kdfs(w);
   w->depth--;
   w->nks--;
+  w->floor_s -= s->o->target->launch_s;
   w->kt[i].uses--;
   if (y) w->kt[j].uses--;
   w->nkt--;
 }
 
+static void kbody(W *w);
+
+/* The frontier's key: what the search of the remaining statements depends on (limits,
+ * counts, and every kernel tensor's expression, type, shape, classes, whether read). */
+static unsigned char *frontier(const W *w, size_t *len, uint64_t *h) {
+  int32_t head[5] = {w->nkt, w->nks, w->nkern, w->kernel_limit, w->block_limit};
+  size_t per = sizeof(int32_t) * 4 + sizeof(int64_t) * AX_MAXRANK + sizeof(int32_t) * AX_MAXRANK;
+  size_t n = sizeof head + per * (size_t)w->nkt;
+  unsigned char *k = calloc(1, n), *p = k;
+  memcpy(p, head, sizeof head), p += sizeof head;
+  for (int t = 0; t < w->nkt; t++) {
+    const KT *x = &w->kt[t];
+    int32_t a[4] = {x->expr, (int32_t)x->dt, x->uses > 0, x->stmt >= 0};
+    memcpy(p, a, sizeof a), p += sizeof a;
+    int64_t dims[AX_MAXRANK] = {0};
+    int32_t cls[AX_MAXRANK] = {0};
+    for (int d = 0; d < x->shape.rank; d++) dims[d] = x->shape.dim[d], cls[d] = x->cls[d];
+    memcpy(p, dims, sizeof dims), p += sizeof dims;
+    memcpy(p, cls, sizeof cls), p += sizeof cls;
+  }
+  uint64_t v = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) v = (v ^ k[i]) * 1099511628211ULL;
+  *len = n, *h = v;
+  return k;
+}
+
+/* Replays the recorded last statements of a frontier seen before: the same completions,
+ * after the current prefix. */
+static void replay(W *w, const Memo *m) {
+  for (int i = 0; i < m->nsuf && !stop(w); i++) {
+    const Suffix *x = &m->suf[i];
+    KS *st = &w->ks[w->nks];
+    *st = x->ks;
+    if (st->kernel) {
+      for (int j = 0; j < st->blk.nn; j++)
+        if (st->blk.n[j].kind == AX_BN_ITER) w->kt[st->blk.n[j].src].uses++;
+    } else {
+      for (int j = 0; j < st->nin; j++) w->kt[st->in[j]].uses++;
+    }
+    for (int j = 0; j < x->nkt; j++) w->kt[w->nkt + j] = x->kt[j];
+    w->nkt += x->nkt;
+    w->nks++;
+    w->nkern += st->kernel;
+    complete(w);
+    w->nkern -= st->kernel;
+    w->nks--;
+    w->nkt -= x->nkt;
+    if (st->kernel) {
+      for (int j = 0; j < st->blk.nn; j++)
+        if (st->blk.n[j].kind == AX_BN_ITER) w->kt[st->blk.n[j].src].uses--;
+    } else {
+      for (int j = 0; j < st->nin; j++) w->kt[st->in[j]].uses--;
+    }
+  }
+}
+
+/* Kernel graphs. The last statement the limit allows is searched once per frontier:
+ * prefixes that differ only inside their kernels (another block graph computing the same
+ * saved tensors) reach the same frontier, and the completions found the first time are
+ * replayed (each is still costed, filtered and checked as its own graph). What this can
+ * lose: a completion the branch and bound cut under the first prefix's floor. */
 static void kdfs(W *w) {
   Shared *s = w->s;
   if (stop(w)) return;
   if (complete(w)) return;
   if (w->nks >= w->kernel_limit || w->nks >= MAXS || w->nkt >= MAXT - 2) return;
+  if (w->nks + 1 != w->kernel_limit || w->nks == 0 || w->recording || s->o->pin || !s->memo) {
+    kbody(w);
+    return;
+  }
+  size_t len;
+  uint64_t h;
+  unsigned char *k = frontier(w, &len, &h);
+  Memo **b = &w->memo[h & (MEMO_BUCKETS - 1)], *m = *b;
+  while (m && !(m->h == h && m->klen == len && memcmp(m->key, k, len) == 0)) m = m->next;
+  if (m && m->done) {
+    free(k);
+    w->memo_hits++;
+    replay(w, m);
+    return;
+  }
+  if (m || w->nmemo >= MEMO_MAX) {   /* being explored higher up, or the memo is full */
+    free(k);
+    kbody(w);
+    return;
+  }
+  m = calloc(1, sizeof *m);
+  m->h = h, m->key = k, m->klen = len, m->next = *b;
+  *b = m;
+  w->nmemo++;
+  w->recording = m;
+  kbody(w);
+  w->recording = NULL;
+  m->done = !s->stop;
+}
+
+static void kbody(W *w) {
+  Shared *s = w->s;
   if (w->nkern < s->o->max_kernels) headers(w);
+  if (s->o->pin && !s->pin_ops) return;
   /* pre-defined operators; canonical: each statement reads the newest tensor */
   uint64_t m = s->opmask;
   int nt = w->nkt;
+  int need = last_needs(w);
   for (int i = 0; i < nt; i++) {
+    if (__builtin_popcount((unsigned)need) > 2) break;   /* no operator reads them all */
     for (int j = 0; j < nt; j++) {
       if (w->nks > 0 && i != nt - 1 && j != nt - 1) continue;
+      if (need & ~((1 << i) | (1 << j))) continue;
       static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV, AX_OP_DOT};
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
         AxOp op = bin[u];
@@ -1178,6 +1537,7 @@ static void kdfs(W *w) {
       }
     }
     if (w->nks > 0 && i != nt - 1) continue;
+    if (need & ~(1 << i)) continue;
     static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
     for (size_t u = 0; u < sizeof un / sizeof un[0]; u++)
       if ((m & bit(un[u])) && mine(w)) kop(w, un[u], i, -1, -1, 0);
@@ -1199,6 +1559,7 @@ static void *worker(void *arg) {
   W *w = arg;
   Shared *s = w->s;
   w->abs = ax_prune_new();
+  w->memo = calloc(MEMO_BUCKETS, sizeof(Memo *));
   spec_exprs(w);
   const AxMugraph *g = s->prog;
   w->nkt = 0;
@@ -1217,17 +1578,35 @@ static void *worker(void *arg) {
     for (int d = 0; d < t->shape.rank; d++) k->cls[d] = s->tcls[st->t * AX_MAXRANK + d];
   }
   /* iterative deepening: small graphs first, so a time limit still finds them */
-  for (int kl = 1; kl <= s->o->max_kernel_ops && !s->stop; kl++)
-    for (int bl = 3; bl <= s->o->max_block_ops && !s->stop; bl++) {
+  int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
+  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes;  /* one pass */
+  const char *lv = getenv("AXLE_SEARCH_LEVELS");   /* experiments: "KL0,KL1,BL0,BL1" */
+  if (lv) sscanf(lv, "%d,%d,%d,%d", &kl0, &kl1, &bl0, &bl1);
+  for (int kl = kl0; kl <= kl1 && !s->stop; kl++)
+    for (int bl = bl0; bl <= bl1 && !s->stop; bl++) {
       w->kernel_limit = kl;
       w->block_limit = bl;
+      if (getenv("AXLE_SEARCH_DEBUG") && w->id == 0)
+        fprintf(stderr, "level: %d kernel statements, %d block nodes at %.1f s (%ld states)\n", kl, bl,
+                ax_clock_s() - s->start, s->states);
       w->top_index = 0;
       kdfs(w);
     }
+  if (getenv("AXLE_SEARCH_DEBUG"))
+    fprintf(stderr, "worker %d: block states by kernel %ld %ld %ld, %ld cut by the bound, memo %ld entries %ld hits\n", w->id,
+            w->by_kernel[0], w->by_kernel[1], w->by_kernel[2], w->cut, w->nmemo, w->memo_hits);
   pthread_mutex_lock(&s->mu);
   s->states += w->states - w->reported;
   s->pruned += w->pruned - w->reported_pruned;
   pthread_mutex_unlock(&s->mu);
+  for (int i = 0; i < MEMO_BUCKETS; i++)
+    for (Memo *m = w->memo[i], *nx; m; m = nx) {
+      nx = m->next;
+      free(m->key);
+      free(m->suf);
+      free(m);
+    }
+  free(w->memo);
   free(w->spec);
   ax_prune_free(w->abs);
   return NULL;
@@ -1253,6 +1632,51 @@ static void *progress(void *arg) {
   return NULL;
 }
 
+int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o) {
+  AxArena *a = ax_arena_new();
+  FILE *sink = fopen("/dev/null", "w");
+  AxMugraph *g = parse_mug(a, text, sink);
+  int st = 3;
+  if (g) {
+    AxEquivOpts eo;
+    ax_equiv_defaults(&eo);
+    eo.seed = o->seed;
+    eo.out = getenv("AXLE_SEARCH_DEBUG") ? stderr : sink;
+    eo.jobs = o->jobs < 1 ? 1 : o->jobs;
+    eo.field_only = true;   /* never the doubles' "by testing, no bound" through a sqrt */
+    AxDiag dd;
+    ax_diag_init(&dd, sink);
+    AxEquivHow how = AX_EQUIV_NONE;
+    st = ax_equiv_run_how(prog, g, &dd, &eo, &how);
+    /* belt and braces: only what exact field tests established is accepted */
+    if (st == 0 && how != AX_EQUIV_BOUNDED && how != AX_EQUIV_FIELD) st = 2;
+  }
+  fclose(sink);
+  ax_arena_free(a);
+  return st;
+}
+
+/* Test hook: AXLE_TEST_SEARCH_INJECT=FILE.mug adds that graph to the kept candidates,
+ * ranked first (modelled 0 s), as if the generator had built it and the filter had passed
+ * it — so that a test can show what the final check does with a graph that the generator
+ * would not build today (tests/e2e/superopt_search.sh). */
+static void inject(Shared *s) {
+  const char *path = getenv("AXLE_TEST_SEARCH_INJECT");
+  if (!path || !*path) return;
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  int c;
+  while ((c = fgetc(f)) != EOF) fputc(c, m);
+  fclose(m);
+  fclose(f);
+  memmove(s->found + 1, s->found, sizeof(Found) * (size_t)s->nfound);
+  s->found[0] = (Found){text, 0};
+  s->nfound++;
+}
+
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {
   Shared *s = calloc(1, sizeof *s);
   s->prog = prog;
@@ -1272,8 +1696,29 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_SQRT) | bit(AX_OP_SQUARE) | bit(AX_OP_DIV);
     if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
   }
+  AxSearchOpts po;
+  if (o->pin) {
+    const AxMugraph *pg = o->pin;
+    s->pin_key = ax_search_canon_key(pg);
+    for (int i = 0; i < pg->nstmts; i++) {
+      const AxKStmt *st = &pg->stmts[i];
+      if (st->kind == AX_KS_OP && !pg->tensors[st->t].anon) s->pin_ops = true, s->pin_stmts++;
+      if (st->kind != AX_KS_KERNEL) continue;
+      s->pin_stmts++, s->pin_kernels++;
+      int nn = 0;
+      for (int j = 0; j < st->kernel->nnodes; j++)
+        nn += st->kernel->nodes[j].kind != AX_BN_SAVE && !st->kernel->nodes[j].anon;
+      if (nn > s->pin_nodes) s->pin_nodes = nn;
+    }
+    po = *o;
+    po.max_kernels = s->pin_kernels;
+    po.max_kernel_ops = s->pin_stmts;
+    po.verify_final = po.verify_all = false;
+    s->o = o = &po;
+  }
+  s->memo = !getenv("AXLE_SEARCH_NO_MEMO");
   pthread_mutex_init(&s->mu, NULL);
-  s->found = calloc((size_t)o->top + 1, sizeof(Found));
+  s->found = calloc((size_t)o->top + 2, sizeof(Found));
   s->start = ax_clock_s();
   s->deadline = o->time_limit > 0 ? s->start + o->time_limit : 0;
   int jobs = o->jobs < 1 ? 1 : o->jobs;
@@ -1296,32 +1741,28 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->candidates = s->candidates;
   r->checked = s->checked;
   r->equivalent = s->equivalent;
+  r->check_s = s->check_s;
+  r->check_cpu_s = s->check_cpu_s;
+  r->pin_reached = s->pin_reached;
+  free(s->pin_key);
   r->naive_s = ax_cost_time(prog, o->target);
   r->best_found_s = s->best_at;
   r->search_s = ax_clock_s() - s->start;
+  inject(s);
   /* the full-shape check, best first; a graph that fails it is dropped */
-  r->found = calloc((size_t)o->top + 1, sizeof(AxSearchFound));
+  r->found = calloc((size_t)o->top + 2, sizeof(AxSearchFound));
+  double f0 = ax_clock_s();
   for (int i = 0; i < s->nfound; i++) {
     bool pass = true;
     if ((o->verify_final && r->nfound == 0) || o->verify_all) {
-      AxArena *a = ax_arena_new();
-      FILE *sink = fopen("/dev/null", "w");
-      AxMugraph *g = parse_mug(a, s->found[i].text, sink);
-      AxEquivOpts eo;
-      ax_equiv_defaults(&eo);
-      eo.seed = o->seed;
-      eo.out = sink;
-      AxDiag dd;
-      ax_diag_init(&dd, sink);
-      pass = g && ax_equiv_run(prog, g, &dd, &eo) == 0;
-      fclose(sink);
-      ax_arena_free(a);
+      pass = ax_search_accept(prog, s->found[i].text, o) == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
       if (!pass) r->rejected_final++;
     }
     if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
     else free(s->found[i].text);
   }
+  r->final_s = ax_clock_s() - f0;
   r->seconds = ax_clock_s() - s->start;
   for (int i = 0; i < s->nseen; i++) free(s->seen[i]);
   free(s->seen);

@@ -56,6 +56,13 @@ typedef struct AxSearchOpts {
   bool verify_all;        /* full-shape check of every kept graph (default off) */
   uint64_t seed;          /* equivalence draws */
   FILE *progress;         /* a progress line every 0.5 s, or NULL */
+  const AxMugraph *pin;   /* reachability (not a search): a validated μGraph of the same
+                             program. The generator runs with its kernel headers pinned to
+                             pin's (grid, for-loop, iterators' maps), kernels and statements
+                             limited to pin's counts, block nodes to its largest block graph,
+                             pruning as set; every candidate's canonical key is compared with
+                             pin's (no filter, no check). pin_reached tells; found[0] is the
+                             generated text. */
 } AxSearchOpts;
 
 void ax_search_defaults(AxSearchOpts *o);
@@ -72,6 +79,9 @@ typedef struct AxSearchResult {
   long checked;           /* candidates run through the equivalence filter */
   long equivalent;        /* candidates that passed it */
   long rejected_final;    /* best candidates the full-shape check rejected */
+  double check_s;         /* seconds in the filter's checks, summed over threads */
+  double check_cpu_s;     /* CPU seconds of those checks (independent of the load) */
+  double final_s;         /* seconds in the final full-shape checks */
   double seconds;         /* the whole run, final full-shape checks included */
   double search_s;        /* the search alone */
   double best_found_s;    /* when the best graph (before the final check) was found */
@@ -80,11 +90,29 @@ typedef struct AxSearchResult {
   AxSearchFound *found;   /* sorted by time, at most opts.top; found[0] the best */
   int nfound;
   bool best_verified;     /* found[0] passed the full-shape check */
+  bool pin_reached;       /* o->pin: a candidate with its canonical key was generated */
 } AxSearchResult;
 
 /* Runs the search on validated program prog. Returns false (after reporting through d)
  * only when the program uses what the search cannot handle; r is then untouched. */
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r);
 void ax_search_result_free(AxSearchResult *r);
+
+/* The check every graph passes before the search returns it (and before anything is
+ * written): text (borrowed .mug) parsed, validated and compared with prog at full shape,
+ * δ 2^-30, on o->jobs threads, with field_only (equiv.h): accepted (0) only when every
+ * exact field test agreed — with the δ bound, or without one where Theorem 2 gives none
+ * (exponentials: attention) — and the float check passed. Never on the doubles' word
+ * alone: a graph that differs in the field where sqrt is uninterpreted is refused (2),
+ * even if it agrees within 1e-6 in doubles. Returns ax_equiv_run's status (3: text does
+ * not parse or validate). */
+int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o);
+
+/* A canonical key of validated g (returned owned, free()): every output, by name, as the
+ * tree that computes it — kernels by grid, block, for-loop and omaps, block nodes by
+ * operator, attributes and operands (add/mul operands sorted), iterators by maps. Names,
+ * statement order and thread grouping do not enter it: two graphs with one key compute
+ * the same thing the same way. */
+char *ax_search_canon_key(const AxMugraph *g);
 
 #endif

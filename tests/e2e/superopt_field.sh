@@ -90,6 +90,9 @@ check "sqrt(x)*sqrt(x) = x is not rejected" st 0
 check "... and is reported without a bound" has "$tmp/out" "^equivalent by testing, no bound"
 run "$tmp/s.axl" "$tmp/s.mug" --seed 5 --require-bound
 check "... which --require-bound turns into exit 2" st 2
+run "$tmp/s.axl" "$tmp/s.mug" --seed 5 --field-only
+check "... and --field-only (what the search uses) does not establish it: exit 2" st 2
+check "... saying why" has "$tmp/out" "^not established: the field tests differ"
 run "$tmp/s.axl" "$tmp/s2.mug" --seed 5
 check "a wrong graph with a square root is still not equivalent" st 1
 check "... confirmed in doubles" has "$tmp/out" "confirmed in doubles"

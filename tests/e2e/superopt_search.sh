@@ -3,7 +3,9 @@
 # found and passes `axle equiv`; an element-wise chain becomes a thread graph; pruning
 # loses no equivalent graph of an exhaustive search; a wrong axiom (and a missing rules
 # directory) is refused with exit 3 naming the rules; bad input exits 3; a search with
-# no room finds nothing (exit 1). Every search is bounded by its limits, never by speed.
+# no room finds nothing (exit 1); a graph wrong by 1e-7 relative through a square root
+# (which `axle equiv` alone accepts, through the doubles) is never written. Every search
+# is bounded by its limits, never by speed.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -48,6 +50,20 @@ for f in $(ls "$tmp"/p/*.mug | head -3); do
   "$AXLE" equiv $t/tiny_mm.axl "$f" --seed 11 >/dev/null 2>&1 || { echo "FAIL: $f not equivalent"; fail=$((fail + 1)); }
 done
 
+# 3b. the memo of last statements (two kernel statements) loses nothing: the same
+# candidates, the same filter verdicts and the same best with and without it, from far
+# fewer states
+for m in 1 0; do
+  if [ $m = 1 ]; then env=(); else env=(AXLE_SEARCH_NO_MEMO=1); fi
+  env "${env[@]}" "$AXLE" superopt --no-gate --progress never --jobs 2 $t/tiny_mm.axl --max-kernel-ops 2 \
+    --max-block-ops 3 --top 1000 --output "$tmp/memo$m.mug" --format json >"$tmp/memo$m.json" 2>/dev/null
+done
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+for f in candidates checked equivalent best_time_us; do
+  check "memo: same $f" [ "$(field "$tmp/memo1.json" $f)" = "$(field "$tmp/memo0.json" $f)" ]
+done
+check "memo: fewer states" [ "$(field "$tmp/memo1.json" states)" -lt "$(field "$tmp/memo0.json" states)" ]
+
 # 4. gating: a wrong axiom, and a directory without the rules, are refused by name
 "$AXLE" superopt $t/tiny_mm.axl --output "$tmp/g.mug" --rules $t/wrong-rules --progress never \
   2>"$tmp/gate.err"; st=$?
@@ -76,6 +92,34 @@ check "bad program located" has "$tmp/e3" "bad.axl:3:"
 "${S[@]}" $t/tiny_mm.axl --max-states 1 --output "$tmp/none.mug" >/dev/null 2>&1; st=$?
 check "nothing found exit 1" [ "$st" -eq 1 ]
 check "nothing found not written" test ! -e "$tmp/none.mug"
+
+# 7. soundness of what is written (issue 14 review): a graph wrong by 1e-7 relative
+# through a square root. `axle equiv` alone says "equivalent by testing, no bound" (the
+# doubles cannot see 1e-7); the search's final check accepts only what exact field tests
+# established, so the graph — injected first in the ranking by a test hook, as if the
+# generator had built it — is never written.
+bad=$t/tiny_rms_linear.off-1e-7.mug
+"$AXLE" equiv $t/tiny_rms_linear.axl "$bad" --seed 3 >"$tmp/bad.eq" 2>&1; st=$?
+check "the attack: equiv alone accepts it (exit 0)" [ "$st" -eq 0 ]
+check "... by testing, with no bound" has "$tmp/bad.eq" "^equivalent by testing, no bound"
+"$AXLE" equiv $t/tiny_rms_linear.axl "$bad" --seed 3 --field-only >"$tmp/bad.eq2" 2>&1; st=$?
+check "--field-only: not established (exit 2)" [ "$st" -eq 2 ]
+check "--field-only: says why" has "$tmp/bad.eq2" "^not established: the field tests differ"
+AXLE_TEST_SEARCH_INJECT="$bad" "${S[@]}" $t/tiny_rms_linear.axl --max-states 1 \
+  --output "$tmp/inj1.mug" --format json >"$tmp/inj1.json" 2>/dev/null; st=$?
+check "injected alone: exit 1" [ "$st" -eq 1 ]
+check "injected alone: nothing written" test ! -e "$tmp/inj1.mug"
+check "injected alone: rejected by the final check" has "$tmp/inj1.json" '"rejected_final": 1'
+AXLE_TEST_SEARCH_INJECT="$bad" "${S[@]}" $t/tiny_rms_linear.axl --max-block-ops 7 \
+  --output "$tmp/inj2.mug" --format json >"$tmp/inj2.json" 2>/dev/null; st=$?
+check "injected first: the next-best graph is written (exit 0)" [ "$st" -eq 0 ]
+check "injected first: it is not the injected graph" bash -c "! grep -q '1.0000001' '$tmp/inj2.mug'"
+check "injected first: rejected by the final check" has "$tmp/inj2.json" '"rejected_final": 1'
+check "injected first: what is written is established in the field" \
+  "$AXLE" equiv $t/tiny_rms_linear.axl "$tmp/inj2.mug" --seed 5 --field-only
+for f in check_seconds ms_per_check check_cpu_seconds cpu_ms_per_check final_check_seconds; do
+  check "json $f" has "$tmp/inj2.json" "\"$f\": "
+done
 
 echo "superopt search: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

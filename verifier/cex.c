@@ -32,7 +32,7 @@ void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out) {
     int sym = -1;
     for (size_t i = 0; i < s->nsyms && sym < 0; i++)
       if (s->syms[i].kind == AX_SYM_TENSOR && strcmp(s->syms[i].name, name) == 0) sym = (int)i;
-    if (sym < 0) {   /* not a tensor: log, pow's undecided cases */
+    if (sym < 0) {   /* not a tensor: log, sqrt, pow's undecided cases, a sum under sqrt */
       out->opaque = true;
       continue;
     }
@@ -309,8 +309,8 @@ void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxRepl
     if (out->confirmed || out->unsupported || !missing || has_tensor_preconditions(in->rule->syms)) break;
   }
   if (!out->confirmed && !out->unsupported && w->opaque)
-    out->unsupported = "the model chose values of an uninterpreted function (log, or pow where "
-                       "the model leaves it open) that are not the true ones";
+    out->unsupported = "the model chose values of an uninterpreted function (log, sqrt, or pow "
+                       "where the model leaves it open) that are not the true ones";
 }
 
 static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, AxReplay *out,

@@ -148,14 +148,14 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
       free(out->cex_json);
       out->cex_text = rep.text;
       out->cex_json = rep.json;
-    } else if (rep.unsupported) {
-      v = AX_UNKNOWN;
-      set_reason(out, "at rank %s: the solver's counterexample cannot be replayed: %s", where, rep.unsupported);
-    } else if (in.nclosed) {
-      /* a sum under sqrt is an uninterpreted value to the solver (symbolic.c close_sum):
-       * its model need not be a real counterexample. Small concrete instances may be. */
+    } else if (rep.unsupported || in.nclosed) {
+      /* the model need not be a real counterexample: an uninterpreted function (log, pow's
+       * open cases, sqrt, a sum under sqrt: symbolic.c close_sum) may take values the true
+       * one does not, or a value has no exact rational form. Where an uninterpreted
+       * function is the cause, small concrete instances, replayed exactly, may still refute
+       * the rule; nothing else is claimed. */
       AxReplay found;
-      if (ax_cex_search(&in, &w, 256, &found)) {
+      if ((w.opaque || in.nclosed) && ax_cex_search(&in, &w, 256, &found)) {
         v = AX_INVALID;
         set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
         free(out->cex_text);
@@ -163,11 +163,17 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
         out->cex_text = found.text;
         out->cex_json = found.json;
         free(found.failed);
-      } else {
+      } else if (in.nclosed) {
         v = AX_UNKNOWN;
         set_reason(out, "at rank %s: %s", where,
                    "the solver's counterexample does not replay (a sum under sqrt is uninterpreted to "
                    "the solver) and no small instance refutes the rule");
+      } else {
+        v = AX_UNKNOWN;
+        set_reason(out, w.opaque ? "at rank %s: the solver's counterexample cannot be replayed: %s; "
+                                   "no small instance refutes the rule"
+                                 : "at rank %s: the solver's counterexample cannot be replayed: %s",
+                   where, rep.unsupported);
       }
     } else {
       v = AX_ERROR;

@@ -278,6 +278,16 @@ char *ax_float_decimal(AxSort f, uint32_t x) {
 
 char *ax_float_text(AxSort f, uint32_t x) {
   char *d = ax_float_decimal(f, x);
+  if (strlen(d) > 32) {   /* the bits are exact; a long decimal is shown to 9 digits */
+    mpq_t q;
+    mpq_init(q);
+    ax_float_value(f, x, q);
+    char approx[40];
+    snprintf(approx, sizeof approx, "≈ %.9g", mpq_get_d(q));   /* every f32 is a double */
+    mpq_clear(q);
+    free(d);
+    d = ax_xstrdup(approx);
+  }
   size_t n = strlen(d) + 32;
   char *out = ax_xmalloc(n);
   snprintf(out, n, "0x%0*x (%s)", ax_float_width(f) / 4, (unsigned)x, d);

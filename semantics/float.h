@@ -6,7 +6,8 @@
  * result and rounds it once (ax_float_round). A correctly rounded +, −, ×, ÷ is by
  * definition the exact result rounded once, so this is the IEEE operation, with no double
  * rounding and no dependence on the host's FPU, excess precision or contraction
- * (tests/unit/check_float.c compares it with the host's float for binary32).
+ * (tests/unit/check_float.c compares it with the host's float: directly for binary32, as
+ * "compute in float, then round" for binary16 and bfloat16).
  *
  * Special values follow IEEE 754: NaN in gives NaN out (the quiet NaN of the format:
  * payloads are not modelled), inf − inf, 0 × inf, 0/0, inf/inf are NaN; an exact zero sum
@@ -57,7 +58,9 @@ int ax_float_cmp(AxSort f, uint32_t a, uint32_t b);
 bool ax_float_same(AxSort f, uint32_t a, uint32_t b);
 
 /* "0x3f800001 (1.00000011920928955078125)", "0xff800000 (-inf)", "0x7fc00000 (NaN)",
- * "0x8000 (-0)": the bits and the exact decimal value. malloc'd. */
+ * "0x8000 (-0)": the bits and the exact decimal value — or, when that is longer than 32
+ * characters, the value to 9 significant digits, "0x00000001 (≈ 1.40129846e-45)" (the
+ * bits are exact either way). malloc'd. */
 char *ax_float_text(AxSort f, uint32_t x);
 /* The exact decimal value alone: "1.00000011920928955078125", "-0", "inf", "NaN". */
 char *ax_float_decimal(AxSort f, uint32_t x);

@@ -37,6 +37,7 @@ typedef struct Inst {
   const AxRead *reads;
   size_t nreads;
   T query;
+  T assume;       /* bounds ∧ precondition ∧ valid(LHS): is there anything to check? */
   const char *unsupported;
 } Inst;
 
@@ -110,7 +111,8 @@ static void build(Inst *in, const AxBlock *rule, AxSort f, int max_size, const i
   AxV bounds = d->band(d, input_bounds(&in->den, max_size), ax_ieee_bounds(in->fp));
   in->reads = ax_ieee_reads(in->fp, &in->nreads);   /* the preconditions may read more */
   AxV goal = d->band(d, in->rhs->valid, d->band(d, sizes, d->bor(d, d->bnot(d, acc_valid), same)));
-  in->query = ax_ieee_term(d->band(d, d->band(d, bounds, d->band(d, pre, in->lhs->valid)), d->bnot(d, goal)));
+  in->assume = ax_ieee_term(d->band(d, bounds, d->band(d, pre, in->lhs->valid)));
+  in->query = ax_term_mk_and2(in->tc, in->assume, ax_ieee_term(d->bnot(d, goal)));
   in->unsupported = in->den.unsupported ? in->den.unsupported : d->unsupported;
 }
 
@@ -434,9 +436,11 @@ static void reason(AxResult *out, const char *fmt, const char *a, const char *b)
   snprintf(out->reason, n, fmt, a, b);
 }
 
-/* One rank instance: AX_HOLDS_BOUNDED (no counterexample), AX_INVALID or AX_UNKNOWN. */
+/* One rank instance: AX_HOLDS_BOUNDED (no counterexample), AX_INVALID or AX_UNKNOWN. When
+ * it holds and *inhabited is false, one more query asks whether any input satisfies the
+ * bounds, the precondition and the left side's validity here (sets *inhabited). */
 static AxVerdict instance(const AxBlock *rule, AxSort f, const int *rank, const AxVerifyOpts *o,
-                          AxResult *out) {
+                          AxResult *out, bool *inhabited) {
   Inst in;
   build(&in, rule, f, o->ieee.max_size, rank);
   char *where = ranks_text(rule->syms, rank);
@@ -480,6 +484,10 @@ static AxVerdict instance(const AxBlock *rule, AxSort f, const int *rank, const 
       v = AX_UNKNOWN;
       reason(out, "at rank %s: the solver's counterexample did not replay: %s", where, no);
     }
+  } else if (!*inhabited) {
+    out->queries++;
+    so.dump_prefix = NULL;
+    *inhabited = ax_solver_check(&so, in.tc, in.assume, NULL, 0, NULL, why, sizeof why) == AX_SMT_SAT;
   }
   ax_model_free(m);
 done:
@@ -520,6 +528,7 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
   }
   /* lowest ranks first: by total rank, then the odometer order */
   AxVerdict worst = AX_HOLDS_BOUNDED;
+  bool inhabited = false;
   int maxsum = 0;
   for (size_t c = 0; c < s->nrclasses; c++) maxsum += hi[c];
   for (int total = (int)s->nrclasses; total <= maxsum && worst != AX_INVALID; total++) {
@@ -531,7 +540,7 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
         out->instances++;
         char *kept = out->reason;
         out->reason = NULL;
-        AxVerdict v = instance(rule, f, rank, o, out);
+        AxVerdict v = instance(rule, f, rank, o, out, &inhabited);
         for (size_t c = 0; c < s->nrclasses; c++)
           if (rank[c] > out->bounds[c]) out->bounds[c] = rank[c];
         if (v == AX_INVALID) {
@@ -559,6 +568,12 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
   if (worst == AX_HOLDS_BOUNDED) {
     free(out->reason);
     out->reason = NULL;
+    if (!inhabited) {   /* nothing was checked: say so, never HOLDS */
+      out->verdict = AX_UNKNOWN;
+      out->reason = ax_xstrdup("vacuous at these bounds: no input within them was found that "
+                               "satisfies the precondition with a valid left side (raise "
+                               "--ieee-max-rank or --ieee-max-size)");
+    }
   }
   out->time_ms = now_ms() - t0;
 }

@@ -118,6 +118,9 @@ START_TEST(test_text) {
   t = ax_float_text(F32, ax_float_nan(F32));
   ck_assert_str_eq(t, "0x7fc00000 (NaN)");
   free(t);
+  t = ax_float_text(F32, 1);
+  ck_assert_str_eq(t, "0x00000001 (≈ 1.40129846e-45)");
+  free(t);
   t = ax_float_decimal(F16, 0xb800u);
   ck_assert_str_eq(t, "-0.5");
   free(t);

@@ -509,7 +509,7 @@ static void arrived(void *ctx, size_t i, const char *data, size_t len, const cha
     memset(r, 0, sizeof *r);
     r->rule = t->rule;
     r->type = t->type;
-    r->has_type = t->rule->tvar.name != NULL;
+    r->has_type = t->rule->tvar.name != NULL || (t->ieee && t->type == AX_REAL);
     r->ieee = t->ieee;
     r->fmt = t->fmt;
     r->ieee_rank = run->o->v.ieee.max_rank;
@@ -592,8 +592,7 @@ static int run_command(int argc, char **argv, bool gate) {
       AxType types[3];
       int nt = ax_rule_types(b, types);
       if (o.v.ieee.on) {   /* one task per format for a rule that can be real, else one */
-        bool real = false;
-        for (int k = 0; k < nt; k++) real |= types[k] == AX_REAL && b->tvar.name;
+        bool real = ax_ieee_in_scope(b);
         static const AxSort fmts[] = {AX_SORT_F32, AX_SORT_F16, AX_SORT_BF16};
         for (size_t k = 0; k < AX_COUNTOF(fmts); k++) {
           if (!(o.v.ieee.formats >> fmts[k] & 1)) continue;

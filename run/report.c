@@ -195,6 +195,7 @@ char *ax_report_record(const AxResult *r) {
     cJSON_AddNumberToObject(o, "ieee_fmt", r->fmt);
     cJSON_AddNumberToObject(o, "ieee_rank", r->ieee_rank);
     cJSON_AddNumberToObject(o, "ieee_size", r->ieee_size);
+    cJSON_AddBoolToObject(o, "ieee_typed", r->has_type);   /* a real rule without T too */
   }
   char *cj = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
@@ -286,6 +287,7 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
         !get_count(o, "ieee_rank", &out->ieee_rank) || !get_count(o, "ieee_size", &out->ieee_size))
       return false;
     out->fmt = (AxSort)fmt;
+    if (!get_bool(o, "ieee_typed", &out->has_type)) return false;
   }
   /* HOLDS_BOUNDED only in IEEE mode, VERIFIED only outside it */
   if (out->verdict == AX_HOLDS_BOUNDED && !out->ieee) return false;

@@ -246,6 +246,21 @@ static cJSON *float_json(AxSort f, uint32_t bits) {
   return o;
 }
 
+/* Is the point idx (flat, in declaration order) inside tensor sym's shape? A read outside
+ * it (in a branch the instance does not take) is no part of the input. */
+static bool inside(Rep *r, int sym, AxV *idx) {
+  const AxSym *y = &r->in->rule->syms->syms[sym];
+  size_t pos = 0;
+  for (int j = 0; j < y->ndims; j++)
+    for (int k = 0; k < ax_den_rank(&r->den, y->dim_axis[j]); k++, pos++) {
+      AxV n = ax_den_map(&r->den, y->dim_size[j], k);
+      if (!ax_concrete_get_bool(r->d->ile(r->d, r->d->int_small(r->d, 0), idx[pos])) ||
+          !ax_concrete_get_bool(r->d->ilt(r->d, idx[pos], n)))
+        return false;
+    }
+  return true;
+}
+
 static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char **text, char **json) {
   Inst *in = r->in;
   const AxRuleSyms *s = in->rule->syms;
@@ -292,8 +307,7 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char
   cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
   for (size_t q = 0; q < in->nreads; q++) {
     const AxRead *rd = &in->reads[q];
-    /* only points inside the tensor's shape are part of the input */
-    bool dup = false;
+    bool dup = false;   /* a point read twice is shown once */
     for (size_t p = 0; p < q && !dup; p++) {
       if (in->reads[p].sym != rd->sym || in->reads[p].n != rd->n) continue;
       bool eq = true;
@@ -307,7 +321,7 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char
       }
       dup = eq;
     }
-    if (dup) continue;
+    if (dup || !inside(r, rd->sym, r->read_idx[q])) continue;
     char *idx = ints_text(r->read_idx[q], (int)rd->n);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
@@ -496,6 +510,15 @@ done:
   return v;
 }
 
+bool ax_ieee_in_scope(const AxBlock *rule) {
+  if (rule->tvar.name)
+    return rule->tclass == AX_TC_ANY || rule->tclass == AX_TC_NUM || rule->tclass == AX_TC_REAL;
+  const AxRuleSyms *s = rule->syms;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].elem == AX_ELEM_REAL) return true;
+  return false;
+}
+
 void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, AxResult *out) {
   const AxRuleSyms *s = rule->syms;
   memset(out, 0, sizeof *out);
@@ -511,9 +534,10 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
   out->rclass_names = ax_xcalloc(s->nrclasses + 1, sizeof(char *));
   out->bounds = ax_xcalloc(s->nrclasses + 1, sizeof(int));
   for (size_t c = 0; c < s->nrclasses; c++) out->rclass_names[c] = s->rclasses[c].name;
-  bool real = rule->tvar.name && (rule->tclass == AX_TC_ANY || rule->tclass == AX_TC_NUM ||
-                                  rule->tclass == AX_TC_REAL);
+  bool real = ax_ieee_in_scope(rule);
+  out->has_type = real;   /* the format is the result's type, with or without a variable */
   if (!real) {
+    out->has_type = rule->tvar.name != NULL;
     out->verdict = AX_UNKNOWN;
     out->reason = ax_xstrdup("outside IEEE mode: only rules whose element type can be real are "
                              "checked in floating point (int and bool rules are not)");

@@ -17,8 +17,8 @@
  *      is UNKNOWN with that reason. unsat at every instance: HOLDS_BOUNDED (never
  *      VERIFIED). unknown/timeout, or an operator without an IEEE model (exp, rem):
  *      UNKNOWN with the reason.
- * Rules whose element type cannot be real (int, bool, or no type variable) are outside
- * IEEE mode: UNKNOWN, saying so.
+ * Rules whose element type cannot be real (int or bool, or no type variable and no real
+ * tensor) are outside IEEE mode: UNKNOWN, saying so.
  *
  * The result owns its strings (ax_result_free). */
 #ifndef AX_IEEE_VERIFY_H
@@ -27,5 +27,9 @@
 #include "verifier/verify.h"
 
 void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *opts, AxResult *out);
+
+/* Is rule within IEEE mode: a type variable that can be real, or (without one) a tensor
+ * declared real? */
+bool ax_ieee_in_scope(const AxBlock *rule);
 
 #endif

@@ -1,18 +1,21 @@
 /* cmd_cuda.c — `axle cuda` (docs/gpu.md).
  *
  *   axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
- *             [--program PROGRAM.axl [--program-name NAME]]
+ *             [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]
  *       Writes the CUDA source of the μGraph and the C header of its host entry (default:
  *       FILE.cu with its extension replaced by .h); with --program also the benchmark
- *       manifest FILE.json for gpu/bench/bench.py. 0 written, 3 bad input: a located error
+ *       manifest FILE.json for gpu/bench/bench.py. --single-buffer: no cp.async double
+ *       buffering (docs/gpu.md), to time both on a GPU. 0 written, 3 bad input: a located error
  *       in the graph or the program, a graph the target cannot run (shared memory, grid),
- *       or inputs and outputs that do not pair by name. */
+ *       or inputs and outputs that do not pair by name; 3 also when a file cannot be
+ *       written ("axle: error: cannot write FILE: REASON", cli/out.h), which then leaves no
+ *       partial file. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/out.h"
 #include "dsl/parse.h"
 #include "gpu/cuda.h"
 #include "superopt/mugtext.h"
@@ -21,14 +24,8 @@
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
   fprintf(stderr, "usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
-                  "                 [--program PROGRAM.axl [--program-name NAME]]\n");
+                  "                 [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]\n");
   return 3;
-}
-
-/* Removes a file this command wrote, unless it is no regular file (/dev/null, /dev/full). */
-static void discard(const char *path) {
-  struct stat st;
-  if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) remove(path);
 }
 
 /* FILE.cu -> FILE<ext>, allocated in a. */
@@ -41,12 +38,17 @@ static const char *beside(AxArena *a, const char *cu, const char *ext) {
 int ax_cmd_cuda(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *hdr = NULL, *prog_path = NULL, *prog_name = NULL;
   AxCudaTarget target = AX_CUDA_SM90;
+  AxCudaOpts opts = {0};
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(s, "--help") == 0) {
       printf("usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
-             "                 [--program PROGRAM.axl [--program-name NAME]]\n");
+             "                 [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]\n");
       return 0;
+    }
+    if (strcmp(s, "--single-buffer") == 0) {
+      opts.single_buffer = true;
+      continue;
     }
     if (s[0] == '-' && s[1] == '-') {
       if (!v) return usage("option needs a value");
@@ -76,31 +78,31 @@ int ax_cmd_cuda(int argc, char **argv) {
   if (g && ax_mug_check(g, &d) && (!prog_path || (prog = ax_files_load_program(a, &d, prog_path, prog_name)))) {
     if (!hdr) hdr = beside(a, out, ".h");
     const char *man = prog ? beside(a, out, ".json") : NULL;
-    /* every file written is discarded again when the command fails, so that a failed
-     * run leaves no half-written .cu beside an old header */
-    const char *paths[3] = {out, hdr, man};
-    bool opened[3] = {false, false, false}, ok = true;
+    /* Every file goes through cli/out.h: written under a temporary name beside it and
+     * renamed into place only when every byte is out, so a full disk, an unwritable
+     * directory or a graph the target cannot run leaves no partial file (an existing one
+     * stays as it was). All are written and flushed before any is renamed, so a failed
+     * write leaves none of them new; the .cu is renamed last. */
+    const char *paths[3] = {hdr, man, out};
+    AxOut o[3];
+    memset(o, 0, sizeof o);
+    bool ok = true;
     for (int w = 0; w < 3 && ok; w++) {
       if (!paths[w]) continue;
-      FILE *f = fopen(paths[w], "w");
-      if (!f) {
-        fprintf(stderr, "axle: error: cannot write '%s'\n", paths[w]);
+      if (!ax_out_open(&o[w], paths[w])) {
         ok = false;
         break;
       }
-      opened[w] = true;
-      if (w == 0) ok = ax_cuda_emit(f, g, target, &d);
-      else if (w == 1) ax_cuda_emit_header(f, g);
-      else ok = ax_cuda_emit_manifest(f, g, prog, target, &d);
-      if (fclose(f) != 0 && ok) {
-        fprintf(stderr, "axle: error: cannot write '%s'\n", paths[w]);
-        ok = false;
-      }
+      if (w == 0) ax_cuda_emit_header(o[w].f, g);
+      else if (w == 1) ok = ax_cuda_emit_manifest(o[w].f, g, prog, target, &d);
+      else ok = ax_cuda_emit_opts(o[w].f, g, target, &opts, &d);
     }
+    for (int w = 0; w < 3 && ok; w++)   /* a failed flush: commit reports it and fails */
+      if (paths[w] && (fflush(o[w].f) != 0 || ferror(o[w].f))) ok = ax_out_commit(&o[w]);
+    for (int w = 0; w < 3 && ok; w++)
+      if (paths[w] && !ax_out_commit(&o[w])) ok = false;
+    for (int w = 0; w < 3; w++) ax_out_abandon(&o[w]);   /* an empty (committed) one is fine */
     if (ok) status = 0;
-    else
-      for (int w = 0; w < 3; w++)
-        if (opened[w]) discard(paths[w]);
   }
   ax_arena_free(a);
   return status;

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "base/clock.h"
 #include "cli/files.h"
 #include "cli/out.h"
 #include "dsl/check.h"
@@ -83,12 +83,6 @@ typedef struct Run {
   bool drawn;                /* ... and is on the screen now */
 } Run;
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* --- Options ---------------------------------------------------------------------------- */
 
 static int usage(const Opts *o, const char *msg) {
@@ -106,8 +100,9 @@ static int usage(const Opts *o, const char *msg) {
           "  --cross-check         every query answered by z3 and cvc5, which must agree\n"
           "                        (stricter than both: an undecided query is UNKNOWN)\n"
           "  --require-both        a VERIFIED that one solver alone confirmed fails\n"
-          "  --confirm-grace S     with both: after one solver's unsat, how long the other\n"
-          "                        has to confirm it (default 2; beyond: one solver, labelled)\n"
+          "  --confirm-grace S     with both: after one solver's unsat, the longest the other\n"
+          "                        has to confirm it (default 2; it gets 4x the first's time,\n"
+          "                        at least 0.5 s; beyond: one solver, labelled)\n"
           "  --bound-slack K       also check ranks up to each inferred bound + K; a verdict\n"
           "                        that changes is an ERROR (the oracle of bound inference)\n"
           "  --timeout SECONDS     per query (default 10)\n"
@@ -386,7 +381,7 @@ static void progress_draw(Run *run) {
   fprintf(stderr, "\r\033[K[%zu/%zu] %d verified, %d invalid, %d unknown", run->ndone, run->n,
           run->verified, run->invalid, run->unknown);
   if (run->errors) fprintf(stderr, ", %d error%s", run->errors, run->errors == 1 ? "" : "s");
-  fprintf(stderr, "  %.1f s", now_s() - run->t0);
+  fprintf(stderr, "  %.1f s", ax_clock_s() - run->t0);
   if (run->cached) fprintf(stderr, "  (%d cached)", run->cached);
   fflush(stderr);
   run->drawn = true;
@@ -579,7 +574,7 @@ static int run_command(int argc, char **argv, bool gate) {
   Run run;
   memset(&run, 0, sizeof run);
   run.o = &o;
-  run.t0 = now_s();
+  run.t0 = ax_clock_s();
   run.out = stdout;
   size_t cap = 0;
   for (size_t i = 0; i < files.n; i++)
@@ -655,7 +650,7 @@ static int run_command(int argc, char **argv, bool gate) {
   progress_draw(&run);
   ax_jobs_run(&jo, run.nqueue, work, arrived, tick, &run);
   progress_clear(&run);
-  double seconds = now_s() - run.t0;
+  double seconds = ax_clock_s() - run.t0;
 
   if (o.format == FMT_JUNIT) {
     AxReportItem *items = ax_arena_alloc(a, (run.n + 1) * sizeof *items);

@@ -565,6 +565,12 @@ static void mark_singleton(Checker *c, uint64_t axes, AxSpan at, const char *why
     }
 }
 
+static int nbits(uint64_t v) {
+  int n = 0;
+  for (; v; v &= v - 1) n++;
+  return n;
+}
+
 /* Axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). */
 static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
   const AxOpSpec *spec = ax_op_spec(op);
@@ -690,6 +696,56 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
     }
     result = (x & ~at[1]) | at[0];
     break;
+  case AX_OP_MEAN:
+  case AX_OP_RMS_NORM:
+    /* one axis of the operand, fixed at rank 1: programs reduce along one dimension */
+    if (!(at[0] & x)) {
+      err(c, b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", name, axes_text(c, x));
+      return none();
+    }
+    mark_singleton(c, at[0], b->attrs[0]->span, op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
+    result = op == AX_OP_MEAN ? x & ~at[0] : x;
+    break;
+  case AX_OP_RESHAPE_SPLIT:
+  case AX_OP_RESHAPE_MERGE: {
+    /* row-major split of one aggregated axis into two of its rank class (named axis by
+     * named axis: x.k = hi.k * t.k + lo.k), and the merge back */
+    bool split = op == AX_OP_RESHAPE_SPLIT;
+    uint64_t one = split ? at[0] : at[1], two = split ? at[1] : at[0];
+    AxExpr *one_at = b->attrs[split ? 0 : 1], *two_at = b->attrs[split ? 1 : 0];
+    if (split && nbits(one) != 1) {
+      err(c, one_at->span, "'reshape_split' splits one axis: attribute 'inner' must name exactly one");
+      return none();
+    }
+    if (nbits(two) != 2) {
+      err(c, two_at->span, "'%s' needs exactly two axes [major, minor] in '%s'", name,
+          split ? "into" : "axes");
+      return none();
+    }
+    uint64_t gone = split ? one : two, made = split ? two : one;
+    if (gone & ~x) {
+      err(c, (split ? one_at : two_at)->span, "'%s' %s axes %s that the operand does not have", name,
+          split ? "splits" : "merges", axes_text(c, gone & ~x));
+      return none();
+    }
+    if (made & x) {
+      err(c, (split ? two_at : one_at)->span, "'%s' makes axes %s that the operand already has", name,
+          axes_text(c, made & x));
+      return none();
+    }
+    int rc = -1;
+    for (size_t i = 0; i < c->s->naxes; i++)
+      if ((one | two) >> i & 1) {
+        int r = sym(c, c->s->axes[i])->rclass;
+        if (rc >= 0 && r != rc) {
+          err(c, e->span, "'%s' needs its axes %s in one rank class", name, axes_text(c, one | two));
+          return none();
+        }
+        rc = r;
+      }
+    result = (x & ~gone) | made;
+    break;
+  }
   case AX_OP_REDUCE:
     if (at[0] & ~x) {
       err(c, b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
@@ -1241,6 +1297,9 @@ static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
   if (e->ty.op == AX_OP_CONCAT && e->ty.attrs && e->ty.attrs[0])
     mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
                    "concat axis");
+  if ((e->ty.op == AX_OP_MEAN || e->ty.op == AX_OP_RMS_NORM) && e->ty.attrs && e->ty.attrs[0])
+    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
+                   e->ty.op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
   if (e->ty.op == AX_OP_IOTA && e->ty.attrs && e->ty.attrs[1])
     mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[1]->ty.sym)->axis, e->ty.attrs[1]->span,
                    "iota axis");

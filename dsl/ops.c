@@ -24,6 +24,8 @@ static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
     [AX_OP_RELABEL] = {REQ("map", AX_AT_RELABEL)},
     [AX_OP_REVERSE] = {REQ("axes", AX_AT_AXES)},
     [AX_OP_RESHAPE_DEGENERATE] = {OPT("add", AX_AT_AXES, AX_DEF_NONE), OPT("remove", AX_AT_AXES, AX_DEF_NONE)},
+    [AX_OP_RESHAPE_SPLIT] = {REQ("inner", AX_AT_AXMAP), REQ("into", AX_AT_AXES)},
+    [AX_OP_RESHAPE_MERGE] = {REQ("axes", AX_AT_AXES), REQ("into", AX_AT_AXIS)},
     [AX_OP_REDUCE] = {REQ("axes", AX_AT_AXIDX)},
     [AX_OP_DOT] = {REQ("contract", AX_AT_AXIDX), OPT("batch", AX_AT_AXES, AX_DEF_NONE)},
     [AX_OP_CONV] = {OPT("batch", AX_AT_AXES, AX_DEF_NONE), REQ("feature", AX_AT_AXIDX),
@@ -31,6 +33,9 @@ static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
       OPT("stride", AX_AT_AXMAP, AX_DEF_ONE), OPT("low", AX_AT_AXMAP, AX_DEF_ZERO),
       OPT("high", AX_AT_AXMAP, AX_DEF_ZERO), OPT("lhs_dilation", AX_AT_AXMAP, AX_DEF_ONE),
       OPT("rhs_dilation", AX_AT_AXMAP, AX_DEF_ONE)},
+    /* one axis, as in programs: its class is fixed at rank 1 (like a concat axis) */
+    [AX_OP_MEAN] = {REQ("axis", AX_AT_AXIS)},
+    [AX_OP_RMS_NORM] = {REQ("axis", AX_AT_AXIS)},
 };
 
 static const AxOpSpec table[AX_OP_COUNT] = {

@@ -108,12 +108,17 @@ typedef enum {
   X(CONV, "conv", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                      \
   X(INPUT, "input", NULL, S_, 0, 0, AX_ET_ANY, 0, 0, 0, AX_TC_SOURCE)                  \
   X(SQUARE, "square", NULL, R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)            \
-  X(SQRT, "sqrt", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
+  X(SQRT, "sqrt", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
   X(SILU, "silu", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)               \
-  X(MEAN, "mean", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_REDUCE)     \
-  X(RMS_NORM, "rms_norm", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_NORM) \
+  X(MEAN, "mean", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_REDUCE)     \
+  X(RMS_NORM, "rms_norm", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_NORM) \
   X(RESHAPE, "reshape", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE, AX_TC_LAYOUT)    \
-  X(REPEAT, "repeat", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_AXIS | AX_TA_TIMES, AX_TC_LAYOUT)
+  X(REPEAT, "repeat", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_AXIS | AX_TA_TIMES, AX_TC_LAYOUT) \
+  X(LOG, "log", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                       \
+  X(POW, "pow", NULL, R_, 2, 2, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                       \
+  X(RSQRT, "rsqrt", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                   \
+  X(RESHAPE_SPLIT, "reshape_split", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
+  X(RESHAPE_MERGE, "reshape_merge", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

@@ -4,8 +4,10 @@
  * gpu/emu/axle_emu.h standing in for the CUDA runtime (AXLE_EMU). So it uses only what the
  * emulator defines: __global__, __shared__ through AX_SMEM_*, threadIdx / blockIdx /
  * blockDim / gridDim, __syncthreads, the f16/bf16 conversion intrinsics, AX_LAUNCH instead
- * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError. The tensor-core path is
- * behind AX_TC_ON, which the emulator never sets.
+ * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError, and the cp.async
+ * wrappers ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N> (inline PTX here,
+ * poisoned-until-waited copies there). The tensor-core path is behind AX_TC_ON, which the
+ * emulator never sets.
  *
  * Values are computed in f32; every block operator's result is rounded to its dtype when
  * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —
@@ -389,6 +391,8 @@ enum { CLEAN, ELEMWISE, SCATTERED };   /* dirty: since the last barrier, written
 typedef struct Tile {
   Opnd o;
   int64_t off, bytes;
+  int64_t off2;        /* a double-buffered iterating input's second buffer, else -1 */
+  int aw;              /* its cp.async width in bytes (16, 8, 4) */
   int dirty;
 } Tile;
 
@@ -628,7 +632,7 @@ static int gen_op(KGen *kg, int i) {
 /* The offset expression of a tile's dim d: the block's chunk (imap, hierarchical over the
  * grid axes mapped to d, x outermost) plus, for the fmap dim, the iteration's slice. */
 static void tile_offsets(const AxTShape *full, const int *map, int fmap, const int64_t *grid,
-                         const AxTShape *tile, char off[][160]) {
+                         const AxTShape *tile, const char *itv, char off[][160]) {
   for (int d = 0; d < full->rank; d++) {
     int64_t parts = 1;
     char h[120] = "";
@@ -644,7 +648,7 @@ static void tile_offsets(const AxTShape *full, const int *map, int fmap, const i
     size_t u = 0;
     off[d][0] = 0;
     if (h[0]) u += (size_t)snprintf(off[d], 160, "%s * %" PRId64, h, chunk);
-    if (fmap == d) snprintf(off[d] + u, 160 - u, "%s(long long)it * %" PRId64, u ? " + " : "", tile->dim[d]);
+    if (fmap == d) snprintf(off[d] + u, 160 - u, "%s(long long)%s * %" PRId64, u ? " + " : "", itv, tile->dim[d]);
     if (!off[d][0]) snprintf(off[d], 160, "0");
   }
 }
@@ -698,7 +702,7 @@ static void gen_iter(KGen *kg, int i) {
   const AxBNode *n = &kg->k->nodes[i];
   const AxKTensor *src = &kg->g->tensors[n->src];
   char off[AX_MAXRANK][160];
-  tile_offsets(&src->shape, n->imap, n->fmap, kg->k->grid, &n->shape, off);
+  tile_offsets(&src->shape, n->imap, n->fmap, kg->k->grid, &n->shape, "it", off);
   char sb[96];
   line(kg->e, "// '%s': tile %s of '%s'", n->name, ax_shape_str(&n->shape, sb, sizeof sb), src->name);
   char gname[32];
@@ -708,6 +712,52 @@ static void gen_iter(KGen *kg, int i) {
   kg->t[i].dirty = box_vec(&kg->t[i].o, src->dtype, &src->shape) ? SCATTERED : ELEMWISE;
 }
 
+/* The cp.async width of an iterating input's tile copy: the widest of 16, 8 and 4 bytes
+ * that divides the innermost run of both the tile and the tensor, so that every row of the
+ * box starts at a multiple of it (chunk and slice offsets are multiples of the tile's
+ * innermost size; tensors start 16-byte aligned, as cudaMalloc's do). 0: ragged rows
+ * (an f16 row of odd length), which are loaded with plain loads and single-buffered. */
+static int async_width(const AxTShape *tile, AxDtype dt, const AxTShape *full) {
+  int r = tile->rank;
+  int64_t es = (int64_t)ax_dtype_bytes(dt);
+  if (r == 0) return 0;
+  for (int w = 16; w >= 4; w /= 2)
+    if (w % es == 0 && tile->dim[r - 1] * es % w == 0 && full->dim[r - 1] * es % w == 0) return w;
+  return 0;
+}
+
+/* Issues the cp.async copies of iterating input i's tile for iteration `itv` (an
+ * expression) into the buffer `dst` (a pointer variable): one copy of t->aw bytes per
+ * thread iteration. They complete at a later ax_cp_async_wait. */
+static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst) {
+  const AxBNode *n = &kg->k->nodes[i];
+  const AxKTensor *src = &kg->g->tensors[n->src];
+  const Tile *t = &kg->t[i];
+  Emit *e = kg->e;
+  char off[AX_MAXRANK][160], sb[96];
+  tile_offsets(&src->shape, n->imap, n->fmap, kg->k->grid, &n->shape, itv, off);
+  line(e, "// '%s': tile %s of '%s', iteration %s, cp.async %d B", n->name,
+       ax_shape_str(&n->shape, sb, sizeof sb), src->name, itv, t->aw);
+  int r = n->shape.rank;
+  int64_t v = t->aw / (int64_t)ax_dtype_bytes(src->dtype);
+  AxTShape cs = n->shape;
+  cs.dim[r - 1] /= v;
+  loop_open(e, ax_shape_numel(&cs), false);
+  emit_index(e, &cs, "int");
+  char gidx[1200] = "";
+  size_t u = 0;
+  for (int d = 0; d < r; d++) {
+    char ix[48];
+    if (d == r - 1 && v > 1) snprintf(ix, sizeof ix, "i%d * %" PRId64, d, v);
+    else snprintf(ix, sizeof ix, "i%d", d);
+    u += (size_t)snprintf(gidx + u, sizeof gidx - u, "%s(%s + %s) * %" PRId64 "LL", u ? " + " : "", off[d], ix,
+                          stride_of(&src->shape, d));
+  }
+  if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", t->aw, dst, v, n->src, gidx);
+  else line(e, "ax_cp_async%d(%s + e, p%d + %s);", t->aw, dst, n->src, gidx);
+  loop_close(e);
+}
+
 static void gen_save(KGen *kg, int i) {
   const AxBNode *n = &kg->k->nodes[i];
   const AxKTensor *dst = &kg->g->tensors[n->dst];
@@ -715,7 +765,7 @@ static void gen_save(KGen *kg, int i) {
   AxTShape tile = n->shape;
   int nomap[3];
   memcpy(nomap, n->omap, sizeof nomap);
-  tile_offsets(&dst->shape, nomap, -1, kg->k->grid, &tile, off);
+  tile_offsets(&dst->shape, nomap, -1, kg->k->grid, &tile, "it", off);
   need(kg, n->in[0], !box_vec(&kg->t[n->in[0]].o, dst->dtype, &dst->shape), n->name);
   line(kg->e, "// store '%s' into '%s'", kg->k->nodes[n->in[0]].name, dst->name);
   char gname[32];
@@ -771,26 +821,28 @@ static void gen_accum(KGen *kg, int i, bool finish) {
 
 static int64_t align128(int64_t x) { return (x + 127) / 128 * 128; }
 
-static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, AxDiag *d) {
-  const AxKernel *k = g->stmts[s].kernel;
+/* Shared-memory cp.async copies: 16 B (.cg, L2 only) or 8/4 B (.ca) — sm_80 and newer;
+ * both targets have them. ORDER TARGET */
+static bool has_cp_async(AxCudaTarget t) { return t == AX_CUDA_SM90 || t == AX_CUDA_SM80; }
+
+/* Lays out kg's tiles in shared memory and returns the bytes a block needs. Invariant
+ * tiles, accumulators and scratch live through the block; the loop body's tiles and the
+ * post phase's share one region when the loop ends with a barrier (forloop > 1);
+ * otherwise they are laid out one after the other. With `db`, every iterating input of the
+ * loop whose rows allow cp.async (async_width) gets a second buffer beside its first, in
+ * the loop region (no post node reads it: the loop's last iteration issues no copy). */
+static int64_t layout(KGen *kg, bool db) {
+  const AxKernel *k = kg->k;
   int nn = k->nnodes;
-  int64_t nt = k->block[0] * k->block[1] * k->block[2];
-  if (k->grid[1] > 65535 || k->grid[2] > 65535 || k->grid[0] > 2147483647) {
-    ax_diag_error(d, k->span, "kernel '%s': grid [%" PRId64 ", %" PRId64 ", %" PRId64
-                  "] exceeds CUDA's limits (y and z at most 65535)", k->name, k->grid[0], k->grid[1], k->grid[2]);
-    return false;
-  }
-  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
-             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
-  /* Shared memory: invariant tiles, accumulators and scratch live through the block; the
-   * loop body's tiles and the post phase's share one region when the loop ends with a
-   * barrier (forloop > 1); otherwise they are laid out one after the other. */
-  int64_t fixed = 0, loop = 0, post = 0;
+  int64_t nt = kg->nt, fixed = 0, loop = 0, post = 0;
   bool any_tc = false;
+  kg->tc_scratch = -1;
   for (int i = 0; i < nn; i++) {
     const AxBNode *n = &k->nodes[i];
-    Tile *t = &kg.t[i];
-    kg.scr[i] = -1;
+    Tile *t = &kg->t[i];
+    kg->scr[i] = -1;
+    t->off2 = -1;
+    t->aw = 0;
     if (n->kind == AX_BN_SAVE) continue;
     t->o.shape = n->shape;
     t->o.dt = n->dtype;
@@ -803,29 +855,57 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     snprintf(t->o.name, sizeof t->o.name, "s%d", i);
     t->bytes = align128(ax_shape_numel(&n->shape) * (t->o.f32 ? 4 : (int64_t)ax_dtype_bytes(n->dtype)));
     if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
-    else if (n->phase == AX_PH_LOOP) t->off = loop, loop += t->bytes;
-    else t->off = post, post += t->bytes;
+    else if (n->phase == AX_PH_LOOP) {
+      t->off = loop, loop += t->bytes;
+      if (db && n->kind == AX_BN_ITER &&
+          (t->aw = async_width(&n->shape, n->dtype, &kg->g->tensors[n->src].shape)) > 0)
+        t->off2 = loop, loop += t->bytes;
+    } else t->off = post, post += t->bytes;
     if (n->kind == AX_BN_OP && n->op == AX_OP_RMS_NORM) {
       AxTShape rs = n->shape;
       rs.dim[n->at.axis] = 1;
       int64_t rows = ax_shape_numel(&rs), parts = split_parts(nt, rows, n->shape.dim[n->at.axis]);
-      kg.scr[i] = fixed;
+      kg->scr[i] = fixed;
       fixed += align128(((rows + 31) / 32 * 32 + (parts > 1 ? rows * parts : 0)) * 4);
     }
     if (n->kind == AX_BN_OP && n->op == AX_OP_DOT && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
   }
-  if (any_tc) kg.tc_scratch = fixed, fixed += (nt / 32) * 1024;
+  if (any_tc) kg->tc_scratch = fixed, fixed += (nt / 32) * 1024;
   bool share = k->forloop > 1;
   int64_t loop_base = fixed, post_base = share ? fixed : fixed + loop;
   int64_t total = share ? fixed + (loop > post ? loop : post) : fixed + loop + post;
   if (total == 0) total = 16;
   for (int i = 0; i < nn; i++) {
     const AxBNode *n = &k->nodes[i];
-    if (n->kind == AX_BN_SAVE || kg.t[i].o.is_const || n->kind == AX_BN_ACCUM) continue;
-    if (n->phase == AX_PH_LOOP) kg.t[i].off += loop_base;
-    else if (n->phase == AX_PH_POST) kg.t[i].off += post_base;
+    if (n->kind == AX_BN_SAVE || kg->t[i].o.is_const || n->kind == AX_BN_ACCUM) continue;
+    if (n->phase == AX_PH_LOOP) {
+      kg->t[i].off += loop_base;
+      if (kg->t[i].off2 >= 0) kg->t[i].off2 += loop_base;
+    } else if (n->phase == AX_PH_POST) kg->t[i].off += post_base;
   }
-  int64_t limit = ax_cuda_smem_limit(target);
+  return total;
+}
+
+static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, const AxCudaOpts *o,
+                        AxDiag *d) {
+  const AxKernel *k = g->stmts[s].kernel;
+  int nn = k->nnodes;
+  int64_t nt = k->block[0] * k->block[1] * k->block[2];
+  if (k->grid[1] > 65535 || k->grid[2] > 65535 || k->grid[0] > 2147483647) {
+    ax_diag_error(d, k->span, "kernel '%s': grid [%" PRId64 ", %" PRId64 ", %" PRId64
+                  "] exceeds CUDA's limits (y and z at most 65535)", k->name, k->grid[0], k->grid[1], k->grid[2]);
+    return false;
+  }
+  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
+             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
+  /* Double buffering (docs/gpu.md, "Double buffering"): wanted where the loop has more
+   * than one iteration and the target has cp.async; taken where the doubled buffers fit. */
+  bool want_db = k->forloop > 1 && has_cp_async(target) && !o->single_buffer, db = false;
+  int64_t total = layout(&kg, false), limit = ax_cuda_smem_limit(target), total_db = 0;
+  if (want_db && (total_db = layout(&kg, true)) > total) {
+    if (total_db <= limit) db = true, total = total_db;
+    else total = layout(&kg, false);
+  }
   if (total > limit) {
     ax_diag_error(d, k->span,
                   "kernel '%s': needs %" PRId64 " bytes of shared memory per block (tiles, "
@@ -847,6 +927,27 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
           ", %" PRId64 "], for-loop %" PRId64 "\n// axle: kernel %s shared memory %" PRId64 " bytes (%s, limit %" PRId64 ")\n",
           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->forloop,
           k->name, total, dyn ? "dynamic" : "static", limit);
+  /* how the loop's iterating inputs are loaded, and why */
+  int nloopit = 0;
+  for (int i = 0; i < nn; i++) nloopit += k->nodes[i].kind == AX_BN_ITER && k->nodes[i].phase == AX_PH_LOOP;
+  if (db) {
+    fprintf(e->f, "// axle: kernel %s loads double-buffered (cp.async):", k->name);
+    for (int i = 0; i < nn; i++)
+      if (k->nodes[i].kind == AX_BN_ITER && k->nodes[i].phase == AX_PH_LOOP) {
+        if (kg.t[i].off2 >= 0) fprintf(e->f, " '%s' %d B", k->nodes[i].name, kg.t[i].aw);
+        else fprintf(e->f, " '%s' plain (ragged rows)", k->nodes[i].name);
+      }
+    fputc('\n', e->f);
+  } else if (nloopit > 0) {
+    fprintf(e->f, "// axle: kernel %s loads single-buffered: ", k->name);
+    if (k->forloop == 1) fprintf(e->f, "the loop has one iteration\n");
+    else if (!has_cp_async(target)) fprintf(e->f, "%s has no cp.async\n", ax_cuda_target_name(target));
+    else if (o->single_buffer) fprintf(e->f, "asked for (--single-buffer)\n");
+    else if (total_db > total)
+      fprintf(e->f, "double-buffering would need %" PRId64 " bytes of shared memory, more than %s allows (%" PRId64 ")\n",
+              total_db, ax_cuda_target_name(target), limit);
+    else fprintf(e->f, "no iterating input has rows cp.async can copy (ragged rows)\n");
+  }
   /* min one block per SM: ptxas may then use the registers it needs (without it, it capped
    * a QKNorm kernel at 72 registers on sm_80 and spilled) */
   fprintf(e->f, "__global__ void __launch_bounds__(%" PRId64 ", 1) ax_k%d(", nt, s);
@@ -869,6 +970,11 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     const AxBNode *n = &k->nodes[i];
     if (n->kind == AX_BN_SAVE || t->o.is_const) continue;
     char sb[96];
+    if (t->off2 >= 0) {   /* the loop picks the iteration's buffer */
+      line(e, "// %s: '%s' %s %s, loop, double-buffered at %" PRId64 " and %" PRId64, t->o.name, n->name,
+           ax_shape_str(&n->shape, sb, sizeof sb), ax_dtype_name(n->dtype), t->off, t->off2);
+      continue;
+    }
     line(e, "%s *const %s = (%s *)(ax_smem + %" PRId64 ");  // '%s' %s %s, %s", stype(&t->o), t->o.name,
          stype(&t->o), t->off, n->name, ax_shape_str(&n->shape, sb, sizeof sb),
          t->o.f32 ? "f32 accumulator" : ax_dtype_name(n->dtype), ax_mug_phase_name(n->phase));
@@ -877,6 +983,23 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
   for (int i = 0; i < nn; i++)
     if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP) line(e, "float r%d;", i);
   line(e, "(void)tid;");
+  if (db) {
+    /* iteration 0's tiles fly while the accumulators and the invariant phase are set up
+     * (the loop region is theirs alone until the loop ends) */
+    line(e, "{  // prologue: iteration 0's tiles into buffer 0");
+    e->ind++;
+    for (int i = 0; i < nn; i++)
+      if (kg.t[i].off2 >= 0) {
+        line(e, "%s *const %sn = (%s *)(ax_smem + %" PRId64 ");", stype(&kg.t[i].o), kg.t[i].o.name,
+             stype(&kg.t[i].o), kg.t[i].off);
+        char dst[64];
+        snprintf(dst, sizeof dst, "%sn", kg.t[i].o.name);
+        gen_iter_async(&kg, i, "0", dst);
+      }
+    e->ind--;
+    line(e, "}");
+    line(e, "ax_cp_async_commit();");
+  }
 
   line(e, "// before the loop: accumulators start at zero, invariant tiles and operators");
   for (int i = 0; i < nn; i++) {
@@ -907,9 +1030,38 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
      * case) and synchronize where they need to */
     line(e, "for (int it = 0; it < %" PRId64 "; ++it) {", k->forloop);
     e->ind++;
+    if (db) {
+      /* Buffer it % 2 holds this iteration's tiles (in flight since the previous one);
+       * the next iteration's go to the other buffer, which every thread finished reading
+       * before the previous iteration's closing barrier. One group per iteration (empty
+       * in the last), so wait_group 1 always means "this iteration's tiles". */
+      for (int i = 0; i < nn; i++)
+        if (kg.t[i].off2 >= 0)
+          line(e, "%s *const %s = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));  // '%s'",
+               stype(&kg.t[i].o), kg.t[i].o.name, stype(&kg.t[i].o), kg.t[i].off2, kg.t[i].off,
+               k->nodes[i].name);
+      line(e, "if (it + 1 < %" PRId64 ") {  // the next iteration's tiles, in flight while this one computes", k->forloop);
+      e->ind++;
+      for (int i = 0; i < nn; i++)
+        if (kg.t[i].off2 >= 0) {
+          line(e, "%s *const %sn = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));", stype(&kg.t[i].o),
+               kg.t[i].o.name, stype(&kg.t[i].o), kg.t[i].off, kg.t[i].off2);
+          char dst[64];
+          snprintf(dst, sizeof dst, "%sn", kg.t[i].o.name);
+          gen_iter_async(&kg, i, "(it + 1)", dst);
+        }
+      e->ind--;
+      line(e, "}");
+      line(e, "ax_cp_async_commit();");
+      line(e, "ax_cp_async_wait<1>();  // this thread's copies of this iteration have landed");
+    }
     for (int i = 0; i < nn; i++) {
       const AxBNode *n = &k->nodes[i];
-      if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP) gen_iter(&kg, i);
+      if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP && kg.t[i].off2 >= 0) {
+        /* landed, and visible to the thread that copied them: one copy of more than one
+         * element is not the element-wise mapping, so other readers need a barrier */
+        kg.t[i].dirty = kg.t[i].aw > (int)ax_dtype_bytes(n->dtype) ? SCATTERED : ELEMWISE;
+      } else if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP) gen_iter(&kg, i);
       else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) i = gen_op(&kg, i);
       else if (n->kind == AX_BN_ACCUM) gen_accum(&kg, i, false);
     }
@@ -950,6 +1102,28 @@ static const char prelude[] =
     "#define AX_SMEM_DYNAMIC(name) extern __shared__ __align__(128) unsigned char name[]\n"
     "#define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \\\n"
     "  kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)\n"
+    "// Asynchronous global -> shared copies (sm_80+): 16 B bypass L1 (.cg), 8 and 4 B may\n"
+    "// not (.ca). A copy lands at the ax_cp_async_wait<N> that leaves at most N newer\n"
+    "// groups pending, visible to the thread that issued it; other threads need a barrier.\n"
+    "// Below sm_80 they are plain copies, already landed when the wait comes.\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\n"
+    "__device__ __forceinline__ void ax_cp_async16(void *d, const void *s) { *(uint4 *)d = *(const uint4 *)s; }\n"
+    "__device__ __forceinline__ void ax_cp_async8(void *d, const void *s) { *(uint2 *)d = *(const uint2 *)s; }\n"
+    "__device__ __forceinline__ void ax_cp_async4(void *d, const void *s) { *(unsigned *)d = *(const unsigned *)s; }\n"
+    "__device__ __forceinline__ void ax_cp_async_commit() {}\n"
+    "template <int N> __device__ __forceinline__ void ax_cp_async_wait() {}\n"
+    "#else\n"
+    "#define AX_CP_ASYNC(op, bytes) \\\n"
+    "  asm volatile(\"cp.async.\" op \".shared.global [%0], [%1], \" #bytes \";\\n\" \\\n"
+    "               :: \"r\"((unsigned)__cvta_generic_to_shared(d)), \"l\"(s) : \"memory\")\n"
+    "__device__ __forceinline__ void ax_cp_async16(void *d, const void *s) { AX_CP_ASYNC(\"cg\", 16); }\n"
+    "__device__ __forceinline__ void ax_cp_async8(void *d, const void *s) { AX_CP_ASYNC(\"ca\", 8); }\n"
+    "__device__ __forceinline__ void ax_cp_async4(void *d, const void *s) { AX_CP_ASYNC(\"ca\", 4); }\n"
+    "__device__ __forceinline__ void ax_cp_async_commit() { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
+    "template <int N> __device__ __forceinline__ void ax_cp_async_wait() {\n"
+    "  asm volatile(\"cp.async.wait_group %0;\\n\" :: \"n\"(N) : \"memory\");\n"
+    "}\n"
+    "#endif\n"
     "#endif\n"
     "// Tensor cores (wmma, f32 accumulation) for block matmuls with dims that are multiples\n"
     "// of 16: compile with -DAXLE_TC for sm_80 or newer. Without it: the portable FMA path.\n"
@@ -999,6 +1173,11 @@ void ax_cuda_emit_header(FILE *out, const AxMugraph *g) {
 }
 
 bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d) {
+  AxCudaOpts none = {0};
+  return ax_cuda_emit_opts(out, g, target, &none, d);
+}
+
+bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const AxCudaOpts *o, AxDiag *d) {
   Emit e = {out, 0};
   char id[128];
   ax_cuda_ident(g->name, id, sizeof id);
@@ -1009,7 +1188,7 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
   fputs(prelude, out);
   for (int s = 0; s < g->nstmts; s++) {
     if (g->stmts[s].kind == AX_KS_OP) emit_predefined(&e, g, s);
-    else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, d)) return false;
+    else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, o, d)) return false;
   }
 
   /* host entry */

@@ -7,7 +7,9 @@
  *     AXLE_EMU) redefines so that the very same text runs on the CPU;
  *   - a __global__ per graph-defined kernel: grid and block from the μGraph; imap gives
  *     each block's tile offsets, fmap the per-iteration offsets of the tiles loaded into
- *     shared memory; block operators run in node order inside their phase (before the
+ *     shared memory — double-buffered with cp.async (sm_80+) where the loop has more than
+ *     one iteration and the doubled buffers fit, iteration i+1's tiles in flight while
+ *     iteration i computes; block operators run in node order inside their phase (before the
  *     loop, the loop, after it) with __syncthreads() only where a value written by one
  *     thread is read by another (or a tile is about to be overwritten); accumulators in
  *     f32 shared memory; omap gives the stores;
@@ -43,10 +45,19 @@ void ax_cuda_ident(const char *name, char *buf, size_t n);
 
 /* Writes the CUDA source of g (validated by ax_mug_check) to out. Returns false after
  * reporting through d at the offending kernel when the graph cannot be compiled for the
- * target: a block whose shared memory (tiles, accumulators and the generator's scratch)
- * exceeds the target's limit, or a grid beyond CUDA's limits. Nothing is written then
+ * target: a block whose shared memory (tiles, accumulators and the generator's scratch;
+ * single-buffered — double buffering is dropped first) exceeds the target's limit, or a
+ * grid beyond CUDA's limits. Nothing is written then
  * except possibly a partial file, which the caller discards. */
 bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
+
+/* Choices beyond the target; all false is ax_cuda_emit's default. */
+typedef struct AxCudaOpts {
+  bool single_buffer;   /* never double-buffer the loop's iterating inputs (to compare on a GPU) */
+} AxCudaOpts;
+
+/* ax_cuda_emit with options o (borrowed). */
+bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget t, const AxCudaOpts *o, AxDiag *d);
 
 /* Writes the C header that declares g's host entry (usable from C and C++; the stream is
  * a `void *` there so that the header needs no CUDA include) and documents the order,

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/proc.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -62,12 +63,6 @@ typedef struct Pool {
 int ax_jobs_cores(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-}
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void close_fd(int *fd) {
@@ -226,7 +221,7 @@ static void bury(Pool *p, Worker *w, const char *how) {
                " (its memory limit is %u MB)", p->o->memory_mb);
   }
   long task = w->task;
-  double ms = (double)(now_ms() - w->started);
+  double ms = (double)(ax_clock_ms() - w->started);
   free(w->buf);
   *w = (Worker){.to = -1, .from = -1, .task = -1};
   if (task >= 0) p->done(p->ctx, (size_t)task, NULL, 0, reason, ms);
@@ -265,7 +260,7 @@ static bool receive(Pool *p, Worker *w) {
   const char *body = w->buf + sizeof size + 1;
   size_t len = (size_t)size - 1;
   long task = w->task;
-  double ms = (double)(now_ms() - w->started);
+  double ms = (double)(ax_clock_ms() - w->started);
   w->task = -1;
   w->len = 0;
   if (kind == 'R') p->done(p->ctx, (size_t)task, body, len, NULL, ms);
@@ -295,7 +290,7 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
   bool was_pending = sigismember(&pending, SIGPIPE);
 
   size_t next = 0, ndone = 0;
-  int64_t last_tick = now_ms();
+  int64_t last_tick = ax_clock_ms();
   struct pollfd *fds = ax_xcalloc((size_t)p.nw, sizeof *fds);
   int *who = ax_xcalloc((size_t)p.nw, sizeof *who);
   /* Every task handed out is done exactly once: by receive (a message) or by bury (the
@@ -310,7 +305,7 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
       if (w->pid && w->task < 0 && next < n) {
         uint64_t i = next;
         w->task = (long)next++;
-        w->started = now_ms();
+        w->started = ax_clock_ms();
         if (!write_full(w->to, &i, sizeof i)) {   /* it died while idle */
           bury(&p, w, NULL);
           ndone++;
@@ -326,7 +321,7 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
     }
     if (ndone == n) break;
 
-    int64_t now = now_ms(), wait = TICK_MS;
+    int64_t now = ax_clock_ms(), wait = TICK_MS;
     nfds_t nfds = 0;
     for (int k = 0; k < p.nw; k++) {
       Worker *w = &p.w[k];
@@ -352,7 +347,7 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
         ndone++;
       }
     }
-    now = now_ms();
+    now = ax_clock_ms();
     for (int k = 0; o->task_limit_ms && k < p.nw; k++) {
       Worker *w = &p.w[k];
       if (w->pid && w->task >= 0 && now - w->started >= o->task_limit_ms) {
@@ -370,12 +365,12 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
 
   /* no more tasks: each worker leaves when its pipe closes */
   for (int k = 0; k < p.nw; k++) close_fd(&p.w[k].to);
-  int64_t deadline = now_ms() + EXIT_WAIT_MS;
+  int64_t deadline = ax_clock_ms() + EXIT_WAIT_MS;
   for (int k = 0; k < p.nw; k++) {
     Worker *w = &p.w[k];
     if (!w->pid) continue;
     while (waitpid(w->pid, NULL, WNOHANG) == 0) {
-      if (now_ms() >= deadline) {
+      if (ax_clock_ms() >= deadline) {
         ax_proc_kill_tree(w->pid);
         ax_proc_reap(w->pid);
         break;

@@ -198,6 +198,71 @@ static void tdiv(mpq_t out, const mpq_t a, const mpq_t b, bool rem) {
   mpz_clear(q);
 }
 
+/* out = x^(p/q) for a rational x > 0 when that is rational (x's numerator and denominator
+ * are exact q-th powers) and small enough to compute; false otherwise */
+static bool rational_power(mpq_t out, const mpq_t x, const mpq_t e) {
+  if (!mpz_fits_slong_p(mpq_numref(e)) || !mpz_fits_ulong_p(mpq_denref(e))) return false;
+  long p = mpz_get_si(mpq_numref(e));
+  unsigned long q = mpz_get_ui(mpq_denref(e));
+  if (q > 64) return false;
+  mpz_t n, dd;
+  mpz_inits(n, dd, NULL);
+  bool ok = mpz_root(n, mpq_numref(x), q) != 0 && mpz_root(dd, mpq_denref(x), q) != 0;
+  unsigned long ap = (unsigned long)(p < 0 ? -p : p);
+  ok = ok && (mpz_sizeinbase(n, 2) + mpz_sizeinbase(dd, 2)) * ap <= (1ul << 16);
+  if (ok) {
+    mpz_pow_ui(n, n, ap);
+    mpz_pow_ui(dd, dd, ap);
+    if (p < 0) mpz_swap(n, dd);
+    mpq_set_num(out, n);
+    mpq_set_den(out, dd);
+    mpq_canonicalize(out);
+  }
+  mpz_clears(n, dd, NULL);
+  return ok;
+}
+
+/* POW (C99/IEEE pow on axle's numbers, as symbolic.c's pow_ext): pow(x, 0) = pow(1, y) = 1;
+ * NaN in, NaN out; finite x < 0 with a non-integer y is NaN; 0^y is 0 or +inf by the sign
+ * of y; y = ±inf by |x| against 1; x = ±inf by the sign (and parity) of y. Exact where
+ * the result is rational; elsewhere (2^(1/2)) the replay is refused (UNKNOWN). */
+static AxV pow_val(AxDomain *d, const Val *a, const Val *b) {
+  AxConcrete *c = C(d);
+  Val *v = num(c, AX_FIN);
+  if ((b->cls == AX_FIN && mpq_sgn(b->q) == 0) || (a->cls == AX_FIN && mpq_cmp_ui(a->q, 1, 1) == 0)) {
+    mpq_set_ui(v->q, 1, 1);
+    return v;
+  }
+  if (a->cls == AX_NAN || b->cls == AX_NAN) return num(c, AX_NAN);
+  bool integer = b->cls == AX_FIN && mpz_cmp_ui(mpq_denref(b->q), 1) == 0;
+  if (is_inf(b)) {   /* by |x| against 1; pow(-1, ±inf) = 1 */
+    int mag = is_inf(a) ? 1 : mpz_cmpabs(mpq_numref(a->q), mpq_denref(a->q));
+    if (mag == 0) {
+      mpq_set_ui(v->q, 1, 1);
+      return v;
+    }
+    return (mag > 0) == (b->cls == AX_PINF) ? num(c, AX_PINF) : v;
+  }
+  int sb = mpq_sgn(b->q);
+  if (a->cls == AX_PINF) return sb > 0 ? num(c, AX_PINF) : v;
+  if (a->cls == AX_NINF)
+    return sb < 0 ? v : integer && mpz_odd_p(mpq_numref(b->q)) ? num(c, AX_NINF) : num(c, AX_PINF);
+  int sa = mpq_sgn(a->q);
+  if (sa == 0) return sb > 0 ? v : num(c, AX_PINF);
+  if (sa < 0 && !integer) return num(c, AX_NAN);
+  mpq_t m;
+  mpq_init(m);
+  mpq_abs(m, a->q);
+  bool ok = rational_power(v->q, m, b->q);
+  mpq_clear(m);
+  if (!ok) {
+    d->unsupported = "pow of these numbers has no exact rational value (or too large a one)";
+    return v;
+  }
+  if (sa < 0 && mpz_odd_p(mpq_numref(b->q))) mpq_neg(v->q, v->q);
+  return v;
+}
+
 /* ADD SUB MUL DIV REM MAX MIN on extended numbers (finite, ±inf, NaN):
  *   NaN in, NaN out; +inf + -inf = NaN; inf * 0 = NaN; x / 0 (real) = ±inf, 0/0 = NaN;
  *   x / 0 (int) = -1 and x rem 0 = x (XLA); int division truncates toward zero. */
@@ -206,6 +271,7 @@ static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   const Val *a = V(pa), *b = V(pb);
   if (op == AX_OP_AND) return mkbool(c, a->b && b->b);
   if (op == AX_OP_OR) return mkbool(c, a->b || b->b);
+  if (op == AX_OP_POW) return pow_val(d, a, b);
   if ((op == AX_OP_MAX || op == AX_OP_MIN) && a->cls != AX_NAN && b->cls != AX_NAN)
     return (op == AX_OP_MAX) == (order(a, b) >= 0) ? pa : pb;
   if (a->cls == AX_NAN || b->cls == AX_NAN) return num(c, AX_NAN);
@@ -317,6 +383,46 @@ static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
       return v;
     }
     d->unsupported = "exp of a non-zero number has no exact rational value";
+    return v;
+  }
+  case AX_OP_SQRT: {
+    /* SQRT: the non-negative root, exact where it is rational (numerator and denominator
+     * perfect squares); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf, sqrt(NaN) = NaN */
+    if (a->cls == AX_NAN || a->cls == AX_NINF) return num(c, AX_NAN);
+    if (a->cls == AX_PINF) return num(c, AX_PINF);
+    if (mpq_sgn(a->q) < 0) return num(c, AX_NAN);
+    Val *v = num(c, AX_FIN);
+    if (!mpz_perfect_square_p(mpq_numref(a->q)) || !mpz_perfect_square_p(mpq_denref(a->q))) {
+      d->unsupported = "sqrt of a number that is not the square of a rational has no exact value";
+      return v;
+    }
+    mpz_sqrt(mpq_numref(v->q), mpq_numref(a->q));
+    mpz_sqrt(mpq_denref(v->q), mpq_denref(a->q));
+    mpq_canonicalize(v->q);
+    return v;
+  }
+  case AX_OP_LOG: {
+    /* exact only where log is rational: log(1) = 0, log(0) = -inf, log(+inf) = +inf;
+     * NaN for NaN and x < 0 */
+    if (a->cls == AX_NAN || sign_of(a) < 0) return num(c, AX_NAN);
+    if (a->cls == AX_PINF) return num(c, AX_PINF);
+    if (mpq_sgn(a->q) == 0) return num(c, AX_NINF);
+    Val *v = num(c, AX_FIN);
+    if (mpq_cmp_ui(a->q, 1, 1) != 0)
+      d->unsupported = "log of a number other than 1 has no exact rational value";
+    return v;
+  }
+  case AX_OP_RSQRT: {   /* 1 / sqrt(x): exact where sqrt(x) is rational */
+    if (a->cls == AX_NAN || sign_of(a) < 0) return num(c, AX_NAN);
+    Val *v = num(c, AX_FIN);
+    if (a->cls == AX_PINF) return v;
+    if (mpq_sgn(a->q) == 0) return num(c, AX_PINF);
+    mpq_t h;
+    mpq_init(h);
+    mpq_set_si(h, -1, 2);
+    if (!rational_power(v->q, a->q, h))
+      d->unsupported = "rsqrt of a number that is not a rational square has no exact rational value";
+    mpq_clear(h);
     return v;
   }
   default:

@@ -171,6 +171,18 @@ static uint64_t attr_axes(const AxInst *in, const AxExpr *v) {
   return s;
 }
 
+/* the axis an attribute names at position i: the i-th item of a list [x, ...], the
+ * attribute itself when it is one axis, the i-th entry of an axis map {x: ...} */
+static int axis_of(const AxInst *in, const AxExpr *v, size_t i) {
+  const AxRuleSyms *y = in->syms;
+  if (v->kind == AX_E_NAME) return y->syms[v->ty.sym].axis;
+  if (v->kind == AX_E_LIST) return y->syms[v->u.list.items[i]->ty.sym].axis;
+  for (size_t j = 0; j < y->naxes; j++)
+    if (strcmp(y->syms[y->axes[j]].name, v->u.axmap.entries[i].axis.name) == 0) return (int)j;
+  AX_UNREACHABLE();
+  return -1;
+}
+
 /* relabel {from: to}: the target axis of `from`, or -1 */
 static int relabel_target(const AxInst *in, const AxExpr *m, int from) {
   const AxRuleSyms *y = in->syms;
@@ -352,6 +364,39 @@ static AxShape *shape_op(AxInst *in, const AxExpr *e) {
     }
     return s;
   }
+  case AX_OP_RESHAPE_SPLIT: {
+    /* SPLIT (row-major, per named axis): a of size n into hi of size n div t and lo of
+     * size t; valid: t >= 1 and t divides n on every named axis */
+    int a = axis_of(in, e->ty.attrs[0], 0), hi = axis_of(in, e->ty.attrs[1], 0),
+        lo = axis_of(in, e->ty.attrs[1], 1);
+    s->axes = (x->axes & ~((uint64_t)1 << a)) | (uint64_t)1 << hi | (uint64_t)1 << lo;
+    for (int i = 0; i < naxes; i++)
+      if (x->axes >> i & 1 && i != a) s->size[i] = x->size[i];
+    s->size[hi] = new_sizes(in, hi);
+    s->size[lo] = new_sizes(in, lo);
+    for (int k = 0; k < ax_den_rank(in, a); k++) {
+      AxV t = attr_at(in, e, 0, a, k, x), nn = x->size[a][k];
+      AxV safe = D->ite(D, D->ilt(D, lit(in, 0), t), t, lit(in, 1), 0, AX_INT);
+      s->valid = and2(in, s->valid, and2(in, D->ile(D, lit(in, 1), t),
+                                         D->ieq(D, D->imod(D, nn, safe), lit(in, 0))));
+      s->size[hi][k] = D->idiv(D, nn, safe);
+      s->size[lo][k] = t;
+    }
+    return s;
+  }
+  case AX_OP_RESHAPE_MERGE: {
+    /* MERGE (row-major, per named axis): hi and lo into a of size n_hi * n_lo */
+    int hi = axis_of(in, e->ty.attrs[0], 0), lo = axis_of(in, e->ty.attrs[0], 1),
+        a = axis_of(in, e->ty.attrs[1], 0);
+    s->axes = (x->axes & ~((uint64_t)1 << hi | (uint64_t)1 << lo)) | (uint64_t)1 << a;
+    for (int i = 0; i < naxes; i++)
+      if (x->axes >> i & 1 && i != hi && i != lo) s->size[i] = x->size[i];
+    s->size[a] = new_sizes(in, a);
+    for (int k = 0; k < ax_den_rank(in, a); k++)
+      s->size[a][k] = D->imul(D, x->size[hi][k], x->size[lo][k]);
+    return s;
+  }
+  case AX_OP_MEAN:     /* MEAN: S(A) without its axis */
   case AX_OP_REDUCE:   /* REDUCE: S(A) without the reduced axes */
     s->axes = e->ty.axes;
     for (int i = 0; i < naxes; i++)
@@ -537,7 +582,12 @@ static AxV summand(void *p, const AxV *vals) {
     j->at[ax][c->k[i]] = vals[i];
   }
   AxExpr *const *o = c->e->ty.opnds;
-  if (c->e->ty.op == AX_OP_REDUCE) return ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+  if (c->e->ty.op == AX_OP_REDUCE || c->e->ty.op == AX_OP_MEAN)
+    return ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+  if (c->e->ty.op == AX_OP_RMS_NORM) {   /* the squares */
+    AxV v = ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
+    return D->elem_binary(D, AX_OP_MUL, c->t, v, v);
+  }
   if (c->e->ty.op == AX_OP_CONV) return conv_summand(c, j);
   /* DOT: the product of the operands, each read on its own axes */
   return D->elem_binary(D, AX_OP_MUL, c->t, ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j)),
@@ -612,6 +662,17 @@ static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
     }
   }
   return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, c->k, summand, c);
+}
+
+/* MEAN:     [[mean(A, a)]][x] = (Σ_{y < n} A[x, a := y]) · (1 / n), n the size of axis a
+ *           (one named axis: the class is fixed at rank 1), as programs scale a sum
+ * RMS_NORM: [[rms_norm(A, a)]][x] = A[x] / sqrt((Σ_{y < n} A[x, a := y]²) · (1 / n)) —
+ *           the programs' X / sqrt(mean(X·X, a)) with the mean broadcast back along a */
+static AxV mean_at(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  int ax = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  AxV n = D->elem_of_int(D, t, shape_of(in, e->ty.opnds[0])->size[ax][0]);
+  AxV inv = D->elem_binary(D, AX_OP_DIV, t, D->elem_lit(D, t, "1", 0), n);
+  return D->elem_binary(D, AX_OP_MUL, t, at_sum(in, e, t, idx), inv);
 }
 
 static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
@@ -752,6 +813,31 @@ static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
     }
     return ax_den_at(in, o[0], t, j);
   }
+  case AX_OP_RESHAPE_SPLIT: {   /* SPLIT: [[split(A)]][hi, lo] = A[a = hi * t + lo] */
+    int a = axis_of(in, e->ty.attrs[0], 0), hi = axis_of(in, e->ty.attrs[1], 0),
+        lo = axis_of(in, e->ty.attrs[1], 1);
+    AxIndex *j = copy_index(in, idx);
+    j->at[a] = new_sizes(in, a);
+    for (int k = 0; k < ax_den_rank(in, a); k++)
+      j->at[a][k] = D->iadd(D, D->imul(D, idx->at[hi][k], attr_at(in, e, 0, a, k, x)), idx->at[lo][k]);
+    j->at[hi] = j->at[lo] = NULL;
+    return ax_den_at(in, o[0], t, j);
+  }
+  case AX_OP_RESHAPE_MERGE: {   /* MERGE: [[merge(A)]][a] = A[hi = a div n_lo, lo = a mod n_lo] */
+    int hi = axis_of(in, e->ty.attrs[0], 0), lo = axis_of(in, e->ty.attrs[0], 1),
+        a = axis_of(in, e->ty.attrs[1], 0);
+    AxIndex *j = copy_index(in, idx);
+    j->at[hi] = new_sizes(in, hi);
+    j->at[lo] = new_sizes(in, lo);
+    for (int k = 0; k < ax_den_rank(in, a); k++) {
+      AxV nl = x->size[lo][k];   /* n_lo = 0: no element exists; keep the division defined */
+      AxV safe = D->ite(D, D->ilt(D, lit(in, 0), nl), nl, lit(in, 1), 0, AX_INT);
+      j->at[hi][k] = D->idiv(D, idx->at[a][k], safe);
+      j->at[lo][k] = D->imod(D, idx->at[a][k], safe);
+    }
+    j->at[a] = NULL;
+    return ax_den_at(in, o[0], t, j);
+  }
   case AX_OP_REDUCE:
   case AX_OP_DOT:
     return at_sum(in, e, t, idx);
@@ -769,9 +855,18 @@ static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
     AxV hi = ax_den_at(in, o[2], t, scalar_or(in, o[2], idx));
     return D->elem_binary(D, AX_OP_MIN, t, D->elem_binary(D, AX_OP_MAX, t, a, lo), hi);
   }
+  case AX_OP_MEAN:
+    return mean_at(in, e, t, idx);
+  case AX_OP_RMS_NORM: {
+    AxV a = ax_den_at(in, o[0], t, idx);
+    return D->elem_binary(D, AX_OP_DIV, t, a, D->elem_unary(D, AX_OP_SQRT, t, mean_at(in, e, t, idx)));
+  }
   case AX_OP_NEG:
   case AX_OP_ABS:
   case AX_OP_EXP:
+  case AX_OP_SQRT:
+  case AX_OP_LOG:     /* log, rsqrt: real only; the model is the domain's (docs/semantics.md) */
+  case AX_OP_RSQRT:
   case AX_OP_NOT:
     return D->elem_unary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)));
   case AX_OP_SQUARE: {   /* square(A) = A * A */

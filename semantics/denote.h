@@ -12,8 +12,9 @@
  * Shapes are memoised per expression node; values are computed per access. All values are
  * the domain's (see domain.h); the instance allocates only bookkeeping in its arena.
  *
- * Operators that reduce (reduce, dot, conv) are not denoted yet: they set `unsupported`
- * and the verifier reports the rule UNKNOWN with that reason — never VERIFIED. */
+ * Reductions (reduce, dot, conv) are denoted through the domain's reduction operations;
+ * whatever a domain cannot represent exactly (domain.h) sets `unsupported`, and the verifier
+ * reports the rule UNKNOWN with that reason — never VERIFIED. */
 #ifndef AX_DENOTE_H
 #define AX_DENOTE_H
 

@@ -33,6 +33,9 @@ struct AxSymbolic {
   AxVec sumvars;              /* AxSumVar*: summation variables made here */
   int fresh;                  /* counter for fresh variable names */
   int groups;                 /* counter for summation-variable groups (AxSumVar) */
+  AxVec not_finite;           /* T: "a summand of a reduction is not finite" (obligations) */
+  AxVec facts;                /* T: definitional facts of sqrt applications */
+  AxVec closed;               /* AxClosedSum*: sums closed under a function (sqrt) */
 };
 
 #define S(d) ((AxSymbolic *)(d))
@@ -144,6 +147,121 @@ static T signed_as(AxDomain *d, T same, T mag) {
   return ax_term_mk_ite(TC(d), same, mag, ax_term_mk_neg(TC(d), mag));
 }
 
+/* ---- log, pow, rsqrt (real only; docs/semantics.md states the model) ------------------ */
+
+static Ext *nan_ext(AxDomain *d, AxType t) {
+  return ext(d, zero(d, t), ax_term_mk_true(TC(d)), fls(d), fls(d));
+}
+static Ext *inf_ext(AxDomain *d, AxType t, int sign) {
+  return ext(d, zero(d, t), fls(d), ax_term_mk_bool(TC(d), sign > 0), ax_term_mk_bool(TC(d), sign < 0));
+}
+static Ext *rnum(AxDomain *d, long num) { return finite(d, ax_term_mk_real_si(TC(d), num, 1)); }
+static const Ext *pick(AxDomain *d, AxType t, T c, const Ext *a, const Ext *b) {
+  return plain_ite(d, c, (AxV)a, (AxV)b, 2, t);
+}
+
+/* x is a finite numeral (all flags false, value a constant): its value in q */
+static bool numeral(const Ext *x, mpq_t q) {
+  if (x->red || ax_term_kind(x->nan) != AX_TERM_FALSE || ax_term_kind(x->pinf) != AX_TERM_FALSE ||
+      ax_term_kind(x->ninf) != AX_TERM_FALSE || !ax_term_is_const(x->v) ||
+      ax_term_sort(x->v) == AX_SORT_BOOL)
+    return false;
+  ax_term_real_value(x->v, q);
+  return true;
+}
+
+/* an uninterpreted function of two reals (reserved names: no rule symbol contains '.') */
+static T app2(AxDomain *d, const char *name, AxSort res, T x, T y) {
+  AxSort rr[2] = {AX_SORT_REAL, AX_SORT_REAL};
+  const AxFunc *f = ax_term_func(TC(d), name, y ? 2 : 1, rr, res);
+  AX_ASSERT(f);
+  T args[2] = {x, y};
+  return ax_term_mk_app(TC(d), f, y ? 2 : 1, args);
+}
+
+/* "y is an integer": to_real(k(y)) = y for an uninterpreted k : Real -> Int; "y is an odd
+ * integer": to_real(2 j(y) + 1) = y. Exact for a y that is not (no k or j can make it one);
+ * for a y that is, the true k and j make it so, so the real pow is among the models. */
+static T integer_of(AxDomain *d, T y) {
+  return ax_term_mk_eq(TC(d), ax_term_mk_to_real(TC(d), app2(d, "pow.int.ax", AX_SORT_INT, y, NULL)), y);
+}
+static T odd_of(AxDomain *d, T y) {
+  AxTermCtx *tc = TC(d);
+  T j = app2(d, "pow.odd.ax", AX_SORT_INT, y, NULL);
+  T k = ax_term_mk_add2(tc, ax_term_mk_mul2(tc, ax_term_mk_int_si(tc, 2), j), ax_term_mk_int_si(tc, 1));
+  return ax_term_mk_eq(tc, ax_term_mk_to_real(tc, k), y);
+}
+
+/* e^(y log x) for finite x > 0 (the real power's definition) */
+static T exp_log(AxDomain *d, T x, T y) {
+  return ax_term_mk_exp(TC(d), ax_term_mk_mul2(TC(d), y, ax_term_mk_log(TC(d), x)));
+}
+
+static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb);
+
+/* POW (C99/IEEE pow on axle's numbers): pow(x, 0) = 1 and pow(1, y) = 1 for every x, y;
+ * otherwise NaN in gives NaN. Finite x, y: x > 0 gives e^(y log x); x = 0 gives 0 for
+ * y > 0 and +inf for y < 0; x < 0 gives x^y for an integer y and NaN otherwise. y = ±inf:
+ * by |x| against 1 (pow(-1, ±inf) = 1). x = +inf: +inf for y > 0, 0 for y < 0; x = -inf:
+ * 0 for y < 0, -inf for an odd integer y > 0, +inf for other y > 0. A numeral exponent
+ * is decided here (an integer k with |k| <= 16 by multiplications, so pow(A, 2) is A * A);
+ * a symbolic exponent leaves the negative-base value, whether it is NaN, and whether y is
+ * an odd integer to uninterpreted functions (sound: the true pow is one of them). */
+static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
+  AxTermCtx *tc = TC(d);
+  T r1 = ax_term_mk_real_si(tc, 1, 1), rm1 = ax_term_mk_real_si(tc, -1, 1);
+  const Ext *one = rnum(d, 1), *nul = rnum(d, 0), *pinf = inf_ext(d, t, 1), *nan = nan_ext(d, t);
+  mpq_t q;
+  mpq_init(q);
+  bool known = numeral(b, q);
+  bool integer = known && mpz_cmp_ui(mpq_denref(q), 1) == 0;
+  bool small = integer && mpz_cmpabs_ui(mpq_numref(q), 16) <= 0;
+  long k = small ? mpz_get_si(mpq_numref(q)) : 0;
+  bool odd_k = integer && mpz_odd_p(mpq_numref(q));
+  mpq_clear(q);
+  const Ext *fin = finite(d, a->v);   /* a, read in a branch where it is finite */
+  T apos = ax_term_mk_lt(tc, zero(d, t), a->v), azero = ax_term_mk_eq(tc, a->v, zero(d, t));
+  T bpos = ax_term_mk_lt(tc, zero(d, t), b->v);
+  /* finite ** finite */
+  const Ext *ff;
+  if (small) {   /* x^k by multiplications: exact for every finite x (0^-k = 1/0 = +inf) */
+    const Ext *p = one;
+    for (long i = 0; i < (k < 0 ? -k : k); i++) p = plain_binary(d, AX_OP_MUL, t, (AxV)p, (AxV)fin);
+    ff = k < 0 ? plain_binary(d, AX_OP_DIV, t, (AxV)one, (AxV)p) : p;
+  } else {
+    const Ext *neg;
+    if (integer) {   /* (-1)^k e^(k log -x) */
+      T m = exp_log(d, ax_term_mk_neg(tc, a->v), b->v);
+      neg = finite(d, odd_k ? ax_term_mk_neg(tc, m) : m);
+    } else if (known) {   /* a non-integer power of a negative number */
+      neg = nan;
+    } else {   /* (-1)^y e^(y log -x) if y is an integer, else NaN */
+      T m = exp_log(d, ax_term_mk_neg(tc, a->v), b->v);
+      neg = ext(d, ax_term_mk_ite(tc, odd_of(d, b->v), ax_term_mk_neg(tc, m), m),
+                not1(d, integer_of(d, b->v)), fls(d), fls(d));
+    }
+    ff = pick(d, t, apos, finite(d, exp_log(d, a->v, b->v)),
+              pick(d, t, azero, pick(d, t, bpos, nul, pinf), neg));
+  }
+  /* |x| > 1, |x| < 1 (x not NaN) */
+  T big = or2(d, is_inf(d, a), and2(d, is_fin(d, a), or2(d, ax_term_mk_lt(tc, r1, a->v),
+                                                            ax_term_mk_lt(tc, a->v, rm1))));
+  T little = and2(d, is_fin(d, a), and2(d, ax_term_mk_lt(tc, rm1, a->v), ax_term_mk_lt(tc, a->v, r1)));
+  T odd = integer ? ax_term_mk_bool(tc, odd_k) : known ? fls(d) : odd_of(d, b->v);
+  const Ext *r =
+      pick(d, t, a->pinf, pick(d, t, bpos, pinf, nul),
+           /* a = -inf */ pick(d, t, bpos, pick(d, t, odd, inf_ext(d, t, -1), pinf), nul));
+  r = pick(d, t, b->ninf, pick(d, t, big, nul, pick(d, t, little, pinf, one)), r);
+  r = pick(d, t, b->pinf, pick(d, t, big, pinf, pick(d, t, little, nul, one)), r);
+  r = pick(d, t, and2(d, is_fin(d, a), is_fin(d, b)), ff, r);
+  r = pick(d, t, or2(d, a->nan, b->nan), nan, r);
+  /* pow(1, y) = 1 for y = ±inf or NaN here; for a finite y the finite case gives it
+   * (1^k, e^(y log 1) = e^0), which spares the solver the question whether a power is 1 */
+  T one_case = or2(d, fin_zero(d, b, t), and2(d, not1(d, is_fin(d, b)),
+                                              and2(d, is_fin(d, a), ax_term_mk_eq(tc, a->v, r1))));
+  return pick(d, t, one_case, one, r);
+}
+
 static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   AxTermCtx *tc = TC(d);
   if (op == AX_OP_AND) return and2(d, pa, pb);
@@ -201,6 +319,8 @@ static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
     T v = ax_term_mk_ite(tc, or2(d, is_inf(d, b), fin_zero(d, b, t)), a->v, tr);
     return with_flags(d, v, nan, fls(d), fls(d));
   }
+  case AX_OP_POW:
+    return (AxV)pow_ext(d, t, a, b);
   case AX_OP_MAX:
   case AX_OP_MIN: {   /* NaN propagates (as XLA's max and min do) */
     T pick_a = op == AX_OP_MAX ? ge(d, a, b) : ge(d, b, a);
@@ -228,6 +348,43 @@ static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
      * exp other than exp(0) cannot be replayed exactly (UNKNOWN). */
     T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), ax_term_mk_exp(tc, a->v));
     return ext(d, v, a->nan, a->pinf, fls(d));
+  }
+  case AX_OP_SQRT: {
+    /* SQRT (real): the non-negative root of a finite x >= 0 — an application of the
+     * uninterpreted axle.sqrt with the fact x >= 0 => (r >= 0 ∧ r·r = x), which every real
+     * root satisfies (sound for proofs); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf,
+     * sqrt(NaN) = NaN. The value term is 0 where the element is not finite. */
+    AxSort real = AX_SORT_REAL;
+    const AxFunc *f = ax_term_func(tc, "axle.sqrt", 1, &real, AX_SORT_REAL);
+    AX_ASSERT(f);
+    T r = ax_term_mk_app(tc, f, 1, &a->v);
+    T nonneg = ax_term_mk_le(tc, zero(d, t), a->v);
+    T fact = ax_term_mk_implies(tc, nonneg, and2(d, ax_term_mk_le(tc, zero(d, t), r),
+                                                 ax_term_mk_eq(tc, ax_term_mk_mul2(tc, r, r), a->v)));
+    bool seen = false;
+    for (size_t i = 0; i < S(d)->facts.len && !seen; i++) seen = S(d)->facts.items[i] == fact;
+    if (!seen) ax_vec_push(S(d)->a, &S(d)->facts, (void *)fact);
+    T fin = is_fin(d, a);
+    T nan = or2(d, a->nan, negative(d, a, t));
+    return ext(d, ax_term_mk_ite(tc, and2(d, fin, nonneg), r, zero(d, t)), nan, and2(d, not1(d, nan), a->pinf),
+               fls(d));
+  }
+  case AX_OP_LOG: {
+    /* LOG: log(NaN) = log(x < 0) = NaN (-inf included), log(0) = -inf, log(+inf) = +inf;
+     * a finite x > 0 goes to the uninterpreted log (ax_term_mk_log: log(1) = 0 and
+     * log(exp(u)) = u fold, and the solver layer knows exp(log(x)) = x for x > 0). A model
+     * that needs log of a number other than 1 cannot be replayed exactly (UNKNOWN). */
+    T nan = or2(d, a->nan, negative(d, a, t));
+    T v = ax_term_mk_ite(tc, is_fin(d, a), ax_term_mk_log(tc, a->v), zero(d, t));
+    return ext(d, v, nan, a->pinf, fin_zero(d, a, t));
+  }
+  case AX_OP_RSQRT: {
+    /* RSQRT: 1 / sqrt(x): NaN for NaN and x < 0, +inf at 0, 0 at +inf; a finite x > 0 gives
+     * e^(-1/2 log x), the real power x^(-1/2) (pow_ext) */
+    T nan = or2(d, a->nan, negative(d, a, t));
+    T v = ax_term_mk_ite(tc, is_fin(d, a),
+                         exp_log(d, a->v, ax_term_mk_real_si(tc, -1, 2)), zero(d, t));
+    return ext(d, v, nan, fin_zero(d, a, t), fls(d));
   }
   default:
     AX_UNREACHABLE();
@@ -283,12 +440,13 @@ static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa);
  * others to 0. Anything else applied to a reduction is outside the fragment (unsupported),
  * as is a sum of values that may be infinite or NaN. */
 
-static bool finite_body(AxDomain *d, const Ext *e) {
-  if (ax_term_kind(e->nan) == AX_TERM_FALSE && ax_term_kind(e->pinf) == AX_TERM_FALSE &&
-      ax_term_kind(e->ninf) == AX_TERM_FALSE)
-    return true;
-  d->unsupported = "a sum of values that may be infinite or NaN";
-  return false;
+/* A summand that is not finite by construction (a division, an infinite literal) is
+ * accepted on an obligation: `cond` says where it would not be finite, and the verifier
+ * proves it unsatisfiable under the assumptions (verify.c) before any verdict other than
+ * UNKNOWN — a sum of finite values is the exact finite sum the normal forms assume. */
+static void oblige(AxDomain *d, T cond) {
+  if (ax_term_kind(cond) == AX_TERM_FALSE) return;
+  ax_vec_push(S(d)->a, &S(d)->not_finite, (void *)cond);
 }
 
 static const Red *lift(AxDomain *d, const Ext *e) {
@@ -395,11 +553,16 @@ static T support(AxDomain *d, T v, T *cond) {
   }
 }
 
+static T dom_of(AxDomain *d, const Red *r);
+
 static Ext *with_red(AxDomain *d, const Ext *body, const Red *r) {
   Ext *e = ext(d, body->v, body->nan, body->pinf, body->ninf);
   e->red = r->n ? r : NULL;
-  if (e->red && !finite_body(d, e)) e->red = NULL;
   if (e->red) {
+    /* every summand on the domain is finite (an obligation unless it is so by
+     * construction), so the sum is finite: its flags are false */
+    oblige(d, and2(d, dom_of(d, r), not1(d, is_fin(d, body))));
+    e->nan = e->pinf = e->ninf = fls(d);
     T cond = ax_term_mk_true(TC(d));
     e->v = support(d, e->v, &cond);
     if (ax_term_kind(cond) != AX_TERM_TRUE) {
@@ -421,7 +584,8 @@ static T pin_others(AxDomain *d, const Red *a, const Red *b) {
   return acc;
 }
 
-static T dom_of(AxDomain *d, const Red *r) { return r->dom ? r->dom : ax_term_mk_true(TC(d)); }
+static T dom_of(AxDomain *d, const Red *r) {
+  return r->dom ? r->dom : ax_term_mk_true(TC(d)); }
 
 /* union of the variable sets of a and b */
 static Red *union_vars(AxDomain *d, const Red *a, const Red *b, T extra) {
@@ -455,13 +619,45 @@ static AxV unsupported(AxDomain *d, const char *what, AxType t) {
   return finite(d, zero(d, t));
 }
 
+static bool mentions(AxDomain *d, T t, T v) {
+  AxVec vars = {0};
+  ax_term_collect(TC(d), &t, 1, ax_term_pred_var, NULL, S(d)->a, &vars);
+  for (size_t i = 0; i < vars.len; i++)
+    if (vars.items[i] == v) return true;
+  return false;
+}
+
+/* b = Σ_{Y ∈ D'} g(Y) as a sum over a's variables X: the summand g[Y := X], when D'[Y := X]
+ * is a's domain (the same term) and the renaming captures nothing (no variable of X occurs
+ * in D' or g except as the Y it replaces); variable i of Y must range over the same named
+ * axis as variable i of X, so bound inference keeps seeing one summation per axis. NULL
+ * when b is not a sum over a's domain. */
+static const Ext *onto(AxDomain *d, const Red *a, const Ext *b) {
+  const Red *rb = b->red;
+  if (!rb || rb->n != a->n || a->n > 64) return NULL;
+  for (size_t i = 0; i < a->n; i++) {
+    const AxSumVar *x = sumvar_of(d, a->vars[i]), *y = sumvar_of(d, rb->vars[i]);
+    if (!x || !y || x->axis != y->axis || x->pos != y->pos) return NULL;
+    for (size_t j = 0; j < a->n; j++)
+      if (a->vars[i] == rb->vars[j] && i != j) return NULL;
+    if (a->vars[i] != rb->vars[i] && (mentions(d, dom_of(d, rb), a->vars[i]) || mentions(d, b->v, a->vars[i])))
+      return NULL;
+  }
+  AxTermCtx *tc = TC(d);
+  if (ax_term_subst(tc, dom_of(d, rb), rb->n, rb->vars, a->vars) != dom_of(d, a)) return NULL;
+  return finite(d, ax_term_subst(tc, b->v, rb->n, rb->vars, a->vars));
+}
+
 static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   if (op == AX_OP_AND || op == AX_OP_OR || t == AX_BOOL) return plain_binary(d, op, t, pa, pb);
   const Ext *a = pa, *b = pb;
   if (!a->red && !b->red) return plain_binary(d, op, t, pa, pb);
   if (op == AX_OP_MUL) {
-    if (!a->red || !b->red) {   /* v * Red f = Red (v * f) */
+    if (!a->red || !b->red) {   /* v * Red f = Red (v * f), for a finite v */
       const Ext *r = a->red ? a : b;
+      /* inf · Σ f is not Σ (inf · f) (an empty sum, or summands of both signs): v must be
+       * finite wherever the values matter, whatever the domain */
+      oblige(d, not1(d, is_fin(d, a->red ? b : a)));
       return with_red(d, plain_binary(d, op, t, a, b), r->red);
     }
     b = apart(d, a->red, b);   /* Red f * Red g = Red_{A,B} f * g */
@@ -470,11 +666,14 @@ static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
     return with_red(d, plain_binary(d, op, t, a, b), r);
   }
   if (op == AX_OP_ADD || op == AX_OP_SUB) {
-    /* a ± b = Red over a tag variable that picks the side */
+    const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
+    /* Σ_D f ± Σ_D g = Σ_D (f ± g): two sums over one domain (docs/semantics.md) */
+    const Ext *merged = a->red && bb->red ? onto(d, a->red, bb) : NULL;
+    if (merged) return with_red(d, plain_binary(d, AX_OP_ADD, t, a, merged), a->red);
+    /* otherwise a ± b = Red over a tag variable that picks the side */
     T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
     AxTermCtx *tc = TC(d);
     T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
-    const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
     const Red *ra = lift(d, a), *rb = lift(d, bb);
     T is0 = ax_term_mk_eq(tc, tag, zero_i);
     Red *r = union_vars(d, ra, rb, tag);
@@ -482,6 +681,12 @@ static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
                   or2(d, and2(d, is0, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
                       and2(d, not1(d, is0), and2(d, dom_of(d, rb), pin_others(d, rb, ra)))));
     return with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
+  }
+  if (op == AX_OP_DIV && t == AX_REAL && a->red && !b->red) {
+    /* (Σ f) / v = Σ (f / v) for a finite v != 0 (exact rationals); v must be so wherever
+     * the values matter, whatever the domain (an obligation). Not for int: truncation. */
+    oblige(d, or2(d, not1(d, is_fin(d, b)), fin_zero(d, b, t)));
+    return with_red(d, plain_binary(d, op, t, a, b), a->red);
   }
   return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
 }
@@ -491,9 +696,54 @@ static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
   return elem_unary_red(d, op, t, pa);
 }
 
+/* A sum closed into a value: Σ_{X ∈ D} f(X) as the application S(i1, …, im) of an
+ * uninterpreted function named after the sum with its variables renamed canonically
+ * ("$b0", "$b1", … in order), applied to the index variables it mentions (access indices
+ * and the variables of enclosing sums, in the order of their first occurrence). Two sums
+ * that differ only in the names of their variables are one function, so a rule whose two
+ * sides apply sqrt to the same sum sees one value; the exact sum is one interpretation of
+ * S, so a proof with S uninterpreted holds for it (sound); a model's value of S is never
+ * trusted — the replay recomputes the sum. Bound inference reads S(...) as a read of a
+ * derived tensor (rank.c, docs/semantics.md). */
+static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
+  AxSymbolic *s = S(d);
+  AxTermCtx *tc = s->tc;
+  const Red *r = a->red;
+  T *canon = ax_arena_alloc(s->a, (r->n + 1) * sizeof(T));
+  for (size_t i = 0; i < r->n; i++) canon[i] = ax_term_mk_var(tc, ax_arena_printf(s->a, "$b%zu", i), AX_SORT_INT);
+  T dom = ax_term_subst(tc, dom_of(d, r), r->n, r->vars, canon);
+  T body = ax_term_subst(tc, a->v, r->n, r->vars, canon);
+  T both[2] = {dom, body};
+  AxVec vars = {0};
+  ax_term_collect(tc, both, 2, ax_term_pred_var, NULL, s->a, &vars);
+  T args[64];
+  AxSort sorts[64];
+  size_t n = 0;
+  for (size_t i = 0; i < vars.len; i++) {
+    T v = vars.items[i];
+    if (!sumvar_of(d, v) && ax_term_var_name(v)[0] != '@') continue;   /* a map: a constant */
+    if (n == 64) return unsupported(d, "a sum under sqrt mentions more than 64 indices", t);
+    sorts[n] = AX_SORT_INT;
+    args[n++] = v;
+  }
+  const AxFunc *f = ax_term_func(tc, ax_arena_printf(s->a, "axle.sum.%u.%u", ax_term_id(dom), ax_term_id(body)),
+                                 n, sorts, t == AX_REAL ? AX_SORT_REAL : AX_SORT_INT);
+  if (!f) return unsupported(d, "internal: two closed sums of one name", t);
+  T app = ax_term_mk_app(tc, f, n, args);
+  bool seen = false;
+  for (size_t i = 0; i < s->closed.len && !seen; i++) seen = ((AxClosedSum *)s->closed.items[i])->app == app;
+  if (!seen) {
+    AxClosedSum *c = ax_arena_alloc(s->a, sizeof *c);
+    *c = (AxClosedSum){.app = app, .n = r->n, .vars = r->vars, .dom = dom_of(d, r), .body = a->v};
+    ax_vec_push(s->a, &s->closed, c);
+  }
+  return finite(d, app);
+}
+
 static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa) {
   const Ext *a = pa;
   if (!a->red) return plain_unary(d, op, t, pa);
+  if (op == AX_OP_SQRT) return plain_unary(d, op, t, close_sum(d, a, t));
   if (op != AX_OP_NEG) return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
   return with_red(d, plain_unary(d, op, t, pa), a->red);
 }
@@ -520,6 +770,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
                const char *const *names, const int *axes, const int *pos,
                AxV (*body)(void *, const AxV *), void *ctx) {
   AxSymbolic *s = S(d);
+  (void)t;   /* the summand carries its type */
   int group = ++s->groups;
   AxTermCtx *tc = s->tc;
   T *v = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
@@ -544,7 +795,6 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
     m->dom = and2(d, r->dom, f->red->dom);
     r = m;
   }
-  if (!finite_body(d, f)) return finite(d, zero(d, t));
   return with_red(d, f, r);
 }
 
@@ -627,6 +877,21 @@ bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out) {
   out->vars = e->red->vars;
   out->dom = e->red->dom;
   return true;
+}
+
+const AxTerm *ax_symbolic_not_finite(AxSymbolic *s) {
+  return ax_term_mk_or(s->tc, s->not_finite.len, (const AxTerm *const *)s->not_finite.items);
+}
+
+const AxTerm *ax_symbolic_facts(AxSymbolic *s) {
+  return ax_term_mk_and(s->tc, s->facts.len, (const AxTerm *const *)s->facts.items);
+}
+
+const AxClosedSum *ax_symbolic_closed(const AxSymbolic *s, size_t *n) {
+  *n = s->closed.len;
+  AxClosedSum *out = ax_arena_alloc(s->a, (s->closed.len + 1) * sizeof(AxClosedSum));
+  for (size_t i = 0; i < s->closed.len; i++) out[i] = *(AxClosedSum *)s->closed.items[i];
+  return out;
 }
 
 const AxSumVar *ax_symbolic_sumvars(const AxSymbolic *s, size_t *n) {

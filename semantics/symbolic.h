@@ -60,6 +60,26 @@ typedef struct AxSumVar {
 } AxSumVar;
 const AxSumVar *ax_symbolic_sumvars(const AxSymbolic *s, size_t *n);
 
+/* Obligations and facts the verifier must use (docs/semantics.md, "Reductions"):
+ * not_finite is the disjunction of the conditions under which a summand of some reduction
+ * (or a value multiplied into one) is not finite — false when every summand is finite by
+ * construction; a verdict other than UNKNOWN needs it unsatisfiable under the assumptions.
+ * facts is the conjunction of the definitional facts of the sqrt applications (true in
+ * every real interpretation; conjoined to the assumptions). Both owned by s's term context. */
+const AxTerm *ax_symbolic_not_finite(AxSymbolic *s);
+const AxTerm *ax_symbolic_facts(AxSymbolic *s);
+
+/* A sum closed into a value under a function (sqrt): the application term S(indices) that
+ * stands for it, and the sum itself (its variables, domain and summand as built). */
+typedef struct AxClosedSum {
+  const AxTerm *app;
+  size_t n;
+  const AxTerm *const *vars;
+  const AxTerm *dom;
+  const AxTerm *body;
+} AxClosedSum;
+const AxClosedSum *ax_symbolic_closed(const AxSymbolic *s, size_t *n);
+
 /* Every read recorded so far, in order, without duplicates. */
 const AxRead *ax_symbolic_reads(const AxSymbolic *s, size_t *n);
 

@@ -374,10 +374,16 @@ const AxTerm *ax_term_mk_var(AxTermCtx *ctx, const char *name, AxSort sort) {
   return intern(ctx, &(Key){.kind = AX_TERM_VAR, .sort = sort, .name = name});
 }
 
+static const AxTerm *log_fold(AxTermCtx *ctx, const AxTerm *a);
+
 const AxTerm *ax_term_mk_app(AxTermCtx *ctx, const AxFunc *f, size_t nargs,
                              const AxTerm *const *args) {
   AX_ASSERT(nargs == f->nargs);
   for (size_t i = 0; i < nargs; i++) AX_ASSERT(args[i]->sort == f->argsorts[i]);
+  if (nargs == 1 && strcmp(f->name, AX_TERM_LOG_NAME) == 0) {
+    const AxTerm *r = log_fold(ctx, args[0]);
+    if (r) return r;
+  }
   return intern(ctx, &(Key){.kind = AX_TERM_APP, .sort = f->result, .nargs = nargs,
                             .args = args, .func = f});
 }
@@ -716,6 +722,35 @@ const AxTerm *ax_term_mk_exp(AxTermCtx *ctx, const AxTerm *a) {
     if (zero) return ax_term_mk_real_si(ctx, 1, 1);
   }
   return node(ctx, AX_TERM_EXP, AX_SORT_REAL, 1, &a);
+}
+
+/* LOG folds: log(1) = 0, log(exp(u)) = u (both true of the real logarithm); NULL if none */
+static const AxTerm *log_fold(AxTermCtx *ctx, const AxTerm *a) {
+  if (a->kind == AX_TERM_EXP) return a->args[0];
+  if (a->kind == AX_TERM_ITE)   /* log(ite(c, x, y)) = ite(c, log x, log y): a function */
+    return ax_term_mk_ite(ctx, a->args[0], ax_term_mk_log(ctx, a->args[1]),
+                          ax_term_mk_log(ctx, a->args[2]));
+  if (is_num(a)) {
+    mpq_t x;
+    mpq_init(x);
+    ax_term_real_value(a, x);
+    bool one = mpq_cmp_ui(x, 1, 1) == 0;
+    mpq_clear(x);
+    if (one) return ax_term_mk_real_si(ctx, 0, 1);
+  }
+  return NULL;
+}
+
+const AxTerm *ax_term_mk_log(AxTermCtx *ctx, const AxTerm *a) {
+  AX_ASSERT(a->sort == AX_SORT_REAL);
+  AxSort r = AX_SORT_REAL;
+  const AxFunc *f = ax_term_func(ctx, AX_TERM_LOG_NAME, 1, &r, AX_SORT_REAL);
+  AX_ASSERT(f);
+  return ax_term_mk_app(ctx, f, 1, &a);
+}
+
+bool ax_term_is_log(const AxTerm *t) {
+  return t->kind == AX_TERM_APP && strcmp(t->u.func->name, AX_TERM_LOG_NAME) == 0;
 }
 
 const AxTerm *ax_term_mk(AxTermCtx *ctx, AxTermKind k, size_t nargs,

@@ -177,6 +177,16 @@ const AxTerm *ax_term_mk_rdiv(AxTermCtx *ctx, const AxTerm *a, const AxTerm *b);
 const AxTerm *ax_term_mk_to_real(AxTermCtx *ctx, const AxTerm *a);
 const AxTerm *ax_term_mk_abs(AxTermCtx *ctx, const AxTerm *a);
 const AxTerm *ax_term_mk_exp(AxTermCtx *ctx, const AxTerm *a);   /* Real; exp(0) = 1 folds */
+/* The natural logarithm of a positive real, as an application of the context's reserved
+ * uninterpreted function AX_TERM_LOG_NAME (a name no rule symbol can take). Only what is
+ * true of log on positive reals folds: log(1) = 0, log(exp(u)) = u, and log of an ite is the
+ * ite of the logs (a function of its argument); every application
+ * built through ax_term_mk_app of that function folds the same way. What the function
+ * means for an argument <= 0 is left open: callers apply it to positive values only, and
+ * the solver layer asserts `v > 0 => exp(log(v)) = v` for every application (solver.c). */
+#define AX_TERM_LOG_NAME "log.ax"
+const AxTerm *ax_term_mk_log(AxTermCtx *ctx, const AxTerm *a);
+bool ax_term_is_log(const AxTerm *t);   /* an application of the reserved log function */
 
 /* The builder of operator kind k (NOT .. ABS) applied to args, simplifications included.
  * Used to rebuild a term over new arguments. */

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "smt/smtlib.h"
 
 #define GRACE_MS 2000            /* past the time limit before we kill */
@@ -56,12 +57,6 @@ typedef struct Child {
 } Child;
 
 typedef enum { TALK_OK, TALK_TIMEOUT, TALK_EOF, TALK_BAD } Talk;
-
-static int64_t now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void close_fd(int *fd) {
   if (*fd >= 0) close(*fd);
@@ -204,7 +199,7 @@ fail:
 /* Waits up to ms for the child to end by itself, without reaping it (the zombie keeps its
  * process group id from being reused until finish() kills the group). */
 static void await_exit(Child *c, int64_t ms) {
-  int64_t deadline = now_ms() + ms;
+  int64_t deadline = ax_clock_ms() + ms;
   while (!c->exited) {
     siginfo_t si;
     memset(&si, 0, sizeof si);
@@ -216,7 +211,7 @@ static void await_exit(Child *c, int64_t ms) {
     } else if (errno != EINTR) {
       break;
     }
-    if (now_ms() >= deadline) break;
+    if (ax_clock_ms() >= deadline) break;
     nanosleep(&(struct timespec){0, 2 * 1000 * 1000}, NULL);
   }
 }
@@ -286,7 +281,7 @@ static Talk talk(Child *c, const char *msg, size_t n, int64_t deadline, const Ax
     if (sent < n && c->in >= 0) p[np++] = (struct pollfd){c->in, POLLOUT, 0};
     int wait = -1;
     if (deadline >= 0) {
-      int64_t left = deadline - now_ms();
+      int64_t left = deadline - ax_clock_ms();
       if (left <= 0) return TALK_TIMEOUT;
       wait = left > INT_MAX ? INT_MAX : (int)left;
     }
@@ -416,7 +411,7 @@ static AxSmtResult converse(Child *c, const AxSolverOpts *o, const char *query, 
                             size_t nwatch, AxModel **model_out, char *reason, size_t len) {
   char limit[32];
   ax_solver_fmt_ms(limit, sizeof limit, o->timeout_ms);
-  int64_t start = now_ms();
+  int64_t start = ax_clock_ms();
   int64_t deadline = o->timeout_ms ? start + o->timeout_ms + GRACE_MS : -1;
   const AxSexp *ans;
   size_t from = c->opos;
@@ -430,7 +425,7 @@ static AxSmtResult converse(Child *c, const AxSolverOpts *o, const char *query, 
   }
 
   if (ax_smtlib_is_atom(ans, "unsat")) return AX_SMT_UNSAT;
-  int64_t followup = o->timeout_ms ? now_ms() + FOLLOWUP_MS : -1;
+  int64_t followup = o->timeout_ms ? ax_clock_ms() + FOLLOWUP_MS : -1;
   if (ax_smtlib_is_atom(ans, "sat")) {
     if (!model_out || ngetval == 0) return AX_SMT_SAT;
     const char *prefix = "sat, but get-value failed: ";

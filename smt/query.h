@@ -47,7 +47,8 @@ typedef struct AxSolverOpts {
    * against unsat is still a disagreement. axle's default ("--solver both"). z3's sat ends
    * the query at once (the verifier replays its model); the binary's sat waits for z3's
    * answer (z3's model is preferred: counterexamples do not depend on speed); after an
-   * unsat the other solver has confirm_grace_ms more to confirm it. */
+   * unsat the other solver has four times as long as the first needed to confirm it, at
+   * least 0.5 s and at most confirm_grace_ms (portfolio.c). */
   bool confirm;
   unsigned confirm_grace_ms;
   /* With confirm: the binary's sat ends the query too, without waiting for z3's (IEEE

@@ -113,6 +113,57 @@ static AxSmtResult check_cases(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   return r;
 }
 
+static bool is_log(const AxTerm *t, void *unused) {
+  (void)unused;
+  return ax_term_is_log(t);
+}
+
+static bool is_exp(const AxTerm *t, void *unused) {
+  (void)unused;
+  return ax_term_kind(t) == AX_TERM_EXP;
+}
+
+enum { MAX_EXP_PAIRS = 6 };   /* exp(u) exp(v) = exp(u + v) for at most this many exps */
+
+/* Ground facts about exp and axle's logarithm (semantics/term.h, ax_term_mk_log) that the
+ * query may need, conjoined to it: for every application log(v) in it, `v > 0 =>
+ * exp(log(v)) = v` and `v = 1 => log(v) = 0`; for every exp(u), `exp(u) > 0`; and for every
+ * two of at most MAX_EXP_PAIRS exps, `exp(u) * exp(v) = exp(u + v)`. All hold of the real
+ * exp and log, the only ones the semantics means, so the query with them is satisfiable
+ * exactly when it is; they let z3 (to which exp is uninterpreted) and cvc5 prove what
+ * follows from them. Returns formula itself when it has neither. */
+static const AxTerm *with_log_facts(AxTermCtx *tc, const AxTerm *formula) {
+  AxArena *a = ax_arena_new();
+  AxVec logs = {0}, exps = {0};
+  const AxTerm *facts = ax_term_mk_true(tc);
+  if (ax_term_collect(tc, &formula, 1, is_log, NULL, a, &logs) > 0) {
+    const AxTerm *zero = ax_term_mk_real_si(tc, 0, 1), *one = ax_term_mk_real_si(tc, 1, 1);
+    for (size_t i = 0; i < logs.len; i++) {
+      const AxTerm *l = logs.items[i], *v = ax_term_arg(l, 0);
+      const AxTerm *inv = ax_term_mk_implies(tc, ax_term_mk_lt(tc, zero, v),
+                                             ax_term_mk_eq(tc, ax_term_mk_exp(tc, l), v));
+      const AxTerm *at1 = ax_term_mk_implies(tc, ax_term_mk_eq(tc, v, one), ax_term_mk_eq(tc, l, zero));
+      facts = ax_term_mk_and2(tc, facts, ax_term_mk_and2(tc, inv, at1));
+    }
+  }
+  /* the exps of the query with the log facts (exp(log(v)) is one) */
+  const AxTerm *both = ax_term_mk_and2(tc, formula, facts);
+  size_t n = ax_term_collect(tc, &both, 1, is_exp, NULL, a, &exps);
+  const AxTerm *zero = ax_term_mk_real_si(tc, 0, 1);
+  for (size_t i = 0; i < n; i++) {
+    const AxTerm *ei = exps.items[i];
+    facts = ax_term_mk_and2(tc, facts, ax_term_mk_lt(tc, zero, ei));
+    for (size_t j = i + 1; j < n && n <= MAX_EXP_PAIRS; j++) {
+      const AxTerm *ej = exps.items[j];
+      const AxTerm *sum = ax_term_mk_add2(tc, ax_term_arg(ei, 0), ax_term_arg(ej, 0));
+      facts = ax_term_mk_and2(tc, facts, ax_term_mk_eq(tc, ax_term_mk_mul2(tc, ei, ej),
+                                                       ax_term_mk_exp(tc, sum)));
+    }
+  }
+  ax_arena_free(a);
+  return ax_term_kind(facts) == AX_TERM_TRUE ? formula : ax_term_mk_and2(tc, formula, facts);
+}
+
 AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                             const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                             char *reason, size_t reason_len) {
@@ -125,6 +176,7 @@ AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *
   reason[0] = '\0';
   if (model_out) *model_out = NULL;
 
+  formula = with_log_facts(tc, formula);
   AxSolverOpts opts = *o;
   if (!opts.binary) opts.binary = "cvc5";
   char path[4096];

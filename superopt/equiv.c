@@ -6,8 +6,8 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "superopt/lax.h"
 #include "superopt/field.h"
 #include "superopt/interp.h"
@@ -47,12 +47,6 @@ bool ax_equiv_parse_delta(const char *s, double *out) {
   if (!(v > 0 && v < 1)) return false;
   *out = v;
   return true;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Input tensor indices of g in statement order. */
@@ -495,7 +489,7 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
     say(out, ": no number of tests reaches it; running %d on %d thread%s\n", T, o->jobs,
         o->jobs == 1 ? "" : "s");
 
-  double t0 = now();
+  double t0 = ax_clock_s();
   int passed = 0, redrawn = 0;
   char *diff = NULL;
   bool sqrt_law = false;
@@ -532,16 +526,16 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
   }
   if (!sqrt_law)
     say(out, "  field tests: %d passed (%d redrawn for a zero divisor) in %.2f s\n", passed,
-        redrawn, now() - t0);
+        redrawn, ax_clock_s() - t0);
   if (o->float_tests > 0) {
-    t0 = now();
+    t0 = ax_clock_s();
     int bad = 0;
     for (int t = 0; t < o->float_tests; t++)
       bad |= float_test(prog, mug, pr.pin, pr.min, pr.nin, pr.mout, o->seed, 0x10000 + (uint64_t)t,
                         o, worst, pworst);
     say(out, "  float check (%d run%s, inputs in [-0.5, 0.5]):", o->float_tests,
         o->float_tests == 1 ? "" : "s");
-    say(out, " %.2f s\n", now() - t0);
+    say(out, " %.2f s\n", ax_clock_s() - t0);
     for (int i = 0; i < prog->noutputs; i++) {
       const AxKTensor *ot = &prog->tensors[prog->outputs[i]];
       double tol = o->float_tol > 0 ? o->float_tol : default_tol(ot->dtype);
@@ -766,7 +760,7 @@ static int filter(const AxEquivCtx *c, const AxMugraph *mug, int64_t *scale) {
 }
 
 void ax_equiv_candidate(const AxEquivCtx *c, const AxMugraph *mug, AxDiag *d, AxEquivResult *r) {
-  double t0 = now();
+  double t0 = ax_clock_s();
   AxDiag silent;
   ax_diag_init(&silent, NULL);
   memset(r, 0, sizeof *r);
@@ -776,5 +770,5 @@ void ax_equiv_candidate(const AxEquivCtx *c, const AxMugraph *mug, AxDiag *d, Ax
   } else {
     r->status = check(c->prog, mug, d ? d : &silent, &c->o, c->P, c->Q, &r->bounded);
   }
-  r->ms = (now() - t0) * 1e3;
+  r->ms = (ax_clock_s() - t0) * 1e3;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "superopt/equiv.h"
 #include "superopt/mugtext.h"
 #include "superopt/prune.h"
@@ -120,12 +121,6 @@ typedef struct W {
   long states, pruned, reported, reported_pruned;
   int depth;
 } W;
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void ax_search_defaults(AxSearchOpts *o) {
   memset(o, 0, sizeof *o);
@@ -587,7 +582,7 @@ static void emit(W *w, const int *outs) {
       qsort(s->found, (size_t)s->nfound, sizeof(Found), cmp_found);
       if (s->found[0].time_s < s->best_s || s->best_s == 0) {
         s->best_s = s->found[0].time_s;
-        s->best_at = now() - s->start;
+        s->best_at = ax_clock_s() - s->start;
       }
     }
     pthread_mutex_unlock(&s->mu);
@@ -629,7 +624,7 @@ static bool stop(W *w) {
     s->pruned += w->pruned - w->reported_pruned;
     w->reported = w->states;
     w->reported_pruned = w->pruned;
-    if ((s->deadline > 0 && now() > s->deadline) ||
+    if ((s->deadline > 0 && ax_clock_s() > s->deadline) ||
         (s->o->max_states > 0 && s->states >= s->o->max_states))
       s->stop = true;
     pthread_mutex_unlock(&s->mu);
@@ -1245,7 +1240,7 @@ static void *progress(void *arg) {
     struct timespec ts = {0, 500000000};
     nanosleep(&ts, NULL);
     pthread_mutex_lock(&s->mu);
-    double el = now() - s->start;
+    double el = ax_clock_s() - s->start;
     if (el <= 0) el = 1e-9;
     fprintf(out, "\r%6.1f s  built %ld (%.0f/s)  checked %ld (%.1f/s)  equivalent %ld  best %s",
             el, s->states, (double)s->states / el, s->checked, (double)s->checked / el,
@@ -1279,7 +1274,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   }
   pthread_mutex_init(&s->mu, NULL);
   s->found = calloc((size_t)o->top + 1, sizeof(Found));
-  s->start = now();
+  s->start = ax_clock_s();
   s->deadline = o->time_limit > 0 ? s->start + o->time_limit : 0;
   int jobs = o->jobs < 1 ? 1 : o->jobs;
   W *ws = calloc((size_t)jobs, sizeof(W));
@@ -1295,7 +1290,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   s->stop = true;
   if (prog_thread) pthread_join(pt, NULL);
   memset(r, 0, sizeof *r);
-  r->timed_out = s->deadline > 0 && now() > s->deadline;
+  r->timed_out = s->deadline > 0 && ax_clock_s() > s->deadline;
   r->states = s->states;
   r->pruned = s->pruned;
   r->candidates = s->candidates;
@@ -1303,7 +1298,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->equivalent = s->equivalent;
   r->naive_s = ax_cost_time(prog, o->target);
   r->best_found_s = s->best_at;
-  r->search_s = now() - s->start;
+  r->search_s = ax_clock_s() - s->start;
   /* the full-shape check, best first; a graph that fails it is dropped */
   r->found = calloc((size_t)o->top + 1, sizeof(AxSearchFound));
   for (int i = 0; i < s->nfound; i++) {
@@ -1327,7 +1322,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
     else free(s->found[i].text);
   }
-  r->seconds = now() - s->start;
+  r->seconds = ax_clock_s() - s->start;
   for (int i = 0; i < s->nseen; i++) free(s->seen[i]);
   free(s->seen);
   free(s->found);

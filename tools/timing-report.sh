@@ -130,6 +130,26 @@ EOF
   if [ -n "$ieee" ]; then   # which of them hold in floating point (--numbers ieee)
     "$(dirname "$0")/ieee-table.sh" "$ieee" $ieee_wall && echo
   fi
+  # Trinity's rules (rules/trinity, rules/trinity-mutants): their own page, docs/trinity.md
+  if jq -e 'map(select(.file | startswith("rules/trinity"))) | length > 0' "$tmp/all.json" > /dev/null; then
+    echo "## Trinity's rules"
+    echo
+    jq -r '[.[] | select(.file | startswith("rules/trinity/"))] as $r |
+           [.[] | select(.file | startswith("rules/trinity-mutants/"))] as $m |
+           "rules/trinity states the rewrite rules of Trinity (ASPLOS'"'"'26) that axle can state, " +
+           "rules/trinity-mutants their wrong twins: \($r | length) and \($m | length) results, " +
+           "\([$r[], $m[] | select(.met)] | length) of \(($r + $m) | length) as expected " +
+           "(\([$r[] | select(.verdict == "invalid")] | length) of the first are INVALID on purpose: " +
+           "Trinity'"'"'s rules that are wrong). Rule by rule, with counterexamples and the rules that " +
+           "cannot be stated: [trinity.md](trinity.md)."' "$tmp/all.json"
+    echo
+  fi
+  # the XLA rules beyond TensorRight's corpus, from the rules' `# xla-extra:` tags
+  if jq -e 'map(select(.file | startswith("rules/xla-extra/"))) | length > 0' "$tmp/all.json" > /dev/null; then
+    jq -c '.[] | select((.file | startswith("rules/xla-extra/")) or (.file | startswith("rules/xla/")))' \
+      "$tmp/all.json" > "$tmp/extra.json"
+    "$(dirname "$0")/xla-extra-table.sh" "$tmp/extra.json" && echo
+  fi
   if [ "$(fig met)" != "$n" ]; then
     echo "Not as expected:"
     echo

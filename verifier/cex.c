@@ -25,13 +25,17 @@ void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out) {
   ax_term_collect(in->tc, &formula, 1, ax_term_pred_app, NULL, in->a, &apps);
   out->reads = ax_arena_alloc(in->a, (apps.len + 1) * sizeof(AxRead));
   out->nreads = 0;
+  out->opaque = false;
   for (size_t r = 0; r < apps.len; r++) {
     const AxTerm *app = apps.items[r];
     const char *name = ax_term_func_name(ax_term_app_func(app));
     int sym = -1;
     for (size_t i = 0; i < s->nsyms && sym < 0; i++)
       if (s->syms[i].kind == AX_SYM_TENSOR && strcmp(s->syms[i].name, name) == 0) sym = (int)i;
-    if (sym < 0) continue;   /* not a tensor (the uninterpreted exp) */
+    if (sym < 0) {   /* not a tensor: log, pow's undecided cases */
+      out->opaque = true;
+      continue;
+    }
     AxRead *rd = &out->reads[out->nreads++];
     rd->sym = sym;
     rd->type = type_of_sort(ax_term_sort(app));
@@ -302,8 +306,11 @@ void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxRepl
       free(out->failed);
     }
     attempt(in, w, m, fill, out, &missing);
-    if (out->confirmed || out->unsupported || !missing || has_tensor_preconditions(in->rule->syms)) return;
+    if (out->confirmed || out->unsupported || !missing || has_tensor_preconditions(in->rule->syms)) break;
   }
+  if (!out->confirmed && !out->unsupported && w->opaque)
+    out->unsupported = "the model chose values of an uninterpreted function (log, or pow where "
+                       "the model leaves it open) that are not the true ones";
 }
 
 static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, AxReplay *out,

@@ -18,6 +18,9 @@ typedef struct AxWatch {
   size_t n;
   AxRead *reads;      /* the tensor reads of the formula, in the order they are watched */
   size_t nreads;
+  bool opaque;        /* formula applies an uninterpreted function that is no tensor (log,
+                         pow's undecided cases): the solver chose its values, so a model
+                         that does not replay is no internal error (the replay is UNKNOWN) */
 } AxWatch;
 
 typedef struct AxReplay {

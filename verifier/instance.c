@@ -118,6 +118,8 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
   AxPoint *points = ax_arena_alloc(in->a, (nreads + 1) * sizeof(AxPoint));
   for (size_t i = 0; i < nreads; i++) points[i] = (AxPoint){reads[i].sym, (const AxV *)reads[i].idx};
   AxV pre = ax_den_assume(&in->den, points, nreads, &in->acc, in->lhs->axes);
+  /* the definitional facts of sqrt: true of the real root, so assumed like the maps' */
+  pre = d->band(d, pre, ax_symbolic_facts(in->sym));
 
   in->pre = ax_symbolic_term(pre);
   in->valid_lhs = ax_symbolic_term(in->lhs->valid);
@@ -132,6 +134,8 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
   in->hint = ax_symbolic_term(hint);
   in->ctx = ax_symbolic_term(d->band(d, d->band(d, pre, in->lhs->valid),
                                      d->band(d, in->rhs->valid, d->band(d, sizes, acc_valid))));
+  in->not_finite = ax_symbolic_not_finite(in->sym);
+  ax_symbolic_closed(in->sym, &in->nclosed);
   if (!in->unsupported) in->unsupported = in->den.unsupported ? in->den.unsupported : d->unsupported;
 }
 

@@ -40,6 +40,13 @@ typedef struct AxSymInstance {
   AxRedTerms red[2];         /* LHS, RHS */
   const AxTerm *hint;        /* the hints, instantiated (true when none) */
   const AxTerm *ctx;         /* pre ∧ valid(LHS) ∧ valid(RHS) ∧ sizes equal ∧ access valid */
+  /* Where a summand of a reduction (or a value multiplied into one) would not be finite
+   * (false when none can be): the normal forms of reductions assume finite summands, so
+   * ctx ∧ not_finite must be unsatisfiable before any verdict but UNKNOWN (verify.c). */
+  const AxTerm *not_finite;
+  /* Sums closed under sqrt (symbolic.h): uninterpreted to the solver, so a model of the
+   * query need not replay; 0 when none. */
+  size_t nclosed;
   void *classes;             /* internal: variable -> rank class */
 } AxSymInstance;
 

@@ -30,6 +30,8 @@ typedef struct Scan {
   T *from, *to;        /* position-0 variables of c and their position-1 twins */
   size_t nren;
   const char *fail;    /* the structure was not recognized (why); the count is void */
+  const AxClosedSum *closed;   /* sums closed under sqrt (symbolic.h) */
+  size_t nclosed;
 } Scan;
 
 /* One kind of counterexample: the folds whose values it must keep, the reads whose
@@ -39,6 +41,7 @@ typedef struct Tally {
   AxVec folds;         /* Fold*, distinct */
   AxVec truths;        /* T: per-axis terms (position 0) true on every named axis */
   AxVec reads;         /* T: distinct tensor reads */
+  AxVec closed;        /* T: closed sums met (their reads are in `reads`) */
   uint8_t *seen;       /* per term id below sc->nmask: already walked */
 } Tally;
 
@@ -48,6 +51,14 @@ static int read_sym(const AxRuleSyms *s, T t) {
   const char *name = ax_term_func_name(ax_term_app_func(t));
   for (size_t i = 0; i < s->nsyms; i++)
     if (s->syms[i].kind == AX_SYM_TENSOR && strcmp(s->syms[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+/* the closed sum t applies (symbolic.h), or -1 */
+static int closed_of(const Scan *sc, T t) {
+  if (ax_term_kind(t) != AX_TERM_APP) return -1;
+  for (size_t i = 0; i < sc->nclosed; i++)
+    if (sc->closed[i].app == t) return (int)i;
   return -1;
 }
 
@@ -63,7 +74,7 @@ static void mask_visit(T t, void *data) {
     m = (uint8_t)(1u << pos);
   /* a read's value is one opaque argument of the scalar function: its indices are checked
    * apart (per_axis_reads), they do not make the value a per-axis quantity */
-  if (read_sym(sc->s, t) < 0)
+  if (read_sym(sc->s, t) < 0 && closed_of(sc, t) < 0)
     for (size_t i = 0; i < ax_term_nargs(t); i++) {
       uint32_t a = ax_term_id(ax_term_arg(t, i));
       if (a < sc->nmask) m |= sc->mask[a];
@@ -181,7 +192,7 @@ static void walk(Tally *ty, T t) {
   Scan *sc = ty->sc;
   if (sc->fail || !mask_of(sc, t) || ty->seen[ax_term_id(t)]) return;
   ty->seen[ax_term_id(t)] = 1;
-  if (read_sym(sc->s, t) >= 0) return;
+  if (read_sym(sc->s, t) >= 0 || closed_of(sc, t) >= 0) return;
   uint8_t m = mask_of(sc, t);
   if (m != 3) {
     sc->fail = "a value or condition on one named axis is used outside a conjunction or "
@@ -196,11 +207,36 @@ static void walk(Tally *ty, T t) {
   for (size_t i = 0; i < ax_term_nargs(t); i++) walk(ty, ax_term_arg(t, i));
 }
 
+static void collect_reads(T t, void *data);
+
+/* A sum closed under sqrt (symbolic.c close_sum) is glue over the reads of its summand: its
+ * value is kept by dropping a named axis of c when its variables range over other classes,
+ * its domain and summand mention c only inside tensor reads (per-axis indices, checked
+ * with the others), and those reads keep their values — so its reads count as reads of
+ * the kind, and anything else about c inside it is a structure the argument does not
+ * cover (docs/semantics.md). */
+static void closed_sum(Tally *ty, int i) {
+  Scan *sc = ty->sc;
+  const AxClosedSum *cs = &sc->closed[i];
+  for (size_t k = 0; k < cs->n; k++)
+    if (ax_instance_var_rclass(sc->in, cs->vars[k]) == sc->c)
+      sc->fail = "a sum under sqrt runs over this class";
+  if (mask_of(sc, cs->dom) || mask_of(sc, cs->body))
+    sc->fail = "a sum under sqrt depends on this class other than through tensor reads";
+  T inner[2] = {cs->dom, cs->body};
+  ax_term_postorder(sc->in->tc, inner, 2, collect_reads, ty);
+}
+
 static void collect_reads(T t, void *data) {
   Tally *ty = data;
   if (read_sym(ty->sc->s, t) >= 0 && !vec_has(&ty->reads, t)) {
     ax_vec_push(ty->sc->in->a, &ty->reads, (void *)t);
     check_read(ty->sc, t);
+  }
+  int c = closed_of(ty->sc, t);
+  if (c >= 0 && !vec_has(&ty->closed, t)) {
+    ax_vec_push(ty->sc->in->a, &ty->closed, (void *)t);
+    closed_sum(ty, c);
   }
 }
 
@@ -312,8 +348,9 @@ static int class_bound(const AxBlock *rule, AxType T_, int c, AxRankCount *count
   Scan sc = {.in = &in, .s = s, .c = c};
   /* the twins: position-0 variables of c and their position-1 partners */
   AxVec vars = {0};
-  const T everything[] = {in.query, in.ctx, in.same, in.hint};
-  ax_term_collect(in.tc, everything, 4, ax_term_pred_var, NULL, in.a, &vars);
+  const T everything[] = {in.query, in.ctx, in.same, in.hint, in.not_finite};
+  ax_term_collect(in.tc, everything, 5, ax_term_pred_var, NULL, in.a, &vars);
+  sc.closed = ax_symbolic_closed(in.sym, &sc.nclosed);
   size_t nsum;
   const AxSumVar *sv = ax_symbolic_sumvars(in.sym, &nsum);
   sc.from = ax_arena_alloc(in.a, (vars.len + nsum + 1) * sizeof(T));
@@ -340,7 +377,12 @@ static int class_bound(const AxBlock *rule, AxType T_, int c, AxRankCount *count
    * values: the values differ (both sides valid, sizes equal, access valid), or the right
    * side is invalid or the sizes differ. Reductions: each query of the bijection proof
    * (bijection.c) is a kind of its own. */
-  Kind kinds[8];
+  /* summands finite only under the preconditions: "this one is not" is a kind of its own
+   * for each disjunct of not_finite (a counterexample to the disjunction is one to a
+   * disjunct, and a projection that keeps that disjunct keeps the disjunction) */
+  size_t nfin = ax_term_kind(in.not_finite) == AX_TERM_FALSE ? 0
+              : ax_term_kind(in.not_finite) == AX_TERM_OR   ? ax_term_nargs(in.not_finite) : 1;
+  Kind *kinds = ax_arena_alloc(in.a, (8 + nfin) * sizeof(Kind));
   size_t nk = 0;
   T pre_lhs = ax_term_mk_and2(in.tc, in.pre, in.valid_lhs);
   /* (one conjunction: the counterexample needs it false, not each part) */
@@ -382,10 +424,12 @@ static int class_bound(const AxBlock *rule, AxType T_, int c, AxRankCount *count
       nh = ng = 0;
     }
   }
+  for (size_t i = 0; i < nfin; i++)
+    kinds[nk++] = (Kind){in.ctx, {nfin == 1 ? in.not_finite : ax_term_arg(in.not_finite, i)}, 1};
   /* Everything in polynomial normal form (ring identities, exact for every value): a read
    * at (a − l2) − l1 and one at a − (l1 + l2) are one read, a size equation that is an
    * identity is true. Two folds or reads are merged only when their normal forms are equal. */
-  T all[64];
+  T *all = ax_arena_alloc(in.a, (3 * nk + nh + ng + 2 * sc.nclosed + 1) * sizeof(T));
   size_t nall = 0;
   for (size_t k = 0; k < nk; k++) {
     kinds[k].assumed = ax_arith_normal(in.tc, kinds[k].assumed);
@@ -394,6 +438,11 @@ static int class_bound(const AxBlock *rule, AxType T_, int c, AxRankCount *count
   }
   for (size_t i = 0; i < nh; i++) all[nall++] = h[i] = ax_arith_normal(in.tc, h[i]);
   for (size_t i = 0; i < ng; i++) all[nall++] = g[i] = ax_arith_normal(in.tc, g[i]);
+  /* the closed sums' insides get masks too (they are read, not normalised: closed_sum) */
+  for (size_t i = 0; i < sc.nclosed; i++) {
+    all[nall++] = sc.closed[i].dom;
+    all[nall++] = sc.closed[i].body;
+  }
   sc.nmask = ax_term_ctx_size(in.tc);
   sc.mask = ax_xcalloc(sc.nmask + 1, 1);
   ax_term_postorder(in.tc, all, nall, mask_visit, &sc);

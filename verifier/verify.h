@@ -1,8 +1,8 @@
 /* verify.h — proving one rule for one element type, for every rank and size.
  *
  * ax_verify_rule follows TensorRight §6 (and DESIGN §2):
- *   1. bound inference on the rank-1 instance (Alg. 1): a sufficient rank k_c per rank
- *      class; classes used as concat/iota axes are fixed at 1;
+ *   1. bound inference (rank.h: a count of folds and read pairs, sound for every rank):
+ *      a sufficient rank k_c per rank class; classes used as concat/iota axes are fixed at 1;
  *   2. for every rank vector in Π_c [1..k_c]: symbolic execution of both sides under a
  *      general access, and one query for the verification conditions of §6.4 (same sizes,
  *      RHS valid, same value) under precondition ∧ valid(LHS);

@@ -10,12 +10,16 @@
 //     AX_SMEM_DYNAMIC points at a buffer of the launch's size;
 //   * __syncthreads(): each thread of a block is a cooperative fiber (ucontext); a barrier
 //     switches back to the scheduler, which resumes the next fiber; a round ends when every
-//     fiber waits at the barrier (or all have returned). Fibers run in order and each runs
-//     until its next barrier, so a missing barrier makes a thread read what others have not
-//     written yet — the emulation computes wrong values where the GPU might by chance not.
+//     fiber waits at the barrier (or all have returned). Fibers run in order (in blocks
+//     of odd linear index in reverse order) and each runs until its next barrier, so a
+//     missing barrier makes a thread read what others have not written yet — the
+//     emulation computes wrong values where the GPU might by chance not.
 //     A block in which some threads return while others wait at a barrier is reported as
 //     barrier divergence (exit 5);
 //   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf;
+//   * cp.async (ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N>): per thread,
+//     copies in flight are recorded and their destination poisoned (nan) until the
+//     wait_group that completes them (see cp_async below);
 //   * AX_LAUNCH: runs the grid block by block; cudaMallocAsync / cudaFreeAsync /
 //     cudaMemcpyAsync / cudaGetLastError / cudaFuncSetAttribute on host memory.
 // No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
@@ -144,10 +148,22 @@ namespace axemu {
 
 enum State { RUN, BARRIER, DONE };
 
+// An asynchronous copy (cp.async) issued by a thread and not yet waited for: the source's
+// bytes as they were at issue, where they go, and the group it belongs to (the number of
+// commits the thread had made when it issued the copy).
+struct Copy {
+  unsigned char *dst;
+  unsigned char data[16];
+  unsigned bytes;
+  unsigned long group;
+};
+
 struct Fiber {
   ucontext_t ctx;
   State state;
   unsigned tx, ty, tz;
+  std::vector<Copy> pending;
+  unsigned long committed;
 };
 
 inline ucontext_t sched;
@@ -188,15 +204,22 @@ inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void(
           f.tx = (unsigned)(t % block.x);
           f.ty = (unsigned)(t / block.x % block.y);
           f.tz = (unsigned)(t / ((size_t)block.x * block.y));
+          f.pending.clear();   // copies a thread never waited for die with its block
+          f.committed = 0;
           getcontext(&f.ctx);
           f.ctx.uc_stack.ss_sp = stacks[t];
           f.ctx.uc_stack.ss_size = STACK;
           f.ctx.uc_link = &sched;
           makecontext(&f.ctx, entry, 0);
         }
+        // Odd blocks resume their fibers in reverse order: a read of what another thread
+        // wrote without a barrier between is caught when the reader runs first, so one
+        // order catches readers below the writer, the other readers above it.
+        bool rev = ((bz * grid.y + by) * grid.x + bx) & 1u;
         for (;;) {
           size_t waiting = 0, done = 0;
-          for (size_t t = 0; t < nt; t++) {
+          for (size_t q = 0; q < nt; q++) {
+            size_t t = rev ? nt - 1 - q : q;
             Fiber &f = fibers[t];
             if (f.state == DONE) {
               done++;
@@ -223,7 +246,53 @@ inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void(
   body = nullptr;
 }
 
+// cp.async: the destination is poisoned (every byte 0xff: nan in f16, bf16 and f32) from
+// the issue until the wait_group that completes the copy, so that a thread reading it
+// before its own wait — or another thread's copy before the barrier after that thread's
+// wait — computes nan, which the comparison with the interpreter reports. A barrier does
+// not complete copies (on the GPU it does not either).
+inline void cp_async(void *dst, const void *src, unsigned bytes) {
+  if (cur < 0) {   // outside a launch: nothing runs concurrently
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  Fiber &f = fibers[(size_t)cur];
+  Copy c;
+  c.dst = static_cast<unsigned char *>(dst);
+  std::memcpy(c.data, src, bytes);
+  c.bytes = bytes;
+  c.group = f.committed;
+  std::memset(dst, 0xff, bytes);
+  f.pending.push_back(c);
+}
+
+inline void cp_commit() {
+  if (cur >= 0) fibers[(size_t)cur].committed++;
+}
+
+// wait_group n: every copy of a committed group older than the n newest lands; copies not
+// yet committed stay in flight.
+inline void cp_wait(unsigned long n) {
+  if (cur < 0) return;
+  Fiber &f = fibers[(size_t)cur];
+  std::vector<Copy> keep;
+  for (const Copy &c : f.pending) {
+    if (c.group + n < f.committed) std::memcpy(c.dst, c.data, c.bytes);
+    else keep.push_back(c);
+  }
+  f.pending.swap(keep);
+}
+
 }  // namespace axemu
+
+inline void ax_cp_async16(void *d, const void *s) { axemu::cp_async(d, s, 16); }
+inline void ax_cp_async8(void *d, const void *s) { axemu::cp_async(d, s, 8); }
+inline void ax_cp_async4(void *d, const void *s) { axemu::cp_async(d, s, 4); }
+inline void ax_cp_async_commit() { axemu::cp_commit(); }
+template <int N>
+inline void ax_cp_async_wait() {
+  axemu::cp_wait((unsigned long)N);
+}
 
 inline void __syncthreads() { axemu::sync(); }
 inline void __syncwarp() {}

@@ -22,12 +22,12 @@ run first
 check "first run: exit 0" [ "$(cat "$tmp/first.status")" = 0 ]
 total=$(wc -l < "$tmp/first.json")
 check "first run: 22 results" [ "$total" = 22 ]
-check "first run: nothing cached" [ "$(count "$tmp/first.json" '"cached":false')" = "$total" ]
+check "first run: nothing cached" [ "$(jcount "$tmp/first.json" '.cached == false')" = "$total" ]
 check "first run: an entry per result" [ "$(ls "$entries" | wc -l)" = "$total" ]
 
 run second
 check "second run: exit 0" [ "$(cat "$tmp/second.status")" = 0 ]
-check "second run: everything cached" [ "$(count "$tmp/second.json" '"cached":true')" = "$total" ]
+check "second run: everything cached" [ "$(jcount "$tmp/second.json" '.cached == true')" = "$total" ]
 check "second run: same verdicts, bounds and counterexamples" \
   cmp -s <(verdicts "$tmp/first.json") <(verdicts "$tmp/second.json")
 "$AXLE" verify "$tmp/rules" > "$tmp/second.txt"
@@ -38,33 +38,33 @@ check "text: summary counts the cache" grep -q '22 of 22 as expected (22 from th
 sed -i 's/^rule pad_low_combine/# a new comment\nrule pad_low_combine/; s/^  rclass x$/  rclass   x   # spaced/' \
   "$tmp/rules/pad_low_combine.axl"
 run comment
-check "comment: still all cached" [ "$(count "$tmp/comment.json" '"cached":true')" = "$total" ]
+check "comment: still all cached" [ "$(jcount "$tmp/comment.json" '.cached == true')" = "$total" ]
 sed -i 's/pad_low(Y, 0, {x: l1 + l2})/pad_low(Y, 0, {x: l2 + l1})/' "$tmp/rules/pad_low_combine.axl"
 run edited
 check "edited rule: exit 0" [ "$(cat "$tmp/edited.status")" = 0 ]
 check "edited rule: its 2 results computed" \
-  [ "$(grep '"rule":"pad_low_combine"' "$tmp/edited.json" | grep -c '"cached":false')" = 2 ]
-check "edited rule: the other 20 cached" [ "$(count "$tmp/edited.json" '"cached":true')" = 20 ]
+  [ "$(jcount "$tmp/edited.json" '.rule == "pad_low_combine" and .cached == false')" = 2 ]
+check "edited rule: the other 20 cached" [ "$(jcount "$tmp/edited.json" '.cached == true')" = 20 ]
 # a rule made wrong is found wrong, not served from the cache
 sed -i 's/{x: l2 + l1})/{x: l2 + l1 + 1})/' "$tmp/rules/pad_low_combine.axl"
 run wrong
 check "wrong rule: exit 1" [ "$(cat "$tmp/wrong.status")" = 1 ]
 check "wrong rule: invalid, computed" \
-  [ "$(grep '"rule":"pad_low_combine"' "$tmp/wrong.json" | grep -c '"verdict":"invalid".*"cached":false')" = 2 ]
+  [ "$(jcount "$tmp/wrong.json" '.rule == "pad_low_combine" and .verdict == "invalid" and .cached == false')" = 2 ]
 cp rules/examples/pad_low_combine.axl "$tmp/rules/pad_low_combine.axl"
 
 # every option that can change a verdict is part of the key
 run timeout --timeout 7
-check "other --timeout: nothing cached" [ "$(count "$tmp/timeout.json" '"cached":true')" = 0 ]
+check "other --timeout: nothing cached" [ "$(jcount "$tmp/timeout.json" '.cached == true')" = 0 ]
 run cvc5 --solver cvc5
-check "other --solver: nothing cached" [ "$(count "$tmp/cvc5.json" '"cached":true')" = 0 ]
+check "other --solver: nothing cached" [ "$(jcount "$tmp/cvc5.json" '.cached == true')" = 0 ]
 run cvc5again --solver cvc5
-check "same --solver again: all cached" [ "$(count "$tmp/cvc5again.json" '"cached":true')" = "$total" ]
+check "same --solver again: all cached" [ "$(jcount "$tmp/cvc5again.json" '.cached == true')" = "$total" ]
 
 # --no-cache: neither read nor written
 rm -rf "$XDG_CACHE_HOME"
 run nocache --no-cache
-check "--no-cache: computed" [ "$(count "$tmp/nocache.json" '"cached":false')" = "$total" ]
+check "--no-cache: computed" [ "$(jcount "$tmp/nocache.json" '.cached == false')" = "$total" ]
 check "--no-cache: nothing written" [ ! -e "$entries" ]
 
 # damaged entries are recomputed, with the same verdicts
@@ -76,21 +76,32 @@ for f in "$entries"/*.json; do                                        # others d
   case $i in
     2) head -c 100 "$f" > "$tmp/x" && mv "$tmp/x" "$f" ;;             # truncated
     3) printf 'garbage' > "$f" ;;
-    4) sed -i 's/\\"queries\\":\([0-9]\)/\\"queries\\":9\1/' "$f" ;;  # the record altered
-    5) sed -i 's/\\"verdict\\":\\"invalid\\"/\\"verdict\\":\\"verified\\"/' "$f" ;;  # forged
+    4) jq '.record |= (fromjson | .queries |= ("9" + tostring | tonumber) | tojson)' "$f" \
+         > "$tmp/x" && mv "$tmp/x" "$f" ;;                            # the record altered
   esac
 done
 # an entry copied over another one's file: its key material does not match
 files=("$entries"/*.json)
 cp "${files[6]}" "${files[7]}"
+# forged: the first INVALID entry not damaged above now says VERIFIED
+forged=
+for k in "${!files[@]}"; do
+  [ "$k" -ge 4 ] && [ "$k" != 6 ] && [ "$k" != 7 ] || continue
+  if jq -e '.record | fromjson | .verdict == "invalid"' "${files[$k]}" > /dev/null; then
+    forged=${files[$k]}
+    jq '.record |= (fromjson | .verdict = "verified" | tojson)' "$forged" > "$tmp/x" && mv "$tmp/x" "$forged"
+    break
+  fi
+done
+check "damaged: an invalid entry forged" jqt '.record | fromjson | .verdict == "verified"' "$forged"
 run damaged
 check "damaged: exit 0" [ "$(cat "$tmp/damaged.status")" = 0 ]
 check "damaged: same verdicts as the first run" \
   cmp -s <(verdicts "$tmp/first.json") <(verdicts "$tmp/damaged.json")
-recomputed=$(count "$tmp/damaged.json" '"cached":false')
+recomputed=$(jcount "$tmp/damaged.json" '.cached == false')
 check "damaged: at least 5 recomputed ($recomputed)" [ "$recomputed" -ge 5 ]
 run repaired
-check "repaired: all cached again" [ "$(count "$tmp/repaired.json" '"cached":true')" = "$total" ]
+check "repaired: all cached again" [ "$(jcount "$tmp/repaired.json" '.cached == true')" = "$total" ]
 
 # an unusable cache directory is a warning, not a failure
 rm -rf "$XDG_CACHE_HOME"; : > "$XDG_CACHE_HOME"

@@ -38,7 +38,7 @@ echo '{"format": "other"}' >"$tmp/bad.json"
 python3 "$b/bench.py" "$tmp/bad.json" >"$tmp/out" 2>&1
 check "bad manifest: exit 2" test $? -eq 2
 check "bad manifest: message" has "$tmp/out" "bad.json: not an axle benchmark manifest"
-sed 's/"op": "rms_norm"/"op": "rms_nrom"/' "$b/ntrans.json" >"$tmp/ntrans.json"
+jq '(.steps[] | select(.op == "rms_norm") | .op) = "rms_nrom"' "$b/ntrans.json" >"$tmp/ntrans.json"
 cp "$b/ntrans.cu" "$tmp/ntrans.cu"
 python3 "$b/bench.py" "$tmp/ntrans.json" >"$tmp/out" 2>&1
 check "unknown operator: exit 2" test $? -eq 2

@@ -4,9 +4,14 @@
 # reduced). QKNorm in f16 overflows in the μGraph itself (every output is nan, and the
 # emulation must give nan at the same places), so it also runs in bf16
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
-# pre-defined operator runs once (tests/gpu/predefined.mug).
+# pre-defined operator runs once (tests/gpu/predefined.mug); tests/gpu/dbuf.mug runs the
+# double-buffered loads at their edges (odd loop counts, 8-, 4-byte and ragged rows, f32,
+# bf16, a loop of one iteration).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
-# and a barrier made divergent must be caught (exit 1, 1, 1, 2). Bad input exits 3.
+# and a barrier made divergent must be caught (exit 1, 1, 1, 2); so must the cp.async
+# mistakes: the wait removed, a wait that leaves this iteration's copies in flight, the
+# barrier after the wait removed, the end-of-iteration barrier removed (the next copies
+# overwrite a buffer still being read). Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -16,7 +21,7 @@ if ! command -v "${CXX:-g++}" >/dev/null; then
 fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
-         tests/gpu/predefined; do
+         tests/gpu/predefined tests/gpu/dbuf; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -35,7 +40,7 @@ check "mutant: a barrier was removed" test "$(wc -l <"$tmp/nobarrier.cu")" -lt "
 "$AXLE" emulate "$r" --source "$tmp/nobarrier.cu" >"$tmp/out" 2>&1
 check "missing barrier: exit 1" test $? -eq 1
 check "missing barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
-sed 's|(long long)it \* 64 + i0|(long long)it * 64 + (i0 + 1) % 64|' "$tmp/r.cu" >"$tmp/shifted.cu"
+sed 's|\* 64 + i0)|* 64 + (i0 + 1) % 64)|' "$tmp/r.cu" >"$tmp/shifted.cu"
 check "mutant: an offset was shifted" test -n "$(diff "$tmp/r.cu" "$tmp/shifted.cu")"
 "$AXLE" emulate "$r" --source "$tmp/shifted.cu" >"$tmp/out" 2>&1
 check "shifted tile: exit 1" test $? -eq 1
@@ -45,6 +50,28 @@ check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __synct
 "$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
 check "divergent barrier: exit 2" test $? -eq 2
 check "divergent barrier: named" has "$tmp/out" "barrier divergence in block (0, 0, 0): 64 threads wait"
+# cp.async double buffering (docs/gpu.md, "Double buffering"): the emulator poisons a
+# copy's destination until the wait that completes it
+check "rmsnorm_linear: double-buffered" has "$tmp/r.cu" "loads double-buffered (cp.async): 'x' 16 B 'w' 16 B"
+grep -v "ax_cp_async_wait<1>" "$tmp/r.cu" >"$tmp/nowait.cu"
+check "mutant: the wait was removed" test "$(wc -l <"$tmp/nowait.cu")" -eq $(($(wc -l <"$tmp/r.cu") - 1))
+"$AXLE" emulate "$r" --source "$tmp/nowait.cu" >"$tmp/out" 2>&1
+check "missing wait: exit 1" test $? -eq 1
+check "missing wait: nan read" has "$tmp/out" "output 'O' f16: max relative error inf .*: -\?nan instead of"
+sed 's|ax_cp_async_wait<1>()|ax_cp_async_wait<2>()|' "$tmp/r.cu" >"$tmp/wait2.cu"
+check "mutant: wait_group 2" has "$tmp/wait2.cu" "ax_cp_async_wait<2>"
+"$AXLE" emulate "$r" --source "$tmp/wait2.cu" >"$tmp/out" 2>&1
+check "wait leaving this iteration in flight: exit 1" test $? -eq 1
+grep -v "next iteration overwrites" "$tmp/r.cu" >"$tmp/noend.cu"
+check "mutant: end-of-iteration barrier removed" test "$(wc -l <"$tmp/noend.cu")" -eq $(($(wc -l <"$tmp/r.cu") - 1))
+"$AXLE" emulate "$r" --source "$tmp/noend.cu" >"$tmp/out" 2>&1
+check "missing end-of-iteration barrier: exit 1" test $? -eq 1
+"$AXLE" cuda tests/gpu/dbuf.mug --output "$tmp/d.cu"
+grep -v "'ea' reads 'a'" "$tmp/d.cu" >"$tmp/d2.cu"
+check "mutant: barrier after an 8-byte cp.async removed" test "$(wc -l <"$tmp/d2.cu")" -eq $(($(wc -l <"$tmp/d.cu") - 1))
+"$AXLE" emulate tests/gpu/dbuf.mug --source "$tmp/d2.cu" >"$tmp/out" 2>&1
+check "missing barrier after the wait: exit 1" test $? -eq 1
+check "missing barrier after the wait: SA" has "$tmp/out" "output 'SA' f16: max relative error inf"
 # nTrans' row reductions are split over all threads: dropping the barrier after the
 # partial sums is caught too
 "$AXLE" cuda $ex/ntrans.mug --output "$tmp/n.cu"

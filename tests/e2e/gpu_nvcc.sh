@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Compile check of the generated CUDA: every example of superopt/examples (and the sm_80
-# shared-memory edge case for sm_90, and every pre-defined operator), generated for sm_90 and sm_80, compiled by nvcc for
-# that target with --resource-usage, on the tensor-core path (-DAXLE_TC) and on the
-# portable path: no error, no warning, no register spill, static shared memory within the
-# target's limit (from ptxas), dynamic shared memory within it (from the generated file),
-# and ptxas reports every __global__. Device code only (-cubin), except two full compiles
-# that include the host entry. Without nvcc the test is skipped (exit 77), loudly.
+# Compile check of the generated CUDA (docs/gpu.md, "Compile check"), for sm_90 and sm_80:
+#   * every example of superopt/examples, the sm_80 shared-memory edge case (sm_90 only),
+#     every pre-defined operator, QKNorm in bf16, the double-buffering edge cases;
+#   * every graph the superoptimizer writes: docs/superopt-found (tools/superopt-results.sh)
+#     and the graphs of tests/e2e/superopt_search.sh, whose searches (sections 1-3) are
+#     rerun here — keep them in step;
+# each generated for the target and compiled by nvcc with --resource-usage on the
+# tensor-core path (-DAXLE_TC) and on the portable path (one compile where the file has no
+# tensor-core code: both paths are then the same device code): no error, no warning, no
+# register spill, static shared memory within the target's limit (from ptxas), dynamic
+# shared memory within it (from the generated file), and ptxas reports every __global__.
+# Device code only (-cubin), except two full compiles that include the host entry, and
+# the PTX of the double-buffered loops, which must hold the cp.async instructions.
+# Without nvcc the test is skipped (exit 77), loudly.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -17,43 +24,109 @@ if [ ! -x "$NVCC" ]; then
 fi
 echo "nvcc: $("$NVCC" --version | tail -1)"
 limit() { [ "$1" = sm_90 ] && echo 232448 || echo 166912; }
-# ... and every graph the superoptimizer found and wrote (docs/superopt-found, from
-# tools/superopt-results.sh), so what the search emits is compiled too
-found=()
-for f in docs/superopt-found/*.mug; do [ -e "$f" ] && found+=("${f%.mug}"); done
-for g in superopt/examples/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined} "${found[@]}"; do
-  name=$(basename "$g")
-  for t in sm_90 sm_80; do
-    [ "$name" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
-    cu="$tmp/$name.$t.cu"
-    "$AXLE" cuda "$g.mug" --output "$cu" --target "$t"
-    check "$name $t: generated" test -s "$cu"
+ncompiled=0
+
+# compile_check NAME GRAPH.mug TARGET: generates one graph for one target and queues its
+# compiles (run_compiles runs the queue, two at a time, and checks every log)
+: >"$tmp/queue"
+compile_check() {
+  local name=$1 mug=$2 t=$3
+  local cu="$tmp/$name.$t.cu"
+  "$AXLE" cuda "$mug" --output "$cu" --target "$t"
+  check "$name $t: generated" test -s "$cu"
+  local bytes paths path
+  while read -r _ _ _ _ _ _ bytes _; do
+    check "$name $t: dynamic shared memory $bytes <= $(limit "$t")" test "$bytes" -le "$(limit "$t")"
+  done < <(grep '^// axle: kernel [^ ]* shared memory' "$cu")
+  paths="tc portable"
+  grep -q '^ *#if AX_TC_ON' "$cu" || paths="any"
+  for path in $paths; do echo "$name $t $path $cu" >>"$tmp/queue"; done
+}
+compile_one() {   # NAME TARGET PATH CU: one nvcc run, its log and exit status beside
+  local flags=""; [ "$3" = tc ] && flags="-DAXLE_TC"
+  "$NVCC" -cubin -arch="$2" --resource-usage $flags -o "$tmp/$1.$2.$3.cubin" "$4" >"$tmp/$1.$2.$3.log" 2>&1
+  echo $? >"$tmp/$1.$2.$3.st"
+}
+run_compiles() {
+  export NVCC tmp
+  export -f compile_one
+  xargs -P "${NVCC_JOBS:-2}" -L 1 bash -c 'compile_one "$@"' _ <"$tmp/queue"
+  local name t path cu log st nglobal smem
+  while read -r name t path cu; do
+    log="$tmp/$name.$t.$path.log"
+    st=$(cat "$tmp/$name.$t.$path.st" 2>/dev/null || echo none)
     nglobal=$(grep -c '^__global__' "$cu")
-    while read -r _ _ _ _ _ _ bytes _; do
-      check "$name $t: dynamic shared memory $bytes <= $(limit $t)" test "$bytes" -le "$(limit $t)"
-    done < <(grep '^// axle: kernel .* shared memory' "$cu")
-    for path in tc portable; do
-      flags=""; [ $path = tc ] && flags="-DAXLE_TC"
-      log="$tmp/$name.$t.$path.log"
-      "$NVCC" -cubin -arch="$t" --resource-usage $flags -o "$tmp/x.cubin" "$cu" >"$log" 2>&1
-      st=$?
-      check "$name $t $path: nvcc exit 0" test $st -eq 0
-      check "$name $t $path: no warning" bash -c "! grep -qi 'warning' '$log'"
-      check "$name $t $path: ptxas reports every kernel" test "$(grep -c 'Used [0-9]* registers' "$log")" -eq "$nglobal"
-      check "$name $t $path: no spill" bash -c "! grep -E '[1-9][0-9]* bytes spill (stores|loads)' '$log'"
-      smem=$(grep -o '[0-9]* bytes smem' "$log" | sort -n | tail -1 | cut -d' ' -f1)
-      check "$name $t $path: static smem ${smem:-0} <= $(limit $t)" test "${smem:-0}" -le "$(limit $t)"
-      [ $st -eq 0 ] || head -20 "$log"
-      echo "$name $t $path: $(grep -o 'Used [0-9]* registers' "$log" | tr '\n' ' ')smem ${smem:-0}"
-    done
+    ncompiled=$((ncompiled + 1))
+    check "$name $t $path: nvcc exit 0" test "$st" = 0
+    check "$name $t $path: no warning" bash -c "! grep -qi 'warning' '$log'"
+    check "$name $t $path: ptxas reports every kernel" test "$(grep -c 'Used [0-9]* registers' "$log")" -eq "$nglobal"
+    check "$name $t $path: no spill" bash -c "! grep -E '[1-9][0-9]* bytes spill (stores|loads)' '$log'"
+    smem=$(grep -o '[0-9]* bytes smem' "$log" | sort -n | tail -1 | cut -d' ' -f1)
+    check "$name $t $path: static smem ${smem:-0} <= $(limit "$t")" test "${smem:-0}" -le "$(limit "$t")"
+    [ "$st" = 0 ] || head -20 "$log"
+    echo "$name $t $path: $(grep -o 'Used [0-9]* registers' "$log" | tr '\n' ' ')smem ${smem:-0}"
+  done <"$tmp/queue"
+}
+
+ex=superopt/examples
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf}; do
+  for t in sm_90 sm_80; do
+    [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
+    compile_check "$(basename "$g")" "$g.mug" "$t"
   done
 done
-# host code too (the loop above compiles device code only): a full -c compile of the graph
+
+# every graph the superoptimizer found and wrote (docs/superopt-found)
+nfound=0
+for f in docs/superopt-found/*.mug; do
+  [ -e "$f" ] || continue
+  nfound=$((nfound + 1))
+  for t in sm_90 sm_80; do compile_check "found-$(basename "$f" .mug)" "$f" "$t"; done
+done
+echo "docs/superopt-found: $nfound graphs"
+
+# the graphs tests/e2e/superopt_search.sh writes (its sections 1-3, the same commands)
+S=("$AXLE" superopt --no-gate --progress never --jobs 2 --max-kernel-ops 1)
+st=tests/superopt
+mkdir -p "$tmp/found/mm"
+"${S[@]}" $st/tiny_rms_linear.axl --max-block-ops 7 --output "$tmp/found/rms.mug" >/dev/null 2>&1
+check "search: rms written" test -s "$tmp/found/rms.mug"
+"${S[@]}" $st/tiny_chain.axl --max-block-ops 6 --output "$tmp/found/chain.mug" >/dev/null 2>&1
+check "search: chain written" test -s "$tmp/found/chain.mug"
+"${S[@]}" $st/tiny_mm.axl --max-block-ops 4 --top 1000 --output "$tmp/found/mm.mug" --found-dir "$tmp/found/mm" \
+  >/dev/null 2>&1
+nmm=$(ls "$tmp/found/mm" 2>/dev/null | wc -l)
+check "search: exhaustive tiny_mm wrote graphs" test "$nmm" -gt 0
+nsearch=0
+for f in "$tmp"/found/*.mug "$tmp"/found/mm/*.mug; do
+  [ -e "$f" ] || continue
+  nsearch=$((nsearch + 1))
+  for t in sm_90 sm_80; do compile_check "search-$(basename "$(dirname "$f")")-$(basename "$f" .mug)" "$f" "$t"; done
+done
+echo "superopt_search graphs: $nsearch"
+
+run_compiles
+
+# host code too (the checks above compile device code only): a full -c compile of the graph
 # with intermediates, two kernels and dynamic shared memory, and of the pre-defined one
 for name in gqa predefined; do
   "$NVCC" -c -arch=sm_90 -DAXLE_TC -o "$tmp/$name.o" "$tmp/$name.sm_90.cu" >"$tmp/host.log" 2>&1
   check "$name: host and device compile" test $? -eq 0
   check "$name: host compile without warning" bash -c "! grep -qi warning '$tmp/host.log'"
 done
-echo "gpu nvcc: $pass passed, $fail failed"
+# the double-buffered loops are cp.async in the PTX: 16-byte .cg, 8- and 4-byte .ca, one
+# commit per iteration (and the prologue's), a wait_group 1
+for t in sm_90 sm_80; do
+  "$NVCC" -ptx -arch="$t" -o "$tmp/r.ptx" "$tmp/rmsnorm_linear.$t.cu" >"$tmp/ptx.log" 2>&1
+  check "rmsnorm_linear $t ptx: cp.async.cg 16" has "$tmp/r.ptx" "cp.async.cg.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 16;"
+  check "rmsnorm_linear $t ptx: wait_group 1" has "$tmp/r.ptx" "cp.async.wait_group 1;"
+  check "rmsnorm_linear $t ptx: commits" test "$(count "$tmp/r.ptx" 'cp.async.commit_group;')" -ge 2
+  "$NVCC" -ptx -arch="$t" -o "$tmp/d.ptx" "$tmp/dbuf.$t.cu" >"$tmp/ptx.log" 2>&1
+  check "dbuf $t ptx: cp.async.ca 8" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 8;"
+  check "dbuf $t ptx: cp.async.ca 4" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 4;"
+done
+# QKNorm's first kernel does not fit double-buffered on sm_80: no cp.async there
+"$NVCC" -ptx -arch=sm_80 -o "$tmp/q.ptx" "$tmp/qknorm.sm_80.cu" >"$tmp/ptx.log" 2>&1
+check "qknorm sm_80 ptx: single-buffered, no cp.async" bash -c "! grep -q 'cp.async' '$tmp/q.ptx'"
+echo "gpu nvcc: $ncompiled compiles, $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,7 +1,10 @@
 # lib.bash — what every end-to-end script needs, sourced after `cd "$AXLE_SRC"` (not a test
 # itself: ctest runs tests/e2e/*.sh). check NAME COMMAND... counts COMMAND's success as a
 # passed check and prints "FAIL: NAME" otherwise; $tmp is a scratch directory removed on
-# exit; has FILE PATTERN and count FILE PATTERN grep a file.
+# exit; has FILE PATTERN and count FILE PATTERN grep a file. JSON is read with jq, never
+# grepped: jcount FILE FILTER counts the records of FILE (one JSON value a line) for which
+# the jq FILTER is true, jqt FILTER FILE... is jq -e (true when the last value FILTER
+# yields is true: use it on one record, or with -s); both fail on a line that is not JSON.
 pass=0 fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 check() {   # check NAME CONDITION-COMMAND...
@@ -10,3 +13,5 @@ check() {   # check NAME CONDITION-COMMAND...
 }
 has() { grep -q -- "$2" "$1"; }
 count() { grep -c -- "$2" "$1"; }
+jcount() { jq -s "[.[] | select($2)] | length" "$1"; }
+jqt() { jq -e "$@" > /dev/null; }

@@ -8,9 +8,12 @@ ex=superopt/examples
 for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
   "$AXLE" cost $ex/$p.mug --format json >"$tmp/$p.json"; st=$?
   check "$p json exit" [ "$st" -eq 0 ]
-  for f in '"time_us": ' '"modelled": true' '"kernels": \[' '"hbm_bytes"' '"waves"' \
-           '"blocks_per_sm"' '"smem_bytes"' '"tensor_flops"' '"launch_us"' '"fits": true'; do
-    check "$p json has $f" has "$tmp/$p.json" "$f"
+  for f in '.time_us > 0' '.modelled == true' '.fits == true' '.kernels | length > 0' \
+           '.kernels | all(.hbm_bytes > 0)' '.kernels | all(.waves >= 1)' \
+           '.kernels | all(.blocks_per_sm >= 1)' '.kernels | all(.smem_bytes >= 0)' \
+           '.kernels | all(.tensor_flops >= 0)' '.kernels | all(.launch_us > 0)' \
+           '.kernels | all(.fits == true)'; do
+    check "$p json: $f" jqt "$f" "$tmp/$p.json"
   done
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['time_us'] > 0" \
     "$tmp/$p.json" 2>/dev/null
@@ -24,11 +27,11 @@ for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
     "$tmp/$p.json" "$tmp/$p.naive.json"
   check "$p fused beats naive" [ $? -eq 0 ]
   "$AXLE" cost $ex/$p.mug --target a100 --format json >"$tmp/$p.a100.json"
-  check "$p a100" has "$tmp/$p.a100.json" '"target": "a100"'
+  check "$p a100" jqt '.target == "a100"' "$tmp/$p.a100.json"
 done
 # the A100 is modelled slower than the H100 on a memory-bound kernel
-h=$(grep -o '"time_us": [0-9.]*' "$tmp/rmsnorm_linear.json" | head -1 | cut -d' ' -f2)
-a=$(grep -o '"time_us": [0-9.]*' "$tmp/rmsnorm_linear.a100.json" | head -1 | cut -d' ' -f2)
+h=$(jq '.time_us' "$tmp/rmsnorm_linear.json")
+a=$(jq '.time_us' "$tmp/rmsnorm_linear.a100.json")
 check "a100 slower" python3 -c "assert $a > $h"
 "$AXLE" cost $ex/lora.mug --target v100 2>"$tmp/err"; st=$?
 check "bad target exit 3" [ "$st" -eq 3 ]

@@ -18,9 +18,9 @@ check "rms written" test -s "$tmp/rms.mug"
 check "rms one kernel" [ "$(count "$tmp/rms.mug" '^  kernel ')" -eq 1 ]
 check "rms passes equiv" "$AXLE" equiv $t/tiny_rms_linear.axl "$tmp/rms.mug" --seed 7
 for f in candidates pruned checked equivalent seconds naive_time_us best_time_us; do
-  check "rms json $f" has "$tmp/rms.json" "\"$f\": "
+  check "rms json $f" jqt ".$f | type == \"number\"" "$tmp/rms.json"
 done
-check "rms json modelled" has "$tmp/rms.json" '"modelled": true'
+check "rms json modelled" jqt '.modelled == true' "$tmp/rms.json"
 check "rms faster than naive" python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['best_time_us'] < d['naive_time_us']" "$tmp/rms.json"
 check "rms warns ungated" has "$tmp/rms.err" "no-gate"
 

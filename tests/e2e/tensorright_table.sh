@@ -116,8 +116,10 @@ check "table: a rule without results" has "$tmp/t.md" '^\* `sub_00_h` (faithful)
 check "table: warns of the rule without results" has "$tmp/t.err" 'warning: 1 tagged rules have no result in the input: sub_00_h'
 
 # a trivial result on a rule not tagged trivial is pointed out
-sed 's/"rule":"add_01_a","type":"int","verdict":"verified","trivial":false/"rule":"add_01_a","type":"int","verdict":"verified","trivial":true/' \
-  "$tmp/run.json" > "$tmp/run2.json"
+jq -c 'if .rule == "add_01_a" and .type == "int" and .verdict == "verified" and .trivial == false
+       then .trivial = true else . end' "$tmp/run.json" > "$tmp/run2.json"
+check "table: one result made trivial" [ "$(jcount "$tmp/run2.json" '.trivial')" = \
+  "$(( $(jcount "$tmp/run.json" '.trivial') + 1 ))" ]
 tools/tensorright-table.sh --rules "$tmp/rules" "$tmp/run2.json" > /dev/null 2> "$tmp/t2.err"
 check "table: trivial mismatch warned" has "$tmp/t2.err" 'add_01_a is tagged faithful but the run found it trivial'
 

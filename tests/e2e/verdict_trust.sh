@@ -6,7 +6,6 @@
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
-jqt() { jq -e "$@" > /dev/null; }
 
 # default: both solvers
 "$AXLE" verify --no-cache --format json rules/examples/pad_low_combine.axl > "$tmp/pl.json"; st=$?
@@ -22,17 +21,17 @@ check "--solver z3: labelled (z3 only)" has "$tmp/z3.txt" 'VERIFIED (z3 only)'
 "$AXLE" verify --no-cache --solver z3 --require-both rules/examples/pad_low_combine.axl > /dev/null; st=$?
 check "--solver z3 --require-both: not met, exit 2" [ "$st" = 2 ]
 
-# exp: z3 4.8 cannot decide it, cvc5 can; labelled, accepted unless --require-both
-"$AXLE" verify --no-cache --format json --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/exp.json"; st=$?
+# exp injective: z3 4.8 cannot decide it, cvc5 can; labelled, accepted unless --require-both
+"$AXLE" verify --no-cache --format json --rule exp_is_one_only_at_zero tests/verify/exp_cvc5_only.axl > "$tmp/exp.json"; st=$?
 check "exp: exit 0 by default" [ "$st" = 0 ]
 check "exp: VERIFIED by cvc5 alone" jqt '.verdict == "verified" and .confirmed_by == ["cvc5"] and .single_solver' "$tmp/exp.json"
-"$AXLE" verify --no-cache --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/exp.txt"
+"$AXLE" verify --no-cache --rule exp_is_one_only_at_zero tests/verify/exp_cvc5_only.axl > "$tmp/exp.txt"
 check "exp text: labelled and explained" \
   sh -c "grep -q 'VERIFIED (cvc5 only)' $tmp/exp.txt && grep -q 'note: confirmed by cvc5 alone on some queries' $tmp/exp.txt"
-"$AXLE" gate --no-cache --require-both --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/gate.txt"; st=$?
+"$AXLE" gate --no-cache --require-both --rule exp_is_one_only_at_zero tests/verify/exp_cvc5_only.axl > "$tmp/gate.txt"; st=$?
 check "exp: gate --require-both fails, exit 2" [ "$st" = 2 ]
 check "exp: gate --require-both says why" has "$tmp/gate.txt" 'refuses it'
-"$AXLE" gate --no-cache --format junit --require-both --rule mul_10_exp_sum rules/xla/mul.axl > "$tmp/gate.xml"
+"$AXLE" gate --no-cache --format junit --require-both --rule exp_is_one_only_at_zero tests/verify/exp_cvc5_only.axl > "$tmp/gate.xml"
 check "exp: JUnit error names one solver" has "$tmp/gate.xml" 'VERIFIED, expected valid (one solver only)'
 "$AXLE" gate --no-cache --format junit rules/examples/pad_low_combine.axl > "$tmp/ok.xml"
 check "JUnit: who confirmed it" has "$tmp/ok.xml" 'VERIFIED (z3+cvc5)'

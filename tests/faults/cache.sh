@@ -16,7 +16,7 @@ run() {   # NAME [options]: verify the rule, keep out/err/status
   timeout 300 "$AXLE" verify --format json "$@" "$rule" >"$tmp/$name.json" 2>"$tmp/$name.err"
   echo $? >"$tmp/$name.status"
 }
-cached() { [ "$(grep -c '"cached":true' "$tmp/$1.json")" = "$2" ]; }
+cached() { [ "$(jcount "$tmp/$1.json" '.cached == true')" = "$2" ]; }
 
 run fill
 check "fill: exit 0" [ "$(cat "$tmp/fill.status")" = 0 ]

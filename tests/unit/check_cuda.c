@@ -102,8 +102,20 @@ START_TEST(kernel_shape) {
   ck_assert_ptr_nonnull(strstr(s, "__global__ void __launch_bounds__(64, 1) ax_k2(const __half *__restrict__ p0, "
                                   "const __half *__restrict__ p1, __half *__restrict__ p2) {"));
   ck_assert_ptr_nonnull(strstr(s, "for (int it = 0; it < 4; ++it) {"));
-  /* imap: the block's 32 columns of W; fmap: 16 rows per iteration */
-  ck_assert_ptr_nonnull(strstr(s, "((long long)it * 16 + i0) * 8LL + (((long long)blockIdx.x * 32) / 8 + i1) * 1LL"));
+  /* imap: the block's 32 columns of W; fmap: 16 rows per iteration — double-buffered:
+   * iteration 0 in the prologue, iteration it + 1 while it computes, 16-byte cp.async */
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads double-buffered (cp.async): 'x' 16 B 'w' 16 B\n"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + e * 8, p1 + ((long long)0 * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);"));
+  ck_assert_ptr_nonnull(strstr(s, "if (it + 1 < 4) {"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + e * 8, p1 + ((long long)(it + 1) * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);"));
+  ck_assert_ptr_nonnull(strstr(s, "__half *const s1 = (__half *)(ax_smem + ((it & 1) ? 6144 : 5120));  // 'w'"));
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_commit();"), 2);   /* prologue, each iteration */
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
+  /* shared memory counts both buffers: 4096 fixed (f32 accumulator, tensor-core scratch),
+   * loop 2 x 512 (x) + 2 x 1024 (w) + 1024 (xw) */
+  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, 8192);"));
   /* the tensor-core path exists (dims are multiples of 16) next to the portable one */
   ck_assert_ptr_nonnull(strstr(s, "#if AX_TC_ON"));
   ck_assert_ptr_nonnull(strstr(s, "nvcuda::wmma::mma_sync(c, fa, fb, c);"));
@@ -148,6 +160,37 @@ START_TEST(smem_refused) {
   ck_assert_ptr_nonnull(s);
   ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_DYNAMIC(ax_smem);"));
   ck_assert_ptr_nonnull(strstr(s, "#define AX_SMEM_K1 168192\n#define AX_SMEM_DYN_K1 1\n"));
+}
+END_TEST
+
+/* Double buffering is dropped, and the file says why, where the doubled tile would not
+ * fit (262656 bytes on both targets; 131584 single-buffered fits sm_80) and where the loop
+ * has one iteration; a ragged tile (6-byte rows) is loaded plainly. */
+START_TEST(single_buffered) {
+  AxMugraph *g = graph("mugraph big {\n  input X : f16[128, 1024]\n"
+                       "  kernel k grid [1, 1, 1] block [128, 1, 1] forloop 2 {\n"
+                       "    x = input X imap {} fmap 1\n    a = accum sum(x, axis = 1)\n"
+                       "    output S = a omap {}\n  }\n  output S\n}\n");
+  char *s = emit(g, AX_CUDA_SM80);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k shared memory 131584 bytes (dynamic, limit 166912)\n"
+                                  "// axle: kernel k loads single-buffered: double-buffering would need 262656 "
+                                  "bytes of shared memory, more than sm_80 allows (166912)\n"));
+  ck_assert_ptr_null(strstr(s, "ax_cp_async16(s"));
+  g = graph("mugraph one {\n  input X : f16[4, 64]\n"
+            "  kernel k grid [1, 1, 1] block [32, 1, 1] forloop 1 {\n"
+            "    x = input X imap {} fmap 1\n    a = accum sum(x, axis = 1)\n"
+            "    output S = a omap {}\n  }\n  output S\n}\n");
+  s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads single-buffered: the loop has one iteration\n"));
+  ck_assert_ptr_null(strstr(s, "ax_cp_async16(s"));
+  g = graph("mugraph ragged {\n  input X : f16[4, 12]\n"
+            "  kernel k grid [1, 1, 1] block [32, 1, 1] forloop 4 {\n"
+            "    x = input X imap {} fmap 1\n    a = accum sum(x, axis = 1)\n"
+            "    output S = a omap {}\n  }\n  output S\n}\n");
+  s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads single-buffered: no iterating input has rows "
+                                  "cp.async can copy (ragged rows)\n"));
 }
 END_TEST
 
@@ -218,6 +261,7 @@ int main(void) {
   tcase_add_test(t, kernel_shape);
   tcase_add_test(t, no_tensor_cores_off_16);
   tcase_add_test(t, smem_refused);
+  tcase_add_test(t, single_buffered);
   tcase_add_test(t, header_and_manifest);
   tcase_add_test(t, emulate_without_compiler);
   suite_add_tcase(s, t);

@@ -222,10 +222,12 @@ START_TEST(test_cross_check_needs_both) {
 END_TEST
 
 START_TEST(test_exp_is_not_z3s_to_refute) {
-  /* exp(r) <= 0: unsat, which cvc5 knows; to z3 exp is uninterpreted, so its "sat" is no
-   * counterexample and must neither win the race nor contradict cvc5 */
+  /* exp(r) <= 2 with r = 1: unsat (e > 2), which cvc5 knows; to z3 exp is uninterpreted
+   * (the solver layer tells it only exp > 0 and exp(u) exp(v) = exp(u + v), solver.c), so
+   * its "sat" is no counterexample and must neither win the race nor contradict cvc5 */
   const AxTerm *r = ax_term_mk_var(tc, "r", AX_SORT_REAL);
-  const AxTerm *q = ax_term_mk_le(tc, ax_term_mk_exp(tc, r), ax_term_mk_real_si(tc, 0, 1));
+  const AxTerm *q = ax_term_mk_and2(tc, ax_term_mk_eq(tc, r, ax_term_mk_real_si(tc, 1, 1)),
+                                    ax_term_mk_le(tc, ax_term_mk_exp(tc, r), ax_term_mk_real_si(tc, 2, 1)));
   AxSolverOpts o = {.kind = AX_SOLVER_PORTFOLIO, .timeout_ms = 10000, .binary = "cvc5"};
   ck_assert_int_eq(ax_solver_check(&o, tc, q, NULL, 0, NULL, reason, sizeof reason),
                    AX_SMT_UNSAT);

@@ -356,6 +356,96 @@ START_TEST(division_by_zero_and_infinities) {
 }
 END_TEST
 
+START_TEST(sqrt_and_rms_norm) {
+  /* sqrt: exact where the root is rational; NaN below 0; +inf at +inf */
+  setup_rule(VEC "  sqrt(A) => A", 1, AX_REAL);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_REAL, 3, (long[]){9, 0, -1});
+  expect_vec(AX_REAL, 3, (const char *[]){"3", "0", "NaN"});
+  ck_assert_ptr_null(D->unsupported);
+  teardown_rule();
+
+  setup_rule(VEC "  sqrt(A + inf) => A", 1, AX_REAL);
+  set_map("n", 1, 1L);
+  set_vec("A", AX_REAL, 1, (long[]){5});
+  expect_vec(AX_REAL, 1, (const char *[]){"+inf"});
+  teardown_rule();
+
+  /* an irrational root has no exact value: the domain says so (replay -> UNKNOWN) */
+  setup_rule(VEC "  sqrt(A) => A", 1, AX_REAL);
+  set_map("n", 1, 1L);
+  set_vec("A", AX_REAL, 1, (long[]){2});
+  free(at1(S->lhs, AX_REAL, 0));
+  ck_assert_ptr_nonnull(D->unsupported);
+  teardown_rule();
+
+  /* rms_norm(A, x) = A / sqrt((1 + 49) / 2) = A / 5 */
+  setup_rule(VEC "  rms_norm(A, axis=x) => A", 1, AX_REAL);
+  set_map("n", 1, 2L);
+  set_vec("A", AX_REAL, 2, (long[]){1, 7});
+  expect_vec(AX_REAL, 2, (const char *[]){"1/5", "7/5"});
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(log_pow_rsqrt_exact) {
+  /* pow as C99's on exact numbers: pow(0, 0) = 1, a negative base with an integer exponent,
+   * 0^-1 = +inf */
+  setup_rule(VEC "  tensor B : T[x: n]\n  pow(A, B) => A", 1, AX_REAL);
+  set_map("n", 1, 5L);
+  set_vec("A", AX_REAL, 5, (long[]){0, -2, 2, 0, -1});
+  set_vec("B", AX_REAL, 5, (long[]){0, 3, -2, -1, 5});
+  expect_vec(AX_REAL, 5, (const char *[]){"1", "-8", "1/4", "+inf", "-1"});
+  teardown_rule();
+
+  /* a rational root where there is one; NaN for a negative base and a non-integer exponent */
+  setup_rule(VEC "  pow(A, 0.5) => A", 1, AX_REAL);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_REAL, 3, (long[]){4, -4, 0});
+  expect_vec(AX_REAL, 3, (const char *[]){"2", "NaN", "0"});
+  ck_assert_ptr_null(D->unsupported);
+  teardown_rule();
+
+  setup_rule(VEC "  rsqrt(A) => A", 1, AX_REAL);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_REAL, 3, (long[]){4, 0, -1});
+  expect_vec(AX_REAL, 3, (const char *[]){"1/2", "+inf", "NaN"});
+  teardown_rule();
+
+  setup_rule(VEC "  log(A) => A", 1, AX_REAL);
+  set_map("n", 1, 4L);
+  set_vec("A", AX_REAL, 4, (long[]){1, 0, -3, 2});
+  static const char *const want[] = {"0", "-inf", "NaN"};
+  for (int i = 0; i < 3; i++) {
+    char *got = at1(S->lhs, AX_REAL, i);
+    ck_assert_str_eq(got, want[i]);
+    free(got);
+  }
+  ck_assert_ptr_null(D->unsupported);
+  free(at1(S->lhs, AX_REAL, 3));   /* log 2 has no exact value: the replay is refused */
+  ck_assert_ptr_nonnull(D->unsupported);
+  teardown_rule();
+}
+END_TEST
+
+START_TEST(reshape_split_and_merge) {
+  /* split a of size 6 by 2: element (hi, lo) = A[hi * 2 + lo]; the merge back reads it */
+  setup_rule("  rclass x\n  axes xh, xl : x\n  map n over x\n  tensor A : T[x: n]\n"
+             "  reshape_merge(reshape_split(A, {x: 2}, [xh, xl]), [xl, xh], x) => A", 1, AX_INT);
+  set_map("n", 1, 6L);
+  set_vec("A", AX_INT, 6, (long[]){10, 11, 12, 13, 14, 15});
+  /* merged minor-major: index i = lo * 3 + hi, so i = 1 is (hi 1, lo 0) = A[2] */
+  expect_vec(AX_INT, 6, (const char *[]){"10", "12", "14", "11", "13", "15"});
+  teardown_rule();
+
+  setup_rule("  rclass x\n  axes xh, xl : x\n  map n over x\n  tensor A : T[x: n]\n"
+             "  reshape_merge(reshape_split(A, {x: 4}, [xh, xl]), [xh, xl], x) => A", 1, AX_INT);
+  set_map("n", 1, 6L);   /* 4 does not divide 6 */
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
 START_TEST(reshape_degenerate_and_broadcast) {
   setup_rule("  rclass x, y\n  map n over x\n  map m over y\n  tensor A : T[x: n, y: m]\n"
              "  reshape_degenerate(A, remove=[y]) => reshape_degenerate(A, remove=[y])", 1, AX_INT);
@@ -377,6 +467,8 @@ END_TEST
 static Suite *suite(void) {
   Suite *s = suite_create("semantics");
   TCase *t = tcase_create("concrete");
+  tcase_add_test(t, log_pow_rsqrt_exact);
+  tcase_add_test(t, reshape_split_and_merge);
   tcase_add_test(t, pad_interior_and_edges);
   tcase_add_test(t, pad_negative_edges);
   tcase_add_test(t, pad_low_and_value);
@@ -389,6 +481,7 @@ static Suite *suite(void) {
   tcase_add_test(t, rank_two_pad_is_per_axis);
   tcase_add_test(t, division_by_zero_and_infinities);
   tcase_add_test(t, reshape_degenerate_and_broadcast);
+  tcase_add_test(t, sqrt_and_rms_norm);
   suite_add_tcase(s, t);
   return s;
 }

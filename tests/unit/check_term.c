@@ -29,6 +29,24 @@ static const AxTerm *Q(long n, unsigned long d) { return ax_term_mk_real_si(tc, 
 
 /* --- Sharing --------------------------------------------------------------------------------- */
 
+START_TEST(test_log_folds) {
+  /* only what is true of the real logarithm: log(1) = 0, log(exp(u)) = u, and log of an
+   * ite is the ite of the logs; log(2) stays an application */
+  const AxTerm *u = ax_term_mk_var(tc, "u", AX_SORT_REAL), *c = ax_term_mk_var(tc, "c", AX_SORT_BOOL);
+  const AxTerm *one = ax_term_mk_real_si(tc, 1, 1), *two = ax_term_mk_real_si(tc, 2, 1);
+  ck_assert_ptr_eq(ax_term_mk_log(tc, one), ax_term_mk_real_si(tc, 0, 1));
+  ck_assert_ptr_eq(ax_term_mk_log(tc, ax_term_mk_exp(tc, u)), u);
+  const AxTerm *l2 = ax_term_mk_log(tc, two);
+  ck_assert(ax_term_is_log(l2));
+  ck_assert(!ax_term_is_log(u));
+  ck_assert_ptr_eq(ax_term_mk_log(tc, ax_term_mk_ite(tc, c, ax_term_mk_exp(tc, u), two)),
+                   ax_term_mk_ite(tc, c, u, l2));
+  /* a tensor named like the function cannot exist: rule names have no '.' */
+  ck_assert_ptr_null(strchr("log", '.'));
+  ck_assert_ptr_nonnull(strchr(AX_TERM_LOG_NAME, '.'));
+}
+END_TEST
+
 START_TEST(test_hash_consing) {
   const AxTerm *x = ivar("x"), *y = ivar("y");
   ck_assert_ptr_eq(x, ivar("x"));
@@ -405,6 +423,7 @@ static Suite *term_suite(void) {
   tcase_add_test(tcs, test_collect_order);
   tcase_add_test(tcs, test_postorder_deep);
   tcase_add_test(tcs, test_print);
+  tcase_add_test(tcs, test_log_folds);
   suite_add_tcase(s, tcs);
   return s;
 }

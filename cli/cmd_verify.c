@@ -30,6 +30,8 @@
 #include "run/cache.h"
 #include "run/jobs.h"
 #include "run/report.h"
+#include "semantics/float.h"
+#include "verifier/ieee.h"
 #include "verifier/verify.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT } Format;
@@ -56,6 +58,8 @@ typedef struct Task {        /* one rule at one element type */
   const char *path;
   AxBlock *rule;
   AxType type;
+  bool ieee;                 /* --numbers ieee: at floating-point format fmt */
+  AxSort fmt;
   char *stem;                /* --dump-smt: "<dir>/<rule>.<type>", else NULL */
   char *key;                 /* cache key material, NULL without a cache */
   AxResult r;
@@ -70,7 +74,7 @@ typedef struct Run {
   size_t nqueue;
   size_t printed;            /* tasks[0..printed) are reported */
   size_t ndone;
-  int verified, invalid, unknown, errors, trivial, cached, met, contradicted;
+  int verified, invalid, unknown, errors, trivial, cached, met, contradicted, bounded;
   AxCache *cache;
   double t0;
   FILE *out;                 /* the report: stdout or --output (rep.f) */
@@ -117,6 +121,13 @@ static int usage(const Opts *o, const char *msg) {
           "  --progress auto|always|never\n"
           "                        live progress line on standard error (auto: when it is\n"
           "                        a terminal)\n"
+          "  --numbers real|ieee   real (default): exact rationals, proved for every rank\n"
+          "                        and size; ieee: a bounded check in floating point\n"
+          "                        (HOLDS-BOUNDED or a replayed float counterexample;\n"
+          "                        verify only, no cache)\n"
+          "  --ieee-types LIST     formats for --numbers ieee: f32,f16,bf16 (default all)\n"
+          "  --ieee-max-rank N     ranks 1..N per class (1 to 4, default 2)\n"
+          "  --ieee-max-size N     input sizes and reduced extents <= N (1 to 8, default 3)\n"
           AX_FILES_MAX_INPUT_HELP,
           cmd, ax_jobs_cores());
   return msg ? 3 : 0;
@@ -143,12 +154,15 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   o->memory_mb = 4096;
   o->globs = ax_xcalloc((size_t)argc + 1, sizeof(char *));
   const char *solver = "both", *binary = NULL;
-  bool cross = false;
+  bool cross = false, ieee_opt = false;
+  o->v.ieee.max_rank = 2;
+  o->v.ieee.max_size = 3;
+  o->v.ieee.formats = 1u << AX_SORT_F32 | 1u << AX_SORT_F16 | 1u << AX_SORT_BF16;
   static const char *const with_value[] = {
       "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
       "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
       "--confirm-grace",
-      "--max-input"};
+      "--max-input", "--numbers", "--ieee-types", "--ieee-max-rank", "--ieee-max-size"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *a = argv[i], *val = NULL;
@@ -234,6 +248,36 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       o->dump_dir = val;
     } else if (strcmp(a, "--max-input") == 0) {
       if (!ax_files_max_input(val)) return usage(o, "--max-input takes MiB from 1 to 1024");
+    } else if (strcmp(a, "--numbers") == 0) {
+      if (strcmp(val, "real") == 0) o->v.ieee.on = false;
+      else if (strcmp(val, "ieee") == 0) o->v.ieee.on = true;
+      else return usage(o, "--numbers takes real or ieee");
+    } else if (strcmp(a, "--ieee-types") == 0) {
+      ieee_opt = true;
+      o->v.ieee.formats = 0;
+      char buf[64];
+      snprintf(buf, sizeof buf, "%s", val);
+      for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        AxSort f;
+        if (!ax_float_parse(tok, &f)) {
+          char msg[160];
+          snprintf(msg, sizeof msg, "--ieee-types: unknown format '%.40s' (f32, f16, bf16, comma-separated)", tok);
+          return usage(o, msg);
+        }
+        o->v.ieee.formats |= 1u << f;
+      }
+      if (!o->v.ieee.formats || strlen(val) >= sizeof buf)
+        return usage(o, "--ieee-types takes f32, f16 and/or bf16, comma-separated");
+    } else if (strcmp(a, "--ieee-max-rank") == 0) {
+      ieee_opt = true;
+      if (!number(val, 1, 4, &d) || d != (int)d)
+        return usage(o, "--ieee-max-rank takes a whole number from 1 to 4");
+      o->v.ieee.max_rank = (int)d;
+    } else if (strcmp(a, "--ieee-max-size") == 0) {
+      ieee_opt = true;
+      if (!number(val, 1, 8, &d) || d != (int)d)
+        return usage(o, "--ieee-max-size takes a whole number from 1 to 8");
+      o->v.ieee.max_size = (int)d;
     } else if (strcmp(a, "--progress") == 0) {
       if (strcmp(val, "auto") == 0) o->progress = PROGRESS_AUTO;
       else if (strcmp(val, "always") == 0) o->progress = PROGRESS_ALWAYS;
@@ -257,6 +301,13 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   }
   if (o->output && o->format == FMT_TEXT)
     return usage(o, "--output needs --format json or junit");
+  if (ieee_opt && !o->v.ieee.on)
+    return usage(o, "--ieee-types, --ieee-max-rank and --ieee-max-size need --numbers ieee");
+  if (o->v.ieee.on && o->gate)
+    return usage(o, "--numbers ieee is a bounded check: it cannot gate (use axle verify)");
+  if (o->v.ieee.on && o->v.bound_slack)
+    return usage(o, "--bound-slack is for --numbers real (IEEE mode has no inferred bounds)");
+  if (o->v.ieee.on) o->no_cache = true;   /* the cache keys real-number results only */
   if (!o->rule_timeout_ms) {
     double ms = 120.0 * o->v.solver.timeout_ms;
     o->rule_timeout_ms = ms < 60000 ? 60000 : ms > 604800000 ? 604800000 : (unsigned)ms;
@@ -293,7 +344,8 @@ static void dump_stems(Run *run, AxArena *a, const char *dir) {
       }
       if (j == i) k = files;
     }
-    const char *type = t->rule->tvar.name ? ax_type_name(t->type) : "untyped";
+    const char *type = t->ieee ? ax_float_name(t->fmt)
+                       : t->rule->tvar.name ? ax_type_name(t->type) : "untyped";
     t->stem = files > 1 ? ax_arena_printf(a, "%s/%s@%d.%s", dir, t->rule->name.name, k, type)
                         : ax_arena_printf(a, "%s/%s.%s", dir, t->rule->name.name, type);
   }
@@ -341,7 +393,7 @@ static void report(Run *run, const Task *t) {
   const AxResult *r = &t->r;
   if (r->disagreement)
     fprintf(stderr, "axle: error: %s:%d: %s%s%s%s: %s\n", t->path, ax_report_line(r),
-            r->rule->name.name, r->has_type ? " [" : "", r->has_type ? ax_type_name(r->type) : "",
+            r->rule->name.name, r->has_type ? " [" : "", r->has_type ? ax_report_type_name(r) : "",
             r->has_type ? "]" : "", r->reason ? r->reason : "solvers disagree");
   switch (run->o->format) {
   case FMT_TEXT:
@@ -367,6 +419,7 @@ static void finish(Run *run, Task *t) {
   run->ndone++;
   const AxResult *r = &t->r;
   run->verified += r->verdict == AX_VERIFIED && !r->trivial;
+  run->bounded += r->verdict == AX_HOLDS_BOUNDED;
   run->trivial += r->trivial;
   run->invalid += r->verdict == AX_INVALID || r->verdict == AX_INVALID_HINT;
   run->unknown += r->verdict == AX_UNKNOWN;
@@ -413,12 +466,13 @@ static char *work(void *ctx, size_t i, size_t *len) {
   memset(&log, 0, sizeof log);
   v.solver.log = &log;
   char note[1024];
-  snprintf(note, sizeof note, "rule %s [%s] of %s", t->rule->name.name, ax_type_name(t->type),
-           t->path);
+  snprintf(note, sizeof note, "rule %s [%s] of %s", t->rule->name.name,
+           t->ieee ? ax_float_name(t->fmt) : ax_type_name(t->type), t->path);
   v.solver.dump_note = note;
   v.dump_stem = t->stem;
   AxResult r;
-  ax_verify_rule(t->rule, t->type, &v, &r);
+  if (t->ieee) ax_ieee_verify_rule(t->rule, t->fmt, &v, &r);
+  else ax_verify_rule(t->rule, t->type, &v, &r);
   confirmation(run->o, &log, &r);
   if (log.disagreements) {
     /* loud, and never a verdict: the rule is in ERROR whatever else was found */
@@ -450,7 +504,11 @@ static void arrived(void *ctx, size_t i, const char *data, size_t len, const cha
     memset(r, 0, sizeof *r);
     r->rule = t->rule;
     r->type = t->type;
-    r->has_type = t->rule->tvar.name != NULL;
+    r->has_type = t->rule->tvar.name != NULL || (t->ieee && t->type == AX_REAL);
+    r->ieee = t->ieee;
+    r->fmt = t->fmt;
+    r->ieee_rank = run->o->v.ieee.max_rank;
+    r->ieee_size = run->o->v.ieee.max_size;
     /* running out of memory is the verifier failing (ERROR); a timeout or a crash stays
      * UNKNOWN */
     r->verdict = failure && strncmp(failure, "out of memory", 13) == 0 ? AX_ERROR : AX_UNKNOWN;
@@ -471,6 +529,7 @@ static void summary(const Run *run, double seconds) {
   if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
   printf("%zu result%s: %d verified, %d invalid, %d unknown", run->n, run->n == 1 ? "" : "s",
          run->verified, run->invalid, run->unknown);
+  if (run->o->v.ieee.on) printf(", %d holds-bounded (not proofs)", run->bounded);
   if (run->errors) printf(", %d error%s", run->errors, run->errors == 1 ? "" : "s");
   if (run->trivial) printf(", %d trivial", run->trivial);
   printf("; %d of %zu as expected", run->met, run->n);
@@ -527,6 +586,17 @@ static int run_command(int argc, char **argv, bool gate) {
       if (!wanted(&o, b)) continue;
       AxType types[3];
       int nt = ax_rule_types(b, types);
+      if (o.v.ieee.on) {   /* one task per format for a rule that can be real, else one */
+        bool real = ax_ieee_in_scope(b);
+        static const AxSort fmts[] = {AX_SORT_F32, AX_SORT_F16, AX_SORT_BF16};
+        for (size_t k = 0; k < AX_COUNTOF(fmts); k++) {
+          if (!(o.v.ieee.formats >> fmts[k] & 1)) continue;
+          run.tasks[run.n++] = (Task){.path = files.paths[i], .rule = b, .type = real ? AX_REAL : types[0],
+                                      .ieee = true, .fmt = fmts[k]};
+          if (!real) break;
+        }
+        continue;
+      }
       for (int k = 0; k < nt; k++)
         run.tasks[run.n++] = (Task){.path = files.paths[i], .rule = b, .type = types[k]};
     }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "semantics/float.h"
+
 bool ax_report_met(const AxResult *r) {
   if (r->rule->expect == AX_EXPECT_INVALID) return r->verdict == AX_INVALID;
   if (r->rule->expect == AX_EXPECT_INVALID_HINT) return r->verdict == AX_INVALID_HINT;
@@ -17,7 +19,8 @@ bool ax_report_contradicts(const AxResult *r) {
 }
 
 const char *ax_report_verdict_upper(AxVerdict v) {
-  static const char *names[] = {"VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR"};   /* ORDER VERDICT */
+  static const char *names[] = {"VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR",
+                                "HOLDS-BOUNDED"};   /* ORDER VERDICT */
   return names[v];
 }
 
@@ -40,11 +43,22 @@ static int fixed_line(const AxRClass *rc) {
 
 /* --- Text -------------------------------------------------------------------------------- */
 
+const char *ax_report_type_name(const AxResult *r) {
+  return r->ieee && r->has_type && r->type == AX_REAL ? ax_float_name(r->fmt) : ax_type_name(r->type);
+}
+
 void ax_report_text(FILE *out, const AxResult *r, const char *path) {
   fprintf(out, "%s:%d: %s", path, ax_report_line(r), r->rule->name.name);
-  if (r->has_type) fprintf(out, " [%s]", ax_type_name(r->type));
+  if (r->has_type) fprintf(out, " [%s]", ax_report_type_name(r));
   fprintf(out, "  %s", ax_report_verdict_upper(r->verdict));
   bool met = ax_report_met(r);
+  if (r->ieee) {   /* a bounded check: its bounds go with every verdict */
+    fprintf(out, " (%s, rank ≤ %d, size ≤ %d", ax_report_type_name(r),
+            r->ieee_rank, r->ieee_size);
+    if (r->verdict == AX_HOLDS_BOUNDED && r->confirmed_by)
+      fprintf(out, "; %s%s", r->confirmed_by, r->single ? " only" : "");
+    fputc(')', out);
+  }
   if (r->verdict == AX_VERIFIED && r->confirmed_by)
     fprintf(out, " (%s%s)", r->confirmed_by, r->single ? " only" : "");
   if (r->rule->expect != AX_EXPECT_VALID)
@@ -52,7 +66,7 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
                                      : expect_name(r->rule->expect), met ? "" : ": NOT MET");
   else if (!met)
     fprintf(out, " (expected valid: NOT MET)");
-  if (r->nrclasses && r->instances) {
+  if (r->nrclasses && r->instances && !r->ieee) {
     fprintf(out, "  bounds {");
     for (int i = 0; i < r->nrclasses; i++) {
       fprintf(out, "%s%s: %d", i ? ", " : "", r->rclass_names[i], r->bounds[i]);
@@ -94,10 +108,22 @@ cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
   cJSON_AddStringToObject(o, "rule", r->rule->name.name);
   cJSON_AddStringToObject(o, "file", path);
   cJSON_AddNumberToObject(o, "line", ax_report_line(r));
-  if (r->has_type) cJSON_AddStringToObject(o, "type", ax_type_name(r->type));
+  if (r->has_type) cJSON_AddStringToObject(o, "type", ax_report_type_name(r));
   else cJSON_AddNullToObject(o, "type");
   cJSON_AddStringToObject(o, "verdict", ax_verdict_name(r->verdict));
   cJSON_AddStringToObject(o, "expected", expect_name(r->rule->expect));
+  cJSON_AddStringToObject(o, "numbers", r->ieee ? "ieee" : "real");
+  if (r->ieee) {
+    cJSON *ie = cJSON_AddObjectToObject(o, "ieee");
+    if (r->has_type) cJSON_AddStringToObject(ie, "format", ax_float_name(r->fmt));
+    else cJSON_AddNullToObject(ie, "format");
+    cJSON_AddNumberToObject(ie, "max_rank", r->ieee_rank);
+    cJSON_AddNumberToObject(ie, "max_size", r->ieee_size);
+    cJSON_AddStringToObject(ie, "rounding", "nearest-even");
+    cJSON_AddStringToObject(ie, "sum_order", "left-to-right, row-major, from the first summand");
+  } else {
+    cJSON_AddNullToObject(o, "ieee");
+  }
   cJSON_AddBoolToObject(o, "met", ax_report_met(r));
   cJSON *b = cJSON_AddObjectToObject(o, "bounds");
   for (int i = 0; i < r->nrclasses; i++)
@@ -119,7 +145,8 @@ cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
   cJSON_AddBoolToObject(o, "vacuous", r->vacuous);
   cJSON_AddBoolToObject(o, "trivial", r->trivial);
   cJSON *cb = cJSON_AddArrayToObject(o, "confirmed_by");
-  for (const char *p = r->verdict == AX_VERIFIED ? r->confirmed_by : NULL; p && *p;) {
+  for (const char *p = r->verdict == AX_VERIFIED || r->verdict == AX_HOLDS_BOUNDED ? r->confirmed_by : NULL;
+       p && *p;) {
     const char *plus = strchr(p, '+');
     size_t n = plus ? (size_t)(plus - p) : strlen(p);
     char name[64];
@@ -164,6 +191,12 @@ char *ax_report_record(const AxResult *r) {
   add_text(o, "cex_text", r->cex_text);
   add_text(o, "cex_json", r->cex_json);
   add_text(o, "inferred_hint", r->inferred_hint);
+  if (r->ieee) {
+    cJSON_AddNumberToObject(o, "ieee_fmt", r->fmt);
+    cJSON_AddNumberToObject(o, "ieee_rank", r->ieee_rank);
+    cJSON_AddNumberToObject(o, "ieee_size", r->ieee_size);
+    cJSON_AddBoolToObject(o, "ieee_typed", r->has_type);   /* a real rule without T too */
+  }
   char *cj = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
   char *s = ax_xstrdup(cj);
@@ -208,7 +241,7 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verdict");
   if (!cJSON_IsString(v)) return false;
   bool known = false;
-  for (int k = AX_VERIFIED; k <= AX_ERROR; k++)
+  for (int k = AX_VERIFIED; k <= AX_HOLDS_BOUNDED; k++)
     if (strcmp(v->valuestring, ax_verdict_name((AxVerdict)k)) == 0) {
       out->verdict = (AxVerdict)k;
       known = true;
@@ -246,6 +279,19 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
   if (cJSON_GetObjectItemCaseSensitive(o, "single") && !get_bool(o, "single", &out->single)) return false;
   if (cJSON_GetObjectItemCaseSensitive(o, "partial") && !get_bool(o, "partial", &out->partial)) return false;
   if (out->trivial && out->verdict != AX_VERIFIED) return false;
+  /* IEEE mode: the format and bounds, present together or not at all */
+  if (cJSON_GetObjectItemCaseSensitive(o, "ieee_fmt")) {
+    int fmt;
+    out->ieee = true;
+    if (!get_count(o, "ieee_fmt", &fmt) || !ax_term_sort_is_fp((AxSort)fmt) ||
+        !get_count(o, "ieee_rank", &out->ieee_rank) || !get_count(o, "ieee_size", &out->ieee_size))
+      return false;
+    out->fmt = (AxSort)fmt;
+    if (!get_bool(o, "ieee_typed", &out->has_type)) return false;
+  }
+  /* HOLDS_BOUNDED only in IEEE mode, VERIFIED only outside it */
+  if (out->verdict == AX_HOLDS_BOUNDED && !out->ieee) return false;
+  if (out->verdict == AX_VERIFIED && out->ieee) return false;
   /* an INVALID verdict stands only on the counterexample the verifier replayed */
   if (out->verdict == AX_INVALID && (!out->cex_text || !out->cex_json)) return false;
   if (out->cex_json) {
@@ -337,7 +383,7 @@ void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char 
       classname(out, items[i].path);
       fputs("\" name=\"", out);
       xml(out, r->rule->name.name);
-      if (r->has_type) fprintf(out, " [%s]", ax_type_name(r->type));
+      if (r->has_type) fprintf(out, " [%s]", ax_report_type_name(r));
       fputs("\" file=\"", out);
       xml(out, items[i].path);
       fprintf(out, "\" line=\"%d\" time=\"%.3f\"", ax_report_line(r), r->time_ms / 1000);

@@ -24,8 +24,12 @@ bool ax_report_met(const AxResult *r);
  * (UNKNOWN, ERROR, vacuous) makes it exit 2. */
 bool ax_report_contradicts(const AxResult *r);
 
-/* "VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR". */
+/* "VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR", "HOLDS-BOUNDED". */
 const char *ax_report_verdict_upper(AxVerdict v);
+
+/* The element type as reported: "real", "int", "bool", or in IEEE mode "f32", "f16",
+ * "bf16". */
+const char *ax_report_type_name(const AxResult *r);
 
 /* The source line of r's rule. */
 int ax_report_line(const AxResult *r);

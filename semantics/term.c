@@ -24,7 +24,7 @@ struct AxTerm {
   uint8_t kind;   /* AxTermKind */
   uint8_t sort;   /* AxSort */
   union {
-    mpz_t z;                /* INT */
+    mpz_t z;                /* INT, FP_LIT (the bit pattern) */
     mpq_t q;                /* REAL */
     const char *name;       /* VAR */
     const AxFunc *func;     /* APP */
@@ -100,7 +100,8 @@ static uint32_t key_hash(const Key *k) {
   uint32_t h = mix(mix(0, (uint32_t)k->kind), (uint32_t)k->sort);
   for (size_t i = 0; i < k->nargs; i++) h = mix(h, k->args[i]->id);
   switch (k->kind) {
-  case AX_TERM_INT: h = hash_mpz(h, k->z); break;
+  case AX_TERM_INT:
+  case AX_TERM_FP_LIT: h = hash_mpz(h, k->z); break;
   case AX_TERM_REAL: h = hash_mpz(hash_mpz(h, mpq_numref(k->q)), mpq_denref(k->q)); break;
   case AX_TERM_VAR: h = mix(h, hash_str(k->name)); break;
   case AX_TERM_APP: h = mix(h, k->func->id); break;
@@ -115,7 +116,8 @@ static bool key_equal(const Key *k, uint32_t h, const AxTerm *t) {
   for (size_t i = 0; i < k->nargs; i++)
     if (t->args[i] != k->args[i]) return false;
   switch (k->kind) {
-  case AX_TERM_INT: return mpz_cmp(t->u.z, k->z) == 0;
+  case AX_TERM_INT:
+  case AX_TERM_FP_LIT: return mpz_cmp(t->u.z, k->z) == 0;
   case AX_TERM_REAL: return mpq_equal(t->u.q, k->q) != 0;
   case AX_TERM_VAR: return strcmp(t->u.name, k->name) == 0;
   case AX_TERM_APP: return t->u.func == k->func;
@@ -168,7 +170,7 @@ void ax_term_ctx_free(AxTermCtx *ctx) {
   /* GMP keeps the digits of constants outside the arena. */
   for (uint32_t i = 0; i < ctx->nterms; i++) {
     AxTerm *t = ctx->byid[i];
-    if (t->kind == AX_TERM_INT) mpz_clear(t->u.z);
+    if (t->kind == AX_TERM_INT || t->kind == AX_TERM_FP_LIT) mpz_clear(t->u.z);
     if (t->kind == AX_TERM_REAL) mpq_clear(t->u.q);
   }
   free(ctx->byid);
@@ -198,7 +200,8 @@ static const AxTerm *intern(AxTermCtx *ctx, const Key *k) {
   t->sort = (uint8_t)k->sort;
   for (size_t i = 0; i < k->nargs; i++) t->args[i] = k->args[i];
   switch (k->kind) {
-  case AX_TERM_INT: mpz_init_set(t->u.z, k->z); break;
+  case AX_TERM_INT:
+  case AX_TERM_FP_LIT: mpz_init_set(t->u.z, k->z); break;
   case AX_TERM_REAL: mpq_init(t->u.q); mpq_set(t->u.q, k->q); break;
   case AX_TERM_VAR: t->u.name = ax_arena_strdup(ctx->arena, k->name); break;
   case AX_TERM_APP: t->u.func = k->func; break;
@@ -270,6 +273,9 @@ const char *ax_term_sort_name(AxSort s) {
   case AX_SORT_BOOL: return "Bool";
   case AX_SORT_INT: return "Int";
   case AX_SORT_REAL: return "Real";
+  case AX_SORT_F32: return "(_ FloatingPoint 8 24)";
+  case AX_SORT_F16: return "(_ FloatingPoint 5 11)";
+  case AX_SORT_BF16: return "(_ FloatingPoint 8 8)";
   }
   AX_UNREACHABLE();
   return NULL;
@@ -770,9 +776,91 @@ const AxTerm *ax_term_mk(AxTermCtx *ctx, AxTermKind k, size_t nargs,
   case AX_TERM_TO_REAL: return ax_term_mk_to_real(ctx, args[0]);
   case AX_TERM_ABS: return ax_term_mk_abs(ctx, args[0]);
   case AX_TERM_EXP: return ax_term_mk_exp(ctx, args[0]);
+  case AX_TERM_FP_ADD:
+  case AX_TERM_FP_SUB:
+  case AX_TERM_FP_MUL:
+  case AX_TERM_FP_DIV:
+  case AX_TERM_FP_LT:
+  case AX_TERM_FP_LE:
+  case AX_TERM_FP_EQ:
+  case AX_TERM_FP_OF_REAL: return ax_term_mk_fp(ctx, k, args[0], args[1]);
+  case AX_TERM_FP_NEG:
+  case AX_TERM_FP_ABS:
+  case AX_TERM_FP_ISNAN:
+  case AX_TERM_FP_ISZERO:
+  case AX_TERM_FP_ISNEG:
+  case AX_TERM_FP_ISINF: return ax_term_mk_fp(ctx, k, args[0], NULL);
   default: AX_ASSERT(!"ax_term_mk: not an operator kind");
   }
   return NULL;
+}
+
+/* --- Floating point ------------------------------------------------------------------------ */
+
+bool ax_term_sort_is_fp(AxSort s) {
+  return s == AX_SORT_F32 || s == AX_SORT_F16 || s == AX_SORT_BF16;
+}
+
+int ax_term_fp_ebits(AxSort s) {
+  AX_ASSERT(ax_term_sort_is_fp(s));
+  return s == AX_SORT_F16 ? 5 : 8;
+}
+
+int ax_term_fp_sbits(AxSort s) {
+  AX_ASSERT(ax_term_sort_is_fp(s));
+  return s == AX_SORT_F32 ? 24 : s == AX_SORT_F16 ? 11 : 8;
+}
+
+const AxTerm *ax_term_mk_fp_bits(AxTermCtx *ctx, AxSort s, uint32_t bits) {
+  int width = ax_term_fp_ebits(s) + ax_term_fp_sbits(s);
+  AX_ASSERT(width == 32 || bits >> width == 0);
+  mpz_t z;
+  mpz_init_set_ui(z, bits);
+  const AxTerm *t = intern(ctx, &(Key){.kind = AX_TERM_FP_LIT, .sort = s, .z = z});
+  mpz_clear(z);
+  return t;
+}
+
+uint32_t ax_term_fp_bits_value(const AxTerm *t) {
+  AX_ASSERT(t->kind == AX_TERM_FP_LIT);
+  return (uint32_t)mpz_get_ui(t->u.z);
+}
+
+const AxTerm *ax_term_mk_fp(AxTermCtx *ctx, AxTermKind kind, const AxTerm *a, const AxTerm *b) {
+  AX_ASSERT(kind >= AX_TERM_FP_ADD && kind <= AX_TERM_FP_OF_REAL);
+  size_t n = (size_t)kind_arity[kind];
+  AX_ASSERT(n == 1 ? b == NULL : b != NULL);
+  AxSort s = (AxSort)a->sort;
+  switch (kind) {
+  case AX_TERM_FP_OF_REAL:
+    AX_ASSERT(a->sort == AX_SORT_REAL && ax_term_sort_is_fp((AxSort)b->sort));
+    return node(ctx, kind, (AxSort)b->sort, 2, (const AxTerm *const[]){a, b});
+  case AX_TERM_FP_NEG:
+  case AX_TERM_FP_ABS: {
+    AX_ASSERT(ax_term_sort_is_fp(s));
+    if (kind == AX_TERM_FP_NEG && a->kind == AX_TERM_FP_NEG) return a->args[0];
+    if (a->kind == AX_TERM_FP_LIT) {   /* the sign bit; a NaN stays a NaN */
+      uint32_t top = 1u << (ax_term_fp_ebits(s) + ax_term_fp_sbits(s) - 1);
+      uint32_t v = ax_term_fp_bits_value(a);
+      return ax_term_mk_fp_bits(ctx, s, kind == AX_TERM_FP_NEG ? v ^ top : v & ~top);
+    }
+    return node(ctx, kind, s, 1, &a);
+  }
+  case AX_TERM_FP_ISNAN:
+  case AX_TERM_FP_ISZERO:
+  case AX_TERM_FP_ISNEG:
+  case AX_TERM_FP_ISINF:
+    AX_ASSERT(ax_term_sort_is_fp(s));
+    return node(ctx, kind, AX_SORT_BOOL, 1, &a);
+  case AX_TERM_FP_LT:
+  case AX_TERM_FP_LE:
+  case AX_TERM_FP_EQ:
+    AX_ASSERT(ax_term_sort_is_fp(s) && a->sort == b->sort);
+    return node(ctx, kind, AX_SORT_BOOL, 2, (const AxTerm *const[]){a, b});
+  default:
+    AX_ASSERT(ax_term_sort_is_fp(s) && a->sort == b->sort);
+    return node(ctx, kind, s, 2, (const AxTerm *const[]){a, b});
+  }
 }
 
 /* --- Traversals ---------------------------------------------------------------------------- */
@@ -915,6 +1003,7 @@ void ax_term_print(FILE *out, const AxTerm *t) {
     if (mpz_cmp_ui(mpq_denref(t->u.q), 1) == 0) fputs(".0", out);
     return;
   case AX_TERM_VAR: fputs(t->u.name, out); return;
+  case AX_TERM_FP_LIT: fprintf(out, "fp#x%0*x", (ax_term_fp_ebits((AxSort)t->sort) + ax_term_fp_sbits((AxSort)t->sort)) / 4, ax_term_fp_bits_value(t)); return;
   case AX_TERM_APP:
     if (t->nargs == 0) {
       fputs(t->u.func->name, out);

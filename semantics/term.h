@@ -23,7 +23,9 @@
 #include "base/arena.h"
 #include "base/base.h"
 
-typedef enum { AX_SORT_BOOL, AX_SORT_INT, AX_SORT_REAL } AxSort;
+/* ORDER SORT. The three floating-point sorts are SMT-LIB's (_ FloatingPoint eb sb): binary32,
+ * binary16 and bfloat16; only IEEE mode (verifier/ieee.h) builds terms of them. */
+typedef enum { AX_SORT_BOOL, AX_SORT_INT, AX_SORT_REAL, AX_SORT_F32, AX_SORT_F16, AX_SORT_BF16 } AxSort;
 
 /* ORDER AX_TERM_KINDS: kind, SMT-LIB operator (leaves: a description), arity (-1: any).
  * Leaves come first and have arity 0 (an APP's arity is its function's). */
@@ -52,7 +54,25 @@ typedef enum { AX_SORT_BOOL, AX_SORT_INT, AX_SORT_REAL } AxSort;
   X(TO_REAL, "to_real",  1)                                                 \
   X(ABS,     "abs",      1)  /* Int or Real */                              \
   X(EXP,     "exp",      1)  /* Real: the exponential (cvc5 knows it; to z3 it is
-                                uninterpreted, which is sound for proofs) */
+                                uninterpreted, which is sound for proofs) */         \
+  /* IEEE 754 floating point (SMT-LIB FloatingPoint), every rounding RNE. A literal holds   \
+   * its bit pattern; an operation's sort is its arguments' (predicates: Bool). */        \
+  X(FP_LIT,  "fp",       0)  /* bit pattern (mpz), sort F32/F16/BF16 */     \
+  X(FP_ADD,  "fp.add RNE", 2)                                               \
+  X(FP_SUB,  "fp.sub RNE", 2)                                               \
+  X(FP_MUL,  "fp.mul RNE", 2)                                               \
+  X(FP_DIV,  "fp.div RNE", 2)                                               \
+  X(FP_NEG,  "fp.neg",   1)                                                 \
+  X(FP_ABS,  "fp.abs",   1)                                                 \
+  X(FP_LT,   "fp.lt",    2)                                                 \
+  X(FP_LE,   "fp.leq",   2)                                                 \
+  X(FP_EQ,   "fp.eq",    2)  /* IEEE equality: -0 = +0, NaN unequal to all */ \
+  X(FP_ISNAN, "fp.isNaN", 1)                                                \
+  X(FP_ISZERO, "fp.isZero", 1)                                              \
+  X(FP_ISNEG, "fp.isNegative", 1)                                           \
+  X(FP_ISINF, "fp.isInfinite", 1)                                           \
+  /* (to_fp RNE r): arg 0 a Real, arg 1 any term of the target sort (only its sort counts) */ \
+  X(FP_OF_REAL, "to_fp", 2)
 
 typedef enum {
 #define X(kind, smt, arity) AX_TERM_##kind,
@@ -172,6 +192,18 @@ bool ax_term_is_log(const AxTerm *t);   /* an application of the reserved log fu
  * Used to rebuild a term over new arguments. */
 const AxTerm *ax_term_mk(AxTermCtx *ctx, AxTermKind k, size_t nargs,
                          const AxTerm *const *args);
+
+/* Floating point (sorts F32, F16, BF16). The bit pattern of a literal: sign, exponent and
+ * significand fields as IEEE 754 interchange formats lay them out (bfloat16: the top half of
+ * binary32). The operations round to nearest, ties to even. Simplifications: none but
+ * fp.neg(fp.neg x) = x and literal folding of fp.neg/fp.abs (sign bit). */
+bool ax_term_sort_is_fp(AxSort s);
+int ax_term_fp_ebits(AxSort s);            /* 8, 5, 8 */
+int ax_term_fp_sbits(AxSort s);            /* 24, 11, 8 (with the hidden bit) */
+const AxTerm *ax_term_mk_fp_bits(AxTermCtx *ctx, AxSort s, uint32_t bits);
+uint32_t ax_term_fp_bits_value(const AxTerm *t);           /* t is FP_LIT */
+/* kind one of FP_ADD .. FP_OF_REAL with the arity of the table */
+const AxTerm *ax_term_mk_fp(AxTermCtx *ctx, AxTermKind kind, const AxTerm *a, const AxTerm *b);
 
 /* --- Traversals ------------------------------------------------------------------------ */
 

@@ -379,8 +379,14 @@ static bool read_values(const AxSexp *e, AxModel *m, const AxTerm *const *watch,
     const AxSexp *v = e->items[i]->items[1];
     bool b;
     /* A value we cannot read exactly (root-obj, a solver's own term) stays missing. */
+    uint32_t bits;
     if (ax_term_sort(watch[i]) == AX_SORT_BOOL) {
       if (ax_smtlib_bool(v, &b)) ax_model_set_bool(m, i, b);
+    } else if (ax_term_sort_is_fp(ax_term_sort(watch[i]))) {
+      if (ax_smtlib_fp_bits(v, ax_term_sort(watch[i]), &bits)) {
+        mpq_set_ui(q, bits, 1);
+        ax_model_set_rational(m, i, q);
+      }
     } else if (ax_smtlib_rational(v, q)) {
       ax_model_set_rational(m, i, q);
     }

@@ -356,7 +356,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
            * the other solver's confirmation if it comes within the grace, else it stands
            * alone, labelled */
           if (r->r == AX_SMT_SAT) {
-            if (r->api) winner = who[k];
+            if (r->api || o->first_sat) winner = who[k];
           } else {
             int64_t extra = GRACE_FACTOR * (ax_clock_ms() - t0);
             if (extra < GRACE_FLOOR_MS) extra = GRACE_FLOOR_MS;

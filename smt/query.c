@@ -49,7 +49,8 @@ bool ax_model_set_rational(AxModel *m, size_t i, const mpq_t v) {
   AX_ASSERT(i < m->n);
   Slot *s = &m->slots[i];
   if (s->sort == AX_SORT_BOOL) return false;
-  if (s->sort == AX_SORT_INT && mpz_cmp_ui(mpq_denref(v), 1) != 0) return false;
+  if ((s->sort == AX_SORT_INT || ax_term_sort_is_fp(s->sort)) && mpz_cmp_ui(mpq_denref(v), 1) != 0)
+    return false;
   mpq_set(s->q, v);
   s->state = SLOT_NUM;
   return true;

@@ -51,6 +51,9 @@ typedef struct AxSolverOpts {
    * least 0.5 s and at most confirm_grace_ms (portfolio.c). */
   bool confirm;
   unsigned confirm_grace_ms;
+  /* With confirm: the binary's sat ends the query too, without waiting for z3's (IEEE
+   * mode, where cvc5 is often the faster on floating point; every model is replayed). */
+  bool first_sat;
   /* When dump_path is NULL: a dump named "<dump_prefix>.smt2", or, when dump_seq is
    * non-NULL, "<dump_prefix>-<n>.smt2" with n = ++*dump_seq (numbering the queries of
    * one kind). dump_note, if non-NULL, is one more comment line of the dump. */
@@ -67,7 +70,8 @@ typedef struct AxModel AxModel;
  * has no exact value of that kind: i out of range, a sort mismatch, or a value the solver
  * could not give as an integer / rational (e.g. an irrational algebraic number).
  * ax_model_int needs an Int term, ax_model_real an Int or Real term, ax_model_bool a Bool
- * term. out must be initialised. */
+ * term. out must be initialised. A floating-point term's value is its IEEE bit pattern as
+ * an integer (every NaN as the format's quiet NaN), read with ax_model_real. */
 bool ax_model_int(const AxModel *m, size_t i, mpz_t out);
 bool ax_model_real(const AxModel *m, size_t i, mpq_t out);
 bool ax_model_bool(const AxModel *m, size_t i, bool *out);

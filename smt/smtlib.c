@@ -302,6 +302,24 @@ static void put_expr(FILE *out, const AxSmtlibQuery *q, const AxTerm *t, bool to
     put_const(out, t);
     return;
   }
+  if (k == AX_TERM_FP_LIT) {   /* (fp sign exponent significand), each a binary literal */
+    AxSort so = ax_term_sort(t);
+    int eb = ax_term_fp_ebits(so), sb = ax_term_fp_sbits(so);
+    uint32_t bits = ax_term_fp_bits_value(t);
+    fprintf(out, "(fp #b%u #b", (unsigned)(bits >> (eb + sb - 1)) & 1u);
+    for (int i = eb + sb - 2; i >= sb - 1; i--) fputc('0' + (int)(bits >> i & 1u), out);
+    fputs(" #b", out);
+    for (int i = sb - 2; i >= 0; i--) fputc('0' + (int)(bits >> i & 1u), out);
+    fputc(')', out);
+    return;
+  }
+  if (k == AX_TERM_FP_OF_REAL) {   /* the second argument only carries the target sort */
+    AxSort so = ax_term_sort(t);
+    fprintf(out, "((_ to_fp %d %d) RNE ", ax_term_fp_ebits(so), ax_term_fp_sbits(so));
+    put_expr(out, q, ax_term_arg(t, 0), false);
+    fputc(')', out);
+    return;
+  }
   size_t n = ax_term_nargs(t);
   if (k == AX_TERM_APP) {
     const char *f = q->fname[ax_term_func_id(ax_term_app_func(t))];
@@ -330,7 +348,17 @@ void ax_smtlib_write_query(FILE *out, const AxSmtlibQuery *q, const char *commen
       if (*p) p++;
     }
   }
-  fputs("(set-option :produce-models true)\n(set-logic ALL)\n", out);
+  fputs("(set-option :produce-models true)\n", out);
+  /* cvc5 1.0 takes floating point other than Float32/Float64 only with its experimental
+   * option (IEEE mode's f16 and bf16) */
+  for (size_t i = 0; i < q->order.len; i++) {
+    AxSort so = ax_term_sort(q->order.items[i]);
+    if (so == AX_SORT_F16 || so == AX_SORT_BF16) {
+      fputs("(set-option :fp-exp true)\n", out);
+      break;
+    }
+  }
+  fputs("(set-logic ALL)\n", out);
   for (size_t i = 0; i < q->ndecls; i++) {
     const Decl *d = &q->decls[i];
     fputs("(declare-fun ", out);
@@ -548,6 +576,44 @@ bool ax_smtlib_rational(const AxSexp *e, mpq_t out) {
 bool ax_smtlib_bool(const AxSexp *e, bool *out) {
   if (ax_smtlib_is_atom(e, "true")) *out = true;
   else if (ax_smtlib_is_atom(e, "false")) *out = false;
+  else return false;
+  return true;
+}
+
+/* "#b0101" -> its value and width; false for anything else. */
+static bool binary_atom(const AxSexp *e, uint64_t *v, int *w) {
+  if (e->kind != AX_SEXP_ATOM || strncmp(e->text, "#b", 2) != 0) return false;
+  *v = 0;
+  *w = 0;
+  for (const char *p = e->text + 2; *p; p++) {
+    if ((*p != '0' && *p != '1') || *w >= 40) return false;
+    *v = *v << 1 | (uint64_t)(*p - '0');
+    ++*w;
+  }
+  return *w > 0;
+}
+
+bool ax_smtlib_fp_bits(const AxSexp *e, AxSort s, uint32_t *out) {
+  int eb = ax_term_fp_ebits(s), sb = ax_term_fp_sbits(s);
+  uint32_t sign = 1u << (eb + sb - 1), expmask = ((1u << eb) - 1) << (sb - 1);
+  if (e->kind != AX_SEXP_LIST) return false;
+  if (e->n == 4 && ax_smtlib_is_atom(e->items[0], "fp")) {
+    uint64_t v[3];
+    int w[3];
+    for (int i = 0; i < 3; i++)
+      if (!binary_atom(e->items[i + 1], &v[i], &w[i])) return false;
+    if (w[0] != 1 || w[1] != eb || w[2] != sb - 1) return false;
+    *out = (uint32_t)(v[0] << (eb + sb - 1) | v[1] << (sb - 1) | v[2]);
+    return true;
+  }
+  /* (_ NaN eb sb), (_ +zero eb sb), (_ -zero eb sb), (_ +oo eb sb), (_ -oo eb sb) */
+  if (e->n != 4 || !ax_smtlib_is_atom(e->items[0], "_")) return false;
+  const AxSexp *k = e->items[1];
+  if (ax_smtlib_is_atom(k, "NaN")) *out = expmask | 1u << (sb - 2);
+  else if (ax_smtlib_is_atom(k, "+zero")) *out = 0;
+  else if (ax_smtlib_is_atom(k, "-zero")) *out = sign;
+  else if (ax_smtlib_is_atom(k, "+oo")) *out = expmask;
+  else if (ax_smtlib_is_atom(k, "-oo")) *out = sign | expmask;
   else return false;
   return true;
 }

@@ -82,5 +82,8 @@ AxSexpStatus ax_smtlib_read(AxArena *a, const char *buf, size_t len, bool eof, s
 bool ax_smtlib_is_atom(const AxSexp *e, const char *text);      /* e is that very atom */
 bool ax_smtlib_rational(const AxSexp *e, mpq_t out);  /* a numeric value; out initialised */
 bool ax_smtlib_bool(const AxSexp *e, bool *out);      /* true / false */
+/* A floating-point value of sort s, (fp #b.. #b.. #b..) or (_ NaN|+zero|-zero|+oo|-oo eb sb),
+ * as its bit pattern (NaN: the quiet NaN); false for anything else. */
+bool ax_smtlib_fp_bits(const AxSexp *e, AxSort s, uint32_t *out);
 
 #endif

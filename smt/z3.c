@@ -114,7 +114,8 @@ typedef struct Tr {
   Z3_context ctx;
   Z3_ast *ast;              /* by term id; owned by the context */
   Z3_func_decl *decl;       /* by func id */
-  Z3_sort sorts[3];         /* by AxSort */
+  Z3_sort sorts[6];         /* by AxSort */
+  Z3_ast rne;               /* the rounding mode of every FP operation */
   bool bad;                 /* a Z3 call failed: stop */
   char *reason;
   size_t reason_len;
@@ -205,6 +206,30 @@ static void translate(const AxTerm *t, void *data) {
     a = Z3_mk_app(c, tr->exp, 1, args);
     break;
   }
+  case AX_TERM_FP_LIT: {   /* the bit pattern, reinterpreted */
+    AxSort so = ax_term_sort(t);
+    char bits[16];
+    snprintf(bits, sizeof bits, "%u", (unsigned)ax_term_fp_bits_value(t));
+    Z3_sort bv = Z3_mk_bv_sort(c, (unsigned)(ax_term_fp_ebits(so) + ax_term_fp_sbits(so)));
+    a = Z3_mk_fpa_to_fp_bv(c, Z3_mk_numeral(c, bits, bv), tr->sorts[so]);
+    break;
+  }
+  case AX_TERM_FP_ADD: a = Z3_mk_fpa_add(c, tr->rne, args[0], args[1]); break;
+  case AX_TERM_FP_SUB: a = Z3_mk_fpa_sub(c, tr->rne, args[0], args[1]); break;
+  case AX_TERM_FP_MUL: a = Z3_mk_fpa_mul(c, tr->rne, args[0], args[1]); break;
+  case AX_TERM_FP_DIV: a = Z3_mk_fpa_div(c, tr->rne, args[0], args[1]); break;
+  case AX_TERM_FP_NEG: a = Z3_mk_fpa_neg(c, args[0]); break;
+  case AX_TERM_FP_ABS: a = Z3_mk_fpa_abs(c, args[0]); break;
+  case AX_TERM_FP_LT: a = Z3_mk_fpa_lt(c, args[0], args[1]); break;
+  case AX_TERM_FP_LE: a = Z3_mk_fpa_leq(c, args[0], args[1]); break;
+  case AX_TERM_FP_EQ: a = Z3_mk_fpa_eq(c, args[0], args[1]); break;
+  case AX_TERM_FP_ISNAN: a = Z3_mk_fpa_is_nan(c, args[0]); break;
+  case AX_TERM_FP_ISZERO: a = Z3_mk_fpa_is_zero(c, args[0]); break;
+  case AX_TERM_FP_ISNEG: a = Z3_mk_fpa_is_negative(c, args[0]); break;
+  case AX_TERM_FP_ISINF: a = Z3_mk_fpa_is_infinite(c, args[0]); break;
+  case AX_TERM_FP_OF_REAL:
+    a = Z3_mk_fpa_to_fp_real(c, tr->rne, args[0], tr->sorts[ax_term_sort(t)]);
+    break;
   default: AX_UNREACHABLE();
   }
   if (args != small) free(args);
@@ -229,6 +254,24 @@ static void record(Z3_context c, AxModel *m, size_t i, const AxTerm *t, Z3_ast v
   if (ax_term_sort(t) == AX_SORT_BOOL) {
     Z3_lbool b = Z3_get_bool_value(c, v);
     if (Z3_get_error_code(c) == Z3_OK && b != Z3_L_UNDEF) ax_model_set_bool(m, i, b == Z3_L_TRUE);
+    return;
+  }
+  if (ax_term_sort_is_fp(ax_term_sort(t))) {   /* the bit pattern; every NaN is one NaN */
+    AxSort so = ax_term_sort(t);
+    int w = ax_term_fp_ebits(so) + ax_term_fp_sbits(so);
+    mpq_t q;
+    mpq_init(q);
+    if (Z3_fpa_is_numeral_nan(c, v)) {
+      mpq_set_ui(q, w == 32 ? 0x7fc00000u : w == 16 && so == AX_SORT_F16 ? 0x7e00u : 0x7fc0u, 1);
+      if (Z3_get_error_code(c) == Z3_OK) ax_model_set_rational(m, i, q);
+    } else {
+      Z3_ast bv = Z3_simplify(c, Z3_mk_fpa_to_ieee_bv(c, v));
+      Z3_string s = Z3_get_error_code(c) == Z3_OK && Z3_get_ast_kind(c, bv) == Z3_NUMERAL_AST
+                        ? Z3_get_numeral_string(c, bv) : NULL;
+      if (s && Z3_get_error_code(c) == Z3_OK && mpq_set_str(q, s, 10) == 0) ax_model_set_rational(m, i, q);
+    }
+    Z3_set_error(c, Z3_OK);
+    mpq_clear(q);
     return;
   }
   /* Irrational algebraic numbers (root-obj) have no exact decimal: no value. */
@@ -303,6 +346,10 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
   tr.sorts[AX_SORT_BOOL] = Z3_mk_bool_sort(c);
   tr.sorts[AX_SORT_INT] = Z3_mk_int_sort(c);
   tr.sorts[AX_SORT_REAL] = Z3_mk_real_sort(c);
+  tr.sorts[AX_SORT_F32] = Z3_mk_fpa_sort(c, 8, 24);
+  tr.sorts[AX_SORT_F16] = Z3_mk_fpa_sort(c, 5, 11);
+  tr.sorts[AX_SORT_BF16] = Z3_mk_fpa_sort(c, 8, 8);
+  tr.rne = Z3_mk_fpa_round_nearest_ties_to_even(c);
   AxSmtResult r = AX_SMT_UNKNOWN;
   Z3_solver s = NULL;
   Z3_params p = NULL;

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Turns `axle verify --format json` output into a results page and a time plot.
 #
-#   tools/timing-report.sh [--wall SECONDS] RESULTS.json [PAGE.md [PLOT.svg|PLOT.png]]
+#   tools/timing-report.sh [--wall SECONDS] [--ieee IEEE.json [--ieee-wall SECONDS]]
+#                          RESULTS.json [PAGE.md [PLOT.svg|PLOT.png]]
 #
+# --ieee adds the section of tools/ieee-table.sh (which XLA rules hold in f32/f16/bf16)
+# from a run of `axle verify --numbers ieee --format json rules/xla`.
 # PAGE (default docs/results.md): one table row per rule and element type -- category,
 # verdict, expectation, rank bounds, instances, queries, time, solver -- the figures
 # TensorRight reports (how many under 1 s, the maximum, the mean; also p50, p90 and the
@@ -16,9 +19,12 @@
 # Needs jq and gnuplot (Debian: jq, gnuplot-nox).
 set -eu
 wall=
+ieee= ieee_wall=
 if [ $# -ge 2 ] && [ "$1" = --wall ]; then wall=$2; shift 2; fi
+if [ $# -ge 2 ] && [ "$1" = --ieee ]; then ieee=$2; shift 2; fi
+if [ $# -ge 2 ] && [ "$1" = --ieee-wall ]; then ieee_wall=$2; shift 2; fi
 if [ $# -lt 1 ] || [ $# -gt 3 ] || [ "$1" = --help ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && [ "$1" = --help ] && exit 0
   exit 2
 fi
@@ -120,6 +126,9 @@ EOF
   if jq -e 'map(select(.file | startswith("rules/xla/"))) | length > 0' "$tmp/all.json" > /dev/null; then
     jq -c '.[] | select(.file | startswith("rules/xla/"))' "$tmp/all.json" > "$tmp/xla.json"
     "$(dirname "$0")/tensorright-table.sh" "$tmp/xla.json" && echo
+  fi
+  if [ -n "$ieee" ]; then   # which of them hold in floating point (--numbers ieee)
+    "$(dirname "$0")/ieee-table.sh" "$ieee" $ieee_wall && echo
   fi
   # Trinity's rules (rules/trinity, rules/trinity-mutants): their own page, docs/trinity.md
   if jq -e 'map(select(.file | startswith("rules/trinity"))) | length > 0' "$tmp/all.json" > /dev/null; then

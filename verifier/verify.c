@@ -11,7 +11,8 @@
 #include "verifier/rank.h"
 
 const char *ax_verdict_name(AxVerdict v) {
-  static const char *names[] = {"verified", "invalid", "invalid-hint", "unknown", "error"};   /* ORDER VERDICT */
+  static const char *names[] = {"verified", "invalid", "invalid-hint", "unknown", "error",
+                                "holds-bounded"};   /* ORDER VERDICT */
   return names[v];
 }
 
@@ -203,7 +204,7 @@ done:
 /* How much a verdict of one instance says about the rule: a wrong hint outranks an
  * internal error, which outranks an unknown. ORDER VERDICT */
 static int severity(AxVerdict v) {
-  static const int rank[] = {0, 4, 3, 1, 2};
+  static const int rank[] = {0, 4, 3, 1, 2, 0};
   return rank[v];
 }
 

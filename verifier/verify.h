@@ -26,7 +26,18 @@ typedef enum {
   AX_INVALID_HINT,
   AX_UNKNOWN,
   AX_ERROR,
+  /* IEEE mode (ieee.h) only: no counterexample in floating point at the stated ranks and
+   * sizes. A bounded check, not a proof: it never meets `expect valid`. */
+  AX_HOLDS_BOUNDED,
 } AxVerdict;
+
+/* `--numbers ieee` (ieee.h): the bounds of the check and the formats it runs at. */
+typedef struct AxIeeeOpts {
+  bool on;
+  int max_rank;         /* every rank class from 1 to max_rank (default 2) */
+  int max_size;         /* every input size and every reduced extent <= max_size (3) */
+  unsigned formats;     /* bit AX_SORT_F32 / F16 / BF16 set: checked (default all three) */
+} AxIeeeOpts;
 
 typedef struct AxVerifyOpts {
   AxSolverOpts solver;    /* back-end, timeout per query, dump path prefix */
@@ -40,6 +51,7 @@ typedef struct AxVerifyOpts {
    * condition of one rank instance, ranks as in "x_2-y_1"), "<ranks>.vacuity",
    * "<ranks>.hint-<n>" (a reduction's bijection). Overrides solver.dump_path/prefix. */
   const char *dump_stem;
+  AxIeeeOpts ieee;
 } AxVerifyOpts;
 
 typedef struct AxResult {
@@ -78,9 +90,15 @@ typedef struct AxResult {
                                  the expectation (gate --require-both) */
   bool cached;                /* taken from the result cache (cache.h), not recomputed */
   bool disagreement;          /* cross-checking solvers disagreed (verdict ERROR) */
+  /* IEEE mode: the result is for floating-point format `fmt` (type is AX_REAL), checked at
+   * every rank vector up to ieee_rank and sizes up to ieee_size (bounds[] holds the ranks
+   * reached, not inferred bounds). */
+  bool ieee;
+  AxSort fmt;
+  int ieee_rank, ieee_size;
 } AxResult;
 
-const char *ax_verdict_name(AxVerdict v);   /* "verified", "invalid", ... */
+const char *ax_verdict_name(AxVerdict v);   /* "verified", "invalid", ..., "holds-bounded" */
 const char *ax_type_name(AxType t);         /* "bool", "int", "real" */
 
 /* The element types a rule is verified for (its class), in order. Returns the count. */

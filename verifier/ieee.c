@@ -4,20 +4,14 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "semantics/concrete.h"
 #include "semantics/denote.h"
 #include "semantics/float.h"
 #include "semantics/ieee.h"
 
 typedef const AxTerm *T;
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* One rank instance in the IEEE domain (cf. instance.h, without reductions as elements). */
 typedef struct Inst {
@@ -522,7 +516,7 @@ bool ax_ieee_in_scope(const AxBlock *rule) {
 void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, AxResult *out) {
   const AxRuleSyms *s = rule->syms;
   memset(out, 0, sizeof *out);
-  double t0 = now_ms();
+  double t0 = ax_clock_s();
   out->rule = rule;
   out->type = AX_REAL;
   out->has_type = rule->tvar.name != NULL;
@@ -541,7 +535,7 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
     out->verdict = AX_UNKNOWN;
     out->reason = ax_xstrdup("outside IEEE mode: only rules whose element type can be real are "
                              "checked in floating point (int and bool rules are not)");
-    out->time_ms = now_ms() - t0;
+    out->time_ms = (ax_clock_s() - t0) * 1e3;
     return;
   }
   int *hi = ax_xcalloc(s->nrclasses + 1, sizeof(int));
@@ -599,5 +593,5 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
                                "--ieee-max-rank or --ieee-max-size)");
     }
   }
-  out->time_ms = now_ms() - t0;
+  out->time_ms = (ax_clock_s() - t0) * 1e3;
 }

@@ -428,22 +428,6 @@ out:
 
 /* ---- the rule ---------------------------------------------------------------------------- */
 
-static char *ranks_text(const AxRuleSyms *s, const int *rank) {
-  char buf[512];
-  size_t len = 0;
-  buf[0] = '\0';
-  for (size_t c = 0; c < s->nrclasses && len < sizeof buf - 64; c++)
-    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%d", c ? ", " : "", s->rclasses[c].name, rank[c]);
-  return ax_xstrdup(buf);
-}
-
-static void reason(AxResult *out, const char *fmt, const char *a, const char *b) {
-  free(out->reason);
-  size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
-  out->reason = ax_xmalloc(n);
-  snprintf(out->reason, n, fmt, a, b);
-}
-
 /* One rank instance: AX_HOLDS_BOUNDED (no counterexample), AX_INVALID or AX_UNKNOWN. When
  * it holds and *inhabited is false, one more query asks whether any input satisfies the
  * bounds, the precondition and the left side's validity here (sets *inhabited). */
@@ -451,10 +435,10 @@ static AxVerdict instance(const AxBlock *rule, AxSort f, const int *rank, const 
                           AxResult *out, bool *inhabited) {
   Inst in;
   build(&in, rule, f, o->ieee.max_size, rank);
-  char *where = ranks_text(rule->syms, rank);
+  char *where = ax_verify_ranks_text(rule->syms, rank);
   AxVerdict v = AX_HOLDS_BOUNDED;
   if (in.unsupported) {
-    reason(out, "not checkable in IEEE mode: %s%s", in.unsupported, "");
+    ax_result_set_reason(out, "not checkable in IEEE mode: %s%s", in.unsupported, "");
     v = AX_UNKNOWN;
     goto done;
   }
@@ -475,14 +459,14 @@ static AxVerdict instance(const AxBlock *rule, AxSort f, const int *rank, const 
   }
   AxSmtResult r = ax_solver_check(&so, in.tc, in.query, w, nw, &m, why, sizeof why);
   if (r == AX_SMT_UNKNOWN) {
-    reason(out, "at rank %s: %s", where, why);
+    ax_result_set_reason(out, "at rank %s: %s", where, why);
     v = AX_UNKNOWN;
   } else if (r == AX_SMT_SAT) {
     char *text = NULL, *json = NULL, *failed = NULL;
     const char *no = NULL;
     if (replay(&in, m, &text, &json, &failed, &no)) {
       v = AX_INVALID;
-      reason(out, "at rank %s: %s", where, failed);
+      ax_result_set_reason(out, "at rank %s: %s", where, failed);
       free(out->cex_text);
       free(out->cex_json);
       out->cex_text = text;
@@ -490,7 +474,7 @@ static AxVerdict instance(const AxBlock *rule, AxSort f, const int *rank, const 
       free(failed);
     } else {
       v = AX_UNKNOWN;
-      reason(out, "at rank %s: the solver's counterexample did not replay: %s", where, no);
+      ax_result_set_reason(out, "at rank %s: the solver's counterexample did not replay: %s", where, no);
     }
   } else if (!*inhabited) {
     out->queries++;

@@ -47,8 +47,7 @@ void ax_result_free(AxResult *r) {
   memset(r, 0, sizeof *r);
 }
 
-/* "x=2, y=1" */
-static char *ranks_text(const AxRuleSyms *s, const int *rank) {
+char *ax_verify_ranks_text(const AxRuleSyms *s, const int *rank) {
   char buf[512];
   size_t len = 0;
   buf[0] = '\0';
@@ -57,7 +56,7 @@ static char *ranks_text(const AxRuleSyms *s, const int *rank) {
   return ax_xstrdup(buf);
 }
 
-static void set_reason(AxResult *out, const char *fmt, const char *a, const char *b) {
+void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const char *b) {
   free(out->reason);
   size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
   out->reason = ax_xmalloc(n);
@@ -84,15 +83,30 @@ static const AxVerifyOpts *dumping(const AxVerifyOpts *o, AxVerifyOpts *local, c
 
 /* Verifies one rank vector. Returns the verdict of this instance: VERIFIED (holds),
  * INVALID (replayed counterexample, stored in out), UNKNOWN or ERROR (reason in out). */
+/* Small concrete instances replayed exactly (ax_cex_search): true, with the counterexample
+ * and the reason in out, when one refutes the rule — the only INVALID that does not come
+ * from a solver's model. */
+static bool refuted_small(AxSymInstance *in, const AxWatch *w, const char *where, AxResult *out) {
+  AxReplay found;
+  if (!ax_cex_search(in, w, 256, &found)) return false;
+  ax_result_set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
+  free(out->cex_text);
+  free(out->cex_json);
+  out->cex_text = found.text;
+  out->cex_json = found.json;
+  free(found.failed);
+  return true;
+}
+
 static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const AxVerifyOpts *o,
                           AxResult *out, bool *vacuous) {
   AxSymInstance in;
   ax_instance_build(&in, rule, T, rank);
-  char *where = ranks_text(rule->syms, rank);
+  char *where = ax_verify_ranks_text(rule->syms, rank);
   AxVerdict v = AX_VERIFIED;
   char reason[512] = "";
   if (in.unsupported) {
-    set_reason(out, "%s%s", in.unsupported, "");
+    ax_result_set_reason(out, "%s%s", in.unsupported, "");
     v = AX_UNKNOWN;
     goto done;
   }
@@ -111,22 +125,13 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
     if (f != AX_SMT_UNSAT) {
       /* no claim from the normal forms; only a concrete replay (exact, whatever the
        * summands) can still refute the rule: small instances, as for reductions */
-      set_reason(out, "at rank %s: a sum of values that may be infinite or NaN (%s)", where,
+      ax_result_set_reason(out, "at rank %s: a sum of values that may be infinite or NaN (%s)", where,
                  f == AX_SMT_SAT ? "a summand is not finite at a point where the preconditions hold"
                                  : reason);
       v = AX_UNKNOWN;
       AxWatch w;
       ax_cex_watch(&in, in.query, &w);
-      AxReplay found;
-      if (ax_cex_search(&in, &w, 256, &found)) {
-        v = AX_INVALID;
-        set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
-        free(out->cex_text);
-        free(out->cex_json);
-        out->cex_text = found.text;
-        out->cex_json = found.json;
-        free(found.failed);
-      }
+      if (refuted_small(&in, &w, where, out)) v = AX_INVALID;
       goto done;
     }
   }
@@ -137,14 +142,14 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   o = dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms, rank, "vc", NULL);
   AxSmtResult r = ax_solver_check(&o->solver, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
   if (r == AX_SMT_UNKNOWN) {
-    set_reason(out, "at rank %s: %s", where, reason);
+    ax_result_set_reason(out, "at rank %s: %s", where, reason);
     v = AX_UNKNOWN;
   } else if (r == AX_SMT_SAT) {
     AxReplay rep;
     ax_cex_replay(&in, &w, m, &rep);
     if (rep.confirmed) {
       v = AX_INVALID;
-      set_reason(out, "at rank %s: %s", where, rep.failed);
+      ax_result_set_reason(out, "at rank %s: %s", where, rep.failed);
       free(out->cex_text);
       free(out->cex_json);
       out->cex_text = rep.text;
@@ -155,30 +160,23 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
        * one does not, or a value has no exact rational form. Where an uninterpreted
        * function is the cause, small concrete instances, replayed exactly, may still refute
        * the rule; nothing else is claimed. */
-      AxReplay found;
-      if ((w.opaque || in.nclosed) && ax_cex_search(&in, &w, 256, &found)) {
+      if ((w.opaque || in.nclosed) && refuted_small(&in, &w, where, out)) {
         v = AX_INVALID;
-        set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
-        free(out->cex_text);
-        free(out->cex_json);
-        out->cex_text = found.text;
-        out->cex_json = found.json;
-        free(found.failed);
       } else if (in.nclosed) {
         v = AX_UNKNOWN;
-        set_reason(out, "at rank %s: %s", where,
+        ax_result_set_reason(out, "at rank %s: %s", where,
                    "the solver's counterexample does not replay (a sum under sqrt is uninterpreted to "
                    "the solver) and no small instance refutes the rule");
       } else {
         v = AX_UNKNOWN;
-        set_reason(out, w.opaque ? "at rank %s: the solver's counterexample cannot be replayed: %s; "
+        ax_result_set_reason(out, w.opaque ? "at rank %s: the solver's counterexample cannot be replayed: %s; "
                                    "no small instance refutes the rule"
                                  : "at rank %s: the solver's counterexample cannot be replayed: %s",
                    where, rep.unsupported);
       }
     } else {
       v = AX_ERROR;
-      set_reason(out, "at rank %s: %s", where,
+      ax_result_set_reason(out, "at rank %s: %s", where,
                  "internal error: the solver's counterexample does not replay in the concrete domain");
     }
     free(rep.failed);
@@ -279,7 +277,7 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
   rb.bounds = NULL;
   if (rb.unsupported) {
     out->verdict = AX_UNKNOWN;
-    set_reason(out, "unsupported: %s%s", rb.unsupported, "");
+    ax_result_set_reason(out, "unsupported: %s%s", rb.unsupported, "");
     ax_rank_bounds_free(&rb);
     out->time_ms = (ax_clock_s() - t0) * 1e3;
     return;
@@ -302,7 +300,7 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
     char n[32];
     snprintf(n, sizeof n, "%ld", total);
     out->verdict = AX_UNKNOWN;
-    set_reason(out, "the rank bounds ask for %s instances (more than %s allowed)", n, "--max-instances");
+    ax_result_set_reason(out, "the rank bounds ask for %s instances (more than %s allowed)", n, "--max-instances");
     out->time_ms = (ax_clock_s() - t0) * 1e3;
     free(hi);
     return;
@@ -319,7 +317,7 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
     bool vac = true;
     AxVerdict extra = run_box(rule, T, o, out, hi, out->bounds, rank, &vac);
     if (extra != AX_VERIFIED) {
-      char classes[512] = "", *at = ranks_text(s, rank);
+      char classes[512] = "", *at = ax_verify_ranks_text(s, rank);
       size_t len = 0;
       for (size_t c = 0; c < s->nrclasses && len < sizeof classes - 64; c++)
         if (rank[c] > out->bounds[c])

@@ -108,4 +108,10 @@ int ax_rule_types(const AxBlock *rule, AxType out[3]);
 void ax_verify_rule(const AxBlock *rule, AxType t, const AxVerifyOpts *opts, AxResult *out);
 void ax_result_free(AxResult *r);
 
+/* For the verifiers of this folder (verify.c, ieee.c): out->reason becomes fmt filled with
+ * a and b (fmt holds exactly two %s), the old reason freed; and a rank vector as reports
+ * print it, "x=2, y=1" (returned owned). */
+void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const char *b);
+char *ax_verify_ranks_text(const AxRuleSyms *s, const int *rank);
+
 #endif

@@ -58,7 +58,7 @@ typedef struct Racer {
   AxSmtResult r;
   AxModel *model;        /* owned until handed to the caller */
   char reason[512];
-  int64_t at_ms;         /* when its answer was read, from the start of the race */
+  int64_t at_ms;         /* when its answer was read, from the start of the race; -1: none */
 } Racer;
 
 static bool write_all(int fd, const char *s, size_t n) {
@@ -313,8 +313,8 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
                                char *reason, size_t reason_len) {
   const char *base = strrchr(o->binary, '/') ? strrchr(o->binary, '/') + 1 : o->binary;
   /* r starts UNKNOWN: a racer that never answers must not read as unsat (enum 0) */
-  Racer rc[2] = {{.name = "z3", .api = true, .fd = -1, .r = AX_SMT_UNKNOWN},
-                 {.name = base, .fd = -1, .r = AX_SMT_UNKNOWN}};
+  Racer rc[2] = {{.name = "z3", .api = true, .fd = -1, .r = AX_SMT_UNKNOWN, .at_ms = -1},
+                 {.name = base, .fd = -1, .r = AX_SMT_UNKNOWN, .at_ms = -1}};
   bool both = o->cross_check;
   /* z3's sat on a formula it only approximates proves nothing about the formula */
   bool approx = !z3_exact(tc, formula);
@@ -381,10 +381,9 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
                : late        ? "no answer within the time limit and grace (killed)"
                : winner >= 0 ? "lost the race (killed)" : "no answer (killed)");
     }
-  if (getenv("AXLE_DEBUG_CONFIRM"))   /* the figures behind the grace's policy */
+  if (getenv("AXLE_DEBUG_CONFIRM"))   /* the figures behind the grace's policy; -1: killed */
     fprintf(stderr, "confirm: z3 %s %lld ms; %s %s %lld ms\n", answer_name(rc[0].r),
-            (long long)(rc[0].pid ? -1 : rc[0].at_ms), base, answer_name(rc[1].r),
-            (long long)rc[1].at_ms);
+            (long long)rc[0].at_ms, base, answer_name(rc[1].r), (long long)rc[1].at_ms);
 
   AxSmtResult r = AX_SMT_UNKNOWN;
   int give = -1;   /* whose model goes to the caller */

@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "superopt/elem.h"
+
 /* ORDER TARGET */
 static const char *const target_names[] = {"sm_90", "sm_80"};
 
@@ -143,21 +145,8 @@ static void value(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
   snprintf(buf, n, "ax_f(%s[%s])", o->name, off);
 }
 
-/* The f32 expression of an element-wise operator on the variables a0, a1. */
-static const char *ew_expr(AxOp op) {
-  switch (op) {
-  case AX_OP_ADD: return "a0 + a1";
-  case AX_OP_SUB: return "a0 - a1";
-  case AX_OP_MUL: return "a0 * a1";
-  case AX_OP_DIV: return "a0 / a1";
-  case AX_OP_NEG: return "-a0";
-  case AX_OP_EXP: return "expf(a0)";
-  case AX_OP_SQUARE: return "a0 * a0";
-  case AX_OP_SQRT: return "sqrtf(a0)";
-  case AX_OP_SILU: return "a0 / (1.0f + expf(-a0))";
-  default: AX_UNREACHABLE();
-  }
-}
+/* The f32 expression of an element-wise operator on the variables a0, a1 (its row's). */
+static const char *ew_expr(AxOp op) { return ax_elem_get(op)->cuda; }
 
 /* Loop headers: a block's threads stride over a tile; a pre-defined kernel's threads
  * stride over the whole grid. */
@@ -321,11 +310,8 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   int64_t n = ax_shape_numel(&out.shape);
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ctype(out.dt));
-  switch (st->op) {
-  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_DIV:
-  case AX_OP_NEG: case AX_OP_EXP: case AX_OP_SQUARE: case AX_OP_SQRT: case AX_OP_SILU:
-    body_elementwise(e, st->op, &out, in, st->nin, true);
-    break;
+  if (ax_elem_get(st->op)) body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
+  else switch (st->op) {
   case AX_OP_DOT: body_matmul(e, &out, &in[0], &in[1], true); break;
   case AX_OP_REDUCE:
     body_reduce(e, &out, &in[0], st->at.axis, st->at.to ? st->at.to : 1, false, 1.0, store, true);

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "superopt/elem.h"
+
 /* Published figures. H100 SXM5: 132 SMs, 3.35 TB/s HBM3, 989.4 TFLOP/s dense f16 tensor,
  * 66.9 TFLOP/s f32, 228 KB shared memory per SM (227 KB per block), 64 K registers, 2048
  * threads and 32 blocks per SM; shared memory 128 B/clock/SM at 1.98 GHz. A100 SXM4 80 GB:
@@ -33,17 +35,12 @@ const AxTarget *ax_cost_target(const char *name) {
   return NULL;
 }
 
-/* FLOPs of one element of an element-wise or reducing operator: a transcendental costs a
- * few special-function slots. */
+/* FLOPs of one element of an element-wise operator (its row's) or of a reducing one: a
+ * transcendental costs a few special-function slots. */
 static double op_flops(AxOp op) {
-  switch (op) {
-  case AX_OP_EXP:
-  case AX_OP_SQRT: return 4;
-  case AX_OP_SILU: return 6;
-  case AX_OP_DIV: return 2;
-  case AX_OP_RMS_NORM: return 4;
-  default: return 1;
-  }
+  const AxElem *e = ax_elem_get(op);
+  if (e) return e->flops;
+  return op == AX_OP_RMS_NORM ? 4 : 1;
 }
 
 static double dbytes(const AxTShape *s, AxDtype t) {

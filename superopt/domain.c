@@ -4,32 +4,18 @@
 #include <math.h>
 #include <string.h>
 
+#include "superopt/elem.h"
+
+/* The operators' double functions are their rows' (elem.h). */
 static void fbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                     const void *b, size_t sb) {
   (void)d;
-  double *o = out;
-  const double *x = a, *y = b;
-  switch (op) {
-  case AX_OP_ADD: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] + y[i * sb]; break;
-  case AX_OP_SUB: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] - y[i * sb]; break;
-  case AX_OP_MUL: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] * y[i * sb]; break;
-  case AX_OP_DIV: for (size_t i = 0; i < n; i++) o[i] = x[i * sa] / y[i * sb]; break;
-  default: AX_UNREACHABLE();
-  }
+  ax_elem_get(op)->f64_bin(n, out, a, sa, b, sb);
 }
 
 static void funary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
   (void)d;
-  double *o = out;
-  const double *x = a;
-  switch (op) {
-  case AX_OP_NEG: for (size_t i = 0; i < n; i++) o[i] = -x[i]; break;
-  case AX_OP_EXP: for (size_t i = 0; i < n; i++) o[i] = exp(x[i]); break;
-  case AX_OP_SQUARE: for (size_t i = 0; i < n; i++) o[i] = x[i] * x[i]; break;
-  case AX_OP_SQRT: for (size_t i = 0; i < n; i++) o[i] = sqrt(x[i]); break;
-  case AX_OP_SILU: for (size_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + exp(-x[i])); break;
-  default: AX_UNREACHABLE();
-  }
+  ax_elem_get(op)->f64_un(n, out, a);
 }
 
 /* i-k-j order: the inner loop runs along contiguous rows of b and out (vectorizes). */

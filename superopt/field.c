@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "superopt/elem.h"
+
 typedef unsigned __int128 u128;
 
 static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) { return a * b % m; }
@@ -121,105 +123,15 @@ AxFF ax_field_random(const AxField *f, AxRng *r) {
 
 /* ---- the domain ---------------------------------------------------------------------- */
 
-/* Inverts the n values v[i*stride] (component `comp`: 0 p, 1 q) in place with one modular
- * inverse (Montgomery's trick). Zeros stay zero and are reported through *zeros; undefined
- * q components stay undefined. */
-static void inv_batch(AxFF *v, size_t n, int comp, uint64_t m, uint64_t *zeros, uint64_t *pre) {
-  uint64_t acc = 1;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t x = comp ? v[i].q : v[i].p;
-    pre[i] = acc;
-    if (x != 0 && x != AX_FF_UNDEF) acc = mulm(acc, x, m);
-  }
-  uint64_t inv = ax_field_inv(acc, m);
-  for (size_t i = n; i-- > 0;) {
-    uint32_t *x = comp ? &v[i].q : &v[i].p;
-    if (*x == AX_FF_UNDEF) continue;
-    if (*x == 0) {
-      (*zeros)++;
-      continue;
-    }
-    uint64_t xi = mulm(inv, pre[i], m);
-    inv = mulm(inv, *x, m);
-    *x = (uint32_t)xi;
-  }
-}
-
+/* The operators' field functions are their rows' (elem.h). exp and silu read their
+ * operand's secondary component whatever primary_only says (interp.c computes it for them). */
 static void ffbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                      const void *b, size_t sb) {
-  AxField *f = d->ctx;
-  AxFF *o = out;
-  const AxFF *x = a, *y = b;
-  uint64_t p = f->p, q = f->q;
-  AxFF *inv = NULL;
-  if (op == AX_OP_DIV) {
-    /* invert the divisors first (a private copy: out may alias b) */
-    size_t m = sb ? n : 1;
-    inv = ax_xmalloc(m * sizeof *inv);
-    uint64_t *pre = ax_xmalloc(m * sizeof *pre);
-    memcpy(inv, y, m * sizeof *inv);
-    uint64_t zq = 0;
-    inv_batch(inv, m, 0, p, &f->divzero, pre);
-    inv_batch(inv, m, 1, q, &zq, pre);
-    for (size_t i = 0; i < m; i++)
-      if (y[i].q == 0) inv[i].q = AX_FF_UNDEF;   /* zero divisor on the q side */
-    free(pre);
-    y = inv;
-  }
-  for (size_t i = 0; i < n; i++) {
-    AxFF u = x[i * sa], v = y[i * sb], r;
-    switch (op) {
-    case AX_OP_ADD: r.p = (uint32_t)(((uint64_t)u.p + v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + v.q) % q); break;
-    case AX_OP_SUB: r.p = (uint32_t)(((uint64_t)u.p + p - v.p) % p); r.q = (uint32_t)(((uint64_t)u.q + q - v.q) % q); break;
-    case AX_OP_MUL:
-    case AX_OP_DIV: r.p = (uint32_t)mulm(u.p, v.p, p); r.q = (uint32_t)mulm(u.q, v.q, q); break;
-    default: AX_UNREACHABLE(); r.p = r.q = 0;
-    }
-    if (u.q == AX_FF_UNDEF || v.q == AX_FF_UNDEF || d->primary_only) r.q = AX_FF_UNDEF;
-    o[i] = r;
-  }
-  free(inv);
+  ax_elem_get(op)->ff_bin(d->ctx, n, out, a, sa, b, sb, !d->primary_only);
 }
 
 static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
-  AxField *f = d->ctx;
-  AxFF *o = out;
-  const AxFF *x = a;
-  uint64_t p = f->p, q = f->q;
-  for (size_t i = 0; i < n; i++) {
-    AxFF u = x[i], r;
-    bool qdef = u.q != AX_FF_UNDEF && (!d->primary_only || op == AX_OP_EXP || op == AX_OP_SILU);
-    switch (op) {
-    case AX_OP_NEG:
-      r.p = (uint32_t)((p - u.p) % p);
-      r.q = qdef ? (uint32_t)((q - u.q) % q) : AX_FF_UNDEF;
-      break;
-    case AX_OP_SQUARE:
-      r.p = (uint32_t)mulm(u.p, u.p, p);
-      r.q = qdef ? (uint32_t)mulm(u.q, u.q, q) : AX_FF_UNDEF;
-      break;
-    case AX_OP_EXP:
-    case AX_OP_SILU: {
-      if (!qdef) {   /* an exponent that does not exist: this test says nothing */
-        f->divzero++;
-        r.p = 0;
-        r.q = AX_FF_UNDEF;
-        break;
-      }
-      uint64_t w = ax_field_exp(f, u.q);
-      if (op == AX_OP_EXP) r.p = (uint32_t)w;
-      else r.p = (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p);   /* 1+w != 0: -1 is no q-th root */
-      r.q = AX_FF_UNDEF;
-      break;
-    }
-    case AX_OP_SQRT:
-      r.p = (uint32_t)(ax_rng_hash(&f->hash, 1, u.p) % p);
-      r.q = qdef ? (uint32_t)(ax_rng_hash(&f->hash, 2, u.q) % q) : AX_FF_UNDEF;
-      break;
-    default: AX_UNREACHABLE(); r.p = r.q = 0;
-    }
-    o[i] = r;
-  }
+  ax_elem_get(op)->ff_un(d->ctx, n, out, a, !d->primary_only);
 }
 
 /* Products of residues below 2^32 fit in 64 bits; their sums are kept in 128 bits and

@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ORDER KIND */
-enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_SQRT, K_SILU };
+#include "superopt/elem.h"
+
+/* ORDER KIND. K_UF: an uninterpreted function of one argument, the operator in n (sqrt,
+ * silu: AX_ELEM_ABS_OPAQUE). */
+enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF };
 
 typedef struct Term {
   int kind;
-  int64_t n;          /* VAR: input; SUM: size */
+  int64_t n;          /* VAR: input; SUM: size; UF: the AxOp */
   int nargs;
   size_t args;        /* offset into the pool: nargs term ids, then (MUL) nargs exponents */
   uint32_t hash;
@@ -240,23 +243,29 @@ static int expo(AxAbs *t, int x) {
 
 AxAId ax_prune_sqrt(AxAbs *t, AxAId x) {
   if (x < 0) return -1;
-  return mk(t, K_SQRT, 0, &x, NULL, 1);
+  return mk(t, K_UF, AX_OP_SQRT, &x, NULL, 1);
+}
+
+/* An element-wise operator, by its row's abstract-expression rule. */
+static int elementwise(AxAbs *t, const AxElem *e, const AxAId *in) {
+  switch (e->abs) {
+  case AX_ELEM_ABS_SAME: return in[0];
+  case AX_ELEM_ABS_ADD: return add(t, in[0], in[1]);
+  case AX_ELEM_ABS_POWER: return mul_pow(t, in[0], e->abs_pow[0], e->arity > 1 ? in[1] : -1, e->abs_pow[1]);
+  case AX_ELEM_ABS_EXP: return expo(t, in[0]);
+  case AX_ELEM_ABS_OPAQUE: return mk(t, K_UF, e->op, in, NULL, 1);
+  }
+  AX_UNREACHABLE();
+  return -1;
 }
 
 AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
   for (int i = 0; i < nin; i++)
     if (in[i] < 0) return -1;
+  const AxElem *e = ax_elem_get(op);
+  if (e) return elementwise(t, e, in);
   switch (op) {
   case AX_OP_CONSTANT: return one(t);
-  case AX_OP_ADD:
-  case AX_OP_SUB: return add(t, in[0], in[1]);
-  case AX_OP_MUL: return mul_pow(t, in[0], 1, in[1], 1);
-  case AX_OP_DIV: return mul_pow(t, in[0], 1, in[1], -1);
-  case AX_OP_NEG: return in[0];
-  case AX_OP_EXP: return expo(t, in[0]);
-  case AX_OP_SQUARE: return mul_pow(t, in[0], 2, -1, 0);
-  case AX_OP_SQRT: return ax_prune_sqrt(t, in[0]);
-  case AX_OP_SILU: return mk(t, K_SILU, 0, in, NULL, 1);
   case AX_OP_DOT: return ax_prune_sum(t, red, mul_pow(t, in[0], 1, in[1], 1));   /* eq_matmul_tiles */
   case AX_OP_REDUCE:
   case AX_OP_MEAN: return ax_prune_sum(t, red, in[0]);
@@ -378,8 +387,8 @@ void ax_prune_print(FILE *out, const AxAbs *t, AxAId e) {
     ax_prune_print(out, t, args(t, x)[0]);
     fputs(")", out);
     return;
-  case K_EXP: case K_SQRT: case K_SILU:
-    fputs(x->kind == K_EXP ? "exp(" : x->kind == K_SQRT ? "sqrt(" : "silu(", out);
+  case K_EXP: case K_UF:
+    fprintf(out, "%s(", x->kind == K_EXP ? "exp" : ax_op_pname((AxOp)x->n));
     ax_prune_print(out, t, args(t, x)[0]);
     fputs(")", out);
     return;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "superopt/elem.h"
 #include "superopt/equiv.h"
 #include "superopt/mugtext.h"
 #include "superopt/prune.h"
@@ -1030,8 +1031,9 @@ static void bdfs(W *w, Blk *b) {
   for (int i = 0; i < nn; i++) {
     const BN *x = &b->n[i];
     /* unary operators and reductions */
-    static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
-    for (size_t u = 0; u < sizeof un / sizeof un[0]; u++) {
+    int nun;
+    const AxOp *un = ax_elem_generated(&nun);
+    for (int u = 0; u < nun; u++) {
       if (!(m & bit(un[u]))) continue;
       BN n = *x;
       n.kind = AX_BN_OP, n.op = un[u], n.in[0] = i, n.nin = 1, n.uses = 0, n.axis_set = false, n.to = 0;
@@ -1536,8 +1538,9 @@ static void kbody(W *w) {
     }
     if (w->nks > 0 && i != nt - 1) continue;
     if (need & ~(1 << i)) continue;
-    static const AxOp un[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
-    for (size_t u = 0; u < sizeof un / sizeof un[0]; u++)
+    int nun;
+    const AxOp *un = ax_elem_generated(&nun);
+    for (int u = 0; u < nun; u++)
       if ((m & bit(un[u])) && mine(w)) kop(w, un[u], i, -1, -1, 0);
     for (int a = 0; a < w->kt[i].shape.rank; a++) {
       if (w->kt[i].shape.dim[a] == 1) continue;

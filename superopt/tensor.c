@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "superopt/domain.h"
+#include "superopt/elem.h"
 
 /* ORDER DTYPE */
 static const char *const dtype_names[] = {"f16", "bf16", "f32"};
@@ -307,18 +308,15 @@ static void scale(const AxTDomain *d, AxTensor *t, AxRat c) {
 void ax_tensor_apply(const AxTDomain *d, AxArena *scratch, AxOp op, const AxTAttrs *at,
                      const AxTensor *const *in, int nin, AxTensor *out) {
   size_t es = d->size, n = (size_t)ax_shape_numel(&out->shape);
+  const AxElem *e = ax_elem_get(op);
+  if (e) {
+    if (e->arity == 2) apply_binary(d, op, in[0], in[1], out);
+    else d->unary(d, op, n, out->data, in[0]->data);
+    return;
+  }
   switch (op) {
   case AX_OP_INPUT: AX_UNREACHABLE(); break;
   case AX_OP_CONSTANT: d->constant(d, at->value, out->data); break;
-  case AX_OP_ADD:
-  case AX_OP_SUB:
-  case AX_OP_MUL:
-  case AX_OP_DIV: apply_binary(d, op, in[0], in[1], out); break;
-  case AX_OP_NEG:
-  case AX_OP_EXP:
-  case AX_OP_SQUARE:
-  case AX_OP_SQRT:
-  case AX_OP_SILU: d->unary(d, op, n, out->data, in[0]->data); break;
   case AX_OP_DOT: apply_matmul(d, in[0], in[1], out); break;
   case AX_OP_REDUCE: apply_sum(d, in[0], at->axis, at->to, out); break;
   case AX_OP_MEAN:

@@ -3,20 +3,16 @@
 
 #include <inttypes.h>
 
+#include "superopt/mugtext.h"
+
 static void shape(FILE *out, const AxTShape *s) {
   char buf[128];
   fputs(ax_shape_str(s, buf, sizeof buf), out);
 }
 
 static void mapstr(FILE *out, const char *what, const int *m) {
-  fprintf(out, "%s {", what);
-  bool first = true;
-  for (int g = 0; g < 3; g++)
-    if (m[g] >= 0) {
-      fprintf(out, "%s%c: %d", first ? "" : ", ", "xyz"[g], m[g]);
-      first = false;
-    }
-  fputc('}', out);
+  fprintf(out, "%s ", what);
+  ax_mugtext_print_map(out, m);
 }
 
 static void node_label(FILE *out, const AxMugraph *g, const AxBNode *n) {

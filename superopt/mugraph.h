@@ -160,6 +160,15 @@ void ax_mug_tile(const AxTShape *full, const int *map, int fmap, const int64_t *
                  const int64_t *b, int64_t it, AxTShape *tile, int64_t *off);
 
 const char *ax_mug_acc_name(AxAccKind k);
+
+/* Building a μGraph (the .mug parser, program lowering): arrays grow in an arena, the old
+ * storage abandoned. ax_mug_grow returns arr, or a copy of its n elements (size esz) with
+ * room for more, *cap updated. ax_mug_new_tensor / ax_mug_new_stmt append a zeroed tensor
+ * (returns its index) or statement (returns it, borrowed from a) to g; *cap is the
+ * builder's record of the array's capacity (0 at first). */
+void *ax_mug_grow(AxArena *a, void *arr, int n, int *cap, size_t esz);
+int ax_mug_new_tensor(AxArena *a, AxMugraph *g, int *cap);
+AxKStmt *ax_mug_new_stmt(AxArena *a, AxMugraph *g, int *cap);
 const char *ax_mug_phase_name(AxPhase p);
 
 #endif

@@ -222,29 +222,9 @@ static void trail(P *p, AxNote *n) {
 
 /* ---- arrays -------------------------------------------------------------------------- */
 
-static void *grow(AxArena *a, void *arr, int n, int *cap, size_t esz) {
-  if (n < *cap) return arr;
-  int nc = *cap ? 2 * *cap : 8;
-  void *na = ax_arena_alloc(a, (size_t)nc * esz);
-  if (n) memcpy(na, arr, (size_t)n * esz);
-  *cap = nc;
-  return na;
-}
+static int new_tensor(P *p) { return ax_mug_new_tensor(p->a, p->g, &p->gcap_t); }
 
-static int new_tensor(P *p) {
-  AxMugraph *g = p->g;
-  g->tensors = grow(p->a, g->tensors, g->ntensors, &p->gcap_t, sizeof *g->tensors);
-  memset(&g->tensors[g->ntensors], 0, sizeof *g->tensors);
-  return g->ntensors++;
-}
-
-static AxKStmt *new_stmt(P *p) {
-  AxMugraph *g = p->g;
-  g->stmts = grow(p->a, g->stmts, g->nstmts, &p->gcap_s, sizeof *g->stmts);
-  AxKStmt *s = &g->stmts[g->nstmts++];
-  memset(s, 0, sizeof *s);
-  return s;
-}
+static AxKStmt *new_stmt(P *p) { return ax_mug_new_stmt(p->a, p->g, &p->gcap_s); }
 
 /* ---- calls --------------------------------------------------------------------------- */
 
@@ -486,13 +466,13 @@ static bool g_output(P *p, AxKStmt *st) {
         return false;
       }
     int ocap = cap;
-    st->outs = grow(p->a, st->outs, st->nouts, &cap, sizeof *st->outs);
+    st->outs = ax_mug_grow(p->a, st->outs, st->nouts, &cap, sizeof *st->outs);
     cap = ocap;
-    st->out_spans = grow(p->a, st->out_spans, st->nouts, &cap, sizeof *st->out_spans);
+    st->out_spans = ax_mug_grow(p->a, st->out_spans, st->nouts, &cap, sizeof *st->out_spans);
     st->outs[st->nouts] = t;
     st->out_spans[st->nouts++] = sp;
     int gcap = p->g->noutputs;
-    p->g->outputs = grow(p->a, p->g->outputs, p->g->noutputs, &gcap, sizeof *p->g->outputs);
+    p->g->outputs = ax_mug_grow(p->a, p->g->outputs, p->g->noutputs, &gcap, sizeof *p->g->outputs);
     p->g->outputs[p->g->noutputs++] = t;
   } while (accept_punct(p, ','));
   return true;
@@ -507,7 +487,7 @@ typedef struct KP {
 
 static AxBNode *new_node(P *p, KP *kp) {
   AxKernel *k = kp->k;
-  k->nodes = grow(p->a, k->nodes, k->nnodes, &kp->cap, sizeof *k->nodes);
+  k->nodes = ax_mug_grow(p->a, k->nodes, k->nnodes, &kp->cap, sizeof *k->nodes);
   AxBNode *n = &k->nodes[k->nnodes++];
   memset(n, 0, sizeof *n);
   n->thread = -1;
@@ -828,12 +808,12 @@ static void pattrs(FILE *out, AxOp op, const AxTAttrs *at, bool acc, AxAccKind a
   if ((allowed & AX_TA_TIMES) && at->times) fprintf(out, ", times = %" PRId64, at->times);
 }
 
-static void pmap(FILE *out, const int *m) {
+void ax_mugtext_print_map(FILE *out, const int *map) {
   fputc('{', out);
   bool first = true;
   for (int g = 0; g < 3; g++)
-    if (m[g] >= 0) {
-      fprintf(out, "%s%c: %d", first ? "" : ", ", "xyz"[g], m[g]);
+    if (map[g] >= 0) {
+      fprintf(out, "%s%c: %d", first ? "" : ", ", "xyz"[g], map[g]);
       first = false;
     }
   fputc('}', out);
@@ -843,7 +823,7 @@ static void pnode(FILE *out, const AxMugraph *g, const AxKernel *k, const AxBNod
   switch (n->kind) {
   case AX_BN_ITER:
     fprintf(out, "%*s%s = input %s imap ", ind, "", n->name, g->tensors[n->src].name);
-    pmap(out, n->imap);
+    ax_mugtext_print_map(out, n->imap);
     if (n->fmap >= 0) fprintf(out, " fmap %d", n->fmap);
     else fputs(" fmap -", out);
     break;
@@ -857,7 +837,7 @@ static void pnode(FILE *out, const AxMugraph *g, const AxKernel *k, const AxBNod
     break;
   case AX_BN_SAVE:
     fprintf(out, "%*soutput %s = %s omap ", ind, "", g->tensors[n->dst].name, k->nodes[n->in[0]].name);
-    pmap(out, n->omap);
+    ax_mugtext_print_map(out, n->omap);
     break;
   }
 }

@@ -37,4 +37,9 @@ AxMugraph *ax_mugtext_parse(AxArena *a, AxDiag *d, const AxSource *src);
 /* Prints g in canonical layout (two-space indentation, one statement per line). */
 void ax_mugtext_print(FILE *out, const AxMugraph *g);
 
+/* Prints an imap or omap (three entries, -1 unmapped) as the grammar's `map`:
+ * "{x: 1, z: 0}", "{}" when nothing is mapped. Every printer of maps (this one, the DOT
+ * labels, the search's candidates) uses it. */
+void ax_mugtext_print_map(FILE *out, const int *map);
+
 #endif

@@ -21,15 +21,6 @@ typedef struct L {
   int errors;
 } L;
 
-static void *grow(AxArena *a, void *arr, int n, int *cap, size_t esz) {
-  if (n < *cap) return arr;
-  int nc = *cap ? 2 * *cap : 16;
-  void *na = ax_arena_alloc(a, (size_t)nc * esz);
-  if (n) memcpy(na, arr, (size_t)n * esz);
-  *cap = nc;
-  return na;
-}
-
 #define ERR(l, sp, ...)                                                                    \
   do {                                                                                     \
     ax_diag_error((l)->d, (sp), "program '%s': " __VA_ARGS__);                             \
@@ -47,25 +38,14 @@ static bool bind(L *l, const AxIdent *id, int t) {
     ERR(l, id->span, "'%s' is already defined", l->b->name.name, id->name);
     return false;
   }
-  l->syms = grow(l->a, l->syms, l->nsyms, &l->symcap, sizeof *l->syms);
+  l->syms = ax_mug_grow(l->a, l->syms, l->nsyms, &l->symcap, sizeof *l->syms);
   l->syms[l->nsyms++] = (Sym){id->name, t};
   return true;
 }
 
-static int new_tensor(L *l) {
-  AxMugraph *g = l->g;
-  g->tensors = grow(l->a, g->tensors, g->ntensors, &l->tcap, sizeof *g->tensors);
-  memset(&g->tensors[g->ntensors], 0, sizeof *g->tensors);
-  return g->ntensors++;
-}
+static int new_tensor(L *l) { return ax_mug_new_tensor(l->a, l->g, &l->tcap); }
 
-static AxKStmt *new_stmt(L *l) {
-  AxMugraph *g = l->g;
-  g->stmts = grow(l->a, g->stmts, g->nstmts, &l->scap, sizeof *g->stmts);
-  AxKStmt *s = &g->stmts[g->nstmts++];
-  memset(s, 0, sizeof *s);
-  return s;
-}
+static AxKStmt *new_stmt(L *l) { return ax_mug_new_stmt(l->a, l->g, &l->scap); }
 
 static int constant(L *l, const AxExpr *e, bool neg) {
   AxRat v;
@@ -404,7 +384,7 @@ AxMugraph *ax_prog_lower(AxArena *a, AxDiag *d, const AxBlock *b) {
             break;
           }
         if (t < 0) break;
-        l->g->outputs = grow(a, l->g->outputs, l->g->noutputs, &ocap, sizeof *l->g->outputs);
+        l->g->outputs = ax_mug_grow(a, l->g->outputs, l->g->noutputs, &ocap, sizeof *l->g->outputs);
         l->g->outputs[l->g->noutputs++] = t;
       }
       break;

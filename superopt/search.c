@@ -334,16 +334,7 @@ static const char *kname(const W *w, int t, char *buf, size_t n) {
   return buf;
 }
 
-static void print_map(FILE *f, const int *map) {
-  fputc('{', f);
-  bool first = true;
-  for (int g = 0; g < 3; g++)
-    if (map[g] >= 0) {
-      fprintf(f, "%s%c: %d", first ? "" : ", ", "xyz"[g], map[g]);
-      first = false;
-    }
-  fputc('}', f);
-}
+static void print_map(FILE *f, const int *map) { ax_mugtext_print_map(f, map); }
 
 /* A block node that is fused with the next one into a thread graph: both element-wise, of
  * one phase, and the next the only reader of this one. */

@@ -60,7 +60,8 @@ static void ff_sub(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, cons
   uint64_t p = f->p, q = f->q;
   for (size_t i = 0; i < n; i++) {
     AxFF u = x[i * sx], v = y[i * sy];
-    o[i] = (AxFF){(uint32_t)(((uint64_t)u.p + p - v.p) % p), q_of(((uint64_t)u.q + q - v.q) % q, u, v, keep_q)};
+    o[i] = (AxFF){(uint32_t)(((uint64_t)u.p + p - v.p) % p),
+                  q_of(((uint64_t)u.q + q - v.q) % q, u, v, keep_q)};
   }
 }
 
@@ -146,8 +147,8 @@ static void ff_exponent(AxField *f, size_t n, AxFF *o, const AxFF *x, bool silu)
       continue;
     }
     uint64_t w = ax_field_exp(f, u.q);
-    uint32_t r = silu ? (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p)   /* 1+w != 0: -1 is no q-th root */
-                      : (uint32_t)w;
+    /* silu: 1 + w != 0, as -1 is no q-th root of unity */
+    uint32_t r = silu ? (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p) : (uint32_t)w;
     o[i] = (AxFF){r, AX_FF_UNDEF};
   }
 }
@@ -179,7 +180,7 @@ static void ff_sqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
 #define BINARY(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_##fn
 #define UNARY(fn) .arity = 1, .f64_un = f64_##fn, .ff_un = ff_##fn
 
-static const AxElem rows[AX_OP_COUNT] = {
+const AxElem ax_elem_rows[AX_OP_COUNT] = {
     [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .lax = AX_ELEM_LAX_SUM, .abs = AX_ELEM_ABS_ADD,
                    .flops = 1, .cuda = "a0 + a1"},
     [AX_OP_SUB] = {.op = AX_OP_SUB, BINARY(sub), .lax = AX_ELEM_LAX_SUM, .abs = AX_ELEM_ABS_ADD,
@@ -205,11 +206,6 @@ static const AxElem rows[AX_OP_COUNT] = {
 #undef BINARY
 #undef UNARY
 
-const AxElem *ax_elem_get(AxOp op) {
-  if ((unsigned)op >= AX_OP_COUNT || !rows[op].arity) return NULL;
-  return &rows[op];
-}
-
 bool ax_elem_reads_q(AxOp op) {
   const AxElem *e = ax_elem_get(op);
   return e && e->reads_q;
@@ -222,9 +218,10 @@ static pthread_once_t generated_once = PTHREAD_ONCE_INIT;
 
 static void sort_generated(void) {
   for (int op = 0; op < AX_OP_COUNT; op++) {
-    if (!rows[op].arity || !rows[op].insert) continue;
+    if (!ax_elem_rows[op].arity || !ax_elem_rows[op].insert) continue;
     int j = ngenerated++;
-    for (; j > 0 && rows[generated[j - 1]].insert > rows[op].insert; j--) generated[j] = generated[j - 1];
+    for (; j > 0 && ax_elem_rows[generated[j - 1]].insert > ax_elem_rows[op].insert; j--)
+      generated[j] = generated[j - 1];
     generated[j] = (AxOp)op;
   }
 }

@@ -70,9 +70,15 @@ typedef struct AxElem {
   const char *cuda;        /* f32 expression over a0 (and a1), e.g. "expf(a0)" */
 } AxElem;
 
+/* The rows, indexed by AxOp; arity 0 where an operator has none. Read them through
+ * ax_elem_get. */
+extern const AxElem ax_elem_rows[AX_OP_COUNT];
+
 /* The row of op (borrowed, static), or NULL when op is not a program-level element-wise
- * operator. */
-const AxElem *ax_elem_get(AxOp op);
+ * operator. Inline: the interpreters ask once per run of elements. */
+static inline const AxElem *ax_elem_get(AxOp op) {
+  return (unsigned)op < AX_OP_COUNT && ax_elem_rows[op].arity ? &ax_elem_rows[op] : NULL;
+}
 
 /* Whether op reads its operand's secondary field component (false for non-element-wise). */
 bool ax_elem_reads_q(AxOp op);

@@ -43,7 +43,8 @@ START_TEST(complete) {
     bool bin_lax = r->lax == AX_ELEM_LAX_SUM || r->lax == AX_ELEM_LAX_QUOTIENT;                     \
     ck_assert_msg(un ? !bin_lax : (bin_lax || r->lax == AX_ELEM_LAX_PRODUCT),                       \
                   "'%s': a Lax rule of the other arity", name);                                    \
-    ck_assert_msg(un ? r->abs != AX_ELEM_ABS_ADD : (r->abs == AX_ELEM_ABS_ADD || r->abs == AX_ELEM_ABS_POWER), \
+    ck_assert_msg(un ? r->abs != AX_ELEM_ABS_ADD                                                  \
+                     : (r->abs == AX_ELEM_ABS_ADD || r->abs == AX_ELEM_ABS_POWER),                 \
                   "'%s': an abstract rule of the other arity", name);                              \
     ck_assert_msg(r->abs != AX_ELEM_ABS_POWER || (r->abs_pow[0] != 0 && (un == (r->abs_pow[1] == 0))), \
                   "'%s': exponents of its operands", name);                                       \

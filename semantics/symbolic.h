@@ -31,6 +31,11 @@ AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names);   /
 void ax_symbolic_free(AxSymbolic *s);
 AxDomain *ax_symbolic_domain(AxSymbolic *s);      /* borrowed; lives as long as s */
 
+/* `a op b` for two Bool terms with false < true, op eq..ge (the comparison rows of this
+ * domain, which the IEEE domain's bool elements share); NULL for an op that is no
+ * comparison. The term lives in tc. */
+const AxTerm *ax_symbolic_bool_compare(AxTermCtx *tc, AxOp op, const AxTerm *a, const AxTerm *b);
+
 AxV ax_symbolic_int_var(AxSymbolic *s, const char *name);   /* a fresh-named Int variable */
 const AxTerm *ax_symbolic_term(AxV int_or_bool);            /* the term behind a value */
 /* The terms of an element of type t: [0] value (or the Bool), [1] NaN, [2] +inf, [3] -inf

@@ -58,35 +58,22 @@ for d in "${dirs[@]}"; do
 done
 [ ${#files[@]} -gt 0 ] || { echo "trinity-table: no .axl files" >&2; exit 2; }
 
-# The tags: "axle-rule<TAB>names<TAB>class<TAB>why" per rule, in file order.
-LC_ALL=C awk -v OFS='\t' '
-  BEGIN { split("faithful generalized restricted corrected", c, " ")
-          for (i in c) known[c[i]] = 1; bad = 0 }
-  function err(msg) { printf "trinity-table: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; bad = 1 }
-  FNR == 1 { if (tagged) err("tag at the end of the previous file"); tagged = 0 }
-  /^rule[ \t]/ {
-    name = $2
-    if (!tagged) err("rule " name " has no \"# trinity: NAMES — CLASS (WHY)\" line directly above it")
-    else print name, tnames, tclass, twhy
-    tagged = 0; next
-  }
-  /^#[ \t]*trinity[ \t]*:/ {
-    if (tagged) err("two trinity tags in a row (one per rule)")
-    line = $0; sub(/^#[ \t]*trinity[ \t]*:[ \t]*/, "", line)
-    sep = index(line, " — ")
-    if (sep == 0) { err("tag is not \"# trinity: NAMES — CLASS (WHY)\""); tagged = 0; next }
-    tnames = substr(line, 1, sep - 1); rest = substr(line, sep + length(" — "))
-    gsub(/[ \t]+/, "", tnames)
-    if (!match(rest, /^[a-z]+ \(.+\)$/)) { err("tag is not \"# trinity: NAMES — CLASS (WHY)\""); tagged = 0; next }
-    sp = index(rest, " "); tclass = substr(rest, 1, sp - 1)
-    twhy = substr(rest, sp + 2); twhy = substr(twhy, 1, length(twhy) - 1)
-    if (!(tclass in known)) err("unknown class \"" tclass "\" (faithful, generalized, restricted, corrected)")
-    if (tnames == "") err("tag names no Trinity rule")
-    tagged = 1; next
-  }
-  { if (tagged) err("trinity tag not directly above a rule line"); tagged = 0 }
-  END { if (tagged) err("tag at the end of the file"); exit bad ? 2 : 0 }
-' "${files[@]}" > "$tmp/tags.tsv" || exit 2
+# The tags (tools/tags.awk): "axle-rule<TAB>names<TAB>class<TAB>why" per rule, in file order.
+cat > "$tmp/check.awk" << 'EOF'
+BEGIN { split("faithful generalized restricted corrected", c, " "); for (i in c) known[c[i]] = 1 }
+function tag_fields(names, rest,   sp, cls, why) {
+  gsub(/[ \t]+/, "", names)
+  if (!match(rest, /^[a-z]+ \(.+\)$/)) { err("tag is not \"# trinity: NAMES — CLASS (WHY)\""); return dropped }
+  sp = index(rest, " "); cls = substr(rest, 1, sp - 1)
+  why = substr(rest, sp + 2); why = substr(why, 1, length(why) - 1)
+  if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted, corrected)")
+  if (names == "") err("tag names no Trinity rule")
+  return names "\t" cls "\t" why
+}
+EOF
+LC_ALL=C awk -v tag=trinity -v prog=trinity-table -v form='NAMES — CLASS (WHY)' -f "$root/tools/tags.awk" \
+  -f "$tmp/check.awk" "${files[@]}" > "$tmp/tagged.tsv" || exit 2
+cut -f2- "$tmp/tagged.tsv" > "$tmp/tags.tsv"
 
 # The results, per axle rule: "rule<TAB>expected<TAB>status<TAB>label<TAB>time_ms", status
 # verified (every element type), invalid (some type), else unknown; the label names the

@@ -10,8 +10,8 @@
 typedef const AxTerm *T;
 
 struct AxIeee {
-  AxDomain dom;   /* first: the domain pointer is the state */
-  AxTermCtx *tc;
+  AxTermScalars head;   /* first: the domain pointer is the state; integers and booleans
+                           are the symbolic domain's (ax_symbolic_scalars) */
   AxArena *a;
   const char *const *names;
   AxSort f;
@@ -21,22 +21,12 @@ struct AxIeee {
 };
 
 #define S(d) ((AxIeee *)(d))
-#define TC(d) (S(d)->tc)
+#define TC(d) (S(d)->head.tc)
 
 static T fpbits(AxDomain *d, uint32_t bits) { return ax_term_mk_fp_bits(TC(d), S(d)->f, bits); }
 static T fp1(AxDomain *d, AxTermKind k, T a) { return ax_term_mk_fp(TC(d), k, a, NULL); }
 static T fp2(AxDomain *d, AxTermKind k, T a, T b) { return ax_term_mk_fp(TC(d), k, a, b); }
 
-static AxV int_lit(AxDomain *d, const char *dec) { return ax_term_mk_int_str(TC(d), dec); }
-static AxV int_small(AxDomain *d, long v) { return ax_term_mk_int_si(TC(d), v); }
-static AxV iadd(AxDomain *d, AxV a, AxV b) { return ax_term_mk_add2(TC(d), a, b); }
-static AxV isub(AxDomain *d, AxV a, AxV b) { return ax_term_mk_sub(TC(d), a, b); }
-static AxV imul(AxDomain *d, AxV a, AxV b) { return ax_term_mk_mul2(TC(d), a, b); }
-static AxV idiv(AxDomain *d, AxV a, AxV b) { return ax_term_mk_div(TC(d), a, b); }
-static AxV imod(AxDomain *d, AxV a, AxV b) { return ax_term_mk_mod(TC(d), a, b); }
-static AxV ilt(AxDomain *d, AxV a, AxV b) { return ax_term_mk_lt(TC(d), a, b); }
-static AxV ile(AxDomain *d, AxV a, AxV b) { return ax_term_mk_le(TC(d), a, b); }
-static AxV ieq(AxDomain *d, AxV a, AxV b) { return ax_term_mk_eq(TC(d), a, b); }
 static AxV bool_lit(AxDomain *d, bool v) { return ax_term_mk_bool(TC(d), v); }
 static AxV band(AxDomain *d, AxV a, AxV b) { return ax_term_mk_and2(TC(d), a, b); }
 static AxV bor(AxDomain *d, AxV a, AxV b) { return ax_term_mk_or2(TC(d), a, b); }
@@ -197,9 +187,9 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   AxSort *argsorts = ax_arena_alloc(s->a, (n + 1) * sizeof(AxSort));
   for (size_t k = 0; k < n; k++) argsorts[k] = AX_SORT_INT;
   AxSort res = t == AX_BOOL ? AX_SORT_BOOL : s->f;
-  const AxFunc *f = ax_term_func(s->tc, s->names[sym], n, argsorts, res);
+  const AxFunc *f = ax_term_func(s->head.tc, s->names[sym], n, argsorts, res);
   AX_ASSERT(f);
-  T app = ax_term_mk_app(s->tc, f, n, (const AxTerm *const *)idx);
+  T app = ax_term_mk_app(s->head.tc, f, n, (const AxTerm *const *)idx);
   for (size_t i = 0; i < s->reads.len; i++)
     if (((const AxRead *)s->reads.items[i])->app == app) return app;
   AxRead *r = ax_arena_alloc(s->a, sizeof *r);
@@ -223,7 +213,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   (void)axes;
   (void)pos;
   AxIeee *s = S(d);
-  AxTermCtx *tc = s->tc;
+  AxTermCtx *tc = s->head.tc;
   if (t != AX_REAL) return outside(d, int_outside);
   if (n > 16) return outside(d, "a reduction over more than 16 named axes");
   long total = 1;
@@ -258,23 +248,17 @@ AxIeee *ax_ieee_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, in
   AxIeee *s = ax_arena_alloc(a, sizeof *s);
   memset(s, 0, sizeof *s);
   s->a = a;
-  s->tc = tc;
+  s->head.tc = tc;
   s->names = tensor_names;
   s->f = f;
   s->max_size = max_size;
   s->bounds = ax_term_mk_true(tc);
-  s->dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
-                      .iadd = iadd,               .isub = isub,
-                      .imul = imul,               .idiv = idiv,
-                      .imod = imod,               .ilt = ilt,
-                      .ile = ile,                 .ieq = ieq,
-                      .bool_lit = bool_lit,       .band = band,
-                      .bor = bor,                 .bnot = bnot,
-                      .ite = ite,                 .elem_lit = elem_lit,
-                      .elem_of_int = elem_of_int, .elem_binary = elem_binary,
-                      .elem_unary = elem_unary,   .elem_compare = elem_compare,
-                      .elem_same = elem_same,     .read = read,
-                      .sum = sum};
+  s->head.dom = (AxDomain){.ite = ite,                   .elem_lit = elem_lit,
+                           .elem_of_int = elem_of_int,   .elem_binary = elem_binary,
+                           .elem_unary = elem_unary,     .elem_compare = elem_compare,
+                           .elem_same = elem_same,       .read = read,
+                           .sum = sum};
+  ax_symbolic_scalars(&s->head.dom);
   return s;
 }
 
@@ -282,8 +266,8 @@ void ax_ieee_free(AxIeee *s) {
   if (s) ax_arena_free(s->a);
 }
 
-AxDomain *ax_ieee_domain(AxIeee *s) { return &s->dom; }
-AxV ax_ieee_int_var(AxIeee *s, const char *name) { return ax_term_mk_var(s->tc, name, AX_SORT_INT); }
+AxDomain *ax_ieee_domain(AxIeee *s) { return &s->head.dom; }
+AxV ax_ieee_int_var(AxIeee *s, const char *name) { return ax_term_mk_var(s->head.tc, name, AX_SORT_INT); }
 const AxTerm *ax_ieee_term(AxV v) { return v; }
 
 const AxRead *ax_ieee_reads(const AxIeee *s, size_t *n) {

@@ -25,8 +25,7 @@ typedef struct Ext {
 } Ext;
 
 struct AxSymbolic {
-  AxDomain dom;   /* first: the domain pointer is the symbolic state */
-  AxTermCtx *tc;
+  AxTermScalars head;   /* first: the domain pointer is the symbolic state */
   AxArena *a;
   const char *const *names;   /* tensor names by symbol index */
   AxVec reads;                /* AxRead* */
@@ -39,7 +38,7 @@ struct AxSymbolic {
 };
 
 #define S(d) ((AxSymbolic *)(d))
-#define TC(d) (S(d)->tc)
+#define TC(d) (((AxTermScalars *)(d))->tc)
 
 static T and2(AxDomain *d, T a, T b) { return ax_term_mk_and2(TC(d), a, b); }
 static T or2(AxDomain *d, T a, T b) { return ax_term_mk_or2(TC(d), a, b); }
@@ -67,6 +66,23 @@ static AxV bool_lit(AxDomain *d, bool v) { return ax_term_mk_bool(TC(d), v); }
 static AxV band(AxDomain *d, AxV a, AxV b) { return and2(d, a, b); }
 static AxV bor(AxDomain *d, AxV a, AxV b) { return or2(d, a, b); }
 static AxV bnot(AxDomain *d, AxV a) { return not1(d, a); }
+
+void ax_symbolic_scalars(AxDomain *d) {
+  d->int_lit = int_lit;
+  d->int_small = int_small;
+  d->iadd = iadd;
+  d->isub = isub;
+  d->imul = imul;
+  d->idiv = idiv;
+  d->imod = imod;
+  d->ilt = ilt;
+  d->ile = ile;
+  d->ieq = ieq;
+  d->bool_lit = bool_lit;
+  d->band = band;
+  d->bor = bor;
+  d->bnot = bnot;
+}
 
 static Ext *ext(AxDomain *d, T v, T nan, T pinf, T ninf) {
   Ext *e = ax_arena_alloc(S(d)->a, sizeof *e);
@@ -535,7 +551,7 @@ static const Red *lift(AxDomain *d, const Ext *e) {
 
 static T fresh_var(AxDomain *d, const char *base, int axis, int pos, int group) {
   AxSymbolic *s = S(d);
-  T v = ax_term_mk_var(s->tc, ax_arena_printf(s->a, "%s#%d", base, ++s->fresh), AX_SORT_INT);
+  T v = ax_term_mk_var(s->head.tc, ax_arena_printf(s->a, "%s#%d", base, ++s->fresh), AX_SORT_INT);
   AxSumVar *sv = ax_arena_alloc(s->a, sizeof *sv);
   *sv = (AxSumVar){.var = v, .axis = axis, .pos = pos, .group = group};
   ax_vec_push(s->a, &s->sumvars, sv);
@@ -737,7 +753,7 @@ static const Ext *onto(AxDomain *d, const Red *a, const Ext *b) {
  * derived tensor (rank.c, docs/semantics.md). */
 static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
   AxSymbolic *s = S(d);
-  AxTermCtx *tc = s->tc;
+  AxTermCtx *tc = s->head.tc;
   const Red *r = a->red;
   T *canon = ax_arena_alloc(s->a, (r->n + 1) * sizeof(T));
   for (size_t i = 0; i < r->n; i++) canon[i] = ax_term_mk_var(tc, ax_arena_printf(s->a, "$b%zu", i), AX_SORT_INT);
@@ -919,7 +935,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   AxSymbolic *s = S(d);
   (void)t;   /* the summand carries its type */
   int group = ++s->groups;
-  AxTermCtx *tc = s->tc;
+  AxTermCtx *tc = s->head.tc;
   T *v = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
   Red *r = ax_arena_alloc(s->a, sizeof *r);
   r->dom = ax_term_mk_true(tc);
@@ -950,9 +966,9 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   AxSort sorts[AX_MAX_AXES * 8];
   for (size_t i = 0; i < n; i++) sorts[i] = AX_SORT_INT;
   AxSort res = t == AX_BOOL ? AX_SORT_BOOL : t == AX_INT ? AX_SORT_INT : AX_SORT_REAL;
-  const AxFunc *f = ax_term_func(s->tc, s->names[sym], n, sorts, res);
+  const AxFunc *f = ax_term_func(s->head.tc, s->names[sym], n, sorts, res);
   AX_ASSERT(f);   /* one tensor, one signature: sort and arity are fixed per instance */
-  T app = ax_term_mk_app(s->tc, f, n, (const AxTerm *const *)idx);
+  T app = ax_term_mk_app(s->head.tc, f, n, (const AxTerm *const *)idx);
   bool seen = false;
   for (size_t i = 0; i < s->reads.len && !seen; i++) seen = ((AxRead *)s->reads.items[i])->app == app;
   if (!seen) {
@@ -972,20 +988,14 @@ AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names) {
   AxArena *a = ax_arena_new();
   AxSymbolic *s = ax_arena_alloc(a, sizeof *s);
   s->a = a;
-  s->tc = tc;
+  s->head.tc = tc;
   s->names = tensor_names;
-  s->dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
-                      .iadd = iadd,               .isub = isub,
-                      .imul = imul,               .idiv = idiv,
-                      .imod = imod,               .ilt = ilt,
-                      .ile = ile,                 .ieq = ieq,
-                      .bool_lit = bool_lit,       .band = band,
-                      .bor = bor,                 .bnot = bnot,
-                      .ite = ite,                 .elem_lit = elem_lit,
-                      .elem_of_int = elem_of_int, .elem_binary = elem_binary,
-                      .elem_unary = elem_unary,   .elem_compare = elem_compare,
-                      .elem_same = elem_same,     .read = read,
-                      .sum = sum};
+  s->head.dom = (AxDomain){.ite = ite,                   .elem_lit = elem_lit,
+                           .elem_of_int = elem_of_int,   .elem_binary = elem_binary,
+                           .elem_unary = elem_unary,     .elem_compare = elem_compare,
+                           .elem_same = elem_same,       .read = read,
+                           .sum = sum};
+  ax_symbolic_scalars(&s->head.dom);
   return s;
 }
 
@@ -993,10 +1003,10 @@ void ax_symbolic_free(AxSymbolic *s) {
   if (s) ax_arena_free(s->a);
 }
 
-AxDomain *ax_symbolic_domain(AxSymbolic *s) { return &s->dom; }
+AxDomain *ax_symbolic_domain(AxSymbolic *s) { return &s->head.dom; }
 
 AxV ax_symbolic_int_var(AxSymbolic *s, const char *name) {
-  return ax_term_mk_var(s->tc, name, AX_SORT_INT);
+  return ax_term_mk_var(s->head.tc, name, AX_SORT_INT);
 }
 
 const AxTerm *ax_symbolic_term(AxV v) { return v; }
@@ -1035,11 +1045,11 @@ bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out) {
 }
 
 const AxTerm *ax_symbolic_not_finite(AxSymbolic *s) {
-  return ax_term_mk_or(s->tc, s->not_finite.len, (const AxTerm *const *)s->not_finite.items);
+  return ax_term_mk_or(s->head.tc, s->not_finite.len, (const AxTerm *const *)s->not_finite.items);
 }
 
 const AxTerm *ax_symbolic_facts(AxSymbolic *s) {
-  return ax_term_mk_and(s->tc, s->facts.len, (const AxTerm *const *)s->facts.items);
+  return ax_term_mk_and(s->head.tc, s->facts.len, (const AxTerm *const *)s->facts.items);
 }
 
 const AxClosedSum *ax_symbolic_closed(const AxSymbolic *s, size_t *n) {

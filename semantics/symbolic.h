@@ -19,6 +19,16 @@
 
 typedef struct AxSymbolic AxSymbolic;
 
+/* The head of a domain whose values are terms of one context: the symbolic domain and the
+ * IEEE domain (ieee.h) begin their state with it, and share the integers and booleans
+ * (Int and Bool terms) written once here: ax_symbolic_scalars fills the members int_lit
+ * through bnot of d, which must be the `dom` of an AxTermScalars. */
+typedef struct AxTermScalars {
+  AxDomain dom;
+  AxTermCtx *tc;
+} AxTermScalars;
+void ax_symbolic_scalars(AxDomain *d);
+
 typedef struct AxRead {
   int sym;                  /* the tensor's symbol in the rule */
   AxType type;

@@ -31,16 +31,9 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
-command -v jq > /dev/null || { echo "tensorright-table: jq not found (apt-get install jq)" >&2; exit 2; }
-[ -d "$rules" ] || { echo "tensorright-table: $rules: not a directory" >&2; exit 2; }
-[ -s "$in" ] || { echo "tensorright-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "tensorright-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
-
+source "$root/tools/lib-tags.sh"
+tags_inputs tensorright-table "$in" "$rules"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$rules"/*.axl)
-[ ${#files[@]} -gt 0 ] || { echo "tensorright-table: $rules: no .axl files" >&2; exit 2; }
 
 # The tags (tools/tags.awk): "file<TAB>rule<TAB>class<TAB>reason" per rule; every rule
 # exactly one tag, directly above it, with a known class and a reason.
@@ -52,8 +45,7 @@ function tag_fields(class, reason) {
   return class "\t" reason
 }
 EOF
-LC_ALL=C awk -v tag=tensorright -v prog=tensorright-table -v form='CLASS — REASON' -f "$root/tools/tags.awk" \
-  -f "$tmp/check.awk" "${files[@]}" > "$tmp/tags.tsv" || exit 2
+tags_read tensorright-table tensorright 'CLASS — REASON' "$tmp/check.awk" > "$tmp/tags.tsv" || exit 2
 
 # The results, per rule: "rule<TAB>1 if VERIFIED for every element type<TAB>1 if trivial
 # <TAB>the types that are not, with their verdicts".

@@ -43,20 +43,10 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
 [ ${#dirs[@]} -gt 0 ] || dirs=("$root/rules/trinity" "$root/tests/verify/trinity-unproved")
-command -v jq > /dev/null || { echo "trinity-table: jq not found (apt-get install jq)" >&2; exit 2; }
 [ -r "$list" ] || { echo "trinity-table: $list: cannot read the rule list" >&2; exit 2; }
-[ -s "$in" ] || { echo "trinity-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "trinity-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
-
+source "$root/tools/lib-tags.sh"
+tags_inputs trinity-table "$in" "${dirs[@]}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=()
-for d in "${dirs[@]}"; do
-  [ -d "$d" ] || { echo "trinity-table: $d: not a directory" >&2; exit 2; }
-  files+=("$d"/*.axl)
-done
-[ ${#files[@]} -gt 0 ] || { echo "trinity-table: no .axl files" >&2; exit 2; }
 
 # The tags (tools/tags.awk): "axle-rule<TAB>names<TAB>class<TAB>why" per rule, in file order.
 cat > "$tmp/check.awk" << 'EOF'
@@ -71,8 +61,7 @@ function tag_fields(names, rest,   sp, cls, why) {
   return names "\t" cls "\t" why
 }
 EOF
-LC_ALL=C awk -v tag=trinity -v prog=trinity-table -v form='NAMES — CLASS (WHY)' -f "$root/tools/tags.awk" \
-  -f "$tmp/check.awk" "${files[@]}" > "$tmp/tagged.tsv" || exit 2
+tags_read trinity-table trinity 'NAMES — CLASS (WHY)' "$tmp/check.awk" > "$tmp/tagged.tsv" || exit 2
 cut -f2- "$tmp/tagged.tsv" > "$tmp/tags.tsv"
 
 # The results, per axle rule: "rule<TAB>expected<TAB>status<TAB>label<TAB>time_ms", status

@@ -28,15 +28,9 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
-command -v jq > /dev/null || { echo "xla-extra-table: jq not found (apt-get install jq)" >&2; exit 2; }
-[ -d "$rules" ] || { echo "xla-extra-table: $rules: not a directory" >&2; exit 2; }
-[ -s "$in" ] || { echo "xla-extra-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "xla-extra-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
+source "$root/tools/lib-tags.sh"
+tags_inputs xla-extra-table "$in" "$rules"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$rules"/*.axl)
-[ ${#files[@]} -gt 0 ] || { echo "xla-extra-table: $rules: no .axl files" >&2; exit 2; }
 
 # "file<TAB>rule<TAB>handler<TAB>class" per rule (tools/tags.awk): every rule exactly one
 # tag, directly above it
@@ -50,8 +44,7 @@ function tag_fields(handler, rest,   cls) {
   return handler "\t" cls
 }
 EOF
-LC_ALL=C awk -v tag=xla-extra -v prog=xla-extra-table -v form='HANDLER — CLASS (why)' -f "$root/tools/tags.awk" \
-  -f "$tmp/check.awk" "${files[@]}" > "$tmp/tags.tsv" || exit 2
+tags_read xla-extra-table xla-extra 'HANDLER — CLASS (why)' "$tmp/check.awk" > "$tmp/tags.tsv" || exit 2
 
 # per rule: verified for every type, invalid as expected (XLA wrong), met
 jq -r -s '

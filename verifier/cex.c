@@ -160,7 +160,7 @@ static bool preconditions(Rep *r) {
 
 static char *text(AxV v) { return ax_concrete_text(v); }
 
-static cJSON *ints_json(AxV *vals, int n) {
+cJSON *ax_cex_ints_json(AxV *vals, int n) {
   cJSON *arr = cJSON_CreateArray();
   for (int k = 0; k < n; k++) {
     char *t = text(vals[k]);
@@ -170,7 +170,7 @@ static cJSON *ints_json(AxV *vals, int n) {
   return arr;
 }
 
-static void print_ints(FILE *out, AxV *vals, int n) {
+void ax_cex_print_ints(FILE *out, AxV *vals, int n) {
   fputc('[', out);
   for (int k = 0; k < n; k++) {
     char *t = text(vals[k]);
@@ -178,6 +178,45 @@ static void print_ints(FILE *out, AxV *vals, int n) {
     free(t);
   }
   fputc(']', out);
+}
+
+void ax_cex_render_maps(FILE *f, cJSON *j, AxInst *den, AxArena *a) {
+  const AxRuleSyms *s = den->syms;
+  fputs("  ranks:", f);
+  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
+  for (size_t c = 0; c < s->nrclasses; c++) {
+    fprintf(f, " %s = %d", s->rclasses[c].name, den->rank[c]);
+    cJSON_AddNumberToObject(jr, s->rclasses[c].name, den->rank[c]);
+  }
+  fputc('\n', f);
+  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
+  bool any = false;
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *m = &s->syms[i];
+    if (m->kind != AX_SYM_MAP || m->bad) continue;
+    int rk = den->rank[m->rclass];
+    AxV *vals = ax_arena_alloc(a, (size_t)(rk + 1) * sizeof(AxV));
+    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(den, m->def, k) : den->maps[i][k];
+    fprintf(f, "%s%s = ", any ? "  " : "  maps: ", m->name);
+    ax_cex_print_ints(f, vals, rk);
+    cJSON_AddItemToObject(jm, m->name, ax_cex_ints_json(vals, rk));
+    any = true;
+  }
+  if (any) fputc('\n', f);
+}
+
+void ax_cex_render_access(FILE *f, cJSON *j, const AxInst *den, const AxIndex *acc) {
+  const AxRuleSyms *s = den->syms;
+  fputs("  access:", f);
+  cJSON *ja = cJSON_AddObjectToObject(j, "access");
+  for (size_t i = 0; i < s->naxes; i++)
+    if (acc->at[i]) {
+      int rk = ax_den_rank(den, (int)i);
+      fprintf(f, " %s = ", s->syms[s->axes[i]].name);
+      ax_cex_print_ints(f, acc->at[i], rk);
+      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ax_cex_ints_json(acc->at[i], rk));
+    }
+  fputc('\n', f);
 }
 
 static long small(AxV v) {
@@ -221,27 +260,7 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "failed", failed);
   fprintf(f, "counterexample (replayed): %s\n", failed);
-  fputs("  ranks:", f);
-  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
-  for (size_t c = 0; c < s->nrclasses; c++) {
-    fprintf(f, " %s = %d", s->rclasses[c].name, in->rank[c]);
-    cJSON_AddNumberToObject(jr, s->rclasses[c].name, in->rank[c]);
-  }
-  fputc('\n', f);
-  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
-  bool any = false;
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *m = &s->syms[i];
-    if (m->kind != AX_SYM_MAP || m->bad) continue;
-    int rk = in->rank[m->rclass];
-    AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(&r->den, m->def, k) : r->maps[i][k];
-    fprintf(f, "%s%s = ", any ? "  " : "  maps: ", m->name);
-    print_ints(f, vals, rk);
-    cJSON_AddItemToObject(jm, m->name, ints_json(vals, rk));
-    any = true;
-  }
-  if (any) fputc('\n', f);
+  ax_cex_render_maps(f, j, &r->den, r->a);
   cJSON *js = cJSON_AddObjectToObject(j, "shapes");
   for (size_t i = 0; i < s->nsyms; i++) {
     const AxSym *t = &s->syms[i];
@@ -255,32 +274,23 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
       AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
       for (int k = 0; k < rk; k++) vals[k] = sizes[ns < 64 ? ns++ : 63] = ax_den_map(&r->den, t->dim_size[d], k);
       fprintf(f, "%s%s: ", d ? ", " : " {", s->syms[s->axes[ax]].name);
-      print_ints(f, vals, rk);
-      cJSON_AddItemToObject(jt, s->syms[s->axes[ax]].name, ints_json(vals, rk));
+      ax_cex_print_ints(f, vals, rk);
+      cJSON_AddItemToObject(jt, s->syms[s->axes[ax]].name, ax_cex_ints_json(vals, rk));
     }
     fputs(t->ndims ? "}\n" : "\n", f);
     grid(r, f, (int)i, sizes, ns);
   }
-  fputs("  access:", f);
-  cJSON *ja = cJSON_AddObjectToObject(j, "access");
-  for (size_t i = 0; i < s->naxes; i++)
-    if (r->acc.at[i]) {
-      int rk = ax_den_rank(&r->den, (int)i);
-      fprintf(f, " %s = ", s->syms[s->axes[i]].name);
-      print_ints(f, r->acc.at[i], rk);
-      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ints_json(r->acc.at[i], rk));
-    }
-  fputc('\n', f);
+  ax_cex_render_access(f, j, &r->den, &r->acc);
   cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
   for (size_t q = 0; q < r->nreads; q++) {
     const AxRead *rd = &r->reads[q];
     char *v = text(r->read_val[q]);
     fprintf(f, "  %s", s->syms[rd->sym].name);
-    if (rd->n) print_ints(f, r->read_idx[q], (int)rd->n);
+    if (rd->n) ax_cex_print_ints(f, r->read_idx[q], (int)rd->n);
     fprintf(f, " = %s\n", v);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
-    cJSON_AddItemToObject(o, "index", ints_json(r->read_idx[q], (int)rd->n));
+    cJSON_AddItemToObject(o, "index", ax_cex_ints_json(r->read_idx[q], (int)rd->n));
     cJSON_AddStringToObject(o, "value", v);
     cJSON_AddItemToArray(jreads, o);
     free(v);

@@ -58,6 +58,16 @@ typedef void (*AxReadValue)(void *ctx, size_t read, const AxModel *m, size_t pos
 void ax_cex_load(const AxInst *den, const AxIndex *acc, const AxRead *reads, size_t nreads, const AxModel *m,
                  AxConcrete *c, AxArena *a, AxReadValue value, void *ctx, AxModelPoints *out);
 
+/* Rendering shared by the real and the IEEE replays (text into f, JSON into object j):
+ * "[1, 2]" for integers of the concrete domain (text and a JSON array of numbers); the
+ * lines "  ranks: ..." and "  maps: ..." of a replayed instance den (den->maps, and the
+ * maps a rule defines; scratch in a), and its line "  access: ...". Borrow everything. */
+struct cJSON;
+struct cJSON *ax_cex_ints_json(AxV *vals, int n);   /* returns owned (by the caller's JSON) */
+void ax_cex_print_ints(FILE *f, AxV *vals, int n);
+void ax_cex_render_maps(FILE *f, struct cJSON *j, AxInst *den, AxArena *a);
+void ax_cex_render_access(FILE *f, struct cJSON *j, const AxInst *den, const AxIndex *acc);
+
 /* What to watch for a model of `formula`: map variables, access indices, and every tensor
  * read occurring in formula (its indices and value). Storage in the instance's arena. */
 void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out);

@@ -178,31 +178,6 @@ static void load(Rep *r, const AxModel *m) {
   r->missing = p.missing;
 }
 
-static char *ints_text(AxV *vals, int n) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  fputc('[', f);
-  for (int k = 0; k < n; k++) {
-    char *t = ax_concrete_text(vals[k]);
-    fprintf(f, "%s%s", k ? ", " : "", t);
-    free(t);
-  }
-  fputc(']', f);
-  fclose(f);
-  return buf;
-}
-
-static cJSON *ints_json(AxV *vals, int n) {
-  cJSON *arr = cJSON_CreateArray();
-  for (int k = 0; k < n; k++) {
-    char *t = ax_concrete_text(vals[k]);
-    cJSON_AddItemToArray(arr, cJSON_CreateRaw(t));
-    free(t);
-  }
-  return arr;
-}
-
 static cJSON *float_json(AxSort f, uint32_t bits) {
   cJSON *o = cJSON_CreateObject();
   char hex[16];
@@ -239,39 +214,8 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char
   cJSON_AddStringToObject(j, "failed", failed);
   cJSON_AddStringToObject(j, "format", ax_float_name(in->f));
   fprintf(f, "counterexample in %s (replayed in exact IEEE arithmetic): %s\n", ax_float_name(in->f), failed);
-  fputs("  ranks:", f);
-  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
-  for (size_t c = 0; c < s->nrclasses; c++) {
-    fprintf(f, " %s = %d", s->rclasses[c].name, in->rank[c]);
-    cJSON_AddNumberToObject(jr, s->rclasses[c].name, in->rank[c]);
-  }
-  fputc('\n', f);
-  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
-  bool any = false;
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *m = &s->syms[i];
-    if (m->kind != AX_SYM_MAP || m->bad) continue;
-    int rk = in->rank[m->rclass];
-    AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(&r->den, m->def, k) : r->maps[i][k];
-    char *t = ints_text(vals, rk);
-    fprintf(f, "%s%s = %s", any ? "  " : "  maps: ", m->name, t);
-    free(t);
-    cJSON_AddItemToObject(jm, m->name, ints_json(vals, rk));
-    any = true;
-  }
-  if (any) fputc('\n', f);
-  fputs("  access:", f);
-  cJSON *ja = cJSON_AddObjectToObject(j, "access");
-  for (size_t i = 0; i < s->naxes; i++)
-    if (r->acc.at[i]) {
-      int rk = ax_den_rank(&r->den, (int)i);
-      char *t = ints_text(r->acc.at[i], rk);
-      fprintf(f, " %s = %s", s->syms[s->axes[i]].name, t);
-      free(t);
-      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ints_json(r->acc.at[i], rk));
-    }
-  fputc('\n', f);
+  ax_cex_render_maps(f, j, &r->den, r->a);
+  ax_cex_render_access(f, j, &r->den, &r->acc);
   cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
   for (size_t q = 0; q < in->nreads; q++) {
     const AxRead *rd = &in->reads[q];
@@ -290,20 +234,20 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char
       dup = eq;
     }
     if (dup || !inside(r, rd->sym, r->read_idx[q])) continue;
-    char *idx = ints_text(r->read_idx[q], (int)rd->n);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
-    cJSON_AddItemToObject(o, "index", ints_json(r->read_idx[q], (int)rd->n));
+    cJSON_AddItemToObject(o, "index", ax_cex_ints_json(r->read_idx[q], (int)rd->n));
+    fprintf(f, "  %s", s->syms[rd->sym].name);
+    if (rd->n) ax_cex_print_ints(f, r->read_idx[q], (int)rd->n);
     if (rd->type == AX_BOOL) {
-      fprintf(f, "  %s%s = %s\n", s->syms[rd->sym].name, rd->n ? idx : "", r->read_bool[q] ? "true" : "false");
+      fprintf(f, " = %s\n", r->read_bool[q] ? "true" : "false");
       cJSON_AddBoolToObject(o, "value", r->read_bool[q]);
     } else {
       char *v = ax_float_text(in->f, r->read_bits[q]);
-      fprintf(f, "  %s%s = %s\n", s->syms[rd->sym].name, rd->n ? idx : "", v);
+      fprintf(f, " = %s\n", v);
       free(v);
       cJSON_AddItemToObject(o, "value", float_json(in->f, r->read_bits[q]));
     }
-    free(idx);
     cJSON_AddItemToArray(jreads, o);
   }
   if (values) {

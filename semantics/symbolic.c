@@ -284,12 +284,14 @@ static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
  * builds first for every numeric row, as most of them need it. */
 
 static AxV and_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
-  (void)t, (void)anynan;
+  (void)t;
+  (void)anynan;
   return and2(d, a, b);
 }
 
 static AxV or_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
-  (void)t, (void)anynan;
+  (void)t;
+  (void)anynan;
   return or2(d, a, b);
 }
 

@@ -28,41 +28,23 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
-command -v jq > /dev/null || { echo "xla-extra-table: jq not found (apt-get install jq)" >&2; exit 2; }
-[ -d "$rules" ] || { echo "xla-extra-table: $rules: not a directory" >&2; exit 2; }
-[ -s "$in" ] || { echo "xla-extra-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "xla-extra-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
+source "$root/tools/lib-tags.sh"
+tags_inputs xla-extra-table "$in" "$rules"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$rules"/*.axl)
-[ ${#files[@]} -gt 0 ] || { echo "xla-extra-table: $rules: no .axl files" >&2; exit 2; }
 
-# "file<TAB>rule<TAB>handler<TAB>class" per rule: every rule exactly one tag, directly above
-LC_ALL=C awk -v OFS='\t' '
-  BEGIN { known["faithful"] = known["generalized"] = known["restricted"] = 1; bad = 0 }
-  function err(msg) { printf "xla-extra-table: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; bad = 1 }
-  FNR == 1 { if (tagged) err("tag at the end of the previous file"); tagged = 0 }
-  /^rule[ \t]/ {
-    if (!tagged) err("rule " $2 " has no \"# xla-extra: HANDLER — CLASS (why)\" line directly above it")
-    else { n = split(FILENAME, p, "/"); print p[n], $2, handler, cls }
-    tagged = 0; next
-  }
-  /^#[ \t]*xla-extra[ \t]*:/ {
-    if (tagged) err("two xla-extra tags in a row (one per rule)")
-    line = $0; sub(/^#[ \t]*xla-extra[ \t]*:[ \t]*/, "", line)
-    sep = index(line, " — ")
-    if (sep == 0) { err("tag is not \"# xla-extra: HANDLER — CLASS (why)\""); next }
-    handler = substr(line, 1, sep - 1); rest = substr(line, sep + length(" — "))
-    cls = rest; sub(/[ \t].*/, "", cls)
-    if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted)")
-    if (rest !~ /\(.+\)/) err("tag without a reason in parentheses")
-    if (handler !~ /^(Handle|TryTo)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or TryTo* function")
-    tagged = 1; next
-  }
-  { if (tagged) err("xla-extra tag not directly above a rule line"); tagged = 0 }
-  END { if (tagged) err("tag at the end of the file"); exit bad ? 2 : 0 }
-' "${files[@]}" > "$tmp/tags.tsv" || exit 2
+# "file<TAB>rule<TAB>handler<TAB>class" per rule (tools/tags.awk): every rule exactly one
+# tag, directly above it
+cat > "$tmp/check.awk" << 'EOF'
+BEGIN { known["faithful"] = known["generalized"] = known["restricted"] = 1 }
+function tag_fields(handler, rest,   cls) {
+  cls = rest; sub(/[ \t].*/, "", cls)
+  if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted)")
+  if (rest !~ /\(.+\)/) err("tag without a reason in parentheses")
+  if (handler !~ /^(Handle|TryTo)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or TryTo* function")
+  return handler "\t" cls
+}
+EOF
+tags_read xla-extra-table xla-extra 'HANDLER — CLASS (why)' "$tmp/check.awk" > "$tmp/tags.tsv" || exit 2
 
 # per rule: verified for every type, invalid as expected (XLA wrong), met
 jq -r -s '

@@ -19,7 +19,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
 /* ORDER TARGET */
 static const char *const target_names[] = {[AX_CUDA_SM90] = "sm_90", [AX_CUDA_SM80] = "sm_80"};
@@ -146,7 +146,7 @@ static void value(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
 }
 
 /* The f32 expression of an element-wise operator on the variables a0, a1 (its row's). */
-static const char *ew_expr(AxOp op) { return ax_elem_get(op)->cuda; }
+static const char *ew_expr(AxOp op) { return ax_ewop_get(op)->cuda; }
 
 /* Loop headers: a block's threads stride over a tile; a pre-defined kernel's threads
  * stride over the whole grid. */
@@ -310,7 +310,7 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   int64_t n = ax_shape_numel(&out.shape);
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ctype(out.dt));
-  if (ax_elem_get(st->op)) body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
+  if (ax_ewop_get(st->op)) body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
   else switch (st->op) {
   case AX_OP_DOT: body_matmul(e, &out, &in[0], &in[1], true); break;
   case AX_OP_REDUCE:

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
 /* Published figures. H100 SXM5: 132 SMs, 3.35 TB/s HBM3, 989.4 TFLOP/s dense f16 tensor,
  * 66.9 TFLOP/s f32, 228 KB shared memory per SM (227 KB per block), 64 K registers, 2048
@@ -44,7 +44,7 @@ const AxTarget *ax_cost_target(const char *name) {
 /* FLOPs of one element of an element-wise operator (its row's) or of a reducing one: a
  * transcendental costs a few special-function slots. */
 static double op_flops(AxOp op) {
-  const AxElem *e = ax_elem_get(op);
+  const AxEwOp *e = ax_ewop_get(op);
   if (e) return e->flops;
   return op == AX_OP_RMS_NORM ? 4 : 1;
 }

@@ -4,18 +4,18 @@
 #include <math.h>
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
-/* The operators' double functions are their rows' (elem.h). */
+/* The operators' double functions are their rows' (ewop.h). */
 static void fbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                     const void *b, size_t sb) {
   (void)d;
-  ax_elem_get(op)->f64_bin(n, out, a, sa, b, sb);
+  ax_ewop_get(op)->f64_bin(n, out, a, sa, b, sb);
 }
 
 static void funary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
   (void)d;
-  ax_elem_get(op)->f64_un(n, out, a);
+  ax_ewop_get(op)->f64_un(n, out, a);
 }
 
 /* i-k-j order: the inner loop runs along contiguous rows of b and out (vectorizes). */

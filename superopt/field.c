@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
 typedef unsigned __int128 u128;
 
@@ -123,15 +123,15 @@ AxFF ax_field_random(const AxField *f, AxRng *r) {
 
 /* ---- the domain ---------------------------------------------------------------------- */
 
-/* The operators' field functions are their rows' (elem.h). exp and silu read their
+/* The operators' field functions are their rows' (ewop.h). exp and silu read their
  * operand's secondary component whatever primary_only says (interp.c computes it for them). */
 static void ffbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                      const void *b, size_t sb) {
-  ax_elem_get(op)->ff_bin(d->ctx, n, out, a, sa, b, sb, !d->primary_only);
+  ax_ewop_get(op)->ff_bin(d->ctx, n, out, a, sa, b, sb, !d->primary_only);
 }
 
 static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
-  ax_elem_get(op)->ff_un(d->ctx, n, out, a, !d->primary_only);
+  ax_ewop_get(op)->ff_un(d->ctx, n, out, a, !d->primary_only);
 }
 
 /* Products of residues below 2^32 fit in 64 bits; their sums are kept in 128 bits and

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
 static void round_t(const AxTDomain *d, AxDtype t, AxTensor *x) {
   if (d->round) d->round(d, t, (size_t)ax_shape_numel(&x->shape), x->data);
@@ -46,14 +46,14 @@ static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const 
 }
 
 /* Which values an exponent will read (exp and silu read their operand's secondary
- * component: elem.h, reads_q): a backward pass over statements and block nodes. Every other value is
+ * component: ewop.h, reads_q): a backward pass over statements and block nodes. Every other value is
  * computed with primary_only set, which halves the field domain's work; outputs are
  * compared on the primary component, which is what Theorem 2 speaks about. */
 static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
   for (int s = g->nstmts - 1; s >= 0; s--) {
     const AxKStmt *st = &g->stmts[s];
     if (st->kind == AX_KS_OP) {
-      bool reads = ax_elem_reads_q(st->op);
+      bool reads = ax_ewop_reads_q(st->op);
       for (int j = 0; j < st->nin; j++)
         if (reads || tlive[st->t]) tlive[st->in[j]] = true;
     } else if (st->kind == AX_KS_KERNEL) {
@@ -66,7 +66,7 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
         } else if (n->kind == AX_BN_ITER) {
           if (nl[i]) tlive[n->src] = true;
         } else {
-          bool reads = n->kind == AX_BN_OP && ax_elem_reads_q(n->op);
+          bool reads = n->kind == AX_BN_OP && ax_ewop_reads_q(n->op);
           for (int j = 0; j < n->nin; j++)
             if (reads || nl[i]) nl[n->in[j]] = true;
         }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 #include "superopt/field.h"
 
 #define IT_BIT (1u << 8)
@@ -56,9 +56,9 @@ static AxLaxVal sum_terms(AxLaxVal v, double n, bool mixed) {
   return v;
 }
 
-/* a rule b (a binary rule of elem.h: sum, product, quotient), operands of ranks ra, rb
+/* a rule b (a binary rule of ewop.h: sum, product, quotient), operands of ranks ra, rb
  * aligned to the result's rank r. */
-static AxLaxVal combine(const AxLaxVal *a, const AxLaxVal *b, AxElemLax rule, int ra, int rb, int r) {
+static AxLaxVal combine(const AxLaxVal *a, const AxLaxVal *b, AxEwLax rule, int ra, int rb, int r) {
   AxLaxVal v;
   uint32_t va = align(a->vary, ra, r), vb = align(b->vary, rb, r);
   uint32_t da = align(a->den, ra, r), db = align(b->den, rb, r);
@@ -68,7 +68,7 @@ static AxLaxVal combine(const AxLaxVal *a, const AxLaxVal *b, AxElemLax rule, in
   v.ufdeg = fmax(a->ufdeg, b->ufdeg);
   v.vary = va | vb;
   switch (rule) {
-  case AX_ELEM_LAX_SUM:
+  case AX_EWOP_LAX_SUM:
     if (trivial_den(a) && trivial_den(b)) {
       v.kn = v.exp ? a->kn + b->kn : 1;
       v.kd = 1;
@@ -80,13 +80,13 @@ static AxLaxVal combine(const AxLaxVal *a, const AxLaxVal *b, AxElemLax rule, in
     }
     v.den = da | db;
     break;
-  case AX_ELEM_LAX_PRODUCT:
+  case AX_EWOP_LAX_PRODUCT:
     v.kn = a->kn * b->kn;
     v.kd = a->kd * b->kd;
     v.deg = a->deg + b->deg;
     v.den = da | db;
     break;
-  case AX_ELEM_LAX_QUOTIENT:
+  case AX_EWOP_LAX_QUOTIENT:
     v.kn = a->kn * b->kd;
     v.kd = a->kd * b->kn;
     v.deg = a->deg + b->deg;
@@ -110,28 +110,28 @@ static void lax_error(A *s, AxSpan at, const char *what, const char *where) {
 /* The unary operator op (its row's rule) applied to a. */
 static AxLaxVal unary(A *s, AxOp op, const AxLaxVal *a, AxSpan at, const char *where) {
   AxLaxVal v = *a;
-  AxElemLax rule = ax_elem_get(op)->lax;
+  AxEwLax rule = ax_ewop_get(op)->lax;
   switch (rule) {
-  case AX_ELEM_LAX_SAME: break;
-  case AX_ELEM_LAX_PRODUCT: {   /* a · a: the same square roots, not twice as many */
-    AxLaxVal r = combine(a, a, AX_ELEM_LAX_PRODUCT, 0, 0, 0);
+  case AX_EWOP_LAX_SAME: break;
+  case AX_EWOP_LAX_PRODUCT: {   /* a · a: the same square roots, not twice as many */
+    AxLaxVal r = combine(a, a, AX_EWOP_LAX_PRODUCT, 0, 0, 0);
     r.vary = a->vary;
     r.den = a->den;
     r.nuf = a->nuf;
     return r;
   }
-  case AX_ELEM_LAX_EXP:
-  case AX_ELEM_LAX_EXP_RATIO:
+  case AX_EWOP_LAX_EXP:
+  case AX_EWOP_LAX_EXP_RATIO:
     if (a->nexp >= 1) lax_error(s, at, ax_op_pname(op), where);
     v.exp = true;
     v.nexp = a->nexp + 1;
     v.kn = 1;
     /* silu: v·e^v / (1 + e^v) has two exponential terms in its denominator */
-    v.kd = rule == AX_ELEM_LAX_EXP_RATIO ? 2 : 1;
+    v.kd = rule == AX_EWOP_LAX_EXP_RATIO ? 2 : 1;
     /* exponent g/h: its degree is that of a's representation */
-    v.den = rule == AX_ELEM_LAX_EXP_RATIO ? (a->vary | a->den | 1u << 31) : 0;
+    v.den = rule == AX_EWOP_LAX_EXP_RATIO ? (a->vary | a->den | 1u << 31) : 0;
     break;
-  case AX_ELEM_LAX_OPAQUE:
+  case AX_EWOP_LAX_OPAQUE:
     /* an uninterpreted function: a fresh variable per distinct argument */
     s->sqrt_used = true;
     v.kn = v.kd = 1;
@@ -170,7 +170,7 @@ static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const 
   switch (ax_op_spec(op)->cls) {
   case AX_TC_SOURCE: v = constant(); break;
   case AX_TC_BINARY:
-    v = combine(in[0], in[1], ax_elem_get(op)->lax, sh[0]->rank, sh[1]->rank, out->rank);
+    v = combine(in[0], in[1], ax_ewop_get(op)->lax, sh[0]->rank, sh[1]->rank, out->rank);
     break;
   case AX_TC_UNARY: v = unary(s, op, in[0], sp, where); break;
   case AX_TC_MATMUL: {
@@ -186,14 +186,14 @@ static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const 
     pa.den = (a->den & ~AXES) | align(adbatch, ra - 2, r - 2) | ((a->den >> (ra - 2) & 1u) << (r - 2));
     pb.vary = (b->vary & ~AXES) | align(bbatch, rb - 2, r - 2) | ((b->vary >> (rb - 1) & 1u) << (r - 1));
     pb.den = (b->den & ~AXES) | align(bdbatch, rb - 2, r - 2) | ((b->den >> (rb - 1) & 1u) << (r - 1));
-    AxLaxVal p = combine(&pa, &pb, AX_ELEM_LAX_PRODUCT, r, r, r);
+    AxLaxVal p = combine(&pa, &pb, AX_EWOP_LAX_PRODUCT, r, r, r);
     v = sum_terms(p, (double)sh[0]->dim[ra - 1], mixed);
     break;
   }
   case AX_TC_REDUCE: v = reduce(in[0], sh[0], at->axis, op == AX_OP_REDUCE ? at->to : 0); break;
   case AX_TC_NORM: {
     AxLaxVal r = rms_of(s, in[0], sh[0], at->axis, sp, where);
-    v = combine(in[0], &r, AX_ELEM_LAX_QUOTIENT, sh[0]->rank, sh[0]->rank, sh[0]->rank);
+    v = combine(in[0], &r, AX_EWOP_LAX_QUOTIENT, sh[0]->rank, sh[0]->rank, sh[0]->rank);
     break;
   }
   case AX_TC_LAYOUT:

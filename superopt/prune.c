@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
 /* ORDER KIND. K_UF: an uninterpreted function of one argument, the operator in n (sqrt,
- * silu: AX_ELEM_ABS_OPAQUE). */
+ * silu: AX_EWOP_ABS_OPAQUE). */
 enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF };
 
 typedef struct Term {
@@ -247,13 +247,13 @@ AxAId ax_prune_sqrt(AxAbs *t, AxAId x) {
 }
 
 /* An element-wise operator, by its row's abstract-expression rule. */
-static int elementwise(AxAbs *t, const AxElem *e, const AxAId *in) {
+static int elementwise(AxAbs *t, const AxEwOp *e, const AxAId *in) {
   switch (e->abs) {
-  case AX_ELEM_ABS_SAME: return in[0];
-  case AX_ELEM_ABS_ADD: return add(t, in[0], in[1]);
-  case AX_ELEM_ABS_POWER: return mul_pow(t, in[0], e->abs_pow[0], e->arity > 1 ? in[1] : -1, e->abs_pow[1]);
-  case AX_ELEM_ABS_EXP: return expo(t, in[0]);
-  case AX_ELEM_ABS_OPAQUE: return mk(t, K_UF, e->op, in, NULL, 1);
+  case AX_EWOP_ABS_SAME: return in[0];
+  case AX_EWOP_ABS_ADD: return add(t, in[0], in[1]);
+  case AX_EWOP_ABS_POWER: return mul_pow(t, in[0], e->abs_pow[0], e->arity > 1 ? in[1] : -1, e->abs_pow[1]);
+  case AX_EWOP_ABS_EXP: return expo(t, in[0]);
+  case AX_EWOP_ABS_OPAQUE: return mk(t, K_UF, e->op, in, NULL, 1);
   }
   AX_UNREACHABLE();
   return -1;
@@ -262,7 +262,7 @@ static int elementwise(AxAbs *t, const AxElem *e, const AxAId *in) {
 AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
   for (int i = 0; i < nin; i++)
     if (in[i] < 0) return -1;
-  const AxElem *e = ax_elem_get(op);
+  const AxEwOp *e = ax_ewop_get(op);
   if (e) return elementwise(t, e, in);
   switch (op) {
   case AX_OP_CONSTANT: return one(t);

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "base/clock.h"
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 #include "superopt/equiv.h"
 #include "superopt/mugtext.h"
 #include "superopt/prune.h"
@@ -1023,7 +1023,7 @@ static void bdfs(W *w, Blk *b) {
     const BN *x = &b->n[i];
     /* unary operators and reductions */
     int nun;
-    const AxOp *un = ax_elem_generated(&nun);
+    const AxOp *un = ax_ewop_generated(&nun);
     for (int u = 0; u < nun; u++) {
       if (!(m & bit(un[u]))) continue;
       BN n = *x;
@@ -1530,7 +1530,7 @@ static void kbody(W *w) {
     if (w->nks > 0 && i != nt - 1) continue;
     if (need & ~(1 << i)) continue;
     int nun;
-    const AxOp *un = ax_elem_generated(&nun);
+    const AxOp *un = ax_ewop_generated(&nun);
     for (int u = 0; u < nun; u++)
       if ((m & bit(un[u])) && mine(w)) kop(w, un[u], i, -1, -1, 0);
     for (int a = 0; a < w->kt[i].shape.rank; a++) {

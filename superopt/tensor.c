@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "superopt/domain.h"
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
 
 static const char *const dtype_names[] = {
     [AX_DT_F16] = "f16", [AX_DT_BF16] = "bf16", [AX_DT_F32] = "f32"};
@@ -308,7 +308,7 @@ static void scale(const AxTDomain *d, AxTensor *t, AxRat c) {
 void ax_tensor_apply(const AxTDomain *d, AxArena *scratch, AxOp op, const AxTAttrs *at,
                      const AxTensor *const *in, int nin, AxTensor *out) {
   size_t es = d->size, n = (size_t)ax_shape_numel(&out->shape);
-  const AxElem *e = ax_elem_get(op);
+  const AxEwOp *e = ax_ewop_get(op);
   if (e) {
     if (e->arity == 2) apply_binary(d, op, in[0], in[1], out);
     else d->unary(d, op, n, out->data, in[0]->data);

@@ -1,4 +1,4 @@
-/* elem.h — the program-level element-wise operators of the superoptimizer: one row each.
+/* ewop.h — the program-level element-wise operators of the superoptimizer: one row each.
  *
  * An element-wise operator of programs, kernel graphs and block graphs (class AX_TC_UNARY
  * or AX_TC_BINARY of dsl/ops.h: add, sub, mul, div, neg, exp, square, sqrt, silu) means
@@ -19,36 +19,36 @@
  *   CUDA (gpu/cuda.c)         cuda: its f32 expression over the variables a0, a1
  *
  * Adding an element-wise operator: its line in AX_OP_LIST (dsl/ops.h, class UNARY or
- * BINARY), its row in elem.c with its double and field functions, and its tests;
- * check_elem.c fails while a program-level element-wise operator has no complete row. A
- * new kind of Lax or abstract-expression rule (AxElemLax, AxElemAbs) is a case in lax.c
+ * BINARY), its row in ewop.c with its double and field functions, and its tests;
+ * check_ewop.c fails while a program-level element-wise operator has no complete row. A
+ * new kind of Lax or abstract-expression rule (AxEwLax, AxEwAbs) is a case in lax.c
  * or prune.c. gpu/ reads this header; superopt/ never includes gpu/. */
-#ifndef AX_ELEM_H
-#define AX_ELEM_H
+#ifndef AX_EWOP_H
+#define AX_EWOP_H
 
 #include "superopt/field.h"
 
 /* How the Lax analysis (lax.h) derives the result's abstract value. ORDER: lax.c. */
 typedef enum {
-  AX_ELEM_LAX_SAME,        /* the operand's (neg: a constant factor) */
-  AX_ELEM_LAX_SUM,         /* binary: a sum of two fractions (add, sub) */
-  AX_ELEM_LAX_PRODUCT,     /* binary: a product (mul); unary: the operand times itself (square) */
-  AX_ELEM_LAX_QUOTIENT,    /* binary: a quotient (div) */
-  AX_ELEM_LAX_EXP,         /* one exponentiation of the operand (exp) */
-  AX_ELEM_LAX_EXP_RATIO,   /* v·e^v / (1 + e^v): an exponentiation with a denominator (silu) */
-  AX_ELEM_LAX_OPAQUE,      /* outside the fragment: an uninterpreted function (sqrt) */
-} AxElemLax;
+  AX_EWOP_LAX_SAME,        /* the operand's (neg: a constant factor) */
+  AX_EWOP_LAX_SUM,         /* binary: a sum of two fractions (add, sub) */
+  AX_EWOP_LAX_PRODUCT,     /* binary: a product (mul); unary: the operand times itself (square) */
+  AX_EWOP_LAX_QUOTIENT,    /* binary: a quotient (div) */
+  AX_EWOP_LAX_EXP,         /* one exponentiation of the operand (exp) */
+  AX_EWOP_LAX_EXP_RATIO,   /* v·e^v / (1 + e^v): an exponentiation with a denominator (silu) */
+  AX_EWOP_LAX_OPAQUE,      /* outside the fragment: an uninterpreted function (sqrt) */
+} AxEwLax;
 
 /* The abstract expression (prune.h) of the result. */
 typedef enum {
-  AX_ELEM_ABS_SAME,        /* the operand's: constants are dropped (neg) */
-  AX_ELEM_ABS_ADD,         /* an addition (add; sub, constants dropped) */
-  AX_ELEM_ABS_POWER,       /* a product of operand powers abs_pow[0], abs_pow[1] (mul, div, square) */
-  AX_ELEM_ABS_EXP,         /* exp, which turns an addition into a product (eq_exp_add) */
-  AX_ELEM_ABS_OPAQUE,      /* a function of its operand known only by its name (sqrt, silu) */
-} AxElemAbs;
+  AX_EWOP_ABS_SAME,        /* the operand's: constants are dropped (neg) */
+  AX_EWOP_ABS_ADD,         /* an addition (add; sub, constants dropped) */
+  AX_EWOP_ABS_POWER,       /* a product of operand powers abs_pow[0], abs_pow[1] (mul, div, square) */
+  AX_EWOP_ABS_EXP,         /* exp, which turns an addition into a product (eq_exp_add) */
+  AX_EWOP_ABS_OPAQUE,      /* a function of its operand known only by its name (sqrt, silu) */
+} AxEwAbs;
 
-typedef struct AxElem {
+typedef struct AxEwOp {
   AxOp op;
   int arity;               /* 1 or 2 (dsl/ops.h: min_in == max_in) */
   /* out[i] = op(a[i]), i < n; out may equal a. Set when arity is 1. */
@@ -62,29 +62,29 @@ typedef struct AxElem {
   void (*ff_bin)(AxField *f, size_t n, AxFF *out, const AxFF *a, size_t sa, const AxFF *b, size_t sb,
                  bool keep_q);
   bool reads_q;            /* the operand's secondary component is an exponent (exp, silu) */
-  AxElemLax lax;
-  AxElemAbs abs;
-  int abs_pow[2];          /* AX_ELEM_ABS_POWER: the operands' exponents */
+  AxEwLax lax;
+  AxEwAbs abs;
+  int abs_pow[2];          /* AX_EWOP_ABS_POWER: the operands' exponents */
   double flops;            /* CUDA-core FLOPs per element (a transcendental costs a few) */
   int insert;              /* the generator's order of unary insertions, from 1; 0: never */
   const char *cuda;        /* f32 expression over a0 (and a1), e.g. "expf(a0)" */
-} AxElem;
+} AxEwOp;
 
 /* The rows, indexed by AxOp; arity 0 where an operator has none. Read them through
- * ax_elem_get. */
-extern const AxElem ax_elem_rows[AX_OP_COUNT];
+ * ax_ewop_get. */
+extern const AxEwOp ax_ewop_rows[AX_OP_COUNT];
 
 /* The row of op (borrowed, static), or NULL when op is not a program-level element-wise
  * operator. Inline: the interpreters ask once per run of elements. */
-static inline const AxElem *ax_elem_get(AxOp op) {
-  return (unsigned)op < AX_OP_COUNT && ax_elem_rows[op].arity ? &ax_elem_rows[op] : NULL;
+static inline const AxEwOp *ax_ewop_get(AxOp op) {
+  return (unsigned)op < AX_OP_COUNT && ax_ewop_rows[op].arity ? &ax_ewop_rows[op] : NULL;
 }
 
 /* Whether op reads its operand's secondary field component (false for non-element-wise). */
-bool ax_elem_reads_q(AxOp op);
+bool ax_ewop_reads_q(AxOp op);
 
 /* The unary operators the search inserts, in the order of their `insert` ranks (borrowed,
  * static; *n of them). Thread-safe. */
-const AxOp *ax_elem_generated(int *n);
+const AxOp *ax_ewop_generated(int *n);
 
 #endif

@@ -1,5 +1,5 @@
-/* elem.c — the rows of the element-wise operators and their double and field functions. */
-#include "superopt/elem.h"
+/* ewop.c — the rows of the element-wise operators and their double and field functions. */
+#include "superopt/ewop.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -180,34 +180,34 @@ static void ff_sqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
 #define BINARY(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_##fn
 #define UNARY(fn) .arity = 1, .f64_un = f64_##fn, .ff_un = ff_##fn
 
-const AxElem ax_elem_rows[AX_OP_COUNT] = {
-    [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .lax = AX_ELEM_LAX_SUM, .abs = AX_ELEM_ABS_ADD,
+const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
+    [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .lax = AX_EWOP_LAX_SUM, .abs = AX_EWOP_ABS_ADD,
                    .flops = 1, .cuda = "a0 + a1"},
-    [AX_OP_SUB] = {.op = AX_OP_SUB, BINARY(sub), .lax = AX_ELEM_LAX_SUM, .abs = AX_ELEM_ABS_ADD,
+    [AX_OP_SUB] = {.op = AX_OP_SUB, BINARY(sub), .lax = AX_EWOP_LAX_SUM, .abs = AX_EWOP_ABS_ADD,
                    .flops = 1, .cuda = "a0 - a1"},
-    [AX_OP_MUL] = {.op = AX_OP_MUL, BINARY(mul), .lax = AX_ELEM_LAX_PRODUCT,
-                   .abs = AX_ELEM_ABS_POWER, .abs_pow = {1, 1}, .flops = 1, .cuda = "a0 * a1"},
-    [AX_OP_DIV] = {.op = AX_OP_DIV, BINARY(div), .lax = AX_ELEM_LAX_QUOTIENT,
-                   .abs = AX_ELEM_ABS_POWER, .abs_pow = {1, -1}, .flops = 2, .cuda = "a0 / a1"},
-    [AX_OP_NEG] = {.op = AX_OP_NEG, UNARY(neg), .lax = AX_ELEM_LAX_SAME, .abs = AX_ELEM_ABS_SAME,
+    [AX_OP_MUL] = {.op = AX_OP_MUL, BINARY(mul), .lax = AX_EWOP_LAX_PRODUCT,
+                   .abs = AX_EWOP_ABS_POWER, .abs_pow = {1, 1}, .flops = 1, .cuda = "a0 * a1"},
+    [AX_OP_DIV] = {.op = AX_OP_DIV, BINARY(div), .lax = AX_EWOP_LAX_QUOTIENT,
+                   .abs = AX_EWOP_ABS_POWER, .abs_pow = {1, -1}, .flops = 2, .cuda = "a0 / a1"},
+    [AX_OP_NEG] = {.op = AX_OP_NEG, UNARY(neg), .lax = AX_EWOP_LAX_SAME, .abs = AX_EWOP_ABS_SAME,
                    .flops = 1, .cuda = "-a0"},
-    [AX_OP_EXP] = {.op = AX_OP_EXP, UNARY(exp), .reads_q = true, .lax = AX_ELEM_LAX_EXP,
-                   .abs = AX_ELEM_ABS_EXP, .flops = 4, .insert = 1, .cuda = "expf(a0)"},
-    [AX_OP_SQUARE] = {.op = AX_OP_SQUARE, UNARY(square), .lax = AX_ELEM_LAX_PRODUCT,
-                      .abs = AX_ELEM_ABS_POWER, .abs_pow = {2, 0}, .flops = 1, .insert = 4,
+    [AX_OP_EXP] = {.op = AX_OP_EXP, UNARY(exp), .reads_q = true, .lax = AX_EWOP_LAX_EXP,
+                   .abs = AX_EWOP_ABS_EXP, .flops = 4, .insert = 1, .cuda = "expf(a0)"},
+    [AX_OP_SQUARE] = {.op = AX_OP_SQUARE, UNARY(square), .lax = AX_EWOP_LAX_PRODUCT,
+                      .abs = AX_EWOP_ABS_POWER, .abs_pow = {2, 0}, .flops = 1, .insert = 4,
                       .cuda = "a0 * a0"},
-    [AX_OP_SQRT] = {.op = AX_OP_SQRT, UNARY(sqrt), .lax = AX_ELEM_LAX_OPAQUE,
-                    .abs = AX_ELEM_ABS_OPAQUE, .flops = 4, .insert = 2, .cuda = "sqrtf(a0)"},
-    [AX_OP_SILU] = {.op = AX_OP_SILU, UNARY(silu), .reads_q = true, .lax = AX_ELEM_LAX_EXP_RATIO,
-                    .abs = AX_ELEM_ABS_OPAQUE, .flops = 6, .insert = 3,
+    [AX_OP_SQRT] = {.op = AX_OP_SQRT, UNARY(sqrt), .lax = AX_EWOP_LAX_OPAQUE,
+                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 4, .insert = 2, .cuda = "sqrtf(a0)"},
+    [AX_OP_SILU] = {.op = AX_OP_SILU, UNARY(silu), .reads_q = true, .lax = AX_EWOP_LAX_EXP_RATIO,
+                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 6, .insert = 3,
                     .cuda = "a0 / (1.0f + expf(-a0))"},
 };
 
 #undef BINARY
 #undef UNARY
 
-bool ax_elem_reads_q(AxOp op) {
-  const AxElem *e = ax_elem_get(op);
+bool ax_ewop_reads_q(AxOp op) {
+  const AxEwOp *e = ax_ewop_get(op);
   return e && e->reads_q;
 }
 
@@ -218,15 +218,15 @@ static pthread_once_t generated_once = PTHREAD_ONCE_INIT;
 
 static void sort_generated(void) {
   for (int op = 0; op < AX_OP_COUNT; op++) {
-    if (!ax_elem_rows[op].arity || !ax_elem_rows[op].insert) continue;
+    if (!ax_ewop_rows[op].arity || !ax_ewop_rows[op].insert) continue;
     int j = ngenerated++;
-    for (; j > 0 && ax_elem_rows[generated[j - 1]].insert > ax_elem_rows[op].insert; j--)
+    for (; j > 0 && ax_ewop_rows[generated[j - 1]].insert > ax_ewop_rows[op].insert; j--)
       generated[j] = generated[j - 1];
     generated[j] = (AxOp)op;
   }
 }
 
-const AxOp *ax_elem_generated(int *n) {
+const AxOp *ax_ewop_generated(int *n) {
   pthread_once(&generated_once, sort_generated);
   *n = ngenerated;
   return generated;

@@ -1,11 +1,9 @@
-/* check_elem.c — the element-wise operator table: every program-level element-wise
+/* check_ewop.c — the element-wise operator table: every program-level element-wise
  * operator of AX_OP_LIST has a complete row, and the rows compute what they say. */
-#include <check.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "superopt/elem.h"
+#include "superopt/ewop.h"
+#include "unit.h"
 
 /* The operators that must have a row: program/block level, class UNARY or BINARY. */
 static bool needs_row(AxOp op) {
@@ -21,12 +19,12 @@ START_TEST(complete) {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl)                                        \
   do {                                                                                             \
     AxOp op = AX_OP_##e;                                                                           \
-    const AxElem *r = ax_elem_get(op);                                                             \
+    const AxEwOp *r = ax_ewop_get(op);                                                             \
     if (!needs_row(op)) {                                                                          \
       ck_assert_msg(r == NULL, "'%s' is not element-wise at the program level but has a row", name); \
       break;                                                                                       \
     }                                                                                              \
-    ck_assert_msg(r != NULL, "element-wise operator '%s' has no row in superopt/elem.c", name);   \
+    ck_assert_msg(r != NULL, "element-wise operator '%s' has no row in superopt/ewop.c", name);   \
     rows++;                                                                                        \
     const AxOpSpec *sp = ax_op_spec(op);                                                           \
     ck_assert_msg(r->op == op, "'%s': the row names another operator", name);                     \
@@ -39,14 +37,14 @@ START_TEST(complete) {
     ck_assert_msg(r->cuda && strstr(r->cuda, "a0") && (strstr(r->cuda, "a1") != NULL) == !un,      \
                   "'%s': CUDA expression missing or not over its operands", name);                \
     ck_assert_msg(r->flops > 0, "'%s': no FLOPs", name);                                          \
-    ck_assert_msg(r->lax <= AX_ELEM_LAX_OPAQUE && r->abs <= AX_ELEM_ABS_OPAQUE, "'%s': rules", name); \
-    bool bin_lax = r->lax == AX_ELEM_LAX_SUM || r->lax == AX_ELEM_LAX_QUOTIENT;                     \
-    ck_assert_msg(un ? !bin_lax : (bin_lax || r->lax == AX_ELEM_LAX_PRODUCT),                       \
+    ck_assert_msg(r->lax <= AX_EWOP_LAX_OPAQUE && r->abs <= AX_EWOP_ABS_OPAQUE, "'%s': rules", name); \
+    bool bin_lax = r->lax == AX_EWOP_LAX_SUM || r->lax == AX_EWOP_LAX_QUOTIENT;                     \
+    ck_assert_msg(un ? !bin_lax : (bin_lax || r->lax == AX_EWOP_LAX_PRODUCT),                       \
                   "'%s': a Lax rule of the other arity", name);                                    \
-    ck_assert_msg(un ? r->abs != AX_ELEM_ABS_ADD                                                  \
-                     : (r->abs == AX_ELEM_ABS_ADD || r->abs == AX_ELEM_ABS_POWER),                 \
+    ck_assert_msg(un ? r->abs != AX_EWOP_ABS_ADD                                                  \
+                     : (r->abs == AX_EWOP_ABS_ADD || r->abs == AX_EWOP_ABS_POWER),                 \
                   "'%s': an abstract rule of the other arity", name);                              \
-    ck_assert_msg(r->abs != AX_ELEM_ABS_POWER || (r->abs_pow[0] != 0 && (un == (r->abs_pow[1] == 0))), \
+    ck_assert_msg(r->abs != AX_EWOP_ABS_POWER || (r->abs_pow[0] != 0 && (un == (r->abs_pow[1] == 0))), \
                   "'%s': exponents of its operands", name);                                       \
     ck_assert_msg(!r->reads_q || un, "'%s': only a unary operator reads an exponent", name);      \
     ck_assert_msg(r->insert == 0 || un, "'%s': the generator inserts unary operators only", name); \
@@ -57,12 +55,12 @@ START_TEST(complete) {
   AX_OP_LIST(X)
 #undef X
   ck_assert_int_eq(rows, 9);
-  ck_assert_ptr_null(ax_elem_get(AX_OP_COUNT));
+  ck_assert_ptr_null(ax_ewop_get(AX_OP_COUNT));
   /* the generator's list: the rows with a rank, in rank order */
   int n;
-  const AxOp *g = ax_elem_generated(&n);
+  const AxOp *g = ax_ewop_generated(&n);
   ck_assert_int_eq(n, generated_ranks);
-  for (int i = 1; i < n; i++) ck_assert_int_lt(ax_elem_get(g[i - 1])->insert, ax_elem_get(g[i])->insert);
+  for (int i = 1; i < n; i++) ck_assert_int_lt(ax_ewop_get(g[i - 1])->insert, ax_ewop_get(g[i])->insert);
 }
 END_TEST
 
@@ -70,30 +68,30 @@ END_TEST
  * FLOPs and CUDA text as the cost model and the generated kernels had them. */
 START_TEST(rows_as_before) {
   int n;
-  const AxOp *g = ax_elem_generated(&n);
+  const AxOp *g = ax_ewop_generated(&n);
   AxOp want[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE};
   ck_assert_int_eq(n, 4);
   for (int i = 0; i < 4; i++) ck_assert_int_eq(g[i], want[i]);
-  ck_assert(ax_elem_reads_q(AX_OP_EXP) && ax_elem_reads_q(AX_OP_SILU));
-  ck_assert(!ax_elem_reads_q(AX_OP_SQRT) && !ax_elem_reads_q(AX_OP_ADD) && !ax_elem_reads_q(AX_OP_DOT));
-  ck_assert(ax_elem_get(AX_OP_SILU)->flops == 6 && ax_elem_get(AX_OP_DIV)->flops == 2);
-  ck_assert_str_eq(ax_elem_get(AX_OP_SILU)->cuda, "a0 / (1.0f + expf(-a0))");
-  ck_assert_ptr_null(ax_elem_get(AX_OP_RMS_NORM));
+  ck_assert(ax_ewop_reads_q(AX_OP_EXP) && ax_ewop_reads_q(AX_OP_SILU));
+  ck_assert(!ax_ewop_reads_q(AX_OP_SQRT) && !ax_ewop_reads_q(AX_OP_ADD) && !ax_ewop_reads_q(AX_OP_DOT));
+  ck_assert(ax_ewop_get(AX_OP_SILU)->flops == 6 && ax_ewop_get(AX_OP_DIV)->flops == 2);
+  ck_assert_str_eq(ax_ewop_get(AX_OP_SILU)->cuda, "a0 / (1.0f + expf(-a0))");
+  ck_assert_ptr_null(ax_ewop_get(AX_OP_RMS_NORM));
 }
 END_TEST
 
 /* The double functions on a few values, with broadcast strides. */
 START_TEST(doubles) {
   double a[3] = {1, -2, 4}, b[3] = {2, 4, -8}, o[3];
-  ax_elem_get(AX_OP_SUB)->f64_bin(3, o, a, 1, b, 1);
+  ax_ewop_get(AX_OP_SUB)->f64_bin(3, o, a, 1, b, 1);
   ck_assert(o[0] == -1 && o[1] == -6 && o[2] == 12);
-  ax_elem_get(AX_OP_DIV)->f64_bin(3, o, a, 1, b, 0);   /* b[0] broadcast */
+  ax_ewop_get(AX_OP_DIV)->f64_bin(3, o, a, 1, b, 0);   /* b[0] broadcast */
   ck_assert(o[0] == 0.5 && o[1] == -1 && o[2] == 2);
-  ax_elem_get(AX_OP_SQUARE)->f64_un(3, o, a);
+  ax_ewop_get(AX_OP_SQUARE)->f64_un(3, o, a);
   ck_assert(o[0] == 1 && o[1] == 4 && o[2] == 16);
-  ax_elem_get(AX_OP_SILU)->f64_un(1, o, a);
+  ax_ewop_get(AX_OP_SILU)->f64_un(1, o, a);
   ck_assert(fabs(o[0] - 1 / (1 + exp(-1.0))) < 1e-15);
-  ax_elem_get(AX_OP_NEG)->f64_un(3, a, a);             /* in place */
+  ax_ewop_get(AX_OP_NEG)->f64_un(3, a, a);             /* in place */
   ck_assert(a[0] == -1 && a[1] == 2 && a[2] == -4);
 }
 END_TEST
@@ -107,39 +105,35 @@ START_TEST(field) {
   AxField f;
   ax_field_init(&f, P, Q, &r);
   AxFF a = {5, 7}, b = {3, 2}, o;
-  ax_elem_get(AX_OP_MUL)->ff_bin(&f, 1, &o, &a, 1, &b, 1, true);
+  ax_ewop_get(AX_OP_MUL)->ff_bin(&f, 1, &o, &a, 1, &b, 1, true);
   ck_assert(o.p == 15 && o.q == 14);
-  ax_elem_get(AX_OP_MUL)->ff_bin(&f, 1, &o, &a, 1, &b, 1, false);
+  ax_ewop_get(AX_OP_MUL)->ff_bin(&f, 1, &o, &a, 1, &b, 1, false);
   ck_assert(o.p == 15 && o.q == AX_FF_UNDEF);
-  ax_elem_get(AX_OP_NEG)->ff_un(&f, 1, &o, &a, true);
+  ax_ewop_get(AX_OP_NEG)->ff_un(&f, 1, &o, &a, true);
   ck_assert(o.p == P - 5 && o.q == Q - 7);
-  ax_elem_get(AX_OP_NEG)->ff_un(&f, 1, &o, &a, false);
+  ax_ewop_get(AX_OP_NEG)->ff_un(&f, 1, &o, &a, false);
   ck_assert_uint_eq(o.q, AX_FF_UNDEF);
   /* exp reads the q side even when its own is not wanted */
-  ax_elem_get(AX_OP_EXP)->ff_un(&f, 1, &o, &a, false);
+  ax_ewop_get(AX_OP_EXP)->ff_un(&f, 1, &o, &a, false);
   ck_assert_uint_eq(o.p, ax_field_exp(&f, 7));
   ck_assert_uint_eq(o.q, AX_FF_UNDEF);
   AxFF undef = {5, AX_FF_UNDEF};
-  ax_elem_get(AX_OP_SILU)->ff_un(&f, 1, &o, &undef, true);
+  ax_ewop_get(AX_OP_SILU)->ff_un(&f, 1, &o, &undef, true);
   ck_assert_uint_eq(f.divzero, 1);   /* no exponent: inconclusive */
   AxFF zero = {0, 1};
-  ax_elem_get(AX_OP_DIV)->ff_bin(&f, 1, &o, &a, 1, &zero, 1, true);
+  ax_ewop_get(AX_OP_DIV)->ff_bin(&f, 1, &o, &a, 1, &zero, 1, true);
   ck_assert_uint_eq(f.divzero, 2);
   ax_field_fini(&f);
 }
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("elem");
-  TCase *t = tcase_create("elem");
+  Suite *s = suite_create("ewop");
+  TCase *t = tcase_create("ewop");
   tcase_add_test(t, complete);
   tcase_add_test(t, rows_as_before);
   tcase_add_test(t, doubles);
   tcase_add_test(t, field);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

@@ -388,7 +388,10 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
   ax_cex_watch(in, q, &w);
   AxModel *m = NULL;
   out->queries++;
-  AxSmtResult r = ax_solver_check(&o->solver, in->tc, q, w.terms, w.n, &m, reason, sizeof reason);
+  AxEagerReplay eager = {in, &w};
+  AxSolverOpts so;
+  ax_verify_eager(&so, &o->solver, &eager);
+  AxSmtResult r = ax_solver_check(&so, in->tc, q, w.terms, w.n, &m, reason, sizeof reason);
   AxVerdict v = AX_VERIFIED;
   if (r == AX_SMT_UNKNOWN) {
     say(out, where, "%s", reason);

@@ -75,6 +75,12 @@ typedef struct AxSolverOpts {
    * is still asked (portfolio.c). Borrows m; must not keep it. NULL: no eager replay. */
   bool (*replay)(void *ctx, const AxModel *m);
   void *replay_ctx;
+  /* The query is a goal check, ctx ∧ ¬(P1 ∧ … ∧ Pn): ask ctx ∧ ¬Pi for each i instead,
+   * one after another (solver.c; a Pi that is itself a conjunct of ctx is skipped, being
+   * unsat at once). UNSAT when every part is, SAT with the model of the first SAT part
+   * (a model of the whole), else UNKNOWN. For goals whose parts are independent (one per
+   * dimension): each part is far easier than their conjunction. */
+  bool split;
 } AxSolverOpts;
 
 

@@ -17,7 +17,16 @@
  * One asymmetry: z3 does not know exp (z3.c makes it an uninterpreted function), so on a
  * formula with exp z3's sat is only a candidate. It does not win the race (the other
  * solver is waited for; z3's model is used only when that one has no answer, as z3 alone
- * would), and against the other's unsat it is no disagreement, only no confirmation. */
+ * would), and against the other's unsat it is no disagreement, only no confirmation.
+ *
+ * Eager replay (solver.h, o->replay): every sat with a model is handed to the caller's
+ * exact replay the moment it is read, while the other racer goes on. A model that replays
+ * is a counterexample whoever found it, so the query ends there: z3's candidate on exp no
+ * longer waits out the binary's time limit, nor the binary's sat z3's answer. A model that
+ * does not replay changes nothing but the wait: the other solver is still waited for (z3's
+ * exact sat, which used to end the query, gives the binary the confirmation grace to find
+ * a model that does replay). Only the replayed model can make the caller's verdict INVALID
+ * (it replays it again), so nothing here can turn an unreplayed model into a refutation. */
 #define _GNU_SOURCE   /* pipe2 */
 
 #include <errno.h>
@@ -59,6 +68,8 @@ typedef struct Racer {
   AxModel *model;        /* owned until handed to the caller */
   char reason[512];
   int64_t at_ms;         /* when its answer was read, from the start of the race; -1: none */
+  bool replayed;         /* its model was confirmed by the caller's replay (o->replay) */
+  bool unreplayed;       /* its model was replayed and did not confirm */
 } Racer;
 
 static bool write_all(int fd, const char *s, size_t n) {
@@ -308,6 +319,20 @@ static void keep_query(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formu
   if (fclose(f) != 0) snprintf(path, len, "(not written: %s)", strerror(errno));
 }
 
+/* Confirm mode, one solver has answered at t0 + its time: the other gets GRACE_FACTOR times
+ * that time (at least GRACE_FLOOR_MS, at most confirm_grace_ms) from now, unless the
+ * deadline is sooner already. */
+static void give_grace(const AxSolverOpts *o, int64_t t0, int64_t *deadline, bool *grace) {
+  int64_t extra = GRACE_FACTOR * (ax_clock_ms() - t0);
+  if (extra < GRACE_FLOOR_MS) extra = GRACE_FLOOR_MS;
+  if (extra > (int64_t)o->confirm_grace_ms) extra = (int64_t)o->confirm_grace_ms;
+  int64_t soon = ax_clock_ms() + extra;
+  if (*deadline < 0 || soon < *deadline) {
+    *deadline = soon;
+    *grace = true;
+  }
+}
+
 AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                                const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                                char *reason, size_t reason_len) {
@@ -323,6 +348,11 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   int64_t deadline = o->timeout_ms ? ax_clock_ms() + o->timeout_ms + GRACE_MS : -1;
   int winner = -1;
   bool late = false, grace = false;
+  /* a candidate model is replayed the moment it arrives (o->replay): one that replays is a
+   * counterexample whoever found it, so nobody else need be waited for — not the other's
+   * time limit on a formula z3 approximates (exp), not z3's answer after the binary's sat.
+   * Never in the strict cross-check, whose point is both answers. */
+  bool eager = o->replay && model_out && (!both || o->confirm);
   while (winner < 0 && (!rc[0].answered || !rc[1].answered)) {
     struct pollfd p[2];
     nfds_t np = 0;
@@ -348,6 +378,24 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       if (!take(r)) {   /* end of its output */
         finish(r, watch, nwatch);
         r->at_ms = ax_clock_ms() - t0;
+        if (winner >= 0) continue;   /* both ended in one poll: the first stands */
+        /* the binary's sat on a formula z3 decides exactly still waits for z3's (below):
+         * z3's model is preferred, so that counterexamples do not depend on speed */
+        if (eager && r->r == AX_SMT_SAT && r->model && (r->api || approx || !both)) {
+          if (o->replay(o->replay_ctx, r->model)) {
+            r->replayed = true;
+            winner = who[k];
+            continue;
+          }
+          r->unreplayed = true;
+          if (both && r->api && !approx) {
+            /* z3's exact sat that does not replay (an uninterpreted function took a value
+             * the true one cannot): the binary, still at it, may find a model that does;
+             * it gets the grace an unsat's confirmation gets, then z3's model stands */
+            give_grace(o, t0, &deadline, &grace);
+            continue;
+          }
+        }
         if (!both && definite(r, approx)) winner = who[k];
         if (both && o->confirm && definite(r, approx)) {
           /* confirm mode: z3's sat needs no second opinion (its model is replayed before it
@@ -356,16 +404,10 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
            * the other solver's confirmation if it comes within the grace, else it stands
            * alone, labelled */
           if (r->r == AX_SMT_SAT) {
-            if (r->api || o->first_sat) winner = who[k];
+            /* no model asked for (the vacuity query): nothing to prefer, the first sat ends it */
+            if (r->api || o->first_sat || !model_out) winner = who[k];
           } else {
-            int64_t extra = GRACE_FACTOR * (ax_clock_ms() - t0);
-            if (extra < GRACE_FLOOR_MS) extra = GRACE_FLOOR_MS;
-            if (extra > (int64_t)o->confirm_grace_ms) extra = (int64_t)o->confirm_grace_ms;
-            int64_t soon = ax_clock_ms() + extra;
-            if (deadline < 0 || soon < deadline) {
-              deadline = soon;
-              grace = true;
-            }
+            give_grace(o, t0, &deadline, &grace);
           }
         }
       }
@@ -382,13 +424,18 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
                : winner >= 0 ? "lost the race (killed)" : "no answer (killed)");
     }
   if (getenv("AXLE_DEBUG_CONFIRM"))   /* the figures behind the grace's policy; -1: killed */
-    fprintf(stderr, "confirm: z3 %s %lld ms; %s %s %lld ms\n", answer_name(rc[0].r),
-            (long long)rc[0].at_ms, base, answer_name(rc[1].r), (long long)rc[1].at_ms);
+    fprintf(stderr, "confirm: z3 %s%s %lld ms; %s %s%s %lld ms\n", answer_name(rc[0].r),
+            rc[0].replayed ? " (replayed)" : "", (long long)rc[0].at_ms, base,
+            answer_name(rc[1].r), rc[1].replayed ? " (replayed)" : "", (long long)rc[1].at_ms);
 
   AxSmtResult r = AX_SMT_UNKNOWN;
   int give = -1;   /* whose model goes to the caller */
   bool vague = approx && rc[0].r == AX_SMT_SAT;   /* z3's sat is only a candidate */
-  if (!both) {
+  if (winner >= 0 && rc[winner].replayed) {
+    /* a model the caller replayed: a counterexample, whatever the other solver would say */
+    r = AX_SMT_SAT;
+    give = winner;
+  } else if (!both) {
     if (winner >= 0) {
       r = rc[winner].r;
       give = winner;
@@ -444,8 +491,8 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
     }
   } else {
     r = rc[0].r;
-    /* z3's model, unless it has none or rests on an approximation */
-    give = (rc[0].model && !vague) || !rc[1].model ? 0 : 1;
+    /* z3's model, unless it has none, rests on an approximation or did not replay */
+    give = (rc[0].model && !vague && !rc[0].unreplayed) || !rc[1].model ? 0 : 1;
     if (r == AX_SMT_UNSAT && o->log) o->log->unsat_both++;
   }
   if (r == AX_SMT_SAT && model_out && give >= 0) {

@@ -16,6 +16,9 @@ typedef enum { AX_SMT_UNSAT, AX_SMT_SAT, AX_SMT_UNKNOWN } AxSmtResult;
  * z3 does not know, is not definite (portfolio.c). */
 typedef enum { AX_SOLVER_Z3, AX_SOLVER_PIPE, AX_SOLVER_PORTFOLIO } AxSolverKind;
 
+/* Values of the watched terms, parallel to the watch list. */
+typedef struct AxModel AxModel;
+
 /* What the caller wants to learn about a run of queries beyond their answers. */
 typedef struct AxSolverLog {
   int disagreements;       /* cross-check queries on which the two solvers disagreed */
@@ -44,11 +47,14 @@ typedef struct AxSolverOpts {
   /* With cross_check: a query one solver answers and the other cannot decide (timeout,
    * unknown, an operator it does not know) takes the answer given — an unsat counted in log
    * as confirmed by one solver only, a sat still replayed before it refutes anything; sat
-   * against unsat is still a disagreement. axle's default ("--solver both"). z3's sat ends
-   * the query at once (the verifier replays its model); the binary's sat waits for z3's
-   * answer (z3's model is preferred: counterexamples do not depend on speed); after an
-   * unsat the other solver has four times as long as the first needed to confirm it, at
-   * least 0.5 s and at most confirm_grace_ms (portfolio.c). */
+   * against unsat is still a disagreement. axle's default ("--solver both"). A sat whose
+   * model the caller's replay confirms (replay, below) ends the query at once, whichever
+   * solver found it. Without replay, or when it fails: z3's exact sat ends the query (the
+   * verifier replays its model; with replay, after a failed one, the binary first gets the
+   * grace below to find a model that replays); the binary's sat waits for z3's answer (z3's
+   * model is then preferred); after an unsat the other solver has four times as long as
+   * the first needed to confirm it, at least 0.5 s and at most confirm_grace_ms
+   * (portfolio.c). */
   bool confirm;
   unsigned confirm_grace_ms;
   /* With confirm: the binary's sat ends the query too, without waiting for z3's (IEEE
@@ -61,10 +67,22 @@ typedef struct AxSolverOpts {
   unsigned *dump_seq;
   const char *dump_note;
   AxSolverLog *log;        /* if non-NULL, receives what AxSolverLog says */
+  /* With confirm or PORTFOLIO (not the strict cross-check), when the caller asked for a
+   * model: the caller's exact check of a candidate model, called as soon as a solver answers
+   * sat while the other may still be running. True says the model is a counterexample the
+   * caller has confirmed by replaying it: the query ends at once with it (SAT, that model)
+   * and the other solver is stopped. False changes nothing but the wait: the other solver
+   * is still asked (portfolio.c). Borrows m; must not keep it. NULL: no eager replay. */
+  bool (*replay)(void *ctx, const AxModel *m);
+  void *replay_ctx;
+  /* The query is a goal check, ctx ∧ ¬(P1 ∧ … ∧ Pn): ask ctx ∧ ¬Pi for each i instead,
+   * one after another (solver.c; a Pi that is itself a conjunct of ctx is skipped, being
+   * unsat at once). UNSAT when every part is, SAT with the model of the first SAT part
+   * (a model of the whole), else UNKNOWN. For goals whose parts are independent (one per
+   * dimension): each part is far easier than their conjunction. */
+  bool split;
 } AxSolverOpts;
 
-/* Values of the watched terms, parallel to the watch list. */
-typedef struct AxModel AxModel;
 
 /* The value of watched term i. Each returns false, leaving out untouched, when the model
  * has no exact value of that kind: i out of range, a sort mismatch, or a value the solver

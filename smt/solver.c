@@ -164,6 +164,116 @@ static const AxTerm *with_log_facts(AxTermCtx *tc, const AxTerm *formula) {
   return ax_term_kind(facts) == AX_TERM_TRUE ? formula : ax_term_mk_and2(tc, formula, facts);
 }
 
+/* o->split: formula's one top-level conjunct ¬(P1 ∧ … ∧ Pn), n >= 2, as *goal with the
+ * other conjuncts in rest (a vector in a). False when formula has no such
+ * shape (none, or more than one negated conjunction). */
+static bool goal_of(const AxTerm *formula, AxArena *a, AxVec *rest, const AxTerm **goal) {
+  *goal = NULL;
+  size_t n = ax_term_kind(formula) == AX_TERM_AND ? ax_term_nargs(formula) : 1;
+  for (size_t i = 0; i < n; i++) {
+    const AxTerm *c = n == 1 ? formula : ax_term_arg(formula, i);
+    if (ax_term_kind(c) == AX_TERM_NOT && ax_term_kind(ax_term_arg(c, 0)) == AX_TERM_AND) {
+      if (*goal) return false;
+      *goal = ax_term_arg(c, 0);
+    } else {
+      ax_vec_push(a, rest, (void *)c);
+    }
+  }
+  return *goal && ax_term_nargs(*goal) >= 2;
+}
+
+static bool is_var(const AxTerm *t, void *unused) {
+  (void)unused;
+  return ax_term_kind(t) == AX_TERM_VAR;
+}
+
+static size_t find(size_t *up, size_t i) {
+  while (up[i] != i) i = up[i] = up[up[i]];
+  return i;
+}
+
+/* The goal's parts: its conjuncts not already among rest's (those are true wherever rest
+ * is), grouped so that two conjuncts sharing a variable are in one group (the conjuncts of
+ * one dimension, of one summation variable, stay together). Returns the number of groups;
+ * group[i] (sized nargs(goal)) is conjunct i's group, or -1 for a conjunct left out. */
+static size_t parts_of(const AxTermCtx *tc, const AxVec *rest, const AxTerm *goal, AxArena *a,
+                       long *group) {
+  size_t n = ax_term_nargs(goal), ngroups = 0;
+  size_t *up = ax_arena_alloc(a, (n + 1) * sizeof *up);
+  AxVec *vars = ax_arena_alloc(a, (n + 1) * sizeof *vars);
+  for (size_t i = 0; i < n; i++) {
+    const AxTerm *p = ax_term_arg(goal, i);
+    up[i] = i;
+    group[i] = 0;
+    vars[i] = (AxVec){0};
+    for (size_t j = 0; j < rest->len && group[i] == 0; j++)
+      if (rest->items[j] == p) group[i] = -1;
+    for (size_t j = 0; j < i && group[i] == 0; j++)
+      if (ax_term_arg(goal, j) == p) group[i] = -1;   /* a repeated conjunct */
+    if (group[i] == 0) ax_term_collect(tc, &p, 1, is_var, NULL, a, &vars[i]);
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < i && group[i] == 0; j++) {
+      if (group[j] < 0) continue;
+      for (size_t x = 0; x < vars[i].len; x++)
+        for (size_t y = 0; y < vars[j].len; y++)
+          if (vars[i].items[x] == vars[j].items[y]) up[find(up, i)] = find(up, j);
+    }
+  long *id = ax_arena_alloc(a, (n + 1) * sizeof *id);
+  for (size_t i = 0; i < n; i++) id[i] = -1;
+  for (size_t i = 0; i < n; i++) {
+    if (group[i] < 0) continue;
+    size_t r = find(up, i);
+    if (id[r] < 0) id[r] = (long)ngroups++;
+    group[i] = id[r];
+  }
+  return ngroups;
+}
+
+/* The goal asked part by part (query.h split): ctx ∧ ¬(G1 ∧ … ∧ Gm) is satisfiable exactly
+ * when some ctx ∧ ¬Gk is (each Gk a conjunction of some of the goal's conjuncts, every
+ * conjunct in one Gk or true wherever ctx is), and a model of that part is one of the
+ * whole. Each part is a query of its own ("<dump>-part<k>.smt2"); a goal of one part is
+ * asked whole. False (nothing asked) then. */
+static bool check_split(const AxSolverOpts *o, AxTermCtx *tc, const AxVec *rest,
+                        const AxTerm *goal, AxArena *a, const AxTerm *const *watch, size_t nwatch,
+                        AxModel **model_out, char *reason, size_t reason_len, AxSmtResult *out) {
+  size_t n = ax_term_nargs(goal);
+  long *group = ax_arena_alloc(a, (n + 1) * sizeof *group);
+  size_t m = parts_of(tc, rest, goal, a, group);
+  if (m < 2) return false;
+  AxSmtResult r = AX_SMT_UNSAT;
+  char why[512] = "", path[4096];
+  AxSolverOpts sub = *o;
+  sub.split = false;
+  sub.dump_prefix = NULL;   /* each part's dump is named below, when dumping at all */
+  sub.dump_seq = NULL;
+  const AxTerm *ctx = ax_term_mk_and(tc, rest->len, (const AxTerm *const *)rest->items);
+  const AxTerm **in = ax_arena_alloc(a, (n + 1) * sizeof *in);
+  for (size_t k = 0; k < m && r != AX_SMT_SAT; k++) {
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+      if (group[i] == (long)k) in[len++] = ax_term_arg(goal, i);
+    if (o->dump_path) {
+      size_t stem = strlen(o->dump_path);
+      if (stem > 5 && strcmp(o->dump_path + stem - 5, ".smt2") == 0) stem -= 5;
+      snprintf(path, sizeof path, "%.*s-part%zu.smt2", (int)stem, o->dump_path, k + 1);
+      sub.dump_path = path;
+    }
+    const AxTerm *q = ax_term_mk_and2(tc, ctx, ax_term_mk_not(tc, ax_term_mk_and(tc, len, in)));
+    AxSmtResult rk = ax_solver_check(&sub, tc, q, watch, nwatch, model_out, reason, reason_len);
+    if (rk == AX_SMT_SAT) {
+      r = AX_SMT_SAT;
+    } else if (rk == AX_SMT_UNKNOWN && r == AX_SMT_UNSAT) {
+      r = AX_SMT_UNKNOWN;
+      snprintf(why, sizeof why, "%s", reason);
+    }
+  }
+  if (r == AX_SMT_UNKNOWN) snprintf(reason, reason_len, "%s", why);
+  *out = r;
+  return true;
+}
+
 AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                             const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                             char *reason, size_t reason_len) {
@@ -176,7 +286,6 @@ AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *
   reason[0] = '\0';
   if (model_out) *model_out = NULL;
 
-  formula = with_log_facts(tc, formula);
   AxSolverOpts opts = *o;
   if (!opts.binary) opts.binary = "cvc5";
   char path[4096];
@@ -187,6 +296,18 @@ AxSmtResult ax_solver_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *
       snprintf(path, sizeof path, "%s.smt2", opts.dump_prefix);
     opts.dump_path = path;
   }
+  if (opts.split) {
+    AxArena *a = ax_arena_new();
+    AxVec rest = {0};
+    const AxTerm *goal;
+    AxSmtResult r = AX_SMT_UNKNOWN;
+    bool split = goal_of(formula, a, &rest, &goal) &&
+                 check_split(&opts, tc, &rest, goal, a, watch, nwatch, model_out, reason,
+                             reason_len, &r);
+    ax_arena_free(a);
+    if (split) return r;
+  }
+  formula = with_log_facts(tc, formula);
   AxSmtResult r = check_cases(&opts, tc, formula, watch, nwatch, model_out, reason, reason_len, 0);
   /* Only a SAT answer carries a model; a back-end that left one elsewhere is a bug. */
   AX_ASSERT(r == AX_SMT_SAT || !model_out || !*model_out);

@@ -97,6 +97,10 @@ set label "1 s" at 1000, graph 0.05 offset 0.5,0
 plot "$tmp/cdf.dat" using 1:2 with steps linewidth 2 title "$(fig solvers)"
 EOF
 
+# the page's text on how the times were made short and why each shortcut is sound (written
+# by hand, not generated): carried over from the page being replaced
+techniques=$([ -f "$page" ] && awk '/^### Speed: the techniques/ {f = 1} f && /^## / {exit} f' "$page" || true)
+
 {
   echo "# Verification results"
   echo
@@ -111,6 +115,7 @@ EOF
   echo "Rules verified for every element type: $(fig rules_verified) of $(fig rules);" \
     "$(fig rules_under_1s) of them in under 1 s (all their element types together). p50 $(fig median_ms) ms, p90 $(fig p90_ms) ms per result$([ -n "$wall" ] && echo "; wall-clock time of the run: $wall s")."
   echo
+  [ -n "$techniques" ] && { printf '%s\n' "$techniques"; echo; }
   if [ "$(fig dirs)" = rules/xla ]; then
     echo "Side by side with TensorRight's published figures (POPL'25, an i9-13900K; its 118 rules,"
     echo "without the generalized FoldConvInputPad, which this corpus adds as a 119th rule):"

@@ -64,6 +64,23 @@ void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const c
   snprintf(out->reason, n, fmt, a, b);
 }
 
+/* AxSolverOpts.replay: does m replay as a counterexample? */
+static bool replays(void *ctx, const AxModel *m) {
+  AxEagerReplay *e = ctx;
+  AxReplay rep;
+  ax_cex_replay(e->in, e->w, m, &rep);
+  free(rep.text);
+  free(rep.json);
+  free(rep.failed);
+  return rep.confirmed;
+}
+
+void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e) {
+  *s = *base;
+  s->replay = replays;
+  s->replay_ctx = e;
+}
+
 /* --dump-smt: o with its queries written to "<dump_stem>.<ranks><what>.smt2" (ranks as
  * "x_2-y_1." or empty; no '=', which z3's command line takes for a parameter), numbered
  * "-<n>" when seq is non-NULL; o itself when not dumping. */
@@ -141,7 +158,10 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   AxModel *m = NULL;
   out->queries++;
   o = dumping(base, &dump_opts, prefix, sizeof prefix, rule->syms, rank, "vc", NULL);
-  AxSmtResult r = ax_solver_check(&o->solver, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
+  AxEagerReplay eager = {&in, &w};
+  AxSolverOpts vc;
+  ax_verify_eager(&vc, &o->solver, &eager);
+  AxSmtResult r = ax_solver_check(&vc, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
   if (r == AX_SMT_UNKNOWN) {
     ax_result_set_reason(out, "at rank %s: %s", where, reason);
     v = AX_UNKNOWN;

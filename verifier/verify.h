@@ -108,6 +108,23 @@ int ax_rule_types(const AxBlock *rule, AxType out[3]);
 void ax_verify_rule(const AxBlock *rule, AxType t, const AxVerifyOpts *opts, AxResult *out);
 void ax_result_free(AxResult *r);
 
+/* --- For the verifier's own files (verify.c, bijection.c) ------------------------------- */
+
+struct AxSymInstance;
+struct AxWatch;
+/* Eager replay (query.h, AxSolverOpts.replay): a query's candidate models replayed in the
+ * concrete domain (cex.h) the moment a solver gives one, so that a counterexample that
+ * replays does not wait for the other solver. The caller replays the model it is finally
+ * given again, for its text: only that replay makes a verdict INVALID. */
+typedef struct AxEagerReplay {
+  struct AxSymInstance *in;
+  const struct AxWatch *w;   /* the watch list the query was asked with */
+} AxEagerReplay;
+
+/* s: a copy of base whose candidate models are replayed against e (borrowed; it must
+ * outlive every query asked with s). */
+void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e);
+
 /* For the verifiers of this folder (verify.c, ieee.c): out->reason becomes fmt filled with
  * a and b (fmt holds exactly two %s), the old reason freed; and a rank vector as reports
  * print it, "x=2, y=1" (returned owned). */

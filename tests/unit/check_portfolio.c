@@ -247,6 +247,141 @@ START_TEST(test_exp_is_not_z3s_to_refute) {
 }
 END_TEST
 
+/* AxSolverOpts.replay for the tests: counts its calls and says what `verdict` says. */
+typedef struct Replays {
+  int calls;
+  bool verdict;
+  const char *touch;   /* if non-NULL, a file created at the first call */
+} Replays;
+
+static bool fake_replay(void *ctx, const AxModel *m) {
+  Replays *r = ctx;
+  ck_assert_ptr_nonnull(m);
+  if (r->calls++ == 0 && r->touch) {
+    FILE *f = fopen(r->touch, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+  }
+  return r->verdict;
+}
+
+/* --solver both's options with a replay that says `verdict`, and no time limit: a wait
+ * for a solver that never answers would never end (the test's own timeout catches it),
+ * so what is asserted does not depend on speed. */
+static AxSolverOpts eager_opts(const char *binary, Replays *rp, AxSolverLog *log) {
+  return (AxSolverOpts){.kind = AX_SOLVER_PORTFOLIO, .binary = binary, .cross_check = true,
+                        .confirm = true, .confirm_grace_ms = 2000, .log = log,
+                        .replay = fake_replay, .replay_ctx = rp};
+}
+
+/* exp(r) >= 2 with r = 1: sat (e > 2); to z3, exp is uninterpreted, so its sat is only a
+ * candidate (a model of r) */
+static const AxTerm *exp_sat_query(const AxTerm **r) {
+  *r = ax_term_mk_var(tc, "r", AX_SORT_REAL);
+  return ax_term_mk_and2(tc, ax_term_mk_eq(tc, *r, ax_term_mk_real_si(tc, 1, 1)),
+                         ax_term_mk_ge(tc, ax_term_mk_exp(tc, *r), ax_term_mk_real_si(tc, 2, 1)));
+}
+
+START_TEST(test_replayed_candidate_ends_the_wait) {
+  /* z3's candidate on exp used to wait out the other solver's time limit; a candidate the
+   * caller's replay confirms ends the query at once, the hanging solver is stopped with
+   * its children, and no unsat counter moves */
+  char pidfile[128], cmd[512];
+  snprintf(pidfile, sizeof pidfile, "%s/slow.pid", tmpdir);
+  snprintf(cmd, sizeof cmd, "sleep 300 & echo $! > %s; wait", pidfile);
+  const char *slow = script("slow", cmd);
+  const AxTerm *r;
+  const AxTerm *q = exp_sat_query(&r);
+  Replays rp = {.verdict = true};
+  AxSolverLog log = {0};
+  AxSolverOpts o = eager_opts(slow, &rp, &log);
+  AxModel *m = NULL;
+  ck_assert_msg(ax_solver_check(&o, tc, q, &r, 1, &m, reason, sizeof reason) == AX_SMT_SAT, "%s",
+                reason);
+  ck_assert_int_eq(rp.calls, 1);
+  mpq_t v;
+  mpq_init(v);
+  ck_assert_ptr_nonnull(m);
+  ck_assert(ax_model_real(m, 0, v));
+  ck_assert_int_eq(mpq_cmp_si(v, 1, 1), 0);
+  mpq_clear(v);
+  ax_model_free(m);
+  ck_assert_int_eq(log.unsat_both + log.unsat_z3_only + log.unsat_binary_only, 0);
+  ck_assert_int_eq(log.disagreements, 0);
+  pid_t sleeper = pid_in(pidfile);
+  if (sleeper > 0) {   /* the script may not have started its child before it was stopped */
+    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    ck_assert_msg(gone(sleeper), "the slow solver's child %d survived", (int)sleeper);
+  }
+  /* the plain portfolio too */
+  rp.calls = 0;
+  o.cross_check = o.confirm = false;
+  ck_assert_int_eq(ax_solver_check(&o, tc, q, &r, 1, &m, reason, sizeof reason), AX_SMT_SAT);
+  ck_assert_int_eq(rp.calls, 1);
+  ax_model_free(m);
+  expect_no_children();
+}
+END_TEST
+
+START_TEST(test_unreplayed_candidate_waits) {
+  /* a candidate that does not replay changes only the wait: the other solver's answer is
+   * still taken as before — its unsat against z3's candidate on exp is the binary's alone
+   * (this fake one lies; the point is the bookkeeping) */
+  const AxTerm *r;
+  const AxTerm *q = exp_sat_query(&r);
+  /* the other solver answers only after the replay, so the order is fixed */
+  char touch[128], cmd[512];
+  snprintf(touch, sizeof touch, "%s/replayed", tmpdir);
+  snprintf(cmd, sizeof cmd, "while [ ! -e %s ]; do sleep 0.05; done; echo unsat", touch);
+  Replays rp = {.verdict = false, .touch = touch};
+  AxSolverLog log = {0};
+  AxSolverOpts o = eager_opts(script("unsat", cmd), &rp, &log);
+  AxModel *m = (AxModel *)1;
+  ck_assert_int_eq(ax_solver_check(&o, tc, q, &r, 1, &m, reason, sizeof reason), AX_SMT_UNSAT);
+  ck_assert_ptr_null(m);
+  ck_assert_int_eq(rp.calls, 1);
+  ck_assert_int_eq(log.unsat_binary_only, 1);   /* z3 could not decide it: the binary alone */
+  ck_assert_int_eq(log.unsat_both + log.unsat_z3_only + log.disagreements, 0);
+  /* with no other answer, z3's candidate goes back to the caller (who replays it again and
+   * finds nothing): as without eager replay */
+  o.binary = script("crash", "kill -SEGV $$");
+  rp.calls = 0;
+  ck_assert_int_eq(ax_solver_check(&o, tc, q, &r, 1, &m, reason, sizeof reason), AX_SMT_SAT);
+  ck_assert_int_eq(rp.calls, 1);
+  ax_model_free(m);
+  /* z3's exact sat that does not replay: the binary has the grace to find another model,
+   * then z3's model stands (a hanging binary, stopped after the grace) */
+  rp.calls = 0;
+  o.binary = script("hang", "exec sleep 300");
+  ck_assert_int_eq(ax_solver_check(&o, tc, sat_q, &x, 1, &m, reason, sizeof reason), AX_SMT_SAT);
+  ck_assert_int_eq(rp.calls, 1);
+  expect_42(m);
+  ck_assert_int_eq(log.unsat_binary_only, 1);
+  ck_assert_int_eq(log.unsat_both + log.unsat_z3_only + log.disagreements, 0);
+  expect_no_children();
+}
+END_TEST
+
+START_TEST(test_strict_cross_check_does_not_replay) {
+  /* the strict cross-check wants both answers: no eager replay, no model handed over early */
+  Replays rp = {.verdict = true};
+  AxSolverLog log = {0};
+  AxSolverOpts o = eager_opts("cvc5", &rp, &log);
+  o.confirm = false;
+  o.timeout_ms = 30000;
+  AxModel *m = NULL;
+  ck_assert_int_eq(ax_solver_check(&o, tc, sat_q, &x, 1, &m, reason, sizeof reason), AX_SMT_SAT);
+  ck_assert_int_eq(rp.calls, 0);
+  expect_42(m);
+  /* no model asked for: nothing to replay */
+  o.confirm = true;
+  ck_assert_int_eq(ax_solver_check(&o, tc, sat_q, NULL, 0, NULL, reason, sizeof reason),
+                   AX_SMT_SAT);
+  ck_assert_int_eq(rp.calls, 0);
+  expect_no_children();
+}
+END_TEST
+
 START_TEST(test_numbered_dumps) {
   char prefix[128], path[160];
   snprintf(prefix, sizeof prefix, "%s/r.int.bounds", tmpdir);
@@ -288,6 +423,9 @@ static Suite *portfolio_suite(void) {
   tcase_add_test(t, test_cross_check_disagreement);
   tcase_add_test(t, test_cross_check_needs_both);
   tcase_add_test(t, test_exp_is_not_z3s_to_refute);
+  tcase_add_test(t, test_replayed_candidate_ends_the_wait);
+  tcase_add_test(t, test_unreplayed_candidate_waits);
+  tcase_add_test(t, test_strict_cross_check_does_not_replay);
   tcase_add_test(t, test_numbered_dumps);
   suite_add_tcase(s, t);
   return s;

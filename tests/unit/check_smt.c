@@ -742,6 +742,103 @@ START_TEST(test_reader) {
 }
 END_TEST
 
+/* --- Goals asked part by part (query.h split) ---------------------------------------------- */
+
+static AxSmtResult run_split(int i, bool split, const AxTerm *f, const AxTerm *const *watch,
+                             size_t n, AxModel **m, const char *dump) {
+  AxSolverOpts o = {.kind = backends[i].kind, .timeout_ms = 60000, .binary = backends[i].binary,
+                    .split = split, .dump_path = dump};
+  return ax_solver_check(&o, tc, f, watch, n, m, reason, sizeof reason);
+}
+
+START_TEST(test_split_goal) {
+  /* ctx: 0 <= x < 3, 0 <= y < 3. A goal one of whose parts fails is SAT with a model of
+   * the whole formula; one that holds is UNSAT; a conjunct of ctx repeated in the goal is
+   * no part of its own */
+  const AxTerm *x = ivar("x"), *y = ivar("y");
+  const AxTerm *ctx = ax_term_mk_and(tc, 4, (const AxTerm *[]){ax_term_mk_le(tc, I(0), x),
+      ax_term_mk_lt(tc, x, I(3)), ax_term_mk_le(tc, I(0), y), ax_term_mk_lt(tc, y, I(3))});
+  const AxTerm *holds = ax_term_mk_and(tc, 3, (const AxTerm *[]){ax_term_mk_lt(tc, x, I(3)),
+      ax_term_mk_lt(tc, x, I(5)), ax_term_mk_ge(tc, y, I(0))});
+  const AxTerm *fails = ax_term_mk_and(tc, 2, (const AxTerm *[]){ax_term_mk_lt(tc, x, I(5)),
+      ax_term_mk_lt(tc, y, I(2))});
+  const AxTerm *w[] = {x, y};
+  AxModel *m = NULL;
+  ck_assert_int_eq(run_split(_i, true, ax_term_mk_and2(tc, ctx, ax_term_mk_not(tc, holds)), w, 2,
+                             &m, NULL), AX_SMT_UNSAT);
+  ck_assert_ptr_null(m);
+  ck_assert_int_eq(run_split(_i, true, ax_term_mk_and2(tc, ctx, ax_term_mk_not(tc, fails)), w, 2,
+                             &m, NULL), AX_SMT_SAT);
+  mpz_t v;
+  mpz_init(v);
+  ck_assert_ptr_nonnull(m);
+  ck_assert(ax_model_int(m, 1, v));
+  ck_assert_int_eq(mpz_get_si(v), 2);   /* y = 2: the failing part */
+  ck_assert(ax_model_int(m, 0, v));
+  ck_assert(mpz_sgn(v) >= 0 && mpz_cmp_si(v, 3) < 0);
+  mpz_clear(v);
+  ax_model_free(m);
+}
+END_TEST
+
+START_TEST(test_split_agrees) {
+  /* the oracle: on random goals over shared and separate variables, the split answer is
+   * the whole query's answer (fixed seed; linear, so every back-end decides them) */
+  const AxTerm *v[4] = {ivar("a"), ivar("b"), ivar("c"), ivar("d")};
+  unsigned seed = 12345;
+  int sat = 0, unsat = 0;
+  for (int round = 0; round < 12; round++) {
+    const AxTerm *ctx[8], *goal[4];
+    for (int k = 0; k < 4; k++) {
+      seed = seed * 1103515245u + 12345u;
+      ctx[2 * k] = ax_term_mk_le(tc, I(0), v[k]);
+      ctx[2 * k + 1] = ax_term_mk_lt(tc, v[k], I((long)(seed >> 16) % 4 + 1));
+    }
+    for (int k = 0; k < 4; k++) {
+      seed = seed * 1103515245u + 12345u;
+      unsigned r = seed >> 16;
+      const AxTerm *lhs = v[k];
+      if (r & 1) lhs = ax_term_mk_add2(tc, v[k], v[(k + 1) % 4]);   /* joins two variables */
+      goal[k] = ax_term_mk_le(tc, lhs, I((long)(r >> 1) % 7));
+    }
+    const AxTerm *f = ax_term_mk_and2(tc, ax_term_mk_and(tc, 8, ctx),
+                                      ax_term_mk_not(tc, ax_term_mk_and(tc, 4, goal)));
+    AxSmtResult whole = run_split(_i, false, f, v, 4, NULL, NULL);
+    AxSmtResult parts = run_split(_i, true, f, v, 4, NULL, NULL);
+    ck_assert_msg(whole != AX_SMT_UNKNOWN, "round %d: %s", round, reason);
+    ck_assert_msg(whole == parts, "round %d: whole %d, split %d", round, whole, parts);
+    sat += whole == AX_SMT_SAT;
+    unsat += whole == AX_SMT_UNSAT;
+  }
+  ck_assert_int_gt(sat, 0);   /* the oracle saw both answers */
+  ck_assert_int_gt(unsat, 0);
+}
+END_TEST
+
+START_TEST(test_split_dumps_and_unknown) {
+  /* each part has its dump, "<dump>-part<k>.smt2", which both solvers answer; a part no
+   * solver decides makes the whole UNKNOWN, never UNSAT */
+  char path[160], part[192], line[256];
+  snprintf(path, sizeof path, "%s/goal.smt2", tmpdir);
+  const AxTerm *x = ivar("x"), *y = ivar("y");
+  const AxTerm *f = ax_term_mk_and2(tc, ax_term_mk_and2(tc, ax_term_mk_le(tc, I(0), x), ax_term_mk_le(tc, I(0), y)),
+      ax_term_mk_not(tc, ax_term_mk_and2(tc, ax_term_mk_ge(tc, x, I(-1)), ax_term_mk_ge(tc, y, I(-2)))));
+  ck_assert_int_eq(run_split(0, true, f, NULL, 0, NULL, path), AX_SMT_UNSAT);
+  for (int k = 1; k <= 2; k++) {
+    snprintf(part, sizeof part, "%s/goal-part%d.smt2", tmpdir, k);
+    first_line("z3", part, line, sizeof line);
+    ck_assert_str_eq(line, "unsat");
+  }
+  snprintf(part, sizeof part, "%s/goal-part3.smt2", tmpdir);
+  ck_assert_int_ne(access(part, F_OK), 0);
+  AxSolverOpts o = {.kind = AX_SOLVER_PIPE, .timeout_ms = 5000, .split = true,
+                    .binary = script("unknown", "echo unknown")};
+  ck_assert_int_eq(ax_solver_check(&o, tc, f, NULL, 0, NULL, reason, sizeof reason),
+                   AX_SMT_UNKNOWN);
+  ck_assert_ptr_nonnull(strstr(reason, "unknown"));
+}
+END_TEST
+
 static Suite *smt_suite(void) {
   Suite *s = suite_create("smt");
   TCase *all = tcase_create("backends");
@@ -757,6 +854,8 @@ static Suite *smt_suite(void) {
   tcase_add_loop_test(all, test_abs_to_real_rdiv, 0, NBACKENDS);
   tcase_add_loop_test(all, test_irrational_has_no_value, 0, 2);
   tcase_add_loop_test(all, test_floating_point, 0, NBACKENDS);
+  tcase_add_loop_test(all, test_split_goal, 0, NBACKENDS);
+  tcase_add_loop_test(all, test_split_agrees, 0, NBACKENDS);
   suite_add_tcase(s, all);
 
   TCase *fake = tcase_create("fake solvers and dumps");
@@ -766,6 +865,7 @@ static Suite *smt_suite(void) {
   tcase_add_test(fake, test_fake_solvers);
   tcase_add_test(fake, test_fake_answers);
   tcase_add_test(fake, test_dump);
+  tcase_add_test(fake, test_split_dumps_and_unknown);
   suite_add_tcase(s, fake);
 
   TCase *text = tcase_create("smtlib text");

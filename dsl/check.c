@@ -571,10 +571,349 @@ static int nbits(uint64_t v) {
   return n;
 }
 
-/* Axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). */
+/* ---- axes rules, one per operator family ------------------------------------------
+ *
+ * The axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). An
+ * operator's rule is its row of `axes_rules` below; check_op has already checked the
+ * operands (tensors), the attributes (axis names, per-axis values) and the element types,
+ * so a rule only relates axis sets. */
+
+/* One application as its axes rule sees it. */
+typedef struct Applied {
+  AxExpr *e;                  /* the call */
+  AxOp op;
+  const AxOpSpec *spec;
+  const Bound *b;             /* operands and attributes as written */
+  const AxTy *ops;            /* the operands' types */
+  uint64_t at[AX_MAX_ATTRS];  /* the axes each attribute names (0 when absent) */
+  uint64_t x;                 /* the first operand's axes (0 without operands) */
+} Applied;
+
+/* Sets *result to the application's axes, or reports why it is ill-formed and returns
+ * false. */
+typedef bool AxesRule(Checker *c, const Applied *p, uint64_t *result);
+
+/* CONSTANT: a scalar value spread over the shape's axes */
+static bool axes_constant(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->ops[0].axes) {
+    err(c, p->b->operands[0]->span, "the value of 'constant' must be a scalar, not a tensor with axes %s",
+        axes_text(c, p->ops[0].axes));
+    return false;
+  }
+  *result = p->at[0];
+  return true;
+}
+
+/* IOTA: the shape's axes; the iota axis is one of them, fixed at rank 1 */
+static bool axes_iota(Checker *c, const Applied *p, uint64_t *result) {
+  if (!(p->at[0] & p->at[1])) {
+    err(c, p->b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, p->at[0]));
+    return false;
+  }
+  mark_singleton(c, p->at[1], p->b->attrs[1]->span, "iota axis");
+  *result = p->at[0];
+  return true;
+}
+
+/* BROADCAST: the operand's axes and new ones */
+static bool axes_broadcast(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->x & p->at[0]) {
+    err(c, p->b->attrs[0]->span, "'broadcast' adds axes %s that the operand already has",
+        axes_text(c, p->x & p->at[0]));
+    return false;
+  }
+  *result = p->x | p->at[0];
+  return true;
+}
+
+/* SLICE, DYNAMIC_SLICE, REVERSE (and the pads, the update): the operand's axes; every
+ * attribute names only axes the operand has */
+static bool axes_window(Checker *c, const Applied *p, uint64_t *result) {
+  for (int k = 0; k < ax_op_nattrs(p->op); k++)
+    if (p->at[k] & ~p->x) {
+      err(c, p->b->attrs[k]->span, "'%s' attribute '%s' names axes %s that the operand does not have",
+          p->spec->name, p->spec->attrs[k].name, axes_text(c, p->at[k] & ~p->x));
+      return false;
+    }
+  *result = p->x;
+  return true;
+}
+
+/* PAD, PAD_LOW: a window whose padding value is a scalar */
+static bool axes_pad(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->ops[1].axes) {
+    err(c, p->b->operands[1]->span, "the padding value of '%s' must be a scalar", p->spec->name);
+    return false;
+  }
+  return axes_window(c, p, result);
+}
+
+/* DYNAMIC_UPDATE_SLICE: a window whose update has the operand's axes */
+static bool axes_update(Checker *c, const Applied *p, uint64_t *result) {
+  if (!axes_window(c, p, result)) return false;
+  if (p->ops[1].axes != p->x) {
+    err(c, p->b->operands[1]->span, "the update of 'dynamic_update_slice' has axes %s, the operand %s",
+        axes_text(c, p->ops[1].axes), axes_text(c, p->x));
+    return false;
+  }
+  return true;
+}
+
+/* CONCAT: operands with one set of axes; the concat axis is one of them, fixed at rank 1 */
+static bool axes_concat(Checker *c, const Applied *p, uint64_t *result) {
+  for (int i = 1; i < p->b->noperands; i++)
+    if (p->ops[i].axes != p->x) {
+      err(c, p->b->operands[i]->span, "operands of 'concat' have different axes: %s and %s",
+          axes_text(c, p->x), axes_text(c, p->ops[i].axes));
+      return false;
+    }
+  if (!(p->at[0] & p->x)) {
+    err(c, p->b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, p->x));
+    return false;
+  }
+  mark_singleton(c, p->at[0], p->b->attrs[0]->span, "concat axis");
+  *result = p->x;
+  return true;
+}
+
+/* RELABEL: an injective renaming of some of the operand's axes */
+static bool axes_relabel(Checker *c, const Applied *p, uint64_t *result) {
+  AxExpr *m = p->b->attrs[0];
+  uint64_t x = p->x, from = p->at[0], to = 0;
+  if (from & ~x) {
+    err(c, m->span, "'relabel' renames axes %s that the operand does not have", axes_text(c, from & ~x));
+    return false;
+  }
+  for (size_t i = 0; i < m->u.axmap.n; i++) {
+    int ax = sym(c, m->u.axmap.entries[i].value->ty.sym)->axis;
+    if (to >> ax & 1) {
+      err(c, m->u.axmap.entries[i].value->span, "'relabel' is not injective: two axes become '%s'",
+          axis_name(c, ax));
+      return false;
+    }
+    to |= (uint64_t)1 << ax;
+  }
+  if (to & (x & ~from)) {
+    err(c, m->span, "'relabel' is not injective: %s would clash with axes the operand keeps",
+        axes_text(c, to & (x & ~from)));
+    return false;
+  }
+  *result = (x & ~from) | to;
+  return true;
+}
+
+/* RESHAPE_DEGENERATE: adds new axes, removes axes the operand has */
+static bool axes_degenerate(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->at[0] & p->x) {
+    err(c, p->b->attrs[0]->span, "'reshape_degenerate' adds axes %s that the operand already has",
+        axes_text(c, p->at[0] & p->x));
+    return false;
+  }
+  if (p->at[1] & ~p->x) {
+    err(c, p->b->attrs[1]->span, "'reshape_degenerate' removes axes %s that the operand does not have",
+        axes_text(c, p->at[1] & ~p->x));
+    return false;
+  }
+  *result = (p->x & ~p->at[1]) | p->at[0];
+  return true;
+}
+
+/* MEAN, RMS_NORM: one axis of the operand, fixed at rank 1 (programs reduce along one
+ * dimension); mean removes it, rms_norm keeps it */
+static bool axes_one_axis(Checker *c, const Applied *p, uint64_t *result) {
+  bool mean = p->op == AX_OP_MEAN;
+  if (!(p->at[0] & p->x)) {
+    err(c, p->b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", p->spec->name,
+        axes_text(c, p->x));
+    return false;
+  }
+  mark_singleton(c, p->at[0], p->b->attrs[0]->span, mean ? "mean axis" : "rms_norm axis");
+  *result = mean ? p->x & ~p->at[0] : p->x;
+  return true;
+}
+
+/* RESHAPE_SPLIT, RESHAPE_MERGE: row-major split of one aggregated axis into two of its
+ * rank class (named axis by named axis: x.k = hi.k * t.k + lo.k), and the merge back */
+static bool axes_reshape(Checker *c, const Applied *p, uint64_t *result) {
+  const char *name = p->spec->name;
+  bool split = p->op == AX_OP_RESHAPE_SPLIT;
+  uint64_t x = p->x, one = split ? p->at[0] : p->at[1], two = split ? p->at[1] : p->at[0];
+  AxExpr *one_at = p->b->attrs[split ? 0 : 1], *two_at = p->b->attrs[split ? 1 : 0];
+  if (split && nbits(one) != 1) {
+    err(c, one_at->span, "'reshape_split' splits one axis: attribute 'inner' must name exactly one");
+    return false;
+  }
+  if (nbits(two) != 2) {
+    err(c, two_at->span, "'%s' needs exactly two axes [major, minor] in '%s'", name, split ? "into" : "axes");
+    return false;
+  }
+  uint64_t gone = split ? one : two, made = split ? two : one;
+  if (gone & ~x) {
+    err(c, (split ? one_at : two_at)->span, "'%s' %s axes %s that the operand does not have", name,
+        split ? "splits" : "merges", axes_text(c, gone & ~x));
+    return false;
+  }
+  if (made & x) {
+    err(c, (split ? two_at : one_at)->span, "'%s' makes axes %s that the operand already has", name,
+        axes_text(c, made & x));
+    return false;
+  }
+  int rc = -1;
+  for (size_t i = 0; i < c->s->naxes; i++)
+    if ((one | two) >> i & 1) {
+      int r = sym(c, c->s->axes[i])->rclass;
+      if (rc >= 0 && r != rc) {
+        err(c, p->e->span, "'%s' needs its axes %s in one rank class", name, axes_text(c, one | two));
+        return false;
+      }
+      rc = r;
+    }
+  *result = (x & ~gone) | made;
+  return true;
+}
+
+/* REDUCE: the operand's axes without the reduced ones */
+static bool axes_reduce(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->at[0] & ~p->x) {
+    err(c, p->b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
+        axes_text(c, p->at[0] & ~p->x));
+    return false;
+  }
+  *result = p->x & ~p->at[0];
+  return true;
+}
+
+/* DOT: both operands' axes without the contracted ones; every shared axis is contracted
+ * or batch */
+static bool axes_dot(Checker *c, const Applied *p, uint64_t *result) {
+  uint64_t x = p->x, y = p->ops[1].axes, common = x & y, con = p->at[0], bat = p->at[1];
+  if (con & ~common) {
+    err(c, p->b->attrs[0]->span, "'dot' contracts axes %s that are not in both operands",
+        axes_text(c, con & ~common));
+    return false;
+  }
+  if (bat & ~common) {
+    err(c, p->b->attrs[1]->span, "'dot' batch axes %s are not in both operands", axes_text(c, bat & ~common));
+    return false;
+  }
+  if (con & bat) {
+    err(c, p->b->attrs[1]->span, "axes %s are both contracted and batch", axes_text(c, con & bat));
+    return false;
+  }
+  if (common & ~(con | bat)) {
+    err(c, p->e->span, "'dot' operands share axes %s that are neither contracted nor batch "
+        "(relabel one operand)", axes_text(c, common & ~(con | bat)));
+    return false;
+  }
+  *result = (x | y) & ~con;
+  return true;
+}
+
+/* CONV: input {batch, feature, spatial}, kernel {feature, out_feature, spatial}, result
+ * {batch, out_feature, spatial}; the per-axis attributes name spatial axes only */
+static bool axes_conv(Checker *c, const Applied *p, uint64_t *result) {
+  uint64_t x = p->x, w = p->ops[1].axes, bat = p->at[0], feat = p->at[1], outf = p->at[2], sp = p->at[3];
+  uint64_t all[4] = {bat, feat, outf, sp};
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++)
+      if (all[i] & all[j]) {
+        err(c, p->e->span, "'conv' uses axes %s in two roles", axes_text(c, all[i] & all[j]));
+        return false;
+      }
+  if (x != (bat | feat | sp)) {
+    err(c, p->b->operands[0]->span, "the input of 'conv' must have exactly the batch, feature and "
+        "spatial axes %s, it has %s", axes_text(c, bat | feat | sp), axes_text(c, x));
+    return false;
+  }
+  if (w != (feat | outf | sp)) {
+    err(c, p->b->operands[1]->span, "the kernel of 'conv' must have exactly the feature, output-feature "
+        "and spatial axes %s, it has %s", axes_text(c, feat | outf | sp), axes_text(c, w));
+    return false;
+  }
+  for (int k = 4; k < ax_op_nattrs(p->op); k++)
+    if (p->at[k] & ~sp) {
+      err(c, p->b->attrs[k]->span, "'conv' attribute '%s' names non-spatial axes %s",
+          p->spec->attrs[k].name, axes_text(c, p->at[k] & ~sp));
+      return false;
+    }
+  *result = bat | outf | sp;
+  return true;
+}
+
+/* Element-wise operators (arithmetic, comparisons, logic, select, clamp, the unary
+ * functions): operands with identical axes, or scalars that broadcast */
+static bool axes_elementwise(Checker *c, const Applied *p, uint64_t *result) {
+  *result = 0;
+  for (int i = 0; i < p->b->noperands; i++) {
+    if (!p->ops[i].axes) continue;
+    if (*result && p->ops[i].axes != *result) {
+      err(c, p->e->span, "operands of '%s' have different axes: %s and %s", p->spec->name,
+          axes_text(c, *result), axes_text(c, p->ops[i].axes));
+      return false;
+    }
+    *result = p->ops[i].axes;
+  }
+  return true;
+}
+
+/* The axes rule of every rule-level operator (AX_LV_RULE in AX_OP_LIST). A
+ * missing row is an internal error at its first use, and check_dsl's completeness test
+ * walks AX_OP_LIST so that it never reaches a user. */
+static AxesRule *const axes_rules[AX_OP_COUNT] = {
+    [AX_OP_CONSTANT] = axes_constant,
+    [AX_OP_IOTA] = axes_iota,
+    [AX_OP_BROADCAST] = axes_broadcast,
+    [AX_OP_ADD] = axes_elementwise,
+    [AX_OP_SUB] = axes_elementwise,
+    [AX_OP_MUL] = axes_elementwise,
+    [AX_OP_DIV] = axes_elementwise,
+    [AX_OP_REM] = axes_elementwise,
+    [AX_OP_MAX] = axes_elementwise,
+    [AX_OP_MIN] = axes_elementwise,
+    [AX_OP_NEG] = axes_elementwise,
+    [AX_OP_ABS] = axes_elementwise,
+    [AX_OP_EXP] = axes_elementwise,
+    [AX_OP_AND] = axes_elementwise,
+    [AX_OP_OR] = axes_elementwise,
+    [AX_OP_NOT] = axes_elementwise,
+    [AX_OP_EQ] = axes_elementwise,
+    [AX_OP_NE] = axes_elementwise,
+    [AX_OP_LT] = axes_elementwise,
+    [AX_OP_LE] = axes_elementwise,
+    [AX_OP_GT] = axes_elementwise,
+    [AX_OP_GE] = axes_elementwise,
+    [AX_OP_SELECT] = axes_elementwise,
+    [AX_OP_CLAMP] = axes_elementwise,
+    [AX_OP_PAD] = axes_pad,
+    [AX_OP_PAD_LOW] = axes_pad,
+    [AX_OP_SLICE] = axes_window,
+    [AX_OP_DYNAMIC_SLICE] = axes_window,
+    [AX_OP_DYNAMIC_UPDATE_SLICE] = axes_update,
+    [AX_OP_CONCAT] = axes_concat,
+    [AX_OP_RELABEL] = axes_relabel,
+    [AX_OP_REVERSE] = axes_window,
+    [AX_OP_RESHAPE_DEGENERATE] = axes_degenerate,
+    [AX_OP_REDUCE] = axes_reduce,
+    [AX_OP_DOT] = axes_dot,
+    [AX_OP_CONV] = axes_conv,
+    [AX_OP_SQUARE] = axes_elementwise,
+    [AX_OP_SQRT] = axes_elementwise,
+    [AX_OP_SILU] = axes_elementwise,
+    [AX_OP_MEAN] = axes_one_axis,
+    [AX_OP_RMS_NORM] = axes_one_axis,
+    [AX_OP_LOG] = axes_elementwise,
+    [AX_OP_POW] = axes_elementwise,
+    [AX_OP_RSQRT] = axes_elementwise,
+    [AX_OP_RESHAPE_SPLIT] = axes_reshape,
+    [AX_OP_RESHAPE_MERGE] = axes_reshape,
+};
+
+bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && axes_rules[op]; }
+
+/* One operator application: operands, attributes, element types (the row of AX_OP_LIST),
+ * then the operator's axes rule. */
 static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
   const AxOpSpec *spec = ax_op_spec(op);
-  const char *name = spec->name;
   AxTy ops[64];
   bool ok = true;
   for (int i = 0; i < b->noperands; i++) {
@@ -582,241 +921,23 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
     if (ops[i].kind == AX_K_NONE) {
       ok = false;
     } else if (ops[i].kind != AX_K_TENSOR) {
-      err(c, b->operands[i]->span, "operand %d of '%s' must be a tensor, not %s", i + 1, name,
+      err(c, b->operands[i]->span, "operand %d of '%s' must be a tensor, not %s", i + 1, spec->name,
           kind_text(ops[i]));
       ok = false;
     }
   }
-  uint64_t at[AX_MAX_ATTRS] = {0};
+  Applied p = {.e = e, .op = op, .spec = spec, .b = b, .ops = ops};
   for (int k = 0; k < ax_op_nattrs(op); k++)
-    if (b->attrs[k] && !check_attr(c, op, &spec->attrs[k], b->attrs[k], &at[k])) ok = false;
+    if (b->attrs[k] && !check_attr(c, op, &spec->attrs[k], b->attrs[k], &p.at[k])) ok = false;
   if (!ok) return none();
 
   AxElem elem = op_elem(c, e, op, ops, b->noperands);
   if (elem == AX_ELEM_NONE) return none();
-  uint64_t x = b->noperands ? ops[0].axes : 0;
-  uint64_t result = x;
+  p.x = b->noperands ? ops[0].axes : 0;
+  AX_ASSERT(ax_check_knows(op));   /* a rule-level operator without its row in axes_rules */
+  uint64_t result;
+  if (!axes_rules[op](c, &p, &result)) return none();
 
-  switch (op) {
-  case AX_OP_CONSTANT:
-    if (ops[0].axes) {
-      err(c, b->operands[0]->span, "the value of 'constant' must be a scalar, not a tensor with axes %s",
-          axes_text(c, ops[0].axes));
-      return none();
-    }
-    result = at[0];
-    break;
-  case AX_OP_IOTA:
-    if (!(at[0] & at[1])) {
-      err(c, b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, at[0]));
-      return none();
-    }
-    mark_singleton(c, at[1], b->attrs[1]->span, "iota axis");
-    result = at[0];
-    break;
-  case AX_OP_BROADCAST:
-    if (x & at[0]) {
-      err(c, b->attrs[0]->span, "'broadcast' adds axes %s that the operand already has",
-          axes_text(c, x & at[0]));
-      return none();
-    }
-    result = x | at[0];
-    break;
-  case AX_OP_PAD:
-  case AX_OP_PAD_LOW:
-    if (ops[1].axes) {
-      err(c, b->operands[1]->span, "the padding value of '%s' must be a scalar", name);
-      return none();
-    }
-    /* the attribute axes must be the operand's, as for slices: */
-    /* fallthrough */
-  case AX_OP_SLICE:
-  case AX_OP_DYNAMIC_SLICE:
-  case AX_OP_DYNAMIC_UPDATE_SLICE:
-  case AX_OP_REVERSE:
-    for (int k = 0; k < ax_op_nattrs(op); k++)
-      if (at[k] & ~x) {
-        err(c, b->attrs[k]->span, "'%s' attribute '%s' names axes %s that the operand does not have",
-            name, spec->attrs[k].name, axes_text(c, at[k] & ~x));
-        return none();
-      }
-    if (op == AX_OP_DYNAMIC_UPDATE_SLICE && ops[1].axes != x) {
-      err(c, b->operands[1]->span, "the update of 'dynamic_update_slice' has axes %s, the operand %s",
-          axes_text(c, ops[1].axes), axes_text(c, x));
-      return none();
-    }
-    break;
-  case AX_OP_CONCAT:
-    for (int i = 1; i < b->noperands; i++)
-      if (ops[i].axes != x) {
-        err(c, b->operands[i]->span, "operands of 'concat' have different axes: %s and %s",
-            axes_text(c, x), axes_text(c, ops[i].axes));
-        return none();
-      }
-    if (!(at[0] & x)) {
-      err(c, b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, x));
-      return none();
-    }
-    mark_singleton(c, at[0], b->attrs[0]->span, "concat axis");
-    break;
-  case AX_OP_RELABEL: {
-    AxExpr *m = b->attrs[0];
-    uint64_t from = at[0], to = 0;
-    if (from & ~x) {
-      err(c, m->span, "'relabel' renames axes %s that the operand does not have", axes_text(c, from & ~x));
-      return none();
-    }
-    for (size_t i = 0; i < m->u.axmap.n; i++) {
-      int ax = sym(c, m->u.axmap.entries[i].value->ty.sym)->axis;
-      if (to >> ax & 1) {
-        err(c, m->u.axmap.entries[i].value->span, "'relabel' is not injective: two axes become '%s'",
-            axis_name(c, ax));
-        return none();
-      }
-      to |= (uint64_t)1 << ax;
-    }
-    if (to & (x & ~from)) {
-      err(c, m->span, "'relabel' is not injective: %s would clash with axes the operand keeps",
-          axes_text(c, to & (x & ~from)));
-      return none();
-    }
-    result = (x & ~from) | to;
-    break;
-  }
-  case AX_OP_RESHAPE_DEGENERATE:
-    if (at[0] & x) {
-      err(c, b->attrs[0]->span, "'reshape_degenerate' adds axes %s that the operand already has",
-          axes_text(c, at[0] & x));
-      return none();
-    }
-    if (at[1] & ~x) {
-      err(c, b->attrs[1]->span, "'reshape_degenerate' removes axes %s that the operand does not have",
-          axes_text(c, at[1] & ~x));
-      return none();
-    }
-    result = (x & ~at[1]) | at[0];
-    break;
-  case AX_OP_MEAN:
-  case AX_OP_RMS_NORM:
-    /* one axis of the operand, fixed at rank 1: programs reduce along one dimension */
-    if (!(at[0] & x)) {
-      err(c, b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", name, axes_text(c, x));
-      return none();
-    }
-    mark_singleton(c, at[0], b->attrs[0]->span, op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
-    result = op == AX_OP_MEAN ? x & ~at[0] : x;
-    break;
-  case AX_OP_RESHAPE_SPLIT:
-  case AX_OP_RESHAPE_MERGE: {
-    /* row-major split of one aggregated axis into two of its rank class (named axis by
-     * named axis: x.k = hi.k * t.k + lo.k), and the merge back */
-    bool split = op == AX_OP_RESHAPE_SPLIT;
-    uint64_t one = split ? at[0] : at[1], two = split ? at[1] : at[0];
-    AxExpr *one_at = b->attrs[split ? 0 : 1], *two_at = b->attrs[split ? 1 : 0];
-    if (split && nbits(one) != 1) {
-      err(c, one_at->span, "'reshape_split' splits one axis: attribute 'inner' must name exactly one");
-      return none();
-    }
-    if (nbits(two) != 2) {
-      err(c, two_at->span, "'%s' needs exactly two axes [major, minor] in '%s'", name,
-          split ? "into" : "axes");
-      return none();
-    }
-    uint64_t gone = split ? one : two, made = split ? two : one;
-    if (gone & ~x) {
-      err(c, (split ? one_at : two_at)->span, "'%s' %s axes %s that the operand does not have", name,
-          split ? "splits" : "merges", axes_text(c, gone & ~x));
-      return none();
-    }
-    if (made & x) {
-      err(c, (split ? two_at : one_at)->span, "'%s' makes axes %s that the operand already has", name,
-          axes_text(c, made & x));
-      return none();
-    }
-    int rc = -1;
-    for (size_t i = 0; i < c->s->naxes; i++)
-      if ((one | two) >> i & 1) {
-        int r = sym(c, c->s->axes[i])->rclass;
-        if (rc >= 0 && r != rc) {
-          err(c, e->span, "'%s' needs its axes %s in one rank class", name, axes_text(c, one | two));
-          return none();
-        }
-        rc = r;
-      }
-    result = (x & ~gone) | made;
-    break;
-  }
-  case AX_OP_REDUCE:
-    if (at[0] & ~x) {
-      err(c, b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
-          axes_text(c, at[0] & ~x));
-      return none();
-    }
-    result = x & ~at[0];
-    break;
-  case AX_OP_DOT: {
-    uint64_t y = ops[1].axes, common = x & y, con = at[0], bat = at[1];
-    if (con & ~common) {
-      err(c, b->attrs[0]->span, "'dot' contracts axes %s that are not in both operands",
-          axes_text(c, con & ~common));
-      return none();
-    }
-    if (bat & ~common) {
-      err(c, b->attrs[1]->span, "'dot' batch axes %s are not in both operands", axes_text(c, bat & ~common));
-      return none();
-    }
-    if (con & bat) {
-      err(c, b->attrs[1]->span, "axes %s are both contracted and batch", axes_text(c, con & bat));
-      return none();
-    }
-    if (common & ~(con | bat)) {
-      err(c, e->span, "'dot' operands share axes %s that are neither contracted nor batch "
-          "(relabel one operand)", axes_text(c, common & ~(con | bat)));
-      return none();
-    }
-    result = (x | y) & ~con;
-    break;
-  }
-  case AX_OP_CONV: {
-    uint64_t w = ops[1].axes, bat = at[0], feat = at[1], outf = at[2], sp = at[3];
-    uint64_t all[4] = {bat, feat, outf, sp};
-    for (int i = 0; i < 4; i++)
-      for (int j = i + 1; j < 4; j++)
-        if (all[i] & all[j]) {
-          err(c, e->span, "'conv' uses axes %s in two roles", axes_text(c, all[i] & all[j]));
-          return none();
-        }
-    if (x != (bat | feat | sp)) {
-      err(c, b->operands[0]->span, "the input of 'conv' must have exactly the batch, feature and "
-          "spatial axes %s, it has %s", axes_text(c, bat | feat | sp), axes_text(c, x));
-      return none();
-    }
-    if (w != (feat | outf | sp)) {
-      err(c, b->operands[1]->span, "the kernel of 'conv' must have exactly the feature, output-feature "
-          "and spatial axes %s, it has %s", axes_text(c, feat | outf | sp), axes_text(c, w));
-      return none();
-    }
-    for (int k = 4; k < ax_op_nattrs(op); k++)
-      if (at[k] & ~sp) {
-        err(c, b->attrs[k]->span, "'conv' attribute '%s' names non-spatial axes %s",
-            spec->attrs[k].name, axes_text(c, at[k] & ~sp));
-        return none();
-      }
-    result = bat | outf | sp;
-    break;
-  }
-  default: /* element-wise: identical axes, or scalars broadcast */
-    result = 0;
-    for (int i = 0; i < b->noperands; i++) {
-      if (!ops[i].axes) continue;
-      if (result && ops[i].axes != result) {
-        err(c, e->span, "operands of '%s' have different axes: %s and %s", name,
-            axes_text(c, result), axes_text(c, ops[i].axes));
-        return none();
-      }
-      result = ops[i].axes;
-    }
-  }
   AxTy t = tensor_ty(elem, result);
   t.op = op;
   t.nopnds = b->noperands;

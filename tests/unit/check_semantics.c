@@ -464,6 +464,20 @@ START_TEST(reshape_degenerate_and_broadcast) {
 }
 END_TEST
 
+/* Adding a rule-level operator means adding its row to denote.c's table: every operator
+ * of AX_OP_LIST with the level AX_LV_RULE has a shape rule and a value rule, no other
+ * operator has. */
+START_TEST(every_rule_operator_has_a_denotation) {
+  for (int i = 0; i < AX_OP_COUNT; i++) {
+    const AxOpSpec *s = ax_op_spec((AxOp)i);
+    bool rule = (s->levels & AX_LV_RULE) != 0;
+    ck_assert_msg(ax_den_knows((AxOp)i) == rule, "operator '%s': %s", s->name,
+                  rule ? "no row in semantics/denote.c's dens" : "a denotation, but not a rule-level operator");
+  }
+  ck_assert(!ax_den_knows(AX_OP_COUNT));
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("semantics");
   TCase *t = tcase_create("concrete");
@@ -482,6 +496,7 @@ static Suite *suite(void) {
   tcase_add_test(t, division_by_zero_and_infinities);
   tcase_add_test(t, reshape_degenerate_and_broadcast);
   tcase_add_test(t, sqrt_and_rms_norm);
+  tcase_add_test(t, every_rule_operator_has_a_denotation);
   suite_add_tcase(s, t);
   return s;
 }

@@ -593,6 +593,22 @@ typedef struct Applied {
  * false. */
 typedef bool AxesRule(Checker *c, const Applied *p, uint64_t *result);
 
+/* The operand has every axis of `axes`; else "'OP' VERB axes … that the operand does not
+ * have" at `at` (the attribute that names them: absent only when `axes` is empty). */
+static bool operand_has(Checker *c, const Applied *p, uint64_t axes, const AxExpr *at, const char *verb) {
+  if (!(axes & ~p->x)) return true;
+  err(c, at->span, "'%s' %s axes %s that the operand does not have", p->spec->name, verb, axes_text(c, axes & ~p->x));
+  return false;
+}
+
+/* The operand has no axis of `axes`; else "'OP' VERB axes … that the operand already has"
+ * at `at` (as for operand_has). */
+static bool operand_lacks(Checker *c, const Applied *p, uint64_t axes, const AxExpr *at, const char *verb) {
+  if (!(axes & p->x)) return true;
+  err(c, at->span, "'%s' %s axes %s that the operand already has", p->spec->name, verb, axes_text(c, axes & p->x));
+  return false;
+}
+
 /* CONSTANT: a scalar value spread over the shape's axes */
 static bool axes_constant(Checker *c, const Applied *p, uint64_t *result) {
   if (p->ops[0].axes) {
@@ -617,11 +633,7 @@ static bool axes_iota(Checker *c, const Applied *p, uint64_t *result) {
 
 /* BROADCAST: the operand's axes and new ones */
 static bool axes_broadcast(Checker *c, const Applied *p, uint64_t *result) {
-  if (p->x & p->at[0]) {
-    err(c, p->b->attrs[0]->span, "'broadcast' adds axes %s that the operand already has",
-        axes_text(c, p->x & p->at[0]));
-    return false;
-  }
+  if (!operand_lacks(c, p, p->at[0], p->b->attrs[0], "adds")) return false;
   *result = p->x | p->at[0];
   return true;
 }
@@ -680,10 +692,7 @@ static bool axes_concat(Checker *c, const Applied *p, uint64_t *result) {
 static bool axes_relabel(Checker *c, const Applied *p, uint64_t *result) {
   AxExpr *m = p->b->attrs[0];
   uint64_t x = p->x, from = p->at[0], to = 0;
-  if (from & ~x) {
-    err(c, m->span, "'relabel' renames axes %s that the operand does not have", axes_text(c, from & ~x));
-    return false;
-  }
+  if (!operand_has(c, p, from, m, "renames")) return false;
   for (size_t i = 0; i < m->u.axmap.n; i++) {
     int ax = sym(c, m->u.axmap.entries[i].value->ty.sym)->axis;
     if (to >> ax & 1) {
@@ -704,16 +713,9 @@ static bool axes_relabel(Checker *c, const Applied *p, uint64_t *result) {
 
 /* RESHAPE_DEGENERATE: adds new axes, removes axes the operand has */
 static bool axes_degenerate(Checker *c, const Applied *p, uint64_t *result) {
-  if (p->at[0] & p->x) {
-    err(c, p->b->attrs[0]->span, "'reshape_degenerate' adds axes %s that the operand already has",
-        axes_text(c, p->at[0] & p->x));
+  if (!operand_lacks(c, p, p->at[0], p->b->attrs[0], "adds") ||
+      !operand_has(c, p, p->at[1], p->b->attrs[1], "removes"))
     return false;
-  }
-  if (p->at[1] & ~p->x) {
-    err(c, p->b->attrs[1]->span, "'reshape_degenerate' removes axes %s that the operand does not have",
-        axes_text(c, p->at[1] & ~p->x));
-    return false;
-  }
   *result = (p->x & ~p->at[1]) | p->at[0];
   return true;
 }
@@ -748,16 +750,9 @@ static bool axes_reshape(Checker *c, const Applied *p, uint64_t *result) {
     return false;
   }
   uint64_t gone = split ? one : two, made = split ? two : one;
-  if (gone & ~x) {
-    err(c, (split ? one_at : two_at)->span, "'%s' %s axes %s that the operand does not have", name,
-        split ? "splits" : "merges", axes_text(c, gone & ~x));
+  if (!operand_has(c, p, gone, split ? one_at : two_at, split ? "splits" : "merges") ||
+      !operand_lacks(c, p, made, split ? two_at : one_at, "makes"))
     return false;
-  }
-  if (made & x) {
-    err(c, (split ? two_at : one_at)->span, "'%s' makes axes %s that the operand already has", name,
-        axes_text(c, made & x));
-    return false;
-  }
   int rc = -1;
   for (size_t i = 0; i < c->s->naxes; i++)
     if ((one | two) >> i & 1) {
@@ -774,11 +769,7 @@ static bool axes_reshape(Checker *c, const Applied *p, uint64_t *result) {
 
 /* REDUCE: the operand's axes without the reduced ones */
 static bool axes_reduce(Checker *c, const Applied *p, uint64_t *result) {
-  if (p->at[0] & ~p->x) {
-    err(c, p->b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
-        axes_text(c, p->at[0] & ~p->x));
-    return false;
-  }
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "removes")) return false;
   *result = p->x & ~p->at[0];
   return true;
 }

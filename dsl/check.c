@@ -214,6 +214,14 @@ static AxTy map_ty(AxKind kind, int rclass) {
   return t;
 }
 
+/* a literal: a number (it adapts to its context) or a boolean */
+static AxTy lit_ty(AxElem elem) {
+  AxTy t = none();
+  t.kind = AX_K_LIT;
+  t.elem = elem;
+  return t;
+}
+
 static bool is_mapish(AxTy t) { return t.kind == AX_K_MAP || (t.kind == AX_K_LIT && t.elem == AX_ELEM_NUMLIT); }
 static bool is_condish(AxTy t) { return t.kind == AX_K_COND || (t.kind == AX_K_LIT && t.elem == AX_ELEM_BOOL); }
 
@@ -950,22 +958,15 @@ static AxTy infix(Checker *c, AxTy t, AxExpr *l, AxExpr *r) {
 }
 
 /* min / max / abs over maps (the same names as the tensor operators). */
-static AxTy check_map_call(Checker *c, AxExpr *e, AxOp op, Bound *b) {
+static AxTy check_map_call(Checker *c, const Bound *b) {
   int rc = -1;
+  bool lit = true;
   for (int i = 0; i < b->noperands; i++) {
     AxTy t = b->operands[i]->ty;
     if (!join_rclass(c, b->operands[i], rc, t.rclass, &rc)) return none();
+    lit &= t.kind == AX_K_LIT;
   }
-  (void)op;
-  bool lit = true;
-  for (int i = 0; i < b->noperands; i++) lit &= b->operands[i]->ty.kind == AX_K_LIT;
-  AxTy t = lit ? none() : map_ty(AX_K_MAP, rc);
-  if (lit) {
-    t.kind = AX_K_LIT;
-    t.elem = AX_ELEM_NUMLIT;
-  }
-  (void)e;
-  return t;
+  return lit ? lit_ty(AX_ELEM_NUMLIT) : map_ty(AX_K_MAP, rc);
 }
 
 static AxTy check_call(Checker *c, AxExpr *e) {
@@ -990,9 +991,19 @@ static AxTy check_call(Checker *c, AxExpr *e) {
       maps &= is_mapish(t);
       any_map |= t.kind == AX_K_MAP;
     }
-    if (maps && any_map) return check_map_call(c, e, op, &b);
+    if (maps && any_map) return check_map_call(c, &b);
   }
   return check_op(c, e, op, &b);
+}
+
+/* A tensor operator written prefix (-A, not P): the element rule of op, the axes of A. */
+static AxTy prefix(Checker *c, AxExpr *e, AxOp op, AxTy t) {
+  AxTy ops[1] = {t};
+  AxElem el = op_elem(c, e, op, ops, 1);
+  if (el == AX_ELEM_NONE) return none();
+  AxTy r = tensor_ty(el, t.axes);
+  r.op = op;
+  return infix(c, r, e->u.unary.arg, NULL);
 }
 
 static AxTy check_unary(Checker *c, AxExpr *e) {
@@ -1010,24 +1021,14 @@ static AxTy check_unary(Checker *c, AxExpr *e) {
       err(c, e->span, "'-' cannot apply to %s", kind_text(t));
       return none();
     }
-    AxTy ops[1] = {t};
-    AxElem el = op_elem(c, e, AX_OP_NEG, ops, 1);
-    if (el == AX_ELEM_NONE) return none();
-    AxTy r = tensor_ty(el, t.axes);
-    r.op = AX_OP_NEG;
-    return infix(c, r, e->u.unary.arg, NULL);
+    return prefix(c, e, AX_OP_NEG, t);
   }
   if (is_condish(t)) return t.kind == AX_K_LIT ? t : map_ty(AX_K_COND, t.rclass);
   if (t.kind != AX_K_TENSOR) {
     err(c, e->span, "'not' cannot apply to %s", kind_text(t));
     return none();
   }
-  AxTy ops[1] = {t};
-  AxElem el = op_elem(c, e, AX_OP_NOT, ops, 1);
-  if (el == AX_ELEM_NONE) return none();
-  AxTy r = tensor_ty(el, t.axes);
-  r.op = AX_OP_NOT;
-  return infix(c, r, e->u.unary.arg, NULL);
+  return prefix(c, e, AX_OP_NOT, t);
 }
 
 /* ORDER BINOP: the tensor operator each infix operator stands for. */
@@ -1057,21 +1058,11 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
   if (l.kind == AX_K_LIT && r.kind == AX_K_LIT) {
     if (logic && l.elem == AX_ELEM_BOOL && r.elem == AX_ELEM_BOOL) return l;
     if (!logic && l.elem == AX_ELEM_NUMLIT && r.elem == AX_ELEM_NUMLIT) {
-      if (cmp) {
-        AxTy t = none();
-        t.kind = AX_K_LIT;
-        t.elem = AX_ELEM_BOOL;
-        return t;
-      }
-      return l;
+      return cmp ? lit_ty(AX_ELEM_BOOL) : l;
     }
   }
-  if ((l.kind == AX_K_MAP || l.kind == AX_K_COND) && (r.kind == AX_K_TENSOR) ) {
-    err(c, e->span, "'%s' between %s and %s: maps and tensor values do not mix",
-        ax_binop_text(bop), kind_text(l), kind_text(r));
-    return none();
-  }
-  if ((r.kind == AX_K_MAP || r.kind == AX_K_COND) && (l.kind == AX_K_TENSOR)) {
+  bool lmap = l.kind == AX_K_MAP || l.kind == AX_K_COND, rmap = r.kind == AX_K_MAP || r.kind == AX_K_COND;
+  if ((lmap && r.kind == AX_K_TENSOR) || (rmap && l.kind == AX_K_TENSOR)) {
     err(c, e->span, "'%s' between %s and %s: maps and tensor values do not mix",
         ax_binop_text(bop), kind_text(l), kind_text(r));
     return none();
@@ -1097,17 +1088,61 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
   return infix(c, t, e->u.binary.lhs, e->u.binary.rhs);
 }
 
+/* if c then a else b: a choice between maps or between conditions (tensors use select) */
+static AxTy check_if(Checker *c, AxExpr *e) {
+  AxTy k = check_expr(c, e->u.ite.cond);
+  AxTy x = check_expr(c, e->u.ite.then_e), y = check_expr(c, e->u.ite.else_e);
+  if (k.kind == AX_K_NONE || x.kind == AX_K_NONE || y.kind == AX_K_NONE) return none();
+  if (x.kind == AX_K_TENSOR || y.kind == AX_K_TENSOR) {
+    err(c, e->span, "'if' chooses between maps; for tensors use select(p, a, b)");
+    return none();
+  }
+  if (!is_condish(k)) {
+    err(c, e->u.ite.cond->span, "the condition of 'if' must be a condition on maps, not %s",
+        kind_text(k));
+    return none();
+  }
+  int rc;
+  bool mapsv = is_mapish(x) && is_mapish(y), conds = is_condish(x) && is_condish(y);
+  if (!mapsv && !conds) {
+    err(c, e->span, "the branches of 'if' must both be maps or both conditions");
+    return none();
+  }
+  if (!join_rclass(c, e, k.rclass, x.rclass, &rc) || !join_rclass(c, e, rc, y.rclass, &rc))
+    return none();
+  return map_ty(mapsv ? AX_K_MAP : AX_K_COND, rc);
+}
+
+/* forall/exists rclass: p — a closed condition over the named axes of one rank class */
+static AxTy check_quant(Checker *c, AxExpr *e) {
+  int rc = find_rclass(c, e->u.quant.rclass.name);
+  if (rc < 0) {
+    err(c, e->u.quant.rclass.span, "'%s' is not a rank class", e->u.quant.rclass.name);
+    return none();
+  }
+  AxTy b = check_expr(c, e->u.quant.body);
+  if (b.kind == AX_K_NONE) return none();
+  if (!is_condish(b)) {
+    err(c, e->u.quant.body->span, "the body of '%s' must be a condition on maps, not %s",
+        e->u.quant.exists ? "exists" : "forall", kind_text(b));
+    return none();
+  }
+  if (b.rclass >= 0 && b.rclass != rc) {
+    err(c, e->u.quant.body->span, "the body of '%s %s' is a condition over rank class '%s'",
+        e->u.quant.exists ? "exists" : "forall", rcl(c, rc)->name, rcl(c, b.rclass)->name);
+    return none();
+  }
+  AxTy t = map_ty(AX_K_COND, -1);
+  t.sym = rc;   /* the quantified rank class, for the verifier */
+  return t;
+}
+
 static AxTy check_expr_inner(Checker *c, AxExpr *e) {
-  AxTy t = none();
   switch (e->kind) {
   case AX_E_INT:
-    t.kind = AX_K_LIT;
-    t.elem = AX_ELEM_NUMLIT;
-    return t;
+    return lit_ty(AX_ELEM_NUMLIT);
   case AX_E_BOOL:
-    t.kind = AX_K_LIT;
-    t.elem = AX_ELEM_BOOL;
-    return t;
+    return lit_ty(AX_ELEM_BOOL);
   case AX_E_REAL:
     return tensor_ty(AX_ELEM_REALLIT, 0);
   case AX_E_INF:
@@ -1120,52 +1155,10 @@ static AxTy check_expr_inner(Checker *c, AxExpr *e) {
     return check_unary(c, e);
   case AX_E_BINARY:
     return check_binary(c, e);
-  case AX_E_IF: {
-    AxTy k = check_expr(c, e->u.ite.cond);
-    AxTy x = check_expr(c, e->u.ite.then_e), y = check_expr(c, e->u.ite.else_e);
-    if (k.kind == AX_K_NONE || x.kind == AX_K_NONE || y.kind == AX_K_NONE) return none();
-    if (x.kind == AX_K_TENSOR || y.kind == AX_K_TENSOR) {
-      err(c, e->span, "'if' chooses between maps; for tensors use select(p, a, b)");
-      return none();
-    }
-    if (!is_condish(k)) {
-      err(c, e->u.ite.cond->span, "the condition of 'if' must be a condition on maps, not %s",
-          kind_text(k));
-      return none();
-    }
-    int rc;
-    bool mapsv = is_mapish(x) && is_mapish(y), conds = is_condish(x) && is_condish(y);
-    if (!mapsv && !conds) {
-      err(c, e->span, "the branches of 'if' must both be maps or both conditions");
-      return none();
-    }
-    if (!join_rclass(c, e, k.rclass, x.rclass, &rc) || !join_rclass(c, e, rc, y.rclass, &rc))
-      return none();
-    return map_ty(mapsv ? AX_K_MAP : AX_K_COND, rc);
-  }
-  case AX_E_QUANT: {
-    int rc = find_rclass(c, e->u.quant.rclass.name);
-    if (rc < 0) {
-      err(c, e->u.quant.rclass.span, "'%s' is not a rank class", e->u.quant.rclass.name);
-      return none();
-    }
-    AxTy b = check_expr(c, e->u.quant.body);
-    if (b.kind == AX_K_NONE) return none();
-    if (!is_condish(b)) {
-      err(c, e->u.quant.body->span, "the body of '%s' must be a condition on maps, not %s",
-          e->u.quant.exists ? "exists" : "forall", kind_text(b));
-      return none();
-    }
-    if (b.rclass >= 0 && b.rclass != rc) {
-      err(c, e->u.quant.body->span, "the body of '%s %s' is a condition over rank class '%s'",
-          e->u.quant.exists ? "exists" : "forall", rcl(c, rc)->name, rcl(c, b.rclass)->name);
-      return none();
-    }
-    t = map_ty(AX_K_COND, -1);
-    t.rclass = -1;
-    t.sym = rc;   /* the quantified rank class, for the verifier */
-    return t;
-  }
+  case AX_E_IF:
+    return check_if(c, e);
+  case AX_E_QUANT:
+    return check_quant(c, e);
   case AX_E_AXMAP:
     err(c, e->span, "an axis map {...} is only meaningful as an operator attribute");
     return none();

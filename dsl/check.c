@@ -1031,11 +1031,14 @@ static AxTy check_unary(Checker *c, AxExpr *e) {
   return prefix(c, e, AX_OP_NOT, t);
 }
 
-/* ORDER BINOP: the tensor operator each infix operator stands for. */
-static const AxOp binop_op[AX_BIN_COUNT] = {
-    AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
-    AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
-};
+AxOp ax_check_infix_op(AxBinop op) {
+  static const AxOp ops[AX_BIN_COUNT] = {   /* ORDER BINOP */
+      AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
+      AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
+  };
+  AX_ASSERT(op >= 0 && op < AX_BIN_COUNT);
+  return ops[op];
+}
 
 static AxTy check_binary(Checker *c, AxExpr *e) {
   AxBinop bop = e->u.binary.op;
@@ -1074,7 +1077,7 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
     return none();
   }
   /* a tensor operator written infix */
-  AxOp op = binop_op[bop];
+  AxOp op = ax_check_infix_op(bop);
   AxTy ops[2] = {l, r};
   AxElem el = op_elem(c, e, op, ops, 2);
   if (el == AX_ELEM_NONE) return none();

@@ -78,6 +78,9 @@ bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f);
  * the level AX_LV_RULE (check_dsl walks the list; a missing rule is an internal error). */
 bool ax_check_knows(AxOp op);
 
+/* The tensor operator an infix operator stands for (`A + B` is add(A, B), `and` is and). */
+AxOp ax_check_infix_op(AxBinop op);
+
 /* "bool", "int", "real", "T", ... for messages. */
 const char *ax_elem_name(AxElem e);
 

@@ -1077,9 +1077,42 @@ static AxShape *shape_of(AxInst *in, const AxExpr *e) {
 const AxShape *ax_den_shape(AxInst *in, const AxExpr *e) { return shape_of(in, e); }
 
 
+/* literal arithmetic such as 1 + 2 (and true and false): the operator an infix operator
+ * stands for, on literals in type t (comparisons in T, int when T is bool) */
+static AxV literal_binary(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxOp op = ax_check_infix_op(e->u.binary.op);
+  const AxExpr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
+  if (op == AX_OP_AND || op == AX_OP_OR)
+    return D->elem_binary(D, op, AX_BOOL, ax_den_at(in, l, AX_BOOL, idx), ax_den_at(in, r, AX_BOOL, idx));
+  if (op >= AX_OP_EQ && op <= AX_OP_GE) {
+    AxType ty = in->T == AX_BOOL ? AX_INT : in->T;
+    return D->elem_compare(D, op, ty, ax_den_at(in, l, ty, idx), ax_den_at(in, r, ty, idx));
+  }
+  return D->elem_binary(D, op, t, ax_den_at(in, l, t, idx), ax_den_at(in, r, t, idx));
+}
+
+/* an input tensor read at the access, in its own element type whatever the context wants;
+ * the indices flat, in declaration order of its dimensions */
+static AxV read_tensor(AxInst *in, const AxExpr *e, const AxIndex *idx) {
+  const AxSym *s = name_sym(in, e);
+  AX_ASSERT(s->kind == AX_SYM_TENSOR);
+  AxType own = s->elem == AX_ELEM_VAR ? in->T : s->elem == AX_ELEM_BOOL ? AX_BOOL
+             : s->elem == AX_ELEM_INT ? AX_INT : AX_REAL;
+  AxV args[AX_MAX_AXES * 8];
+  size_t n = 0;
+  for (int j = 0; j < s->ndims; j++) {
+    int ax = s->dim_axis[j];
+    for (int k = 0; k < ax_den_rank(in, ax) && n < AX_COUNTOF(args); k++) {
+      AX_ASSERT(idx->at[ax]);
+      args[n++] = idx->at[ax][k];
+    }
+  }
+  return D->read(D, e->ty.sym, own, args, n);
+}
+
 AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
-  if (e->ty.op >= 0) return den_of((AxOp)e->ty.op)->at(in, e, ax_den_type(in, e, want), idx);
   AxType t = ax_den_type(in, e, want);
+  if (e->ty.op >= 0) return den_of((AxOp)e->ty.op)->at(in, e, t, idx);
   switch (e->kind) {
   case AX_E_INT:
   case AX_E_REAL:
@@ -1092,40 +1125,12 @@ AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
     if (e->u.unary.op == AX_UN_NOT)
       return D->elem_unary(D, AX_OP_NOT, AX_BOOL, ax_den_at(in, e->u.unary.arg, AX_BOOL, idx));
     return D->elem_unary(D, AX_OP_NEG, t, ax_den_at(in, e->u.unary.arg, t, idx));
-  case AX_E_BINARY: {   /* literal arithmetic such as 1 + 2 (and true and false) */
-    static const AxOp ops[AX_BIN_COUNT] = {   /* ORDER BINOP */
-        AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
-        AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
-    };
-    AxOp op = ops[e->u.binary.op];
-    if (op == AX_OP_AND || op == AX_OP_OR)
-      return D->elem_binary(D, op, AX_BOOL, ax_den_at(in, e->u.binary.lhs, AX_BOOL, idx),
-                            ax_den_at(in, e->u.binary.rhs, AX_BOOL, idx));
-    if (op >= AX_OP_EQ && op <= AX_OP_GE) {
-      AxType ty = in->T == AX_BOOL ? AX_INT : in->T;
-      return D->elem_compare(D, op, ty, ax_den_at(in, e->u.binary.lhs, ty, idx),
-                             ax_den_at(in, e->u.binary.rhs, ty, idx));
-    }
-    return D->elem_binary(D, op, t, ax_den_at(in, e->u.binary.lhs, t, idx),
-                          ax_den_at(in, e->u.binary.rhs, t, idx));
-  }
+  case AX_E_BINARY:
+    return literal_binary(in, e, t, idx);
   case AX_E_NAME: {
     const AxSym *s = name_sym(in, e);
     if (s->kind == AX_SYM_LET) return ax_den_at(in, s->def, want, idx);
-    AX_ASSERT(s->kind == AX_SYM_TENSOR);
-    /* the tensor's own element type decides, whatever the context wants */
-    AxType own = s->elem == AX_ELEM_VAR ? in->T : s->elem == AX_ELEM_BOOL ? AX_BOOL
-               : s->elem == AX_ELEM_INT ? AX_INT : AX_REAL;
-    AxV args[AX_MAX_AXES * 8];
-    size_t n = 0;
-    for (int j = 0; j < s->ndims; j++) {
-      int ax = s->dim_axis[j];
-      for (int k = 0; k < ax_den_rank(in, ax) && n < AX_COUNTOF(args); k++) {
-        AX_ASSERT(idx->at[ax]);
-        args[n++] = idx->at[ax][k];
-      }
-    }
-    return D->read(D, e->ty.sym, own, args, n);
+    return read_tensor(in, e, idx);
   }
   default:
     AX_UNREACHABLE();

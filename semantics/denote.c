@@ -209,6 +209,7 @@ typedef struct Axes {
   const AxIndex *idx;     /* the access (value rules) */
   const AxIndex *win;     /* conv's summand: the window position */
   AxV *ok;                /* the running conjunction of the rule's conditions */
+  struct Indices *sum;    /* the summation indices being made (at_sum) */
 } Axes;
 
 /* An operator's rule at named axis k of aggregated axis i: the size or index there; its
@@ -765,9 +766,17 @@ typedef struct SumCtx {
   const AxExpr *e;
   AxType t;
   const AxIndex *idx;
-  int n;
-  int axis[AX_MAX_AXES * 8], k[AX_MAX_AXES * 8];
+  int n;                                           /* summation indices */
+  int axis[AX_MAX_AXES * 8], k[AX_MAX_AXES * 8];   /* the named axis each one runs over */
 } SumCtx;
+
+/* What the domain's sum needs besides: each index's variable (NULL: a fresh one), bound
+ * and name. */
+typedef struct Indices {
+  SumCtx *c;
+  AxV vars[AX_MAX_AXES * 8], sizes[AX_MAX_AXES * 8];
+  const char *names[AX_MAX_AXES * 8];
+} Indices;
 
 /* A summand rule: the summand at access j (the output access with the summation indices
  * filled in). */
@@ -846,6 +855,32 @@ static AxV summand(void *p, const AxV *vals) {
   return summand_of((AxOp)c->e->ty.op)(c, j);
 }
 
+/* summation index over named axis (i, k): the variable of the index map the attribute
+ * writes for axis i if any, else a fresh one; bounded by the first operand's size there
+ * (conv's window positions on a spatial axis: by the kernel's, a->y) */
+static AxV sum_index(const Axes *a, int i, int k) {
+  Indices *s = a->sum;
+  SumCtx *c = s->c;
+  AxInst *in = a->in;
+  const AxExpr *e = a->e;
+  const AxRuleSyms *y = in->syms;
+  if (c->n == AX_MAX_AXES * 8) return NULL;
+  bool conv = e->ty.op == AX_OP_CONV, spatial = conv && attr_axes(in, e->ty.attrs[3]) >> i & 1;
+  const AxExpr *attr = !conv ? e->ty.attrs[0] : spatial ? e->ty.attrs[3] : e->ty.attrs[1];
+  const AxExpr *map = NULL;   /* the index map written for this axis, if any */
+  if (attr->kind == AX_E_AXMAP)
+    for (size_t m = 0; m < attr->u.axmap.n; m++)
+      if (strcmp(attr->u.axmap.entries[m].axis.name, y->syms[y->axes[i]].name) == 0)
+        map = attr->u.axmap.entries[m].value;
+  s->vars[c->n] = map ? in->maps[map->ty.sym][k] : NULL;
+  s->sizes[c->n] = (spatial ? a->y : a->x)->size[i][k];
+  s->names[c->n] = ax_arena_printf(in->a, "%s.%d", y->syms[y->axes[i]].name, k);
+  c->axis[c->n] = i;
+  c->k[c->n] = k;
+  c->n++;
+  return NULL;
+}
+
 /* REDUCE: [[reduce(A, Y)]][x] = Σ_{y < S(A)[Y]} A[x, y]
  * DOT:    [[dot(A, B, C, Bt)]][x] = Σ_{c < S(A)[C]} A[x|A, c] · B[x|B, c]
  * A summation index given as an index map ({y: j}) is that map's variable, so hints can
@@ -854,34 +889,16 @@ static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
   bool conv = e->ty.op == AX_OP_CONV;
   const AxShape *x = shape_of(in, e->ty.opnds[0]);
   const AxShape *w = conv ? shape_of(in, e->ty.opnds[1]) : x;
-  const AxRuleSyms *y = in->syms;
-  SumCtx *c = ax_arena_alloc(in->a, sizeof *c);
+  SumCtx *c = ax_arena_alloc(in->a, sizeof *c);   /* the domain may call summand later */
   *c = (SumCtx){.in = in, .e = e, .t = t, .idx = idx};
-  AxV vars[AX_MAX_AXES * 8], sizes[AX_MAX_AXES * 8];
-  const char *names[AX_MAX_AXES * 8];
+  Indices s;
+  s.c = c;
   /* REDUCE and DOT sum over their first attribute's axes; CONV over the feature axes and
    * the window positions of the spatial axes (sized by the kernel) */
   uint64_t axes = conv ? attr_axes(in, e->ty.attrs[1]) | attr_axes(in, e->ty.attrs[3])
                        : attr_axes(in, e->ty.attrs[0]);
-  for (int i = 0; i < (int)y->naxes; i++) {
-    if (!(axes >> i & 1)) continue;
-    const AxExpr *attr = !conv ? e->ty.attrs[0]
-                       : attr_axes(in, e->ty.attrs[1]) >> i & 1 ? e->ty.attrs[1] : e->ty.attrs[3];
-    const AxExpr *map = NULL;   /* the index map written for this axis, if any */
-    if (attr->kind == AX_E_AXMAP)
-      for (size_t m = 0; m < attr->u.axmap.n; m++)
-        if (strcmp(attr->u.axmap.entries[m].axis.name, y->syms[y->axes[i]].name) == 0)
-          map = attr->u.axmap.entries[m].value;
-    for (int k = 0; k < ax_den_rank(in, i) && c->n < AX_MAX_AXES * 8; k++) {
-      vars[c->n] = map ? in->maps[map->ty.sym][k] : NULL;
-      sizes[c->n] = (conv && (attr_axes(in, e->ty.attrs[3]) >> i & 1) ? w : x)->size[i][k];
-      names[c->n] = ax_arena_printf(in->a, "%s.%d", y->syms[y->axes[i]].name, k);
-      c->axis[c->n] = i;
-      c->k[c->n] = k;
-      c->n++;
-    }
-  }
-  return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, c->k, summand, c);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .y = w, .sum = &s}, axes, NULL, sum_index);
+  return D->sum(D, t, (size_t)c->n, s.vars, s.sizes, s.names, c->axis, c->k, summand, c);
 }
 
 /* MEAN:     [[mean(A, a)]][x] = (Σ_{y < n} A[x, a := y]) · (1 / n), n the size of axis a

@@ -430,65 +430,91 @@ static int attr_axis(Checker *c, const AxIdent *id, const char *op) {
   return axis_index(c, i);
 }
 
-/* An attribute value that names axes: {x: map, ...} (with per-axis map values),
- * [x, ...], or one axis. Fills the set of axes; checks values per the kind. */
-static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, uint64_t *axes) {
-  const char *opn = ax_op_name(op);
-  *axes = 0;
-  switch (spec->kind) {
-  case AX_AT_AXIS:
-    if (v->kind != AX_E_NAME) {
-      err(c, v->span, "attribute '%s' of '%s' must be one axis", spec->name, opn);
-      return false;
-    } else {
-      AxIdent id = {v->u.text, v->span};
-      int ax = attr_axis(c, &id, opn);
-      if (ax < 0) return false;
-      v->ty = none();
-      v->ty.kind = AX_K_AXIS;
-      v->ty.sym = c->s->axes[ax];
-      *axes = (uint64_t)1 << ax;
-      return true;
-    }
-  case AX_AT_AXES:
-  case AX_AT_AXIDX:
-    if (v->kind == AX_E_LIST) {
-      for (size_t i = 0; i < v->u.list.n; i++) {
-        AxExpr *it = v->u.list.items[i];
-        if (it->kind != AX_E_NAME) {
-          err(c, it->span, "attribute '%s' of '%s' lists axes; this is not an axis name",
-              spec->name, opn);
-          return false;
-        }
-        AxIdent id = {it->u.text, it->span};
-        int ax = attr_axis(c, &id, opn);
-        if (ax < 0) return false;
-        if (*axes >> ax & 1) {
-          err(c, it->span, "axis '%s' is listed twice", it->u.text);
-          return false;
-        }
-        it->ty = none();
-        it->ty.kind = AX_K_AXIS;
-        it->ty.sym = c->s->axes[ax];
-        *axes |= (uint64_t)1 << ax;
-      }
-      v->ty = none();
-      v->ty.kind = AX_K_LIST;
-      return true;
-    }
-    if (spec->kind == AX_AT_AXES || v->kind != AX_E_AXMAP) {
-      err(c, v->span, "attribute '%s' of '%s' must be a list of axes [x, ...]%s", spec->name, opn,
-          spec->kind == AX_AT_AXIDX ? " or {axis: index map, ...}" : "");
+/* An axis written as a name v (an attribute, a list item, a renaming's target): its
+ * index, v typed as that axis; -1 after an error. */
+static int axis_at(Checker *c, AxExpr *v, const char *opn) {
+  AxIdent id = {v->u.text, v->span};
+  int ax = attr_axis(c, &id, opn);
+  if (ax < 0) return -1;
+  v->ty = none();
+  v->ty.kind = AX_K_AXIS;
+  v->ty.sym = c->s->axes[ax];
+  return ax;
+}
+
+/* [x, ...]: distinct axis names */
+static bool check_axis_list(Checker *c, const AxAttrSpec *spec, const char *opn, AxExpr *v, uint64_t *axes) {
+  for (size_t i = 0; i < v->u.list.n; i++) {
+    AxExpr *it = v->u.list.items[i];
+    if (it->kind != AX_E_NAME) {
+      err(c, it->span, "attribute '%s' of '%s' lists axes; this is not an axis name", spec->name, opn);
       return false;
     }
-    break;
-  default:
-    if (v->kind != AX_E_AXMAP) {
-      err(c, v->span, "attribute '%s' of '%s' must be an axis map {axis: value, ...}", spec->name, opn);
+    int ax = axis_at(c, it, opn);
+    if (ax < 0) return false;
+    if (*axes >> ax & 1) {
+      err(c, it->span, "axis '%s' is listed twice", it->u.text);
       return false;
     }
+    *axes |= (uint64_t)1 << ax;
   }
-  /* {axis: value, ...} */
+  v->ty = none();
+  v->ty.kind = AX_K_LIST;
+  return true;
+}
+
+/* The value of entry `en` (axis of rank class rc) of an axis map: per the attribute's
+ * kind, an axis of the same rank class (relabel), a summation-index map over rc
+ * (AX_AT_AXIDX), or a map over rc. */
+static bool check_entry(Checker *c, const AxAttrSpec *spec, const char *opn, AxAxEntry *en, int rc) {
+  if (spec->kind == AX_AT_RELABEL) {
+    if (en->value->kind != AX_E_NAME) {
+      err(c, en->value->span, "'relabel' maps an axis to an axis");
+      return false;
+    }
+    int to = axis_at(c, en->value, opn);
+    if (to < 0) return false;
+    int rc2 = sym(c, c->s->axes[to])->rclass;
+    if (rc2 != rc) {
+      err(c, en->value->span, "'relabel' maps axis '%s' (rank class '%s') to '%s' (rank class '%s'); "
+          "a renaming must stay within a rank class", en->axis.name, rcl(c, rc)->name,
+          en->value->u.text, rcl(c, rc2)->name);
+      return false;
+    }
+    return true;
+  }
+  AxTy t = check_expr(c, en->value);
+  if (t.kind == AX_K_NONE) return false;
+  if (spec->kind == AX_AT_AXIDX) {
+    AxSym *is = en->value->kind == AX_E_NAME && t.sym >= 0 ? sym(c, t.sym) : NULL;
+    if (!is || is->kind != AX_SYM_INDEX) {
+      err(c, en->value->span, "the value for axis '%s' in '%s' must be a summation-index map "
+          "(declared with 'index … over %s')", en->axis.name, spec->name, rcl(c, rc)->name);
+      return false;
+    }
+    if (is->rclass != rc) {
+      err(c, en->value->span, "index map '%s' is over rank class '%s', but axis '%s' is of '%s'",
+          is->name, rcl(c, is->rclass)->name, en->axis.name, rcl(c, rc)->name);
+      return false;
+    }
+    return true;
+  }
+  if (!is_mapish(t)) {
+    err(c, en->value->span, "the value for axis '%s' in '%s' must be a map over '%s', not %s",
+        en->axis.name, spec->name, rcl(c, rc)->name, kind_text(t));
+    return false;
+  }
+  if (t.rclass >= 0 && t.rclass != rc) {
+    err(c, en->value->span, "map over rank class '%s' used for axis '%s' of rank class '%s'",
+        rcl(c, t.rclass)->name, en->axis.name, rcl(c, rc)->name);
+    return false;
+  }
+  return true;
+}
+
+/* {axis: value, ...}: distinct axes, each value checked by check_entry; every entry is
+ * checked (all its errors reported) */
+static bool check_axis_map(Checker *c, const AxAttrSpec *spec, const char *opn, AxExpr *v, uint64_t *axes) {
   v->ty = none();
   v->ty.kind = AX_K_AXMAP;
   bool ok = true;
@@ -505,60 +531,44 @@ static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, u
       continue;
     }
     *axes |= (uint64_t)1 << ax;
-    int rc = sym(c, c->s->axes[ax])->rclass;
-    if (spec->kind == AX_AT_RELABEL) {
-      if (en->value->kind != AX_E_NAME) {
-        err(c, en->value->span, "'relabel' maps an axis to an axis");
-        ok = false;
-        continue;
-      }
-      AxIdent id = {en->value->u.text, en->value->span};
-      int to = attr_axis(c, &id, opn);
-      if (to < 0) {
-        ok = false;
-        continue;
-      }
-      en->value->ty = none();
-      en->value->ty.kind = AX_K_AXIS;
-      en->value->ty.sym = c->s->axes[to];
-      int rc2 = sym(c, c->s->axes[to])->rclass;
-      if (rc2 != rc) {
-        err(c, en->value->span, "'relabel' maps axis '%s' (rank class '%s') to '%s' (rank class '%s'); "
-            "a renaming must stay within a rank class", en->axis.name, rcl(c, rc)->name,
-            en->value->u.text, rcl(c, rc2)->name);
-        ok = false;
-      }
-      continue;
-    }
-    AxTy t = check_expr(c, en->value);
-    if (t.kind == AX_K_NONE) {
-      ok = false;
-      continue;
-    }
-    if (spec->kind == AX_AT_AXIDX) {
-      AxSym *is = en->value->kind == AX_E_NAME && t.sym >= 0 ? sym(c, t.sym) : NULL;
-      if (!is || is->kind != AX_SYM_INDEX) {
-        err(c, en->value->span, "the value for axis '%s' in '%s' must be a summation-index map "
-            "(declared with 'index … over %s')", en->axis.name, spec->name, rcl(c, rc)->name);
-        ok = false;
-      } else if (is->rclass != rc) {
-        err(c, en->value->span, "index map '%s' is over rank class '%s', but axis '%s' is of '%s'",
-            is->name, rcl(c, is->rclass)->name, en->axis.name, rcl(c, rc)->name);
-        ok = false;
-      }
-      continue;
-    }
-    if (!is_mapish(t)) {
-      err(c, en->value->span, "the value for axis '%s' in '%s' must be a map over '%s', not %s",
-          en->axis.name, spec->name, rcl(c, rc)->name, kind_text(t));
-      ok = false;
-    } else if (t.rclass >= 0 && t.rclass != rc) {
-      err(c, en->value->span, "map over rank class '%s' used for axis '%s' of rank class '%s'",
-          rcl(c, t.rclass)->name, en->axis.name, rcl(c, rc)->name);
-      ok = false;
-    }
+    if (!check_entry(c, spec, opn, en, sym(c, c->s->axes[ax])->rclass)) ok = false;
   }
   return ok;
+}
+
+/* An attribute value that names axes: {x: map, ...} (with per-axis map values),
+ * [x, ...], or one axis, as its kind (dsl/ops.c) says. Fills the set of axes; checks
+ * values per the kind. */
+static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, uint64_t *axes) {
+  const char *opn = ax_op_name(op);
+  *axes = 0;
+  switch (spec->kind) {
+  case AX_AT_AXIS: {
+    if (v->kind != AX_E_NAME) {
+      err(c, v->span, "attribute '%s' of '%s' must be one axis", spec->name, opn);
+      return false;
+    }
+    int ax = axis_at(c, v, opn);
+    if (ax < 0) return false;
+    *axes = (uint64_t)1 << ax;
+    return true;
+  }
+  case AX_AT_AXES:
+  case AX_AT_AXIDX:
+    if (v->kind == AX_E_LIST) return check_axis_list(c, spec, opn, v, axes);
+    if (spec->kind == AX_AT_AXES || v->kind != AX_E_AXMAP) {
+      err(c, v->span, "attribute '%s' of '%s' must be a list of axes [x, ...]%s", spec->name, opn,
+          spec->kind == AX_AT_AXIDX ? " or {axis: index map, ...}" : "");
+      return false;
+    }
+    return check_axis_map(c, spec, opn, v, axes);
+  default:
+    if (v->kind != AX_E_AXMAP) {
+      err(c, v->span, "attribute '%s' of '%s' must be an axis map {axis: value, ...}", spec->name, opn);
+      return false;
+    }
+    return check_axis_map(c, spec, opn, v, axes);
+  }
 }
 
 static void mark_singleton(Checker *c, uint64_t axes, AxSpan at, const char *why) {

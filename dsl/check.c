@@ -638,13 +638,12 @@ static bool axes_constant(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
-/* IOTA: the shape's axes; the iota axis is one of them, fixed at rank 1 */
+/* IOTA: the shape's axes; the iota axis is one of them (fixed at rank 1: its row) */
 static bool axes_iota(Checker *c, const Applied *p, uint64_t *result) {
   if (!(p->at[0] & p->at[1])) {
     err(c, p->b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, p->at[0]));
     return false;
   }
-  mark_singleton(c, p->at[1], p->b->attrs[1]->span, "iota axis");
   *result = p->at[0];
   return true;
 }
@@ -689,7 +688,8 @@ static bool axes_update(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
-/* CONCAT: operands with one set of axes; the concat axis is one of them, fixed at rank 1 */
+/* CONCAT: operands with one set of axes; the concat axis is one of them (fixed at rank 1:
+ * its row) */
 static bool axes_concat(Checker *c, const Applied *p, uint64_t *result) {
   for (int i = 1; i < p->b->noperands; i++)
     if (p->ops[i].axes != p->x) {
@@ -701,7 +701,6 @@ static bool axes_concat(Checker *c, const Applied *p, uint64_t *result) {
     err(c, p->b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, p->x));
     return false;
   }
-  mark_singleton(c, p->at[0], p->b->attrs[0]->span, "concat axis");
   *result = p->x;
   return true;
 }
@@ -738,17 +737,15 @@ static bool axes_degenerate(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
-/* MEAN, RMS_NORM: one axis of the operand, fixed at rank 1 (programs reduce along one
- * dimension); mean removes it, rms_norm keeps it */
+/* MEAN, RMS_NORM: one axis of the operand (fixed at rank 1 — programs reduce along one
+ * dimension: their rows); mean removes it, rms_norm keeps it */
 static bool axes_one_axis(Checker *c, const Applied *p, uint64_t *result) {
-  bool mean = p->op == AX_OP_MEAN;
   if (!(p->at[0] & p->x)) {
     err(c, p->b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", p->spec->name,
         axes_text(c, p->x));
     return false;
   }
-  mark_singleton(c, p->at[0], p->b->attrs[0]->span, mean ? "mean axis" : "rms_norm axis");
-  *result = mean ? p->x & ~p->at[0] : p->x;
+  *result = p->op == AX_OP_MEAN ? p->x & ~p->at[0] : p->x;
   return true;
 }
 
@@ -865,59 +862,69 @@ static bool axes_elementwise(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
-/* The axes rule of every rule-level operator (AX_LV_RULE in AX_OP_LIST). A
- * missing row is an internal error at its first use, and check_dsl's completeness test
- * walks AX_OP_LIST so that it never reaches a user. */
-static AxesRule *const axes_rules[AX_OP_COUNT] = {
-    [AX_OP_CONSTANT] = axes_constant,
-    [AX_OP_IOTA] = axes_iota,
-    [AX_OP_BROADCAST] = axes_broadcast,
-    [AX_OP_ADD] = axes_elementwise,
-    [AX_OP_SUB] = axes_elementwise,
-    [AX_OP_MUL] = axes_elementwise,
-    [AX_OP_DIV] = axes_elementwise,
-    [AX_OP_REM] = axes_elementwise,
-    [AX_OP_MAX] = axes_elementwise,
-    [AX_OP_MIN] = axes_elementwise,
-    [AX_OP_NEG] = axes_elementwise,
-    [AX_OP_ABS] = axes_elementwise,
-    [AX_OP_EXP] = axes_elementwise,
-    [AX_OP_AND] = axes_elementwise,
-    [AX_OP_OR] = axes_elementwise,
-    [AX_OP_NOT] = axes_elementwise,
-    [AX_OP_EQ] = axes_elementwise,
-    [AX_OP_NE] = axes_elementwise,
-    [AX_OP_LT] = axes_elementwise,
-    [AX_OP_LE] = axes_elementwise,
-    [AX_OP_GT] = axes_elementwise,
-    [AX_OP_GE] = axes_elementwise,
-    [AX_OP_SELECT] = axes_elementwise,
-    [AX_OP_CLAMP] = axes_elementwise,
-    [AX_OP_PAD] = axes_pad,
-    [AX_OP_PAD_LOW] = axes_pad,
-    [AX_OP_SLICE] = axes_window,
-    [AX_OP_DYNAMIC_SLICE] = axes_window,
-    [AX_OP_DYNAMIC_UPDATE_SLICE] = axes_update,
-    [AX_OP_CONCAT] = axes_concat,
-    [AX_OP_RELABEL] = axes_relabel,
-    [AX_OP_REVERSE] = axes_window,
-    [AX_OP_RESHAPE_DEGENERATE] = axes_degenerate,
-    [AX_OP_REDUCE] = axes_reduce,
-    [AX_OP_DOT] = axes_dot,
-    [AX_OP_CONV] = axes_conv,
-    [AX_OP_SQUARE] = axes_elementwise,
-    [AX_OP_SQRT] = axes_elementwise,
-    [AX_OP_SILU] = axes_elementwise,
-    [AX_OP_MEAN] = axes_one_axis,
-    [AX_OP_RMS_NORM] = axes_one_axis,
-    [AX_OP_LOG] = axes_elementwise,
-    [AX_OP_POW] = axes_elementwise,
-    [AX_OP_RSQRT] = axes_elementwise,
-    [AX_OP_RESHAPE_SPLIT] = axes_reshape,
-    [AX_OP_RESHAPE_MERGE] = axes_reshape,
+/* What the checker knows of an operator besides its AX_OP_LIST row. */
+typedef struct OpCheck {
+  AxesRule *axes;     /* its axes rule */
+  struct {
+    int attr;         /* the attribute naming an axis whose rank class is fixed at rank 1 */
+    const char *why;  /* for the messages ("concat axis"); NULL: no such attribute */
+  } rank1;
+  bool on_maps;       /* also map arithmetic: max(s, t), min(s, t), abs(s) on maps */
+} OpCheck;
+
+/* Every rule-level operator (AX_LV_RULE in AX_OP_LIST) has its row; operators of one
+ * family share their axes rule. A missing row is an internal error at its first use, and
+ * check_semantics' completeness test walks AX_OP_LIST so that it never reaches a user. */
+static const OpCheck checks[AX_OP_COUNT] = {
+    [AX_OP_CONSTANT] = {.axes = axes_constant},
+    [AX_OP_IOTA] = {.axes = axes_iota, .rank1 = {.attr = 1, .why = "iota axis"}},
+    [AX_OP_BROADCAST] = {.axes = axes_broadcast},
+    [AX_OP_ADD] = {.axes = axes_elementwise},
+    [AX_OP_SUB] = {.axes = axes_elementwise},
+    [AX_OP_MUL] = {.axes = axes_elementwise},
+    [AX_OP_DIV] = {.axes = axes_elementwise},
+    [AX_OP_REM] = {.axes = axes_elementwise},
+    [AX_OP_MAX] = {.axes = axes_elementwise, .on_maps = true},
+    [AX_OP_MIN] = {.axes = axes_elementwise, .on_maps = true},
+    [AX_OP_NEG] = {.axes = axes_elementwise},
+    [AX_OP_ABS] = {.axes = axes_elementwise, .on_maps = true},
+    [AX_OP_EXP] = {.axes = axes_elementwise},
+    [AX_OP_AND] = {.axes = axes_elementwise},
+    [AX_OP_OR] = {.axes = axes_elementwise},
+    [AX_OP_NOT] = {.axes = axes_elementwise},
+    [AX_OP_EQ] = {.axes = axes_elementwise},
+    [AX_OP_NE] = {.axes = axes_elementwise},
+    [AX_OP_LT] = {.axes = axes_elementwise},
+    [AX_OP_LE] = {.axes = axes_elementwise},
+    [AX_OP_GT] = {.axes = axes_elementwise},
+    [AX_OP_GE] = {.axes = axes_elementwise},
+    [AX_OP_SELECT] = {.axes = axes_elementwise},
+    [AX_OP_CLAMP] = {.axes = axes_elementwise},
+    [AX_OP_PAD] = {.axes = axes_pad},
+    [AX_OP_PAD_LOW] = {.axes = axes_pad},
+    [AX_OP_SLICE] = {.axes = axes_window},
+    [AX_OP_DYNAMIC_SLICE] = {.axes = axes_window},
+    [AX_OP_DYNAMIC_UPDATE_SLICE] = {.axes = axes_update},
+    [AX_OP_CONCAT] = {.axes = axes_concat, .rank1 = {.attr = 0, .why = "concat axis"}},
+    [AX_OP_RELABEL] = {.axes = axes_relabel},
+    [AX_OP_REVERSE] = {.axes = axes_window},
+    [AX_OP_RESHAPE_DEGENERATE] = {.axes = axes_degenerate},
+    [AX_OP_REDUCE] = {.axes = axes_reduce},
+    [AX_OP_DOT] = {.axes = axes_dot},
+    [AX_OP_CONV] = {.axes = axes_conv},
+    [AX_OP_SQUARE] = {.axes = axes_elementwise},
+    [AX_OP_SQRT] = {.axes = axes_elementwise},
+    [AX_OP_SILU] = {.axes = axes_elementwise},
+    [AX_OP_MEAN] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "mean axis"}},
+    [AX_OP_RMS_NORM] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "rms_norm axis"}},
+    [AX_OP_LOG] = {.axes = axes_elementwise},
+    [AX_OP_POW] = {.axes = axes_elementwise},
+    [AX_OP_RSQRT] = {.axes = axes_elementwise},
+    [AX_OP_RESHAPE_SPLIT] = {.axes = axes_reshape},
+    [AX_OP_RESHAPE_MERGE] = {.axes = axes_reshape},
 };
 
-bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && axes_rules[op]; }
+bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }
 
 /* One operator application: operands, attributes, element types (the row of AX_OP_LIST),
  * then the operator's axes rule. */
@@ -943,9 +950,11 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
   AxElem elem = op_elem(c, e, op, ops, b->noperands);
   if (elem == AX_ELEM_NONE) return none();
   p.x = b->noperands ? ops[0].axes : 0;
-  AX_ASSERT(ax_check_knows(op));   /* a rule-level operator without its row in axes_rules */
+  AX_ASSERT(ax_check_knows(op));   /* a rule-level operator without its row in checks */
+  const OpCheck *row = &checks[op];
   uint64_t result;
-  if (!axes_rules[op](c, &p, &result)) return none();
+  if (!row->axes(c, &p, &result)) return none();
+  if (row->rank1.why) mark_singleton(c, p.at[row->rank1.attr], b->attrs[row->rank1.attr]->span, row->rank1.why);
 
   AxTy t = tensor_ty(elem, result);
   t.op = op;
@@ -993,7 +1002,7 @@ static AxTy check_call(Checker *c, AxExpr *e) {
   Bound b;
   if (!bind_args(c, e, op, &b)) return none();
   /* max(s, t), min(s, t), abs(s) on maps are map arithmetic */
-  if (op == AX_OP_MAX || op == AX_OP_MIN || op == AX_OP_ABS) {
+  if (checks[op].on_maps) {
     bool maps = true, any_map = false;
     for (int i = 0; i < b.noperands; i++) {
       AxTy t = check_expr(c, b.operands[i]);
@@ -1412,15 +1421,10 @@ static void check_stmt(Checker *c, AxStmt *st) {
  * constrains nothing: marking its concat axis would silently narrow the proof. */
 static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
   if (!e) return;
-  if (e->ty.op == AX_OP_CONCAT && e->ty.attrs && e->ty.attrs[0])
-    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
-                   "concat axis");
-  if ((e->ty.op == AX_OP_MEAN || e->ty.op == AX_OP_RMS_NORM) && e->ty.attrs && e->ty.attrs[0])
-    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
-                   e->ty.op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
-  if (e->ty.op == AX_OP_IOTA && e->ty.attrs && e->ty.attrs[1])
-    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[1]->ty.sym)->axis, e->ty.attrs[1]->span,
-                   "iota axis");
+  if (e->ty.op >= 0 && checks[e->ty.op].rank1.why && e->ty.attrs) {
+    const AxExpr *v = e->ty.attrs[checks[e->ty.op].rank1.attr];
+    if (v) mark_singleton(c, (uint64_t)1 << sym(c, v->ty.sym)->axis, v->span, checks[e->ty.op].rank1.why);
+  }
   switch (e->kind) {
   case AX_E_NAME:
     if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !visited[e->ty.sym]) {

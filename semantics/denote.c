@@ -531,10 +531,10 @@ AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want) {
   }
 }
 
-/* The type operands of an element-wise operator compute in: the first operand whose type
- * is not a literal's decides; all literals take what the context wants. */
-static AxType operand_type(const AxInst *in, const AxExpr *e, AxType want) {
-  int first = e->ty.op == AX_OP_SELECT ? 1 : 0;
+/* The type operands first, first + 1, ... of an element-wise operator compute in (select
+ * skips its predicate): the first operand whose type is not a literal's decides; all
+ * literals take what the context wants. */
+static AxType operand_type(const AxInst *in, const AxExpr *e, int first, AxType want) {
   for (int i = first; i < e->ty.nopnds; i++) {
     AxElem el = e->ty.opnds[i]->ty.elem;
     if (el != AX_ELEM_NUMLIT && el != AX_ELEM_REALLIT) return ax_den_type(in, e->ty.opnds[i], want);
@@ -612,7 +612,7 @@ static AxV at_pad(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
   AxIndex *j = copy_index(in, idx);
   AxV inside = D->bool_lit(D, true);
   each_named(&(Axes){.in = in, .e = e, .x = x, .idx = idx, .ok = &inside}, x->axes, j->at, pad_source);
-  AxType ty = operand_type(in, e, t);
+  AxType ty = operand_type(in, e, 0, t);
   AxV v = operand_at(in, e, 1, ty, idx);
   return D->ite(D, inside, ax_den_at(in, e->ty.opnds[0], ty, j), v, ite_kind(ty), ty);
 }
@@ -919,7 +919,7 @@ static AxV at_rms_norm(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx
 
 /* select(P, A, B) = A where P, else B */
 static AxV at_select(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
-  AxType ty = operand_type(in, e, t);
+  AxType ty = operand_type(in, e, 1, t);
   AxV p = operand_at(in, e, 0, AX_BOOL, idx);
   return D->ite(D, p, operand_at(in, e, 1, ty, idx), operand_at(in, e, 2, ty, idx), ite_kind(ty), ty);
 }
@@ -957,7 +957,7 @@ static AxV at_silu(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
  * the result is a bool whatever the context wants */
 static AxV at_compare(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
   (void)t;
-  AxType ty = operand_type(in, e, AX_INT);
+  AxType ty = operand_type(in, e, 0, AX_INT);
   if (e->ty.opnds[0]->ty.elem == AX_ELEM_NUMLIT && e->ty.opnds[1]->ty.elem == AX_ELEM_NUMLIT)
     ty = in->T == AX_BOOL ? AX_INT : in->T;
   return D->elem_compare(D, (AxOp)e->ty.op, ty, operand_at(in, e, 0, ty, idx), operand_at(in, e, 1, ty, idx));

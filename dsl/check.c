@@ -1051,9 +1051,12 @@ static AxTy check_unary(Checker *c, AxExpr *e) {
 }
 
 AxOp ax_check_infix_op(AxBinop op) {
-  static const AxOp ops[AX_BIN_COUNT] = {   /* ORDER BINOP */
-      AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
-      AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
+  static const AxOp ops[AX_BIN_COUNT] = {
+      [AX_BIN_OR] = AX_OP_OR,   [AX_BIN_AND] = AX_OP_AND, [AX_BIN_EQ] = AX_OP_EQ,
+      [AX_BIN_NE] = AX_OP_NE,   [AX_BIN_LT] = AX_OP_LT,   [AX_BIN_LE] = AX_OP_LE,
+      [AX_BIN_GT] = AX_OP_GT,   [AX_BIN_GE] = AX_OP_GE,   [AX_BIN_ADD] = AX_OP_ADD,
+      [AX_BIN_SUB] = AX_OP_SUB, [AX_BIN_MUL] = AX_OP_MUL, [AX_BIN_DIV] = AX_OP_DIV,
+      [AX_BIN_REM] = AX_OP_REM,
   };
   AX_ASSERT(op >= 0 && op < AX_BIN_COUNT);
   return ops[op];

@@ -85,7 +85,9 @@ static int find_rclass(Checker *c, const char *name) {
 }
 
 static const char *symkind_name(AxSymKind k) {
-  static const char *names[] = {"axis", "map", "index map", "tensor", "let binding"};
+  static const char *const names[] = {
+      [AX_SYM_AXIS] = "axis",     [AX_SYM_MAP] = "map", [AX_SYM_INDEX] = "index map",
+      [AX_SYM_TENSOR] = "tensor", [AX_SYM_LET] = "let binding"};
   return names[k];
 }
 
@@ -143,7 +145,10 @@ static const char *axes_text(Checker *c, uint64_t axes) {
 /* ---- element types ------------------------------------------------------------------ */
 
 const char *ax_elem_name(AxElem e) {
-  static const char *names[] = {"none", "bool", "int", "real", "T", "a number", "a decimal"};
+  static const char *const names[] = {
+      [AX_ELEM_NONE] = "none", [AX_ELEM_BOOL] = "bool",       [AX_ELEM_INT] = "int",
+      [AX_ELEM_REAL] = "real", [AX_ELEM_VAR] = "T",           [AX_ELEM_NUMLIT] = "a number",
+      [AX_ELEM_REALLIT] = "a decimal"};
   return names[e];
 }
 

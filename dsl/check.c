@@ -597,7 +597,7 @@ static int nbits(uint64_t v) {
 /* ---- axes rules, one per operator family ------------------------------------------
  *
  * The axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). An
- * operator's rule is its row of `axes_rules` below; check_op has already checked the
+ * operator's rule is in its row of `checks` below; check_op has already checked the
  * operands (tensors), the attributes (axis names, per-axis values) and the element types,
  * so a rule only relates axis sets. */
 

@@ -16,7 +16,7 @@
  * AX_TA_* flags of the table. The checker, the printer, the denotations, program lowering,
  * the .mug parser, the interpreters and the documentation all read this table; adding an
  * operator means one line here, then what each of its levels needs: for rules its row in
- * dsl/check.c's `axes_rules` and in semantics/denote.c's `dens` (a unit test fails while
+ * dsl/check.c's `checks` and in semantics/denote.c's `dens` (a unit test fails while
  * either is missing); shape inference and evaluation in superopt/tensor.c for programs. */
 #ifndef AX_OPS_H
 #define AX_OPS_H

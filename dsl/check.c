@@ -85,7 +85,9 @@ static int find_rclass(Checker *c, const char *name) {
 }
 
 static const char *symkind_name(AxSymKind k) {
-  static const char *names[] = {"axis", "map", "index map", "tensor", "let binding"};
+  static const char *const names[] = {
+      [AX_SYM_AXIS] = "axis",     [AX_SYM_MAP] = "map", [AX_SYM_INDEX] = "index map",
+      [AX_SYM_TENSOR] = "tensor", [AX_SYM_LET] = "let binding"};
   return names[k];
 }
 
@@ -143,7 +145,10 @@ static const char *axes_text(Checker *c, uint64_t axes) {
 /* ---- element types ------------------------------------------------------------------ */
 
 const char *ax_elem_name(AxElem e) {
-  static const char *names[] = {"none", "bool", "int", "real", "T", "a number", "a decimal"};
+  static const char *const names[] = {
+      [AX_ELEM_NONE] = "none", [AX_ELEM_BOOL] = "bool",       [AX_ELEM_INT] = "int",
+      [AX_ELEM_REAL] = "real", [AX_ELEM_VAR] = "T",           [AX_ELEM_NUMLIT] = "a number",
+      [AX_ELEM_REALLIT] = "a decimal"};
   return names[e];
 }
 
@@ -211,6 +216,14 @@ static AxTy map_ty(AxKind kind, int rclass) {
   AxTy t = none();
   t.kind = kind;
   t.rclass = rclass;
+  return t;
+}
+
+/* a literal: a number (it adapts to its context) or a boolean */
+static AxTy lit_ty(AxElem elem) {
+  AxTy t = none();
+  t.kind = AX_K_LIT;
+  t.elem = elem;
   return t;
 }
 
@@ -422,65 +435,91 @@ static int attr_axis(Checker *c, const AxIdent *id, const char *op) {
   return axis_index(c, i);
 }
 
-/* An attribute value that names axes: {x: map, ...} (with per-axis map values),
- * [x, ...], or one axis. Fills the set of axes; checks values per the kind. */
-static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, uint64_t *axes) {
-  const char *opn = ax_op_name(op);
-  *axes = 0;
-  switch (spec->kind) {
-  case AX_AT_AXIS:
-    if (v->kind != AX_E_NAME) {
-      err(c, v->span, "attribute '%s' of '%s' must be one axis", spec->name, opn);
-      return false;
-    } else {
-      AxIdent id = {v->u.text, v->span};
-      int ax = attr_axis(c, &id, opn);
-      if (ax < 0) return false;
-      v->ty = none();
-      v->ty.kind = AX_K_AXIS;
-      v->ty.sym = c->s->axes[ax];
-      *axes = (uint64_t)1 << ax;
-      return true;
-    }
-  case AX_AT_AXES:
-  case AX_AT_AXIDX:
-    if (v->kind == AX_E_LIST) {
-      for (size_t i = 0; i < v->u.list.n; i++) {
-        AxExpr *it = v->u.list.items[i];
-        if (it->kind != AX_E_NAME) {
-          err(c, it->span, "attribute '%s' of '%s' lists axes; this is not an axis name",
-              spec->name, opn);
-          return false;
-        }
-        AxIdent id = {it->u.text, it->span};
-        int ax = attr_axis(c, &id, opn);
-        if (ax < 0) return false;
-        if (*axes >> ax & 1) {
-          err(c, it->span, "axis '%s' is listed twice", it->u.text);
-          return false;
-        }
-        it->ty = none();
-        it->ty.kind = AX_K_AXIS;
-        it->ty.sym = c->s->axes[ax];
-        *axes |= (uint64_t)1 << ax;
-      }
-      v->ty = none();
-      v->ty.kind = AX_K_LIST;
-      return true;
-    }
-    if (spec->kind == AX_AT_AXES || v->kind != AX_E_AXMAP) {
-      err(c, v->span, "attribute '%s' of '%s' must be a list of axes [x, ...]%s", spec->name, opn,
-          spec->kind == AX_AT_AXIDX ? " or {axis: index map, ...}" : "");
+/* An axis written as a name v (an attribute, a list item, a renaming's target): its
+ * index, v typed as that axis; -1 after an error. */
+static int axis_at(Checker *c, AxExpr *v, const char *opn) {
+  AxIdent id = {v->u.text, v->span};
+  int ax = attr_axis(c, &id, opn);
+  if (ax < 0) return -1;
+  v->ty = none();
+  v->ty.kind = AX_K_AXIS;
+  v->ty.sym = c->s->axes[ax];
+  return ax;
+}
+
+/* [x, ...]: distinct axis names */
+static bool check_axis_list(Checker *c, const AxAttrSpec *spec, const char *opn, AxExpr *v, uint64_t *axes) {
+  for (size_t i = 0; i < v->u.list.n; i++) {
+    AxExpr *it = v->u.list.items[i];
+    if (it->kind != AX_E_NAME) {
+      err(c, it->span, "attribute '%s' of '%s' lists axes; this is not an axis name", spec->name, opn);
       return false;
     }
-    break;
-  default:
-    if (v->kind != AX_E_AXMAP) {
-      err(c, v->span, "attribute '%s' of '%s' must be an axis map {axis: value, ...}", spec->name, opn);
+    int ax = axis_at(c, it, opn);
+    if (ax < 0) return false;
+    if (*axes >> ax & 1) {
+      err(c, it->span, "axis '%s' is listed twice", it->u.text);
       return false;
     }
+    *axes |= (uint64_t)1 << ax;
   }
-  /* {axis: value, ...} */
+  v->ty = none();
+  v->ty.kind = AX_K_LIST;
+  return true;
+}
+
+/* The value of entry `en` (axis of rank class rc) of an axis map: per the attribute's
+ * kind, an axis of the same rank class (relabel), a summation-index map over rc
+ * (AX_AT_AXIDX), or a map over rc. */
+static bool check_entry(Checker *c, const AxAttrSpec *spec, const char *opn, AxAxEntry *en, int rc) {
+  if (spec->kind == AX_AT_RELABEL) {
+    if (en->value->kind != AX_E_NAME) {
+      err(c, en->value->span, "'relabel' maps an axis to an axis");
+      return false;
+    }
+    int to = axis_at(c, en->value, opn);
+    if (to < 0) return false;
+    int rc2 = sym(c, c->s->axes[to])->rclass;
+    if (rc2 != rc) {
+      err(c, en->value->span, "'relabel' maps axis '%s' (rank class '%s') to '%s' (rank class '%s'); "
+          "a renaming must stay within a rank class", en->axis.name, rcl(c, rc)->name,
+          en->value->u.text, rcl(c, rc2)->name);
+      return false;
+    }
+    return true;
+  }
+  AxTy t = check_expr(c, en->value);
+  if (t.kind == AX_K_NONE) return false;
+  if (spec->kind == AX_AT_AXIDX) {
+    AxSym *is = en->value->kind == AX_E_NAME && t.sym >= 0 ? sym(c, t.sym) : NULL;
+    if (!is || is->kind != AX_SYM_INDEX) {
+      err(c, en->value->span, "the value for axis '%s' in '%s' must be a summation-index map "
+          "(declared with 'index … over %s')", en->axis.name, spec->name, rcl(c, rc)->name);
+      return false;
+    }
+    if (is->rclass != rc) {
+      err(c, en->value->span, "index map '%s' is over rank class '%s', but axis '%s' is of '%s'",
+          is->name, rcl(c, is->rclass)->name, en->axis.name, rcl(c, rc)->name);
+      return false;
+    }
+    return true;
+  }
+  if (!is_mapish(t)) {
+    err(c, en->value->span, "the value for axis '%s' in '%s' must be a map over '%s', not %s",
+        en->axis.name, spec->name, rcl(c, rc)->name, kind_text(t));
+    return false;
+  }
+  if (t.rclass >= 0 && t.rclass != rc) {
+    err(c, en->value->span, "map over rank class '%s' used for axis '%s' of rank class '%s'",
+        rcl(c, t.rclass)->name, en->axis.name, rcl(c, rc)->name);
+    return false;
+  }
+  return true;
+}
+
+/* {axis: value, ...}: distinct axes, each value checked by check_entry; every entry is
+ * checked (all its errors reported) */
+static bool check_axis_map(Checker *c, const AxAttrSpec *spec, const char *opn, AxExpr *v, uint64_t *axes) {
   v->ty = none();
   v->ty.kind = AX_K_AXMAP;
   bool ok = true;
@@ -497,60 +536,44 @@ static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, u
       continue;
     }
     *axes |= (uint64_t)1 << ax;
-    int rc = sym(c, c->s->axes[ax])->rclass;
-    if (spec->kind == AX_AT_RELABEL) {
-      if (en->value->kind != AX_E_NAME) {
-        err(c, en->value->span, "'relabel' maps an axis to an axis");
-        ok = false;
-        continue;
-      }
-      AxIdent id = {en->value->u.text, en->value->span};
-      int to = attr_axis(c, &id, opn);
-      if (to < 0) {
-        ok = false;
-        continue;
-      }
-      en->value->ty = none();
-      en->value->ty.kind = AX_K_AXIS;
-      en->value->ty.sym = c->s->axes[to];
-      int rc2 = sym(c, c->s->axes[to])->rclass;
-      if (rc2 != rc) {
-        err(c, en->value->span, "'relabel' maps axis '%s' (rank class '%s') to '%s' (rank class '%s'); "
-            "a renaming must stay within a rank class", en->axis.name, rcl(c, rc)->name,
-            en->value->u.text, rcl(c, rc2)->name);
-        ok = false;
-      }
-      continue;
-    }
-    AxTy t = check_expr(c, en->value);
-    if (t.kind == AX_K_NONE) {
-      ok = false;
-      continue;
-    }
-    if (spec->kind == AX_AT_AXIDX) {
-      AxSym *is = en->value->kind == AX_E_NAME && t.sym >= 0 ? sym(c, t.sym) : NULL;
-      if (!is || is->kind != AX_SYM_INDEX) {
-        err(c, en->value->span, "the value for axis '%s' in '%s' must be a summation-index map "
-            "(declared with 'index … over %s')", en->axis.name, spec->name, rcl(c, rc)->name);
-        ok = false;
-      } else if (is->rclass != rc) {
-        err(c, en->value->span, "index map '%s' is over rank class '%s', but axis '%s' is of '%s'",
-            is->name, rcl(c, is->rclass)->name, en->axis.name, rcl(c, rc)->name);
-        ok = false;
-      }
-      continue;
-    }
-    if (!is_mapish(t)) {
-      err(c, en->value->span, "the value for axis '%s' in '%s' must be a map over '%s', not %s",
-          en->axis.name, spec->name, rcl(c, rc)->name, kind_text(t));
-      ok = false;
-    } else if (t.rclass >= 0 && t.rclass != rc) {
-      err(c, en->value->span, "map over rank class '%s' used for axis '%s' of rank class '%s'",
-          rcl(c, t.rclass)->name, en->axis.name, rcl(c, rc)->name);
-      ok = false;
-    }
+    if (!check_entry(c, spec, opn, en, sym(c, c->s->axes[ax])->rclass)) ok = false;
   }
   return ok;
+}
+
+/* An attribute value that names axes: {x: map, ...} (with per-axis map values),
+ * [x, ...], or one axis, as its kind (dsl/ops.c) says. Fills the set of axes; checks
+ * values per the kind. */
+static bool check_attr(Checker *c, AxOp op, const AxAttrSpec *spec, AxExpr *v, uint64_t *axes) {
+  const char *opn = ax_op_name(op);
+  *axes = 0;
+  switch (spec->kind) {
+  case AX_AT_AXIS: {
+    if (v->kind != AX_E_NAME) {
+      err(c, v->span, "attribute '%s' of '%s' must be one axis", spec->name, opn);
+      return false;
+    }
+    int ax = axis_at(c, v, opn);
+    if (ax < 0) return false;
+    *axes = (uint64_t)1 << ax;
+    return true;
+  }
+  case AX_AT_AXES:
+  case AX_AT_AXIDX:
+    if (v->kind == AX_E_LIST) return check_axis_list(c, spec, opn, v, axes);
+    if (spec->kind == AX_AT_AXES || v->kind != AX_E_AXMAP) {
+      err(c, v->span, "attribute '%s' of '%s' must be a list of axes [x, ...]%s", spec->name, opn,
+          spec->kind == AX_AT_AXIDX ? " or {axis: index map, ...}" : "");
+      return false;
+    }
+    return check_axis_map(c, spec, opn, v, axes);
+  default:
+    if (v->kind != AX_E_AXMAP) {
+      err(c, v->span, "attribute '%s' of '%s' must be an axis map {axis: value, ...}", spec->name, opn);
+      return false;
+    }
+    return check_axis_map(c, spec, opn, v, axes);
+  }
 }
 
 static void mark_singleton(Checker *c, uint64_t axes, AxSpan at, const char *why) {
@@ -571,10 +594,347 @@ static int nbits(uint64_t v) {
   return n;
 }
 
-/* Axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). */
+/* ---- axes rules, one per operator family ------------------------------------------
+ *
+ * The axes discipline of one operator application (TensorRight §4, XLA-HLO shapes). An
+ * operator's rule is in its row of `checks` below; check_op has already checked the
+ * operands (tensors), the attributes (axis names, per-axis values) and the element types,
+ * so a rule only relates axis sets. */
+
+/* One application as its axes rule sees it. */
+typedef struct Applied {
+  AxExpr *e;                  /* the call */
+  AxOp op;
+  const AxOpSpec *spec;
+  const Bound *b;             /* operands and attributes as written */
+  const AxTy *ops;            /* the operands' types */
+  uint64_t at[AX_MAX_ATTRS];  /* the axes each attribute names (0 when absent) */
+  uint64_t x;                 /* the first operand's axes (0 without operands) */
+} Applied;
+
+/* Sets *result to the application's axes, or reports why it is ill-formed and returns
+ * false. */
+typedef bool AxesRule(Checker *c, const Applied *p, uint64_t *result);
+
+/* The operand has every axis of `axes`; else "'OP' VERB axes … that the operand does not
+ * have" at `at` (the attribute that names them: absent only when `axes` is empty). */
+static bool operand_has(Checker *c, const Applied *p, uint64_t axes, const AxExpr *at, const char *verb) {
+  if (!(axes & ~p->x)) return true;
+  err(c, at->span, "'%s' %s axes %s that the operand does not have", p->spec->name, verb, axes_text(c, axes & ~p->x));
+  return false;
+}
+
+/* The operand has no axis of `axes`; else "'OP' VERB axes … that the operand already has"
+ * at `at` (as for operand_has). */
+static bool operand_lacks(Checker *c, const Applied *p, uint64_t axes, const AxExpr *at, const char *verb) {
+  if (!(axes & p->x)) return true;
+  err(c, at->span, "'%s' %s axes %s that the operand already has", p->spec->name, verb, axes_text(c, axes & p->x));
+  return false;
+}
+
+/* CONSTANT: a scalar value spread over the shape's axes */
+static bool axes_constant(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->ops[0].axes) {
+    err(c, p->b->operands[0]->span, "the value of 'constant' must be a scalar, not a tensor with axes %s",
+        axes_text(c, p->ops[0].axes));
+    return false;
+  }
+  *result = p->at[0];
+  return true;
+}
+
+/* IOTA: the shape's axes; the iota axis is one of them (fixed at rank 1: its row) */
+static bool axes_iota(Checker *c, const Applied *p, uint64_t *result) {
+  if (!(p->at[0] & p->at[1])) {
+    err(c, p->b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, p->at[0]));
+    return false;
+  }
+  *result = p->at[0];
+  return true;
+}
+
+/* BROADCAST: the operand's axes and new ones */
+static bool axes_broadcast(Checker *c, const Applied *p, uint64_t *result) {
+  if (!operand_lacks(c, p, p->at[0], p->b->attrs[0], "adds")) return false;
+  *result = p->x | p->at[0];
+  return true;
+}
+
+/* SLICE, DYNAMIC_SLICE, REVERSE (and the pads, the update): the operand's axes; every
+ * attribute names only axes the operand has */
+static bool axes_window(Checker *c, const Applied *p, uint64_t *result) {
+  for (int k = 0; k < ax_op_nattrs(p->op); k++)
+    if (p->at[k] & ~p->x) {
+      err(c, p->b->attrs[k]->span, "'%s' attribute '%s' names axes %s that the operand does not have",
+          p->spec->name, p->spec->attrs[k].name, axes_text(c, p->at[k] & ~p->x));
+      return false;
+    }
+  *result = p->x;
+  return true;
+}
+
+/* PAD, PAD_LOW: a window whose padding value is a scalar */
+static bool axes_pad(Checker *c, const Applied *p, uint64_t *result) {
+  if (p->ops[1].axes) {
+    err(c, p->b->operands[1]->span, "the padding value of '%s' must be a scalar", p->spec->name);
+    return false;
+  }
+  return axes_window(c, p, result);
+}
+
+/* DYNAMIC_UPDATE_SLICE: a window whose update has the operand's axes */
+static bool axes_update(Checker *c, const Applied *p, uint64_t *result) {
+  if (!axes_window(c, p, result)) return false;
+  if (p->ops[1].axes != p->x) {
+    err(c, p->b->operands[1]->span, "the update of 'dynamic_update_slice' has axes %s, the operand %s",
+        axes_text(c, p->ops[1].axes), axes_text(c, p->x));
+    return false;
+  }
+  return true;
+}
+
+/* CONCAT: operands with one set of axes; the concat axis is one of them (fixed at rank 1:
+ * its row) */
+static bool axes_concat(Checker *c, const Applied *p, uint64_t *result) {
+  for (int i = 1; i < p->b->noperands; i++)
+    if (p->ops[i].axes != p->x) {
+      err(c, p->b->operands[i]->span, "operands of 'concat' have different axes: %s and %s",
+          axes_text(c, p->x), axes_text(c, p->ops[i].axes));
+      return false;
+    }
+  if (!(p->at[0] & p->x)) {
+    err(c, p->b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, p->x));
+    return false;
+  }
+  *result = p->x;
+  return true;
+}
+
+/* RELABEL: an injective renaming of some of the operand's axes */
+static bool axes_relabel(Checker *c, const Applied *p, uint64_t *result) {
+  AxExpr *m = p->b->attrs[0];
+  uint64_t x = p->x, from = p->at[0], to = 0;
+  if (!operand_has(c, p, from, m, "renames")) return false;
+  for (size_t i = 0; i < m->u.axmap.n; i++) {
+    int ax = sym(c, m->u.axmap.entries[i].value->ty.sym)->axis;
+    if (to >> ax & 1) {
+      err(c, m->u.axmap.entries[i].value->span, "'relabel' is not injective: two axes become '%s'",
+          axis_name(c, ax));
+      return false;
+    }
+    to |= (uint64_t)1 << ax;
+  }
+  if (to & (x & ~from)) {
+    err(c, m->span, "'relabel' is not injective: %s would clash with axes the operand keeps",
+        axes_text(c, to & (x & ~from)));
+    return false;
+  }
+  *result = (x & ~from) | to;
+  return true;
+}
+
+/* RESHAPE_DEGENERATE: adds new axes, removes axes the operand has */
+static bool axes_degenerate(Checker *c, const Applied *p, uint64_t *result) {
+  if (!operand_lacks(c, p, p->at[0], p->b->attrs[0], "adds") ||
+      !operand_has(c, p, p->at[1], p->b->attrs[1], "removes"))
+    return false;
+  *result = (p->x & ~p->at[1]) | p->at[0];
+  return true;
+}
+
+/* MEAN, RMS_NORM: one axis of the operand (fixed at rank 1 — programs reduce along one
+ * dimension: their rows); mean removes it, rms_norm keeps it */
+static bool axes_one_axis(Checker *c, const Applied *p, uint64_t *result) {
+  if (!(p->at[0] & p->x)) {
+    err(c, p->b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", p->spec->name,
+        axes_text(c, p->x));
+    return false;
+  }
+  *result = p->op == AX_OP_MEAN ? p->x & ~p->at[0] : p->x;
+  return true;
+}
+
+/* RESHAPE_SPLIT, RESHAPE_MERGE: row-major split of one aggregated axis into two of its
+ * rank class (named axis by named axis: x.k = hi.k * t.k + lo.k), and the merge back */
+static bool axes_reshape(Checker *c, const Applied *p, uint64_t *result) {
+  const char *name = p->spec->name;
+  bool split = p->op == AX_OP_RESHAPE_SPLIT;
+  uint64_t x = p->x, one = split ? p->at[0] : p->at[1], two = split ? p->at[1] : p->at[0];
+  AxExpr *one_at = p->b->attrs[split ? 0 : 1], *two_at = p->b->attrs[split ? 1 : 0];
+  if (split && nbits(one) != 1) {
+    err(c, one_at->span, "'reshape_split' splits one axis: attribute 'inner' must name exactly one");
+    return false;
+  }
+  if (nbits(two) != 2) {
+    err(c, two_at->span, "'%s' needs exactly two axes [major, minor] in '%s'", name, split ? "into" : "axes");
+    return false;
+  }
+  uint64_t gone = split ? one : two, made = split ? two : one;
+  if (!operand_has(c, p, gone, split ? one_at : two_at, split ? "splits" : "merges") ||
+      !operand_lacks(c, p, made, split ? two_at : one_at, "makes"))
+    return false;
+  int rc = -1;
+  for (size_t i = 0; i < c->s->naxes; i++)
+    if ((one | two) >> i & 1) {
+      int r = sym(c, c->s->axes[i])->rclass;
+      if (rc >= 0 && r != rc) {
+        err(c, p->e->span, "'%s' needs its axes %s in one rank class", name, axes_text(c, one | two));
+        return false;
+      }
+      rc = r;
+    }
+  *result = (x & ~gone) | made;
+  return true;
+}
+
+/* REDUCE: the operand's axes without the reduced ones */
+static bool axes_reduce(Checker *c, const Applied *p, uint64_t *result) {
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "removes")) return false;
+  *result = p->x & ~p->at[0];
+  return true;
+}
+
+/* DOT: both operands' axes without the contracted ones; every shared axis is contracted
+ * or batch */
+static bool axes_dot(Checker *c, const Applied *p, uint64_t *result) {
+  uint64_t x = p->x, y = p->ops[1].axes, common = x & y, con = p->at[0], bat = p->at[1];
+  if (con & ~common) {
+    err(c, p->b->attrs[0]->span, "'dot' contracts axes %s that are not in both operands",
+        axes_text(c, con & ~common));
+    return false;
+  }
+  if (bat & ~common) {
+    err(c, p->b->attrs[1]->span, "'dot' batch axes %s are not in both operands", axes_text(c, bat & ~common));
+    return false;
+  }
+  if (con & bat) {
+    err(c, p->b->attrs[1]->span, "axes %s are both contracted and batch", axes_text(c, con & bat));
+    return false;
+  }
+  if (common & ~(con | bat)) {
+    err(c, p->e->span, "'dot' operands share axes %s that are neither contracted nor batch "
+        "(relabel one operand)", axes_text(c, common & ~(con | bat)));
+    return false;
+  }
+  *result = (x | y) & ~con;
+  return true;
+}
+
+/* CONV: input {batch, feature, spatial}, kernel {feature, out_feature, spatial}, result
+ * {batch, out_feature, spatial}; the per-axis attributes name spatial axes only */
+static bool axes_conv(Checker *c, const Applied *p, uint64_t *result) {
+  uint64_t x = p->x, w = p->ops[1].axes, bat = p->at[0], feat = p->at[1], outf = p->at[2], sp = p->at[3];
+  uint64_t all[4] = {bat, feat, outf, sp};
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++)
+      if (all[i] & all[j]) {
+        err(c, p->e->span, "'conv' uses axes %s in two roles", axes_text(c, all[i] & all[j]));
+        return false;
+      }
+  if (x != (bat | feat | sp)) {
+    err(c, p->b->operands[0]->span, "the input of 'conv' must have exactly the batch, feature and "
+        "spatial axes %s, it has %s", axes_text(c, bat | feat | sp), axes_text(c, x));
+    return false;
+  }
+  if (w != (feat | outf | sp)) {
+    err(c, p->b->operands[1]->span, "the kernel of 'conv' must have exactly the feature, output-feature "
+        "and spatial axes %s, it has %s", axes_text(c, feat | outf | sp), axes_text(c, w));
+    return false;
+  }
+  for (int k = 4; k < ax_op_nattrs(p->op); k++)
+    if (p->at[k] & ~sp) {
+      err(c, p->b->attrs[k]->span, "'conv' attribute '%s' names non-spatial axes %s",
+          p->spec->attrs[k].name, axes_text(c, p->at[k] & ~sp));
+      return false;
+    }
+  *result = bat | outf | sp;
+  return true;
+}
+
+/* Element-wise operators (arithmetic, comparisons, logic, select, clamp, the unary
+ * functions): operands with identical axes, or scalars that broadcast */
+static bool axes_elementwise(Checker *c, const Applied *p, uint64_t *result) {
+  *result = 0;
+  for (int i = 0; i < p->b->noperands; i++) {
+    if (!p->ops[i].axes) continue;
+    if (*result && p->ops[i].axes != *result) {
+      err(c, p->e->span, "operands of '%s' have different axes: %s and %s", p->spec->name,
+          axes_text(c, *result), axes_text(c, p->ops[i].axes));
+      return false;
+    }
+    *result = p->ops[i].axes;
+  }
+  return true;
+}
+
+/* What the checker knows of an operator besides its AX_OP_LIST row. */
+typedef struct OpCheck {
+  AxesRule *axes;     /* its axes rule */
+  struct {
+    int attr;         /* the attribute naming an axis whose rank class is fixed at rank 1 */
+    const char *why;  /* for the messages ("concat axis"); NULL: no such attribute */
+  } rank1;
+  bool on_maps;       /* also map arithmetic: max(s, t), min(s, t), abs(s) on maps */
+} OpCheck;
+
+/* Every rule-level operator (AX_LV_RULE in AX_OP_LIST) has its row; operators of one
+ * family share their axes rule. A missing row is an internal error at its first use, and
+ * check_semantics' completeness test walks AX_OP_LIST so that it never reaches a user. */
+static const OpCheck checks[AX_OP_COUNT] = {
+    [AX_OP_CONSTANT] = {.axes = axes_constant},
+    [AX_OP_IOTA] = {.axes = axes_iota, .rank1 = {.attr = 1, .why = "iota axis"}},
+    [AX_OP_BROADCAST] = {.axes = axes_broadcast},
+    [AX_OP_ADD] = {.axes = axes_elementwise},
+    [AX_OP_SUB] = {.axes = axes_elementwise},
+    [AX_OP_MUL] = {.axes = axes_elementwise},
+    [AX_OP_DIV] = {.axes = axes_elementwise},
+    [AX_OP_REM] = {.axes = axes_elementwise},
+    [AX_OP_MAX] = {.axes = axes_elementwise, .on_maps = true},
+    [AX_OP_MIN] = {.axes = axes_elementwise, .on_maps = true},
+    [AX_OP_NEG] = {.axes = axes_elementwise},
+    [AX_OP_ABS] = {.axes = axes_elementwise, .on_maps = true},
+    [AX_OP_EXP] = {.axes = axes_elementwise},
+    [AX_OP_AND] = {.axes = axes_elementwise},
+    [AX_OP_OR] = {.axes = axes_elementwise},
+    [AX_OP_NOT] = {.axes = axes_elementwise},
+    [AX_OP_EQ] = {.axes = axes_elementwise},
+    [AX_OP_NE] = {.axes = axes_elementwise},
+    [AX_OP_LT] = {.axes = axes_elementwise},
+    [AX_OP_LE] = {.axes = axes_elementwise},
+    [AX_OP_GT] = {.axes = axes_elementwise},
+    [AX_OP_GE] = {.axes = axes_elementwise},
+    [AX_OP_SELECT] = {.axes = axes_elementwise},
+    [AX_OP_CLAMP] = {.axes = axes_elementwise},
+    [AX_OP_PAD] = {.axes = axes_pad},
+    [AX_OP_PAD_LOW] = {.axes = axes_pad},
+    [AX_OP_SLICE] = {.axes = axes_window},
+    [AX_OP_DYNAMIC_SLICE] = {.axes = axes_window},
+    [AX_OP_DYNAMIC_UPDATE_SLICE] = {.axes = axes_update},
+    [AX_OP_CONCAT] = {.axes = axes_concat, .rank1 = {.attr = 0, .why = "concat axis"}},
+    [AX_OP_RELABEL] = {.axes = axes_relabel},
+    [AX_OP_REVERSE] = {.axes = axes_window},
+    [AX_OP_RESHAPE_DEGENERATE] = {.axes = axes_degenerate},
+    [AX_OP_REDUCE] = {.axes = axes_reduce},
+    [AX_OP_DOT] = {.axes = axes_dot},
+    [AX_OP_CONV] = {.axes = axes_conv},
+    [AX_OP_SQUARE] = {.axes = axes_elementwise},
+    [AX_OP_SQRT] = {.axes = axes_elementwise},
+    [AX_OP_SILU] = {.axes = axes_elementwise},
+    [AX_OP_MEAN] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "mean axis"}},
+    [AX_OP_RMS_NORM] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "rms_norm axis"}},
+    [AX_OP_LOG] = {.axes = axes_elementwise},
+    [AX_OP_POW] = {.axes = axes_elementwise},
+    [AX_OP_RSQRT] = {.axes = axes_elementwise},
+    [AX_OP_RESHAPE_SPLIT] = {.axes = axes_reshape},
+    [AX_OP_RESHAPE_MERGE] = {.axes = axes_reshape},
+};
+
+bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }
+
+/* One operator application: operands, attributes, element types (the row of AX_OP_LIST),
+ * then the operator's axes rule. */
 static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
   const AxOpSpec *spec = ax_op_spec(op);
-  const char *name = spec->name;
   AxTy ops[64];
   bool ok = true;
   for (int i = 0; i < b->noperands; i++) {
@@ -582,241 +942,25 @@ static AxTy check_op(Checker *c, AxExpr *e, AxOp op, Bound *b) {
     if (ops[i].kind == AX_K_NONE) {
       ok = false;
     } else if (ops[i].kind != AX_K_TENSOR) {
-      err(c, b->operands[i]->span, "operand %d of '%s' must be a tensor, not %s", i + 1, name,
+      err(c, b->operands[i]->span, "operand %d of '%s' must be a tensor, not %s", i + 1, spec->name,
           kind_text(ops[i]));
       ok = false;
     }
   }
-  uint64_t at[AX_MAX_ATTRS] = {0};
+  Applied p = {.e = e, .op = op, .spec = spec, .b = b, .ops = ops};
   for (int k = 0; k < ax_op_nattrs(op); k++)
-    if (b->attrs[k] && !check_attr(c, op, &spec->attrs[k], b->attrs[k], &at[k])) ok = false;
+    if (b->attrs[k] && !check_attr(c, op, &spec->attrs[k], b->attrs[k], &p.at[k])) ok = false;
   if (!ok) return none();
 
   AxElem elem = op_elem(c, e, op, ops, b->noperands);
   if (elem == AX_ELEM_NONE) return none();
-  uint64_t x = b->noperands ? ops[0].axes : 0;
-  uint64_t result = x;
+  p.x = b->noperands ? ops[0].axes : 0;
+  AX_ASSERT(ax_check_knows(op));   /* a rule-level operator without its row in checks */
+  const OpCheck *row = &checks[op];
+  uint64_t result;
+  if (!row->axes(c, &p, &result)) return none();
+  if (row->rank1.why) mark_singleton(c, p.at[row->rank1.attr], b->attrs[row->rank1.attr]->span, row->rank1.why);
 
-  switch (op) {
-  case AX_OP_CONSTANT:
-    if (ops[0].axes) {
-      err(c, b->operands[0]->span, "the value of 'constant' must be a scalar, not a tensor with axes %s",
-          axes_text(c, ops[0].axes));
-      return none();
-    }
-    result = at[0];
-    break;
-  case AX_OP_IOTA:
-    if (!(at[0] & at[1])) {
-      err(c, b->attrs[1]->span, "the 'iota' axis must be one of the shape's axes %s", axes_text(c, at[0]));
-      return none();
-    }
-    mark_singleton(c, at[1], b->attrs[1]->span, "iota axis");
-    result = at[0];
-    break;
-  case AX_OP_BROADCAST:
-    if (x & at[0]) {
-      err(c, b->attrs[0]->span, "'broadcast' adds axes %s that the operand already has",
-          axes_text(c, x & at[0]));
-      return none();
-    }
-    result = x | at[0];
-    break;
-  case AX_OP_PAD:
-  case AX_OP_PAD_LOW:
-    if (ops[1].axes) {
-      err(c, b->operands[1]->span, "the padding value of '%s' must be a scalar", name);
-      return none();
-    }
-    /* the attribute axes must be the operand's, as for slices: */
-    /* fallthrough */
-  case AX_OP_SLICE:
-  case AX_OP_DYNAMIC_SLICE:
-  case AX_OP_DYNAMIC_UPDATE_SLICE:
-  case AX_OP_REVERSE:
-    for (int k = 0; k < ax_op_nattrs(op); k++)
-      if (at[k] & ~x) {
-        err(c, b->attrs[k]->span, "'%s' attribute '%s' names axes %s that the operand does not have",
-            name, spec->attrs[k].name, axes_text(c, at[k] & ~x));
-        return none();
-      }
-    if (op == AX_OP_DYNAMIC_UPDATE_SLICE && ops[1].axes != x) {
-      err(c, b->operands[1]->span, "the update of 'dynamic_update_slice' has axes %s, the operand %s",
-          axes_text(c, ops[1].axes), axes_text(c, x));
-      return none();
-    }
-    break;
-  case AX_OP_CONCAT:
-    for (int i = 1; i < b->noperands; i++)
-      if (ops[i].axes != x) {
-        err(c, b->operands[i]->span, "operands of 'concat' have different axes: %s and %s",
-            axes_text(c, x), axes_text(c, ops[i].axes));
-        return none();
-      }
-    if (!(at[0] & x)) {
-      err(c, b->attrs[0]->span, "the 'concat' axis must be one of the operands' axes %s", axes_text(c, x));
-      return none();
-    }
-    mark_singleton(c, at[0], b->attrs[0]->span, "concat axis");
-    break;
-  case AX_OP_RELABEL: {
-    AxExpr *m = b->attrs[0];
-    uint64_t from = at[0], to = 0;
-    if (from & ~x) {
-      err(c, m->span, "'relabel' renames axes %s that the operand does not have", axes_text(c, from & ~x));
-      return none();
-    }
-    for (size_t i = 0; i < m->u.axmap.n; i++) {
-      int ax = sym(c, m->u.axmap.entries[i].value->ty.sym)->axis;
-      if (to >> ax & 1) {
-        err(c, m->u.axmap.entries[i].value->span, "'relabel' is not injective: two axes become '%s'",
-            axis_name(c, ax));
-        return none();
-      }
-      to |= (uint64_t)1 << ax;
-    }
-    if (to & (x & ~from)) {
-      err(c, m->span, "'relabel' is not injective: %s would clash with axes the operand keeps",
-          axes_text(c, to & (x & ~from)));
-      return none();
-    }
-    result = (x & ~from) | to;
-    break;
-  }
-  case AX_OP_RESHAPE_DEGENERATE:
-    if (at[0] & x) {
-      err(c, b->attrs[0]->span, "'reshape_degenerate' adds axes %s that the operand already has",
-          axes_text(c, at[0] & x));
-      return none();
-    }
-    if (at[1] & ~x) {
-      err(c, b->attrs[1]->span, "'reshape_degenerate' removes axes %s that the operand does not have",
-          axes_text(c, at[1] & ~x));
-      return none();
-    }
-    result = (x & ~at[1]) | at[0];
-    break;
-  case AX_OP_MEAN:
-  case AX_OP_RMS_NORM:
-    /* one axis of the operand, fixed at rank 1: programs reduce along one dimension */
-    if (!(at[0] & x)) {
-      err(c, b->attrs[0]->span, "the '%s' axis must be one of the operand's axes %s", name, axes_text(c, x));
-      return none();
-    }
-    mark_singleton(c, at[0], b->attrs[0]->span, op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
-    result = op == AX_OP_MEAN ? x & ~at[0] : x;
-    break;
-  case AX_OP_RESHAPE_SPLIT:
-  case AX_OP_RESHAPE_MERGE: {
-    /* row-major split of one aggregated axis into two of its rank class (named axis by
-     * named axis: x.k = hi.k * t.k + lo.k), and the merge back */
-    bool split = op == AX_OP_RESHAPE_SPLIT;
-    uint64_t one = split ? at[0] : at[1], two = split ? at[1] : at[0];
-    AxExpr *one_at = b->attrs[split ? 0 : 1], *two_at = b->attrs[split ? 1 : 0];
-    if (split && nbits(one) != 1) {
-      err(c, one_at->span, "'reshape_split' splits one axis: attribute 'inner' must name exactly one");
-      return none();
-    }
-    if (nbits(two) != 2) {
-      err(c, two_at->span, "'%s' needs exactly two axes [major, minor] in '%s'", name,
-          split ? "into" : "axes");
-      return none();
-    }
-    uint64_t gone = split ? one : two, made = split ? two : one;
-    if (gone & ~x) {
-      err(c, (split ? one_at : two_at)->span, "'%s' %s axes %s that the operand does not have", name,
-          split ? "splits" : "merges", axes_text(c, gone & ~x));
-      return none();
-    }
-    if (made & x) {
-      err(c, (split ? two_at : one_at)->span, "'%s' makes axes %s that the operand already has", name,
-          axes_text(c, made & x));
-      return none();
-    }
-    int rc = -1;
-    for (size_t i = 0; i < c->s->naxes; i++)
-      if ((one | two) >> i & 1) {
-        int r = sym(c, c->s->axes[i])->rclass;
-        if (rc >= 0 && r != rc) {
-          err(c, e->span, "'%s' needs its axes %s in one rank class", name, axes_text(c, one | two));
-          return none();
-        }
-        rc = r;
-      }
-    result = (x & ~gone) | made;
-    break;
-  }
-  case AX_OP_REDUCE:
-    if (at[0] & ~x) {
-      err(c, b->attrs[0]->span, "'reduce' removes axes %s that the operand does not have",
-          axes_text(c, at[0] & ~x));
-      return none();
-    }
-    result = x & ~at[0];
-    break;
-  case AX_OP_DOT: {
-    uint64_t y = ops[1].axes, common = x & y, con = at[0], bat = at[1];
-    if (con & ~common) {
-      err(c, b->attrs[0]->span, "'dot' contracts axes %s that are not in both operands",
-          axes_text(c, con & ~common));
-      return none();
-    }
-    if (bat & ~common) {
-      err(c, b->attrs[1]->span, "'dot' batch axes %s are not in both operands", axes_text(c, bat & ~common));
-      return none();
-    }
-    if (con & bat) {
-      err(c, b->attrs[1]->span, "axes %s are both contracted and batch", axes_text(c, con & bat));
-      return none();
-    }
-    if (common & ~(con | bat)) {
-      err(c, e->span, "'dot' operands share axes %s that are neither contracted nor batch "
-          "(relabel one operand)", axes_text(c, common & ~(con | bat)));
-      return none();
-    }
-    result = (x | y) & ~con;
-    break;
-  }
-  case AX_OP_CONV: {
-    uint64_t w = ops[1].axes, bat = at[0], feat = at[1], outf = at[2], sp = at[3];
-    uint64_t all[4] = {bat, feat, outf, sp};
-    for (int i = 0; i < 4; i++)
-      for (int j = i + 1; j < 4; j++)
-        if (all[i] & all[j]) {
-          err(c, e->span, "'conv' uses axes %s in two roles", axes_text(c, all[i] & all[j]));
-          return none();
-        }
-    if (x != (bat | feat | sp)) {
-      err(c, b->operands[0]->span, "the input of 'conv' must have exactly the batch, feature and "
-          "spatial axes %s, it has %s", axes_text(c, bat | feat | sp), axes_text(c, x));
-      return none();
-    }
-    if (w != (feat | outf | sp)) {
-      err(c, b->operands[1]->span, "the kernel of 'conv' must have exactly the feature, output-feature "
-          "and spatial axes %s, it has %s", axes_text(c, feat | outf | sp), axes_text(c, w));
-      return none();
-    }
-    for (int k = 4; k < ax_op_nattrs(op); k++)
-      if (at[k] & ~sp) {
-        err(c, b->attrs[k]->span, "'conv' attribute '%s' names non-spatial axes %s",
-            spec->attrs[k].name, axes_text(c, at[k] & ~sp));
-        return none();
-      }
-    result = bat | outf | sp;
-    break;
-  }
-  default: /* element-wise: identical axes, or scalars broadcast */
-    result = 0;
-    for (int i = 0; i < b->noperands; i++) {
-      if (!ops[i].axes) continue;
-      if (result && ops[i].axes != result) {
-        err(c, e->span, "operands of '%s' have different axes: %s and %s", name,
-            axes_text(c, result), axes_text(c, ops[i].axes));
-        return none();
-      }
-      result = ops[i].axes;
-    }
-  }
   AxTy t = tensor_ty(elem, result);
   t.op = op;
   t.nopnds = b->noperands;
@@ -838,22 +982,15 @@ static AxTy infix(Checker *c, AxTy t, AxExpr *l, AxExpr *r) {
 }
 
 /* min / max / abs over maps (the same names as the tensor operators). */
-static AxTy check_map_call(Checker *c, AxExpr *e, AxOp op, Bound *b) {
+static AxTy check_map_call(Checker *c, const Bound *b) {
   int rc = -1;
+  bool lit = true;
   for (int i = 0; i < b->noperands; i++) {
     AxTy t = b->operands[i]->ty;
     if (!join_rclass(c, b->operands[i], rc, t.rclass, &rc)) return none();
+    lit &= t.kind == AX_K_LIT;
   }
-  (void)op;
-  bool lit = true;
-  for (int i = 0; i < b->noperands; i++) lit &= b->operands[i]->ty.kind == AX_K_LIT;
-  AxTy t = lit ? none() : map_ty(AX_K_MAP, rc);
-  if (lit) {
-    t.kind = AX_K_LIT;
-    t.elem = AX_ELEM_NUMLIT;
-  }
-  (void)e;
-  return t;
+  return lit ? lit_ty(AX_ELEM_NUMLIT) : map_ty(AX_K_MAP, rc);
 }
 
 static AxTy check_call(Checker *c, AxExpr *e) {
@@ -870,7 +1007,7 @@ static AxTy check_call(Checker *c, AxExpr *e) {
   Bound b;
   if (!bind_args(c, e, op, &b)) return none();
   /* max(s, t), min(s, t), abs(s) on maps are map arithmetic */
-  if (op == AX_OP_MAX || op == AX_OP_MIN || op == AX_OP_ABS) {
+  if (checks[op].on_maps) {
     bool maps = true, any_map = false;
     for (int i = 0; i < b.noperands; i++) {
       AxTy t = check_expr(c, b.operands[i]);
@@ -878,9 +1015,19 @@ static AxTy check_call(Checker *c, AxExpr *e) {
       maps &= is_mapish(t);
       any_map |= t.kind == AX_K_MAP;
     }
-    if (maps && any_map) return check_map_call(c, e, op, &b);
+    if (maps && any_map) return check_map_call(c, &b);
   }
   return check_op(c, e, op, &b);
+}
+
+/* A tensor operator written prefix (-A, not P): the element rule of op, the axes of A. */
+static AxTy prefix(Checker *c, AxExpr *e, AxOp op, AxTy t) {
+  AxTy ops[1] = {t};
+  AxElem el = op_elem(c, e, op, ops, 1);
+  if (el == AX_ELEM_NONE) return none();
+  AxTy r = tensor_ty(el, t.axes);
+  r.op = op;
+  return infix(c, r, e->u.unary.arg, NULL);
 }
 
 static AxTy check_unary(Checker *c, AxExpr *e) {
@@ -898,31 +1045,27 @@ static AxTy check_unary(Checker *c, AxExpr *e) {
       err(c, e->span, "'-' cannot apply to %s", kind_text(t));
       return none();
     }
-    AxTy ops[1] = {t};
-    AxElem el = op_elem(c, e, AX_OP_NEG, ops, 1);
-    if (el == AX_ELEM_NONE) return none();
-    AxTy r = tensor_ty(el, t.axes);
-    r.op = AX_OP_NEG;
-    return infix(c, r, e->u.unary.arg, NULL);
+    return prefix(c, e, AX_OP_NEG, t);
   }
   if (is_condish(t)) return t.kind == AX_K_LIT ? t : map_ty(AX_K_COND, t.rclass);
   if (t.kind != AX_K_TENSOR) {
     err(c, e->span, "'not' cannot apply to %s", kind_text(t));
     return none();
   }
-  AxTy ops[1] = {t};
-  AxElem el = op_elem(c, e, AX_OP_NOT, ops, 1);
-  if (el == AX_ELEM_NONE) return none();
-  AxTy r = tensor_ty(el, t.axes);
-  r.op = AX_OP_NOT;
-  return infix(c, r, e->u.unary.arg, NULL);
+  return prefix(c, e, AX_OP_NOT, t);
 }
 
-/* ORDER BINOP: the tensor operator each infix operator stands for. */
-static const AxOp binop_op[AX_BIN_COUNT] = {
-    AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
-    AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
-};
+AxOp ax_check_infix_op(AxBinop op) {
+  static const AxOp ops[AX_BIN_COUNT] = {
+      [AX_BIN_OR] = AX_OP_OR,   [AX_BIN_AND] = AX_OP_AND, [AX_BIN_EQ] = AX_OP_EQ,
+      [AX_BIN_NE] = AX_OP_NE,   [AX_BIN_LT] = AX_OP_LT,   [AX_BIN_LE] = AX_OP_LE,
+      [AX_BIN_GT] = AX_OP_GT,   [AX_BIN_GE] = AX_OP_GE,   [AX_BIN_ADD] = AX_OP_ADD,
+      [AX_BIN_SUB] = AX_OP_SUB, [AX_BIN_MUL] = AX_OP_MUL, [AX_BIN_DIV] = AX_OP_DIV,
+      [AX_BIN_REM] = AX_OP_REM,
+  };
+  AX_ASSERT(op >= 0 && op < AX_BIN_COUNT);
+  return ops[op];
+}
 
 static AxTy check_binary(Checker *c, AxExpr *e) {
   AxBinop bop = e->u.binary.op;
@@ -945,21 +1088,11 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
   if (l.kind == AX_K_LIT && r.kind == AX_K_LIT) {
     if (logic && l.elem == AX_ELEM_BOOL && r.elem == AX_ELEM_BOOL) return l;
     if (!logic && l.elem == AX_ELEM_NUMLIT && r.elem == AX_ELEM_NUMLIT) {
-      if (cmp) {
-        AxTy t = none();
-        t.kind = AX_K_LIT;
-        t.elem = AX_ELEM_BOOL;
-        return t;
-      }
-      return l;
+      return cmp ? lit_ty(AX_ELEM_BOOL) : l;
     }
   }
-  if ((l.kind == AX_K_MAP || l.kind == AX_K_COND) && (r.kind == AX_K_TENSOR) ) {
-    err(c, e->span, "'%s' between %s and %s: maps and tensor values do not mix",
-        ax_binop_text(bop), kind_text(l), kind_text(r));
-    return none();
-  }
-  if ((r.kind == AX_K_MAP || r.kind == AX_K_COND) && (l.kind == AX_K_TENSOR)) {
+  bool lmap = l.kind == AX_K_MAP || l.kind == AX_K_COND, rmap = r.kind == AX_K_MAP || r.kind == AX_K_COND;
+  if ((lmap && r.kind == AX_K_TENSOR) || (rmap && l.kind == AX_K_TENSOR)) {
     err(c, e->span, "'%s' between %s and %s: maps and tensor values do not mix",
         ax_binop_text(bop), kind_text(l), kind_text(r));
     return none();
@@ -971,7 +1104,7 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
     return none();
   }
   /* a tensor operator written infix */
-  AxOp op = binop_op[bop];
+  AxOp op = ax_check_infix_op(bop);
   AxTy ops[2] = {l, r};
   AxElem el = op_elem(c, e, op, ops, 2);
   if (el == AX_ELEM_NONE) return none();
@@ -985,17 +1118,61 @@ static AxTy check_binary(Checker *c, AxExpr *e) {
   return infix(c, t, e->u.binary.lhs, e->u.binary.rhs);
 }
 
+/* if c then a else b: a choice between maps or between conditions (tensors use select) */
+static AxTy check_if(Checker *c, AxExpr *e) {
+  AxTy k = check_expr(c, e->u.ite.cond);
+  AxTy x = check_expr(c, e->u.ite.then_e), y = check_expr(c, e->u.ite.else_e);
+  if (k.kind == AX_K_NONE || x.kind == AX_K_NONE || y.kind == AX_K_NONE) return none();
+  if (x.kind == AX_K_TENSOR || y.kind == AX_K_TENSOR) {
+    err(c, e->span, "'if' chooses between maps; for tensors use select(p, a, b)");
+    return none();
+  }
+  if (!is_condish(k)) {
+    err(c, e->u.ite.cond->span, "the condition of 'if' must be a condition on maps, not %s",
+        kind_text(k));
+    return none();
+  }
+  int rc;
+  bool mapsv = is_mapish(x) && is_mapish(y), conds = is_condish(x) && is_condish(y);
+  if (!mapsv && !conds) {
+    err(c, e->span, "the branches of 'if' must both be maps or both conditions");
+    return none();
+  }
+  if (!join_rclass(c, e, k.rclass, x.rclass, &rc) || !join_rclass(c, e, rc, y.rclass, &rc))
+    return none();
+  return map_ty(mapsv ? AX_K_MAP : AX_K_COND, rc);
+}
+
+/* forall/exists rclass: p — a closed condition over the named axes of one rank class */
+static AxTy check_quant(Checker *c, AxExpr *e) {
+  int rc = find_rclass(c, e->u.quant.rclass.name);
+  if (rc < 0) {
+    err(c, e->u.quant.rclass.span, "'%s' is not a rank class", e->u.quant.rclass.name);
+    return none();
+  }
+  AxTy b = check_expr(c, e->u.quant.body);
+  if (b.kind == AX_K_NONE) return none();
+  if (!is_condish(b)) {
+    err(c, e->u.quant.body->span, "the body of '%s' must be a condition on maps, not %s",
+        e->u.quant.exists ? "exists" : "forall", kind_text(b));
+    return none();
+  }
+  if (b.rclass >= 0 && b.rclass != rc) {
+    err(c, e->u.quant.body->span, "the body of '%s %s' is a condition over rank class '%s'",
+        e->u.quant.exists ? "exists" : "forall", rcl(c, rc)->name, rcl(c, b.rclass)->name);
+    return none();
+  }
+  AxTy t = map_ty(AX_K_COND, -1);
+  t.sym = rc;   /* the quantified rank class, for the verifier */
+  return t;
+}
+
 static AxTy check_expr_inner(Checker *c, AxExpr *e) {
-  AxTy t = none();
   switch (e->kind) {
   case AX_E_INT:
-    t.kind = AX_K_LIT;
-    t.elem = AX_ELEM_NUMLIT;
-    return t;
+    return lit_ty(AX_ELEM_NUMLIT);
   case AX_E_BOOL:
-    t.kind = AX_K_LIT;
-    t.elem = AX_ELEM_BOOL;
-    return t;
+    return lit_ty(AX_ELEM_BOOL);
   case AX_E_REAL:
     return tensor_ty(AX_ELEM_REALLIT, 0);
   case AX_E_INF:
@@ -1008,52 +1185,10 @@ static AxTy check_expr_inner(Checker *c, AxExpr *e) {
     return check_unary(c, e);
   case AX_E_BINARY:
     return check_binary(c, e);
-  case AX_E_IF: {
-    AxTy k = check_expr(c, e->u.ite.cond);
-    AxTy x = check_expr(c, e->u.ite.then_e), y = check_expr(c, e->u.ite.else_e);
-    if (k.kind == AX_K_NONE || x.kind == AX_K_NONE || y.kind == AX_K_NONE) return none();
-    if (x.kind == AX_K_TENSOR || y.kind == AX_K_TENSOR) {
-      err(c, e->span, "'if' chooses between maps; for tensors use select(p, a, b)");
-      return none();
-    }
-    if (!is_condish(k)) {
-      err(c, e->u.ite.cond->span, "the condition of 'if' must be a condition on maps, not %s",
-          kind_text(k));
-      return none();
-    }
-    int rc;
-    bool mapsv = is_mapish(x) && is_mapish(y), conds = is_condish(x) && is_condish(y);
-    if (!mapsv && !conds) {
-      err(c, e->span, "the branches of 'if' must both be maps or both conditions");
-      return none();
-    }
-    if (!join_rclass(c, e, k.rclass, x.rclass, &rc) || !join_rclass(c, e, rc, y.rclass, &rc))
-      return none();
-    return map_ty(mapsv ? AX_K_MAP : AX_K_COND, rc);
-  }
-  case AX_E_QUANT: {
-    int rc = find_rclass(c, e->u.quant.rclass.name);
-    if (rc < 0) {
-      err(c, e->u.quant.rclass.span, "'%s' is not a rank class", e->u.quant.rclass.name);
-      return none();
-    }
-    AxTy b = check_expr(c, e->u.quant.body);
-    if (b.kind == AX_K_NONE) return none();
-    if (!is_condish(b)) {
-      err(c, e->u.quant.body->span, "the body of '%s' must be a condition on maps, not %s",
-          e->u.quant.exists ? "exists" : "forall", kind_text(b));
-      return none();
-    }
-    if (b.rclass >= 0 && b.rclass != rc) {
-      err(c, e->u.quant.body->span, "the body of '%s %s' is a condition over rank class '%s'",
-          e->u.quant.exists ? "exists" : "forall", rcl(c, rc)->name, rcl(c, b.rclass)->name);
-      return none();
-    }
-    t = map_ty(AX_K_COND, -1);
-    t.rclass = -1;
-    t.sym = rc;   /* the quantified rank class, for the verifier */
-    return t;
-  }
+  case AX_E_IF:
+    return check_if(c, e);
+  case AX_E_QUANT:
+    return check_quant(c, e);
   case AX_E_AXMAP:
     err(c, e->span, "an axis map {...} is only meaningful as an operator attribute");
     return none();
@@ -1294,15 +1429,10 @@ static void check_stmt(Checker *c, AxStmt *st) {
  * constrains nothing: marking its concat axis would silently narrow the proof. */
 static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
   if (!e) return;
-  if (e->ty.op == AX_OP_CONCAT && e->ty.attrs && e->ty.attrs[0])
-    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
-                   "concat axis");
-  if ((e->ty.op == AX_OP_MEAN || e->ty.op == AX_OP_RMS_NORM) && e->ty.attrs && e->ty.attrs[0])
-    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[0]->ty.sym)->axis, e->ty.attrs[0]->span,
-                   e->ty.op == AX_OP_MEAN ? "mean axis" : "rms_norm axis");
-  if (e->ty.op == AX_OP_IOTA && e->ty.attrs && e->ty.attrs[1])
-    mark_singleton(c, (uint64_t)1 << sym(c, e->ty.attrs[1]->ty.sym)->axis, e->ty.attrs[1]->span,
-                   "iota axis");
+  if (e->ty.op >= 0 && checks[e->ty.op].rank1.why && e->ty.attrs) {
+    const AxExpr *v = e->ty.attrs[checks[e->ty.op].rank1.attr];
+    if (v) mark_singleton(c, (uint64_t)1 << sym(c, v->ty.sym)->axis, v->span, checks[e->ty.op].rank1.why);
+  }
   switch (e->kind) {
   case AX_E_NAME:
     if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !visited[e->ty.sym]) {

@@ -74,6 +74,13 @@ typedef struct AxRuleSyms {
  * when no error was reported. */
 bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f);
 
+/* Whether the checker has an axes rule for op: true for every operator AX_OP_LIST gives
+ * the level AX_LV_RULE (check_dsl walks the list; a missing rule is an internal error). */
+bool ax_check_knows(AxOp op);
+
+/* The tensor operator an infix operator stands for (`A + B` is add(A, B), `and` is and). */
+AxOp ax_check_infix_op(AxBinop op);
+
 /* "bool", "int", "real", "T", ... for messages. */
 const char *ax_elem_name(AxElem e);
 

@@ -15,8 +15,9 @@
  * Rule-level attributes are in ops.c (same ORDER); program-level attributes are the
  * AX_TA_* flags of the table. The checker, the printer, the denotations, program lowering,
  * the .mug parser, the interpreters and the documentation all read this table; adding an
- * operator means one line here, then what each of its levels needs (a checker case and a
- * denotation for rules; shape inference and evaluation in superopt/tensor.c for programs). */
+ * operator means one line here, then what each of its levels needs: for rules its row in
+ * dsl/check.c's `checks` and in semantics/denote.c's `dens` (a unit test fails while
+ * either is missing); shape inference and evaluation in superopt/tensor.c for programs. */
 #ifndef AX_OPS_H
 #define AX_OPS_H
 

@@ -192,7 +192,7 @@ static int relabel_target(const AxInst *in, const AxExpr *m, int from) {
   return -1;
 }
 
-/* ---- shapes --------------------------------------------------------------------------- */
+/* ---- named axes ----------------------------------------------------------------------- */
 
 static AxV *new_sizes(AxInst *in, int axis) {
   return ax_arena_alloc(in->a, (size_t)(ax_den_rank(in, axis) + 1) * sizeof(AxV));
@@ -200,16 +200,58 @@ static AxV *new_sizes(AxInst *in, int axis) {
 
 static AxV nonneg(AxInst *in, AxV v) { return D->ile(D, lit(in, 0), v); }
 
-/* sizes of a on every named axis equal those of b (both over the same axes) */
-static AxV same_sizes(AxInst *in, const AxShape *a, const AxShape *b) {
-  AxV ok = D->bool_lit(D, true);
-  for (int i = 0; i < (int)in->syms->naxes; i++)
-    if (a->axes >> i & 1)
-      for (int k = 0; k < ax_den_rank(in, i); k++) ok = and2(in, ok, D->ieq(D, a->size[i][k], b->size[i][k]));
-  return ok;
+/* What a per-axis rule reads: the application, its operands' shapes, the access, and the
+ * conjunction the rule adds its conditions to. */
+typedef struct Axes {
+  AxInst *in;
+  const AxExpr *e;        /* the application (its attributes) */
+  const AxShape *x, *y;   /* the first operand's shape; a second one (update, kernel) */
+  const AxIndex *idx;     /* the access (value rules) */
+  const AxIndex *win;     /* conv's summand: the window position */
+  AxV *ok;                /* the running conjunction of the rule's conditions */
+  struct Indices *sum;    /* the summation indices being made (at_sum) */
+} Axes;
+
+/* An operator's rule at named axis k of aggregated axis i: the size or index there; its
+ * conditions are conjoined to *c->ok. */
+typedef AxV PerAxis(const Axes *c, int i, int k);
+
+/* The loop over named axes: for every aggregated axis i in `axes`, in order, and every
+ * named axis k of i, v = f(c, i, k); where `out` is given, out[i] becomes a fresh vector
+ * holding those values. */
+static void each_named(const Axes *c, uint64_t axes, AxV **out, PerAxis *f) {
+  AxInst *in = c->in;
+  for (int i = 0; i < (int)in->syms->naxes; i++) {
+    if (!(axes >> i & 1)) continue;
+    if (out) out[i] = new_sizes(in, i);
+    for (int k = 0; k < ax_den_rank(in, i); k++) {
+      AxV v = f(c, i, k);
+      if (out) out[i][k] = v;
+    }
+  }
 }
 
+/* x and y have the same size on (i, k) */
+static AxV equal_size(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  *c->ok = and2(in, *c->ok, D->ieq(D, c->x->size[i][k], c->y->size[i][k]));
+  return NULL;
+}
+
+/* Conjoins to *ok: a and b have the same size on every named axis of `axes`. */
+static void same_sizes(AxInst *in, uint64_t axes, const AxShape *a, const AxShape *b, AxV *ok) {
+  each_named(&(Axes){.in = in, .x = a, .y = b, .ok = ok}, axes, NULL, equal_size);
+}
+
+/* ---- shapes --------------------------------------------------------------------------- */
+
 static AxShape *shape_of(AxInst *in, const AxExpr *e);
+
+/* s takes x's axes and sizes (its validity stays) */
+static void copy_shape(AxShape *s, const AxShape *x) {
+  s->axes = x->axes;
+  memcpy(s->size, x->size, sizeof s->size);
+}
 
 /* shape of a sized attribute {x: size, ...} (constant, iota, broadcast), added to s */
 static void shape_attr(AxInst *in, const AxExpr *v, AxShape *s) {
@@ -228,248 +270,790 @@ static void shape_attr(AxInst *in, const AxExpr *v, AxShape *s) {
   }
 }
 
+/* A shape rule: given the operands' shapes o and s with their conjoined validity, fills
+ * s's axes and sizes and conjoins the operator's own conditions to s->valid. */
+typedef void ShapeRule(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s);
+
+/* CONST: shape S, every element v;  IOTA: shape S, element = the index on the iota axis */
+static void shape_sized(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  (void)o;   /* the shape is the attribute's; a constant's value is a scalar */
+  shape_attr(in, e->ty.attrs[0], s);
+}
+
+/* EXPAND: S(A) ∪ S_new, new axes disjoint (checked) */
+static void shape_broadcast(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  copy_shape(s, o[0]);
+  shape_attr(in, e->ty.attrs[0], s);
+}
+
+/* PAD: out = lo + hi + n + max(0, n-1) * in;  valid: in >= 0, out >= 0 */
+static AxV pad_size(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  bool full = c->e->ty.op == AX_OP_PAD;   /* pad_low has neither interior nor high */
+  AxV nn = c->x->size[i][k], lo = attr_at(in, c->e, 0, i, k, c->x);
+  AxV it = full ? attr_at(in, c->e, 1, i, k, c->x) : lit(in, 0);
+  AxV hi = full ? attr_at(in, c->e, 2, i, k, c->x) : lit(in, 0);
+  AxV gaps = D->ite(D, D->ilt(D, lit(in, 0), nn), D->imul(D, D->isub(D, nn, lit(in, 1)), it),
+                    lit(in, 0), 0, AX_INT);
+  AxV out = D->iadd(D, D->iadd(D, lo, hi), D->iadd(D, nn, gaps));
+  *c->ok = and2(in, *c->ok, and2(in, nonneg(in, it), nonneg(in, out)));
+  return out;
+}
+
+static void shape_pad(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  s->axes = o[0]->axes;
+  each_named(&(Axes){.in = in, .e = e, .x = o[0], .ok = &s->valid}, o[0]->axes, s->size, pad_size);
+}
+
+/* SLICE: valid 0 <= s <= e <= n, p > 0;  out = (e - s + p - 1) div p */
+static AxV slice_size(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV st = attr_at(in, c->e, 0, i, k, c->x), en = attr_at(in, c->e, 1, i, k, c->x),
+      p = attr_at(in, c->e, 2, i, k, c->x);
+  AxV ok = and2(in, and2(in, nonneg(in, st), D->ile(D, st, en)), D->ile(D, en, c->x->size[i][k]));
+  ok = and2(in, ok, D->ilt(D, lit(in, 0), p));
+  *c->ok = and2(in, *c->ok, ok);
+  /* guard the division: p > 0 holds wherever the value matters */
+  AxV safe = D->ite(D, D->ilt(D, lit(in, 0), p), p, lit(in, 1), 0, AX_INT);
+  return D->idiv(D, D->iadd(D, D->isub(D, en, st), D->isub(D, safe, lit(in, 1))), safe);
+}
+
+static void shape_slice(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  s->axes = o[0]->axes;
+  each_named(&(Axes){.in = in, .e = e, .x = o[0], .ok = &s->valid}, o[0]->axes, s->size, slice_size);
+}
+
+/* DYSLICE: valid 0 <= s, 0 <= l, s + l <= n (the window lies inside; XLA would clamp);
+ * out = l */
+static AxV dynamic_slice_size(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV st = attr_at(in, c->e, 0, i, k, c->x), l = attr_at(in, c->e, 1, i, k, c->x);
+  AxV ok = and2(in, and2(in, nonneg(in, st), nonneg(in, l)), D->ile(D, D->iadd(D, st, l), c->x->size[i][k]));
+  *c->ok = and2(in, *c->ok, ok);
+  return l;
+}
+
+static void shape_dynamic_slice(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  s->axes = o[0]->axes;
+  each_named(&(Axes){.in = in, .e = e, .x = o[0], .ok = &s->valid}, o[0]->axes, s->size,
+             dynamic_slice_size);
+}
+
+/* DYUPSLICE: valid 0 <= s, s + |U| <= n;  out = S(A) */
+static AxV update_fits(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV st = attr_at(in, c->e, 0, i, k, c->x);
+  *c->ok = and2(in, *c->ok, and2(in, nonneg(in, st), D->ile(D, D->iadd(D, st, c->y->size[i][k]), c->x->size[i][k])));
+  return NULL;
+}
+
+static void shape_update(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  copy_shape(s, o[0]);
+  each_named(&(Axes){.in = in, .e = e, .x = o[0], .y = o[1], .ok = &s->valid}, o[0]->axes, NULL,
+             update_fits);
+}
+
+/* CONCAT: other axes equal; along the concat axis (rank 1) sizes add up */
+static void shape_concat(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  const AxShape *x = o[0];
+  copy_shape(s, x);
+  s->size[cx] = new_sizes(in, cx);
+  AxV total = lit(in, 0);
+  for (int j = 0; j < e->ty.nopnds; j++) {
+    total = D->iadd(D, total, o[j]->size[cx][0]);
+    same_sizes(in, x->axes & ~((uint64_t)1 << cx), o[j], x, &s->valid);
+  }
+  s->size[cx][0] = total;
+}
+
+/* RELABEL: S'[to] = S[from] (named axes paired by index), other axes unchanged */
+static void shape_relabel(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *x = o[0];
+  for (int i = 0; i < (int)in->syms->naxes; i++) {
+    if (!(x->axes >> i & 1)) continue;
+    int to = relabel_target(in, e->ty.attrs[0], i);
+    if (to < 0) to = i;
+    s->axes |= (uint64_t)1 << to;
+    s->size[to] = x->size[i];
+  }
+}
+
+/* REVERSE: S(A) */
+static void shape_operand(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  (void)in, (void)e;
+  copy_shape(s, o[0]);
+}
+
+/* a removed axis has size 1 on (i, k) */
+static AxV size_is_one(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  *c->ok = and2(in, *c->ok, D->ieq(D, c->x->size[i][k], lit(in, 1)));
+  return NULL;
+}
+
+static AxV one(const Axes *c, int i, int k) {
+  (void)i, (void)k;
+  return lit(c->in, 1);
+}
+
+/* RESHAPE_DEGENERATE: adds axes of size 1; removes axes whose every named axis has size 1 */
+static void shape_degenerate(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *x = o[0];
+  uint64_t add = attr_axes(in, e->ty.attrs[0]), rem = attr_axes(in, e->ty.attrs[1]);
+  s->axes = (x->axes & ~rem) | add;
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (x->axes >> i & 1 && !(rem >> i & 1)) s->size[i] = x->size[i];
+  Axes c = {.in = in, .e = e, .x = x, .ok = &s->valid};
+  each_named(&c, rem, NULL, size_is_one);
+  each_named(&c, add, s->size, one);
+}
+
+/* SPLIT (row-major, per named axis): a of size n into hi of size n div t and lo of size t;
+ * valid: t >= 1 and t divides n on every named axis */
+static void shape_split(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *x = o[0];
+  int a = axis_of(in, e->ty.attrs[0], 0), hi = axis_of(in, e->ty.attrs[1], 0),
+      lo = axis_of(in, e->ty.attrs[1], 1);
+  s->axes = (x->axes & ~((uint64_t)1 << a)) | (uint64_t)1 << hi | (uint64_t)1 << lo;
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (x->axes >> i & 1 && i != a) s->size[i] = x->size[i];
+  s->size[hi] = new_sizes(in, hi);
+  s->size[lo] = new_sizes(in, lo);
+  for (int k = 0; k < ax_den_rank(in, a); k++) {
+    AxV t = attr_at(in, e, 0, a, k, x), nn = x->size[a][k];
+    AxV safe = D->ite(D, D->ilt(D, lit(in, 0), t), t, lit(in, 1), 0, AX_INT);
+    s->valid = and2(in, s->valid, and2(in, D->ile(D, lit(in, 1), t),
+                                       D->ieq(D, D->imod(D, nn, safe), lit(in, 0))));
+    s->size[hi][k] = D->idiv(D, nn, safe);
+    s->size[lo][k] = t;
+  }
+}
+
+/* MERGE (row-major, per named axis): hi and lo into a of size n_hi * n_lo */
+static void shape_merge(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *x = o[0];
+  int hi = axis_of(in, e->ty.attrs[0], 0), lo = axis_of(in, e->ty.attrs[0], 1),
+      a = axis_of(in, e->ty.attrs[1], 0);
+  s->axes = (x->axes & ~((uint64_t)1 << hi | (uint64_t)1 << lo)) | (uint64_t)1 << a;
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (x->axes >> i & 1 && i != hi && i != lo) s->size[i] = x->size[i];
+  s->size[a] = new_sizes(in, a);
+  for (int k = 0; k < ax_den_rank(in, a); k++) s->size[a][k] = D->imul(D, x->size[hi][k], x->size[lo][k]);
+}
+
+/* REDUCE: S(A) without the reduced axes;  MEAN: S(A) without its axis */
+static void shape_reduce(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  s->axes = e->ty.axes;
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (s->axes >> i & 1) s->size[i] = o[0]->size[i];
+}
+
+/* DOT: (S(A) ∪ S(B)) without the contracted axes; the operands agree on the sizes of the
+ * axes they share (contracted and batch) */
+static void shape_dot(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *x = o[0], *y = o[1];
+  same_sizes(in, x->axes & y->axes, x, y, &s->valid);
+  s->axes = e->ty.axes;
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (s->axes >> i & 1) s->size[i] = x->axes >> i & 1 ? x->size[i] : y->size[i];
+}
+
+/* CONV (XLA, named roles): input {batch, feature, spatial}, kernel {feature, out_feature,
+ * spatial}. Per spatial named axis, with n, k the input and kernel sizes:
+ *   N = lo + hi + (n - 1) * ld + 1 (n > 0; else lo + hi)   the dilated, padded input
+ *   K = (k - 1) * rd + 1 (k > 0; else 0)                   the dilated window
+ *   out = (N - K) div st + 1 if N >= K, else 0
+ * valid: st >= 1, ld >= 1, rd >= 1, N >= 0, and the operands agree on feature sizes */
+static AxV conv_size(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  const AxExpr *e = c->e;
+  AxV nn = c->x->size[i][k], kk = c->y->size[i][k];
+  AxV st = attr_at(in, e, 4, i, k, c->x), lo = attr_at(in, e, 5, i, k, c->x), hi = attr_at(in, e, 6, i, k, c->x);
+  AxV ld = attr_at(in, e, 7, i, k, c->x), rd = attr_at(in, e, 8, i, k, c->x);
+  AxV one = lit(in, 1), zero = lit(in, 0);
+  AxV big_n = D->iadd(D, D->iadd(D, lo, hi),
+                      D->ite(D, D->ilt(D, zero, nn), D->iadd(D, D->imul(D, D->isub(D, nn, one), ld), one),
+                             zero, 0, AX_INT));
+  AxV big_k = D->ite(D, D->ilt(D, zero, kk), D->iadd(D, D->imul(D, D->isub(D, kk, one), rd), one),
+                     zero, 0, AX_INT);
+  AxV safe = D->ite(D, D->ilt(D, zero, st), st, one, 0, AX_INT);
+  AxV out = D->ite(D, D->ile(D, big_k, big_n),
+                   D->iadd(D, D->idiv(D, D->isub(D, big_n, big_k), safe), one), zero, 0, AX_INT);
+  AxV ok = and2(in, and2(in, D->ile(D, one, st), D->ile(D, one, ld)),
+                and2(in, D->ile(D, one, rd), nonneg(in, big_n)));
+  *c->ok = and2(in, *c->ok, ok);
+  return out;
+}
+
+static void shape_conv(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *x = o[0], *w = o[1];
+  uint64_t feat = attr_axes(in, e->ty.attrs[1]), sp = attr_axes(in, e->ty.attrs[3]);
+  Axes c = {.in = in, .e = e, .x = x, .y = w, .ok = &s->valid};
+  s->axes = e->ty.axes;
+  /* axis by axis, so that the conditions keep the order of the axes */
+  for (int i = 0; i < (int)in->syms->naxes; i++) {
+    uint64_t bit = (uint64_t)1 << i;
+    if (feat & bit) each_named(&c, bit, NULL, equal_size);
+    if (!(s->axes & bit)) continue;
+    if (sp & bit) each_named(&c, bit, s->size, conv_size);
+    else s->size[i] = x->axes & bit ? x->size[i] : w->size[i];
+  }
+}
+
+/* element-wise (BINOP, unary, compare, select, clamp; rms_norm keeps its operand's shape):
+ * operands with axes have equal sizes; scalars broadcast */
+static void shape_elementwise(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  const AxShape *full = NULL;
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (o[i]->axes) {
+      if (full) {
+        AxV eq = D->bool_lit(D, true);
+        same_sizes(in, full->axes, full, o[i], &eq);
+        s->valid = and2(in, s->valid, eq);
+      } else {
+        full = o[i];
+      }
+    }
+  if (full) copy_shape(s, full);
+}
+
+/* ---- values --------------------------------------------------------------------------- */
+
+AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want) {
+  switch (e->ty.elem) {
+  case AX_ELEM_BOOL: return AX_BOOL;
+  case AX_ELEM_INT: return AX_INT;
+  case AX_ELEM_REAL:
+  case AX_ELEM_REALLIT: return AX_REAL;
+  case AX_ELEM_VAR: return in->T;
+  default: return want == AX_BOOL ? AX_INT : want;   /* a number adapts to its context */
+  }
+}
+
+/* The type operands first, first + 1, ... of an element-wise operator compute in (select
+ * skips its predicate): the first operand whose type is not a literal's decides; all
+ * literals take what the context wants. */
+static AxType operand_type(const AxInst *in, const AxExpr *e, int first, AxType want) {
+  for (int i = first; i < e->ty.nopnds; i++) {
+    AxElem el = e->ty.opnds[i]->ty.elem;
+    if (el != AX_ELEM_NUMLIT && el != AX_ELEM_REALLIT) return ax_den_type(in, e->ty.opnds[i], want);
+  }
+  for (int i = first; i < e->ty.nopnds; i++)
+    if (e->ty.opnds[i]->ty.elem == AX_ELEM_REALLIT) return AX_REAL;
+  return want == AX_BOOL ? AX_INT : want;
+}
+
+/* operand i of e at the access, in type t; a scalar operand ignores the access */
+static AxV operand_at(AxInst *in, const AxExpr *e, int i, AxType t, const AxIndex *idx) {
+  static const AxIndex none;
+  const AxExpr *o = e->ty.opnds[i];
+  return ax_den_at(in, o, t, o->ty.axes ? idx : &none);
+}
+
+static AxIndex *copy_index(AxInst *in, const AxIndex *idx) {
+  AxIndex *c = ax_arena_alloc(in->a, sizeof *c);
+  *c = *idx;
+  return c;
+}
+
+/* The index idx restricted to the axes of expression o. */
+static AxIndex *restrict_to(AxInst *in, const AxExpr *o, const AxIndex *idx) {
+  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
+  for (size_t i = 0; i < in->syms->naxes; i++)
+    if (o->ty.axes >> i & 1) j->at[i] = idx->at[i];
+  return j;
+}
+
+/* the "is this a boolean" argument of the domain's ite */
+static int ite_kind(AxType t) { return t == AX_BOOL ? 1 : 2; }
+
+/* A value rule: the element of application e at `idx`, computed in type t. */
+typedef AxV ValueRule(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx);
+
+/* CONST: [[const(v, S)]][A] = v */
+static AxV at_constant(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  return operand_at(in, e, 0, t, idx);
+}
+
+/* IOTA: [[iota(S, x)]][A] = A[x] (x has rank 1) */
+static AxV at_iota(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  int ax = in->syms->syms[e->ty.attrs[1]->ty.sym].axis;
+  return D->elem_of_int(D, t, idx->at[ax][0]);
+}
+
+/* EXPAND: [[expand(e, S)]][A] = [[e]][A without the new axes] */
+static AxV at_broadcast(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  AxIndex *j = copy_index(in, idx);
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (!(x->axes >> i & 1)) j->at[i] = NULL;
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+/* PAD: y = x - lo; inside iff y >= 0, y mod (in+1) = 0, y div (in+1) < n on every named
+ * axis; then A[y div (in+1)], else the padding value v */
+static AxV pad_source(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV lo = attr_at(in, c->e, 0, i, k, c->x);
+  AxV step = c->e->ty.op == AX_OP_PAD ? D->iadd(D, attr_at(in, c->e, 1, i, k, c->x), lit(in, 1)) : lit(in, 1);
+  /* interior >= 0 wherever the value matters; keep the division well defined */
+  step = D->ite(D, D->ilt(D, lit(in, 0), step), step, lit(in, 1), 0, AX_INT);
+  AxV y = D->isub(D, c->idx->at[i][k], lo);
+  AxV q = D->idiv(D, y, step);
+  AxV ok = and2(in, nonneg(in, y), D->ieq(D, D->imod(D, y, step), lit(in, 0)));
+  ok = and2(in, ok, D->ilt(D, q, c->x->size[i][k]));
+  *c->ok = and2(in, *c->ok, ok);
+  return q;
+}
+
+static AxV at_pad(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  AxIndex *j = copy_index(in, idx);
+  AxV inside = D->bool_lit(D, true);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .idx = idx, .ok = &inside}, x->axes, j->at, pad_source);
+  AxType ty = operand_type(in, e, 0, t);
+  AxV v = operand_at(in, e, 1, ty, idx);
+  return D->ite(D, inside, ax_den_at(in, e->ty.opnds[0], ty, j), v, ite_kind(ty), ty);
+}
+
+/* SLICE: [[slice(A, s, e, p)]][x] = A[s + p x] */
+static AxV slice_source(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  return D->iadd(D, attr_at(in, c->e, 0, i, k, c->x), D->imul(D, attr_at(in, c->e, 2, i, k, c->x), c->idx->at[i][k]));
+}
+
+/* DYSLICE: [[dy-slice(A, s, l)]][x] = A[s + x] */
+static AxV dynamic_slice_source(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  return D->iadd(D, attr_at(in, c->e, 0, i, k, c->x), c->idx->at[i][k]);
+}
+
+/* REVERSE: x -> n - 1 - x on the listed axes */
+static AxV reverse_source(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  return D->isub(D, D->isub(D, c->x->size[i][k], lit(in, 1)), c->idx->at[i][k]);
+}
+
+/* a removed degenerate axis is read at index 0 */
+static AxV zero(const Axes *c, int i, int k) {
+  (void)i, (void)k;
+  return lit(c->in, 0);
+}
+
+/* the operand read where `f` sends the access on the axes `axes` (others unchanged);
+ * axes == NULL stands for the operand's own axes */
+static AxV read_moved(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx, const uint64_t *axes,
+                      PerAxis *f) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  AxIndex *j = copy_index(in, idx);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .idx = idx}, axes ? *axes : x->axes, j->at, f);
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+static AxV at_slice(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  return read_moved(in, e, t, idx, NULL, slice_source);
+}
+
+static AxV at_dynamic_slice(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  return read_moved(in, e, t, idx, NULL, dynamic_slice_source);
+}
+
+static AxV at_reverse(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  uint64_t rev = attr_axes(in, e->ty.attrs[0]);
+  return read_moved(in, e, t, idx, &rev, reverse_source);
+}
+
+/* DYUPSLICE: U[x - s] if s <= x < s + |U| on every named axis, else A[x] */
+static AxV update_source(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV st = attr_at(in, c->e, 0, i, k, c->x);
+  AxV rel = D->isub(D, c->idx->at[i][k], st);
+  *c->ok = and2(in, *c->ok, and2(in, nonneg(in, rel), D->ilt(D, rel, c->y->size[i][k])));
+  return rel;
+}
+
+static AxV at_update(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxExpr *const *o = e->ty.opnds;
+  const AxShape *x = shape_of(in, o[0]), *u = shape_of(in, o[1]);
+  AxIndex *j = copy_index(in, idx);
+  AxV inside = D->bool_lit(D, true);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .y = u, .idx = idx, .ok = &inside}, x->axes, j->at,
+             update_source);
+  return D->ite(D, inside, ax_den_at(in, o[1], t, j), ax_den_at(in, o[0], t, idx), ite_kind(t), t);
+}
+
+/* CONCAT: the first operand whose range along the axis holds the index, offset by the
+ * sizes of the operands before it */
+static AxV at_concat(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxExpr *const *o = e->ty.opnds;
+  int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  AxV result = NULL, offset = lit(in, 0);
+  AxV conds[64];
+  AxV vals[64] = {0};
+  for (int j = 0; j < e->ty.nopnds; j++) {
+    const AxShape *oj = shape_of(in, o[j]);
+    AxIndex *ij = copy_index(in, idx);
+    ij->at[cx] = new_sizes(in, cx);
+    ij->at[cx][0] = D->isub(D, idx->at[cx][0], offset);
+    offset = D->iadd(D, offset, oj->size[cx][0]);
+    conds[j] = D->ilt(D, idx->at[cx][0], offset);
+    vals[j] = ax_den_at(in, o[j], t, ij);
+  }
+  result = vals[e->ty.nopnds - 1];
+  for (int j = e->ty.nopnds - 2; j >= 0; j--) result = D->ite(D, conds[j], vals[j], result, ite_kind(t), t);
+  return result;
+}
+
+/* RELABEL: [[relabel(A, R)]][x] = A[x with axis R(a) read as a] */
+static AxV at_relabel(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
+  for (int i = 0; i < (int)in->syms->naxes; i++) {
+    if (!(x->axes >> i & 1)) continue;
+    int to = relabel_target(in, e->ty.attrs[0], i);
+    j->at[i] = idx->at[to < 0 ? i : to];
+  }
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+/* RESHAPE_DEGENERATE: removed axes are read at index 0, added ones dropped */
+static AxV at_degenerate(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  uint64_t rem = attr_axes(in, e->ty.attrs[1]);
+  AxIndex *j = copy_index(in, idx);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .idx = idx}, rem, j->at, zero);
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (!(rem >> i & 1) && !(x->axes >> i & 1)) j->at[i] = NULL;
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+/* SPLIT: [[split(A)]][hi, lo] = A[a = hi * t + lo] */
+static AxV at_split(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  int a = axis_of(in, e->ty.attrs[0], 0), hi = axis_of(in, e->ty.attrs[1], 0),
+      lo = axis_of(in, e->ty.attrs[1], 1);
+  AxIndex *j = copy_index(in, idx);
+  j->at[a] = new_sizes(in, a);
+  for (int k = 0; k < ax_den_rank(in, a); k++)
+    j->at[a][k] = D->iadd(D, D->imul(D, idx->at[hi][k], attr_at(in, e, 0, a, k, x)), idx->at[lo][k]);
+  j->at[hi] = j->at[lo] = NULL;
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+/* MERGE: [[merge(A)]][a] = A[hi = a div n_lo, lo = a mod n_lo] */
+static AxV at_merge(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  int hi = axis_of(in, e->ty.attrs[0], 0), lo = axis_of(in, e->ty.attrs[0], 1),
+      a = axis_of(in, e->ty.attrs[1], 0);
+  AxIndex *j = copy_index(in, idx);
+  j->at[hi] = new_sizes(in, hi);
+  j->at[lo] = new_sizes(in, lo);
+  for (int k = 0; k < ax_den_rank(in, a); k++) {
+    AxV nl = x->size[lo][k];   /* n_lo = 0: no element exists; keep the division defined */
+    AxV safe = D->ite(D, D->ilt(D, lit(in, 0), nl), nl, lit(in, 1), 0, AX_INT);
+    j->at[hi][k] = D->idiv(D, idx->at[a][k], safe);
+    j->at[lo][k] = D->imod(D, idx->at[a][k], safe);
+  }
+  j->at[a] = NULL;
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+/* The sums (reduce, dot, conv, mean, rms_norm): the domain folds a summand over fresh
+ * summation indices; the summand is the operator's (its row's `summand`). */
+typedef struct SumCtx {
+  AxInst *in;
+  const AxExpr *e;
+  AxType t;
+  const AxIndex *idx;
+  int n;                                           /* summation indices */
+  int axis[AX_MAX_AXES * 8], k[AX_MAX_AXES * 8];   /* the named axis each one runs over */
+} SumCtx;
+
+/* What the domain's sum needs besides: each index's variable (NULL: a fresh one), bound
+ * and name. */
+typedef struct Indices {
+  SumCtx *c;
+  AxV vars[AX_MAX_AXES * 8], sizes[AX_MAX_AXES * 8];
+  const char *names[AX_MAX_AXES * 8];
+} Indices;
+
+/* A summand rule: the summand at access j (the output access with the summation indices
+ * filled in). */
+typedef AxV SummandRule(SumCtx *c, AxIndex *j);
+
+/* REDUCE, MEAN: A[x, y] */
+static AxV summand_read(SumCtx *c, AxIndex *j) {
+  const AxExpr *a = c->e->ty.opnds[0];
+  return ax_den_at(c->in, a, c->t, restrict_to(c->in, a, j));
+}
+
+/* RMS_NORM: A[x, y]² */
+static AxV summand_square(SumCtx *c, AxIndex *j) {
+  AxInst *in = c->in;
+  AxV v = summand_read(c, j);
+  return D->elem_binary(D, AX_OP_MUL, c->t, v, v);
+}
+
+/* DOT: the product of the operands, each read on its own axes */
+static AxV summand_product(SumCtx *c, AxIndex *j) {
+  AxInst *in = c->in;
+  AxExpr *const *o = c->e->ty.opnds;
+  return D->elem_binary(D, AX_OP_MUL, c->t, ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j)),
+                        ax_den_at(in, o[1], c->t, restrict_to(in, o[1], j)));
+}
+
+/* CONV summand at output position p and window position w (per spatial named axis):
+ *   q = p * st + w * rd; y = q - lo;
+ *   In[b, f, y div ld] if y >= 0, y mod ld = 0 and y div ld < n on every spatial axis,
+ *   else 0 (the padding) — times W[f, o, w] */
+static AxV conv_source(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  const AxExpr *e = c->e;
+  AxV p = c->idx->at[i][k], wpos = c->win->at[i][k];
+  AxV st = attr_at(in, e, 4, i, k, c->x), lo = attr_at(in, e, 5, i, k, c->x);
+  AxV ld = attr_at(in, e, 7, i, k, c->x), rd = attr_at(in, e, 8, i, k, c->x);
+  AxV safe = D->ite(D, D->ilt(D, lit(in, 0), ld), ld, lit(in, 1), 0, AX_INT);
+  AxV y = D->isub(D, D->iadd(D, D->imul(D, p, st), D->imul(D, wpos, rd)), lo);
+  AxV q = D->idiv(D, y, safe);
+  *c->ok = and2(in, *c->ok, and2(in, and2(in, nonneg(in, y), D->ieq(D, D->imod(D, y, safe), lit(in, 0))),
+                                 D->ilt(D, q, c->x->size[i][k])));
+  return q;
+}
+
+static AxV summand_conv(SumCtx *c, AxIndex *j) {
+  AxInst *in = c->in;
+  const AxExpr *e = c->e;
+  AxExpr *const *o = e->ty.opnds;
+  const AxShape *x = shape_of(in, o[0]);
+  uint64_t sp = attr_axes(in, e->ty.attrs[3]);
+  /* the kernel has every spatial axis (checked): it is read at the window position j */
+  AxIndex *ii = restrict_to(in, o[0], j), *wi = restrict_to(in, o[1], j);
+  AxV inside = D->bool_lit(D, true);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .idx = c->idx, .win = j, .ok = &inside}, sp, ii->at,
+             conv_source);
+  AxV a = D->ite(D, inside, ax_den_at(in, o[0], c->t, ii), D->elem_lit(D, c->t, "0", 0), 2, c->t);
+  return D->elem_binary(D, AX_OP_MUL, c->t, a, ax_den_at(in, o[1], c->t, wi));
+}
+
+static SummandRule *summand_of(AxOp op);
+
+/* the summand at one tuple of the summation indices */
+static AxV summand(void *p, const AxV *vals) {
+  SumCtx *c = p;
+  AxInst *in = c->in;
+  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
+  *j = *c->idx;
+  for (int i = 0; i < c->n; i++) {
+    int ax = c->axis[i];
+    if (c->k[i] == 0) {
+      j->at[ax] = new_sizes(in, ax);
+      for (int k = 0; k < ax_den_rank(in, ax); k++) j->at[ax][k] = NULL;
+    }
+    j->at[ax][c->k[i]] = vals[i];
+  }
+  return summand_of((AxOp)c->e->ty.op)(c, j);
+}
+
+/* summation index over named axis (i, k): the variable of the index map the attribute
+ * writes for axis i if any, else a fresh one; bounded by the first operand's size there
+ * (conv's window positions on a spatial axis: by the kernel's, a->y) */
+static AxV sum_index(const Axes *a, int i, int k) {
+  Indices *s = a->sum;
+  SumCtx *c = s->c;
+  AxInst *in = a->in;
+  const AxExpr *e = a->e;
+  const AxRuleSyms *y = in->syms;
+  if (c->n == AX_MAX_AXES * 8) return NULL;
+  bool conv = e->ty.op == AX_OP_CONV, spatial = conv && attr_axes(in, e->ty.attrs[3]) >> i & 1;
+  const AxExpr *attr = !conv ? e->ty.attrs[0] : spatial ? e->ty.attrs[3] : e->ty.attrs[1];
+  const AxExpr *map = NULL;   /* the index map written for this axis, if any */
+  if (attr->kind == AX_E_AXMAP)
+    for (size_t m = 0; m < attr->u.axmap.n; m++)
+      if (strcmp(attr->u.axmap.entries[m].axis.name, y->syms[y->axes[i]].name) == 0)
+        map = attr->u.axmap.entries[m].value;
+  s->vars[c->n] = map ? in->maps[map->ty.sym][k] : NULL;
+  s->sizes[c->n] = (spatial ? a->y : a->x)->size[i][k];
+  s->names[c->n] = ax_arena_printf(in->a, "%s.%d", y->syms[y->axes[i]].name, k);
+  c->axis[c->n] = i;
+  c->k[c->n] = k;
+  c->n++;
+  return NULL;
+}
+
+/* REDUCE: [[reduce(A, Y)]][x] = Σ_{y < S(A)[Y]} A[x, y]
+ * DOT:    [[dot(A, B, C, Bt)]][x] = Σ_{c < S(A)[C]} A[x|A, c] · B[x|B, c]
+ * A summation index given as an index map ({y: j}) is that map's variable, so hints can
+ * name it; otherwise the domain makes a fresh one. */
+static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  bool conv = e->ty.op == AX_OP_CONV;
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  const AxShape *w = conv ? shape_of(in, e->ty.opnds[1]) : x;
+  SumCtx *c = ax_arena_alloc(in->a, sizeof *c);   /* the domain may call summand later */
+  *c = (SumCtx){.in = in, .e = e, .t = t, .idx = idx};
+  Indices s;
+  s.c = c;
+  /* REDUCE and DOT sum over their first attribute's axes; CONV over the feature axes and
+   * the window positions of the spatial axes (sized by the kernel) */
+  uint64_t axes = conv ? attr_axes(in, e->ty.attrs[1]) | attr_axes(in, e->ty.attrs[3])
+                       : attr_axes(in, e->ty.attrs[0]);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .y = w, .sum = &s}, axes, NULL, sum_index);
+  return D->sum(D, t, (size_t)c->n, s.vars, s.sizes, s.names, c->axis, c->k, summand, c);
+}
+
+/* MEAN:     [[mean(A, a)]][x] = (Σ_{y < n} A[x, a := y]) · (1 / n), n the size of axis a
+ *           (one named axis: the class is fixed at rank 1), as programs scale a sum
+ * RMS_NORM: [[rms_norm(A, a)]][x] = A[x] / sqrt((Σ_{y < n} A[x, a := y]²) · (1 / n)) —
+ *           the programs' X / sqrt(mean(X·X, a)) with the mean broadcast back along a */
+static AxV at_mean(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  int ax = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  AxV n = D->elem_of_int(D, t, shape_of(in, e->ty.opnds[0])->size[ax][0]);
+  AxV inv = D->elem_binary(D, AX_OP_DIV, t, D->elem_lit(D, t, "1", 0), n);
+  return D->elem_binary(D, AX_OP_MUL, t, at_sum(in, e, t, idx), inv);
+}
+
+static AxV at_rms_norm(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxV a = ax_den_at(in, e->ty.opnds[0], t, idx);
+  return D->elem_binary(D, AX_OP_DIV, t, a, D->elem_unary(D, AX_OP_SQRT, t, at_mean(in, e, t, idx)));
+}
+
+/* select(P, A, B) = A where P, else B */
+static AxV at_select(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxType ty = operand_type(in, e, 1, t);
+  AxV p = operand_at(in, e, 0, AX_BOOL, idx);
+  return D->ite(D, p, operand_at(in, e, 1, ty, idx), operand_at(in, e, 2, ty, idx), ite_kind(ty), ty);
+}
+
+/* clamp(lo, A, hi) = min(max(A, lo), hi) */
+static AxV at_clamp(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxV lo = operand_at(in, e, 0, t, idx);
+  AxV a = operand_at(in, e, 1, t, idx);
+  AxV hi = operand_at(in, e, 2, t, idx);
+  return D->elem_binary(D, AX_OP_MIN, t, D->elem_binary(D, AX_OP_MAX, t, a, lo), hi);
+}
+
+/* UNOP: the domain's function, element by element (log and rsqrt are real only; their
+ * model is the domain's, docs/semantics.md) */
+static AxV at_unary(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  return D->elem_unary(D, (AxOp)e->ty.op, t, operand_at(in, e, 0, t, idx));
+}
+
+/* square(A) = A * A */
+static AxV at_square(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxV a = operand_at(in, e, 0, t, idx);
+  return D->elem_binary(D, AX_OP_MUL, t, a, a);
+}
+
+/* silu(A) = A * sigmoid(A) = A * (1 / (1 + exp(-A))), as in PyTorch */
+static AxV at_silu(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxV a = operand_at(in, e, 0, t, idx);
+  AxV one = D->elem_lit(D, t, "1", 0);
+  AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_unary(D, AX_OP_NEG, t, a));
+  AxV sig = D->elem_binary(D, AX_OP_DIV, t, one, D->elem_binary(D, AX_OP_ADD, t, one, ex));
+  return D->elem_binary(D, AX_OP_MUL, t, a, sig);
+}
+
+/* CMP: the operands compare in their own type (two literals: in T, int when T is bool);
+ * the result is a bool whatever the context wants */
+static AxV at_compare(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  (void)t;
+  AxType ty = operand_type(in, e, 0, AX_INT);
+  if (e->ty.opnds[0]->ty.elem == AX_ELEM_NUMLIT && e->ty.opnds[1]->ty.elem == AX_ELEM_NUMLIT)
+    ty = in->T == AX_BOOL ? AX_INT : in->T;
+  return D->elem_compare(D, (AxOp)e->ty.op, ty, operand_at(in, e, 0, ty, idx), operand_at(in, e, 1, ty, idx));
+}
+
+/* BINOP: element-wise, scalars broadcast */
+static AxV at_binary(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  return D->elem_binary(D, (AxOp)e->ty.op, t, operand_at(in, e, 0, t, idx), operand_at(in, e, 1, t, idx));
+}
+
+/* ---- the operator table --------------------------------------------------------------- */
+
+/* An operator's denotation: its shape rule, its value rule, and for the sums the summand. */
+typedef struct OpDen {
+  ShapeRule *shape;
+  ValueRule *at;
+  SummandRule *summand;   /* the operators whose value rule is a sum (at_sum) */
+} OpDen;
+
+/* Every rule-level operator (AX_LV_RULE in AX_OP_LIST) has its row; operators of one
+ * family share their functions. A missing row is an internal error at its first use, and
+ * check_semantics' completeness test walks AX_OP_LIST so that it never reaches a user. */
+static const OpDen dens[AX_OP_COUNT] = {
+    [AX_OP_CONSTANT] = {.shape = shape_sized, .at = at_constant},
+    [AX_OP_IOTA] = {.shape = shape_sized, .at = at_iota},
+    [AX_OP_BROADCAST] = {.shape = shape_broadcast, .at = at_broadcast},
+    [AX_OP_ADD] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_SUB] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_MUL] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_DIV] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_REM] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_MAX] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_MIN] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_NEG] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_ABS] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_EXP] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_AND] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_OR] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_NOT] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_EQ] = {.shape = shape_elementwise, .at = at_compare},
+    [AX_OP_NE] = {.shape = shape_elementwise, .at = at_compare},
+    [AX_OP_LT] = {.shape = shape_elementwise, .at = at_compare},
+    [AX_OP_LE] = {.shape = shape_elementwise, .at = at_compare},
+    [AX_OP_GT] = {.shape = shape_elementwise, .at = at_compare},
+    [AX_OP_GE] = {.shape = shape_elementwise, .at = at_compare},
+    [AX_OP_SELECT] = {.shape = shape_elementwise, .at = at_select},
+    [AX_OP_CLAMP] = {.shape = shape_elementwise, .at = at_clamp},
+    [AX_OP_PAD] = {.shape = shape_pad, .at = at_pad},
+    [AX_OP_PAD_LOW] = {.shape = shape_pad, .at = at_pad},
+    [AX_OP_SLICE] = {.shape = shape_slice, .at = at_slice},
+    [AX_OP_DYNAMIC_SLICE] = {.shape = shape_dynamic_slice, .at = at_dynamic_slice},
+    [AX_OP_DYNAMIC_UPDATE_SLICE] = {.shape = shape_update, .at = at_update},
+    [AX_OP_CONCAT] = {.shape = shape_concat, .at = at_concat},
+    [AX_OP_RELABEL] = {.shape = shape_relabel, .at = at_relabel},
+    [AX_OP_REVERSE] = {.shape = shape_operand, .at = at_reverse},
+    [AX_OP_RESHAPE_DEGENERATE] = {.shape = shape_degenerate, .at = at_degenerate},
+    [AX_OP_REDUCE] = {.shape = shape_reduce, .at = at_sum, .summand = summand_read},
+    [AX_OP_DOT] = {.shape = shape_dot, .at = at_sum, .summand = summand_product},
+    [AX_OP_CONV] = {.shape = shape_conv, .at = at_sum, .summand = summand_conv},
+    [AX_OP_SQUARE] = {.shape = shape_elementwise, .at = at_square},
+    [AX_OP_SQRT] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_SILU] = {.shape = shape_elementwise, .at = at_silu},
+    [AX_OP_MEAN] = {.shape = shape_reduce, .at = at_mean, .summand = summand_read},
+    [AX_OP_RMS_NORM] = {.shape = shape_elementwise, .at = at_rms_norm, .summand = summand_square},
+    [AX_OP_LOG] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_POW] = {.shape = shape_elementwise, .at = at_binary},
+    [AX_OP_RSQRT] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_RESHAPE_SPLIT] = {.shape = shape_split, .at = at_split},
+    [AX_OP_RESHAPE_MERGE] = {.shape = shape_merge, .at = at_merge},
+};
+
+bool ax_den_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && dens[op].shape && dens[op].at; }
+
+static const OpDen *den_of(AxOp op) {
+  AX_ASSERT(ax_den_knows(op));   /* a rule-level operator without its row in dens */
+  return &dens[op];
+}
+
+static SummandRule *summand_of(AxOp op) {
+  SummandRule *f = den_of(op)->summand;
+  AX_ASSERT(f);   /* at_sum is the value rule only of operators with a summand */
+  return f;
+}
+
+/* The shape of an application: its operands' shapes, their validity conjoined, then the
+ * operator's shape rule. */
 static AxShape *shape_op(AxInst *in, const AxExpr *e) {
-  AxOp op = (AxOp)e->ty.op;
   AxShape *s = ax_arena_alloc(in->a, sizeof *s);
-  int n = e->ty.nopnds;
   AxShape *o[64];
   s->valid = D->bool_lit(D, true);
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < e->ty.nopnds; i++) {
     o[i] = shape_of(in, e->ty.opnds[i]);
     s->valid = and2(in, s->valid, o[i]->valid);
   }
-  const AxShape *x = n ? o[0] : NULL;
-  int naxes = (int)in->syms->naxes;
-  switch (op) {
-  case AX_OP_CONSTANT:   /* CONST: shape S, every element v */
-  case AX_OP_IOTA:       /* IOTA: shape S, element = the index on the iota axis */
-    shape_attr(in, e->ty.attrs[0], s);
-    return s;
-  case AX_OP_BROADCAST:  /* EXPAND: S(A) ∪ S_new, new axes disjoint (checked) */
-    *s = (AxShape){x->axes, {0}, s->valid};
-    memcpy(s->size, x->size, sizeof s->size);
-    shape_attr(in, e->ty.attrs[0], s);
-    return s;
-  case AX_OP_PAD:
-  case AX_OP_PAD_LOW:
-    /* PAD: out = lo + hi + n + max(0, n-1) * in;  valid: in >= 0, out >= 0 */
-    s->axes = x->axes;
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      s->size[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV nn = x->size[i][k], lo = attr_at(in, e, 0, i, k, x);
-        AxV it = op == AX_OP_PAD ? attr_at(in, e, 1, i, k, x) : lit(in, 0);
-        AxV hi = op == AX_OP_PAD ? attr_at(in, e, 2, i, k, x) : lit(in, 0);
-        AxV gaps = D->ite(D, D->ilt(D, lit(in, 0), nn), D->imul(D, D->isub(D, nn, lit(in, 1)), it),
-                          lit(in, 0), 0, AX_INT);
-        AxV out = D->iadd(D, D->iadd(D, lo, hi), D->iadd(D, nn, gaps));
-        s->size[i][k] = out;
-        s->valid = and2(in, s->valid, and2(in, nonneg(in, it), nonneg(in, out)));
-      }
-    }
-    return s;
-  case AX_OP_SLICE:
-    /* SLICE: valid 0 <= s <= e <= n, p > 0;  out = (e - s + p - 1) div p */
-    s->axes = x->axes;
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      s->size[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV st = attr_at(in, e, 0, i, k, x), en = attr_at(in, e, 1, i, k, x),
-            p = attr_at(in, e, 2, i, k, x);
-        AxV ok = and2(in, and2(in, nonneg(in, st), D->ile(D, st, en)), D->ile(D, en, x->size[i][k]));
-        ok = and2(in, ok, D->ilt(D, lit(in, 0), p));
-        s->valid = and2(in, s->valid, ok);
-        /* guard the division: p > 0 holds wherever the value matters */
-        AxV safe = D->ite(D, D->ilt(D, lit(in, 0), p), p, lit(in, 1), 0, AX_INT);
-        s->size[i][k] = D->idiv(D, D->iadd(D, D->isub(D, en, st), D->isub(D, safe, lit(in, 1))), safe);
-      }
-    }
-    return s;
-  case AX_OP_DYNAMIC_SLICE:
-    /* DYSLICE: valid 0 <= s, 0 <= l, s + l <= n (the window lies inside; XLA would clamp);
-     * out = l */
-    s->axes = x->axes;
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      s->size[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV st = attr_at(in, e, 0, i, k, x), l = attr_at(in, e, 1, i, k, x);
-        AxV ok = and2(in, and2(in, nonneg(in, st), nonneg(in, l)),
-                      D->ile(D, D->iadd(D, st, l), x->size[i][k]));
-        s->valid = and2(in, s->valid, ok);
-        s->size[i][k] = l;
-      }
-    }
-    return s;
-  case AX_OP_DYNAMIC_UPDATE_SLICE:
-    /* DYUPSLICE: valid 0 <= s, s + |U| <= n;  out = S(A) */
-    *s = (AxShape){x->axes, {0}, s->valid};
-    memcpy(s->size, x->size, sizeof s->size);
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV st = attr_at(in, e, 0, i, k, x);
-        AxV ok = and2(in, nonneg(in, st), D->ile(D, D->iadd(D, st, o[1]->size[i][k]), x->size[i][k]));
-        s->valid = and2(in, s->valid, ok);
-      }
-    }
-    return s;
-  case AX_OP_CONCAT: {
-    /* CONCAT: other axes equal; along the concat axis (rank 1) sizes add up */
-    int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
-    *s = (AxShape){x->axes, {0}, s->valid};
-    memcpy(s->size, x->size, sizeof s->size);
-    s->size[cx] = new_sizes(in, cx);
-    AxV total = lit(in, 0);
-    for (int j = 0; j < n; j++) {
-      total = D->iadd(D, total, o[j]->size[cx][0]);
-      for (int i = 0; i < naxes; i++)
-        if (i != cx && (x->axes >> i & 1))
-          for (int k = 0; k < ax_den_rank(in, i); k++)
-            s->valid = and2(in, s->valid, D->ieq(D, o[j]->size[i][k], x->size[i][k]));
-    }
-    s->size[cx][0] = total;
-    return s;
-  }
-  case AX_OP_RELABEL:
-    /* RELABEL: S'[to] = S[from] (named axes paired by index), other axes unchanged */
-    s->axes = 0;
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      int to = relabel_target(in, e->ty.attrs[0], i);
-      if (to < 0) to = i;
-      s->axes |= (uint64_t)1 << to;
-      s->size[to] = x->size[i];
-    }
-    return s;
-  case AX_OP_REVERSE:
-    *s = (AxShape){x->axes, {0}, s->valid};
-    memcpy(s->size, x->size, sizeof s->size);
-    return s;
-  case AX_OP_RESHAPE_DEGENERATE: {
-    /* adds axes of size 1; removes axes whose every named axis has size 1 */
-    uint64_t add = attr_axes(in, e->ty.attrs[0]), rem = attr_axes(in, e->ty.attrs[1]);
-    s->axes = (x->axes & ~rem) | add;
-    for (int i = 0; i < naxes; i++) {
-      if (x->axes >> i & 1 && !(rem >> i & 1)) s->size[i] = x->size[i];
-      if (rem >> i & 1)
-        for (int k = 0; k < ax_den_rank(in, i); k++)
-          s->valid = and2(in, s->valid, D->ieq(D, x->size[i][k], lit(in, 1)));
-      if (add >> i & 1) {
-        s->size[i] = new_sizes(in, i);
-        for (int k = 0; k < ax_den_rank(in, i); k++) s->size[i][k] = lit(in, 1);
-      }
-    }
-    return s;
-  }
-  case AX_OP_RESHAPE_SPLIT: {
-    /* SPLIT (row-major, per named axis): a of size n into hi of size n div t and lo of
-     * size t; valid: t >= 1 and t divides n on every named axis */
-    int a = axis_of(in, e->ty.attrs[0], 0), hi = axis_of(in, e->ty.attrs[1], 0),
-        lo = axis_of(in, e->ty.attrs[1], 1);
-    s->axes = (x->axes & ~((uint64_t)1 << a)) | (uint64_t)1 << hi | (uint64_t)1 << lo;
-    for (int i = 0; i < naxes; i++)
-      if (x->axes >> i & 1 && i != a) s->size[i] = x->size[i];
-    s->size[hi] = new_sizes(in, hi);
-    s->size[lo] = new_sizes(in, lo);
-    for (int k = 0; k < ax_den_rank(in, a); k++) {
-      AxV t = attr_at(in, e, 0, a, k, x), nn = x->size[a][k];
-      AxV safe = D->ite(D, D->ilt(D, lit(in, 0), t), t, lit(in, 1), 0, AX_INT);
-      s->valid = and2(in, s->valid, and2(in, D->ile(D, lit(in, 1), t),
-                                         D->ieq(D, D->imod(D, nn, safe), lit(in, 0))));
-      s->size[hi][k] = D->idiv(D, nn, safe);
-      s->size[lo][k] = t;
-    }
-    return s;
-  }
-  case AX_OP_RESHAPE_MERGE: {
-    /* MERGE (row-major, per named axis): hi and lo into a of size n_hi * n_lo */
-    int hi = axis_of(in, e->ty.attrs[0], 0), lo = axis_of(in, e->ty.attrs[0], 1),
-        a = axis_of(in, e->ty.attrs[1], 0);
-    s->axes = (x->axes & ~((uint64_t)1 << hi | (uint64_t)1 << lo)) | (uint64_t)1 << a;
-    for (int i = 0; i < naxes; i++)
-      if (x->axes >> i & 1 && i != hi && i != lo) s->size[i] = x->size[i];
-    s->size[a] = new_sizes(in, a);
-    for (int k = 0; k < ax_den_rank(in, a); k++)
-      s->size[a][k] = D->imul(D, x->size[hi][k], x->size[lo][k]);
-    return s;
-  }
-  case AX_OP_MEAN:     /* MEAN: S(A) without its axis */
-  case AX_OP_REDUCE:   /* REDUCE: S(A) without the reduced axes */
-    s->axes = e->ty.axes;
-    for (int i = 0; i < naxes; i++)
-      if (s->axes >> i & 1) s->size[i] = x->size[i];
-    return s;
-  case AX_OP_DOT: {
-    /* DOT: (S(A) ∪ S(B)) without the contracted axes; the operands agree on the sizes of
-     * the axes they share (contracted and batch) */
-    const AxShape *y = o[1];
-    s->axes = e->ty.axes;
-    for (int i = 0; i < naxes; i++) {
-      if (x->axes >> i & 1 && y->axes >> i & 1)
-        for (int k = 0; k < ax_den_rank(in, i); k++)
-          s->valid = and2(in, s->valid, D->ieq(D, x->size[i][k], y->size[i][k]));
-      if (s->axes >> i & 1) s->size[i] = x->axes >> i & 1 ? x->size[i] : y->size[i];
-    }
-    return s;
-  }
-  case AX_OP_CONV: {
-    /* CONV (XLA, named roles): input {batch, feature, spatial}, kernel {feature,
-     * out_feature, spatial}. Per spatial named axis, with n, k the input and kernel sizes:
-     *   N = lo + hi + (n - 1) * ld + 1 (n > 0; else lo + hi)   the dilated, padded input
-     *   K = (k - 1) * rd + 1 (k > 0; else 0)                   the dilated window
-     *   out = (N - K) div st + 1 if N >= K, else 0
-     * valid: st >= 1, ld >= 1, rd >= 1, N >= 0, and the operands agree on feature sizes */
-    const AxShape *w = o[1];
-    uint64_t feat = attr_axes(in, e->ty.attrs[1]), sp = attr_axes(in, e->ty.attrs[3]);
-    s->axes = e->ty.axes;
-    for (int i = 0; i < naxes; i++) {
-      if (feat >> i & 1)
-        for (int k = 0; k < ax_den_rank(in, i); k++)
-          s->valid = and2(in, s->valid, D->ieq(D, x->size[i][k], w->size[i][k]));
-      if (!(s->axes >> i & 1)) continue;
-      if (!(sp >> i & 1)) {
-        s->size[i] = x->axes >> i & 1 ? x->size[i] : w->size[i];
-        continue;
-      }
-      s->size[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV nn = x->size[i][k], kk = w->size[i][k];
-        AxV st = attr_at(in, e, 4, i, k, x), lo = attr_at(in, e, 5, i, k, x), hi = attr_at(in, e, 6, i, k, x);
-        AxV ld = attr_at(in, e, 7, i, k, x), rd = attr_at(in, e, 8, i, k, x);
-        AxV one = lit(in, 1), zero = lit(in, 0);
-        AxV big_n = D->iadd(D, D->iadd(D, lo, hi),
-                            D->ite(D, D->ilt(D, zero, nn), D->iadd(D, D->imul(D, D->isub(D, nn, one), ld), one),
-                                   zero, 0, AX_INT));
-        AxV big_k = D->ite(D, D->ilt(D, zero, kk), D->iadd(D, D->imul(D, D->isub(D, kk, one), rd), one),
-                           zero, 0, AX_INT);
-        AxV safe = D->ite(D, D->ilt(D, zero, st), st, one, 0, AX_INT);
-        AxV out = D->ite(D, D->ile(D, big_k, big_n),
-                         D->iadd(D, D->idiv(D, D->isub(D, big_n, big_k), safe), one), zero, 0, AX_INT);
-        s->size[i][k] = out;
-        AxV ok = and2(in, and2(in, D->ile(D, one, st), D->ile(D, one, ld)),
-                      and2(in, D->ile(D, one, rd), nonneg(in, big_n)));
-        s->valid = and2(in, s->valid, ok);
-      }
-    }
-    return s;
-  }
-  default: {
-    /* element-wise (BINOP, unary, compare, select, clamp): operands with axes have equal
-     * sizes; scalars broadcast */
-    const AxShape *full = NULL;
-    for (int i = 0; i < n; i++)
-      if (o[i]->axes) {
-        if (full) s->valid = and2(in, s->valid, same_sizes(in, full, o[i]));
-        else full = o[i];
-      }
-    s->axes = full ? full->axes : 0;
-    if (full) memcpy(s->size, full->size, sizeof s->size);
-    return s;
-  }
-  }
+  den_of((AxOp)e->ty.op)->shape(in, e, o, s);
+  return s;
 }
 
 static AxShape *shape_of(AxInst *in, const AxExpr *e) {
@@ -509,398 +1093,43 @@ static AxShape *shape_of(AxInst *in, const AxExpr *e) {
 
 const AxShape *ax_den_shape(AxInst *in, const AxExpr *e) { return shape_of(in, e); }
 
-/* ---- values --------------------------------------------------------------------------- */
 
-AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want) {
-  switch (e->ty.elem) {
-  case AX_ELEM_BOOL: return AX_BOOL;
-  case AX_ELEM_INT: return AX_INT;
-  case AX_ELEM_REAL:
-  case AX_ELEM_REALLIT: return AX_REAL;
-  case AX_ELEM_VAR: return in->T;
-  default: return want == AX_BOOL ? AX_INT : want;   /* a number adapts to its context */
+/* literal arithmetic such as 1 + 2 (and true and false): the operator an infix operator
+ * stands for, on literals in type t (comparisons in T, int when T is bool) */
+static AxV literal_binary(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxOp op = ax_check_infix_op(e->u.binary.op);
+  const AxExpr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
+  if (op == AX_OP_AND || op == AX_OP_OR)
+    return D->elem_binary(D, op, AX_BOOL, ax_den_at(in, l, AX_BOOL, idx), ax_den_at(in, r, AX_BOOL, idx));
+  if (op >= AX_OP_EQ && op <= AX_OP_GE) {
+    AxType ty = in->T == AX_BOOL ? AX_INT : in->T;
+    return D->elem_compare(D, op, ty, ax_den_at(in, l, ty, idx), ax_den_at(in, r, ty, idx));
   }
+  return D->elem_binary(D, op, t, ax_den_at(in, l, t, idx), ax_den_at(in, r, t, idx));
 }
 
-/* The type operands of an element-wise operator compute in: the first operand whose type
- * is not a literal's decides; all literals take what the context wants. */
-static AxType operand_type(const AxInst *in, const AxExpr *e, AxType want) {
-  int first = e->ty.op == AX_OP_SELECT ? 1 : 0;
-  for (int i = first; i < e->ty.nopnds; i++) {
-    AxElem el = e->ty.opnds[i]->ty.elem;
-    if (el != AX_ELEM_NUMLIT && el != AX_ELEM_REALLIT) return ax_den_type(in, e->ty.opnds[i], want);
-  }
-  for (int i = first; i < e->ty.nopnds; i++)
-    if (e->ty.opnds[i]->ty.elem == AX_ELEM_REALLIT) return AX_REAL;
-  return want == AX_BOOL ? AX_INT : want;
-}
-
-/* operand i's index: a scalar operand ignores the access */
-static const AxIndex *scalar_or(const AxInst *in, const AxExpr *o, const AxIndex *idx) {
-  static const AxIndex none;
-  (void)in;
-  return o->ty.axes ? idx : &none;
-}
-
-static AxIndex *copy_index(AxInst *in, const AxIndex *idx) {
-  AxIndex *c = ax_arena_alloc(in->a, sizeof *c);
-  *c = *idx;
-  return c;
-}
-
-/* The index idx restricted to the axes of expression o. */
-static AxIndex *restrict_to(AxInst *in, const AxExpr *o, const AxIndex *idx) {
-  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
-  for (size_t i = 0; i < in->syms->naxes; i++)
-    if (o->ty.axes >> i & 1) j->at[i] = idx->at[i];
-  return j;
-}
-
-typedef struct SumCtx {
-  AxInst *in;
-  const AxExpr *e;
-  AxType t;
-  const AxIndex *idx;
-  int n;
-  int axis[AX_MAX_AXES * 8], k[AX_MAX_AXES * 8];
-} SumCtx;
-
-static AxV conv_summand(SumCtx *c, AxIndex *j);
-
-/* the summand at one tuple of the summation indices */
-static AxV summand(void *p, const AxV *vals) {
-  SumCtx *c = p;
-  AxInst *in = c->in;
-  AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
-  *j = *c->idx;
-  for (int i = 0; i < c->n; i++) {
-    int ax = c->axis[i];
-    if (c->k[i] == 0) {
-      j->at[ax] = new_sizes(in, ax);
-      for (int k = 0; k < ax_den_rank(in, ax); k++) j->at[ax][k] = NULL;
-    }
-    j->at[ax][c->k[i]] = vals[i];
-  }
-  AxExpr *const *o = c->e->ty.opnds;
-  if (c->e->ty.op == AX_OP_REDUCE || c->e->ty.op == AX_OP_MEAN)
-    return ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
-  if (c->e->ty.op == AX_OP_RMS_NORM) {   /* the squares */
-    AxV v = ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j));
-    return D->elem_binary(D, AX_OP_MUL, c->t, v, v);
-  }
-  if (c->e->ty.op == AX_OP_CONV) return conv_summand(c, j);
-  /* DOT: the product of the operands, each read on its own axes */
-  return D->elem_binary(D, AX_OP_MUL, c->t, ax_den_at(in, o[0], c->t, restrict_to(in, o[0], j)),
-                        ax_den_at(in, o[1], c->t, restrict_to(in, o[1], j)));
-}
-
-/* CONV summand at output position p and window position w (per spatial named axis):
- *   q = p * st + w * rd; y = q - lo;
- *   In[b, f, y div ld] if y >= 0, y mod ld = 0 and y div ld < n on every spatial axis,
- *   else 0 (the padding) — times W[f, o, w] */
-static AxV conv_summand(SumCtx *c, AxIndex *j) {
-  AxInst *in = c->in;
-  const AxExpr *e = c->e;
-  AxExpr *const *o = e->ty.opnds;
-  const AxShape *x = shape_of(in, o[0]);
-  uint64_t sp = attr_axes(in, e->ty.attrs[3]);
-  AxIndex *ii = restrict_to(in, o[0], j), *wi = restrict_to(in, o[1], j);
-  AxV inside = D->bool_lit(D, true);
-  for (int i = 0; i < (int)in->syms->naxes; i++) {
-    if (!(sp >> i & 1)) continue;
-    ii->at[i] = new_sizes(in, i);
-    wi->at[i] = j->at[i];   /* the window position */
-    for (int k = 0; k < ax_den_rank(in, i); k++) {
-      AxV p = c->idx->at[i][k], wpos = j->at[i][k];
-      AxV st = attr_at(in, e, 4, i, k, x), lo = attr_at(in, e, 5, i, k, x);
-      AxV ld = attr_at(in, e, 7, i, k, x), rd = attr_at(in, e, 8, i, k, x);
-      AxV safe = D->ite(D, D->ilt(D, lit(in, 0), ld), ld, lit(in, 1), 0, AX_INT);
-      AxV y = D->isub(D, D->iadd(D, D->imul(D, p, st), D->imul(D, wpos, rd)), lo);
-      AxV q = D->idiv(D, y, safe);
-      inside = and2(in, inside, and2(in, and2(in, nonneg(in, y), D->ieq(D, D->imod(D, y, safe), lit(in, 0))),
-                                     D->ilt(D, q, x->size[i][k])));
-      ii->at[i][k] = q;
+/* an input tensor read at the access, in its own element type whatever the context wants;
+ * the indices flat, in declaration order of its dimensions */
+static AxV read_tensor(AxInst *in, const AxExpr *e, const AxIndex *idx) {
+  const AxSym *s = name_sym(in, e);
+  AX_ASSERT(s->kind == AX_SYM_TENSOR);
+  AxType own = s->elem == AX_ELEM_VAR ? in->T : s->elem == AX_ELEM_BOOL ? AX_BOOL
+             : s->elem == AX_ELEM_INT ? AX_INT : AX_REAL;
+  AxV args[AX_MAX_AXES * 8];
+  size_t n = 0;
+  for (int j = 0; j < s->ndims; j++) {
+    int ax = s->dim_axis[j];
+    for (int k = 0; k < ax_den_rank(in, ax) && n < AX_COUNTOF(args); k++) {
+      AX_ASSERT(idx->at[ax]);
+      args[n++] = idx->at[ax][k];
     }
   }
-  AxV a = D->ite(D, inside, ax_den_at(in, o[0], c->t, ii), D->elem_lit(D, c->t, "0", 0), 2, c->t);
-  return D->elem_binary(D, AX_OP_MUL, c->t, a, ax_den_at(in, o[1], c->t, wi));
-}
-
-/* REDUCE: [[reduce(A, Y)]][x] = Σ_{y < S(A)[Y]} A[x, y]
- * DOT:    [[dot(A, B, C, Bt)]][x] = Σ_{c < S(A)[C]} A[x|A, c] · B[x|B, c]
- * A summation index given as an index map ({y: j}) is that map's variable, so hints can
- * name it; otherwise the domain makes a fresh one. */
-static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
-  bool conv = e->ty.op == AX_OP_CONV;
-  const AxShape *x = shape_of(in, e->ty.opnds[0]);
-  const AxShape *w = conv ? shape_of(in, e->ty.opnds[1]) : x;
-  const AxRuleSyms *y = in->syms;
-  SumCtx *c = ax_arena_alloc(in->a, sizeof *c);
-  *c = (SumCtx){.in = in, .e = e, .t = t, .idx = idx};
-  AxV vars[AX_MAX_AXES * 8], sizes[AX_MAX_AXES * 8];
-  const char *names[AX_MAX_AXES * 8];
-  /* REDUCE and DOT sum over their first attribute's axes; CONV over the feature axes and
-   * the window positions of the spatial axes (sized by the kernel) */
-  uint64_t axes = conv ? attr_axes(in, e->ty.attrs[1]) | attr_axes(in, e->ty.attrs[3])
-                       : attr_axes(in, e->ty.attrs[0]);
-  for (int i = 0; i < (int)y->naxes; i++) {
-    if (!(axes >> i & 1)) continue;
-    const AxExpr *attr = !conv ? e->ty.attrs[0]
-                       : attr_axes(in, e->ty.attrs[1]) >> i & 1 ? e->ty.attrs[1] : e->ty.attrs[3];
-    const AxExpr *map = NULL;   /* the index map written for this axis, if any */
-    if (attr->kind == AX_E_AXMAP)
-      for (size_t m = 0; m < attr->u.axmap.n; m++)
-        if (strcmp(attr->u.axmap.entries[m].axis.name, y->syms[y->axes[i]].name) == 0)
-          map = attr->u.axmap.entries[m].value;
-    for (int k = 0; k < ax_den_rank(in, i) && c->n < AX_MAX_AXES * 8; k++) {
-      vars[c->n] = map ? in->maps[map->ty.sym][k] : NULL;
-      sizes[c->n] = (conv && (attr_axes(in, e->ty.attrs[3]) >> i & 1) ? w : x)->size[i][k];
-      names[c->n] = ax_arena_printf(in->a, "%s.%d", y->syms[y->axes[i]].name, k);
-      c->axis[c->n] = i;
-      c->k[c->n] = k;
-      c->n++;
-    }
-  }
-  return D->sum(D, t, (size_t)c->n, vars, sizes, names, c->axis, c->k, summand, c);
-}
-
-/* MEAN:     [[mean(A, a)]][x] = (Σ_{y < n} A[x, a := y]) · (1 / n), n the size of axis a
- *           (one named axis: the class is fixed at rank 1), as programs scale a sum
- * RMS_NORM: [[rms_norm(A, a)]][x] = A[x] / sqrt((Σ_{y < n} A[x, a := y]²) · (1 / n)) —
- *           the programs' X / sqrt(mean(X·X, a)) with the mean broadcast back along a */
-static AxV mean_at(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
-  int ax = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
-  AxV n = D->elem_of_int(D, t, shape_of(in, e->ty.opnds[0])->size[ax][0]);
-  AxV inv = D->elem_binary(D, AX_OP_DIV, t, D->elem_lit(D, t, "1", 0), n);
-  return D->elem_binary(D, AX_OP_MUL, t, at_sum(in, e, t, idx), inv);
-}
-
-static AxV at_op(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
-  AxOp op = (AxOp)e->ty.op;
-  const AxShape *x = e->ty.nopnds ? shape_of(in, e->ty.opnds[0]) : NULL;
-  int naxes = (int)in->syms->naxes;
-  AxType t = ax_den_type(in, e, want);
-  AxExpr *const *o = e->ty.opnds;
-  switch (op) {
-  case AX_OP_CONSTANT:   /* CONST: [[const(v, S)]][A] = v */
-    return ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
-  case AX_OP_IOTA: {     /* IOTA: [[iota(S, x)]][A] = A[x] (x has rank 1) */
-    int ax = in->syms->syms[e->ty.attrs[1]->ty.sym].axis;
-    return D->elem_of_int(D, t, idx->at[ax][0]);
-  }
-  case AX_OP_BROADCAST: {   /* EXPAND: [[expand(e, S)]][A] = [[e]][A without the new axes] */
-    AxIndex *j = copy_index(in, idx);
-    for (int i = 0; i < naxes; i++)
-      if (!(x->axes >> i & 1)) j->at[i] = NULL;
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_PAD:
-  case AX_OP_PAD_LOW: {
-    /* PAD: y = x - lo; inside iff y >= 0, y mod (in+1) = 0, y div (in+1) < n on every
-     * named axis; then A[y div (in+1)], else the padding value v */
-    AxIndex *j = copy_index(in, idx);
-    AxV inside = D->bool_lit(D, true);
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      j->at[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV lo = attr_at(in, e, 0, i, k, x);
-        AxV step = op == AX_OP_PAD ? D->iadd(D, attr_at(in, e, 1, i, k, x), lit(in, 1)) : lit(in, 1);
-        /* interior >= 0 wherever the value matters; keep the division well defined */
-        step = D->ite(D, D->ilt(D, lit(in, 0), step), step, lit(in, 1), 0, AX_INT);
-        AxV y = D->isub(D, idx->at[i][k], lo);
-        AxV q = D->idiv(D, y, step);
-        AxV ok = and2(in, nonneg(in, y), D->ieq(D, D->imod(D, y, step), lit(in, 0)));
-        ok = and2(in, ok, D->ilt(D, q, x->size[i][k]));
-        inside = and2(in, inside, ok);
-        j->at[i][k] = q;
-      }
-    }
-    AxType ty = operand_type(in, e, t);
-    AxV v = ax_den_at(in, o[1], ty, scalar_or(in, o[1], idx));
-    return D->ite(D, inside, ax_den_at(in, o[0], ty, j), v, ty == AX_BOOL ? 1 : 2, ty);
-  }
-  case AX_OP_SLICE: {   /* SLICE: [[slice(A, s, e, p)]][x] = A[s + p x] */
-    AxIndex *j = copy_index(in, idx);
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      j->at[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++)
-        j->at[i][k] = D->iadd(D, attr_at(in, e, 0, i, k, x),
-                              D->imul(D, attr_at(in, e, 2, i, k, x), idx->at[i][k]));
-    }
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_DYNAMIC_SLICE: {   /* DYSLICE: [[dy-slice(A, s, l)]][x] = A[s + x] */
-    AxIndex *j = copy_index(in, idx);
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      j->at[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++)
-        j->at[i][k] = D->iadd(D, attr_at(in, e, 0, i, k, x), idx->at[i][k]);
-    }
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_DYNAMIC_UPDATE_SLICE: {
-    /* DYUPSLICE: U[x - s] if s <= x < s + |U| on every named axis, else A[x] */
-    const AxShape *u = shape_of(in, o[1]);
-    AxIndex *j = copy_index(in, idx);
-    AxV inside = D->bool_lit(D, true);
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      j->at[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++) {
-        AxV st = attr_at(in, e, 0, i, k, x);
-        AxV rel = D->isub(D, idx->at[i][k], st);
-        inside = and2(in, inside, and2(in, nonneg(in, rel), D->ilt(D, rel, u->size[i][k])));
-        j->at[i][k] = rel;
-      }
-    }
-    return D->ite(D, inside, ax_den_at(in, o[1], t, j), ax_den_at(in, o[0], t, idx),
-                  t == AX_BOOL ? 1 : 2, t);
-  }
-  case AX_OP_CONCAT: {
-    /* CONCAT: the first operand whose range along the axis holds the index, offset by the
-     * sizes of the operands before it */
-    int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
-    AxV result = NULL, offset = lit(in, 0);
-    AxV conds[64];
-    AxV vals[64] = {0};
-    for (int j = 0; j < e->ty.nopnds; j++) {
-      const AxShape *oj = shape_of(in, o[j]);
-      AxIndex *ij = copy_index(in, idx);
-      ij->at[cx] = new_sizes(in, cx);
-      ij->at[cx][0] = D->isub(D, idx->at[cx][0], offset);
-      offset = D->iadd(D, offset, oj->size[cx][0]);
-      conds[j] = D->ilt(D, idx->at[cx][0], offset);
-      vals[j] = ax_den_at(in, o[j], t, ij);
-    }
-    result = vals[e->ty.nopnds - 1];
-    for (int j = e->ty.nopnds - 2; j >= 0; j--)
-      result = D->ite(D, conds[j], vals[j], result, t == AX_BOOL ? 1 : 2, t);
-    return result;
-  }
-  case AX_OP_RELABEL: {   /* RELABEL: [[relabel(A, R)]][x] = A[x with axis R(a) read as a] */
-    AxIndex *j = ax_arena_alloc(in->a, sizeof *j);
-    for (int i = 0; i < naxes; i++) {
-      if (!(x->axes >> i & 1)) continue;
-      int to = relabel_target(in, e->ty.attrs[0], i);
-      j->at[i] = idx->at[to < 0 ? i : to];
-    }
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_REVERSE: {   /* REVERSE: x -> n - 1 - x on the listed axes */
-    uint64_t rev = attr_axes(in, e->ty.attrs[0]);
-    AxIndex *j = copy_index(in, idx);
-    for (int i = 0; i < naxes; i++) {
-      if (!(rev >> i & 1)) continue;
-      j->at[i] = new_sizes(in, i);
-      for (int k = 0; k < ax_den_rank(in, i); k++)
-        j->at[i][k] = D->isub(D, D->isub(D, x->size[i][k], lit(in, 1)), idx->at[i][k]);
-    }
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_RESHAPE_DEGENERATE: {   /* removed axes are read at index 0 */
-    uint64_t rem = attr_axes(in, e->ty.attrs[1]);
-    AxIndex *j = copy_index(in, idx);
-    for (int i = 0; i < naxes; i++) {
-      if (rem >> i & 1) {
-        j->at[i] = new_sizes(in, i);
-        for (int k = 0; k < ax_den_rank(in, i); k++) j->at[i][k] = lit(in, 0);
-      } else if (!(x->axes >> i & 1)) {
-        j->at[i] = NULL;
-      }
-    }
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_RESHAPE_SPLIT: {   /* SPLIT: [[split(A)]][hi, lo] = A[a = hi * t + lo] */
-    int a = axis_of(in, e->ty.attrs[0], 0), hi = axis_of(in, e->ty.attrs[1], 0),
-        lo = axis_of(in, e->ty.attrs[1], 1);
-    AxIndex *j = copy_index(in, idx);
-    j->at[a] = new_sizes(in, a);
-    for (int k = 0; k < ax_den_rank(in, a); k++)
-      j->at[a][k] = D->iadd(D, D->imul(D, idx->at[hi][k], attr_at(in, e, 0, a, k, x)), idx->at[lo][k]);
-    j->at[hi] = j->at[lo] = NULL;
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_RESHAPE_MERGE: {   /* MERGE: [[merge(A)]][a] = A[hi = a div n_lo, lo = a mod n_lo] */
-    int hi = axis_of(in, e->ty.attrs[0], 0), lo = axis_of(in, e->ty.attrs[0], 1),
-        a = axis_of(in, e->ty.attrs[1], 0);
-    AxIndex *j = copy_index(in, idx);
-    j->at[hi] = new_sizes(in, hi);
-    j->at[lo] = new_sizes(in, lo);
-    for (int k = 0; k < ax_den_rank(in, a); k++) {
-      AxV nl = x->size[lo][k];   /* n_lo = 0: no element exists; keep the division defined */
-      AxV safe = D->ite(D, D->ilt(D, lit(in, 0), nl), nl, lit(in, 1), 0, AX_INT);
-      j->at[hi][k] = D->idiv(D, idx->at[a][k], safe);
-      j->at[lo][k] = D->imod(D, idx->at[a][k], safe);
-    }
-    j->at[a] = NULL;
-    return ax_den_at(in, o[0], t, j);
-  }
-  case AX_OP_REDUCE:
-  case AX_OP_DOT:
-    return at_sum(in, e, t, idx);
-  case AX_OP_CONV:
-    return at_sum(in, e, t, idx);
-  case AX_OP_SELECT: {   /* select(P, A, B) = A where P, else B */
-    AxType ty = operand_type(in, e, t);
-    AxV p = ax_den_at(in, o[0], AX_BOOL, scalar_or(in, o[0], idx));
-    return D->ite(D, p, ax_den_at(in, o[1], ty, scalar_or(in, o[1], idx)),
-                  ax_den_at(in, o[2], ty, scalar_or(in, o[2], idx)), ty == AX_BOOL ? 1 : 2, ty);
-  }
-  case AX_OP_CLAMP: {   /* clamp(lo, A, hi) = min(max(A, lo), hi) */
-    AxV lo = ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
-    AxV a = ax_den_at(in, o[1], t, scalar_or(in, o[1], idx));
-    AxV hi = ax_den_at(in, o[2], t, scalar_or(in, o[2], idx));
-    return D->elem_binary(D, AX_OP_MIN, t, D->elem_binary(D, AX_OP_MAX, t, a, lo), hi);
-  }
-  case AX_OP_MEAN:
-    return mean_at(in, e, t, idx);
-  case AX_OP_RMS_NORM: {
-    AxV a = ax_den_at(in, o[0], t, idx);
-    return D->elem_binary(D, AX_OP_DIV, t, a, D->elem_unary(D, AX_OP_SQRT, t, mean_at(in, e, t, idx)));
-  }
-  case AX_OP_NEG:
-  case AX_OP_ABS:
-  case AX_OP_EXP:
-  case AX_OP_SQRT:
-  case AX_OP_LOG:     /* log, rsqrt: real only; the model is the domain's (docs/semantics.md) */
-  case AX_OP_RSQRT:
-  case AX_OP_NOT:
-    return D->elem_unary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)));
-  case AX_OP_SQUARE: {   /* square(A) = A * A */
-    AxV a = ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
-    return D->elem_binary(D, AX_OP_MUL, t, a, a);
-  }
-  case AX_OP_SILU: {   /* silu(A) = A * sigmoid(A) = A * (1 / (1 + exp(-A))), as in PyTorch */
-    AxV a = ax_den_at(in, o[0], t, scalar_or(in, o[0], idx));
-    AxV one = D->elem_lit(D, t, "1", 0);
-    AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_unary(D, AX_OP_NEG, t, a));
-    AxV sig = D->elem_binary(D, AX_OP_DIV, t, one, D->elem_binary(D, AX_OP_ADD, t, one, ex));
-    return D->elem_binary(D, AX_OP_MUL, t, a, sig);
-  }
-  case AX_OP_EQ:
-  case AX_OP_NE:
-  case AX_OP_LT:
-  case AX_OP_LE:
-  case AX_OP_GT:
-  case AX_OP_GE: {
-    AxType ty = operand_type(in, e, AX_INT);
-    if (e->ty.opnds[0]->ty.elem == AX_ELEM_NUMLIT && e->ty.opnds[1]->ty.elem == AX_ELEM_NUMLIT)
-      ty = in->T == AX_BOOL ? AX_INT : in->T;
-    return D->elem_compare(D, op, ty, ax_den_at(in, o[0], ty, scalar_or(in, o[0], idx)),
-                           ax_den_at(in, o[1], ty, scalar_or(in, o[1], idx)));
-  }
-  default:   /* BINOP: element-wise, scalars broadcast */
-    return D->elem_binary(D, op, t, ax_den_at(in, o[0], t, scalar_or(in, o[0], idx)),
-                          ax_den_at(in, o[1], t, scalar_or(in, o[1], idx)));
-  }
+  return D->read(D, e->ty.sym, own, args, n);
 }
 
 AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
-  if (e->ty.op >= 0) return at_op(in, e, want, idx);
   AxType t = ax_den_type(in, e, want);
+  if (e->ty.op >= 0) return den_of((AxOp)e->ty.op)->at(in, e, t, idx);
   switch (e->kind) {
   case AX_E_INT:
   case AX_E_REAL:
@@ -913,40 +1142,12 @@ AxV ax_den_at(AxInst *in, const AxExpr *e, AxType want, const AxIndex *idx) {
     if (e->u.unary.op == AX_UN_NOT)
       return D->elem_unary(D, AX_OP_NOT, AX_BOOL, ax_den_at(in, e->u.unary.arg, AX_BOOL, idx));
     return D->elem_unary(D, AX_OP_NEG, t, ax_den_at(in, e->u.unary.arg, t, idx));
-  case AX_E_BINARY: {   /* literal arithmetic such as 1 + 2 (and true and false) */
-    static const AxOp ops[AX_BIN_COUNT] = {   /* ORDER BINOP */
-        AX_OP_OR, AX_OP_AND, AX_OP_EQ,  AX_OP_NE,  AX_OP_LT,  AX_OP_LE, AX_OP_GT,
-        AX_OP_GE, AX_OP_ADD, AX_OP_SUB, AX_OP_MUL, AX_OP_DIV, AX_OP_REM,
-    };
-    AxOp op = ops[e->u.binary.op];
-    if (op == AX_OP_AND || op == AX_OP_OR)
-      return D->elem_binary(D, op, AX_BOOL, ax_den_at(in, e->u.binary.lhs, AX_BOOL, idx),
-                            ax_den_at(in, e->u.binary.rhs, AX_BOOL, idx));
-    if (op >= AX_OP_EQ && op <= AX_OP_GE) {
-      AxType ty = in->T == AX_BOOL ? AX_INT : in->T;
-      return D->elem_compare(D, op, ty, ax_den_at(in, e->u.binary.lhs, ty, idx),
-                             ax_den_at(in, e->u.binary.rhs, ty, idx));
-    }
-    return D->elem_binary(D, op, t, ax_den_at(in, e->u.binary.lhs, t, idx),
-                          ax_den_at(in, e->u.binary.rhs, t, idx));
-  }
+  case AX_E_BINARY:
+    return literal_binary(in, e, t, idx);
   case AX_E_NAME: {
     const AxSym *s = name_sym(in, e);
     if (s->kind == AX_SYM_LET) return ax_den_at(in, s->def, want, idx);
-    AX_ASSERT(s->kind == AX_SYM_TENSOR);
-    /* the tensor's own element type decides, whatever the context wants */
-    AxType own = s->elem == AX_ELEM_VAR ? in->T : s->elem == AX_ELEM_BOOL ? AX_BOOL
-               : s->elem == AX_ELEM_INT ? AX_INT : AX_REAL;
-    AxV args[AX_MAX_AXES * 8];
-    size_t n = 0;
-    for (int j = 0; j < s->ndims; j++) {
-      int ax = s->dim_axis[j];
-      for (int k = 0; k < ax_den_rank(in, ax) && n < AX_COUNTOF(args); k++) {
-        AX_ASSERT(idx->at[ax]);
-        args[n++] = idx->at[ax][k];
-      }
-    }
-    return D->read(D, e->ty.sym, own, args, n);
+    return read_tensor(in, e, idx);
   }
   default:
     AX_UNREACHABLE();

@@ -72,6 +72,11 @@ typedef struct AxPoint {
 AxV ax_den_assume(AxInst *in, const AxPoint *points, size_t npoints, const AxIndex *acc,
                   uint64_t acc_axes);
 
+/* Whether op has a denotation (a shape rule and a value rule): true for every operator
+ * AX_OP_LIST gives the level AX_LV_RULE (check_semantics walks the list; a missing row is
+ * an internal error). */
+bool ax_den_knows(AxOp op);
+
 /* The element type e computes in, given what its context wants. */
 AxType ax_den_type(const AxInst *in, const AxExpr *e, AxType want);
 

@@ -467,6 +467,22 @@ START_TEST(reshape_degenerate_and_broadcast) {
 }
 END_TEST
 
+/* Adding a rule-level operator means adding its rows to the checker's and the denotation's
+ * tables (dsl/check.c checks, semantics/denote.c dens): every operator of AX_OP_LIST
+ * with the level AX_LV_RULE has both, no other operator has either. */
+START_TEST(every_rule_operator_has_its_rows) {
+  for (int i = 0; i < AX_OP_COUNT; i++) {
+    const AxOpSpec *s = ax_op_spec((AxOp)i);
+    bool rule = (s->levels & AX_LV_RULE) != 0;
+    ck_assert_msg(ax_check_knows((AxOp)i) == rule, "operator '%s': %s", s->name,
+                  rule ? "no axes rule in dsl/check.c" : "an axes rule, but not at the rule level");
+    ck_assert_msg(ax_den_knows((AxOp)i) == rule, "operator '%s': %s", s->name,
+                  rule ? "no denotation in semantics/denote.c" : "a denotation, but not at the rule level");
+  }
+  ck_assert(!ax_check_knows(AX_OP_COUNT) && !ax_den_knows(AX_OP_COUNT));
+}
+END_TEST
+
 /* ---- the domains' operator tables ------------------------------------------------------
  * Every element-wise operator of AX_OP_LIST — a rule-level operator with one or two
  * operands whose element rule is arithmetic, real, bool or a comparison — must have a row
@@ -596,6 +612,7 @@ static Suite *suite(void) {
   tcase_add_test(t, division_by_zero_and_infinities);
   tcase_add_test(t, reshape_degenerate_and_broadcast);
   tcase_add_test(t, sqrt_and_rms_norm);
+  tcase_add_test(t, every_rule_operator_has_its_rows);
   suite_add_tcase(s, t);
   TCase *tables = tcase_create("operator tables");
   tcase_add_test(tables, every_elementwise_op_has_a_row_in_every_domain);

@@ -91,6 +91,7 @@ typedef struct Shared {
   int *tcls;                    /* program tensor t, dim d: tcls[t * AX_MAXRANK + d] */
   uint64_t out_cls, red_cls;    /* classes of the outputs' dims; classes reduced */
   uint64_t opmask;              /* operators the program uses (abstract symbols) */
+  int live_inputs;              /* program inputs (by position) the outputs depend on */
   bool scalable;                /* the program has no operator whose attributes are sizes */
   int ninputs;
   int *input_tensor;            /* program input i: tensor index */
@@ -1279,6 +1280,10 @@ static int last_needs(const W *w) {
   int need = 0;
   for (int t = 0; t < w->nkt; t++)
     if (w->kt[t].stmt >= 0 && w->kt[t].uses == 0) need |= 1 << t;
+  /* and every program input the outputs depend on that nothing has read: a graph that
+   * never reads it cannot compute them (kernel tensors 0.. are the inputs, in order) */
+  for (int t = 0; t < w->nkt && t < 31; t++)
+    if (w->kt[t].stmt < 0 && w->kt[t].uses == 0 && (w->s->live_inputs >> t & 1)) need |= 1 << t;
   return need;
 }
 
@@ -1307,6 +1312,9 @@ static void headers(W *w) {
     if (p && w->kt[t].stmt >= 0 && w->kt[t].uses == 0) part |= 1 << t;
   }
   if (part) nr = 1;
+  /* a split level's reducing kernel reads only what the first one saved: the first reads
+   * every input the outputs depend on */
+  if (w->split && w->nks == 0) need |= w->s->live_inputs;
   if (w->split && w->nks > 0 && !part) return;   /* the first kernel left no partials */
   bool saved_reducing = w->reducing;
   Blk *b = malloc(sizeof *b);
@@ -1623,10 +1631,11 @@ static void kbody(W *w) {
 /* --- driver --------------------------------------------------------------------------- */
 
 /* The iterative deepening's levels (kernel statements, block nodes, split), small graphs
- * first so that a time limit still finds them. For each block-node limit: the one-kernel
- * level, then the split level (a kernel of partial results and its reducing kernel:
+ * first so that a time limit still finds them. For each block-node limit: the split level
+ * (a kernel of partial results and its reducing kernel:
  * FlashDecoding's shape, whose second kernel is built directly, so the level costs about
- * what the first kernel's tree costs); then the general levels of two and more
+ * what the first kernel's tree costs), then the one-kernel level — at 9 and 10 nodes the
+ * split level is the cheaper of the two (QKNorm); then the general levels of two and more
  * statements, whose last-kernel trees are the large ones. A split level's graphs are also
  * in the general level of two statements (found again there, not checked again). */
 static void levels(const Shared *s, int (*lev)[3], int *n) {
@@ -1642,8 +1651,8 @@ static void levels(const Shared *s, int (*lev)[3], int *n) {
   if (bl1 > MAXN) bl1 = MAXN;
   *n = 0;
   for (int bl = bl0; bl <= bl1; bl++) {
-    if (kl0 <= 1) lev[*n][0] = 1, lev[*n][1] = bl, lev[*n][2] = 0, ++*n;
     if (split) lev[*n][0] = 2, lev[*n][1] = bl, lev[*n][2] = 1, ++*n;
+    if (kl0 <= 1) lev[*n][0] = 1, lev[*n][1] = bl, lev[*n][2] = 0, ++*n;
   }
   for (int kl = kl0 > 2 ? kl0 : 2; kl <= kl1 && kl <= MAXS; kl++)
     for (int bl = bl0; bl <= bl1; bl++) lev[*n][0] = kl, lev[*n][1] = bl, lev[*n][2] = 0, ++*n;
@@ -1768,6 +1777,26 @@ static void inject(Shared *s) {
   s->nfound++;
 }
 
+/* The program inputs (bit i: the i-th input statement) that some output depends on. */
+static int live_inputs(const AxMugraph *g) {
+  bool *live = calloc((size_t)g->ntensors + 1, sizeof(bool));
+  for (int i = 0; i < g->noutputs; i++) live[g->outputs[i]] = true;
+  for (int i = g->nstmts - 1; i >= 0; i--) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind == AX_KS_OP && live[st->t])
+      for (int j = 0; j < st->nin; j++) live[st->in[j]] = true;
+  }
+  int mask = 0, input = 0;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_INPUT) continue;
+    if (input < 31 && live[st->t]) mask |= 1 << input;
+    input++;
+  }
+  free(live);
+  return mask;
+}
+
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {
   Shared *s = calloc(1, sizeof *s);
   s->prog = prog;
@@ -1777,6 +1806,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     return false;
   }
   s->scalable = true;
+  s->live_inputs = live_inputs(prog);
   for (int i = 0; i < prog->nstmts; i++) {
     const AxKStmt *st = &prog->stmts[i];
     if (st->kind != AX_KS_OP) continue;
@@ -1784,7 +1814,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     s->opmask |= bit(op);
     if (op == AX_OP_MEAN) s->opmask |= bit(AX_OP_REDUCE);
     /* eq_rms_def: rms_norm(x) = x / sqrt(mean(x * x)) may be computed by its parts */
-    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_SQRT) | bit(AX_OP_SQUARE) | bit(AX_OP_DIV);
+    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_DIV);
     if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
   }
   AxSearchOpts po;

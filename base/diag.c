@@ -156,7 +156,8 @@ void ax_diag_init(AxDiag *d, FILE *out) {
   d->limit = 50;
 }
 
-static const char *sevname[] = {"error", "warning", "note"};
+static const char *const sevname[] = {
+    [AX_SEV_ERROR] = "error", [AX_SEV_WARNING] = "warning", [AX_SEV_NOTE] = "note"};
 
 enum {
   MSG_MAX = 1024,   /* bytes of one message */

@@ -13,16 +13,26 @@ static const struct {
   int (*run)(int, char **);
   const char *help;
 } commands[] = {
-    {"check", ax_cmd_check, "parse and check rule files (FILE|DIR...)"},
-    {"fmt", ax_cmd_fmt, "print files in canonical form (FILE...; --check, --write)"},
-    {"verify", ax_cmd_verify, "prove every rule for all ranks and sizes (FILE|DIR...)"},
-    {"gate", ax_cmd_gate, "verify for CI: one summary line, JUnit XML (FILE|DIR...)"},
-    {"equiv", ax_cmd_equiv, "probabilistic equivalence of a program and a uGraph"},
-    {"mugraph", ax_cmd_mugraph, "uGraph tools: check, fmt, dot"},
-    {"cost", ax_cmd_cost, "modelled GPU time of a uGraph, per kernel"},
-    {"superopt", ax_cmd_superopt, "search for a fused uGraph equivalent to a program"},
-    {"cuda", ax_cmd_cuda, "CUDA source and C header of a uGraph's kernels"},
-    {"emulate", ax_cmd_emulate, "run a uGraph's generated CUDA on the CPU vs the interpreter"},
+    {.name = "check", .run = ax_cmd_check,
+     .help = "parse and check rule files (FILE|DIR...)"},
+    {.name = "fmt", .run = ax_cmd_fmt,
+     .help = "print files in canonical form (FILE...; --check, --write)"},
+    {.name = "verify", .run = ax_cmd_verify,
+     .help = "prove every rule for all ranks and sizes (FILE|DIR...)"},
+    {.name = "gate", .run = ax_cmd_gate,
+     .help = "verify for CI: one summary line, JUnit XML (FILE|DIR...)"},
+    {.name = "equiv", .run = ax_cmd_equiv,
+     .help = "probabilistic equivalence of a program and a uGraph"},
+    {.name = "mugraph", .run = ax_cmd_mugraph,
+     .help = "uGraph tools: check, fmt, dot"},
+    {.name = "cost", .run = ax_cmd_cost,
+     .help = "modelled GPU time of a uGraph, per kernel"},
+    {.name = "superopt", .run = ax_cmd_superopt,
+     .help = "search for a fused uGraph equivalent to a program"},
+    {.name = "cuda", .run = ax_cmd_cuda,
+     .help = "CUDA source and C header of a uGraph's kernels"},
+    {.name = "emulate", .run = ax_cmd_emulate,
+     .help = "run a uGraph's generated CUDA on the CPU vs the interpreter"},
 };
 
 static void usage(FILE *out) {

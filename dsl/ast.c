@@ -3,9 +3,11 @@
 
 #include <string.h>
 
-/* ORDER BINOP */
-static const char *bintext[AX_BIN_COUNT] = {
-    "or", "and", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%",
+static const char *const bintext[AX_BIN_COUNT] = {
+    [AX_BIN_OR] = "or",  [AX_BIN_AND] = "and", [AX_BIN_EQ] = "==",  [AX_BIN_NE] = "!=",
+    [AX_BIN_LT] = "<",   [AX_BIN_LE] = "<=",   [AX_BIN_GT] = ">",   [AX_BIN_GE] = ">=",
+    [AX_BIN_ADD] = "+",  [AX_BIN_SUB] = "-",   [AX_BIN_MUL] = "*",  [AX_BIN_DIV] = "/",
+    [AX_BIN_REM] = "%",
 };
 
 const char *ax_binop_text(AxBinop op) {
@@ -14,12 +16,16 @@ const char *ax_binop_text(AxBinop op) {
 }
 
 const char *ax_typeclass_name(AxTypeClass tc) {
-  static const char *names[] = {"any", "num", "int", "real", "bool"};
+  static const char *const names[] = {
+      [AX_TC_ANY] = "any", [AX_TC_NUM] = "num", [AX_TC_INT] = "int", [AX_TC_REAL] = "real",
+      [AX_TC_BOOL] = "bool"};
   return names[tc];
 }
 
 const char *ax_typename_text(const AxTypeRef *t) {
-  static const char *names[] = {NULL, "bool", "int", "real", "f16", "bf16", "f32"};
+  static const char *const names[] = {
+      [AX_TY_BOOL] = "bool", [AX_TY_INT] = "int", [AX_TY_REAL] = "real",
+      [AX_TY_F16] = "f16",   [AX_TY_BF16] = "bf16", [AX_TY_F32] = "f32"};
   return t->name == AX_TY_VAR ? t->var : names[t->name];
 }
 

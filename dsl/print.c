@@ -8,7 +8,10 @@
 enum { P_IF = 1, P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_NEG, P_ATOM };
 
 static const int binprec[AX_BIN_COUNT] = {
-    P_OR, P_AND, P_CMP, P_CMP, P_CMP, P_CMP, P_CMP, P_CMP, P_ADD, P_ADD, P_MUL, P_MUL, P_MUL,
+    [AX_BIN_OR] = P_OR,   [AX_BIN_AND] = P_AND, [AX_BIN_EQ] = P_CMP,  [AX_BIN_NE] = P_CMP,
+    [AX_BIN_LT] = P_CMP,  [AX_BIN_LE] = P_CMP,  [AX_BIN_GT] = P_CMP,  [AX_BIN_GE] = P_CMP,
+    [AX_BIN_ADD] = P_ADD, [AX_BIN_SUB] = P_ADD, [AX_BIN_MUL] = P_MUL, [AX_BIN_DIV] = P_MUL,
+    [AX_BIN_REM] = P_MUL,
 };
 
 static int prec(const AxExpr *e) {

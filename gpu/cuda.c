@@ -20,7 +20,7 @@
 #include <string.h>
 
 /* ORDER TARGET */
-static const char *const target_names[] = {"sm_90", "sm_80"};
+static const char *const target_names[] = {[AX_CUDA_SM90] = "sm_90", [AX_CUDA_SM80] = "sm_80"};
 
 bool ax_cuda_target_lookup(const char *name, AxCudaTarget *out) {
   for (int i = 0; i < (int)AX_COUNTOF(target_names); i++)

@@ -19,8 +19,9 @@ bool ax_report_contradicts(const AxResult *r) {
 }
 
 const char *ax_report_verdict_upper(AxVerdict v) {
-  static const char *names[] = {"VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR",
-                                "HOLDS-BOUNDED"};   /* ORDER VERDICT */
+  static const char *const names[] = {
+      [AX_VERIFIED] = "VERIFIED", [AX_INVALID] = "INVALID", [AX_INVALID_HINT] = "INVALID-HINT",
+      [AX_UNKNOWN] = "UNKNOWN", [AX_ERROR] = "ERROR", [AX_HOLDS_BOUNDED] = "HOLDS-BOUNDED"};
   return names[v];
 }
 
@@ -31,7 +32,9 @@ int ax_report_line(const AxResult *r) {
 }
 
 static const char *expect_name(AxExpect e) {
-  static const char *names[] = {"valid", "invalid", "invalid-hint", "trivial"};   /* ORDER EXPECT */
+  static const char *const names[] = {[AX_EXPECT_VALID] = "valid", [AX_EXPECT_INVALID] = "invalid",
+                                      [AX_EXPECT_INVALID_HINT] = "invalid-hint",
+                                      [AX_EXPECT_TRIVIAL] = "trivial"};
   return names[e];
 }
 

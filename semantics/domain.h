@@ -24,7 +24,7 @@
 
 typedef const void *AxV;
 
-/* Element types of an instance (the rule's T instantiated). ORDER TYPE */
+/* Element types of an instance (the rule's T instantiated). */
 typedef enum { AX_BOOL, AX_INT, AX_REAL } AxType;
 
 typedef struct AxDomain AxDomain;

@@ -12,10 +12,16 @@
  * block), 128 B/clock at 1.41 GHz. Launch overhead and barrier cost are typical measured
  * orders of magnitude, not vendor figures. */
 static const AxTarget targets[] = {
-    {"h100", "NVIDIA H100 SXM5 (modelled)", 132, 3.35e12, 989.4e12, 66.9e12,
-     132 * 128 * 1.98e9, 228 * 1024, 227 * 1024, 65536, 2048, 32, 3.0e-6, 20e-9},
-    {"a100", "NVIDIA A100 SXM4 80GB (modelled)", 108, 2.0e12, 312e12, 19.5e12,
-     108 * 128 * 1.41e9, 164 * 1024, 163 * 1024, 65536, 2048, 32, 3.0e-6, 25e-9},
+    {.name = "h100", .desc = "NVIDIA H100 SXM5 (modelled)", .sms = 132, .hbm_bps = 3.35e12,
+     .tc_flops = 989.4e12, .cuda_flops = 66.9e12, .smem_bps = 132 * 128 * 1.98e9,
+     .smem_per_sm = 228 * 1024, .smem_per_block = 227 * 1024, .regs_per_sm = 65536,
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .launch_s = 3.0e-6,
+     .barrier_s = 20e-9},
+    {.name = "a100", .desc = "NVIDIA A100 SXM4 80GB (modelled)", .sms = 108, .hbm_bps = 2.0e12,
+     .tc_flops = 312e12, .cuda_flops = 19.5e12, .smem_bps = 108 * 128 * 1.41e9,
+     .smem_per_sm = 164 * 1024, .smem_per_block = 163 * 1024, .regs_per_sm = 65536,
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .launch_s = 3.0e-6,
+     .barrier_s = 25e-9},
 };
 
 /* An SM alone may draw up to this multiple of its even share of device bandwidth. */

@@ -7,12 +7,14 @@
 static const char *const gaxis = "xyz";
 
 const char *ax_mug_acc_name(AxAccKind k) {
-  static const char *const names[] = {"sum", "concat", "rms"};   /* ORDER ACC */
+  static const char *const names[] = {
+      [AX_ACC_SUM] = "sum", [AX_ACC_CONCAT] = "concat", [AX_ACC_RMS] = "rms"};
   return names[k];
 }
 
 const char *ax_mug_phase_name(AxPhase p) {
-  static const char *const names[] = {"invariant", "loop", "post"};
+  static const char *const names[] = {
+      [AX_PH_INVARIANT] = "invariant", [AX_PH_LOOP] = "loop", [AX_PH_POST] = "post"};
   return names[p];
 }
 

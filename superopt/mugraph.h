@@ -55,7 +55,7 @@ typedef struct AxNote {
 
 typedef enum { AX_PH_INVARIANT, AX_PH_LOOP, AX_PH_POST } AxPhase;
 
-/* ORDER ACC */
+/* How a for-loop accumulates an output (ax_mug_acc_name). */
 typedef enum { AX_ACC_SUM, AX_ACC_CONCAT, AX_ACC_RMS } AxAccKind;
 
 typedef enum { AX_BN_ITER, AX_BN_OP, AX_BN_ACCUM, AX_BN_SAVE } AxBNodeKind;

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 
 const char *ax_opt_layout_name(AxLayout l) {
-  static const char *const names[] = {"-", "row", "swizzled"};   /* ORDER LAYOUT */
+  static const char *const names[] = {
+      [AX_LAYOUT_NONE] = "-", [AX_LAYOUT_ROW] = "row", [AX_LAYOUT_SWIZZLED] = "swizzled"};
   return names[l];
 }
 

@@ -25,7 +25,7 @@
 
 #include "superopt/mugraph.h"
 
-/* ORDER LAYOUT */
+/* A tensor's shared-memory layout (ax_opt_layout_name). */
 typedef enum { AX_LAYOUT_NONE, AX_LAYOUT_ROW, AX_LAYOUT_SWIZZLED } AxLayout;
 
 /* Registers a thread may hold before the compiler spills (sm80, sm90). */

@@ -8,8 +8,8 @@
 
 #include "superopt/domain.h"
 
-/* ORDER DTYPE */
-static const char *const dtype_names[] = {"f16", "bf16", "f32"};
+static const char *const dtype_names[] = {
+    [AX_DT_F16] = "f16", [AX_DT_BF16] = "bf16", [AX_DT_F32] = "f32"};
 
 const char *ax_dtype_name(AxDtype t) { return dtype_names[t]; }
 

@@ -42,7 +42,7 @@ typedef struct AxTShape {
   int64_t dim[AX_MAXRANK];
 } AxTShape;
 
-/* Storage types of programs and μGraphs. ORDER DTYPE */
+/* Storage types of programs and μGraphs. */
 typedef enum { AX_DT_F16, AX_DT_BF16, AX_DT_F32 } AxDtype;
 
 /* An exact rational constant num/den (den > 0). */

@@ -11,13 +11,14 @@
 #include "verifier/rank.h"
 
 const char *ax_verdict_name(AxVerdict v) {
-  static const char *names[] = {"verified", "invalid", "invalid-hint", "unknown", "error",
-                                "holds-bounded"};   /* ORDER VERDICT */
+  static const char *const names[] = {
+      [AX_VERIFIED] = "verified", [AX_INVALID] = "invalid", [AX_INVALID_HINT] = "invalid-hint",
+      [AX_UNKNOWN] = "unknown", [AX_ERROR] = "error", [AX_HOLDS_BOUNDED] = "holds-bounded"};
   return names[v];
 }
 
 const char *ax_type_name(AxType t) {
-  static const char *names[] = {"bool", "int", "real"};   /* ORDER TYPE */
+  static const char *const names[] = {[AX_BOOL] = "bool", [AX_INT] = "int", [AX_REAL] = "real"};
   return names[t];
 }
 
@@ -200,9 +201,10 @@ done:
 }
 
 /* How much a verdict of one instance says about the rule: a wrong hint outranks an
- * internal error, which outranks an unknown. ORDER VERDICT */
+ * internal error, which outranks an unknown. */
 static int severity(AxVerdict v) {
-  static const int rank[] = {0, 4, 3, 1, 2, 0};
+  static const int rank[] = {[AX_VERIFIED] = 0, [AX_INVALID] = 4, [AX_INVALID_HINT] = 3,
+                             [AX_UNKNOWN] = 1,  [AX_ERROR] = 2,   [AX_HOLDS_BOUNDED] = 0};
   return rank[v];
 }
 

@@ -19,7 +19,7 @@
 #include "semantics/domain.h"
 #include "smt/solver.h"
 
-/* ORDER VERDICT: keep in step with ax_verdict_name */
+/* A rule instance's verdict (names: ax_verdict_name, ax_report_verdict_upper). */
 typedef enum {
   AX_VERIFIED,
   AX_INVALID,

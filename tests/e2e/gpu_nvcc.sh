@@ -2,8 +2,9 @@
 # Compile check of the generated CUDA (docs/gpu.md, "Compile check"), for sm_90 and sm_80:
 #   * every example of superopt/examples, the sm_80 shared-memory edge case (sm_90 only),
 #     every pre-defined operator, QKNorm in bf16, the double-buffering edge cases;
-#   * every graph the superoptimizer writes: docs/superopt-found (tools/superopt-results.sh)
-#     and the graphs of tests/e2e/superopt_search.sh, whose searches (sections 1-3) are
+#   * every graph the superoptimizer writes: docs/superopt-found (tools/superopt-results.sh;
+#     searched for the H100, so one over the A100's shared memory is checked refused for
+#     sm_80 instead) and the graphs of tests/e2e/superopt_search.sh, whose searches (sections 1-3) are
 #     rerun here — keep them in step;
 # each generated for the target and compiled by nvcc with --resource-usage on the
 # tensor-core path (-DAXLE_TC) and on the portable path (one compile where the file has no

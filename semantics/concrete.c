@@ -222,18 +222,47 @@ static bool rational_power(mpq_t out, const mpq_t x, const mpq_t e) {
   return ok;
 }
 
+/* ---- element-wise operators ---------------------------------------------------------
+ * One named function per operator, dispatched from tables indexed by AxOp: a new
+ * element-wise operator is one row here, one in symbolic.c, float.c and ieee.c, and its
+ * functions (tests/unit/check_semantics.c walks AX_OP_LIST for a missing row). */
+
+typedef AxV (*Unary)(AxDomain *d, AxType t, const Val *a);
+typedef AxV (*Binary)(AxDomain *d, AxType t, const Val *a, const Val *b);
+
+static bool any_nan(const Val *a, const Val *b) { return a->cls == AX_NAN || b->cls == AX_NAN; }
+
+/* An operator without a row: a programming error, reported as the domain's `unsupported`
+ * (so the result can only be UNKNOWN) rather than a call through NULL. */
+static AxV no_row(AxDomain *d, const char *table, AxOp op, AxType t) {
+  d->unsupported = ax_arena_printf(C(d)->a, "internal: operator '%s' has no row in the concrete domain's %s table",
+                                   (unsigned)op < AX_OP_COUNT ? ax_op_name(op) : "?", table);
+  return t == AX_BOOL ? mkbool(C(d), false) : num(C(d), AX_FIN);
+}
+
+static AxV and_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  (void)t;
+  return mkbool(C(d), a->b && b->b);
+}
+
+static AxV or_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  (void)t;
+  return mkbool(C(d), a->b || b->b);
+}
+
 /* POW (C99/IEEE pow on axle's numbers, as symbolic.c's pow_ext): pow(x, 0) = pow(1, y) = 1;
  * NaN in, NaN out; finite x < 0 with a non-integer y is NaN; 0^y is 0 or +inf by the sign
  * of y; y = ±inf by |x| against 1; x = ±inf by the sign (and parity) of y. Exact where
  * the result is rational; elsewhere (2^(1/2)) the replay is refused (UNKNOWN). */
-static AxV pow_val(AxDomain *d, const Val *a, const Val *b) {
+static AxV pow_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
   AxConcrete *c = C(d);
+  (void)t;
   Val *v = num(c, AX_FIN);
   if ((b->cls == AX_FIN && mpq_sgn(b->q) == 0) || (a->cls == AX_FIN && mpq_cmp_ui(a->q, 1, 1) == 0)) {
     mpq_set_ui(v->q, 1, 1);
     return v;
   }
-  if (a->cls == AX_NAN || b->cls == AX_NAN) return num(c, AX_NAN);
+  if (any_nan(a, b)) return num(c, AX_NAN);
   bool integer = b->cls == AX_FIN && mpz_cmp_ui(mpq_denref(b->q), 1) == 0;
   if (is_inf(b)) {   /* by |x| against 1; pow(-1, ±inf) = 1 */
     int mag = is_inf(a) ? 1 : mpz_cmpabs(mpq_numref(a->q), mpq_denref(a->q));
@@ -263,189 +292,247 @@ static AxV pow_val(AxDomain *d, const Val *a, const Val *b) {
   return v;
 }
 
-/* ADD SUB MUL DIV REM MAX MIN on extended numbers (finite, ±inf, NaN):
- *   NaN in, NaN out; +inf + -inf = NaN; inf * 0 = NaN; x / 0 (real) = ±inf, 0/0 = NaN;
- *   x / 0 (int) = -1 and x rem 0 = x (XLA); int division truncates toward zero. */
-static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+/* MAX MIN: NaN propagates (as XLA's max and min do); otherwise one of the operands */
+static AxV max_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  (void)t;
+  return any_nan(a, b) ? num(C(d), AX_NAN) : order(a, b) >= 0 ? a : b;
+}
+
+static AxV min_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  (void)t;
+  return any_nan(a, b) ? num(C(d), AX_NAN) : order(a, b) >= 0 ? b : a;
+}
+
+/* ADD SUB on extended numbers: NaN in, NaN out; +inf + -inf = NaN; an infinity wins over a
+ * finite value. b enters with the sign `sb` (negated for SUB). */
+static AxV add_signed(AxDomain *d, const Val *a, const Val *b, bool sub) {
   AxConcrete *c = C(d);
-  const Val *a = V(pa), *b = V(pb);
-  if (op == AX_OP_AND) return mkbool(c, a->b && b->b);
-  if (op == AX_OP_OR) return mkbool(c, a->b || b->b);
-  if (op == AX_OP_POW) return pow_val(d, a, b);
-  if ((op == AX_OP_MAX || op == AX_OP_MIN) && a->cls != AX_NAN && b->cls != AX_NAN)
-    return (op == AX_OP_MAX) == (order(a, b) >= 0) ? pa : pb;
-  if (a->cls == AX_NAN || b->cls == AX_NAN) return num(c, AX_NAN);
-  switch (op) {
-  case AX_OP_ADD:
-  case AX_OP_SUB: {
-    int sb = op == AX_OP_SUB ? -sign_of(b) : sign_of(b);
-    if (is_inf(a) && is_inf(b)) return sign_of(a) == sb ? num(c, inf_of(sb)) : num(c, AX_NAN);
-    if (is_inf(a)) return num(c, a->cls);
-    if (is_inf(b)) return num(c, inf_of(sb));
-    Val *v = num(c, AX_FIN);
-    if (op == AX_OP_ADD) mpq_add(v->q, a->q, b->q);
-    else mpq_sub(v->q, a->q, b->q);
-    return v;
+  if (any_nan(a, b)) return num(c, AX_NAN);
+  int sb = sub ? -sign_of(b) : sign_of(b);
+  if (is_inf(a) && is_inf(b)) return sign_of(a) == sb ? num(c, inf_of(sb)) : num(c, AX_NAN);
+  if (is_inf(a)) return num(c, a->cls);
+  if (is_inf(b)) return num(c, inf_of(sb));
+  Val *v = num(c, AX_FIN);
+  if (sub) mpq_sub(v->q, a->q, b->q);
+  else mpq_add(v->q, a->q, b->q);
+  return v;
+}
+
+static AxV add_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  (void)t;
+  return add_signed(d, a, b, false);
+}
+
+static AxV sub_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  (void)t;
+  return add_signed(d, a, b, true);
+}
+
+/* MUL: inf * 0 = NaN; the sign of an infinite product is the product of the signs */
+static AxV mul_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (any_nan(a, b)) return num(c, AX_NAN);
+  if (is_inf(a) || is_inf(b)) {
+    int s = sign_of(a) * sign_of(b);
+    return s == 0 ? num(c, AX_NAN) : num(c, inf_of(s));
   }
-  case AX_OP_MUL: {
-    if (is_inf(a) || is_inf(b)) {
-      int s = sign_of(a) * sign_of(b);
-      return s == 0 ? num(c, AX_NAN) : num(c, inf_of(s));
+  Val *v = num(c, AX_FIN);
+  mpq_mul(v->q, a->q, b->q);
+  return v;
+}
+
+/* DIV: x / 0 (real) = ±inf, 0/0 = NaN, inf / inf = NaN, x / inf = 0; x / 0 (int) = -1
+ * (XLA); int division truncates toward zero */
+static AxV div_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  AxConcrete *c = C(d);
+  if (any_nan(a, b)) return num(c, AX_NAN);
+  if (is_inf(a) && is_inf(b)) return num(c, AX_NAN);
+  if (is_inf(a)) return num(c, inf_of(sign_of(a) * (sign_of(b) < 0 ? -1 : 1)));
+  Val *v = num(c, AX_FIN);
+  if (is_inf(b)) return v;   /* finite / inf = 0 */
+  if (mpq_sgn(b->q) == 0) {
+    if (t == AX_INT) {
+      mpq_set_si(v->q, -1, 1);
+      return v;
     }
-    Val *v = num(c, AX_FIN);
-    mpq_mul(v->q, a->q, b->q);
+    return mpq_sgn(a->q) == 0 ? num(c, AX_NAN) : num(c, inf_of(mpq_sgn(a->q)));
+  }
+  if (t == AX_INT) tdiv(v->q, a->q, b->q, false);
+  else mpq_div(v->q, a->q, b->q);
+  return v;
+}
+
+/* REM: inf rem y = NaN, x rem inf = x; x rem 0 = x (int, XLA) or NaN (real); int
+ * truncates, real is fmod: a - b * trunc(a / b) */
+static AxV rem_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
+  AxConcrete *c = C(d);
+  if (any_nan(a, b)) return num(c, AX_NAN);
+  if (is_inf(a)) return num(c, AX_NAN);
+  Val *v = num(c, AX_FIN);
+  if (is_inf(b)) {
+    mpq_set(v->q, a->q);
     return v;
   }
-  case AX_OP_DIV: {
-    if (is_inf(a) && is_inf(b)) return num(c, AX_NAN);
-    if (is_inf(a)) return num(c, inf_of(sign_of(a) * (sign_of(b) < 0 ? -1 : 1)));
-    Val *v = num(c, AX_FIN);
-    if (is_inf(b)) return v;   /* finite / inf = 0 */
-    if (mpq_sgn(b->q) == 0) {
-      if (t == AX_INT) {
-        mpq_set_si(v->q, -1, 1);
-        return v;
-      }
-      return mpq_sgn(a->q) == 0 ? num(c, AX_NAN) : num(c, inf_of(mpq_sgn(a->q)));
-    }
-    if (t == AX_INT) tdiv(v->q, a->q, b->q, false);
-    else mpq_div(v->q, a->q, b->q);
-    return v;
-  }
-  case AX_OP_REM: {
-    if (is_inf(a)) return num(c, AX_NAN);
-    Val *v = num(c, AX_FIN);
-    if (is_inf(b)) {
+  if (mpq_sgn(b->q) == 0) {
+    if (t == AX_INT) {
       mpq_set(v->q, a->q);
       return v;
     }
-    if (mpq_sgn(b->q) == 0) {
-      if (t == AX_INT) {
-        mpq_set(v->q, a->q);
-        return v;
-      }
-      return num(c, AX_NAN);
-    }
-    if (t == AX_INT) {
-      tdiv(v->q, a->q, b->q, true);
-      return v;
-    }
-    /* real fmod: a - b * trunc(a / b) */
-    mpq_t q;
-    mpq_init(q);
-    mpq_div(q, a->q, b->q);
-    mpz_t z;
-    mpz_init(z);
-    mpz_tdiv_q(z, mpq_numref(q), mpq_denref(q));
-    mpq_set_z(q, z);
-    mpq_mul(q, q, b->q);
-    mpq_sub(v->q, a->q, q);
-    mpz_clear(z);
-    mpq_clear(q);
+    return num(c, AX_NAN);
+  }
+  if (t == AX_INT) {
+    tdiv(v->q, a->q, b->q, true);
     return v;
   }
-  default:
-    AX_UNREACHABLE();
-  }
-  return NULL;
+  mpq_t q;
+  mpq_init(q);
+  mpq_div(q, a->q, b->q);
+  mpz_t z;
+  mpz_init(z);
+  mpz_tdiv_q(z, mpq_numref(q), mpq_denref(q));
+  mpq_set_z(q, z);
+  mpq_mul(q, q, b->q);
+  mpq_sub(v->q, a->q, q);
+  mpz_clear(z);
+  mpq_clear(q);
+  return v;
 }
 
-static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
-  AxConcrete *c = C(d);
-  const Val *a = V(pa);
+static const Binary binary[AX_OP_COUNT] = {
+    [AX_OP_ADD] = add_op, [AX_OP_SUB] = sub_op, [AX_OP_MUL] = mul_op, [AX_OP_DIV] = div_op,
+    [AX_OP_REM] = rem_op, [AX_OP_MAX] = max_op, [AX_OP_MIN] = min_op, [AX_OP_POW] = pow_op,
+    [AX_OP_AND] = and_op, [AX_OP_OR] = or_op,
+};
+
+static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
+  Binary f = (unsigned)op < AX_OP_COUNT ? binary[op] : NULL;
+  return f ? f(d, t, V(a), V(b)) : no_row(d, "binary", op, t);
+}
+
+static AxV not_op(AxDomain *d, AxType t, const Val *a) {
   (void)t;
-  switch (op) {
-  case AX_OP_NOT:
-    return mkbool(c, !a->b);
-  case AX_OP_NEG:
-    if (is_inf(a)) return num(c, a->cls == AX_PINF ? AX_NINF : AX_PINF);
-    if (a->cls == AX_NAN) return num(c, AX_NAN);
-    {
-      Val *v = num(c, AX_FIN);
-      mpq_neg(v->q, a->q);
-      return v;
-    }
-  case AX_OP_ABS:
-    if (is_inf(a)) return num(c, AX_PINF);
-    if (a->cls == AX_NAN) return num(c, AX_NAN);
-    {
-      Val *v = num(c, AX_FIN);
-      mpq_abs(v->q, a->q);
-      return v;
-    }
-  case AX_OP_EXP: {
-    /* exact only where exp is rational: exp(0) = 1, exp(-inf) = 0, exp(+inf) = +inf */
-    if (a->cls == AX_NAN || a->cls == AX_PINF) return num(c, a->cls);
-    Val *v = num(c, AX_FIN);
-    if (a->cls == AX_NINF) return v;
-    if (mpq_sgn(a->q) == 0) {
-      mpq_set_ui(v->q, 1, 1);
-      return v;
-    }
-    d->unsupported = "exp of a non-zero number has no exact rational value";
-    return v;
-  }
-  case AX_OP_SQRT: {
-    /* SQRT: the non-negative root, exact where it is rational (numerator and denominator
-     * perfect squares); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf, sqrt(NaN) = NaN */
-    if (a->cls == AX_NAN || a->cls == AX_NINF) return num(c, AX_NAN);
-    if (a->cls == AX_PINF) return num(c, AX_PINF);
-    if (mpq_sgn(a->q) < 0) return num(c, AX_NAN);
-    Val *v = num(c, AX_FIN);
-    if (!mpz_perfect_square_p(mpq_numref(a->q)) || !mpz_perfect_square_p(mpq_denref(a->q))) {
-      d->unsupported = "sqrt of a number that is not the square of a rational has no exact value";
-      return v;
-    }
-    mpz_sqrt(mpq_numref(v->q), mpq_numref(a->q));
-    mpz_sqrt(mpq_denref(v->q), mpq_denref(a->q));
-    mpq_canonicalize(v->q);
-    return v;
-  }
-  case AX_OP_LOG: {
-    /* exact only where log is rational: log(1) = 0, log(0) = -inf, log(+inf) = +inf;
-     * NaN for NaN and x < 0 */
-    if (a->cls == AX_NAN || sign_of(a) < 0) return num(c, AX_NAN);
-    if (a->cls == AX_PINF) return num(c, AX_PINF);
-    if (mpq_sgn(a->q) == 0) return num(c, AX_NINF);
-    Val *v = num(c, AX_FIN);
-    if (mpq_cmp_ui(a->q, 1, 1) != 0)
-      d->unsupported = "log of a number other than 1 has no exact rational value";
-    return v;
-  }
-  case AX_OP_RSQRT: {   /* 1 / sqrt(x): exact where sqrt(x) is rational */
-    if (a->cls == AX_NAN || sign_of(a) < 0) return num(c, AX_NAN);
-    Val *v = num(c, AX_FIN);
-    if (a->cls == AX_PINF) return v;
-    if (mpq_sgn(a->q) == 0) return num(c, AX_PINF);
-    mpq_t h;
-    mpq_init(h);
-    mpq_set_si(h, -1, 2);
-    if (!rational_power(v->q, a->q, h))
-      d->unsupported = "rsqrt of a number that is not a rational square has no exact rational value";
-    mpq_clear(h);
-    return v;
-  }
-  default:
-    AX_UNREACHABLE();
-  }
-  return NULL;
+  return mkbool(C(d), !a->b);
 }
 
-/* comparisons: NaN is unordered (only != holds); infinities order as expected */
+static AxV neg_op(AxDomain *d, AxType t, const Val *a) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (is_inf(a)) return num(c, a->cls == AX_PINF ? AX_NINF : AX_PINF);
+  if (a->cls == AX_NAN) return num(c, AX_NAN);
+  Val *v = num(c, AX_FIN);
+  mpq_neg(v->q, a->q);
+  return v;
+}
+
+static AxV abs_op(AxDomain *d, AxType t, const Val *a) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (is_inf(a)) return num(c, AX_PINF);
+  if (a->cls == AX_NAN) return num(c, AX_NAN);
+  Val *v = num(c, AX_FIN);
+  mpq_abs(v->q, a->q);
+  return v;
+}
+
+/* EXP: exact only where exp is rational: exp(0) = 1, exp(-inf) = 0, exp(+inf) = +inf */
+static AxV exp_op(AxDomain *d, AxType t, const Val *a) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (a->cls == AX_NAN || a->cls == AX_PINF) return num(c, a->cls);
+  Val *v = num(c, AX_FIN);
+  if (a->cls == AX_NINF) return v;
+  if (mpq_sgn(a->q) == 0) {
+    mpq_set_ui(v->q, 1, 1);
+    return v;
+  }
+  d->unsupported = "exp of a non-zero number has no exact rational value";
+  return v;
+}
+
+/* SQRT: the non-negative root, exact where it is rational (numerator and denominator
+ * perfect squares); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf, sqrt(NaN) = NaN */
+static AxV sqrt_op(AxDomain *d, AxType t, const Val *a) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (a->cls == AX_NAN || a->cls == AX_NINF) return num(c, AX_NAN);
+  if (a->cls == AX_PINF) return num(c, AX_PINF);
+  if (mpq_sgn(a->q) < 0) return num(c, AX_NAN);
+  Val *v = num(c, AX_FIN);
+  if (!mpz_perfect_square_p(mpq_numref(a->q)) || !mpz_perfect_square_p(mpq_denref(a->q))) {
+    d->unsupported = "sqrt of a number that is not the square of a rational has no exact value";
+    return v;
+  }
+  mpz_sqrt(mpq_numref(v->q), mpq_numref(a->q));
+  mpz_sqrt(mpq_denref(v->q), mpq_denref(a->q));
+  mpq_canonicalize(v->q);
+  return v;
+}
+
+/* LOG: exact only where log is rational: log(1) = 0, log(0) = -inf, log(+inf) = +inf;
+ * NaN for NaN and x < 0 */
+static AxV log_op(AxDomain *d, AxType t, const Val *a) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (a->cls == AX_NAN || sign_of(a) < 0) return num(c, AX_NAN);
+  if (a->cls == AX_PINF) return num(c, AX_PINF);
+  if (mpq_sgn(a->q) == 0) return num(c, AX_NINF);
+  Val *v = num(c, AX_FIN);
+  if (mpq_cmp_ui(a->q, 1, 1) != 0) d->unsupported = "log of a number other than 1 has no exact rational value";
+  return v;
+}
+
+/* RSQRT: 1 / sqrt(x), exact where sqrt(x) is rational */
+static AxV rsqrt_op(AxDomain *d, AxType t, const Val *a) {
+  AxConcrete *c = C(d);
+  (void)t;
+  if (a->cls == AX_NAN || sign_of(a) < 0) return num(c, AX_NAN);
+  Val *v = num(c, AX_FIN);
+  if (a->cls == AX_PINF) return v;
+  if (mpq_sgn(a->q) == 0) return num(c, AX_PINF);
+  mpq_t h;
+  mpq_init(h);
+  mpq_set_si(h, -1, 2);
+  if (!rational_power(v->q, a->q, h))
+    d->unsupported = "rsqrt of a number that is not a rational square has no exact rational value";
+  mpq_clear(h);
+  return v;
+}
+
+static const Unary unary[AX_OP_COUNT] = {
+    [AX_OP_NOT] = not_op,   [AX_OP_NEG] = neg_op, [AX_OP_ABS] = abs_op, [AX_OP_EXP] = exp_op,
+    [AX_OP_SQRT] = sqrt_op, [AX_OP_LOG] = log_op, [AX_OP_RSQRT] = rsqrt_op,
+};
+
+static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV a) {
+  Unary f = (unsigned)op < AX_OP_COUNT ? unary[op] : NULL;
+  return f ? f(d, t, V(a)) : no_row(d, "unary", op, t);
+}
+
+/* Comparisons read an ordering outcome: -1, 0, 1 as a <, =, > b, or 2 when they are
+ * unordered (a NaN is unordered: only ne holds). The IEEE replay (float.c) reads the same
+ * rows with its own outcome. */
+static bool eq_holds(int cmp) { return cmp == 0; }
+static bool ne_holds(int cmp) { return cmp != 0; }
+static bool lt_holds(int cmp) { return cmp == -1; }
+static bool le_holds(int cmp) { return cmp == -1 || cmp == 0; }
+static bool gt_holds(int cmp) { return cmp == 1; }
+static bool ge_holds(int cmp) { return cmp == 1 || cmp == 0; }
+
+static const AxCmpHolds compare[AX_OP_COUNT] = {
+    [AX_OP_EQ] = eq_holds, [AX_OP_NE] = ne_holds, [AX_OP_LT] = lt_holds,
+    [AX_OP_LE] = le_holds, [AX_OP_GT] = gt_holds, [AX_OP_GE] = ge_holds,
+};
+
+AxCmpHolds ax_concrete_compare_row(AxOp op) { return (unsigned)op < AX_OP_COUNT ? compare[op] : NULL; }
+
+/* comparisons: NaN is unordered (only != holds); infinities order as expected; false < true */
 static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   const Val *a = V(pa), *b = V(pb);
-  if (t == AX_BOOL) {
-    bool eq = a->b == b->b;
-    if (op == AX_OP_EQ) return mkbool(C(d), eq);
-    if (op == AX_OP_NE) return mkbool(C(d), !eq);
-    int cmp = (int)a->b - (int)b->b;
-    return mkbool(C(d), op == AX_OP_LT ? cmp < 0 : op == AX_OP_LE ? cmp <= 0 : op == AX_OP_GT ? cmp > 0 : cmp >= 0);
-  }
-  if (a->cls == AX_NAN || b->cls == AX_NAN) return mkbool(C(d), op == AX_OP_NE);
-  int cmp = order(a, b);
-  bool r = op == AX_OP_EQ ? cmp == 0 : op == AX_OP_NE ? cmp != 0 : op == AX_OP_LT ? cmp < 0
-         : op == AX_OP_LE ? cmp <= 0 : op == AX_OP_GT ? cmp > 0 : cmp >= 0;
-  return mkbool(C(d), r);
+  AxCmpHolds holds = ax_concrete_compare_row(op);
+  if (!holds) return no_row(d, "compare", op, AX_BOOL);
+  int cmp = t == AX_BOOL ? (int)a->b - (int)b->b : any_nan(a, b) ? 2 : order(a, b);
+  return mkbool(C(d), holds(cmp == 2 ? 2 : (cmp > 0) - (cmp < 0)));
 }
 
 static AxV elem_same(AxDomain *d, AxType t, AxV pa, AxV pb) {
@@ -509,7 +596,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   long at[64] = {0};
   for (long i = 0; i < total; i++) {
     for (size_t k = 0; k < n; k++) idx[k] = int_small(d, at[k]);
-    acc = elem_binary(d, AX_OP_ADD, t, acc, body(ctx, idx));
+    acc = add_op(d, t, V(acc), V(body(ctx, idx)));
     for (size_t k = n; k-- > 0;) {   /* odometer, last index fastest */
       if (++at[k] < len[k]) break;
       at[k] = 0;
@@ -522,10 +609,18 @@ AxConcrete *ax_concrete_new(void) {
   AxArena *a = ax_arena_new();
   AxConcrete *c = ax_arena_alloc(a, sizeof *c);
   c->a = a;
-  c->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
-                      imod,     ilt,       ile,      ieq,         bool_lit,    band,
-                      bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
-                      elem_unary, elem_compare, elem_same, read, sum, NULL};
+  c->dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
+                      .iadd = iadd,               .isub = isub,
+                      .imul = imul,               .idiv = idiv,
+                      .imod = imod,               .ilt = ilt,
+                      .ile = ile,                 .ieq = ieq,
+                      .bool_lit = bool_lit,       .band = band,
+                      .bor = bor,                 .bnot = bnot,
+                      .ite = ite,                 .elem_lit = elem_lit,
+                      .elem_of_int = elem_of_int, .elem_binary = elem_binary,
+                      .elem_unary = elem_unary,   .elem_compare = elem_compare,
+                      .elem_same = elem_same,     .read = read,
+                      .sum = sum};
   return c;
 }
 

@@ -34,6 +34,13 @@ const char *ax_concrete_fill_text(int mode);   /* the rule above, for reports */
 /* The exact value of a decimal literal (digits[.digits][e[+-]digits]); out initialised. */
 void ax_decimal_to_mpq(const char *text, mpq_t out);
 
+/* The comparison operators on an ordering outcome: cmp is -1, 0 or 1 as a <, =, > b, or 2
+ * when a and b are unordered (a NaN: only ne holds). The row of op (eq..ge) says whether
+ * `a op b` holds; NULL for an operator that is no comparison. The IEEE replay (float.h)
+ * reads these rows too. */
+typedef bool (*AxCmpHolds)(int cmp);
+AxCmpHolds ax_concrete_compare_row(AxOp op);
+
 /* Reading values back. */
 void ax_concrete_get_int(AxV v, mpz_t out);
 bool ax_concrete_get_bool(AxV v);

@@ -342,6 +342,8 @@ uint32_t ax_float_dom_bits(AxV elem) { return *(const uint32_t *)elem; }
 static AxV el(AxDomain *d, uint32_t bits) { return ax_float_dom_elem(FD(d), bits); }
 static uint32_t bits(AxV v) { return ax_float_dom_bits(v); }
 
+static const char *const int_outside = "integer elements are outside IEEE mode";
+
 static AxV outside(AxDomain *d, const char *why) {
   if (!d->unsupported) d->unsupported = why;
   return el(d, 0);
@@ -354,7 +356,7 @@ static AxV ite(AxDomain *d, AxV c, AxV a, AxV b, int kind, AxType t) {
 
 static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
   if (t == AX_BOOL) return C(d)->elem_lit(C(d), t, text, inf_sign);
-  if (t == AX_INT) return outside(d, "integer elements are outside IEEE mode");
+  if (t == AX_INT) return outside(d, int_outside);
   if (inf_sign) return el(d, ax_float_inf(FD(d)->f, inf_sign < 0));
   return el(d, ax_float_from_decimal(FD(d)->f, text));
 }
@@ -373,52 +375,90 @@ static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
   return r;
 }
 
+/* ---- element-wise operators ----------------------------------------------------------
+ * Rows indexed by AxOp: the exact IEEE operation for the operators axle models in floating
+ * point, the concrete domain's operation for bool elements, or `refused` for an operator
+ * without an IEEE model, whose reason ax_float_unmodelled gives (the symbolic IEEE domain,
+ * ieee.c, refuses the same ones in the same words). A new element-wise operator is a row
+ * here and in ieee.c (tests/unit/check_semantics.c walks AX_OP_LIST for a missing one). */
+
+static const char *const unmodelled[AX_OP_COUNT] = {
+    [AX_OP_REM] = "rem has no IEEE model in axle",   [AX_OP_EXP] = "exp has no IEEE model",
+    [AX_OP_POW] = "an operator without an IEEE model", [AX_OP_SQRT] = "an operator without an IEEE model",
+    [AX_OP_LOG] = "an operator without an IEEE model", [AX_OP_RSQRT] = "an operator without an IEEE model",
+};
+
+const char *ax_float_unmodelled(AxOp op) { return (unsigned)op < AX_OP_COUNT ? unmodelled[op] : NULL; }
+
+typedef struct BinaryRow {
+  uint32_t (*fn)(AxSort f, uint32_t a, uint32_t b);
+  AxV (*boolean)(AxDomain *d, AxV a, AxV b);   /* bool elements: and, or */
+  bool refused;                                 /* no IEEE model: ax_float_unmodelled says why */
+} BinaryRow;
+
+static const BinaryRow binary[AX_OP_COUNT] = {
+    [AX_OP_ADD] = {.fn = ax_float_add}, [AX_OP_SUB] = {.fn = ax_float_sub},
+    [AX_OP_MUL] = {.fn = ax_float_mul}, [AX_OP_DIV] = {.fn = ax_float_div},
+    [AX_OP_MAX] = {.fn = ax_float_max}, [AX_OP_MIN] = {.fn = ax_float_min},
+    [AX_OP_REM] = {.refused = true},  [AX_OP_POW] = {.refused = true},
+    [AX_OP_AND] = {.boolean = band},    [AX_OP_OR] = {.boolean = bor},
+};
+
+typedef struct UnaryRow {
+  uint32_t (*fn)(AxSort f, uint32_t a);
+  AxV (*boolean)(AxDomain *d, AxV a);   /* bool elements: not */
+  bool refused;                         /* no IEEE model: ax_float_unmodelled says why */
+} UnaryRow;
+
+static const UnaryRow unary[AX_OP_COUNT] = {
+    [AX_OP_NEG] = {.fn = ax_float_neg},
+    [AX_OP_ABS] = {.fn = ax_float_abs},
+    [AX_OP_NOT] = {.boolean = bnot},
+    [AX_OP_EXP] = {.refused = true},
+    [AX_OP_SQRT] = {.refused = true},
+    [AX_OP_LOG] = {.refused = true},
+    [AX_OP_RSQRT] = {.refused = true},
+};
+
+/* An operator with neither a row nor a reason: a programming error, reported as the
+ * domain's `unsupported` (the result can only be UNKNOWN), never a call through NULL. */
+static AxV no_row(AxDomain *d, const char *table, AxOp op) {
+  return outside(d, ax_arena_printf(FD(d)->a, "internal: operator '%s' has no row in the IEEE replay's %s table",
+                                    (unsigned)op < AX_OP_COUNT ? ax_op_name(op) : "?", table));
+}
+
 static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
-  AxSort f = FD(d)->f;
-  if (op == AX_OP_AND) return band(d, a, b);
-  if (op == AX_OP_OR) return bor(d, a, b);
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
-  switch (op) {
-  case AX_OP_ADD: return el(d, ax_float_add(f, bits(a), bits(b)));
-  case AX_OP_SUB: return el(d, ax_float_sub(f, bits(a), bits(b)));
-  case AX_OP_MUL: return el(d, ax_float_mul(f, bits(a), bits(b)));
-  case AX_OP_DIV: return el(d, ax_float_div(f, bits(a), bits(b)));
-  case AX_OP_MAX: return el(d, ax_float_max(f, bits(a), bits(b)));
-  case AX_OP_MIN: return el(d, ax_float_min(f, bits(a), bits(b)));
-  case AX_OP_REM: return outside(d, "rem has no IEEE model in axle");
-  default: return outside(d, "an operator without an IEEE model");
-  }
+  const BinaryRow *row = (unsigned)op < AX_OP_COUNT ? &binary[op] : NULL;
+  if (row && row->boolean) return row->boolean(d, a, b);
+  if (!row || (!row->fn && !row->refused)) return no_row(d, "binary", op);
+  if (t != AX_REAL) return outside(d, int_outside);
+  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  return el(d, row->fn(FD(d)->f, bits(a), bits(b)));
 }
 
 static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV a) {
-  if (op == AX_OP_NOT) return bnot(d, a);
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
-  switch (op) {
-  case AX_OP_NEG: return el(d, ax_float_neg(FD(d)->f, bits(a)));
-  case AX_OP_ABS: return el(d, ax_float_abs(FD(d)->f, bits(a)));
-  case AX_OP_EXP: return outside(d, "exp has no IEEE model");
-  default: return outside(d, "an operator without an IEEE model");
-  }
+  const UnaryRow *row = (unsigned)op < AX_OP_COUNT ? &unary[op] : NULL;
+  if (row && row->boolean) return row->boolean(d, a);
+  if (!row || (!row->fn && !row->refused)) return no_row(d, "unary", op);
+  if (t != AX_REAL) return outside(d, int_outside);
+  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  return el(d, row->fn(FD(d)->f, bits(a)));
 }
 
+/* comparisons: the concrete domain's rows (concrete.h) on ax_float_cmp's outcome, which
+ * orders -0 = +0 and leaves a NaN unordered */
 static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
-  if (t == AX_BOOL) return C(d)->elem_compare(C(d), op, t, a, b);
-  if (t != AX_REAL) {
-    outside(d, "integer elements are outside IEEE mode");
+  AxCmpHolds holds = ax_concrete_compare_row(op);
+  if (!holds) {
+    no_row(d, "compare", op);
     return bool_lit(d, false);
   }
-  int c = ax_float_cmp(FD(d)->f, bits(a), bits(b));
-  bool r = false;
-  switch (op) {
-  case AX_OP_EQ: r = c == 0; break;
-  case AX_OP_NE: r = c != 0; break;   /* NaN != x */
-  case AX_OP_LT: r = c == -1; break;
-  case AX_OP_LE: r = c == -1 || c == 0; break;
-  case AX_OP_GT: r = c == 1; break;
-  case AX_OP_GE: r = c == 1 || c == 0; break;
-  default: AX_UNREACHABLE();
+  if (t == AX_BOOL) return C(d)->elem_compare(C(d), op, t, a, b);
+  if (t != AX_REAL) {
+    outside(d, int_outside);
+    return bool_lit(d, false);
   }
-  return bool_lit(d, r);
+  return bool_lit(d, holds(ax_float_cmp(FD(d)->f, bits(a), bits(b))));
 }
 
 static AxV elem_same(AxDomain *d, AxType t, AxV a, AxV b) {
@@ -449,7 +489,7 @@ size_t ax_float_dom_missing(const AxFloatDom *d) { return d->missing; }
 
 static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   if (t == AX_BOOL) return C(d)->read(C(d), sym, t, idx, n);
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
+  if (t != AX_REAL) return outside(d, int_outside);
   AxFloatDom *fd = FD(d);
   for (size_t i = fd->points.len; i-- > 0;) {   /* the last setting wins */
     const Point *p = fd->points.items[i];
@@ -471,7 +511,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   (void)names;
   (void)axes;
   (void)pos;
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
+  if (t != AX_REAL) return outside(d, int_outside);
   long total = 1, len[64];
   for (size_t k = 0; k < n && k < 64; k++) {
     long s = small(sizes[k]);
@@ -484,7 +524,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   long at[64] = {0};
   for (long i = 0; i < total; i++) {
     for (size_t k = 0; k < n; k++) idx[k] = int_small(d, at[k]);
-    acc = i == 0 ? body(ctx, idx) : elem_binary(d, AX_OP_ADD, t, acc, body(ctx, idx));
+    acc = i == 0 ? body(ctx, idx) : el(d, ax_float_add(FD(d)->f, bits(acc), bits(body(ctx, idx))));
     for (size_t k = n; k-- > 0;) {
       if (++at[k] < len[k]) break;
       at[k] = 0;
@@ -500,10 +540,18 @@ AxFloatDom *ax_float_dom_new(AxDomain *concrete, AxSort f) {
   d->a = a;
   d->c = concrete;
   d->f = f;
-  d->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
-                      imod,     ilt,       ile,      ieq,         bool_lit,    band,
-                      bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
-                      elem_unary, elem_compare, elem_same, read, sum, NULL};
+  d->dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
+                      .iadd = iadd,               .isub = isub,
+                      .imul = imul,               .idiv = idiv,
+                      .imod = imod,               .ilt = ilt,
+                      .ile = ile,                 .ieq = ieq,
+                      .bool_lit = bool_lit,       .band = band,
+                      .bor = bor,                 .bnot = bnot,
+                      .ite = ite,                 .elem_lit = elem_lit,
+                      .elem_of_int = elem_of_int, .elem_binary = elem_binary,
+                      .elem_unary = elem_unary,   .elem_compare = elem_compare,
+                      .elem_same = elem_same,     .read = read,
+                      .sum = sum};
   return d;
 }
 

@@ -51,6 +51,11 @@ uint32_t ax_float_neg(AxSort f, uint32_t a);
 uint32_t ax_float_abs(AxSort f, uint32_t a);
 uint32_t ax_float_max(AxSort f, uint32_t a, uint32_t b);
 uint32_t ax_float_min(AxSort f, uint32_t a, uint32_t b);
+/* Why an element-wise operator has no IEEE model in axle ("exp has no IEEE model"), or
+ * NULL when it has one (add, sub, mul, div, max, min, neg, abs, and the bool operators):
+ * the replay here and the symbolic IEEE domain (ieee.h) refuse the same operators with the
+ * same words. A static string. */
+const char *ax_float_unmodelled(AxOp op);
 /* IEEE comparison: -1, 0, +1, or 2 when unordered (a NaN); -0 and +0 compare equal. */
 int ax_float_cmp(AxSort f, uint32_t a, uint32_t b);
 /* The equality a rewrite must preserve in IEEE mode: both NaN, or the same bits (so +0 and

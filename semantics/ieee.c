@@ -5,12 +5,13 @@
 
 #include "semantics/concrete.h"
 #include "semantics/float.h"
+#include "semantics/symbolic.h"
 
 typedef const AxTerm *T;
 
 struct AxIeee {
-  AxDomain dom;   /* first: the domain pointer is the state */
-  AxTermCtx *tc;
+  AxTermScalars head;   /* first: the domain pointer is the state; integers and booleans
+                           are the symbolic domain's (ax_symbolic_scalars) */
   AxArena *a;
   const char *const *names;
   AxSort f;
@@ -20,22 +21,12 @@ struct AxIeee {
 };
 
 #define S(d) ((AxIeee *)(d))
-#define TC(d) (S(d)->tc)
+#define TC(d) (S(d)->head.tc)
 
 static T fpbits(AxDomain *d, uint32_t bits) { return ax_term_mk_fp_bits(TC(d), S(d)->f, bits); }
 static T fp1(AxDomain *d, AxTermKind k, T a) { return ax_term_mk_fp(TC(d), k, a, NULL); }
 static T fp2(AxDomain *d, AxTermKind k, T a, T b) { return ax_term_mk_fp(TC(d), k, a, b); }
 
-static AxV int_lit(AxDomain *d, const char *dec) { return ax_term_mk_int_str(TC(d), dec); }
-static AxV int_small(AxDomain *d, long v) { return ax_term_mk_int_si(TC(d), v); }
-static AxV iadd(AxDomain *d, AxV a, AxV b) { return ax_term_mk_add2(TC(d), a, b); }
-static AxV isub(AxDomain *d, AxV a, AxV b) { return ax_term_mk_sub(TC(d), a, b); }
-static AxV imul(AxDomain *d, AxV a, AxV b) { return ax_term_mk_mul2(TC(d), a, b); }
-static AxV idiv(AxDomain *d, AxV a, AxV b) { return ax_term_mk_div(TC(d), a, b); }
-static AxV imod(AxDomain *d, AxV a, AxV b) { return ax_term_mk_mod(TC(d), a, b); }
-static AxV ilt(AxDomain *d, AxV a, AxV b) { return ax_term_mk_lt(TC(d), a, b); }
-static AxV ile(AxDomain *d, AxV a, AxV b) { return ax_term_mk_le(TC(d), a, b); }
-static AxV ieq(AxDomain *d, AxV a, AxV b) { return ax_term_mk_eq(TC(d), a, b); }
 static AxV bool_lit(AxDomain *d, bool v) { return ax_term_mk_bool(TC(d), v); }
 static AxV band(AxDomain *d, AxV a, AxV b) { return ax_term_mk_and2(TC(d), a, b); }
 static AxV bor(AxDomain *d, AxV a, AxV b) { return ax_term_mk_or2(TC(d), a, b); }
@@ -45,6 +36,8 @@ static AxV ite(AxDomain *d, AxV c, AxV a, AxV b, int kind, AxType t) {
   (void)t;
   return ax_term_mk_ite(TC(d), c, a, b);
 }
+
+static const char *const int_outside = "integer elements are outside IEEE mode";
 
 static AxV outside(AxDomain *d, const char *why) {
   if (!d->unsupported) d->unsupported = why;
@@ -56,7 +49,7 @@ static T of_real(AxDomain *d, T q) { return fp2(d, AX_TERM_FP_OF_REAL, q, fpbits
 
 static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
   if (t == AX_BOOL) return ax_term_mk_bool(TC(d), strcmp(text, "0") != 0);
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
+  if (t != AX_REAL) return outside(d, int_outside);
   if (inf_sign) return fpbits(d, ax_float_inf(S(d)->f, inf_sign < 0));
   mpq_t q;
   mpq_init(q);
@@ -68,7 +61,7 @@ static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
 
 static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
   if (t == AX_BOOL) return ax_term_mk_not(TC(d), ax_term_mk_eq(TC(d), i, ax_term_mk_int_si(TC(d), 0)));
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
+  if (t != AX_REAL) return outside(d, int_outside);
   return of_real(d, ax_term_mk_to_real(TC(d), i));
 }
 
@@ -86,56 +79,101 @@ static T maxmin(AxDomain *d, bool max, T a, T b) {
   return ax_term_mk_ite(tc, nan, fpbits(d, ax_float_nan(S(d)->f)), pick);
 }
 
+/* ---- element-wise operators ----------------------------------------------------------
+ * Rows indexed by AxOp: SMT-LIB's floating-point operation for the operators axle models
+ * in floating point, Bool terms for bool elements, or `refused` for an operator without
+ * an IEEE model, with float.c's reason (ax_float_unmodelled), as its replay refuses it. A
+ * new element-wise operator is a row here and in float.c (tests/unit/check_semantics.c
+ * walks AX_OP_LIST for a missing one). */
+
+static T add_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_ADD, a, b); }
+static T sub_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_SUB, a, b); }
+static T mul_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_MUL, a, b); }
+static T div_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_DIV, a, b); }
+static T max_fp(AxDomain *d, T a, T b) { return maxmin(d, true, a, b); }
+static T min_fp(AxDomain *d, T a, T b) { return maxmin(d, false, a, b); }
+static T neg_fp(AxDomain *d, T a) { return fp1(d, AX_TERM_FP_NEG, a); }
+static T abs_fp(AxDomain *d, T a) { return fp1(d, AX_TERM_FP_ABS, a); }
+static T eq_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_EQ, a, b); }
+static T ne_fp(AxDomain *d, T a, T b) { return bnot(d, fp2(d, AX_TERM_FP_EQ, a, b)); }
+static T lt_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_LT, a, b); }
+static T le_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_LE, a, b); }
+static T gt_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_LT, b, a); }
+static T ge_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_LE, b, a); }
+
+typedef struct BinaryRow {
+  T (*fn)(AxDomain *d, T a, T b);
+  AxV (*boolean)(AxDomain *d, AxV a, AxV b);   /* bool elements: and, or */
+  bool refused;                                 /* no IEEE model: ax_float_unmodelled says why */
+} BinaryRow;
+
+static const BinaryRow binary[AX_OP_COUNT] = {
+    [AX_OP_ADD] = {.fn = add_fp}, [AX_OP_SUB] = {.fn = sub_fp},    [AX_OP_MUL] = {.fn = mul_fp},
+    [AX_OP_DIV] = {.fn = div_fp}, [AX_OP_MAX] = {.fn = max_fp},    [AX_OP_MIN] = {.fn = min_fp},
+    [AX_OP_REM] = {.refused = true},  [AX_OP_POW] = {.refused = true},
+    [AX_OP_AND] = {.boolean = band}, [AX_OP_OR] = {.boolean = bor},
+};
+
+typedef struct UnaryRow {
+  T (*fn)(AxDomain *d, T a);
+  AxV (*boolean)(AxDomain *d, AxV a);   /* bool elements: not */
+  bool refused;                         /* no IEEE model: ax_float_unmodelled says why */
+} UnaryRow;
+
+static const UnaryRow unary[AX_OP_COUNT] = {
+    [AX_OP_NEG] = {.fn = neg_fp},
+    [AX_OP_ABS] = {.fn = abs_fp},
+    [AX_OP_NOT] = {.boolean = bnot},
+    [AX_OP_EXP] = {.refused = true},
+    [AX_OP_SQRT] = {.refused = true},
+    [AX_OP_LOG] = {.refused = true},
+    [AX_OP_RSQRT] = {.refused = true},
+};
+
+static T (*const compare[AX_OP_COUNT])(AxDomain *d, T a, T b) = {
+    [AX_OP_EQ] = eq_fp, [AX_OP_NE] = ne_fp, [AX_OP_LT] = lt_fp,
+    [AX_OP_LE] = le_fp, [AX_OP_GT] = gt_fp, [AX_OP_GE] = ge_fp,
+};
+
+/* An operator with neither a row nor a reason: a programming error, reported as the
+ * domain's `unsupported` (the result can only be UNKNOWN), never a call through NULL. */
+static AxV no_row(AxDomain *d, const char *table, AxOp op) {
+  return outside(d, ax_arena_printf(S(d)->a, "internal: operator '%s' has no row in the IEEE domain's %s table",
+                                    (unsigned)op < AX_OP_COUNT ? ax_op_name(op) : "?", table));
+}
+
 static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
-  if (op == AX_OP_AND) return band(d, a, b);
-  if (op == AX_OP_OR) return bor(d, a, b);
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
-  switch (op) {
-  case AX_OP_ADD: return fp2(d, AX_TERM_FP_ADD, a, b);
-  case AX_OP_SUB: return fp2(d, AX_TERM_FP_SUB, a, b);
-  case AX_OP_MUL: return fp2(d, AX_TERM_FP_MUL, a, b);
-  case AX_OP_DIV: return fp2(d, AX_TERM_FP_DIV, a, b);
-  case AX_OP_MAX: return maxmin(d, true, a, b);
-  case AX_OP_MIN: return maxmin(d, false, a, b);
-  case AX_OP_REM: return outside(d, "rem has no IEEE model in axle");
-  default: return outside(d, "an operator without an IEEE model");
-  }
+  const BinaryRow *row = (unsigned)op < AX_OP_COUNT ? &binary[op] : NULL;
+  if (row && row->boolean) return row->boolean(d, a, b);
+  if (!row || (!row->fn && !row->refused)) return no_row(d, "binary", op);
+  if (t != AX_REAL) return outside(d, int_outside);
+  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  return row->fn(d, a, b);
 }
 
 static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV a) {
-  if (op == AX_OP_NOT) return bnot(d, a);
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
-  switch (op) {
-  case AX_OP_NEG: return fp1(d, AX_TERM_FP_NEG, a);
-  case AX_OP_ABS: return fp1(d, AX_TERM_FP_ABS, a);
-  case AX_OP_EXP: return outside(d, "exp has no IEEE model");
-  default: return outside(d, "an operator without an IEEE model");
-  }
+  const UnaryRow *row = (unsigned)op < AX_OP_COUNT ? &unary[op] : NULL;
+  if (row && row->boolean) return row->boolean(d, a);
+  if (!row || (!row->fn && !row->refused)) return no_row(d, "unary", op);
+  if (t != AX_REAL) return outside(d, int_outside);
+  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  return row->fn(d, a);
 }
 
+/* bool elements as the symbolic domain compares them (false < true); numbers by IEEE
+ * comparison (a NaN is unordered, -0 = +0) */
 static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
-  AxTermCtx *tc = TC(d);
-  if (t == AX_BOOL) {   /* false < true, as the symbolic domain orders booleans */
-    T eq = ax_term_mk_eq(tc, a, b);
-    if (op == AX_OP_EQ) return eq;
-    if (op == AX_OP_NE) return bnot(d, eq);
-    T lt = band(d, bnot(d, a), b), gt = band(d, a, bnot(d, b));
-    return op == AX_OP_LT ? lt : op == AX_OP_GT ? gt : op == AX_OP_LE ? bnot(d, gt) : bnot(d, lt);
-  }
-  if (t != AX_REAL) {
-    outside(d, "integer elements are outside IEEE mode");
+  if (t == AX_BOOL) {
+    T r = ax_symbolic_bool_compare(TC(d), op, a, b);
+    if (r) return r;
+  } else if (t != AX_REAL) {
+    outside(d, int_outside);
     return bool_lit(d, false);
+  } else if ((unsigned)op < AX_OP_COUNT && compare[op]) {
+    return compare[op](d, a, b);
   }
-  switch (op) {
-  case AX_OP_EQ: return fp2(d, AX_TERM_FP_EQ, a, b);
-  case AX_OP_NE: return bnot(d, fp2(d, AX_TERM_FP_EQ, a, b));
-  case AX_OP_LT: return fp2(d, AX_TERM_FP_LT, a, b);
-  case AX_OP_LE: return fp2(d, AX_TERM_FP_LE, a, b);
-  case AX_OP_GT: return fp2(d, AX_TERM_FP_LT, b, a);
-  case AX_OP_GE: return fp2(d, AX_TERM_FP_LE, b, a);
-  default: AX_UNREACHABLE();
-  }
-  return NULL;
+  no_row(d, "compare", op);
+  return bool_lit(d, false);
 }
 
 static AxV elem_same(AxDomain *d, AxType t, AxV a, AxV b) {
@@ -145,13 +183,13 @@ static AxV elem_same(AxDomain *d, AxType t, AxV a, AxV b) {
 
 static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   AxIeee *s = S(d);
-  if (t == AX_INT) return outside(d, "integer elements are outside IEEE mode");
+  if (t == AX_INT) return outside(d, int_outside);
   AxSort *argsorts = ax_arena_alloc(s->a, (n + 1) * sizeof(AxSort));
   for (size_t k = 0; k < n; k++) argsorts[k] = AX_SORT_INT;
   AxSort res = t == AX_BOOL ? AX_SORT_BOOL : s->f;
-  const AxFunc *f = ax_term_func(s->tc, s->names[sym], n, argsorts, res);
+  const AxFunc *f = ax_term_func(s->head.tc, s->names[sym], n, argsorts, res);
   AX_ASSERT(f);
-  T app = ax_term_mk_app(s->tc, f, n, (const AxTerm *const *)idx);
+  T app = ax_term_mk_app(s->head.tc, f, n, (const AxTerm *const *)idx);
   for (size_t i = 0; i < s->reads.len; i++)
     if (((const AxRead *)s->reads.items[i])->app == app) return app;
   AxRead *r = ax_arena_alloc(s->a, sizeof *r);
@@ -175,8 +213,8 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   (void)axes;
   (void)pos;
   AxIeee *s = S(d);
-  AxTermCtx *tc = s->tc;
-  if (t != AX_REAL) return outside(d, "integer elements are outside IEEE mode");
+  AxTermCtx *tc = s->head.tc;
+  if (t != AX_REAL) return outside(d, int_outside);
   if (n > 16) return outside(d, "a reduction over more than 16 named axes");
   long total = 1;
   for (size_t k = 0; k < n; k++) {
@@ -196,7 +234,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
     /* the first tuple is inside exactly when the sum is not empty: it starts the fold */
     if (i == 0) acc = ax_term_mk_ite(tc, inside, body(ctx, idx), acc);
     else if (ax_term_kind(inside) != AX_TERM_FALSE)
-      acc = ax_term_mk_ite(tc, inside, fp2(d, AX_TERM_FP_ADD, acc, body(ctx, idx)), acc);
+      acc = ax_term_mk_ite(tc, inside, add_fp(d, acc, body(ctx, idx)), acc);
     for (size_t k = n; k-- > 0;) {
       if (++at[k] < s->max_size) break;
       at[k] = 0;
@@ -210,15 +248,17 @@ AxIeee *ax_ieee_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, in
   AxIeee *s = ax_arena_alloc(a, sizeof *s);
   memset(s, 0, sizeof *s);
   s->a = a;
-  s->tc = tc;
+  s->head.tc = tc;
   s->names = tensor_names;
   s->f = f;
   s->max_size = max_size;
   s->bounds = ax_term_mk_true(tc);
-  s->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
-                      imod,     ilt,       ile,      ieq,         bool_lit,    band,
-                      bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
-                      elem_unary, elem_compare, elem_same, read, sum, NULL};
+  s->head.dom = (AxDomain){.ite = ite,                   .elem_lit = elem_lit,
+                           .elem_of_int = elem_of_int,   .elem_binary = elem_binary,
+                           .elem_unary = elem_unary,     .elem_compare = elem_compare,
+                           .elem_same = elem_same,       .read = read,
+                           .sum = sum};
+  ax_symbolic_scalars(&s->head.dom);
   return s;
 }
 
@@ -226,8 +266,8 @@ void ax_ieee_free(AxIeee *s) {
   if (s) ax_arena_free(s->a);
 }
 
-AxDomain *ax_ieee_domain(AxIeee *s) { return &s->dom; }
-AxV ax_ieee_int_var(AxIeee *s, const char *name) { return ax_term_mk_var(s->tc, name, AX_SORT_INT); }
+AxDomain *ax_ieee_domain(AxIeee *s) { return &s->head.dom; }
+AxV ax_ieee_int_var(AxIeee *s, const char *name) { return ax_term_mk_var(s->head.tc, name, AX_SORT_INT); }
 const AxTerm *ax_ieee_term(AxV v) { return v; }
 
 const AxRead *ax_ieee_reads(const AxIeee *s, size_t *n) {

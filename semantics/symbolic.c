@@ -25,8 +25,7 @@ typedef struct Ext {
 } Ext;
 
 struct AxSymbolic {
-  AxDomain dom;   /* first: the domain pointer is the symbolic state */
-  AxTermCtx *tc;
+  AxTermScalars head;   /* first: the domain pointer is the symbolic state */
   AxArena *a;
   const char *const *names;   /* tensor names by symbol index */
   AxVec reads;                /* AxRead* */
@@ -39,7 +38,7 @@ struct AxSymbolic {
 };
 
 #define S(d) ((AxSymbolic *)(d))
-#define TC(d) (S(d)->tc)
+#define TC(d) (((AxTermScalars *)(d))->tc)
 
 static T and2(AxDomain *d, T a, T b) { return ax_term_mk_and2(TC(d), a, b); }
 static T or2(AxDomain *d, T a, T b) { return ax_term_mk_or2(TC(d), a, b); }
@@ -67,6 +66,23 @@ static AxV bool_lit(AxDomain *d, bool v) { return ax_term_mk_bool(TC(d), v); }
 static AxV band(AxDomain *d, AxV a, AxV b) { return and2(d, a, b); }
 static AxV bor(AxDomain *d, AxV a, AxV b) { return or2(d, a, b); }
 static AxV bnot(AxDomain *d, AxV a) { return not1(d, a); }
+
+void ax_symbolic_scalars(AxDomain *d) {
+  d->int_lit = int_lit;
+  d->int_small = int_small;
+  d->iadd = iadd;
+  d->isub = isub;
+  d->imul = imul;
+  d->idiv = idiv;
+  d->imod = imod;
+  d->ilt = ilt;
+  d->ile = ile;
+  d->ieq = ieq;
+  d->bool_lit = bool_lit;
+  d->band = band;
+  d->bor = bor;
+  d->bnot = bnot;
+}
 
 static Ext *ext(AxDomain *d, T v, T nan, T pinf, T ninf) {
   Ext *e = ax_arena_alloc(S(d)->a, sizeof *e);
@@ -262,161 +278,242 @@ static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
   return pick(d, t, one_case, one, r);
 }
 
-static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
-  AxTermCtx *tc = TC(d);
-  if (op == AX_OP_AND) return and2(d, pa, pb);
-  if (op == AX_OP_OR) return or2(d, pa, pb);
-  const Ext *a = pa, *b = pb;
-  T anynan = or2(d, a->nan, b->nan);
-  switch (op) {
-  case AX_OP_SUB:
-    b = neg(d, b);
-    /* FALLTHROUGH */
-  case AX_OP_ADD: {   /* +inf + -inf = NaN; an infinity wins over a finite value */
-    T nan = or2(d, or2(d, a->nan, b->nan),
-                or2(d, and2(d, a->pinf, b->ninf), and2(d, a->ninf, b->pinf)));
-    return with_flags(d, ax_term_mk_add2(tc, a->v, b->v), nan, or2(d, is_inf(d, a), is_inf(d, b)),
-                      or2(d, a->pinf, b->pinf));
-  }
-  case AX_OP_MUL: {   /* inf * 0 = NaN; the sign of an infinite product is the product of signs */
-    T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), fin_zero(d, b, t)),
-                               and2(d, is_inf(d, b), fin_zero(d, a, t))));
-    T pos = or2(d, and2(d, positive(d, a, t), positive(d, b, t)),
-                and2(d, negative(d, a, t), negative(d, b, t)));
-    return with_flags(d, ax_term_mk_mul2(tc, a->v, b->v), nan, or2(d, is_inf(d, a), is_inf(d, b)), pos);
-  }
-  case AX_OP_DIV: {
-    T bzero = fin_zero(d, b, t);
-    T binf = is_inf(d, b);
-    if (t == AX_INT) {
-      /* int: x / 0 = -1 (XLA), truncation toward zero; inf / inf = NaN; x / inf = 0 */
-      T nan = or2(d, anynan, and2(d, is_inf(d, a), binf));
-      T q0 = ax_term_mk_div(tc, ax_term_mk_abs(tc, a->v), ax_term_mk_abs(tc, b->v));
-      T same = ax_term_mk_eq(tc, ax_term_mk_le(tc, zero(d, t), a->v), ax_term_mk_le(tc, zero(d, t), b->v));
-      T v = ax_term_mk_ite(tc, binf, zero(d, t),
-                           ax_term_mk_ite(tc, bzero, ax_term_mk_int_si(tc, -1), signed_as(d, same, q0)));
-      return with_flags(d, v, nan, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t))));
-    }
-    /* real (exact rationals extended with ±inf and NaN, IEEE's rules for those, no signed
-     * zero): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
-    T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), binf), and2(d, fin_zero(d, a, t), bzero)));
-    T inf = or2(d, is_inf(d, a), and2(d, is_fin(d, a), bzero));
-    T pos = or2(d, and2(d, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t)))),
-                and2(d, is_fin(d, a), ax_term_mk_lt(tc, zero(d, t), a->v)));
-    T v = ax_term_mk_ite(tc, or2(d, binf, bzero), zero(d, t), ax_term_mk_rdiv(tc, a->v, b->v));
-    return with_flags(d, v, nan, inf, pos);
-  }
-  case AX_OP_REM: {
-    if (t == AX_REAL) {
-      d->unsupported = "'rem' on real elements is not supported by the verifier";
-      return finite(d, zero(d, t));
-    }
-    /* int: x % 0 = x (XLA); the remainder has the sign of the dividend; inf % y = NaN;
-     * x % inf = x */
-    T nan = or2(d, anynan, is_inf(d, a));
-    T r0 = ax_term_mk_mod(tc, ax_term_mk_abs(tc, a->v), ax_term_mk_abs(tc, b->v));
-    T tr = signed_as(d, ax_term_mk_le(tc, zero(d, t), a->v), r0);
-    T v = ax_term_mk_ite(tc, or2(d, is_inf(d, b), fin_zero(d, b, t)), a->v, tr);
-    return with_flags(d, v, nan, fls(d), fls(d));
-  }
-  case AX_OP_POW:
-    return (AxV)pow_ext(d, t, a, b);
-  case AX_OP_MAX:
-  case AX_OP_MIN: {   /* NaN propagates (as XLA's max and min do) */
-    T pick_a = op == AX_OP_MAX ? ge(d, a, b) : ge(d, b, a);
-    const Ext *m = plain_ite(d, pick_a, a, b, 2, t);
-    return ext(d, m->v, anynan, and2(d, not1(d, anynan), m->pinf), and2(d, not1(d, anynan), m->ninf));
-  }
-  default:
-    AX_UNREACHABLE();
-  }
-  return NULL;
+/* ---- element-wise operators on values --------------------------------------------------
+ * One named function per operator; the tables after the reduction section dispatch to
+ * them. A numeric binary row gets `anynan` (either operand NaN), which the dispatcher
+ * builds first for every numeric row, as most of them need it. */
+
+static AxV and_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
+  (void)t;
+  (void)anynan;
+  return and2(d, a, b);
 }
 
-static AxV plain_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
+static AxV or_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
+  (void)t;
+  (void)anynan;
+  return or2(d, a, b);
+}
+
+/* ADD: +inf + -inf = NaN; an infinity wins over a finite value */
+static AxV add_op(AxDomain *d, AxType t, AxV pa, AxV pb, T anynan) {
+  const Ext *a = pa, *b = pb;
+  (void)t;
+  T nan = or2(d, anynan, or2(d, and2(d, a->pinf, b->ninf), and2(d, a->ninf, b->pinf)));
+  return with_flags(d, ax_term_mk_add2(TC(d), a->v, b->v), nan, or2(d, is_inf(d, a), is_inf(d, b)),
+                    or2(d, a->pinf, b->pinf));
+}
+
+/* SUB: a + (-b) */
+static AxV sub_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
+  return add_op(d, t, a, neg(d, b), anynan);
+}
+
+/* MUL: inf * 0 = NaN; the sign of an infinite product is the product of signs */
+static AxV mul_op(AxDomain *d, AxType t, AxV pa, AxV pb, T anynan) {
+  const Ext *a = pa, *b = pb;
+  T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), fin_zero(d, b, t)), and2(d, is_inf(d, b), fin_zero(d, a, t))));
+  T pos = or2(d, and2(d, positive(d, a, t), positive(d, b, t)), and2(d, negative(d, a, t), negative(d, b, t)));
+  return with_flags(d, ax_term_mk_mul2(TC(d), a->v, b->v), nan, or2(d, is_inf(d, a), is_inf(d, b)), pos);
+}
+
+static AxV div_op(AxDomain *d, AxType t, AxV pa, AxV pb, T anynan) {
   AxTermCtx *tc = TC(d);
-  if (op == AX_OP_NOT) return not1(d, pa);
+  const Ext *a = pa, *b = pb;
+  T bzero = fin_zero(d, b, t);
+  T binf = is_inf(d, b);
+  if (t == AX_INT) {
+    /* int: x / 0 = -1 (XLA), truncation toward zero; inf / inf = NaN; x / inf = 0 */
+    T nan = or2(d, anynan, and2(d, is_inf(d, a), binf));
+    T q0 = ax_term_mk_div(tc, ax_term_mk_abs(tc, a->v), ax_term_mk_abs(tc, b->v));
+    T same = ax_term_mk_eq(tc, ax_term_mk_le(tc, zero(d, t), a->v), ax_term_mk_le(tc, zero(d, t), b->v));
+    T v = ax_term_mk_ite(tc, binf, zero(d, t),
+                         ax_term_mk_ite(tc, bzero, ax_term_mk_int_si(tc, -1), signed_as(d, same, q0)));
+    return with_flags(d, v, nan, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t))));
+  }
+  /* real (exact rationals extended with ±inf and NaN, IEEE's rules for those, no signed
+   * zero): x / 0 = ±inf by the sign of x, 0 / 0 = NaN, inf / inf = NaN, x / inf = 0 */
+  T nan = or2(d, anynan, or2(d, and2(d, is_inf(d, a), binf), and2(d, fin_zero(d, a, t), bzero)));
+  T inf = or2(d, is_inf(d, a), and2(d, is_fin(d, a), bzero));
+  T pos = or2(d, and2(d, is_inf(d, a), ax_term_mk_eq(tc, a->pinf, not1(d, negative(d, b, t)))),
+              and2(d, is_fin(d, a), ax_term_mk_lt(tc, zero(d, t), a->v)));
+  T v = ax_term_mk_ite(tc, or2(d, binf, bzero), zero(d, t), ax_term_mk_rdiv(tc, a->v, b->v));
+  return with_flags(d, v, nan, inf, pos);
+}
+
+static AxV rem_op(AxDomain *d, AxType t, AxV pa, AxV pb, T anynan) {
+  AxTermCtx *tc = TC(d);
+  const Ext *a = pa, *b = pb;
+  if (t == AX_REAL) {
+    d->unsupported = "'rem' on real elements is not supported by the verifier";
+    return finite(d, zero(d, t));
+  }
+  /* int: x % 0 = x (XLA); the remainder has the sign of the dividend; inf % y = NaN;
+   * x % inf = x */
+  T nan = or2(d, anynan, is_inf(d, a));
+  T r0 = ax_term_mk_mod(tc, ax_term_mk_abs(tc, a->v), ax_term_mk_abs(tc, b->v));
+  T tr = signed_as(d, ax_term_mk_le(tc, zero(d, t), a->v), r0);
+  T v = ax_term_mk_ite(tc, or2(d, is_inf(d, b), fin_zero(d, b, t)), a->v, tr);
+  return with_flags(d, v, nan, fls(d), fls(d));
+}
+
+static AxV pow_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
+  (void)anynan;
+  return (AxV)pow_ext(d, t, a, b);
+}
+
+/* MAX MIN: NaN propagates (as XLA's max and min do) */
+static AxV maxmin(AxDomain *d, AxType t, const Ext *a, const Ext *b, T pick_a, T anynan) {
+  const Ext *m = plain_ite(d, pick_a, a, b, 2, t);
+  return ext(d, m->v, anynan, and2(d, not1(d, anynan), m->pinf), and2(d, not1(d, anynan), m->ninf));
+}
+
+static AxV max_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
+  return maxmin(d, t, a, b, ge(d, a, b), anynan);
+}
+
+static AxV min_op(AxDomain *d, AxType t, AxV a, AxV b, T anynan) {
+  return maxmin(d, t, a, b, ge(d, b, a), anynan);
+}
+
+static AxV not_op(AxDomain *d, AxType t, AxV a) {
+  (void)t;
+  return not1(d, a);
+}
+
+static AxV neg_op(AxDomain *d, AxType t, AxV a) {
+  (void)t;
+  return neg(d, a);
+}
+
+static AxV abs_op(AxDomain *d, AxType t, AxV pa) {
   const Ext *a = pa;
-  switch (op) {
-  case AX_OP_NEG:
-    return neg(d, a);
-  case AX_OP_ABS:
-    return ext(d, ax_term_mk_abs(tc, a->v), a->nan, is_inf(d, a), fls(d));
-  case AX_OP_EXP: {
-    /* EXP: exp(-inf) = 0, exp(+inf) = +inf; finite values go to the solver's exp (cvc5
-     * reasons about it; z3 sees an uninterpreted function). A model that needs a value of
-     * exp other than exp(0) cannot be replayed exactly (UNKNOWN). */
-    T v = ax_term_mk_ite(tc, a->ninf, zero(d, t), ax_term_mk_exp(tc, a->v));
-    return ext(d, v, a->nan, a->pinf, fls(d));
+  (void)t;
+  return ext(d, ax_term_mk_abs(TC(d), a->v), a->nan, is_inf(d, a), fls(d));
+}
+
+/* EXP: exp(-inf) = 0, exp(+inf) = +inf; finite values go to the solver's exp (cvc5
+ * reasons about it; z3 sees an uninterpreted function). A model that needs a value of
+ * exp other than exp(0) cannot be replayed exactly (UNKNOWN). */
+static AxV exp_op(AxDomain *d, AxType t, AxV pa) {
+  const Ext *a = pa;
+  T v = ax_term_mk_ite(TC(d), a->ninf, zero(d, t), ax_term_mk_exp(TC(d), a->v));
+  return ext(d, v, a->nan, a->pinf, fls(d));
+}
+
+/* SQRT (real): the non-negative root of a finite x >= 0 — an application of the
+ * uninterpreted axle.sqrt with the fact x >= 0 => (r >= 0 ∧ r·r = x), which every real
+ * root satisfies (sound for proofs); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf,
+ * sqrt(NaN) = NaN. The value term is 0 where the element is not finite. */
+static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
+  AxTermCtx *tc = TC(d);
+  const Ext *a = pa;
+  AxSort real = AX_SORT_REAL;
+  const AxFunc *f = ax_term_func(tc, "axle.sqrt", 1, &real, AX_SORT_REAL);
+  AX_ASSERT(f);
+  T r = ax_term_mk_app(tc, f, 1, &a->v);
+  T nonneg = ax_term_mk_le(tc, zero(d, t), a->v);
+  T fact = ax_term_mk_implies(tc, nonneg, and2(d, ax_term_mk_le(tc, zero(d, t), r),
+                                               ax_term_mk_eq(tc, ax_term_mk_mul2(tc, r, r), a->v)));
+  bool seen = false;
+  for (size_t i = 0; i < S(d)->facts.len && !seen; i++) seen = S(d)->facts.items[i] == fact;
+  if (!seen) ax_vec_push(S(d)->a, &S(d)->facts, (void *)fact);
+  T fin = is_fin(d, a);
+  T nan = or2(d, a->nan, negative(d, a, t));
+  return ext(d, ax_term_mk_ite(tc, and2(d, fin, nonneg), r, zero(d, t)), nan, and2(d, not1(d, nan), a->pinf),
+             fls(d));
+}
+
+/* LOG: log(NaN) = log(x < 0) = NaN (-inf included), log(0) = -inf, log(+inf) = +inf;
+ * a finite x > 0 goes to the uninterpreted log (ax_term_mk_log: log(1) = 0 and
+ * log(exp(u)) = u fold, and the solver layer knows exp(log(x)) = x for x > 0). A model
+ * that needs log of a number other than 1 cannot be replayed exactly (UNKNOWN). */
+static AxV log_op(AxDomain *d, AxType t, AxV pa) {
+  const Ext *a = pa;
+  T nan = or2(d, a->nan, negative(d, a, t));
+  T v = ax_term_mk_ite(TC(d), is_fin(d, a), ax_term_mk_log(TC(d), a->v), zero(d, t));
+  return ext(d, v, nan, a->pinf, fin_zero(d, a, t));
+}
+
+/* RSQRT: 1 / sqrt(x): NaN for NaN and x < 0, +inf at 0, 0 at +inf; a finite x > 0 gives
+ * e^(-1/2 log x), the real power x^(-1/2) (pow_ext) */
+static AxV rsqrt_op(AxDomain *d, AxType t, AxV pa) {
+  AxTermCtx *tc = TC(d);
+  const Ext *a = pa;
+  T nan = or2(d, a->nan, negative(d, a, t));
+  T v = ax_term_mk_ite(tc, is_fin(d, a), exp_log(d, a->v, ax_term_mk_real_si(tc, -1, 2)), zero(d, t));
+  return ext(d, v, nan, fin_zero(d, a, t), fls(d));
+}
+
+/* The comparisons are built from a few facts of their operands, made as one set before
+ * the row picks: for bools a = b and (for an order) a < b, a > b with false < true; for
+ * numbers a = b, a >= b and b >= a, all false where either is NaN (unordered). */
+typedef struct Order {
+  bool boolean;
+  T eq, lt, gt;     /* bools (lt, gt only for an order) */
+  T age, bge;       /* numbers */
+} Order;
+
+static T eq_op(AxTermCtx *tc, const Order *o) {
+  (void)tc;
+  return o->eq;
+}
+static T ne_op(AxTermCtx *tc, const Order *o) { return ax_term_mk_not(tc, o->eq); }
+static T lt_op(AxTermCtx *tc, const Order *o) {
+  return o->boolean ? o->lt : ax_term_mk_and2(tc, o->bge, ax_term_mk_not(tc, o->eq));
+}
+static T le_op(AxTermCtx *tc, const Order *o) { return o->boolean ? ax_term_mk_not(tc, o->gt) : o->bge; }
+static T gt_op(AxTermCtx *tc, const Order *o) {
+  return o->boolean ? o->gt : ax_term_mk_and2(tc, o->age, ax_term_mk_not(tc, o->eq));
+}
+static T ge_op(AxTermCtx *tc, const Order *o) { return o->boolean ? ax_term_mk_not(tc, o->lt) : o->age; }
+
+typedef struct CompareRow {
+  T (*of)(AxTermCtx *tc, const Order *o);
+  bool order;    /* an order (lt..ge), not an equality: bools need a < b and a > b */
+} CompareRow;
+
+static const CompareRow compare[AX_OP_COUNT] = {
+    [AX_OP_EQ] = {eq_op, false}, [AX_OP_NE] = {ne_op, false}, [AX_OP_LT] = {lt_op, true},
+    [AX_OP_LE] = {le_op, true},  [AX_OP_GT] = {gt_op, true},  [AX_OP_GE] = {ge_op, true},
+};
+
+static const CompareRow *compare_row(AxOp op) {
+  return (unsigned)op < AX_OP_COUNT && compare[op].of ? &compare[op] : NULL;
+}
+
+const AxTerm *ax_symbolic_bool_compare(AxTermCtx *tc, AxOp op, const AxTerm *a, const AxTerm *b) {
+  const CompareRow *row = compare_row(op);
+  if (!row) return NULL;
+  Order o = {.boolean = true, .eq = ax_term_mk_eq(tc, a, b)};
+  if (row->order) {
+    o.lt = ax_term_mk_and2(tc, ax_term_mk_not(tc, a), b);
+    o.gt = ax_term_mk_and2(tc, a, ax_term_mk_not(tc, b));
   }
-  case AX_OP_SQRT: {
-    /* SQRT (real): the non-negative root of a finite x >= 0 — an application of the
-     * uninterpreted axle.sqrt with the fact x >= 0 => (r >= 0 ∧ r·r = x), which every real
-     * root satisfies (sound for proofs); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf,
-     * sqrt(NaN) = NaN. The value term is 0 where the element is not finite. */
-    AxSort real = AX_SORT_REAL;
-    const AxFunc *f = ax_term_func(tc, "axle.sqrt", 1, &real, AX_SORT_REAL);
-    AX_ASSERT(f);
-    T r = ax_term_mk_app(tc, f, 1, &a->v);
-    T nonneg = ax_term_mk_le(tc, zero(d, t), a->v);
-    T fact = ax_term_mk_implies(tc, nonneg, and2(d, ax_term_mk_le(tc, zero(d, t), r),
-                                                 ax_term_mk_eq(tc, ax_term_mk_mul2(tc, r, r), a->v)));
-    bool seen = false;
-    for (size_t i = 0; i < S(d)->facts.len && !seen; i++) seen = S(d)->facts.items[i] == fact;
-    if (!seen) ax_vec_push(S(d)->a, &S(d)->facts, (void *)fact);
-    T fin = is_fin(d, a);
-    T nan = or2(d, a->nan, negative(d, a, t));
-    return ext(d, ax_term_mk_ite(tc, and2(d, fin, nonneg), r, zero(d, t)), nan, and2(d, not1(d, nan), a->pinf),
-               fls(d));
-  }
-  case AX_OP_LOG: {
-    /* LOG: log(NaN) = log(x < 0) = NaN (-inf included), log(0) = -inf, log(+inf) = +inf;
-     * a finite x > 0 goes to the uninterpreted log (ax_term_mk_log: log(1) = 0 and
-     * log(exp(u)) = u fold, and the solver layer knows exp(log(x)) = x for x > 0). A model
-     * that needs log of a number other than 1 cannot be replayed exactly (UNKNOWN). */
-    T nan = or2(d, a->nan, negative(d, a, t));
-    T v = ax_term_mk_ite(tc, is_fin(d, a), ax_term_mk_log(tc, a->v), zero(d, t));
-    return ext(d, v, nan, a->pinf, fin_zero(d, a, t));
-  }
-  case AX_OP_RSQRT: {
-    /* RSQRT: 1 / sqrt(x): NaN for NaN and x < 0, +inf at 0, 0 at +inf; a finite x > 0 gives
-     * e^(-1/2 log x), the real power x^(-1/2) (pow_ext) */
-    T nan = or2(d, a->nan, negative(d, a, t));
-    T v = ax_term_mk_ite(tc, is_fin(d, a),
-                         exp_log(d, a->v, ax_term_mk_real_si(tc, -1, 2)), zero(d, t));
-    return ext(d, v, nan, fin_zero(d, a, t), fls(d));
-  }
-  default:
-    AX_UNREACHABLE();
-  }
-  return NULL;
+  return row->of(tc, &o);
+}
+
+/* An operator without a row: a programming error, reported as the domain's `unsupported`
+ * (so the result can only be UNKNOWN) rather than a call through NULL. */
+static AxV no_row(AxDomain *d, const char *table, AxOp op, AxType t) {
+  d->unsupported = ax_arena_printf(S(d)->a, "internal: operator '%s' has no row in the symbolic domain's %s table",
+                                   (unsigned)op < AX_OP_COUNT ? ax_op_name(op) : "?", table);
+  return t == AX_BOOL ? (AxV)fls(d) : (AxV)finite(d, zero(d, t));
 }
 
 static AxV plain_compare(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
   AxTermCtx *tc = TC(d);
-  if (t == AX_BOOL) {
-    T eq = ax_term_mk_eq(tc, pa, pb);
-    if (op == AX_OP_EQ) return eq;
-    if (op == AX_OP_NE) return not1(d, eq);
-    /* false < true */
-    T lt = and2(d, not1(d, pa), pb), gt = and2(d, pa, not1(d, pb));
-    return op == AX_OP_LT ? lt : op == AX_OP_GT ? gt : op == AX_OP_LE ? not1(d, gt) : not1(d, lt);
-  }
+  const CompareRow *row = compare_row(op);
+  if (!row) return no_row(d, "compare", op, AX_BOOL);
+  if (t == AX_BOOL) return ax_symbolic_bool_compare(tc, op, pa, pb);
   const Ext *a = pa, *b = pb;
   T ordered = not1(d, or2(d, a->nan, b->nan));   /* NaN is unordered */
-  T eq = and2(d, ordered, or2(d, or2(d, and2(d, a->pinf, b->pinf), and2(d, a->ninf, b->ninf)),
-                                  and2(d, and2(d, is_fin(d, a), is_fin(d, b)), ax_term_mk_eq(tc, a->v, b->v))));
-  T age = and2(d, ordered, ge(d, a, b)), bge = and2(d, ordered, ge(d, b, a));
-  switch (op) {
-  case AX_OP_EQ: return eq;
-  case AX_OP_NE: return not1(d, eq);
-  case AX_OP_LT: return and2(d, bge, not1(d, eq));
-  case AX_OP_LE: return bge;
-  case AX_OP_GT: return and2(d, age, not1(d, eq));
-  case AX_OP_GE: return age;
-  default: AX_UNREACHABLE();
-  }
-  return NULL;
+  Order o = {.boolean = false};
+  o.eq = and2(d, ordered, or2(d, or2(d, and2(d, a->pinf, b->pinf), and2(d, a->ninf, b->ninf)),
+                              and2(d, and2(d, is_fin(d, a), is_fin(d, b)), ax_term_mk_eq(tc, a->v, b->v))));
+  o.age = and2(d, ordered, ge(d, a, b));
+  o.bge = and2(d, ordered, ge(d, b, a));
+  return row->of(tc, &o);
 }
 
 /* same value, or both NaN (docs/semantics.md) */
@@ -430,7 +527,6 @@ static AxV plain_same(AxDomain *d, AxType t, AxV pa, AxV pb) {
   return or2(d, and2(d, a->nan, b->nan), defined);
 }
 
-static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa);
 
 /* ---- reduction elements --------------------------------------------------------------
  * The normal forms of TensorRight Fig. 9, extended: v * Red f = Red (v * f); Red f * Red g
@@ -457,7 +553,7 @@ static const Red *lift(AxDomain *d, const Ext *e) {
 
 static T fresh_var(AxDomain *d, const char *base, int axis, int pos, int group) {
   AxSymbolic *s = S(d);
-  T v = ax_term_mk_var(s->tc, ax_arena_printf(s->a, "%s#%d", base, ++s->fresh), AX_SORT_INT);
+  T v = ax_term_mk_var(s->head.tc, ax_arena_printf(s->a, "%s#%d", base, ++s->fresh), AX_SORT_INT);
   AxSumVar *sv = ax_arena_alloc(s->a, sizeof *sv);
   *sv = (AxSumVar){.var = v, .axis = axis, .pos = pos, .group = group};
   ax_vec_push(s->a, &s->sumvars, sv);
@@ -648,54 +744,6 @@ static const Ext *onto(AxDomain *d, const Red *a, const Ext *b) {
   return finite(d, ax_term_subst(tc, b->v, rb->n, rb->vars, a->vars));
 }
 
-static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
-  if (op == AX_OP_AND || op == AX_OP_OR || t == AX_BOOL) return plain_binary(d, op, t, pa, pb);
-  const Ext *a = pa, *b = pb;
-  if (!a->red && !b->red) return plain_binary(d, op, t, pa, pb);
-  if (op == AX_OP_MUL) {
-    if (!a->red || !b->red) {   /* v * Red f = Red (v * f), for a finite v */
-      const Ext *r = a->red ? a : b;
-      /* inf · Σ f is not Σ (inf · f) (an empty sum, or summands of both signs): v must be
-       * finite wherever the values matter, whatever the domain */
-      oblige(d, not1(d, is_fin(d, a->red ? b : a)));
-      return with_red(d, plain_binary(d, op, t, a, b), r->red);
-    }
-    b = apart(d, a->red, b);   /* Red f * Red g = Red_{A,B} f * g */
-    Red *r = union_vars(d, a->red, b->red, NULL);
-    r->dom = and2(d, a->red->dom, b->red->dom);
-    return with_red(d, plain_binary(d, op, t, a, b), r);
-  }
-  if (op == AX_OP_ADD || op == AX_OP_SUB) {
-    const Ext *bb = op == AX_OP_SUB ? (const Ext *)elem_unary_red(d, AX_OP_NEG, t, b) : b;
-    /* Σ_D f ± Σ_D g = Σ_D (f ± g): two sums over one domain (docs/semantics.md) */
-    const Ext *merged = a->red && bb->red ? onto(d, a->red, bb) : NULL;
-    if (merged) return with_red(d, plain_binary(d, AX_OP_ADD, t, a, merged), a->red);
-    /* otherwise a ± b = Red over a tag variable that picks the side */
-    T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
-    AxTermCtx *tc = TC(d);
-    T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
-    const Red *ra = lift(d, a), *rb = lift(d, bb);
-    T is0 = ax_term_mk_eq(tc, tag, zero_i);
-    Red *r = union_vars(d, ra, rb, tag);
-    r->dom = and2(d, and2(d, ax_term_mk_le(tc, zero_i, tag), ax_term_mk_le(tc, tag, one)),
-                  or2(d, and2(d, is0, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
-                      and2(d, not1(d, is0), and2(d, dom_of(d, rb), pin_others(d, rb, ra)))));
-    return with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
-  }
-  if (op == AX_OP_DIV && t == AX_REAL && a->red && !b->red) {
-    /* (Σ f) / v = Σ (f / v) for a finite v != 0 (exact rationals); v must be so wherever
-     * the values matter, whatever the domain (an obligation). Not for int: truncation. */
-    oblige(d, or2(d, not1(d, is_fin(d, b)), fin_zero(d, b, t)));
-    return with_red(d, plain_binary(d, op, t, a, b), a->red);
-  }
-  return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
-}
-
-static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
-  if (op == AX_OP_NOT || t == AX_BOOL || !((const Ext *)pa)->red) return plain_unary(d, op, t, pa);
-  return elem_unary_red(d, op, t, pa);
-}
-
 /* A sum closed into a value: Σ_{X ∈ D} f(X) as the application S(i1, …, im) of an
  * uninterpreted function named after the sum with its variables renamed canonically
  * ("$b0", "$b1", … in order), applied to the index variables it mentions (access indices
@@ -707,7 +755,7 @@ static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
  * derived tensor (rank.c, docs/semantics.md). */
 static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
   AxSymbolic *s = S(d);
-  AxTermCtx *tc = s->tc;
+  AxTermCtx *tc = s->head.tc;
   const Red *r = a->red;
   T *canon = ax_arena_alloc(s->a, (r->n + 1) * sizeof(T));
   for (size_t i = 0; i < r->n; i++) canon[i] = ax_term_mk_var(tc, ax_arena_printf(s->a, "$b%zu", i), AX_SORT_INT);
@@ -740,12 +788,129 @@ static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
   return finite(d, app);
 }
 
-static AxV elem_unary_red(AxDomain *d, AxOp op, AxType t, AxV pa) {
+/* ---- element-wise operators: the tables ---------------------------------------------
+ * A row per operator: its function on values and, for the few operators the reduction
+ * normal forms cover, its function on reduction elements (NULL: outside the fragment).
+ * A new element-wise operator is one row here, one in concrete.c, float.c and ieee.c,
+ * and its functions (tests/unit/check_semantics.c walks AX_OP_LIST for a missing row). */
+
+static const char *const outside_sums = "only products, sums, negations and choices of reductions are supported";
+
+/* -Red f = Red (-f) */
+static AxV neg_sum(AxDomain *d, AxType t, AxV pa) {
   const Ext *a = pa;
-  if (!a->red) return plain_unary(d, op, t, pa);
-  if (op == AX_OP_SQRT) return plain_unary(d, op, t, close_sum(d, a, t));
-  if (op != AX_OP_NEG) return unsupported(d, "only products, sums, negations and choices of reductions are supported", t);
-  return with_red(d, plain_unary(d, op, t, pa), a->red);
+  return with_red(d, neg_op(d, t, pa), a->red);
+}
+
+/* sqrt of a sum: the sum closed into a value first */
+static AxV sqrt_sum(AxDomain *d, AxType t, AxV pa) { return sqrt_op(d, t, close_sum(d, pa, t)); }
+
+static const Ext *negated(AxDomain *d, AxType t, const Ext *b) {
+  return b->red ? neg_sum(d, t, b) : neg_op(d, t, b);
+}
+
+/* v * Red f = Red (v * f) for a finite v; Red f * Red g = Red_{A,B} f * g */
+static AxV mul_sums(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
+  if (!a->red || !b->red) {
+    const Ext *r = a->red ? a : b;
+    /* inf · Σ f is not Σ (inf · f) (an empty sum, or summands of both signs): v must be
+     * finite wherever the values matter, whatever the domain */
+    oblige(d, not1(d, is_fin(d, a->red ? b : a)));
+    return with_red(d, plain_binary(d, AX_OP_MUL, t, a, b), r->red);
+  }
+  b = apart(d, a->red, b);
+  Red *r = union_vars(d, a->red, b->red, NULL);
+  r->dom = and2(d, a->red->dom, b->red->dom);
+  return with_red(d, plain_binary(d, AX_OP_MUL, t, a, b), r);
+}
+
+/* a + b with a reduction among them (b already negated for a difference) */
+static AxV add_sums(AxDomain *d, AxType t, const Ext *a, const Ext *bb) {
+  /* Σ_D f ± Σ_D g = Σ_D (f ± g): two sums over one domain (docs/semantics.md) */
+  const Ext *merged = a->red && bb->red ? onto(d, a->red, bb) : NULL;
+  if (merged) return with_red(d, plain_binary(d, AX_OP_ADD, t, a, merged), a->red);
+  /* otherwise a ± b = Red over a tag variable that picks the side */
+  T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
+  AxTermCtx *tc = TC(d);
+  T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
+  const Red *ra = lift(d, a), *rb = lift(d, bb);
+  T is0 = ax_term_mk_eq(tc, tag, zero_i);
+  Red *r = union_vars(d, ra, rb, tag);
+  r->dom = and2(d, and2(d, ax_term_mk_le(tc, zero_i, tag), ax_term_mk_le(tc, tag, one)),
+                or2(d, and2(d, is0, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
+                    and2(d, not1(d, is0), and2(d, dom_of(d, rb), pin_others(d, rb, ra)))));
+  return with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
+}
+
+static AxV sub_sums(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
+  return add_sums(d, t, a, negated(d, t, b));
+}
+
+/* (Σ f) / v = Σ (f / v) for a finite v != 0 (exact rationals); v must be so wherever the
+ * values matter, whatever the domain (an obligation). Not for int: truncation. */
+static AxV div_sum(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
+  if (t != AX_REAL || !a->red || b->red) return unsupported(d, outside_sums, t);
+  oblige(d, or2(d, not1(d, is_fin(d, b)), fin_zero(d, b, t)));
+  return with_red(d, plain_binary(d, AX_OP_DIV, t, a, b), a->red);
+}
+
+typedef struct BinaryRow {
+  AxV (*plain)(AxDomain *d, AxType t, AxV a, AxV b, T anynan);
+  AxV (*on_sum)(AxDomain *d, AxType t, const Ext *a, const Ext *b);
+  bool boolean;   /* operands are Bool terms (and, or), not numeric elements */
+} BinaryRow;
+
+static const BinaryRow binary[AX_OP_COUNT] = {
+    [AX_OP_ADD] = {.plain = add_op, .on_sum = add_sums},
+    [AX_OP_SUB] = {.plain = sub_op, .on_sum = sub_sums},
+    [AX_OP_MUL] = {.plain = mul_op, .on_sum = mul_sums},
+    [AX_OP_DIV] = {.plain = div_op, .on_sum = div_sum},
+    [AX_OP_REM] = {.plain = rem_op},
+    [AX_OP_MAX] = {.plain = max_op},
+    [AX_OP_MIN] = {.plain = min_op},
+    [AX_OP_POW] = {.plain = pow_op},
+    [AX_OP_AND] = {.plain = and_op, .boolean = true},
+    [AX_OP_OR] = {.plain = or_op, .boolean = true},
+};
+
+typedef struct UnaryRow {
+  AxV (*plain)(AxDomain *d, AxType t, AxV a);
+  AxV (*on_sum)(AxDomain *d, AxType t, AxV a);
+  bool boolean;   /* the operand is a Bool term (not), not a numeric element */
+} UnaryRow;
+
+static const UnaryRow unary[AX_OP_COUNT] = {
+    [AX_OP_NEG] = {.plain = neg_op, .on_sum = neg_sum},
+    [AX_OP_ABS] = {.plain = abs_op},
+    [AX_OP_EXP] = {.plain = exp_op},
+    [AX_OP_SQRT] = {.plain = sqrt_op, .on_sum = sqrt_sum},
+    [AX_OP_LOG] = {.plain = log_op},
+    [AX_OP_RSQRT] = {.plain = rsqrt_op},
+    [AX_OP_NOT] = {.plain = not_op, .boolean = true},
+};
+
+static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  const BinaryRow *row = (unsigned)op < AX_OP_COUNT && binary[op].plain ? &binary[op] : NULL;
+  if (!row) return no_row(d, "binary", op, t);
+  if (row->boolean) return row->plain(d, t, pa, pb, NULL);
+  const Ext *a = pa, *b = pb;
+  return row->plain(d, t, pa, pb, or2(d, a->nan, b->nan));
+}
+
+static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
+  const BinaryRow *row = (unsigned)op < AX_OP_COUNT && binary[op].plain ? &binary[op] : NULL;
+  if (!row) return no_row(d, "binary", op, t);
+  if (row->boolean || t == AX_BOOL) return plain_binary(d, op, t, pa, pb);
+  const Ext *a = pa, *b = pb;
+  if (!a->red && !b->red) return plain_binary(d, op, t, pa, pb);
+  return row->on_sum ? row->on_sum(d, t, a, b) : unsupported(d, outside_sums, t);
+}
+
+static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV pa) {
+  const UnaryRow *row = (unsigned)op < AX_OP_COUNT && unary[op].plain ? &unary[op] : NULL;
+  if (!row) return no_row(d, "unary", op, t);
+  if (row->boolean || t == AX_BOOL || !((const Ext *)pa)->red) return row->plain(d, t, pa);
+  return row->on_sum ? row->on_sum(d, t, pa) : unsupported(d, outside_sums, t);
 }
 
 static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb) {
@@ -772,7 +937,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   AxSymbolic *s = S(d);
   (void)t;   /* the summand carries its type */
   int group = ++s->groups;
-  AxTermCtx *tc = s->tc;
+  AxTermCtx *tc = s->head.tc;
   T *v = ax_arena_alloc(s->a, (n + 1) * sizeof(T));
   Red *r = ax_arena_alloc(s->a, sizeof *r);
   r->dom = ax_term_mk_true(tc);
@@ -803,9 +968,9 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   AxSort sorts[AX_MAX_AXES * 8];
   for (size_t i = 0; i < n; i++) sorts[i] = AX_SORT_INT;
   AxSort res = t == AX_BOOL ? AX_SORT_BOOL : t == AX_INT ? AX_SORT_INT : AX_SORT_REAL;
-  const AxFunc *f = ax_term_func(s->tc, s->names[sym], n, sorts, res);
+  const AxFunc *f = ax_term_func(s->head.tc, s->names[sym], n, sorts, res);
   AX_ASSERT(f);   /* one tensor, one signature: sort and arity are fixed per instance */
-  T app = ax_term_mk_app(s->tc, f, n, (const AxTerm *const *)idx);
+  T app = ax_term_mk_app(s->head.tc, f, n, (const AxTerm *const *)idx);
   bool seen = false;
   for (size_t i = 0; i < s->reads.len && !seen; i++) seen = ((AxRead *)s->reads.items[i])->app == app;
   if (!seen) {
@@ -825,12 +990,14 @@ AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names) {
   AxArena *a = ax_arena_new();
   AxSymbolic *s = ax_arena_alloc(a, sizeof *s);
   s->a = a;
-  s->tc = tc;
+  s->head.tc = tc;
   s->names = tensor_names;
-  s->dom = (AxDomain){int_lit,  int_small, iadd,     isub,        imul,        idiv,
-                      imod,     ilt,       ile,      ieq,         bool_lit,    band,
-                      bor,      bnot,      ite,      elem_lit,    elem_of_int, elem_binary,
-                      elem_unary, elem_compare, elem_same, read, sum, NULL};
+  s->head.dom = (AxDomain){.ite = ite,                   .elem_lit = elem_lit,
+                           .elem_of_int = elem_of_int,   .elem_binary = elem_binary,
+                           .elem_unary = elem_unary,     .elem_compare = elem_compare,
+                           .elem_same = elem_same,       .read = read,
+                           .sum = sum};
+  ax_symbolic_scalars(&s->head.dom);
   return s;
 }
 
@@ -838,10 +1005,10 @@ void ax_symbolic_free(AxSymbolic *s) {
   if (s) ax_arena_free(s->a);
 }
 
-AxDomain *ax_symbolic_domain(AxSymbolic *s) { return &s->dom; }
+AxDomain *ax_symbolic_domain(AxSymbolic *s) { return &s->head.dom; }
 
 AxV ax_symbolic_int_var(AxSymbolic *s, const char *name) {
-  return ax_term_mk_var(s->tc, name, AX_SORT_INT);
+  return ax_term_mk_var(s->head.tc, name, AX_SORT_INT);
 }
 
 const AxTerm *ax_symbolic_term(AxV v) { return v; }
@@ -880,11 +1047,11 @@ bool ax_symbolic_red(AxV elem, AxType t, AxRedTerms *out) {
 }
 
 const AxTerm *ax_symbolic_not_finite(AxSymbolic *s) {
-  return ax_term_mk_or(s->tc, s->not_finite.len, (const AxTerm *const *)s->not_finite.items);
+  return ax_term_mk_or(s->head.tc, s->not_finite.len, (const AxTerm *const *)s->not_finite.items);
 }
 
 const AxTerm *ax_symbolic_facts(AxSymbolic *s) {
-  return ax_term_mk_and(s->tc, s->facts.len, (const AxTerm *const *)s->facts.items);
+  return ax_term_mk_and(s->head.tc, s->facts.len, (const AxTerm *const *)s->facts.items);
 }
 
 const AxClosedSum *ax_symbolic_closed(const AxSymbolic *s, size_t *n) {

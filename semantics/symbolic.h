@@ -19,6 +19,16 @@
 
 typedef struct AxSymbolic AxSymbolic;
 
+/* The head of a domain whose values are terms of one context: the symbolic domain and the
+ * IEEE domain (ieee.h) begin their state with it, and share the integers and booleans
+ * (Int and Bool terms) written once here: ax_symbolic_scalars fills the members int_lit
+ * through bnot of d, which must be the `dom` of an AxTermScalars. */
+typedef struct AxTermScalars {
+  AxDomain dom;
+  AxTermCtx *tc;
+} AxTermScalars;
+void ax_symbolic_scalars(AxDomain *d);
+
 typedef struct AxRead {
   int sym;                  /* the tensor's symbol in the rule */
   AxType type;
@@ -30,6 +40,11 @@ typedef struct AxRead {
 AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names);   /* owned */
 void ax_symbolic_free(AxSymbolic *s);
 AxDomain *ax_symbolic_domain(AxSymbolic *s);      /* borrowed; lives as long as s */
+
+/* `a op b` for two Bool terms with false < true, op eq..ge (the comparison rows of this
+ * domain, which the IEEE domain's bool elements share); NULL for an op that is no
+ * comparison. The term lives in tc. */
+const AxTerm *ax_symbolic_bool_compare(AxTermCtx *tc, AxOp op, const AxTerm *a, const AxTerm *b);
 
 AxV ax_symbolic_int_var(AxSymbolic *s, const char *name);   /* a fresh-named Int variable */
 const AxTerm *ax_symbolic_term(AxV int_or_bool);            /* the term behind a value */

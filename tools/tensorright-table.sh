@@ -31,43 +31,21 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
-command -v jq > /dev/null || { echo "tensorright-table: jq not found (apt-get install jq)" >&2; exit 2; }
-[ -d "$rules" ] || { echo "tensorright-table: $rules: not a directory" >&2; exit 2; }
-[ -s "$in" ] || { echo "tensorright-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "tensorright-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
-
+source "$root/tools/lib-tags.sh"
+tags_inputs tensorright-table "$in" "$rules"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$rules"/*.axl)
-[ ${#files[@]} -gt 0 ] || { echo "tensorright-table: $rules: no .axl files" >&2; exit 2; }
 
-# The tags: "file<TAB>rule<TAB>class<TAB>reason" per rule; every rule exactly one tag,
-# directly above it, with a known class and a reason.
-LC_ALL=C awk -v OFS='\t' '
-  BEGIN { split("faithful generalized strengthened corrected trivial", c, " ")
-          for (i in c) known[c[i]] = 1; bad = 0 }
-  function err(msg) { printf "tensorright-table: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; bad = 1 }
-  FNR == 1 { if (tagged) err("tag at the end of the previous file"); tagged = 0 }
-  /^rule[ \t]/ {
-    name = $2
-    if (!tagged) err("rule " name " has no \"# tensorright: CLASS — REASON\" line directly above it")
-    else { n = split(FILENAME, p, "/"); print p[n], name, tclass, treason }
-    tagged = 0; next
-  }
-  /^#[ \t]*tensorright[ \t]*:/ {
-    if (tagged) err("two tensorright tags in a row (one per rule)")
-    line = $0; sub(/^#[ \t]*tensorright[ \t]*:[ \t]*/, "", line)
-    sep = index(line, " — ")
-    if (sep == 0) { err("tag is not \"# tensorright: CLASS — REASON\""); tagged = 0; next }
-    tclass = substr(line, 1, sep - 1); treason = substr(line, sep + length(" — "))
-    if (!(tclass in known)) err("unknown class \"" tclass "\" (faithful, generalized, strengthened, corrected, trivial)")
-    if (treason ~ /^[ \t]*$/) err("tag without a reason")
-    tagged = 1; next
-  }
-  { if (tagged) err("tensorright tag not directly above a rule line"); tagged = 0 }
-  END { if (tagged) err("tag at the end of the file"); exit bad ? 2 : 0 }
-' "${files[@]}" > "$tmp/tags.tsv" || exit 2
+# The tags (tools/tags.awk): "file<TAB>rule<TAB>class<TAB>reason" per rule; every rule
+# exactly one tag, directly above it, with a known class and a reason.
+cat > "$tmp/check.awk" << 'EOF'
+BEGIN { split("faithful generalized strengthened corrected trivial", c, " "); for (i in c) known[c[i]] = 1 }
+function tag_fields(class, reason) {
+  if (!(class in known)) err("unknown class \"" class "\" (faithful, generalized, strengthened, corrected, trivial)")
+  if (reason ~ /^[ \t]*$/) err("tag without a reason")
+  return class "\t" reason
+}
+EOF
+tags_read tensorright-table tensorright 'CLASS — REASON' "$tmp/check.awk" > "$tmp/tags.tsv" || exit 2
 
 # The results, per rule: "rule<TAB>1 if VERIFIED for every element type<TAB>1 if trivial
 # <TAB>the types that are not, with their verdicts".

@@ -43,50 +43,26 @@ done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
 [ ${#dirs[@]} -gt 0 ] || dirs=("$root/rules/trinity" "$root/tests/verify/trinity-unproved")
-command -v jq > /dev/null || { echo "trinity-table: jq not found (apt-get install jq)" >&2; exit 2; }
 [ -r "$list" ] || { echo "trinity-table: $list: cannot read the rule list" >&2; exit 2; }
-[ -s "$in" ] || { echo "trinity-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "trinity-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
-
+source "$root/tools/lib-tags.sh"
+tags_inputs trinity-table "$in" "${dirs[@]}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=()
-for d in "${dirs[@]}"; do
-  [ -d "$d" ] || { echo "trinity-table: $d: not a directory" >&2; exit 2; }
-  files+=("$d"/*.axl)
-done
-[ ${#files[@]} -gt 0 ] || { echo "trinity-table: no .axl files" >&2; exit 2; }
 
-# The tags: "axle-rule<TAB>names<TAB>class<TAB>why" per rule, in file order.
-LC_ALL=C awk -v OFS='\t' '
-  BEGIN { split("faithful generalized restricted corrected", c, " ")
-          for (i in c) known[c[i]] = 1; bad = 0 }
-  function err(msg) { printf "trinity-table: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; bad = 1 }
-  FNR == 1 { if (tagged) err("tag at the end of the previous file"); tagged = 0 }
-  /^rule[ \t]/ {
-    name = $2
-    if (!tagged) err("rule " name " has no \"# trinity: NAMES — CLASS (WHY)\" line directly above it")
-    else print name, tnames, tclass, twhy
-    tagged = 0; next
-  }
-  /^#[ \t]*trinity[ \t]*:/ {
-    if (tagged) err("two trinity tags in a row (one per rule)")
-    line = $0; sub(/^#[ \t]*trinity[ \t]*:[ \t]*/, "", line)
-    sep = index(line, " — ")
-    if (sep == 0) { err("tag is not \"# trinity: NAMES — CLASS (WHY)\""); tagged = 0; next }
-    tnames = substr(line, 1, sep - 1); rest = substr(line, sep + length(" — "))
-    gsub(/[ \t]+/, "", tnames)
-    if (!match(rest, /^[a-z]+ \(.+\)$/)) { err("tag is not \"# trinity: NAMES — CLASS (WHY)\""); tagged = 0; next }
-    sp = index(rest, " "); tclass = substr(rest, 1, sp - 1)
-    twhy = substr(rest, sp + 2); twhy = substr(twhy, 1, length(twhy) - 1)
-    if (!(tclass in known)) err("unknown class \"" tclass "\" (faithful, generalized, restricted, corrected)")
-    if (tnames == "") err("tag names no Trinity rule")
-    tagged = 1; next
-  }
-  { if (tagged) err("trinity tag not directly above a rule line"); tagged = 0 }
-  END { if (tagged) err("tag at the end of the file"); exit bad ? 2 : 0 }
-' "${files[@]}" > "$tmp/tags.tsv" || exit 2
+# The tags (tools/tags.awk): "axle-rule<TAB>names<TAB>class<TAB>why" per rule, in file order.
+cat > "$tmp/check.awk" << 'EOF'
+BEGIN { split("faithful generalized restricted corrected", c, " "); for (i in c) known[c[i]] = 1 }
+function tag_fields(names, rest,   sp, cls, why) {
+  gsub(/[ \t]+/, "", names)
+  if (!match(rest, /^[a-z]+ \(.+\)$/)) { err("tag is not \"# trinity: NAMES — CLASS (WHY)\""); return dropped }
+  sp = index(rest, " "); cls = substr(rest, 1, sp - 1)
+  why = substr(rest, sp + 2); why = substr(why, 1, length(why) - 1)
+  if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted, corrected)")
+  if (names == "") err("tag names no Trinity rule")
+  return names "\t" cls "\t" why
+}
+EOF
+tags_read trinity-table trinity 'NAMES — CLASS (WHY)' "$tmp/check.awk" > "$tmp/tagged.tsv" || exit 2
+cut -f2- "$tmp/tagged.tsv" > "$tmp/tags.tsv"
 
 # The results, per axle rule: "rule<TAB>expected<TAB>status<TAB>label<TAB>time_ms", status
 # verified (every element type), invalid (some type), else unknown; the label names the

@@ -28,41 +28,23 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
 in=$1
-command -v jq > /dev/null || { echo "xla-extra-table: jq not found (apt-get install jq)" >&2; exit 2; }
-[ -d "$rules" ] || { echo "xla-extra-table: $rules: not a directory" >&2; exit 2; }
-[ -s "$in" ] || { echo "xla-extra-table: $in: no results" >&2; exit 2; }
-jq -e . "$in" > /dev/null 2>&1 ||
-  { echo "xla-extra-table: $in: not JSON lines from axle verify --format json" >&2; exit 2; }
+source "$root/tools/lib-tags.sh"
+tags_inputs xla-extra-table "$in" "$rules"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$rules"/*.axl)
-[ ${#files[@]} -gt 0 ] || { echo "xla-extra-table: $rules: no .axl files" >&2; exit 2; }
 
-# "file<TAB>rule<TAB>handler<TAB>class" per rule: every rule exactly one tag, directly above
-LC_ALL=C awk -v OFS='\t' '
-  BEGIN { known["faithful"] = known["generalized"] = known["restricted"] = 1; bad = 0 }
-  function err(msg) { printf "xla-extra-table: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; bad = 1 }
-  FNR == 1 { if (tagged) err("tag at the end of the previous file"); tagged = 0 }
-  /^rule[ \t]/ {
-    if (!tagged) err("rule " $2 " has no \"# xla-extra: HANDLER — CLASS (why)\" line directly above it")
-    else { n = split(FILENAME, p, "/"); print p[n], $2, handler, cls }
-    tagged = 0; next
-  }
-  /^#[ \t]*xla-extra[ \t]*:/ {
-    if (tagged) err("two xla-extra tags in a row (one per rule)")
-    line = $0; sub(/^#[ \t]*xla-extra[ \t]*:[ \t]*/, "", line)
-    sep = index(line, " — ")
-    if (sep == 0) { err("tag is not \"# xla-extra: HANDLER — CLASS (why)\""); next }
-    handler = substr(line, 1, sep - 1); rest = substr(line, sep + length(" — "))
-    cls = rest; sub(/[ \t].*/, "", cls)
-    if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted)")
-    if (rest !~ /\(.+\)/) err("tag without a reason in parentheses")
-    if (handler !~ /^(Handle|TryTo)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or TryTo* function")
-    tagged = 1; next
-  }
-  { if (tagged) err("xla-extra tag not directly above a rule line"); tagged = 0 }
-  END { if (tagged) err("tag at the end of the file"); exit bad ? 2 : 0 }
-' "${files[@]}" > "$tmp/tags.tsv" || exit 2
+# "file<TAB>rule<TAB>handler<TAB>class" per rule (tools/tags.awk): every rule exactly one
+# tag, directly above it
+cat > "$tmp/check.awk" << 'EOF'
+BEGIN { known["faithful"] = known["generalized"] = known["restricted"] = 1 }
+function tag_fields(handler, rest,   cls) {
+  cls = rest; sub(/[ \t].*/, "", cls)
+  if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted)")
+  if (rest !~ /\(.+\)/) err("tag without a reason in parentheses")
+  if (handler !~ /^(Handle|TryTo)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or TryTo* function")
+  return handler "\t" cls
+}
+EOF
+tags_read xla-extra-table xla-extra 'HANDLER — CLASS (why)' "$tmp/check.awk" > "$tmp/tags.tsv" || exit 2
 
 # per rule: verified for every type, invalid as expected (XLA wrong), met
 jq -r -s '
@@ -90,8 +72,10 @@ LC_ALL=C awk -F '\t' -v xla_rules="$xla_rules" -v xla_ok="$xla_ok" -v dir="$(bas
   END {
     print "## XLA rules beyond TensorRight'"'"'s corpus (rules/" dir ")"
     print ""
-    print "Rules of XLA'"'"'s algebraic simplifier that use the operators added in session 4 (log, pow,"
-    print "rsqrt) or quotients of exp, translated from xla/hlo/transforms/simplifiers/algebraic_simplifier.cc."
+    print "Rules of XLA'"'"'s algebraic simplifier that use log, pow, rsqrt (session 4), sqrt, abs, negation"
+    print "and exp (session 5) or quotients of exp, translated from"
+    print "xla/hlo/transforms/simplifiers/algebraic_simplifier.cc (session 5 read openxla/xla at commit"
+    print "0057bb15)."
     print "Each carries `# xla-extra: HANDLER — CLASS (why)`: faithful (as XLA states it), restricted"
     print "(axle proves it under a condition XLA does not state), generalized. \"XLA wrong\" counts XLA"
     print "rules stated faithfully that axle refutes with a replayed counterexample (`expect invalid`)."
@@ -115,12 +99,27 @@ LC_ALL=C awk -F '\t' -v xla_rules="$xla_rules" -v xla_ok="$xla_ok" -v dir="$(bas
     print ""
     print "TensorRight'"'"'s Table 1 counts 10 advanced element-wise rules (1 expressed: exp·exp) and 29"
     print "layout-sensitive ones (none expressed) in the XLA of its time. The element-wise rows above"
-    print "state 14 distinct XLA rewrites (two of them twice: faithfully, refuted, and restricted, proved)."
+    print "(30 rules) state 20 distinct XLA rewrites: `ln(pow(A,B))` in two versions of XLA'"'"'s source"
+    print "(without and with the B == 0 guard), each refuted as XLA states it and proved under the"
+    print "condition it needs (4 rules); `pow(pow(A,X),Y)` refuted and proved for A > 0 (2);"
+    print "`abs(A) => A` for a non-negative A as the general rule and five of the operand forms XLA'"'"'s"
+    print "`IsNonNegative` recognises (6); `sqrt(x)*sqrt(x) => x` for x >= 0 and for x = abs(A) (2); the"
+    print "other 16 once each (\"restricted\" where XLA'"'"'s rule also covers integer pow or signed ints)."
+    print ""
+    print "Stated but not decided (tests/verify/xla-extra-unproved/sqrt.axl: 7 rules, each UNKNOWN, their"
+    print "mutated twins in rules/xla-extra-mutants/sqrt.axl INVALID): `A/sqrt(B) => A*rsqrt(B)`,"
+    print "`A/rsqrt(B) => A*sqrt(B)`, `rsqrt(x)*rsqrt(x) => 1/x`, `ln(sqrt(A)) => 0.5*ln(A)`,"
+    print "`pow(A, 0.5) => sqrt(A)`, `rsqrt(pow(A, -2)) => A`, `rsqrt(1/A) => sqrt(A)` (x, A >= 0 where XLA"
+    print "asks for `IsNonNegative`). All are true over the reals; axle models rsqrt through exp and log"
+    print "and sqrt as an uninterpreted root, and the solver facts do not relate the two (UNKNOWN also"
+    print "at `--timeout 60`; the facts that would are listed in NOTES.md, session 5). With them, 27"
+    print "distinct element-wise rewrites of XLA'"'"'s simplifier are stated in axle."
+    print ""
     print "Still not expressible in axle, and why:"
     print ""
-    print "* rules with `sqrt` (HandleSqrt, `ln(sqrt(A))`, `A/sqrt(B)`, `A/rsqrt(B) => A*sqrt(B)`,"
-    print "  `sqrt(A)*sqrt(A)`, fast-math `pow(A, 0.5)`): the rule-level `sqrt` is another branch'"'"'s"
-    print "  (axioms) and can be stated once it is merged;"
+    print "* integer `pow` (XLA applies HandlePower'"'"'s rewrites to it too), `cbrt`, `tanh`, `erf`,"
+    print "  `logistic` (HandleMaximum sinks `max(f(x), f(y))` for them), `convert` (rewrites of"
+    print "  converted predicates), fixed-width signed integers (the overflow cases of `IsNonNegative`);"
     print "* reshapes that regroup across named axes (flattening a class into one axis, whose index"
     print "  mixes named axes: the rank-bound argument does not cover it), transposes recognised as"
     print "  bitcasts, and layouts other than row-major (tiling, padding: `ValidateTilingOfBitcast`);"

@@ -10,17 +10,61 @@ static AxType type_of_sort(AxSort s) {
   return s == AX_SORT_BOOL ? AX_BOOL : s == AX_SORT_INT ? AX_INT : AX_REAL;
 }
 
+void ax_cex_watch_head(const AxInst *den, const AxIndex *acc, AxArena *a, AxVec *v) {
+  const AxRuleSyms *s = den->syms;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (den->maps[i])
+      for (int k = 0; k < den->rank[s->syms[i].rclass]; k++) ax_vec_push(a, v, (void *)ax_symbolic_term(den->maps[i][k]));
+  for (size_t i = 0; i < s->naxes; i++)
+    if (acc->at[i])
+      for (int k = 0; k < ax_den_rank(den, (int)i); k++) ax_vec_push(a, v, (void *)ax_symbolic_term(acc->at[i][k]));
+}
+
+void ax_cex_watch_read(const AxRead *rd, AxArena *a, AxVec *v) {
+  for (size_t k = 0; k < rd->n; k++) ax_vec_push(a, v, (void *)rd->idx[k]);
+  ax_vec_push(a, v, (void *)rd->app);
+}
+
+static AxV model_int(AxModelPoints *p, AxConcrete *c, const AxModel *m, size_t i) {
+  mpz_t z;
+  mpz_init(z);
+  if (!ax_model_int(m, i, z)) p->missing = "the model has no integer value for an index or a map";
+  AxV v = ax_concrete_int(c, z);
+  mpz_clear(z);
+  return v;
+}
+
+void ax_cex_load(const AxInst *den, const AxIndex *acc, const AxRead *reads, size_t nreads, const AxModel *m,
+                 AxConcrete *c, AxArena *a, AxReadValue value, void *ctx, AxModelPoints *out) {
+  const AxRuleSyms *s = den->syms;
+  size_t pos = 0;
+  memset(out, 0, sizeof *out);
+  out->maps = ax_arena_alloc(a, (s->nsyms + 1) * sizeof(AxV *));
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (den->maps[i]) {
+      int rk = den->rank[s->syms[i].rclass];
+      out->maps[i] = ax_arena_alloc(a, (size_t)(rk + 1) * sizeof(AxV));
+      for (int k = 0; k < rk; k++) out->maps[i][k] = model_int(out, c, m, pos++);
+    }
+  for (size_t i = 0; i < s->naxes; i++)
+    if (acc->at[i]) {
+      int rk = ax_den_rank(den, (int)i);
+      out->acc.at[i] = ax_arena_alloc(a, (size_t)(rk + 1) * sizeof(AxV));
+      for (int k = 0; k < rk; k++) out->acc.at[i][k] = model_int(out, c, m, pos++);
+    }
+  out->read_idx = ax_arena_alloc(a, (nreads + 1) * sizeof(AxV *));
+  for (size_t j = 0; j < nreads; j++) {
+    out->read_idx[j] = ax_arena_alloc(a, (reads[j].n + 1) * sizeof(AxV));
+    for (size_t k = 0; k < reads[j].n; k++) out->read_idx[j][k] = model_int(out, c, m, pos++);
+    value(ctx, j, m, pos++, out);
+  }
+  out->n = pos;
+}
+
 void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out) {
   const AxRuleSyms *s = in->rule->syms;
   AxVec v = {0};
-  for (size_t i = 0; i < s->nsyms; i++)
-    if (in->maps[i])
-      for (int k = 0; k < in->rank[s->syms[i].rclass]; k++)
-        ax_vec_push(in->a, &v, (void *)ax_symbolic_term(in->maps[i][k]));
-  for (size_t i = 0; i < s->naxes; i++)
-    if (in->acc.at[i])
-      for (int k = 0; k < ax_den_rank(&in->den, (int)i); k++)
-        ax_vec_push(in->a, &v, (void *)ax_symbolic_term(in->acc.at[i][k]));
+  ax_cex_watch_head(&in->den, &in->acc, in->a, &v);
   AxVec apps = {0};
   ax_term_collect(in->tc, &formula, 1, ax_term_pred_app, NULL, in->a, &apps);
   out->reads = ax_arena_alloc(in->a, (apps.len + 1) * sizeof(AxRead));
@@ -41,12 +85,9 @@ void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out) {
     rd->type = type_of_sort(ax_term_sort(app));
     rd->n = ax_term_nargs(app);
     rd->idx = ax_arena_alloc(in->a, (rd->n + 1) * sizeof(AxTerm *));
-    for (size_t k = 0; k < rd->n; k++) {
-      rd->idx[k] = ax_term_arg(app, k);
-      ax_vec_push(in->a, &v, (void *)rd->idx[k]);
-    }
+    for (size_t k = 0; k < rd->n; k++) rd->idx[k] = ax_term_arg(app, k);
     rd->app = app;
-    ax_vec_push(in->a, &v, (void *)app);
+    ax_cex_watch_read(rd, in->a, &v);
   }
   out->terms = (const AxTerm **)v.items;
   out->n = v.len;
@@ -70,65 +111,41 @@ typedef struct Rep {
   int fill;           /* how points the model leaves open are filled */
 } Rep;
 
-static AxV model_int(Rep *r, const AxModel *m, size_t i) {
-  mpz_t z;
-  mpz_init(z);
-  if (!ax_model_int(m, i, z)) r->missing = "the model has no integer value for an index or a map";
-  AxV v = ax_concrete_int(r->c, z);
-  mpz_clear(z);
-  return v;
-}
-
-static AxV model_elem(Rep *r, const AxModel *m, size_t i, AxType t) {
+/* a read's value in the extended rationals; the point set in the concrete domain */
+static void load_value(void *ctx, size_t j, const AxModel *m, size_t pos, AxModelPoints *p) {
+  Rep *r = ctx;
+  const AxRead *rd = &r->reads[j];
   mpq_t q;
   mpq_init(q);
   bool b = false, ok;
-  if (t == AX_BOOL) {
-    ok = ax_model_bool(m, i, &b);
-  } else if (t == AX_INT) {
+  if (rd->type == AX_BOOL) {
+    ok = ax_model_bool(m, pos, &b);
+  } else if (rd->type == AX_INT) {
     mpz_t z;
     mpz_init(z);
-    ok = ax_model_int(m, i, z);
+    ok = ax_model_int(m, pos, z);
     mpq_set_z(q, z);
     mpz_clear(z);
   } else {
-    ok = ax_model_real(m, i, q);
+    ok = ax_model_real(m, pos, q);
   }
-  if (!ok) r->missing = "the model has no exact value for a tensor element";
-  AxV v = ax_concrete_elem(r->c, t, AX_FIN, q, b);
+  if (!ok) p->missing = "the model has no exact value for a tensor element";
+  r->read_val[j] = ax_concrete_elem(r->c, rd->type, AX_FIN, q, b);
   mpq_clear(q);
-  return v;
+  ax_concrete_set(r->c, rd->sym, p->read_idx[j], rd->n, r->read_val[j]);
 }
 
 static void load(Rep *r, const AxWatch *w, const AxModel *m) {
-  AxSymInstance *in = r->in;
-  const AxRuleSyms *s = in->rule->syms;
-  size_t pos = 0;
-  r->maps = ax_arena_alloc(r->a, (s->nsyms + 1) * sizeof(AxV *));
-  for (size_t i = 0; i < s->nsyms; i++)
-    if (in->maps[i]) {
-      int rk = in->rank[s->syms[i].rclass];
-      r->maps[i] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-      for (int k = 0; k < rk; k++) r->maps[i][k] = model_int(r, m, pos++);
-    }
-  for (size_t i = 0; i < s->naxes; i++)
-    if (in->acc.at[i]) {
-      int rk = ax_den_rank(&in->den, (int)i);
-      r->acc.at[i] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-      for (int k = 0; k < rk; k++) r->acc.at[i][k] = model_int(r, m, pos++);
-    }
   r->reads = w->reads;
   r->nreads = w->nreads;
-  r->read_idx = ax_arena_alloc(r->a, (r->nreads + 1) * sizeof(AxV *));
   r->read_val = ax_arena_alloc(r->a, (r->nreads + 1) * sizeof(AxV));
-  for (size_t j = 0; j < r->nreads; j++) {
-    const AxRead *rd = &r->reads[j];
-    r->read_idx[j] = ax_arena_alloc(r->a, (rd->n + 1) * sizeof(AxV));
-    for (size_t k = 0; k < rd->n; k++) r->read_idx[j][k] = model_int(r, m, pos++);
-    r->read_val[j] = model_elem(r, m, pos++, rd->type);
-    ax_concrete_set(r->c, rd->sym, r->read_idx[j], rd->n, r->read_val[j]);
-  }
-  AX_ASSERT(pos == w->n);
+  AxModelPoints p;
+  ax_cex_load(&r->in->den, &r->in->acc, r->reads, r->nreads, m, r->c, r->a, load_value, r, &p);
+  AX_ASSERT(p.n == w->n);
+  r->maps = p.maps;
+  r->acc = p.acc;
+  r->read_idx = p.read_idx;
+  r->missing = p.missing;
 }
 
 /* the preconditions, concretely, at the same points the symbolic instance assumed them
@@ -143,7 +160,7 @@ static bool preconditions(Rep *r) {
 
 static char *text(AxV v) { return ax_concrete_text(v); }
 
-static cJSON *ints_json(AxV *vals, int n) {
+cJSON *ax_cex_ints_json(AxV *vals, int n) {
   cJSON *arr = cJSON_CreateArray();
   for (int k = 0; k < n; k++) {
     char *t = text(vals[k]);
@@ -153,7 +170,7 @@ static cJSON *ints_json(AxV *vals, int n) {
   return arr;
 }
 
-static void print_ints(FILE *out, AxV *vals, int n) {
+void ax_cex_print_ints(FILE *out, AxV *vals, int n) {
   fputc('[', out);
   for (int k = 0; k < n; k++) {
     char *t = text(vals[k]);
@@ -161,6 +178,45 @@ static void print_ints(FILE *out, AxV *vals, int n) {
     free(t);
   }
   fputc(']', out);
+}
+
+void ax_cex_render_maps(FILE *f, cJSON *j, AxInst *den, AxArena *a) {
+  const AxRuleSyms *s = den->syms;
+  fputs("  ranks:", f);
+  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
+  for (size_t c = 0; c < s->nrclasses; c++) {
+    fprintf(f, " %s = %d", s->rclasses[c].name, den->rank[c]);
+    cJSON_AddNumberToObject(jr, s->rclasses[c].name, den->rank[c]);
+  }
+  fputc('\n', f);
+  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
+  bool any = false;
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *m = &s->syms[i];
+    if (m->kind != AX_SYM_MAP || m->bad) continue;
+    int rk = den->rank[m->rclass];
+    AxV *vals = ax_arena_alloc(a, (size_t)(rk + 1) * sizeof(AxV));
+    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(den, m->def, k) : den->maps[i][k];
+    fprintf(f, "%s%s = ", any ? "  " : "  maps: ", m->name);
+    ax_cex_print_ints(f, vals, rk);
+    cJSON_AddItemToObject(jm, m->name, ax_cex_ints_json(vals, rk));
+    any = true;
+  }
+  if (any) fputc('\n', f);
+}
+
+void ax_cex_render_access(FILE *f, cJSON *j, const AxInst *den, const AxIndex *acc) {
+  const AxRuleSyms *s = den->syms;
+  fputs("  access:", f);
+  cJSON *ja = cJSON_AddObjectToObject(j, "access");
+  for (size_t i = 0; i < s->naxes; i++)
+    if (acc->at[i]) {
+      int rk = ax_den_rank(den, (int)i);
+      fprintf(f, " %s = ", s->syms[s->axes[i]].name);
+      ax_cex_print_ints(f, acc->at[i], rk);
+      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ax_cex_ints_json(acc->at[i], rk));
+    }
+  fputc('\n', f);
 }
 
 static long small(AxV v) {
@@ -204,27 +260,7 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "failed", failed);
   fprintf(f, "counterexample (replayed): %s\n", failed);
-  fputs("  ranks:", f);
-  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
-  for (size_t c = 0; c < s->nrclasses; c++) {
-    fprintf(f, " %s = %d", s->rclasses[c].name, in->rank[c]);
-    cJSON_AddNumberToObject(jr, s->rclasses[c].name, in->rank[c]);
-  }
-  fputc('\n', f);
-  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
-  bool any = false;
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *m = &s->syms[i];
-    if (m->kind != AX_SYM_MAP || m->bad) continue;
-    int rk = in->rank[m->rclass];
-    AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(&r->den, m->def, k) : r->maps[i][k];
-    fprintf(f, "%s%s = ", any ? "  " : "  maps: ", m->name);
-    print_ints(f, vals, rk);
-    cJSON_AddItemToObject(jm, m->name, ints_json(vals, rk));
-    any = true;
-  }
-  if (any) fputc('\n', f);
+  ax_cex_render_maps(f, j, &r->den, r->a);
   cJSON *js = cJSON_AddObjectToObject(j, "shapes");
   for (size_t i = 0; i < s->nsyms; i++) {
     const AxSym *t = &s->syms[i];
@@ -238,32 +274,23 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
       AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
       for (int k = 0; k < rk; k++) vals[k] = sizes[ns < 64 ? ns++ : 63] = ax_den_map(&r->den, t->dim_size[d], k);
       fprintf(f, "%s%s: ", d ? ", " : " {", s->syms[s->axes[ax]].name);
-      print_ints(f, vals, rk);
-      cJSON_AddItemToObject(jt, s->syms[s->axes[ax]].name, ints_json(vals, rk));
+      ax_cex_print_ints(f, vals, rk);
+      cJSON_AddItemToObject(jt, s->syms[s->axes[ax]].name, ax_cex_ints_json(vals, rk));
     }
     fputs(t->ndims ? "}\n" : "\n", f);
     grid(r, f, (int)i, sizes, ns);
   }
-  fputs("  access:", f);
-  cJSON *ja = cJSON_AddObjectToObject(j, "access");
-  for (size_t i = 0; i < s->naxes; i++)
-    if (r->acc.at[i]) {
-      int rk = ax_den_rank(&r->den, (int)i);
-      fprintf(f, " %s = ", s->syms[s->axes[i]].name);
-      print_ints(f, r->acc.at[i], rk);
-      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ints_json(r->acc.at[i], rk));
-    }
-  fputc('\n', f);
+  ax_cex_render_access(f, j, &r->den, &r->acc);
   cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
   for (size_t q = 0; q < r->nreads; q++) {
     const AxRead *rd = &r->reads[q];
     char *v = text(r->read_val[q]);
     fprintf(f, "  %s", s->syms[rd->sym].name);
-    if (rd->n) print_ints(f, r->read_idx[q], (int)rd->n);
+    if (rd->n) ax_cex_print_ints(f, r->read_idx[q], (int)rd->n);
     fprintf(f, " = %s\n", v);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
-    cJSON_AddItemToObject(o, "index", ints_json(r->read_idx[q], (int)rd->n));
+    cJSON_AddItemToObject(o, "index", ax_cex_ints_json(r->read_idx[q], (int)rd->n));
     cJSON_AddStringToObject(o, "value", v);
     cJSON_AddItemToArray(jreads, o);
     free(v);

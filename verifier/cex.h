@@ -11,6 +11,7 @@
 #define AX_CEX_H
 
 #include "verifier/instance.h"
+#include "semantics/concrete.h"
 #include "smt/solver.h"
 
 typedef struct AxWatch {
@@ -30,6 +31,42 @@ typedef struct AxReplay {
   char *json;                /* malloc'd; on confirmation */
   char *failed;              /* malloc'd: "the values differ", "the sizes differ on …", … */
 } AxReplay;
+
+/* The watch list's layout, shared with the IEEE mode's instances (verifier/ieee.c): the
+ * map variables of every symbol with maps (symbol order, rank values each), the access
+ * indices of every accessed aggregated axis, then per tensor read its indices and its
+ * value. ax_cex_watch_head appends the maps and access indices of den (den->maps) and acc
+ * to v, ax_cex_watch_read one read; storage in a. */
+void ax_cex_watch_head(const AxInst *den, const AxIndex *acc, AxArena *a, AxVec *v);
+void ax_cex_watch_read(const AxRead *rd, AxArena *a, AxVec *v);
+
+/* A model read back in that layout: maps, access and read indices as integers of the
+ * concrete domain (arrays in the replay's arena). */
+typedef struct AxModelPoints {
+  AxV **maps;            /* per symbol: its rank values; NULL where the symbol has no maps */
+  AxIndex acc;           /* per accessed aggregated axis */
+  AxV **read_idx;        /* per read: its indices */
+  size_t n;              /* watch-list positions read */
+  const char *missing;   /* set when the model lacks a value (why); a static string */
+} AxModelPoints;
+/* Called once per read, in order, after its indices: its value is at model position pos
+ * (the replays keep values differently: exact extended rationals, IEEE bit patterns);
+ * set p->missing when the model has none. */
+typedef void (*AxReadValue)(void *ctx, size_t read, const AxModel *m, size_t pos, AxModelPoints *p);
+/* Reads model m in the layout above for instance den/acc and its `reads`: integers are
+ * made in c, arrays in a. Borrows everything; fills *out. */
+void ax_cex_load(const AxInst *den, const AxIndex *acc, const AxRead *reads, size_t nreads, const AxModel *m,
+                 AxConcrete *c, AxArena *a, AxReadValue value, void *ctx, AxModelPoints *out);
+
+/* Rendering shared by the real and the IEEE replays (text into f, JSON into object j):
+ * "[1, 2]" for integers of the concrete domain (text and a JSON array of numbers); the
+ * lines "  ranks: ..." and "  maps: ..." of a replayed instance den (den->maps, and the
+ * maps a rule defines; scratch in a), and its line "  access: ...". Borrow everything. */
+struct cJSON;
+struct cJSON *ax_cex_ints_json(AxV *vals, int n);   /* returns owned (by the caller's JSON) */
+void ax_cex_print_ints(FILE *f, AxV *vals, int n);
+void ax_cex_render_maps(FILE *f, struct cJSON *j, AxInst *den, AxArena *a);
+void ax_cex_render_access(FILE *f, struct cJSON *j, const AxInst *den, const AxIndex *acc);
 
 /* What to watch for a model of `formula`: map variables, access indices, and every tensor
  * read occurring in formula (its indices and value). Storage in the instance's arena. */

@@ -10,6 +10,7 @@
 #include "semantics/denote.h"
 #include "semantics/float.h"
 #include "semantics/ieee.h"
+#include "verifier/cex.h"
 
 typedef const AxTerm *T;
 
@@ -116,21 +117,11 @@ static void inst_free(Inst *in) {
   ax_arena_free(in->a);
 }
 
-/* maps, access, then per read its indices and its value */
+/* maps, access, then per read its indices and its value (cex.h's layout) */
 static const AxTerm **watch_list(Inst *in, size_t *n) {
-  const AxRuleSyms *s = in->rule->syms;
   AxVec v = {0};
-  for (size_t i = 0; i < s->nsyms; i++)
-    if (in->maps[i])
-      for (int k = 0; k < in->rank[s->syms[i].rclass]; k++) ax_vec_push(in->a, &v, (void *)ax_ieee_term(in->maps[i][k]));
-  for (size_t i = 0; i < s->naxes; i++)
-    if (in->acc.at[i])
-      for (int k = 0; k < ax_den_rank(&in->den, (int)i); k++)
-        ax_vec_push(in->a, &v, (void *)ax_ieee_term(in->acc.at[i][k]));
-  for (size_t r = 0; r < in->nreads; r++) {
-    for (size_t k = 0; k < in->reads[r].n; k++) ax_vec_push(in->a, &v, (void *)in->reads[r].idx[k]);
-    ax_vec_push(in->a, &v, (void *)in->reads[r].app);
-  }
+  ax_cex_watch_head(&in->den, &in->acc, in->a, &v);
+  for (size_t r = 0; r < in->nreads; r++) ax_cex_watch_read(&in->reads[r], in->a, &v);
   *n = v.len;
   return (const AxTerm **)v.items;
 }
@@ -152,81 +143,39 @@ typedef struct Rep {
   const char *missing;
 } Rep;
 
-static AxV model_int(Rep *r, const AxModel *m, size_t i) {
-  mpz_t z;
-  mpz_init(z);
-  if (!ax_model_int(m, i, z)) r->missing = "the model has no integer value for an index or a map";
-  AxV v = ax_concrete_int(r->c, z);
-  mpz_clear(z);
-  return v;
-}
-
-static void load(Rep *r, const AxModel *m) {
-  Inst *in = r->in;
-  const AxRuleSyms *s = in->rule->syms;
-  size_t pos = 0;
-  r->maps = ax_arena_alloc(r->a, (s->nsyms + 1) * sizeof(AxV *));
-  for (size_t i = 0; i < s->nsyms; i++)
-    if (in->maps[i]) {
-      int rk = in->rank[s->syms[i].rclass];
-      r->maps[i] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-      for (int k = 0; k < rk; k++) r->maps[i][k] = model_int(r, m, pos++);
-    }
-  for (size_t i = 0; i < s->naxes; i++)
-    if (in->acc.at[i]) {
-      int rk = ax_den_rank(&in->den, (int)i);
-      r->acc.at[i] = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-      for (int k = 0; k < rk; k++) r->acc.at[i][k] = model_int(r, m, pos++);
-    }
-  r->read_idx = ax_arena_alloc(r->a, (in->nreads + 1) * sizeof(AxV *));
-  r->read_bits = ax_arena_alloc(r->a, (in->nreads + 1) * sizeof(uint32_t));
-  r->read_bool = ax_arena_alloc(r->a, (in->nreads + 1) * sizeof(bool));
+/* a read's value as a bit pattern of the format (bools as bools); the point set in the
+ * IEEE replay (bools in the concrete domain it uses for them) */
+static void load_value(void *ctx, size_t j, const AxModel *m, size_t pos, AxModelPoints *p) {
+  Rep *r = ctx;
+  const AxRead *rd = &r->in->reads[j];
   mpq_t q;
   mpq_init(q);
-  for (size_t j = 0; j < in->nreads; j++) {
-    const AxRead *rd = &in->reads[j];
-    r->read_idx[j] = ax_arena_alloc(r->a, (rd->n + 1) * sizeof(AxV));
-    for (size_t k = 0; k < rd->n; k++) r->read_idx[j][k] = model_int(r, m, pos++);
-    if (rd->type == AX_BOOL) {
-      bool b = false;
-      if (!ax_model_bool(m, pos++, &b)) r->missing = "the model has no value for a tensor element";
-      r->read_bool[j] = b;
-      ax_concrete_set(r->c, rd->sym, r->read_idx[j], rd->n, ax_concrete_elem(r->c, AX_BOOL, AX_FIN, q, b));
-    } else {
-      if (!ax_model_real(m, pos++, q) || mpz_cmp_ui(mpq_denref(q), 1) != 0 ||
-          mpz_sgn(mpq_numref(q)) < 0 || mpz_sizeinbase(mpq_numref(q), 2) > (size_t)ax_float_width(in->f))
-        r->missing = "the model has no bit pattern for a tensor element";
-      else
-        r->read_bits[j] = (uint32_t)mpz_get_ui(mpq_numref(q));
-      ax_float_dom_set(r->fd, rd->sym, r->read_idx[j], rd->n, r->read_bits[j]);
-    }
+  if (rd->type == AX_BOOL) {
+    bool b = false;
+    if (!ax_model_bool(m, pos, &b)) p->missing = "the model has no value for a tensor element";
+    r->read_bool[j] = b;
+    ax_concrete_set(r->c, rd->sym, p->read_idx[j], rd->n, ax_concrete_elem(r->c, AX_BOOL, AX_FIN, q, b));
+  } else {
+    if (!ax_model_real(m, pos, q) || mpz_cmp_ui(mpq_denref(q), 1) != 0 || mpz_sgn(mpq_numref(q)) < 0 ||
+        mpz_sizeinbase(mpq_numref(q), 2) > (size_t)ax_float_width(r->in->f))
+      p->missing = "the model has no bit pattern for a tensor element";
+    else
+      r->read_bits[j] = (uint32_t)mpz_get_ui(mpq_numref(q));
+    ax_float_dom_set(r->fd, rd->sym, p->read_idx[j], rd->n, r->read_bits[j]);
   }
   mpq_clear(q);
 }
 
-static char *ints_text(AxV *vals, int n) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  fputc('[', f);
-  for (int k = 0; k < n; k++) {
-    char *t = ax_concrete_text(vals[k]);
-    fprintf(f, "%s%s", k ? ", " : "", t);
-    free(t);
-  }
-  fputc(']', f);
-  fclose(f);
-  return buf;
-}
-
-static cJSON *ints_json(AxV *vals, int n) {
-  cJSON *arr = cJSON_CreateArray();
-  for (int k = 0; k < n; k++) {
-    char *t = ax_concrete_text(vals[k]);
-    cJSON_AddItemToArray(arr, cJSON_CreateRaw(t));
-    free(t);
-  }
-  return arr;
+static void load(Rep *r, const AxModel *m) {
+  Inst *in = r->in;
+  r->read_bits = ax_arena_alloc(r->a, (in->nreads + 1) * sizeof(uint32_t));
+  r->read_bool = ax_arena_alloc(r->a, (in->nreads + 1) * sizeof(bool));
+  AxModelPoints p;
+  ax_cex_load(&in->den, &in->acc, in->reads, in->nreads, m, r->c, r->a, load_value, r, &p);
+  r->maps = p.maps;
+  r->acc = p.acc;
+  r->read_idx = p.read_idx;
+  r->missing = p.missing;
 }
 
 static cJSON *float_json(AxSort f, uint32_t bits) {
@@ -265,39 +214,8 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char
   cJSON_AddStringToObject(j, "failed", failed);
   cJSON_AddStringToObject(j, "format", ax_float_name(in->f));
   fprintf(f, "counterexample in %s (replayed in exact IEEE arithmetic): %s\n", ax_float_name(in->f), failed);
-  fputs("  ranks:", f);
-  cJSON *jr = cJSON_AddObjectToObject(j, "ranks");
-  for (size_t c = 0; c < s->nrclasses; c++) {
-    fprintf(f, " %s = %d", s->rclasses[c].name, in->rank[c]);
-    cJSON_AddNumberToObject(jr, s->rclasses[c].name, in->rank[c]);
-  }
-  fputc('\n', f);
-  cJSON *jm = cJSON_AddObjectToObject(j, "maps");
-  bool any = false;
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *m = &s->syms[i];
-    if (m->kind != AX_SYM_MAP || m->bad) continue;
-    int rk = in->rank[m->rclass];
-    AxV *vals = ax_arena_alloc(r->a, (size_t)(rk + 1) * sizeof(AxV));
-    for (int k = 0; k < rk; k++) vals[k] = m->def ? ax_den_map(&r->den, m->def, k) : r->maps[i][k];
-    char *t = ints_text(vals, rk);
-    fprintf(f, "%s%s = %s", any ? "  " : "  maps: ", m->name, t);
-    free(t);
-    cJSON_AddItemToObject(jm, m->name, ints_json(vals, rk));
-    any = true;
-  }
-  if (any) fputc('\n', f);
-  fputs("  access:", f);
-  cJSON *ja = cJSON_AddObjectToObject(j, "access");
-  for (size_t i = 0; i < s->naxes; i++)
-    if (r->acc.at[i]) {
-      int rk = ax_den_rank(&r->den, (int)i);
-      char *t = ints_text(r->acc.at[i], rk);
-      fprintf(f, " %s = %s", s->syms[s->axes[i]].name, t);
-      free(t);
-      cJSON_AddItemToObject(ja, s->syms[s->axes[i]].name, ints_json(r->acc.at[i], rk));
-    }
-  fputc('\n', f);
+  ax_cex_render_maps(f, j, &r->den, r->a);
+  ax_cex_render_access(f, j, &r->den, &r->acc);
   cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
   for (size_t q = 0; q < in->nreads; q++) {
     const AxRead *rd = &in->reads[q];
@@ -316,20 +234,20 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, bool values, char
       dup = eq;
     }
     if (dup || !inside(r, rd->sym, r->read_idx[q])) continue;
-    char *idx = ints_text(r->read_idx[q], (int)rd->n);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
-    cJSON_AddItemToObject(o, "index", ints_json(r->read_idx[q], (int)rd->n));
+    cJSON_AddItemToObject(o, "index", ax_cex_ints_json(r->read_idx[q], (int)rd->n));
+    fprintf(f, "  %s", s->syms[rd->sym].name);
+    if (rd->n) ax_cex_print_ints(f, r->read_idx[q], (int)rd->n);
     if (rd->type == AX_BOOL) {
-      fprintf(f, "  %s%s = %s\n", s->syms[rd->sym].name, rd->n ? idx : "", r->read_bool[q] ? "true" : "false");
+      fprintf(f, " = %s\n", r->read_bool[q] ? "true" : "false");
       cJSON_AddBoolToObject(o, "value", r->read_bool[q]);
     } else {
       char *v = ax_float_text(in->f, r->read_bits[q]);
-      fprintf(f, "  %s%s = %s\n", s->syms[rd->sym].name, rd->n ? idx : "", v);
+      fprintf(f, " = %s\n", v);
       free(v);
       cJSON_AddItemToObject(o, "value", float_json(in->f, r->read_bits[q]));
     }
-    free(idx);
     cJSON_AddItemToArray(jreads, o);
   }
   if (values) {

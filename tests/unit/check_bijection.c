@@ -12,31 +12,19 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/bijection.h"
+#include "unit.h"
 
-static AxArena *A;
-static AxDiag D;
 static AxVerifyOpts O;
 
 static void setup(void) {
-  A = ax_arena_new();
-  ax_diag_init(&D, stderr);
+  unit_setup();
   O = (AxVerifyOpts){.solver = {.kind = AX_SOLVER_Z3, .timeout_ms = 60000}};
-}
-
-static void teardown(void) { ax_arena_free(A); }
-
-static const AxBlock *rule(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.axl", ax_arena_strdup(A, text), strlen(text));
-  AxFile *f = ax_parse(A, &D, src);
-  ck_assert_int_eq(D.errors, 0);
-  ck_assert(ax_check_file(A, &D, f));
-  return f->blocks[0];
 }
 
 /* The verdict of the bijection proof for rule at the given ranks; the result in *out
  * (caller frees). */
 static AxVerdict prove(const char *text, const int *rank, AxResult *out) {
-  const AxBlock *r = rule(text);
+  const AxBlock *r = unit_rule(text);
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, rank);
   ck_assert_msg(in.unsupported == NULL, "%s", in.unsupported);
@@ -70,7 +58,7 @@ START_TEST(inferred_pairing) {
     ax_result_free(&res);
   }
   /* ax_bij_maps: every RHS variable is an LHS one and back */
-  const AxBlock *r = rule(REDUCE_REDUCE);
+  const AxBlock *r = unit_rule(REDUCE_REDUCE);
   int rank[3] = {2, 1, 1};
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, rank);
@@ -239,10 +227,10 @@ END_TEST
  * pairing from — ax_bij_maps says which index is left over; the rule (ΣX against ΣZ) is
  * still refuted by a replayed counterexample, without a pairing. */
 START_TEST(unpaired_index) {
-  const AxBlock *r = rule("rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n"
-                          "  index i over x\n  index j over y\n"
-                          "  tensor X : T[x: s]\n  tensor Z : T[y: t]\n"
-                          "  reduce(X, {x: i}) => reduce(Z, {y: j})\n}\n");
+  const AxBlock *r = unit_rule("rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n"
+                               "  index i over x\n  index j over y\n"
+                               "  tensor X : T[x: s]\n  tensor Z : T[y: t]\n"
+                               "  reduce(X, {x: i}) => reduce(Z, {y: j})\n}\n");
   int rank[2] = {1, 1};
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, rank);
@@ -292,7 +280,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("bijection");
   TCase *t = tcase_create("bijection");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, setup, unit_teardown);
   tcase_set_timeout(t, 300);
   tcase_add_test(t, inferred_pairing);
   tcase_add_test(t, rank_zero);
@@ -303,13 +291,9 @@ int main(void) {
   tcase_add_test(t, unpaired_index);
   suite_add_tcase(s, t);
   TCase *p = tcase_create("property");
-  tcase_add_checked_fixture(p, setup, teardown);
+  tcase_add_checked_fixture(p, setup, unit_teardown);
   tcase_set_timeout(p, 300);
   tcase_add_test(p, shifted_hints);
   suite_add_tcase(s, p);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

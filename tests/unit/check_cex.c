@@ -13,24 +13,7 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/cex.h"
-
-static AxArena *A;
-static AxDiag D;
-
-static void setup(void) {
-  A = ax_arena_new();
-  ax_diag_init(&D, stderr);
-}
-
-static void teardown(void) { ax_arena_free(A); }
-
-static const AxBlock *rule(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.axl", ax_arena_strdup(A, text), strlen(text));
-  AxFile *f = ax_parse(A, &D, src);
-  ck_assert_int_eq(D.errors, 0);
-  ck_assert(ax_check_file(A, &D, f));
-  return f->blocks[0];
-}
+#include "unit.h"
 
 /* pad_low twice against pad_low once: right when the outer padding value is 0, wrong
  * with 1 (where l2 > 0 and the access falls in the outer padding). */
@@ -43,7 +26,7 @@ static const char *PAD =
 static const AxBlock *pad(const char *require, const char *outer) {
   char text[1024];
   snprintf(text, sizeof text, PAD, require, outer);
-  return rule(text);
+  return unit_rule(text);
 }
 
 /* The slot of watch w holding variable name, or -1. */
@@ -325,7 +308,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("cex");
   TCase *t = tcase_create("cex");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_set_timeout(t, 300);
   tcase_add_test(t, wrong_rule_replays);
   tcase_add_test(t, altered_models_refused);
@@ -333,9 +316,5 @@ int main(void) {
   tcase_add_test(t, search);
   tcase_add_test(t, open_points_with_tensor_preconditions);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

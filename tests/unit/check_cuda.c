@@ -11,35 +11,12 @@
 #include "gpu/emulate.h"
 #include "superopt/mugtext.h"
 #include "superopt/program.h"
-
-static AxArena *A;
-static AxDiag D;
-static char *errs;
-static size_t errs_len;
-static FILE *errf;
-
-static void setup(void) {
-  A = ax_arena_new();
-  errf = open_memstream(&errs, &errs_len);
-  ax_diag_init(&D, errf);
-}
-
-static void teardown(void) {
-  fclose(errf);
-  free(errs);
-  errs = NULL;
-  ax_arena_free(A);
-}
-
-static const char *diagnostics(void) {
-  fflush(errf);
-  return errs ? errs : "";
-}
+#include "unit.h"
 
 static AxMugraph *graph(const char *text) {
   AxSource *src = ax_source_from_text(A, "t.mug", text, strlen(text));
   AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", diagnostics());
+  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
   return g;
 }
 
@@ -154,7 +131,7 @@ START_TEST(smem_refused) {
                        "    x = input X imap {} fmap -\n    s = sum(x, axis = 1)\n"
                        "    output S = s omap {}\n  }\n  output S\n}\n");
   ck_assert_ptr_null(emit(g, AX_CUDA_SM80));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:3:3: error: kernel 'k1': needs 168192 bytes of shared "
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:3:3: error: kernel 'k1': needs 168192 bytes of shared "
                                               "memory per block (tiles, accumulators and scratch), more than sm_80 allows (166912)"));
   char *s = emit(g, AX_CUDA_SM90);
   ck_assert_ptr_nonnull(s);
@@ -210,7 +187,7 @@ START_TEST(header_and_manifest) {
   AxSource *src = ax_source_from_text(A, "p.axl", prog, strlen(prog));
   AxFile *f = ax_parse(A, &D, src);
   AxMugraph *p = ax_prog_lower(A, &D, ax_prog_find(f, NULL, &D));
-  ck_assert_msg(p && ax_mug_check(p, &D), "%s", diagnostics());
+  ck_assert_msg(p && ax_mug_check(p, &D), "%s", unit_diagnostics());
   buf = NULL;
   m = open_memstream(&buf, &len);
   ck_assert(ax_cuda_emit_manifest(m, g, p, AX_CUDA_SM90, &D));
@@ -233,7 +210,7 @@ START_TEST(header_and_manifest) {
   ck_assert(!ax_cuda_emit_manifest(m, g, p, AX_CUDA_SM90, &D));
   fclose(m);
   free(buf);
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:3:9: error: input 'W': f16[64, 64] in the mugraph, f16[64, 32] in program 'mm'"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:3:9: error: input 'W': f16[64, 64] in the mugraph, f16[64, 32] in program 'mm'"));
 }
 END_TEST
 
@@ -256,7 +233,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("cuda");
   TCase *t = tcase_create("cuda");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, targets);
   tcase_add_test(t, kernel_shape);
   tcase_add_test(t, no_tensor_cores_off_16);
@@ -265,9 +242,5 @@ int main(void) {
   tcase_add_test(t, header_and_manifest);
   tcase_add_test(t, emulate_without_compiler);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

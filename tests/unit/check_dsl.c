@@ -9,29 +9,7 @@
 #include "dsl/ops.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
-
-static AxArena *A;
-static AxDiag D;
-static char *errs;
-static size_t errs_len;
-static FILE *errf;
-
-static void setup(void) {
-  A = ax_arena_new();
-  errf = open_memstream(&errs, &errs_len);
-  ax_diag_init(&D, errf);
-}
-
-static void teardown(void) {
-  fclose(errf);
-  free(errs);
-  ax_arena_free(A);
-}
-
-static const char *diagnostics(void) {
-  fflush(errf);
-  return errs ? errs : "";
-}
+#include "unit.h"
 
 static AxFile *parse(const char *text) {
   AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
@@ -129,8 +107,8 @@ START_TEST(several_errors_are_reported) {
   AxFile *f = parse("rule r for T in num {\n  rclass x x\n  map s over\n  tensor A : T[x: s]\n  A => A\n}\n"
                     "rule q for T in num {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n  A => A\n}\n");
   ck_assert_int_eq(D.errors, 2);
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.axl:2:12: error: unexpected identifier"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.axl:3:13: error: unexpected end of line"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.axl:2:12: error: unexpected identifier"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.axl:3:13: error: unexpected end of line"));
   ck_assert_uint_eq(f->nblocks, 2);   /* recovery kept both rules */
 }
 END_TEST
@@ -180,10 +158,10 @@ static void roundtrip_dir(const char *dir, int *count) {
     AxSource *src;
     ck_assert(ax_source_load(A, &D, path, &src));
     AxFile *f = ax_parse(A, &D, src);
-    ck_assert_msg(D.errors == 0, "%s does not parse:\n%s", path, diagnostics());
+    ck_assert_msg(D.errors == 0, "%s does not parse:\n%s", path, unit_diagnostics());
     char *once = print(f);
     AxFile *g = parse(once);
-    ck_assert_msg(D.errors == 0, "printed %s does not parse:\n%s", path, diagnostics());
+    ck_assert_msg(D.errors == 0, "printed %s does not parse:\n%s", path, unit_diagnostics());
     ck_assert_msg(ax_ast_equal(f, g), "printing %s changed its tree", path);
     ck_assert_str_eq(print(g), once);
     (*count)++;
@@ -206,7 +184,7 @@ START_TEST(checker_types_and_axes) {
   AxFile *f = parse_check("rule r for T in num {\n  rclass x, c\n  map s over x\n  map t, u over c\n"
                           "  tensor A : T[x: s, c: t]\n  tensor B : T[x: s, c: u]\n"
                           "  concat(A + 1, B, axis=c) => concat(A, B * 2, axis=c)\n}\n");
-  ck_assert_msg(D.errors == 0, "%s", diagnostics());
+  ck_assert_msg(D.errors == 0, "%s", unit_diagnostics());
   AxRuleSyms *s = f->blocks[0]->syms;
   ck_assert_uint_eq(s->nrclasses, 2);
   ck_assert(!s->rclasses[0].singleton);
@@ -225,7 +203,7 @@ START_TEST(checker_maps_and_conditions) {
   AxFile *f = parse_check("rule r for T in num {\n  rclass x, y\n  map s, l over x\n  map t over y\n"
                           "  map h over x = max(s - l, 0)\n  tensor A : T[x: s, y: t]\n"
                           "  require l >= 0 and l <= s, exists y: t == 0, A > 0\n  A => A\n}\n");
-  ck_assert_msg(D.errors == 0, "%s", diagnostics());
+  ck_assert_msg(D.errors == 0, "%s", unit_diagnostics());
   AxRuleSyms *s = f->blocks[0]->syms;
   ck_assert_uint_eq(s->nrequires, 3);
   ck_assert_int_eq(s->requires[0]->ty.kind, AX_K_COND);
@@ -240,7 +218,7 @@ END_TEST
 START_TEST(checker_reports_rule_and_operator) {
   parse_check(RULE_HEAD "  slice(A, start={x: l}, stop={x: s}) => A\n}\n");
   ck_assert_int_eq(D.errors, 1);
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
       "t.axl:5:26: error: rule 'r': 'slice' has no attribute 'stop' (its attributes: start, end, stride)"));
 }
 END_TEST
@@ -250,7 +228,7 @@ START_TEST(nul_bytes_and_garbage_do_not_crash) {
   AxSource *src = ax_source_from_text(A, "t.axl", text, sizeof text - 1);
   ax_parse(A, &D, src);
   ck_assert_int_ge(D.errors, 1);
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "invalid byte 0x00"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "invalid byte 0x00"));
 }
 END_TEST
 
@@ -288,7 +266,7 @@ END_TEST
 static Suite *suite(void) {
   Suite *s = suite_create("dsl");
   TCase *t = tcase_create("parse");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, precedence);
   tcase_add_test(t, parentheses_kept_where_needed);
   tcase_add_test(t, calls_and_named_arguments);
@@ -307,9 +285,5 @@ static Suite *suite(void) {
 }
 
 int main(void) {
-  SRunner *r = srunner_create(suite());
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(suite());
 }

@@ -12,24 +12,7 @@
 #include "dsl/parse.h"
 #include "verifier/instance.h"
 #include "smt/solver.h"
-
-static AxArena *A;
-static AxDiag D;
-
-static void setup(void) {
-  A = ax_arena_new();
-  ax_diag_init(&D, stderr);
-}
-
-static void teardown(void) { ax_arena_free(A); }
-
-static const AxBlock *rule(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
-  AxFile *f = ax_parse(A, &D, src);
-  ck_assert_int_eq(D.errors, 0);
-  ck_assert(ax_check_file(A, &D, f));
-  return f->blocks[0];
-}
+#include "unit.h"
 
 static const AxTerm *var(AxSymInstance *in, const char *name) {
   return ax_term_mk_var(in->tc, name, AX_SORT_INT);
@@ -53,7 +36,7 @@ static const char *PAD =
 /* One Int variable per named axis of a map or access axis, named "m.k"/"@a.k", with the
  * map's class, position k and one family per map. */
 START_TEST(variables_per_axis) {
-  const AxBlock *r = rule(PAD);
+  const AxBlock *r = unit_rule(PAD);
   int rank[2] = {3, 1};
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, rank);
@@ -98,7 +81,7 @@ END_TEST
 
 /* Twins: the same family at another position; none past the rank or for a stranger. */
 START_TEST(twins) {
-  const AxBlock *r = rule(PAD);
+  const AxBlock *r = unit_rule(PAD);
   int rank[2] = {2, 2};
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, rank);
@@ -117,9 +100,9 @@ END_TEST
 
 /* Summation variables belong to the class of the axis they range over and have twins. */
 START_TEST(summation_variables) {
-  const AxBlock *r = rule("rule r for T in num {\n  rclass x, y\n  map sx over x\n  map sy over y\n"
-                          "  tensor X : T[x: sx, y: sy]\n"
-                          "  reduce(reduce(X, [x]), [y]) => reduce(X, [x, y])\n}\n");
+  const AxBlock *r = unit_rule("rule r for T in num {\n  rclass x, y\n  map sx over x\n  map sy over y\n"
+                               "  tensor X : T[x: sx, y: sy]\n"
+                               "  reduce(reduce(X, [x]), [y]) => reduce(X, [x, y])\n}\n");
   int rank[2] = {2, 1};
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, rank);
@@ -160,10 +143,10 @@ END_TEST
 
 /* A class used as a concat axis is fixed at rank 1: another rank is refused, not built. */
 START_TEST(singleton_class) {
-  const AxBlock *r = rule("rule r for T in num {\n"
-                          "  rclass x, y\n  map a, b over y\n  map s over x\n"
-                          "  tensor A : T[x: s, y: a]\n  tensor B : T[x: s, y: b]\n"
-                          "  concat(A, B, axis=y) => concat(A, B, axis=y)\n}\n");
+  const AxBlock *r = unit_rule("rule r for T in num {\n"
+                               "  rclass x, y\n  map a, b over y\n  map s over x\n"
+                               "  tensor A : T[x: s, y: a]\n  tensor B : T[x: s, y: b]\n"
+                               "  concat(A, B, axis=y) => concat(A, B, axis=y)\n}\n");
   ck_assert(r->syms->rclasses[1].singleton);
   AxSymInstance in;
   int two[2] = {1, 2};
@@ -185,14 +168,14 @@ END_TEST
 /* The verification condition: a true rule's query is unsat at ranks 1..3, a false one's
  * sat from the rank where it fails; preconditions carry nonneg and `require`. */
 START_TEST(queries) {
-  const AxBlock *good = rule("rule r for T in num {\n"
-                             "  rclass x\n  map s over x\n  map l1, l2 over x nonneg\n"
-                             "  tensor Y : T[x: s]\n"
-                             "  pad_low(pad_low(Y, 0, {x: l1}), 0, {x: l2}) => pad_low(Y, 0, {x: l1 + l2})\n}\n");
-  const AxBlock *bad = rule("rule r for T in num {\n"
-                            "  rclass x\n  map s over x\n  map l1, l2 over x nonneg\n"
-                            "  tensor Y : T[x: s]\n"
-                            "  pad_low(pad_low(Y, 0, {x: l1}), 0, {x: l2}) => pad_low(Y, 0, {x: l1})\n}\n");
+  const AxBlock *good = unit_rule("rule r for T in num {\n"
+                                  "  rclass x\n  map s over x\n  map l1, l2 over x nonneg\n"
+                                  "  tensor Y : T[x: s]\n"
+                                  "  pad_low(pad_low(Y, 0, {x: l1}), 0, {x: l2}) => pad_low(Y, 0, {x: l1 + l2})\n}\n");
+  const AxBlock *bad = unit_rule("rule r for T in num {\n"
+                                 "  rclass x\n  map s over x\n  map l1, l2 over x nonneg\n"
+                                 "  tensor Y : T[x: s]\n"
+                                 "  pad_low(pad_low(Y, 0, {x: l1}), 0, {x: l2}) => pad_low(Y, 0, {x: l1})\n}\n");
   for (int k = 1; k <= 3; k++) {
     AxSymInstance in;
     ax_instance_build(&in, good, AX_INT, &k);
@@ -221,11 +204,11 @@ START_TEST(queries) {
   }
   /* a rule wrong only from rank 2: reversing equals the identity when every size is 1;
    * `exists x: s == 1` forces that at rank 1 and leaves the second axis free at rank 2 */
-  const AxBlock *r2 = rule("rule r for T in num {\n"
-                           "  rclass x\n  map s over x\n"
-                           "  tensor A : T[x: s]\n"
-                           "  require exists x: s == 1\n"
-                           "  reverse(A, [x]) => A\n}\n");
+  const AxBlock *r2 = unit_rule("rule r for T in num {\n"
+                                "  rclass x\n  map s over x\n"
+                                "  tensor A : T[x: s]\n"
+                                "  require exists x: s == 1\n"
+                                "  reverse(A, [x]) => A\n}\n");
   int one = 1, two = 2;
   AxSymInstance in;
   ax_instance_build(&in, r2, AX_INT, &one);
@@ -239,8 +222,8 @@ END_TEST
 
 /* A `require` that no instance meets: the query is unsat and so is the context. */
 START_TEST(vacuous_precondition) {
-  const AxBlock *r = rule("rule r for T in num {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n"
-                          "  require forall x: s < 0\n  A => A + 1\n}\n");
+  const AxBlock *r = unit_rule("rule r for T in num {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n"
+                               "  require forall x: s < 0\n  A => A + 1\n}\n");
   int k = 2;
   AxSymInstance in;
   ax_instance_build(&in, r, AX_INT, &k);
@@ -253,7 +236,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("instance");
   TCase *t = tcase_create("instance");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_set_timeout(t, 120);
   tcase_add_test(t, variables_per_axis);
   tcase_add_test(t, twins);
@@ -262,9 +245,5 @@ int main(void) {
   tcase_add_test(t, queries);
   tcase_add_test(t, vacuous_precondition);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

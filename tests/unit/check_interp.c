@@ -11,30 +11,7 @@
 #include "superopt/interp.h"
 #include "superopt/mugtext.h"
 #include "superopt/program.h"
-
-static AxArena *A;
-static AxDiag D;
-static char *errs;
-static size_t errs_len;
-static FILE *errf;
-
-static void setup(void) {
-  A = ax_arena_new();
-  errf = open_memstream(&errs, &errs_len);
-  ax_diag_init(&D, errf);
-}
-
-static void teardown(void) {
-  fclose(errf);
-  free(errs);
-  errs = NULL;
-  ax_arena_free(A);
-}
-
-static const char *diagnostics(void) {
-  fflush(errf);
-  return errs ? errs : "";
-}
+#include "unit.h"
 
 static AxMugraph *prog(const char *text) {
   AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
@@ -96,7 +73,7 @@ static const char *RMS_MUG =
 /* The program interpreter against a direct evaluation written out here. */
 START_TEST(program_direct) {
   AxMugraph *g = prog(RMS_PROG);
-  ck_assert_msg(g, "%s", diagnostics());
+  ck_assert_msg(g, "%s", unit_diagnostics());
   const double *o = run_float(g, 0);
   for (int i = 0; i < 4; i++) {
     double ss = 0;
@@ -114,7 +91,7 @@ END_TEST
 /* The block-by-block interpreter agrees with the program in floats. */
 START_TEST(mugraph_float) {
   AxMugraph *p = prog(RMS_PROG), *m = mug(RMS_MUG);
-  ck_assert_msg(p && m, "%s", diagnostics());
+  ck_assert_msg(p && m, "%s", unit_diagnostics());
   const double *a = run_float(p, 0), *b = run_float(m, 0);
   for (int i = 0; i < 24; i++) ck_assert_double_eq_tol(a[i], b[i], 1e-12);
 }
@@ -130,7 +107,7 @@ START_TEST(layout_ops) {
                       "  output B = broadcast(sum(X), [3, 2, 1])\n"
                       "  output M = mean(reshape(X, [3, 4]), axis = 0)\n"
                       "}\n");
-  ck_assert_msg(g, "%s", diagnostics());
+  ck_assert_msg(g, "%s", unit_diagnostics());
   double x[12];
   for (int k = 0; k < 12; k++) x[k] = sin(1.0 + 0.7 * k);
   const double *s = run_float(g, 0);
@@ -197,7 +174,7 @@ START_TEST(lax_refusal) {
                  "mugraph p {\n  input X : f32[2, 4]\n  E = exp(X)\n  O = exp(E)\n  output O\n}\n", out);
   fclose(out);
   ck_assert_int_eq(st, 3);
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.axl:3:14: error: exp in 'O': an exponential on a path"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.axl:3:14: error: exp in 'O': an exponential on a path"));
 }
 END_TEST
 
@@ -221,21 +198,21 @@ END_TEST
 
 START_TEST(program_errors) {
   ck_assert_ptr_null(prog("program p {\n  input X : f16[4, 8]\n  output O = matmul(X, X)\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
                                "t.axl:3:14: error: program 'p': matmul: inner dimensions differ: [4, 8] x [4, 8] (8 vs 4)"));
   ck_assert_ptr_null(prog("program q {\n  input X : f16[4, 8]\n  output O = rms_norm(Y, axis = 2)\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.axl:3:23: error: program 'q': unknown name 'Y'"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.axl:3:23: error: program 'q': unknown name 'Y'"));
   ck_assert_ptr_null(prog("program r {\n  input X : f16[4, 8]\n  input Z : f32[4, 8]\n  output O = X + Z\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "add: operands have different element types (f16 and f32)"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "add: operands have different element types (f16 and f32)"));
   ck_assert_ptr_null(prog("program s {\n  input X : f16[4, 8]\n  output O = sum(X, axis = 1, to = 3)\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "program 's': sum: cannot sum axis 1 of size 8 to size 3"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "program 's': sum: cannot sum axis 1 of size 8 to size 3"));
 }
 END_TEST
 
 int main(void) {
   Suite *s = suite_create("interp");
   TCase *t = tcase_create("interp");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, program_direct);
   tcase_add_test(t, mugraph_float);
   tcase_add_test(t, layout_ops);
@@ -244,9 +221,5 @@ int main(void) {
   tcase_add_test(t, test_counts);
   tcase_add_test(t, program_errors);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

@@ -14,30 +14,7 @@
 #include "superopt/lax.h"
 #include "superopt/mugraph.h"
 #include "superopt/program.h"
-
-static AxArena *A;
-static AxDiag D;
-static char *errs;
-static size_t errs_len;
-static FILE *errf;
-
-static void setup(void) {
-  A = ax_arena_new();
-  errf = open_memstream(&errs, &errs_len);
-  ax_diag_init(&D, errf);
-}
-
-static void teardown(void) {
-  fclose(errf);
-  free(errs);
-  errs = NULL;
-  ax_arena_free(A);
-}
-
-static const char *diagnostics(void) {
-  fflush(errf);
-  return errs ? errs : "";
-}
+#include "unit.h"
 
 /* Program p with inputs X, Y : f32[4, 8] and W : f32[8, 6] and the statements of body,
  * lowered and validated. */
@@ -48,11 +25,11 @@ static AxMugraph *prog(const char *body) {
            body);
   AxSource *src = ax_source_from_text(A, "t.axl", ax_arena_strdup(A, text), strlen(text));
   AxFile *f = ax_parse(A, &D, src);
-  ck_assert_msg(D.errors == 0, "%s", diagnostics());
+  ck_assert_msg(D.errors == 0, "%s", unit_diagnostics());
   const AxBlock *b = ax_prog_find(f, NULL, &D);
   ck_assert_ptr_nonnull(b);
   AxMugraph *g = ax_prog_lower(A, &D, b);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", diagnostics());
+  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
   return g;
 }
 
@@ -68,7 +45,7 @@ static AxLaxVal out1(const char *body, bool *ok, bool *sqrt_used) {
 static AxLaxVal val(const char *body) {
   bool ok, sq;
   AxLaxVal v = out1(body, &ok, &sq);
-  ck_assert_msg(ok, "%s", diagnostics());
+  ck_assert_msg(ok, "%s", unit_diagnostics());
   ck_assert(!sq);
   return v;
 }
@@ -120,7 +97,7 @@ START_TEST(exponentials) {
   bool ok, sq;
   out1("  output O = exp(silu(X))\n", &ok, &sq);
   ck_assert(!ok);
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "error: exp in 'O': an exponential on a path that "
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "error: exp in 'O': an exponential on a path that "
                                               "already holds one is outside the Lax fragment"));
 }
 END_TEST
@@ -275,7 +252,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("lax");
   TCase *t = tcase_create("lax");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, degrees);
   tcase_add_test(t, exponentials);
   tcase_add_test(t, denominators);
@@ -284,9 +261,5 @@ int main(void) {
   tcase_add_test(t, monotone);
   tcase_add_test(t, saturation_refused);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

@@ -6,30 +6,7 @@
 
 #include "superopt/mugdot.h"
 #include "superopt/mugtext.h"
-
-static AxArena *A;
-static AxDiag D;
-static char *errs;
-static size_t errs_len;
-static FILE *errf;
-
-static void setup(void) {
-  A = ax_arena_new();
-  errf = open_memstream(&errs, &errs_len);
-  ax_diag_init(&D, errf);
-}
-
-static void teardown(void) {
-  fclose(errf);
-  free(errs);
-  errs = NULL;
-  ax_arena_free(A);
-}
-
-static const char *diagnostics(void) {
-  fflush(errf);
-  return errs ? errs : "";
-}
+#include "unit.h"
 
 static AxMugraph *parse(const char *text) {
   AxSource *src = ax_source_from_text(A, "t.mug", text, strlen(text));
@@ -80,7 +57,7 @@ static const char *CANON =
 
 START_TEST(roundtrip_identity) {
   AxMugraph *g = check(CANON);
-  ck_assert_msg(g, "%s", diagnostics());
+  ck_assert_msg(g, "%s", unit_diagnostics());
   ck_assert_str_eq(print(g, false), CANON);
   ck_assert_int_eq(g->tensors[ax_mug_find(g, "O")].shape.dim[1], 32);
   ck_assert_int_eq(g->tensors[ax_mug_find(g, "P")].shape.dim[1], 8);
@@ -93,10 +70,10 @@ START_TEST(roundtrip_normalizes) {
   const char *loose = "mugraph g{input X:f16[4,4]\n kernel k grid[2,1,1]{x=input X imap{x:0}\n"
                       "y=exp(x) output Y=y omap{x:0}} output Y}";
   AxMugraph *g = check(loose);
-  ck_assert_msg(g, "%s", diagnostics());
+  ck_assert_msg(g, "%s", unit_diagnostics());
   char *once = print(g, false);
   AxMugraph *g2 = check(once);
-  ck_assert_msg(g2, "%s", diagnostics());
+  ck_assert_msg(g2, "%s", unit_diagnostics());
   ck_assert_str_eq(print(g2, false), once);
   ck_assert_ptr_nonnull(strstr(once, "  kernel k grid [2, 1, 1] block [128, 1, 1] forloop 1 {\n"
                                      "    x = input X imap {x: 0} fmap -\n"));
@@ -120,7 +97,7 @@ START_TEST(examples_roundtrip) {
       AxSource *src;
       ck_assert(ax_source_load(A, &D, ax_arena_printf(A, "%s/%s", dir, e->d_name), &src));
       AxMugraph *g = ax_mugtext_parse(A, &D, src);
-      ck_assert_msg(g && ax_mug_check(g, &D), "%s: %s", e->d_name, diagnostics());
+      ck_assert_msg(g && ax_mug_check(g, &D), "%s: %s", e->d_name, unit_diagnostics());
       ck_assert_msg(strcmp(print(g, false), src->text) == 0, "%s does not print back to itself", e->d_name);
       seen++;
     }
@@ -132,7 +109,7 @@ END_TEST
 
 START_TEST(dot_output) {
   AxMugraph *g = check(CANON);
-  ck_assert_msg(g, "%s", diagnostics());
+  ck_assert_msg(g, "%s", unit_diagnostics());
   char *dot = print(g, true);
   ck_assert_ptr_nonnull(strstr(dot, "digraph \"g\" {"));
   ck_assert_ptr_nonnull(strstr(dot, "subgraph cluster_k0 {"));
@@ -152,56 +129,56 @@ START_TEST(validation_errors) {
   ck_assert_ptr_null(check("mugraph g {\n  input X : f16[16, 60]\n"
                            "  kernel k grid [8, 1, 1] forloop 1 {\n    x = input X imap {x: 1} fmap -\n"
                            "    output Y = x omap {x: 1}\n  }\n  output Y\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
                                "t.mug:4:5: error: kernel 'k': input 'x': dim 1 of 'X' (size 60) is not divisible by grid.x (8)"));
   ck_assert_ptr_null(check("mugraph g {\n  input X : f16[16, 64]\n"
                            "  kernel k grid [8, 2, 1] forloop 1 {\n    x = input X imap {x: 1} fmap -\n"
                            "    output Y = x omap {x: 1}\n  }\n  output Y\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
                                "t.mug:5:5: error: kernel 'k': output 'Y': grid.y has size 2 but its omap leaves it unmapped"));
   ck_assert_ptr_null(check("mugraph g {\n  input X : f16[16, 4096]\n  input W : f16[4096, 4096]\n"
                            "  kernel k grid [1, 1, 1] forloop 1 {\n    x = input X imap {} fmap -\n"
                            "    w = input W imap {} fmap -\n    y = matmul(x, w)\n"
                            "    output Y = y omap {}\n  }\n  output Y\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
                                "kernel 'k': its block graph needs 33816576 bytes of shared memory per block, more than the H100's 232448"));
   ck_assert_ptr_null(check("mugraph g {\n  input X : f16[16, 64]\n"
                            "  kernel k grid [1, 1, 1] forloop 4 {\n    x = input X imap {} fmap 1\n"
                            "    a = accum sum(x)\n    b = add(a, x)\n"
                            "    output Y = b omap {}\n  }\n  output Y\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
                                "t.mug:6:5: error: kernel 'k': 'b' mixes 'x', computed in every iteration, with 'a', computed after the loop"));
   ck_assert_ptr_null(check("mugraph g {\n  input X : f16[16, 64]\n"
                            "  kernel k grid [1, 1, 1] forloop 4 {\n    x = input X imap {} fmap 1\n"
                            "    output Y = x omap {}\n  }\n  output Y\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "output 'Y' saves 'x', which changes every iteration; accumulate it first"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "output 'Y' saves 'x', which changes every iteration; accumulate it first"));
   ck_assert_ptr_null(check("mugraph g {\n  input X : f16[16, 64]\n"
                            "  kernel k grid [1, 1, 1] forloop 1 {\n    x = input X imap {} fmap -\n"
                            "    thread {\n      s = sum(x, axis = 1)\n    }\n"
                            "    output Y = s omap {}\n  }\n  output Y\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "kernel 'k': thread graph: 'sum' is not element-wise"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "kernel 'k': thread graph: 'sum' is not element-wise"));
 }
 END_TEST
 
 START_TEST(syntax_errors) {
   ck_assert_ptr_null(parse("mugraph g {\n  input X : f64[4]\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:2:13: error: unknown element type 'f64' (expected f16, bf16 or f32)"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:2:13: error: unknown element type 'f64' (expected f16, bf16 or f32)"));
   ck_assert_ptr_null(parse("mugraph g {\n  input X : f16[4]\n  Y = foo(X)\n  Z = exp(Q)\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:3:7: error: unknown operator 'foo'"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:4:11: error: 'Q' is not defined"));   /* recovery */
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:3:7: error: unknown operator 'foo'"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:4:11: error: 'Q' is not defined"));   /* recovery */
   ck_assert_ptr_null(parse("mugraph g {\n  input X : f16[4]\n  kernel k grid [1, 1, 1] {\n"
                            "    y = exp(X)\n  }\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(),
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
                                "t.mug:4:13: error: kernel 'k': 'X' is not defined in this block graph (kernel tensors enter through 'input')"));
   ck_assert_ptr_null(parse("mugraph g {\n  input X : f16[4] $\n}\n"));
-  ck_assert_ptr_nonnull(strstr(diagnostics(), "t.mug:2:20: error: expected 'input', 'kernel', 'output', an operator statement or '}', found invalid character '$'"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:2:20: error: expected 'input', 'kernel', 'output', an operator statement or '}', found invalid character '$'"));
 }
 END_TEST
 
 int main(void) {
   Suite *s = suite_create("mugraph");
   TCase *t = tcase_create("mugraph");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, roundtrip_identity);
   tcase_add_test(t, roundtrip_normalizes);
   tcase_add_test(t, examples_roundtrip);
@@ -209,9 +186,5 @@ int main(void) {
   tcase_add_test(t, validation_errors);
   tcase_add_test(t, syntax_errors);
   suite_add_tcase(s, t);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(s);
 }

@@ -10,29 +10,11 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/rank.h"
-
-static AxArena *A;
-static AxDiag D;
-
-static void setup(void) {
-  A = ax_arena_new();
-  ax_diag_init(&D, stderr);
-}
-
-static void teardown(void) { ax_arena_free(A); }
-
-/* The first rule of text, checked. */
-static const AxBlock *rule(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
-  AxFile *f = ax_parse(A, &D, src);
-  ck_assert_int_eq(D.errors, 0);
-  ck_assert(ax_check_file(A, &D, f));
-  return f->blocks[0];
-}
+#include "unit.h"
 
 /* The bound of rank class c (by name) of the rule at type t; counts through *cnt. */
 static int bound(const char *text, AxType t, const char *cls, AxRankCount *cnt) {
-  const AxBlock *r = rule(text);
+  const AxBlock *r = unit_rule(text);
   AxRankBounds b;
   ax_rank_bounds(r, t, &b);
   ck_assert_msg(b.unsupported == NULL, "unsupported: %s", b.unsupported);
@@ -147,17 +129,17 @@ END_TEST
 
 /* A let the rewrite does not use fixes nothing; a used concat axis is fixed at 1. */
 START_TEST(unused_let_fixes_nothing) {
-  const AxBlock *r = rule("rule r for T in num {\n"
-                          "  rclass x, y\n  map a, b over y\n  map s over x\n"
-                          "  tensor A : T[x: s, y: a]\n  tensor B : T[x: s, y: b]\n"
-                          "  let C = concat(A, B, axis=y)\n"
-                          "  reverse(A, [y]) => A\n}\n");
+  const AxBlock *r = unit_rule("rule r for T in num {\n"
+                               "  rclass x, y\n  map a, b over y\n  map s over x\n"
+                               "  tensor A : T[x: s, y: a]\n  tensor B : T[x: s, y: b]\n"
+                               "  let C = concat(A, B, axis=y)\n"
+                               "  reverse(A, [y]) => A\n}\n");
   ck_assert(!r->syms->rclasses[1].singleton);
-  r = rule("rule r for T in num {\n"
-           "  rclass x, y\n  map a, b over y\n  map s over x\n"
-           "  tensor A : T[x: s, y: a]\n  tensor B : T[x: s, y: b]\n"
-           "  let C = concat(A, B, axis=y)\n"
-           "  C => concat(B, A, axis=y)\n}\n");
+  r = unit_rule("rule r for T in num {\n"
+                "  rclass x, y\n  map a, b over y\n  map s over x\n"
+                "  tensor A : T[x: s, y: a]\n  tensor B : T[x: s, y: b]\n"
+                "  let C = concat(A, B, axis=y)\n"
+                "  C => concat(B, A, axis=y)\n}\n");
   ck_assert(r->syms->rclasses[1].singleton);
   ck_assert_str_eq(r->syms->rclasses[1].singleton_why, "concat axis");
   AxRankBounds b;
@@ -182,22 +164,22 @@ END_TEST
 
 /* Same expression on both sides: the checker's comparison sees through lets and syntax. */
 START_TEST(same_expression) {
-  const AxBlock *r = rule("rule r for T in num {\n  rclass x\n  map s, l over x\n"
-                          "  tensor A : T[x: s]\n  let P = pad(A, 0, low={x: l})\n"
-                          "  P + 1 => add(pad(A, 0, {x: l}), 1)\n}\n");
+  const AxBlock *r = unit_rule("rule r for T in num {\n  rclass x\n  map s, l over x\n"
+                               "  tensor A : T[x: s]\n  let P = pad(A, 0, low={x: l})\n"
+                               "  P + 1 => add(pad(A, 0, {x: l}), 1)\n}\n");
   ck_assert(ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
-  r = rule("rule r for T in num {\n  rclass x\n  map s, l over x\n"
-           "  tensor A : T[x: s]\n  pad(A, 0, low={x: l}) + 1 => pad(A, 0, low={x: l}) + 2\n}\n");
+  r = unit_rule("rule r for T in num {\n  rclass x\n  map s, l over x\n"
+                "  tensor A : T[x: s]\n  pad(A, 0, low={x: l}) + 1 => pad(A, 0, low={x: l}) + 2\n}\n");
   ck_assert(!ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
   /* attributes by name in another order, with their values swapped: not the same */
-  r = rule("rule r for T in num {\n  rclass x\n  map s, l, h over x\n"
-           "  tensor A : T[x: s]\n"
-           "  pad(A, 0, low={x: l}, high={x: h}) => pad(A, 0, high={x: l}, low={x: h})\n}\n");
+  r = unit_rule("rule r for T in num {\n  rclass x\n  map s, l, h over x\n"
+                "  tensor A : T[x: s]\n"
+                "  pad(A, 0, low={x: l}, high={x: h}) => pad(A, 0, high={x: l}, low={x: h})\n}\n");
   ck_assert(!ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
   /* ... and the same attributes in another order: the same */
-  r = rule("rule r for T in num {\n  rclass x\n  map s, l, h over x\n"
-           "  tensor A : T[x: s]\n"
-           "  pad(A, 0, low={x: l}, high={x: h}) => pad(A, 0, high={x: h}, low={x: l})\n}\n");
+  r = unit_rule("rule r for T in num {\n  rclass x\n  map s, l, h over x\n"
+                "  tensor A : T[x: s]\n"
+                "  pad(A, 0, low={x: l}, high={x: h}) => pad(A, 0, high={x: h}, low={x: l})\n}\n");
   ck_assert(ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs));
   /* operands swapped, a literal of another spelling, another operator: not the same */
   const char *diff[] = {"A - B => B - A", "A + 1 => A + 1.0", "max(A, B) => min(A, B)",
@@ -207,7 +189,7 @@ START_TEST(same_expression) {
     snprintf(text, sizeof text,
              "rule r for T in real {\n  rclass x\n  map s over x\n  tensor A, B : T[x: s]\n  %s\n}\n",
              diff[i]);
-    r = rule(text);
+    r = unit_rule(text);
     ck_assert_msg(!ax_check_same_expr(r->syms, r->syms->lhs, r->syms->rhs), "%s", diff[i]);
   }
 }
@@ -216,7 +198,7 @@ END_TEST
 static Suite *suite(void) {
   Suite *s = suite_create("rank");
   TCase *t = tcase_create("bounds");
-  tcase_add_checked_fixture(t, setup, teardown);
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_set_timeout(t, 60);
   tcase_add_test(t, pad_low_combine_is_two);
   tcase_add_test(t, read_free_masks_count_each_fold);
@@ -232,9 +214,5 @@ static Suite *suite(void) {
 }
 
 int main(void) {
-  SRunner *r = srunner_create(suite());
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return unit_run(suite());
 }

@@ -9,6 +9,9 @@
 #include "dsl/parse.h"
 #include "semantics/concrete.h"
 #include "semantics/denote.h"
+#include "semantics/float.h"
+#include "semantics/ieee.h"
+#include "semantics/symbolic.h"
 
 static AxArena *A;
 static AxConcrete *C;
@@ -464,6 +467,117 @@ START_TEST(reshape_degenerate_and_broadcast) {
 }
 END_TEST
 
+/* ---- the domains' operator tables ------------------------------------------------------
+ * Every element-wise operator of AX_OP_LIST — a rule-level operator with one or two
+ * operands whose element rule is arithmetic, real, bool or a comparison — must have a row
+ * in every domain's table of its family (unary, binary, compare), so that adding one to
+ * AX_OP_LIST without its rows fails here, not in a verification. The operators below are
+ * element-shaped by ops.h's columns but denote.c builds them from other primitives (sums,
+ * mul, div, exp, sqrt): a domain has no row for them. */
+static const AxOp composite[] = {AX_OP_REDUCE, AX_OP_DOT,  AX_OP_CONV,   AX_OP_MEAN,
+                                 AX_OP_RMS_NORM, AX_OP_SQUARE, AX_OP_SILU};
+
+static const AxOp all_ops[] = {
+#define X(e, ...) AX_OP_##e,
+    AX_OP_LIST(X)
+#undef X
+};
+
+typedef enum { NOT_ELEMENTWISE, UNARY, BINARY, COMPARE } Family;
+
+static Family family(AxOp op) {
+  const AxOpSpec *sp = ax_op_spec(op);
+  for (size_t i = 0; i < sizeof composite / sizeof *composite; i++)
+    if (composite[i] == op) return NOT_ELEMENTWISE;
+  if (!(sp->levels & AX_LV_RULE) || sp->min_operands != sp->max_operands) return NOT_ELEMENTWISE;
+  if (sp->elem != AX_ET_NUM && sp->elem != AX_ET_REAL && sp->elem != AX_ET_BOOL && sp->elem != AX_ET_CMP &&
+      sp->elem != AX_ET_EQ)
+    return NOT_ELEMENTWISE;
+  if (sp->min_operands == 1) return UNARY;
+  if (sp->min_operands != 2) return NOT_ELEMENTWISE;
+  return sp->elem == AX_ET_CMP || sp->elem == AX_ET_EQ ? COMPARE : BINARY;
+}
+
+/* Applies op through the entry point of family f on two operands of type t; true when
+ * the domain found a row (whatever it then says of the values: exp(2) has no exact
+ * rational, log has no IEEE model — those are answers, not missing rows). */
+static bool has_row(AxDomain *d, Family f, AxOp op, AxType t) {
+  AxV x = d->elem_lit(d, t, t == AX_BOOL ? "1" : "2", 0), y = d->elem_lit(d, t, t == AX_BOOL ? "0" : "3", 0);
+  d->unsupported = NULL;
+  AxV r = f == UNARY ? d->elem_unary(d, op, t, x) : f == BINARY ? d->elem_binary(d, op, t, x, y)
+                                                   : d->elem_compare(d, op, t, x, y);
+  ck_assert_ptr_nonnull(r);
+  bool missing = d->unsupported && strncmp(d->unsupported, "internal: operator '", 20) == 0;
+  if (missing) ck_assert_ptr_nonnull(strstr(d->unsupported, "has no row in the"));
+  d->unsupported = NULL;
+  return !missing;
+}
+
+static void walk_ops(AxDomain *d, const char *name) {
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof all_ops / sizeof *all_ops; i++) {
+    AxOp op = all_ops[i];
+    Family f = family(op);
+    AxType t = ax_op_spec(op)->elem == AX_ET_BOOL ? AX_BOOL : AX_REAL;
+    for (Family g = UNARY; g <= COMPARE; g++)
+      ck_assert_msg(has_row(d, g, op, t) == (g == f), "%s domain: operator '%s' %s a row in the %s table", name,
+                    ax_op_name(op), g == f ? "lacks" : "has", g == UNARY ? "unary" : g == BINARY ? "binary" : "compare");
+    n += f != NOT_ELEMENTWISE;
+  }
+  ck_assert_uint_eq(n, 23);   /* 7 unary, 10 binary, 6 comparisons today */
+}
+
+START_TEST(every_elementwise_op_has_a_row_in_every_domain) {
+  AxConcrete *c = ax_concrete_new();
+  walk_ops(ax_concrete_domain(c), "concrete");
+  AxTermCtx *tc = ax_term_ctx_new();
+  const char *names[] = {"A"};
+  AxSymbolic *s = ax_symbolic_new(tc, names);
+  walk_ops(ax_symbolic_domain(s), "symbolic");
+  AxFloatDom *fd = ax_float_dom_new(ax_concrete_domain(c), AX_SORT_BF16);
+  walk_ops(ax_float_dom_domain(fd), "IEEE replay");
+  AxIeee *ie = ax_ieee_new(tc, names, AX_SORT_F16, 2);
+  walk_ops(ax_ieee_domain(ie), "IEEE");
+  ax_ieee_free(ie);
+  ax_float_dom_free(fd);
+  ax_symbolic_free(s);
+  ax_term_ctx_free(tc);
+  ax_concrete_free(c);
+}
+END_TEST
+
+/* A missing row is reported as the domain's `unsupported`, named, never a call through
+ * NULL: an operator outside the enum, and pad asked for as a unary operator. */
+START_TEST(a_missing_row_is_an_internal_unsupported) {
+  AxConcrete *c = ax_concrete_new();
+  AxDomain *d = ax_concrete_domain(c);
+  AxV x = d->elem_lit(d, AX_REAL, "1", 0);
+  d->elem_unary(d, AX_OP_PAD, AX_REAL, x);
+  ck_assert_str_eq(d->unsupported, "internal: operator 'pad' has no row in the concrete domain's unary table");
+  d->unsupported = NULL;
+  d->elem_binary(d, (AxOp)AX_OP_COUNT, AX_REAL, x, x);
+  ck_assert_str_eq(d->unsupported, "internal: operator '?' has no row in the concrete domain's binary table");
+  AxFloatDom *fd = ax_float_dom_new(d, AX_SORT_F32);
+  AxDomain *f = ax_float_dom_domain(fd);
+  f->elem_compare(f, AX_OP_ADD, AX_REAL, f->elem_lit(f, AX_REAL, "1", 0), f->elem_lit(f, AX_REAL, "1", 0));
+  ck_assert_str_eq(f->unsupported, "internal: operator 'add' has no row in the IEEE replay's compare table");
+  ax_float_dom_free(fd);
+  ax_concrete_free(c);
+}
+END_TEST
+
+/* The comparison rows on an ordering outcome, which the concrete domain and the IEEE
+ * replay share: a NaN (outcome 2) is unordered, so only ne holds. */
+START_TEST(comparison_rows_on_outcomes) {
+  const AxOp ops[6] = {AX_OP_EQ, AX_OP_NE, AX_OP_LT, AX_OP_LE, AX_OP_GT, AX_OP_GE};
+  const char *want[4] = {"011100", "100101", "010011", "010000"};   /* outcome -1, 0, 1, 2 */
+  for (int c = -1; c <= 2; c++)
+    for (int k = 0; k < 6; k++)
+      ck_assert_int_eq(ax_concrete_compare_row(ops[k])(c), want[c + 1][k] == '1');
+  ck_assert_ptr_null(ax_concrete_compare_row(AX_OP_ADD));
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("semantics");
   TCase *t = tcase_create("concrete");
@@ -483,6 +597,11 @@ static Suite *suite(void) {
   tcase_add_test(t, reshape_degenerate_and_broadcast);
   tcase_add_test(t, sqrt_and_rms_norm);
   suite_add_tcase(s, t);
+  TCase *tables = tcase_create("operator tables");
+  tcase_add_test(tables, every_elementwise_op_has_a_row_in_every_domain);
+  tcase_add_test(tables, a_missing_row_is_an_internal_unsupported);
+  tcase_add_test(tables, comparison_rows_on_outcomes);
+  suite_add_tcase(s, tables);
   return s;
 }
 

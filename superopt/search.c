@@ -92,6 +92,7 @@ typedef struct Shared {
   int *tcls;                    /* program tensor t, dim d: tcls[t * AX_MAXRANK + d] */
   uint64_t out_cls, red_cls;    /* classes of the outputs' dims; classes reduced */
   uint64_t opmask;              /* operators the program uses (abstract symbols) */
+  int live_inputs;              /* program inputs (by position) the outputs depend on */
   bool scalable;                /* the program has no operator whose attributes are sizes */
   int ninputs;
   int *input_tensor;            /* program input i: tensor index */
@@ -149,6 +150,8 @@ typedef struct W {
   int nks, nkern;
   int block_limit;              /* iterative deepening: block nodes allowed now */
   int kernel_limit;             /* and kernel statements */
+  bool split;                   /* a split level: a kernel of partial results, then the
+                                   kernel that reduces them, nothing else (worker) */
   long top_index;               /* top-level choices seen (prefix split) */
   long states, pruned, reported, reported_pruned;
   long by_kernel[4];            /* block states built, by the kernel being built */
@@ -157,6 +160,8 @@ typedef struct W {
   long nmemo, memo_hits;
   Memo *recording;              /* the entry whose last statements are being recorded */
   long cut;                     /* headers and operators cut by the bound */
+  long nheaders[4];             /* headers searched, by the kernel being built */
+  bool reducing;                /* the kernel being built reads partial results (headers) */
   int depth;
 } W;
 
@@ -1012,15 +1017,56 @@ static void close_kernel(W *w, Blk *b) {
   w->nkt = nkt0;
 }
 
+/* The first dim of node n that holds partial results (a class with outer pieces), or -1. */
+static int partial_dim(const Shared *s, const BN *n) {
+  for (int d = 0; d < n->shape.rank; d++)
+    if (s->cls[n->cls[d]].outer) return d;
+  return -1;
+}
+
+/* A reducing kernel (headers) first adds the pieces of every partial dim — sum to the
+ * inner width — one node at a time; true while such a reduction is still pending (it is
+ * generated here and nothing else is). */
+static bool reduce_partials(W *w, Blk *b) {
+  Shared *s = w->s;
+  for (int i = 0; i < b->nn; i++) {
+    const BN *x = &b->n[i];
+    int a = partial_dim(s, x);
+    if (a < 0 || x->uses) continue;
+    const Cls *c = &s->cls[x->cls[a]];
+    int64_t to = s->cls[c->inner].size;
+    BN n = *x;
+    n.kind = AX_BN_OP, n.op = AX_OP_REDUCE, n.in[0] = i, n.nin = 1, n.uses = 0;
+    n.axis = a, n.axis_set = true, n.to = to, n.to_cls = c->inner;
+    n.shape.dim[a] = to;
+    n.cls[a] = to == 1 ? CLS_ONE : c->inner;
+    n.cut[a] = 1;
+    n.expr = ax_prune_apply(w->abs, AX_OP_REDUCE, &x->expr, 1, x->shape.dim[a] / to);
+    try_node(w, b, &n);
+    return true;
+  }
+  return false;
+}
+
+/* Whether block operators may reduce over class c: a class the program reduces, or a dim of
+ * partial results. A graph that sums over a class the program never reduces has lost what
+ * the outputs index by it: it is never equivalent, except by a detour that computes the
+ * sum and then cancels it — such detours are not built. */
+static bool reducible(const Shared *s, int c) {
+  return c >= 0 && (s->cls[c].outer || (c < 64 && (s->red_cls >> c & 1)));
+}
+
 static void bdfs(W *w, Blk *b) {
   Shared *s = w->s;
   if (stop(w)) return;
+  if (w->reducing && reduce_partials(w, b)) return;
   close_kernel(w, b);
   if (b->nn >= w->block_limit || b->nn >= MAXN - 4) return;
   uint64_t m = s->opmask;
   int nn = b->nn;
   for (int i = 0; i < nn; i++) {
     const BN *x = &b->n[i];
+    if (w->reducing && partial_dim(s, x) >= 0) continue;   /* read by its reduction only */
     /* unary operators and reductions */
     int nun;
     const AxOp *un = ax_ewop_generated(&nun);
@@ -1032,7 +1078,7 @@ static void bdfs(W *w, Blk *b) {
       try_node(w, b, &n);
     }
     for (int a = 0; a < x->shape.rank; a++) {
-      if (x->shape.dim[a] == 1) continue;
+      if (x->shape.dim[a] == 1 || !reducible(s, x->cls[a])) continue;
       if (m & bit(AX_OP_REDUCE)) {
         int64_t tos[2] = {1, 0};
         const Cls *c = &s->cls[x->cls[a]];
@@ -1058,9 +1104,10 @@ static void bdfs(W *w, Blk *b) {
     }
     /* accumulators */
     if (b->R > 1 && x->phase == AX_PH_LOOP) {
+      bool lr = reducible(s, b->fcls);   /* a sum over the loop reduces the class it walks */
       bool walks = false;
       for (int a = 0; a < x->shape.rank; a++) walks |= x->cls[a] == b->fcls && x->shape.dim[a] > 1;
-      if (!walks && (m & bit(AX_OP_DOT) || m & bit(AX_OP_REDUCE))) {
+      if (!walks && lr && (m & bit(AX_OP_DOT) || m & bit(AX_OP_REDUCE))) {
         BN n = *x;
         n.kind = AX_BN_ACCUM, n.acc = AX_ACC_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
         n.axis_set = false, n.to = 0, n.phase = AX_PH_POST;
@@ -1072,13 +1119,13 @@ static void bdfs(W *w, Blk *b) {
         BN n = *x;
         n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
         n.to = 0, n.phase = AX_PH_POST;
-        if (m & bit(AX_OP_REDUCE)) {
+        if ((m & bit(AX_OP_REDUCE)) && lr && reducible(s, x->cls[a])) {
           n.acc = AX_ACC_SUM;
           n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
           n.expr = ax_prune_sum(w->abs, b->R * x->shape.dim[a], x->expr);
           try_node(w, b, &n);
         }
-        if ((m & bit(AX_OP_RMS_NORM)) && x->cls[a] == b->fcls) {
+        if ((m & bit(AX_OP_RMS_NORM)) && x->cls[a] == b->fcls && lr) {
           n = *x;
           n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
           n.to = 0, n.phase = AX_PH_POST, n.acc = AX_ACC_RMS;
@@ -1100,6 +1147,7 @@ static void bdfs(W *w, Blk *b) {
     /* binary operators and matmul */
     for (int j = 0; j < nn; j++) {
       const BN *y = &b->n[j];
+      if (w->reducing && partial_dim(s, y) >= 0) continue;
       static const AxOp bin[] = {AX_OP_ADD, AX_OP_MUL, AX_OP_SUB, AX_OP_DIV};
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
         AxOp op = bin[u];
@@ -1225,6 +1273,10 @@ static int last_needs(const W *w) {
   int need = 0;
   for (int t = 0; t < w->nkt; t++)
     if (w->kt[t].stmt >= 0 && w->kt[t].uses == 0) need |= 1 << t;
+  /* and every program input the outputs depend on that nothing has read: a graph that
+   * never reads it cannot compute them (kernel tensors 0.. are the inputs, in order) */
+  for (int t = 0; t < w->nkt && t < 31; t++)
+    if (w->kt[t].stmt < 0 && w->kt[t].uses == 0 && (w->s->live_inputs >> t & 1)) need |= 1 << t;
   return need;
 }
 
@@ -1241,6 +1293,23 @@ static void headers(W *w) {
   int nr = 1;
   for (int i = 0; i < 4 && o->forloops[i]; i++) rs[nr++] = o->forloops[i];
   int need = last_needs(w);
+  /* A kernel after one that left partial results is their reducing kernel: it reads every
+   * unread partial tensor, has no for-loop, sums each partial dim first and reads the
+   * pieces nowhere else (bdfs); as the last statement it reads only the tensors it must.
+   * The partials are what the rest of the graph is waiting for, and adding them is all a
+   * second kernel of FlashDecoding's split does (docs/superopt.md §10). */
+  int part = 0;
+  for (int t = 0; t < w->nkt; t++) {
+    bool p = false;
+    for (int d = 0; d < w->kt[t].shape.rank; d++) p |= s->cls[w->kt[t].cls[d]].outer > 0;
+    if (p && w->kt[t].stmt >= 0 && w->kt[t].uses == 0) part |= 1 << t;
+  }
+  if (part) nr = 1;
+  /* a split level's reducing kernel reads only what the first one saved: the first reads
+   * every input the outputs depend on */
+  if (w->split && w->nks == 0) need |= w->s->live_inputs;
+  if (w->split && w->nks > 0 && !part) return;   /* the first kernel left no partials */
+  bool saved_reducing = w->reducing;
   Blk *b = malloc(sizeof *b);
   /* axes: 1..max_grid_dims, as an odometer over (class index, size) per axis */
   for (int nax = 1; nax <= o->max_grid_dims && nax <= 3; nax++) {
@@ -1272,22 +1341,27 @@ static void headers(W *w) {
         }
         /* a grid axis splits an output dim, or (at most one, and only when a later
          * kernel can add the pieces) a reduced dim into partial results */
-        int partial = 0;
+        int partial = 0, pcls = -1;
         bool axes_ok = true;
         for (int a = 0; a < nax; a++) {
           uint64_t cb = (uint64_t)1 << b->gcls[a];
           if (s->out_cls & cb) continue;
-          if ((s->red_cls & cb) && w->nkern + 1 < o->max_kernels && w->nks + 1 < w->kernel_limit) partial++;
+          if ((s->red_cls & cb) && w->nkern + 1 < o->max_kernels && w->nks + 1 < w->kernel_limit) partial++, pcls = b->gcls[a];
           else axes_ok = false;
         }
+        if (w->split && w->nks == 0 && partial != 1) axes_ok = false;
         if (axes_ok && partial <= 1 && blocks >= o->min_blocks && blocks <= o->max_blocks) {
           for (int ri = 0; ri < nr; ri++) {
             for (int fc = 0; fc < (ri == 0 ? 1 : nc); fc++) {
               b->R = rs[ri];
               b->fcls = ri == 0 ? -1 : cand[fc];
+              /* a split level's first kernel splits a reduction over its grid and walks the
+               * rest of it in its for-loop (FlashDecoding, split-K): no other loop */
+              if (w->split && w->nks == 0 && ri > 0 && b->fcls != pcls) continue;
               int nt = w->nkt;
               for (int mask = 1; mask < (1 << nt); mask++) {
-                if ((mask & need) != need) continue;
+                if ((mask & need) != need || (mask & part) != part) continue;
+                if (part && need && mask != need) continue;
                 if (stop(w)) goto done;
                 if (!mine(w)) continue;
                 b->nn = 0;
@@ -1318,9 +1392,12 @@ static void headers(W *w) {
                 double fl = ax_cost_kernel_floor(o->target, blocks, bytes * (double)blocks);
                 if (beyond(w, fl + (partial ? o->target->launch_s : 0))) continue;
                 w->states++;
+                w->nheaders[w->nkern < 3 ? w->nkern : 3]++;
                 w->depth++;
                 w->floor_s += fl;
+                w->reducing = part != 0;
                 bdfs(w, b);
+                w->reducing = saved_reducing;
                 w->floor_s -= fl;
                 w->depth--;
               }
@@ -1412,7 +1489,7 @@ static void kbody(W *w);
 /* The frontier's key: what the search of the remaining statements depends on (limits,
  * counts, and every kernel tensor's expression, type, shape, classes, whether read). */
 static unsigned char *frontier(const W *w, size_t *len, uint64_t *h) {
-  int32_t head[5] = {w->nkt, w->nks, w->nkern, w->kernel_limit, w->block_limit};
+  int32_t head[6] = {w->nkt, w->nks, w->nkern, w->kernel_limit, w->block_limit, w->split};
   size_t per = sizeof(int32_t) * 4 + sizeof(int64_t) * AX_MAXRANK + sizeof(int32_t) * AX_MAXRANK;
   size_t n = sizeof head + per * (size_t)w->nkt;
   unsigned char *k = calloc(1, n), *p = k;
@@ -1506,7 +1583,7 @@ static void kdfs(W *w) {
 static void kbody(W *w) {
   Shared *s = w->s;
   if (w->nkern < s->o->max_kernels) headers(w);
-  if (s->o->pin && !s->pin_ops) return;
+  if ((s->o->pin && !s->pin_ops) || w->split) return;
   /* pre-defined operators; canonical: each statement reads the newest tensor */
   uint64_t m = s->opmask;
   int nt = w->nkt;
@@ -1547,6 +1624,34 @@ static void kbody(W *w) {
 
 /* --- driver --------------------------------------------------------------------------- */
 
+/* The iterative deepening's levels (kernel statements, block nodes, split), small graphs
+ * first so that a time limit still finds them. For each block-node limit: the split level
+ * (a kernel of partial results and its reducing kernel:
+ * FlashDecoding's shape, whose second kernel is built directly, so the level costs about
+ * what the first kernel's tree costs), then the one-kernel level — at 9 and 10 nodes the
+ * split level is the cheaper of the two (QKNorm); then the general levels of two and more
+ * statements, whose last-kernel trees are the large ones. A split level's graphs are also
+ * in the general level of two statements (found again there, not checked again). */
+static void levels(const Shared *s, int (*lev)[3], int *n) {
+  int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
+  bool split = s->o->max_kernels >= 2 && kl1 >= 2;
+  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes, split = false;  /* one pass */
+  const char *lv = getenv("AXLE_SEARCH_LEVELS");   /* experiments: "KL0,KL1,BL0,BL1[,SPLIT]" */
+  if (lv) {
+    int sp = 0;
+    sscanf(lv, "%d,%d,%d,%d,%d", &kl0, &kl1, &bl0, &bl1, &sp);
+    split = sp != 0;
+  }
+  if (bl1 > MAXN) bl1 = MAXN;
+  *n = 0;
+  for (int bl = bl0; bl <= bl1; bl++) {
+    if (split) lev[*n][0] = 2, lev[*n][1] = bl, lev[*n][2] = 1, ++*n;
+    if (kl0 <= 1) lev[*n][0] = 1, lev[*n][1] = bl, lev[*n][2] = 0, ++*n;
+  }
+  for (int kl = kl0 > 2 ? kl0 : 2; kl <= kl1 && kl <= MAXS; kl++)
+    for (int bl = bl0; bl <= bl1; bl++) lev[*n][0] = kl, lev[*n][1] = bl, lev[*n][2] = 0, ++*n;
+}
+
 static void *worker(void *arg) {
   W *w = arg;
   Shared *s = w->s;
@@ -1570,23 +1675,21 @@ static void *worker(void *arg) {
     for (int d = 0; d < t->shape.rank; d++) k->cls[d] = s->tcls[st->t * AX_MAXRANK + d];
   }
   /* iterative deepening: small graphs first, so a time limit still finds them */
-  int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
-  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes;  /* one pass */
-  const char *lv = getenv("AXLE_SEARCH_LEVELS");   /* experiments: "KL0,KL1,BL0,BL1" */
-  if (lv) sscanf(lv, "%d,%d,%d,%d", &kl0, &kl1, &bl0, &bl1);
-  for (int kl = kl0; kl <= kl1 && !s->stop; kl++)
-    for (int bl = bl0; bl <= bl1 && !s->stop; bl++) {
-      w->kernel_limit = kl;
-      w->block_limit = bl;
-      if (getenv("AXLE_SEARCH_DEBUG") && w->id == 0)
-        fprintf(stderr, "level: %d kernel statements, %d block nodes at %.1f s (%ld states)\n", kl, bl,
-                ax_clock_s() - s->start, s->states);
-      w->top_index = 0;
-      kdfs(w);
-    }
+  int lev[3 * MAXN * (MAXS + 2)][3], nlev = 0;
+  levels(s, lev, &nlev);
+  for (int l = 0; l < nlev && !s->stop; l++) {
+    w->kernel_limit = lev[l][0];
+    w->block_limit = lev[l][1];
+    w->split = lev[l][2];
+    if (getenv("AXLE_SEARCH_DEBUG") && w->id == 0)
+      fprintf(stderr, "level: %d kernel statements%s, %d block nodes at %.1f s (%ld states)\n", w->kernel_limit,
+              w->split ? " (split)" : "", w->block_limit, ax_clock_s() - s->start, s->states);
+    w->top_index = 0;
+    kdfs(w);
+  }
   if (getenv("AXLE_SEARCH_DEBUG"))
-    fprintf(stderr, "worker %d: block states by kernel %ld %ld %ld, %ld cut by the bound, memo %ld entries %ld hits\n", w->id,
-            w->by_kernel[0], w->by_kernel[1], w->by_kernel[2], w->cut, w->nmemo, w->memo_hits);
+    fprintf(stderr, "worker %d: block states by kernel %ld %ld %ld, headers %ld %ld %ld, %ld cut by the bound, memo %ld entries %ld hits\n", w->id,
+            w->by_kernel[0], w->by_kernel[1], w->by_kernel[2], w->nheaders[0], w->nheaders[1], w->nheaders[2], w->cut, w->nmemo, w->memo_hits);
   pthread_mutex_lock(&s->mu);
   s->states += w->states - w->reported;
   s->pruned += w->pruned - w->reported_pruned;
@@ -1668,6 +1771,26 @@ static void inject(Shared *s) {
   s->nfound++;
 }
 
+/* The program inputs (bit i: the i-th input statement) that some output depends on. */
+static int live_inputs(const AxMugraph *g) {
+  bool *live = calloc((size_t)g->ntensors + 1, sizeof(bool));
+  for (int i = 0; i < g->noutputs; i++) live[g->outputs[i]] = true;
+  for (int i = g->nstmts - 1; i >= 0; i--) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind == AX_KS_OP && live[st->t])
+      for (int j = 0; j < st->nin; j++) live[st->in[j]] = true;
+  }
+  int mask = 0, input = 0;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_INPUT) continue;
+    if (input < 31 && live[st->t]) mask |= 1 << input;
+    input++;
+  }
+  free(live);
+  return mask;
+}
+
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {
   Shared *s = calloc(1, sizeof *s);
   s->prog = prog;
@@ -1677,6 +1800,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     return false;
   }
   s->scalable = true;
+  s->live_inputs = live_inputs(prog);
   for (int i = 0; i < prog->nstmts; i++) {
     const AxKStmt *st = &prog->stmts[i];
     if (st->kind != AX_KS_OP) continue;
@@ -1684,7 +1808,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     s->opmask |= bit(op);
     if (op == AX_OP_MEAN) s->opmask |= bit(AX_OP_REDUCE);
     /* eq_rms_def: rms_norm(x) = x / sqrt(mean(x * x)) may be computed by its parts */
-    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_SQRT) | bit(AX_OP_SQUARE) | bit(AX_OP_DIV);
+    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_DIV);
     if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
   }
   AxSearchOpts po;

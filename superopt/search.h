@@ -17,6 +17,11 @@
  *                  and the for-loop to its dim of the loop's class; an output saver maps each
  *                  axis to the tile dim of its class, or — when there is none — to a whole
  *                  dim, which becomes a dim of partial results (FlashDecoding's split).
+ *   reducing kernel a kernel after one that left partial results reads them, has no
+ *                  for-loop and first sums each partial dim to its width (built directly);
+ *   levels         iterative deepening over block nodes; at each limit first the split level
+ *                  (a kernel of partial results and its reducing kernel), then one kernel;
+ *                  then the general levels of two and more statements;
  *   canonical form every appended operator's key (deepest operand, operator, operands) is
  *                  greater than the previous one's, so each graph is built once; no dead
  *                  tensors.

@@ -100,7 +100,8 @@ typedef struct Shared {
   pthread_mutex_t mu;
   Found *found;
   int nfound;
-  char **seen;                  /* texts already costed (dedup) */
+  char **seen;                  /* texts already costed (dedup): an open-addressing set of
+                                   capseen slots (a power of two, NULL = empty) */
   int nseen, capseen;
   long states, pruned, candidates, checked, equivalent;
   double check_s;               /* seconds spent in the filter, summed over threads */
@@ -648,6 +649,38 @@ static int cmp_found(const void *a, const void *b) {
   return x->time_s < y->time_s ? -1 : x->time_s > y->time_s;
 }
 
+/* FNV-1a: the slot of a candidate text in the dedup set. */
+static uint64_t text_hash(const char *t) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ull;
+  return h;
+}
+
+/* Adds a copy of text to the set of texts already seen; false when it was there. A
+ * search emits tens of thousands of candidates, so the set is hashed (a list scanned per
+ * candidate, under the lock, grew quadratically). Caller holds s->mu. */
+static bool seen_add(Shared *s, const char *text) {
+  if (2 * (s->nseen + 1) > s->capseen) {
+    int cap = s->capseen ? s->capseen * 2 : 1024;
+    char **t = ax_xcalloc((size_t)cap, sizeof *t);
+    for (int i = 0; i < s->capseen; i++)
+      if (s->seen[i]) {
+        size_t j = text_hash(s->seen[i]) & (size_t)(cap - 1);
+        while (t[j]) j = (j + 1) & (size_t)(cap - 1);
+        t[j] = s->seen[i];
+      }
+    free(s->seen);
+    s->seen = t;
+    s->capseen = cap;
+  }
+  size_t j = text_hash(text) & (size_t)(s->capseen - 1);
+  for (; s->seen[j]; j = (j + 1) & (size_t)(s->capseen - 1))
+    if (strcmp(s->seen[j], text) == 0) return false;
+  s->seen[j] = strdup(text);
+  s->nseen++;
+  return true;
+}
+
 /* A complete candidate: validate, cost, filter, keep. */
 static void emit(W *w, const int *outs) {
   Shared *s = w->s;
@@ -679,15 +712,7 @@ static void emit(W *w, const int *outs) {
   }
   pthread_mutex_lock(&s->mu);
   s->candidates++;
-  bool dup = false;
-  for (int i = 0; i < s->nseen && !dup; i++) dup = strcmp(s->seen[i], text) == 0;
-  if (!dup) {
-    if (s->nseen == s->capseen) {
-      s->capseen = s->capseen ? s->capseen * 2 : 64;
-      s->seen = realloc(s->seen, sizeof(char *) * (size_t)s->capseen);
-    }
-    s->seen[s->nseen++] = strdup(text);
-  }
+  bool dup = !seen_add(s, text);
   pthread_mutex_unlock(&s->mu);
   if (dup) {
     free(text);
@@ -1879,7 +1904,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   }
   r->final_s = ax_clock_s() - f0;
   r->seconds = ax_clock_s() - s->start;
-  for (int i = 0; i < s->nseen; i++) free(s->seen[i]);
+  for (int i = 0; i < s->capseen; i++) free(s->seen[i]);
   free(s->seen);
   free(s->found);
   free(s->tcls);

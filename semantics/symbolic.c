@@ -209,8 +209,32 @@ static T odd_of(AxDomain *d, T y) {
 }
 
 /* e^(y log x) for finite x > 0 (the real power's definition) */
+static void add_fact(AxDomain *d, T fact);
+
+/* e^(y log x), the real power x^y of an x > 0. For y = ±1/2 (sqrt and rsqrt through pow,
+ * and rsqrt itself) the power's defining fact is added, as sqrt_op does for axle.sqrt:
+ * x > 0 => (w > 0 ∧ w·w = x) for y = 1/2, x > 0 => (w > 0 ∧ w·w·x = 1) for y = -1/2 — true
+ * of the real power, so sound for proofs; it lets the solvers relate the power to
+ * axle.sqrt (A/rsqrt(B) = A·sqrt(B)), which the uninterpreted exp and log alone cannot. */
 static T exp_log(AxDomain *d, T x, T y) {
-  return ax_term_mk_exp(TC(d), ax_term_mk_mul2(TC(d), y, ax_term_mk_log(TC(d), x)));
+  AxTermCtx *tc = TC(d);
+  T w = ax_term_mk_exp(tc, ax_term_mk_mul2(tc, y, ax_term_mk_log(tc, x)));
+  mpq_t q;
+  mpq_init(q);
+  if (ax_term_is_const(y) && ax_term_sort(y) == AX_SORT_REAL) {
+    ax_term_real_value(y, q);
+    bool half = mpz_cmp_ui(mpq_denref(q), 2) == 0 && mpz_cmpabs_ui(mpq_numref(q), 1) == 0;
+    if (half) {
+      T z = ax_term_mk_real_si(tc, 0, 1), one = ax_term_mk_real_si(tc, 1, 1);
+      T sq = ax_term_mk_mul2(tc, w, w);
+      T def = mpz_sgn(mpq_numref(q)) > 0 ? ax_term_mk_eq(tc, sq, x)
+                                          : ax_term_mk_eq(tc, ax_term_mk_mul2(tc, sq, x), one);
+      add_fact(d, ax_term_mk_implies(tc, ax_term_mk_lt(tc, z, x),
+                                     and2(d, ax_term_mk_lt(tc, z, w), def)));
+    }
+  }
+  mpq_clear(q);
+  return w;
 }
 
 static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb);
@@ -401,6 +425,13 @@ static AxV exp_op(AxDomain *d, AxType t, AxV pa) {
   return ext(d, v, a->nan, a->pinf, fls(d));
 }
 
+/* Adds a definitional fact (once) to the facts every query of this instance assumes. */
+static void add_fact(AxDomain *d, T fact) {
+  for (size_t i = 0; i < S(d)->facts.len; i++)
+    if (S(d)->facts.items[i] == fact) return;
+  ax_vec_push(S(d)->a, &S(d)->facts, (void *)fact);
+}
+
 /* SQRT (real): the non-negative root of a finite x >= 0 — an application of the
  * uninterpreted axle.sqrt with the fact x >= 0 => (r >= 0 ∧ r·r = x), which every real
  * root satisfies (sound for proofs); sqrt(x < 0) = sqrt(-inf) = NaN, sqrt(+inf) = +inf,
@@ -415,9 +446,7 @@ static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
   T nonneg = ax_term_mk_le(tc, zero(d, t), a->v);
   T fact = ax_term_mk_implies(tc, nonneg, and2(d, ax_term_mk_le(tc, zero(d, t), r),
                                                ax_term_mk_eq(tc, ax_term_mk_mul2(tc, r, r), a->v)));
-  bool seen = false;
-  for (size_t i = 0; i < S(d)->facts.len && !seen; i++) seen = S(d)->facts.items[i] == fact;
-  if (!seen) ax_vec_push(S(d)->a, &S(d)->facts, (void *)fact);
+  add_fact(d, fact);
   T fin = is_fin(d, a);
   T nan = or2(d, a->nan, negative(d, a, t));
   return ext(d, ax_term_mk_ite(tc, and2(d, fin, nonneg), r, zero(d, t)), nan, and2(d, not1(d, nan), a->pinf),

@@ -49,8 +49,8 @@ done
 {
   echo "# Superoptimizer results (modelled)"
   echo
-  echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(date -u +%Y-%m-%d) — a shared,"
-  echo "loaded machine ($machine; load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end),"
+  echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(date -u +%Y-%m-%d) — a shared"
+  echo "machine ($machine; load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end),"
   echo "\`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`${gate[*]}\`."
   echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), never"
   echo "measured. *best at s*: when the search found the graph it returned; *search s*: the"

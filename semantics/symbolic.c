@@ -208,7 +208,6 @@ static T odd_of(AxDomain *d, T y) {
   return ax_term_mk_eq(tc, ax_term_mk_to_real(tc, k), y);
 }
 
-/* e^(y log x) for finite x > 0 (the real power's definition) */
 static void add_fact(AxDomain *d, T fact);
 
 /* e^(y log x), the real power x^y of an x > 0. For y = ±1/2 (sqrt and rsqrt through pow,

@@ -100,8 +100,9 @@ typedef struct Shared {
   pthread_mutex_t mu;
   Found *found;
   int nfound;
-  char **seen;                  /* texts already costed (dedup): an open-addressing set of
-                                   capseen slots (a power of two, NULL = empty) */
+  uint64_t (*seen)[2];          /* texts already costed (dedup): an open-addressing set of
+                                   capseen slots (a power of two) holding two independent
+                                   64-bit hashes of each text ({0, 0} = empty) */
   int nseen, capseen;
   long states, pruned, candidates, checked, equivalent;
   double check_s;               /* seconds spent in the filter, summed over threads */
@@ -649,34 +650,46 @@ static int cmp_found(const void *a, const void *b) {
   return x->time_s < y->time_s ? -1 : x->time_s > y->time_s;
 }
 
-/* FNV-1a: the slot of a candidate text in the dedup set. */
-static uint64_t text_hash(const char *t) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ull;
-  return h;
+/* Two independent 64-bit hashes of a candidate text (FNV-1a from two offsets), the first
+ * never 0 so that {0, 0} marks an empty slot. */
+static void text_hash(const char *t, uint64_t h[2]) {
+  uint64_t x = 1469598103934665603ull, y = 0x9e3779b97f4a7c15ull;
+  for (; *t; t++) {
+    x = (x ^ (unsigned char)*t) * 1099511628211ull;
+    y = (y ^ (unsigned char)*t) * 0x100000001b3ull + 0x632be59bd9b4e019ull;
+  }
+  h[0] = x | 1;
+  h[1] = y;
 }
 
-/* Adds a copy of text to the set of texts already seen; false when it was there. A
- * search emits tens of thousands of candidates, so the set is hashed (a list scanned per
- * candidate, under the lock, grew quadratically). Caller holds s->mu. */
+/* Adds text to the set of texts already seen; false when it was there. A search emits
+ * hundreds of thousands of candidates: the set is hashed (a list scanned per candidate,
+ * under the lock, grew quadratically) and keeps 16 bytes per text, not the text. Two texts
+ * with equal 128-bit hashes would lose the second candidate from the search — never a
+ * wrong result (every result is checked) and, at 10^6 candidates, a chance of about 10^-27.
+ * Caller holds s->mu. */
 static bool seen_add(Shared *s, const char *text) {
   if (2 * (s->nseen + 1) > s->capseen) {
     int cap = s->capseen ? s->capseen * 2 : 1024;
-    char **t = ax_xcalloc((size_t)cap, sizeof *t);
+    uint64_t (*t)[2] = ax_xcalloc((size_t)cap, sizeof *t);
     for (int i = 0; i < s->capseen; i++)
-      if (s->seen[i]) {
-        size_t j = text_hash(s->seen[i]) & (size_t)(cap - 1);
-        while (t[j]) j = (j + 1) & (size_t)(cap - 1);
-        t[j] = s->seen[i];
+      if (s->seen[i][0]) {
+        size_t j = s->seen[i][0] & (size_t)(cap - 1);
+        while (t[j][0]) j = (j + 1) & (size_t)(cap - 1);
+        t[j][0] = s->seen[i][0];
+        t[j][1] = s->seen[i][1];
       }
     free(s->seen);
     s->seen = t;
     s->capseen = cap;
   }
-  size_t j = text_hash(text) & (size_t)(s->capseen - 1);
-  for (; s->seen[j]; j = (j + 1) & (size_t)(s->capseen - 1))
-    if (strcmp(s->seen[j], text) == 0) return false;
-  s->seen[j] = strdup(text);
+  uint64_t h[2];
+  text_hash(text, h);
+  size_t j = h[0] & (size_t)(s->capseen - 1);
+  for (; s->seen[j][0]; j = (j + 1) & (size_t)(s->capseen - 1))
+    if (s->seen[j][0] == h[0] && s->seen[j][1] == h[1]) return false;
+  s->seen[j][0] = h[0];
+  s->seen[j][1] = h[1];
   s->nseen++;
   return true;
 }
@@ -1904,7 +1917,6 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   }
   r->final_s = ax_clock_s() - f0;
   r->seconds = ax_clock_s() - s->start;
-  for (int i = 0; i < s->capseen; i++) free(s->seen[i]);
   free(s->seen);
   free(s->found);
   free(s->tcls);

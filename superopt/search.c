@@ -658,17 +658,17 @@ static void text_hash(const char *t, uint64_t h[2]) {
     x = (x ^ (unsigned char)*t) * 1099511628211ull;
     y = (y ^ (unsigned char)*t) * 0x100000001b3ull + 0x632be59bd9b4e019ull;
   }
-  h[0] = x | 1;
+  h[0] = x ? x : 1;   /* not x | 1: the low bits pick the slot */
   h[1] = y;
 }
 
-/* Adds text to the set of texts already seen; false when it was there. A search emits
- * hundreds of thousands of candidates: the set is hashed (a list scanned per candidate,
- * under the lock, grew quadratically) and keeps 16 bytes per text, not the text. Two texts
- * with equal 128-bit hashes would lose the second candidate from the search — never a
- * wrong result (every result is checked) and, at 10^6 candidates, a chance of about 10^-27.
- * Caller holds s->mu. */
-static bool seen_add(Shared *s, const char *text) {
+/* Adds a text, given by its hashes (text_hash), to the set of texts already seen; false
+ * when it was there. A search emits hundreds of thousands of candidates: the set is hashed
+ * (a list scanned per candidate, under the lock, grew quadratically) and keeps 16 bytes per
+ * text, not the text. Two texts with equal 128-bit hashes would lose the second candidate
+ * from the search — never a wrong result (every result is checked) and, at 10^6
+ * candidates, a chance of about 10^-27. Caller holds s->mu. */
+static bool seen_add(Shared *s, const uint64_t h[2]) {
   if (2 * (s->nseen + 1) > s->capseen) {
     int cap = s->capseen ? s->capseen * 2 : 1024;
     uint64_t (*t)[2] = ax_xcalloc((size_t)cap, sizeof *t);
@@ -683,8 +683,6 @@ static bool seen_add(Shared *s, const char *text) {
     s->seen = t;
     s->capseen = cap;
   }
-  uint64_t h[2];
-  text_hash(text, h);
   size_t j = h[0] & (size_t)(s->capseen - 1);
   for (; s->seen[j][0]; j = (j + 1) & (size_t)(s->capseen - 1))
     if (s->seen[j][0] == h[0] && s->seen[j][1] == h[1]) return false;
@@ -723,9 +721,11 @@ static void emit(W *w, const int *outs) {
     free(text);
     return;
   }
+  uint64_t h[2];
+  text_hash(text, h);   /* outside the lock: the threads share only the set */
   pthread_mutex_lock(&s->mu);
   s->candidates++;
-  bool dup = !seen_add(s, text);
+  bool dup = !seen_add(s, h);
   pthread_mutex_unlock(&s->mu);
   if (dup) {
     free(text);

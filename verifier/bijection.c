@@ -406,10 +406,7 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
     if (rep.confirmed) {
       v = AX_INVALID;
       say(out, where, "%s", rep.failed);
-      free(out->cex_text);
-      free(out->cex_json);
-      out->cex_text = rep.text;
-      out->cex_json = rep.json;
+      ax_result_take_cex(out, &rep);
     } else {
       v = AX_UNKNOWN;
       const char *msg = rep.unsupported ? rep.unsupported
@@ -441,10 +438,7 @@ static AxVerdict refute(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
   AxReplay rep;
   if (!ax_cex_search(in, &w, SEARCH_SAMPLES, &rep)) return v;
   say(out, where, "%s (found by replaying small instances)", rep.failed);
-  free(out->cex_text);
-  free(out->cex_json);
-  out->cex_text = rep.text;
-  out->cex_json = rep.json;
+  ax_result_take_cex(out, &rep);
   free(rep.failed);
   return AX_INVALID;
 }

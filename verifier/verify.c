@@ -64,6 +64,14 @@ void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const c
   snprintf(out->reason, n, fmt, a, b);
 }
 
+void ax_result_take_cex(AxResult *out, AxReplay *rep) {
+  free(out->cex_text);
+  free(out->cex_json);
+  out->cex_text = rep->text;
+  out->cex_json = rep->json;
+  rep->text = rep->json = NULL;
+}
+
 /* AxSolverOpts.replay: does m replay as a counterexample? */
 static bool replays(void *ctx, const AxModel *m) {
   AxEagerReplay *e = ctx;
@@ -99,8 +107,6 @@ static const AxVerifyOpts *dumping(const AxVerifyOpts *o, AxVerifyOpts *local, c
   return local;
 }
 
-/* Verifies one rank vector. Returns the verdict of this instance: VERIFIED (holds),
- * INVALID (replayed counterexample, stored in out), UNKNOWN or ERROR (reason in out). */
 /* Small concrete instances replayed exactly (ax_cex_search): true, with the counterexample
  * and the reason in out, when one refutes the rule — the only INVALID that does not come
  * from a solver's model. */
@@ -108,14 +114,13 @@ static bool refuted_small(AxSymInstance *in, const AxWatch *w, const char *where
   AxReplay found;
   if (!ax_cex_search(in, w, 256, &found)) return false;
   ax_result_set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
-  free(out->cex_text);
-  free(out->cex_json);
-  out->cex_text = found.text;
-  out->cex_json = found.json;
+  ax_result_take_cex(out, &found);
   free(found.failed);
   return true;
 }
 
+/* Verifies one rank vector. Returns the verdict of this instance: VERIFIED (holds),
+ * INVALID (replayed counterexample, stored in out), UNKNOWN or ERROR (reason in out). */
 static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const AxVerifyOpts *o,
                           AxResult *out, bool *vacuous) {
   AxSymInstance in;
@@ -171,10 +176,7 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
     if (rep.confirmed) {
       v = AX_INVALID;
       ax_result_set_reason(out, "at rank %s: %s", where, rep.failed);
-      free(out->cex_text);
-      free(out->cex_json);
-      out->cex_text = rep.text;
-      out->cex_json = rep.json;
+      ax_result_take_cex(out, &rep);
     } else if (rep.unsupported || in.nclosed) {
       /* the model need not be a real counterexample: an uninterpreted function (log, pow's
        * open cases, sqrt, a sum under sqrt: symbolic.c close_sum) may take values the true

@@ -129,6 +129,10 @@ void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e
  * a and b (fmt holds exactly two %s), the old reason freed; and a rank vector as reports
  * print it, "x=2, y=1" (returned owned). */
 void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const char *b);
+/* out's counterexample becomes rep's text and JSON (moved: rep keeps neither; out's old ones
+ * freed). */
+struct AxReplay;
+void ax_result_take_cex(AxResult *out, struct AxReplay *rep);
 char *ax_verify_ranks_text(const AxRuleSyms *s, const int *rank);
 
 #endif

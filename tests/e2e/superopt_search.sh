@@ -65,6 +65,15 @@ for f in candidates checked equivalent best_time_us; do
 done
 check "memo: fewer states" [ "$(field "$tmp/memo1.json" states)" -lt "$(field "$tmp/memo0.json" states)" ]
 
+# 3c. two kernel statements reach some graphs more than once; the search's dedup keeps each
+# once among the results (let through, 25 of these 50 are copies — on one thread the order
+# is fixed)
+mkdir -p "$tmp/dedup"
+"$AXLE" superopt --no-gate --progress never --jobs 1 $t/tiny_mm.axl --max-kernel-ops 2 --max-block-ops 3 \
+  --top 50 --output "$tmp/dedup.mug" --found-dir "$tmp/dedup" >/dev/null 2>&1
+check "dedup: 50 found" [ "$(ls "$tmp/dedup" | grep -c '\.mug$')" -eq 50 ]
+check "dedup: found graphs distinct" [ "$(sums "$tmp/dedup" | uniq -d | wc -l)" -eq 0 ]
+
 # 4. gating: a wrong axiom, and a directory without the rules, are refused by name
 "$AXLE" superopt $t/tiny_mm.axl --output "$tmp/g.mug" --rules $t/wrong-rules --progress never \
   2>"$tmp/gate.err"; st=$?

@@ -34,7 +34,7 @@ check "pow_08_pow: a negative base (lhs and rhs of opposite signs)" \
 st=$?
 m=$(jq -s 'length' "$tmp/mut.json")
 check "xla-extra mutants: exit 0" [ "$st" = 0 ]
-check "xla-extra mutants: 55 results" [ "$m" = 55 ]
+check "xla-extra mutants: 57 results" [ "$m" = 57 ]
 check "xla-extra mutants: all INVALID" \
   [ "$(jq -s '[.[] | select(.verdict == "invalid")] | length' "$tmp/mut.json")" = "$m" ]
 check "xla-extra mutants: each with a replayed counterexample" \

@@ -1309,119 +1309,131 @@ static void check_cond_list(Checker *c, AxStmt *st, AxVec *into) {
   }
 }
 
-static void check_stmt(Checker *c, AxStmt *st) {
-  switch (st->kind) {
-  case AX_S_RCLASS:
-    for (size_t i = 0; i < st->nnames; i++) {
-      if (find_rclass(c, st->names[i].name) >= 0) {
-        err(c, st->names[i].span, "rank class '%s' is already declared", st->names[i].name);
-        continue;
-      }
-      AxRClass *r = ax_arena_alloc(c->a, sizeof *r);
-      r->name = st->names[i].name;
-      r->span = st->names[i].span;
-      ax_vec_push(c->a, &c->rcls, r);
-      add_axis(c, &st->names[i], (int)c->rcls.len - 1);   /* its default aggregated axis */
+/* `rclass x, y`: each a new rank class with its default aggregated axis. */
+static void check_rclass(Checker *c, AxStmt *st) {
+  for (size_t i = 0; i < st->nnames; i++) {
+    if (find_rclass(c, st->names[i].name) >= 0) {
+      err(c, st->names[i].span, "rank class '%s' is already declared", st->names[i].name);
+      continue;
     }
-    break;
-  case AX_S_AXES: {
-    int rc = need_rclass(c, &st->over);
-    if (rc < 0) return;
-    for (size_t i = 0; i < st->nnames; i++) add_axis(c, &st->names[i], rc);
-    break;
+    AxRClass *r = ax_arena_alloc(c->a, sizeof *r);
+    r->name = st->names[i].name;
+    r->span = st->names[i].span;
+    ax_vec_push(c->a, &c->rcls, r);
+    add_axis(c, &st->names[i], (int)c->rcls.len - 1);   /* its default aggregated axis */
   }
-  case AX_S_MAP:
-  case AX_S_INDEX: {
-    int rc = need_rclass(c, &st->over);
-    if (rc < 0) {   /* declare the names anyway, so their uses are not errors again */
-      for (size_t i = 0; i < st->nnames; i++) {
-        AxSym *s = declare(c, AX_SYM_MAP, &st->names[i]);
-        if (s) s->bad = true;
-      }
-      return;
-    }
-    if (st->value) {
-      AxTy t = check_expr(c, st->value);
-      if (t.kind == AX_K_NONE) return;
-      if (!is_mapish(t)) {
-        err(c, st->value->span, "a map is defined by map arithmetic, not %s", kind_text(t));
-        return;
-      }
-      if (t.rclass >= 0 && t.rclass != rc) {
-        err(c, st->value->span, "the definition is a map over '%s', not over '%s'",
-            rcl(c, t.rclass)->name, rcl(c, rc)->name);
-        return;
-      }
-      if (st->nnames > 1) {
-        err(c, st->span, "a defined map is declared alone ('map %s over %s = …')", st->names[0].name,
-            st->over.name);
-        return;
-      }
-    }
+}
+
+/* `axes x1, x2 : x` */
+static void check_axes_decl(Checker *c, AxStmt *st) {
+  int rc = need_rclass(c, &st->over);
+  if (rc < 0) return;
+  for (size_t i = 0; i < st->nnames; i++) add_axis(c, &st->names[i], rc);
+}
+
+/* `map s, t over x [nonneg] [= e]`, `index i, j over x` */
+static void check_map_decl(Checker *c, AxStmt *st) {
+  int rc = need_rclass(c, &st->over);
+  if (rc < 0) {   /* declare the names anyway, so their uses are not errors again */
     for (size_t i = 0; i < st->nnames; i++) {
-      AxSym *s = declare(c, st->kind == AX_S_MAP ? AX_SYM_MAP : AX_SYM_INDEX, &st->names[i]);
-      if (!s) continue;
-      s->rclass = rc;
-      s->nonneg = st->nonneg;
-      s->def = st->value;
+      AxSym *s = declare(c, AX_SYM_MAP, &st->names[i]);
+      if (s) s->bad = true;
     }
-    break;
+    return;
   }
-  case AX_S_TENSOR:
-  case AX_S_SCALAR:
-    check_tensor(c, st);
-    break;
-  case AX_S_LET: {
+  if (st->value) {
     AxTy t = check_expr(c, st->value);
-    AxSym *s = declare(c, AX_SYM_LET, &st->names[0]);
-    if (s) {
-      s->def = st->value;
-      s->bad = t.kind == AX_K_NONE;
+    if (t.kind == AX_K_NONE) return;
+    if (!is_mapish(t)) {
+      err(c, st->value->span, "a map is defined by map arithmetic, not %s", kind_text(t));
+      return;
     }
-    break;
+    if (t.rclass >= 0 && t.rclass != rc) {
+      err(c, st->value->span, "the definition is a map over '%s', not over '%s'",
+          rcl(c, t.rclass)->name, rcl(c, rc)->name);
+      return;
+    }
+    if (st->nnames > 1) {
+      err(c, st->span, "a defined map is declared alone ('map %s over %s = …')", st->names[0].name,
+          st->over.name);
+      return;
+    }
   }
-  case AX_S_REQUIRE:
-    check_cond_list(c, st, &c->reqs);
-    break;
-  case AX_S_HINT:
-    check_cond_list(c, st, &c->hints);
-    break;
-  case AX_S_REWRITE: {
-    if (c->s->lhs) {
-      err(c, st->span, "a rule has one rewrite; this is a second 'lhs => rhs'");
-      return;
-    }
-    AxTy l = as_tensor(check_expr(c, st->lhs)), r = as_tensor(check_expr(c, st->rhs));
-    st->lhs->ty = l.kind == AX_K_TENSOR ? st->lhs->ty : l;
-    if (l.kind == AX_K_NONE || r.kind == AX_K_NONE) return;
-    if (l.kind != AX_K_TENSOR || r.kind != AX_K_TENSOR) {
-      err(c, (l.kind != AX_K_TENSOR ? st->lhs : st->rhs)->span,
-          "both sides of a rewrite must be tensor expressions, this is %s",
-          kind_text(l.kind != AX_K_TENSOR ? l : r));
-      return;
-    }
-    if (l.axes != r.axes) {
-      err(c, st->span, "the two sides have different axes: %s => %s", axes_text(c, l.axes),
-          axes_text(c, r.axes));
-      return;
-    }
-    AxElem el = unify(c, l.elem, r.elem);
-    if (el == AX_ELEM_NONE) {
-      err(c, st->span, "the two sides have different element types: %s => %s", elem_text(c, l.elem),
-          elem_text(c, r.elem));
-      return;
-    }
-    c->s->lhs = st->lhs;
-    c->s->rhs = st->rhs;
-    c->s->elem = el;
-    break;
+  for (size_t i = 0; i < st->nnames; i++) {
+    AxSym *s = declare(c, st->kind == AX_S_MAP ? AX_SYM_MAP : AX_SYM_INDEX, &st->names[i]);
+    if (!s) continue;
+    s->rclass = rc;
+    s->nonneg = st->nonneg;
+    s->def = st->value;
   }
-  case AX_S_INPUT:
-  case AX_S_OUTPUT:
-    err(c, st->span, "'%s' declares a program input or output; rules declare 'tensor'",
-        st->kind == AX_S_INPUT ? "input" : "output");
-    break;
+}
+
+/* `let N = e` */
+static void check_let(Checker *c, AxStmt *st) {
+  AxTy t = check_expr(c, st->value);
+  AxSym *s = declare(c, AX_SYM_LET, &st->names[0]);
+  if (s) {
+    s->def = st->value;
+    s->bad = t.kind == AX_K_NONE;
   }
+}
+
+static void check_require(Checker *c, AxStmt *st) { check_cond_list(c, st, &c->reqs); }
+
+static void check_hint(Checker *c, AxStmt *st) { check_cond_list(c, st, &c->hints); }
+
+/* `lhs => rhs`: one per rule, two tensor expressions of the same axes and element type. */
+static void check_rewrite(Checker *c, AxStmt *st) {
+  if (c->s->lhs) {
+    err(c, st->span, "a rule has one rewrite; this is a second 'lhs => rhs'");
+    return;
+  }
+  AxTy l = as_tensor(check_expr(c, st->lhs)), r = as_tensor(check_expr(c, st->rhs));
+  st->lhs->ty = l.kind == AX_K_TENSOR ? st->lhs->ty : l;
+  if (l.kind == AX_K_NONE || r.kind == AX_K_NONE) return;
+  if (l.kind != AX_K_TENSOR || r.kind != AX_K_TENSOR) {
+    err(c, (l.kind != AX_K_TENSOR ? st->lhs : st->rhs)->span,
+        "both sides of a rewrite must be tensor expressions, this is %s",
+        kind_text(l.kind != AX_K_TENSOR ? l : r));
+    return;
+  }
+  if (l.axes != r.axes) {
+    err(c, st->span, "the two sides have different axes: %s => %s", axes_text(c, l.axes),
+        axes_text(c, r.axes));
+    return;
+  }
+  AxElem el = unify(c, l.elem, r.elem);
+  if (el == AX_ELEM_NONE) {
+    err(c, st->span, "the two sides have different element types: %s => %s", elem_text(c, l.elem),
+        elem_text(c, r.elem));
+    return;
+  }
+  c->s->lhs = st->lhs;
+  c->s->rhs = st->rhs;
+  c->s->elem = el;
+}
+
+/* `input`, `output`: program statements, not a rule's. */
+static void check_program_decl(Checker *c, AxStmt *st) {
+  err(c, st->span, "'%s' declares a program input or output; rules declare 'tensor'",
+      st->kind == AX_S_INPUT ? "input" : "output");
+}
+
+/* One checker per statement kind (dsl/ast.h AxStmtKind); every kind has one. */
+static void (*const stmt_checks[])(Checker *, AxStmt *) = {
+    [AX_S_RCLASS] = check_rclass,   [AX_S_AXES] = check_axes_decl,
+    [AX_S_MAP] = check_map_decl,    [AX_S_INDEX] = check_map_decl,
+    [AX_S_TENSOR] = check_tensor,   [AX_S_SCALAR] = check_tensor,
+    [AX_S_LET] = check_let,         [AX_S_REQUIRE] = check_require,
+    [AX_S_HINT] = check_hint,       [AX_S_REWRITE] = check_rewrite,
+    [AX_S_INPUT] = check_program_decl, [AX_S_OUTPUT] = check_program_decl,
+};
+
+_Static_assert(sizeof stmt_checks / sizeof *stmt_checks == AX_S_OUTPUT + 1, "a checker per kind");
+
+static void check_stmt(Checker *c, AxStmt *st) {
+  AX_ASSERT((size_t)st->kind < sizeof stmt_checks / sizeof *stmt_checks && stmt_checks[st->kind]);
+  stmt_checks[st->kind](c, st);
 }
 
 /* Rank classes fixed at rank 1 are those of concat and iota axes in what the rule uses —

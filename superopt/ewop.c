@@ -181,11 +181,11 @@ static void ff_sqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
 #define UNARY(fn) .arity = 1, .f64_un = f64_##fn, .ff_un = ff_##fn
 
 const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
-    [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .lax = AX_EWOP_LAX_SUM, .abs = AX_EWOP_ABS_ADD,
-                   .flops = 1, .cuda = "a0 + a1"},
+    [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .commutes = true, .lax = AX_EWOP_LAX_SUM,
+                   .abs = AX_EWOP_ABS_ADD, .flops = 1, .cuda = "a0 + a1"},
     [AX_OP_SUB] = {.op = AX_OP_SUB, BINARY(sub), .lax = AX_EWOP_LAX_SUM, .abs = AX_EWOP_ABS_ADD,
                    .flops = 1, .cuda = "a0 - a1"},
-    [AX_OP_MUL] = {.op = AX_OP_MUL, BINARY(mul), .lax = AX_EWOP_LAX_PRODUCT,
+    [AX_OP_MUL] = {.op = AX_OP_MUL, BINARY(mul), .commutes = true, .lax = AX_EWOP_LAX_PRODUCT,
                    .abs = AX_EWOP_ABS_POWER, .abs_pow = {1, 1}, .flops = 1, .cuda = "a0 * a1"},
     [AX_OP_DIV] = {.op = AX_OP_DIV, BINARY(div), .lax = AX_EWOP_LAX_QUOTIENT,
                    .abs = AX_EWOP_ABS_POWER, .abs_pow = {1, -1}, .flops = 2, .cuda = "a0 / a1"},

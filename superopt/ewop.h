@@ -15,7 +15,9 @@
  *   pruning (prune.c)         abs, abs_pow: its abstract expression in the normal form
  *   cost model (cost.c)       flops: CUDA-core FLOPs per element
  *   generator (search.c)      insert: whether, and in which order, the search inserts it as
- *                             a unary node (0: never)
+ *                             a unary node (0: never); commutes: a binary operator whose
+ *                             operands may swap (the generator builds one order, the
+ *                             canonical keys sort them)
  *   CUDA (gpu/cuda.c)         cuda: its f32 expression over the variables a0, a1
  *
  * Adding an element-wise operator: its line in AX_OP_LIST (dsl/ops.h, class UNARY or
@@ -67,6 +69,7 @@ typedef struct AxEwOp {
   int abs_pow[2];          /* AX_EWOP_ABS_POWER: the operands' exponents */
   double flops;            /* CUDA-core FLOPs per element (a transcendental costs a few) */
   int insert;              /* the generator's order of unary insertions, from 1; 0: never */
+  bool commutes;           /* binary: op(a, b) = op(b, a) (add, mul) */
   const char *cuda;        /* f32 expression over a0 (and a1), e.g. "expf(a0)" */
 } AxEwOp;
 
@@ -78,6 +81,12 @@ extern const AxEwOp ax_ewop_rows[AX_OP_COUNT];
  * operator. Inline: the interpreters ask once per run of elements. */
 static inline const AxEwOp *ax_ewop_get(AxOp op) {
   return (unsigned)op < AX_OP_COUNT && ax_ewop_rows[op].arity ? &ax_ewop_rows[op] : NULL;
+}
+
+/* Whether op is a commutative binary element-wise operator (false for any other op). */
+static inline bool ax_ewop_commutes(AxOp op) {
+  const AxEwOp *e = ax_ewop_get(op);
+  return e && e->commutes;
 }
 
 /* Whether op reads its operand's secondary field component (false for non-element-wise). */

@@ -329,19 +329,13 @@ static int64_t sz(const SizeMap *m, int c, int64_t v) {
   return m && c >= 0 && c < MAXC && m->cls[c] ? m->cls[c] : v;
 }
 
-static void print_shape(FILE *f, const AxTShape *s, const int *cls, const SizeMap *m) {
-  fputc('[', f);
-  for (int i = 0; i < s->rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", sz(m, cls[i], s->dim[i]));
-  fputc(']', f);
-}
-
-static const char *kname(const W *w, int t, char *buf, size_t n) {
-  if (w->kt[t].name) return w->kt[t].name;
-  snprintf(buf, n, "t%d", t);
-  return buf;
-}
-
-static void print_map(FILE *f, const int *map) { ax_mugtext_print_map(f, map); }
+/* Names of the candidate's kernel tensors, block nodes and kernels, by index. */
+_Static_assert(MAXT == 16 && MAXN == 16 && MAXS == 6, "a name for every index");
+static const char *const tnames[MAXT] = {"t0", "t1", "t2",  "t3",  "t4",  "t5",  "t6",  "t7",
+                                         "t8", "t9", "t10", "t11", "t12", "t13", "t14", "t15"};
+static const char *const nnames[MAXN] = {"n0", "n1", "n2",  "n3",  "n4",  "n5",  "n6",  "n7",
+                                         "n8", "n9", "n10", "n11", "n12", "n13", "n14", "n15"};
+static const char *const knames[MAXS + 1] = {"k0", "k1", "k2", "k3", "k4", "k5", "k6"};
 
 /* A block node that is fused with the next one into a thread graph: both element-wise, of
  * one phase, and the next the only reader of this one. */
@@ -354,125 +348,154 @@ static bool fuses(const Blk *b, int i) {
   return y->in[0] == i || (y->nin > 1 && y->in[1] == i);
 }
 
-static void print_attrs(FILE *f, bool axis_set, int axis, int64_t to, int to_cls, const SizeMap *m) {
-  if (axis_set) fprintf(f, ", axis = %d", axis);
-  if (to > 1) fprintf(f, ", to = %" PRId64, sz(m, to_cls, to));
+/* An operator's attributes as the graph holds them: `to` 0 when it is 1 (not written). */
+static AxTAttrs attrs(bool axis_set, int axis, int64_t to, int to_cls, const SizeMap *m) {
+  AxTAttrs at = {0};
+  at.axis_set = axis_set;
+  at.axis = axis;
+  at.to = to > 1 ? sz(m, to_cls, to) : 0;
+  return at;
 }
 
-static void print_block(FILE *f, const W *w, const Blk *b, int k, const SizeMap *m) {
-  char buf[32];
-  fprintf(f, "\n  kernel k%d grid [%" PRId64 ", %" PRId64 ", %" PRId64 "] block [128, 1, 1] forloop %" PRId64 " {\n",
-          k, b->grid[0], b->grid[1], b->grid[2], b->R);
+/* The block graph of b as kernel `kname` of g; tm maps the search's kernel tensors to g's
+ * (savers add theirs). */
+static void build_block(AxArena *a, AxMugraph *g, int *tcap, const Blk *b, const char *kname,
+                        const char *const *names, int *tm, const SizeMap *m) {
+  int s = g->nstmts - 1;
+  AxKernel *k = ax_arena_alloc(a, sizeof *k);
+  g->stmts[s].kind = AX_KS_KERNEL;
+  g->stmts[s].kernel = k;
+  g->stmts[s].note.blank = true;   /* a blank line before every kernel */
+  k->name = kname;
+  for (int d = 0; d < 3; d++) k->grid[d] = b->grid[d];
+  k->block[0] = 128, k->block[1] = k->block[2] = 1;
+  k->forloop = b->R;
+  k->nodes = ax_arena_alloc(a, sizeof *k->nodes * (size_t)(b->nn ? b->nn : 1));
+  k->nnodes = b->nn;
   bool in_thread = false;
   for (int i = 0; i < b->nn; i++) {
     const BN *n = &b->n[i];
-    const char *ind = in_thread ? "      " : "    ";
+    AxBNode *x = &k->nodes[i];
+    x->kind = n->kind;
+    x->name = nnames[i];
+    x->thread = -1;
+    x->src = x->dst = -1;
+    x->fmap = -1;
+    for (int d = 0; d < 3; d++) x->imap[d] = x->omap[d] = -1;
+    x->nin = n->kind == AX_BN_ITER ? 0 : n->nin;
+    for (int j = 0; j < x->nin; j++) x->in[j] = n->in[j];
     switch (n->kind) {
     case AX_BN_ITER:
-      fprintf(f, "    n%d = input %s imap ", i, kname(w, n->src, buf, sizeof buf));
-      print_map(f, n->imap);
-      if (n->fmap >= 0) fprintf(f, " fmap %d\n", n->fmap);
-      else fprintf(f, " fmap -\n");
+      x->src = tm[n->src];
+      for (int d = 0; d < 3; d++) x->imap[d] = n->imap[d];
+      x->fmap = n->fmap;
       break;
     case AX_BN_OP:
-      if (!in_thread && fuses(b, i)) {
-        fprintf(f, "    thread {\n");
-        in_thread = true;
-        ind = "      ";
-      }
-      fprintf(f, "%sn%d = %s(n%d", ind, i, ax_op_pname(n->op), n->in[0]);
-      if (n->nin > 1) fprintf(f, ", n%d", n->in[1]);
-      print_attrs(f, n->axis_set, n->axis, n->to, n->to_cls, m);
-      fprintf(f, ")\n");
-      if (in_thread && !fuses(b, i)) {
-        fprintf(f, "    }\n");
-        in_thread = false;
-      }
+      /* consecutive fused operators form one thread graph */
+      if (!in_thread && fuses(b, i)) in_thread = true, k->nthreads++;
+      if (in_thread) x->thread = k->nthreads - 1;
+      if (in_thread && !fuses(b, i)) in_thread = false;
+      x->op = n->op;
+      x->at = attrs(n->axis_set, n->axis, n->to, n->to_cls, m);
       break;
     case AX_BN_ACCUM:
-      fprintf(f, "    n%d = accum %s(n%d", i, ax_mug_acc_name(n->acc), n->in[0]);
-      print_attrs(f, n->axis_set, n->axis, 0, -1, m);
-      fprintf(f, ")\n");
+      x->acc = n->acc;
+      x->at = attrs(n->axis_set, n->axis, 0, -1, NULL);
       break;
-    case AX_BN_SAVE:
-      fprintf(f, "    output %s = n%d omap ", kname(w, n->dst, buf, sizeof buf), n->in[0]);
-      print_map(f, n->omap);
-      fputc('\n', f);
+    case AX_BN_SAVE: {
+      for (int d = 0; d < 3; d++) x->omap[d] = n->omap[d];
+      int t = ax_mug_new_tensor(a, g, tcap);
+      g->tensors[t].name = names[n->dst];
+      g->tensors[t].stmt = s;
+      x->name = names[n->dst];
+      x->dst = tm[n->dst] = t;
       break;
+    }
     }
   }
-  fprintf(f, "  }\n");
 }
-
-/* The candidate as .mug text (malloc'd); outs[i] is the tensor of program output i. */
-static char *print_candidate(W *w, const int *outs, const SizeMap *m) {
-  const AxMugraph *g = w->s->prog;
-  for (int i = 0; i < g->noutputs; i++) w->kt[outs[i]].name = g->tensors[g->outputs[i]].name;
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  fprintf(f, "mugraph %s {\n", g->name);
-  for (int t = 0; t < w->nkt; t++)
-    if (w->kt[t].stmt < 0) {
-      fprintf(f, "  input %s : %s", w->kt[t].name, ax_dtype_name(w->kt[t].dt));
-      print_shape(f, &w->kt[t].shape, w->kt[t].cls, m);
-      fputc('\n', f);
-    }
+/* The candidate as a μGraph in a, sizes through m (as found when m is NULL); outs[i] is
+ * the tensor of program output i. Inputs first, then the statements in order, kernels
+ * named k1, k2, ..., their nodes n0, n1, ..., other kernel tensors t<index>. */
+static AxMugraph *build_candidate(AxArena *a, const W *w, const int *outs, const SizeMap *m) {
+  const AxMugraph *p = w->s->prog;
+  AxMugraph *g = ax_arena_alloc(a, sizeof *g);
+  g->name = p->name;
+  const char *names[MAXT];
+  for (int t = 0; t < w->nkt; t++) names[t] = w->kt[t].stmt < 0 ? w->kt[t].name : tnames[t];
+  for (int i = 0; i < p->noutputs; i++) names[outs[i]] = p->tensors[p->outputs[i]].name;
+  int tm[MAXT], tcap = 0, scap = 0;
+  for (int t = 0; t < w->nkt; t++) {
+    if (w->kt[t].stmt >= 0) continue;
+    AxKStmt *st = ax_mug_new_stmt(a, g, &scap);
+    st->kind = AX_KS_INPUT;
+    st->t = tm[t] = ax_mug_new_tensor(a, g, &tcap);
+    AxKTensor *x = &g->tensors[tm[t]];
+    x->name = names[t];
+    x->dtype = w->kt[t].dt;
+    x->stmt = g->nstmts - 1;
+    x->shape.rank = w->kt[t].shape.rank;
+    for (int d = 0; d < x->shape.rank; d++) x->shape.dim[d] = sz(m, w->kt[t].cls[d], w->kt[t].shape.dim[d]);
+  }
   int k = 0;
-  char b1[32], b2[32], b3[32];
   for (int i = 0; i < w->nks; i++) {
-    const KS *st = &w->ks[i];
-    if (st->kernel) {
-      print_block(f, w, &st->blk, ++k, m);
-    } else {
-      fprintf(f, "  %s = %s(%s", kname(w, st->out, b1, sizeof b1), ax_op_pname(st->op),
-              kname(w, st->in[0], b2, sizeof b2));
-      if (st->nin > 1) fprintf(f, ", %s", kname(w, st->in[1], b3, sizeof b3));
-      print_attrs(f, st->axis_set, st->axis, st->to, st->to_cls, m);
-      fprintf(f, ")\n");
+    const KS *ks = &w->ks[i];
+    AxKStmt *st = ax_mug_new_stmt(a, g, &scap);
+    if (ks->kernel) {
+      build_block(a, g, &tcap, &ks->blk, knames[++k], names, tm, m);
+      continue;
     }
+    st->kind = AX_KS_OP;
+    st->op = ks->op;
+    st->nin = ks->nin;
+    for (int j = 0; j < ks->nin; j++) st->in[j] = tm[ks->in[j]];
+    st->at = attrs(ks->axis_set, ks->axis, ks->to, ks->to_cls, m);
+    int t = ax_mug_new_tensor(a, g, &tcap);
+    g->stmts[g->nstmts - 1].t = tm[ks->out] = t;
+    g->tensors[t].name = names[ks->out];
+    g->tensors[t].stmt = g->nstmts - 1;
   }
-  fprintf(f, "  output");
-  for (int i = 0; i < g->noutputs; i++) fprintf(f, "%s %s", i ? "," : "", w->kt[outs[i]].name);
-  fprintf(f, "\n}\n");
-  fclose(f);
-  for (int i = 0; i < g->noutputs; i++)
-    if (w->kt[outs[i]].stmt >= 0) w->kt[outs[i]].name = NULL;
-  return text;
+  AxKStmt *st = ax_mug_new_stmt(a, g, &scap);
+  st->kind = AX_KS_OUTPUT;
+  st->nouts = g->noutputs = p->noutputs;
+  st->outs = g->outputs = ax_arena_alloc(a, sizeof(int) * (size_t)(p->noutputs + 1));
+  for (int i = 0; i < p->noutputs; i++) st->outs[i] = tm[outs[i]];
+  return g;
 }
 
-/* The program as a μGraph text of pre-defined operators, sizes mapped. */
-static char *print_program(const AxMugraph *g, const int *tcls, const SizeMap *m) {
+/* g as .mug text (malloc'd): the one printer (mugtext.h). */
+static char *mug_text(const AxMugraph *g) {
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
-  fprintf(f, "mugraph %s {\n", g->name);
-  for (int i = 0; i < g->nstmts; i++) {
-    const AxKStmt *st = &g->stmts[i];
-    if (st->kind == AX_KS_INPUT) {
-      const AxKTensor *t = &g->tensors[st->t];
-      fprintf(f, "  input %s : %s", t->name, ax_dtype_name(t->dtype));
-      print_shape(f, &t->shape, tcls + st->t * AX_MAXRANK, m);
-      fputc('\n', f);
-    } else if (st->kind == AX_KS_OP) {
-      if (g->tensors[st->t].anon) continue;
-      fprintf(f, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
-      for (int j = 0; j < st->nin; j++) {
-        const AxKTensor *a = &g->tensors[st->in[j]];
-        fprintf(f, "%s%s", j ? ", " : "", a->anon ? a->text : a->name);
-      }
-      const AxOpSpec *sp = ax_op_spec(st->op);
-      print_attrs(f, (sp->tattrs & AX_TA_AXIS) != 0, st->at.axis, st->at.to, -1, m);
-      fprintf(f, ")\n");
-    } else if (st->kind == AX_KS_OUTPUT) {
-      fprintf(f, "  output");
-      for (int j = 0; j < st->nouts; j++) fprintf(f, "%s %s", j ? "," : "", g->tensors[st->outs[j]].name);
-      fputc('\n', f);
-    }
-  }
-  fprintf(f, "}\n");
+  ax_mugtext_print(f, g);
   fclose(f);
   return text;
+}
+
+/* g validated in place (sizes, phases, shared memory: mugraph.h), diagnostics counted
+ * only; g when valid, else NULL. */
+static AxMugraph *valid(AxMugraph *g) {
+  FILE *sink = NULL;   /* a candidate's diagnostics are counted, not printed */
+  AxDiag d;
+  ax_diag_init(&d, sink);
+  return ax_mug_check(g, &d) ? g : NULL;
+}
+
+/* The program with its inputs' sizes mapped (its other tensors' shapes follow from them
+ * when it is validated), in a. */
+static AxMugraph *scaled_program(AxArena *a, const AxMugraph *p, const int *tcls, const SizeMap *m) {
+  AxMugraph *g = ax_arena_alloc(a, sizeof *g);
+  *g = *p;
+  g->tensors = ax_arena_alloc(a, sizeof *g->tensors * (size_t)(p->ntensors + 1));
+  memcpy(g->tensors, p->tensors, sizeof *g->tensors * (size_t)p->ntensors);
+  for (int i = 0; i < p->nstmts; i++) {
+    if (p->stmts[i].kind != AX_KS_INPUT) continue;
+    AxKTensor *t = &g->tensors[p->stmts[i].t];
+    for (int d = 0; d < t->shape.rank; d++)
+      t->shape.dim[d] = sz(m, tcls[p->stmts[i].t * AX_MAXRANK + d], t->shape.dim[d]);
+  }
+  return g;
 }
 
 /* Parses and validates μGraph text into a; NULL when it is not valid. */
@@ -488,8 +511,8 @@ static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
 /* --- canonical keys ------------------------------------------------------------------------ */
 
 /* The key describes every output as the tree that computes it: kernel tensors by how they
- * are made, block nodes by operator, attributes and operands (add and mul operands in
- * sorted order), kernels by grid, block, for-loop and the saver's omap. Names, statement
+ * are made, block nodes by operator, attributes and operands (the operands of a commuting
+ * operator, ewop.h, in sorted order), kernels by grid, block, for-loop and the saver's omap. Names, statement
  * order and thread grouping do not enter it; a block node read twice appears twice. */
 static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i);
 
@@ -512,7 +535,7 @@ static void tkey(FILE *f, const AxMugraph *g, int t) {
       tkey(m, g, st->in[j]);
       fclose(m);
     }
-    if ((st->op == AX_OP_ADD || st->op == AX_OP_MUL) && st->nin == 2 && strcmp(a[0], a[1]) > 0) {
+    if (ax_ewop_commutes(st->op) && st->nin == 2 && strcmp(a[0], a[1]) > 0) {
       char *x = a[0];
       a[0] = a[1], a[1] = x;
     }
@@ -557,7 +580,7 @@ static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i) {
     bkey(m, g, k, n->in[j]);
     fclose(m);
   }
-  if (n->kind == AX_BN_OP && (n->op == AX_OP_ADD || n->op == AX_OP_MUL) && n->nin == 2 &&
+  if (n->kind == AX_BN_OP && ax_ewop_commutes(n->op) && n->nin == 2 &&
       strcmp(a[0], a[1]) > 0) {
     char *x = a[0];
     a[0] = a[1], a[1] = x;
@@ -696,12 +719,13 @@ static bool seen_add(Shared *s, const uint64_t h[2]) {
 static void emit(W *w, const int *outs) {
   Shared *s = w->s;
   const AxSearchOpts *o = s->o;
-  char *text = print_candidate(w, outs, NULL);
+  /* the candidate as a graph, and its text: the dedup key and what is kept */
+  AxArena *a = ax_arena_new();
+  AxMugraph *g = build_candidate(a, w, outs, NULL);
+  char *text = mug_text(g);
   if (o->pin) {
     /* reachability: compare with the pinned graph, nothing else */
-    FILE *sink = NULL;   /* a candidate's diagnostics are counted, not printed */
-    AxArena *a = ax_arena_new();
-    AxMugraph *g = parse_mug(a, text, sink);
+    g = valid(g);
     char *k = g ? ax_search_canon_key(g) : NULL;
     bool hit = k && strcmp(k, s->pin_key) == 0;
     if (getenv("AXLE_SEARCH_DEBUG")) fprintf(stderr, "pinned candidate%s:\n%s%s", hit ? " (reached)" : "", text, k ? k : "");
@@ -728,12 +752,11 @@ static void emit(W *w, const int *outs) {
   bool dup = !seen_add(s, h);
   pthread_mutex_unlock(&s->mu);
   if (dup) {
+    ax_arena_free(a);
     free(text);
     return;
   }
-  FILE *sink = NULL;   /* a candidate's diagnostics are counted, not printed */
-  AxArena *a = ax_arena_new();
-  AxMugraph *g = parse_mug(a, text, sink);
+  g = valid(g);
   double t = 0;
   bool keep = false;
   if (g) {
@@ -752,9 +775,8 @@ static void emit(W *w, const int *outs) {
     SizeMap m;
     scale_map(w, &m);
     if (!s->scalable) memset(&m, 0, sizeof m);
-    char *st = print_candidate(w, outs, &m);
-    char *pt = print_program(s->prog, s->tcls, &m);
-    AxMugraph *sg = parse_mug(a, st, sink), *sp = parse_mug(a, pt, sink);
+    AxMugraph *sg = valid(build_candidate(a, w, outs, &m));
+    AxMugraph *sp = valid(scaled_program(a, s->prog, s->tcls, &m));
     int verdict = 3;
     double c0 = ax_clock_s(), u0 = ax_clock_cpu_s();
     if (sg && sp) {
@@ -764,16 +786,17 @@ static void emit(W *w, const int *outs) {
       eo.float_tests = 0;
       eo.field_only = true;   /* no doubles: the final check refuses a sqrt law anyway */
       eo.seed = o->seed + (uint64_t)s->checked;
+      FILE *sink = NULL;   /* equiv's report and diagnostics are counted, not printed */
       eo.out = sink;
       AxDiag d;
       ax_diag_init(&d, sink);
       verdict = ax_equiv_run(sp, sg, &d, &eo);
     }
-    if (getenv("AXLE_SEARCH_DEBUG"))
-      fprintf(stderr, "candidate %.3f us, filter %d (%s)\n%s", t * 1e6, verdict,
-              sg && sp ? "scaled" : "did not validate", st);
-    free(st);
-    free(pt);
+    if (getenv("AXLE_SEARCH_DEBUG")) {
+      fprintf(stderr, "candidate %.3f us, filter %d (%s)\n", t * 1e6, verdict,
+              sg && sp ? "scaled" : "did not validate");
+      if (sg) ax_mugtext_print(stderr, sg);
+    }
     double cs = ax_clock_s() - c0, us = ax_clock_cpu_s() - u0;
     pthread_mutex_lock(&s->mu);
     s->checked++;
@@ -1190,7 +1213,7 @@ static void bdfs(W *w, Blk *b) {
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
         AxOp op = bin[u];
         if (!(m & bit(op))) continue;
-        if ((op == AX_OP_ADD || op == AX_OP_MUL) && j < i) continue;
+        if (ax_ewop_commutes(op) && j < i) continue;
         if ((op == AX_OP_SUB || op == AX_OP_DIV) && j == i) continue;
         BN n = {0};
         if (!ew_shape(x, y, &n)) continue;
@@ -1635,8 +1658,8 @@ static void kbody(W *w) {
       for (size_t u = 0; u < sizeof bin / sizeof bin[0]; u++) {
         AxOp op = bin[u];
         if (!(m & bit(op))) continue;
-        if ((op == AX_OP_ADD || op == AX_OP_MUL) && j < i) continue;
-        if (op != AX_OP_ADD && op != AX_OP_MUL && i == j) continue;
+        if (ax_ewop_commutes(op) && j < i) continue;
+        if (!ax_ewop_commutes(op) && i == j) continue;
         if (stop(w)) return;
         if (!mine(w)) continue;
         kop(w, op, i, j, -1, 0);

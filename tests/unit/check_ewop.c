@@ -11,6 +11,32 @@ static bool needs_row(AxOp op) {
   return (sp->levels & (AX_LV_PROG | AX_LV_BLOCK)) && (sp->cls == AX_TC_UNARY || sp->cls == AX_TC_BINARY);
 }
 
+/* A binary row's `commutes` agrees with its functions: the double function on (2, 3) and
+ * (3, 2) gives one value iff it says it commutes, and the field function on random
+ * elements in both orders agrees when it does. */
+static void commutes_as_computed(const AxEwOp *r, const char *name) {
+  double a[2] = {2, 3}, b[2] = {3, 2}, ab[2], ba[2];
+  r->f64_bin(2, ab, a, 1, b, 1);
+  r->f64_bin(2, ba, b, 1, a, 1);
+  ck_assert_msg((ab[0] == ab[1]) == r->commutes, "'%s': commutes is %s, but %g %s %g", name,
+                r->commutes ? "true" : "false", ab[0], ab[0] == ab[1] ? "=" : "!=", ab[1]);
+  ck_assert(ab[0] == ba[1] && ab[1] == ba[0]);
+  if (!r->commutes) return;
+  uint64_t P, Q;
+  ax_field_draw_primes(11, &P, &Q);
+  AxRng rng;
+  ax_rng_init(&rng, 11, 11);
+  AxField f;
+  ax_field_init(&f, P, Q, &rng);
+  AxFF x[8], y[8], xy[8], yx[8];
+  for (int i = 0; i < 8; i++) x[i] = ax_field_random(&f, &rng), y[i] = ax_field_random(&f, &rng);
+  r->ff_bin(&f, 8, xy, x, 1, y, 1, true);
+  r->ff_bin(&f, 8, yx, y, 1, x, 1, true);
+  for (int i = 0; i < 8; i++)
+    ck_assert_msg(xy[i].p == yx[i].p && xy[i].q == yx[i].q, "'%s': the field function does not commute", name);
+  ax_field_fini(&f);
+}
+
 /* A walk over AX_OP_LIST: a new element-wise operator without its row (or with half a
  * row) fails here, named, instead of reaching a NULL call in a layer. */
 START_TEST(complete) {
@@ -48,6 +74,8 @@ START_TEST(complete) {
                   "'%s': exponents of its operands", name);                                       \
     ck_assert_msg(!r->reads_q || un, "'%s': only a unary operator reads an exponent", name);      \
     ck_assert_msg(r->insert == 0 || un, "'%s': the generator inserts unary operators only", name); \
+    ck_assert_msg(!r->commutes || !un, "'%s': only a binary operator commutes", name);            \
+    if (!un) commutes_as_computed(r, name);                                                        \
     ck_assert_msg(r->insert >= 0 && r->insert <= AX_OP_COUNT && !rank_seen[r->insert],             \
                   "'%s': generator rank %d taken", name, r->insert);                              \
     if (r->insert) rank_seen[r->insert] = true, generated_ranks++;                                 \

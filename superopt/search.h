@@ -29,8 +29,10 @@
  *                  registers estimate (optimize.h); abstract-expression pruning (prune.h)
  *                  of every new tensor.
  *
- * A complete candidate (every program output's abstract expression reached) is printed as
- * .mug text, validated, costed, and — if it can enter the top K — checked by `axle equiv`'s
+ * A complete candidate (every program output's abstract expression reached) is built as a
+ * μGraph (mugraph.h's builders) and printed by mugtext.h's printer — the text is the
+ * dedup key (a text seen before is dropped) and what the search returns —, then the graph
+ * is validated, costed, and — if it can enter the top K — checked by `axle equiv`'s
  * checker on a scaled-down instance (same graph, every dimension class cut to a small
  * multiple of its partition; one field test): a filter. Survivors are ranked by modelled
  * cost; the best are then checked at full shape with the default δ, and only a graph that

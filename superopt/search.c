@@ -57,7 +57,7 @@ typedef struct Blk {
 } Blk;
 
 typedef struct KT {
-  const char *name;             /* inputs: the program's name; others NULL until printed */
+  const char *name;             /* inputs: the program's name; NULL for the others */
   AxTShape shape;
   AxDtype dt;
   int cls[AX_MAXRANK];

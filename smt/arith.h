@@ -30,8 +30,11 @@
 
 #include "semantics/term.h"
 
-/* Does formula divide by something that is not a constant? Only such queries are worth
- * preprocessing (elsewhere the solvers' own arithmetic is enough). */
+/* Does formula divide by something that is not a constant, or multiply two integer terms
+ * that are not? Only such queries are worth preprocessing: elsewhere the solvers' own
+ * (linear) arithmetic is enough, while a product left unexpanded hides ring identities
+ * from them — a convolution's output size (k - 1)·(p + 1) + 1 against k + (k - 1)·p took
+ * z3 0.6-1 s and cvc5 over 10 s as written, nothing in normal form (docs/results.md). */
 bool ax_arith_wanted(const AxTermCtx *tc, const AxTerm *formula);
 
 /* The simplified formula; watch_out[0..nwatch) receives the rewritten watch terms.
@@ -47,6 +50,16 @@ const AxTerm *ax_arith_simplify(AxTermCtx *tc, const AxTerm *formula,
  * of every variable. Canonical: two terms equal as polynomials over the same atoms get the
  * same normal form. Returns t itself on integer overflow. Adds terms to tc. */
 const AxTerm *ax_arith_normal(AxTermCtx *tc, const AxTerm *t);
+
+/* formula ∧ F1 ∧ … ∧ Fm, each Fi a product fact its top-level conjuncts imply (at most
+ * 32): P·a >= 0 for a bound P >= 0 of degree 1 (x < y gives y - x - 1 >= 0) and an atom a
+ * they bound below by 0, when P·a has a monomial formula mentions — the monotonicity of a
+ * window's index arithmetic, j <= k - 1 so j·d <= (k - 1)·d; and Q >= 0 (Q >= 1) from a
+ * bound a·Q >= 0 (a·Q >= 1) with a >= 1 in every monomial. Equivalent to formula (same
+ * models); formula itself when there is no fact or a coefficient overflows. For queries
+ * that need only their answer (the pairing checks): the facts change which model a
+ * solver finds. Adds terms to tc. */
+const AxTerm *ax_arith_window_facts(AxTermCtx *tc, const AxTerm *formula);
 
 /* Cases for a query whose simplification still divides by unknowns: formulas out[0..k)
  * whose disjunction is equivalent to formula -- one per disjunct of a top-level disjunction

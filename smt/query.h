@@ -81,6 +81,10 @@ typedef struct AxSolverOpts {
    * (a model of the whole), else UNKNOWN. For goals whose parts are independent (one per
    * dimension): each part is far easier than their conjunction. */
   bool split;
+  /* Conjoin the product facts the query's own bounds imply (arith.h
+   * ax_arith_window_facts) after its simplification: the same models, an easier proof of
+   * unsat, but a solver may find another model — for queries whose model only reports. */
+  bool window_facts;
 } AxSolverOpts;
 
 

@@ -85,6 +85,7 @@ static AxSmtResult check_cases(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   const AxTerm *cases[MAX_CASES];
   size_t ncases = depth < MAX_SPLIT_DEPTH ? ax_arith_split(tc, formula, cases, MAX_CASES) : 0;
   if (ncases == 0) {
+    if (o->window_facts) formula = ax_arith_window_facts(tc, formula);
     AxSmtResult r = dispatch(&opts, tc, formula, wr, nwatch, model_out, reason, reason_len);
     free(wr);
     return r;

@@ -207,12 +207,147 @@ START_TEST(test_ite_case_and_div_bounds) {
 }
 END_TEST
 
-/* Only division by an unknown asks for the preprocessing. */
+/* Division by an unknown, or a product of two unknowns, asks for the preprocessing. */
 START_TEST(test_wanted) {
   T x = v("x"), d = v("d");
   ck_assert(!ax_arith_wanted(tc, eq(ax_term_mk_mod(tc, x, k(3)), k(1))));
   ck_assert(ax_arith_wanted(tc, eq(ax_term_mk_div(tc, x, d), k(1))));
-  ck_assert(!ax_arith_wanted(tc, eq(mul(x, d), k(1))));
+  ck_assert(ax_arith_wanted(tc, eq(mul(x, d), k(1))));
+  ck_assert(!ax_arith_wanted(tc, eq(mul(k(3), add(x, d)), k(1))));
+  /* a product of reals (tensor values) is no index arithmetic */
+  T r = ax_term_mk_var(tc, "r", AX_SORT_REAL);
+  ck_assert(!ax_arith_wanted(tc, eq(ax_term_mk_mul2(tc, r, r), ax_term_mk_real_si(tc, 1, 1))));
+}
+END_TEST
+
+/* A convolution's output size, (k - 1)·(p + 1) + 1 against k + (k - 1)·p: one polynomial,
+ * so the shape check is decided before any solver sees it. */
+START_TEST(test_conv_size_identity) {
+  T kk = v("k"), p = v("p");
+  T lhs = add(kk, mul(sub(kk, k(1)), p)), rhs = add(mul(sub(kk, k(1)), add(p, k(1))), k(1));
+  T f = and3(lt(k(0), kk), le(k(0), p), not(eq(lhs, rhs)));
+  ck_assert(ax_arith_wanted(tc, f));
+  ck_assert_ptr_eq(simplify(f, NULL, 0, NULL, NULL), ax_term_mk_false(tc));
+}
+END_TEST
+
+/* The conjuncts ax_arith_window_facts added to f: g's top-level conjuncts that are none of
+ * f's (the term layer flattens nested conjunctions). */
+static bool is_conjunct(T f, T c) {
+  if (f == c) return true;
+  if (ax_term_kind(f) != AX_TERM_AND) return false;
+  for (size_t i = 0; i < ax_term_nargs(f); i++)
+    if (is_conjunct(ax_term_arg(f, i), c)) return true;
+  return false;
+}
+
+static size_t added_facts(T f, T g, T *out, size_t max) {
+  size_t n = 0;
+  if (g == f) return 0;
+  ck_assert_int_eq(ax_term_kind(g), AX_TERM_AND);
+  for (size_t i = 0; i < ax_term_nargs(g) && n < max; i++)
+    if (!is_conjunct(f, ax_term_arg(g, i))) out[n++] = ax_term_arg(g, i);
+  for (size_t i = 0; i < ax_term_nargs(f) && ax_term_kind(f) == AX_TERM_AND; i++)
+    ck_assert_msg(is_conjunct(g, ax_term_arg(f, i)), "a conjunct of the formula lost");
+  return n;
+}
+
+/* The oracle of the facts: each is implied by the formula it was drawn from (formula ∧ ¬fact
+ * unsat, by z3 and by cvc5), so conjoining it changes no model. */
+static void assert_implied(T f, T fact) {
+  AxSolverOpts o[2] = {{.kind = AX_SOLVER_Z3, .timeout_ms = 20000},
+                       {.kind = AX_SOLVER_PIPE, .binary = "cvc5", .timeout_ms = 20000}};
+  for (int i = 0; i < 2; i++) {
+    char reason[256];
+    AxSmtResult r = ax_solver_check(&o[i], tc, and2(f, not(fact)), NULL, 0, NULL, reason, sizeof reason);
+    ck_assert_msg(r == AX_SMT_UNSAT, "%s: a fact not implied (%d: %s)", i ? "cvc5" : "z3", (int)r, reason);
+  }
+}
+
+static bool printed_has(T t, const char *text) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  ax_term_print(mem, t);
+  fclose(mem);
+  bool has = strstr(buf, text) != NULL;
+  free(buf);
+  return has;
+}
+
+/* conv_01's surjectivity at rank 1: j < k, p >= 0, and j·(p + 1) must stay below the
+ * dilated extent k + (k - 1)·p. The fact (k - 1 - j)·p >= 0 is among those added, every
+ * fact is implied, and the query stays unsat. */
+START_TEST(test_window_facts) {
+  T j = v("j"), kk = v("k"), p = v("p");
+  T f = and3(and2(le(k(0), j), lt(j, kk)), le(k(0), p),
+             not(lt(mul(j, add(p, k(1))), add(kk, mul(sub(kk, k(1)), p)))));
+  T g = ax_arith_window_facts(tc, f), facts[32];
+  size_t n = added_facts(f, g, facts, 32);
+  ck_assert_uint_ge(n, 2);
+  bool monotone = false;
+  for (size_t i = 0; i < n; i++) {
+    assert_implied(f, facts[i]);
+    monotone |= facts[i] == le(k(0), ax_arith_normal(tc, mul(sub(sub(kk, k(1)), j), p)));
+  }
+  ck_assert_msg(monotone, "no fact (k - 1 - j)·p >= 0");
+  ck_assert_int_eq(z3(g, NULL, 0, NULL), AX_SMT_UNSAT);
+  /* nothing to multiply: no facts */
+  T lin = and2(le(k(0), j), lt(j, kk));
+  ck_assert_ptr_eq(ax_arith_window_facts(tc, lin), lin);
+}
+END_TEST
+
+/* A positive factor divides out of a bound: l·q + l·p·q >= 0 with l >= 1 gives
+ * q + p·q >= 0, and l·q >= 1 gives q >= 1; a factor that may be 0 does not. */
+START_TEST(test_positive_factor_facts) {
+  T l = v("l"), q = v("q"), p = v("p"), z = v("z");
+  T f = and3(le(k(1), l), le(k(0), p), le(k(0), add(mul(l, q), mul(mul(l, p), q))));
+  T facts[32];
+  size_t n = added_facts(f, ax_arith_window_facts(tc, f), facts, 32);
+  bool found = false;
+  for (size_t i = 0; i < n; i++) {
+    assert_implied(f, facts[i]);
+    found |= facts[i] == le(k(0), ax_arith_normal(tc, add(q, mul(p, q))));
+  }
+  ck_assert_msg(found, "no fact q + p·q >= 0");
+  T g = and2(le(k(1), l), le(k(1), mul(l, q)));
+  n = added_facts(g, ax_arith_window_facts(tc, g), facts, 32);
+  ck_assert_uint_eq(n, 1);
+  ck_assert_ptr_eq(facts[0], le(k(1), q));
+  T h = and2(le(k(0), z), le(k(0), mul(z, q)));   /* z may be 0: nothing follows for q */
+  n = added_facts(h, ax_arith_window_facts(tc, h), facts, 32);
+  for (size_t i = 0; i < n; i++) {
+    ck_assert_msg(!printed_has(facts[i], "(<= 0 q)"), "q >= 0 from z·q >= 0, z >= 0");
+    assert_implied(h, facts[i]);
+  }
+}
+END_TEST
+
+/* Random bounds and products: every fact drawn is implied by its formula. */
+START_TEST(test_window_facts_implied) {
+  T x[4] = {v("a"), v("b"), v("c"), v("d")};
+  unsigned seed = 17;
+  size_t total = 0;
+  for (int round = 0; round < 12; round++) {
+    T f = ax_term_mk_true(tc);
+    for (int i = 0; i < 4; i++) {
+      seed = seed * 1103515245u + 12345u;
+      T a = x[(seed >> 8) % 4], b = x[(seed >> 12) % 4];
+      long c = (long)((seed >> 16) % 5) - 2;
+      switch ((seed >> 20) % 4) {
+      case 0: f = and2(f, le(k(c), a)); break;
+      case 1: f = and2(f, lt(a, add(b, k(c)))); break;
+      case 2: f = and2(f, not(lt(mul(a, b), k(c)))); break;
+      default: f = and2(f, le(k(c), mul(a, add(b, k(1))))); break;
+      }
+    }
+    T facts[32];
+    size_t n = added_facts(f, ax_arith_window_facts(tc, f), facts, 32);
+    for (size_t i = 0; i < n; i++) assert_implied(f, facts[i]);
+    total += n;
+  }
+  ck_assert_uint_gt(total, 0);   /* the generator does reach the facts */
 }
 END_TEST
 
@@ -232,6 +367,10 @@ static Suite *arith_suite(void) {
   tcase_add_test(t, test_split);
   tcase_add_test(t, test_ite_case_and_div_bounds);
   tcase_add_test(t, test_wanted);
+  tcase_add_test(t, test_conv_size_identity);
+  tcase_add_test(t, test_window_facts);
+  tcase_add_test(t, test_positive_factor_facts);
+  tcase_add_test(t, test_window_facts_implied);
   suite_add_tcase(s, t);
   return s;
 }

@@ -31,6 +31,8 @@ struct AxConcrete {
   AxVec table;       /* Entry* */
   size_t missing;
   int fill;          /* ax_concrete_set_fill */
+  bool record;       /* ax_concrete_record_fills */
+  AxVec filled;      /* Entry*: unset points read, at most AX_CONCRETE_MAX_FILLED */
 };
 
 #define C(d) ((AxConcrete *)(d))
@@ -549,14 +551,9 @@ static bool same_index(const Entry *e, int sym, const AxV *idx, size_t n) {
   return true;
 }
 
-static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
-  AxConcrete *c = C(d);
-  for (size_t i = 0; i < c->table.len; i++) {
-    const Entry *e = c->table.items[i];
-    if (same_index(e, sym, idx, n)) return e->value;
-  }
-  c->missing++;
-  if (!c->fill) return elem_lit(d, t, "0", 0);
+/* What the unset point idx of a tensor of element type t reads as (ax_concrete_set_fill). */
+static AxV fill_value(AxConcrete *c, AxType t, const AxV *idx, size_t n) {
+  if (!c->fill) return elem_lit(&c->dom, t, "0", 0);
   long h = 7L * c->fill;
   for (size_t i = 0; i < n; i++) h += 31L * (long)(i + 1) * (mpz_fits_slong_p(V(idx[i])->z) ? mpz_get_si(V(idx[i])->z) : 1);
   h = ((h % 13) + 13) % 13 - 6;
@@ -564,6 +561,44 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   Val *v = num(c, AX_FIN);
   mpq_set_si(v->q, h, 1);
   return v;
+}
+
+static Entry *entry(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value) {
+  Entry *e = ax_arena_alloc(c->a, sizeof *e);
+  e->sym = sym;
+  e->n = n;
+  e->idx = ax_arena_alloc(c->a, (n + 1) * sizeof(Val *));
+  for (size_t i = 0; i < n; i++) e->idx[i] = V(idx[i]);
+  e->value = V(value);
+  return e;
+}
+
+static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
+  AxConcrete *c = C(d);
+  for (size_t i = 0; i < c->table.len; i++) {
+    const Entry *e = c->table.items[i];
+    if (same_index(e, sym, idx, n)) return e->value;
+  }
+  c->missing++;
+  AxV v = fill_value(c, t, idx, n);
+  if (c->record && c->filled.len < AX_CONCRETE_MAX_FILLED) {
+    bool seen = false;
+    for (size_t i = 0; i < c->filled.len && !seen; i++) seen = same_index(c->filled.items[i], sym, idx, n);
+    if (!seen) ax_vec_push(c->a, &c->filled, entry(c, sym, idx, n, v));
+  }
+  return v;
+}
+
+void ax_concrete_record_fills(AxConcrete *c) { c->record = true; }
+
+size_t ax_concrete_nfilled(const AxConcrete *c) { return c->filled.len; }
+
+void ax_concrete_filled(const AxConcrete *c, size_t i, int *sym, const AxV **idx, size_t *n, AxV *value) {
+  const Entry *e = c->filled.items[i];
+  *sym = e->sym;
+  *idx = (const AxV *)e->idx;
+  *n = e->n;
+  *value = e->value;
 }
 
 void ax_concrete_set_fill(AxConcrete *c, int mode) { c->fill = mode; }
@@ -657,13 +692,7 @@ void ax_concrete_set(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value
       return;
     }
   }
-  Entry *e = ax_arena_alloc(c->a, sizeof *e);
-  e->sym = sym;
-  e->n = n;
-  e->idx = ax_arena_alloc(c->a, (n + 1) * sizeof(Val *));
-  for (size_t i = 0; i < n; i++) e->idx[i] = V(idx[i]);
-  e->value = V(value);
-  ax_vec_push(c->a, &c->table, e);
+  ax_vec_push(c->a, &c->table, entry(c, sym, idx, n, value));
 }
 
 size_t ax_concrete_missing(const AxConcrete *c) { return c->missing; }

@@ -30,6 +30,15 @@ size_t ax_concrete_missing(const AxConcrete *c);
  * inputs that agree with a model at every point the model fixes. */
 void ax_concrete_set_fill(AxConcrete *c, int mode);
 const char *ax_concrete_fill_text(int mode);   /* the rule above, for reports */
+/* Recording (off until ax_concrete_record_fills): the first AX_CONCRETE_MAX_FILLED distinct
+ * unset points read, in the order first read, each with the value its fill gave — what a
+ * replay of inputs made only of fill (verifier/cex.c ax_cex_search) shows as the tensor
+ * points its counterexample read. ax_concrete_filled reads entry i < ax_concrete_nfilled(c)
+ * (borrowed; the values live as long as c). */
+#define AX_CONCRETE_MAX_FILLED 64
+void ax_concrete_record_fills(AxConcrete *c);
+size_t ax_concrete_nfilled(const AxConcrete *c);
+void ax_concrete_filled(const AxConcrete *c, size_t i, int *sym, const AxV **idx, size_t *n, AxV *value);
 
 /* The exact value of a decimal literal (digits[.digits][e[+-]digits]); out initialised. */
 void ax_decimal_to_mpq(const char *text, mpq_t out);

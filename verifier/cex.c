@@ -109,7 +109,35 @@ typedef struct Rep {
   AxV *read_val;
   const char *missing;
   int fill;           /* how points the model leaves open are filled */
+  bool record;        /* list the unset points read (ax_cex_search: inputs made of fill) */
+  /* the points a counterexample shows: the model's reads, then (record) the unset points
+   * read with their fill values */
+  size_t np;
+  int *psym;
+  size_t *pn;
+  const AxV **pidx;
+  AxV *pval;
 } Rep;
+
+/* r's points to show (Rep.np ...), in r->a. */
+static void shown_points(Rep *r) {
+  size_t nf = r->record ? ax_concrete_nfilled(r->c) : 0, n = r->nreads + nf;
+  r->psym = ax_arena_alloc(r->a, (n + 1) * sizeof *r->psym);
+  r->pn = ax_arena_alloc(r->a, (n + 1) * sizeof *r->pn);
+  r->pidx = ax_arena_alloc(r->a, (n + 1) * sizeof *r->pidx);
+  r->pval = ax_arena_alloc(r->a, (n + 1) * sizeof *r->pval);
+  for (size_t q = 0; q < r->nreads; q++) {
+    r->psym[q] = r->reads[q].sym;
+    r->pn[q] = r->reads[q].n;
+    r->pidx[q] = r->read_idx[q];
+    r->pval[q] = r->read_val[q];
+  }
+  for (size_t q = 0; q < nf; q++) {
+    size_t k = r->nreads + q;
+    ax_concrete_filled(r->c, q, &r->psym[k], &r->pidx[k], &r->pn[k], &r->pval[k]);
+  }
+  r->np = n;
+}
 
 /* a read's value in the extended rationals; the point set in the concrete domain */
 static void load_value(void *ctx, size_t j, const AxModel *m, size_t pos, AxModelPoints *p) {
@@ -238,11 +266,11 @@ static void grid(Rep *r, FILE *out, int sym, AxV *sizes, int nsizes) {
     fputs("      ", out);
     for (long j = 0; j < cols; j++) {
       char *cell = NULL;
-      for (size_t q = 0; q < r->nreads && !cell; q++) {
-        if (r->reads[q].sym != sym) continue;
-        long ri = nsizes == 2 ? small(r->read_idx[q][0]) : 0;
-        long rj = nsizes ? small(r->read_idx[q][nsizes - 1]) : 0;
-        if (ri == i && rj == j) cell = text(r->read_val[q]);
+      for (size_t q = 0; q < r->np && !cell; q++) {
+        if (r->psym[q] != sym) continue;
+        long ri = nsizes == 2 ? small(r->pidx[q][0]) : 0;
+        long rj = nsizes ? small(r->pidx[q][nsizes - 1]) : 0;
+        if (ri == i && rj == j) cell = text(r->pval[q]);
       }
       fprintf(out, " %6s", cell ? cell : ".");
       free(cell);
@@ -253,6 +281,7 @@ static void grid(Rep *r, FILE *out, int sym, AxV *sizes, int nsizes) {
 
 static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
   AxSymInstance *in = r->in;
+  shown_points(r);
   const AxRuleSyms *s = in->rule->syms;
   char *buf = NULL;
   size_t len = 0;
@@ -282,15 +311,14 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
   }
   ax_cex_render_access(f, j, &r->den, &r->acc);
   cJSON *jreads = cJSON_AddArrayToObject(j, "reads");
-  for (size_t q = 0; q < r->nreads; q++) {
-    const AxRead *rd = &r->reads[q];
-    char *v = text(r->read_val[q]);
-    fprintf(f, "  %s", s->syms[rd->sym].name);
-    if (rd->n) ax_cex_print_ints(f, r->read_idx[q], (int)rd->n);
+  for (size_t q = 0; q < r->np; q++) {
+    char *v = text(r->pval[q]);
+    fprintf(f, "  %s", s->syms[r->psym[q]].name);
+    if (r->pn[q]) ax_cex_print_ints(f, (AxV *)r->pidx[q], (int)r->pn[q]);
     fprintf(f, " = %s\n", v);
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "tensor", s->syms[rd->sym].name);
-    cJSON_AddItemToObject(o, "index", ax_cex_ints_json(r->read_idx[q], (int)rd->n));
+    cJSON_AddStringToObject(o, "tensor", s->syms[r->psym[q]].name);
+    cJSON_AddItemToObject(o, "index", ax_cex_ints_json((AxV *)r->pidx[q], (int)r->pn[q]));
     cJSON_AddStringToObject(o, "value", v);
     cJSON_AddItemToArray(jreads, o);
     free(v);
@@ -319,12 +347,14 @@ static bool has_tensor_preconditions(const AxRuleSyms *s) {
   return false;
 }
 
-static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, AxReplay *out,
-                    size_t *missing);
+static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, bool record,
+                    AxReplay *out, size_t *missing);
 
 /* Points the model leaves open (the other terms of a sum) can be filled in any way: a
- * replay whose sums happen to agree with 0 there is tried again with other fillings. */
-void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out) {
+ * replay whose sums happen to agree with 0 there is tried again with other fillings.
+ * record: the counterexample lists the unset points read (ax_cex_search's inputs are
+ * nothing but fill, so without them it would show no tensor value). */
+static void replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, bool record, AxReplay *out) {
   size_t missing = 0;
   for (int fill = 0; fill < 3; fill++) {
     if (fill) {
@@ -332,7 +362,7 @@ void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxRepl
       free(out->json);
       free(out->failed);
     }
-    attempt(in, w, m, fill, out, &missing);
+    attempt(in, w, m, fill, record, out, &missing);
     if (out->confirmed || out->unsupported || !missing || has_tensor_preconditions(in->rule->syms)) break;
   }
   if (!out->confirmed && !out->unsupported && w->opaque)
@@ -340,12 +370,17 @@ void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxRepl
                        "where the model leaves it open) that are not the true ones";
 }
 
-static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, AxReplay *out,
-                    size_t *missing) {
+void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out) {
+  replay(in, w, m, false, out);
+}
+
+static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, bool record,
+                    AxReplay *out, size_t *missing) {
   memset(out, 0, sizeof *out);
-  Rep r = {.in = in, .fill = fill};
+  Rep r = {.in = in, .fill = fill, .record = record};
   r.c = ax_concrete_new();
   ax_concrete_set_fill(r.c, fill);
+  if (record) ax_concrete_record_fills(r.c);
   r.d = ax_concrete_domain(r.c);
   r.a = ax_arena_new();
   load(&r, w, m);
@@ -427,7 +462,7 @@ bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxRepl
       mpq_set_si(q, sample_value(&state), 1);
       ax_model_set_rational(m, i, q);
     }
-    ax_cex_replay(in, &sw, m, out);
+    replay(in, &sw, m, true, out);
     ax_model_free(m);
     if (out->confirmed) break;
     free(out->text);

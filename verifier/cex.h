@@ -79,5 +79,7 @@ void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxRepl
  * every tensor point, each replayed like a model. True, with *out as ax_cex_replay fills
  * it, for the first one the replay confirms. */
 bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxReplay *out);
+/* The samples the verifier asks ax_cex_search for (verify.c, bijection.c). */
+#define AX_CEX_SAMPLES 256u
 
 #endif

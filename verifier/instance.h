@@ -47,6 +47,10 @@ typedef struct AxSymInstance {
   /* Sums closed under sqrt (symbolic.h): uninterpreted to the solver, so a model of the
    * query need not replay; 0 when none. */
   size_t nclosed;
+  /* Set once ax_cex_search (AX_CEX_SAMPLES samples) has found no counterexample at this
+   * instance: the search is deterministic (fixed seed, the instance's own maps and access
+   * indices), so asking it again would find none (verify.c, bijection.c refute). */
+  bool searched;
   void *classes;             /* internal: variable -> rank class */
 } AxSymInstance;
 

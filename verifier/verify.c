@@ -1,6 +1,9 @@
 /* verify.c — the verification of one rule at one element type; see verify.h. */
 #include "verifier/verify.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>   /* malloc_trim */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,10 +112,14 @@ static const AxVerifyOpts *dumping(const AxVerifyOpts *o, AxVerifyOpts *local, c
 
 /* Small concrete instances replayed exactly (ax_cex_search): true, with the counterexample
  * and the reason in out, when one refutes the rule — the only INVALID that does not come
- * from a solver's model. */
+ * from a solver's model. Asked once per instance (in->searched). */
 static bool refuted_small(AxSymInstance *in, const AxWatch *w, const char *where, AxResult *out) {
   AxReplay found;
-  if (!ax_cex_search(in, w, 256, &found)) return false;
+  if (in->searched) return false;
+  if (!ax_cex_search(in, w, AX_CEX_SAMPLES, &found)) {
+    in->searched = true;
+    return false;
+  }
   ax_result_set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
   ax_result_take_cex(out, &found);
   free(found.failed);
@@ -137,6 +144,18 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   char prefix[4096];
   unsigned hints = 0;
   const AxVerifyOpts *base = o;
+  if (in.reduction) {
+    /* small concrete instances first (docs/results.md, "Speed"): a wrong reduction rule is
+     * usually refuted by one in a few milliseconds, where the solvers need five or six
+     * queries before the last one's model — often with thousands of summands, each
+     * replayed — shows it; a true rule pays the few milliseconds of a search that misses */
+    AxWatch w;
+    ax_cex_watch(&in, in.query, &w);
+    if (refuted_small(&in, &w, where, out)) {
+      v = AX_INVALID;
+      goto done;
+    }
+  }
   if (ax_term_kind(in.not_finite) != AX_TERM_FALSE) {
     /* summands that are not finite by construction (a division, an infinite literal): the
      * normal forms of reductions hold only for finite summands, so they must be finite
@@ -373,5 +392,13 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
     out->reason = NULL;
   }
   free(rank);
+#ifdef __GLIBC__
+  /* Give the memory this rule freed back to the system. A worker verifies many rules, and
+   * every query forks it twice (portfolio.c): a replay of a counterexample with thousands
+   * of summands frees a gigabyte that glibc keeps mapped behind a live chunk, after which
+   * each fork copied its page tables and every later rule of the worker ran five times
+   * slower (docs/results.md, "Speed"). Memory only: no verdict depends on it. */
+  malloc_trim(0);
+#endif
   out->time_ms = (ax_clock_s() - t0) * 1e3;
 }

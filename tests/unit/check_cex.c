@@ -279,6 +279,41 @@ START_TEST(search) {
 }
 END_TEST
 
+/* The search's inputs are nothing but fill (concrete.h): its counterexample lists the
+ * tensor points the replay read, with their values, so that it can be checked by hand —
+ * here ΣX against Σ(X + X) at rank 1: the listed values of X sum to the left-hand side,
+ * and the right-hand side is twice that. The verifier asks the search before any query
+ * for a reduction (verify.c), so a wrong sum is shown this way. */
+START_TEST(search_lists_the_points_read) {
+  const AxBlock *r = unit_rule("rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n"
+                               "  tensor X : T[x: s, y: t]\n"
+                               "  reduce(X, [x]) => reduce(X + X, [x])\n}\n");
+  int rank[2] = {1, 1};
+  AxSymInstance in;
+  ax_instance_build(&in, r, AX_INT, rank);
+  AxWatch w;
+  ax_cex_watch(&in, in.query, &w);
+  AxReplay rep;
+  ck_assert(ax_cex_search(&in, &w, AX_CEX_SAMPLES, &rep));
+  cJSON *j = cJSON_Parse(rep.json);
+  ck_assert_ptr_nonnull(j);
+  const cJSON *reads = cJSON_GetObjectItem(j, "reads"), *e;
+  long sum = 0, s = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "maps"), "s"), 0)->valueint;
+  ck_assert_int_eq(cJSON_GetArraySize(reads), s);   /* every summand of the left side, once */
+  cJSON_ArrayForEach(e, reads) {
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "tensor")->valuestring, "X");
+    sum += atol(cJSON_GetObjectItem(e, "value")->valuestring);
+  }
+  ck_assert_int_ne(sum, 0);
+  ck_assert_int_eq(atol(cJSON_GetObjectItem(j, "lhs")->valuestring), sum);
+  ck_assert_int_eq(atol(cJSON_GetObjectItem(j, "rhs")->valuestring), 2 * sum);
+  ck_assert_ptr_nonnull(strstr(rep.text, "  X[0, "));
+  cJSON_Delete(j);
+  replay_free(&rep);
+  ax_instance_free(&in);
+}
+END_TEST
+
 /* A rule that assumes tensor values: a replay that reads points the model left open (0
  * there) cannot be trusted, and is refused as such rather than confirmed. */
 START_TEST(open_points_with_tensor_preconditions) {
@@ -314,6 +349,7 @@ int main(void) {
   tcase_add_test(t, altered_models_refused);
   tcase_add_test(t, forged_models_of_right_rule);
   tcase_add_test(t, search);
+  tcase_add_test(t, search_lists_the_points_read);
   tcase_add_test(t, open_points_with_tensor_preconditions);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -452,6 +452,32 @@ static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
              fls(d));
 }
 
+static bool is_log_of_root(const AxTerm *t, void *unused) {
+  (void)unused;
+  if (!ax_term_is_log(t)) return false;
+  const AxTerm *r = ax_term_arg(t, 0);
+  return ax_term_kind(r) == AX_TERM_APP && strcmp(ax_term_func_name(ax_term_app_func(r)), "axle.sqrt") == 0;
+}
+
+/* For every log(r) in lv whose r is a root r = axle.sqrt(x) (sqrt_op), the fact
+ * x > 0 => log(r) = 1/2 log(x): true of the real root and logarithm for every x (for
+ * x > 0, sqrt x > 0 and log(sqrt x) = log(x^(1/2)) = 1/2 log x), so sound for proofs, as
+ * sqrt_op's own fact is. Nothing else ties log to the uninterpreted root: without it
+ * ln(sqrt A) = 1/2 ln A is UNKNOWN. Added only where a log of a root is built, so queries
+ * with a sqrt and no log gain no log term. The x^(1/2) of pow needs nothing: its log
+ * folds (log(exp(1/2 log x)) = 1/2 log x). */
+static void log_root_facts(AxDomain *d, T lv) {
+  AxTermCtx *tc = TC(d);
+  AxVec found = {0};
+  ax_term_collect(tc, &lv, 1, is_log_of_root, NULL, S(d)->a, &found);
+  for (size_t i = 0; i < found.len; i++) {
+    T l = found.items[i], x = ax_term_arg(ax_term_arg(l, 0), 0);
+    T half = ax_term_mk_mul2(tc, ax_term_mk_real_si(tc, 1, 2), ax_term_mk_log(tc, x));
+    add_fact(d, ax_term_mk_implies(tc, ax_term_mk_lt(tc, ax_term_mk_real_si(tc, 0, 1), x),
+                                   ax_term_mk_eq(tc, l, half)));
+  }
+}
+
 /* LOG: log(NaN) = log(x < 0) = NaN (-inf included), log(0) = -inf, log(+inf) = +inf;
  * a finite x > 0 goes to the uninterpreted log (ax_term_mk_log: log(1) = 0 and
  * log(exp(u)) = u fold, and the solver layer knows exp(log(x)) = x for x > 0). A model
@@ -459,7 +485,9 @@ static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
 static AxV log_op(AxDomain *d, AxType t, AxV pa) {
   const Ext *a = pa;
   T nan = or2(d, a->nan, negative(d, a, t));
-  T v = ax_term_mk_ite(TC(d), is_fin(d, a), ax_term_mk_log(TC(d), a->v), zero(d, t));
+  T lv = ax_term_mk_log(TC(d), a->v);
+  log_root_facts(d, lv);
+  T v = ax_term_mk_ite(TC(d), is_fin(d, a), lv, zero(d, t));
   return ext(d, v, nan, a->pinf, fin_zero(d, a, t));
 }
 

@@ -3,7 +3,7 @@
 # beyond TensorRight's corpus) and their mutated twins, end to end with both solvers: every
 # verdict as the file expects it, every INVALID with a replayed counterexample, the three XLA
 # rules that are wrong with the counterexamples that show it, every rule tagged for the
-# results table (tools/xla-extra-table.sh), and the sqrt/rsqrt rules axle cannot decide yet
+# results table (tools/xla-extra-table.sh), and the oracles of the log-of-root fact
 # (tests/verify/xla-extra-unproved) UNKNOWN, never VERIFIED or INVALID.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -14,7 +14,7 @@ command -v jq > /dev/null || { echo "xla_extra: jq not found"; exit 77; }
 st=$?
 check "xla-extra: exit 0 (all as expected)" [ "$st" = 0 ]
 n=$(jq -s 'length' "$tmp/rules.json")
-check "xla-extra: 56 results (42 rules; reshapes for every type, abs_01, abs_05, neg_01 for int and real)" [ "$n" = 56 ]
+check "xla-extra: 57 results (43 rules; reshapes for every type, abs_01, abs_05, neg_01 for int and real)" [ "$n" = 57 ]
 check "xla-extra: every verdict meets its expectation" \
   [ "$(jq -s '[.[] | select(.met != true)] | length' "$tmp/rules.json")" = 0 ]
 check "xla-extra: every rule expected valid is VERIFIED" \
@@ -52,13 +52,16 @@ done
 check "sqrt_07_pow_half_neg_inf: A = 0, +inf against NaN" \
   [ "$(jq -r 'select(.rule == "sqrt_07_pow_half_neg_inf") | .counterexample | "\(.lhs) \(.rhs) \([.reads[].value] | join(","))"' "$tmp/mut.json")" = "+inf NaN 0" ]
 
-# true rules the model cannot decide yet: UNKNOWN with the replay's or the solvers' reason,
-# never VERIFIED, never INVALID (a change is news: see the file's header). A short per-query
-# limit only makes UNKNOWN likelier; it cannot turn one into another verdict.
+# the log-of-root fact's oracles: false rules a wrong factor in the fact would prove, and
+# that no exact counterexample can refute (the file's header says why): UNKNOWN with the
+# replay's or the solvers' reason, never VERIFIED, never INVALID. A short per-query limit
+# only makes UNKNOWN likelier; it cannot turn one into another verdict.
 "$AXLE" verify --no-cache --jobs 2 --timeout 5 --format json tests/verify/xla-extra-unproved > "$tmp/unp.json" 2> "$tmp/err"
-check "xla-extra unproved: 1 result" [ "$(jq -s 'length' "$tmp/unp.json")" = 1 ]
+check "xla-extra unproved: 3 results" [ "$(jq -s 'length' "$tmp/unp.json")" = 3 ]
 check "xla-extra unproved: every one UNKNOWN with a reason" \
-  [ "$(jq -s '[.[] | select(.verdict == "unknown" and (.reason | length) > 0)] | length' "$tmp/unp.json")" = 1 ]
+  [ "$(jq -s '[.[] | select(.verdict == "unknown" and (.reason | length) > 0)] | length' "$tmp/unp.json")" = 3 ]
+check "sqrt_06_log_sqrt (ln(sqrt A) => 0.5 ln A): VERIFIED" \
+  [ "$(jq -r 'select(.rule == "sqrt_06_log_sqrt") | .verdict' "$tmp/rules.json")" = verified ]
 
 # log is exact only at 1: a rule whose only counterexamples need log(2) is UNKNOWN, never
 # INVALID (exp(log(A)) => A at A = 2 is true, so a wrong right side A + 1 for A > 0 must

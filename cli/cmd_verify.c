@@ -294,6 +294,8 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
     o->v.solver.confirm = false;
     if (strcmp(solver, "both") == 0) solver = "z3";
   }
+  /* a label of one solver fails --require-both: there cvc5 is always waited for */
+  o->v.solver.skip_hopeless = !o->require_both;
   if (binary) {
     if (o->v.solver.kind == AX_SOLVER_Z3 && !o->v.solver.cross_check)
       return usage(o, "--solver-binary needs --solver cvc5, z3-binary or portfolio, or --cross-check");

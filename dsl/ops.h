@@ -116,7 +116,7 @@ typedef enum {
   X(RESHAPE, "reshape", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE, AX_TC_LAYOUT)    \
   X(REPEAT, "repeat", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_AXIS | AX_TA_TIMES, AX_TC_LAYOUT) \
   X(LOG, "log", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                       \
-  X(POW, "pow", NULL, R_, 2, 2, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                       \
+  X(POW, "pow", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                         \
   X(RSQRT, "rsqrt", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                   \
   X(RESHAPE_SPLIT, "reshape_split", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(RESHAPE_MERGE, "reshape_merge", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)

@@ -254,11 +254,11 @@ static AxV or_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
 
 /* POW (C99/IEEE pow on axle's numbers, as symbolic.c's pow_ext): pow(x, 0) = pow(1, y) = 1;
  * NaN in, NaN out; finite x < 0 with a non-integer y is NaN; 0^y is 0 or +inf by the sign
- * of y; y = ±inf by |x| against 1; x = ±inf by the sign (and parity) of y. Exact where
- * the result is rational; elsewhere (2^(1/2)) the replay is refused (UNKNOWN). */
+ * of y; y = ±inf by |x| against 1; x = ±inf by the sign (and parity) of y. On int, finite
+ * x and y < 0 give 0 (XLA's integer power; 1^y = 1 above). Exact where the result is
+ * rational; elsewhere (2^(1/2), or too large a power) the replay is refused (UNKNOWN). */
 static AxV pow_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
   AxConcrete *c = C(d);
-  (void)t;
   Val *v = num(c, AX_FIN);
   if ((b->cls == AX_FIN && mpq_sgn(b->q) == 0) || (a->cls == AX_FIN && mpq_cmp_ui(a->q, 1, 1) == 0)) {
     mpq_set_ui(v->q, 1, 1);
@@ -279,6 +279,7 @@ static AxV pow_op(AxDomain *d, AxType t, const Val *a, const Val *b) {
   if (a->cls == AX_NINF)
     return sb < 0 ? v : integer && mpz_odd_p(mpq_numref(b->q)) ? num(c, AX_NINF) : num(c, AX_PINF);
   int sa = mpq_sgn(a->q);
+  if (t == AX_INT && sb < 0) return v;   /* XLA's integer power: 0 for y < 0 unless x = 1 */
   if (sa == 0) return sb > 0 ? v : num(c, AX_PINF);
   if (sa < 0 && !integer) return num(c, AX_NAN);
   mpq_t m;

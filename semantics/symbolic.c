@@ -171,7 +171,6 @@ static Ext *nan_ext(AxDomain *d, AxType t) {
 static Ext *inf_ext(AxDomain *d, AxType t, int sign) {
   return ext(d, zero(d, t), fls(d), ax_term_mk_bool(TC(d), sign > 0), ax_term_mk_bool(TC(d), sign < 0));
 }
-static Ext *rnum(AxDomain *d, long num) { return finite(d, ax_term_mk_real_si(TC(d), num, 1)); }
 static const Ext *pick(AxDomain *d, AxType t, T c, const Ext *a, const Ext *b) {
   return plain_ite(d, c, (AxV)a, (AxV)b, 2, t);
 }
@@ -238,9 +237,47 @@ static T exp_log(AxDomain *d, T x, T y) {
 
 static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb);
 
+/* the constant n in t's sort */
+static T cnum(AxDomain *d, AxType t, long n) {
+  return t == AX_REAL ? ax_term_mk_real_si(TC(d), n, 1) : ax_term_mk_int_si(TC(d), n);
+}
+
+/* XLA's integer power of finite x, y (its HLO evaluator and its LLVM emitter agree):
+ * x^0 = 1 and 1^y = 1 for every x, y; x^y for y > 0; and 0 for y < 0 otherwise — so
+ * (-1)^-1 = 0 and 0^-1 = 0, where the real power gives -1 and +inf. axle's int is unbounded:
+ * x^y is exact, no wrap-around. A numeral exponent k with |k| <= 16 is decided here (k
+ * multiplications; ite(x = 1, 1, 0) for k < 0). Any other exponent y > 0 is an application
+ * w = ipow.ax(x, y) of an uninterpreted Int x Int -> Int (a reserved name) with the facts
+ * y = 1 => w = x and (y >= 1 ∧ x ∈ {0, 1}) => w = x, true of x^y (sound for proofs); a model
+ * whose w is not the true power does not replay (UNKNOWN, never INVALID). */
+static const Ext *int_power(AxDomain *d, const Ext *fin, const Ext *b, bool small, long k) {
+  AxTermCtx *tc = TC(d);
+  T x = fin->v, y = b->v, one = cnum(d, AX_INT, 1), nul = cnum(d, AX_INT, 0);
+  T unit = ax_term_mk_eq(tc, x, one);
+  if (small && k < 0) return finite(d, ax_term_mk_ite(tc, unit, one, nul));
+  if (small) {
+    const Ext *p = finite(d, one);
+    for (long i = 0; i < k; i++) p = plain_binary(d, AX_OP_MUL, AX_INT, (AxV)p, (AxV)fin);
+    return p;
+  }
+  AxSort ii[2] = {AX_SORT_INT, AX_SORT_INT};
+  const AxFunc *f = ax_term_func(tc, "ipow.ax", 2, ii, AX_SORT_INT);
+  AX_ASSERT(f);
+  T args[2] = {x, y};
+  T w = ax_term_mk_app(tc, f, 2, args);
+  T pos = ax_term_mk_le(tc, one, y);
+  T small_base = or2(d, unit, ax_term_mk_eq(tc, x, nul));
+  add_fact(d, and2(d, ax_term_mk_implies(tc, ax_term_mk_eq(tc, y, one), ax_term_mk_eq(tc, w, x)),
+                   ax_term_mk_implies(tc, and2(d, pos, small_base), ax_term_mk_eq(tc, w, x))));
+  T v = ax_term_mk_ite(tc, or2(d, unit, ax_term_mk_eq(tc, y, nul)), one,
+                       ax_term_mk_ite(tc, pos, w, nul));
+  return finite(d, v);
+}
+
 /* POW (C99/IEEE pow on axle's numbers): pow(x, 0) = 1 and pow(1, y) = 1 for every x, y;
  * otherwise NaN in gives NaN. Finite x, y: x > 0 gives e^(y log x); x = 0 gives 0 for
- * y > 0 and +inf for y < 0; x < 0 gives x^y for an integer y and NaN otherwise. y = ±inf:
+ * y > 0 and +inf for y < 0; x < 0 gives x^y for an integer y and NaN otherwise (on int,
+ * finite x and y give XLA's integer power instead: int_power). y = ±inf:
  * by |x| against 1 (pow(-1, ±inf) = 1). x = +inf: +inf for y > 0, 0 for y < 0; x = -inf:
  * 0 for y < 0, -inf for an odd integer y > 0, +inf for other y > 0. A numeral exponent
  * is decided here (an integer k with |k| <= 16 by multiplications, so pow(A, 2) is A * A);
@@ -248,8 +285,9 @@ static AxV plain_binary(AxDomain *d, AxOp op, AxType t, AxV pa, AxV pb);
  * an odd integer to uninterpreted functions (sound: the true pow is one of them). */
 static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
   AxTermCtx *tc = TC(d);
-  T r1 = ax_term_mk_real_si(tc, 1, 1), rm1 = ax_term_mk_real_si(tc, -1, 1);
-  const Ext *one = rnum(d, 1), *nul = rnum(d, 0), *pinf = inf_ext(d, t, 1), *nan = nan_ext(d, t);
+  T r1 = cnum(d, t, 1), rm1 = cnum(d, t, -1);
+  const Ext *one = finite(d, r1), *nul = finite(d, cnum(d, t, 0)), *pinf = inf_ext(d, t, 1),
+            *nan = nan_ext(d, t);
   mpq_t q;
   mpq_init(q);
   bool known = numeral(b, q);
@@ -263,7 +301,9 @@ static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
   T bpos = ax_term_mk_lt(tc, zero(d, t), b->v);
   /* finite ** finite */
   const Ext *ff;
-  if (small) {   /* x^k by multiplications: exact for every finite x (0^-k = 1/0 = +inf) */
+  if (t == AX_INT) {
+    ff = int_power(d, fin, b, small, k);
+  } else if (small) {   /* x^k by multiplications: exact for every finite x (0^-k = 1/0 = +inf) */
     const Ext *p = one;
     for (long i = 0; i < (k < 0 ? -k : k); i++) p = plain_binary(d, AX_OP_MUL, t, (AxV)p, (AxV)fin);
     ff = k < 0 ? plain_binary(d, AX_OP_DIV, t, (AxV)one, (AxV)p) : p;
@@ -286,7 +326,11 @@ static const Ext *pow_ext(AxDomain *d, AxType t, const Ext *a, const Ext *b) {
   T big = or2(d, is_inf(d, a), and2(d, is_fin(d, a), or2(d, ax_term_mk_lt(tc, r1, a->v),
                                                             ax_term_mk_lt(tc, a->v, rm1))));
   T little = and2(d, is_fin(d, a), and2(d, ax_term_mk_lt(tc, rm1, a->v), ax_term_mk_lt(tc, a->v, r1)));
-  T odd = integer ? ax_term_mk_bool(tc, odd_k) : known ? fls(d) : odd_of(d, b->v);
+  /* y odd: an int y is odd when y mod 2 = 1 (Euclidean mod, exact) */
+  T odd = integer ? ax_term_mk_bool(tc, odd_k)
+          : known ? fls(d)
+          : t == AX_INT ? ax_term_mk_eq(tc, ax_term_mk_mod(tc, b->v, cnum(d, t, 2)), r1)
+                        : odd_of(d, b->v);
   const Ext *r =
       pick(d, t, a->pinf, pick(d, t, bpos, pinf, nul),
            /* a = -inf */ pick(d, t, bpos, pick(d, t, odd, inf_ext(d, t, -1), pinf), nul));
@@ -452,6 +496,32 @@ static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
              fls(d));
 }
 
+static bool is_log_of_root(const AxTerm *t, void *unused) {
+  (void)unused;
+  if (!ax_term_is_log(t)) return false;
+  const AxTerm *r = ax_term_arg(t, 0);
+  return ax_term_kind(r) == AX_TERM_APP && strcmp(ax_term_func_name(ax_term_app_func(r)), "axle.sqrt") == 0;
+}
+
+/* For every log(r) in lv whose r is a root r = axle.sqrt(x) (sqrt_op), the fact
+ * x > 0 => log(r) = 1/2 log(x): true of the real root and logarithm for every x (for
+ * x > 0, sqrt x > 0 and log(sqrt x) = log(x^(1/2)) = 1/2 log x), so sound for proofs, as
+ * sqrt_op's own fact is. Nothing else ties log to the uninterpreted root: without it
+ * ln(sqrt A) = 1/2 ln A is UNKNOWN. Added only where a log of a root is built, so queries
+ * with a sqrt and no log gain no log term. The x^(1/2) of pow needs nothing: its log
+ * folds (log(exp(1/2 log x)) = 1/2 log x). */
+static void log_root_facts(AxDomain *d, T lv) {
+  AxTermCtx *tc = TC(d);
+  AxVec found = {0};
+  ax_term_collect(tc, &lv, 1, is_log_of_root, NULL, S(d)->a, &found);
+  for (size_t i = 0; i < found.len; i++) {
+    T l = found.items[i], x = ax_term_arg(ax_term_arg(l, 0), 0);
+    T half = ax_term_mk_mul2(tc, ax_term_mk_real_si(tc, 1, 2), ax_term_mk_log(tc, x));
+    add_fact(d, ax_term_mk_implies(tc, ax_term_mk_lt(tc, ax_term_mk_real_si(tc, 0, 1), x),
+                                   ax_term_mk_eq(tc, l, half)));
+  }
+}
+
 /* LOG: log(NaN) = log(x < 0) = NaN (-inf included), log(0) = -inf, log(+inf) = +inf;
  * a finite x > 0 goes to the uninterpreted log (ax_term_mk_log: log(1) = 0 and
  * log(exp(u)) = u fold, and the solver layer knows exp(log(x)) = x for x > 0). A model
@@ -459,7 +529,9 @@ static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
 static AxV log_op(AxDomain *d, AxType t, AxV pa) {
   const Ext *a = pa;
   T nan = or2(d, a->nan, negative(d, a, t));
-  T v = ax_term_mk_ite(TC(d), is_fin(d, a), ax_term_mk_log(TC(d), a->v), zero(d, t));
+  T lv = ax_term_mk_log(TC(d), a->v);
+  log_root_facts(d, lv);
+  T v = ax_term_mk_ite(TC(d), is_fin(d, a), lv, zero(d, t));
   return ext(d, v, nan, a->pinf, fin_zero(d, a, t));
 }
 

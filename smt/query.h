@@ -57,6 +57,12 @@ typedef struct AxSolverOpts {
    * (portfolio.c). */
   bool confirm;
   unsigned confirm_grace_ms;
+  /* With confirm, when the binary is cvc5: after z3's unsat on a formula with exp (log and
+   * the powers included) and a real division of two non-numeral terms, cvc5 is not waited
+   * for — it was never seen to confirm one (portfolio.c `hopeless`). Only the label changes
+   * (z3 alone, which is what such a query got after the grace anyway); off for
+   * --require-both, where that label fails the rule. */
+  bool skip_hopeless;
   /* With confirm: the binary's sat ends the query too, without waiting for z3's (IEEE
    * mode, where cvc5 is often the faster on floating point; every model is replayed). */
   bool first_sat;

@@ -84,5 +84,21 @@ check "trivial: fmt keeps expect trivial" has "$tmp/fmt.axl" 'rule kept_on_purpo
 "$AXLE" verify --no-cache --rule concat_01_list_binary rules/xla/concat.axl > /dev/null; st=$?
 check "concat_01 (expect trivial): exit 0" [ "$st" = 0 ]
 
+# exp with a division of two non-numeral terms (A / exp(B)): z3 proves it, cvc5 1.0 cannot
+# decide it, so cvc5 is not waited for after z3's unsat (smt/portfolio.c `hopeless`): the
+# label is z3's alone, as it was after the grace. With --require-both cvc5 is waited for;
+# a query without such a division (pow_03_exp) always is.
+AXLE_DEBUG_CONFIRM=1 "$AXLE" verify --no-cache --jobs 1 --format json --rule div_02_exp \
+  rules/xla-extra/divide.axl > "$tmp/hl.json" 2> "$tmp/hl.err"
+check "div_02_exp: VERIFIED, by z3 alone" \
+  jqt -s '.[0] | .verdict == "verified" and .confirmed_by == ["z3"]' "$tmp/hl.json"
+check "div_02_exp: cvc5 not waited for" has "$tmp/hl.err" 'cvc5 unknown (not waited for)'
+AXLE_DEBUG_CONFIRM=1 "$AXLE" verify --no-cache --jobs 1 --require-both --rule div_02_exp \
+  rules/xla-extra/divide.axl > /dev/null 2> "$tmp/hl2.err"
+check "div_02_exp --require-both: cvc5 waited for" [ "$(grep -c 'not waited for' "$tmp/hl2.err")" = 0 ]
+AXLE_DEBUG_CONFIRM=1 "$AXLE" verify --no-cache --jobs 1 --rule pow_03_exp rules/xla-extra/pow.axl \
+  > /dev/null 2> "$tmp/hl3.err"
+check "pow_03_exp (no such division): cvc5 waited for" [ "$(grep -c 'not waited for' "$tmp/hl3.err")" = 0 ]
+
 echo "verdict_trust: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,7 +3,7 @@
 # beyond TensorRight's corpus) and their mutated twins, end to end with both solvers: every
 # verdict as the file expects it, every INVALID with a replayed counterexample, the three XLA
 # rules that are wrong with the counterexamples that show it, every rule tagged for the
-# results table (tools/xla-extra-table.sh), and the sqrt/rsqrt rules axle cannot decide yet
+# results table (tools/xla-extra-table.sh), and the oracles of the log-of-root fact
 # (tests/verify/xla-extra-unproved) UNKNOWN, never VERIFIED or INVALID.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -14,13 +14,13 @@ command -v jq > /dev/null || { echo "xla_extra: jq not found"; exit 77; }
 st=$?
 check "xla-extra: exit 0 (all as expected)" [ "$st" = 0 ]
 n=$(jq -s 'length' "$tmp/rules.json")
-check "xla-extra: 56 results (42 rules; reshapes for every type, abs_01, abs_05, neg_01 for int and real)" [ "$n" = 56 ]
+check "xla-extra: 65 results (47 rules; reshapes for every type, abs_01, abs_05, neg_01, pow_01, 02, 04, 10 for int and real)" [ "$n" = 65 ]
 check "xla-extra: every verdict meets its expectation" \
   [ "$(jq -s '[.[] | select(.met != true)] | length' "$tmp/rules.json")" = 0 ]
 check "xla-extra: every rule expected valid is VERIFIED" \
   [ "$(jq -s '[.[] | select(.expected == "valid" and .verdict != "verified")] | length' "$tmp/rules.json")" = 0 ]
-check "xla-extra: exactly three XLA rules wrong (log_02_pow, log_05_pow_guarded, pow_08_pow)" \
-  [ "$(jq -r -s '[.[] | select(.expected == "invalid") | .rule] | sort | join(",")' "$tmp/rules.json")" = "log_02_pow,log_05_pow_guarded,pow_08_pow" ]
+check "xla-extra: exactly six XLA rules wrong (log_02, log_05, pow_08; on int pow_11, 13, 14)" \
+  [ "$(jq -r -s '[.[] | select(.expected == "invalid") | .rule] | sort | join(",")' "$tmp/rules.json")" = "log_02_pow,log_05_pow_guarded,pow_08_pow,pow_11_minus_one_int,pow_13_minus_two_int,pow_14_pow_int" ]
 check "xla-extra: every INVALID carries a counterexample" \
   [ "$(jq -s '[.[] | select(.verdict == "invalid" and .counterexample == null)] | length' "$tmp/rules.json")" = 0 ]
 check "log_02_pow: A = 0, B = 0 gives 0 against NaN" \
@@ -29,12 +29,18 @@ check "log_05_pow_guarded: A = -1 (a non-integer B) gives NaN against 0" \
   [ "$(jq -r 'select(.rule == "log_05_pow_guarded") | .counterexample | "\(.lhs) \(.rhs) \(.reads[] | select(.tensor == "A") | .value)"' "$tmp/rules.json")" = "NaN 0 -1" ]
 check "pow_08_pow: a negative base (lhs and rhs of opposite signs)" \
   [ "$(jq -r 'select(.rule == "pow_08_pow") | .counterexample | (.lhs | startswith("-")) != (.rhs | startswith("-"))' "$tmp/rules.json")" = true ]
+# XLA's integer pow (0 for a negative exponent unless the base is 1) against XLA's 1/A (1/0 =
+# -1): A = 0 or A = -1, where the two sides are 0 and -1
+check "pow_11_minus_one_int: A = 0 or -1, 0 against -1" \
+  jqt -s '.[] | select(.rule == "pow_11_minus_one_int") | .counterexample | .lhs == "0" and .rhs == "-1" and ([.reads[].value] | . == ["0"] or . == ["-1"])' "$tmp/rules.json"
+check "pow_12_minus_one_int_guarded (A not 0, not -1): VERIFIED" \
+  [ "$(jq -r 'select(.rule == "pow_12_minus_one_int_guarded") | .verdict' "$tmp/rules.json")" = verified ]
 
 "$AXLE" verify --no-cache --jobs 2 --timeout 20 --format json rules/xla-extra-mutants > "$tmp/mut.json" 2> "$tmp/err"
 st=$?
 m=$(jq -s 'length' "$tmp/mut.json")
 check "xla-extra mutants: exit 0" [ "$st" = 0 ]
-check "xla-extra mutants: 57 results" [ "$m" = 57 ]
+check "xla-extra mutants: 63 results" [ "$m" = 63 ]
 check "xla-extra mutants: all INVALID" \
   [ "$(jq -s '[.[] | select(.verdict == "invalid")] | length' "$tmp/mut.json")" = "$m" ]
 check "xla-extra mutants: each with a replayed counterexample" \
@@ -52,13 +58,16 @@ done
 check "sqrt_07_pow_half_neg_inf: A = 0, +inf against NaN" \
   [ "$(jq -r 'select(.rule == "sqrt_07_pow_half_neg_inf") | .counterexample | "\(.lhs) \(.rhs) \([.reads[].value] | join(","))"' "$tmp/mut.json")" = "+inf NaN 0" ]
 
-# true rules the model cannot decide yet: UNKNOWN with the replay's or the solvers' reason,
-# never VERIFIED, never INVALID (a change is news: see the file's header). A short per-query
-# limit only makes UNKNOWN likelier; it cannot turn one into another verdict.
+# the log-of-root fact's oracles: false rules a wrong factor in the fact would prove, and
+# that no exact counterexample can refute (the file's header says why): UNKNOWN with the
+# replay's or the solvers' reason, never VERIFIED, never INVALID. A short per-query limit
+# only makes UNKNOWN likelier; it cannot turn one into another verdict.
 "$AXLE" verify --no-cache --jobs 2 --timeout 5 --format json tests/verify/xla-extra-unproved > "$tmp/unp.json" 2> "$tmp/err"
-check "xla-extra unproved: 1 result" [ "$(jq -s 'length' "$tmp/unp.json")" = 1 ]
+check "xla-extra unproved: 3 results" [ "$(jq -s 'length' "$tmp/unp.json")" = 3 ]
 check "xla-extra unproved: every one UNKNOWN with a reason" \
-  [ "$(jq -s '[.[] | select(.verdict == "unknown" and (.reason | length) > 0)] | length' "$tmp/unp.json")" = 1 ]
+  [ "$(jq -s '[.[] | select(.verdict == "unknown" and (.reason | length) > 0)] | length' "$tmp/unp.json")" = 3 ]
+check "sqrt_06_log_sqrt (ln(sqrt A) => 0.5 ln A): VERIFIED" \
+  [ "$(jq -r 'select(.rule == "sqrt_06_log_sqrt") | .verdict' "$tmp/rules.json")" = verified ]
 
 # log is exact only at 1: a rule whose only counterexamples need log(2) is UNKNOWN, never
 # INVALID (exp(log(A)) => A at A = 2 is true, so a wrong right side A + 1 for A > 0 must

@@ -401,6 +401,16 @@ START_TEST(log_pow_rsqrt_exact) {
   expect_vec(AX_REAL, 5, (const char *[]){"1", "-8", "1/4", "+inf", "-1"});
   teardown_rule();
 
+  /* XLA's integer pow: 0^0 = 1, (-2)^3 = -8, 1^-5 = 1, and 0 for every other negative
+   * exponent — (-1)^-1 = 0 and 0^-1 = 0, where the real power gives -1 and +inf */
+  setup_rule(VEC "  tensor B : T[x: n]\n  pow(A, B) => A", 1, AX_INT);
+  set_map("n", 1, 7L);
+  set_vec("A", AX_INT, 7, (long[]){0, -2, 1, -1, 0, 2, -1});
+  set_vec("B", AX_INT, 7, (long[]){0, 3, -5, -1, -1, -2, 4});
+  expect_vec(AX_INT, 7, (const char *[]){"1", "-8", "1", "0", "0", "0", "1"});
+  ck_assert_ptr_null(D->unsupported);
+  teardown_rule();
+
   /* a rational root where there is one; NaN for a negative base and a non-integer exponent */
   setup_rule(VEC "  pow(A, 0.5) => A", 1, AX_REAL);
   set_map("n", 1, 3L);

@@ -309,10 +309,17 @@ typedef struct Kind {
   size_t n;
 } Kind;
 
+/* a tensor read (the predicate of ax_term_collect) */
+static bool is_read(const AxTerm *t, void *data) { return read_sym(data, t) >= 0; }
+
 /* A pairing of summation variables is per axis: the expression of the variable on named
  * axis k of c mentions c only at position k, and the twin variable's expression is the
- * twin of its expression. */
+ * twin of its expression. A pairing through a tensor's values (a gather index) is not
+ * per-axis arithmetic, whatever its mask says: the argument does not cover it. */
 static void per_axis_map(Scan *sc, const AxTerm *const *vars, const AxTerm **map, size_t n) {
+  AxVec reads = {0};
+  if (n && ax_term_collect(sc->in->tc, map, n, is_read, (void *)sc->s, sc->in->a, &reads))
+    sc->fail = "a pairing of summation indices depends on tensor values";
   for (size_t i = 0; i < n && !sc->fail; i++) {
     int rc, pos;
     long fam;

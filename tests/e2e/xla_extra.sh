@@ -14,7 +14,7 @@ command -v jq > /dev/null || { echo "xla_extra: jq not found"; exit 77; }
 st=$?
 check "xla-extra: exit 0 (all as expected)" [ "$st" = 0 ]
 n=$(jq -s 'length' "$tmp/rules.json")
-check "xla-extra: 72 results (48 rules; reshapes for every type, abs_01, abs_05, neg_01 for int and real, gather 6 rules 16 results)" [ "$n" = 72 ]
+check "xla-extra: 75 results (49 rules; reshapes for every type, abs_01, abs_05, neg_01 for int and real, gather 7 rules 19 results)" [ "$n" = 75 ]
 check "xla-extra: every verdict meets its expectation" \
   [ "$(jq -s '[.[] | select(.met != true)] | length' "$tmp/rules.json")" = 0 ]
 check "xla-extra: every rule expected valid is VERIFIED" \
@@ -34,7 +34,7 @@ check "pow_08_pow: a negative base (lhs and rhs of opposite signs)" \
 st=$?
 m=$(jq -s 'length' "$tmp/mut.json")
 check "xla-extra mutants: exit 0" [ "$st" = 0 ]
-check "xla-extra mutants: 70 results (gather: 6 rules, 13 results)" [ "$m" = 70 ]
+check "xla-extra mutants: 72 results (gather: 7 rules, 15 results)" [ "$m" = 72 ]
 check "xla-extra mutants: all INVALID" \
   [ "$(jq -s '[.[] | select(.verdict == "invalid")] | length' "$tmp/mut.json")" = "$m" ]
 check "xla-extra mutants: each with a replayed counterexample" \

@@ -298,6 +298,8 @@ static AxElem op_elem(Checker *c, AxExpr *at, AxOp op, AxTy *ops, int n) {
   const char *name = spec->name;
   AxElem e = AX_ELEM_NONE;
   int first = spec->elem == AX_ET_SELECT ? 1 : 0;
+  /* gather: the operand's type; the indices' (int) are checked, located, by axes_gather */
+  if (spec->elem == AX_ET_GATHER) return ops[0].elem;
   if (spec->elem == AX_ET_SELECT && !is_bool(c, ops[0].elem)) {
     err(c, at->span, "'select' needs a boolean predicate, got %s", elem_text(c, ops[0].elem));
     return AX_ELEM_NONE;
@@ -337,6 +339,7 @@ static AxElem op_elem(Checker *c, AxExpr *at, AxOp op, AxTy *ops, int n) {
     return AX_ELEM_INT;
   case AX_ET_ANY:
   case AX_ET_SELECT:
+  case AX_ET_GATHER:
     return e;
   }
   return e;
@@ -851,6 +854,26 @@ static bool axes_conv(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
+/* GATHER(A, I, axis=y): A's axes without y, and I's; y is one of A's axes (fixed at rank
+ * 1: its row), I is an int tensor whose axes are not among A's others (it may have y: the
+ * result's y is then I's). */
+static bool axes_gather(Checker *c, const Applied *p, uint64_t *result) {
+  AxElem ix = p->ops[1].elem;
+  if (ix != AX_ELEM_INT && ix != AX_ELEM_NUMLIT && !(ix == AX_ELEM_VAR && c->rule->tclass == AX_TC_INT)) {
+    err(c, p->b->operands[1]->span, "the indices of 'gather' must be int, got %s", elem_text(c, ix));
+    return false;
+  }
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "gathers along")) return false;
+  uint64_t kept = p->x & ~p->at[0], z = p->ops[1].axes;
+  if (z & kept) {
+    err(c, p->b->operands[1]->span, "the indices of 'gather' have axes %s that the operand keeps "
+        "(relabel the indices)", axes_text(c, z & kept));
+    return false;
+  }
+  *result = kept | z;
+  return true;
+}
+
 /* Element-wise operators (arithmetic, comparisons, logic, select, clamp, the unary
  * functions): operands with identical axes, or scalars that broadcast */
 static bool axes_elementwise(Checker *c, const Applied *p, uint64_t *result) {
@@ -927,6 +950,7 @@ static const OpCheck checks[AX_OP_COUNT] = {
     [AX_OP_RSQRT] = {.axes = axes_elementwise},
     [AX_OP_RESHAPE_SPLIT] = {.axes = axes_reshape},
     [AX_OP_RESHAPE_MERGE] = {.axes = axes_reshape},
+    [AX_OP_GATHER] = {.axes = axes_gather, .rank1 = {.attr = 0, .why = "gather axis"}},
 };
 
 bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }

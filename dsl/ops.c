@@ -36,6 +36,8 @@ static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
     /* one axis, as in programs: its class is fixed at rank 1 (like a concat axis) */
     [AX_OP_MEAN] = {REQ("axis", AX_AT_AXIS)},
     [AX_OP_RMS_NORM] = {REQ("axis", AX_AT_AXIS)},
+    /* gather(A, I, axis=y): A read at y = clamp(I, 0, n-1); y's class fixed at rank 1 */
+    [AX_OP_GATHER] = {REQ("axis", AX_AT_AXIS)},
 };
 
 static const AxOpSpec table[AX_OP_COUNT] = {

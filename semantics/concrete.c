@@ -172,6 +172,12 @@ static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
   return v;
 }
 
+static AxV int_of_elem(AxDomain *d, AxV e) {
+  Val *v = mk(C(d), K_INT);
+  if (V(e)->cls == AX_FIN) mpz_tdiv_q(v->z, mpq_numref(V(e)->q), mpq_denref(V(e)->q));
+  return v;
+}
+
 static int sign_of(const Val *a) {
   if (a->cls == AX_PINF) return 1;
   if (a->cls == AX_NINF) return -1;
@@ -653,7 +659,8 @@ AxConcrete *ax_concrete_new(void) {
                       .bool_lit = bool_lit,       .band = band,
                       .bor = bor,                 .bnot = bnot,
                       .ite = ite,                 .elem_lit = elem_lit,
-                      .elem_of_int = elem_of_int, .elem_binary = elem_binary,
+                      .elem_of_int = elem_of_int, .int_of_elem = int_of_elem,
+                      .elem_binary = elem_binary,
                       .elem_unary = elem_unary,   .elem_compare = elem_compare,
                       .elem_same = elem_same,     .read = read,
                       .sum = sum};

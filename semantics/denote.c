@@ -442,6 +442,16 @@ static void shape_merge(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape 
   for (int k = 0; k < ax_den_rank(in, a); k++) s->size[a][k] = D->imul(D, x->size[hi][k], x->size[lo][k]);
 }
 
+/* GATHER(A, I, y): I's axes with I's sizes, A's others with A's; valid: n_y >= 1 (a
+ * slice of size 1 along y must fit, as XLA's slice_sizes require) */
+static void shape_gather(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  int y = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  s->axes = e->ty.axes;
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if (s->axes >> i & 1) s->size[i] = o[1]->axes >> i & 1 ? o[1]->size[i] : o[0]->size[i];
+  s->valid = and2(in, s->valid, D->ile(D, lit(in, 1), o[0]->size[y][0]));
+}
+
 /* REDUCE: S(A) without the reduced axes;  MEAN: S(A) without its axis */
 static void shape_reduce(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
   s->axes = e->ty.axes;
@@ -759,6 +769,26 @@ static AxV at_merge(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
   return ax_den_at(in, e->ty.opnds[0], t, j);
 }
 
+/* GATHER: [[gather(A, I, y)]][z, x] = A[y = clamp(I[z], 0, n - 1), x] with n = A's size on
+ * y (rank 1): XLA clamps a start index so that the slice (size 1 on y) fits. Over axle's
+ * extended ints, +inf clamps to n - 1 and -inf to 0 (max/min order them so); a NaN index
+ * (only from inf - inf: XLA's ints have none) reads index 0. The index is I's value, so
+ * the read of A is at a point another read chose (docs/semantics.md, "How the rank bound
+ * is inferred", covers it). */
+static AxV at_gather(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxExpr *const *o = e->ty.opnds;
+  int y = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  AxV n = shape_of(in, o[0])->size[y][0];
+  AxV v = ax_den_at(in, o[1], AX_INT, restrict_to(in, o[1], idx));
+  AxV lo = D->elem_of_int(D, AX_INT, lit(in, 0)), hi = D->elem_of_int(D, AX_INT, D->isub(D, n, lit(in, 1)));
+  AxV c = D->elem_binary(D, AX_OP_MIN, AX_INT, D->elem_binary(D, AX_OP_MAX, AX_INT, v, lo), hi);
+  AxV nan = D->elem_compare(D, AX_OP_NE, AX_INT, c, c);
+  AxIndex *j = restrict_to(in, o[0], idx);
+  j->at[y] = new_sizes(in, y);
+  j->at[y][0] = D->ite(D, nan, lit(in, 0), D->int_of_elem(D, c), 0, AX_INT);
+  return ax_den_at(in, o[0], t, j);
+}
+
 /* The sums (reduce, dot, conv, mean, rms_norm): the domain folds a summand over fresh
  * summation indices; the summand is the operator's (its row's `summand`). */
 typedef struct SumCtx {
@@ -1027,6 +1057,7 @@ static const OpDen dens[AX_OP_COUNT] = {
     [AX_OP_RSQRT] = {.shape = shape_elementwise, .at = at_unary},
     [AX_OP_RESHAPE_SPLIT] = {.shape = shape_split, .at = at_split},
     [AX_OP_RESHAPE_MERGE] = {.shape = shape_merge, .at = at_merge},
+    [AX_OP_GATHER] = {.shape = shape_gather, .at = at_gather},
 };
 
 bool ax_den_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && dens[op].shape && dens[op].at; }

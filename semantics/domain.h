@@ -50,6 +50,9 @@ struct AxDomain {
   /* elements */
   AxV (*elem_lit)(AxDomain *d, AxType t, const char *text, int inf_sign /* 0, +1, -1 */);
   AxV (*elem_of_int)(AxDomain *d, AxType t, AxV i);          /* iota's values */
+  /* the int value of a finite int element (a gather index, already clamped); what it
+   * returns for ±inf or NaN is unspecified (denote.c never uses it there) */
+  AxV (*int_of_elem)(AxDomain *d, AxV e);
   AxV (*elem_binary)(AxDomain *d, AxOp op, AxType t, AxV a, AxV b);  /* add..min, and, or */
   AxV (*elem_unary)(AxDomain *d, AxOp op, AxType t, AxV a);  /* neg abs exp not */
   AxV (*elem_compare)(AxDomain *d, AxOp op, AxType t, AxV a, AxV b); /* eq..ge -> bool */

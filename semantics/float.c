@@ -361,6 +361,13 @@ static AxV elem_lit(AxDomain *d, AxType t, const char *text, int inf_sign) {
   return el(d, ax_float_from_decimal(FD(d)->f, text));
 }
 
+/* a gather index is an int element, which IEEE mode does not model */
+static AxV int_of_elem(AxDomain *d, AxV e) {
+  (void)e;
+  outside(d, int_outside);
+  return C(d)->int_small(C(d), 0);
+}
+
 static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
   if (t != AX_REAL) return C(d)->elem_of_int(C(d), t, i);
   mpz_t z;
@@ -548,7 +555,8 @@ AxFloatDom *ax_float_dom_new(AxDomain *concrete, AxSort f) {
                       .bool_lit = bool_lit,       .band = band,
                       .bor = bor,                 .bnot = bnot,
                       .ite = ite,                 .elem_lit = elem_lit,
-                      .elem_of_int = elem_of_int, .elem_binary = elem_binary,
+                      .elem_of_int = elem_of_int, .int_of_elem = int_of_elem,
+                      .elem_binary = elem_binary,
                       .elem_unary = elem_unary,   .elem_compare = elem_compare,
                       .elem_same = elem_same,     .read = read,
                       .sum = sum};

@@ -65,6 +65,13 @@ static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
   return of_real(d, ax_term_mk_to_real(TC(d), i));
 }
 
+/* a gather index is an int element, which IEEE mode does not model */
+static AxV int_of_elem(AxDomain *d, AxV e) {
+  (void)e;
+  outside(d, int_outside);
+  return ax_term_mk_int_si(TC(d), 0);
+}
+
 /* MAXIMUM / MINIMUM (IEEE 754-2019): NaN if either is NaN; else the larger (smaller), and
  * of two zeros +0 (−0) */
 static T maxmin(AxDomain *d, bool max, T a, T b) {
@@ -254,7 +261,8 @@ AxIeee *ax_ieee_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, in
   s->max_size = max_size;
   s->bounds = ax_term_mk_true(tc);
   s->head.dom = (AxDomain){.ite = ite,                   .elem_lit = elem_lit,
-                           .elem_of_int = elem_of_int,   .elem_binary = elem_binary,
+                           .elem_of_int = elem_of_int,   .int_of_elem = int_of_elem,
+                           .elem_binary = elem_binary,
                            .elem_unary = elem_unary,     .elem_compare = elem_compare,
                            .elem_same = elem_same,       .read = read,
                            .sum = sum};

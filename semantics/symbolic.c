@@ -128,6 +128,17 @@ static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
   return finite(d, t == AX_REAL ? ax_term_mk_to_real(TC(d), i) : (T)i);
 }
 
+/* a gather index: the value term of an int element; a sum as an index is outside the
+ * fragment (its value is no term here) */
+static AxV int_of_elem(AxDomain *d, AxV e) {
+  const Ext *x = e;
+  if (x->red) {
+    if (!d->unsupported) d->unsupported = "a gather index that is a sum (reduce, dot) is not supported";
+    return ax_term_mk_int_si(TC(d), 0);
+  }
+  return x->v;
+}
+
 static T is_fin(AxDomain *d, const Ext *x) {
   return not1(d, or2(d, x->nan, or2(d, x->pinf, x->ninf)));
 }
@@ -1093,7 +1104,8 @@ AxSymbolic *ax_symbolic_new(AxTermCtx *tc, const char *const *tensor_names) {
   s->head.tc = tc;
   s->names = tensor_names;
   s->head.dom = (AxDomain){.ite = ite,                   .elem_lit = elem_lit,
-                           .elem_of_int = elem_of_int,   .elem_binary = elem_binary,
+                           .elem_of_int = elem_of_int,   .int_of_elem = int_of_elem,
+                           .elem_binary = elem_binary,
                            .elem_unary = elem_unary,     .elem_compare = elem_compare,
                            .elem_same = elem_same,       .read = read,
                            .sum = sum};

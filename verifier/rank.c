@@ -309,13 +309,34 @@ typedef struct Kind {
   size_t n;
 } Kind;
 
+/* a tensor read (the predicate of ax_term_collect) */
+static bool is_read(const AxTerm *t, void *data) { return read_sym(data, t) >= 0; }
+
+/* Does t hold a read (nested ones included: a gather's index) at an index that mentions c?
+ * Its value hides c from the masks. */
+static bool reads_class(Scan *sc, T t) {
+  AxVec reads = {0};
+  ax_term_collect(sc->in->tc, &t, 1, is_read, (void *)sc->s, sc->in->a, &reads);
+  for (size_t r = 0; r < reads.len; r++)
+    for (size_t a = 0; a < ax_term_nargs(reads.items[r]); a++)
+      if (mask_of(sc, ax_term_arg(reads.items[r], a))) return true;
+  return false;
+}
+
 /* A pairing of summation variables is per axis: the expression of the variable on named
  * axis k of c mentions c only at position k, and the twin variable's expression is the
- * twin of its expression. */
+ * twin of its expression. A pairing of a variable of c through the value of a read on c's
+ * axes (a gather index) is not per-axis arithmetic, whatever its mask says (a read's value
+ * has none): the argument does not cover it. A read that does not mention c (a branch guard
+ * such as V2[x] != 0 when c is k) is a constant of the projection. */
 static void per_axis_map(Scan *sc, const AxTerm *const *vars, const AxTerm **map, size_t n) {
   for (size_t i = 0; i < n && !sc->fail; i++) {
     int rc, pos;
     long fam;
+    if (ax_instance_var_info(sc->in, vars[i], &rc, &pos, &fam) && rc == sc->c && reads_class(sc, map[i])) {
+      sc->fail = "a pairing of summation indices depends on tensor values read on this class";
+      continue;
+    }
     if (!ax_instance_var_info(sc->in, vars[i], &rc, &pos, &fam) || rc != sc->c) {
       if (mask_of(sc, map[i])) sc->fail = "a summation index of another class is paired with one of this class";
       continue;

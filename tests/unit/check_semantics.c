@@ -459,6 +459,44 @@ START_TEST(reshape_split_and_merge) {
 }
 END_TEST
 
+#define GATHER "  rclass z, x\n  map m over z\n  map n over x\n  tensor A : T[x: n]\n  tensor I : int[z: m]\n"
+
+START_TEST(gather_clamps_like_xla) {
+  /* gather([10, 20, 30], I, axis=x) = A[clamp(I, 0, 2)]: out-of-range indices clamp */
+  for (AxType t = AX_INT; t <= AX_REAL; t++) {
+    setup_rule(GATHER "  gather(A, I, axis=x) => gather(A, I, axis=x)", 1, t);
+    set_map("m", 1, 6L);
+    set_map("n", 1, 3L);
+    set_vec("A", t, 3, (long[]){10, 20, 30});
+    set_vec("I", AX_INT, 6, (long[]){-5, 0, 1, 2, 3, 99});
+    expect_vec(t, 6, (const char *[]){"10", "10", "20", "30", "30", "30"});
+    teardown_rule();
+  }
+  /* axle's extended ints: +inf clamps to n - 1, -inf to 0, NaN (inf - inf) reads 0 */
+  setup_rule(GATHER "  let G = gather(A, concat(constant(inf, {z: 1}), constant(-inf, {z: 1}),\n"
+                    "    constant(inf, {z: 1}) - constant(inf, {z: 1}), axis=z), axis=x)\n  G => G", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){10, 20, 30});
+  expect_vec(AX_INT, 3, (const char *[]){"30", "10", "10"});
+  teardown_rule();
+  /* a scalar index (rank 0) and a gather of a gather: A[J[I[z]]] */
+  setup_rule(GATHER "  tensor J : int[x: n]\n  let G = gather(A, gather(J, I, axis=x), axis=x)\n  G => G", 1, AX_INT);
+  set_map("m", 1, 3L);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){10, 20, 30});
+  set_vec("J", AX_INT, 3, (long[]){2, -1, 7});
+  set_vec("I", AX_INT, 3, (long[]){1, 5, 0});
+  expect_vec(AX_INT, 3, (const char *[]){"10", "30", "30"});
+  teardown_rule();
+  /* an operand empty along the gathered axis: no row to clamp into, invalid */
+  setup_rule(GATHER "  gather(A, I, axis=x) => gather(A, I, axis=x)", 1, AX_INT);
+  set_map("m", 1, 2L);
+  set_map("n", 1, 0L);
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
 START_TEST(reshape_degenerate_and_broadcast) {
   setup_rule("  rclass x, y\n  map n over x\n  map m over y\n  tensor A : T[x: n, y: m]\n"
              "  reshape_degenerate(A, remove=[y]) => reshape_degenerate(A, remove=[y])", 1, AX_INT);
@@ -621,6 +659,7 @@ static Suite *suite(void) {
   tcase_add_test(t, rank_two_pad_is_per_axis);
   tcase_add_test(t, division_by_zero_and_infinities);
   tcase_add_test(t, reshape_degenerate_and_broadcast);
+  tcase_add_test(t, gather_clamps_like_xla);
   tcase_add_test(t, sqrt_and_rms_norm);
   tcase_add_test(t, every_rule_operator_has_its_rows);
   suite_add_tcase(s, t);

@@ -13,7 +13,7 @@ if command -v gnuplot > /dev/null && command -v jq > /dev/null; then
   tools/timing-report.sh "$tmp/r.json" "$tmp/page/results.md" > "$tmp/out.txt"; st=$?
   check "report: exit 0" [ "$st" = 0 ]
   check "report: figures on stdout" \
-    grep -qE '^6 results \(3 rules\): [0-9]+ under 1 s \([0-9]+%\), max [0-9.]+ ms \([a-z_]+ \[[a-z]+\]\), mean [0-9.]+ ms' "$tmp/out.txt"
+    grep -qE '^6 results \(3 rules\): [0-9]+ under 1 s \([0-9]+\.[0-9]%\), max [0-9.]+ ms \([a-z_]+ \[[a-z]+\]\), mean [0-9.]+ ms' "$tmp/out.txt"
   check "report: figures on the page" has "$tmp/page/results.md" '^\*\*6 results (3 rules): '
   check "report: verdict counts" has "$tmp/page/results.md" "2 verified (0 of them by one solver alone), 2 invalid, 2 unknown, 0 trivial; 4 of 6 as expected"
   check "report: a row per result" [ "$(grep -c '^| [a-z_]* | `' "$tmp/page/results.md")" = 6 ]

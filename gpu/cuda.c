@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "superopt/ewop.h"
+#include "superopt/pop.h"
 
 /* ORDER TARGET */
 static const char *const target_names[] = {[AX_CUDA_SM90] = "sm_90", [AX_CUDA_SM80] = "sm_80"};
@@ -293,6 +294,92 @@ static bool first_use(const AxKStmt *st, int j) {
   return true;
 }
 
+/* ---- the operators' CUDA rows ------------------------------------------------------- *
+ *
+ * How each program-level operator that is not element-wise (superopt/pop.h) is emitted:
+ * as a pre-defined kernel of its own (one thread per output element) and as a block
+ * operator inside a graph-defined kernel; element-wise operators read ewop.h's `cuda`
+ * expression instead. A constant is never emitted: it is a kernel argument or an inline
+ * literal (pop.h's `literal`). */
+struct KGen;
+typedef struct CudaPOp {
+  /* The body of pre-defined kernel st (out, in: its tensors; store: the format that writes
+   * element e of out from a float expression). */
+  void (*predefined)(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store);
+  /* The block operator at node i (out, in: its tiles); marks its tile written. NULL: no block
+   * operator. */
+  void (*block)(struct KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store);
+  /* Shared-memory scratch of block operator n with nt threads, in bytes; NULL: none. */
+  int64_t (*scratch)(const AxBNode *n, int64_t nt);
+} CudaPOp;
+static const CudaPOp cuda_pops[AX_OP_COUNT];
+
+static void pre_matmul(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)st, (void)store;
+  body_matmul(e, out, &in[0], &in[1], true);
+}
+
+static void pre_sum(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  body_reduce(e, out, &in[0], st->at.axis, st->at.to ? st->at.to : 1, false, 1.0, store, true);
+}
+
+static void pre_mean(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  body_reduce(e, out, &in[0], st->at.axis, 1, false, 1.0 / (double)in[0].shape.dim[st->at.axis],
+              store, true);
+}
+
+/* each element recomputes its row's mean square: simple, and pre-defined operators are the
+ * baseline, not the product */
+static void pre_rms_norm(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  int64_t outer, len, inner;
+  split3(&out->shape, st->at.axis, &outer, &len, &inner);
+  loop_open(e, ax_shape_numel(&out->shape), true);
+  line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
+  line(e, "const %s *px = %s + o * %" PRId64 " + in;", ctype(in[0].dt), in[0].name, len * inner);
+  line(e, "float acc = 0.0f;");
+  line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(long long)j * %" PRId64 "]); acc += v * v; }",
+       len, inner);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) / sqrtf(acc * %.9gf));", out->name, ctype(out->dt),
+       in[0].name, 1.0 / (double)len);
+  loop_close(e);
+}
+
+static void pre_reshape(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)st, (void)store;
+  loop_open(e, ax_shape_numel(&out->shape), true);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]));", out->name, ctype(out->dt), in[0].name);
+  loop_close(e);
+}
+
+static void pre_broadcast(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)st, (void)store;
+  loop_open(e, ax_shape_numel(&out->shape), true);
+  if (needs_index(&in[0], &out->shape)) emit_index(e, &out->shape, "long long");
+  char v[320];
+  value(&in[0], &out->shape, v, sizeof v);
+  line(e, "%s[e] = ax_to<%s>(%s);", out->name, ctype(out->dt), v);
+  loop_close(e);
+}
+
+static void pre_repeat(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  int64_t outer, len, inner;
+  split3(&in[0].shape, st->at.axis, &outer, &len, &inner);
+  int64_t times = st->at.times;
+  loop_open(e, ax_shape_numel(&out->shape), true);
+  line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", l = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
+       len * times * inner, inner, len * times, inner);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[(o * %" PRId64 " + l / %" PRId64 ") * %" PRId64 " + in]));",
+       out->name, ctype(out->dt), in[0].name, len, times, inner);
+  loop_close(e);
+}
+
+static void pre_concat(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  body_concat(e, out, in, st->nin, st->at.axis, true);
+}
+
 /* One __global__ for pre-defined operator statement s; its name is op<s>. */
 static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   const AxKStmt *st = &g->stmts[s];
@@ -307,63 +394,14 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
       fprintf(e->f, ", const %s *__restrict__ %s", ctype(in[j].dt), in[j].name);
   fprintf(e->f, ") {\n");
   e->ind = 1;
-  int64_t n = ax_shape_numel(&out.shape);
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ctype(out.dt));
-  if (ax_ewop_get(st->op)) body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
-  else switch (st->op) {
-  case AX_OP_DOT: body_matmul(e, &out, &in[0], &in[1], true); break;
-  case AX_OP_REDUCE:
-    body_reduce(e, &out, &in[0], st->at.axis, st->at.to ? st->at.to : 1, false, 1.0, store, true);
-    break;
-  case AX_OP_MEAN:
-    body_reduce(e, &out, &in[0], st->at.axis, 1, false, 1.0 / (double)in[0].shape.dim[st->at.axis],
-                store, true);
-    break;
-  case AX_OP_RMS_NORM: {
-    /* each element recomputes its row's mean square: simple, and pre-defined operators
-     * are the baseline, not the product */
-    int64_t outer, len, inner;
-    split3(&out.shape, st->at.axis, &outer, &len, &inner);
-    loop_open(e, n, true);
-    line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
-    line(e, "const %s *px = %s + o * %" PRId64 " + in;", ctype(in[0].dt), in[0].name, len * inner);
-    line(e, "float acc = 0.0f;");
-    line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(long long)j * %" PRId64 "]); acc += v * v; }",
-         len, inner);
-    line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) / sqrtf(acc * %.9gf));", out.name, ctype(out.dt),
-         in[0].name, 1.0 / (double)len);
-    loop_close(e);
-    break;
-  }
-  case AX_OP_RESHAPE:
-    loop_open(e, n, true);
-    line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]));", out.name, ctype(out.dt), in[0].name);
-    loop_close(e);
-    break;
-  case AX_OP_BROADCAST: {
-    loop_open(e, n, true);
-    if (needs_index(&in[0], &out.shape)) emit_index(e, &out.shape, "long long");
-    char v[320];
-    value(&in[0], &out.shape, v, sizeof v);
-    line(e, "%s[e] = ax_to<%s>(%s);", out.name, ctype(out.dt), v);
-    loop_close(e);
-    break;
-  }
-  case AX_OP_REPEAT: {
-    int64_t outer, len, inner;
-    split3(&in[0].shape, st->at.axis, &outer, &len, &inner);
-    int64_t times = st->at.times;
-    loop_open(e, n, true);
-    line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", l = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
-         len * times * inner, inner, len * times, inner);
-    line(e, "%s[e] = ax_to<%s>(ax_f(%s[(o * %" PRId64 " + l / %" PRId64 ") * %" PRId64 " + in]));",
-         out.name, ctype(out.dt), in[0].name, len, times, inner);
-    loop_close(e);
-    break;
-  }
-  case AX_OP_CONCAT: body_concat(e, &out, in, st->nin, st->at.axis, true); break;
-  default: AX_UNREACHABLE();   /* sources and rule-only operators never reach a kernel */
+  if (ax_ewop_get(st->op)) {
+    body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
+  } else {
+    /* sources and rule-only operators never reach a kernel */
+    AX_ASSERT(cuda_pops[st->op].predefined);
+    cuda_pops[st->op].predefined(e, st, &out, in, store);
   }
   e->ind = 0;
   fprintf(e->f, "}\n");
@@ -480,6 +518,93 @@ static void gen_matmul(KGen *kg, int i) {
   kg->t[i].dirty = tc ? SCATTERED : ELEMWISE;
 }
 
+static void blk_matmul(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)out, (void)in, (void)nin, (void)store;
+  gen_matmul(kg, i);
+}
+
+/* A sum along the node's axis down to t elements, scaled by sc. */
+static void sum_block(KGen *kg, int i, Opnd *out, const Opnd *in, int64_t t, double sc, const char *store) {
+  const AxBNode *n = &kg->k->nodes[i];
+  need(kg, n->in[0], false, n->name);
+  body_reduce(kg->e, out, &in[0], n->at.axis, t, false, sc, store, false);
+  kg->t[i].dirty = ELEMWISE;
+}
+
+static void blk_sum(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)nin;
+  const AxBNode *n = &kg->k->nodes[i];
+  sum_block(kg, i, out, in, n->at.to ? n->at.to : 1, 1.0, store);
+}
+
+static void blk_mean(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)nin;
+  const AxBNode *n = &kg->k->nodes[i];
+  sum_block(kg, i, out, in, 1, 1.0 / (double)in[0].shape.dim[n->at.axis], store);
+}
+
+static void blk_rms_norm(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)nin, (void)store;
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  need(kg, n->in[0], false, n->name);
+  int64_t outer, len, inner;
+  split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
+  Opnd r = {.shape = in[0].shape, .f32 = true};
+  r.shape.dim[n->at.axis] = 1;
+  snprintf(r.name, sizeof r.name, "rs%d", i);
+  line(e, "float *%s = (float *)(ax_smem + %" PRId64 ");  // 1 / rms of every row", r.name, kg->scr[i]);
+  int64_t rows = outer * inner, parts = split_parts(kg->nt, rows, len);
+  if (parts > 1) {
+    /* few rows: `parts` threads per row sum strided partial squares, then one thread
+     * per row adds the partials */
+    line(e, "float *part%d = %s + %" PRId64 ";  // partial sums, %" PRId64 " per row", i, r.name,
+         (rows + 31) / 32 * 32, parts);
+    loop_open(e, rows * parts, false);
+    line(e, "const int row = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
+    line(e, "const %s *px = %s + (row / %" PRId64 ") * %" PRId64 " + row %% %" PRId64 ";", stype(&in[0]),
+         in[0].name, inner, len * inner, inner);
+    line(e, "float acc = 0.0f;");
+    line(e, "for (int j = p; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[j * %" PRId64 "]); acc += v * v; }",
+         len, parts, inner);
+    line(e, "part%d[e] = acc;", i);
+    loop_close(e);
+    barrier(kg, "the partial sums of a row come from several threads");
+    loop_open(e, rows, false);
+    line(e, "float acc = 0.0f;");
+    line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
+    line(e, "%s[e] = 1.0f / sqrtf(acc * %.9gf);", r.name, 1.0 / (double)len);
+    loop_close(e);
+  } else {
+    char st2[96];
+    snprintf(st2, sizeof st2, "%s[e] = 1.0f / sqrtf(%%s)", r.name);
+    body_reduce(e, &r, &in[0], n->at.axis, 1, true, 1.0 / (double)len, st2, false);
+  }
+  barrier(kg, "the row scales are read by every thread of the row");
+  loop_open(e, ax_shape_numel(&n->shape), false);
+  line(e, "[[maybe_unused]] const int o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) * %s[o * %" PRId64 " + in]);", out->name, stype(out),
+       in[0].name, r.name, inner);
+  loop_close(e);
+  kg->t[i].dirty = ELEMWISE;
+}
+
+/* The row scales (and, with few rows, the partial sums) of an rms_norm. */
+static int64_t scratch_rms_norm(const AxBNode *n, int64_t nt) {
+  AxTShape rs = n->shape;
+  rs.dim[n->at.axis] = 1;
+  int64_t rows = ax_shape_numel(&rs), parts = split_parts(nt, rows, n->shape.dim[n->at.axis]);
+  return ((rows + 31) / 32 * 32 + (parts > 1 ? rows * parts : 0)) * 4;
+}
+
+static void blk_concat(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)store;
+  const AxBNode *n = &kg->k->nodes[i];
+  for (int q = 0; q < n->nin; q++) need(kg, n->in[q], false, n->name);
+  body_concat(kg->e, out, in, nin, n->at.axis, false);
+  kg->t[i].dirty = ELEMWISE;
+}
+
 /* A block operator (or, for a thread graph, the run of its operators starting at i, fused
  * into one loop when they share a shape). Returns the last node handled. */
 static int gen_op(KGen *kg, int i) {
@@ -487,14 +612,14 @@ static int gen_op(KGen *kg, int i) {
   const AxBNode *n = &k->nodes[i];
   Emit *e = kg->e;
   Tile *t = kg->t;
-  if (n->op == AX_OP_CONSTANT) return i;
+  if (ax_pop_literal(n->op)) return i;
   if (n->thread >= 0) {
     int last = i;
     bool same = true;
     /* the group: the thread graph's operators, with the inline constants among them */
     for (int j = i + 1; j < k->nnodes; j++) {
       const AxBNode *m = &k->nodes[j];
-      if (m->kind == AX_BN_OP && m->op == AX_OP_CONSTANT) continue;
+      if (m->kind == AX_BN_OP && ax_pop_literal(m->op)) continue;
       if (m->thread != n->thread || m->phase != n->phase) break;
       last = j;
       if (!ax_shape_equal(&m->shape, &n->shape)) same = false;
@@ -518,7 +643,7 @@ static int gen_op(KGen *kg, int i) {
       if (idx) emit_index(e, &n->shape, "int");
       for (int j = i; j <= last; j++) {
         const AxBNode *m = &k->nodes[j];
-        if (m->op == AX_OP_CONSTANT) continue;
+        if (ax_pop_literal(m->op)) continue;
         line(e, "{");
         e->ind++;
         char v[320];
@@ -551,67 +676,8 @@ static int gen_op(KGen *kg, int i) {
   }
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out->name, stype(out));
-  switch (n->op) {
-  case AX_OP_DOT: gen_matmul(kg, i); break;
-  case AX_OP_REDUCE:
-  case AX_OP_MEAN: {
-    need(kg, n->in[0], false, n->name);
-    double sc = n->op == AX_OP_MEAN ? 1.0 / (double)in[0].shape.dim[n->at.axis] : 1.0;
-    body_reduce(e, out, &in[0], n->at.axis, n->op == AX_OP_REDUCE && n->at.to ? n->at.to : 1, false,
-                sc, store, false);
-    t[i].dirty = ELEMWISE;
-    break;
-  }
-  case AX_OP_RMS_NORM: {
-    need(kg, n->in[0], false, n->name);
-    int64_t outer, len, inner;
-    split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
-    Opnd r = {.shape = in[0].shape, .f32 = true};
-    r.shape.dim[n->at.axis] = 1;
-    snprintf(r.name, sizeof r.name, "rs%d", i);
-    line(e, "float *%s = (float *)(ax_smem + %" PRId64 ");  // 1 / rms of every row", r.name, kg->scr[i]);
-    int64_t rows = outer * inner, parts = split_parts(kg->nt, rows, len);
-    if (parts > 1) {
-      /* few rows: `parts` threads per row sum strided partial squares, then one thread
-       * per row adds the partials */
-      line(e, "float *part%d = %s + %" PRId64 ";  // partial sums, %" PRId64 " per row", i, r.name,
-           (rows + 31) / 32 * 32, parts);
-      loop_open(e, rows * parts, false);
-      line(e, "const int row = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
-      line(e, "const %s *px = %s + (row / %" PRId64 ") * %" PRId64 " + row %% %" PRId64 ";", stype(&in[0]),
-           in[0].name, inner, len * inner, inner);
-      line(e, "float acc = 0.0f;");
-      line(e, "for (int j = p; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[j * %" PRId64 "]); acc += v * v; }",
-           len, parts, inner);
-      line(e, "part%d[e] = acc;", i);
-      loop_close(e);
-      barrier(kg, "the partial sums of a row come from several threads");
-      loop_open(e, rows, false);
-      line(e, "float acc = 0.0f;");
-      line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
-      line(e, "%s[e] = 1.0f / sqrtf(acc * %.9gf);", r.name, 1.0 / (double)len);
-      loop_close(e);
-    } else {
-      char st2[96];
-      snprintf(st2, sizeof st2, "%s[e] = 1.0f / sqrtf(%%s)", r.name);
-      body_reduce(e, &r, &in[0], n->at.axis, 1, true, 1.0 / (double)len, st2, false);
-    }
-    barrier(kg, "the row scales are read by every thread of the row");
-    loop_open(e, ax_shape_numel(&n->shape), false);
-    line(e, "[[maybe_unused]] const int o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
-    line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) * %s[o * %" PRId64 " + in]);", out->name, stype(out),
-         in[0].name, r.name, inner);
-    loop_close(e);
-    t[i].dirty = ELEMWISE;
-    break;
-  }
-  case AX_OP_CONCAT:
-    for (int q = 0; q < n->nin; q++) need(kg, n->in[q], false, n->name);
-    body_concat(e, out, in, nin, n->at.axis, false);
-    t[i].dirty = ELEMWISE;
-    break;
-  default: AX_UNREACHABLE();
-  }
+  AX_ASSERT(cuda_pops[n->op].block);   /* sources are literals; rule-only operators never come */
+  cuda_pops[n->op].block(kg, i, out, in, nin, store);
   return i;
 }
 
@@ -811,6 +877,23 @@ static int64_t align128(int64_t x) { return (x + 127) / 128 * 128; }
  * both targets have them. ORDER TARGET */
 static bool has_cp_async(AxCudaTarget t) { return t == AX_CUDA_SM90 || t == AX_CUDA_SM80; }
 
+/* ORDER: pop.h's rows; check_pop.c walks both. */
+static const CudaPOp cuda_pops[AX_OP_COUNT] = {
+    [AX_OP_DOT] = {.predefined = pre_matmul, .block = blk_matmul},
+    [AX_OP_REDUCE] = {.predefined = pre_sum, .block = blk_sum},
+    [AX_OP_MEAN] = {.predefined = pre_mean, .block = blk_mean},
+    [AX_OP_RMS_NORM] = {.predefined = pre_rms_norm, .block = blk_rms_norm, .scratch = scratch_rms_norm},
+    [AX_OP_RESHAPE] = {.predefined = pre_reshape},
+    [AX_OP_BROADCAST] = {.predefined = pre_broadcast},
+    [AX_OP_REPEAT] = {.predefined = pre_repeat},
+    [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},
+};
+
+bool ax_cuda_emits_op(AxOp op, bool block) {
+  if ((unsigned)op >= AX_OP_COUNT) return false;
+  return block ? cuda_pops[op].block != NULL : cuda_pops[op].predefined != NULL;
+}
+
 /* Lays out kg's tiles in shared memory and returns the bytes a block needs. Invariant
  * tiles, accumulators and scratch live through the block; the loop body's tiles and the
  * post phase's share one region when the loop ends with a barrier (forloop > 1);
@@ -832,7 +915,7 @@ static int64_t layout(KGen *kg, bool db) {
     if (n->kind == AX_BN_SAVE) continue;
     t->o.shape = n->shape;
     t->o.dt = n->dtype;
-    if (n->kind == AX_BN_OP && n->op == AX_OP_CONSTANT) {
+    if (n->kind == AX_BN_OP && ax_pop_literal(n->op)) {
       t->o.is_const = true;
       t->o.c = (double)n->at.value.num / (double)n->at.value.den;
       continue;
@@ -847,14 +930,11 @@ static int64_t layout(KGen *kg, bool db) {
           (t->aw = async_width(&n->shape, n->dtype, &kg->g->tensors[n->src].shape)) > 0)
         t->off2 = loop, loop += t->bytes;
     } else t->off = post, post += t->bytes;
-    if (n->kind == AX_BN_OP && n->op == AX_OP_RMS_NORM) {
-      AxTShape rs = n->shape;
-      rs.dim[n->at.axis] = 1;
-      int64_t rows = ax_shape_numel(&rs), parts = split_parts(nt, rows, n->shape.dim[n->at.axis]);
+    if (n->kind == AX_BN_OP && !ax_op_is_elementwise(n->op) && cuda_pops[n->op].scratch) {
       kg->scr[i] = fixed;
-      fixed += align128(((rows + 31) / 32 * 32 + (parts > 1 ? rows * parts : 0)) * 4);
+      fixed += align128(cuda_pops[n->op].scratch(n, nt));
     }
-    if (n->kind == AX_BN_OP && n->op == AX_OP_DOT && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
+    if (n->kind == AX_BN_OP && ax_pop_tensor_core(n->op) && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
   }
   if (any_tc) kg->tc_scratch = fixed, fixed += (nt / 32) * 1024;
   bool share = k->forloop > 1;

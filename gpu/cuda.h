@@ -59,6 +59,11 @@ typedef struct AxCudaOpts {
 /* ax_cuda_emit with options o (borrowed). */
 bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget t, const AxCudaOpts *o, AxDiag *d);
 
+/* Whether the backend emits op (a program-level operator that is not element-wise,
+ * superopt/pop.h) as a pre-defined kernel (block false) or as a block operator (block true).
+ * For the operator tables' unit test. */
+bool ax_cuda_emits_op(AxOp op, bool block);
+
 /* Writes the C header that declares g's host entry (usable from C and C++; the stream is
  * a `void *` there so that the header needs no CUDA include) and documents the order,
  * dtype and shape of its inputs and outputs. */

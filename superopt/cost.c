@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "superopt/ewop.h"
+#include "superopt/pop.h"
 
 /* Published figures. H100 SXM5: 132 SMs, 3.35 TB/s HBM3, 989.4 TFLOP/s dense f16 tensor,
  * 66.9 TFLOP/s f32, 228 KB shared memory per SM (227 KB per block), 64 K registers, 2048
@@ -41,33 +42,30 @@ const AxTarget *ax_cost_target(const char *name) {
   return NULL;
 }
 
-/* FLOPs of one element of an element-wise operator (its row's) or of a reducing one: a
- * transcendental costs a few special-function slots. */
-static double op_flops(AxOp op) {
-  const AxEwOp *e = ax_ewop_get(op);
-  if (e) return e->flops;
-  return op == AX_OP_RMS_NORM ? 4 : 1;
-}
-
 static double dbytes(const AxTShape *s, AxDtype t) {
   return (double)ax_shape_numel(s) * (double)ax_dtype_bytes(t);
 }
 
-/* Math of one application: tensor-core FLOPs for matmul, CUDA-core FLOPs otherwise. */
+/* Math of one application, by its row: tensor-core FLOPs for matmul, CUDA-core FLOPs per
+ * element otherwise (a transcendental costs a few special-function slots). */
 static void op_math(AxOp op, const AxTShape *out, const AxTShape *const *in, int nin, double *tc,
                     double *cuda) {
-  if (op == AX_OP_DOT) {
+  const AxEwOp *e = ax_ewop_get(op);
+  if (e) {
+    *cuda += e->flops * (double)ax_shape_numel(out);
+    return;
+  }
+  const AxPOp *p = ax_pop_get(op);
+  switch (p->math) {
+  case AX_POP_MATH_NONE: return;
+  case AX_POP_MATH_TENSOR: {
     int64_t k = in[0]->rank ? in[0]->dim[in[0]->rank - 1] : 1;
     *tc += 2.0 * (double)ax_shape_numel(out) * (double)k;
     return;
   }
-  const AxOpSpec *sp = ax_op_spec(op);
-  if (sp->cls == AX_TC_REDUCE || sp->cls == AX_TC_NORM) {
-    *cuda += op_flops(op) * (double)ax_shape_numel(nin ? in[0] : out);
-    return;
+  case AX_POP_MATH_CUDA: *cuda += p->flops * (double)ax_shape_numel(nin ? in[0] : out); return;
   }
-  if (sp->cls == AX_TC_LAYOUT || sp->cls == AX_TC_SOURCE) return;
-  *cuda += op_flops(op) * (double)ax_shape_numel(out);
+  AX_UNREACHABLE();
 }
 
 /* Times one kernel from per-block demands (and the residency already in kc). */
@@ -138,7 +136,7 @@ static void cost_operator(const AxMugraph *g, const AxKStmt *s, const AxTarget *
   }
   op_math(s->op, &o->shape, ins, s->nin, &kc->tc_flops, &kc->cuda_flops);
   int64_t threads = LIB_THREADS;
-  if (s->op == AX_OP_DOT) {
+  if (ax_pop_tensor_core(s->op)) {
     /* a cuBLAS-like kernel: 128 x 128 output tiles, one block per tile */
     const AxTShape *os = &o->shape;
     int64_t m = os->rank >= 2 ? os->dim[os->rank - 2] : 1, n = os->dim[os->rank - 1];
@@ -195,7 +193,7 @@ static void cost_kernel(AxArena *a, const AxMugraph *g, const AxKernel *k, const
       break;
     }
     case AX_BN_OP: {
-      if (n->op == AX_OP_CONSTANT) break;
+      if (ax_pop_literal(n->op)) break;
       const AxTShape *ins[AX_MAXIN];
       double rd = 0;
       for (int j = 0; j < n->nin; j++) {
@@ -204,7 +202,7 @@ static void cost_kernel(AxArena *a, const AxMugraph *g, const AxKernel *k, const
         if (p.offset[n->in[j]] >= 0) {
           double f = 1;
           /* a row-major operand of a matmul with wide rows: 8-way bank conflicts */
-          if (n->op == AX_OP_DOT && p.layout[n->in[j]] == AX_LAYOUT_ROW &&
+          if (ax_pop_tensor_core(n->op) && p.layout[n->in[j]] == AX_LAYOUT_ROW &&
               o->shape.rank && o->shape.dim[o->shape.rank - 1] * 2 >= 128)
             f = 8;
           rd += f * dbytes(&o->shape, o->dtype);
@@ -239,7 +237,8 @@ void ax_cost_run(AxArena *a, const AxMugraph *g, const AxTarget *t, AxCost *c) {
     memset(kc, 0, sizeof *kc);
     if (s->kind == AX_KS_OP) {
       /* a constant is an argument and a reshape a view: neither launches a kernel */
-      if (s->op == AX_OP_CONSTANT || s->op == AX_OP_RESHAPE || s->op == AX_OP_INPUT) continue;
+      const AxPOp *p = ax_pop_get(s->op);
+      if (p && p->free) continue;
       cost_operator(g, s, t, kc);
     } else if (s->kind == AX_KS_KERNEL) {
       cost_kernel(a, g, s->kernel, t, kc);

@@ -6,6 +6,7 @@
 
 #include "superopt/ewop.h"
 #include "superopt/field.h"
+#include "superopt/pop.h"
 
 #define IT_BIT (1u << 8)
 #define G_BIT(g) (1u << (9 + (g)))
@@ -162,18 +163,13 @@ static AxLaxVal rms_of(A *s, const AxLaxVal *x, const AxTShape *sh, int axis, Ax
   return unary(s, AX_OP_SQRT, &m, at, where);
 }
 
-/* The abstract value of op applied to in[0..nin) of shapes sh, with result shape out. */
-static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const *in,
-                         const AxTShape *const *sh, int nin, const AxTShape *out, AxSpan sp,
-                         const char *where) {
-  AxLaxVal v;
-  switch (ax_op_spec(op)->cls) {
-  case AX_TC_SOURCE: v = constant(); break;
-  case AX_TC_BINARY:
-    v = combine(in[0], in[1], ax_ewop_get(op)->lax, sh[0]->rank, sh[1]->rank, out->rank);
-    break;
-  case AX_TC_UNARY: v = unary(s, op, in[0], sp, where); break;
-  case AX_TC_MATMUL: {
+/* The abstract value of a pop.h operator by its row's rule, before masking to the shape. */
+static AxLaxVal pop_val(A *s, AxPopLax rule, const AxTAttrs *at, const AxLaxVal *const *in,
+                        const AxTShape *const *sh, int nin, const AxTShape *out, AxSpan sp,
+                        const char *where) {
+  switch (rule) {
+  case AX_POP_LAX_CONST: return constant();
+  case AX_POP_LAX_MATMUL: {
     const AxLaxVal *a = in[0], *b = in[1];
     int ra = sh[0]->rank, rb = sh[1]->rank, r = out->rank;
     uint32_t ka = 1u << (ra - 1), kb = 1u << (rb - 2);
@@ -187,44 +183,57 @@ static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const 
     pb.vary = (b->vary & ~AXES) | align(bbatch, rb - 2, r - 2) | ((b->vary >> (rb - 1) & 1u) << (r - 1));
     pb.den = (b->den & ~AXES) | align(bdbatch, rb - 2, r - 2) | ((b->den >> (rb - 1) & 1u) << (r - 1));
     AxLaxVal p = combine(&pa, &pb, AX_EWOP_LAX_PRODUCT, r, r, r);
-    v = sum_terms(p, (double)sh[0]->dim[ra - 1], mixed);
-    break;
+    return sum_terms(p, (double)sh[0]->dim[ra - 1], mixed);
   }
-  case AX_TC_REDUCE: v = reduce(in[0], sh[0], at->axis, op == AX_OP_REDUCE ? at->to : 0); break;
-  case AX_TC_NORM: {
+  case AX_POP_LAX_SUM: return reduce(in[0], sh[0], at->axis, at->to);   /* mean: `to` is 0 */
+  case AX_POP_LAX_NORM: {
     AxLaxVal r = rms_of(s, in[0], sh[0], at->axis, sp, where);
-    v = combine(in[0], &r, AX_EWOP_LAX_QUOTIENT, sh[0]->rank, sh[0]->rank, sh[0]->rank);
+    return combine(in[0], &r, AX_EWOP_LAX_QUOTIENT, sh[0]->rank, sh[0]->rank, sh[0]->rank);
+  }
+  case AX_POP_LAX_KEEP:
+  case AX_POP_LAX_SCRAMBLE:
+  case AX_POP_LAX_ALIGN:
+  case AX_POP_LAX_CONCAT:
     break;
   }
-  case AX_TC_LAYOUT:
-  default:
-    v = *in[0];
-    for (int i = 1; i < nin; i++) {
-      v.kn = fmax(v.kn, in[i]->kn);
-      v.kd = fmax(v.kd, in[i]->kd);
-      v.deg = fmax(v.deg, in[i]->deg);
-      v.exp = v.exp || in[i]->exp;
-      v.nexp = v.nexp > in[i]->nexp ? v.nexp : in[i]->nexp;
-      v.nuf = fmax(v.nuf, in[i]->nuf);
-      v.ufdeg = fmax(v.ufdeg, in[i]->ufdeg);
-      v.vary |= in[i]->vary;
-      v.den |= in[i]->den;
-    }
-    if (op == AX_OP_RESHAPE) {
-      /* axes scramble: anything that varied may vary along every axis */
-      if (v.vary & AXES) v.vary |= AXES;
-      if (v.den & AXES) v.den |= AXES;
-    } else if (op == AX_OP_BROADCAST) {
-      v.vary = align(v.vary, sh[0]->rank, out->rank);
-      v.den = align(v.den, sh[0]->rank, out->rank);
-    } else if (op == AX_OP_CONCAT) {
-      v.vary |= 1u << at->axis;
-      bool dens = false;
-      for (int i = 0; i < nin; i++) dens = dens || (in[i]->den != 0);
-      if (dens) v.den |= 1u << at->axis;
-    }
-    break;
+  /* layouts: the operands' values moved around */
+  AxLaxVal v = *in[0];
+  for (int i = 1; i < nin; i++) {
+    v.kn = fmax(v.kn, in[i]->kn);
+    v.kd = fmax(v.kd, in[i]->kd);
+    v.deg = fmax(v.deg, in[i]->deg);
+    v.exp = v.exp || in[i]->exp;
+    v.nexp = v.nexp > in[i]->nexp ? v.nexp : in[i]->nexp;
+    v.nuf = fmax(v.nuf, in[i]->nuf);
+    v.ufdeg = fmax(v.ufdeg, in[i]->ufdeg);
+    v.vary |= in[i]->vary;
+    v.den |= in[i]->den;
   }
+  if (rule == AX_POP_LAX_SCRAMBLE) {
+    /* axes scramble: anything that varied may vary along every axis */
+    if (v.vary & AXES) v.vary |= AXES;
+    if (v.den & AXES) v.den |= AXES;
+  } else if (rule == AX_POP_LAX_ALIGN) {
+    v.vary = align(v.vary, sh[0]->rank, out->rank);
+    v.den = align(v.den, sh[0]->rank, out->rank);
+  } else if (rule == AX_POP_LAX_CONCAT) {
+    v.vary |= 1u << at->axis;
+    bool dens = false;
+    for (int i = 0; i < nin; i++) dens = dens || (in[i]->den != 0);
+    if (dens) v.den |= 1u << at->axis;
+  }
+  return v;
+}
+
+/* The abstract value of op applied to in[0..nin) of shapes sh, with result shape out. */
+static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const *in,
+                         const AxTShape *const *sh, int nin, const AxTShape *out, AxSpan sp,
+                         const char *where) {
+  const AxEwOp *e = ax_ewop_get(op);
+  AxLaxVal v;
+  if (e && e->arity == 2) v = combine(in[0], in[1], e->lax, sh[0]->rank, sh[1]->rank, out->rank);
+  else if (e) v = unary(s, op, in[0], sp, where);
+  else v = pop_val(s, ax_pop_get(op)->lax, at, in, sh, nin, out, sp, where);
   v.vary = mask_shape(v.vary, out);
   v.den = (v.den & (1u << 31)) | mask_shape(v.den & ~(1u << 31), out);
   return v;

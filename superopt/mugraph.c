@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "superopt/pop.h"
+
 static const char *const gaxis = "xyz";
 
 const char *ax_mug_acc_name(AxAccKind k) {
@@ -162,7 +164,7 @@ static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
   (void)g;
   char msg[256];
   bool ok = true;
-  if (n->op == AX_OP_CONSTANT) {
+  if (ax_pop_literal(n->op)) {   /* an inline literal: a scalar, no memory */
     n->shape.rank = 0;
     n->phase = AX_PH_INVARIANT;
     n->dtype = AX_DT_F32;

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "superopt/pop.h"
+
 const char *ax_opt_layout_name(AxLayout l) {
   static const char *const names[] = {
       [AX_LAYOUT_NONE] = "-", [AX_LAYOUT_ROW] = "row", [AX_LAYOUT_SWIZZLED] = "swizzled"};
@@ -14,7 +16,7 @@ const char *ax_opt_layout_name(AxLayout l) {
 static bool in_smem(const AxKernel *k, int i) {
   const AxBNode *n = &k->nodes[i];
   if (n->anon || n->kind == AX_BN_SAVE) return false;
-  if (n->kind == AX_BN_OP && n->op == AX_OP_CONSTANT) return false;
+  if (n->kind == AX_BN_OP && ax_pop_literal(n->op)) return false;
   if (n->thread >= 0 && i + 1 < k->nnodes && k->nodes[i + 1].thread == n->thread) return false;
   return true;
 }
@@ -139,7 +141,7 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
   int64_t frag = 0;
   for (int i = 0; i < n; i++) {
     const AxBNode *b = &k->nodes[i];
-    if (b->kind != AX_BN_OP || b->op != AX_OP_DOT) continue;
+    if (b->kind != AX_BN_OP || !ax_pop_tensor_core(b->op)) continue;
     frag += ax_shape_numel(&b->shape);
     for (int q = 0; q < 2; q++) {
       int o = b->in[q];

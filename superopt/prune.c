@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "superopt/ewop.h"
+#include "superopt/pop.h"
 
 /* ORDER KIND. K_UF: an uninterpreted function of one argument, the operator in n (sqrt,
  * silu: AX_EWOP_ABS_OPAQUE). */
@@ -264,19 +265,21 @@ AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
     if (in[i] < 0) return -1;
   const AxEwOp *e = ax_ewop_get(op);
   if (e) return elementwise(t, e, in);
-  switch (op) {
-  case AX_OP_CONSTANT: return one(t);
-  case AX_OP_DOT: return ax_prune_sum(t, red, mul_pow(t, in[0], 1, in[1], 1));   /* eq_matmul_tiles */
-  case AX_OP_REDUCE:
-  case AX_OP_MEAN: return ax_prune_sum(t, red, in[0]);
-  case AX_OP_RMS_NORM: {                              /* eq_rms_def */
+  const AxPOp *p = ax_pop_get(op);
+  if (!p) return -1;
+  switch (p->abs) {
+  case AX_POP_ABS_NONE: return -1;
+  case AX_POP_ABS_ONE: return one(t);
+  case AX_POP_ABS_SUM_PRODUCT: return ax_prune_sum(t, red, mul_pow(t, in[0], 1, in[1], 1));   /* eq_matmul_tiles */
+  case AX_POP_ABS_SUM: return ax_prune_sum(t, red, in[0]);
+  case AX_POP_ABS_RMS: {                              /* eq_rms_def */
     int r = ax_prune_sqrt(t, ax_prune_sum(t, red, mul_pow(t, in[0], 2, -1, 0)));
     return mul_pow(t, in[0], 1, r, -1);
   }
-  case AX_OP_CONCAT:
-    return nin ? in[0] : -1;
-  default: return -1;
+  case AX_POP_ABS_FIRST: return nin ? in[0] : -1;
   }
+  AX_UNREACHABLE();
+  return -1;
 }
 
 /* ORDER: the rules this file's normal form relies on, named as in rules/superopt. */

@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "superopt/ewop.h"
+#include "superopt/pop.h"
 #include "superopt/equiv.h"
 #include "superopt/mugtext.h"
 #include "superopt/prune.h"
@@ -271,9 +272,8 @@ static bool classes(Shared *s, AxDiag *d) {
     const AxKStmt *st = &g->stmts[i];
     if (st->kind != AX_KS_OP || !st->nin) continue;
     const AxTShape *a = &g->tensors[st->in[0]].shape;
-    if (st->op == AX_OP_DOT) s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], a->rank - 1)];
-    if (st->op == AX_OP_REDUCE || st->op == AX_OP_MEAN || st->op == AX_OP_RMS_NORM)
-      s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], st->at.axis)];
+    int k = ax_pop_contracted_dim(st->op, a, st->at.axis);
+    if (k >= 0) s->red_cls |= (uint64_t)1 << s->tcls[ID(st->in[0], k)];
   }
 #undef ID
   free(root_cls);
@@ -285,15 +285,6 @@ static bool classes(Shared *s, AxDiag *d) {
 
 _Static_assert(AX_OP_COUNT + 3 <= 64, "operator masks and keys hold every operator");
 static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
-
-/* The reduced size of an application (prune.h): matmul's contracted size, a reduction's
- * axis size over `to`. */
-static int64_t reduced(AxOp op, const AxTShape *in0, int axis, int64_t to) {
-  if (op == AX_OP_DOT) return in0->dim[in0->rank - 1];
-  if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM)
-    return in0->dim[axis] / (to > 0 ? to : 1);
-  return 1;
-}
 
 static void spec_exprs(W *w) {
   const AxMugraph *g = w->s->prog;
@@ -308,7 +299,7 @@ static void spec_exprs(W *w) {
       for (int j = 0; j < st->nin; j++) in[j] = e[st->in[j]];
       const AxTShape *s0 = st->nin ? &g->tensors[st->in[0]].shape : NULL;
       e[st->t] = ax_prune_apply(w->abs, st->op, in, st->nin,
-                                s0 ? reduced(st->op, s0, st->at.axis, st->at.to) : 1);
+                                s0 ? ax_pop_reduced(st->op, s0, st->at.axis, st->at.to) : 1);
     }
   }
   w->spec = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
@@ -1492,22 +1483,19 @@ static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
   kt.shape = x->shape;
   memcpy(kt.cls, x->cls, sizeof kt.cls);
   AxAId ins[2] = {x->expr, y ? y->expr : -1};
-  int64_t red = 1;
   switch (op) {
   case AX_OP_DOT: {
     int r = x->shape.rank;
     if (!y || r < 2 || y->shape.rank != r || x->cls[r - 1] != y->cls[r - 2]) return;
     kt.shape.dim[r - 1] = y->shape.dim[r - 1];
     kt.cls[r - 1] = y->cls[r - 1];
-    red = x->shape.dim[r - 1];
     break;
   }
   case AX_OP_REDUCE:
     kt.shape.dim[axis] = to;
     kt.cls[axis] = to == 1 ? CLS_ONE : s->cls[x->cls[axis]].inner;
-    red = x->shape.dim[axis] / to;
     break;
-  case AX_OP_RMS_NORM: red = x->shape.dim[axis]; break;
+  case AX_OP_RMS_NORM: break;
   default:
     if (y) {
       BN a = {0}, b = {0}, n = {0};
@@ -1520,7 +1508,7 @@ static void kop(W *w, AxOp op, int i, int j, int axis, int64_t to) {
       memcpy(kt.cls, n.cls, sizeof kt.cls);
     }
   }
-  kt.expr = ax_prune_apply(w->abs, op, ins, y ? 2 : 1, red);
+  kt.expr = ax_prune_apply(w->abs, op, ins, y ? 2 : 1, ax_pop_reduced(op, &x->shape, axis, to));
   w->states++;
   if (prune_out(w, kt.expr)) return;
   if (beyond(w, s->o->target->launch_s)) return;
@@ -1867,10 +1855,11 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     if (st->kind != AX_KS_OP) continue;
     AxOp op = st->op;
     s->opmask |= bit(op);
-    if (op == AX_OP_MEAN) s->opmask |= bit(AX_OP_REDUCE);
-    /* eq_rms_def: rms_norm(x) = x / sqrt(mean(x * x)) may be computed by its parts */
-    if (op == AX_OP_RMS_NORM) s->opmask |= bit(AX_OP_DIV);
-    if (op == AX_OP_REDUCE && st->at.to > 1) s->scalable = false;
+    /* mean by a sum; rms_norm by its parts (eq_rms_def: x / sqrt(mean(x * x))) */
+    const AxPOp *p = ax_pop_get(op);
+    if (p) s->opmask |= p->also;
+    /* a reduction to a size: the scaled instance could not keep it */
+    if (st->at.to > 1) s->scalable = false;
   }
   AxSearchOpts po;
   if (o->pin) {

@@ -8,6 +8,7 @@
 
 #include "superopt/domain.h"
 #include "superopt/ewop.h"
+#include "superopt/pop.h"
 
 static const char *const dtype_names[] = {
     [AX_DT_F16] = "f16", [AX_DT_BF16] = "bf16", [AX_DT_F32] = "f32"};
@@ -61,8 +62,7 @@ bool ax_shape_broadcast(const AxTShape *a, const AxTShape *b, AxTShape *out) {
   return true;
 }
 
-static bool fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(char *err, size_t n, const char *fmt, ...) {
+bool ax_tensor_fail(char *err, size_t n, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, n, fmt, ap);
@@ -70,21 +70,19 @@ static bool fail(char *err, size_t n, const char *fmt, ...) {
   return false;
 }
 
-/* Normalizes at->axis against rank r (unset: the last axis). */
-static bool norm_axis(AxTAttrs *at, int r, char *err, size_t n) {
-  if (r == 0) return fail(err, n, "needs an operand with at least one dimension");
+bool ax_tensor_norm_axis(AxTAttrs *at, int r, char *err, size_t n) {
+  if (r == 0) return ax_tensor_fail(err, n, "needs an operand with at least one dimension");
   if (!at->axis_set) {
     at->axis = r - 1;
     at->axis_set = true;
   }
   if (at->axis < -r || at->axis >= r)
-    return fail(err, n, "axis %d is out of range for rank %d", at->axis, r);
+    return ax_tensor_fail(err, n, "axis %d is out of range for rank %d", at->axis, r);
   if (at->axis < 0) at->axis += r;
   return true;
 }
 
-/* Shapes stay within 2^32 elements (and so every product fits in int64). */
-#define MAX_ELEMS ((int64_t)1 << 32)
+#define MAX_ELEMS AX_TENSOR_MAX_ELEMS
 
 static bool small_shape(const AxTShape *s) {
   int64_t n = 1;
@@ -95,131 +93,51 @@ static bool small_shape(const AxTShape *s) {
   return true;
 }
 
-static bool infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
-                  char *err, size_t errn);
-
-bool ax_tensor_infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
-                     char *err, size_t errn) {
-  if ((ax_op_spec(op)->tattrs & AX_TA_SHAPE) && !small_shape(&at->shape))
-    return fail(err, errn, "the shape must have dims of at least 1 and at most 2^32 elements");
-  if (op == AX_OP_REPEAT && (at->times < 1 || at->times > MAX_ELEMS))
-    return fail(err, errn, "needs 1 <= times <= 2^32");
-  if (!infer(op, at, in, nin, out, err, errn)) return false;
-  if (!small_shape(out)) return fail(err, errn, "the result would have more than 2^32 elements");
-  return true;
-}
-
+/* The operand count, then the operator's shape rule: its element-wise row's (the operand's
+ * shape, or the operands' broadcast) or its pop.h row's. */
 static bool infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
                   char *err, size_t errn) {
   const AxOpSpec *sp = ax_op_spec(op);
   char b1[96], b2[96];
   if (nin < sp->min_in || nin > sp->max_in)
-    return fail(err, errn, "takes %d%s operand%s, got %d", sp->min_in,
+    return ax_tensor_fail(err, errn, "takes %d%s operand%s, got %d", sp->min_in,
                 sp->max_in != sp->min_in ? " or more" : "", sp->min_in == 1 ? "" : "s", nin);
-  switch (sp->cls) {
-  case AX_TC_NONE: AX_UNREACHABLE(); return false;   /* rule-only: lookup never yields it */
-  case AX_TC_SOURCE:
-    out->rank = 0;   /* const: a scalar; input: the caller sets the shape */
-    return true;
-  case AX_TC_UNARY:
+  const AxEwOp *e = ax_ewop_get(op);
+  if (e && e->arity == 1) {
     *out = *in[0];
     return true;
-  case AX_TC_BINARY:
+  }
+  if (e) {
     if (!ax_shape_broadcast(in[0], in[1], out))
-      return fail(err, errn, "operand shapes %s and %s do not broadcast",
+      return ax_tensor_fail(err, errn, "operand shapes %s and %s do not broadcast",
                   ax_shape_str(in[0], b1, sizeof b1), ax_shape_str(in[1], b2, sizeof b2));
     return true;
-  case AX_TC_MATMUL: {
-    const AxTShape *a = in[0], *b = in[1];
-    if (a->rank < 2 || b->rank < 2)
-      return fail(err, errn, "needs operands of rank 2 or more, got %s and %s",
-                  ax_shape_str(a, b1, sizeof b1), ax_shape_str(b, b2, sizeof b2));
-    if (a->dim[a->rank - 1] != b->dim[b->rank - 2])
-      return fail(err, errn, "inner dimensions differ: %s x %s (%" PRId64 " vs %" PRId64 ")",
-                  ax_shape_str(a, b1, sizeof b1), ax_shape_str(b, b2, sizeof b2),
-                  a->dim[a->rank - 1], b->dim[b->rank - 2]);
-    AxTShape ba = *a, bb = *b, bo;
-    ba.rank -= 2;
-    bb.rank -= 2;
-    if (!ax_shape_broadcast(&ba, &bb, &bo))
-      return fail(err, errn, "batch dimensions of %s and %s do not broadcast",
-                  ax_shape_str(a, b1, sizeof b1), ax_shape_str(b, b2, sizeof b2));
-    *out = bo;
-    out->dim[out->rank++] = a->dim[a->rank - 2];
-    out->dim[out->rank++] = b->dim[b->rank - 1];
-    return true;
   }
-  case AX_TC_REDUCE:
-  case AX_TC_NORM: {
-    if (!norm_axis(at, in[0]->rank, err, errn)) return false;
-    *out = *in[0];
-    if (sp->cls == AX_TC_NORM) return true;
-    int64_t len = in[0]->dim[at->axis], to = at->to ? at->to : 1;
-    if (op == AX_OP_MEAN && at->to) return fail(err, errn, "takes no 'to'");
-    if (to < 1 || len % to != 0)
-      return fail(err, errn, "cannot sum axis %d of size %" PRId64 " to size %" PRId64
-                  " (the size must divide it)", at->axis, len, to);
-    out->dim[at->axis] = to;
-    return true;
-  }
-  case AX_TC_LAYOUT:
-    break;
-  }
-  switch (op) {
-  case AX_OP_RESHAPE:
-    if (ax_shape_numel(&at->shape) != ax_shape_numel(in[0]))
-      return fail(err, errn, "cannot reshape %s (%" PRId64 " elements) to %s (%" PRId64 ")",
-                  ax_shape_str(in[0], b1, sizeof b1), ax_shape_numel(in[0]),
-                  ax_shape_str(&at->shape, b2, sizeof b2), ax_shape_numel(&at->shape));
-    *out = at->shape;
-    return true;
-  case AX_OP_BROADCAST: {
-    AxTShape o;
-    if (at->shape.rank < in[0]->rank || !ax_shape_broadcast(in[0], &at->shape, &o) ||
-        !ax_shape_equal(&o, &at->shape))
-      return fail(err, errn, "cannot broadcast %s to %s", ax_shape_str(in[0], b1, sizeof b1),
-                  ax_shape_str(&at->shape, b2, sizeof b2));
-    *out = at->shape;
-    return true;
-  }
-  case AX_OP_REPEAT:
-    if (!norm_axis(at, in[0]->rank, err, errn)) return false;
-    if (at->times < 1 || at->times > MAX_ELEMS / in[0]->dim[at->axis])
-      return fail(err, errn, "times = %" PRId64 " is out of range", at->times);
-    *out = *in[0];
-    out->dim[at->axis] *= at->times;
-    return true;
-  case AX_OP_CONCAT: {
-    if (!norm_axis(at, in[0]->rank, err, errn)) return false;
-    *out = *in[0];
-    for (int i = 1; i < nin; i++) {
-      bool ok = in[i]->rank == in[0]->rank;
-      for (int k = 0; ok && k < in[0]->rank; k++)
-        if (k != at->axis && in[i]->dim[k] != in[0]->dim[k]) ok = false;
-      if (!ok)
-        return fail(err, errn, "operand %d has shape %s, which does not fit %s along axis %d",
-                    i + 1, ax_shape_str(in[i], b1, sizeof b1),
-                    ax_shape_str(in[0], b2, sizeof b2), at->axis);
-      out->dim[at->axis] += in[i]->dim[at->axis];
-    }
-    return true;
-  }
-  default:
-    AX_UNREACHABLE();
-  }
-  return false;
+  const AxPOp *p = ax_pop_get(op);
+  AX_ASSERT(p);   /* rule-only operators: the program's lookup never yields them */
+  return p->infer(at, in, nin, out, err, errn);
+}
+
+bool ax_tensor_infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                     char *err, size_t errn) {
+  const AxOpSpec *sp = ax_op_spec(op);
+  if ((sp->tattrs & AX_TA_SHAPE) && !small_shape(&at->shape))
+    return ax_tensor_fail(err, errn, "the shape must have dims of at least 1 and at most 2^32 elements");
+  if ((sp->tattrs & AX_TA_TIMES) && (at->times < 1 || at->times > MAX_ELEMS))
+    return ax_tensor_fail(err, errn, "needs 1 <= times <= 2^32");
+  if (!infer(op, at, in, nin, out, err, errn)) return false;
+  if (!small_shape(out)) return ax_tensor_fail(err, errn, "the result would have more than 2^32 elements");
+  return true;
 }
 
 /* ---- evaluation ---------------------------------------------------------------------- */
 
-static AxTensor tmp(AxArena *a, const AxTDomain *d, const AxTShape *s) {
+AxTensor ax_tensor_scratch(AxArena *a, const AxTDomain *d, const AxTShape *s) {
   AxTensor t = {*s, ax_arena_alloc(a, (size_t)ax_shape_numel(s) * d->size + 1)};
   return t;
 }
 
-/* Element offset of multi-index idx (of shape out) in a tensor of shape s broadcast to
- * out (right-aligned; size-1 dims have stride 0). */
-static size_t bcast_off(const AxTShape *s, const AxTShape *out, const int64_t *idx) {
+size_t ax_tensor_bcast_off(const AxTShape *s, const AxTShape *out, const int64_t *idx) {
   size_t off = 0;
   int shift = out->rank - s->rank;
   for (int i = 0; i < s->rank; i++) {
@@ -229,8 +147,7 @@ static size_t bcast_off(const AxTShape *s, const AxTShape *out, const int64_t *i
   return off;
 }
 
-/* Advances idx over the first r dims of shape s; false after the last index. */
-static bool next_index(int64_t *idx, const AxTShape *s, int r) {
+bool ax_tensor_next_index(int64_t *idx, const AxTShape *s, int r) {
   for (int i = r - 1; i >= 0; i--) {
     if (++idx[i] < s->dim[i]) return true;
     idx[i] = 0;
@@ -238,8 +155,8 @@ static bool next_index(int64_t *idx, const AxTShape *s, int r) {
   return false;
 }
 
-static void apply_binary(const AxTDomain *d, AxOp op, const AxTensor *a, const AxTensor *b,
-                         AxTensor *out) {
+void ax_tensor_binary(const AxTDomain *d, AxOp op, const AxTensor *a, const AxTensor *b,
+                      AxTensor *out) {
   const AxTShape *o = &out->shape;
   if (o->rank == 0) {
     d->binary(d, op, 1, out->data, a->data, 1, b->data, 1);
@@ -251,42 +168,23 @@ static void apply_binary(const AxTDomain *d, AxOp op, const AxTensor *a, const A
   int64_t idx[AX_MAXRANK] = {0};
   char *po = out->data;
   do {
-    size_t oa = bcast_off(&a->shape, o, idx), ob = bcast_off(&b->shape, o, idx);
+    size_t oa = ax_tensor_bcast_off(&a->shape, o, idx), ob = ax_tensor_bcast_off(&b->shape, o, idx);
     d->binary(d, op, last, po, (const char *)a->data + oa * d->size, sa,
               (const char *)b->data + ob * d->size, sb);
     po += last * d->size;
-  } while (next_index(idx, o, o->rank - 1));
+  } while (ax_tensor_next_index(idx, o, o->rank - 1));
 }
 
-static void apply_matmul(const AxTDomain *d, const AxTensor *a, const AxTensor *b, AxTensor *out) {
-  const AxTShape *o = &out->shape;
-  size_t m = (size_t)o->dim[o->rank - 2], n = (size_t)o->dim[o->rank - 1];
-  size_t k = (size_t)a->shape.dim[a->shape.rank - 1];
-  AxTShape ob = *o, ab = a->shape, bb = b->shape;
-  ob.rank -= 2;
-  ab.rank -= 2;
-  bb.rank -= 2;
-  int64_t idx[AX_MAXRANK] = {0};
-  char *po = out->data;
-  do {
-    size_t oa = bcast_off(&ab, &ob, idx), obb = bcast_off(&bb, &ob, idx);
-    d->matmul(d, m, k, n, po, (const char *)a->data + oa * m * k * d->size,
-              (const char *)b->data + obb * k * n * d->size);
-    po += m * n * d->size;
-  } while (ob.rank > 0 && next_index(idx, &ob, ob.rank));
-}
-
-/* outer x len x inner decomposition of a shape around axis. */
-static void split3(const AxTShape *s, int axis, size_t *outer, size_t *len, size_t *inner) {
+void ax_tensor_split3(const AxTShape *s, int axis, size_t *outer, size_t *len, size_t *inner) {
   *outer = *inner = 1;
   for (int i = 0; i < axis; i++) *outer *= (size_t)s->dim[i];
   for (int i = axis + 1; i < s->rank; i++) *inner *= (size_t)s->dim[i];
   *len = (size_t)s->dim[axis];
 }
 
-static void apply_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out) {
+void ax_tensor_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out) {
   size_t outer, len, inner, es = d->size;
-  split3(&x->shape, axis, &outer, &len, &inner);
+  ax_tensor_split3(&x->shape, axis, &outer, &len, &inner);
   size_t t = (size_t)(to ? to : 1), chunk = t * inner, nchunks = len / t;
   for (size_t o = 0; o < outer; o++) {
     const char *src = (const char *)x->data + o * len * inner * es;
@@ -297,7 +195,7 @@ static void apply_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t t
   }
 }
 
-static void scale(const AxTDomain *d, AxTensor *t, AxRat c) {
+void ax_tensor_scale(const AxTDomain *d, AxTensor *t, AxRat c) {
   char k[64];
   AX_ASSERT(d->size <= sizeof k);
   d->constant(d, c, k);
@@ -307,83 +205,15 @@ static void scale(const AxTDomain *d, AxTensor *t, AxRat c) {
 
 void ax_tensor_apply(const AxTDomain *d, AxArena *scratch, AxOp op, const AxTAttrs *at,
                      const AxTensor *const *in, int nin, AxTensor *out) {
-  size_t es = d->size, n = (size_t)ax_shape_numel(&out->shape);
   const AxEwOp *e = ax_ewop_get(op);
   if (e) {
-    if (e->arity == 2) apply_binary(d, op, in[0], in[1], out);
-    else d->unary(d, op, n, out->data, in[0]->data);
+    if (e->arity == 2) ax_tensor_binary(d, op, in[0], in[1], out);
+    else d->unary(d, op, (size_t)ax_shape_numel(&out->shape), out->data, in[0]->data);
     return;
   }
-  switch (op) {
-  case AX_OP_INPUT: AX_UNREACHABLE(); break;
-  case AX_OP_CONSTANT: d->constant(d, at->value, out->data); break;
-  case AX_OP_DOT: apply_matmul(d, in[0], in[1], out); break;
-  case AX_OP_REDUCE: apply_sum(d, in[0], at->axis, at->to, out); break;
-  case AX_OP_MEAN:
-    apply_sum(d, in[0], at->axis, 0, out);
-    scale(d, out, (AxRat){1, in[0]->shape.dim[at->axis]});
-    break;
-  case AX_OP_RMS_NORM: {
-    /* X / sqrt(mean(X*X, axis)) */
-    const AxTensor *x = in[0];
-    AxTensor sq = tmp(scratch, d, &x->shape);
-    d->unary(d, AX_OP_SQUARE, n, sq.data, x->data);
-    AxTShape rs = x->shape;
-    rs.dim[at->axis] = 1;
-    AxTensor r = tmp(scratch, d, &rs);
-    apply_sum(d, &sq, at->axis, 0, &r);
-    scale(d, &r, (AxRat){1, x->shape.dim[at->axis]});
-    d->unary(d, AX_OP_SQRT, (size_t)ax_shape_numel(&rs), r.data, r.data);
-    apply_binary(d, AX_OP_DIV, x, &r, out);
-    break;
-  }
-  case AX_OP_RESHAPE: memcpy(out->data, in[0]->data, n * es); break;
-  case AX_OP_BROADCAST: {
-    const AxTShape *o = &out->shape;
-    if (o->rank == 0) {
-      memcpy(out->data, in[0]->data, es);
-      break;
-    }
-    size_t last = (size_t)o->dim[o->rank - 1];
-    bool rep = in[0]->shape.rank == 0 || in[0]->shape.dim[in[0]->shape.rank - 1] == 1;
-    int64_t idx[AX_MAXRANK] = {0};
-    char *po = out->data;
-    do {
-      const char *src = (const char *)in[0]->data + bcast_off(&in[0]->shape, o, idx) * es;
-      if (rep)
-        for (size_t j = 0; j < last; j++) memcpy(po + j * es, src, es);
-      else
-        memcpy(po, src, last * es);
-      po += last * es;
-    } while (next_index(idx, o, o->rank - 1));
-    break;
-  }
-  case AX_OP_REPEAT: {
-    size_t outer, len, inner;
-    split3(&in[0]->shape, at->axis, &outer, &len, &inner);
-    size_t times = (size_t)at->times;
-    char *po = out->data;
-    for (size_t o = 0; o < outer; o++)
-      for (size_t i = 0; i < len * times; i++) {
-        memcpy(po, (const char *)in[0]->data + (o * len + i / times) * inner * es, inner * es);
-        po += inner * es;
-      }
-    break;
-  }
-  case AX_OP_CONCAT: {
-    size_t outer, len, inner;
-    split3(&out->shape, at->axis, &outer, &len, &inner);
-    char *po = out->data;
-    for (size_t o = 0; o < outer; o++)
-      for (int k = 0; k < nin; k++) {
-        size_t lk = (size_t)in[k]->shape.dim[at->axis];
-        memcpy(po, (const char *)in[k]->data + o * lk * inner * es, lk * inner * es);
-        po += lk * inner * es;
-      }
-    break;
-  }
-  default: AX_UNREACHABLE();   /* rule-only operators never reach a program */
-  }
+  const AxPOp *p = ax_pop_get(op);
+  AX_ASSERT(p && p->apply);   /* inputs are given; rule-only operators never reach a program */
+  p->apply(d, scratch, at, in, nin, out);
 }
 
 /* Copies between a box of `big` and the whole of `small`; dir 0 loads, 1 stores. */
@@ -405,7 +235,7 @@ static void box(size_t es, AxTensor *big, const int64_t *off, AxTensor *small, i
     if (dir) memcpy(pb, ps, run);
     else memcpy(ps, pb, run);
     ps += run;
-  } while (next_index(idx, s, r - 1));
+  } while (ax_tensor_next_index(idx, s, r - 1));
 }
 
 void ax_tensor_copy_box(size_t esz, const AxTensor *src, const int64_t *off, AxTensor *dst) {

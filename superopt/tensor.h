@@ -93,6 +93,33 @@ struct AxTDomain;
 void ax_tensor_apply(const struct AxTDomain *d, AxArena *scratch, AxOp op, const AxTAttrs *at,
                      const AxTensor *const *in, int nin, AxTensor *out);
 
+/* ---- building blocks of the operators' rows (pop.c) ----------------------------------- */
+
+/* Shapes stay within 2^32 elements (and so every product fits in int64). */
+#define AX_TENSOR_MAX_ELEMS ((int64_t)1 << 32)
+
+/* Writes a message into err (n bytes) and returns false. */
+bool ax_tensor_fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Normalizes at->axis against rank r (negative: from the end; unset: the last axis); false
+ * with a message when r is 0 or the axis is out of range. */
+bool ax_tensor_norm_axis(AxTAttrs *at, int r, char *err, size_t n);
+/* A tensor of shape s with room for its elements, from arena a. */
+AxTensor ax_tensor_scratch(AxArena *a, const struct AxTDomain *d, const AxTShape *s);
+/* Element offset of multi-index idx (of shape out) in a tensor of shape s broadcast to out
+ * (right-aligned; size-1 dims have stride 0). */
+size_t ax_tensor_bcast_off(const AxTShape *s, const AxTShape *out, const int64_t *idx);
+/* Advances idx over the first r dims of shape s; false after the last index. */
+bool ax_tensor_next_index(int64_t *idx, const AxTShape *s, int r);
+/* The outer x len x inner decomposition of shape s around axis. */
+void ax_tensor_split3(const AxTShape *s, int axis, size_t *outer, size_t *len, size_t *inner);
+/* out = a op b, an element-wise binary operator with broadcasting. */
+void ax_tensor_binary(const struct AxTDomain *d, AxOp op, const AxTensor *a, const AxTensor *b,
+                      AxTensor *out);
+/* out = x summed along axis down to `to` elements (0: 1), Mirage's reduction to dimx. */
+void ax_tensor_sum(const struct AxTDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out);
+/* t *= c, element by element. */
+void ax_tensor_scale(const struct AxTDomain *d, AxTensor *t, AxRat c);
+
 /* Copies the box [off, off+box.shape) of src into dst (dst->shape is the box's size), or
  * (store) the whole of src into dst at offset off. Element size esz. */
 void ax_tensor_copy_box(size_t esz, const AxTensor *src, const int64_t *off, AxTensor *dst);

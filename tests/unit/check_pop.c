@@ -1,0 +1,127 @@
+/* check_pop.c — the table of program-level operators that are not element-wise
+ * (superopt/pop.h) and its CUDA twin (gpu/cuda.c): every such operator of AX_OP_LIST has a
+ * complete row in both, and the rows compute what they say (shapes, values, reduced sizes,
+ * the facts the cost model and the search read). */
+#include <math.h>
+
+#include "gpu/cuda.h"
+#include "superopt/pop.h"
+#include "unit.h"
+
+/* The operators that must have a pop.h row: at some program, block or source level, and
+ * not element-wise (those are ewop.h's). */
+static bool needs_row(AxOp op) {
+  const AxOpSpec *sp = ax_op_spec(op);
+  return (sp->levels & (AX_LV_PROG | AX_LV_BLOCK | AX_LV_SOURCE)) && sp->cls != AX_TC_UNARY &&
+         sp->cls != AX_TC_BINARY;
+}
+
+/* A walk over AX_OP_LIST: a new program operator without its rows (or with half of them)
+ * fails here, naming it. */
+START_TEST(complete) {
+  int rows = 0;
+  for (int i = 0; i < AX_OP_COUNT; i++) {
+    AxOp op = (AxOp)i;
+    const AxOpSpec *sp = ax_op_spec(op);
+    const AxPOp *p = ax_pop_get(op);
+    const char *name = ax_op_name(op);
+    if (!needs_row(op)) {
+      ck_assert_msg(!p, "'%s' is element-wise or rule-only but has a pop.h row", name);
+      ck_assert_msg(!ax_cuda_emits_op(op, false) && !ax_cuda_emits_op(op, true),
+                    "'%s' has a CUDA row but no pop.h row", name);
+      continue;
+    }
+    rows++;
+    ck_assert_msg(p != NULL, "program operator '%s' has no row in superopt/pop.c", name);
+    ck_assert_int_eq(p->op, op);
+    bool source = sp->cls == AX_TC_SOURCE;
+    /* an input is given, never computed; everything else is evaluated */
+    ck_assert_msg((p->apply == NULL) == (op == AX_OP_INPUT), "'%s': evaluator", name);
+    ck_assert_msg(!p->literal || source, "'%s': only a source is a literal", name);
+    ck_assert_msg(!(p->math == AX_POP_MATH_CUDA) || p->flops > 0, "'%s': CUDA-core math without FLOPs", name);
+    ck_assert_msg(!(p->contract != AX_POP_CONTRACT_NONE) || p->math != AX_POP_MATH_NONE,
+                  "'%s': sums without arithmetic", name);
+    /* the CUDA backend: a pre-defined kernel for every computed program operator, a block
+     * operator for every block-level one; sources are arguments or literals */
+    if (source) {
+      ck_assert_msg(!ax_cuda_emits_op(op, false) && !ax_cuda_emits_op(op, true),
+                    "'%s' is a source: nothing to emit", name);
+      ck_assert_msg(p->free, "'%s' is a source: it launches nothing", name);
+      continue;
+    }
+    if (sp->levels & AX_LV_PROG)
+      ck_assert_msg(ax_cuda_emits_op(op, false), "'%s' has no pre-defined kernel in gpu/cuda.c", name);
+    ck_assert_msg(ax_cuda_emits_op(op, true) == ((sp->levels & AX_LV_BLOCK) != 0),
+                  "'%s': a CUDA block operator iff it is one (ops.h levels)", name);
+  }
+  ck_assert_int_eq(rows, 10);   /* const, broadcast, concat, sum, matmul, input, mean,
+                                 * rms_norm, reshape, repeat — and nothing forgotten */
+}
+END_TEST
+
+/* Shape rules through the rows: matmul, a sum to a size, mean's refusal of `to`. */
+START_TEST(shapes) {
+  AxTShape a = {3, {2, 4, 8}}, b = {2, {8, 5}}, o;
+  const AxTShape *ab[2] = {&a, &b};
+  char err[200] = "";
+  AxTAttrs at = {0};
+  ck_assert(ax_pop_get(AX_OP_DOT)->infer(&at, ab, 2, &o, err, sizeof err));
+  ck_assert_int_eq(o.rank, 3);
+  ck_assert(o.dim[0] == 2 && o.dim[1] == 4 && o.dim[2] == 5);
+  at = (AxTAttrs){.axis = 2, .axis_set = true, .to = 4};
+  const AxTShape *x[1] = {&a};
+  ck_assert(ax_pop_get(AX_OP_REDUCE)->infer(&at, x, 1, &o, err, sizeof err));
+  ck_assert(o.dim[2] == 4 && o.dim[1] == 4);
+  ck_assert(!ax_pop_get(AX_OP_MEAN)->infer(&at, x, 1, &o, err, sizeof err));
+  ck_assert_str_eq(err, "takes no 'to'");
+  at = (AxTAttrs){.axis = 1, .axis_set = true, .to = 3};
+  ck_assert(!ax_pop_get(AX_OP_REDUCE)->infer(&at, x, 1, &o, err, sizeof err));
+  ck_assert_msg(strstr(err, "the size must divide it") != NULL, "%s", err);
+}
+END_TEST
+
+/* Evaluators in the float domain: mean and rms_norm of [3, 4] along the row. */
+START_TEST(values) {
+  AxTDomain F = ax_domain_float(false);
+  double xv[2] = {3, 4}, m[1], r[2];
+  AxTensor x = {{2, {1, 2}}, xv};
+  const AxTensor *in[1] = {&x};
+  AxTAttrs at = {.axis = 1, .axis_set = true};
+  AxTensor mo = {{2, {1, 1}}, m}, ro = {{2, {1, 2}}, r};
+  ax_pop_get(AX_OP_MEAN)->apply(&F, A, &at, in, 1, &mo);
+  ck_assert(fabs(m[0] - 3.5) < 1e-12);
+  ax_pop_get(AX_OP_RMS_NORM)->apply(&F, A, &at, in, 1, &ro);
+  double rms = sqrt((9.0 + 16.0) / 2);
+  ck_assert(fabs(r[0] - 3 / rms) < 1e-12 && fabs(r[1] - 4 / rms) < 1e-12);
+}
+END_TEST
+
+/* What prune.c and search.c read: the contracted dim and the reduced size. */
+START_TEST(reduced) {
+  AxTShape a = {2, {6, 8}};
+  ck_assert_int_eq(ax_pop_contracted_dim(AX_OP_DOT, &a, -1), 1);
+  ck_assert_int_eq(ax_pop_reduced(AX_OP_DOT, &a, -1, 0), 8);
+  ck_assert_int_eq(ax_pop_reduced(AX_OP_REDUCE, &a, 0, 2), 3);   /* 6 to 2: 3 per sum */
+  ck_assert_int_eq(ax_pop_reduced(AX_OP_MEAN, &a, 1, 0), 8);
+  ck_assert_int_eq(ax_pop_reduced(AX_OP_RMS_NORM, &a, 0, 0), 6);
+  ck_assert_int_eq(ax_pop_contracted_dim(AX_OP_CONCAT, &a, 0), -1);
+  ck_assert_int_eq(ax_pop_reduced(AX_OP_ADD, &a, 0, 0), 1);   /* element-wise: no row */
+  ck_assert(ax_pop_literal(AX_OP_CONSTANT) && !ax_pop_literal(AX_OP_INPUT));
+  ck_assert(ax_pop_tensor_core(AX_OP_DOT) && !ax_pop_tensor_core(AX_OP_REDUCE));
+  ck_assert(ax_pop_get(AX_OP_MEAN)->also & ((uint64_t)1 << AX_OP_REDUCE));
+  ck_assert(ax_pop_get(AX_OP_RMS_NORM)->also & ((uint64_t)1 << AX_OP_DIV));
+  ck_assert(ax_pop_get(AX_OP_RESHAPE)->free && !ax_pop_get(AX_OP_BROADCAST)->free);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("pop");
+  TCase *t = tcase_create("pop");
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
+  tcase_add_test(t, complete);
+  tcase_add_test(t, shapes);
+  tcase_add_test(t, values);
+  tcase_add_test(t, reduced);
+  suite_add_tcase(s, t);
+  return unit_run(s);
+}

@@ -102,7 +102,10 @@ static int usage(const Opts *o, const char *msg) {
           "  --require-both        a VERIFIED that one solver alone confirmed fails\n"
           "  --confirm-grace S     with both: after one solver's unsat, the longest the other\n"
           "                        has to confirm it (default 2; it gets 4x the first's time,\n"
-          "                        at least 0.5 s; beyond: one solver, labelled)\n"
+          "                        at least the floor; beyond: one solver, labelled)\n"
+          "  --confirm-floor S     with both: the least the other solver gets after one's unsat\n"
+          "                        (default 0.5; at most the grace). Raise it on a loaded\n"
+          "                        machine for fewer one-solver labels\n"
           "  --bound-slack K       also check ranks up to each inferred bound + K; a verdict\n"
           "                        that changes is an ERROR (the oracle of bound inference)\n"
           "  --timeout SECONDS     per query (default 10)\n"
@@ -161,7 +164,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   static const char *const with_value[] = {
       "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
       "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
-      "--confirm-grace",
+      "--confirm-grace", "--confirm-floor",
       "--max-input", "--numbers", "--ieee-types", "--ieee-max-rank", "--ieee-max-size"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -213,6 +216,10 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       if (!number(val, 0, 86400, &d))
         return usage(o, "--confirm-grace takes a number of seconds in [0, 86400]");
       o->v.solver.confirm_grace_ms = (unsigned)(d * 1000);
+    } else if (strcmp(a, "--confirm-floor") == 0) {
+      if (!number(val, 0.001, 86400, &d))
+        return usage(o, "--confirm-floor takes a number of seconds in (0, 86400]");
+      o->v.solver.confirm_floor_ms = (unsigned)(d * 1000);
     } else if (strcmp(a, "--bound-slack") == 0) {
       if (!number(val, 0, 16, &d) || d != (int)d)
         return usage(o, "--bound-slack takes a whole number from 0 to 16");

@@ -175,9 +175,9 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
     identify_binary(f, s->binary ? s->binary : "cvc5");
     fputc('\n', f);
   }
-  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s (grace %u ms)\n",
+  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s (grace %u ms, floor %u ms)\n",
           s->timeout_ms, o->max_instances, o->bound_slack, s->confirm ? "yes" : "no",
-          s->confirm_grace_ms);
+          s->confirm_grace_ms, s->confirm_floor_ms);
   fclose(f);
 
   AxCache *c = ax_xcalloc(1, sizeof *c);

@@ -342,11 +342,12 @@ static void keep_query(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formu
 }
 
 /* Confirm mode, one solver has answered at t0 + its time: the other gets GRACE_FACTOR times
- * that time (at least GRACE_FLOOR_MS, at most confirm_grace_ms) from now, unless the
- * deadline is sooner already. */
+ * that time (at least confirm_floor_ms, by default GRACE_FLOOR_MS; at most confirm_grace_ms)
+ * from now, unless the deadline is sooner already. */
 static void give_grace(const AxSolverOpts *o, int64_t t0, int64_t *deadline, bool *grace) {
   int64_t extra = GRACE_FACTOR * (ax_clock_ms() - t0);
-  if (extra < GRACE_FLOOR_MS) extra = GRACE_FLOOR_MS;
+  int64_t floor_ms = o->confirm_floor_ms ? (int64_t)o->confirm_floor_ms : GRACE_FLOOR_MS;
+  if (extra < floor_ms) extra = floor_ms;
   if (extra > (int64_t)o->confirm_grace_ms) extra = (int64_t)o->confirm_grace_ms;
   int64_t soon = ax_clock_ms() + extra;
   if (*deadline < 0 || soon < *deadline) {

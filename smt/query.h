@@ -53,10 +53,11 @@ typedef struct AxSolverOpts {
    * verifier replays its model; with replay, after a failed one, the binary first gets the
    * grace below to find a model that replays); the binary's sat waits for z3's answer (z3's
    * model is then preferred); after an unsat the other solver has four times as long as
-   * the first needed to confirm it, at least 0.5 s and at most confirm_grace_ms
-   * (portfolio.c). */
+   * the first needed to confirm it, at least confirm_floor_ms (0: 0.5 s) and at most
+   * confirm_grace_ms (portfolio.c). */
   bool confirm;
   unsigned confirm_grace_ms;
+  unsigned confirm_floor_ms;
   /* With confirm, when the binary is cvc5: after z3's unsat on a formula with exp (log and
    * the powers included) and a real division of two non-numeral terms, cvc5 is not waited
    * for — it was never seen to confirm one (portfolio.c `hopeless`). Only the label changes

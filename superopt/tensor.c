@@ -1,4 +1,5 @@
-/* tensor.c — shape inference and evaluation of the program-level operators (dsl/ops.h). */
+/* tensor.c — shape inference and evaluation of the program-level operators (dsl/ops.h),
+ * through their rows (ewop.h, pop.h), and the building blocks pop.c's rows are made of. */
 #include "superopt/tensor.h"
 
 #include <errno.h>

@@ -3,8 +3,10 @@
  * The operators are the program-level entries of axle's one operator table (AX_OP_LIST in
  * dsl/ops.h, shared with rules): their spelling, their operand counts, which attributes
  * they take (AX_TA_*) and where they may appear (AX_LV_PROG, AX_LV_BLOCK). Shape
- * inference (ax_tensor_infer) and evaluation (ax_tensor_apply) read it, so a program's
- * `matmul` and a block graph's `matmul` are the same code; the three IRs only differ in
+ * inference (ax_tensor_infer) and evaluation (ax_tensor_apply) dispatch through each
+ * operator's row (ewop.h for the element-wise ones, pop.h for the others, whose functions
+ * are built from the blocks below), so a program's `matmul` and a block graph's `matmul`
+ * are the same code; the three IRs only differ in
  * what surrounds the operators (maps, loops, accumulators). AxTShape is a concrete shape
  * (semantics/denote.h's AxShape is a rule's symbolic one).
  *

@@ -298,13 +298,16 @@ static AxElem op_elem(Checker *c, AxExpr *at, AxOp op, AxTy *ops, int n) {
   const char *name = spec->name;
   AxElem e = AX_ELEM_NONE;
   int first = spec->elem == AX_ET_SELECT ? 1 : 0;
-  /* gather: the operand's type; the indices' (int) are checked, located, by axes_gather */
+  /* gather: the operand's type; the indices' (int) are checked, located, by axes_gather
+   * (scatter's by axes_scatter: its operand and updates are typed below, as NUM) */
   if (spec->elem == AX_ET_GATHER) return ops[0].elem;
+  int indices = spec->elem == AX_ET_SCATTER ? 1 : -1;
   if (spec->elem == AX_ET_SELECT && !is_bool(c, ops[0].elem)) {
     err(c, at->span, "'select' needs a boolean predicate, got %s", elem_text(c, ops[0].elem));
     return AX_ELEM_NONE;
   }
   for (int i = first; i < n; i++) {
+    if (i == indices) continue;
     AxElem u = i == first ? ops[i].elem : unify(c, e, ops[i].elem);
     if (u == AX_ELEM_NONE) {
       err(c, at->span, "operands of '%s' have different element types: %s and %s", name,
@@ -316,6 +319,7 @@ static AxElem op_elem(Checker *c, AxExpr *at, AxOp op, AxTy *ops, int n) {
   switch (spec->elem) {
   case AX_ET_NUM:
   case AX_ET_CMP:
+  case AX_ET_SCATTER:
     if (n && !is_numeric(c, e)) {
       err(c, at->span, "'%s' needs numeric operands, got %s", name, elem_text(c, e));
       return AX_ELEM_NONE;
@@ -857,12 +861,17 @@ static bool axes_conv(Checker *c, const Applied *p, uint64_t *result) {
 /* GATHER(A, I, axis=y): A's axes without y, and I's; y is one of A's axes (fixed at rank
  * 1: its row), I is an int tensor whose axes are not among A's others (it may have y: the
  * result's y is then I's). */
-static bool axes_gather(Checker *c, const Applied *p, uint64_t *result) {
+/* operand 2 of gather and scatter, the indices, is int (located at the operand) */
+static bool indices_int(Checker *c, const Applied *p) {
   AxElem ix = p->ops[1].elem;
-  if (ix != AX_ELEM_INT && ix != AX_ELEM_NUMLIT && !(ix == AX_ELEM_VAR && c->rule->tclass == AX_TC_INT)) {
-    err(c, p->b->operands[1]->span, "the indices of 'gather' must be int, got %s", elem_text(c, ix));
-    return false;
-  }
+  if (ix == AX_ELEM_INT || ix == AX_ELEM_NUMLIT || (ix == AX_ELEM_VAR && c->rule->tclass == AX_TC_INT))
+    return true;
+  err(c, p->b->operands[1]->span, "the indices of '%s' must be int, got %s", p->spec->name, elem_text(c, ix));
+  return false;
+}
+
+static bool axes_gather(Checker *c, const Applied *p, uint64_t *result) {
+  if (!indices_int(c, p)) return false;
   if (!operand_has(c, p, p->at[0], p->b->attrs[0], "gathers along")) return false;
   uint64_t kept = p->x & ~p->at[0], z = p->ops[1].axes;
   if (z & kept) {
@@ -871,6 +880,28 @@ static bool axes_gather(Checker *c, const Applied *p, uint64_t *result) {
     return false;
   }
   *result = kept | z;
+  return true;
+}
+
+/* SCATTER(A, I, U, axis=y): A's axes; y is one of A's axes (fixed at rank 1: its row), I
+ * is an int tensor with none of A's axes (its axes are summed over: an index of the result
+ * cannot also be one), U has I's axes and A's others — gather(A, I, axis=y)'s axes, the
+ * shape of what a gather would read. */
+static bool axes_scatter(Checker *c, const Applied *p, uint64_t *result) {
+  if (!indices_int(c, p)) return false;
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "scatters along")) return false;
+  uint64_t z = p->ops[1].axes, u = p->ops[2].axes, want = (p->x & ~p->at[0]) | z;
+  if (z & p->x) {
+    err(c, p->b->operands[1]->span, "the indices of 'scatter' have axes %s that the operand has "
+        "(relabel the indices)", axes_text(c, z & p->x));
+    return false;
+  }
+  if (u != want) {
+    err(c, p->b->operands[2]->span, "the updates of 'scatter' must have the indices' axes and the "
+        "operand's others, %s; they have %s", axes_text(c, want), axes_text(c, u));
+    return false;
+  }
+  *result = p->x;
   return true;
 }
 
@@ -951,6 +982,7 @@ static const OpCheck checks[AX_OP_COUNT] = {
     [AX_OP_RESHAPE_SPLIT] = {.axes = axes_reshape},
     [AX_OP_RESHAPE_MERGE] = {.axes = axes_reshape},
     [AX_OP_GATHER] = {.axes = axes_gather, .rank1 = {.attr = 0, .why = "gather axis"}},
+    [AX_OP_SCATTER] = {.axes = axes_scatter, .rank1 = {.attr = 0, .why = "scatter axis"}},
 };
 
 bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }

@@ -38,6 +38,8 @@ static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
     [AX_OP_RMS_NORM] = {REQ("axis", AX_AT_AXIS)},
     /* gather(A, I, axis=y): A read at y = clamp(I, 0, n-1); y's class fixed at rank 1 */
     [AX_OP_GATHER] = {REQ("axis", AX_AT_AXIS)},
+    /* scatter(A, I, U, axis=y): A plus each update U[z] added at row y = I[z]; y rank 1 */
+    [AX_OP_SCATTER] = {REQ("axis", AX_AT_AXIS)},
 };
 
 static const AxOpSpec table[AX_OP_COUNT] = {

@@ -34,6 +34,7 @@ typedef enum {
   AX_ET_SELECT,   /* bool predicate, two operands of one type; result that type */
   AX_ET_NONE,     /* no operands: iota (result int) */
   AX_ET_GATHER,   /* operand 1 of any type, operand 2 int (the indices); result operand 1's */
+  AX_ET_SCATTER,  /* operands 1 and 3 numeric of one type, operand 2 int; result that type */
 } AxElemRule;
 
 /* Operands of one program-level application (concat is the only variadic one). */
@@ -121,7 +122,8 @@ typedef enum {
   X(RSQRT, "rsqrt", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                   \
   X(RESHAPE_SPLIT, "reshape_split", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(RESHAPE_MERGE, "reshape_merge", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
-  X(GATHER, "gather", NULL, R_, 2, 2, AX_ET_GATHER, 0, 0, 0, AX_TC_NONE)
+  X(GATHER, "gather", NULL, R_, 2, 2, AX_ET_GATHER, 0, 0, 0, AX_TC_NONE)                \
+  X(SCATTER, "scatter", NULL, R_, 3, 3, AX_ET_SCATTER, 0, 0, 0, AX_TC_NONE)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

@@ -452,6 +452,15 @@ static void shape_gather(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape
   s->valid = and2(in, s->valid, D->ile(D, lit(in, 1), o[0]->size[y][0]));
 }
 
+/* SCATTER(A, I, U, y): S(A); valid: U's sizes are I's on I's axes and A's on the others
+ * (XLA's update shape) */
+static void shape_scatter(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  copy_shape(s, o[0]);
+  same_sizes(in, o[1]->axes, o[2], o[1], &s->valid);
+  same_sizes(in, o[2]->axes & ~o[1]->axes, o[2], o[0], &s->valid);
+  (void)e;
+}
+
 /* REDUCE: S(A) without the reduced axes;  MEAN: S(A) without its axis */
 static void shape_reduce(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
   s->axes = e->ty.axes;
@@ -866,6 +875,18 @@ static AxV summand_conv(SumCtx *c, AxIndex *j) {
   return D->elem_binary(D, AX_OP_MUL, c->t, a, ax_den_at(in, o[1], c->t, wi));
 }
 
+/* SCATTER at output row v (on y): U[z, x] if I[z] = v, else 0 — an index that is no row
+ * (negative, too large, ±inf, NaN) equals no v and adds nothing */
+static AxV summand_scatter(SumCtx *c, AxIndex *j) {
+  AxInst *in = c->in;
+  AxExpr *const *o = c->e->ty.opnds;
+  int y = in->syms->syms[c->e->ty.attrs[0]->ty.sym].axis;
+  AxV v = ax_den_at(in, o[1], AX_INT, restrict_to(in, o[1], j));
+  AxV hit = D->elem_compare(D, AX_OP_EQ, AX_INT, v, D->elem_of_int(D, AX_INT, c->idx->at[y][0]));
+  AxV u = ax_den_at(in, o[2], c->t, restrict_to(in, o[2], j));
+  return D->ite(D, hit, u, D->elem_lit(D, c->t, "0", 0), 2, c->t);
+}
+
 static SummandRule *summand_of(AxOp op);
 
 /* the summand at one tuple of the summation indices */
@@ -886,8 +907,9 @@ static AxV summand(void *p, const AxV *vals) {
 }
 
 /* summation index over named axis (i, k): the variable of the index map the attribute
- * writes for axis i if any, else a fresh one; bounded by the first operand's size there
- * (conv's window positions on a spatial axis: by the kernel's, a->y) */
+ * writes for axis i if any, else a fresh one; bounded by a->x's size there (the first
+ * operand's; scatter's: the indices'; conv's window positions on a spatial axis: the
+ * kernel's, a->y) */
 static AxV sum_index(const Axes *a, int i, int k) {
   Indices *s = a->sum;
   SumCtx *c = s->c;
@@ -915,20 +937,34 @@ static AxV sum_index(const Axes *a, int i, int k) {
  * DOT:    [[dot(A, B, C, Bt)]][x] = Σ_{c < S(A)[C]} A[x|A, c] · B[x|B, c]
  * A summation index given as an index map ({y: j}) is that map's variable, so hints can
  * name it; otherwise the domain makes a fresh one. */
-static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
-  bool conv = e->ty.op == AX_OP_CONV;
-  const AxShape *x = shape_of(in, e->ty.opnds[0]);
-  const AxShape *w = conv ? shape_of(in, e->ty.opnds[1]) : x;
+static AxV sum_over(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx, uint64_t axes,
+                   const AxShape *x, const AxShape *w) {
   SumCtx *c = ax_arena_alloc(in->a, sizeof *c);   /* the domain may call summand later */
   *c = (SumCtx){.in = in, .e = e, .t = t, .idx = idx};
   Indices s;
   s.c = c;
+  each_named(&(Axes){.in = in, .e = e, .x = x, .y = w, .sum = &s}, axes, NULL, sum_index);
+  return D->sum(D, t, (size_t)c->n, s.vars, s.sizes, s.names, c->axis, c->k, summand, c);
+}
+
+static AxV at_sum(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  bool conv = e->ty.op == AX_OP_CONV;
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  const AxShape *w = conv ? shape_of(in, e->ty.opnds[1]) : x;
   /* REDUCE and DOT sum over their first attribute's axes; CONV over the feature axes and
    * the window positions of the spatial axes (sized by the kernel) */
   uint64_t axes = conv ? attr_axes(in, e->ty.attrs[1]) | attr_axes(in, e->ty.attrs[3])
                        : attr_axes(in, e->ty.attrs[0]);
-  each_named(&(Axes){.in = in, .e = e, .x = x, .y = w, .sum = &s}, axes, NULL, sum_index);
-  return D->sum(D, t, (size_t)c->n, s.vars, s.sizes, s.names, c->axis, c->k, summand, c);
+  return sum_over(in, e, t, idx, axes, x, w);
+}
+
+/* SCATTER: [[scatter(A, I, U, y)]][y = v, x] = A[v, x] + Σ_{z < S(I)} (I[z] = v ? U[z, x] : 0)
+ * — XLA's scatter with the add combiner, one row per index (docs/language.md). The sum runs
+ * over I's axes with fresh indices (the axis attribute names no index map). */
+static AxV at_scatter(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *ix = shape_of(in, e->ty.opnds[1]);
+  AxV sum = sum_over(in, e, t, idx, ix->axes, ix, ix);
+  return D->elem_binary(D, AX_OP_ADD, t, ax_den_at(in, e->ty.opnds[0], t, idx), sum);
 }
 
 /* MEAN:     [[mean(A, a)]][x] = (Σ_{y < n} A[x, a := y]) · (1 / n), n the size of axis a
@@ -1058,6 +1094,7 @@ static const OpDen dens[AX_OP_COUNT] = {
     [AX_OP_RESHAPE_SPLIT] = {.shape = shape_split, .at = at_split},
     [AX_OP_RESHAPE_MERGE] = {.shape = shape_merge, .at = at_merge},
     [AX_OP_GATHER] = {.shape = shape_gather, .at = at_gather},
+    [AX_OP_SCATTER] = {.shape = shape_scatter, .at = at_scatter, .summand = summand_scatter},
 };
 
 bool ax_den_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && dens[op].shape && dens[op].at; }

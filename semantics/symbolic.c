@@ -17,12 +17,27 @@ typedef struct Red {
   T dom;
 } Red;
 
+struct Union;
+
 /* A numeric element: value and flags. Bool elements are plain Bool terms. When red is
- * set, v/nan/pinf/ninf are the summand f(X) and the element is Red_X f(X). */
+ * set, v/nan/pinf/ninf are the summand f(X) and the element is Red_X f(X); `un` is set
+ * only on the element add_sums made of a plain value and a reduction (its parts). */
 typedef struct Ext {
   T v, nan, pinf, ninf;
   const Red *red;
+  const struct Union *un;
 } Ext;
+
+/* v + Σ g as add_sums builds it (a Red over a tag variable: the plain value v at one tag,
+ * every other variable pinned to 0, the sum's summand at the other): its two operands. A
+ * plain value or another such union added to it regroups — w + (v + Σ g) = (w + v) + Σ g,
+ * (v + Σ g) + (w + Σ h) = (v + w) + (Σ g + Σ h) — so that sides that add their plain
+ * terms in different orders build unions of one shape, which the bijection proof pairs.
+ * Exact: a summand is finite wherever it counts (with_red's obligation), so the sum of
+ * the parts is associative and commutative there. */
+typedef struct Union {
+  const Ext *plain, *sum;
+} Union;
 
 struct AxSymbolic {
   AxTermScalars head;   /* first: the domain pointer is the symbolic state */
@@ -86,7 +101,7 @@ void ax_symbolic_scalars(AxDomain *d) {
 
 static Ext *ext(AxDomain *d, T v, T nan, T pinf, T ninf) {
   Ext *e = ax_arena_alloc(S(d)->a, sizeof *e);
-  *e = (Ext){v, nan, pinf, ninf, NULL};
+  *e = (Ext){v, nan, pinf, ninf, NULL, NULL};
   return e;
 }
 
@@ -940,17 +955,31 @@ static AxV add_sums(AxDomain *d, AxType t, const Ext *a, const Ext *bb) {
   /* Σ_D f ± Σ_D g = Σ_D (f ± g): two sums over one domain (docs/semantics.md) */
   const Ext *merged = a->red && bb->red ? onto(d, a->red, bb) : NULL;
   if (merged) return with_red(d, plain_binary(d, AX_OP_ADD, t, a, merged), a->red);
-  /* otherwise a ± b = Red over a tag variable that picks the side */
-  T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
   AxTermCtx *tc = TC(d);
   T zero_i = ax_term_mk_int_si(tc, 0), one = ax_term_mk_int_si(tc, 1);
+  /* a plain value or another union added to v + Σ g: the plain parts together (Union) */
+  if (a->un || bb->un) {
+    const Ext *pa = a->un ? a->un->plain : a->red ? NULL : a, *sa = a->un ? a->un->sum : a->red ? a : NULL;
+    const Ext *pb = bb->un ? bb->un->plain : bb->red ? NULL : bb, *sb = bb->un ? bb->un->sum : bb->red ? bb : NULL;
+    const Ext *p = pa && pb ? plain_binary(d, AX_OP_ADD, t, pa, pb) : pa ? pa : pb;
+    const Ext *sum = sa && sb ? add_sums(d, t, sa, sb) : sa ? sa : sb;
+    return add_sums(d, t, p, sum);
+  }
+  /* otherwise a ± b = Red over a tag variable that picks the side */
+  T tag = fresh_var(d, "side", -1, 0, ++S(d)->groups);
   const Red *ra = lift(d, a), *rb = lift(d, bb);
   T is0 = ax_term_mk_eq(tc, tag, zero_i);
   Red *r = union_vars(d, ra, rb, tag);
   r->dom = and2(d, and2(d, ax_term_mk_le(tc, zero_i, tag), ax_term_mk_le(tc, tag, one)),
                 or2(d, and2(d, is0, and2(d, dom_of(d, ra), pin_others(d, ra, rb))),
                     and2(d, not1(d, is0), and2(d, dom_of(d, rb), pin_others(d, rb, ra)))));
-  return with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
+  Ext *e = with_red(d, plain_ite(d, is0, a, bb, 2, t), r);
+  if (!a->red || !bb->red) {   /* exactly one is plain: remember the parts */
+    Union *n = ax_arena_alloc(S(d)->a, sizeof *n);
+    *n = (Union){.plain = a->red ? bb : a, .sum = a->red ? a : bb};
+    e->un = n;
+  }
+  return e;
 }
 
 static AxV sub_sums(AxDomain *d, AxType t, const Ext *a, const Ext *b) {

@@ -40,7 +40,7 @@ function tag_fields(handler, rest,   cls) {
   cls = rest; sub(/[ \t].*/, "", cls)
   if (!(cls in known)) err("unknown class \"" cls "\" (faithful, generalized, restricted)")
   if (rest !~ /\(.+\)/) err("tag without a reason in parentheses")
-  if (handler !~ /^(Handle|TryTo)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or TryTo* function")
+  if (handler !~ /^(Handle|Try)[A-Za-z]+$/) err("handler \"" handler "\" is not an XLA Handle* or Try* function")
   return handler "\t" cls
 }
 EOF
@@ -73,7 +73,7 @@ LC_ALL=C awk -F '\t' -v xla_rules="$xla_rules" -v xla_ok="$xla_ok" -v dir="$(bas
     print "## XLA rules beyond TensorRight'"'"'s corpus (rules/" dir ")"
     print ""
     print "Rules of XLA'"'"'s algebraic simplifier that use log, pow, rsqrt (session 4), sqrt, abs, negation"
-    print "and exp (session 5) or quotients of exp, and gather (session 6), translated from"
+    print "and exp (session 5) or quotients of exp, gather (session 6) and scatter (session 8), translated from"
     print "xla/hlo/transforms/simplifiers/algebraic_simplifier.cc (session 5 read openxla/xla at commit"
     print "0057bb15)."
     print "Each carries `# xla-extra: HANDLER — CLASS (why)`: faithful (as XLA states it), restricted"
@@ -126,6 +126,15 @@ LC_ALL=C awk -F '\t' -v xla_rules="$xla_rules" -v xla_ok="$xla_ok" -v dir="$(bas
     print "split of kept axes is the bitcast reshape (generalized: every rank, interior padding);"
     print "`dot(C, gather(B, I))` is `gather(dot(C, B), I)` (generalized: any operands, not only constants)."
     print ""
+    print "The scatter row states the two rewrites of HandleScatter, the four scatter folds of"
+    print "HandleAdd and TryFoldTransposeIntoScatter for axle'"'"'s scatter with the add combiner, one row"
+    print "per index, `A[y, x] + sum_z [I[z] = y] * U[z, x]` (docs/semantics.md): zero-element updates"
+    print "leave the operand; zero-element indices with operand, updates and result of one shape map the"
+    print "combiner (both sides empty); an add into a scatter joins its operand, on either side; two"
+    print "scatters added merge into one over the concatenated indices and updates, or chain; a"
+    print "transpose of a scatter is a scatter into the transposed operand (generalized: a renaming of"
+    print "the row and window axes, every rank). All VERIFIED; their mutants INVALID."
+    print ""
     print "Still not expressible in axle, and why:"
     print ""
     print "* `cbrt`, `tanh`, `erf`,"
@@ -134,9 +143,9 @@ LC_ALL=C awk -F '\t' -v xla_rules="$xla_rules" -v xla_ok="$xla_ok" -v dir="$(bas
     print "* reshapes that regroup across named axes (flattening a class into one axis, whose index"
     print "  mixes named axes: the rank-bound argument does not cover it), transposes recognised as"
     print "  bitcasts, and layouts other than row-major (tiling, padding: `ValidateTilingOfBitcast`);"
-    print "* scatter (its result needs \"the indices are distinct\", a precondition over pairs, or a sum"
-    print "  with a data-dependent guard: docs/language.md), gathers of windows (slice sizes above 1 on"
-    print "  the gathered axis) and of index vectors over several axes, sort, while,"
+    print "* scatter with a combiner other than add (replace needs \"the indices are distinct\", a"
+    print "  precondition over pairs: docs/language.md), gathers and scatters of windows (slice sizes"
+    print "  above 1 on the indexed axis) and of index vectors over several axes, sort, while,"
     print "  reduce-window, and element types axle does not have (complex, convert between widths)."
     if (bad != "") { print ""; print "Not as expected: " bad }
     if (missing != "") printf "xla-extra-table: warning: tagged rules without a result: %s\n", missing > "/dev/stderr"

@@ -238,7 +238,8 @@ static T choose(AxSymInstance *in, T v, T pc, const Side *to, const Side *from) 
     for (int s = 0; s < 2; s++) {
       T x = ax_term_arg(c, (size_t)s), b = ax_term_arg(c, (size_t)!s);
       if (x != v || !free_of(in, b, to, from)) continue;
-      if (k == AX_TERM_EQ) return neg ? NULL : b;
+      /* v = b: b itself; v != b: b + 1 (a side variable of a sum over a union is 0 or 1) */
+      if (k == AX_TERM_EQ) return neg ? ax_term_mk_add2(tc, b, one) : b;
       bool v_below = (s == 0) != neg;   /* v < b or v <= b (or, negated, v > b, v >= b) */
       bool strict = (k == AX_TERM_LT) != neg;
       if (v_below) return strict ? ax_term_mk_sub(tc, b, one) : b;
@@ -248,22 +249,56 @@ static T choose(AxSymInstance *in, T v, T pc, const Side *to, const Side *from) 
   return NULL;
 }
 
+/* Is c false wherever the conjunction pc holds (pc has its negation)? */
+static bool contradicts(AxTermCtx *tc, T pc, T c) {
+  if (ax_term_kind(c) == AX_TERM_NOT && has_conjunct(pc, ax_term_arg(c, 0))) return true;
+  return has_conjunct(pc, ax_term_mk_not(tc, c));
+}
+
+/* Does the domain t force w = 0 wherever the path condition pc holds? Read off the
+ * and/or structure the sums' domains are built in (a union pins the other part's
+ * variables at 0 under its tag): a conjunction does when one conjunct is w = 0, is
+ * contradicted by pc or does so itself; a disjunction when every disjunct does. */
+static bool pinned_on(AxTermCtx *tc, T t, T pc, T w) {
+  AxTermKind k = ax_term_kind(t);
+  if (k == AX_TERM_OR) {
+    for (size_t i = 0; i < ax_term_nargs(t); i++)
+      if (!pinned_on(tc, ax_term_arg(t, i), pc, w)) return false;
+    return true;
+  }
+  if (k == AX_TERM_EQ) {
+    T a = ax_term_arg(t, 0), b = ax_term_arg(t, 1), zero = ax_term_mk_int_si(tc, 0);   /* hash-consed */
+    return (a == w && b == zero) || (b == w && a == zero);
+  }
+  if (k != AX_TERM_AND) return contradicts(tc, pc, t);
+  for (size_t i = 0; i < ax_term_nargs(t); i++) {
+    T c = ax_term_arg(t, i);
+    if (contradicts(tc, pc, c) || pinned_on(tc, c, pc, w)) return true;
+  }
+  return false;
+}
+
 /* For every variable of `to`, a guess from the reads of the two summands: a leaf of `to`'s
  * summand and a leaf of `from`'s that read the same tensor are the same element, so an
  * index argument v, v - c or v + c of the one equals the argument of the other (v = j + a
  * for Y[v - a] against Y[j]: a concatenation's offset); a variable that is read nowhere but
  * chooses the leaf (r < 1) takes a value that makes its path condition hold. The guesses
  * of the leaves combine into an ite over `from`'s path conditions, 0 elsewhere (the value
- * a pinned summation variable has). Only a guess: the bijection checks decide. */
-static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_body, T to_body,
-                  T *out) {
+ * a pinned summation variable has). A variable no leaf anchors is 0 when another variable
+ * was guessed (a summation index pinned on the side of a union that does not use it: A +
+ * Σ_z … pairs A's element with side 0 and z = 0). Only a guess: the bijection checks
+ * decide, so a wrong guess costs a proof, never soundness. */
+static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_dom, T from_body,
+                  T to_body, T *out) {
   AxTermCtx *tc = in->tc;
   AxVec lf = {0}, lt = {0};
   leaves(tc, from_body, ax_term_mk_true(tc), in->a, &lf);
   leaves(tc, to_body, ax_term_mk_true(tc), in->a, &lt);
+  size_t anchored = 0;
   for (size_t i = 0; i < to->n; i++) {
-    T v = to->vars[i], acc = ax_term_mk_int_si(tc, 0);
-    bool any = false;
+    T v = to->vars[i], acc = ax_term_mk_int_si(tc, 0), same = NULL;
+    bool any = false, agree = true;
+    AxVec unanchored = {0};   /* Leaf*: the leaves of `from` that do not anchor v */
     for (size_t f = lf.len; f-- > 0;) {   /* from the last leaf, so the first is outermost */
       const Leaf *fl = lf.items[f];
       AxVec rf = {0};
@@ -286,13 +321,24 @@ static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_bo
       }
       if (e && free_of(in, e, to, from)) {
         acc = ax_term_mk_ite(tc, fl->pc, e, acc);
+        agree &= !same || same == e;
+        same = e;
         any = true;
+      } else {
+        ax_vec_push(in->a, &unanchored, (void *)fl);
       }
     }
-    if (!any) return false;
-    out[i] = acc;
+    anchored += any;
+    /* Every leaf that anchors v says it is one variable w of `from`, and the domain pins
+     * w at 0 on every other leaf (the plain part of a + Σ g), where the ite gives 0: then
+     * w is the same map on the domain, without the path conditions — which would count
+     * as folds and reads in the rank bound (the same pairing, a smaller bound). */
+    bool plain = any && agree && ax_term_kind(same) == AX_TERM_VAR;
+    for (size_t f = 0; f < unanchored.len && plain; f++)
+      plain = pinned_on(tc, from_dom, ((const Leaf *)unanchored.items[f])->pc, same);
+    out[i] = plain ? same : acc;
   }
-  return true;
+  return anchored > 0 || to->n == 0;
 }
 
 /* t as ax_term_print writes it, in arena a. */
@@ -322,8 +368,8 @@ static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inf
   /* no hint written and no variable-to-variable pairing: guess from the reads */
   bool written = false;
   for (size_t i = 0; i < hint.len; i++) written |= ax_term_kind(hint.items[i]) != AX_TERM_TRUE;
-  if (written || !guess(in, &L, &R, in->red[0].body, in->red[1].body, h) ||
-      !guess(in, &R, &L, in->red[1].body, in->red[0].body, g))
+  if (written || !guess(in, &L, &R, in->red[0].dom, in->red[0].body, in->red[1].body, h) ||
+      !guess(in, &R, &L, in->red[1].dom, in->red[1].body, in->red[0].body, g))
     return false;
   inferred[0] = '\0';
   if (pairs) pairs->len = 0;

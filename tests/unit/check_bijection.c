@@ -250,6 +250,55 @@ START_TEST(unpaired_index) {
 }
 END_TEST
 
+static const char *PLAIN_PARTS =
+    "rule r for T in num {\n  rclass x, z\n  map s over x\n  map m over z\n"
+    "  tensor A, B : T[x: s]\n  tensor X : T[x: s, z: m]\n  %s => %s\n}\n";
+
+/* Plain values added to a sum in different orders (semantics/symbolic.c Union): the plain
+ * parts regroup into one, so the two sides are unions of one shape and the inferred pairing
+ * proves them; each summation index is paired with the other side's outright (bijection.c
+ * pinned_on), never through the tag's path condition. Dropping a plain term is INVALID. */
+START_TEST(plain_parts) {
+  const char *cases[][2] = {
+      {"B + (A + reduce(X, [z]))", "(B + A) + reduce(X, [z])"},
+      {"A + reduce(X, [z])", "reduce(X, [z]) + A"},
+      {"(A + reduce(X, [z])) + B", "reduce(X, [z]) + (A + B)"},
+  };
+  int ranks[][2] = {{1, 1}, {1, 2}, {2, 3}};
+  char text[1024];
+  for (size_t c = 0; c < 3; c++)
+    for (size_t i = 0; i < 3; i++) {
+      snprintf(text, sizeof text, PLAIN_PARTS, cases[c][0], cases[c][1]);
+      AxResult res;
+      AxVerdict v = prove(text, ranks[i], &res);
+      ck_assert_msg(v == AX_VERIFIED, "case %zu ranks %zu: %s", c, i, res.reason);
+      ck_assert_ptr_nonnull(res.inferred_hint);
+      /* every entry "z.k#a == e" of the inferred pairing has e a bare variable z.k#b */
+      char *copy = strdup(res.inferred_hint), *save = NULL;
+      int zs = 0;
+      for (char *entry = strtok_r(copy, ",", &save); entry; entry = strtok_r(NULL, ",", &save)) {
+        while (*entry == ' ') entry++;
+        if (strncmp(entry, "z.", 2) != 0) continue;
+        const char *e = strstr(entry, " == ");
+        ck_assert_ptr_nonnull(e);
+        ck_assert_msg(strncmp(e + 4, "z.", 2) == 0 && !strpbrk(e + 4, " ()"), "case %zu: %s", c,
+                      res.inferred_hint);
+        zs++;
+      }
+      ck_assert_int_eq(zs, ranks[i][1]);   /* one per named axis of z */
+      free(copy);
+      ax_result_free(&res);
+    }
+  snprintf(text, sizeof text, PLAIN_PARTS, "B + (A + reduce(X, [z]))", "A + reduce(X, [z])");
+  AxResult res;
+  int rank[2] = {1, 1};
+  AxVerdict v = prove(text, rank, &res);
+  ck_assert_msg(v == AX_INVALID, "%d: %s", v, res.reason);
+  ck_assert_ptr_nonnull(res.cex_text);
+  ax_result_free(&res);
+}
+END_TEST
+
 /* Property: the shifted identity i ↦ i + c and the shifted reflection i ↦ s - 1 - i + c
  * are bijections of [0, s) onto itself exactly when c = 0; the prover's verdict must be
  * VERIFIED then and INVALID-HINT otherwise, at ranks 1 and 2. */
@@ -290,6 +339,7 @@ int main(void) {
   tcase_add_test(t, right_rule_wrong_pairing);
   tcase_add_test(t, empty_domain);
   tcase_add_test(t, unpaired_index);
+  tcase_add_test(t, plain_parts);
   suite_add_tcase(s, t);
   TCase *p = tcase_create("property");
   tcase_add_checked_fixture(p, setup, unit_teardown);

@@ -497,6 +497,39 @@ START_TEST(gather_clamps_like_xla) {
 }
 END_TEST
 
+#define SCATTER "  rclass x, z\n  map n over x\n  map m over z\n  tensor A : T[x: n]\n  tensor I : int[z: m]\n"
+
+START_TEST(scatter_adds_like_xla) {
+  /* scatter([10, 20, 30], I, U, axis=x): each U[z] added at row I[z]; repeated indices add
+   * up, an index that is no row (-1, 3) adds nothing */
+  for (AxType t = AX_INT; t <= AX_REAL; t++) {
+    setup_rule(SCATTER "  tensor U : T[z: m]\n  scatter(A, I, U, axis=x) => A", 1, t);
+    set_map("m", 1, 5L);
+    set_map("n", 1, 3L);
+    set_vec("A", t, 3, (long[]){10, 20, 30});
+    set_vec("I", AX_INT, 5, (long[]){2, 0, 2, -1, 3});
+    set_vec("U", t, 5, (long[]){1, 2, 4, 8, 16});
+    expect_vec(t, 3, (const char *[]){"12", "20", "35"});
+    teardown_rule();
+  }
+  /* axle's extended ints: +inf, -inf and NaN (inf - inf) are no row */
+  setup_rule(SCATTER "  let S = scatter(A, concat(constant(inf, {z: 1}), constant(-inf, {z: 1}),\n"
+                     "    constant(inf, {z: 1}) - constant(inf, {z: 1}), axis=z), constant(1, {z: 3}), axis=x)\n"
+                     "  S => S", 1, AX_INT);
+  set_map("n", 1, 3L);
+  set_vec("A", AX_INT, 3, (long[]){10, 20, 30});
+  expect_vec(AX_INT, 3, (const char *[]){"10", "20", "30"});
+  teardown_rule();
+  /* updates whose size differs from the indices' along z: invalid (XLA's update shape) */
+  setup_rule(SCATTER "  map k over z\n  tensor U : T[z: k]\n  scatter(A, I, U, axis=x) => A", 1, AX_INT);
+  set_map("m", 1, 2L);
+  set_map("k", 1, 3L);
+  set_map("n", 1, 3L);
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
 START_TEST(reshape_degenerate_and_broadcast) {
   setup_rule("  rclass x, y\n  map n over x\n  map m over y\n  tensor A : T[x: n, y: m]\n"
              "  reshape_degenerate(A, remove=[y]) => reshape_degenerate(A, remove=[y])", 1, AX_INT);
@@ -660,6 +693,7 @@ static Suite *suite(void) {
   tcase_add_test(t, division_by_zero_and_infinities);
   tcase_add_test(t, reshape_degenerate_and_broadcast);
   tcase_add_test(t, gather_clamps_like_xla);
+  tcase_add_test(t, scatter_adds_like_xla);
   tcase_add_test(t, sqrt_and_rms_norm);
   tcase_add_test(t, every_rule_operator_has_its_rows);
   suite_add_tcase(s, t);

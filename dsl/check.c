@@ -905,6 +905,47 @@ static bool axes_scatter(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
+/* the rank class of the one axis in `axis` (an AX_AT_AXIS attribute's set) */
+static int class_of(Checker *c, uint64_t axis) {
+  for (size_t i = 0; i < c->s->naxes; i++)
+    if (axis >> i & 1) return sym(c, c->s->axes[i])->rclass;
+  return -1;
+}
+
+/* FLATTEN(A, x, into=a): A's axes with x replaced by a (new); a's class is fixed at rank 1
+ * (its row), x's must be another (a flat axis of x's own class would be x at rank 1) */
+static bool axes_flatten(Checker *c, const Applied *p, uint64_t *result) {
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "flattens") ||
+      !operand_lacks(c, p, p->at[1], p->b->attrs[1], "makes"))
+    return false;
+  if (class_of(c, p->at[0]) == class_of(c, p->at[1])) {
+    err(c, p->b->attrs[1]->span, "'flatten' needs its flat axis in another rank class than %s",
+        axes_text(c, p->at[0]));
+    return false;
+  }
+  *result = (p->x & ~p->at[0]) | p->at[1];
+  return true;
+}
+
+/* UNFLATTEN(A, a, {x: s}): A's axes with a replaced by x (new, one axis); a's class is
+ * fixed at rank 1 (its row) */
+static bool axes_unflatten(Checker *c, const Applied *p, uint64_t *result) {
+  if (nbits(p->at[1]) != 1) {
+    err(c, p->b->attrs[1]->span, "'unflatten' makes one axis: its shape must name exactly one");
+    return false;
+  }
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "unflattens") ||
+      !operand_lacks(c, p, p->at[1], p->b->attrs[1], "makes"))
+    return false;
+  if (class_of(c, p->at[0]) == class_of(c, p->at[1])) {
+    err(c, p->b->attrs[1]->span, "'unflatten' needs its new axis in another rank class than %s",
+        axes_text(c, p->at[0]));
+    return false;
+  }
+  *result = (p->x & ~p->at[0]) | p->at[1];
+  return true;
+}
+
 /* Element-wise operators (arithmetic, comparisons, logic, select, clamp, the unary
  * functions): operands with identical axes, or scalars that broadcast */
 static bool axes_elementwise(Checker *c, const Applied *p, uint64_t *result) {
@@ -929,63 +970,72 @@ typedef struct OpCheck {
     const char *why;  /* for the messages ("concat axis"); NULL: no such attribute */
   } rank1;
   bool on_maps;       /* also map arithmetic: max(s, t), min(s, t), abs(s) on maps */
+  /* commutes with merging two adjacent named axes of a class into one (their index pair
+   * read row-major): its element at a position of such an axis depends on its operands at
+   * that position only, or sums over every position — the flatten argument's condition
+   * (verifier/rank.c, docs/semantics.md "Flatten: the merge argument") */
+  bool merges;
 } OpCheck;
 
 /* Every rule-level operator (AX_LV_RULE in AX_OP_LIST) has its row; operators of one
  * family share their axes rule. A missing row is an internal error at its first use, and
  * check_semantics' completeness test walks AX_OP_LIST so that it never reaches a user. */
 static const OpCheck checks[AX_OP_COUNT] = {
-    [AX_OP_CONSTANT] = {.axes = axes_constant},
+    [AX_OP_CONSTANT] = {.axes = axes_constant, .merges = true},
     [AX_OP_IOTA] = {.axes = axes_iota, .rank1 = {.attr = 1, .why = "iota axis"}},
-    [AX_OP_BROADCAST] = {.axes = axes_broadcast},
-    [AX_OP_ADD] = {.axes = axes_elementwise},
-    [AX_OP_SUB] = {.axes = axes_elementwise},
-    [AX_OP_MUL] = {.axes = axes_elementwise},
-    [AX_OP_DIV] = {.axes = axes_elementwise},
-    [AX_OP_REM] = {.axes = axes_elementwise},
-    [AX_OP_MAX] = {.axes = axes_elementwise, .on_maps = true},
-    [AX_OP_MIN] = {.axes = axes_elementwise, .on_maps = true},
-    [AX_OP_NEG] = {.axes = axes_elementwise},
-    [AX_OP_ABS] = {.axes = axes_elementwise, .on_maps = true},
-    [AX_OP_EXP] = {.axes = axes_elementwise},
-    [AX_OP_AND] = {.axes = axes_elementwise},
-    [AX_OP_OR] = {.axes = axes_elementwise},
-    [AX_OP_NOT] = {.axes = axes_elementwise},
-    [AX_OP_EQ] = {.axes = axes_elementwise},
-    [AX_OP_NE] = {.axes = axes_elementwise},
-    [AX_OP_LT] = {.axes = axes_elementwise},
-    [AX_OP_LE] = {.axes = axes_elementwise},
-    [AX_OP_GT] = {.axes = axes_elementwise},
-    [AX_OP_GE] = {.axes = axes_elementwise},
-    [AX_OP_SELECT] = {.axes = axes_elementwise},
-    [AX_OP_CLAMP] = {.axes = axes_elementwise},
+    [AX_OP_BROADCAST] = {.axes = axes_broadcast, .merges = true},
+    [AX_OP_ADD] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_SUB] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_MUL] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_DIV] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_REM] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_MAX] = {.axes = axes_elementwise, .on_maps = true, .merges = true},
+    [AX_OP_MIN] = {.axes = axes_elementwise, .on_maps = true, .merges = true},
+    [AX_OP_NEG] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_ABS] = {.axes = axes_elementwise, .on_maps = true, .merges = true},
+    [AX_OP_EXP] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_AND] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_OR] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_NOT] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_EQ] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_NE] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_LT] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_LE] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_GT] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_GE] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_SELECT] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_CLAMP] = {.axes = axes_elementwise, .merges = true},
     [AX_OP_PAD] = {.axes = axes_pad},
     [AX_OP_PAD_LOW] = {.axes = axes_pad},
     [AX_OP_SLICE] = {.axes = axes_window},
     [AX_OP_DYNAMIC_SLICE] = {.axes = axes_window},
     [AX_OP_DYNAMIC_UPDATE_SLICE] = {.axes = axes_update},
     [AX_OP_CONCAT] = {.axes = axes_concat, .rank1 = {.attr = 0, .why = "concat axis"}},
-    [AX_OP_RELABEL] = {.axes = axes_relabel},
+    [AX_OP_RELABEL] = {.axes = axes_relabel, .merges = true},
     [AX_OP_REVERSE] = {.axes = axes_window},
     [AX_OP_RESHAPE_DEGENERATE] = {.axes = axes_degenerate},
-    [AX_OP_REDUCE] = {.axes = axes_reduce},
-    [AX_OP_DOT] = {.axes = axes_dot},
+    [AX_OP_REDUCE] = {.axes = axes_reduce, .merges = true},
+    [AX_OP_DOT] = {.axes = axes_dot, .merges = true},
     [AX_OP_CONV] = {.axes = axes_conv},
-    [AX_OP_SQUARE] = {.axes = axes_elementwise},
-    [AX_OP_SQRT] = {.axes = axes_elementwise},
-    [AX_OP_SILU] = {.axes = axes_elementwise},
-    [AX_OP_MEAN] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "mean axis"}},
-    [AX_OP_RMS_NORM] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "rms_norm axis"}},
-    [AX_OP_LOG] = {.axes = axes_elementwise},
-    [AX_OP_POW] = {.axes = axes_elementwise},
-    [AX_OP_RSQRT] = {.axes = axes_elementwise},
+    [AX_OP_SQUARE] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_SQRT] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_SILU] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_MEAN] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "mean axis"}, .merges = true},
+    [AX_OP_RMS_NORM] = {.axes = axes_one_axis, .rank1 = {.attr = 0, .why = "rms_norm axis"}, .merges = true},
+    [AX_OP_LOG] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_POW] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_RSQRT] = {.axes = axes_elementwise, .merges = true},
     [AX_OP_RESHAPE_SPLIT] = {.axes = axes_reshape},
     [AX_OP_RESHAPE_MERGE] = {.axes = axes_reshape},
     [AX_OP_GATHER] = {.axes = axes_gather, .rank1 = {.attr = 0, .why = "gather axis"}},
     [AX_OP_SCATTER] = {.axes = axes_scatter, .rank1 = {.attr = 0, .why = "scatter axis"}},
+    [AX_OP_FLATTEN] = {.axes = axes_flatten, .rank1 = {.attr = 1, .why = "flatten axis"}, .merges = true},
+    [AX_OP_UNFLATTEN] = {.axes = axes_unflatten, .rank1 = {.attr = 0, .why = "unflatten axis"}, .merges = true},
 };
 
 bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }
+
+bool ax_check_merges(AxOp op) { return ax_check_knows(op) && checks[op].merges; }
 
 /* One operator application: operands, attributes, element types (the row of AX_OP_LIST),
  * then the operator's axes rule. */

@@ -78,6 +78,11 @@ bool ax_check_file(AxArena *a, AxDiag *d, AxFile *f);
  * the level AX_LV_RULE (check_dsl walks the list; a missing rule is an internal error). */
 bool ax_check_knows(AxOp op);
 
+/* Whether op commutes with merging two adjacent named axes of a rank class into one, read
+ * row-major (element-wise operators, broadcasts, relabels, sums over every named axis,
+ * flatten and unflatten): the condition of the flatten argument (verifier/rank.c). */
+bool ax_check_merges(AxOp op);
+
 /* The tensor operator an infix operator stands for (`A + B` is add(A, B), `and` is and). */
 AxOp ax_check_infix_op(AxBinop op);
 

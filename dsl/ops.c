@@ -40,6 +40,10 @@ static const AxAttrSpec rule_attrs[AX_OP_COUNT][AX_MAX_ATTRS] = {
     [AX_OP_GATHER] = {REQ("axis", AX_AT_AXIS)},
     /* scatter(A, I, U, axis=y): A plus each update U[z] added at row y = I[z]; y rank 1 */
     [AX_OP_SCATTER] = {REQ("axis", AX_AT_AXIS)},
+    /* flatten(A, x, into=a): every named axis of x into one axis a, row-major; a's class is
+     * fixed at rank 1. unflatten(A, a, {x: s}): the inverse, a split into x of sizes s. */
+    [AX_OP_FLATTEN] = {REQ("axis", AX_AT_AXIS), REQ("into", AX_AT_AXIS)},
+    [AX_OP_UNFLATTEN] = {REQ("axis", AX_AT_AXIS), REQ("shape", AX_AT_SHAPE)},
 };
 
 static const AxOpSpec table[AX_OP_COUNT] = {

@@ -123,7 +123,9 @@ typedef enum {
   X(RESHAPE_SPLIT, "reshape_split", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(RESHAPE_MERGE, "reshape_merge", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(GATHER, "gather", NULL, R_, 2, 2, AX_ET_GATHER, 0, 0, 0, AX_TC_NONE)                \
-  X(SCATTER, "scatter", NULL, R_, 3, 3, AX_ET_SCATTER, 0, 0, 0, AX_TC_NONE)
+  X(SCATTER, "scatter", NULL, R_, 3, 3, AX_ET_SCATTER, 0, 0, 0, AX_TC_NONE)                \
+  X(FLATTEN, "flatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                 \
+  X(UNFLATTEN, "unflatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

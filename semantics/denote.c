@@ -461,6 +461,31 @@ static void shape_scatter(AxInst *in, const AxExpr *e, AxShape *const *o, AxShap
   (void)e;
 }
 
+/* FLATTEN(A, x, a): x removed; a: ∏_k n_x.k (one named axis) */
+static void shape_flatten(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  int x = axis_of(in, e->ty.attrs[0], 0), a = axis_of(in, e->ty.attrs[1], 0);
+  copy_shape(s, o[0]);
+  s->axes = (s->axes & ~((uint64_t)1 << x)) | (uint64_t)1 << a;
+  s->size[x] = NULL;
+  s->size[a] = new_sizes(in, a);
+  s->size[a][0] = lit(in, 1);
+  for (int k = 0; k < ax_den_rank(in, x); k++) s->size[a][0] = D->imul(D, s->size[a][0], o[0]->size[x][k]);
+}
+
+/* UNFLATTEN(A, a, {x: s}): a removed; x: s; valid: n_a = ∏_k s.k (XLA's reshape keeps the
+ * element count) */
+static void shape_unflatten(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
+  int a = axis_of(in, e->ty.attrs[0], 0);
+  copy_shape(s, o[0]);
+  s->axes &= ~((uint64_t)1 << a);
+  s->size[a] = NULL;
+  shape_attr(in, e->ty.attrs[1], s);
+  int x = __builtin_ctzll(s->axes & ~o[0]->axes);
+  AxV n = lit(in, 1);
+  for (int k = 0; k < ax_den_rank(in, x); k++) n = D->imul(D, n, s->size[x][k]);
+  s->valid = and2(in, s->valid, D->ieq(D, n, o[0]->size[a][0]));
+}
+
 /* REDUCE: S(A) without the reduced axes;  MEAN: S(A) without its axis */
 static void shape_reduce(AxInst *in, const AxExpr *e, AxShape *const *o, AxShape *s) {
   s->axes = e->ty.axes;
@@ -798,6 +823,39 @@ static AxV at_gather(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) 
   return ax_den_at(in, o[0], t, j);
 }
 
+/* FLATTEN: [[flatten(A, x, a)]][a] = A[x.k = (a div ∏_{j>k} n.j) mod n.k] — row-major,
+ * the last named axis fastest (a size 0 leaves no element; its divisor is kept defined).
+ * The index on x.k mixes named axes: docs/semantics.md ("Flatten: the merge argument")
+ * says why the rank bound of x's class is 1 when the rule is closed under merging. */
+static AxV at_flatten(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *o = shape_of(in, e->ty.opnds[0]);
+  int x = axis_of(in, e->ty.attrs[0], 0), a = axis_of(in, e->ty.attrs[1], 0);
+  AxIndex *j = copy_index(in, idx);
+  j->at[x] = new_sizes(in, x);
+  j->at[a] = NULL;
+  AxV f = idx->at[a][0];
+  for (int k = ax_den_rank(in, x) - 1; k > 0; k--) {
+    AxV n = o->size[x][k], safe = D->ite(D, D->ilt(D, lit(in, 0), n), n, lit(in, 1), 0, AX_INT);
+    j->at[x][k] = D->imod(D, f, safe);
+    f = D->idiv(D, f, safe);
+  }
+  j->at[x][0] = f;   /* below n.0 at a valid access (a < ∏ n): no mod, and a itself at rank 1 */
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
+/* UNFLATTEN: [[unflatten(A, a, {x: s})]][x] = A[a = Σ_k x.k ∏_{j>k} s.j] (Horner) */
+static AxV at_unflatten(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  const AxShape *r = shape_of(in, e);
+  int a = axis_of(in, e->ty.attrs[0], 0), x = axis_of(in, e->ty.attrs[1], 0);
+  AxIndex *j = copy_index(in, idx);
+  AxV f = lit(in, 0);
+  for (int k = 0; k < ax_den_rank(in, x); k++) f = D->iadd(D, D->imul(D, f, r->size[x][k]), idx->at[x][k]);
+  j->at[x] = NULL;
+  j->at[a] = new_sizes(in, a);
+  j->at[a][0] = f;
+  return ax_den_at(in, e->ty.opnds[0], t, j);
+}
+
 /* The sums (reduce, dot, conv, mean, rms_norm): the domain folds a summand over fresh
  * summation indices; the summand is the operator's (its row's `summand`). */
 typedef struct SumCtx {
@@ -1095,6 +1153,8 @@ static const OpDen dens[AX_OP_COUNT] = {
     [AX_OP_RESHAPE_MERGE] = {.shape = shape_merge, .at = at_merge},
     [AX_OP_GATHER] = {.shape = shape_gather, .at = at_gather},
     [AX_OP_SCATTER] = {.shape = shape_scatter, .at = at_scatter, .summand = summand_scatter},
+    [AX_OP_FLATTEN] = {.shape = shape_flatten, .at = at_flatten},
+    [AX_OP_UNFLATTEN] = {.shape = shape_unflatten, .at = at_unflatten},
 };
 
 bool ax_den_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && dens[op].shape && dens[op].at; }

@@ -487,6 +487,159 @@ done:
   return bound;
 }
 
+/* ---- the flatten argument ---------------------------------------------------------------
+ * A class c whose axes a flatten or unflatten reads row-major is not counted: the index of
+ * its named axis k mixes the sizes of the others. Its bound is 1 when the rule is closed
+ * under merging two adjacent named axes of c into one (docs/semantics.md, "Flatten: the merge
+ * argument"), which this walk checks: every axis of c is sized by one map, that map is used
+ * as nothing else, c has no other map or index, and every operator that touches an axis of c
+ * commutes with the merge (its row's `merges`, dsl/check.c). */
+typedef struct Merge {
+  const AxRuleSyms *s;
+  int c;
+  uint64_t caxes;      /* the aggregated axes of c */
+  int size;            /* the one size map of c, or -1 before it is met */
+  bool flattens;       /* a flatten or unflatten reads an axis of c row-major */
+  const char *why;     /* the first thing outside the argument */
+  char buf[160];
+  uint8_t *seen;       /* per symbol: a let already walked */
+} Merge;
+
+static void merge_expr(Merge *m, const AxExpr *e, bool size);
+
+/* the first thing outside the argument is the one reported; the walk goes on, so that a
+ * flatten after it is still seen */
+static void merge_fail(Merge *m, const char *why) {
+  if (!m->why) m->why = why;
+}
+
+/* a symbol met: a let is walked (once); a map of c is the one size map when met as a size,
+ * and outside the argument anywhere else (so is an index of c) */
+static void merge_name(Merge *m, int i, bool size) {
+  const AxSym *y = &m->s->syms[i];
+  if (y->kind == AX_SYM_LET) {
+    if (!m->seen[i]) {
+      m->seen[i] = 1;
+      merge_expr(m, y->def, false);
+    }
+    return;
+  }
+  if ((y->kind != AX_SYM_MAP && y->kind != AX_SYM_INDEX) || y->rclass != m->c) return;
+  if (!size || y->kind != AX_SYM_MAP || y->def)
+    merge_fail(m, "a map or index of the class is used other than as the size of its axes");
+  else if (m->size >= 0 && m->size != i)
+    merge_fail(m, "the axes of the class have more than one size map");
+  else
+    m->size = i;
+}
+
+/* one size of an axis of c: exactly the size map's name */
+static void merge_size(Merge *m, const AxExpr *v) {
+  if (v->kind != AX_E_NAME || v->ty.sym < 0) merge_fail(m, "an axis of the class has a size that is not a map");
+  else merge_name(m, v->ty.sym, true);
+}
+
+static bool merge_axis(const Merge *m, const char *axis) {
+  for (size_t i = 0; i < m->s->naxes; i++)
+    if ((m->caxes >> i & 1) && strcmp(m->s->syms[m->s->axes[i]].name, axis) == 0) return true;
+  return false;
+}
+
+/* an operator application: it must commute with the merge where it touches c */
+static void merge_op(Merge *m, const AxExpr *e) {
+  AxOp op = (AxOp)e->ty.op;
+  uint64_t touched = e->ty.axes;
+  for (int i = 0; i < e->ty.nopnds; i++) touched |= e->ty.opnds[i]->ty.axes;
+  if (touched & m->caxes && !ax_check_merges(op) && !m->why) {
+    snprintf(m->buf, sizeof m->buf, "'%s' on an axis of the class does not commute with merging "
+             "its named axes", ax_op_name(op));
+    m->why = m->buf;
+  }
+  int flat = op == AX_OP_FLATTEN ? 0 : op == AX_OP_UNFLATTEN ? 1 : -1;
+  if (flat >= 0) {
+    const AxExpr *v = e->ty.attrs[flat];
+    const char *axis = v->kind == AX_E_AXMAP ? v->u.axmap.entries[0].axis.name : m->s->syms[v->ty.sym].name;
+    m->flattens |= merge_axis(m, axis);
+  }
+  for (int i = 0; i < e->ty.nopnds; i++) merge_expr(m, e->ty.opnds[i], false);
+  const AxOpSpec *spec = ax_op_spec(op);
+  for (int k = 0; k < ax_op_nattrs(op); k++) {
+    const AxExpr *v = e->ty.attrs[k];
+    if (!v) continue;
+    if (spec->attrs[k].kind != AX_AT_SHAPE) {
+      merge_expr(m, v, false);
+      continue;
+    }
+    for (size_t j = 0; j < v->u.axmap.n; j++) {
+      const AxAxEntry *en = &v->u.axmap.entries[j];
+      if (merge_axis(m, en->axis.name)) merge_size(m, en->value);
+      else merge_expr(m, en->value, false);
+    }
+  }
+}
+
+static void merge_expr(Merge *m, const AxExpr *e, bool size) {
+  if (!e) return;
+  if (e->ty.op >= 0) {
+    merge_op(m, e);
+    return;
+  }
+  switch (e->kind) {
+  case AX_E_NAME:
+    if (e->ty.sym >= 0) merge_name(m, e->ty.sym, size);
+    break;
+  case AX_E_CALL:   /* min, max, abs on maps */
+    for (size_t i = 0; i < e->u.call.nargs; i++) merge_expr(m, e->u.call.args[i].value, false);
+    break;
+  case AX_E_UNARY:
+    merge_expr(m, e->u.unary.arg, false);
+    break;
+  case AX_E_BINARY:
+    merge_expr(m, e->u.binary.lhs, false);
+    merge_expr(m, e->u.binary.rhs, false);
+    break;
+  case AX_E_IF:
+    merge_expr(m, e->u.ite.cond, false);
+    merge_expr(m, e->u.ite.then_e, false);
+    merge_expr(m, e->u.ite.else_e, false);
+    break;
+  case AX_E_QUANT:
+    merge_expr(m, e->u.quant.body, false);
+    break;
+  case AX_E_AXMAP:
+    for (size_t i = 0; i < e->u.axmap.n; i++) merge_expr(m, e->u.axmap.entries[i].value, false);
+    break;
+  case AX_E_LIST:
+    for (size_t i = 0; i < e->u.list.n; i++) merge_expr(m, e->u.list.items[i], false);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The flatten argument's walk for class c over everything the rule's verdict reads: the
+ * declared sizes, both sides, the requires and the hints. */
+static void merge_check(const AxRuleSyms *s, int c, Merge *m) {
+  memset(m, 0, sizeof *m);
+  m->s = s;
+  m->c = c;
+  m->size = -1;
+  m->seen = ax_xcalloc(s->nsyms + 1, 1);
+  for (size_t i = 0; i < s->naxes; i++)
+    if (s->syms[s->axes[i]].rclass == c) m->caxes |= (uint64_t)1 << i;
+  for (size_t t = 0; t < s->nsyms; t++) {
+    const AxSym *y = &s->syms[t];
+    if (y->kind != AX_SYM_TENSOR) continue;
+    for (int j = 0; j < y->ndims; j++)
+      if (m->caxes >> y->dim_axis[j] & 1) merge_size(m, y->dim_size[j]);
+  }
+  merge_expr(m, s->lhs, false);
+  merge_expr(m, s->rhs, false);
+  for (size_t i = 0; i < s->nrequires; i++) merge_expr(m, s->requires[i], false);
+  for (size_t i = 0; i < s->nhints; i++) merge_expr(m, s->hints[i], false);
+  free(m->seen);
+}
+
 void ax_rank_bounds(const AxBlock *rule, AxType T_, AxRankBounds *out) {
   const AxRuleSyms *s = rule->syms;
   memset(out, 0, sizeof *out);
@@ -497,6 +650,20 @@ void ax_rank_bounds(const AxBlock *rule, AxType T_, AxRankBounds *out) {
     if (s->rclasses[c].singleton) {
       out->counts[c].fixed = true;
       continue;
+    }
+    /* a class a flatten reads row-major: the merge argument, or nothing */
+    Merge m;
+    merge_check(s, (int)c, &m);
+    if (m.flattens) {
+      if (m.why) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "bound inference for rank class '%s': a flatten reads it row-major "
+                 "and %s", s->rclasses[c].name, m.why);
+        out->unsupported = ax_xstrdup(buf);
+        return;
+      }
+      out->counts[c].merged = true;
+      continue;   /* bound 1 */
     }
     const char *fail = NULL;
     char *unsupported = NULL;

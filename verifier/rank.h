@@ -31,6 +31,8 @@
 /* How one class's bound came about (for reports and unit tests). */
 typedef struct AxRankCount {
   bool fixed;          /* a concat or iota axis: rank 1 only */
+  bool merged;         /* read row-major by a flatten, closed under merging named axes:
+                          bound 1 (the merge argument) */
   int conditions;      /* folds whose value is not fixed, in the deciding kind */
   int read_pairs;      /* Σ C(n_t, 2) in the deciding kind */
 } AxRankCount;

@@ -14,7 +14,7 @@ command -v jq > /dev/null || { echo "xla_extra: jq not found"; exit 77; }
 st=$?
 check "xla-extra: exit 0 (all as expected)" [ "$st" = 0 ]
 n=$(jq -s 'length' "$tmp/rules.json")
-check "xla-extra: 98 results (61 rules; reshapes for every type, abs_01, abs_05, neg_01, pow_01, 02, 04, 10 for int and real, gather 7 rules 19 results, scatter 7 rules 14 results)" [ "$n" = 98 ]
+check "xla-extra: 111 results (66 rules; reshapes for every type, abs_01, abs_05, neg_01, pow_01, 02, 04, 10 for int and real, gather 7 rules 19 results, scatter 7 rules 14 results, flatten 5 rules 13 results)" [ "$n" = 111 ]
 check "xla-extra: every verdict meets its expectation" \
   [ "$(jq -s '[.[] | select(.met != true)] | length' "$tmp/rules.json")" = 0 ]
 check "xla-extra: every rule expected valid is VERIFIED" \
@@ -40,12 +40,12 @@ check "pow_12_minus_one_int_guarded (A not 0, not -1): VERIFIED" \
 st=$?
 m=$(jq -s 'length' "$tmp/mut.json")
 check "xla-extra mutants: exit 0" [ "$st" = 0 ]
-check "xla-extra mutants: 92 results (gather: 7 rules, 15 results; scatter: 7 rules, 14 results)" [ "$m" = 92 ]
+check "xla-extra mutants: 102 results (gather: 7 rules, 15 results; scatter: 7 rules, 14 results; flatten: 5 rules, 10 results)" [ "$m" = 102 ]
 check "xla-extra mutants: all INVALID" \
   [ "$(jq -s '[.[] | select(.verdict == "invalid")] | length' "$tmp/mut.json")" = "$m" ]
 check "xla-extra mutants: each with a replayed counterexample" \
   [ "$(jq -s '[.[] | select(.counterexample.failed != null)] | length' "$tmp/mut.json")" = "$m" ]
-for fam in log pow div reshape sqrt abs gather scatter; do
+for fam in log pow div reshape sqrt abs gather scatter flatten; do
   check "xla-extra mutants: family $fam has twins" \
     [ "$(jq -s --arg f "${fam}_" '[.[] | select(.rule | startswith($f))] | length' "$tmp/mut.json")" -ge 3 ]
 done

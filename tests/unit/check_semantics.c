@@ -530,6 +530,44 @@ START_TEST(scatter_adds_like_xla) {
 }
 END_TEST
 
+START_TEST(flatten_is_row_major) {
+  /* x at rank 2 with sizes (2, 3), A[i][j] = 10 i + j: flatten reads the last named axis
+   * fastest, as XLA's row-major reshape does */
+  setup_rule("  rclass f, x\n  map s over x\n  tensor A : T[x: s]\n  flatten(A, x, into=f) => flatten(A, x, into=f)",
+             1, AX_INT);
+  ranks[1] = 2;
+  set_map("s", 2, 2L, 3L);
+  int a_sym = sym_of("A");
+  for (long i = 0; i < 2; i++)
+    for (long j = 0; j < 3; j++) {
+      AxV idx[2] = {num(i), num(j)};
+      ax_concrete_set(C, a_sym, idx, 2, elem(AX_INT, 10 * i + j));
+    }
+  expect_vec(AX_INT, 6, (const char *[]){"0", "1", "2", "10", "11", "12"});
+  teardown_rule();
+  /* unflatten: B of 6 into (2, 3) reads B[3 i + j] at (i, j); 5 elements into (2, 3) is invalid */
+  setup_rule("  rclass f, x\n  map n over f\n  map s over x\n  tensor B : T[f: n]\n"
+             "  flatten(unflatten(B, f, {x: s}), x, into=f) => B", 1, AX_INT);
+  ranks[1] = 2;
+  set_map("s", 2, 2L, 3L);
+  set_map("n", 1, 6L);
+  set_vec("B", AX_INT, 6, (long[]){7, 8, 9, 4, 5, 6});
+  expect_vec(AX_INT, 6, (const char *[]){"7", "8", "9", "4", "5", "6"});
+  const AxExpr *un = S->lhs->ty.opnds[0];
+  AxIndex idx = {0};
+  idx.at[1] = ax_arena_alloc(A, 2 * sizeof(AxV));
+  idx.at[1][0] = num(1);
+  idx.at[1][1] = num(0);
+  char *got = ax_concrete_text(ax_den_at(&in, un, AX_INT, &idx));
+  ck_assert_str_eq(got, "4");   /* (1, 0) is B[3] */
+  free(got);
+  set_map("n", 1, 5L);
+  in.memo.len = 0;
+  expect_invalid();
+  teardown_rule();
+}
+END_TEST
+
 START_TEST(reshape_degenerate_and_broadcast) {
   setup_rule("  rclass x, y\n  map n over x\n  map m over y\n  tensor A : T[x: n, y: m]\n"
              "  reshape_degenerate(A, remove=[y]) => reshape_degenerate(A, remove=[y])", 1, AX_INT);
@@ -694,6 +732,7 @@ static Suite *suite(void) {
   tcase_add_test(t, reshape_degenerate_and_broadcast);
   tcase_add_test(t, gather_clamps_like_xla);
   tcase_add_test(t, scatter_adds_like_xla);
+  tcase_add_test(t, flatten_is_row_major);
   tcase_add_test(t, sqrt_and_rms_norm);
   tcase_add_test(t, every_rule_operator_has_its_rows);
   suite_add_tcase(s, t);

@@ -114,3 +114,34 @@ bool ax_ast_equal(const AxFile *a, const AxFile *b) {
     if (!block_eq(a->blocks[i], b->blocks[i])) return false;
   return true;
 }
+
+void ax_expr_children(const AxExpr *e, void (*f)(const AxExpr *child, void *ctx), void *ctx) {
+  switch (e->kind) {
+  case AX_E_CALL:
+    for (size_t i = 0; i < e->u.call.nargs; i++) f(e->u.call.args[i].value, ctx);
+    break;
+  case AX_E_UNARY:
+    f(e->u.unary.arg, ctx);
+    break;
+  case AX_E_BINARY:
+    f(e->u.binary.lhs, ctx);
+    f(e->u.binary.rhs, ctx);
+    break;
+  case AX_E_IF:
+    f(e->u.ite.cond, ctx);
+    f(e->u.ite.then_e, ctx);
+    f(e->u.ite.else_e, ctx);
+    break;
+  case AX_E_QUANT:
+    f(e->u.quant.body, ctx);
+    break;
+  case AX_E_AXMAP:
+    for (size_t i = 0; i < e->u.axmap.n; i++) f(e->u.axmap.entries[i].value, ctx);
+    break;
+  case AX_E_LIST:
+    for (size_t i = 0; i < e->u.list.n; i++) f(e->u.list.items[i], ctx);
+    break;
+  default:
+    break;
+  }
+}

@@ -197,6 +197,11 @@ const char *ax_binop_text(AxBinop op);   /* "+", "and", ... */
 /* Structural equality of two trees, ignoring spans, comments and checker results
  * (what `fmt` must preserve). */
 bool ax_ast_equal(const AxFile *a, const AxFile *b);
+
+/* Calls f on each direct sub-expression of e in source order: call arguments (operands and
+ * attributes), the operands of unary and binary expressions, the three parts of an if, a
+ * quantifier's body, axis-map values and list items. A name's definition is no child. */
+void ax_expr_children(const AxExpr *e, void (*f)(const AxExpr *child, void *ctx), void *ctx);
 const char *ax_typeclass_name(AxTypeClass tc);
 const char *ax_typename_text(const AxTypeRef *t);
 

@@ -1545,52 +1545,37 @@ static void check_stmt(Checker *c, AxStmt *st) {
 /* Rank classes fixed at rank 1 are those of concat and iota axes in what the rule uses —
  * its two sides, requires and hints, through the lets they name. A let nobody uses
  * constrains nothing: marking its concat axis would silently narrow the proof. */
-static void mark_used(Checker *c, const AxExpr *e, uint8_t *visited) {
+typedef struct Used {
+  Checker *c;
+  uint8_t *visited;   /* per symbol: a let already walked */
+} Used;
+
+static void mark_used(const AxExpr *e, void *ctx) {
+  Used *u = ctx;
+  Checker *c = u->c;
   if (!e) return;
   if (e->ty.op >= 0 && checks[e->ty.op].rank1.why && e->ty.attrs) {
     const AxExpr *v = e->ty.attrs[checks[e->ty.op].rank1.attr];
     if (v) mark_singleton(c, (uint64_t)1 << sym(c, v->ty.sym)->axis, v->span, checks[e->ty.op].rank1.why);
   }
-  switch (e->kind) {
-  case AX_E_NAME:
-    if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !visited[e->ty.sym]) {
-      visited[e->ty.sym] = 1;
-      mark_used(c, sym(c, e->ty.sym)->def, visited);
+  if (e->kind == AX_E_NAME) {
+    if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !u->visited[e->ty.sym]) {
+      u->visited[e->ty.sym] = 1;
+      mark_used(sym(c, e->ty.sym)->def, u);
     }
-    break;
-  case AX_E_CALL:
-    for (size_t i = 0; i < e->u.call.nargs; i++) mark_used(c, e->u.call.args[i].value, visited);
-    break;
-  case AX_E_UNARY: mark_used(c, e->u.unary.arg, visited); break;
-  case AX_E_BINARY:
-    mark_used(c, e->u.binary.lhs, visited);
-    mark_used(c, e->u.binary.rhs, visited);
-    break;
-  case AX_E_IF:
-    mark_used(c, e->u.ite.cond, visited);
-    mark_used(c, e->u.ite.then_e, visited);
-    mark_used(c, e->u.ite.else_e, visited);
-    break;
-  case AX_E_QUANT: mark_used(c, e->u.quant.body, visited); break;
-  case AX_E_AXMAP:
-    for (size_t i = 0; i < e->u.axmap.n; i++) mark_used(c, e->u.axmap.entries[i].value, visited);
-    break;
-  case AX_E_LIST:
-    for (size_t i = 0; i < e->u.list.n; i++) mark_used(c, e->u.list.items[i], visited);
-    break;
-  default:
-    break;
+    return;
   }
+  ax_expr_children(e, mark_used, u);
 }
 
 static void fixed_classes(Checker *c) {
   for (size_t i = 0; i < c->rcls.len; i++) rcl(c, (int)i)->singleton = false;
-  uint8_t *visited = ax_arena_alloc(c->a, c->syms.len + 1);
-  memset(visited, 0, c->syms.len + 1);
-  mark_used(c, c->s->lhs, visited);
-  mark_used(c, c->s->rhs, visited);
-  for (size_t i = 0; i < c->reqs.len; i++) mark_used(c, c->reqs.items[i], visited);
-  for (size_t i = 0; i < c->hints.len; i++) mark_used(c, c->hints.items[i], visited);
+  Used u = {.c = c, .visited = ax_arena_alloc(c->a, c->syms.len + 1)};
+  memset(u.visited, 0, c->syms.len + 1);
+  mark_used(c->s->lhs, &u);
+  mark_used(c->s->rhs, &u);
+  for (size_t i = 0; i < c->reqs.len; i++) mark_used(c->reqs.items[i], &u);
+  for (size_t i = 0; i < c->hints.len; i++) mark_used(c->hints.items[i], &u);
 }
 
 static void check_rule(AxArena *a, AxDiag *d, AxBlock *b) {

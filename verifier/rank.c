@@ -578,43 +578,13 @@ static void merge_op(Merge *m, const AxExpr *e) {
   }
 }
 
+static void merge_child(const AxExpr *e, void *m) { merge_expr(m, e, false); }
+
 static void merge_expr(Merge *m, const AxExpr *e, bool size) {
   if (!e) return;
-  if (e->ty.op >= 0) {
-    merge_op(m, e);
-    return;
-  }
-  switch (e->kind) {
-  case AX_E_NAME:
-    if (e->ty.sym >= 0) merge_name(m, e->ty.sym, size);
-    break;
-  case AX_E_CALL:   /* min, max, abs on maps */
-    for (size_t i = 0; i < e->u.call.nargs; i++) merge_expr(m, e->u.call.args[i].value, false);
-    break;
-  case AX_E_UNARY:
-    merge_expr(m, e->u.unary.arg, false);
-    break;
-  case AX_E_BINARY:
-    merge_expr(m, e->u.binary.lhs, false);
-    merge_expr(m, e->u.binary.rhs, false);
-    break;
-  case AX_E_IF:
-    merge_expr(m, e->u.ite.cond, false);
-    merge_expr(m, e->u.ite.then_e, false);
-    merge_expr(m, e->u.ite.else_e, false);
-    break;
-  case AX_E_QUANT:
-    merge_expr(m, e->u.quant.body, false);
-    break;
-  case AX_E_AXMAP:
-    for (size_t i = 0; i < e->u.axmap.n; i++) merge_expr(m, e->u.axmap.entries[i].value, false);
-    break;
-  case AX_E_LIST:
-    for (size_t i = 0; i < e->u.list.n; i++) merge_expr(m, e->u.list.items[i], false);
-    break;
-  default:
-    break;
-  }
+  if (e->ty.op >= 0) merge_op(m, e);
+  else if (e->kind == AX_E_NAME && e->ty.sym >= 0) merge_name(m, e->ty.sym, size);
+  else ax_expr_children(e, merge_child, m);
 }
 
 /* The flatten argument's walk for class c over everything the rule's verdict reads: the

@@ -912,34 +912,22 @@ static int class_of(Checker *c, uint64_t axis) {
   return -1;
 }
 
-/* FLATTEN(A, x, into=a): A's axes with x replaced by a (new); a's class is fixed at rank 1
- * (its row), x's must be another (a flat axis of x's own class would be x at rank 1) */
-static bool axes_flatten(Checker *c, const Applied *p, uint64_t *result) {
-  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "flattens") ||
-      !operand_lacks(c, p, p->at[1], p->b->attrs[1], "makes"))
-    return false;
-  if (class_of(c, p->at[0]) == class_of(c, p->at[1])) {
-    err(c, p->b->attrs[1]->span, "'flatten' needs its flat axis in another rank class than %s",
-        axes_text(c, p->at[0]));
-    return false;
-  }
-  *result = (p->x & ~p->at[0]) | p->at[1];
-  return true;
-}
-
-/* UNFLATTEN(A, a, {x: s}): A's axes with a replaced by x (new, one axis); a's class is
- * fixed at rank 1 (its row) */
-static bool axes_unflatten(Checker *c, const Applied *p, uint64_t *result) {
-  if (nbits(p->at[1]) != 1) {
+/* FLATTEN(A, x, into=a): A's axes with x replaced by a (new);
+ * UNFLATTEN(A, a, {x: s}): A's axes with a replaced by x (new, exactly one).
+ * a's class is fixed at rank 1 (their rows); x's must be another (a flat axis of x's own
+ * class would be x at rank 1) */
+static bool axes_flat(Checker *c, const Applied *p, uint64_t *result) {
+  bool un = p->op == AX_OP_UNFLATTEN;
+  if (un && nbits(p->at[1]) != 1) {
     err(c, p->b->attrs[1]->span, "'unflatten' makes one axis: its shape must name exactly one");
     return false;
   }
-  if (!operand_has(c, p, p->at[0], p->b->attrs[0], "unflattens") ||
+  if (!operand_has(c, p, p->at[0], p->b->attrs[0], un ? "unflattens" : "flattens") ||
       !operand_lacks(c, p, p->at[1], p->b->attrs[1], "makes"))
     return false;
   if (class_of(c, p->at[0]) == class_of(c, p->at[1])) {
-    err(c, p->b->attrs[1]->span, "'unflatten' needs its new axis in another rank class than %s",
-        axes_text(c, p->at[0]));
+    err(c, p->b->attrs[1]->span, "'%s' needs its %s axis in another rank class than %s", p->spec->name,
+        un ? "new" : "flat", axes_text(c, p->at[0]));
     return false;
   }
   *result = (p->x & ~p->at[0]) | p->at[1];
@@ -1029,8 +1017,8 @@ static const OpCheck checks[AX_OP_COUNT] = {
     [AX_OP_RESHAPE_MERGE] = {.axes = axes_reshape},
     [AX_OP_GATHER] = {.axes = axes_gather, .rank1 = {.attr = 0, .why = "gather axis"}},
     [AX_OP_SCATTER] = {.axes = axes_scatter, .rank1 = {.attr = 0, .why = "scatter axis"}},
-    [AX_OP_FLATTEN] = {.axes = axes_flatten, .rank1 = {.attr = 1, .why = "flatten axis"}, .merges = true},
-    [AX_OP_UNFLATTEN] = {.axes = axes_unflatten, .rank1 = {.attr = 0, .why = "unflatten axis"}, .merges = true},
+    [AX_OP_FLATTEN] = {.axes = axes_flat, .rank1 = {.attr = 1, .why = "flatten axis"}, .merges = true},
+    [AX_OP_UNFLATTEN] = {.axes = axes_flat, .rank1 = {.attr = 0, .why = "unflatten axis"}, .merges = true},
 };
 
 bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }

@@ -858,9 +858,6 @@ static bool axes_conv(Checker *c, const Applied *p, uint64_t *result) {
   return true;
 }
 
-/* GATHER(A, I, axis=y): A's axes without y, and I's; y is one of A's axes (fixed at rank
- * 1: its row), I is an int tensor whose axes are not among A's others (it may have y: the
- * result's y is then I's). */
 /* operand 2 of gather and scatter, the indices, is int (located at the operand) */
 static bool indices_int(Checker *c, const Applied *p) {
   AxElem ix = p->ops[1].elem;
@@ -870,6 +867,9 @@ static bool indices_int(Checker *c, const Applied *p) {
   return false;
 }
 
+/* GATHER(A, I, axis=y): A's axes without y, and I's; y is one of A's axes (fixed at rank
+ * 1: its row), I is an int tensor whose axes are not among A's others (it may have y: the
+ * result's y is then I's). */
 static bool axes_gather(Checker *c, const Applied *p, uint64_t *result) {
   if (!indices_int(c, p)) return false;
   if (!operand_has(c, p, p->at[0], p->b->attrs[0], "gathers along")) return false;

@@ -268,7 +268,7 @@ static bool pinned_on(AxTermCtx *tc, T t, T pc, T w) {
   }
   if (k == AX_TERM_EQ) {
     T a = ax_term_arg(t, 0), b = ax_term_arg(t, 1), zero = ax_term_mk_int_si(tc, 0);   /* hash-consed */
-    return (a == w && b == zero) || (b == w && a == zero);
+    return (a == w && b == zero) || (b == w && a == zero) || contradicts(tc, pc, t);
   }
   if (k != AX_TERM_AND) return contradicts(tc, pc, t);
   for (size_t i = 0; i < ax_term_nargs(t); i++) {

@@ -505,7 +505,7 @@ typedef struct Merge {
   uint8_t *seen;       /* per symbol: a let already walked */
 } Merge;
 
-static void merge_expr(Merge *m, const AxExpr *e, bool size);
+static void merge_expr(Merge *m, const AxExpr *e);
 
 /* the first thing outside the argument is the one reported; the walk goes on, so that a
  * flatten after it is still seen */
@@ -520,7 +520,7 @@ static void merge_name(Merge *m, int i, bool size) {
   if (y->kind == AX_SYM_LET) {
     if (!m->seen[i]) {
       m->seen[i] = 1;
-      merge_expr(m, y->def, false);
+      merge_expr(m, y->def);
     }
     return;
   }
@@ -561,29 +561,30 @@ static void merge_op(Merge *m, const AxExpr *e) {
     const char *axis = v->kind == AX_E_AXMAP ? v->u.axmap.entries[0].axis.name : m->s->syms[v->ty.sym].name;
     m->flattens |= merge_axis(m, axis);
   }
-  for (int i = 0; i < e->ty.nopnds; i++) merge_expr(m, e->ty.opnds[i], false);
+  for (int i = 0; i < e->ty.nopnds; i++) merge_expr(m, e->ty.opnds[i]);
   const AxOpSpec *spec = ax_op_spec(op);
   for (int k = 0; k < ax_op_nattrs(op); k++) {
     const AxExpr *v = e->ty.attrs[k];
     if (!v) continue;
     if (spec->attrs[k].kind != AX_AT_SHAPE) {
-      merge_expr(m, v, false);
+      merge_expr(m, v);
       continue;
     }
     for (size_t j = 0; j < v->u.axmap.n; j++) {
       const AxAxEntry *en = &v->u.axmap.entries[j];
       if (merge_axis(m, en->axis.name)) merge_size(m, en->value);
-      else merge_expr(m, en->value, false);
+      else merge_expr(m, en->value);
     }
   }
 }
 
-static void merge_child(const AxExpr *e, void *m) { merge_expr(m, e, false); }
+static void merge_child(const AxExpr *e, void *m) { merge_expr(m, e); }
 
-static void merge_expr(Merge *m, const AxExpr *e, bool size) {
+/* anything but a size: a map of c met here is outside the argument */
+static void merge_expr(Merge *m, const AxExpr *e) {
   if (!e) return;
   if (e->ty.op >= 0) merge_op(m, e);
-  else if (e->kind == AX_E_NAME && e->ty.sym >= 0) merge_name(m, e->ty.sym, size);
+  else if (e->kind == AX_E_NAME && e->ty.sym >= 0) merge_name(m, e->ty.sym, false);
   else ax_expr_children(e, merge_child, m);
 }
 
@@ -603,10 +604,10 @@ static void merge_check(const AxRuleSyms *s, int c, Merge *m) {
     for (int j = 0; j < y->ndims; j++)
       if (m->caxes >> y->dim_axis[j] & 1) merge_size(m, y->dim_size[j]);
   }
-  merge_expr(m, s->lhs, false);
-  merge_expr(m, s->rhs, false);
-  for (size_t i = 0; i < s->nrequires; i++) merge_expr(m, s->requires[i], false);
-  for (size_t i = 0; i < s->nhints; i++) merge_expr(m, s->hints[i], false);
+  merge_expr(m, s->lhs);
+  merge_expr(m, s->rhs);
+  for (size_t i = 0; i < s->nrequires; i++) merge_expr(m, s->requires[i]);
+  for (size_t i = 0; i < s->nhints; i++) merge_expr(m, s->hints[i]);
   free(m->seen);
 }
 

@@ -49,10 +49,7 @@ check "selects replay: the text shows the index read and the operand's values" \
          grep -A12 'gather_03_selects_equal \[int\]' '$tmp/mut.txt' | grep -q '^      A\[[0-2]\] = '"
 
 # IEEE mode: the indices are int elements, which it does not model
-"$AXLE" verify --no-cache --numbers ieee --ieee-types f32 --format json rules/xla-extra/gather.axl > "$tmp/ieee.json" 2> "$tmp/err"
-check "IEEE: every gather rule UNKNOWN, never HOLDS-BOUNDED" jqt -s 'length == 7 and all(.[]; .verdict == "unknown")' "$tmp/ieee.json"
-check "IEEE: the reason names the int elements" \
-  jqt -s 'all(.[]; .reason | test("integer elements are outside IEEE mode"))' "$tmp/ieee.json"
+ieee_int_unknown gather 7 rules/xla-extra/gather.axl
 
 # outside what axle reasons about: UNKNOWN with a reason
 cat > "$tmp/unsup.axl" <<'EOF2'

@@ -60,10 +60,60 @@ check "values: row 0 replays to 1 + 2 = 3 (repeated index 0; 5 and -1 are no row
 check "values: row 1 replays to 0 (no index hits it)" \
   jqt -s '[.[] | select(.rule == "row1_wrong") | .counterexample.lhs == "0"] | all and length == 2' "$tmp/val.json"
 
-"$AXLE" verify --no-cache --numbers ieee --ieee-types f32 --format json rules/examples/scatter.axl > "$tmp/ieee.json" 2> "$tmp/err"
-check "IEEE: every scatter rule UNKNOWN, never HOLDS-BOUNDED" jqt -s 'length == 3 and all(.[]; .verdict == "unknown")' "$tmp/ieee.json"
-check "IEEE: the reason is the int indices" \
-  jqt -s 'all(.[]; .reason | test("integer elements are outside IEEE mode"))' "$tmp/ieee.json"
+ieee_int_unknown scatter 3 rules/examples/scatter.axl
+
+# Attacks. An index that is no row is skipped, not folded in: abs(I) for I is wrong exactly
+# where an index is negative (the counterexample reads one), right under I >= 0. The plain
+# parts regroup (symbolic.c Union), the updates never: B + (A + Σ) in another order and
+# nesting is VERIFIED, the updates added twice are INVALID.
+cat > "$tmp/att.axl" <<'EOF2'
+rule abs_index_wrong for T in num expect invalid {
+  rclass y, z
+  map n over y
+  map m over z
+  tensor A : T[y: n]
+  tensor I : int[z: m]
+  tensor U : T[z: m]
+  scatter(A, abs(I), U, axis=y) => scatter(A, I, U, axis=y)
+}
+rule abs_index_nonneg for T in num {
+  rclass y, z
+  map n over y
+  map m over z
+  tensor A : T[y: n]
+  tensor I : int[z: m]
+  tensor U : T[z: m]
+  require I >= 0
+  scatter(A, abs(I), U, axis=y) => scatter(A, I, U, axis=y)
+}
+rule regroup_nested for T in num {
+  rclass y, z
+  map n over y
+  map m over z
+  tensor A, B, C : T[y: n]
+  tensor I : int[z: m]
+  tensor U : T[z: m]
+  (B + scatter(A, I, U, axis=y)) + C => scatter(C + (A + B), I, U, axis=y)
+}
+rule updates_twice for T in num expect invalid {
+  rclass y, z
+  map n over y
+  map m over z
+  tensor A, B : T[y: n]
+  tensor I : int[z: m]
+  tensor U : T[z: m]
+  B + scatter(A, I, U, axis=y) => scatter(B, I, U, axis=y) + scatter(A, I, U, axis=y)
+}
+EOF2
+"$AXLE" verify --no-cache --jobs 2 --format json "$tmp/att.axl" > "$tmp/att.json" 2> "$tmp/err"; st=$?
+check "attacks: exit 0, 8 results, all as expected" \
+  sh -c "[ $st = 0 ] && jq -e -s 'length == 8 and all(.[]; .met == true)' '$tmp/att.json' > /dev/null"
+check "attacks: abs(I) refuted at a negative index" \
+  jqt -s '[.[] | select(.rule == "abs_index_wrong") | .counterexample.reads
+           | any(.tensor == "I" and (.value | tonumber) < 0)] | all and length == 2' "$tmp/att.json"
+check "attacks: the regrouped plain parts VERIFIED, the doubled updates INVALID" \
+  jqt -s '[.[] | select(.rule == "regroup_nested") | .verdict == "verified"] + [.[] | select(.rule == "updates_twice") | .verdict == "invalid"] | all and length == 4' "$tmp/att.json"
+
 
 # outside what axle reasons about: UNKNOWN with a reason
 cat > "$tmp/unsup.axl" <<'EOF2'

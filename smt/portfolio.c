@@ -367,6 +367,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   /* z3's sat on a formula it only approximates proves nothing about the formula */
   bool approx = !z3_exact(tc, formula);
   bool skip = hopeless(o, base, tc, formula, approx), skipped = false;
+  ax_z3_prepare();   /* before the forks: z3's racer finds its context made (z3.c) */
   int64_t t0 = ax_clock_ms();
   for (int i = 0; i < 2; i++) start(&rc[i], o, tc, formula, watch, nwatch, model_out != NULL);
   int64_t deadline = o->timeout_ms ? ax_clock_ms() + o->timeout_ms + GRACE_MS : -1;

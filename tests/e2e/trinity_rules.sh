@@ -60,11 +60,11 @@ check "table: exit 0 ($(head -c 300 "$tmp/table.err"))" [ "$st" = 0 ]
 check "table: no warnings" [ ! -s "$tmp/table.err" ]
 # Which solvers confirmed a VERIFIED is timing: on a loaded machine (CI's ASan run) z3 can
 # time out where cvc5 does not, leaving "VERIFIED (cvc5 only)" for one element type. The
-# verdicts are compared; the provenance is masked, and a rule whose types then agree reads
-# as one label, as the script writes it.
+# verdicts are compared; the provenance is masked, and a rule whose element types (two for
+# num, three for any) then agree reads as one label, as the script writes it.
 mask() {
-  sed -e 's/ (cex: [^)]*)//g' -e 's/| [0-9.]* s |$/| T |/' -e 's/VERIFIED ([^)]*)/VERIFIED/g' \
-      -e 's/| int: \([^|]*\), real: \1 |/| \1 |/' "$1"
+  sed -e 's/ (cex: [^)]*)//g' -e 's/| [0-9.]* s |$/| T |/' -e 's/VERIFIED ([^)]*)/VERIFIED/g' "$1" |
+    perl -pe 's/\| [a-z0-9-]+: ([^|]*?)(?:, [a-z0-9-]+: \1)+ \|/| $1 |/g'
 }
 awk '/^<!-- trinity-table: end -->$/ { p = 0 } p { print } /^<!-- trinity-table: begin -->$/ { p = 1 }' \
   docs/trinity.md > "$tmp/doc.md"

@@ -878,9 +878,10 @@ START_TEST(test_spare_context) {
     int status = -1;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                  "round %d: the child's answers were wrong (status %d: 1x first query on the "
-                  "copy, 2x later ones; x1 no sat, x2 wrong model, x3 no unsat)",
-                  round, status);
+                  "round %d: the child's answers were wrong (exit %d, wait status %d: 1x "
+                  "first query on the copy, 2x later ones; x1 no sat, x2 wrong model, x3 no "
+                  "unsat)",
+                  round, WIFEXITED(status) ? WEXITSTATUS(status) : -1, status);
   }
   ck_assert_int_eq(spare_round(sat, unsat, y), 0);   /* the spare is still untouched here */
 }

@@ -1,11 +1,15 @@
 /* portfolio.c — two solvers on one query: a race (AX_SOLVER_PORTFOLIO) or a cross-check;
  * see solver.h.
  *
- * Each solver answers in a forked child of its own (a "racer"): z3 through its API, the
- * binary through pipe.c. The child writes its answer, and on sat the model, to a pipe as
- * text and exits. Only a child process can be stopped at any moment: z3 in a thread
+ * Each solver answers in a process of its own (a "racer"): the binary in a child forked for
+ * the query, through pipe.c; z3 through its API in the z3 helper (helper.h), a process
+ * forked once that answers query after query, because a new process per query cost most of
+ * an easy query's time. Each writes its answer, and on sat the model, as text: the binary's
+ * racer to a pipe, then exits; the helper to its socket, ending with the line "end", and
+ * waits for the next query. Only a process can be stopped at any moment: z3 in a thread
  * cannot be cancelled from outside z3.c, and pipe.c owns its solver's pid. A racer no
- * longer needed is ended with its whole process tree (proc.h), solver included.
+ * longer needed is ended with its whole process tree (proc.h), solver included — the
+ * helper too, when its answer is not in: the next query forks a new one.
  *
  * What a racer sends, one item a line:
  *     unsat | unknown <reason> | sat <n>, then n model slots: "-" (no value), "b 0", "b 1",
@@ -41,9 +45,9 @@
 
 #include "base/clock.h"
 #include "base/proc.h"
+#include "smt/helper.h"
 #include "smt/pipe.h"
 #include "smt/smtlib.h"
-#include "smt/z3.h"
 
 #define GRACE_MS 5000               /* past the time limit before a racer is killed */
 #define MAX_ANSWER ((size_t)64 << 20)
@@ -58,7 +62,7 @@
 
 typedef struct Racer {
   const char *name;      /* "z3", or the binary's base name */
-  bool api;              /* z3 through its API, else the binary through pipes */
+  bool api;              /* z3 through its API (in the helper), else the binary through pipes */
   pid_t pid;             /* 0 once reaped or never started */
   int fd;                /* read end of its answer; -1 once closed */
   char *buf;
@@ -85,45 +89,18 @@ static bool write_all(int fd, const char *s, size_t n) {
 
 /* --- In the racer ---------------------------------------------------------------------- */
 
-/* Answers the query with one back-end and writes the answer to fd. Never returns. */
-static void race(const Racer *me, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+/* Answers the query with the binary and writes the answer to fd. Never returns. */
+static void race(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                  const AxTerm *const *watch, size_t nwatch, bool want_model, int fd) {
   char reason[512] = "";
   AxModel *m = NULL;
-  AxSmtResult r = me->api
-      ? ax_z3_check(o, tc, formula, watch, nwatch, want_model ? &m : NULL, reason, sizeof reason)
-      : ax_pipe_check(o, tc, formula, watch, nwatch, want_model ? &m : NULL, reason,
-                      sizeof reason);
+  AxSmtResult r = ax_pipe_check(o, tc, formula, watch, nwatch, want_model ? &m : NULL, reason,
+                                sizeof reason);
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f) _exit(3);
-  if (r == AX_SMT_UNSAT) {
-    fputs("unsat\n", f);
-  } else if (r == AX_SMT_UNKNOWN) {
-    for (char *c = reason; *c; c++)
-      if (*c == '\n') *c = ' ';
-    fprintf(f, "unknown %s\n", reason[0] ? reason : "unknown");
-  } else {
-    size_t n = m ? ax_model_size(m) : 0;
-    fprintf(f, "sat %zu\n", n);
-    mpq_t q;
-    mpq_init(q);
-    for (size_t i = 0; i < n; i++) {
-      bool b;
-      if (ax_model_bool(m, i, &b)) {
-        fprintf(f, "b %d\n", b);
-      } else if (ax_model_real(m, i, q)) {
-        fputs("q ", f);
-        mpq_out_str(f, 10, q);
-        fputc('\n', f);
-      } else {
-        fputs("-\n", f);
-      }
-    }
-    mpq_clear(q);
-  }
-  fputs("end\n", f);
+  ax_helper_write_answer(f, r, m, reason);
   if (fclose(f) != 0) _exit(3);
   _exit(write_all(fd, text, len) ? 0 : 3);
 }
@@ -132,6 +109,16 @@ static void race(const Racer *me, const AxSolverOpts *o, AxTermCtx *tc, const Ax
 
 static bool start(Racer *rc, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                   const AxTerm *const *watch, size_t nwatch, bool want_model) {
+  if (rc->api) {
+    if (ax_helper_send(o, tc, formula, watch, nwatch, want_model, &rc->pid, &rc->fd,
+                       rc->reason, sizeof rc->reason))
+      return true;
+    rc->pid = 0;
+    rc->fd = -1;
+    rc->r = AX_SMT_UNKNOWN;
+    rc->answered = true;
+    return false;
+  }
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) {
     snprintf(rc->reason, sizeof rc->reason, "cannot create a pipe: %s", strerror(errno));
@@ -151,7 +138,7 @@ static bool start(Racer *rc, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm 
   }
   if (pid == 0) {
     close(p[0]);
-    race(rc, o, tc, formula, watch, nwatch, want_model, p[1]);
+    race(o, tc, formula, watch, nwatch, want_model, p[1]);
   }
   close(p[1]);
   rc->pid = pid;
@@ -159,15 +146,20 @@ static bool start(Racer *rc, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm 
   return true;
 }
 
-/* Ends a racer that has not answered (or has, and exits): its tree, then the reaping. */
+/* Ends a racer that has not answered (or has, and exits): its tree, then the reaping. The
+ * helper's pid and socket are the helper's: ax_helper_kill ends it. */
 static void stop(Racer *rc) {
-  if (rc->fd >= 0) close(rc->fd);
-  rc->fd = -1;
-  if (rc->pid > 0) {
-    ax_proc_kill_tree(rc->pid);
-    ax_proc_reap(rc->pid);
-    rc->pid = 0;
+  if (rc->api) {
+    if (rc->pid > 0) ax_helper_kill();
+  } else {
+    if (rc->fd >= 0) close(rc->fd);
+    if (rc->pid > 0) {
+      ax_proc_kill_tree(rc->pid);
+      ax_proc_reap(rc->pid);
+    }
   }
+  rc->fd = -1;
+  rc->pid = 0;
 }
 
 /* Reads the next line of s (advancing *s); NULL when there is none. */
@@ -231,15 +223,39 @@ static bool decode(Racer *rc, const AxTerm *const *watch, size_t nwatch) {
   return true;
 }
 
-/* The racer's output has ended: its answer, or UNKNOWN saying how it died. */
+/* Is the helper's answer all in? It ends with the line "end", which no earlier line of an
+ * answer can be (the first is unsat, unknown … or sat …; a model slot is -, b … or q …). */
+static bool complete(const Racer *rc) {
+  return rc->len >= 5 && memcmp(rc->buf + rc->len - 5, "\nend\n", 5) == 0;
+}
+
+/* The racer's output has ended (for the helper: its answer is complete, or its socket
+ * closed): its answer, or UNKNOWN saying how it died. A helper whose answer is complete and
+ * reads as one stays for the next query; any other is killed. */
 static void finish(Racer *rc, const AxTerm *const *watch, size_t nwatch) {
-  close(rc->fd);
-  rc->fd = -1;
-  if (rc->len > MAX_ANSWER) ax_proc_kill_tree(rc->pid);   /* a babbler may still be at it */
-  int status = ax_proc_reap(rc->pid);
-  rc->pid = 0;
+  int status;
   rc->answered = true;
-  if (status == 0 && decode(rc, watch, nwatch)) return;
+  if (rc->api) {
+    bool in = rc->len <= MAX_ANSWER && complete(rc);   /* before decode() cuts the lines */
+    if (in && decode(rc, watch, nwatch)) {
+      rc->fd = -1;
+      rc->pid = 0;
+      return;
+    }
+    status = ax_helper_kill();
+    if (in) status = 0;   /* all in, and not an answer: garbled (we killed it for that) */
+  } else {
+    close(rc->fd);
+    if (rc->len > MAX_ANSWER) ax_proc_kill_tree(rc->pid);   /* a babbler may still be at it */
+    status = ax_proc_reap(rc->pid);
+    if (status == 0 && decode(rc, watch, nwatch)) {
+      rc->fd = -1;
+      rc->pid = 0;
+      return;
+    }
+  }
+  rc->fd = -1;
+  rc->pid = 0;
   char how[64];
   rc->r = AX_SMT_UNKNOWN;
   if (status == 0)
@@ -367,7 +383,6 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   /* z3's sat on a formula it only approximates proves nothing about the formula */
   bool approx = !z3_exact(tc, formula);
   bool skip = hopeless(o, base, tc, formula, approx), skipped = false;
-  ax_z3_prepare();   /* before the forks: z3's racer finds its context made (z3.c) */
   int64_t t0 = ax_clock_ms();
   for (int i = 0; i < 2; i++) start(&rc[i], o, tc, formula, watch, nwatch, model_out != NULL);
   int64_t deadline = o->timeout_ms ? ax_clock_ms() + o->timeout_ms + GRACE_MS : -1;
@@ -400,7 +415,8 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
     for (nfds_t k = 0; k < np; k++) {
       Racer *r = &rc[who[k]];
       if (!p[k].revents) continue;
-      if (!take(r)) {   /* end of its output */
+      /* the end of its output, or for the helper the end of its answer */
+      if (!take(r) || (r->api && complete(r))) {
         finish(r, watch, nwatch);
         r->at_ms = ax_clock_ms() - t0;
         if (winner >= 0) continue;   /* both ended in one poll: the first stands */

@@ -11,7 +11,7 @@
 #include "semantics/term.h"
 
 typedef enum { AX_SMT_UNSAT, AX_SMT_SAT, AX_SMT_UNKNOWN } AxSmtResult;
-/* PORTFOLIO: z3 (in-process) and the binary race; the first definite answer (unsat, or
+/* PORTFOLIO: z3 (through its C API) and the binary race; the first definite answer (unsat, or
  * sat with its model) wins and the other is killed. z3's sat on a formula with exp, which
  * z3 does not know, is not definite (portfolio.c). */
 typedef enum { AX_SOLVER_Z3, AX_SOLVER_PIPE, AX_SOLVER_PORTFOLIO } AxSolverKind;
@@ -38,7 +38,7 @@ typedef struct AxSolverOpts {
    * as the second solver. */
   const char *binary;
   const char *dump_path;   /* if non-NULL, the query is also written there as SMT-LIB2 */
-  /* Every query answered by both z3 (in-process) and the binary, whatever kind says:
+  /* Every query answered by both z3 (through its C API) and the binary, whatever kind says:
    * the answer is theirs when they agree; when one has none it is UNKNOWN; sat against
    * unsat is UNKNOWN too, counted in log, with both answers and the query's file (the
    * dump, or one written under $TMPDIR for the purpose) in the reason -- except z3's sat

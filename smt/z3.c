@@ -1,11 +1,10 @@
 /* z3.c — the in-process back-end: libz3 through its C API; see solver.h. The only file
  * that includes z3.h.
  *
- * One Z3 context per call, created and deleted here (or, in a racer, its copy of a spare
- * made ahead: below), so there is no shared state and calls in different threads are
- * independent. The context is a plain (non reference counted) one: its ASTs live until
- * it is deleted, which the memo table below relies on; the solver, parameters and model
- * are reference counted by us.
+ * One Z3 context per call, created and deleted here, so there is no shared state and calls
+ * in different threads are independent. The context is a plain (non reference counted)
+ * one: its ASTs live until it is deleted, which the memo table below relies on; the
+ * solver, parameters and model are reference counted by us.
  *
  * Errors: Z3's default handler calls exit(). Ours is installed right after the context is
  * created and does nothing, so an error only sets the context's error code, which is read
@@ -22,7 +21,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <z3.h>
 
 #include "smt/smtlib.h"
@@ -458,50 +456,23 @@ out:
   return r;
 }
 
-/* A new context with our settings and error handler; NULL if z3 cannot make one. */
-static Z3_context new_context(void) {
-  Z3_config cfg = Z3_mk_config();
-  if (!cfg) return NULL;
-  Z3_set_param_value(cfg, "model", "true");
-  Z3_context c = Z3_mk_context(cfg);
-  Z3_del_config(cfg);
-  if (c) Z3_set_error_handler(c, on_error);
-  return c;
-}
-
-/* --- The spare context ------------------------------------------------------------------
- *
- * Making a context is most of the cost of an easy query when the query runs in a new
- * process, as portfolio.c's racers do: z3 fills its tables, some 5 000 fresh pages, about
- * 45 ms of a racer's 65 ms on a 2-core machine (NOTES.md, session 9). So the process that
- * forks racers makes one context ahead (ax_z3_prepare) and never uses it; each child finds
- * its own copy, untouched, and uses that for its one query. A copy of an untouched context
- * is a new context: z3 keeps no thread, file or process id in one (our time limit is a
- * watchdog thread of the child's own, never z3's timer), and the parent never calls into
- * it, so no lock of it can be held across the fork. `spare_owner` tells them apart: the
- * process that made (or adopted) the spare keeps it for its children; any other process
- * that holds it is such a child and takes it, once. The child does not delete its copy:
- * a racer _exits right after its one query, and deleting would only write to every page
- * of it first (up to 13 ms). */
-static Z3_context spare;
-static pid_t spare_owner;
-
-void ax_z3_prepare(void) {
-  if (!spare) spare = new_context();   /* NULL: each child makes its own, as before */
-  spare_owner = getpid();              /* an inherited spare is untouched: adopt it */
-}
-
 AxSmtResult ax_z3_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                         const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                         char *reason, size_t reason_len) {
-  bool copy = spare && spare_owner != getpid();
-  Z3_context c = copy ? spare : new_context();
-  if (copy) spare = NULL;   /* used once */
+  Z3_config cfg = Z3_mk_config();
+  if (!cfg) {
+    snprintf(reason, reason_len, "z3 error: cannot create a configuration");
+    return AX_SMT_UNKNOWN;
+  }
+  Z3_set_param_value(cfg, "model", "true");
+  Z3_context c = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
   if (!c) {
     snprintf(reason, reason_len, "z3 error: cannot create a context");
     return AX_SMT_UNKNOWN;
   }
+  Z3_set_error_handler(c, on_error);
   AxSmtResult r = check(c, o, tc, formula, watch, nwatch, model_out, reason, reason_len);
-  if (!copy) Z3_del_context(c);
+  Z3_del_context(c);
   return r;
 }

@@ -10,10 +10,4 @@ AxSmtResult ax_z3_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *form
                         const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                         char *reason, size_t reason_len);
 
-/* Makes, once per process, a context this process keeps unused for the children it forks:
- * a child's first ax_z3_check uses its copy of it, and leaves it for its exit to free,
- * instead of making one (z3.c says why that is sound and what it saves). Only for children
- * that _exit after one query (portfolio.c's racers). Call it before the fork; again is free. */
-void ax_z3_prepare(void);
-
 #endif

@@ -15,7 +15,6 @@
 #include "semantics/term.h"
 #include "smt/smtlib.h"
 #include "smt/solver.h"
-#include "smt/z3.h"
 
 typedef struct Backend {
   const char *label;
@@ -840,53 +839,6 @@ START_TEST(test_split_dumps_and_unknown) {
 }
 END_TEST
 
-/* z3.h ax_z3_prepare, as portfolio.c's racers use it: the process that prepares keeps the
- * spare (its own checks make contexts of their own); a forked child answers its first
- * query on its copy of the spare and later ones on new contexts; preparing again is free
- * and the next child gets a copy again. Every answer is z3's, model values included. */
-static int spare_round(const AxTerm *sat, const AxTerm *unsat, const AxTerm *y) {
-  AxSolverOpts o = {.kind = AX_SOLVER_Z3, .timeout_ms = 60000};
-  AxModel *m = NULL;
-  mpz_t v;
-  mpz_init(v);
-  if (ax_solver_check(&o, tc, sat, &y, 1, &m, reason, sizeof reason) != AX_SMT_SAT) return 1;
-  int bad = !m || !ax_model_int(m, 0, v) || mpz_cmp_si(v, 4) != 0 ? 2 : 0;
-  ax_model_free(m);
-  mpz_clear(v);
-  if (bad) return bad;
-  return ax_solver_check(&o, tc, unsat, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT
-             ? 0 : 3;
-}
-
-START_TEST(test_spare_context) {
-  const AxTerm *x = ivar("x"), *y = ivar("y");
-  const AxTerm *sum7[] = {eq(ax_term_mk_add2(tc, x, y), I(7)), eq(x, I(3))};   /* y = 4 */
-  const AxTerm *both[] = {eq(x, I(1)), eq(x, I(2))};
-  const AxTerm *sat = and_(2, sum7), *unsat = and_(2, both);
-  ax_z3_prepare();
-  ck_assert_int_eq(spare_round(sat, unsat, y), 0);   /* the preparer: contexts of its own */
-  for (int round = 0; round < 2; round++) {
-    ax_z3_prepare();
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-      int a = spare_round(sat, unsat, y);   /* the copy, then a new context */
-      int b = a ? a : spare_round(sat, unsat, y);   /* new contexts only */
-      _exit(a ? 10 + a : b ? 20 + b : 0);
-    }
-    int status = -1;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-                  "round %d: the child's answers were wrong (exit %d, wait status %d: 1x "
-                  "first query on the copy, 2x later ones; x1 no sat, x2 wrong model, x3 no "
-                  "unsat)",
-                  round, WIFEXITED(status) ? WEXITSTATUS(status) : -1, status);
-  }
-  ck_assert_int_eq(spare_round(sat, unsat, y), 0);   /* the spare is still untouched here */
-}
-END_TEST
-
 static Suite *smt_suite(void) {
   Suite *s = suite_create("smt");
   TCase *all = tcase_create("backends");
@@ -904,7 +856,6 @@ static Suite *smt_suite(void) {
   tcase_add_loop_test(all, test_floating_point, 0, NBACKENDS);
   tcase_add_loop_test(all, test_split_goal, 0, NBACKENDS);
   tcase_add_loop_test(all, test_split_agrees, 0, NBACKENDS);
-  tcase_add_test(all, test_spare_context);
   suite_add_tcase(s, all);
 
   TCase *fake = tcase_create("fake solvers and dumps");

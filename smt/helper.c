@@ -86,13 +86,23 @@ static void encode_term(const AxTerm *t, void *data) {
   e->index[ax_term_id(t)] = e->n++;
 }
 
+/* Offsets in the message of the two fields known only at its end: the length of the rest
+ * (first) and the number of terms (after magic, timeout and want_model). */
+#define AT_LENGTH 0
+#define AT_NTERMS (3 * sizeof(uint32_t) + 1)
+
 /* The whole message for one query, length first; NULL if it cannot be made. */
 static char *encode(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                     const AxTerm *const *watch, size_t nwatch, bool want_model, size_t *len) {
-  char *body = NULL;
-  size_t blen = 0;
-  FILE *f = open_memstream(&body, &blen);
+  char *msg = NULL;
+  size_t mlen = 0;
+  FILE *f = open_memstream(&msg, &mlen);
   if (!f) return NULL;
+  put_u32(f, 0);   /* AT_LENGTH, filled in below */
+  put_u32(f, WIRE_MAGIC);
+  put_u32(f, o->timeout_ms);
+  put_u8(f, want_model);
+  put_u32(f, 0);   /* AT_NTERMS, filled in below */
   uint32_t size = ax_term_ctx_size(tc);
   Enc e = {f, ax_xmalloc((size ? size : 1) * sizeof *e.index), 0};
   memset(e.index, 0xff, (size ? size : 1) * sizeof *e.index);
@@ -104,30 +114,15 @@ static char *encode(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
   put_u32(f, (uint32_t)nwatch);
   for (size_t i = 0; i < nwatch; i++) put_u32(f, e.index[ax_term_id(watch[i])]);
   free(roots);
-  bool ok = fclose(f) == 0;
-  /* the head: length, magic, timeout, want_model, n — then the body written above */
-  char *msg = NULL;
-  char *head = NULL;
-  size_t hlen = 0;
-  FILE *h = ok ? open_memstream(&head, &hlen) : NULL;
-  if (h) {
-    put_u32(h, 0);   /* the length, filled in below */
-    put_u32(h, WIRE_MAGIC);
-    put_u32(h, o->timeout_ms);
-    put_u8(h, want_model);
-    put_u32(h, e.n);
-    if (fclose(h) == 0 && hlen + blen - sizeof(uint32_t) < MAX_QUERY) {
-      uint32_t rest = (uint32_t)(hlen + blen - sizeof rest);
-      memcpy(head, &rest, sizeof rest);
-      msg = ax_xmalloc(hlen + blen);
-      memcpy(msg, head, hlen);
-      memcpy(msg + hlen, body, blen);
-      *len = hlen + blen;
-    }
-  }
-  free(head);
-  free(body);
   free(e.index);
+  if (fclose(f) != 0 || mlen - sizeof(uint32_t) >= MAX_QUERY) {
+    free(msg);
+    return NULL;
+  }
+  uint32_t rest = (uint32_t)(mlen - sizeof rest);
+  memcpy(msg + AT_LENGTH, &rest, sizeof rest);
+  memcpy(msg + AT_NTERMS, &e.n, sizeof e.n);
+  *len = mlen;
   return msg;
 }
 

@@ -180,6 +180,32 @@ START_TEST(test_child_forks_its_own) {
 }
 END_TEST
 
+START_TEST(test_big_query) {
+  /* a query of some 100 000 terms, far more than a socket buffer holds: v0 = 0 and each
+   * v(i+1) = v(i) + 1, so v20000 = 20000; sat, and unsat with v20000 = 3 added */
+  enum { N = 20000 };
+  const AxTerm **parts = malloc((N + 2) * sizeof *parts);
+  const AxTerm *prev = ax_term_mk_var(tc, "v0", AX_SORT_INT), *last = prev;
+  parts[0] = eq(prev, I(0));
+  for (int i = 1; i <= N; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "v%d", i);
+    last = ax_term_mk_var(tc, name, AX_SORT_INT);
+    parts[i] = eq(last, ax_term_mk_add2(tc, prev, I(1)));
+    prev = last;
+  }
+  pid_t pid = 0;
+  char *a = ask_helper(ax_term_mk_and(tc, N + 1, parts), &last, 1, &pid);
+  ck_assert_str_eq(a, "sat 1\nq 20000\nend\n");
+  free(a);
+  parts[N + 1] = eq(last, I(3));
+  a = ask_helper(ax_term_mk_and(tc, N + 2, parts), &last, 1, &pid);
+  ck_assert_str_eq(a, "unsat\nend\n");
+  free(a);
+  free(parts);
+}
+END_TEST
+
 static Suite *helper_suite(void) {
   Suite *s = suite_create("helper");
   TCase *t = tcase_create("helper");
@@ -188,6 +214,7 @@ static Suite *helper_suite(void) {
   tcase_add_test(t, test_same_answer_as_here);
   tcase_add_test(t, test_one_helper_replaced_when_killed);
   tcase_add_test(t, test_child_forks_its_own);
+  tcase_add_test(t, test_big_query);
   suite_add_tcase(s, t);
   return s;
 }

@@ -176,6 +176,43 @@ START_TEST(test_race_ends_the_loser) {
 }
 END_TEST
 
+START_TEST(test_helper_killed_mid_query) {
+  /* z3's helper dies while z3 works (x^3 + y^3 = z^3 in positive integers keeps it busy):
+   * the fake binary kills every other child of the process that forked its racer, then
+   * says unknown. The query is UNKNOWN, saying how z3's process ended — never unsat — and
+   * the next query is answered by a new helper. */
+  const AxTerm *y = ax_term_mk_var(tc, "y", AX_SORT_INT), *z = ax_term_mk_var(tc, "z", AX_SORT_INT);
+  const AxTerm *x3 = ax_term_mk_mul(tc, 3, (const AxTerm *[]){x, x, x});
+  const AxTerm *y3 = ax_term_mk_mul(tc, 3, (const AxTerm *[]){y, y, y});
+  const AxTerm *z3 = ax_term_mk_mul(tc, 3, (const AxTerm *[]){z, z, z});
+  const AxTerm *one = ax_term_mk_int_si(tc, 1);
+  const AxTerm *parts[] = {ax_term_mk_le(tc, one, x), ax_term_mk_le(tc, one, y),
+                           ax_term_mk_le(tc, one, z),
+                           ax_term_mk_eq(tc, ax_term_mk_add2(tc, x3, y3), z3)};
+  const AxTerm *fermat = ax_term_mk_and(tc, 4, parts);
+  const char *killer = script("killer",
+      "sleep 0.3\n"
+      "gp=$(awk '{print $4}' /proc/$PPID/stat)\n"
+      "for d in /proc/[0-9]*; do\n"
+      "  p=${d#/proc/}\n"
+      "  [ \"$p\" = \"$PPID\" ] && continue\n"
+      "  [ \"$(awk '{print $4}' $d/stat 2>/dev/null)\" = \"$gp\" ] && kill -9 $p\n"
+      "done\n"
+      "echo unknown");
+  AxSolverOpts o = {.kind = AX_SOLVER_PORTFOLIO, .timeout_ms = 20000, .binary = killer,
+                    .cross_check = true, .confirm = true, .confirm_grace_ms = 2000};
+  ck_assert_int_eq(ax_solver_check(&o, tc, fermat, NULL, 0, NULL, reason, sizeof reason),
+                   AX_SMT_UNKNOWN);
+  ck_assert_msg(strstr(reason, "z3: its process killed by signal 9"), "reason: %s", reason);
+  /* a new helper for the next query */
+  AxModel *m = NULL;
+  ck_assert_msg(check(AX_SOLVER_PORTFOLIO, true, "cvc5", 30000, sat_q, &m, NULL) == AX_SMT_SAT,
+                "%s", reason);
+  expect_42(m);
+  expect_no_children();
+}
+END_TEST
+
 START_TEST(test_cross_check_disagreement) {
   /* a liar: unsat to everything */
   const char *liar = script("liar", "echo unsat");
@@ -427,6 +464,7 @@ static Suite *portfolio_suite(void) {
   tcase_set_timeout(t, 60);
   tcase_add_test(t, test_real_solvers_agree);
   tcase_add_test(t, test_race_ends_the_loser);
+  tcase_add_test(t, test_helper_killed_mid_query);
   tcase_add_test(t, test_cross_check_disagreement);
   tcase_add_test(t, test_cross_check_needs_both);
   tcase_add_test(t, test_exp_is_not_z3s_to_refute);

@@ -1,7 +1,7 @@
 /* proc.h — ending child processes and saying how they ended.
  *
- * The worker pool (jobs.c) and the solver portfolio (portfolio.c) fork children that fork
- * again (a solver binary runs in a process group of its own, pipe.c), so killing a child or
+ * The worker pool (jobs.c), the z3 helper (helper.c) and the solver binaries (pipe.c, each in
+ * a process group of its own) start children that may start more, so killing a child or
  * its process group can leave a grandchild running. ax_proc_kill_tree ends the whole tree,
  * found through /proc. */
 #ifndef AX_PROC_H

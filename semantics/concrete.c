@@ -559,9 +559,9 @@ static bool same_index(const Entry *e, int sym, const AxV *idx, size_t n) {
 }
 
 /* What the unset point idx of a tensor of element type t reads as (ax_concrete_set_fill). */
-static AxV fill_value(AxConcrete *c, AxType t, const AxV *idx, size_t n) {
+static AxV fill_value(AxConcrete *c, int sym, AxType t, const AxV *idx, size_t n) {
   if (!c->fill) return elem_lit(&c->dom, t, "0", 0);
-  long h = 7L * c->fill;
+  long h = 7L * c->fill + 11L * (sym + 1);
   for (size_t i = 0; i < n; i++) h += 31L * (long)(i + 1) * (mpz_fits_slong_p(V(idx[i])->z) ? mpz_get_si(V(idx[i])->z) : 1);
   h = ((h % 13) + 13) % 13 - 6;
   if (t == AX_BOOL) return mkbool(c, h & 1);
@@ -587,7 +587,7 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
     if (same_index(e, sym, idx, n)) return e->value;
   }
   c->missing++;
-  AxV v = fill_value(c, t, idx, n);
+  AxV v = fill_value(c, sym, t, idx, n);
   if (c->record && c->filled.len < AX_CONCRETE_MAX_FILLED) {
     bool seen = false;
     for (size_t i = 0; i < c->filled.len && !seen; i++) seen = same_index(c->filled.items[i], sym, idx, n);
@@ -611,7 +611,7 @@ void ax_concrete_filled(const AxConcrete *c, size_t i, int *sym, const AxV **idx
 void ax_concrete_set_fill(AxConcrete *c, int mode) { c->fill = mode; }
 
 const char *ax_concrete_fill_text(int mode) {
-  return mode ? "((7k + 31 * sum of (i+1) * index_i) mod 13) - 6" : "0";
+  return mode ? "((7k + 11t + 31 * sum of (i+1) * index_i) mod 13) - 6" : "0";
 }
 
 /* REDUCE: every index tuple in the box, in order; too large a box is refused rather than

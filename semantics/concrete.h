@@ -26,8 +26,10 @@ AxV ax_concrete_elem(AxConcrete *c, AxType t, AxNumClass cls, const mpq_t v, boo
 void ax_concrete_set(AxConcrete *c, int sym, const AxV *idx, size_t n, AxV value);
 size_t ax_concrete_missing(const AxConcrete *c);
 /* What an unset point reads as: mode 0 gives 0; mode k > 0 gives the integer
- * ((7k + 31 * Σ_i (i+1) * x_i) mod 13) - 6 (bool: its parity), so a replay can try other
- * inputs that agree with a model at every point the model fixes. */
+ * ((7k + 11t + 31 * Σ_i (i+1) * x_i) mod 13) - 6 (bool: its parity), t = the tensor's sym
+ * + 1, so a replay can try other inputs that agree with a model at every point the model
+ * fixes. t is there so that two tensors read at one index differ: without it a rule that
+ * confuses X with Y (reduce_02's mutant: X summed twice) agreed on every filled input. */
 void ax_concrete_set_fill(AxConcrete *c, int mode);
 const char *ax_concrete_fill_text(int mode);   /* the rule above, for reports */
 /* Recording (off until ax_concrete_record_fills): the first AX_CONCRETE_MAX_FILLED distinct

@@ -9,16 +9,26 @@
  *
  * Guards, from inner to outer: the solver's own per-query limit (a clean `unknown`), its
  * whole-process limit, our deadline (timeout + GRACE: then SIGKILL to its process group),
- * and in the child RLIMIT_AS / RLIMIT_CPU, so that a runaway solver cannot take the machine
- * even if we die first. The child leads its own process group, so killing the group also
- * takes whatever it started (a wrapper script's `sleep`). Every path closes our pipe ends
- * and reaps the child: no zombies, no stray descendants.
+ * the caller's cancel descriptor (the portfolio's race is over: the whole tree killed), and
+ * RLIMIT_AS / RLIMIT_CPU on the child, so that a runaway solver cannot take the machine even
+ * if we die first. The child leads its own process group, so killing the group also takes
+ * whatever it started (a wrapper script's `sleep`). Every path closes our pipe ends and
+ * reaps the child: no zombies, no stray descendants.
+ *
+ * The child is started with posix_spawn, not fork: glibc's is a clone that shares our
+ * memory until the exec, so the caller's page tables are never copied nor its heap
+ * write-protected — after a fork every page the caller writes faults once more, which on
+ * this project's VMs cost more than an easy query (NOTES.md, session 9). What a forked
+ * child did between fork and exec is done by spawn attributes (process group, signal mask,
+ * SIGPIPE's default) and by prlimit on the pid right after the spawn: the limits then
+ * start microseconds into the solver's life instead of before it, and they are a guard
+ * against a solver that runs away for seconds, which those microseconds do not change.
  *
  * SIGPIPE: writing to a solver that has died raises it. We block it in the calling thread
  * while talking and consume the one our writes raised, so the process-wide disposition is
  * never touched (other threads may be talking to other solvers); the child gets the
- * caller's mask and a default SIGPIPE back before exec. */
-#define _GNU_SOURCE   /* pipe2: no window in which a concurrent fork inherits our pipes */
+ * preparing thread's mask and a default SIGPIPE. */
+#define _GNU_SOURCE   /* pipe2, prlimit, F_DUPFD_CLOEXEC */
 
 #include "smt/pipe.h"
 
@@ -27,6 +37,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -35,6 +46,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/proc.h"
 #include "smt/smtlib.h"
 
 #define GRACE_MS 2000            /* past the time limit before we kill */
@@ -54,9 +66,20 @@ typedef struct Child {
   char ebuf[512];          /* the start of its stderr */
   size_t elen;
   AxArena *a;              /* parsed answers */
+  int cancel;              /* readable: stop (ax_pipe_run's cancel_fd); -1: none */
+  bool cancelled;          /* it was: the whole tree is killed */
 } Child;
 
-typedef enum { TALK_OK, TALK_TIMEOUT, TALK_EOF, TALK_BAD } Talk;
+typedef enum { TALK_OK, TALK_TIMEOUT, TALK_EOF, TALK_BAD, TALK_CANCEL } Talk;
+
+struct AxPipeJob {
+  char path[PATH_MAX];     /* the binary, resolved */
+  unsigned timeout_ms;
+  char *query, *getval;    /* the query up to (check-sat); the (get-value ...) after sat */
+  size_t nquery, ngetval;
+  AxModel *model;          /* empty, the watched terms' sorts; NULL: no model wanted */
+  sigset_t mask;           /* the preparing thread's signal mask, which the solver gets */
+};
 
 static void close_fd(int *fd) {
   if (*fd >= 0) close(*fd);
@@ -113,33 +136,6 @@ static void arguments(AxArena *a, const char *path, unsigned ms, const char *arg
   argv[n] = NULL;
 }
 
-/* Between fork and exec: only async-signal-safe calls. Never returns. */
-static void child_exec(const char *path, const char *const argv[], int fds[3], int ex,
-                       const sigset_t *mask, const struct rlimit *as,
-                       const struct rlimit *cpu) {
-  setpgid(0, 0);
-  /* Move our pipe ends above 2 first, in case the parent runs with 0..2 closed. */
-  for (int i = 0; i < 3; i++)
-    if (fds[i] < 3) fds[i] = fcntl(fds[i], F_DUPFD, 3);
-  for (int i = 0; i < 3; i++)
-    if (dup2(fds[i], i) < 0) goto fail;
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = SIG_DFL;
-  sigaction(SIGPIPE, &sa, NULL);
-  sigprocmask(SIG_SETMASK, mask, NULL);
-  setrlimit(RLIMIT_AS, as);
-  if (cpu) setrlimit(RLIMIT_CPU, cpu);
-  struct rlimit nocore = {0, 0};
-  setrlimit(RLIMIT_CORE, &nocore);
-  execv(path, (char *const *)argv);
-fail:;
-  int e = errno;
-  ssize_t w = write(ex, &e, sizeof e);
-  (void)w;
-  _exit(127);
-}
-
 /* Lowers limit `which` to want (keeping the hard limit) unless it already is lower. */
 static struct rlimit lowered(int which, rlim_t want) {
   struct rlimit r;
@@ -149,49 +145,76 @@ static struct rlimit lowered(int which, rlim_t want) {
   return r;
 }
 
+/* Moves *fd above 2, close-on-exec, so that no dup2 onto 0..2 in the child has a source
+ * that is its own target (a parent started with 0..2 closed), which would leave the target
+ * close-on-exec and the solver without it. */
+static bool above_stdio(int *fd) {
+  if (*fd > 2) return true;
+  int moved = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+  if (moved < 0) return false;
+  close(*fd);
+  *fd = moved;
+  return true;
+}
+
+extern char **environ;
+
 static bool spawn(Child *c, const char *path, const char *const argv[], unsigned ms,
                   const sigset_t *mask, char *reason, size_t len) {
-  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, ex[2] = {-1, -1};
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
-      pipe2(ex, O_CLOEXEC)) {
+      !above_stdio(&in[0]) || !above_stdio(&out[1]) || !above_stdio(&err[1])) {
     snprintf(reason, len, "cannot create pipes: %s", strerror(errno));
     goto fail;
   }
-  struct rlimit as = lowered(RLIMIT_AS, AS_LIMIT);
-  struct rlimit cpu = lowered(RLIMIT_CPU, ((rlim_t)ms + GRACE_MS) / 1000 + 5);
-  int fds[3] = {in[0], out[1], err[1]};
-  pid_t pid = fork();
-  if (pid < 0) {
-    snprintf(reason, len, "cannot start solver: fork: %s", strerror(errno));
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  int e = posix_spawn_file_actions_init(&fa);
+  if (e == 0 && (e = posix_spawnattr_init(&at)) != 0) posix_spawn_file_actions_destroy(&fa);
+  if (e != 0) {
+    snprintf(reason, len, "cannot start solver: %s", strerror(e));
     goto fail;
   }
-  if (pid == 0) child_exec(path, argv, fds, ex[1], mask, &as, ms ? &cpu : NULL);
-  setpgid(pid, pid);   /* also here, so that no kill of ours can precede it */
+  sigset_t dflt;
+  sigemptyset(&dflt);
+  sigaddset(&dflt, SIGPIPE);
+  int fds[3] = {in[0], out[1], err[1]};
+  for (int i = 0; e == 0 && i < 3; i++) e = posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+  if (e == 0)
+    e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                          POSIX_SPAWN_SETSIGDEF);
+  if (e == 0) e = posix_spawnattr_setpgroup(&at, 0);   /* a group of its own */
+  if (e == 0) e = posix_spawnattr_setsigmask(&at, mask);
+  if (e == 0) e = posix_spawnattr_setsigdefault(&at, &dflt);
+  pid_t pid = 0;
+  if (e == 0) e = posix_spawn(&pid, path, &fa, &at, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  if (e != 0) {   /* glibc reports a failed exec here, its child already reaped */
+    snprintf(reason, len, "cannot execute solver '%s': %s", path, strerror(e));
+    goto fail;
+  }
   c->pid = pid;
+  struct rlimit as = lowered(RLIMIT_AS, AS_LIMIT), nocore = {0, 0};
+  prlimit(pid, RLIMIT_AS, &as, NULL);
+  if (ms) {
+    struct rlimit cpu = lowered(RLIMIT_CPU, ((rlim_t)ms + GRACE_MS) / 1000 + 5);
+    prlimit(pid, RLIMIT_CPU, &cpu, NULL);
+  }
+  prlimit(pid, RLIMIT_CORE, &nocore, NULL);
   close_fd(&in[0]);
   close_fd(&out[1]);
   close_fd(&err[1]);
-  close_fd(&ex[1]);
-  int e = 0;
-  ssize_t n;
-  do n = read(ex[0], &e, sizeof e);
-  while (n < 0 && errno == EINTR);
-  close_fd(&ex[0]);
   c->in = in[1];
   c->out = out[0];
   c->err = err[0];
   fcntl(c->in, F_SETFL, fcntl(c->in, F_GETFL) | O_NONBLOCK);
-  if (n == (ssize_t)sizeof e) {
-    snprintf(reason, len, "cannot execute solver '%s': %s", path, strerror(e));
-    return false;   /* the caller's finish() reaps it */
-  }
   return true;
 fail:
   for (int i = 0; i < 2; i++) {
     close_fd(&in[i]);
     close_fd(&out[i]);
     close_fd(&err[i]);
-    close_fd(&ex[i]);
   }
   return false;
 }
@@ -212,16 +235,19 @@ static void await_exit(Child *c, int64_t ms) {
       break;
     }
     if (ax_clock_ms() >= deadline) break;
-    nanosleep(&(struct timespec){0, 2 * 1000 * 1000}, NULL);
+    /* 2 ms, or until the caller cancels (poll ignores a negative descriptor) */
+    if (poll(&(struct pollfd){c->cancel, POLLIN, 0}, 1, 2) > 0) break;
   }
 }
 
-/* Closes our pipe ends, kills the child's process group, reaps the child. Idempotent. */
+/* Closes our pipe ends, kills the child's process group (when cancelled, its whole tree
+ * first, as the portfolio kills a racer it no longer needs), reaps the child. Idempotent. */
 static void finish(Child *c) {
   close_fd(&c->in);
   close_fd(&c->out);
   close_fd(&c->err);
   if (c->pid <= 0 || c->reaped) return;
+  if (c->cancelled) ax_proc_kill_tree(c->pid);
   if (kill(-c->pid, SIGKILL) != 0) kill(c->pid, SIGKILL);
   pid_t r;
   do r = waitpid(c->pid, &c->status, 0);
@@ -274,11 +300,12 @@ static Talk talk(Child *c, const char *msg, size_t n, int64_t deadline, const Ax
     }
     if (c->out_eof) return TALK_EOF;
     if (c->olen > MAX_OUTPUT) return TALK_BAD;
-    struct pollfd p[3];
+    struct pollfd p[4];
     nfds_t np = 0;
     p[np++] = (struct pollfd){c->out, POLLIN, 0};
     if (c->err >= 0) p[np++] = (struct pollfd){c->err, POLLIN, 0};
     if (sent < n && c->in >= 0) p[np++] = (struct pollfd){c->in, POLLOUT, 0};
+    if (c->cancel >= 0) p[np++] = (struct pollfd){c->cancel, POLLIN, 0};
     int wait = -1;
     if (deadline >= 0) {
       int64_t left = deadline - ax_clock_ms();
@@ -292,7 +319,10 @@ static Talk talk(Child *c, const char *msg, size_t n, int64_t deadline, const Ax
     }
     for (nfds_t i = 0; r > 0 && i < np; i++) {
       if (!p[i].revents) continue;
-      if (p[i].fd == c->out) {
+      if (p[i].fd == c->cancel) {
+        c->cancelled = true;
+        return TALK_CANCEL;
+      } else if (p[i].fd == c->out) {
         read_out(c);
       } else if (p[i].fd == c->err) {
         read_err(c);
@@ -368,8 +398,9 @@ static bool mentions_timeout(const char *s) {
 
 /* --- The back-end ---------------------------------------------------------------------------- */
 
-/* Fills the model from a get-value answer ((t1 v1) (t2 v2) ...); false if malformed. */
-static bool read_values(const AxSexp *e, AxModel *m, const AxTerm *const *watch, size_t n) {
+/* Fills m from a get-value answer ((t1 v1) (t2 v2) ...); false if malformed. */
+static bool read_values(const AxSexp *e, AxModel *m) {
+  size_t n = ax_model_size(m);
   if (e->kind != AX_SEXP_LIST || e->n != n) return false;
   for (size_t i = 0; i < n; i++)
     if (e->items[i]->kind != AX_SEXP_LIST || e->items[i]->n != 2) return false;
@@ -377,13 +408,14 @@ static bool read_values(const AxSexp *e, AxModel *m, const AxTerm *const *watch,
   mpq_init(q);
   for (size_t i = 0; i < n; i++) {
     const AxSexp *v = e->items[i]->items[1];
+    AxSort sort = ax_model_sort(m, i);
     bool b;
     /* A value we cannot read exactly (root-obj, a solver's own term) stays missing. */
     uint32_t bits;
-    if (ax_term_sort(watch[i]) == AX_SORT_BOOL) {
+    if (sort == AX_SORT_BOOL) {
       if (ax_smtlib_bool(v, &b)) ax_model_set_bool(m, i, b);
-    } else if (ax_term_sort_is_fp(ax_term_sort(watch[i]))) {
-      if (ax_smtlib_fp_bits(v, ax_term_sort(watch[i]), &bits)) {
+    } else if (ax_term_sort_is_fp(sort)) {
+      if (ax_smtlib_fp_bits(v, sort, &bits)) {
         mpq_set_ui(q, bits, 1);
         ax_model_set_rational(m, i, q);
       }
@@ -406,45 +438,51 @@ static bool render(const AxSmtlibQuery *q, bool get_value, char **buf, size_t *l
   return fclose(f) == 0;
 }
 
-static AxSmtResult converse(Child *c, const AxSolverOpts *o, const char *query, size_t nquery,
-                            const char *getval, size_t ngetval, const AxTerm *const *watch,
-                            size_t nwatch, AxModel **model_out, char *reason, size_t len) {
+/* The reason of an answer the caller no longer wanted: it reads it nowhere, but says so. */
+static AxSmtResult cancelled(char *reason, size_t len) {
+  snprintf(reason, len, "cancelled: the answer was no longer wanted (killed)");
+  return AX_SMT_UNKNOWN;
+}
+
+static AxSmtResult converse(Child *c, AxPipeJob *j, AxModel **model_out, char *reason,
+                            size_t len) {
   char limit[32];
-  ax_solver_fmt_ms(limit, sizeof limit, o->timeout_ms);
+  ax_solver_fmt_ms(limit, sizeof limit, j->timeout_ms);
   int64_t start = ax_clock_ms();
-  int64_t deadline = o->timeout_ms ? start + o->timeout_ms + GRACE_MS : -1;
+  int64_t deadline = j->timeout_ms ? start + j->timeout_ms + GRACE_MS : -1;
   const AxSexp *ans;
   size_t from = c->opos;
-  switch (talk(c, query, nquery, deadline, &ans)) {
+  switch (talk(c, j->query, j->nquery, deadline, &ans)) {
   case TALK_OK: break;
   case TALK_TIMEOUT:
     snprintf(reason, len, "timeout after %s (solver did not answer; killed)", limit);
     return AX_SMT_UNKNOWN;
   case TALK_EOF: describe_end(c, "", from, reason, len); return AX_SMT_UNKNOWN;
   case TALK_BAD: describe_odd(c, NULL, "", from, reason, len); return AX_SMT_UNKNOWN;
+  case TALK_CANCEL: return cancelled(reason, len);
   }
 
   if (ax_smtlib_is_atom(ans, "unsat")) return AX_SMT_UNSAT;
-  int64_t followup = o->timeout_ms ? ax_clock_ms() + FOLLOWUP_MS : -1;
+  int64_t followup = j->timeout_ms ? ax_clock_ms() + FOLLOWUP_MS : -1;
   if (ax_smtlib_is_atom(ans, "sat")) {
-    if (!model_out || ngetval == 0) return AX_SMT_SAT;
+    if (!model_out || !j->model || j->ngetval == 0) return AX_SMT_SAT;
     const char *prefix = "sat, but get-value failed: ";
     from = c->opos;
-    switch (talk(c, getval, ngetval, followup, &ans)) {
+    switch (talk(c, j->getval, j->ngetval, followup, &ans)) {
     case TALK_OK: break;
     case TALK_TIMEOUT:
       snprintf(reason, len, "%stimeout (killed)", prefix);
       return AX_SMT_UNKNOWN;
     case TALK_EOF: describe_end(c, prefix, from, reason, len); return AX_SMT_UNKNOWN;
     case TALK_BAD: describe_odd(c, NULL, prefix, from, reason, len); return AX_SMT_UNKNOWN;
+    case TALK_CANCEL: return cancelled(reason, len);
     }
-    AxModel *m = ax_model_new(watch, nwatch);
-    if (!read_values(ans, m, watch, nwatch)) {
-      ax_model_free(m);
+    if (!read_values(ans, j->model)) {
       describe_odd(c, ans, prefix, from, reason, len);
       return AX_SMT_UNKNOWN;
     }
-    *model_out = m;
+    *model_out = j->model;
+    j->model = NULL;
     return AX_SMT_SAT;
   }
   if (ax_smtlib_is_atom(ans, "unknown")) {
@@ -457,7 +495,7 @@ static AxSmtResult converse(Child *c, const AxSolverOpts *o, const char *query, 
       why = ans->items[1]->text;
     char w[128];
     excerpt(w, sizeof w, why, 100);
-    if (o->timeout_ms && mentions_timeout(w))
+    if (j->timeout_ms && mentions_timeout(w))
       snprintf(reason, len, "timeout after %s (solver: %s)", limit, w);
     else
       snprintf(reason, len, "solver said unknown (%s)", w[0] ? w : "no reason given");
@@ -471,29 +509,42 @@ static AxSmtResult converse(Child *c, const AxSolverOpts *o, const char *query, 
   return AX_SMT_UNKNOWN;
 }
 
-AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
-                          const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
-                          char *reason, size_t reason_len) {
-  char path[PATH_MAX];
-  if (!resolve(o->binary, path, sizeof path)) {
+AxPipeJob *ax_pipe_prepare(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                           const AxTerm *const *watch, size_t nwatch, bool want_model,
+                           char *reason, size_t reason_len) {
+  AxPipeJob *j = ax_xcalloc(1, sizeof *j);
+  if (!resolve(o->binary, j->path, sizeof j->path)) {
     snprintf(reason, reason_len, "solver binary '%s' not found in PATH", o->binary);
-    return AX_SMT_UNKNOWN;
+    free(j);
+    return NULL;
   }
+  j->timeout_ms = o->timeout_ms;
   AxSmtlibQuery *q = ax_smtlib_query_new(tc, formula, watch, nwatch);
-  char *query = NULL, *getval = NULL;
-  size_t nquery = 0, ngetval = 0;
-  bool ok = render(q, false, &query, &nquery) && render(q, true, &getval, &ngetval);
+  bool ok = render(q, false, &j->query, &j->nquery) && render(q, true, &j->getval, &j->ngetval);
   ax_smtlib_query_free(q);
   if (!ok) {
-    free(query);
-    free(getval);
     snprintf(reason, reason_len, "cannot render the query: %s", strerror(errno));
-    return AX_SMT_UNKNOWN;
+    ax_pipe_job_free(j);
+    return NULL;
   }
+  if (want_model) j->model = ax_model_new(watch, nwatch);
+  pthread_sigmask(SIG_BLOCK, NULL, &j->mask);
+  return j;
+}
 
-  Child c = {.in = -1, .out = -1, .err = -1, .a = ax_arena_new()};
+void ax_pipe_job_free(AxPipeJob *j) {
+  if (!j) return;
+  free(j->query);
+  free(j->getval);
+  ax_model_free(j->model);
+  free(j);
+}
+
+AxSmtResult ax_pipe_run(AxPipeJob *j, int cancel_fd, AxModel **model_out, char *reason,
+                        size_t reason_len) {
+  Child c = {.in = -1, .out = -1, .err = -1, .a = ax_arena_new(), .cancel = cancel_fd};
   const char *argv[8];
-  arguments(c.a, path, o->timeout_ms, argv);
+  arguments(c.a, j->path, j->timeout_ms, argv);
 
   sigset_t pipe_only, old, pending;
   sigemptyset(&pipe_only);
@@ -503,9 +554,8 @@ AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *fo
   bool was_pending = sigismember(&pending, SIGPIPE);
 
   AxSmtResult r = AX_SMT_UNKNOWN;
-  if (spawn(&c, path, argv, o->timeout_ms, &old, reason, reason_len))
-    r = converse(&c, o, query, nquery, getval, ngetval, watch, nwatch, model_out, reason,
-                 reason_len);
+  if (spawn(&c, j->path, argv, j->timeout_ms, &j->mask, reason, reason_len))
+    r = converse(&c, j, model_out, reason, reason_len);
   finish(&c);
 
   /* Swallow the SIGPIPE our writes raised (it is pending while blocked). */
@@ -516,7 +566,16 @@ AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *fo
 
   free(c.obuf);
   ax_arena_free(c.a);
-  free(query);
-  free(getval);
+  return r;
+}
+
+AxSmtResult ax_pipe_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
+                          const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
+                          char *reason, size_t reason_len) {
+  AxPipeJob *j = ax_pipe_prepare(o, tc, formula, watch, nwatch, model_out != NULL, reason,
+                                 reason_len);
+  if (!j) return AX_SMT_UNKNOWN;
+  AxSmtResult r = ax_pipe_run(j, -1, model_out, reason, reason_len);
+  ax_pipe_job_free(j);
   return r;
 }

@@ -1,15 +1,18 @@
 /* portfolio.c — two solvers on one query: a race (AX_SOLVER_PORTFOLIO) or a cross-check;
  * see solver.h.
  *
- * Each solver answers in a process of its own (a "racer"): the binary in a child forked for
- * the query, through pipe.c; z3 through its API in the z3 helper (helper.h), a process
- * forked once that answers query after query, because a new process per query cost most of
- * an easy query's time. Each writes its answer, and on sat the model, as text: the binary's
- * racer to a pipe, then exits; the helper to its socket, ending with the line "end", and
- * waits for the next query. Only a process can be stopped at any moment: z3 in a thread
- * cannot be cancelled from outside z3.c, and pipe.c owns its solver's pid. A racer no
- * longer needed is ended with its whole process tree (proc.h), solver included — the
- * helper too, when its answer is not in: the next query forks a new one.
+ * Each solver has a "racer". z3's is the z3 helper (helper.h): z3 through its API in a
+ * process forked once that answers query after query, because a process per query cost
+ * most of an easy query's time; z3 in a thread could not be stopped from outside z3.c. The
+ * binary's is a thread of this process that talks to the binary through pipe.c, which
+ * starts the solver with posix_spawn: the caller never forks per query (a fork
+ * write-protects its heap, and each page written after it faults again: NOTES.md, session
+ * 9). Each racer writes its answer, and on sat the model, as text: the thread to a pipe,
+ * then ends; the helper to its socket, ending with the line "end", and waits for the next
+ * query. A racer no longer needed is ended: the thread through its cancel pipe, on which
+ * pipe.c kills the solver's whole process tree (proc.h) and returns; the helper killed,
+ * when its answer is not in, and the next query forks a new one. The thread reads no term
+ * and no option: the query is rendered before it starts (ax_pipe_prepare).
  *
  * What a racer sends, one item a line:
  *     unsat | unknown <reason> | sat <n>, then n model slots: "-" (no value), "b 0", "b 1",
@@ -36,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -63,8 +67,16 @@
 typedef struct Racer {
   const char *name;      /* "z3", or the binary's base name */
   bool api;              /* z3 through its API (in the helper), else the binary through pipes */
-  pid_t pid;             /* 0 once reaped or never started */
+  pid_t pid;             /* the helper's; 0 once given up or never started */
   int fd;                /* read end of its answer; -1 once closed */
+  /* the binary's racer, a thread; it reads only job, cancel[0] and out, set before it
+   * starts, and owns out (it closes it) */
+  AxPipeJob *job;
+  pthread_t thread;
+  bool running;          /* started and not yet joined */
+  int cancel[2];         /* writing a byte to cancel[1] stops it */
+  int out;               /* the write end of its answer */
+  bool wrote;            /* its whole answer went into the pipe (read after the join) */
   char *buf;
   size_t len, cap;
   bool answered;         /* r, model and reason are final */
@@ -87,76 +99,106 @@ static bool write_all(int fd, const char *s, size_t n) {
   return true;
 }
 
-/* --- In the racer ---------------------------------------------------------------------- */
+/* --- The binary's racer, a thread ---------------------------------------------------- */
 
-/* Answers the query with the binary and writes the answer to fd. Never returns. */
-static void race(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
-                 const AxTerm *const *watch, size_t nwatch, bool want_model, int fd) {
+/* Asks the binary, writes the answer to rc->out and closes it. */
+static void *race(void *arg) {
+  Racer *rc = arg;
   char reason[512] = "";
   AxModel *m = NULL;
-  AxSmtResult r = ax_pipe_check(o, tc, formula, watch, nwatch, want_model ? &m : NULL, reason,
-                                sizeof reason);
+  AxSmtResult r = ax_pipe_run(rc->job, rc->cancel[0], &m, reason, sizeof reason);
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
-  if (!f) _exit(3);
-  ax_helper_write_answer(f, r, m, reason);
-  if (fclose(f) != 0) _exit(3);
-  _exit(write_all(fd, text, len) ? 0 : 3);
+  if (f) {
+    ax_helper_write_answer(f, r, m, reason);
+    /* a write after the reader gave up fails with EPIPE: SIGPIPE is blocked here */
+    rc->wrote = fclose(f) == 0 && write_all(rc->out, text, len);
+  }
+  free(text);
+  ax_model_free(m);
+  close(rc->out);
+  rc->out = -1;
+  return NULL;
 }
 
 /* --- In the caller --------------------------------------------------------------------- */
 
+static void close_pair(int p[2]) {
+  for (int i = 0; i < 2; i++)
+    if (p[i] >= 0) close(p[i]);
+  p[0] = p[1] = -1;
+}
+
+/* rc could not start: UNKNOWN with the reason already written, or with why */
+static bool not_started(Racer *rc, const char *why) {
+  if (why) snprintf(rc->reason, sizeof rc->reason, "%s: %s", why, strerror(errno));
+  ax_pipe_job_free(rc->job);
+  rc->job = NULL;
+  rc->pid = 0;
+  rc->fd = -1;
+  rc->r = AX_SMT_UNKNOWN;
+  rc->answered = true;
+  return false;
+}
+
 static bool start(Racer *rc, const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                   const AxTerm *const *watch, size_t nwatch, bool want_model) {
-  if (rc->api) {
-    if (ax_helper_send(o, tc, formula, watch, nwatch, want_model, &rc->pid, &rc->fd,
-                       rc->reason, sizeof rc->reason))
-      return true;
-    rc->pid = 0;
-    rc->fd = -1;
-    rc->r = AX_SMT_UNKNOWN;
-    rc->answered = true;
-    return false;
+  if (rc->api)
+    return ax_helper_send(o, tc, formula, watch, nwatch, want_model, &rc->pid, &rc->fd,
+                          rc->reason, sizeof rc->reason) || not_started(rc, NULL);
+  rc->job = ax_pipe_prepare(o, tc, formula, watch, nwatch, want_model, rc->reason,
+                            sizeof rc->reason);
+  if (!rc->job) return not_started(rc, NULL);
+  int p[2] = {-1, -1};
+  if (pipe2(p, O_CLOEXEC) != 0 || pipe2(rc->cancel, O_CLOEXEC) != 0) {
+    close_pair(p);
+    return not_started(rc, "cannot create a pipe");
   }
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) {
-    snprintf(rc->reason, sizeof rc->reason, "cannot create a pipe: %s", strerror(errno));
-    rc->r = AX_SMT_UNKNOWN;
-    rc->answered = true;
-    return false;
-  }
-  fflush(NULL);   /* nothing buffered may be written twice */
-  pid_t pid = fork();
-  if (pid < 0) {
-    snprintf(rc->reason, sizeof rc->reason, "cannot fork: %s", strerror(errno));
-    close(p[0]);
-    close(p[1]);
-    rc->r = AX_SMT_UNKNOWN;
-    rc->answered = true;
-    return false;
-  }
-  if (pid == 0) {
-    close(p[0]);
-    race(o, tc, formula, watch, nwatch, want_model, p[1]);
-  }
-  close(p[1]);
-  rc->pid = pid;
   rc->fd = p[0];
+  rc->out = p[1];
+  /* every signal blocked in the thread, so that none is delivered to it instead of the
+   * main thread; the solver gets the mask ax_pipe_prepare saw */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int e = pthread_create(&rc->thread, NULL, race, rc);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (e != 0) {
+    close_pair(p);
+    close_pair(rc->cancel);
+    errno = e;
+    return not_started(rc, "cannot start a thread");
+  }
+  rc->running = true;
   return true;
 }
 
-/* Ends a racer that has not answered (or has, and exits): its tree, then the reaping. The
- * helper's pid and socket are the helper's: ax_helper_kill ends it. */
+/* Joins the binary's racer: cancelled first (which changes nothing once its answer is
+ * written: it is past the conversation), and its answer's pipe closed, so that a write it
+ * is still blocked in fails instead of waiting for a reader. */
+static void join(Racer *rc) {
+  if (write(rc->cancel[1], "x", 1) < 0) {
+    /* cannot fail on a new pipe with one byte in it; closing it would wake the thread too */
+    close(rc->cancel[1]);
+    rc->cancel[1] = -1;
+  }
+  if (rc->fd >= 0) close(rc->fd);
+  rc->fd = -1;
+  if (rc->running) pthread_join(rc->thread, NULL);
+  rc->running = false;
+  close_pair(rc->cancel);
+  ax_pipe_job_free(rc->job);
+  rc->job = NULL;
+}
+
+/* Ends a racer that has not answered: the thread cancelled and joined, or the helper
+ * killed (ax_helper_kill ends it with its tree, its pid and socket being the helper's). */
 static void stop(Racer *rc) {
   if (rc->api) {
     if (rc->pid > 0) ax_helper_kill();
   } else {
-    if (rc->fd >= 0) close(rc->fd);
-    if (rc->pid > 0) {
-      ax_proc_kill_tree(rc->pid);
-      ax_proc_reap(rc->pid);
-    }
+    join(rc);
   }
   rc->fd = -1;
   rc->pid = 0;
@@ -245,14 +287,9 @@ static void finish(Racer *rc, const AxTerm *const *watch, size_t nwatch) {
     status = ax_helper_kill();
     if (in) status = 0;   /* all in, and not an answer: garbled (we killed it for that) */
   } else {
-    close(rc->fd);
-    if (rc->len > MAX_ANSWER) ax_proc_kill_tree(rc->pid);   /* a babbler may still be at it */
-    status = ax_proc_reap(rc->pid);
-    if (status == 0 && decode(rc, watch, nwatch)) {
-      rc->fd = -1;
-      rc->pid = 0;
-      return;
-    }
+    join(rc);   /* its answer is in, or a read failed or ran past MAX_ANSWER: never waited for */
+    status = 0;   /* a thread ends only by returning: an answer cut short is garbled */
+    if (rc->wrote && decode(rc, watch, nwatch)) return;
   }
   rc->fd = -1;
   rc->pid = 0;
@@ -378,7 +415,8 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   const char *base = strrchr(o->binary, '/') ? strrchr(o->binary, '/') + 1 : o->binary;
   /* r starts UNKNOWN: a racer that never answers must not read as unsat (enum 0) */
   Racer rc[2] = {{.name = "z3", .api = true, .fd = -1, .r = AX_SMT_UNKNOWN, .at_ms = -1},
-                 {.name = base, .fd = -1, .r = AX_SMT_UNKNOWN, .at_ms = -1}};
+                 {.name = base, .fd = -1, .r = AX_SMT_UNKNOWN, .at_ms = -1,
+                  .cancel = {-1, -1}, .out = -1}};
   bool both = o->cross_check;
   /* z3's sat on a formula it only approximates proves nothing about the formula */
   bool approx = !z3_exact(tc, formula);

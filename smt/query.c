@@ -37,6 +37,11 @@ void ax_model_free(AxModel *m) {
 
 size_t ax_model_size(const AxModel *m) { return m->n; }
 
+AxSort ax_model_sort(const AxModel *m, size_t i) {
+  AX_ASSERT(i < m->n);
+  return m->slots[i].sort;
+}
+
 bool ax_model_set_bool(AxModel *m, size_t i, bool v) {
   AX_ASSERT(i < m->n);
   if (m->slots[i].sort != AX_SORT_BOOL) return false;

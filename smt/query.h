@@ -115,6 +115,8 @@ AxModel *ax_model_new(const AxTerm *const *watch, size_t n);
  * on an Int slot a value with denominator 1 (else it records nothing and returns false). */
 bool ax_model_set_bool(AxModel *m, size_t i, bool v);
 bool ax_model_set_rational(AxModel *m, size_t i, const mpq_t v);
+/* The sort of slot i's term (i < ax_model_size(m)): what a back-end may read into it. */
+AxSort ax_model_sort(const AxModel *m, size_t i);
 
 /* "10 s" or "1500 ms": how reasons print a time limit. Writes into buf, returns buf. */
 const char *ax_solver_fmt_ms(char *buf, size_t len, unsigned ms);

@@ -11,8 +11,9 @@
  * pipes (pipe.c; the text comes from smtlib.c). Both are reentrant: no global state, each
  * call owns its Z3 context or child process and releases it before returning.
  * AX_SOLVER_PORTFOLIO and cross_check use both (portfolio.c): each back-end answers in a
- * process of its own — the binary's forked for the query, z3's a helper that answers query
- * after query (helper.h) — so that the one not needed any more can be killed at once. */
+ * process of its own — the binary's started for the query (from a thread that talks to
+ * it), z3's a helper that answers query after query (helper.h) — so that the one not needed
+ * any more can be killed at once. */
 #ifndef AX_SOLVER_H
 #define AX_SOLVER_H
 

@@ -306,7 +306,13 @@ static AxModel *model(Z3_context c, Z3_solver s, Tr *tr, const AxTerm *const *wa
 
 /* --- The back-end ---------------------------------------------------------------------------- */
 
-enum { NRA_MS = 2000 };   /* nlsat's first try on real division (check below) */
+enum {
+  NRA_MS = 2000,     /* nlsat's first try on real division (check below) */
+  SIMPLE_MS = 1000,  /* the plain SMT core's first try on the other arithmetic queries */
+};
+
+/* A query's tries: one of the first two, then the default solver (check below). */
+enum { TRY_NLSAT, TRY_SIMPLE, TRY_DEFAULT };
 
 static double elapsed_ms(const struct timespec *t0) {
   struct timespec t;
@@ -322,6 +328,25 @@ static bool pred_real_division(const AxTerm *t, void *unused) {
 static bool pred_int_division(const AxTerm *t, void *unused) {
   (void)unused;
   return ax_term_kind(t) == AX_TERM_DIV || ax_term_kind(t) == AX_TERM_MOD;
+}
+
+/* What keeps a query from the plain core first (check below): exp (uninterpreted to z3,
+ * so a model must also replay), a floating-point term, or an integer division or
+ * remainder by an unknown. */
+static bool pred_not_core(const AxTerm *t, void *unused) {
+  (void)unused;
+  AxTermKind k = ax_term_kind(t);
+  return k == AX_TERM_EXP || ax_term_sort_is_fp(ax_term_sort(t)) ||
+         ((k == AX_TERM_DIV || k == AX_TERM_MOD) && !ax_term_is_const(ax_term_arg(t, 1)));
+}
+
+/* Does formula go to the plain core first? */
+static bool core_first(const AxTermCtx *tc, const AxTerm *formula) {
+  AxArena *a = ax_arena_new();
+  AxVec found = {0};
+  size_t n = ax_term_collect(tc, &formula, 1, pred_not_core, NULL, a, &found);
+  ax_arena_free(a);
+  return n == 0;
 }
 
 /* Does formula divide by a real unknown, and never divide integers? nlsat reasons over the
@@ -366,25 +391,43 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
   free(roots);
   if (tr.bad) goto out;
 
-  /* Real division by unknowns (the encodings of the divmod rules' real division) is nonlinear real
-   * arithmetic, which z3's nlsat decides in milliseconds where its default solver can time
-   * out (divmod_03: 0.03 s against > 20 s); nlsat gets the first, short try, the default
-   * solver the rest of the time. */
-  unsigned total = o->timeout_ms, nra_ms = 0;
-  if (has_real_division(tc, formula)) nra_ms = total && total < 2 * NRA_MS ? total / 2 : NRA_MS;
+  /* The default solver gets the last try, with the rest of the time; one of two gets a
+   * first, short one:
+   * - Real division by unknowns (the encodings of the divmod rules' real division) is
+   *   nonlinear real arithmetic, which z3's nlsat decides in milliseconds where its default
+   *   solver can time out (divmod_03: 0.03 s against > 20 s).
+   * - Other arithmetic goes to the plain SMT core (Z3_mk_simple_solver) first. The default
+   *   solver runs the tactic z3 picks for the logic, which on axle's small bounded queries
+   *   is mostly its cost: over the corpus z3's time fell from 53.4 s to 21.0 s (NOTES.md,
+   *   session 10). Not on exp, which z3 only approximates: there a sat counts only if its
+   *   model replays, and the default solver's models did where the core's did not (log_06's
+   *   mutant); nor on floats, where the default bit-blasts (qffp); nor on integer division
+   *   by an unknown (a padded or strided window's index), where the default's
+   *   preprocessing was faster (slice_05: 0.8-1.0 s a type with the core first, 0.5-0.66 s
+   *   without; the corpus as a whole unchanged).
+   * Any try's unsat is z3's unsat; a try without an answer passes on to the next. */
+  unsigned total = o->timeout_ms, first_ms = 0;
+  int first = TRY_DEFAULT;
+  if (has_real_division(tc, formula))
+    first = TRY_NLSAT, first_ms = NRA_MS;
+  else if (core_first(tc, formula))
+    first = TRY_SIMPLE, first_ms = SIMPLE_MS;
+  if (total && total < 2 * first_ms) first_ms = total / 2;
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (int attempt = nra_ms ? 0 : 1; attempt < 2; attempt++) {
-    unsigned ms = attempt == 0 ? nra_ms : total ? total - (unsigned)elapsed_ms(&t0) : 0;
-    if (attempt == 1 && total && elapsed_ms(&t0) >= total) ms = 1;
+  for (int attempt = first;; attempt = TRY_DEFAULT) {   /* the default's answer breaks out */
+    unsigned ms = attempt != TRY_DEFAULT ? first_ms : total ? total - (unsigned)elapsed_ms(&t0) : 0;
+    if (attempt == TRY_DEFAULT && total && elapsed_ms(&t0) >= total) ms = 1;
     if (s) Z3_solver_dec_ref(c, s);
     s = NULL;
-    if (attempt == 0) {
+    if (attempt == TRY_NLSAT) {
       Z3_tactic t = Z3_mk_tactic(c, "qfnra");
       if (failed(c, reason, len)) goto out;
       Z3_tactic_inc_ref(c, t);
       s = Z3_mk_solver_from_tactic(c, t);
       Z3_tactic_dec_ref(c, t);
+    } else if (attempt == TRY_SIMPLE) {
+      s = Z3_mk_simple_solver(c);
     } else {
       s = Z3_mk_solver(c);
     }
@@ -421,11 +464,15 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
     }
     Z3_lbool res = Z3_solver_check(c, s);
     bool fired = watching && watch_stop(&w, th);   /* first: no Z3 call races Z3_interrupt */
-    if (attempt == 0) {
+    if (attempt == TRY_NLSAT) {
       /* nlsat: only "unsat" is taken (its models may give integers real values); any other
        * answer, or an error, leaves the question to the default solver */
       Z3_set_error(c, Z3_OK);
       if (res != Z3_L_FALSE) continue;
+    }
+    if (attempt == TRY_SIMPLE && (res == Z3_L_UNDEF || Z3_get_error_code(c) != Z3_OK)) {
+      Z3_set_error(c, Z3_OK);   /* no answer in its time: the default solver's turn */
+      if (!total || elapsed_ms(&t0) < total) continue;
     }
     if (failed(c, reason, len)) goto out;
     char limit[32];

@@ -8,9 +8,10 @@
 # load average beside it, p50, p90 and max of the per-result times (one rule at one element
 # type), and every result above 1 s with its verdict and who confirmed it. With --base
 # PATH, another axle (say main's) runs the same rules right before, and the figures of the
-# two come with their ratios (new / base) and every result whose verdict differs: on a
-# shared machine only such back-to-back ratios mean much. A benchmark: it prints figures
-# and passes no judgement (the machine's load changes them).
+# two come with their ratios (new / base), every result whose verdict differs and every one
+# whose confirming solvers differ: on a shared machine only such back-to-back ratios mean
+# much. A benchmark: it prints figures and passes no judgement (the machine's load changes
+# them).
 set -eu
 axle=build/axle base= jobs=$(nproc 2>/dev/null || echo 2) from=
 while [ $# -gt 0 ]; do
@@ -19,7 +20,7 @@ while [ $# -gt 0 ]; do
     --base) base=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --from) from=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     --*) echo "speed: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -81,4 +82,9 @@ jq -n -r --slurpfile b "$tmp/base.json" --slurpfile n "$tmp/new.json" '
   "p50 \($y.p50 / $x.p50 * 100 | round) %, p90 \($y.p90 / $x.p90 * 100 | round) %, max \($y.max / $x.max * 100 | round) %, sum of result times \($y.sum / $x.sum * 100 | round) %; above 1 s: \($x.over) -> \($y.over)",
   (($b | map({key: "\(.file):\(.rule) [\(.type)]", value: .verdict}) | from_entries) as $bv |
    $n[] | select($bv["\(.file):\(.rule) [\(.type)]"] != .verdict) |
-   "  verdict differs: \(.file):\(.rule) [\(.type)]: \($bv["\(.file):\(.rule) [\(.type)]"]) -> \(.verdict)")'
+   "  verdict differs: \(.file):\(.rule) [\(.type)]: \($bv["\(.file):\(.rule) [\(.type)]"]) -> \(.verdict)"),
+  (($b | map({key: "\(.file):\(.rule) [\(.type)]", value: ((.confirmed_by // []) | join("+"))}) | from_entries) as $bc |
+   [$n[] | select(.rule != null) | ((.confirmed_by // []) | join("+")) as $c |
+    select($bc["\(.file):\(.rule) [\(.type)]"] != null and $bc["\(.file):\(.rule) [\(.type)]"] != $c) |
+    "  confirmed by differs: \(.file):\(.rule) [\(.type)]: \($bc["\(.file):\(.rule) [\(.type)]"]) -> \($c)"] |
+   if length == 0 then "  confirmed by: the same for every result" else .[] end)'

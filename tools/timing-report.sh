@@ -51,7 +51,7 @@ jq -r '
   "median_ms \(if $n % 2 == 1 then $s[($n - 1) / 2] else ($s[$n / 2 - 1] + $s[$n / 2]) / 2 end)",
   "p90_ms \($s[(($n * 9 + 9) / 10 | floor) - 1])",
   "rules_verified \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified" and (.trivial | not)))) | length)",
-  "rules_under_1s \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified") and ([.[].time_ms] | add) < 1000)) | length)",
+  "rules_under_1s \(group_by(.file + ":" + .rule) | map(select(all(.verdict == "verified" and (.trivial | not)) and ([.[].time_ms] | add) < 1000)) | length)",
   "rule_max_s \(group_by(.file + ":" + .rule) | map([.[].time_ms] | add) | max / 1000 | . * 100 | round / 100)",
   "total_s \(($t | add) / 1000 | . * 10 | round / 10)",
   "rules \([.[] | .file + ":" + .rule] | unique | length)",

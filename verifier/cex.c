@@ -324,8 +324,14 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
     free(v);
   }
   if (ax_concrete_missing(r->c)) {
-    if (r->fill) fprintf(f, "  tensor points not listed: %s (k = %d)\n", ax_concrete_fill_text(r->fill), r->fill);
-    else fprintf(f, "  tensor points not listed: 0\n");
+    if (r->fill) {
+      fprintf(f, "  tensor points not listed: %s (k = %d; t:", ax_concrete_fill_text(r->fill), r->fill);
+      for (size_t i = 0, n = 0; i < s->nsyms; i++)
+        if (s->syms[i].kind == AX_SYM_TENSOR) fprintf(f, "%s %s = %zu", n++ ? "," : "", s->syms[i].name, i + 1);
+      fputs(")\n", f);
+    } else {
+      fprintf(f, "  tensor points not listed: 0\n");
+    }
     cJSON_AddStringToObject(j, "unlisted_points", ax_concrete_fill_text(r->fill));
   }
   char *lt = text(lv), *rt = text(rv);

@@ -61,10 +61,11 @@ check "table: no warnings" [ ! -s "$tmp/table.err" ]
 # Which solvers confirmed a VERIFIED is timing: on a loaded machine (CI's ASan run) z3 can
 # time out where cvc5 does not, leaving "VERIFIED (cvc5 only)" for one element type. The
 # verdicts are compared; the provenance is masked, and a rule whose element types (two for
-# num, three for any) then agree reads as one label, as the script writes it.
+# num, three for any) then agree reads as one label, as the script writes it — in a cell of
+# its own or after another rule's label in the same cell (`<br>`).
 mask() {
   sed -e 's/ (cex: [^)]*)//g' -e 's/| [0-9.]* s |$/| T |/' -e 's/VERIFIED ([^)]*)/VERIFIED/g' "$1" |
-    perl -pe 's/\| [a-z0-9-]+: ([^|]*?)(?:, [a-z0-9-]+: \1)+ \|/| $1 |/g'
+    perl -pe 's/(\| |<br>)[a-z0-9-]+: ((?:(?!<br>)[^|])*?)(?:, [a-z0-9-]+: \2)+(?= \||<br>)/$1$2/g'
 }
 awk '/^<!-- trinity-table: end -->$/ { p = 0 } p { print } /^<!-- trinity-table: begin -->$/ { p = 1 }' \
   docs/trinity.md > "$tmp/doc.md"

@@ -314,6 +314,53 @@ START_TEST(search_lists_the_points_read) {
 }
 END_TEST
 
+/* Two tensors read at one index get different fill (concrete.h: the tensor's number is in
+ * it): ΣX + ΣY against Σ(X + X) — a rule that confuses Y with X, as reduce_02's mutant
+ * does — is refuted by the search, with a Y point that differs from X's at its index;
+ * Σ(X + Y), the right rule, is not. Without the tensor in the fill, X and Y agreed at every
+ * index and the wrong rule was left to the solvers (and to a model with 21 241 summands). */
+START_TEST(search_tells_tensors_apart) {
+  for (int wrong = 0; wrong < 2; wrong++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n"
+             "  tensor X, Y : T[x: s, y: t]\n"
+             "  reduce(X, [x]) + reduce(Y, [x]) => reduce(X + %s, [x])\n}\n",
+             wrong ? "X" : "Y");
+    int rank[2] = {1, 1};
+    AxSymInstance in;
+    ax_instance_build(&in, unit_rule(text), AX_INT, rank);
+    AxWatch w;
+    ax_cex_watch(&in, in.query, &w);
+    AxReplay rep;
+    ck_assert_int_eq(ax_cex_search(&in, &w, AX_CEX_SAMPLES, &rep), wrong);
+    if (wrong) {
+      cJSON *j = cJSON_Parse(rep.json);
+      ck_assert_ptr_nonnull(j);
+      const cJSON *e, *f;
+      bool differs = false;
+      cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "reads")) {
+        if (strcmp(cJSON_GetObjectItem(e, "tensor")->valuestring, "Y") != 0) continue;
+        char *yi = cJSON_PrintUnformatted(cJSON_GetObjectItem(e, "index"));
+        cJSON_ArrayForEach(f, cJSON_GetObjectItem(j, "reads")) {
+          char *xi = cJSON_PrintUnformatted(cJSON_GetObjectItem(f, "index"));
+          if (strcmp(cJSON_GetObjectItem(f, "tensor")->valuestring, "X") == 0 && strcmp(xi, yi) == 0 &&
+              strcmp(cJSON_GetObjectItem(f, "value")->valuestring,
+                     cJSON_GetObjectItem(e, "value")->valuestring) != 0)
+            differs = true;
+          free(xi);
+        }
+        free(yi);
+      }
+      ck_assert_msg(differs, "no Y point differs from X's at its index: %s", rep.text);
+      cJSON_Delete(j);
+    }
+    replay_free(&rep);
+    ax_instance_free(&in);
+  }
+}
+END_TEST
+
 /* A rule that assumes tensor values: a replay that reads points the model left open (0
  * there) cannot be trusted, and is refused as such rather than confirmed. */
 START_TEST(open_points_with_tensor_preconditions) {
@@ -350,6 +397,7 @@ int main(void) {
   tcase_add_test(t, forged_models_of_right_rule);
   tcase_add_test(t, search);
   tcase_add_test(t, search_lists_the_points_read);
+  tcase_add_test(t, search_tells_tensors_apart);
   tcase_add_test(t, open_points_with_tensor_preconditions);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -178,8 +178,8 @@ END_TEST
 
 START_TEST(test_helper_killed_mid_query) {
   /* z3's helper dies while z3 works (x^3 + y^3 = z^3 in positive integers keeps it busy):
-   * the fake binary kills every other child of the process that forked its racer, then
-   * says unknown. The query is UNKNOWN, saying how z3's process ended — never unsat — and
+   * the fake binary kills every other child of the process that started it, then says
+   * unknown. The query is UNKNOWN, saying how z3's process ended — never unsat — and
    * the next query is answered by a new helper. */
   const AxTerm *y = ax_term_mk_var(tc, "y", AX_SORT_INT), *z = ax_term_mk_var(tc, "z", AX_SORT_INT);
   const AxTerm *x3 = ax_term_mk_mul(tc, 3, (const AxTerm *[]){x, x, x});
@@ -192,11 +192,10 @@ START_TEST(test_helper_killed_mid_query) {
   const AxTerm *fermat = ax_term_mk_and(tc, 4, parts);
   const char *killer = script("killer",
       "sleep 0.3\n"
-      "gp=$(awk '{print $4}' /proc/$PPID/stat)\n"
       "for d in /proc/[0-9]*; do\n"
       "  p=${d#/proc/}\n"
-      "  [ \"$p\" = \"$PPID\" ] && continue\n"
-      "  [ \"$(awk '{print $4}' $d/stat 2>/dev/null)\" = \"$gp\" ] && kill -9 $p\n"
+      "  [ \"$p\" = \"$$\" ] && continue\n"
+      "  [ \"$(awk '{print $4}' $d/stat 2>/dev/null)\" = \"$PPID\" ] && kill -9 $p\n"
       "done\n"
       "echo unknown");
   AxSolverOpts o = {.kind = AX_SOLVER_PORTFOLIO, .timeout_ms = 20000, .binary = killer,

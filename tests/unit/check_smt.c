@@ -204,6 +204,31 @@ START_TEST(test_nonlinear_int) {
 }
 END_TEST
 
+START_TEST(test_z3_core_gives_way) {
+  /* x·y = 999983 · 1000003 with 2 <= x, y <= 2^20: plain arithmetic, so z3.c asks z3's plain
+   * SMT core first (SIMPLE_MS), which finds no factor in 20 s; the default solver, next
+   * with the rest of the time, bit-blasts the bounded product and does in about 2 s. SAT
+   * with the factors — UNKNOWN would mean the first try's interruption was the end. */
+  const AxTerm *x = ivar("x"), *y = ivar("y"), *big = I(1 << 20);
+  const AxTerm *parts[] = {ax_term_mk_le(tc, I(2), x), ax_term_mk_le(tc, x, big),
+                           ax_term_mk_le(tc, I(2), y), ax_term_mk_le(tc, y, big),
+                           eq(ax_term_mk_mul(tc, 2, (const AxTerm *[]){x, y}),
+                              ax_term_mk_int_str(tc, "999985999949"))};
+  const AxTerm *w[] = {x, y};
+  AxModel *m = NULL;
+  ck_assert_msg(run_with(&backends[0], 30000, and_(5, parts), w, 2, &m) == AX_SMT_SAT, "%s",
+                reason);
+  mpz_t a, b;
+  mpz_inits(a, b, NULL);
+  ck_assert(ax_model_int(m, 0, a) && ax_model_int(m, 1, b));
+  ck_assert_msg(mpz_cmp_ui(b, 999983) == 0 || mpz_cmp_ui(b, 1000003) == 0, "y is no factor");
+  mpz_mul(a, a, b);
+  ck_assert_int_eq(mpz_cmp_ui(a, 999985999949UL), 0);
+  mpz_clears(a, b, NULL);
+  ax_model_free(m);
+}
+END_TEST
+
 START_TEST(test_euclidean_div_mod) {
   const char *label = backends[_i].label;
   /* Variables, so that the solver (not our folding) computes; our folding is the oracle. */
@@ -848,6 +873,7 @@ static Suite *smt_suite(void) {
   tcase_add_loop_test(all, test_sat_model_values, 0, NBACKENDS);
   tcase_add_loop_test(all, test_nonlinear_int, 0, NBACKENDS);
   tcase_add_loop_test(all, test_euclidean_div_mod, 0, NBACKENDS);
+  tcase_add_test(all, test_z3_core_gives_way);
   tcase_add_loop_test(all, test_timeout, 0, NBACKENDS);
   tcase_add_loop_test(all, test_big_dag, 0, NBACKENDS);
   tcase_add_loop_test(all, test_awkward_names, 0, NBACKENDS);

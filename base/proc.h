@@ -20,6 +20,12 @@ void ax_proc_kill_tree(pid_t pid);
 int ax_proc_reap(pid_t pid);
 
 /* "killed by signal 9", "exited with status 3", "ended" (status -1). Writes buf, returns it. */
+
+/* All n bytes from or to fd (a pipe or socket to another process), retried on EINTR and
+ * short transfers. False on an error or, reading, an end before n bytes. A write to a
+ * reader that has gone raises SIGPIPE unless the caller blocks it. */
+bool ax_proc_read_full(int fd, void *buf, size_t n);
+bool ax_proc_write_full(int fd, const void *buf, size_t n);
 const char *ax_proc_describe(int status, char *buf, size_t len);
 
 #endif

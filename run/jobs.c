@@ -70,42 +70,19 @@ static void close_fd(int *fd) {
   *fd = -1;
 }
 
-static bool read_full(int fd, void *p, size_t n) {
-  char *c = p;
-  while (n > 0) {
-    ssize_t r = read(fd, c, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    c += r;
-    n -= (size_t)r;
-  }
-  return true;
-}
-
-static bool write_full(int fd, const void *p, size_t n) {
-  const char *c = p;
-  while (n > 0) {
-    ssize_t w = write(fd, c, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    c += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
 /* --- In a worker ---------------------------------------------------------------------- */
 
 static bool send_message(int fd, char kind, const char *data, size_t len) {
   uint64_t n = (uint64_t)len + 1;
-  return write_full(fd, &n, sizeof n) && write_full(fd, &kind, 1) && write_full(fd, data, len);
+  return ax_proc_write_full(fd, &n, sizeof n) && ax_proc_write_full(fd, &kind, 1) &&
+         ax_proc_write_full(fd, data, len);
 }
 
 /* Serves tasks until the pool closes the pipe. Never returns. */
 static void serve(Pool *p, int in, int out) {
   for (;;) {
     uint64_t i;
-    if (!read_full(in, &i, sizeof i)) break;
+    if (!ax_proc_read_full(in, &i, sizeof i)) break;
     size_t len = 0;
     char *data = p->run(p->ctx, (size_t)i, &len);
     bool ok;
@@ -306,7 +283,7 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
         uint64_t i = next;
         w->task = (long)next++;
         w->started = ax_clock_ms();
-        if (!write_full(w->to, &i, sizeof i)) {   /* it died while idle */
+        if (!ax_proc_write_full(w->to, &i, sizeof i)) {   /* it died while idle */
           bury(&p, w, NULL);
           ndone++;
           continue;

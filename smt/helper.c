@@ -270,6 +270,8 @@ void ax_helper_write_answer(FILE *f, AxSmtResult r, const AxModel *m, const char
   fputs("end\n", f);
 }
 
+/* ax_proc_write_full, but with send's MSG_NOSIGNAL: the worker's main thread, which sends,
+ * does not block SIGPIPE, and a dead helper must be a failed send, not the worker's end. */
 static bool send_all(int fd, const char *s, size_t n) {
   while (n > 0) {
     ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
@@ -281,24 +283,12 @@ static bool send_all(int fd, const char *s, size_t n) {
   return true;
 }
 
-static bool recv_all(int fd, void *buf, size_t n) {
-  char *p = buf;
-  while (n > 0) {
-    ssize_t r = read(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= (size_t)r;
-  }
-  return true;
-}
-
 /* Answers one query read from fd; false when there is none (the caller has gone). */
 static bool serve(int fd) {
   uint32_t len;
-  if (!recv_all(fd, &len, sizeof len) || len > MAX_QUERY) return false;
+  if (!ax_proc_read_full(fd, &len, sizeof len) || len > MAX_QUERY) return false;
   unsigned char *msg = ax_xmalloc(len ? len : 1);
-  if (!recv_all(fd, msg, len)) {
+  if (!ax_proc_read_full(fd, msg, len)) {
     free(msg);
     return false;
   }

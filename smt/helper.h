@@ -3,7 +3,7 @@
  * A racer forked per query pays for a new process: a z3 context made in it writes some
  * 5 000 fresh pages, and each fork write-protects every page of the forking worker again
  * (NOTES.md, session 9). The helper is forked once and never forks, so its memory stays
- * warm; the query reaches it as a term DAG over a pipe (the wire format of helper.c), it
+ * warm; the query reaches it as a term DAG over a socket (the wire format of helper.c), it
  * rebuilds the terms in a context of its own, asks z3.c on a new z3 context, and writes the
  * answer back in the racers' text format (ax_helper_write_answer). A helper that crashes,
  * babbles or outlives its deadline is killed by the caller (ax_helper_kill) and a new one
@@ -25,7 +25,7 @@ bool ax_helper_send(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                     const AxTerm *const *watch, size_t nwatch, bool want_model, pid_t *pid,
                     int *fd, char *reason, size_t reason_len);
 
-/* Kills this process's helper with its tree, reaps it, closes its pipes; the next
+/* Kills this process's helper with its tree, reaps it, closes its socket; the next
  * ax_helper_send forks a new one. Returns its wait status (-1: none, or not reaped). */
 int ax_helper_kill(void);
 

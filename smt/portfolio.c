@@ -88,17 +88,6 @@ typedef struct Racer {
   bool unreplayed;       /* its model was replayed and did not confirm */
 } Racer;
 
-static bool write_all(int fd, const char *s, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, s, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    s += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
 /* --- The binary's racer, a thread ---------------------------------------------------- */
 
 /* Asks the binary, writes the answer to rc->out and closes it. */
@@ -113,7 +102,7 @@ static void *race(void *arg) {
   if (f) {
     ax_helper_write_answer(f, r, m, reason);
     /* a write after the reader gave up fails with EPIPE: SIGPIPE is blocked here */
-    rc->wrote = fclose(f) == 0 && write_all(rc->out, text, len);
+    rc->wrote = fclose(f) == 0 && ax_proc_write_full(rc->out, text, len);
   }
   free(text);
   ax_model_free(m);

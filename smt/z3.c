@@ -120,6 +120,9 @@ typedef struct Tr {
   char *reason;
   size_t reason_len;
   Z3_func_decl exp;         /* the uninterpreted stand-in for exp, once used */
+  /* what the query holds, for the choice of z3's first try (check): a real division by a
+   * non-numeral, an integer div or mod, one by a non-numeral, a floating-point term */
+  bool rdiv_var, idiv, idiv_var, fp;
   const AxSmtlibQuery *names;  /* which subterms become defined constants */
   Z3_ast *defs;             /* their definitions (= const term), to assert */
   size_t ndefs;
@@ -157,6 +160,12 @@ static Z3_func_decl func_decl(Tr *tr, const AxFunc *f) {
 static void translate(const AxTerm *t, void *data) {
   Tr *tr = data;
   if (tr->bad || tr->ast[ax_term_id(t)]) return;
+  AxTermKind kind = ax_term_kind(t);
+  bool by_var = ax_term_nargs(t) == 2 && !ax_term_is_const(ax_term_arg(t, 1));
+  tr->rdiv_var |= kind == AX_TERM_RDIV && by_var;
+  tr->idiv |= kind == AX_TERM_DIV || kind == AX_TERM_MOD;
+  tr->idiv_var |= (kind == AX_TERM_DIV || kind == AX_TERM_MOD) && by_var;
+  tr->fp |= ax_term_sort_is_fp(ax_term_sort(t));
   Z3_context c = tr->ctx;
   size_t n = ax_term_nargs(t);
   Z3_ast small[8], *args = n <= 8 ? small : ax_xmalloc(n * sizeof *args);
@@ -320,47 +329,6 @@ static double elapsed_ms(const struct timespec *t0) {
   return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-static bool pred_real_division(const AxTerm *t, void *unused) {
-  (void)unused;
-  return ax_term_kind(t) == AX_TERM_RDIV && !ax_term_is_const(ax_term_arg(t, 1));
-}
-
-static bool pred_int_division(const AxTerm *t, void *unused) {
-  (void)unused;
-  return ax_term_kind(t) == AX_TERM_DIV || ax_term_kind(t) == AX_TERM_MOD;
-}
-
-/* What keeps a query from the plain core first (check below): exp (uninterpreted to z3,
- * so a model must also replay), a floating-point term, or an integer division or
- * remainder by an unknown. */
-static bool pred_not_core(const AxTerm *t, void *unused) {
-  (void)unused;
-  AxTermKind k = ax_term_kind(t);
-  return k == AX_TERM_EXP || ax_term_sort_is_fp(ax_term_sort(t)) ||
-         ((k == AX_TERM_DIV || k == AX_TERM_MOD) && !ax_term_is_const(ax_term_arg(t, 1)));
-}
-
-/* Does formula go to the plain core first? */
-static bool core_first(const AxTermCtx *tc, const AxTerm *formula) {
-  AxArena *a = ax_arena_new();
-  AxVec found = {0};
-  size_t n = ax_term_collect(tc, &formula, 1, pred_not_core, NULL, a, &found);
-  ax_arena_free(a);
-  return n == 0;
-}
-
-/* Does formula divide by a real unknown, and never divide integers? nlsat reasons over the
- * reals: reading integers as reals only adds models, so its "unsat" stands -- but integer
- * div and mod are not a relaxation of anything it knows, so such queries never go to it. */
-static bool has_real_division(const AxTermCtx *tc, const AxTerm *formula) {
-  AxArena *a = ax_arena_new();
-  AxVec found = {0}, ints = {0};
-  size_t n = ax_term_collect(tc, &formula, 1, pred_real_division, NULL, a, &found);
-  size_t m = n ? ax_term_collect(tc, &formula, 1, pred_int_division, NULL, a, &ints) : 0;
-  ax_arena_free(a);
-  return n > 0 && m == 0;
-}
-
 /* Everything after the context exists; the caller deletes the context. */
 static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
                          const AxTerm *formula, const AxTerm *const *watch, size_t nwatch,
@@ -405,12 +373,15 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
    *   by an unknown (a padded or strided window's index), where the default's
    *   preprocessing was faster (slice_05: 0.8-1.0 s a type with the core first, 0.5-0.66 s
    *   without; the corpus as a whole unchanged).
-   * Any try's unsat is z3's unsat; a try without an answer passes on to the next. */
+   * Any try's unsat is z3's unsat; a try without an answer passes on to the next. What the
+   * query holds was noted while it was translated (Tr's flags): no second walk. */
   unsigned total = o->timeout_ms, first_ms = 0;
   int first = TRY_DEFAULT;
-  if (has_real_division(tc, formula))
+  if (tr.rdiv_var && !tr.idiv)   /* nlsat reasons over the reals: reading integers as reals
+                                  * only adds models, so its unsat stands; integer div and
+                                  * mod are no relaxation of anything it knows */
     first = TRY_NLSAT, first_ms = NRA_MS;
-  else if (core_first(tc, formula))
+  else if (!tr.exp && !tr.fp && !tr.idiv_var)
     first = TRY_SIMPLE, first_ms = SIMPLE_MS;
   if (total && total < 2 * first_ms) first_ms = total / 2;
   struct timespec t0;

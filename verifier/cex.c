@@ -324,10 +324,15 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
     free(v);
   }
   if (ax_concrete_missing(r->c)) {
-    if (r->fill) {
+    if (r->fill) {   /* the formula's k and each tensor's t, in the text and the JSON */
       fprintf(f, "  tensor points not listed: %s (k = %d; t:", ax_concrete_fill_text(r->fill), r->fill);
+      cJSON *jt = cJSON_AddObjectToObject(j, "unlisted_points_t");
+      cJSON_AddNumberToObject(j, "unlisted_points_k", r->fill);
       for (size_t i = 0, n = 0; i < s->nsyms; i++)
-        if (s->syms[i].kind == AX_SYM_TENSOR) fprintf(f, "%s %s = %zu", n++ ? "," : "", s->syms[i].name, i + 1);
+        if (s->syms[i].kind == AX_SYM_TENSOR) {
+          fprintf(f, "%s %s = %zu", n++ ? "," : "", s->syms[i].name, i + 1);
+          cJSON_AddNumberToObject(jt, s->syms[i].name, (double)(i + 1));
+        }
       fputs(")\n", f);
     } else {
       fprintf(f, "  tensor points not listed: 0\n");

@@ -229,6 +229,37 @@ START_TEST(test_z3_core_gives_way) {
 }
 END_TEST
 
+/* A caller with descriptors 0..2 closed (a daemon, `axle ... <&- >&- 2>&-`): the pipes to
+ * cvc5 then take 0..2 themselves, and posix_spawn's dup2s onto 0..2 must still give the
+ * solver its stdin, stdout and stderr. (This glibc gets it right even without pipe.c's
+ * above_stdio — checked — which is there for those whose adddup2(fd, fd) leaves fd
+ * close-on-exec.) In a child of the test, so that the test's own 0..2 stay: sat with
+ * x = 42, then unsat. */
+START_TEST(test_pipe_with_stdio_closed) {
+  const AxTerm *x = ivar("x");
+  const AxTerm *sat = ax_term_mk_and2(tc, ax_term_mk_lt(tc, I(41), x), ax_term_mk_lt(tc, x, I(43)));
+  const AxTerm *unsat = ax_term_mk_and2(tc, ax_term_mk_lt(tc, I(1), x), ax_term_mk_lt(tc, x, I(1)));
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    close(0);
+    close(1);
+    close(2);
+    AxModel *m = NULL;
+    mpz_t v;
+    mpz_init(v);
+    bool ok = run_with(&backends[1], 30000, sat, &x, 1, &m) == AX_SMT_SAT && m &&
+              ax_model_int(m, 0, v) && mpz_cmp_ui(v, 42) == 0 &&
+              run_with(&backends[1], 30000, unsat, NULL, 0, NULL) == AX_SMT_UNSAT;
+    _exit(ok ? 0 : 1);
+  }
+  int status;
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                "with 0..2 closed, cvc5 through pipes did not answer sat (x = 42) and unsat");
+}
+END_TEST
+
 START_TEST(test_euclidean_div_mod) {
   const char *label = backends[_i].label;
   /* Variables, so that the solver (not our folding) computes; our folding is the oracle. */
@@ -874,6 +905,7 @@ static Suite *smt_suite(void) {
   tcase_add_loop_test(all, test_nonlinear_int, 0, NBACKENDS);
   tcase_add_loop_test(all, test_euclidean_div_mod, 0, NBACKENDS);
   tcase_add_test(all, test_z3_core_gives_way);
+  tcase_add_test(all, test_pipe_with_stdio_closed);
   tcase_add_loop_test(all, test_timeout, 0, NBACKENDS);
   tcase_add_loop_test(all, test_big_dag, 0, NBACKENDS);
   tcase_add_loop_test(all, test_awkward_names, 0, NBACKENDS);

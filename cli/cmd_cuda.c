@@ -1,9 +1,11 @@
 /* cmd_cuda.c — `axle cuda` (docs/gpu.md).
  *
- *   axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
+ *   axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
  *             [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]
  *       Writes the CUDA source of the μGraph and the C header of its host entry (default:
- *       FILE.cu with its extension replaced by .h); with --program also the benchmark
+ *       FILE.cu with its extension replaced by .h). A program given in place of the graph
+ *       is lowered to its naive μGraph, one pre-defined kernel per operator (as `axle cost`
+ *       costs it): the baseline the found graphs are timed against. With --program also the benchmark
  *       manifest FILE.json for gpu/bench/bench.py. --single-buffer: no cp.async double
  *       buffering (docs/gpu.md), to time both on a GPU. 0 written, 3 bad input: a located error
  *       in the graph or the program, a graph the target cannot run (shared memory, grid),
@@ -23,8 +25,9 @@
 
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr, "usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
-                  "                 [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]\n");
+  fprintf(stderr, "usage: axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80]\n"
+                  "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"
+                  "                 [--single-buffer]\n");
   return 3;
 }
 
@@ -41,9 +44,11 @@ int ax_cmd_cuda(int argc, char **argv) {
   AxCudaOpts opts = {0};
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(s, "--help") == 0) {
-      printf("usage: axle cuda GRAPH.mug --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]\n"
-             "                 [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]\n");
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      printf("usage: axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80]\n"
+             "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"
+             "                 [--single-buffer]\n"
+             "A program in place of the graph is lowered to one kernel per operator.\n");
       return 0;
     }
     if (strcmp(s, "--single-buffer") == 0) {
@@ -66,14 +71,19 @@ int ax_cmd_cuda(int argc, char **argv) {
       return usage("too many arguments");
     }
   }
-  if (!in) return usage("cuda needs a .mug file");
+  if (!in) return usage("cuda needs a .mug file or a .axl program");
   if (!out) return usage("cuda needs --output FILE.cu");
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
   int status = 3;
   AxSource *src;
-  AxMugraph *g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
+  size_t inl = strlen(in);
+  AxMugraph *g;
+  if (inl > 4 && strcmp(in + inl - 4, ".axl") == 0)   /* the program's naive μGraph */
+    g = ax_files_load_program(a, &d, in, prog_name);
+  else
+    g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
   AxMugraph *prog = NULL;
   if (g && ax_mug_check(g, &d) && (!prog_path || (prog = ax_files_load_program(a, &d, prog_path, prog_name)))) {
     if (!hdr) hdr = beside(a, out, ".h");

@@ -13,18 +13,21 @@
  * threads and 32 blocks per SM; shared memory 128 B/clock/SM at 1.98 GHz. A100 SXM4 80 GB:
  * 108 SMs, 2.0 TB/s (2.039), 312 TFLOP/s, 19.5 TFLOP/s f32, 164 KB per SM (163 KB per
  * block), 128 B/clock at 1.41 GHz. Launch overhead and barrier cost are typical measured
- * orders of magnitude, not vendor figures. */
+ * orders of magnitude, not vendor figures. The two gen_ constants are fitted to axle's own
+ * kernels measured on an H200 (same SMs and clocks as the H100; tools/calibrate-cost.py);
+ * the A100's are those scaled by its clock, not measured. */
 static const AxTarget targets[] = {
     {.name = "h100", .desc = "NVIDIA H100 SXM5 (modelled)", .sms = 132, .hbm_bps = 3.35e12,
      .tc_flops = 989.4e12, .cuda_flops = 66.9e12, .smem_bps = 132 * 128 * 1.98e9,
      .smem_per_sm = 228 * 1024, .smem_per_block = 227 * 1024, .regs_per_sm = 65536,
      .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .launch_s = 3.0e-6,
-     .barrier_s = 20e-9},
+     .barrier_s = 20e-9, .gen_smem_bps_per_block = 23.5e9, .gen_resident_exp = 0.35, .gen_block_s = 1.4e-6},
     {.name = "a100", .desc = "NVIDIA A100 SXM4 80GB (modelled)", .sms = 108, .hbm_bps = 2.0e12,
      .tc_flops = 312e12, .cuda_flops = 19.5e12, .smem_bps = 108 * 128 * 1.41e9,
      .smem_per_sm = 164 * 1024, .smem_per_block = 163 * 1024, .regs_per_sm = 65536,
      .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .launch_s = 3.0e-6,
-     .barrier_s = 25e-9},
+     .barrier_s = 25e-9, .gen_smem_bps_per_block = 23.5e9 * 1.41 / 1.98, .gen_resident_exp = 0.35,
+     .gen_block_s = 1.4e-6 * 1.98 / 1.41},
 };
 
 /* An SM alone may draw up to this multiple of its even share of device bandwidth. */
@@ -78,12 +81,27 @@ static void finish(const AxTarget *t, AxKCost *kc, double threads, double execut
   if (per_sm_hbm > t->hbm_bps / active) per_sm_hbm = t->hbm_bps / active;
   double resident = (double)(kc->blocks_per_sm < rounds ? kc->blocks_per_sm : rounds);
   double warps = resident * ceil(threads / 32.0);
+  kc->threads = (int64_t)threads;
+  kc->warps_per_sm = warps;
   double hide = warps / WARPS_TO_HIDE;
   if (hide > 1) hide = 1;
   if (hide < 0.05) hide = 0.05;
   kc->waves = (int64_t)ceil(B / (sms * (double)kc->blocks_per_sm));
   kc->t_hbm = rounds * (kc->hbm_bytes / B) / (per_sm_hbm * hide);
-  kc->t_smem = rounds * (kc->smem_traffic / B) / (t->smem_bps / sms);
+  double smem_rate = t->smem_bps / sms;
+  kc->t_block = 0;
+  if (kc->graph_defined) {
+    /* The generated code is latency-bound, not bandwidth-bound: measured, a block moved
+     * its shared-memory traffic at ~1/10 of the SM's peak (short-scoreboard stalls on
+     * shared memory) whether it had 128, 256 or 512 threads (its tile loops, not its
+     * threads, set the pace), r blocks resident on one SM together moved ~r^0.35 times
+     * what one does (split-K graphs of 256 to 1024 blocks), and a round of blocks took
+     * ~1.4 µs however little it did. */
+    double gen = pow(resident, t->gen_resident_exp) * t->gen_smem_bps_per_block;
+    if (gen < smem_rate) smem_rate = gen;
+    kc->t_block = ceil(rounds / resident) * t->gen_block_s;   /* blocks resident together wait together */
+  }
+  kc->t_smem = rounds * (kc->smem_traffic / B) / smem_rate;
   kc->t_math = rounds * ((kc->tc_flops / B) / (t->tc_flops / sms) +
                          (kc->cuda_flops / B) / (t->cuda_flops / sms));
   kc->t_launch = t->launch_s;
@@ -92,20 +110,23 @@ static void finish(const AxTarget *t, AxKCost *kc, double threads, double execut
   kc->bound = "memory";
   if (kc->t_smem > body) body = kc->t_smem, kc->bound = "shared";
   if (kc->t_math > body) body = kc->t_math, kc->bound = "compute";
-  if (kc->t_launch > body + kc->t_sync) kc->bound = "launch";
-  kc->time_s = kc->t_launch + body + kc->t_sync;
+  if (kc->t_launch > body + kc->t_block + kc->t_sync) kc->bound = "launch";
+  kc->time_s = kc->t_launch + kc->t_block + body + kc->t_sync;
 }
 
 double ax_cost_kernel_floor(const AxTarget *t, int64_t blocks, double bytes) {
-  /* finish() with hide = 1 (its largest value) and only these bytes: every term it adds
-   * is at least this, and it takes the larger of the memory terms */
+  /* finish() of a graph-defined kernel with hide = 1 (its largest value), the shared rate
+   * at the SM's peak (its largest), only these bytes and as many blocks resident together
+   * as an SM can hold: every term it adds is at least this, and it takes the larger of the
+   * memory terms */
   double sms = t->sms, B = (double)(blocks > 0 ? blocks : 1);
   double rounds = ceil(B / sms), active = B < sms ? B : sms;
   double per_sm_hbm = t->hbm_bps / sms * SM_HBM_BURST;
   if (per_sm_hbm > t->hbm_bps / active) per_sm_hbm = t->hbm_bps / active;
   double hbm = rounds * (bytes / B) / per_sm_hbm;
   double smem = rounds * (bytes / B) / (t->smem_bps / sms);
-  return t->launch_s + (hbm > smem ? hbm : smem);
+  double waves = ceil(rounds / t->max_blocks_per_sm);   /* the fewest finish() can charge */
+  return t->launch_s + waves * t->gen_block_s + (hbm > smem ? hbm : smem);
 }
 
 /* Blocks resident per SM: the tightest of shared memory, registers, threads, blocks. */
@@ -273,9 +294,11 @@ void ax_cost_print_text(FILE *out, const AxMugraph *g, const AxCost *c) {
             k->blocks, k->blocks_per_sm, k->limit, k->waves, k->waves == 1 ? "" : "s");
     fprintf(out,
             "             hbm %.0f B (%.2f us)  smem %.0f B (%.2f us)  tensor %.3g + cuda %.3g FLOP "
-            "(%.2f us)  launch %.2f us  sync %.2f us\n",
+            "(%.2f us)  launch %.2f us  sync %.2f us",
             k->hbm_bytes, k->t_hbm * 1e6, k->smem_traffic, k->t_smem * 1e6, k->tc_flops,
             k->cuda_flops, k->t_math * 1e6, k->t_launch * 1e6, k->t_sync * 1e6);
+    if (k->graph_defined) fprintf(out, "  block latency %.2f us", k->t_block * 1e6);
+    fputc('\n', out);
     if (k->graph_defined)
       fprintf(out, "             shared memory %" PRId64 " B per block, ~%d registers per thread%s\n",
               k->smem_bytes, k->regs, k->fits ? "" : " (over the limit)");
@@ -294,12 +317,14 @@ void ax_cost_print_json(FILE *out, const AxMugraph *g, const AxCost *c) {
             "\"waves\": %" PRId64 ", \"smem_bytes\": %" PRId64 ", \"regs_per_thread\": %d, "
             "\"hbm_bytes\": %.0f, \"smem_traffic_bytes\": %.0f, \"tensor_flops\": %.0f, "
             "\"cuda_flops\": %.0f, \"hbm_us\": %.4f, \"smem_us\": %.4f, \"math_us\": %.4f, "
-            "\"launch_us\": %.4f, \"sync_us\": %.4f, \"fits\": %s}",
+            "\"launch_us\": %.4f, \"sync_us\": %.4f, \"block_us\": %.4f, \"threads\": %" PRId64 ", "
+            "\"warps_per_sm\": %.0f, \"fits\": %s}",
             i ? "," : "", k->name, k->graph_defined ? "graph-defined" : "operator", k->time_s * 1e6,
             k->bound, k->blocks, k->blocks_per_sm, k->limit, k->waves, k->smem_bytes, k->regs,
             k->hbm_bytes, k->smem_traffic, k->tc_flops, k->cuda_flops, k->t_hbm * 1e6,
             k->t_smem * 1e6, k->t_math * 1e6, k->t_launch * 1e6, k->t_sync * 1e6,
-            k->fits ? "true" : "false");
+            k->t_block * 1e6, k->threads,
+            k->warps_per_sm, k->fits ? "true" : "false");
   }
   fprintf(out, "%s]}\n", c->nk ? "\n" : "");
 }

@@ -41,6 +41,12 @@ typedef struct AxTarget {
   int max_blocks_per_sm;
   double launch_s;         /* kernel launch overhead */
   double barrier_s;        /* one __syncthreads over a block */
+  /* axle's generated code (gpu/cuda.c), measured (docs/results-gpu.md, calibration): the
+   * shared-memory traffic one block of a graph-defined kernel moves per second, and the
+   * latency a round of blocks pays whatever its work */
+  double gen_smem_bps_per_block;
+  double gen_resident_exp;   /* r blocks resident on one SM move r^exp times one block's traffic */
+  double gen_block_s;
 } AxTarget;
 
 /* The target named `name` ("h100" or "a100"), or NULL. */
@@ -50,11 +56,14 @@ typedef struct AxKCost {
   const char *name;        /* kernel or operator name (borrowed from the μGraph) */
   bool graph_defined;
   int64_t blocks, blocks_per_sm, waves;
+  int64_t threads;         /* per block */
+  double warps_per_sm;     /* resident on the busiest SM */
   const char *limit;       /* what limits residency: "smem", "regs", "threads", "blocks" */
   int64_t smem_bytes;      /* per block (planned peak); 0 for pre-defined operators */
   int regs;                /* per thread, estimated */
   double hbm_bytes, smem_traffic, tc_flops, cuda_flops;
   double t_hbm, t_smem, t_math, t_launch, t_sync;   /* seconds */
+  double t_block;          /* graph-defined: the blocks' fixed latency, per round */
   double time_s;
   const char *bound;       /* "memory", "shared", "compute", "launch" */
   bool fits;               /* shared memory and registers within the target's limits */

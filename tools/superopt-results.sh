@@ -23,7 +23,7 @@ for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
   ex=superopt/examples
   "$axle" cost $ex/$p.mug --format json >"$dir/$p.hand.json"
   "$axle" cost $ex/$p.axl --format json >"$dir/$p.naive.json"
-  rm -f "$dir/$p.mug"
+  rm -f "$dir/$p.mug" "$dir/$p.dot" "$dir/$p.svg"
   start=$(date +%s.%N)
   "$axle" superopt $ex/$p.axl "${gate[@]}" --jobs "$jobs" --time-limit "$limit" --progress never \
     --format json --output "$dir/$p.mug" >"$dir/$p.search.json" 2>"$dir/$p.search.err"
@@ -52,8 +52,11 @@ done
   echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(date -u +%Y-%m-%d) — a shared"
   echo "machine ($machine; load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end),"
   echo "\`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`${gate[*]}\`."
-  echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), never"
-  echo "measured. *best at s*: when the search found the graph it returned; *search s*: the"
+  echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), with"
+  echo "the generated code's constants calibrated against the kernels measured on a GPU"
+  echo "(docs/results-gpu.md, which also holds the measured times). A benchmark whose best graph"
+  echo "is not modelled faster than its naive graph (one library kernel per operator) keeps no"
+  echo "found graph. *best at s*: when the search found the graph it returned; *search s*: the"
   echo "search (to its limit or exhaustion); *wall s*: the whole run, with the full-shape"
   echo "equivalence check of the returned graph (\`axle equiv\`, δ = 2^-30) — slow for large"
   echo "matmuls (it runs on \`--jobs\` threads)."

@@ -1,30 +1,79 @@
 #!/usr/bin/env bash
 # prepare.sh — writes the benchmark set for gpu/bench/bench.py into OUTDIR: for every
 # example of superopt/examples, NAME.cu (+ NAME.h) and the manifest NAME.json from
-# `axle cuda --program`, NAME.cost with the cost model's time_us when this axle has
-# `axle cost`, and bench.py itself. Copy OUTDIR to a GPU machine (nvcc, Python, PyTorch)
-# and run `python3 OUTDIR/bench.py OUTDIR` there (docs/gpu.md).
-#   usage: gpu/bench/prepare.sh OUTDIR [--target sm_90|sm_80]     ($AXLE: the binary)
+# `axle cuda --program`, NAME.cost with the cost model's time_us, bench.py itself, and
+# OUTDIR/graphs: which graph file each benchmark came from (tools/gpu-keep.sh reads it).
+# Copy OUTDIR to a GPU machine (Python, PyTorch; nvcc unless --build) and run
+# `python3 OUTDIR/bench.py OUTDIR` there (docs/gpu.md).
+#   usage: gpu/bench/prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR]
+#                               [--single-buffer] [--build]
+#   --graphs   hand: the hand-written μGraphs of superopt/examples (default); found: the
+#              search's graphs in docs/superopt-found; naive: each program lowered to one
+#              kernel per operator; a directory: the NAME.mug files in it (variants)
+#   --single-buffer  generate without cp.async double buffering (to time both)
+#   --build    also compile here, with nvcc ($NVCC or /usr/local/cuda/bin/nvcc), NAME.so for
+#              the target (tensor-core path, line info for the sanitizer) and OUTDIR/driver
+#              (bench.py --sanitize), so the GPU machine compiles nothing
+# ($AXLE: the binary.) Exit status: 0 written, 1 a step failed (its message above).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 axle=${AXLE:-$src/build/axle}
-out=${1:?usage: prepare.sh OUTDIR [--target sm_90|sm_80]}
+usage() { echo "usage: prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR] [--single-buffer] [--build]" >&2; exit 1; }
+out=${1:-}
+[ -n "$out" ] && [ "${out#-}" = "$out" ] || usage
 shift
-target=sm_90
-if [ "${1:-}" = --target ]; then target=${2:?--target needs sm_90 or sm_80}; fi
-mkdir -p "$out"
-has_cost=no
-if "$axle" cost --help >/dev/null 2>&1; then has_cost=yes; fi
-for name in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
-  ex=$src/superopt/examples/$name
-  "$axle" cuda "$ex.mug" --output "$out/$name.cu" --target "$target" --program "$ex.axl"
-  if [ $has_cost = yes ]; then
-    gpu=h100; [ "$target" = sm_80 ] && gpu=a100
-    "$axle" cost "$ex.mug" --target $gpu --format json |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["time_us"])' >"$out/$name.cost"
-  fi
+target=sm_90 graphs=hand single= build=no
+while [ $# -gt 0 ]; do
+  case $1 in
+    --target) target=${2:-}; shift 2 || usage ;;
+    --graphs) graphs=${2:-}; shift 2 || usage ;;
+    --single-buffer) single=--single-buffer; shift ;;
+    --build) build=yes; shift ;;
+    *) usage ;;
+  esac
 done
+case $target in sm_90) gpu=h100 ;; sm_80) gpu=a100 ;; *) usage ;; esac
+case $graphs in
+  hand) graph() { echo "$src/superopt/examples/$1.mug"; } ;;
+  found) graph() { echo "$src/docs/superopt-found/$1.mug"; } ;;
+  naive) graph() { echo "$src/superopt/examples/$1.axl"; } ;;
+  *) [ -d "$graphs" ] || usage
+     variants=$(cd "$graphs" && pwd)
+     graph() { echo "$variants/$1.mug"; } ;;
+esac
+mkdir -p "$out"
+rm -f "$out/graphs.new"
+names=
+for name in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+  g=$(graph $name)
+  if [ ! -e "$g" ]; then   # the search keeps no graph that is not modelled faster than naive
+    echo "prepare: $name: no $g, not benchmarked" >&2
+    continue
+  fi
+  names="$names $name"
+  echo "$name $g" >>"$out/graphs.new"   # which graph each benchmark is (tools/gpu-keep.sh)
+  "$axle" cuda "$g" --output "$out/$name.cu" --target "$target" $single \
+    --program "$src/superopt/examples/$name.axl"
+  "$axle" cost "$g" --target $gpu --format json |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["time_us"])' >"$out/$name.cost"
+done
+mv "$out/graphs.new" "$out/graphs"
 cp "$here/bench.py" "$out/bench.py"
-echo "prepare: $out holds 6 benchmarks for $target (cost model: $has_cost); on a GPU machine run"
+if [ $build = yes ]; then
+  nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+  arch=${target#sm_}
+  gencode="-gencode arch=compute_$arch,code=sm_$arch -gencode arch=compute_$arch,code=compute_$arch"
+  # The .so files are made after the .cu files (bench.py uses a NAME.so only when it is
+  # not older than its NAME.cu). Two at a time: nvcc is single-threaded.
+  printf '%s\n' $names | xargs -P 2 -I{} sh -c \
+    "\"$nvcc\" -O3 -std=c++17 $gencode -DAXLE_TC -lineinfo -Xcompiler -fPIC -shared \
+       -o \"$out/{}.so\" \"$out/{}.cu\" && strip \"$out/{}.so\"" ||
+    { echo "prepare: nvcc failed" >&2; exit 1; }
+  "$nvcc" -O2 -std=c++17 $gencode -o "$out/driver" "$here/driver.cu" -ldl ||
+    { echo "prepare: nvcc failed on driver.cu" >&2; exit 1; }
+  strip "$out/driver"
+fi
+echo "prepare: $out holds $(echo $names | wc -w) benchmarks ($graphs graphs${single:+, single-buffered}) for $target" \
+     "(built: $build); on a GPU machine run"
 echo "  python3 $out/bench.py $out --out results-gpu-table.md"

@@ -49,5 +49,74 @@ check "missing .cu: exit 2" test $? -eq 2
 check "missing .cu: message" has "$tmp/out" "lora.json: no generated source"
 python3 "$b/bench.py" "$b" --iters 10 >"$tmp/out" 2>&1
 check "too few iterations: exit 2" test $? -eq 2
+
+# the generator's comments name the μGraph kernel behind every CUDA kernel (per-kernel times)
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/k" >/dev/null 2>&1
+python3 "$tmp/k/bench.py" "$tmp/k" --sanitize memcheck,helgrind >"$tmp/out" 2>&1
+check "bad sanitizer tool: exit 2" test $? -eq 2
+check "bad sanitizer tool: names the tools" has "$tmp/out" "memcheck, racecheck, synccheck, initcheck, ncu"
+python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import bench; print(sorted(bench.kernel_names(sys.argv[2]).items()))" \
+  gpu/bench "$tmp/k/gqa.cu" >"$tmp/names" 2>&1
+check "kernel names: gqa's two kernels" has "$tmp/names" "^\[('ax_k3', 'k1'), ('ax_k4', 'k2')\]$"
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/nv" --graphs naive >"$tmp/out" 2>&1
+check "prepare naive: exit 0" test $? -eq 0
+python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import bench; print(sorted(bench.kernel_names(sys.argv[2]).values()))" \
+  gpu/bench "$tmp/nv/lora.cu" >"$tmp/names" 2>&1
+check "kernel names: lora's operators" has "$tmp/names" "^\['O', '_t1', '_t2', '_t3'\]$"
+check "prepare naive: graphs recorded" has "$tmp/nv/graphs" "^lora .*superopt/examples/lora.axl$"
+# a set of variants from a directory, one graph missing: skipped, said
+mkdir -p "$tmp/var"
+sed 's/block \[128, 1, 1\]/block [256, 1, 1]/' superopt/examples/lora.mug >"$tmp/var/lora.mug"
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/v" --graphs "$tmp/var" >"$tmp/out" 2>&1
+check "prepare DIR: exit 0" test $? -eq 0
+check "prepare DIR: one benchmark" has "$tmp/out" "holds 1 benchmarks"
+check "prepare DIR: missing graphs said" has "$tmp/out" "prepare: gqa: no .*/var/gqa.mug, not benchmarked"
+check "prepare DIR: the variant's block" has "$tmp/v/lora.cu" "dim3(256, 1, 1)"
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/v" --graphs nowhere >"$tmp/out" 2>&1
+check "prepare: bad --graphs exits 1" test $? -eq 1
+# run-all.sh with no time left skips every step and says so
+gpu/bench/run-all.sh "$tmp" "$tmp/run" 0 >/dev/null 2>&1
+check "run-all: writes env.txt" test -s "$tmp/run/env.txt"
+check "run-all: every step skipped, said" has "$tmp/run/log.txt" "^run-all: time nv: skipped, out of time$"
+check "run-all: done" has "$tmp/run/log.txt" "^run-all: done after"
+
+# prepare --build (nvcc here) makes the libraries and the sanitizer driver; the driver
+# refuses bad arguments (exit 2) and, without a GPU, says it cannot place the inputs
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$NVCC" ]; then
+  AXLE="$AXLE" NVCC="$NVCC" gpu/bench/prepare.sh "$tmp/built" --graphs "$tmp/var" --build >"$tmp/out" 2>&1
+  check "build: exit 0" test $? -eq 0
+  check "build: library exports the entry" bash -c "nm -D '$tmp/built/lora.so' | grep -q ' T axle_run_lora$'"
+  check "build: library not older than its source" test ! "$tmp/built/lora.so" -ot "$tmp/built/lora.cu"
+  "$tmp/built/driver" >"$tmp/out" 2>&1
+  check "driver: no arguments: exit 2" test $? -eq 2
+  "$tmp/built/driver" "$tmp/built/lora.so" axle_run_lora in f16:x out f16:1 >"$tmp/out" 2>&1
+  check "driver: bad buffer: exit 2" test $? -eq 2
+  check "driver: bad buffer: message" has "$tmp/out" "bad buffer 'f16:x'"
+  "$tmp/built/driver" "$tmp/built/lora.so" axle_run_nothing in f16:1 out f16:1 >"$tmp/out" 2>&1
+  check "driver: unknown entry: exit 2" test $? -eq 2
+  "$tmp/built/driver" "$tmp/none.so" axle_run_lora in f16:1 out f16:1 >"$tmp/out" 2>&1
+  check "driver: missing library: exit 2" test $? -eq 2
+  if ! python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    "$tmp/built/driver" "$tmp/built/lora.so" axle_run_lora in f16:4096 f16:1048576 f16:4096 f16:65536 \
+      out f16:65536 >"$tmp/out" 2>&1
+    check "driver: no GPU: exit 1" test $? -eq 1
+  fi
+else
+  echo "SKIP: nvcc not found: prepare.sh --build and the sanitizer driver were NOT tested"
+fi
+
+# docs/results-gpu.md is exactly what tools/gpu-results.py makes of docs/gpu-run with this
+# binary's cost model (regenerate it after changing either)
+AXLE="$AXLE" python3 tools/gpu-results.py --out "$tmp/results-gpu.md" >"$tmp/out" 2>&1
+check "gpu-results: exit 0" test $? -eq 0
+check "gpu-results: docs/results-gpu.md is current" cmp -s "$tmp/results-gpu.md" docs/results-gpu.md
+mkdir -p "$tmp/emptyrun"
+python3 tools/gpu-results.py "$tmp/emptyrun" --out "$tmp/x.md" >"$tmp/out" 2>&1
+check "gpu-results: a run without files: exit 2" test $? -eq 2
+check "gpu-results: names the file" has "$tmp/out" "env.txt"
+tools/gpu-keep.sh "$tmp/emptyrun" "$tmp/built" testrun >"$tmp/out" 2>&1
+check "gpu-keep: missing files: exit 1" test $? -eq 1
+check "gpu-keep: nothing kept" test ! -e docs/gpu-run/testrun
 echo "gpu bench: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -67,6 +67,19 @@ check "manifest: program steps" \
 check "unpaired program: exit 3" test $? -eq 3
 check "unpaired program: located" has "$tmp/err" "qknorm.mug:4:9: error: input 'Q' of mugraph 'qknorm' is not a tensor of program 'lora'"
 check "unpaired program: no files left" test ! -e "$tmp/m.cu" -a ! -e "$tmp/m.json" -a ! -e "$tmp/m.h"
+# a program in place of the graph: its naive μGraph, one pre-defined kernel per operator
+# (qknorm: 7 operators; the manifest pairs with the program itself)
+"$AXLE" cuda "$ex/qknorm.axl" --output "$tmp/naive.cu" --program "$ex/qknorm.axl"
+check "naive: exit 0" test $? -eq 0
+check "naive: a kernel per operator" test "$(grep -c '^__global__ void __launch_bounds__(256) ax_op' "$tmp/naive.cu")" -eq 7
+check "naive: no graph-defined kernel" bash -c "! grep -q ' ax_k[0-9]*(' '$tmp/naive.cu'"
+check "naive: entry named after the program" has "$tmp/naive.cu" "^extern \"C\" int axle_run_qknorm("
+check "naive: manifest" jqt '.entry == "axle_run_qknorm" and (.steps | length) == 7' "$tmp/naive.json"
+printf 'program p {\n  input X : f16[4, 8]\n  output Y = matmul(X, X)\n}\n' >"$tmp/badp.axl"
+"$AXLE" cuda "$tmp/badp.axl" --output "$tmp/n.cu" 2>"$tmp/err"
+check "bad program: exit 3" test $? -eq 3
+check "bad program: located" has "$tmp/err" "badp.axl:3:"
+check "bad program: no file" test ! -e "$tmp/n.cu"
 # bad input
 "$AXLE" cuda "$tmp/none.mug" --output "$tmp/n.cu" 2>"$tmp/err"
 check "missing file: exit 3" test $? -eq 3

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile check of the generated CUDA (docs/gpu.md, "Compile check"), for sm_90 and sm_80:
 #   * every example of superopt/examples, the sm_80 shared-memory edge case (sm_90 only),
-#     every pre-defined operator, QKNorm in bf16, the double-buffering edge cases;
+#     every pre-defined operator, QKNorm in bf16, the double-buffering edge cases, and each
+#     example's program lowered to one kernel per operator (sm_90);
 #   * every graph the superoptimizer writes: docs/superopt-found (tools/superopt-results.sh;
 #     searched for the H100, so one over the A100's shared memory is checked refused for
 #     sm_80 instead) and the graphs of tests/e2e/superopt_search.sh, whose searches (sections 1-3) are
@@ -75,6 +76,11 @@ for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_s
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
     compile_check "$(basename "$g")" "$g.mug" "$t"
   done
+done
+
+# every program lowered to one pre-defined kernel per operator (the naive baseline)
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans}; do
+  compile_check "naive-$(basename "$g")" "$g.axl" sm_90
 done
 
 # every graph the superoptimizer found and wrote (docs/superopt-found)

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""gpu-results.py - writes docs/results-gpu.md from a GPU run's files.
+
+    tools/gpu-results.py [RUN_DIR...] [--out FILE]   ($AXLE: the binary for the calibration)
+
+Each RUN_DIR (default: every folder under docs/gpu-run) is what gpu/bench/run-all.sh wrote on
+a GPU machine: env.txt, tables.md, kernels.jsonl, sanitize.txt, ncu.txt, with the measured
+graphs in SET/NAME.mug. Every figure in the page comes from those files (and from
+tools/calibrate-cost.py run over them); nothing in it is typed by hand. Exit status: 0 written, 2 a file is missing
+or malformed.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAMES = ["rmsnorm_linear", "gated_mlp", "lora", "gqa", "qknorm", "ntrans"]
+
+
+def read(run, name):
+    with open(os.path.join(run, name)) as f:
+        return f.read()
+
+
+def parse_tables(text):
+    """{(set, benchmark): {column: value}} from bench.py's tables, and each set's caption."""
+    rows, captions, header, cur = {}, {}, None, None
+    for line in text.splitlines():
+        if line.startswith("### "):
+            cur = line[4:].strip()
+        elif line.startswith("Measured ") and cur:
+            captions[cur] = line
+        elif line.startswith("| device |"):
+            header = [c.strip() for c in line.strip("|").split("|")]
+        elif line.startswith("| ") and header and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            row = dict(zip(header, cells))
+            s, b = row["benchmark"].split("/", 1)
+            rows[(s, b)] = row
+    return rows, captions
+
+
+def num(row, col):
+    try:
+        return float(row[col])
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def ratio(a, b):
+    return "—" if a is None or b is None or b == 0 else f"{a / b:.2f}×"
+
+
+def fmt(x):
+    return "—" if x is None else f"{x:.1f}"
+
+
+def ncu_kernels(text):
+    """One dict per kernel section of ncu.txt: benchmark, kernel, launch, metrics."""
+    out, bench, cur = [], None, None
+    for line in text.splitlines():
+        m = re.match(r"^(\S+/\S+): ncu: ", line)
+        if m:
+            bench = m.group(1)
+            continue
+        m = re.match(r"^\s+(ax_\w+)\(.*\) \((\d+), (\d+), (\d+)\)x\((\d+), (\d+), (\d+)\)", line)
+        if m:
+            cur = {"benchmark": bench, "kernel": m.group(1),
+                   "grid": "×".join(m.group(i) for i in (2, 3, 4)),
+                   "block": int(m.group(5)) * int(m.group(6)) * int(m.group(7)), "stall": ""}
+            out.append(cur)
+            continue
+        if not cur:
+            continue
+        for key, pat in (("duration", r"^\s+Duration\s+us\s+([\d.,]+)"),
+                         ("clock", r"^\s+SM Frequency\s+Ghz\s+([\d.]+)"),
+                         ("occupancy", r"^\s+Achieved Occupancy\s+%\s+([\d.]+)"),
+                         ("regs", r"^\s+Registers Per Thread\s+register/thread\s+(\d+)"),
+                         ("sol_mem", r"^\s+Memory Throughput\s+%\s+([\d.]+)"),
+                         ("sol_sm", r"^\s+Compute \(SM\) Throughput\s+%\s+([\d.]+)")):
+            m = re.match(pat, line)
+            if m and key not in cur:
+                cur[key] = m.group(1).replace(",", "")
+        m = re.search(r"spends ([\d.]+) cycles being stalled waiting for (a scoreboard dependency on)?", line)
+        if m and not cur["stall"]:
+            cur["stall"] = f"{m.group(1)} cycles/instr. on " + ("a scoreboard (shared memory)" if m.group(2)
+                                                                 else "other stalls")
+    return out
+
+
+SET_TITLES = {"hand": "axle hand-written", "found": "axle found", "single": "axle single-buffered",
+              "naive": "axle naive (one kernel per operator)"}
+
+
+def set_order(rows):
+    sets = []
+    for s in ["hand", "found", "single", "naive"] + sorted({k[0] for k in rows}):
+        if s not in sets and any(k[0] == s for k in rows):
+            sets.append(s)
+    return sets
+
+
+def summary(w, rows):
+    """One row per benchmark: every set's GPU time, eager, compiled, and ratios to hand."""
+    sets = set_order(rows)
+    base = "found" if "found" in sets else sets[0]
+    head = [SET_TITLES.get(s, f"axle {s}") for s in sets]
+    ratios = [f"hand / {s}" for s in sets if s != "hand" and "hand" in sets]
+    w("| benchmark | " + " | ".join(head) + " | PyTorch eager | torch.compile | eager / " + base +
+      " | compiled / " + base + "".join(f" | {r}" for r in ratios) + " |")
+    w("|---" * (3 + len(head) + 2 + len(ratios)) + "|")
+    for n in NAMES:
+        t = {s: num(rows.get((s, n), {}), "axle µs") for s in sets}
+        ref = rows.get((sets[0], n), {})
+        te, tc = num(ref, "eager µs"), num(ref, "compiled µs")
+        cells = [fmt(t[s]) for s in sets] + [fmt(te), fmt(tc), ratio(te, t[base]), ratio(tc, t[base])]
+        cells += [ratio(t["hand"], t[s]) for s in sets if s != "hand" and "hand" in sets]
+        w(f"| {n} | " + " | ".join(cells) + " |")
+    w("")
+    w(f"A ratio is a time over a time: above 1× the set after the slash took less GPU time. "
+      "Outputs were checked against PyTorch eager on every row (max |a − b| / max |b| within the "
+      "dtype's tolerance, the same places non-finite): " +
+      f"{sum(r.get('outputs', '').startswith('ok') for r in rows.values())} of {len(rows)} rows agree.")
+    inf = sorted({b for (s, b), r in rows.items() if "vs eager inf" in r.get("outputs", "")})
+    if inf:
+        w(f"For {', '.join(inf)} the f16 output is not finite for these inputs in every implementation "
+          "(the program's `exp` of unscaled normalized dot products overflows f16), so the check "
+          "there compares only where the non-finite values are.")
+    if "found" in sets and "hand" in sets:
+        found = [n for n in NAMES if num(rows.get(("found", n), {}), "axle µs") is not None]
+        beat = lambda col: [n for n in found if num(rows[("found", n)], "axle µs") < num(rows[(sets[0], n)], col)]
+        w(f"The search's graphs took less GPU time than PyTorch eager on {len(beat('eager µs'))} of "
+          f"{len(found)} benchmarks ({', '.join(beat('eager µs')) or 'none'}) and less than "
+          f"torch.compile on {len(beat('compiled µs'))} ({', '.join(beat('compiled µs')) or 'none'}).")
+    errs = sorted(abs(float(r["model error"].rstrip("%"))) for (s, b), r in rows.items()
+                  if s in ("hand", "found") and r.get("model error", "—") not in ("—", ""))
+    return errs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runs", nargs="*")
+    ap.add_argument("--out", default=os.path.join(SRC, "docs", "results-gpu.md"))
+    o = ap.parse_args()
+    runs = o.runs or sorted(os.path.dirname(p) for p in
+                            glob.glob(os.path.join(SRC, "docs", "gpu-run", "*", "tables.md")))
+    data = []
+    try:
+        for run in runs:
+            env = read(run, "env.txt").splitlines()
+            rows, captions = parse_tables(read(run, "tables.md"))
+            if len(env) < 3 or not rows:
+                raise ValueError(f"{run}: env.txt or tables.md is incomplete")
+            data.append((run, env, rows, captions, read(run, "sanitize.txt"), ncu_kernels(read(run, "ncu.txt"))))
+    except (OSError, KeyError, ValueError) as e:
+        print(f"gpu-results: error: {e}", file=sys.stderr)
+        return 2
+    data.sort(key=lambda d: d[1][0])   # by the date each run began
+    if not data:
+        print("gpu-results: error: no run (docs/gpu-run/*/tables.md)", file=sys.stderr)
+        return 2
+    cal = subprocess.run([sys.executable, os.path.join(SRC, "tools", "calibrate-cost.py")] + runs,
+                         capture_output=True, text=True)
+    if cal.returncode != 0:
+        print(f"gpu-results: error: calibrate-cost.py: {cal.stderr.strip()}", file=sys.stderr)
+        return 2
+    here = os.path.join(SRC, "docs")   # links as seen from docs/results-gpu.md, wherever written
+    L = []
+    w = L.append
+    w("# GPU results")
+    w("")
+    w("Measured by `gpu/bench/run-all.sh` (docs/gpu.md, \"Benchmark on a GPU\"); generated by")
+    w("`tools/gpu-results.py` from each run's files (" +
+      ", ".join(f"`{os.path.relpath(r, here)}/`" for r, *_ in data) + "). Every time here was")
+    w("measured; the cost model's figures beside them are marked as modelled. The generated code")
+    w("was `axle cuda --target sm_90`, built with nvcc 13.0 `-O3 -DAXLE_TC -lineinfo` on the")
+    w("development machine (`prepare.sh --build`): nothing was compiled on the GPU machine.")
+    w("")
+    w("**axle µs** is the GPU time of one call: the summed durations of its kernels, copies and")
+    w("sets as CUPTI records them (50 profiled calls, median per kernel). **call µs** wraps one")
+    w("call in CUDA events and so includes the host's launch work (through ctypes for axle, the")
+    w("Python interpreter for eager): for kernels of a few microseconds it measures the host, not")
+    w("the GPU. Inputs stay in place between calls, so the data is L2-warm where it fits. Ratios")
+    w("are only ever taken within one run.")
+    before = None
+    for run, env, rows, captions, _, ncu in data:
+        w("")
+        w(f"## Run `{os.path.basename(run)}`: {', '.join(set_order(rows))}")
+        w("")
+        w(f"{env[0]}; {env[1]} (device, driver, max SM and memory clocks, memory); {env[2]}; "
+          f"compute-sanitizer {env[3].replace('Version ', '') if len(env) > 3 else '?'}.")
+        w("")
+        errs = summary(w, rows)
+        if before is None:
+            before = (os.path.basename(run), errs)
+        if ncu:
+            w(f"Achieved occupancy of the generated kernels under Nsight Compute: "
+              f"{min(float(k.get('occupancy', 100)) for k in ncu):.1f}–"
+              f"{max(float(k.get('occupancy', 0)) for k in ncu):.1f}% (blocks of "
+              f"{', '.join(sorted({str(k['block']) for k in ncu}))} threads).")
+    w("")
+    w("## Sanitizer")
+    w("")
+    runs_s = [(os.path.basename(r), ln) for r, _, _, _, san, _ in data for ln in san.splitlines()
+              if re.match(r"^\S+/\S+: \w+: exit", ln)]
+    fails = [f"{r}: {ln}" for r, ln in runs_s if not re.search(r": exit 0 ", ln)]
+    tools = sorted({ln.split(": ")[1] for _, ln in runs_s})
+    sets = sorted({ln.split("/")[0] for _, ln in runs_s})
+    w(f"compute-sanitizer ran each entry once through `gpu/bench/driver.cu` (no Python in the "
+      f"process): {len(runs_s)} runs ({', '.join(tools)}) over the graphs of {', '.join(sets)}; "
+      f"**{len(fails)} reported an error**." +
+      (" Every run: `ERROR SUMMARY: 0 errors` (memcheck also 0 bytes leaked; racecheck 0 hazards)."
+       if not fails else ""))
+    for ln in fails:
+        w(f"* {ln}")
+    run, _, _, _, _, ncu = next((d for d in data if d[5]), data[0])
+    if ncu:
+        w("")
+        w(f"## Where the time goes (Nsight Compute, run `{os.path.basename(run)}`)")
+        w("")
+        w("ncu runs each kernel at its own locked clock, so its durations are longer than the tables'.")
+        w("")
+        w("| benchmark | kernel | grid × block | registers | achieved occupancy | SM throughput | "
+          "memory throughput | ncu µs (at GHz) | top stall |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for k in ncu:
+            w(f"| {k['benchmark']} | {k['kernel']} | {k['grid']} × {k['block']} | {k.get('regs', '?')} | "
+              f"{k.get('occupancy', '?')}% | {k.get('sol_sm', '?')}% | {k.get('sol_mem', '?')}% | "
+              f"{k.get('duration', '?')} ({k.get('clock', '?')}) | {k['stall'] or '—'} |")
+    w("")
+    w("## Cost model calibration")
+    w("")
+    w("The model's three constants for the generated code (`gen_smem_bps_per_block`, `gen_resident_exp`, `gen_block_s`,")
+    w("superopt/cost.c; docs/superopt.md §8) were fitted to these kernels; `tools/calibrate-cost.py`")
+    w("prints the model of the current binary against every measured graph-defined kernel.")
+    if before and before[1]:
+        errs = sorted(before[1])
+        w(f"The binary that prepared the first run, `{before[0]}`, modelled its graphs "
+          f"{int(errs[len(errs) // 2])}% off in the median (up to {int(errs[-1])}%: its tables' *model "
+          "error* column).")
+    w("")
+    L.extend(cal.stdout.rstrip("\n").splitlines())
+    for run, env, rows, captions, _, _ in data:
+        for s in set_order(rows):
+            w("")
+            w(f"## Measured table: run `{os.path.basename(run)}`, {s}")
+            w("")
+            if s in captions:
+                w(captions[s])
+                w("")
+            w("| device | benchmark | axle µs | eager µs | compiled µs | eager / axle | compiled / axle "
+              "| axle call µs | eager call µs | compiled call µs | cost model µs | model error | outputs |")
+            w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+            for (t, b), r in rows.items():
+                if t == s:
+                    w("| " + " | ".join(r.values()) + " |")
+    w("")
+    w("The *cost model µs* and *model error* columns are those of the binary that prepared each")
+    w("run; the calibration section is the current model.")
+    text = "\n".join(L) + "\n"
+    with open(o.out, "w") as f:
+        f.write(text)
+    print(f"gpu-results: wrote {o.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -960,8 +960,10 @@ typedef struct OpCheck {
   bool on_maps;       /* also map arithmetic: max(s, t), min(s, t), abs(s) on maps */
   /* commutes with merging two adjacent named axes of a class into one (their index pair
    * read row-major): its element at a position of such an axis depends on its operands at
-   * that position only, or sums over every position — the flatten argument's condition
-   * (verifier/rank.c, docs/semantics.md "Flatten: the merge argument") */
+   * that position only, or sums over every position, or reverses every named axis (the
+   * pair (n.j - 1 - a, n.(j+1) - 1 - b) is, merged, n.j n.(j+1) - 1 - (a n.(j+1) + b): the
+   * merged axis reversed) — the flatten argument's condition (verifier/rank.c,
+   * docs/semantics.md "Flatten: the merge argument") */
   bool merges;
 } OpCheck;
 
@@ -1000,7 +1002,7 @@ static const OpCheck checks[AX_OP_COUNT] = {
     [AX_OP_DYNAMIC_UPDATE_SLICE] = {.axes = axes_update},
     [AX_OP_CONCAT] = {.axes = axes_concat, .rank1 = {.attr = 0, .why = "concat axis"}},
     [AX_OP_RELABEL] = {.axes = axes_relabel, .merges = true},
-    [AX_OP_REVERSE] = {.axes = axes_window},
+    [AX_OP_REVERSE] = {.axes = axes_window, .merges = true},
     [AX_OP_RESHAPE_DEGENERATE] = {.axes = axes_degenerate},
     [AX_OP_REDUCE] = {.axes = axes_reduce, .merges = true},
     [AX_OP_DOT] = {.axes = axes_dot, .merges = true},
@@ -1536,6 +1538,7 @@ static void check_stmt(Checker *c, AxStmt *st) {
 typedef struct Used {
   Checker *c;
   uint8_t *visited;   /* per symbol: a let already walked */
+  bool require;       /* walking a precondition: the reason says so */
 } Used;
 
 static void mark_used(const AxExpr *e, void *ctx) {
@@ -1544,7 +1547,9 @@ static void mark_used(const AxExpr *e, void *ctx) {
   if (!e) return;
   if (e->ty.op >= 0 && checks[e->ty.op].rank1.why && e->ty.attrs) {
     const AxExpr *v = e->ty.attrs[checks[e->ty.op].rank1.attr];
-    if (v) mark_singleton(c, (uint64_t)1 << sym(c, v->ty.sym)->axis, v->span, checks[e->ty.op].rank1.why);
+    const char *why = checks[e->ty.op].rank1.why;
+    if (u->require) why = ax_arena_printf(c->a, "%s in a precondition", why);
+    if (v) mark_singleton(c, (uint64_t)1 << sym(c, v->ty.sym)->axis, v->span, why);
   }
   if (e->kind == AX_E_NAME) {
     if (e->ty.sym >= 0 && sym(c, e->ty.sym)->kind == AX_SYM_LET && !u->visited[e->ty.sym]) {
@@ -1562,7 +1567,9 @@ static void fixed_classes(Checker *c) {
   memset(u.visited, 0, c->syms.len + 1);
   mark_used(c->s->lhs, &u);
   mark_used(c->s->rhs, &u);
+  u.require = true;   /* a precondition that fixes a rank says so ("rank x fixed to 1 by ...") */
   for (size_t i = 0; i < c->reqs.len; i++) mark_used(c->reqs.items[i], &u);
+  u.require = false;
   for (size_t i = 0; i < c->hints.len; i++) mark_used(c->hints.items[i], &u);
 }
 

@@ -2,6 +2,7 @@
  * arithmetic of infinities, NaN and division by zero, which this file defines. */
 #include "semantics/concrete.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -33,7 +34,14 @@ struct AxConcrete {
   int fill;          /* ax_concrete_set_fill */
   bool record;       /* ax_concrete_record_fills */
   AxVec filled;      /* Entry*: unset points read, at most AX_CONCRETE_MAX_FILLED */
+  long summands;     /* summands evaluated so far, nested sums included (SUM_BUDGET) */
 };
+
+/* The summands one replay may evaluate, over all its reductions, nested ones included:
+ * every summand allocates its index and values in the arena until the replay ends, so a
+ * model with large sizes and nested sums would exhaust the worker's memory (an ERROR)
+ * where it should only leave the replay undone (UNKNOWN). */
+#define SUM_BUDGET (1L << 19)
 
 #define C(d) ((AxConcrete *)(d))
 #define V(x) ((const Val *)(x))
@@ -558,9 +566,29 @@ static bool same_index(const Entry *e, int sym, const AxV *idx, size_t n) {
   return true;
 }
 
+/* A sampled fill (modes from AX_CONCRETE_FILL_SAMPLED on): a value drawn from a small set
+ * of edge values by a hash of the mode, the tensor and the index — halves and negatives
+ * included for reals, so that a base of -1 and an exponent of 1/2 can meet. */
+static AxV sampled_value(AxConcrete *c, int sym, AxType t, const AxV *idx, size_t n) {
+  static const long nums[] = {0, 1, -1, 2, 1, -1, 3, -2}, dens[] = {1, 1, 1, 1, 2, 2, 1, 1};
+  uint64_t h = 0x9e3779b97f4a7c15ULL * (uint64_t)(c->fill + 1) + 0x632be59bd9b4e019ULL * (uint64_t)(sym + 1);
+  for (size_t i = 0; i < n; i++) {
+    long v = mpz_fits_slong_p(V(idx[i])->z) ? mpz_get_si(V(idx[i])->z) : 1;
+    h = (h ^ (uint64_t)v) * 0x100000001b3ULL + (uint64_t)i;
+  }
+  h ^= h >> 29;
+  size_t pick = (size_t)(h % 8);
+  if (t == AX_BOOL) return mkbool(c, pick & 1);
+  Val *v = num(c, AX_FIN);
+  mpq_set_si(v->q, nums[pick], t == AX_REAL ? (unsigned long)dens[pick] : 1);
+  mpq_canonicalize(v->q);
+  return v;
+}
+
 /* What the unset point idx of a tensor of element type t reads as (ax_concrete_set_fill). */
 static AxV fill_value(AxConcrete *c, int sym, AxType t, const AxV *idx, size_t n) {
   if (!c->fill) return elem_lit(&c->dom, t, "0", 0);
+  if (c->fill >= AX_CONCRETE_FILL_SAMPLED) return sampled_value(c, sym, t, idx, n);
   long h = 7L * c->fill + 11L * (sym + 1);
   for (size_t i = 0; i < n; i++) h += 31L * (long)(i + 1) * (mpz_fits_slong_p(V(idx[i])->z) ? mpz_get_si(V(idx[i])->z) : 1);
   h = ((h % 13) + 13) % 13 - 6;
@@ -611,6 +639,7 @@ void ax_concrete_filled(const AxConcrete *c, size_t i, int *sym, const AxV **idx
 void ax_concrete_set_fill(AxConcrete *c, int mode) { c->fill = mode; }
 
 const char *ax_concrete_fill_text(int mode) {
+  if (mode >= AX_CONCRETE_FILL_SAMPLED) return "sampled (each point read is listed)";
   return mode ? "((7k + 11t + 31 * sum of (i+1) * index_i) mod 13) - 6" : "0";
 }
 
@@ -634,6 +663,11 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
     d->unsupported = "a reduction over more than 2^20 elements cannot be replayed";
     return acc;
   }
+  if (C(d)->summands + total > SUM_BUDGET) {
+    d->unsupported = "the replay's reductions need more than 2^19 summands in all";
+    return acc;
+  }
+  C(d)->summands += total;
   AxV idx[64];
   long at[64] = {0};
   for (long i = 0; i < total; i++) {

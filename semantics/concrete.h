@@ -32,6 +32,10 @@ size_t ax_concrete_missing(const AxConcrete *c);
  * confuses X with Y (reduce_02's mutant: X summed twice) agreed on every filled input. */
 void ax_concrete_set_fill(AxConcrete *c, int mode);
 const char *ax_concrete_fill_text(int mode);   /* the rule above, for reports */
+/* Modes from this one on fill with values sampled from a small set of edge values (0, ±1,
+ * 2, ±1/2 for reals, 3, -2) by a hash of the mode, the tensor and the index: for searches
+ * that list every point they read (ax_concrete_record_fills). */
+#define AX_CONCRETE_FILL_SAMPLED 100
 /* Recording (off until ax_concrete_record_fills): the first AX_CONCRETE_MAX_FILLED distinct
  * unset points read, in the order first read, each with the value its fill gave — what a
  * replay of inputs made only of fill (verifier/cex.c ax_cex_search) shows as the tensor

@@ -1092,13 +1092,121 @@ static AxV at_binary(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) 
   return D->elem_binary(D, (AxOp)e->ty.op, t, operand_at(in, e, 0, t, idx), operand_at(in, e, 1, t, idx));
 }
 
+/* ---- where an application reads an operand ---------------------------------------------
+ *
+ * An inverse rule answers: at which index of application e is operand `j` read at index
+ * q? (NULL: no single such index, or not worked out for this operator.) Tensor
+ * preconditions use it to look for the point of their own shape that constrains the
+ * element a rule reads (ax_den_assume): for `require reverse(A, [x]) > 0` and a read of A
+ * at q, the point n - 1 - q. An index it returns may lie outside e's shape, or not read
+ * q at all (a stride that does not divide): every instance is guarded by "inside the
+ * shape", so a wrong candidate costs a useless assumption, never a wrong one. Axes of e
+ * the operand does not have are left NULL (the caller fills them). */
+typedef AxIndex *InverseRule(AxInst *in, const AxExpr *e, int j, const AxIndex *q);
+
+/* element-wise: the same index (a scalar operand is read at every index: left open) */
+static AxIndex *inv_same(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  (void)j;
+  return restrict_to(in, e, q);
+}
+
+/* the operand's index moved on the listed axes by f, each named axis in turn; none when q
+ * does not fix an axis it moves (a scalar read below: read at every index) */
+static AxIndex *inv_moved(AxInst *in, const AxExpr *e, const AxIndex *q, uint64_t axes, PerAxis *f) {
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  for (int i = 0; i < (int)in->syms->naxes; i++)
+    if ((axes & x->axes) >> i & 1 && !q->at[i]) return NULL;
+  AxIndex *p = restrict_to(in, e, q);
+  each_named(&(Axes){.in = in, .e = e, .x = x, .idx = q}, axes & x->axes, p->at, f);
+  return p;
+}
+
+/* PAD: operand index y is output index y (interior + 1) + lo */
+static AxV pad_target(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV lo = attr_at(in, c->e, 0, i, k, c->x);
+  AxV step = c->e->ty.op == AX_OP_PAD ? D->iadd(D, attr_at(in, c->e, 1, i, k, c->x), lit(in, 1)) : lit(in, 1);
+  return D->iadd(D, D->imul(D, c->idx->at[i][k], step), lo);
+}
+
+static AxIndex *inv_pad(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  return j == 0 ? inv_moved(in, e, q, ~(uint64_t)0, pad_target) : NULL;
+}
+
+/* SLICE: operand index s + p x is output index x = (y - s) div p (p >= 1 when valid) */
+static AxV slice_target(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  AxV stride = attr_at(in, c->e, 2, i, k, c->x);
+  stride = D->ite(D, D->ilt(D, lit(in, 0), stride), stride, lit(in, 1), 0, AX_INT);
+  return D->idiv(D, D->isub(D, c->idx->at[i][k], attr_at(in, c->e, 0, i, k, c->x)), stride);
+}
+
+static AxIndex *inv_slice(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  (void)j;
+  return inv_moved(in, e, q, ~(uint64_t)0, slice_target);
+}
+
+/* DYSLICE: operand index s + x is output index x */
+static AxV dynamic_slice_target(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  return D->isub(D, c->idx->at[i][k], attr_at(in, c->e, 0, i, k, c->x));
+}
+
+static AxIndex *inv_dynamic_slice(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  (void)j;
+  return inv_moved(in, e, q, ~(uint64_t)0, dynamic_slice_target);
+}
+
+/* REVERSE: its own inverse */
+static AxIndex *inv_reverse(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  (void)j;
+  return inv_moved(in, e, q, attr_axes(in, e->ty.attrs[0]), reverse_source);
+}
+
+/* DYUPSLICE: the operand A where it shows, the update U at s + x */
+static AxV update_target(const Axes *c, int i, int k) {
+  AxInst *in = c->in;
+  return D->iadd(D, c->idx->at[i][k], attr_at(in, c->e, 0, i, k, c->x));
+}
+
+static AxIndex *inv_update(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  return j == 0 ? restrict_to(in, e, q) : inv_moved(in, e, q, ~(uint64_t)0, update_target);
+}
+
+/* CONCAT: operand j at y is the output at y + the sizes of the operands before it */
+static AxIndex *inv_concat(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  int cx = in->syms->syms[e->ty.attrs[0]->ty.sym].axis;
+  AxV offset = lit(in, 0);
+  for (int i = 0; i < j; i++) offset = D->iadd(D, offset, shape_of(in, e->ty.opnds[i])->size[cx][0]);
+  AxIndex *p = restrict_to(in, e, q);
+  if (!q->at[cx]) return NULL;
+  p->at[cx] = new_sizes(in, cx);
+  p->at[cx][0] = D->iadd(D, q->at[cx][0], offset);
+  return p;
+}
+
+/* RELABEL: the operand's axis a is the output's axis R(a) */
+static AxIndex *inv_relabel(AxInst *in, const AxExpr *e, int j, const AxIndex *q) {
+  (void)j;
+  const AxShape *x = shape_of(in, e->ty.opnds[0]);
+  AxIndex *p = ax_arena_alloc(in->a, sizeof *p);
+  for (int i = 0; i < (int)in->syms->naxes; i++) {
+    if (!(x->axes >> i & 1)) continue;
+    int to = relabel_target(in, e->ty.attrs[0], i);
+    p->at[to < 0 ? i : to] = q->at[i];
+  }
+  return p;
+}
+
 /* ---- the operator table --------------------------------------------------------------- */
 
-/* An operator's denotation: its shape rule, its value rule, and for the sums the summand. */
+/* An operator's denotation: its shape rule, its value rule, for the sums the summand, and
+ * where it reads its operands (inverse rules, above; NULL: not worked out). */
 typedef struct OpDen {
   ShapeRule *shape;
   ValueRule *at;
   SummandRule *summand;   /* the operators whose value rule is a sum (at_sum) */
+  InverseRule *inv;
 } OpDen;
 
 /* Every rule-level operator (AX_LV_RULE in AX_OP_LIST) has its row; operators of one
@@ -1107,48 +1215,48 @@ typedef struct OpDen {
 static const OpDen dens[AX_OP_COUNT] = {
     [AX_OP_CONSTANT] = {.shape = shape_sized, .at = at_constant},
     [AX_OP_IOTA] = {.shape = shape_sized, .at = at_iota},
-    [AX_OP_BROADCAST] = {.shape = shape_broadcast, .at = at_broadcast},
-    [AX_OP_ADD] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_SUB] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_MUL] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_DIV] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_REM] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_MAX] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_MIN] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_NEG] = {.shape = shape_elementwise, .at = at_unary},
-    [AX_OP_ABS] = {.shape = shape_elementwise, .at = at_unary},
-    [AX_OP_EXP] = {.shape = shape_elementwise, .at = at_unary},
-    [AX_OP_AND] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_OR] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_NOT] = {.shape = shape_elementwise, .at = at_unary},
-    [AX_OP_EQ] = {.shape = shape_elementwise, .at = at_compare},
-    [AX_OP_NE] = {.shape = shape_elementwise, .at = at_compare},
-    [AX_OP_LT] = {.shape = shape_elementwise, .at = at_compare},
-    [AX_OP_LE] = {.shape = shape_elementwise, .at = at_compare},
-    [AX_OP_GT] = {.shape = shape_elementwise, .at = at_compare},
-    [AX_OP_GE] = {.shape = shape_elementwise, .at = at_compare},
-    [AX_OP_SELECT] = {.shape = shape_elementwise, .at = at_select},
-    [AX_OP_CLAMP] = {.shape = shape_elementwise, .at = at_clamp},
-    [AX_OP_PAD] = {.shape = shape_pad, .at = at_pad},
-    [AX_OP_PAD_LOW] = {.shape = shape_pad, .at = at_pad},
-    [AX_OP_SLICE] = {.shape = shape_slice, .at = at_slice},
-    [AX_OP_DYNAMIC_SLICE] = {.shape = shape_dynamic_slice, .at = at_dynamic_slice},
-    [AX_OP_DYNAMIC_UPDATE_SLICE] = {.shape = shape_update, .at = at_update},
-    [AX_OP_CONCAT] = {.shape = shape_concat, .at = at_concat},
-    [AX_OP_RELABEL] = {.shape = shape_relabel, .at = at_relabel},
-    [AX_OP_REVERSE] = {.shape = shape_operand, .at = at_reverse},
+    [AX_OP_BROADCAST] = {.shape = shape_broadcast, .at = at_broadcast, .inv = inv_same},
+    [AX_OP_ADD] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_SUB] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_MUL] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_DIV] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_REM] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_MAX] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_MIN] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_NEG] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_ABS] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_EXP] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_AND] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_OR] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_NOT] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_EQ] = {.shape = shape_elementwise, .at = at_compare, .inv = inv_same},
+    [AX_OP_NE] = {.shape = shape_elementwise, .at = at_compare, .inv = inv_same},
+    [AX_OP_LT] = {.shape = shape_elementwise, .at = at_compare, .inv = inv_same},
+    [AX_OP_LE] = {.shape = shape_elementwise, .at = at_compare, .inv = inv_same},
+    [AX_OP_GT] = {.shape = shape_elementwise, .at = at_compare, .inv = inv_same},
+    [AX_OP_GE] = {.shape = shape_elementwise, .at = at_compare, .inv = inv_same},
+    [AX_OP_SELECT] = {.shape = shape_elementwise, .at = at_select, .inv = inv_same},
+    [AX_OP_CLAMP] = {.shape = shape_elementwise, .at = at_clamp, .inv = inv_same},
+    [AX_OP_PAD] = {.shape = shape_pad, .at = at_pad, .inv = inv_pad},
+    [AX_OP_PAD_LOW] = {.shape = shape_pad, .at = at_pad, .inv = inv_pad},
+    [AX_OP_SLICE] = {.shape = shape_slice, .at = at_slice, .inv = inv_slice},
+    [AX_OP_DYNAMIC_SLICE] = {.shape = shape_dynamic_slice, .at = at_dynamic_slice, .inv = inv_dynamic_slice},
+    [AX_OP_DYNAMIC_UPDATE_SLICE] = {.shape = shape_update, .at = at_update, .inv = inv_update},
+    [AX_OP_CONCAT] = {.shape = shape_concat, .at = at_concat, .inv = inv_concat},
+    [AX_OP_RELABEL] = {.shape = shape_relabel, .at = at_relabel, .inv = inv_relabel},
+    [AX_OP_REVERSE] = {.shape = shape_operand, .at = at_reverse, .inv = inv_reverse},
     [AX_OP_RESHAPE_DEGENERATE] = {.shape = shape_degenerate, .at = at_degenerate},
-    [AX_OP_REDUCE] = {.shape = shape_reduce, .at = at_sum, .summand = summand_read},
+    [AX_OP_REDUCE] = {.shape = shape_reduce, .at = at_sum, .summand = summand_read, .inv = inv_same},
     [AX_OP_DOT] = {.shape = shape_dot, .at = at_sum, .summand = summand_product},
     [AX_OP_CONV] = {.shape = shape_conv, .at = at_sum, .summand = summand_conv},
-    [AX_OP_SQUARE] = {.shape = shape_elementwise, .at = at_square},
-    [AX_OP_SQRT] = {.shape = shape_elementwise, .at = at_unary},
-    [AX_OP_SILU] = {.shape = shape_elementwise, .at = at_silu},
-    [AX_OP_MEAN] = {.shape = shape_reduce, .at = at_mean, .summand = summand_read},
-    [AX_OP_RMS_NORM] = {.shape = shape_elementwise, .at = at_rms_norm, .summand = summand_square},
-    [AX_OP_LOG] = {.shape = shape_elementwise, .at = at_unary},
-    [AX_OP_POW] = {.shape = shape_elementwise, .at = at_binary},
-    [AX_OP_RSQRT] = {.shape = shape_elementwise, .at = at_unary},
+    [AX_OP_SQUARE] = {.shape = shape_elementwise, .at = at_square, .inv = inv_same},
+    [AX_OP_SQRT] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_SILU] = {.shape = shape_elementwise, .at = at_silu, .inv = inv_same},
+    [AX_OP_MEAN] = {.shape = shape_reduce, .at = at_mean, .summand = summand_read, .inv = inv_same},
+    [AX_OP_RMS_NORM] = {.shape = shape_elementwise, .at = at_rms_norm, .summand = summand_square, .inv = inv_same},
+    [AX_OP_LOG] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_POW] = {.shape = shape_elementwise, .at = at_binary, .inv = inv_same},
+    [AX_OP_RSQRT] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
     [AX_OP_RESHAPE_SPLIT] = {.shape = shape_split, .at = at_split},
     [AX_OP_RESHAPE_MERGE] = {.shape = shape_merge, .at = at_merge},
     [AX_OP_GATHER] = {.shape = shape_gather, .at = at_gather},
@@ -1298,6 +1406,75 @@ static AxIndex *point_index(AxInst *in, const AxPoint *p) {
   return idx;
 }
 
+AxV ax_den_pre_inside(AxInst *in, const AxShape *shape, const AxIndex *p) {
+  AxV ok = D->bool_lit(D, true);
+  for (int ax = 0; ax < AX_MAX_AXES; ax++)
+    if (shape->axes >> ax & 1)
+      for (int k = 0; k < ax_den_rank(in, ax); k++)
+        ok = and2(in, ok, and2(in, D->ile(D, lit(in, 0), p->at[ax][k]), D->ilt(D, p->at[ax][k], shape->size[ax][k])));
+  return ok;
+}
+
+/* c at p, guarded: p outside c's shape says nothing */
+static AxV pre_at(AxInst *in, const AxExpr *c, const AxShape *shape, const AxIndex *p) {
+  return D->bor(D, D->bnot(D, ax_den_pre_inside(in, shape, p)), ax_den_at(in, c, AX_BOOL, p));
+}
+
+/* The indices of e that read input tensor `sym` at q, through the inverse rules (into
+ * out; none where a rule is missing). */
+static void preimages(AxInst *in, const AxExpr *e, int sym, const AxIndex *q, AxVec *out) {
+  if (e->ty.op >= 0) {
+    InverseRule *inv = den_of((AxOp)e->ty.op)->inv;
+    if (!inv) return;
+    for (int j = 0; j < e->ty.nopnds; j++) {
+      AxVec sub = {0};
+      preimages(in, e->ty.opnds[j], sym, q, &sub);
+      for (size_t i = 0; i < sub.len; i++) {
+        AxIndex *p = inv(in, e, j, sub.items[i]);
+        if (p) ax_vec_push(in->a, out, p);
+      }
+    }
+  } else if (e->kind == AX_E_NAME) {
+    const AxSym *s = name_sym(in, e);
+    if (s->kind == AX_SYM_LET) preimages(in, s->def, sym, q, out);
+    else if (e->ty.sym == sym) ax_vec_push(in->a, out, (void *)q);
+  }
+}
+
+/* p with the axes of c it leaves open taken from `fill` (the access) where it has them,
+ * else 0 */
+static AxIndex *complete_index(AxInst *in, const AxExpr *c, const AxIndex *p, const AxIndex *fill) {
+  AxIndex *r = copy_index(in, p);
+  for (int ax = 0; ax < (int)in->syms->naxes; ax++) {
+    if (!(c->ty.axes >> ax & 1)) {
+      r->at[ax] = NULL;
+      continue;
+    }
+    if (r->at[ax]) continue;
+    if (fill && fill->at[ax]) {
+      r->at[ax] = fill->at[ax];
+      continue;
+    }
+    r->at[ax] = new_sizes(in, ax);
+    for (int k = 0; k < ax_den_rank(in, ax); k++) r->at[ax][k] = lit(in, 0);
+  }
+  return r;
+}
+
+/* p joins the candidates of c unless one with the same index terms is there already:
+ * every instance adds reads and folds that bound inference counts, so none twice */
+static void add_candidate(AxInst *in, const AxExpr *c, AxVec *cands, const AxIndex *p) {
+  for (size_t i = 0; i < cands->len; i++) {
+    const AxIndex *o = cands->items[i];
+    bool same = true;
+    for (int ax = 0; ax < (int)in->syms->naxes && same; ax++)
+      if (c->ty.axes >> ax & 1)
+        for (int k = 0; k < ax_den_rank(in, ax) && same; k++) same = o->at[ax][k] == p->at[ax][k];
+    if (same) return;
+  }
+  ax_vec_push(in->a, cands, (void *)p);
+}
+
 AxV ax_den_assume(AxInst *in, const AxPoint *points, size_t npoints, const AxIndex *acc,
                   uint64_t acc_axes) {
   const AxRuleSyms *s = in->syms;
@@ -1317,14 +1494,31 @@ AxV ax_den_assume(AxInst *in, const AxPoint *points, size_t npoints, const AxInd
       ok = and2(in, ok, ax_den_closed(in, c));
       continue;
     }
+    /* A tensor condition means: c is well-formed, and c[p] holds at every point p of its
+     * own shape (docs/semantics.md, "Tensor preconditions"). Each instance assumed below
+     * is guarded by "p inside c's shape", so it is a consequence of that meaning wherever
+     * the candidate p lies: a read in a branch not taken, an index a slice or a pad moved
+     * outside. The candidates are the points the query looks at: the access (when it has
+     * c's axes) and, for every element the sides read of a tensor c mentions, the points
+     * of c that read it (preimages). Instantiating at fewer points than all can only leave
+     * a rule unproved; the replay then checks c at every point (verifier/cex.c). */
+    const AxShape *shape = ax_den_shape(in, c);
+    ok = and2(in, ok, shape->valid);
     if (!c->ty.axes) {
       ok = and2(in, ok, ax_den_at(in, c, AX_BOOL, &(AxIndex){0}));
       continue;
     }
-    for (size_t j = 0; j < npoints; j++)
-      if (s->syms[points[j].sym].axes == c->ty.axes)
-        ok = and2(in, ok, ax_den_at(in, c, AX_BOOL, point_index(in, &points[j])));
-    if (acc_axes == c->ty.axes) ok = and2(in, ok, ax_den_at(in, c, AX_BOOL, acc));
+    const AxIndex *fill = acc_axes ? acc : NULL;
+    AxVec cands = {0};
+    if ((acc_axes & c->ty.axes) == c->ty.axes) add_candidate(in, c, &cands, acc);
+    for (size_t j = 0; j < npoints; j++) {
+      /* the points of c that read this element (the same point through element-wise
+       * operators; moved through reverse, slice, pad, relabel, concat, ...) */
+      AxVec pre = {0};
+      preimages(in, c, points[j].sym, point_index(in, &points[j]), &pre);
+      for (size_t m = 0; m < pre.len; m++) add_candidate(in, c, &cands, complete_index(in, c, pre.items[m], fill));
+    }
+    for (size_t m = 0; m < cands.len; m++) ok = and2(in, ok, pre_at(in, c, shape, cands.items[m]));
   }
   return ok;
 }

@@ -64,13 +64,17 @@ typedef struct AxPoint {
 
 /* The rule's assumptions at this instance, as one domain bool: symbolic maps declared
  * nonneg are >= 0 on every axis; every size of every input tensor is >= 0; every
- * precondition holds — a condition on maps on every axis of its class, a tensor condition
- * at each point of a tensor with the condition's axes and at `acc` (the general access,
- * over `acc_axes`). Tensor conditions hold at every index; assuming them only where they
- * are looked at can make a proof harder, never unsound. The symbolic instance and the
- * replay both call this, so they assume the same thing. */
+ * precondition holds — a condition on maps on every axis of its class; a tensor condition
+ * c is well-formed and, at each candidate point (`acc`, the general access over
+ * `acc_axes`, when it has c's axes; for each of `points` of a tensor c mentions, the points
+ * of c that read it), c holds there if the point lies inside c's shape. That is an instance of what a tensor
+ * condition means (c holds at every point of its shape, nothing outside it), so assuming
+ * it is sound wherever the candidates lie; assuming it only at some points can leave a
+ * rule unproved, and the replay checks c at every point (verifier/cex.c). */
 AxV ax_den_assume(AxInst *in, const AxPoint *points, size_t npoints, const AxIndex *acc,
                   uint64_t acc_axes);
+/* Whether index p lies inside `shape` on every named axis of its axes. */
+AxV ax_den_pre_inside(AxInst *in, const AxShape *shape, const AxIndex *p);
 
 /* Whether op has a denotation (a shape rule and a value rule): true for every operator
  * AX_OP_LIST gives the level AX_LV_RULE (check_semantics walks the list; a missing row is

@@ -125,11 +125,13 @@ static bool is_exp(const AxTerm *t, void *unused) {
 }
 
 enum { MAX_EXP_PAIRS = 6 };   /* exp(u) exp(v) = exp(u + v) for at most this many exps */
+enum { MAX_LOG_TRIPLES = 12 };   /* log(u v) = log u + log v looked for among this many logs */
 
 /* Ground facts about exp and axle's logarithm (semantics/term.h, ax_term_mk_log) that the
  * query may need, conjoined to it: for every application log(v) in it, `v > 0 =>
- * exp(log(v)) = v` and `v = 1 => log(v) = 0`; for every exp(u), `exp(u) > 0`; and for every
- * two of at most MAX_EXP_PAIRS exps, `exp(u) * exp(v) = exp(u + v)`. All hold of the real
+ * exp(log(v)) = v` and `v = 1 => log(v) = 0`; for every three logs of u, v and u v (or
+ * u / v), `u, v > 0 => log(u v) = log(u) + log(v)` (or the difference); for every exp(u),
+ * `exp(u) > 0`; and for every two of at most MAX_EXP_PAIRS exps, `exp(u) * exp(v) = exp(u + v)`. All hold of the real
  * exp and log, the only ones the semantics means, so the query with them is satisfiable
  * exactly when it is; they let z3 (to which exp is uninterpreted) and cvc5 prove what
  * follows from them. Returns formula itself when it has neither. */
@@ -146,6 +148,25 @@ static const AxTerm *with_log_facts(AxTermCtx *tc, const AxTerm *formula) {
       const AxTerm *at1 = ax_term_mk_implies(tc, ax_term_mk_eq(tc, v, one), ax_term_mk_eq(tc, l, zero));
       facts = ax_term_mk_and2(tc, facts, ax_term_mk_and2(tc, inv, at1));
     }
+    /* log(u v) = log(u) + log(v) and log(u / v) = log(u) - log(v) for positive u, v,
+     * where the query takes all three logs: exp's facts cannot give them, exp being
+     * uninterpreted (not known injective) to z3 */
+    for (size_t i = 0; i < logs.len && logs.len <= MAX_LOG_TRIPLES; i++)
+      for (size_t j = 0; j < logs.len; j++) {
+        if (i == j) continue;
+        const AxTerm *u = ax_term_arg(logs.items[i], 0), *v = ax_term_arg(logs.items[j], 0);
+        const AxTerm *pos = ax_term_mk_and2(tc, ax_term_mk_lt(tc, zero, u), ax_term_mk_lt(tc, zero, v));
+        const AxTerm *prod = ax_term_mk_mul2(tc, u, v), *quot = ax_term_mk_rdiv(tc, u, v);
+        for (size_t k = 0; k < logs.len; k++) {
+          const AxTerm *w = ax_term_arg(logs.items[k], 0);
+          if (w == prod && i < j)
+            facts = ax_term_mk_and2(tc, facts, ax_term_mk_implies(tc, pos, ax_term_mk_eq(tc, logs.items[k],
+                                    ax_term_mk_add2(tc, logs.items[i], logs.items[j]))));
+          if (w == quot)
+            facts = ax_term_mk_and2(tc, facts, ax_term_mk_implies(tc, pos, ax_term_mk_eq(tc, logs.items[k],
+                                    ax_term_mk_sub(tc, logs.items[i], logs.items[j]))));
+        }
+      }
   }
   /* the exps of the query with the log facts (exp(log(v)) is one) */
   const AxTerm *both = ax_term_mk_and2(tc, formula, facts);

@@ -452,6 +452,7 @@ static AxVerdict settle(AxSymInstance *in, const AxVerifyOpts *o, const char *wh
   } else if (r == AX_SMT_SAT) {
     AxReplay rep;
     ax_cex_replay(in, &w, m, &rep);
+    if (!rep.confirmed && rep.partial_pre) ax_verify_complete(in, q, &w, m, &so, &out->queries, &rep);
     if (rep.confirmed) {
       v = AX_INVALID;
       say(out, where, "%s", rep.failed);

@@ -21,7 +21,7 @@
 #define AX_BIJECTION_H
 
 #include "verifier/instance.h"
-#include "verifier/verify.h"
+#include "verifier/result.h"
 
 /* The pairing of the summation variables: h[i] (an expression over the LHS variables)
  * for every RHS variable, g[j] for every LHS variable (arrays sized by in->red[1].n and

@@ -2,6 +2,7 @@
 #include "verifier/cex.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <string.h>
 
 #include "semantics/concrete.h"
@@ -176,12 +177,162 @@ static void load(Rep *r, const AxWatch *w, const AxModel *m) {
   r->missing = p.missing;
 }
 
-/* the preconditions, concretely, at the same points the symbolic instance assumed them
- * (and at the points this replay reads: assuming more only makes confirming harder) */
+/* the preconditions on maps and sizes, the tensor preconditions' validity and those over
+ * no axes, concretely; a tensor precondition over axes is checked at every point of its
+ * shape (preconditions_everywhere), which implies each instance the query assumed */
 static bool preconditions(Rep *r) {
-  AxPoint *points = ax_arena_alloc(r->a, (r->nreads + 1) * sizeof(AxPoint));
-  for (size_t j = 0; j < r->nreads; j++) points[j] = (AxPoint){r->reads[j].sym, r->read_idx[j]};
-  return ax_concrete_get_bool(ax_den_assume(&r->den, points, r->nreads, &r->acc, r->in->lhs->axes));
+  return ax_concrete_get_bool(ax_den_assume(&r->den, NULL, 0, &r->acc, 0));
+}
+
+/* Every point of the shape of tensor precondition c (concrete sizes in den), in order:
+ * calls visit(ctx, idx) with a fresh index per point until it returns false; false when
+ * a visit did, or with *too_many set (nothing visited) when c has more than `cap` points. */
+static bool each_point(AxInst *den, const AxShape *shape, size_t cap, bool *too_many,
+                       bool (*visit)(void *ctx, const AxIndex *idx), void *ctx) {
+  AxDomain *d = den->d;
+  long size[AX_MAX_AXES * 8];
+  int axis[AX_MAX_AXES * 8], pos[AX_MAX_AXES * 8];
+  int n = 0;
+  double total = 1;
+  *too_many = false;
+  for (int ax = 0; ax < AX_MAX_AXES; ax++)
+    if (shape->axes >> ax & 1)
+      for (int k = 0; k < ax_den_rank(den, ax) && n < AX_MAX_AXES * 8; k++) {
+        mpz_t z;
+        mpz_init(z);
+        ax_concrete_get_int(shape->size[ax][k], z);
+        long v = mpz_fits_slong_p(z) ? mpz_get_si(z) : LONG_MAX;
+        mpz_clear(z);
+        if (v <= 0) return true;   /* an empty shape: nothing to check */
+        size[n] = v, axis[n] = ax, pos[n] = k;
+        total *= (double)v;
+        n++;
+      }
+  if (total > (double)cap) {
+    *too_many = true;
+    return true;
+  }
+  long cur[AX_MAX_AXES * 8] = {0};
+  for (;;) {
+    AxIndex *idx = ax_arena_alloc(den->a, sizeof *idx);
+    for (int i = 0; i < n; i++) {
+      if (!idx->at[axis[i]]) idx->at[axis[i]] = ax_arena_alloc(den->a, (size_t)(ax_den_rank(den, axis[i]) + 1) * sizeof(AxV));
+      idx->at[axis[i]][pos[i]] = d->int_small(d, cur[i]);
+    }
+    if (!visit(ctx, idx)) return false;
+    int i = n - 1;
+    while (i >= 0 && ++cur[i] == size[i]) cur[i--] = 0;
+    if (i < 0) return true;
+  }
+}
+
+typedef struct Everywhere {
+  AxInst *den;
+  const AxExpr *c;
+} Everywhere;
+
+static bool holds_at(void *ctx, const AxIndex *idx) {
+  Everywhere *e = ctx;
+  return ax_concrete_get_bool(ax_den_at(e->den, e->c, AX_BOOL, idx));
+}
+
+/* The points of a tensor precondition's shape the replay checks it at, at most. */
+#define AX_PRE_POINTS 4096
+
+
+bool ax_cex_pre_everywhere(AxInst *den, bool *too_many) {
+  const AxRuleSyms *s = den->syms;
+  *too_many = false;
+  for (size_t i = 0; i < s->nrequires; i++) {
+    const AxExpr *c = s->requires[i];
+    if (c->ty.kind != AX_K_TENSOR || !c->ty.axes) continue;   /* assumed whole already */
+    const AxShape *shape = ax_den_shape(den, c);
+    if (!ax_concrete_get_bool(shape->valid)) return false;
+    Everywhere e = {den, c};
+    bool big;
+    if (!each_point(den, shape, AX_PRE_POINTS, &big, holds_at, &e)) return false;
+    *too_many |= big;
+  }
+  return true;
+}
+
+static bool preconditions_everywhere(Rep *r, bool *too_many) {
+  return ax_cex_pre_everywhere(&r->den, too_many);
+}
+
+/* ---- completing a model ---------------------------------------------------------------- */
+
+typedef struct Complete {
+  AxSymInstance *in;
+  const AxExpr *c;
+  AxV all;
+  size_t points;
+} Complete;
+
+/* c at the concrete point idx, in the symbolic instance (its indices as literals) */
+static bool assume_at(void *ctx, const AxIndex *idx) {
+  Complete *k = ctx;
+  AxDomain *d = k->in->d;
+  AxIndex *sym = ax_arena_alloc(k->in->a, sizeof *sym);
+  for (int ax = 0; ax < AX_MAX_AXES; ax++)
+    if (idx->at[ax]) {
+      int rk = ax_den_rank(&k->in->den, ax);
+      sym->at[ax] = ax_arena_alloc(k->in->a, (size_t)(rk + 1) * sizeof(AxV));
+      for (int j = 0; j < rk; j++) {
+        char *t = ax_concrete_text(idx->at[ax][j]);
+        sym->at[ax][j] = d->int_lit(d, t);
+        free(t);
+      }
+    }
+  k->all = d->band(d, k->all, ax_den_at(&k->in->den, k->c, AX_BOOL, sym));
+  k->points++;
+  return true;
+}
+
+const AxTerm *ax_cex_completion(AxSymInstance *in, const AxTerm *formula, const AxWatch *w,
+                                const AxModel *m, const char **why) {
+  const AxRuleSyms *s = in->rule->syms;
+  Rep r = {.in = in};
+  r.c = ax_concrete_new();
+  r.d = ax_concrete_domain(r.c);
+  r.a = ax_arena_new();
+  load(&r, w, m);
+  const AxTerm *out = NULL;
+  *why = r.missing;
+  if (r.missing) goto done;
+  r.den = (AxInst){.a = r.a, .syms = s, .rank = in->rank, .T = in->T, .d = r.d, .maps = r.maps};
+  AxDomain *d = in->d;
+  AxV pins = d->bool_lit(d, true);
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (in->maps[i])
+      for (int k = 0; k < in->rank[s->syms[i].rclass]; k++) {
+        char *t = ax_concrete_text(r.maps[i][k]);
+        pins = d->band(d, pins, d->ieq(d, in->maps[i][k], d->int_lit(d, t)));
+        free(t);
+      }
+  Complete k = {.in = in, .all = pins};
+  for (size_t i = 0; i < s->nrequires; i++) {
+    const AxExpr *c = s->requires[i];
+    if (c->ty.kind != AX_K_TENSOR || !c->ty.axes) continue;
+    const AxShape *shape = ax_den_shape(&r.den, c);
+    bool big;
+    k.c = c;
+    each_point(&r.den, shape, AX_PRE_POINTS - k.points, &big, assume_at, &k);
+    if (big) {
+      *why = "the counterexample's shapes are too large to check a tensor precondition at every point";
+      goto done;
+    }
+  }
+  if (r.den.unsupported || r.d->unsupported || in->den.unsupported || d->unsupported) {
+    *why = r.den.unsupported ? r.den.unsupported : r.d->unsupported ? r.d->unsupported
+         : in->den.unsupported ? in->den.unsupported : d->unsupported;
+    goto done;
+  }
+  out = ax_term_mk_and2(in->tc, formula, ax_symbolic_term(k.all));
+done:
+  ax_concrete_free(r.c);
+  ax_arena_free(r.a);
+  return out;
 }
 
 /* ---- rendering ------------------------------------------------------------------------ */
@@ -323,7 +474,8 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
     cJSON_AddItemToArray(jreads, o);
     free(v);
   }
-  if (ax_concrete_missing(r->c)) {
+  /* a sampled fill is listed point by point (record): nothing is left to a formula */
+  if (ax_concrete_missing(r->c) && !(r->record && r->fill >= AX_CONCRETE_FILL_SAMPLED)) {
     if (r->fill) {   /* the formula's k and each tensor's t, in the text and the JSON */
       fprintf(f, "  tensor points not listed: %s (k = %d; t:", ax_concrete_fill_text(r->fill), r->fill);
       cJSON *jt = cJSON_AddObjectToObject(j, "unlisted_points_t");
@@ -352,12 +504,6 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
   cJSON_Delete(j);
 }
 
-static bool has_tensor_preconditions(const AxRuleSyms *s) {
-  for (size_t i = 0; i < s->nrequires; i++)
-    if (s->requires[i]->ty.kind == AX_K_TENSOR) return true;
-  return false;
-}
-
 static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, bool record,
                     AxReplay *out, size_t *missing);
 
@@ -374,7 +520,9 @@ static void replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, bool r
       free(out->failed);
     }
     attempt(in, w, m, fill, record, out, &missing);
-    if (out->confirmed || out->unsupported || !missing || has_tensor_preconditions(in->rule->syms)) break;
+    /* a model that broke a tensor precondition at points the replay filled may keep it
+     * under another filling */
+    if (out->confirmed || (out->unsupported && !out->partial_pre) || !missing) break;
   }
   if (!out->confirmed && !out->unsupported && w->opaque)
     out->unsupported = "the model chose values of an uninterpreted function (log, sqrt, or pow "
@@ -403,7 +551,8 @@ static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int f
   const AxRuleSyms *s = in->rule->syms;
   AxDomain *d = r.d;
   const AxShape *ls = ax_den_shape(&r.den, s->lhs), *rs = ax_den_shape(&r.den, s->rhs);
-  bool pre = preconditions(&r);
+  bool pre = preconditions(&r), too_many = false;
+  bool everywhere = pre && preconditions_everywhere(&r, &too_many);
   bool vl = ax_concrete_get_bool(ls->valid), vr = ax_concrete_get_bool(rs->valid);
   bool acc = true, sizes = true;
   char *bad_axis = NULL;
@@ -421,19 +570,26 @@ static void attempt(AxSymInstance *in, const AxWatch *w, const AxModel *m, int f
   AxV lv = ax_den_at(&r.den, s->lhs, in->type, &r.acc);
   AxV rv = ax_den_at(&r.den, s->rhs, in->type, &r.acc);
   bool same = ax_concrete_get_bool(d->elem_same(d, in->type, lv, rv));
-  if (ax_concrete_missing(r.c) && has_tensor_preconditions(s)) {
-    /* points the model left open are 0 in the replay; a rule that assumes tensor values
-     * may not hold there, so such a replay proves nothing */
-    out->unsupported = "the counterexample reads tensor points the model leaves open, and the rule "
-                       "assumes properties of tensor values";
-    goto done;
-  }
   if (r.den.unsupported || d->unsupported) {
     out->unsupported = r.den.unsupported ? r.den.unsupported : d->unsupported;
     goto done;
   }
   *missing = ax_concrete_missing(r.c);
-  out->confirmed = pre && vl && !(vr && sizes && (!acc || same));
+  if (pre && (!everywhere || too_many)) {
+    /* The model satisfies the preconditions on maps, but not a tensor precondition at every
+     * point of its shape (the query assumed it only at the points it looks at; points the
+     * model leaves open hold the replay's fill, as everywhere else in this replay): no
+     * counterexample as it stands. The verifier may complete it (ax_cex_completion). A
+     * replay that passes has checked the preconditions on the very values — model and
+     * fill — that its sides then read. */
+    out->partial_pre = true;
+    out->unsupported = too_many ? "the counterexample's shapes are too large to check a tensor "
+                                  "precondition at every point"
+                                : "the solver's model breaks a tensor precondition at a point the "
+                                  "query did not look at";
+    goto done;
+  }
+  out->confirmed = pre && everywhere && vl && !(vr && sizes && (!acc || same));
   if (!out->confirmed) goto done;
   const char *failed = !vr ? "the right-hand side is not valid where the left-hand side is"
                      : !sizes ? ax_arena_printf(r.a, "the sizes differ on named axis %s", bad_axis)
@@ -474,6 +630,15 @@ bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxRepl
       ax_model_set_rational(m, i, q);
     }
     replay(in, &sw, m, true, out);
+    if (!out->confirmed) {
+      /* tensor values sampled from edge values too (a base of -1 against an exponent of
+       * 1/2), every point read listed */
+      free(out->text);
+      free(out->json);
+      free(out->failed);
+      size_t missing = 0;
+      attempt(in, &sw, m, AX_CONCRETE_FILL_SAMPLED + (int)k, true, out, &missing);
+    }
     ax_model_free(m);
     if (out->confirmed) break;
     free(out->text);

@@ -30,6 +30,10 @@ typedef struct AxReplay {
   char *text;                /* malloc'd; on confirmation */
   char *json;                /* malloc'd; on confirmation */
   char *failed;              /* malloc'd: "the values differ", "the sizes differ on …", … */
+  /* The model satisfies the query's assumptions but a tensor precondition does not hold
+   * (or could not be checked) at every point of its shape: unsupported says which; the
+   * verifier may complete the model (ax_cex_completion). */
+  bool partial_pre;
 } AxReplay;
 
 /* The watch list's layout, shared with the IEEE mode's instances (verifier/ieee.c): the
@@ -72,6 +76,21 @@ void ax_cex_render_access(FILE *f, struct cJSON *j, const AxInst *den, const AxI
  * read occurring in formula (its indices and value). Storage in the instance's arena. */
 void ax_cex_watch(AxSymInstance *in, const AxTerm *formula, AxWatch *out);
 void ax_cex_replay(AxSymInstance *in, const AxWatch *w, const AxModel *m, AxReplay *out);
+
+/* Every tensor precondition of den's rule at every point of its shape, in a replay's
+ * concrete domain (den's ints and bools concrete): what a tensor condition means
+ * (docs/semantics.md, "Tensor preconditions"). A query assumes each only at the points it
+ * looks at, so a model may break one elsewhere and is then no counterexample. *too_many: a
+ * shape has more than 4096 points, not checked (the caller claims no refutation). */
+bool ax_cex_pre_everywhere(AxInst *den, bool *too_many);
+
+/* For a model m of `formula` (watched by w) whose replay broke a tensor precondition away
+ * from the points the query looked at (AxReplay.partial_pre): formula with the maps pinned
+ * to m's values and every tensor precondition instantiated at every point of its shape at
+ * those sizes (at most 4096 points in all) — a model of it replays with the preconditions
+ * checked everywhere. NULL, with *why, when the shapes are too large or m lacks a value. */
+const AxTerm *ax_cex_completion(AxSymInstance *in, const AxTerm *formula, const AxWatch *w,
+                                const AxModel *m, const char **why);
 
 /* A counterexample found without the solver, for failures the solver's models miss (a sum
  * whose summands have no pairing): up to `samples` concrete instances with small values

@@ -306,6 +306,15 @@ static bool replay(Inst *in, const AxModel *m, char **text, char **json, char **
   AxPoint *points = ax_arena_alloc(r.a, (in->nreads + 1) * sizeof(AxPoint));
   for (size_t j = 0; j < in->nreads; j++) points[j] = (AxPoint){in->reads[j].sym, r.read_idx[j]};
   bool pre = ax_concrete_get_bool(ax_den_assume(&r.den, points, in->nreads, &r.acc, lhs->axes));
+  bool too_many = false;
+  if (pre && !ax_cex_pre_everywhere(&r.den, &too_many)) {
+    *why = "the model breaks a tensor precondition at a point the query did not look at";
+    goto out;
+  }
+  if (too_many) {
+    *why = "the counterexample's shapes are too large to check a tensor precondition at every point";
+    goto out;
+  }
   bool in_bounds = ax_concrete_get_bool(input_bounds(&r.den, in->max_size));
   bool vl = ax_concrete_get_bool(lhs->valid), vr = ax_concrete_get_bool(rhs->valid);
   AxV lv = NULL, rv = NULL;

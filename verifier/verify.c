@@ -8,22 +8,11 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/hooks.h"
 #include "verifier/bijection.h"
 #include "verifier/cex.h"
 #include "verifier/instance.h"
 #include "verifier/rank.h"
-
-const char *ax_verdict_name(AxVerdict v) {
-  static const char *const names[] = {
-      [AX_VERIFIED] = "verified", [AX_INVALID] = "invalid", [AX_INVALID_HINT] = "invalid-hint",
-      [AX_UNKNOWN] = "unknown", [AX_ERROR] = "error", [AX_HOLDS_BOUNDED] = "holds-bounded"};
-  return names[v];
-}
-
-const char *ax_type_name(AxType t) {
-  static const char *const names[] = {[AX_BOOL] = "bool", [AX_INT] = "int", [AX_REAL] = "real"};
-  return names[t];
-}
 
 int ax_rule_types(const AxBlock *rule, AxType out[3]) {
   if (!rule->tvar.name) {
@@ -38,58 +27,6 @@ int ax_rule_types(const AxBlock *rule, AxType out[3]) {
   case AX_TC_BOOL: out[0] = AX_BOOL; return 1;
   }
   return 0;
-}
-
-void ax_result_free(AxResult *r) {
-  free(r->bounds);
-  free(r->rclass_names);
-  free(r->reason);
-  free(r->cex_text);
-  free(r->cex_json);
-  free(r->inferred_hint);
-  free(r->confirmed_by);
-  memset(r, 0, sizeof *r);
-}
-
-char *ax_verify_ranks_text(const AxRuleSyms *s, const int *rank) {
-  char buf[512];
-  size_t len = 0;
-  buf[0] = '\0';
-  for (size_t c = 0; c < s->nrclasses && len < sizeof buf - 64; c++)
-    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%d", c ? ", " : "", s->rclasses[c].name, rank[c]);
-  return ax_xstrdup(buf);
-}
-
-void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const char *b) {
-  free(out->reason);
-  size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
-  out->reason = ax_xmalloc(n);
-  snprintf(out->reason, n, fmt, a, b);
-}
-
-void ax_result_take_cex(AxResult *out, AxReplay *rep) {
-  free(out->cex_text);
-  free(out->cex_json);
-  out->cex_text = rep->text;
-  out->cex_json = rep->json;
-  rep->text = rep->json = NULL;
-}
-
-/* AxSolverOpts.replay: does m replay as a counterexample? */
-static bool replays(void *ctx, const AxModel *m) {
-  AxEagerReplay *e = ctx;
-  AxReplay rep;
-  ax_cex_replay(e->in, e->w, m, &rep);
-  free(rep.text);
-  free(rep.json);
-  free(rep.failed);
-  return rep.confirmed;
-}
-
-void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e) {
-  *s = *base;
-  s->replay = replays;
-  s->replay_ctx = e;
 }
 
 /* --dump-smt: o with its queries written to "<dump_stem>.<ranks><what>.smt2" (ranks as
@@ -192,6 +129,8 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   } else if (r == AX_SMT_SAT) {
     AxReplay rep;
     ax_cex_replay(&in, &w, m, &rep);
+    if (!rep.confirmed && rep.partial_pre)
+      ax_verify_complete(&in, in.query, &w, m, &vc, &out->queries, &rep);
     if (rep.confirmed) {
       v = AX_INVALID;
       ax_result_set_reason(out, "at rank %s: %s", where, rep.failed);
@@ -326,9 +265,10 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
     return;
   }
   ax_rank_bounds_free(&rb);
-  /* A hook for the oracle's own test (tests/e2e/bound_slack.sh): bounds capped at N, as a
-   * wrong inference would make them, so that --bound-slack can be seen to catch it. */
-  const char *cap = getenv("AXLE_TEST_BOUND_CAP");
+  /* A hook for the oracle's own test (tests/e2e/bound_slack.sh; read by axle-test only,
+   * base/hooks.h): bounds capped at N, as a wrong inference would make them, so that
+   * --bound-slack can be seen to catch it. */
+  const char *cap = ax_test_hook("AXLE_TEST_BOUND_CAP");
   for (size_t c = 0; cap && atoi(cap) >= 1 && c < s->nrclasses; c++)
     if (out->bounds[c] > atoi(cap)) out->bounds[c] = atoi(cap);
   int slack = o->bound_slack > 0 ? o->bound_slack : 0;

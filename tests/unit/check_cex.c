@@ -13,6 +13,7 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/cex.h"
+#include "verifier/verify.h"
 #include "unit.h"
 
 /* pad_low twice against pad_low once: right when the outer padding value is 0, wrong
@@ -361,26 +362,45 @@ START_TEST(search_tells_tensors_apart) {
 }
 END_TEST
 
-/* A rule that assumes tensor values: a replay that reads points the model left open (0
- * there) cannot be trusted, and is refused as such rather than confirmed. */
+/* A rule that assumes tensor values: the replay checks the precondition at every point of
+ * its shape, on the model's values and on its fill where the model leaves points open. A
+ * model whose open points the fill makes break it is no counterexample as it stands
+ * (partial_pre, the reason said); completed at its sizes with the precondition at every
+ * point (ax_verify_complete, one more query), it is one, and shows Y == 7 wherever it lists
+ * Y. */
 START_TEST(open_points_with_tensor_preconditions) {
   int k = 1;
   AxSymInstance in;
-  ax_instance_build(&in, pad("  require Y > 0\n", "1"), AX_INT, &k);
+  ax_instance_build(&in, pad("  require forall x: s >= 2\n  require Y == 7\n", "1"), AX_INT, &k);
   AxWatch w;
   AxModel *m = model(&in, &w);
-  /* the model's own reads: confirmed */
-  AxReplay rep;
-  ax_cex_replay(&in, &w, m, &rep);
-  ck_assert(rep.confirmed);
-  replay_free(&rep);
-  /* the maps and access alone: every tensor point is open */
+  /* the maps and access alone: every tensor point is open, and no fill is 7 everywhere */
   size_t n = 4;   /* s, l1, l2 and the access, at rank 1 */
   AxWatch sw = {.terms = w.terms, .n = n, .reads = NULL, .nreads = 0};
+  AxReplay rep;
   ax_cex_replay(&in, &sw, m, &rep);
   ck_assert(!rep.confirmed);
-  ck_assert_str_eq(rep.unsupported, "the counterexample reads tensor points the model leaves open, "
-                                    "and the rule assumes properties of tensor values");
+  ck_assert(rep.partial_pre);
+  ck_assert_str_eq(rep.unsupported, "the solver's model breaks a tensor precondition at a point the "
+                                    "query did not look at");
+  AxSolverOpts o = {.kind = AX_SOLVER_Z3, .timeout_ms = 60000};
+  int queries = 0;
+  ck_assert(ax_verify_complete(&in, in.query, &sw, m, &o, &queries, &rep));
+  ck_assert_int_eq(queries, 1);
+  cJSON *j = cJSON_Parse(rep.json);
+  ck_assert_ptr_nonnull(j);
+  const cJSON *e;
+  int ys = 0;
+  int size = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "maps"), "s"), 0)->valueint;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "reads")) {
+    if (strcmp(cJSON_GetObjectItem(e, "tensor")->valuestring, "Y") != 0) continue;
+    int at = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "index"), 0)->valueint;
+    if (at < 0 || at >= size) continue;   /* a point outside Y (a branch not taken): free */
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "value")->valuestring, "7");
+    ys++;
+  }
+  ck_assert_int_ge(ys, 2);   /* s >= 2: the completion fixed every point of Y */
+  cJSON_Delete(j);
   replay_free(&rep);
   ax_model_free(m);
   ax_instance_free(&in);

@@ -1,0 +1,109 @@
+/* result.c — the verdict and result types' plumbing and the solve-and-replay steps every
+ * verifier of this folder shares; see result.h. */
+#include "verifier/result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "verifier/cex.h"
+#include "verifier/instance.h"
+
+const char *ax_verdict_name(AxVerdict v) {
+  static const char *const names[] = {
+      [AX_VERIFIED] = "verified", [AX_INVALID] = "invalid", [AX_INVALID_HINT] = "invalid-hint",
+      [AX_UNKNOWN] = "unknown", [AX_ERROR] = "error", [AX_HOLDS_BOUNDED] = "holds-bounded"};
+  return names[v];
+}
+
+const char *ax_type_name(AxType t) {
+  static const char *const names[] = {[AX_BOOL] = "bool", [AX_INT] = "int", [AX_REAL] = "real"};
+  return names[t];
+}
+
+void ax_result_free(AxResult *r) {
+  free(r->bounds);
+  free(r->rclass_names);
+  free(r->reason);
+  free(r->cex_text);
+  free(r->cex_json);
+  free(r->inferred_hint);
+  free(r->confirmed_by);
+  memset(r, 0, sizeof *r);
+}
+
+char *ax_verify_ranks_text(const AxRuleSyms *s, const int *rank) {
+  char buf[512];
+  size_t len = 0;
+  buf[0] = '\0';
+  for (size_t c = 0; c < s->nrclasses && len < sizeof buf - 64; c++)
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%d", c ? ", " : "", s->rclasses[c].name, rank[c]);
+  return ax_xstrdup(buf);
+}
+
+void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const char *b) {
+  free(out->reason);
+  size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+  out->reason = ax_xmalloc(n);
+  snprintf(out->reason, n, fmt, a, b);
+}
+
+void ax_result_take_cex(AxResult *out, AxReplay *rep) {
+  free(out->cex_text);
+  free(out->cex_json);
+  out->cex_text = rep->text;
+  out->cex_json = rep->json;
+  rep->text = rep->json = NULL;
+}
+
+/* AxSolverOpts.replay: does m replay as a counterexample? */
+static bool replays(void *ctx, const AxModel *m) {
+  AxEagerReplay *e = ctx;
+  AxReplay rep;
+  ax_cex_replay(e->in, e->w, m, &rep);
+  free(rep.text);
+  free(rep.json);
+  free(rep.failed);
+  return rep.confirmed;
+}
+
+void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e) {
+  *s = *base;
+  s->replay = replays;
+  s->replay_ctx = e;
+}
+
+bool ax_verify_complete(AxSymInstance *in, const AxTerm *formula, const AxWatch *w, const AxModel *m,
+                        const AxSolverOpts *so, int *queries, AxReplay *rep) {
+  const char *why = NULL;
+  const AxTerm *full = ax_cex_completion(in, formula, w, m, &why);
+  free(rep->text);
+  free(rep->json);
+  free(rep->failed);
+  memset(rep, 0, sizeof *rep);
+  if (!full) {
+    rep->unsupported = why;
+    return false;
+  }
+  AxWatch fw;
+  ax_cex_watch(in, full, &fw);
+  AxEagerReplay eager = {in, &fw};
+  AxSolverOpts fo;
+  ax_verify_eager(&fo, so, &eager);
+  AxModel *fm = NULL;
+  char reason[512];
+  (*queries)++;
+  AxSmtResult r = ax_solver_check(&fo, in->tc, full, fw.terms, fw.n, &fm, reason, sizeof reason);
+  if (r == AX_SMT_SAT) {
+    ax_cex_replay(in, &fw, fm, rep);
+    if (!rep->confirmed && !rep->unsupported)
+      rep->unsupported = "the completed counterexample does not replay";
+  } else {
+    rep->unsupported = r == AX_SMT_UNSAT
+        ? "the solver's counterexample breaks a tensor precondition away from the points the query "
+          "looked at, and none of the same sizes satisfies it at every point"
+        : ax_arena_strdup(in->a, reason);
+  }
+  ax_model_free(fm);
+  return rep->confirmed;
+}
+

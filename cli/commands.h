@@ -9,6 +9,7 @@ int ax_cmd_check(int argc, char **argv);    /* cli/cmd_check.c */
 int ax_cmd_fmt(int argc, char **argv);      /* cli/cmd_check.c */
 int ax_cmd_verify(int argc, char **argv);   /* cli/cmd_verify.c */
 int ax_cmd_gate(int argc, char **argv);     /* cli/cmd_verify.c */
+int ax_cmd_brute(int argc, char **argv);    /* cli/cmd_brute.c */
 int ax_cmd_equiv(int argc, char **argv);    /* cli/cmd_superopt.c */
 int ax_cmd_mugraph(int argc, char **argv);  /* cli/cmd_superopt.c */
 int ax_cmd_cost(int argc, char **argv);     /* cli/cmd_cost.c */

@@ -21,6 +21,8 @@ static const struct {
      .help = "prove every rule for all ranks and sizes (FILE|DIR...)"},
     {.name = "gate", .run = ax_cmd_gate,
      .help = "verify for CI: one summary line, JUnit XML (FILE|DIR...)"},
+    {.name = "brute", .run = ax_cmd_brute,
+     .help = "search small concrete instances for a counterexample (FILE|DIR...)"},
     {.name = "equiv", .run = ax_cmd_equiv,
      .help = "probabilistic equivalence of a program and a uGraph"},
     {.name = "mugraph", .run = ax_cmd_mugraph,

@@ -101,6 +101,8 @@ EOF
 # the page's text on how the times were made short and why each shortcut is sound (written
 # by hand, not generated): carried over from the page being replaced
 techniques=$([ -f "$page" ] && awk '/^### Speed: the techniques/ {f = 1} f && /^## / {exit} f' "$page" || true)
+# ... and the figures of the verdict fuzzer (tools/verdict-fuzz.sh), kept at the end
+fuzzing=$([ -f "$page" ] && awk '/^## Verdict fuzzing/ {f = 1; print; next} f && /^## / {exit} f' "$page" || true)
 
 {
   echo "# Verification results"
@@ -167,6 +169,7 @@ techniques=$([ -f "$page" ] && awk '/^### Speed: the techniques/ {f = 1} f && /^
   echo "| category | rule | type | verdict | expected | bounds | instances | queries | time (ms) | confirmed by |"
   echo "|---|---|---|---|---|---|---:|---:|---:|---|"
   jq -r '.[] | "| \(.file | sub(".*/"; "") | sub("\\.axl$"; "")) | `\(.rule)` (\(.file):\(.line)) | \(.type // "-") | \(.verdict)\(if .vacuous then " (vacuous)" elif .trivial then " (trivial)" else "" end)\(if .met then "" else " **not met**" end) | \(.expected) | \(.bounds | to_entries | map("\(.key)=\(.value)") | join(", ") | if . == "" then "-" else . end) | \(.instances) | \(.queries) | \(.time_ms) | \(if (.confirmed_by // []) | length > 0 then .confirmed_by | join("+") else .solver end) |"' "$tmp/all.json"
+  if [ -n "$fuzzing" ]; then echo; printf '%s\n' "$fuzzing"; fi
 } > "$page"
 
 echo "$summary"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The verdict fuzzer (tools/verdict-fuzz.py, docs/results.md "Verdict fuzzing"): about 20
+# seconds with a fixed seed must generate and check rules — VERIFIED and INVALID among them,
+# every INVALID's counterexample reproduced by brute force — and find no discrepancy. Then the
+# oracle is shown able to fail: a fake `axle` that turns every INVALID into VERIFIED, and one
+# that rewrites every counterexample's values, must each be caught (exit 1), with a minimized
+# finding written that the real axle refutes.
+set -u
+cd "$AXLE_SRC" || exit 1
+source "$AXLE_SRC/tests/e2e/lib.bash"
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed by tools/verdict-fuzz.py"; exit 1; }
+
+AXLE="$AXLE" tools/verdict-fuzz.sh 20 5 --jobs 2 --out "$tmp/findings" --stats "$tmp/stats.json" \
+  --quiet >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "fuzzer: exit 0 ($st)" [ "$st" = 0 ]
+check "fuzzer: at least 20 rules generated" jqt '.rules >= 20' "$tmp/stats.json"
+check "fuzzer: at least 15 well-formed rules checked" jqt '.well_formed >= 15' "$tmp/stats.json"
+check "fuzzer: some ill-formed ones counted, not checked" jqt '.ill_formed >= 0 and .rules >= .well_formed + .ill_formed' "$tmp/stats.json"
+check "fuzzer: corpus mutants among them" jqt '.mutants >= 1' "$tmp/stats.json"
+check "fuzzer: VERIFIED and INVALID verdicts" jqt '.verdicts.verified >= 1 and .verdicts.invalid >= 1' "$tmp/stats.json"
+check "fuzzer: brute force refuted some and found nothing in others" jqt '.brute.refuted >= 1 and .brute.none >= 1' "$tmp/stats.json"
+check "fuzzer: INVALID counterexamples reproduced by brute force" jqt '.replays.reproduced >= 1' "$tmp/stats.json"
+check "fuzzer: no discrepancy" jqt '.discrepancies == 0 and (.findings | length) == 0' "$tmp/stats.json"
+check "fuzzer: a summary on standard output" has "$tmp/out" "^  discrepancies: 0$"
+check "fuzzer: no findings written" test ! -e "$tmp/findings"
+
+# A lying verifier: every INVALID reported as VERIFIED.
+cat >"$tmp/liar" <<EOF
+#!/bin/sh
+if [ "\$1" = verify ]; then
+  "$AXLE" "\$@" | jq -c 'if .verdict == "invalid" then .verdict = "verified" | .counterexample = null | .reason = null else . end'
+  exit 0
+fi
+exec "$AXLE" "\$@"
+EOF
+chmod +x "$tmp/liar"
+AXLE="$tmp/liar" tools/verdict-fuzz.sh 30 5 --jobs 2 --out "$tmp/liar-findings" --stats "$tmp/liar.json" \
+  --stop-after 1 --minimize-seconds 25 --quiet >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "liar: the fuzzer fails (exit 1, got $st)" [ "$st" = 1 ]
+check "liar: VERIFIED refuted by brute force" jqt '.kinds["verified-refuted"] >= 1' "$tmp/liar.json"
+f=$(ls "$tmp"/liar-findings/verified-refuted-*.axl 2>/dev/null | head -1)
+check "liar: a finding written" test -n "$f"
+if [ -n "$f" ]; then
+  check "liar: the finding says what it shows" has "$f" "^# verdict-fuzz finding: verified-refuted"
+  check "liar: the finding keeps the original rule" has "$f" "^# seed 5, case [0-9]* (.*); minimized in [0-9]* steps from:"
+  "$AXLE" check -q "$f"
+  check "liar: the finding is a well-formed rule" [ $? = 0 ]
+  "$AXLE" brute "$f" >/dev/null 2>&1
+  check "liar: the real brute force refutes it" [ $? = 1 ]
+  "$AXLE" verify --no-cache --solver z3 --format json "$f" >"$tmp/real.json" 2>/dev/null
+  check "liar: the real verifier says INVALID" jqt -s 'any(.[]; .verdict == "invalid")' "$tmp/real.json"
+fi
+
+# A verifier whose counterexamples are not the ones it found: every number read becomes 0.
+cat >"$tmp/forger" <<EOF
+#!/bin/sh
+if [ "\$1" = verify ]; then
+  "$AXLE" "\$@" | jq -c 'if .verdict == "invalid" then .counterexample.reads |= map(if .value == "true" or .value == "false" then . else .value = "0" end) | .counterexample.unlisted_points_k = 0 | del(.counterexample.unlisted_points_t) else . end'
+  exit 0
+fi
+exec "$AXLE" "\$@"
+EOF
+chmod +x "$tmp/forger"
+AXLE="$tmp/forger" tools/verdict-fuzz.sh 30 5 --jobs 2 --out "$tmp/forged" --stats "$tmp/forged.json" \
+  --stop-after 1 --minimize-seconds 0 --quiet >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "forger: the fuzzer fails (exit 1, got $st)" [ "$st" = 1 ]
+check "forger: a counterexample that does not reproduce" \
+  jqt '[.kinds | to_entries[] | select(.key | startswith("cex-")) | .value] | add >= 1' "$tmp/forged.json"
+check "forger: its finding written" bash -c "ls '$tmp'/forged/cex-*.axl >/dev/null 2>&1"
+
+echo "verdict_fuzz: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,6 +1,7 @@
 /* cmd_check.c — `axle check` and `axle fmt`: the front end on its own. */
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/out.h"
@@ -23,12 +24,19 @@ static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
   return d->errors == before ? f : NULL;
 }
 
+static const char *const with_value[] = {"--max-input", NULL};
+
 int ax_cmd_check(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int first = 1;
   bool quiet = false;
+  argc = ax_args_permute(argc, argv, with_value);
   for (; first < argc && argv[first][0] == '-'; first++) {
+    if (strcmp(argv[first], "--") == 0) {
+      first++;
+      break;
+    }
     if (strcmp(argv[first], "-q") == 0 || strcmp(argv[first], "--quiet") == 0) {
       quiet = true;
     } else if (strcmp(argv[first], "--max-input") == 0) {
@@ -79,7 +87,12 @@ int ax_cmd_fmt(int argc, char **argv) {
   ax_diag_init(&d, stderr);
   bool write = false, check = false;
   int first = 1;
+  argc = ax_args_permute(argc, argv, with_value);
   for (; first < argc && argv[first][0] == '-'; first++) {
+    if (strcmp(argv[first], "--") == 0) {
+      first++;
+      break;
+    }
     if (strcmp(argv[first], "--write") == 0 || strcmp(argv[first], "-w") == 0) {
       write = true;
     } else if (strcmp(argv[first], "--check") == 0) {

@@ -25,7 +25,7 @@ int ax_cmd_emulate(int argc, char **argv) {
   const char *in = NULL;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(s, "--help") == 0) {
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
       printf("usage: axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]\n");
       return 0;
     }

@@ -24,16 +24,18 @@
 #include "superopt/prune.h"
 #include "superopt/search.h"
 
+/* msg NULL: the help asked for, on stdout (exit 0); else the error and the usage on stderr */
 static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr,
+  FILE *out = msg ? stderr : stdout;
+  if (msg) fprintf(stderr, "axle: error: %s\n", msg);
+  fprintf(out,
           "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"
           "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"
           "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"
           "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
           "                     [--progress auto|always|never] [--found-dir DIR]\n"
           "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n");
-  return 3;
+  return msg ? 3 : 0;
 }
 
 /* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
@@ -82,8 +84,7 @@ int ax_cmd_superopt(int argc, char **argv) {
       continue;
     }
     if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-      usage("help");
-      return 0;
+      return usage(NULL);
     }
     if (s[0] == '-' && s[1] == '-') {
       if (i + 1 >= argc) return usage("option needs a value");

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "base/clock.h"
 #include "cli/files.h"
@@ -145,6 +146,13 @@ static bool number(const char *s, double lo, double hi, double *out) {
   return true;
 }
 
+/* The options that take a value (ax_args_permute, parse_opts). */
+static const char *const with_value[] = {
+    "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
+    "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
+    "--confirm-grace", "--confirm-floor",
+    "--max-input", "--numbers", "--ieee-types", "--ieee-max-rank", "--ieee-max-size", NULL};
+
 /* Returns -1 after --help, 0 when the options are good (*first: the first path), or the
  * exit status of a usage error. o->globs is allocated (free). */
 static int parse_opts(int argc, char **argv, Opts *o, int *first) {
@@ -161,11 +169,6 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   o->v.ieee.max_rank = 2;
   o->v.ieee.max_size = 3;
   o->v.ieee.formats = 1u << AX_SORT_F32 | 1u << AX_SORT_F16 | 1u << AX_SORT_BF16;
-  static const char *const with_value[] = {
-      "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
-      "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
-      "--confirm-grace", "--confirm-floor",
-      "--max-input", "--numbers", "--ieee-types", "--ieee-max-rank", "--ieee-max-size"};
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     const char *a = argv[i], *val = NULL;
@@ -175,7 +178,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
       break;
     }
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(o, NULL) - 1;
-    for (size_t k = 0; k < AX_COUNTOF(with_value); k++)
+    for (size_t k = 0; with_value[k]; k++)
       if (strcmp(a, with_value[k]) == 0) {
         if (i + 1 >= argc) {
           char msg[128];
@@ -542,6 +545,7 @@ static void summary(const Run *run, double seconds) {
   if (run->errors) printf(", %d error%s", run->errors, run->errors == 1 ? "" : "s");
   if (run->trivial) printf(", %d trivial", run->trivial);
   printf("; %d of %zu as expected", run->met, run->n);
+  if (run->bounded) printf(" (HOLDS-BOUNDED meets expect valid)");
   if (run->cached) printf(" (%d from the cache)", run->cached);
   if (run->o->gate) printf("; %.1f s", seconds);
   printf("\n");
@@ -552,6 +556,7 @@ static int run_command(int argc, char **argv, bool gate) {
   memset(&o, 0, sizeof o);
   o.gate = gate;
   int first = 0;
+  argc = ax_args_permute(argc, argv, with_value);   /* options after operands too */
   int st = parse_opts(argc, argv, &o, &first);
   if (st) {
     free(o.globs);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hooks.h"
 #include "dsl/print.h"
 #include "run/report.h"
 
@@ -178,6 +179,16 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
   fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s (grace %u ms, floor %u ms)\n",
           s->timeout_ms, o->max_instances, o->bound_slack, s->confirm ? "yes" : "no",
           s->confirm_grace_ms, s->confirm_floor_ms);
+  /* who stands behind a VERIFIED: --require-both waits for cvc5 where the default does not */
+  fprintf(f, "skip hopeless %s, first sat %s\n", s->skip_hopeless ? "yes" : "no", s->first_sat ? "yes" : "no");
+  /* a test hook changes verdicts (the bound cap): its value is part of the key, in the one
+   * binary that reads hooks (base/hooks.h) */
+  if (ax_test_hooks_on()) {
+    const char *cap = ax_test_hook("AXLE_TEST_BOUND_CAP");
+    fprintf(f, "test hooks: AXLE_TEST_BOUND_CAP=%s\n", cap ? cap : "(unset)");
+  } else {
+    fputs("test hooks: none read\n", f);
+  }
   fclose(f);
 
   AxCache *c = ax_xcalloc(1, sizeof *c);

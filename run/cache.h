@@ -6,8 +6,12 @@
  *     the cache format; the axle version and a hash of the axle executable's bytes (a
  *     rebuilt verifier is another verifier); the solver set-up (--solver, --cross-check,
  *     the solver binary's path, size and modification time, libz3's likewise); the time
- *     limit per query and the instance limit; the element type; the canonical text of the
- *     rule (ax_print_block: layout and comments do not matter).
+ *     limit per query, the instance limit, the bound slack, the confirmation policy (grace,
+ *     floor, whether cvc5 is waited for on the queries it never confirms); the test hooks'
+ *     values in the binary that reads them (base/hooks.h); the element type; the canonical
+ *     text of the rule (ax_print_block: layout and comments do not matter).
+ *     tests/e2e/cache_keys.sh fails when an option of `axle verify` is neither keyed nor
+ *     known to leave stored verdicts alone.
  * An entry is a file named after a hash of the key material, holding the key material in
  * full, the result's record (report.h) and a checksum of both. It is reused only when the
  * stored key material equals the current one byte for byte, the checksum matches and the

@@ -372,33 +372,52 @@ static bool define_check(P *p, const char *nm, AxSpan sp) {
   return true;
 }
 
-/* "input" NAME ":" DTYPE "[" INT { "," INT } "]" */
+/* "input" NAME { "," NAME } ":" DTYPE "[" INT { "," INT } "]" — as in programs, one
+ * declaration may name several inputs of one type; each becomes a statement of its own */
 static bool g_input(P *p, AxKStmt *st) {
-  const char *nm, *dt;
-  AxSpan sp, dsp;
+  enum { MAX_NAMES = 64 };
+  const char *nms[MAX_NAMES], *dt;
+  AxSpan sps[MAX_NAMES], dsp;
+  int n = 0;
+  uint32_t st0 = p->tok.start;
+  size_t first = (size_t)(st - p->g->stmts);
   scan(p);
-  if (!name(p, &nm, &sp) || !define_check(p, nm, sp) || !expect_punct(p, ':') || !name(p, &dt, &dsp))
-    return false;
-  int t = new_tensor(p);
-  AxKTensor *kt = &p->g->tensors[t];
-  kt->name = nm;
-  kt->span = sp;
-  kt->stmt = (int)(st - p->g->stmts);
-  if (!ax_dtype_lookup(dt, &kt->dtype)) {
+  do {
+    if (n == MAX_NAMES) return expected(p, "':' (at most 64 names in one input declaration)");
+    if (!name(p, &nms[n], &sps[n])) return false;
+    n++;
+  } while (accept_punct(p, ','));
+  if (!expect_punct(p, ':') || !name(p, &dt, &dsp)) return false;
+  AxDtype dtype;
+  if (!ax_dtype_lookup(dt, &dtype)) {
     ax_diag_error(p->d, dsp, "unknown element type '%s' (expected f16, bf16 or f32)", dt);
     p->errors++;
     return false;
   }
+  AxTShape shape = {0};
   if (!expect_punct(p, '[')) return false;
   do {
     int64_t v;
-    if (kt->shape.rank == AX_MAXRANK) return expected(p, "']'");
+    if (shape.rank == AX_MAXRANK) return expected(p, "']'");
     if (!integer(p, &v, false)) return false;
-    kt->shape.dim[kt->shape.rank++] = v;
+    shape.dim[shape.rank++] = v;
   } while (accept_punct(p, ','));
   if (!expect_punct(p, ']')) return false;
-  st->kind = AX_KS_INPUT;
-  st->t = t;
+  for (int i = 0; i < n; i++) {
+    if (!define_check(p, nms[i], sps[i])) return false;
+    size_t at = i ? (size_t)(new_stmt(p) - p->g->stmts) : first;   /* new_stmt may move them */
+    int t = new_tensor(p);
+    AxKTensor *kt = &p->g->tensors[t];
+    kt->name = nms[i];
+    kt->span = sps[i];
+    kt->stmt = (int)at;
+    kt->dtype = dtype;
+    kt->shape = shape;
+    AxKStmt *s = &p->g->stmts[at];
+    s->kind = AX_KS_INPUT;
+    s->t = t;
+    s->span = span(p, st0, p->prev_end);
+  }
   return true;
 }
 

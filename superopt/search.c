@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "base/hooks.h"
 #include "superopt/ewop.h"
 #include "superopt/pop.h"
 #include "superopt/equiv.h"
@@ -1799,12 +1800,12 @@ int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts
   return st;
 }
 
-/* Test hook: AXLE_TEST_SEARCH_INJECT=FILE.mug adds that graph to the kept candidates,
+/* Test hook (axle-test only, base/hooks.h): AXLE_TEST_SEARCH_INJECT=FILE.mug adds that graph to the kept candidates,
  * ranked first (modelled 0 s), as if the generator had built it and the filter had passed
  * it — so that a test can show what the final check does with a graph that the generator
  * would not build today (tests/e2e/superopt_search.sh). */
 static void inject(Shared *s) {
-  const char *path = getenv("AXLE_TEST_SEARCH_INJECT");
+  const char *path = ax_test_hook("AXLE_TEST_SEARCH_INJECT");
   if (!path || !*path) return;
   FILE *f = fopen(path, "r");
   if (!f) return;

@@ -4,7 +4,8 @@
 # LAYERS, never one after it (docs/architecture.md draws the picture). Also refused: an
 # include of a project header that does not exist. Prints one located line per violation,
 # "FILE:LINE: 'smt' may not include 'verifier/cex.h' (smt comes before verifier)", and exits 1
-# if there is any; exit 0 and a one-line summary otherwise. tests/ may include anything.
+# if there is any; so does a cycle between modules (one .c/.h pair including, through any
+# path, its own header). Exit 0 and a one-line summary otherwise. tests/ may include anything.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 LAYERS=(base dsl semantics smt verifier run superopt gpu cli)
@@ -43,7 +44,29 @@ for layer in "${LAYERS[@]}"; do
   done < <(find "$root/$layer" -type f \( -name '*.c' -o -name '*.h' -o -name '*.l' -o -name '*.y' \) \
              -not -path '*/emu/*' -print0)
 done
+# No cycle between modules either (a module: a .c and its .h, e.g. verifier/verify): within
+# a layer the order is free, but two modules that need each other are one module in two
+# files. Every include is an edge from the including module to the included one; tsort
+# finds a loop if there is one. superopt/ is not held to it yet: its operator tables
+# (ewop, pop) and the dispatchers that read them (tensor, domain, field) include each other
+# (NOTES.md, "Where to start").
+ACYCLIC=(base dsl semantics smt verifier run gpu cli)
+edges=$(for layer in "${ACYCLIC[@]}"; do
+  find "$root/$layer" -type f \( -name '*.c' -o -name '*.h' \) -not -path '*/emu/*' -print0 |
+    while IFS= read -r -d '' f; do
+      from=${f#"$root"/}
+      from=${from%.*}
+      grep -h '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z]*/' "$f" |
+        sed -E 's/^[^"]*"([^"]*)\.h".*/\1/' |
+        while read -r to; do [[ $to != "$from" ]] && echo "$from $to"; done
+    done
+done)
+if ! loops=$(echo "$edges" | tsort 2>&1 >/dev/null) || [[ -n $loops ]]; then
+  echo "include cycle between modules:"
+  echo "$loops" | sed -n 's/^tsort: //p' | grep -v 'input contains a loop' | sed 's/^/  /'
+  bad=1
+fi
 if (( bad )); then
   exit 1
 fi
-echo "includes: $includes project includes in $files files, all down the pipeline (${LAYERS[*]})"
+echo "includes: $includes project includes in $files files, all down the pipeline (${LAYERS[*]}), no module cycle in ${ACYCLIC[*]}"

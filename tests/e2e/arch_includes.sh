@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The folders' one-way dependencies (docs/architecture.md): tools/check-includes.sh passes on
-# the tree, and on a copy of it with one include pointing up the pipeline or at a header that
-# does not exist it fails, naming the file, the line and the two folders.
+# the tree, and on a copy of it with one include pointing up the pipeline, at a header that
+# does not exist, or closing a cycle between modules it fails, naming what it found.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -32,6 +32,16 @@ tools/check-includes.sh "$tmp/tree" > "$tmp/base.txt"; rc=$?
 check "base -> dsl: exit 1" test "$rc" -eq 1
 check "base -> dsl: located" has "$tmp/base.txt" "base/x.h:1: 'base' may not include 'dsl/ast.h'"
 rm "$tmp/tree/base/x.h"
+
+# A cycle between two modules of one layer: verify.h including bijection.h, whose module
+# already needs result.h — and result.h made to need verify.h back.
+printf '#include "verifier/verify.h"\n' >> "$tmp/tree/verifier/result.h"
+tools/check-includes.sh "$tmp/tree" > "$tmp/cycle.txt"; rc=$?
+check "module cycle: exit 1" test "$rc" -eq 1
+check "module cycle: said, with its modules" has "$tmp/cycle.txt" "include cycle between modules"
+check "module cycle: names verifier/result" has "$tmp/cycle.txt" "  verifier/result"
+cp verifier/result.h "$tmp/tree/verifier/result.h"
+check "the summary says no module cycle" has "$tmp/ok.txt" "no module cycle in"
 
 # A header that does not exist, and a folder outside the pipeline.
 printf '#include "verifier/nothing.h"\n#include "extra/thing.h"\n' > "$tmp/tree/cli/ghost.c"

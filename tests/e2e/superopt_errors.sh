@@ -54,5 +54,11 @@ expect lax 3 "twoexp.axl:3:14: error: exp in 'O': an exponential on a path that 
 expect usage 3 "usage: axle equiv" "$AXLE" equiv "$ex/lora.axl"
 expect delta 3 "--delta takes a probability" "$AXLE" equiv "$ex/lora.axl" "$ex/lora.mug" --delta 2
 expect seed-printed 0 "seed 5" "$AXLE" equiv "$ex/lora.axl" "$ex/lora.mug" --seed 5 --delta 1e-12
+# one declaration of several inputs, as in programs: valid, and fmt writes one per line
+printf 'mugraph m {\n  input A, B : f16[16, 64]\n  kernel k1 grid [1, 1, 1] block [128, 1, 1] forloop 1 {\n    a = input A imap {} fmap -\n    b = input B imap {} fmap -\n    c = add(a, b)\n    output C = c omap {}\n  }\n  output C\n}\n' >"$tmp/two_inputs.mug"
+expect "input A, B: valid" 0 "mugraph 'm' is valid" "$AXLE" mugraph check "$tmp/two_inputs.mug"
+expect "input A, B: fmt splits them" 0 "  input B : f16[16, 64]" "$AXLE" mugraph fmt "$tmp/two_inputs.mug"
+printf 'mugraph m {\n  input A, A : f16[4]\n  output A\n}\n' >"$tmp/dup_input.mug"
+expect "input A, A: located" 3 "dup_input.mug:2:12: error: 'A' is already defined" "$AXLE" mugraph check "$tmp/dup_input.mug"
 echo "superopt errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Command-line faults (issue 13, item 8): --help exits 0 for every verb; numbers out of
-# range are refused (exit 3); a run with no rule to verify is exit 3 with a message; ERROR
-# is counted apart from UNKNOWN.
+# Command-line faults: --help and -h exit 0 for every verb, --version; options after
+# operands and -- ending the options; numbers out of range are refused (exit 3); a run with
+# no rule to verify is exit 3 with a message; ERROR is counted apart from UNKNOWN.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -10,13 +10,32 @@ rule=rules/examples/pad_low_combine.axl
 mug=superopt/examples/lora.mug
 prog=superopt/examples/lora.axl
 
-for verb in check fmt verify gate equiv mugraph; do
-  "$AXLE" $verb --help >"$tmp/help.out" 2>"$tmp/help.err"
-  st=$?
-  check "$verb --help: exit 0 (got $st)" [ "$st" = 0 ]
-  check "$verb --help: usage on stdout" grep -q "usage: axle" "$tmp/help.out"
-  check "$verb --help: nothing on stderr" [ ! -s "$tmp/help.err" ]
+for verb in check fmt verify gate brute equiv mugraph cost superopt cuda emulate; do
+  for h in --help -h; do
+    "$AXLE" $verb $h >"$tmp/help.out" 2>"$tmp/help.err"
+    st=$?
+    check "$verb $h: exit 0 (got $st)" [ "$st" = 0 ]
+    check "$verb $h: usage on stdout" grep -q "usage: axle" "$tmp/help.out"
+    check "$verb $h: nothing on stderr" [ ! -s "$tmp/help.err" ]
+  done
 done
+"$AXLE" --version >"$tmp/v.out" 2>&1
+check "--version: exit 0, names axle" grep -q "^axle [0-9]" "$tmp/v.out"
+
+# options after operands (GNU habit), and -- ending the options
+"$AXLE" check "$rule" -q >"$tmp/o.out" 2>&1
+check "check FILE -q: exit 0, quiet" [ $? = 0 -a ! -s "$tmp/o.out" ]
+"$AXLE" fmt "$rule" --check >"$tmp/o.out" 2>&1
+check "fmt FILE --check: exit 0" [ $? = 0 ]
+"$AXLE" verify "$rule" --no-cache --solver z3 --format json >"$tmp/o.json" 2>"$tmp/o.err"
+check "verify FILE --no-cache --solver z3: verified by z3 alone" \
+  jq -e -s 'length == 2 and all(.[]; .verdict == "verified" and .solver == "z3" and (.cached | not))' "$tmp/o.json"
+cp "$rule" "$tmp/-dash.axl"
+(cd "$tmp" && "$AXLE" check -q -- -dash.axl)
+check "check -- -dash.axl: a file named like an option" [ $? = 0 ]
+(cd "$tmp" && "$AXLE" check -q -- -dash.axl -q 2>"$tmp/o.err")
+check "after --, -q is a file: exit 3" [ $? = 3 ]
+check "after --, -q is a file: cannot open it" grep -q "cannot open '-q'" "$tmp/o.err"
 
 refused() {   # NAME PATTERN command...: exit 3 and PATTERN on stderr
   local name=$1 pattern=$2; shift 2

@@ -15,7 +15,6 @@
  * the rule. */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fnmatch.h>
 #ifdef __GLIBC__
 #include <malloc.h>   /* mallopt */
 #endif
@@ -145,14 +144,6 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   if (i == argc) return usage("no FILE or DIR given");
   *first = i;
   return 0;
-}
-
-static bool wanted(const Opts *o, const AxBlock *b) {
-  if (b->kind != AX_B_RULE) return false;
-  if (o->nglobs == 0) return true;
-  for (int i = 0; i < o->nglobs; i++)
-    if (fnmatch(o->globs[i], b->name.name, 0) == 0) return true;
-  return false;
 }
 
 /* The text of --instance: itself, or the contents of FILE for "@FILE" (malloc'd; NULL
@@ -356,7 +347,7 @@ int ax_cmd_brute(int argc, char **argv) {
   for (size_t i = 0; i < files.n; i++)
     for (size_t j = 0; j < parsed[i]->nblocks; j++) {
       const AxBlock *b = parsed[i]->blocks[j];
-      if (!wanted(&o, b)) continue;
+      if (!ax_files_rule_wanted(b, (const char *const *)o.globs, o.nglobs)) continue;
       AxType types[3];
       int nt = ax_rule_types(b, types);
       for (int k = 0; k < nt; k++)

@@ -15,7 +15,6 @@
  * syntax or checker error (nothing is verified then). */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -333,14 +332,6 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
 
 /* --- Tasks ------------------------------------------------------------------------------ */
 
-static bool wanted(const Opts *o, const AxBlock *b) {
-  if (b->kind != AX_B_RULE) return false;
-  if (o->nglobs == 0) return true;
-  for (int i = 0; i < o->nglobs; i++)
-    if (fnmatch(o->globs[i], b->name.name, 0) == 0) return true;
-  return false;
-}
-
 /* --dump-smt stems: "<dir>/<rule>.<type>"; a rule name that more than one file defines
  * gets "@<k>", k counting those files in order, so no two tasks share a file name. */
 static void dump_stems(Run *run, AxArena *a, const char *dir) {
@@ -597,7 +588,7 @@ static int run_command(int argc, char **argv, bool gate) {
   for (size_t i = 0; i < files.n; i++)
     for (size_t j = 0; j < parsed[i]->nblocks; j++) {
       AxBlock *b = parsed[i]->blocks[j];
-      if (!wanted(&o, b)) continue;
+      if (!ax_files_rule_wanted(b, (const char *const *)o.globs, o.nglobs)) continue;
       AxType types[3];
       int nt = ax_rule_types(b, types);
       if (o.v.ieee.on) {   /* one task per format for a rule that can be real, else one */

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -160,4 +161,12 @@ AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path) {
   AxMugraph *g = ax_mugtext_parse(a, d, src);
   if (!g || !ax_mug_check(g, d)) return NULL;
   return g;
+}
+
+bool ax_files_rule_wanted(const AxBlock *b, const char *const *globs, int nglobs) {
+  if (b->kind != AX_B_RULE) return false;
+  if (nglobs == 0) return true;
+  for (int i = 0; i < nglobs; i++)
+    if (fnmatch(globs[i], b->name.name, 0) == 0) return true;
+  return false;
 }

@@ -25,6 +25,11 @@ bool ax_files_collect(AxArena *a, AxDiag *d, char **args, int nargs, AxPathList 
  * (diag.h). False, setting nothing, when text is no such number. */
 bool ax_files_max_input(const char *text);
 
+struct AxBlock;
+/* Whether block b is a rule that --rule GLOB selects: every rule when nglobs is 0, else one
+ * whose name matches some glob (fnmatch). */
+bool ax_files_rule_wanted(const struct AxBlock *b, const char *const *globs, int nglobs);
+
 struct AxMugraph;
 /* The program `name` of the .axl file at path (the only one when name is NULL), lowered to a
  * μGraph and validated; NULL after reporting through d. Everything lives in a. */

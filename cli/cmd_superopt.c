@@ -1,265 +1,247 @@
-/* cmd_superopt.c — `axle equiv` and `axle mugraph` (docs/superopt.md).
+/* cmd_superopt.c — `axle superopt`: search for a fused μGraph (superopt/search.h).
  *
- *   axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME] [--tests N]
- *              [--max-tests N] [--float-tests N] [--float-tol X] [--require-bound]
- *              [--jobs N] [--primes P,Q] [--field-only]
- *       0 equivalent, 1 not equivalent (or numerically unstable), 2 no guarantee under
- *       --require-bound (or, under --field-only, only a law of sqrt excuses a field
- *       difference: not established), 3 bad input (located error) or refusal (outside the Lax fragment).
- *   axle equiv --candidates PROGRAM.axl GRAPH.mug... [same options]
- *       each graph through the search's fast path (equiv.h: scaled-instance filter, then
- *       the full check), one line each with its time; 0 all equivalent, 1 some not,
- *       2 some without guarantee under --require-bound, 3 bad input.
- *   axle mugraph (check | fmt | dot) GRAPH.mug
- *       0 fine, 3 bad input. */
-#include <errno.h>
-#include <inttypes.h>
+ *   axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]
+ *                 [--time-limit S] [--top K] [--rules DIR] [--target T]
+ *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
+ *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
+ *                 [--progress auto|always|never] [--found-dir DIR]
+ *   axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N] [--time-limit S]
+ *       reachability, not a search: does the generator build GRAPH (its kernel headers
+ *       pinned, search.h AxSearchOpts.pin)? 0 yes, 1 no, 3 bad input.
+ *       0 found a graph modelled faster than the naive one (written to --output, checked by
+ *       the equivalence checker first), 1 nothing better in time, 3 bad input, or the
+ *       axioms the pruner relies on are not all VERIFIED (each one named). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "dsl/parse.h"
-#include "superopt/equiv.h"
-#include "superopt/field.h"
-#include "superopt/interp.h"
-#include "superopt/mugdot.h"
-#include "superopt/mugtext.h"
+#include "superopt/axioms.h"
 #include "superopt/program.h"
+#include "superopt/prune.h"
+#include "superopt/search.h"
 
-/* Ranges of the counts: a test costs at least one run of both graphs, so a million is
- * already hours on a large shape; beyond that a number is a typo. */
-#define MAX_TESTS 1000000
-#define MAX_FLOAT_TESTS 10000
-
-static const char usage_text[] =
-    "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
-    "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
-    "                  [--require-bound] [--max-input MIB] [--memory MB] [--jobs N]\n"
-    "                  [--primes P,Q] [--field-only]\n"
-    "       axle equiv --candidates PROGRAM.axl GRAPH.mug... [options as above]\n"
-    "       axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n"
-    AX_FILES_MAX_INPUT_HELP
-    "  --seed N              0 to 18446744073709551615 (default: from the clock)\n"
-    "  --tests N             1 to 1000000 field tests (default: as the bound asks)\n"
-    "  --max-tests N         1 to 1000000 (default 1000)\n"
-    "  --float-tests N       0 to 10000 (default 1)\n"
-    "  --float-tol X         a positive number below 1e6\n"
-    "  --field-only          equivalent only as the field tests establish it: a difference\n"
-    "                        that only a law of sqrt excuses (judged in doubles) is exit 2\n"
-    "  --memory MB           refuse graphs whose evaluation needs more (default 4096;\n"
-    "                        0: no limit)\n";
-
-/* A usage error (exit 3), or with msg NULL the help (exit 0). */
+/* msg NULL: the help asked for, on stdout (exit 0); else the error and the usage on stderr */
 static int usage(const char *msg) {
-  if (!msg) {
-    fputs(usage_text, stdout);
-    return 0;
-  }
-  fprintf(stderr, "axle: error: %s\n%s", msg, usage_text);
-  return 3;
+  FILE *out = msg ? stderr : stdout;
+  if (msg) fprintf(stderr, "axle: error: %s\n", msg);
+  fprintf(out,
+          "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"
+          "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"
+          "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"
+          "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
+          "                     [--progress auto|always|never] [--found-dir DIR]\n"
+          "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n");
+  return msg ? 3 : 0;
 }
 
-static bool is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
+/* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
+ * that `axle verify`'s defaults prove VERIFIED (superopt/axioms.h: result cache first). On
+ * failure every rule that is not VERIFIED, and every missing name, is printed. */
+static bool axioms_proved(const char *dir) {
+  int n;
+  const char *const *names = ax_prune_axioms(&n);
+  AxVerifyOpts vo;
+  const char *solver;
+  ax_axioms_default_opts(&vo, &solver);
+  AxAxiomReport rep;
+  bool ok = ax_superopt_axioms_proved(dir, &vo, solver, names, n, &rep);
+  if (!ok) {
+    fprintf(stderr, "axle: error: superopt: the pruner relies on axioms that are not all VERIFIED in %s:\n%s",
+            dir, rep.failures ? rep.failures : "");
+    fprintf(stderr, "(prove them with 'axle verify %s', or pass --no-gate to search anyway: "
+                    "results are still checked, but pruning may then lose some)\n", dir);
+  }
+  ax_axiom_report_free(&rep);
+  return ok;
+}
 
-/* A decimal integer in [0, 2^64): digits only, no sign, no overflow. */
-static bool parse_u64(const char *s, uint64_t *out) {
+static bool parse_long(const char *s, long *out, long lo) {
   char *end;
-  if (*s < '0' || *s > '9') return false;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno) return false;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || v < lo) return false;
   *out = v;
   return true;
 }
 
-static bool parse_int(const char *s, int *out, int lo, int hi) {
-  uint64_t v;
-  if (!parse_u64(s, &v) || v < (uint64_t)lo || v > (uint64_t)hi) return false;
-  *out = (int)v;
-  return true;
-}
-
-/* Does evaluating p and m (field tests: both at once; float tests: p twice and m) fit in
- * memory_mb? Computed from the shapes before anything is allocated; refused (reported)
- * if not, so that a huge shape is an error, not an allocation that fails half way. */
-static bool fits(const AxMugraph *p, const AxMugraph *m, int memory_mb) {
-  if (memory_mb == 0) return true;
-  int64_t field = ax_interp_bytes(p, sizeof(AxFF)), dp = ax_interp_bytes(p, sizeof(double));
-  int64_t need = field > INT64_MAX - ax_interp_bytes(m, sizeof(AxFF))
-                     ? INT64_MAX
-                     : field + ax_interp_bytes(m, sizeof(AxFF));
-  int64_t flt = dp > INT64_MAX / 3 ? INT64_MAX : 2 * dp;
-  flt = flt > INT64_MAX - ax_interp_bytes(m, sizeof(double)) ? INT64_MAX
-                                                               : flt + ax_interp_bytes(m, sizeof(double));
-  if (flt > need) need = flt;
-  if (need <= (int64_t)memory_mb << 20) return true;
-  fprintf(stderr,
-          "axle: error: equiv: evaluating program '%.64s' and mugraph '%.64s' needs about %lld MB, "
-          "more than the --memory limit of %d MB\n",
-          p->name, m->name, (long long)(need >> 20) + 1, memory_mb);
-  return false;
-}
-
-/* `--candidates`: every graph through the search's fast path (equiv.h). */
-static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena *a, AxDiag *d,
-                          const AxEquivOpts *o) {
-  AxEquivCtx *c = ax_equiv_ctx_new(p, o);
-  uint64_t P, Q;
-  ax_equiv_ctx_primes(c, &P, &Q);
-  printf("equiv candidates: program '%s', %d candidates; p = %" PRIu64 ", q = %" PRIu64
-         ", seed %" PRIu64 "\n", p->name, n, P, Q, o->seed);
-  int status = 0, nfilt = 0, nok = 0;
-  double total = 0;
-  for (int i = 0; i < n; i++) {
-    AxMugraph *m = ax_files_load_mug(a, d, files[i]);
-    if (!m) {
-      status = 3;
-      continue;
-    }
-    AxEquivResult r;
-    ax_equiv_candidate(c, m, d, &r);
-    total += r.ms;
-    nfilt += r.filtered;
-    nok += r.status == 0;
-    const char *what = r.status == 0 ? (r.how == AX_EQUIV_BOUNDED  ? "equivalent"
-                                        : r.how == AX_EQUIV_FIELD ? "equivalent on the field tests, no bound"
-                                                                  : "equivalent by testing, no bound")
-                       : r.status == 1 ? "not equivalent"
-                       : r.status == 2 ? (o->field_only ? "no guarantee or not established" : "no guarantee")
-                                       : "cannot be compared";
-    printf("%s: %s%s (scale 1/%" PRId64 ") %.1f ms\n", files[i], what,
-           r.filtered ? " at the scaled instance" : "", r.scale, r.ms);
-    if (r.status == 3) status = 3;
-    else if (status != 3 && r.status > status) status = r.status;
-  }
-  printf("%d candidates: %d equivalent, %d rejected at the scaled instance; %.1f ms per candidate\n",
-         n, nok, nfilt, n ? total / n : 0.0);
-  ax_equiv_ctx_free(c);
-  return status;
-}
-
-int ax_cmd_equiv(int argc, char **argv) {
-  AxEquivOpts o;
-  ax_equiv_defaults(&o);
-  const char *files[256], *prog_name = NULL;
-  int nfiles = 0;
-  bool seed_set = false, candidates = false;
-  int memory_mb = 4096;
-  int status = 3;
+int ax_cmd_superopt(int argc, char **argv) {
+  AxSearchOpts o;
+  ax_search_defaults(&o);
+  const char *file = NULL, *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
+  const char *format = "text", *progress = "auto", *found_dir = NULL, *reach = NULL;
+  bool gate = true;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (is_help(s)) return usage(NULL);
-    if (strcmp(s, "--require-bound") == 0) {
-      o.require_bound = true;
-    } else if (strcmp(s, "--candidates") == 0) {
-      candidates = true;
-    } else if (strcmp(s, "--field-only") == 0) {
-      o.field_only = true;
-    } else if (s[0] == '-' && s[1] == '-') {
-      char msg[128];
-      snprintf(msg, sizeof msg, "%.40s needs a value", s);
-      if (!v) return usage(msg);
-      i++;
-      if (strcmp(s, "--delta") == 0) {
-        if (!ax_equiv_parse_delta(v, &o.delta)) return usage("--delta takes a probability in (0, 1), e.g. 2^-30 or 1e-9");
-      } else if (strcmp(s, "--seed") == 0) {
-        if (!parse_u64(v, &o.seed)) return usage("--seed takes an integer from 0 to 2^64 - 1");
-        seed_set = true;
-      } else if (strcmp(s, "--max-input") == 0) {
-        if (!ax_files_max_input(v)) return usage("--max-input takes MiB from 1 to 1024");
-      } else if (strcmp(s, "--memory") == 0) {
-        if (!parse_int(v, &memory_mb, 0, 1 << 22)) return usage("--memory takes megabytes from 0 (no limit) to 4194304");
-      } else if (strcmp(s, "--program") == 0) {
-        prog_name = v;
-      } else if (strcmp(s, "--tests") == 0) {
-        if (!parse_int(v, &o.tests, 1, MAX_TESTS)) return usage("--tests takes an integer from 1 to 1000000");
-      } else if (strcmp(s, "--max-tests") == 0) {
-        if (!parse_int(v, &o.max_tests, 1, MAX_TESTS)) return usage("--max-tests takes an integer from 1 to 1000000");
-      } else if (strcmp(s, "--float-tests") == 0) {
-        if (!parse_int(v, &o.float_tests, 0, MAX_FLOAT_TESTS)) return usage("--float-tests takes an integer from 0 to 10000");
+    if (strcmp(s, "--no-prune") == 0) {
+      o.prune = false;
+      continue;
+    }
+    if (strcmp(s, "--no-gate") == 0) {
+      gate = false;
+      continue;
+    }
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      return usage(NULL);
+    }
+    if (s[0] == '-' && s[1] == '-') {
+      if (i + 1 >= argc) return usage("option needs a value");
+      const char *v = argv[++i];
+      long n;
+      if (strcmp(s, "--program") == 0) prog_name = v;
+      else if (strcmp(s, "--output") == 0) output = v;
+      else if (strcmp(s, "--rules") == 0) rules = v;
+      else if (strcmp(s, "--format") == 0) format = v;
+      else if (strcmp(s, "--progress") == 0) progress = v;
+      else if (strcmp(s, "--found-dir") == 0) found_dir = v, o.verify_all = true;
+      else if (strcmp(s, "--reach") == 0) reach = v;
+      else if (strcmp(s, "--target") == 0) {
+        if (!(o.target = ax_cost_target(v))) return usage("--target is h100 or a100");
       } else if (strcmp(s, "--jobs") == 0) {
-        if (!parse_int(v, &o.jobs, 1, 256)) return usage("--jobs takes an integer from 1 to 256");
-      } else if (strcmp(s, "--primes") == 0) {
-        char *comma = strchr(v, ',');
-        if (!comma) return usage("--primes takes P,Q");
-        *comma = 0;
-        if (!parse_u64(v, &o.p) || !parse_u64(comma + 1, &o.q) || !ax_field_primes_ok(o.p, o.q))
-          return usage("--primes takes two primes P,Q with Q | P - 1, 2^16 <= Q < 2^31 and P < 2^32");
-      } else if (strcmp(s, "--float-tol") == 0) {
+        if (!parse_long(v, &n, 1) || n > 256) return usage("--jobs takes 1 to 256");
+        o.jobs = (int)n;
+      } else if (strcmp(s, "--top") == 0) {
+        if (!parse_long(v, &n, 1) || n > 1000) return usage("--top takes 1 to 1000");
+        o.top = (int)n;
+      } else if (strcmp(s, "--max-states") == 0) {
+        if (!parse_long(v, &n, 1)) return usage("--max-states takes a positive integer");
+        o.max_states = n;
+      } else if (strcmp(s, "--max-kernel-ops") == 0) {
+        if (!parse_long(v, &n, 1) || n > 6) return usage("--max-kernel-ops takes 1 to 6");
+        o.max_kernel_ops = (int)n;
+      } else if (strcmp(s, "--max-kernels") == 0) {
+        if (!parse_long(v, &n, 0) || n > 6) return usage("--max-kernels takes 0 to 6");
+        o.max_kernels = (int)n;
+      } else if (strcmp(s, "--max-block-ops") == 0) {
+        if (!parse_long(v, &n, 2) || n > 12) return usage("--max-block-ops takes 2 to 12");
+        o.max_block_ops = (int)n;
+      } else if (strcmp(s, "--time-limit") == 0) {
         char *end;
-        errno = 0;
-        o.float_tol = strtod(v, &end);
-        if (end == v || *end || errno || !(o.float_tol > 0 && o.float_tol < 1e6))
-          return usage("--float-tol takes a positive number below 1e6");
+        o.time_limit = strtod(v, &end);
+        if (*end || !(o.time_limit > 0)) return usage("--time-limit takes a positive number of seconds");
       } else {
-        snprintf(msg, sizeof msg, "unknown option '%.40s'", s);
-        return usage(msg);
+        return usage("unknown option");
       }
-    } else if (nfiles < (int)AX_COUNTOF(files)) {
-      files[nfiles++] = s;
+    } else if (!file) {
+      file = s;
     } else {
-      return usage("too many files");
+      return usage("too many arguments");
     }
   }
-  if (candidates ? nfiles < 2 : nfiles != 2) {
-    return usage(candidates ? "equiv --candidates needs a program file and .mug files"
-                            : "equiv needs a program file and a .mug file");
-  }
-  if (!seed_set) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    o.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
-  }
-  AxArena *a = ax_arena_new();
-  AxDiag d;
-  ax_diag_init(&d, stderr);
-  AxMugraph *p = ax_files_load_program(a, &d, files[0], prog_name);
-  if (p && !candidates) {
-    AxMugraph *m = ax_files_load_mug(a, &d, files[1]);
-    if (m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
-  } else if (p) {
-    status = run_candidates(p, files + 1, nfiles - 1, a, &d, &o);
-  }
-  ax_arena_free(a);
-  return status;
-}
+  if (!file) return usage("superopt needs a program file");
+  if (!output && !reach) return usage("superopt needs --output BEST.mug");
+  if (strcmp(format, "text") && strcmp(format, "json")) return usage("--format is text or json");
+  if (strcmp(progress, "auto") && strcmp(progress, "always") && strcmp(progress, "never"))
+    return usage("--progress is auto, always or never");
+  if (strcmp(progress, "always") == 0 || (strcmp(progress, "auto") == 0 && isatty(2)))
+    o.progress = stderr;
 
-int ax_cmd_mugraph(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (is_help(argv[i])) return usage(NULL);
-  if (argc >= 3 && strcmp(argv[1], "--max-input") == 0) {
-    if (!ax_files_max_input(argv[2])) return usage("--max-input takes MiB from 1 to 1024");
-    argc -= 2;
-    argv += 2;
-  }
-  if (argc != 3) return usage("mugraph needs a sub-command and one file");
-  const char *cmd = argv[1];
-  if (strcmp(cmd, "check") && strcmp(cmd, "fmt") && strcmp(cmd, "dot"))
-    return usage("mugraph sub-commands are check, fmt and dot");
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  int status = 3;
-  if (strcmp(cmd, "fmt") == 0) {
-    /* fmt prints what parses, even when validation would complain */
-    AxSource *src;
-    AxMugraph *g = ax_source_load(a, &d, argv[2], &src) ? ax_mugtext_parse(a, &d, src) : NULL;
-    if (g) {
-      ax_mugtext_print(stdout, g);
-      status = 0;
+  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
+  if (!p) {
+    ax_arena_free(a);
+    return 3;
+  }
+  if (reach) {
+    AxMugraph *pin = ax_files_load_mug(a, &d, reach);
+    if (!pin) {
+      ax_arena_free(a);
+      return 3;
     }
-  } else {
-    AxMugraph *g = ax_files_load_mug(a, &d, argv[2]);
-    if (g) {
-      if (strcmp(cmd, "dot") == 0) ax_mugdot_print(stdout, g);
-      else printf("%s: mugraph '%s' is valid\n", argv[2], g->name);
+    o.pin = pin;
+    AxSearchResult r;
+    if (!ax_search_run(p, &o, &d, &r)) {
+      ax_arena_free(a);
+      return 3;
+    }
+    if (r.pin_reached)
+      printf("%s: reached: the generator builds it (kernel headers pinned; %ld candidates, "
+             "%ld states, %ld pruned, %.1f s)\n%s", reach, r.candidates, r.states, r.pruned,
+             r.seconds, r.found[0].text);
+    else
+      printf("%s: not reached (kernel headers pinned; %ld candidates, %ld states, %ld pruned, "
+             "%.1f s%s)\n", reach, r.candidates, r.states, r.pruned, r.seconds,
+             r.timed_out ? ", time limit" : "");
+    int st = r.pin_reached ? 0 : 1;
+    ax_search_result_free(&r);
+    ax_arena_free(a);
+    return st;
+  }
+  if (gate && !axioms_proved(rules)) {
+    ax_arena_free(a);
+    return 3;
+  }
+  if (!gate) fprintf(stderr, "axle: warning: superopt: --no-gate: pruning relies on axioms not checked in this run\n");
+  AxSearchResult r;
+  if (!ax_search_run(p, &o, &d, &r)) {
+    ax_arena_free(a);
+    return 3;
+  }
+  int status = 1;
+  if (r.nfound && r.best_verified && r.found[0].time_s < r.naive_s) {
+    FILE *f = fopen(output, "w");
+    if (!f) {
+      fprintf(stderr, "axle: error: cannot write %s\n", output);
+      status = 3;
+    } else {
+      fputs(r.found[0].text, f);
+      fclose(f);
       status = 0;
     }
   }
+  /* every kept graph, each checked at full shape (--found-dir implies verify_all) */
+  for (int i = 0; found_dir && i < r.nfound; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/found-%03d.mug", found_dir, i);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+      fprintf(stderr, "axle: error: cannot write %s\n", path);
+      status = 3;
+      break;
+    }
+    fputs(r.found[i].text, f);
+    fclose(f);
+  }
+  double best = r.nfound ? r.found[0].time_s * 1e6 : -1;
+  if (strcmp(format, "json") == 0) {
+    printf("{\"program\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"status\": %d, "
+           "\"candidates\": %ld, \"states\": %ld, \"pruned\": %ld, \"checked\": %ld, "
+           "\"equivalent\": %ld, \"rejected_final\": %ld, \"seconds\": %.3f, \"search_seconds\": %.3f, "
+           "\"best_found_seconds\": %.3f, \"check_seconds\": %.3f, \"ms_per_check\": %.2f, "
+           "\"check_cpu_seconds\": %.3f, \"cpu_ms_per_check\": %.2f, "
+           "\"final_check_seconds\": %.3f, \"timed_out\": %s, "
+           "\"jobs\": %d, \"gated\": %s, \"naive_time_us\": %.4f, ",
+           p->name, o.target->name, status, r.candidates, r.states, r.pruned, r.checked,
+           r.equivalent, r.rejected_final, r.seconds, r.search_s, r.best_found_s, r.check_s,
+           r.checked ? r.check_s * 1e3 / (double)r.checked : 0.0, r.check_cpu_s,
+           r.checked ? r.check_cpu_s * 1e3 / (double)r.checked : 0.0, r.final_s,
+           r.timed_out ? "true" : "false", o.jobs,
+           gate ? "true" : "false", r.naive_s * 1e6);
+    if (best >= 0) printf("\"best_time_us\": %.4f, \"output\": \"%s\"}\n", best, status == 0 ? output : "");
+    else printf("\"best_time_us\": null, \"output\": \"\"}\n");
+  } else {
+    printf("superopt %s: %ld candidates from %ld states (%ld pruned), %ld checked, %ld equivalent, "
+           "%.1f s%s\n",
+           p->name, r.candidates, r.states, r.pruned, r.checked, r.equivalent, r.seconds,
+           r.timed_out ? " (time limit)" : "");
+    printf("naive graph: %.2f us modelled on %s\n", r.naive_s * 1e6, o.target->name);
+    if (best >= 0) printf("best found after %.1f s of search (%.1f s searched)\n", r.best_found_s, r.search_s);
+    if (r.checked)
+      printf("filter: %ld checks, %.1f ms per check (%.1f ms CPU); final full-shape check %.1f s\n",
+             r.checked, r.check_s * 1e3 / (double)r.checked, r.check_cpu_s * 1e3 / (double)r.checked,
+             r.final_s);
+    if (best >= 0)
+      printf("best graph:  %.2f us modelled (%.2fx)%s%s\n", best, r.naive_s * 1e6 / best,
+             status == 0 ? ", written to " : ", not better than the naive graph",
+             status == 0 ? output : "");
+    else
+      printf("no equivalent graph found\n");
+  }
+  ax_search_result_free(&r);
   ax_arena_free(a);
   return status;
 }

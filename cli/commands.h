@@ -10,10 +10,10 @@ int ax_cmd_fmt(int argc, char **argv);      /* cli/cmd_check.c */
 int ax_cmd_verify(int argc, char **argv);   /* cli/cmd_verify.c */
 int ax_cmd_gate(int argc, char **argv);     /* cli/cmd_verify.c */
 int ax_cmd_brute(int argc, char **argv);    /* cli/cmd_brute.c */
-int ax_cmd_equiv(int argc, char **argv);    /* cli/cmd_superopt.c */
-int ax_cmd_mugraph(int argc, char **argv);  /* cli/cmd_superopt.c */
+int ax_cmd_equiv(int argc, char **argv);    /* cli/cmd_equiv.c */
+int ax_cmd_mugraph(int argc, char **argv);  /* cli/cmd_equiv.c */
 int ax_cmd_cost(int argc, char **argv);     /* cli/cmd_cost.c */
-int ax_cmd_superopt(int argc, char **argv); /* cli/cmd_search.c */
+int ax_cmd_superopt(int argc, char **argv); /* cli/cmd_superopt.c */
 int ax_cmd_cuda(int argc, char **argv);     /* cli/cmd_cuda.c */
 int ax_cmd_emulate(int argc, char **argv);  /* cli/cmd_emulate.c */
 

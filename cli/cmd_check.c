@@ -8,7 +8,7 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
-#include "superopt/program.h"
+#include "superopt/ir/program.h"
 
 /* Loads, parses and (if `check`) checks one file; NULL when it has errors. */
 static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {

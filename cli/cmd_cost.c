@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "superopt/cost.h"
+#include "superopt/cost/cost.h"
 #include "dsl/parse.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
 
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);

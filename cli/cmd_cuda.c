@@ -20,8 +20,8 @@
 #include "cli/out.h"
 #include "dsl/parse.h"
 #include "gpu/cuda.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
 
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);

@@ -12,7 +12,7 @@
 
 #include "cli/commands.h"
 #include "gpu/emulate.h"
-#include "superopt/mugtext.h"
+#include "superopt/ir/mugtext.h"
 
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);

@@ -22,12 +22,12 @@
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "dsl/parse.h"
-#include "superopt/equiv.h"
-#include "superopt/field.h"
-#include "superopt/interp.h"
-#include "superopt/mugdot.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
+#include "superopt/equiv/equiv.h"
+#include "superopt/arith/field.h"
+#include "superopt/equiv/interp.h"
+#include "superopt/ir/mugdot.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
 
 /* Ranges of the counts: a test costs at least one run of both graphs, so a million is
  * already hours on a large shape; beyond that a number is a typo. */

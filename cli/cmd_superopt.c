@@ -19,10 +19,10 @@
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "dsl/parse.h"
-#include "superopt/axioms.h"
-#include "superopt/program.h"
-#include "superopt/prune.h"
-#include "superopt/search.h"
+#include "superopt/search/axioms.h"
+#include "superopt/ir/program.h"
+#include "superopt/search/prune.h"
+#include "superopt/search/search.h"
 
 /* msg NULL: the help asked for, on stdout (exit 0); else the error and the usage on stderr */
 static int usage(const char *msg) {

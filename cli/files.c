@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 
 #include "dsl/parse.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
 
 /* A set of (device, inode) pairs: open addressing, grown at half load. */
 typedef struct Seen {

@@ -19,8 +19,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "superopt/ewop.h"
-#include "superopt/pop.h"
+#include "superopt/ir/ewop.h"
+#include "superopt/ir/pop.h"
 
 /* ORDER TARGET */
 static const char *const target_names[] = {[AX_CUDA_SM90] = "sm_90", [AX_CUDA_SM80] = "sm_80"};

@@ -28,7 +28,7 @@
 
 #include <stdio.h>
 
-#include "superopt/mugraph.h"
+#include "superopt/ir/mugraph.h"
 
 /* ORDER TARGET */
 typedef enum { AX_CUDA_SM90, AX_CUDA_SM80 } AxCudaTarget;

@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 #include "gpu/cuda.h"
-#include "superopt/interp.h"
-#include "superopt/rng.h"
+#include "superopt/equiv/interp.h"
+#include "superopt/arith/rng.h"
+#include "superopt/equiv/values.h"
 
 extern const char ax_emu_runtime_h[];   /* gpu/emu/axle_emu.h, embedded (emu_runtime.c) */
 
@@ -305,7 +306,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
       din[i] = ax_xmalloc(n * sizeof(double) + 1);
       unsigned char *raw = ax_xmalloc(n * es + 1);
       for (size_t k = 0; k < n; k++) {
-        din[i][k] = ax_domain_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
+        din[i][k] = ax_values_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
         encode(t->dtype, din[i][k], raw + k * es);
       }
       vals[ti] = (AxTensor){t->shape, din[i]};
@@ -349,7 +350,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   }
   /* reference: the μGraph in doubles, stored tensors rounded to their dtype */
   {
-    AxTDomain stored = ax_domain_float(true);
+    AxTDomain stored = ax_values_float(true);
     ax_interp_run(g, &stored, a, vals);
     fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
                  "float interpreter with storage rounding\n", g->name, o->seed);

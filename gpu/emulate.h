@@ -12,7 +12,7 @@
 #ifndef AX_EMULATE_H
 #define AX_EMULATE_H
 
-#include "superopt/mugraph.h"
+#include "superopt/ir/mugraph.h"
 
 typedef struct AxEmuOpts {
   uint64_t seed;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "superopt/axioms.h"
+#include "superopt/search/axioms.h"
 
 static char dir[256], cache[300];
 

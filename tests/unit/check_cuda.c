@@ -9,8 +9,8 @@
 #include "dsl/parse.h"
 #include "gpu/cuda.h"
 #include "gpu/emulate.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
 #include "unit.h"
 
 static AxMugraph *graph(const char *text) {

@@ -2,7 +2,7 @@
  * operator of AX_OP_LIST has a complete row, and the rows compute what they say. */
 #include <math.h>
 
-#include "superopt/ewop.h"
+#include "superopt/ir/ewop.h"
 #include "unit.h"
 
 /* The operators that must have a row: program/block level, class UNARY or BINARY. */

@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "dsl/parse.h"
-#include "superopt/lax.h"
-#include "superopt/equiv.h"
-#include "superopt/field.h"
-#include "superopt/interp.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
+#include "superopt/equiv/lax.h"
+#include "superopt/equiv/equiv.h"
+#include "superopt/arith/field.h"
+#include "superopt/equiv/interp.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
 #include "unit.h"
 
 static AxMugraph *prog(const char *text) {
@@ -31,7 +31,7 @@ static AxMugraph *mug(const char *text) {
 
 /* Runs g in the float domain on inputs filled by position (input i, element k -> f(i, k)). */
 static double *run_float(const AxMugraph *g, int out) {
-  AxTDomain d = ax_domain_float(false);
+  AxTDomain d = ax_values_float(false);
   AxTensor *v = ax_arena_alloc(A, (size_t)g->ntensors * sizeof *v);
   int in = 0;
   for (int s = 0; s < g->nstmts; s++)

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "dsl/parse.h"
-#include "superopt/field.h"
-#include "superopt/lax.h"
-#include "superopt/mugraph.h"
-#include "superopt/program.h"
+#include "superopt/arith/field.h"
+#include "superopt/equiv/lax.h"
+#include "superopt/ir/mugraph.h"
+#include "superopt/ir/program.h"
 #include "unit.h"
 
 /* Program p with inputs X, Y : f32[4, 8] and W : f32[8, 6] and the statements of body,

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "superopt/mugdot.h"
-#include "superopt/mugtext.h"
+#include "superopt/ir/mugdot.h"
+#include "superopt/ir/mugtext.h"
 #include "unit.h"
 
 static AxMugraph *parse(const char *text) {

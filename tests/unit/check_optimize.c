@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "superopt/cost.h"
-#include "superopt/mugtext.h"
-#include "superopt/optimize.h"
+#include "superopt/cost/cost.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/cost/optimize.h"
 
 static AxMugraph *load(AxArena *a, const char *name) {
   const char *root = getenv("AXLE_SRC");

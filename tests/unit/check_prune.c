@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "dsl/parse.h"
-#include "superopt/mugtext.h"
-#include "superopt/program.h"
-#include "superopt/prune.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
+#include "superopt/search/prune.h"
 
 START_TEST(normal_forms) {
   AxAbs *t = ax_prune_new();

@@ -9,15 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "superopt/domain.h"
-#include "superopt/tensor.h"
+#include "superopt/equiv/values.h"
+#include "superopt/ir/tensor.h"
+#include "superopt/ir/tensorop.h"
 
 static AxArena *A;
 static AxTDomain F;
 
 static void setup(void) {
   A = ax_arena_new();
-  F = ax_domain_float(false);
+  F = ax_values_float(false);
 }
 
 static void teardown(void) { ax_arena_free(A); }
@@ -42,12 +43,12 @@ static const double *apply(AxOp op, AxTAttrs at, const AxTensor *a, const AxTens
   const AxTensor *in[2] = {a, b};
   AxTShape out;
   char err[200] = "";
-  ck_assert_msg(ax_tensor_infer(op, &at, sh, b ? 2 : 1, &out, err, sizeof err), "%s", err);
+  ck_assert_msg(ax_tensorop_infer(op, &at, sh, b ? 2 : 1, &out, err, sizeof err), "%s", err);
   char b1[64], b2[64];
   ck_assert_msg(ax_shape_equal(&out, &expect), "%s vs %s", ax_shape_str(&out, b1, sizeof b1),
                 ax_shape_str(&expect, b2, sizeof b2));
   AxTensor o = {out, ax_arena_alloc(A, (size_t)ax_shape_numel(&out) * sizeof(double))};
-  ax_tensor_apply(&F, A, op, &at, in, b ? 2 : 1, &o);
+  ax_tensorop_apply(&F, A, op, &at, in, b ? 2 : 1, &o);
   return o.data;
 }
 
@@ -56,7 +57,7 @@ static void refused(AxOp op, AxTAttrs at, const AxTShape *a, const AxTShape *b, 
   const AxTShape *sh[2] = {a, b};
   AxTShape out;
   char err[200] = "";
-  ck_assert(!ax_tensor_infer(op, &at, sh, b ? 2 : 1, &out, err, sizeof err));
+  ck_assert(!ax_tensorop_infer(op, &at, sh, b ? 2 : 1, &out, err, sizeof err));
   ck_assert_msg(strstr(err, want) != NULL, "message '%s' lacks '%s'", err, want);
 }
 
@@ -141,7 +142,7 @@ START_TEST(matmul) {
   const AxTShape *sh[2] = {&w, &y};
   char err[128];
   AxTAttrs at = {0};
-  ck_assert(ax_tensor_infer(AX_OP_DOT, &at, sh, 2, &o, err, sizeof err));
+  ck_assert(ax_tensorop_infer(AX_OP_DOT, &at, sh, 2, &o, err, sizeof err));
   ck_assert(ax_shape_equal(&o, &(AxTShape){3, {2, 4, 5}}));
 }
 END_TEST
@@ -243,7 +244,7 @@ START_TEST(too_large) {
   const AxTShape *sh[2] = {&big, &big};
   char err[128];
   AxTAttrs at = {0};
-  ck_assert(ax_tensor_infer(AX_OP_ADD, &at, sh, 2, &o, err, sizeof err));   /* exactly 2^32 */
+  ck_assert(ax_tensorop_infer(AX_OP_ADD, &at, sh, 2, &o, err, sizeof err));   /* exactly 2^32 */
 }
 END_TEST
 

@@ -1,0 +1,799 @@
+/* equiv.c — random tests in Zp x Zq and the float check. */
+#include "superopt/equiv/equiv.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "superopt/arith/field.h"
+#include "superopt/equiv/interp.h"
+#include "superopt/equiv/lax.h"
+#include "superopt/equiv/values.h"
+
+void ax_equiv_defaults(AxEquivOpts *o) {
+  memset(o, 0, sizeof *o);
+  o->delta = ldexp(1.0, -30);
+  o->max_tests = 1000;
+  o->unbounded_tests = 8;
+  o->float_tests = 1;
+  o->out = stdout;
+  o->jobs = 1;
+}
+
+/* fprintf to a report that may be NULL (silent). */
+static void say(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *out, const char *fmt, ...) {
+  if (!out) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(out, fmt, ap);
+  va_end(ap);
+}
+
+bool ax_equiv_parse_delta(const char *s, double *out) {
+  char *end;
+  double v;
+  if (strncmp(s, "2^", 2) == 0) {
+    double e = strtod(s + 2, &end);
+    if (*end || end == s + 2) return false;
+    v = ldexp(1.0, (int)e);
+    if (e != (int)e) v = pow(2.0, e);
+  } else {
+    v = strtod(s, &end);
+    if (*end || end == s) return false;
+  }
+  if (!(v > 0 && v < 1)) return false;
+  *out = v;
+  return true;
+}
+
+/* Input tensor indices of g in statement order. */
+static int inputs_of(const AxMugraph *g, int *out) {
+  int n = 0;
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) out[n++] = g->stmts[s].t;
+  return n;
+}
+
+/* Pairs inputs (pin[i] with min[i]) and outputs by name; reports mismatches. */
+static bool pair(const AxMugraph *p, const AxMugraph *m, AxDiag *d, int *pin, int *min, int *nin,
+                 int *mout) {
+  char b1[96], b2[96];
+  bool ok = true;
+  int *pi = ax_xmalloc(((size_t)p->nstmts + 1) * sizeof *pi);
+  int *mi = ax_xmalloc(((size_t)m->nstmts + 1) * sizeof *mi);
+  int np = inputs_of(p, pi), nm = inputs_of(m, mi);
+  *nin = 0;
+  for (int i = 0; i < np; i++) {
+    const AxKTensor *pt = &p->tensors[pi[i]];
+    int j = ax_mug_find(m, pt->name);
+    const AxKTensor *mt = j >= 0 ? &m->tensors[j] : NULL;
+    if (!mt || m->stmts[mt->stmt].kind != AX_KS_INPUT) {
+      ax_diag_error(d, m->span, "mugraph '%s' has no input '%s' (program '%s' has)", m->name,
+                    pt->name, p->name);
+      ok = false;
+      continue;
+    }
+    if (!ax_shape_equal(&pt->shape, &mt->shape) || pt->dtype != mt->dtype) {
+      ax_diag_error(d, mt->span, "input '%s' is %s%s here but %s%s in program '%s'", pt->name,
+                    ax_dtype_name(mt->dtype), ax_shape_str(&mt->shape, b1, sizeof b1),
+                    ax_dtype_name(pt->dtype), ax_shape_str(&pt->shape, b2, sizeof b2), p->name);
+      ok = false;
+      continue;
+    }
+    pin[*nin] = pi[i];
+    min[(*nin)++] = j;
+  }
+  for (int i = 0; i < nm; i++) {
+    const AxKTensor *mt = &m->tensors[mi[i]];
+    int j = ax_mug_find(p, mt->name);
+    if (j < 0 || p->stmts[p->tensors[j].stmt].kind != AX_KS_INPUT) {
+      ax_diag_error(d, mt->span, "input '%s' is not an input of program '%s'", mt->name, p->name);
+      ok = false;
+    }
+  }
+  for (int i = 0; i < p->noutputs; i++) {
+    const AxKTensor *pt = &p->tensors[p->outputs[i]];
+    int j = -1;
+    for (int k = 0; k < m->noutputs; k++)
+      if (strcmp(m->tensors[m->outputs[k]].name, pt->name) == 0) j = m->outputs[k];
+    mout[i] = j;
+    if (j < 0) {
+      ax_diag_error(d, m->span, "mugraph '%s' has no output '%s' (program '%s' has)", m->name,
+                    pt->name, p->name);
+      ok = false;
+      continue;
+    }
+    const AxKTensor *mt = &m->tensors[j];
+    if (!ax_shape_equal(&pt->shape, &mt->shape)) {
+      ax_diag_error(d, mt->span, "output '%s' has shape %s here but %s in program '%s'", pt->name,
+                    ax_shape_str(&mt->shape, b1, sizeof b1), ax_shape_str(&pt->shape, b2, sizeof b2),
+                    p->name);
+      ok = false;
+    }
+  }
+  if (m->noutputs != p->noutputs && ok) {
+    ax_diag_error(d, m->span, "mugraph '%s' has %d outputs, program '%s' has %d", m->name,
+                  m->noutputs, p->name, p->noutputs);
+    ok = false;
+  }
+  free(pi);
+  free(mi);
+  return ok;
+}
+
+static void index_str(const AxTShape *s, int64_t flat, char *buf, size_t n) {
+  int64_t idx[AX_MAXRANK];
+  for (int i = s->rank - 1; i >= 0; i--) {
+    idx[i] = flat % s->dim[i];
+    flat /= s->dim[i];
+  }
+  size_t used = (size_t)snprintf(buf, n, "[");
+  for (int i = 0; i < s->rank; i++)
+    used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%" PRId64, i ? ", " : "", idx[i]);
+  snprintf(buf + used, used < n ? n - used : 0, "]");
+}
+
+static void qstr(uint32_t q, char *buf, size_t n) {
+  if (q == AX_FF_UNDEF) snprintf(buf, n, "-");
+  else snprintf(buf, n, "%" PRIu32, q);
+}
+
+static double default_tol(AxDtype t) {
+  switch (t) {
+  case AX_DT_F16: return 2e-2;
+  case AX_DT_BF16: return 8e-2;
+  case AX_DT_F32: return 1e-4;
+  }
+  return 2e-2;
+}
+
+/* Largest |y - x| relative to max |x| (inf when y holds inf or nan); *at gets its index. */
+static double rel_error(const double *x, const double *y, int64_t n, int64_t *at) {
+  double ref = 0, err = 0;
+  *at = 0;
+  for (int64_t k = 0; k < n; k++) {
+    ref = fmax(ref, fabs(x[k]));
+    if (!isfinite(y[k])) {
+      *at = k;
+      return INFINITY;
+    }
+    if (fabs(y[k] - x[k]) > err) err = fabs(y[k] - x[k]), *at = k;
+  }
+  return ref > 0 ? err / ref : err;
+}
+
+/* A program and a candidate paired by name (pair()). */
+typedef struct Pair {
+  const AxMugraph *p, *m;
+  int *pin, *min, nin, *mout;
+} Pair;
+
+/* One field test over (P, Q). Returns 0 pass, 1 differ (the report in *msg, owned by the
+ * caller), -1 inconclusive (a division by zero). */
+static int field_test(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, uint64_t stream,
+                      int testno, char **msg) {
+  const AxMugraph *p = pr->p, *m = pr->m;
+  AxRng r;
+  ax_rng_init(&r, seed, stream);
+  AxField f;
+  ax_field_init(&f, P, Q, &r);
+  AxTDomain dom = ax_values_field(&f);
+  AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
+  AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
+  AxFF **bufs = ax_xcalloc((size_t)pr->nin + 1, sizeof *bufs);
+  for (int i = 0; i < pr->nin; i++) {
+    const AxTShape *sh = &p->tensors[pr->pin[i]].shape;
+    size_t n = (size_t)ax_shape_numel(sh);
+    bufs[i] = ax_xmalloc(n * sizeof(AxFF) + 1);
+    for (size_t k = 0; k < n; k++) bufs[i][k] = ax_field_random(&f, &r);
+    pv[pr->pin[i]] = (AxTensor){*sh, bufs[i]};
+    mv[pr->min[i]] = (AxTensor){*sh, bufs[i]};
+  }
+  AxArena *pa = ax_arena_new(), *ma = ax_arena_new();
+  ax_interp_run(p, &dom, pa, pv);
+  ax_interp_run(m, &dom, ma, mv);
+  int verdict = f.divzero ? -1 : 0;
+  for (int i = 0; verdict == 0 && i < p->noutputs; i++) {
+    const AxTensor *a = &pv[p->outputs[i]], *b = &mv[pr->mout[i]];
+    const AxFF *x = a->data, *y = b->data;
+    int64_t n = ax_shape_numel(&a->shape);
+    for (int64_t k = 0; k < n; k++) {
+      bool qdiff = x[k].q != AX_FF_UNDEF && y[k].q != AX_FF_UNDEF && x[k].q != y[k].q;
+      if (x[k].p == y[k].p && !qdiff) continue;
+      char idx[128], q1[16], q2[16];
+      index_str(&a->shape, k, idx, sizeof idx);
+      qstr(x[k].q, q1, sizeof q1);
+      qstr(y[k].q, q2, sizeof q2);
+      int64_t bad = 0;
+      for (int64_t j = k; j < n; j++) bad += x[j].p != y[j].p;
+      size_t len = 0;
+      FILE *mf = open_memstream(msg, &len);
+      fprintf(mf,
+              "not equivalent: output '%s' differs at %s in field test %d: program (%" PRIu32
+              ", %s), mugraph (%" PRIu32 ", %s)\n"
+              "  %" PRId64 " of its %" PRId64 " elements differ on the p side\n",
+              p->tensors[p->outputs[i]].name, idx, testno, x[k].p, q1, y[k].p, q2, bad, n);
+      fclose(mf);
+      verdict = 1;
+      break;
+    }
+  }
+  ax_arena_free(pa);
+  ax_arena_free(ma);
+  for (int i = 0; i < pr->nin; i++) free(bufs[i]);
+  free(bufs);
+  free(pv);
+  free(mv);
+  ax_field_fini(&f);
+  return verdict;
+}
+
+/* ---- field tests on several threads --------------------------------------------------- */
+
+typedef struct Batch {
+  const Pair *pr;
+  uint64_t P, Q, seed, first;   /* streams first .. first + n - 1 */
+  int n, testno0;
+  int *verdict;
+  char **msg;
+  int next;                     /* next index to take (under lock) */
+  int stop;                     /* smallest index that differed (under lock); n if none */
+  pthread_mutex_t lock;
+} Batch;
+
+static void *batch_worker(void *arg) {
+  Batch *b = arg;
+  for (;;) {
+    pthread_mutex_lock(&b->lock);
+    int i = b->next++;
+    bool done = i >= b->n || i > b->stop;   /* later tests cannot change the verdict */
+    pthread_mutex_unlock(&b->lock);
+    if (done) return NULL;
+    int v = field_test(b->pr, b->P, b->Q, b->seed, b->first + (uint64_t)i, b->testno0 + i,
+                       &b->msg[i]);
+    pthread_mutex_lock(&b->lock);
+    b->verdict[i] = v;
+    if (v > 0 && i < b->stop) b->stop = i;
+    pthread_mutex_unlock(&b->lock);
+  }
+}
+
+/* Runs field tests until T have passed, one has differed, or too many were inconclusive.
+ * Streams are consumed in order 1, 2, ... and judged in that order whatever the number of
+ * threads, so the verdict and the reported test depend only on the seed. Returns 0 all
+ * passed, 1 a difference (*diff owns its report), -1 undecided. */
+static int run_tests(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, int T, int jobs,
+                     int *passed, int *redrawn, char **diff) {
+  uint64_t stream = 1;
+  *passed = *redrawn = 0;
+  *diff = NULL;
+  while (*passed < T) {
+    int n = T - *passed;
+    Batch b = {pr, P, Q, seed, stream, n, *passed + 1, ax_xcalloc((size_t)n, sizeof(int)),
+               ax_xcalloc((size_t)n, sizeof(char *)), 0, n, PTHREAD_MUTEX_INITIALIZER};
+    int nth = jobs < n ? jobs : n;
+    if (nth <= 1) {
+      batch_worker(&b);
+    } else {
+      pthread_t *th = ax_xmalloc((size_t)nth * sizeof *th);
+      int started = 0;
+      for (int t = 0; t < nth; t++)
+        if (pthread_create(&th[started], NULL, batch_worker, &b) == 0) started++;
+      if (started == 0) batch_worker(&b);   /* no thread to be had: run here */
+      for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+      free(th);
+    }
+    stream += (uint64_t)n;
+    int status = 0;
+    for (int i = 0; i < n && i <= b.stop; i++) {   /* judged in stream order, up to the first difference */
+      if (status == 0 && b.verdict[i] > 0) {
+        *diff = b.msg[i];
+        b.msg[i] = NULL;
+        status = 1;
+      }
+      if (status == 0 && b.verdict[i] == 0) (*passed)++;
+      if (status == 0 && b.verdict[i] < 0) (*redrawn)++;
+      free(b.msg[i]);
+      b.msg[i] = NULL;
+    }
+    for (int i = 0; i < n; i++) free(b.msg[i]);   /* tests past a difference */
+    free(b.verdict);
+    free(b.msg);
+    if (status) return status;
+    if (*redrawn > 10 + T) return -1;
+  }
+  return 0;
+}
+
+/* ---- square roots: refutation in doubles ---------------------------------------------- */
+
+/* Evaluates both graphs exactly in doubles (no storage rounding) on inputs uniform in
+ * [-1, 1]. Returns 1 when some output differs by more than 1e-6 relative to the
+ * program's largest value (*rel, *what get the figure and the output's name), 0 when
+ * none does, -1 when the program itself is not finite there (no judgement). */
+#define SQRT_REFUTE_TOL 1e-6
+
+static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double *rel,
+                        const char **what) {
+  const AxMugraph *p = pr->p, *m = pr->m;
+  AxRng r;
+  ax_rng_init(&r, seed, stream);
+  AxTDomain exact = ax_values_float(false);
+  AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
+  AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
+  double **bufs = ax_xcalloc((size_t)pr->nin + 1, sizeof *bufs);
+  for (int i = 0; i < pr->nin; i++) {
+    const AxKTensor *t = &p->tensors[pr->pin[i]];
+    size_t n = (size_t)ax_shape_numel(&t->shape);
+    bufs[i] = ax_xmalloc(n * sizeof(double) + 1);
+    for (size_t k = 0; k < n; k++) bufs[i][k] = 2 * ax_rng_unit(&r) - 1;
+    pv[pr->pin[i]] = (AxTensor){t->shape, bufs[i]};
+    mv[pr->min[i]] = (AxTensor){t->shape, bufs[i]};
+  }
+  AxArena *pa = ax_arena_new(), *ma = ax_arena_new();
+  ax_interp_run(p, &exact, pa, pv);
+  ax_interp_run(m, &exact, ma, mv);
+  int verdict = 0;
+  *rel = 0;
+  for (int i = 0; i < p->noutputs && verdict >= 0; i++) {
+    const double *x = pv[p->outputs[i]].data, *y = mv[pr->mout[i]].data;
+    int64_t n = ax_shape_numel(&p->tensors[p->outputs[i]].shape), at;
+    for (int64_t k = 0; k < n; k++)
+      if (!isfinite(x[k])) verdict = -1;
+    if (verdict < 0) break;
+    double e = rel_error(x, y, n, &at);
+    if (!(e <= SQRT_REFUTE_TOL)) {
+      if (verdict == 0 || e > *rel) *rel = e, *what = p->tensors[p->outputs[i]].name;
+      verdict = 1;
+    }
+  }
+  ax_arena_free(pa);
+  ax_arena_free(ma);
+  for (int i = 0; i < pr->nin; i++) free(bufs[i]);
+  free(bufs);
+  free(pv);
+  free(mv);
+  return verdict;
+}
+
+/* After the field tests saw a difference between graphs that take square roots: 1 when
+ * doubles confirm it (two draws, either suffices), 0 when they do not. */
+static int sqrt_confirms(const Pair *pr, uint64_t seed, double *rel, const char **what) {
+  int seen = 0;
+  for (uint64_t t = 0; t < 2 && !seen; t++) seen = float_refute(pr, seed, 0x20000 + t, rel, what) > 0;
+  return seen;
+}
+
+/* One float check: the program exactly (the reference), the program and the μGraph with
+ * storage rounding. Returns 1 when the μGraph is unstable although the program in the
+ * same storage is not; updates worst[] (μGraph) and pworst[] (program). */
+static int float_test(const AxMugraph *p, const AxMugraph *m, const int *pin, const int *min,
+                      int nin, const int *mout, uint64_t seed, uint64_t stream,
+                      const AxEquivOpts *o, double *worst, double *pworst) {
+  AxRng r;
+  ax_rng_init(&r, seed, stream);
+  AxTDomain exact = ax_values_float(false), stored = ax_values_float(true);
+  AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
+  AxTensor *sv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *sv);
+  AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
+  double **bufs = ax_xcalloc((size_t)nin + 1, sizeof *bufs);
+  for (int i = 0; i < nin; i++) {
+    const AxKTensor *t = &p->tensors[pin[i]];
+    size_t n = (size_t)ax_shape_numel(&t->shape);
+    bufs[i] = ax_xmalloc(n * sizeof(double) + 1);
+    for (size_t k = 0; k < n; k++)
+      bufs[i][k] = ax_values_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
+    pv[pin[i]] = sv[pin[i]] = (AxTensor){t->shape, bufs[i]};
+    mv[min[i]] = (AxTensor){t->shape, bufs[i]};
+  }
+  AxArena *pa = ax_arena_new(), *sa = ax_arena_new(), *ma = ax_arena_new();
+  ax_interp_run(p, &exact, pa, pv);
+  ax_interp_run(p, &stored, sa, sv);
+  ax_interp_run(m, &stored, ma, mv);
+  int verdict = 0;
+  for (int i = 0; i < p->noutputs; i++) {
+    const AxKTensor *ot = &p->tensors[p->outputs[i]];
+    const double *x = pv[p->outputs[i]].data;
+    int64_t n = ax_shape_numel(&ot->shape), at, pat;
+    double rel = rel_error(x, mv[mout[i]].data, n, &at);
+    double prel = rel_error(x, sv[p->outputs[i]].data, n, &pat);
+    if (rel > worst[i] || isnan(rel)) worst[i] = rel;
+    if (prel > pworst[i] || isnan(prel)) pworst[i] = prel;
+    double tol = o->float_tol > 0 ? o->float_tol : default_tol(ot->dtype);
+    if (!(prel <= tol)) continue;   /* the program itself does not survive its storage type */
+    if (!(rel <= tol)) {
+      char idx[128];
+      index_str(&ot->shape, at, idx, sizeof idx);
+      say(o->out,
+              "numerically unstable: output '%s': the mugraph in %s storage is off by a relative "
+              "%.3g (tolerance %.3g; the program in the same storage: %.3g) at %s: %.6g instead "
+              "of %.6g\n",
+              ot->name, ax_dtype_name(ot->dtype), rel, tol, prel, idx,
+              ((const double *)mv[mout[i]].data)[at], x[at]);
+      verdict = 1;
+    }
+  }
+  ax_arena_free(pa);
+  ax_arena_free(sa);
+  ax_arena_free(ma);
+  for (int i = 0; i < nin; i++) free(bufs[i]);
+  free(bufs);
+  free(pv);
+  free(sv);
+  free(mv);
+  return verdict;
+}
+
+static void print_prob(FILE *out, double x) {
+  if (!out) return;
+  if (x > 0 && x < 1e-3) fprintf(out, "%.3g (2^%.1f)", x, log2(x));
+  else fprintf(out, "%.3g", x);
+}
+
+/* The whole check of ax_equiv_run over primes (P, Q); *bounded tells whether an
+ * "equivalent" carries the δ guarantee. */
+static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o,
+                 uint64_t P, uint64_t Q, AxEquivHow *how) {
+  FILE *out = o->out;
+  int nmax = prog->ntensors + 1;
+  Pair pr = {prog, mug, ax_xmalloc((size_t)nmax * sizeof(int)), ax_xmalloc((size_t)nmax * sizeof(int)),
+             0, ax_xmalloc(((size_t)prog->noutputs + 1) * sizeof(int))};
+  AxLaxVal *pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pb);
+  AxLaxVal *mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *mb);
+  double *worst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *worst);
+  double *pworst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pworst);
+  int status = 3;
+  bool sq1 = false, sq2 = false, bounded = true;
+  *how = AX_EQUIV_NONE;
+  if (!pair(prog, mug, d, pr.pin, pr.min, &pr.nin, pr.mout)) goto done;
+  bool lax1 = ax_lax_analyse(prog, d, pb, &sq1);
+  bool lax2 = ax_lax_analyse(mug, d, mb, &sq2);
+  if (!lax1 || !lax2) goto done;
+
+  say(out, "equiv: program '%s' vs mugraph '%s'\n", prog->name, mug->name);
+  say(out, "  Lax fragment: yes%s\n",
+      sq1 || sq2 ? "; sqrt (rms) is outside it and read as an uninterpreted function" : "");
+  say(out, "  field: Zp x Zq, p = %" PRIu64 ", q = %" PRIu64 "%s; seed %" PRIu64 "\n", P, Q,
+      o->p ? " (given)" : " (drawn from the seed)", o->seed);
+  double need = 1;
+  for (int i = 0; i < prog->noutputs; i++) {
+    int j = 0;
+    while (mug->outputs[j] != pr.mout[i]) j++;
+    AxLaxBound b;
+    ax_lax_tests(&pb[i], &mb[j], o->delta, (double)Q, (double)P, &b);
+    say(out, "  bound for output '%s': k = %.4g exponential terms, degree d = %.4g",
+        prog->tensors[prog->outputs[i]].name, b.k, b.d);
+    if (b.m > 0) say(out, ", %.4g square roots (argument degree %.3g)", b.m, b.ufdeg);
+    say(out, "\n    per-test miss probability <= 8dk^4/q + q^(-1/k^2)");
+    if (b.m > 1) say(out, " + C(m,2)d_uf/p");
+    say(out, " = ");
+    if (b.eps < 1) print_prob(out, b.eps);
+    else say(out, "%.3g: no bound (Theorem 2 needs 8dk^4 < q)", b.eps);
+    say(out, "\n");
+    if (isinf(b.tests)) bounded = false;
+    else if (b.tests > need) need = b.tests;
+  }
+  int T;
+  if (o->tests > 0) T = o->tests;
+  else if (!bounded) T = o->unbounded_tests;
+  else T = need > o->max_tests ? o->max_tests : (int)need;
+  say(out, "  delta = ");
+  print_prob(out, o->delta);
+  if (bounded)
+    say(out, ": T = ceil(ln delta / ln eps) = %.0f tests%s; running %d on %d thread%s\n", need,
+        need > T ? " (more than allowed)" : "", T, o->jobs, o->jobs == 1 ? "" : "s");
+  else
+    say(out, ": no number of tests reaches it; running %d on %d thread%s\n", T, o->jobs,
+        o->jobs == 1 ? "" : "s");
+
+  double t0 = ax_clock_s();
+  int passed = 0, redrawn = 0;
+  char *diff = NULL;
+  bool sqrt_law = false;
+  int v = run_tests(&pr, P, Q, o->seed, T, o->jobs < 1 ? 1 : o->jobs, &passed, &redrawn, &diff);
+  if (v < 0) {
+    say(out, "undecided: divisions by zero in %d draws\n", redrawn);
+    status = 3;
+    goto done;
+  }
+  if (v > 0 && (sq1 || sq2) && o->field_only) {
+    /* Only the doubles could excuse this difference, and they prove nothing: a graph off
+     * by 1e-7 relative through a square root would pass them. Not established. */
+    const char *head = "not equivalent: ";
+    say(out, "field difference: %s", strncmp(diff, head, strlen(head)) ? diff : diff + strlen(head));
+    free(diff);
+    say(out, "not established: the field tests differ where sqrt is read as an uninterpreted "
+             "function; without --field-only the doubles would judge, which is evidence, not a "
+             "proof\n  (reproduce with --seed %" PRIu64 ")\n", o->seed);
+    status = 2;
+    goto done;
+  }
+  if (v > 0 && (sq1 || sq2)) {
+    /* The uninterpreted reading of sqrt cannot refute: ask the reals (in doubles). */
+    double rel = 0;
+    const char *what = "";
+    if (sqrt_confirms(&pr, o->seed, &rel, &what)) {
+      say(out, "%s", diff);
+      say(out, "  confirmed in doubles (inputs in [-1, 1]): output '%s' is off by a relative %.3g\n",
+          what, rel);
+    } else {
+      say(out, "  the field tests differ, but only where sqrt is read as an uninterpreted "
+               "function; in doubles the outputs agree within %.0e relative\n",
+          SQRT_REFUTE_TOL);
+      free(diff);
+      diff = NULL;
+      v = 0;
+      sqrt_law = true;
+    }
+  }
+  if (v > 0) {
+    if (!(sq1 || sq2)) say(out, "%s", diff);
+    free(diff);
+    say(out, "  (reproduce with --seed %" PRIu64 ")\n", o->seed);
+    status = 1;
+    goto done;
+  }
+  if (!sqrt_law)
+    say(out, "  field tests: %d passed (%d redrawn for a zero divisor) in %.2f s\n", passed,
+        redrawn, ax_clock_s() - t0);
+  if (o->float_tests > 0) {
+    t0 = ax_clock_s();
+    int bad = 0;
+    for (int t = 0; t < o->float_tests; t++)
+      bad |= float_test(prog, mug, pr.pin, pr.min, pr.nin, pr.mout, o->seed, 0x10000 + (uint64_t)t,
+                        o, worst, pworst);
+    say(out, "  float check (%d run%s, inputs in [-0.5, 0.5]):", o->float_tests,
+        o->float_tests == 1 ? "" : "s");
+    say(out, " %.2f s\n", ax_clock_s() - t0);
+    for (int i = 0; i < prog->noutputs; i++) {
+      const AxKTensor *ot = &prog->tensors[prog->outputs[i]];
+      double tol = o->float_tol > 0 ? o->float_tol : default_tol(ot->dtype);
+      say(out, "    output '%s': max relative error %.3g in %s storage (the program in the same storage: %.3g; tolerance %.3g)%s\n",
+          ot->name, worst[i], ax_dtype_name(ot->dtype), pworst[i], tol,
+          pworst[i] <= tol ? "" : "\n    inconclusive: the program itself does not survive its storage type on these inputs");
+    }
+    if (bad) {
+      status = 1;
+      goto done;
+    }
+  }
+  if (sqrt_law) {
+    say(out, "equivalent by testing, no bound: the graphs rely on an algebraic law of sqrt "
+             "(such as sqrt(x)*sqrt(x) = x), which the field tests cannot model\n");
+    status = o->require_bound ? 2 : 0;
+    if (status == 0) *how = AX_EQUIV_SQRT_LAW;
+  } else if (bounded && need <= T) {
+    say(out, "equivalent (probability of a wrong verdict <= ");
+    print_prob(out, o->delta);
+    say(out, ")\n");
+    status = 0;
+    *how = AX_EQUIV_BOUNDED;
+  } else {
+    say(out, "equivalent on %d random tests, but without the guarantee: %s\n", T,
+        bounded ? "fewer tests than the bound asks" : "Theorem 2 gives no bound for this pair");
+    status = o->require_bound ? 2 : 0;
+    if (status == 0) *how = AX_EQUIV_FIELD;
+  }
+done:
+  free(pr.pin);
+  free(pr.min);
+  free(pr.mout);
+  free(pb);
+  free(mb);
+  free(worst);
+  free(pworst);
+  return status;
+}
+
+static void primes_of(const AxEquivOpts *o, uint64_t *P, uint64_t *Q) {
+  if (o->p) *P = o->p, *Q = o->q;
+  else ax_field_draw_primes(o->seed, P, Q);
+}
+
+int ax_equiv_run_how(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d,
+                     const AxEquivOpts *o, AxEquivHow *how) {
+  uint64_t P, Q;
+  AxEquivHow h;
+  primes_of(o, &P, &Q);
+  int st = check(prog, mug, d, o, P, Q, &h);
+  if (how) *how = h;
+  return st;
+}
+
+int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o) {
+  return ax_equiv_run_how(prog, mug, d, o, NULL);
+}
+
+/* ---- the search's fast path ------------------------------------------------------------ */
+
+/* Scale factors tried, largest first, and the smallest size a scaled dim may have (a dim
+ * of 1 would start to broadcast: a different structure). */
+static const int64_t factors[] = {64, 32, 16, 8, 4, 2};
+#define MIN_SCALED 8
+#define NFACTORS ((int)AX_COUNTOF(factors))
+
+static int64_t scaled(int64_t s, int64_t f) { return s % f == 0 && s / f >= MIN_SCALED ? s / f : s; }
+
+/* Every size written in g: input dims, shape attributes, `to` attributes. */
+static void sizes_of(const AxMugraph *g, int64_t **v, int *n, int *cap) {
+#define PUSH(x)                                                                     \
+  do {                                                                              \
+    if (*n == *cap) *cap = *cap * 2 + 16, *v = ax_xrealloc(*v, (size_t)*cap * sizeof **v); \
+    (*v)[(*n)++] = (x);                                                             \
+  } while (0)
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind == AX_KS_INPUT)
+      for (int i = 0; i < g->tensors[st->t].shape.rank; i++) PUSH(g->tensors[st->t].shape.dim[i]);
+    if (st->kind == AX_KS_OP) {
+      for (int i = 0; i < st->at.shape.rank; i++) PUSH(st->at.shape.dim[i]);
+      if (st->at.to) PUSH(st->at.to);
+    }
+    if (st->kind == AX_KS_KERNEL)
+      for (int k = 0; k < st->kernel->nnodes; k++) {
+        const AxBNode *nd = &st->kernel->nodes[k];
+        for (int i = 0; i < nd->at.shape.rank; i++) PUSH(nd->at.shape.dim[i]);
+        if (nd->at.to) PUSH(nd->at.to);
+      }
+  }
+#undef PUSH
+}
+
+/* The size map s -> scaled(s, f) is usable for these sizes: it changes some and merges none. */
+static bool map_ok(const int64_t *v, int n, int64_t f) {
+  bool changes = false;
+  for (int i = 0; i < n; i++) {
+    changes = changes || scaled(v[i], f) != v[i];
+    for (int j = 0; j < i; j++)
+      if (v[i] != v[j] && scaled(v[i], f) == scaled(v[j], f)) return false;
+  }
+  return changes;
+}
+
+static void scale_shape(AxTShape *s, int64_t f) {
+  for (int i = 0; i < s->rank; i++) s->dim[i] = scaled(s->dim[i], f);
+}
+
+/* A copy of g (in a) with every size mapped by f, validated; NULL when it does not
+ * validate (a grid, a for-loop or a tile no longer divides). Names, spans and notes are
+ * shared with g. */
+static AxMugraph *scale_copy(AxArena *a, const AxMugraph *g, int64_t f) {
+  AxMugraph *c = ax_arena_alloc(a, sizeof *c);
+  *c = *g;
+  c->stmts = ax_arena_alloc(a, ((size_t)g->nstmts + 1) * sizeof *c->stmts);
+  memcpy(c->stmts, g->stmts, (size_t)g->nstmts * sizeof *c->stmts);
+  c->tensors = ax_arena_alloc(a, ((size_t)g->ntensors + 1) * sizeof *c->tensors);
+  memcpy(c->tensors, g->tensors, (size_t)g->ntensors * sizeof *c->tensors);
+  for (int s = 0; s < c->nstmts; s++) {
+    AxKStmt *st = &c->stmts[s];
+    if (st->kind == AX_KS_INPUT) scale_shape(&c->tensors[st->t].shape, f);
+    if (st->kind == AX_KS_OP) {
+      scale_shape(&st->at.shape, f);
+      if (st->at.to) st->at.to = scaled(st->at.to, f);
+    }
+    if (st->kind == AX_KS_KERNEL) {
+      AxKernel *k = ax_arena_alloc(a, sizeof *k);
+      *k = *st->kernel;
+      k->nodes = ax_arena_alloc(a, ((size_t)k->nnodes + 1) * sizeof *k->nodes);
+      memcpy(k->nodes, st->kernel->nodes, (size_t)k->nnodes * sizeof *k->nodes);
+      for (int i = 0; i < k->nnodes; i++) {
+        scale_shape(&k->nodes[i].at.shape, f);
+        if (k->nodes[i].at.to) k->nodes[i].at.to = scaled(k->nodes[i].at.to, f);
+      }
+      st->kernel = k;
+    }
+  }
+  AxDiag silent;
+  ax_diag_init(&silent, NULL);
+  return ax_mug_check(c, &silent) ? c : NULL;
+}
+
+struct AxEquivCtx {
+  const AxMugraph *prog;
+  AxEquivOpts o;
+  uint64_t P, Q;
+  AxArena *arena;
+  int64_t *sizes;               /* the program's sizes */
+  int nsizes;
+  AxMugraph *scaled[NFACTORS];  /* the program at each factor; NULL where it does not build */
+  bool sqrt_prog;               /* the program takes square roots */
+};
+
+AxEquivCtx *ax_equiv_ctx_new(const AxMugraph *prog, const AxEquivOpts *o) {
+  AxEquivCtx *c = ax_xcalloc(1, sizeof *c);
+  c->prog = prog;
+  c->o = *o;
+  c->o.out = NULL;
+  if (c->o.jobs < 1) c->o.jobs = 1;
+  primes_of(o, &c->P, &c->Q);
+  c->arena = ax_arena_new();
+  int cap = 0;
+  sizes_of(prog, &c->sizes, &c->nsizes, &cap);
+  for (int i = 0; i < NFACTORS; i++)
+    c->scaled[i] = map_ok(c->sizes, c->nsizes, factors[i]) ? scale_copy(c->arena, prog, factors[i]) : NULL;
+  AxLaxVal *pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pb);
+  AxDiag silent;
+  ax_diag_init(&silent, NULL);
+  ax_lax_analyse(prog, &silent, pb, &c->sqrt_prog);
+  free(pb);
+  return c;
+}
+
+void ax_equiv_ctx_free(AxEquivCtx *c) {
+  if (!c) return;
+  ax_arena_free(c->arena);
+  free(c->sizes);
+  free(c);
+}
+
+void ax_equiv_ctx_primes(const AxEquivCtx *c, uint64_t *p, uint64_t *q) {
+  *p = c->P;
+  *q = c->Q;
+}
+
+/* Stage 1: 1 when the scaled instance shows a genuine difference, 0 otherwise (passed,
+ * or no instance could be built: *scale stays 1). */
+static int filter(const AxEquivCtx *c, const AxMugraph *mug, int64_t *scale) {
+  *scale = 1;
+  int64_t *v = ax_xmalloc(((size_t)c->nsizes + 1) * sizeof *v);
+  memcpy(v, c->sizes, (size_t)c->nsizes * sizeof *v);
+  int n = c->nsizes, cap = c->nsizes;
+  sizes_of(mug, &v, &n, &cap);
+  AxArena *a = ax_arena_new();
+  int verdict = 0;
+  for (int i = 0; i < NFACTORS; i++) {
+    if (!c->scaled[i] || !map_ok(v, n, factors[i])) continue;
+    AxMugraph *sm = scale_copy(a, mug, factors[i]);
+    if (!sm) continue;
+    const AxMugraph *sp = c->scaled[i];
+    Pair pr = {sp, sm, ax_xmalloc(((size_t)sp->ntensors + 1) * sizeof(int)),
+               ax_xmalloc(((size_t)sp->ntensors + 1) * sizeof(int)), 0,
+               ax_xmalloc(((size_t)sp->noutputs + 1) * sizeof(int))};
+    AxDiag silent;
+    ax_diag_init(&silent, NULL);
+    AxLaxVal *mb = ax_xcalloc((size_t)sm->noutputs + 1, sizeof *mb);
+    bool sq = false;
+    if (pair(sp, sm, &silent, pr.pin, pr.min, &pr.nin, pr.mout) &&
+        ax_lax_analyse(sm, &silent, mb, &sq)) {
+      *scale = factors[i];
+      int passed, redrawn;
+      char *diff = NULL;
+      verdict = run_tests(&pr, c->P, c->Q, c->o.seed ^ 0x5ca1ed, 1, 1, &passed, &redrawn, &diff) > 0;
+      free(diff);
+      if (verdict && (sq || c->sqrt_prog) && !c->o.field_only) {
+        double rel;
+        const char *what;
+        verdict = sqrt_confirms(&pr, c->o.seed, &rel, &what);
+      }
+    }
+    free(mb);
+    free(pr.pin);
+    free(pr.min);
+    free(pr.mout);
+    break;   /* one instance is enough: the largest factor that builds */
+  }
+  ax_arena_free(a);
+  free(v);
+  return verdict;
+}
+
+void ax_equiv_candidate(const AxEquivCtx *c, const AxMugraph *mug, AxDiag *d, AxEquivResult *r) {
+  double t0 = ax_clock_s();
+  AxDiag silent;
+  ax_diag_init(&silent, NULL);
+  memset(r, 0, sizeof *r);
+  if (filter(c, mug, &r->scale)) {
+    r->status = 1;
+    r->filtered = true;
+  } else {
+    AxEquivHow how;
+    r->status = check(c->prog, mug, d ? d : &silent, &c->o, c->P, c->Q, &how);
+    r->bounded = how == AX_EQUIV_BOUNDED;
+    r->how = how;
+  }
+  r->ms = (ax_clock_s() - t0) * 1e3;
+}

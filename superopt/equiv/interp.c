@@ -1,0 +1,269 @@
+/* interp.c — block-by-block, iteration-by-iteration execution of μGraphs. */
+#include "superopt/equiv/interp.h"
+
+#include <string.h>
+
+#include "superopt/ir/ewop.h"
+#include "superopt/ir/tensorop.h"
+
+static void round_t(const AxTDomain *d, AxDtype t, AxTensor *x) {
+  if (d->round) d->round(d, t, (size_t)ax_shape_numel(&x->shape), x->data);
+}
+
+/* One block operator on tiles (fresh scratch arena per application). */
+static void apply(const AxTDomain *d, AxOp op, const AxTAttrs *at, const AxTensor *const *in,
+                  int nin, AxTensor *out) {
+  AxArena *scratch = ax_arena_new();
+  ax_tensorop_apply(d, scratch, op, at, in, nin, out);
+  ax_arena_free(scratch);
+}
+
+static void fill_zero(const AxTDomain *d, AxTensor *t) {
+  char z[64];
+  d->constant(d, (AxRat){0, 1}, z);
+  size_t n = (size_t)ax_shape_numel(&t->shape);
+  for (size_t i = 0; i < n; i++) memcpy((char *)t->data + i * d->size, z, d->size);
+}
+
+/* The accumulator's contribution of one iteration: v itself, v summed along the axis (to
+ * `to`), or v squared and summed along the axis (rms). Written into tmp. */
+static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const AxTensor *v,
+                                    AxTensor *tmp, AxTensor *tmp2) {
+  if (n->acc == AX_ACC_SUM && !n->at.axis_set) return v;
+  const AxTensor *src = v;
+  if (n->acc == AX_ACC_RMS) {
+    tmp2->shape = v->shape;
+    d->unary(d, AX_OP_SQUARE, (size_t)ax_shape_numel(&v->shape), tmp2->data, v->data);
+    src = tmp2;
+  }
+  AxTAttrs at = {0};
+  at.axis = n->at.axis;
+  at.axis_set = true;
+  at.to = n->acc == AX_ACC_SUM ? n->at.to : 0;
+  tmp->shape = n->shape;
+  const AxTensor *ins[1] = {src};
+  apply(d, AX_OP_REDUCE, &at, ins, 1, tmp);
+  return tmp;
+}
+
+/* Which values an exponent will read (exp and silu read their operand's secondary
+ * component: ewop.h, reads_q): a backward pass over statements and block nodes. Every other value is
+ * computed with primary_only set, which halves the field domain's work; outputs are
+ * compared on the primary component, which is what Theorem 2 speaks about. */
+static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
+  for (int s = g->nstmts - 1; s >= 0; s--) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind == AX_KS_OP) {
+      bool reads = ax_ewop_reads_q(st->op);
+      for (int j = 0; j < st->nin; j++)
+        if (reads || tlive[st->t]) tlive[st->in[j]] = true;
+    } else if (st->kind == AX_KS_KERNEL) {
+      const AxKernel *k = st->kernel;
+      bool *nl = nlive[s];
+      for (int i = k->nnodes - 1; i >= 0; i--) {
+        const AxBNode *n = &k->nodes[i];
+        if (n->kind == AX_BN_SAVE) {
+          if (tlive[n->dst]) nl[n->in[0]] = true;
+        } else if (n->kind == AX_BN_ITER) {
+          if (nl[i]) tlive[n->src] = true;
+        } else {
+          bool reads = n->kind == AX_BN_OP && ax_ewop_reads_q(n->op);
+          for (int j = 0; j < n->nin; j++)
+            if (reads || nl[i]) nl[n->in[j]] = true;
+        }
+      }
+    }
+  }
+}
+
+/* The domain for computing a value: primary_only unless an exponent reads it. */
+static AxTDomain dom_for(const AxTDomain *d, bool live) {
+  AxTDomain c = *d;
+  c.primary_only = !live;
+  return c;
+}
+
+static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d0, AxArena *a,
+                       AxTensor *vals, const bool *live) {
+  const AxTDomain *d = d0;
+  size_t es = d->size;
+  int nn = k->nnodes;
+  AxTensor *t = ax_xcalloc((size_t)nn, sizeof *t);
+  size_t maxn = 1;
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_SAVE) continue;
+    t[i].shape = n->shape;
+    size_t cnt = (size_t)ax_shape_numel(&n->shape);
+    if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
+      size_t src = n->kind == AX_BN_ITER ? cnt : (size_t)ax_shape_numel(&k->nodes[n->in[0]].shape);
+      if (src > maxn) maxn = src;
+    }
+    t[i].data = ax_xmalloc(cnt * es + 1);
+  }
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_SAVE) {
+      AxKTensor *kt = &g->tensors[n->dst];
+      vals[n->dst].shape = kt->shape;
+      vals[n->dst].data = ax_arena_alloc(a, (size_t)ax_shape_numel(&kt->shape) * es + 1);
+    }
+  }
+  AxTensor tmp = {{0}, ax_xmalloc(maxn * es + 1)}, tmp2 = {{0}, ax_xmalloc(maxn * es + 1)};
+  int64_t R = k->forloop;
+  int64_t b[3], off[AX_MAXRANK];
+  AxTShape tile;
+  for (b[0] = 0; b[0] < k->grid[0]; b[0]++)
+    for (b[1] = 0; b[1] < k->grid[1]; b[1]++)
+      for (b[2] = 0; b[2] < k->grid[2]; b[2]++) {
+        /* before the loop: invariant tiles and operators; accumulators start at zero */
+        for (int i = 0; i < nn; i++) {
+          const AxBNode *n = &k->nodes[i];
+          if (n->kind == AX_BN_ACCUM && n->acc != AX_ACC_CONCAT) fill_zero(d, &t[i]);
+          if (n->phase != AX_PH_INVARIANT) continue;
+          if (n->kind == AX_BN_ITER) {
+            const AxTensor *src = &vals[n->src];
+            ax_mug_tile(&src->shape, n->imap, n->fmap, k->grid, R, b, 0, &tile, off);
+            ax_tensor_copy_box(es, src, off, &t[i]);
+          } else if (n->kind == AX_BN_OP) {
+            const AxTensor *ins[AX_MAXIN];
+            for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
+            AxTDomain dn = dom_for(d0, live[i]);
+            apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
+            if (!n->anon) round_t(d, n->dtype, &t[i]);
+          }
+        }
+        /* the for-loop */
+        for (int64_t it = 0; it < R; it++)
+          for (int i = 0; i < nn; i++) {
+            const AxBNode *n = &k->nodes[i];
+            if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP) {
+              const AxTensor *src = &vals[n->src];
+              ax_mug_tile(&src->shape, n->imap, n->fmap, k->grid, R, b, it, &tile, off);
+              ax_tensor_copy_box(es, src, off, &t[i]);
+            } else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) {
+              const AxTensor *ins[AX_MAXIN];
+              for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
+              AxTDomain dn = dom_for(d0, live[i]);
+              apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
+              round_t(d, n->dtype, &t[i]);
+            } else if (n->kind == AX_BN_ACCUM) {
+              const AxTensor *v = &t[n->in[0]];
+              if (n->acc == AX_ACC_CONCAT) {
+                int64_t o[AX_MAXRANK] = {0};
+                o[n->at.axis] = it * v->shape.dim[n->at.axis];
+                ax_tensor_store_box(es, v, &t[i], o);
+              } else {
+                AxTDomain dn = dom_for(d0, live[i]);
+                const AxTensor *c = contribution(&dn, n, v, &tmp, &tmp2);
+                d->binary(d, AX_OP_ADD, (size_t)ax_shape_numel(&n->shape), t[i].data, t[i].data,
+                          1, c->data, 1);
+                round_t(d, AX_DT_F32, &t[i]);
+              }
+            }
+          }
+        /* after the loop */
+        for (int i = 0; i < nn; i++) {
+          const AxBNode *n = &k->nodes[i];
+          if (n->kind == AX_BN_ACCUM) {
+            if (n->acc == AX_ACC_RMS) {
+              /* sqrt(sum of squares / count), count = iterations x axis length */
+              char c[64];
+              int64_t len = k->nodes[n->in[0]].shape.dim[n->at.axis];
+              d->constant(d, (AxRat){1, R * len}, c);
+              size_t cnt = (size_t)ax_shape_numel(&n->shape);
+              d->binary(d, AX_OP_MUL, cnt, t[i].data, t[i].data, 1, c, 0);
+              d->unary(d, AX_OP_SQRT, cnt, t[i].data, t[i].data);
+            }
+            round_t(d, n->dtype, &t[i]);
+          } else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) {
+            const AxTensor *ins[AX_MAXIN];
+            for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
+            AxTDomain dn = dom_for(d0, live[i]);
+            apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
+            round_t(d, n->dtype, &t[i]);
+          } else if (n->kind == AX_BN_SAVE) {
+            AxTensor *dst = &vals[n->dst];
+            ax_mug_tile(&dst->shape, n->omap, -1, k->grid, 1, b, 0, &tile, off);
+            ax_tensor_store_box(es, &t[n->in[0]], dst, off);
+          }
+        }
+      }
+  for (int i = 0; i < nn; i++) free(t[i].data);
+  free(t);
+  free(tmp.data);
+  free(tmp2.data);
+}
+
+void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor *vals) {
+  bool *tlive = ax_xcalloc((size_t)g->ntensors + 1, 1);
+  bool **nlive = ax_xcalloc((size_t)g->nstmts + 1, sizeof *nlive);
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_KERNEL)
+      nlive[s] = ax_xcalloc((size_t)g->stmts[s].kernel->nnodes + 1, 1);
+  exponent_live(g, tlive, nlive);
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind == AX_KS_OP) {
+      const AxTensor *ins[AX_MAXIN];
+      for (int j = 0; j < st->nin; j++) {
+        int ti = st->in[j];
+        if (g->tensors[ti].anon && !vals[ti].data) {
+          vals[ti].shape.rank = 0;
+          vals[ti].data = ax_arena_alloc(a, d->size);
+          d->constant(d, g->tensors[ti].value, vals[ti].data);
+        }
+        ins[j] = &vals[ti];
+      }
+      AxTensor *o = &vals[st->t];
+      o->shape = g->tensors[st->t].shape;
+      o->data = ax_arena_alloc(a, (size_t)ax_shape_numel(&o->shape) * d->size + 1);
+      AxTDomain dn = dom_for(d, tlive[st->t]);
+      apply(&dn, st->op, &st->at, ins, st->nin, o);
+      round_t(d, g->tensors[st->t].dtype, o);
+    } else if (st->kind == AX_KS_KERNEL) {
+      run_kernel(g, st->kernel, d, a, vals, nlive[s]);
+    }
+  }
+  for (int s = 0; s < g->nstmts; s++) free(nlive[s]);
+  free(nlive);
+  free(tlive);
+}
+
+/* a + b and a * b, saturating at INT64_MAX (both non-negative) */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* ax_shape_numel without overflow (dimensions are not bounded when this runs) */
+static int64_t numel(const AxTShape *s) {
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++) n = sat_mul(n, s->dim[i] > 0 ? s->dim[i] : 0);
+  return n;
+}
+
+int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
+  int64_t es = (int64_t)elem_size, total = 0, kernel_max = 0;
+  for (int i = 0; i < g->ntensors; i++)
+    total = sat_add(total, sat_mul(numel(&g->tensors[i].shape), es));
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKernel *k = g->stmts[s].kind == AX_KS_KERNEL ? g->stmts[s].kernel : NULL;
+    if (!k) continue;
+    int64_t sum = 0, maxn = 1;   /* as run_kernel allocates them */
+    for (int i = 0; i < k->nnodes; i++) {
+      const AxBNode *n = &k->nodes[i];
+      if (n->kind == AX_BN_SAVE) continue;
+      int64_t cnt = numel(&n->shape);
+      sum = sat_add(sum, sat_mul(cnt, es));
+      if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
+        int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
+        if (src > maxn) maxn = src;
+      }
+    }
+    sum = sat_add(sum, sat_mul(2 * maxn, es));
+    if (sum > kernel_max) kernel_max = sum;
+  }
+  return sat_add(total, kernel_max);
+}

@@ -1,0 +1,217 @@
+/* values.c — the value domains: doubles (with optional rounding to storage types) and
+ * Zp x Zq. Both dispatch through the operators' rows (ewop.h) for element-wise arithmetic. */
+#include "superopt/equiv/values.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "superopt/ir/ewop.h"
+
+typedef unsigned __int128 u128;
+
+static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) { return a * b % m; }
+
+/* ---- doubles ------------------------------------------------------------------------- */
+
+/* The operators' double functions are their rows' (ewop.h). */
+static void fbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
+                    const void *b, size_t sb) {
+  (void)d;
+  ax_ewop_get(op)->f64_bin(n, out, a, sa, b, sb);
+}
+
+static void funary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
+  (void)d;
+  ax_ewop_get(op)->f64_un(n, out, a);
+}
+
+/* i-k-j order: the inner loop runs along contiguous rows of b and out (vectorizes). */
+static void fmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
+                    const void *b) {
+  (void)d;
+  double *o = out;
+  const double *x = a, *y = b;
+  memset(o, 0, m * n * sizeof(double));
+  for (size_t i = 0; i < m; i++)
+    for (size_t l = 0; l < k; l++) {
+      double v = x[i * k + l];
+      const double *row = y + l * n;
+      double *orow = o + i * n;
+      for (size_t j = 0; j < n; j++) orow[j] += v * row[j];
+    }
+}
+
+static void fconstant(const AxTDomain *d, AxRat c, void *out) {
+  (void)d;
+  *(double *)out = (double)c.num / (double)c.den;
+}
+
+static void fround(const AxTDomain *d, AxDtype t, size_t n, void *data) {
+  (void)d;
+  double *x = data;
+  for (size_t i = 0; i < n; i++) x[i] = ax_values_round_to(t, x[i]);
+}
+
+AxTDomain ax_values_float(bool storage) {
+  AxTDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
+                storage ? fround : NULL};
+  return d;
+}
+
+/* Rounds to a binary format with `mant` fraction bits and exponent range [emin, emax]
+ * (of normal numbers); below emin the spacing stays that of emin (subnormals). */
+static double round_fmt(double x, int mant, int emin, int emax) {
+  if (!isfinite(x) || x == 0) return x;
+  int e;
+  frexp(x, &e);              /* x = f * 2^e, 0.5 <= |f| < 1: the unit exponent is e-1 */
+  int ue = e - 1;
+  if (ue < emin) ue = emin;
+  double ulp = ldexp(1.0, ue - mant);
+  double r = nearbyint(x / ulp) * ulp;   /* default rounding mode: nearest, ties even */
+  double maxv = ldexp(2.0 - ldexp(1.0, -mant), emax);
+  if (fabs(r) > maxv) return x > 0 ? INFINITY : -INFINITY;
+  return r;
+}
+
+double ax_values_round_to(AxDtype t, double x) {
+  switch (t) {
+  case AX_DT_F16: return round_fmt(x, 10, -14, 15);
+  case AX_DT_BF16: return round_fmt(x, 7, -126, 127);
+  case AX_DT_F32: return (double)(float)x;
+  }
+  AX_UNREACHABLE();
+  return x;
+}
+
+/* ---- Zp x Zq (field.h) --------------------------------------------------------------- */
+
+/* The operators' field functions are their rows' (ewop.h). exp and silu read their
+ * operand's secondary component whatever primary_only says (interp.c computes it for them). */
+static void ffbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
+                     const void *b, size_t sb) {
+  ax_ewop_get(op)->ff_bin(d->ctx, n, out, a, sa, b, sb, !d->primary_only);
+}
+
+static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
+  ax_ewop_get(op)->ff_un(d->ctx, n, out, a, !d->primary_only);
+}
+
+/* Products of residues below 2^32 fit in 64 bits; their sums are kept in 128 bits and
+ * reduced once per output element. Rows of the result are computed RB at a time in i-k-j
+ * order, so b is streamed row by row (no transposition of large operands). */
+#define RB 8
+
+static void mm_side(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, size_t n,
+                    int side, uint64_t mod, u128 *acc) {
+  for (size_t i0 = 0; i0 < m; i0 += RB) {
+    size_t rb = m - i0 < RB ? m - i0 : RB;
+    memset(acc, 0, rb * n * sizeof *acc);
+    for (size_t l = 0; l < k; l++) {
+      const AxFF *brow = y + l * n;
+      for (size_t ii = 0; ii < rb; ii++) {
+        AxFF av = x[(i0 + ii) * k + l];
+        uint64_t a = side ? (av.q == AX_FF_UNDEF ? 0 : av.q) : av.p;
+        if (!a) continue;
+        u128 *row = acc + ii * n;
+        if (side)
+          for (size_t j = 0; j < n; j++) row[j] += a * (brow[j].q == AX_FF_UNDEF ? 0 : brow[j].q);
+        else
+          for (size_t j = 0; j < n; j++) row[j] += a * brow[j].p;
+      }
+    }
+    for (size_t ii = 0; ii < rb; ii++)
+      for (size_t j = 0; j < n; j++) {
+        uint32_t v = (uint32_t)(acc[ii * n + j] % mod);
+        if (side) o[(i0 + ii) * n + j].q = v;
+        else o[(i0 + ii) * n + j].p = v;
+      }
+  }
+}
+
+/* For operands that fit in cache: b transposed, one dot product per result, four
+ * independent accumulators so that the adds do not wait on each other. */
+static uint32_t dot(const uint32_t *a, const uint32_t *b, size_t k, uint64_t m) {
+  u128 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  size_t l = 0;
+  for (; l + 4 <= k; l += 4) {
+    s0 += (uint64_t)a[l] * b[l];
+    s1 += (uint64_t)a[l + 1] * b[l + 1];
+    s2 += (uint64_t)a[l + 2] * b[l + 2];
+    s3 += (uint64_t)a[l + 3] * b[l + 3];
+  }
+  for (; l < k; l++) s0 += (uint64_t)a[l] * b[l];
+  return (uint32_t)((s0 % m + s1 % m + s2 % m + s3 % m) % m);
+}
+
+static void mm_dot(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, size_t n, int side,
+                   uint64_t mod) {
+  uint32_t *bt = ax_xmalloc(k * n * sizeof *bt + 1), *ar = ax_xmalloc(k * sizeof *ar + 1);
+  for (size_t l = 0; l < k; l++)
+    for (size_t j = 0; j < n; j++) {
+      AxFF v = y[l * n + j];
+      bt[j * k + l] = side ? (v.q == AX_FF_UNDEF ? 0 : v.q) : v.p;
+    }
+  for (size_t i = 0; i < m; i++) {
+    for (size_t l = 0; l < k; l++) {
+      AxFF v = x[i * k + l];
+      ar[l] = side ? (v.q == AX_FF_UNDEF ? 0 : v.q) : v.p;
+    }
+    for (size_t j = 0; j < n; j++) {
+      uint32_t r = dot(ar, bt + j * k, k, mod);
+      if (side) o[i * n + j].q = r;
+      else o[i * n + j].p = r;
+    }
+  }
+  free(bt);
+  free(ar);
+}
+
+static void ffmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
+                     const void *b) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  const AxFF *x = a, *y = b;
+  bool small = k * n <= (1u << 18);
+  u128 *acc = small ? NULL : ax_xmalloc(RB * n * sizeof *acc + 1);
+  if (small) mm_dot(x, y, o, m, k, n, 0, f->p);
+  else mm_side(x, y, o, m, k, n, 0, f->p, acc);
+  if (d->primary_only) {
+    for (size_t i = 0; i < m * n; i++) o[i].q = AX_FF_UNDEF;
+  } else {
+    if (small) mm_dot(x, y, o, m, k, n, 1, f->q);
+    else mm_side(x, y, o, m, k, n, 1, f->q, acc);
+    /* an undefined q anywhere in a row of x or a column of y leaves that result undefined */
+    bool *colundef = ax_xcalloc(n + 1, 1);
+    for (size_t l = 0; l < k; l++)
+      for (size_t j = 0; j < n; j++)
+        if (y[l * n + j].q == AX_FF_UNDEF) colundef[j] = true;
+    for (size_t i = 0; i < m; i++) {
+      bool rowundef = false;
+      for (size_t l = 0; l < k; l++) rowundef = rowundef || x[i * k + l].q == AX_FF_UNDEF;
+      for (size_t j = 0; j < n; j++)
+        if (rowundef || colundef[j]) o[i * n + j].q = AX_FF_UNDEF;
+    }
+    free(colundef);
+  }
+  free(acc);
+}
+
+/* num/den with num possibly negative. */
+static uint32_t rat_mod(AxRat c, uint64_t m) {
+  uint64_t an = (uint64_t)(c.num < 0 ? -(c.num + 1) + 1 : c.num) % m;
+  uint64_t v = mulm(an, ax_field_inv((uint64_t)c.den % m, m), m);
+  if (c.num < 0) v = (m - v) % m;
+  return (uint32_t)v;
+}
+
+static void ffconstant(const AxTDomain *d, AxRat c, void *out) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  o->p = rat_mod(c, f->p);
+  o->q = rat_mod(c, f->q);
+}
+
+AxTDomain ax_values_field(AxField *f) {
+  AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL};
+  return d;
+}

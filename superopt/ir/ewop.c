@@ -1,0 +1,233 @@
+/* ewop.c — the rows of the element-wise operators and their double and field functions. */
+#include "superopt/ir/ewop.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+/* ---- doubles (the reference semantics) ------------------------------------------------ */
+
+static void f64_add(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) o[i] = x[i * sx] + y[i * sy];
+}
+static void f64_sub(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) o[i] = x[i * sx] - y[i * sy];
+}
+static void f64_mul(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) o[i] = x[i * sx] * y[i * sy];
+}
+static void f64_div(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) o[i] = x[i * sx] / y[i * sy];
+}
+static void f64_neg(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = -x[i];
+}
+static void f64_exp(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = exp(x[i]);
+}
+static void f64_square(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = x[i] * x[i];
+}
+static void f64_sqrt(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = sqrt(x[i]);
+}
+/* silu(x) = x · sigmoid(x), as PyTorch defines it */
+static void f64_silu(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + exp(-x[i]));
+}
+
+/* ---- Zp x Zq (field.h, Mirage Table 3) ------------------------------------------------ */
+
+static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) { return a * b % m; }
+
+/* The secondary component of a binary result: undefined when an operand's is, or when the
+ * caller does not need it. */
+static inline uint32_t q_of(uint64_t r, AxFF u, AxFF v, bool keep_q) {
+  return u.q == AX_FF_UNDEF || v.q == AX_FF_UNDEF || !keep_q ? AX_FF_UNDEF : (uint32_t)r;
+}
+
+static void ff_add(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i * sx], v = y[i * sy];
+    o[i] = (AxFF){(uint32_t)(((uint64_t)u.p + v.p) % p), q_of(((uint64_t)u.q + v.q) % q, u, v, keep_q)};
+  }
+}
+
+static void ff_sub(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i * sx], v = y[i * sy];
+    o[i] = (AxFF){(uint32_t)(((uint64_t)u.p + p - v.p) % p),
+                  q_of(((uint64_t)u.q + q - v.q) % q, u, v, keep_q)};
+  }
+}
+
+static void ff_mul(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i * sx], v = y[i * sy];
+    o[i] = (AxFF){(uint32_t)mulm(u.p, v.p, p), q_of(mulm(u.q, v.q, q), u, v, keep_q)};
+  }
+}
+
+/* Inverts the n values v[i] (component `comp`: 0 p, 1 q) in place with one modular
+ * inverse (Montgomery's trick). Zeros stay zero and are counted in *zeros; undefined q
+ * components stay undefined. pre: room for n. */
+static void inv_batch(AxFF *v, size_t n, int comp, uint64_t m, uint64_t *zeros, uint64_t *pre) {
+  uint64_t acc = 1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = comp ? v[i].q : v[i].p;
+    pre[i] = acc;
+    if (x != 0 && x != AX_FF_UNDEF) acc = mulm(acc, x, m);
+  }
+  uint64_t inv = ax_field_inv(acc, m);
+  for (size_t i = n; i-- > 0;) {
+    uint32_t *x = comp ? &v[i].q : &v[i].p;
+    if (*x == AX_FF_UNDEF) continue;
+    if (*x == 0) {
+      (*zeros)++;
+      continue;
+    }
+    uint64_t xi = mulm(inv, pre[i], m);
+    inv = mulm(inv, *x, m);
+    *x = (uint32_t)xi;
+  }
+}
+
+/* x / y = x · y^-1. A zero divisor on the p side makes the test inconclusive (counted in
+ * f->divzero); on the q side it only leaves that q component undefined. */
+static void ff_div(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  /* invert the divisors first, in a private copy: o may alias y */
+  size_t m = sy ? n : 1;
+  AxFF *inv = ax_xmalloc(m * sizeof *inv);
+  uint64_t *pre = ax_xmalloc(m * sizeof *pre);
+  memcpy(inv, y, m * sizeof *inv);
+  uint64_t zq = 0;
+  inv_batch(inv, m, 0, f->p, &f->divzero, pre);
+  inv_batch(inv, m, 1, f->q, &zq, pre);
+  for (size_t i = 0; i < m; i++)
+    if (y[i].q == 0) inv[i].q = AX_FF_UNDEF;
+  free(pre);
+  ff_mul(f, n, o, x, sx, inv, sy, keep_q);
+  free(inv);
+}
+
+static void ff_neg(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i];
+    bool qdef = u.q != AX_FF_UNDEF && keep_q;
+    o[i] = (AxFF){(uint32_t)((p - u.p) % p), qdef ? (uint32_t)((q - u.q) % q) : AX_FF_UNDEF};
+  }
+}
+
+static void ff_square(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i];
+    bool qdef = u.q != AX_FF_UNDEF && keep_q;
+    o[i] = (AxFF){(uint32_t)mulm(u.p, u.p, p), qdef ? (uint32_t)mulm(u.q, u.q, q) : AX_FF_UNDEF};
+  }
+}
+
+/* exp(x, y) = (ω^y, undefined); silu(x, y) = (x·ω^y / (1 + ω^y), undefined). An operand
+ * without a q component has no exponent: that test says nothing (counted in divzero). */
+static void ff_exponent(AxField *f, size_t n, AxFF *o, const AxFF *x, bool silu) {
+  uint64_t p = f->p;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i];
+    if (u.q == AX_FF_UNDEF) {
+      f->divzero++;
+      o[i] = (AxFF){0, AX_FF_UNDEF};
+      continue;
+    }
+    uint64_t w = ax_field_exp(f, u.q);
+    /* silu: 1 + w != 0, as -1 is no q-th root of unity */
+    uint32_t r = silu ? (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p) : (uint32_t)w;
+    o[i] = (AxFF){r, AX_FF_UNDEF};
+  }
+}
+
+/* reads_q: the caller always keeps the operand's q, whatever keep_q says */
+static void ff_exp(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  (void)keep_q;
+  ff_exponent(f, n, o, x, false);
+}
+
+static void ff_silu(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  (void)keep_q;
+  ff_exponent(f, n, o, x, true);
+}
+
+/* sqrt(x, y) = (H_p(x), H_q(y)): a keyed random function stands for it (field.h). */
+static void ff_sqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i];
+    bool qdef = u.q != AX_FF_UNDEF && keep_q;
+    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 1, u.p) % p),
+                  qdef ? (uint32_t)(ax_rng_hash(&f->hash, 2, u.q) % q) : AX_FF_UNDEF};
+  }
+}
+
+/* ---- the rows ------------------------------------------------------------------------- */
+
+#define BINARY(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_##fn
+#define UNARY(fn) .arity = 1, .f64_un = f64_##fn, .ff_un = ff_##fn
+
+const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
+    [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .commutes = true, .lax = AX_EWOP_LAX_SUM,
+                   .abs = AX_EWOP_ABS_ADD, .flops = 1, .cuda = "a0 + a1"},
+    [AX_OP_SUB] = {.op = AX_OP_SUB, BINARY(sub), .lax = AX_EWOP_LAX_SUM, .abs = AX_EWOP_ABS_ADD,
+                   .flops = 1, .cuda = "a0 - a1"},
+    [AX_OP_MUL] = {.op = AX_OP_MUL, BINARY(mul), .commutes = true, .lax = AX_EWOP_LAX_PRODUCT,
+                   .abs = AX_EWOP_ABS_POWER, .abs_pow = {1, 1}, .flops = 1, .cuda = "a0 * a1"},
+    [AX_OP_DIV] = {.op = AX_OP_DIV, BINARY(div), .lax = AX_EWOP_LAX_QUOTIENT,
+                   .abs = AX_EWOP_ABS_POWER, .abs_pow = {1, -1}, .flops = 2, .cuda = "a0 / a1"},
+    [AX_OP_NEG] = {.op = AX_OP_NEG, UNARY(neg), .lax = AX_EWOP_LAX_SAME, .abs = AX_EWOP_ABS_SAME,
+                   .flops = 1, .cuda = "-a0"},
+    [AX_OP_EXP] = {.op = AX_OP_EXP, UNARY(exp), .reads_q = true, .lax = AX_EWOP_LAX_EXP,
+                   .abs = AX_EWOP_ABS_EXP, .flops = 4, .insert = 1, .cuda = "expf(a0)"},
+    [AX_OP_SQUARE] = {.op = AX_OP_SQUARE, UNARY(square), .lax = AX_EWOP_LAX_PRODUCT,
+                      .abs = AX_EWOP_ABS_POWER, .abs_pow = {2, 0}, .flops = 1, .insert = 4,
+                      .cuda = "a0 * a0"},
+    [AX_OP_SQRT] = {.op = AX_OP_SQRT, UNARY(sqrt), .lax = AX_EWOP_LAX_OPAQUE,
+                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 4, .insert = 2, .cuda = "sqrtf(a0)"},
+    [AX_OP_SILU] = {.op = AX_OP_SILU, UNARY(silu), .reads_q = true, .lax = AX_EWOP_LAX_EXP_RATIO,
+                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 6, .insert = 3,
+                    .cuda = "a0 / (1.0f + expf(-a0))"},
+};
+
+#undef BINARY
+#undef UNARY
+
+bool ax_ewop_reads_q(AxOp op) {
+  const AxEwOp *e = ax_ewop_get(op);
+  return e && e->reads_q;
+}
+
+/* The generator's list, sorted once: the search asks for it in every state. */
+static AxOp generated[AX_OP_COUNT];
+static int ngenerated;
+static pthread_once_t generated_once = PTHREAD_ONCE_INIT;
+
+static void sort_generated(void) {
+  for (int op = 0; op < AX_OP_COUNT; op++) {
+    if (!ax_ewop_rows[op].arity || !ax_ewop_rows[op].insert) continue;
+    int j = ngenerated++;
+    for (; j > 0 && ax_ewop_rows[generated[j - 1]].insert > ax_ewop_rows[op].insert; j--)
+      generated[j] = generated[j - 1];
+    generated[j] = (AxOp)op;
+  }
+}
+
+const AxOp *ax_ewop_generated(int *n) {
+  pthread_once(&generated_once, sort_generated);
+  *n = ngenerated;
+  return generated;
+}

@@ -1,0 +1,294 @@
+/* pop.c — the rows of the program-level operators that are not element-wise (pop.h), and
+ * their shape rules and evaluators. tensor.c owns the machinery they share (broadcast
+ * offsets, index walks, sums along an axis). */
+#include "superopt/ir/pop.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define FAIL(...) ax_tensor_fail(err, errn, __VA_ARGS__)
+
+/* ---- shape rules ---------------------------------------------------------------------- */
+
+/* const: a scalar; input: the caller sets the shape. */
+static bool infer_source(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                         char *err, size_t errn) {
+  (void)at, (void)in, (void)nin, (void)err, (void)errn;
+  out->rank = 0;
+  return true;
+}
+
+static bool infer_matmul(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                         char *err, size_t errn) {
+  (void)at, (void)nin;
+  char b1[96], b2[96];
+  const AxTShape *a = in[0], *b = in[1];
+  if (a->rank < 2 || b->rank < 2)
+    return FAIL("needs operands of rank 2 or more, got %s and %s", ax_shape_str(a, b1, sizeof b1),
+                ax_shape_str(b, b2, sizeof b2));
+  if (a->dim[a->rank - 1] != b->dim[b->rank - 2])
+    return FAIL("inner dimensions differ: %s x %s (%" PRId64 " vs %" PRId64 ")",
+                ax_shape_str(a, b1, sizeof b1), ax_shape_str(b, b2, sizeof b2),
+                a->dim[a->rank - 1], b->dim[b->rank - 2]);
+  AxTShape ba = *a, bb = *b, bo;
+  ba.rank -= 2;
+  bb.rank -= 2;
+  if (!ax_shape_broadcast(&ba, &bb, &bo))
+    return FAIL("batch dimensions of %s and %s do not broadcast", ax_shape_str(a, b1, sizeof b1),
+                ax_shape_str(b, b2, sizeof b2));
+  *out = bo;
+  out->dim[out->rank++] = a->dim[a->rank - 2];
+  out->dim[out->rank++] = b->dim[b->rank - 1];
+  return true;
+}
+
+/* sum (with `to`) and mean (without): the axis kept with size `to` (default 1). */
+static bool infer_sum(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out, char *err,
+                      size_t errn) {
+  (void)nin;
+  if (!ax_tensor_norm_axis(at, in[0]->rank, err, errn)) return false;
+  *out = *in[0];
+  int64_t len = in[0]->dim[at->axis], to = at->to ? at->to : 1;
+  if (to < 1 || len % to != 0)
+    return FAIL("cannot sum axis %d of size %" PRId64 " to size %" PRId64
+                " (the size must divide it)", at->axis, len, to);
+  out->dim[at->axis] = to;
+  return true;
+}
+
+static bool infer_mean(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out, char *err,
+                       size_t errn) {
+  if (!ax_tensor_norm_axis(at, in[0]->rank, err, errn)) return false;
+  if (at->to) return FAIL("takes no 'to'");
+  return infer_sum(at, in, nin, out, err, errn);
+}
+
+static bool infer_norm(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out, char *err,
+                       size_t errn) {
+  (void)nin;
+  if (!ax_tensor_norm_axis(at, in[0]->rank, err, errn)) return false;
+  *out = *in[0];
+  return true;
+}
+
+static bool infer_reshape(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                          char *err, size_t errn) {
+  (void)nin;
+  char b1[96], b2[96];
+  if (ax_shape_numel(&at->shape) != ax_shape_numel(in[0]))
+    return FAIL("cannot reshape %s (%" PRId64 " elements) to %s (%" PRId64 ")",
+                ax_shape_str(in[0], b1, sizeof b1), ax_shape_numel(in[0]),
+                ax_shape_str(&at->shape, b2, sizeof b2), ax_shape_numel(&at->shape));
+  *out = at->shape;
+  return true;
+}
+
+static bool infer_broadcast(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                            char *err, size_t errn) {
+  (void)nin;
+  char b1[96], b2[96];
+  AxTShape o;
+  if (at->shape.rank < in[0]->rank || !ax_shape_broadcast(in[0], &at->shape, &o) ||
+      !ax_shape_equal(&o, &at->shape))
+    return FAIL("cannot broadcast %s to %s", ax_shape_str(in[0], b1, sizeof b1),
+                ax_shape_str(&at->shape, b2, sizeof b2));
+  *out = at->shape;
+  return true;
+}
+
+static bool infer_repeat(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                         char *err, size_t errn) {
+  (void)nin;
+  if (!ax_tensor_norm_axis(at, in[0]->rank, err, errn)) return false;
+  if (at->times > AX_TENSOR_MAX_ELEMS / in[0]->dim[at->axis])
+    return FAIL("times = %" PRId64 " is out of range", at->times);
+  *out = *in[0];
+  out->dim[at->axis] *= at->times;
+  return true;
+}
+
+static bool infer_concat(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                         char *err, size_t errn) {
+  char b1[96], b2[96];
+  if (!ax_tensor_norm_axis(at, in[0]->rank, err, errn)) return false;
+  *out = *in[0];
+  for (int i = 1; i < nin; i++) {
+    bool ok = in[i]->rank == in[0]->rank;
+    for (int k = 0; ok && k < in[0]->rank; k++)
+      if (k != at->axis && in[i]->dim[k] != in[0]->dim[k]) ok = false;
+    if (!ok)
+      return FAIL("operand %d has shape %s, which does not fit %s along axis %d", i + 1,
+                  ax_shape_str(in[i], b1, sizeof b1), ax_shape_str(in[0], b2, sizeof b2), at->axis);
+    out->dim[at->axis] += in[i]->dim[at->axis];
+  }
+  return true;
+}
+
+/* ---- evaluators ----------------------------------------------------------------------- */
+
+static void apply_const(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                        const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)in, (void)nin;
+  d->constant(d, at->value, out->data);
+}
+
+static void apply_matmul(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                         const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)at, (void)nin;
+  const AxTensor *a = in[0], *b = in[1];
+  const AxTShape *o = &out->shape;
+  size_t m = (size_t)o->dim[o->rank - 2], n = (size_t)o->dim[o->rank - 1];
+  size_t k = (size_t)a->shape.dim[a->shape.rank - 1];
+  AxTShape ob = *o, ab = a->shape, bb = b->shape;
+  ob.rank -= 2;
+  ab.rank -= 2;
+  bb.rank -= 2;
+  int64_t idx[AX_MAXRANK] = {0};
+  char *po = out->data;
+  do {
+    size_t oa = ax_tensor_bcast_off(&ab, &ob, idx), obb = ax_tensor_bcast_off(&bb, &ob, idx);
+    d->matmul(d, m, k, n, po, (const char *)a->data + oa * m * k * d->size,
+              (const char *)b->data + obb * k * n * d->size);
+    po += m * n * d->size;
+  } while (ob.rank > 0 && ax_tensor_next_index(idx, &ob, ob.rank));
+}
+
+static void apply_sum(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                      const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  ax_tensor_sum(d, in[0], at->axis, at->to, out);
+}
+
+static void apply_mean(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                       const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  ax_tensor_sum(d, in[0], at->axis, 0, out);
+  ax_tensor_scale(d, out, (AxRat){1, in[0]->shape.dim[at->axis]});
+}
+
+/* X / sqrt(mean(X*X, axis)) */
+static void apply_rms_norm(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                           const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)nin;
+  const AxTensor *x = in[0];
+  AxTensor sq = ax_tensor_scratch(scratch, d, &x->shape);
+  d->unary(d, AX_OP_SQUARE, (size_t)ax_shape_numel(&out->shape), sq.data, x->data);
+  AxTShape rs = x->shape;
+  rs.dim[at->axis] = 1;
+  AxTensor r = ax_tensor_scratch(scratch, d, &rs);
+  ax_tensor_sum(d, &sq, at->axis, 0, &r);
+  ax_tensor_scale(d, &r, (AxRat){1, x->shape.dim[at->axis]});
+  d->unary(d, AX_OP_SQRT, (size_t)ax_shape_numel(&rs), r.data, r.data);
+  ax_tensor_binary(d, AX_OP_DIV, x, &r, out);
+}
+
+static void apply_reshape(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                          const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)at, (void)nin;
+  memcpy(out->data, in[0]->data, (size_t)ax_shape_numel(&out->shape) * d->size);
+}
+
+static void apply_broadcast(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                            const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)at, (void)nin;
+  size_t es = d->size;
+  const AxTShape *o = &out->shape;
+  if (o->rank == 0) {
+    memcpy(out->data, in[0]->data, es);
+    return;
+  }
+  size_t last = (size_t)o->dim[o->rank - 1];
+  bool rep = in[0]->shape.rank == 0 || in[0]->shape.dim[in[0]->shape.rank - 1] == 1;
+  int64_t idx[AX_MAXRANK] = {0};
+  char *po = out->data;
+  do {
+    const char *src = (const char *)in[0]->data + ax_tensor_bcast_off(&in[0]->shape, o, idx) * es;
+    if (rep)
+      for (size_t j = 0; j < last; j++) memcpy(po + j * es, src, es);
+    else
+      memcpy(po, src, last * es);
+    po += last * es;
+  } while (ax_tensor_next_index(idx, o, o->rank - 1));
+}
+
+static void apply_repeat(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                         const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  size_t es = d->size, outer, len, inner;
+  ax_tensor_split3(&in[0]->shape, at->axis, &outer, &len, &inner);
+  size_t times = (size_t)at->times;
+  char *po = out->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < len * times; i++) {
+      memcpy(po, (const char *)in[0]->data + (o * len + i / times) * inner * es, inner * es);
+      po += inner * es;
+    }
+}
+
+static void apply_concat(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                         const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch;
+  size_t es = d->size, outer, len, inner;
+  ax_tensor_split3(&out->shape, at->axis, &outer, &len, &inner);
+  char *po = out->data;
+  for (size_t o = 0; o < outer; o++)
+    for (int k = 0; k < nin; k++) {
+      size_t lk = (size_t)in[k]->shape.dim[at->axis];
+      memcpy(po, (const char *)in[k]->data + o * lk * inner * es, lk * inner * es);
+      po += lk * inner * es;
+    }
+}
+
+/* ---- the rows ------------------------------------------------------------------------- */
+
+#define BIT(op) ((uint64_t)1 << (op))
+
+const AxPOp ax_pop_rows[AX_OP_COUNT] = {
+    [AX_OP_CONSTANT] = {.op = AX_OP_CONSTANT, .infer = infer_source, .apply = apply_const,
+                        .lax = AX_POP_LAX_CONST, .abs = AX_POP_ABS_ONE, .free = true,
+                        .literal = true},
+    [AX_OP_INPUT] = {.op = AX_OP_INPUT, .infer = infer_source, .lax = AX_POP_LAX_CONST,
+                     .abs = AX_POP_ABS_NONE, .free = true},
+    [AX_OP_DOT] = {.op = AX_OP_DOT, .infer = infer_matmul, .apply = apply_matmul,
+                   .lax = AX_POP_LAX_MATMUL, .abs = AX_POP_ABS_SUM_PRODUCT,
+                   .contract = AX_POP_CONTRACT_LAST, .math = AX_POP_MATH_TENSOR},
+    [AX_OP_REDUCE] = {.op = AX_OP_REDUCE, .infer = infer_sum, .apply = apply_sum,
+                      .lax = AX_POP_LAX_SUM, .abs = AX_POP_ABS_SUM,
+                      .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
+    [AX_OP_MEAN] = {.op = AX_OP_MEAN, .infer = infer_mean, .apply = apply_mean,
+                    .lax = AX_POP_LAX_SUM, .abs = AX_POP_ABS_SUM,
+                    .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1,
+                    .also = BIT(AX_OP_REDUCE)},
+    /* square, add, the root and the division: a few FLOPs per element */
+    [AX_OP_RMS_NORM] = {.op = AX_OP_RMS_NORM, .infer = infer_norm, .apply = apply_rms_norm,
+                        .lax = AX_POP_LAX_NORM, .abs = AX_POP_ABS_RMS,
+                        .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 4,
+                        .also = BIT(AX_OP_DIV)},
+    [AX_OP_RESHAPE] = {.op = AX_OP_RESHAPE, .infer = infer_reshape, .apply = apply_reshape,
+                       .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE, .free = true},
+    [AX_OP_BROADCAST] = {.op = AX_OP_BROADCAST, .infer = infer_broadcast, .apply = apply_broadcast,
+                         .lax = AX_POP_LAX_ALIGN, .abs = AX_POP_ABS_NONE},
+    [AX_OP_REPEAT] = {.op = AX_OP_REPEAT, .infer = infer_repeat, .apply = apply_repeat,
+                      .lax = AX_POP_LAX_KEEP, .abs = AX_POP_ABS_NONE},
+    [AX_OP_CONCAT] = {.op = AX_OP_CONCAT, .infer = infer_concat, .apply = apply_concat,
+                      .lax = AX_POP_LAX_CONCAT, .abs = AX_POP_ABS_FIRST},
+};
+
+int ax_pop_contracted_dim(AxOp op, const AxTShape *in0, int axis) {
+  const AxPOp *p = ax_pop_get(op);
+  if (!p) return -1;
+  switch (p->contract) {
+  case AX_POP_CONTRACT_NONE: return -1;
+  case AX_POP_CONTRACT_LAST: return in0->rank - 1;
+  case AX_POP_CONTRACT_AXIS: return axis;
+  }
+  AX_UNREACHABLE();
+  return -1;
+}
+
+int64_t ax_pop_reduced(AxOp op, const AxTShape *in0, int axis, int64_t to) {
+  int k = ax_pop_contracted_dim(op, in0, axis);
+  if (k < 0) return 1;
+  if (ax_pop_get(op)->contract == AX_POP_CONTRACT_LAST) return in0->dim[k];
+  return in0->dim[k] / (to > 0 ? to : 1);
+}

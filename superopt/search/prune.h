@@ -1,0 +1,63 @@
+/* prune.h — abstract expressions and subexpression pruning (Mirage §4.3, Table 2).
+ *
+ * Every tensor of a candidate (and of the program) has an abstract expression: what it
+ * computes with shapes, maps and constants forgotten. matmul(A, B) is sum(k, A·B) with k
+ * the contracted size; a for-loop accumulator is sum(range, x) (sum(range·m, x) when it
+ * also reduces an axis of size m); a reduction sum(axis, to = t) over size s is
+ * sum(s/t, x); rms_norm over size m is x / sqrt(sum(m, x·x)); an rms accumulator is
+ * sqrt(sum(range·m, x·x)); concatenation and output savers are the identity.
+ *
+ * Terms are hash-consed in a normal form under the A_eq axioms of the table in
+ * docs/superopt.md §10 (each a proved rule of rules/superopt, named in axioms.c):
+ *   add and mul are flattened, sorted multisets (eq_add_comm, eq_add_assoc, eq_mul_comm,
+ *   eq_mul_assoc); division is multiplication by a factor of exponent −1, equal factors
+ *   add their exponents (eq_mul_div_assoc, eq_div_div); a product that has a sum as a
+ *   factor is the sum of the product (eq_sum_mul, eq_sum_div, eq_matmul_div); nested sums
+ *   are one sum over the product of sizes and a sum over size 1 is its body (eq_sum_sum,
+ *   eq_sum_one, eq_matmul_tiles); sums of equal size in an addition are one sum
+ *   (eq_sum_add); exp of an addition is a product of exps (eq_exp_add); rms_norm, mean and
+ *   square are unfolded into their definitions (eq_rms_def). Constants are dropped (a
+ *   constant factor such as 1/n is the equivalence checker's business, not the pruner's),
+ *   so neg is the identity and sub is add: the pruner may keep more than it should,
+ *   never less than the normal form allows. Distributivity of mul over add is not applied
+ *   (it would multiply terms); a candidate that needs it is pruned (docs: limits).
+ *
+ * A prefix survives when its expression is a subexpression of the program's: equal to a
+ * node of the program's normal form, or a sum over a divisor of that node's size of a
+ * sub-product of its body, or a sub-product of a product, or a sub-sum of an addition.
+ * Decisions are cached in the term. One table per search thread (not thread-safe). */
+#ifndef AX_PRUNE_H
+#define AX_PRUNE_H
+
+#include <stdio.h>
+
+#include "superopt/ir/tensor.h"
+
+typedef struct AxAbs AxAbs;
+typedef int AxAId;   /* a term of one table; -1: none */
+
+AxAbs *ax_prune_new(void);            /* returns owned */
+void ax_prune_free(AxAbs *t);         /* consumes t */
+
+AxAId ax_prune_var(AxAbs *t, int input);
+AxAId ax_prune_sum(AxAbs *t, int64_t n, AxAId x);
+AxAId ax_prune_sqrt(AxAbs *t, AxAId x);
+AxAId ax_prune_mul(AxAbs *t, AxAId a, AxAId b);
+/* Applies a tensor operator; red = the size reduced (matmul's contracted size, the size
+ * of a sum's or mean's or rms_norm's axis divided by `to`). -1 when op has no meaning
+ * here (a layout operator). */
+AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red);
+
+/* Makes the program's outputs the spec every later ax_prune_is_sub asks about. */
+void ax_prune_set_spec(AxAbs *t, const AxAId *outs, int n);
+bool ax_prune_is_sub(AxAbs *t, AxAId e);
+/* Counters: decisions computed and answered from the cache. */
+void ax_prune_stats(const AxAbs *t, long *computed, long *cached);
+
+void ax_prune_print(FILE *out, const AxAbs *t, AxAId e);
+
+/* The names of the rules in rules/superopt (docs/superopt.md §10) whose statements the
+ * normal form above applies: the search refuses to start unless each is VERIFIED. */
+const char *const *ax_prune_axioms(int *n);
+
+#endif

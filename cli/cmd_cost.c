@@ -1,4 +1,4 @@
-/* cmd_cost.c — `axle cost`: the modelled GPU time of a μGraph (superopt/cost.h).
+/* cmd_cost.c — `axle cost`: the modelled GPU time of a μGraph (superopt/cost/cost.h).
  *
  *   axle cost (GRAPH.mug | PROGRAM.axl [--program NAME]) [--target h100|a100]
  *             [--format text|json]

@@ -1,4 +1,4 @@
-/* cmd_superopt.c — `axle superopt`: search for a fused μGraph (superopt/search.h).
+/* cmd_superopt.c — `axle superopt`: search for a fused μGraph (superopt/search/search.h).
  *
  *   axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]
  *                 [--time-limit S] [--top K] [--rules DIR] [--target T]
@@ -39,7 +39,7 @@ static int usage(const char *msg) {
 }
 
 /* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
- * that `axle verify`'s defaults prove VERIFIED (superopt/axioms.h: result cache first). On
+ * that `axle verify`'s defaults prove VERIFIED (superopt/search/axioms.h: result cache first). On
  * failure every rule that is not VERIFIED, and every missing name, is printed. */
 static bool axioms_proved(const char *dir) {
   int n;

@@ -1,7 +1,7 @@
 /* check.h — names, kinds, element types and aggregated axes of rules.
  *
  * The checker runs after parsing, over every `rule` block of a file (program blocks are
- * checked by superopt/program.h). It resolves every name, decides for every expression
+ * checked by superopt/ir/program.h). It resolves every name, decides for every expression
  * whether it is a tensor, a map or a condition, types tensor elements (bool, int, real,
  * the rule's T, or a literal that adapts), and checks the aggregated-axes discipline of
  * every operator application (TensorRight §4): element-wise operands have identical

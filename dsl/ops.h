@@ -17,7 +17,7 @@
  * the .mug parser, the interpreters and the documentation all read this table; adding an
  * operator means one line here, then what each of its levels needs: for rules its row in
  * dsl/check.c's `checks` and in semantics/denote.c's `dens` (a unit test fails while
- * either is missing); shape inference and evaluation in superopt/tensor.c for programs. */
+ * either is missing); shape inference and evaluation in superopt/ir/tensorop.c for programs. */
 #ifndef AX_OPS_H
 #define AX_OPS_H
 

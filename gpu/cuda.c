@@ -11,7 +11,7 @@
  *
  * Values are computed in f32; every block operator's result is rounded to its dtype when
  * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —
- * exactly where the float interpreter (superopt/interp.c, storage mode) rounds, so that
+ * exactly where the float interpreter (superopt/equiv/interp.c, storage mode) rounds, so that
  * emulation can be compared with it element by element. */
 #include "gpu/cuda.h"
 
@@ -296,7 +296,7 @@ static bool first_use(const AxKStmt *st, int j) {
 
 /* ---- the operators' CUDA rows ------------------------------------------------------- *
  *
- * How each program-level operator that is not element-wise (superopt/pop.h) is emitted:
+ * How each program-level operator that is not element-wise (superopt/ir/pop.h) is emitted:
  * as a pre-defined kernel of its own (one thread per output element) and as a block
  * operator inside a graph-defined kernel; element-wise operators read ewop.h's `cuda`
  * expression instead. A constant is never emitted: it is a kernel argument or an inline

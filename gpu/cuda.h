@@ -60,7 +60,7 @@ typedef struct AxCudaOpts {
 bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget t, const AxCudaOpts *o, AxDiag *d);
 
 /* Whether the backend emits op (a program-level operator that is not element-wise,
- * superopt/pop.h) as a pre-defined kernel (block false) or as a block operator (block true).
+ * superopt/ir/pop.h) as a pre-defined kernel (block false) or as a block operator (block true).
  * For the operator tables' unit test. */
 bool ax_cuda_emits_op(AxOp op, bool block);
 

@@ -6,7 +6,7 @@
  * written beside it in a temporary directory), together with a small driver that reads the
  * inputs, calls axle_run_<graph> and writes the outputs. Inputs are drawn uniformly from
  * [-0.5, 0.5] with ChaCha20 from the seed and rounded to their dtype; the reference is the
- * μGraph run by the float interpreter with storage rounding (superopt/interp.h), which
+ * μGraph run by the float interpreter with storage rounding (superopt/equiv/interp.h), which
  * rounds where the generated code rounds. Per output the largest relative error
  * max|emu - ref| / max|ref| is printed and compared with the dtype's tolerance. */
 #ifndef AX_EMULATE_H

@@ -15,7 +15,7 @@ and `naive` (no graph-defined kernel), this prints, as markdown on stdout:
   * the shared-memory rate one block of the generated code reached: the kernel's
     shared-memory traffic per block (the model's count) times the blocks the busiest SM
     ran, over the measured time — what the model's constant
-    (AxTarget.gen_smem_bps_per_block, superopt/cost.c) is fitted from, with gen_block_s.
+    (AxTarget.gen_smem_bps_per_block, superopt/cost/cost.c) is fitted from, with gen_block_s.
 
 Operator kernels (naive graphs) are listed beside eager PyTorch by the benchmark table, not
 here: the model costs an operator as a library kernel, and axle's own one-thread-per-element

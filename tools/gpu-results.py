@@ -234,7 +234,7 @@ def main():
     w("## Cost model calibration")
     w("")
     w("The model's three constants for the generated code (`gen_smem_bps_per_block`, `gen_resident_exp`, `gen_block_s`,")
-    w("superopt/cost.c; docs/superopt.md §8) were fitted to these kernels; `tools/calibrate-cost.py`")
+    w("superopt/cost/cost.c; docs/superopt.md §8) were fitted to these kernels; `tools/calibrate-cost.py`")
     w("prints the model of the current binary against every measured graph-defined kernel.")
     if before and before[1]:
         errs = sorted(before[1])

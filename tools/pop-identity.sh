@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pop-identity.sh BASE_AXLE NEW_AXLE — the operator-table oracle: two axle binaries (before
-# and after a change to the operator tables, superopt/ewop.c, superopt/pop.c, gpu/cuda.c)
+# and after a change to the operator tables, superopt/ir/ewop.c, superopt/ir/pop.c, gpu/cuda.c)
 # must print byte-identical CUDA (sm_90, sm_80, --single-buffer, --header, --program),
 # cost (text and JSON, h100 and a100), `mugraph fmt/dot/check` over every .mug of the tree,
 # cost over every program, and identical search counts on the tiny programs. Prints one

@@ -434,37 +434,52 @@ static void print_prob(FILE *out, double x) {
   else fprintf(out, "%.3g", x);
 }
 
-/* The whole check of ax_equiv_run over primes (P, Q); *bounded tells whether an
- * "equivalent" carries the δ guarantee. */
-static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o,
-                 uint64_t P, uint64_t Q, AxEquivHow *how) {
-  FILE *out = o->out;
-  int nmax = prog->ntensors + 1;
-  Pair pr = {prog, mug, ax_xmalloc((size_t)nmax * sizeof(int)), ax_xmalloc((size_t)nmax * sizeof(int)),
-             0, ax_xmalloc(((size_t)prog->noutputs + 1) * sizeof(int))};
-  AxLaxVal *pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pb);
-  AxLaxVal *mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *mb);
-  double *worst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *worst);
-  double *pworst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pworst);
-  int status = 3;
-  bool sq1 = false, sq2 = false, bounded = true;
-  *how = AX_EQUIV_NONE;
-  if (!pair(prog, mug, d, pr.pin, pr.min, &pr.nin, pr.mout)) goto done;
-  bool lax1 = ax_lax_analyse(prog, d, pb, &sq1);
-  bool lax2 = ax_lax_analyse(mug, d, mb, &sq2);
-  if (!lax1 || !lax2) goto done;
+/* One run of check(): the two graphs, the options and what each phase leaves to the next. */
+typedef struct Check {
+  const AxMugraph *prog, *mug;
+  const AxEquivOpts *o;
+  FILE *out;
+  uint64_t P, Q;
+  Pair pr;                 /* inputs and outputs paired (pair()) */
+  AxLaxVal *pb, *mb;       /* the outputs' abstract values (lax.h), program and μGraph */
+  bool sq;                 /* a graph takes a square root (outside the Lax fragment) */
+  bool bounded;            /* Theorem 2 gives a number of tests for every output */
+  double need;             /* tests the bound asks for */
+  int T;                   /* field tests run */
+  bool sqrt_law;           /* the field differs only where sqrt is uninterpreted; the doubles agree */
+} Check;
 
+/* Step 1: pair the graphs' inputs and outputs and place both in the Lax fragment. False
+ * (diagnostics through d) when they cannot be compared. */
+static bool analyse(Check *c, AxDiag *d) {
+  bool sq1 = false, sq2 = false;
+  if (!pair(c->prog, c->mug, d, c->pr.pin, c->pr.min, &c->pr.nin, c->pr.mout)) return false;
+  bool lax1 = ax_lax_analyse(c->prog, d, c->pb, &sq1);
+  bool lax2 = ax_lax_analyse(c->mug, d, c->mb, &sq2);
+  if (!lax1 || !lax2) return false;
+  c->sq = sq1 || sq2;
+  return true;
+}
+
+/* Step 2: the Lax bound of every output (Theorem 2) and from it the number of field tests,
+ * T: as many as δ asks (at most max_tests), or unbounded_tests where no number reaches δ,
+ * or what --tests says. */
+static void bound(Check *c) {
+  const AxEquivOpts *o = c->o;
+  const AxMugraph *prog = c->prog, *mug = c->mug;
+  FILE *out = c->out;
   say(out, "equiv: program '%s' vs mugraph '%s'\n", prog->name, mug->name);
   say(out, "  Lax fragment: yes%s\n",
-      sq1 || sq2 ? "; sqrt (rms) is outside it and read as an uninterpreted function" : "");
-  say(out, "  field: Zp x Zq, p = %" PRIu64 ", q = %" PRIu64 "%s; seed %" PRIu64 "\n", P, Q,
+      c->sq ? "; sqrt (rms) is outside it and read as an uninterpreted function" : "");
+  say(out, "  field: Zp x Zq, p = %" PRIu64 ", q = %" PRIu64 "%s; seed %" PRIu64 "\n", c->P, c->Q,
       o->p ? " (given)" : " (drawn from the seed)", o->seed);
-  double need = 1;
+  c->need = 1;
+  c->bounded = true;
   for (int i = 0; i < prog->noutputs; i++) {
     int j = 0;
-    while (mug->outputs[j] != pr.mout[i]) j++;
+    while (mug->outputs[j] != c->pr.mout[i]) j++;
     AxLaxBound b;
-    ax_lax_tests(&pb[i], &mb[j], o->delta, (double)Q, (double)P, &b);
+    ax_lax_tests(&c->pb[i], &c->mb[j], o->delta, (double)c->Q, (double)c->P, &b);
     say(out, "  bound for output '%s': k = %.4g exponential terms, degree d = %.4g",
         prog->tensors[prog->outputs[i]].name, b.k, b.d);
     if (b.m > 0) say(out, ", %.4g square roots (argument degree %.3g)", b.m, b.ufdeg);
@@ -474,33 +489,38 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
     if (b.eps < 1) print_prob(out, b.eps);
     else say(out, "%.3g: no bound (Theorem 2 needs 8dk^4 < q)", b.eps);
     say(out, "\n");
-    if (isinf(b.tests)) bounded = false;
-    else if (b.tests > need) need = b.tests;
+    if (isinf(b.tests)) c->bounded = false;
+    else if (b.tests > c->need) c->need = b.tests;
   }
-  int T;
-  if (o->tests > 0) T = o->tests;
-  else if (!bounded) T = o->unbounded_tests;
-  else T = need > o->max_tests ? o->max_tests : (int)need;
+  if (o->tests > 0) c->T = o->tests;
+  else if (!c->bounded) c->T = o->unbounded_tests;
+  else c->T = c->need > o->max_tests ? o->max_tests : (int)c->need;
   say(out, "  delta = ");
   print_prob(out, o->delta);
-  if (bounded)
-    say(out, ": T = ceil(ln delta / ln eps) = %.0f tests%s; running %d on %d thread%s\n", need,
-        need > T ? " (more than allowed)" : "", T, o->jobs, o->jobs == 1 ? "" : "s");
+  if (c->bounded)
+    say(out, ": T = ceil(ln delta / ln eps) = %.0f tests%s; running %d on %d thread%s\n", c->need,
+        c->need > c->T ? " (more than allowed)" : "", c->T, o->jobs, o->jobs == 1 ? "" : "s");
   else
-    say(out, ": no number of tests reaches it; running %d on %d thread%s\n", T, o->jobs,
+    say(out, ": no number of tests reaches it; running %d on %d thread%s\n", c->T, o->jobs,
         o->jobs == 1 ? "" : "s");
+}
 
+/* Step 3: T field tests. Returns the status when they decide (3 undecided, 2 not
+ * established, 1 not equivalent), -1 when the check goes on; a difference only where sqrt
+ * is uninterpreted that the doubles do not confirm sets c->sqrt_law. */
+static int field_phase(Check *c) {
+  const AxEquivOpts *o = c->o;
+  FILE *out = c->out;
   double t0 = ax_clock_s();
   int passed = 0, redrawn = 0;
   char *diff = NULL;
-  bool sqrt_law = false;
-  int v = run_tests(&pr, P, Q, o->seed, T, o->jobs < 1 ? 1 : o->jobs, &passed, &redrawn, &diff);
+  int v = run_tests(&c->pr, c->P, c->Q, o->seed, c->T, o->jobs < 1 ? 1 : o->jobs, &passed, &redrawn,
+                    &diff);
   if (v < 0) {
     say(out, "undecided: divisions by zero in %d draws\n", redrawn);
-    status = 3;
-    goto done;
+    return 3;
   }
-  if (v > 0 && (sq1 || sq2) && o->field_only) {
+  if (v > 0 && c->sq && o->field_only) {
     /* Only the doubles could excuse this difference, and they prove nothing: a graph off
      * by 1e-7 relative through a square root would pass them. Not established. */
     const char *head = "not equivalent: ";
@@ -509,14 +529,13 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
     say(out, "not established: the field tests differ where sqrt is read as an uninterpreted "
              "function; without --field-only the doubles would judge, which is evidence, not a "
              "proof\n  (reproduce with --seed %" PRIu64 ")\n", o->seed);
-    status = 2;
-    goto done;
+    return 2;
   }
-  if (v > 0 && (sq1 || sq2)) {
+  if (v > 0 && c->sq) {
     /* The uninterpreted reading of sqrt cannot refute: ask the reals (in doubles). */
     double rel = 0;
     const char *what = "";
-    if (sqrt_confirms(&pr, o->seed, &rel, &what)) {
+    if (sqrt_confirms(&c->pr, o->seed, &rel, &what)) {
       say(out, "%s", diff);
       say(out, "  confirmed in doubles (inputs in [-1, 1]): output '%s' is off by a relative %.3g\n",
           what, rel);
@@ -527,65 +546,99 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
       free(diff);
       diff = NULL;
       v = 0;
-      sqrt_law = true;
+      c->sqrt_law = true;
     }
   }
   if (v > 0) {
-    if (!(sq1 || sq2)) say(out, "%s", diff);
+    if (!c->sq) say(out, "%s", diff);
     free(diff);
     say(out, "  (reproduce with --seed %" PRIu64 ")\n", o->seed);
-    status = 1;
-    goto done;
+    return 1;
   }
-  if (!sqrt_law)
+  if (!c->sqrt_law)
     say(out, "  field tests: %d passed (%d redrawn for a zero divisor) in %.2f s\n", passed,
         redrawn, ax_clock_s() - t0);
-  if (o->float_tests > 0) {
-    t0 = ax_clock_s();
-    int bad = 0;
-    for (int t = 0; t < o->float_tests; t++)
-      bad |= float_test(prog, mug, pr.pin, pr.min, pr.nin, pr.mout, o->seed, 0x10000 + (uint64_t)t,
-                        o, worst, pworst);
-    say(out, "  float check (%d run%s, inputs in [-0.5, 0.5]):", o->float_tests,
-        o->float_tests == 1 ? "" : "s");
-    say(out, " %.2f s\n", ax_clock_s() - t0);
-    for (int i = 0; i < prog->noutputs; i++) {
-      const AxKTensor *ot = &prog->tensors[prog->outputs[i]];
-      double tol = o->float_tol > 0 ? o->float_tol : default_tol(ot->dtype);
-      say(out, "    output '%s': max relative error %.3g in %s storage (the program in the same storage: %.3g; tolerance %.3g)%s\n",
-          ot->name, worst[i], ax_dtype_name(ot->dtype), pworst[i], tol,
-          pworst[i] <= tol ? "" : "\n    inconclusive: the program itself does not survive its storage type on these inputs");
-    }
-    if (bad) {
-      status = 1;
-      goto done;
-    }
+  return -1;
+}
+
+/* Step 4: float_tests runs in doubles, each output compared with the program's within its
+ * storage type's tolerance. Returns 1 (not equivalent) when one is off, else -1. */
+static int float_phase(Check *c) {
+  const AxEquivOpts *o = c->o;
+  const AxMugraph *prog = c->prog;
+  FILE *out = c->out;
+  if (o->float_tests <= 0) return -1;
+  double *worst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *worst);
+  double *pworst = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *pworst);
+  double t0 = ax_clock_s();
+  int bad = 0;
+  for (int t = 0; t < o->float_tests; t++)
+    bad |= float_test(prog, c->mug, c->pr.pin, c->pr.min, c->pr.nin, c->pr.mout, o->seed,
+                      0x10000 + (uint64_t)t, o, worst, pworst);
+  say(out, "  float check (%d run%s, inputs in [-0.5, 0.5]):", o->float_tests,
+      o->float_tests == 1 ? "" : "s");
+  say(out, " %.2f s\n", ax_clock_s() - t0);
+  for (int i = 0; i < prog->noutputs; i++) {
+    const AxKTensor *ot = &prog->tensors[prog->outputs[i]];
+    double tol = o->float_tol > 0 ? o->float_tol : default_tol(ot->dtype);
+    say(out, "    output '%s': max relative error %.3g in %s storage (the program in the same storage: %.3g; tolerance %.3g)%s\n",
+        ot->name, worst[i], ax_dtype_name(ot->dtype), pworst[i], tol,
+        pworst[i] <= tol ? "" : "\n    inconclusive: the program itself does not survive its storage type on these inputs");
   }
-  if (sqrt_law) {
+  free(worst);
+  free(pworst);
+  return bad ? 1 : -1;
+}
+
+/* Step 5: every test passed; what kind of "equivalent" that is (*how), or 2 (not
+ * established) where require_bound asks for a guarantee the tests do not give. */
+static int verdict(const Check *c, AxEquivHow *how) {
+  const AxEquivOpts *o = c->o;
+  FILE *out = c->out;
+  int status;
+  if (c->sqrt_law) {
     say(out, "equivalent by testing, no bound: the graphs rely on an algebraic law of sqrt "
              "(such as sqrt(x)*sqrt(x) = x), which the field tests cannot model\n");
     status = o->require_bound ? 2 : 0;
     if (status == 0) *how = AX_EQUIV_SQRT_LAW;
-  } else if (bounded && need <= T) {
+  } else if (c->bounded && c->need <= c->T) {
     say(out, "equivalent (probability of a wrong verdict <= ");
     print_prob(out, o->delta);
     say(out, ")\n");
     status = 0;
     *how = AX_EQUIV_BOUNDED;
   } else {
-    say(out, "equivalent on %d random tests, but without the guarantee: %s\n", T,
-        bounded ? "fewer tests than the bound asks" : "Theorem 2 gives no bound for this pair");
+    say(out, "equivalent on %d random tests, but without the guarantee: %s\n", c->T,
+        c->bounded ? "fewer tests than the bound asks" : "Theorem 2 gives no bound for this pair");
     status = o->require_bound ? 2 : 0;
     if (status == 0) *how = AX_EQUIV_FIELD;
   }
-done:
-  free(pr.pin);
-  free(pr.min);
-  free(pr.mout);
-  free(pb);
-  free(mb);
-  free(worst);
-  free(pworst);
+  return status;
+}
+
+/* The whole check of ax_equiv_run over primes (P, Q), step by step; *how tells whether an
+ * "equivalent" carries the δ guarantee. */
+static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o,
+                 uint64_t P, uint64_t Q, AxEquivHow *how) {
+  int nmax = prog->ntensors + 1;
+  Check c = {.prog = prog, .mug = mug, .o = o, .out = o->out, .P = P, .Q = Q};
+  c.pr = (Pair){prog, mug, ax_xmalloc((size_t)nmax * sizeof(int)), ax_xmalloc((size_t)nmax * sizeof(int)),
+                0, ax_xmalloc(((size_t)prog->noutputs + 1) * sizeof(int))};
+  c.pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *c.pb);
+  c.mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *c.mb);
+  *how = AX_EQUIV_NONE;
+  int status = 3;
+  if (analyse(&c, d)) {
+    bound(&c);
+    status = field_phase(&c);
+    if (status < 0) status = float_phase(&c);
+    if (status < 0) status = verdict(&c, how);
+  }
+  free(c.pr.pin);
+  free(c.pr.min);
+  free(c.pr.mout);
+  free(c.pb);
+  free(c.mb);
   return status;
 }
 

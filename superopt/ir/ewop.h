@@ -1,4 +1,4 @@
-/* superopt/ir/ewop.h — the program-level element-wise operators of the superoptimizer: one row each.
+/* ewop.h — the program-level element-wise operators of the superoptimizer: one row each.
  *
  * An element-wise operator of programs, kernel graphs and block graphs (class AX_TC_UNARY
  * or AX_TC_BINARY of dsl/ops.h: add, sub, mul, div, neg, exp, square, sqrt, silu) means
@@ -14,7 +14,7 @@
  *                             denominators) of the result follows from its operands'
  *   pruning (prune.c)         abs, abs_pow: its abstract expression in the normal form
  *   cost model (cost.c)       flops: CUDA-core FLOPs per element
- *   generator (search.c)      insert: whether, and in which order, the search inserts it as
+ *   generator (generate.c)    insert: whether, and in which order, the search inserts it as
  *                             a unary node (0: never); commutes: a binary operator whose
  *                             operands may swap (the generator builds one order, the
  *                             canonical keys sort them)

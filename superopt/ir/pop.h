@@ -1,4 +1,4 @@
-/* superopt/ir/pop.h — the program-level operators that are not element-wise: one row each.
+/* pop.h — the program-level operators that are not element-wise: one row each.
  *
  * ewop.h gives every element-wise operator (class UNARY or BINARY of dsl/ops.h) one row;
  * this header does the same for the others that programs, kernel graphs and block graphs
@@ -11,17 +11,17 @@
  *   Lax analysis (lax.c)     lax: how the abstract value follows from the operands'
  *   pruning (prune.c)        abs: its abstract expression in the normal form
  *   contraction              contract: which operand dim it sums over (matmul: operand 0's
- *     (prune.c, search.c)    last; sum, mean, rms_norm: `axis`), so the search's dimension
+ *     (prune.c, generate.c)  last; sum, mean, rms_norm: `axis`), so the search's dimension
  *                            classes and the pruning's reduced size agree (ax_pop_reduced)
  *   cost model (cost.c)      math (tensor- or CUDA-core), flops per operand element; free:
  *                            no kernel of its own (a constant is an argument or a literal,
  *                            a reshape a view, an input is there); literal: a constant
- *   search (search.c)        also: the operators the search may need to build it from
+ *   search (generate.c)      also: the operators the search may need to build it from
  *                            its parts (mean: sum; rms_norm: div, eq_rms_def)
  *
  * gpu/cuda.c has its own table over the same operators (how a pre-defined kernel and a
  * block operator are emitted); superopt/ never includes gpu/. Where the search inserts a
- * reduction or a matmul into a candidate is the generator's choice (search.c), not a row.
+ * reduction or a matmul into a candidate is the generator's choice (generate.c), not a row.
  *
  * Adding such an operator: its line in AX_OP_LIST (dsl/ops.h), its row in pop.c with its
  * infer and apply functions, its row in gpu/cuda.c's table, and its tests; check_pop.c

@@ -1,4 +1,4 @@
-/* superopt/ir/tensor.c — shapes, storage types, and the building blocks pop.c's rows are
+/* tensor.c — shapes, storage types, and the building blocks pop.c's rows are
  * made of. */
 #include "superopt/ir/tensor.h"
 

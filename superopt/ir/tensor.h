@@ -1,4 +1,4 @@
-/* superopt/ir/tensor.h — the tensors of programs, kernel graphs and block graphs: shapes,
+/* tensor.h — the tensors of programs, kernel graphs and block graphs: shapes,
  * storage types, attributes, the value-domain interface and the building blocks the
  * operators' rows are made of.
  *

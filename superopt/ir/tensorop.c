@@ -1,4 +1,4 @@
-/* superopt/ir/tensorop.c — shape inference and evaluation of the program-level operators
+/* tensorop.c — shape inference and evaluation of the program-level operators
  * (dsl/ops.h), through their rows (ewop.h, pop.h). */
 #include "superopt/ir/tensorop.h"
 

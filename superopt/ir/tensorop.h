@@ -1,4 +1,4 @@
-/* superopt/ir/tensorop.h — one operator application: its result shape and its evaluation.
+/* tensorop.h — one operator application: its result shape and its evaluation.
  *
  * Both dispatch through the operator's row (ewop.h for the element-wise operators, pop.h
  * for the others), so they sit above the rows, which are themselves made of tensor.h's

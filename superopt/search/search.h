@@ -37,41 +37,14 @@
  * multiple of its partition; one field test): a filter. Survivors are ranked by modelled
  * cost; the best are then checked at full shape with the default δ, and only a graph that
  * passes is returned. Threads split the tree by prefixes (top-level choices dealt round
- * robin). */
+ * robin). This header is the driver's (search.c); the generator is generate.h, the
+ * canonical keys canon.h, the options options.h. */
 #ifndef AX_SEARCH_H
 #define AX_SEARCH_H
 
-#include <stdio.h>
+#include "superopt/search/options.h"
 
-#include "superopt/cost/cost.h"
-#include "superopt/ir/mugraph.h"
-
-typedef struct AxSearchOpts {
-  int jobs;               /* threads (default 1) */
-  double time_limit;      /* seconds; 0: none */
-  long max_states;        /* stop after building this many states; 0: none */
-  int top;                /* candidates kept (default 5) */
-  const AxTarget *target; /* cost model target (default h100) */
-  int max_kernel_ops;     /* kernel-graph statements (default 3) */
-  int max_kernels;        /* graph-defined kernels (default 2) */
-  int max_block_ops;      /* block nodes, input iterators included (default 10) */
-  int max_grid_dims;      /* grid axes of size > 1 (default 3) */
-  int64_t min_blocks, max_blocks;   /* blocks per kernel (default 8 and 1024) */
-  int64_t forloops[4];    /* for-loop ranges tried besides 1 (default 4, 16, 64); 0 ends */
-  bool prune;             /* abstract-expression pruning (default on) */
-  bool verify_final;      /* full-shape check of the returned graph (default on) */
-  bool verify_all;        /* full-shape check of every kept graph (default off) */
-  uint64_t seed;          /* equivalence draws */
-  FILE *progress;         /* a progress line every 0.5 s, or NULL */
-  const AxMugraph *pin;   /* reachability (not a search): a validated μGraph of the same
-                             program. The generator runs with its kernel headers pinned to
-                             pin's (grid, for-loop, iterators' maps), kernels and statements
-                             limited to pin's counts, block nodes to its largest block graph,
-                             pruning as set; every candidate's canonical key is compared with
-                             pin's (no filter, no check). pin_reached tells; found[0] is the
-                             generated text. */
-} AxSearchOpts;
-
+/* Fills o with the defaults (each field's comment in options.h says which). */
 void ax_search_defaults(AxSearchOpts *o);
 
 typedef struct AxSearchFound {
@@ -114,12 +87,5 @@ void ax_search_result_free(AxSearchResult *r);
  * even if it agrees within 1e-6 in doubles. Returns ax_equiv_run's status (3: text does
  * not parse or validate). */
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o);
-
-/* A canonical key of validated g (returned owned, free()): every output, by name, as the
- * tree that computes it — kernels by grid, block, for-loop and omaps, block nodes by
- * operator, attributes and operands (add/mul operands sorted), iterators by maps. Names,
- * statement order and thread grouping do not enter it: two graphs with one key compute
- * the same thing the same way. */
-char *ax_search_canon_key(const AxMugraph *g);
 
 #endif

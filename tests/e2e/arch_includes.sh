@@ -10,8 +10,10 @@ check "the tree's includes point down the pipeline" \
   bash -c 'tools/check-includes.sh > "$0/ok.txt"' "$tmp"
 check "summary printed" has "$tmp/ok.txt" "all down the pipeline"
 
-# A copy of the pipeline folders' sources only (no build trees).
-for d in base dsl semantics smt verifier run superopt gpu cli; do
+# A copy of the pipeline folders' sources only (no build trees); superopt/'s layers are
+# sub-folders.
+for d in base dsl semantics smt verifier run superopt/arith superopt/ir superopt/equiv \
+         superopt/cost superopt/search gpu cli; do
   mkdir -p "$tmp/tree/$d"
   cp "$d"/*.[chly] "$tmp/tree/$d/" 2>/dev/null
 done
@@ -42,6 +44,21 @@ check "module cycle: said, with its modules" has "$tmp/cycle.txt" "include cycle
 check "module cycle: names verifier/result" has "$tmp/cycle.txt" "  verifier/result"
 cp verifier/result.h "$tmp/tree/verifier/result.h"
 check "the summary says no module cycle" has "$tmp/ok.txt" "no module cycle in"
+
+# Inside superopt/: a lower layer reaching up (ir needing the value domains of equiv), and
+# a cycle between two modules of one layer (the tensors needing the rows' dispatcher).
+printf '#include "superopt/equiv/values.h"\n' >> "$tmp/tree/superopt/ir/tensor.c"
+tools/check-includes.sh "$tmp/tree" > "$tmp/sub.txt"; rc=$?
+check "sub-layer upward include: exit 1" test "$rc" -eq 1
+check "sub-layer upward include: names both layers" has "$tmp/sub.txt" \
+  "'superopt/ir' may not include 'superopt/equiv/values.h' (superopt/ir comes before superopt/equiv)"
+cp superopt/ir/tensor.c "$tmp/tree/superopt/ir/tensor.c"
+printf '#include "superopt/ir/tensorop.h"\n' >> "$tmp/tree/superopt/ir/tensor.h"
+tools/check-includes.sh "$tmp/tree" > "$tmp/subcycle.txt"; rc=$?
+check "superopt module cycle: exit 1" test "$rc" -eq 1
+check "superopt module cycle: names superopt/ir/tensorop" has "$tmp/subcycle.txt" "  superopt/ir/tensorop"
+cp superopt/ir/tensor.h "$tmp/tree/superopt/ir/tensor.h"
+check "the copy passes again" tools/check-includes.sh "$tmp/tree"
 
 # A header that does not exist, and a folder outside the pipeline.
 printf '#include "verifier/nothing.h"\n#include "extra/thing.h"\n' > "$tmp/tree/cli/ghost.c"

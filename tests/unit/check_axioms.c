@@ -1,4 +1,4 @@
-/* check_axioms.c — the proved-axiom gate of the search (superopt/axioms.h): a wrong axiom
+/* check_axioms.c — the proved-axiom gate of the search (superopt/search/axioms.h): a wrong axiom
  * is refused and named, a missing one is named, a proved set passes, and the second run
  * takes its results from the cache. */
 #include <check.h>

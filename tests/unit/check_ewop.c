@@ -50,7 +50,7 @@ START_TEST(complete) {
       ck_assert_msg(r == NULL, "'%s' is not element-wise at the program level but has a row", name); \
       break;                                                                                       \
     }                                                                                              \
-    ck_assert_msg(r != NULL, "element-wise operator '%s' has no row in superopt/ewop.c", name);   \
+    ck_assert_msg(r != NULL, "element-wise operator '%s' has no row in superopt/ir/ewop.c", name);   \
     rows++;                                                                                        \
     const AxOpSpec *sp = ax_op_spec(op);                                                           \
     ck_assert_msg(r->op == op, "'%s': the row names another operator", name);                     \

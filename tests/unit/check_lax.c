@@ -1,4 +1,4 @@
-/* check_lax.c — the Lax fragment check and the test count (superopt/lax.h): the abstract
+/* check_lax.c — the Lax fragment check and the test count (superopt/equiv/lax.h): the abstract
  * values of small programs (degree, exponential terms, square roots, where a denominator
  * varies), the refusals, and ax_lax_tests against values worked out by hand from
  * eps = 8·d·k^4/q + q^(-1/k^2) + C(m, 2)·d_uf/p and T = ceil(ln δ / ln eps), its

@@ -1,5 +1,5 @@
 /* check_pop.c — the table of program-level operators that are not element-wise
- * (superopt/pop.h) and its CUDA twin (gpu/cuda.c): every such operator of AX_OP_LIST has a
+ * (superopt/ir/pop.h) and its CUDA twin (gpu/cuda.c): every such operator of AX_OP_LIST has a
  * complete row in both, and the rows compute what they say (shapes, values, reduced sizes,
  * the facts the cost model and the search read). */
 #include <math.h>
@@ -33,7 +33,7 @@ START_TEST(complete) {
       continue;
     }
     rows++;
-    ck_assert_msg(p != NULL, "program operator '%s' has no row in superopt/pop.c", name);
+    ck_assert_msg(p != NULL, "program operator '%s' has no row in superopt/ir/pop.c", name);
     ck_assert_int_eq(p->op, op);
     bool source = sp->cls == AX_TC_SOURCE;
     /* an input is given, never computed; everything else is evaluated */
@@ -97,7 +97,7 @@ START_TEST(values) {
 }
 END_TEST
 
-/* What prune.c and search.c read: the contracted dim and the reduced size. */
+/* What prune.c and generate.c read: the contracted dim and the reduced size. */
 START_TEST(reduced) {
   AxTShape a = {2, {6, 8}};
   ck_assert_int_eq(ax_pop_contracted_dim(AX_OP_DOT, &a, -1), 1);

@@ -1,4 +1,4 @@
-/* check_tensor.c — the concrete tensors of programs and μGraphs (superopt/tensor.h): shapes
+/* check_tensor.c — the concrete tensors of programs and μGraphs (superopt/ir/tensor.h): shapes
  * (element counts, printing, numpy broadcasting), shape inference with its refusals (axis
  * out of range, shapes that do not broadcast or fit, element counts past 2^32), evaluation
  * in the float domain against values written out here (row-major indexing, broadcasting,

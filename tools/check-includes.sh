@@ -2,11 +2,12 @@
 # check-includes.sh [ROOT] — every project include ("folder/file.h") must point down the
 # pipeline: a layer may include its own headers and those of the layers before it in
 # LAYERS, never one after it (docs/architecture.md draws the picture). A layer is a folder
-# or a subfolder (superopt/ir); a header belongs to the deepest layer its path is in. Also refused: an
-# include of a project header that does not exist. Prints one located line per violation,
-# "FILE:LINE: 'smt' may not include 'verifier/cex.h' (smt comes before verifier)", and exits 1
-# if there is any; so does a cycle between modules (one .c/.h pair including, through any
-# path, its own header) in any layer. Exit 0 and a one-line summary otherwise. tests/ may include anything.
+# or a sub-folder (superopt/ir); a header belongs to the deepest layer its path is in. Also
+# refused: an include of a project header that does not exist. Prints one located line per
+# violation, "FILE:LINE: 'smt' may not include 'verifier/cex.h' (smt comes before
+# verifier)", and exits 1 if there is any; so does a cycle between modules (one .c/.h pair
+# including, through any path, its own header) in any layer. Exit 0 and a one-line summary
+# otherwise. tests/ may include anything.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 LAYERS=(base dsl semantics smt verifier run

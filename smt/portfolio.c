@@ -14,6 +14,10 @@
  * when its answer is not in, and the next query forks a new one. The thread reads no term
  * and no option: the query is rendered before it starts (ax_pipe_prepare).
  *
+ * This file is the race: processes, pipes, deadlines. Which answer the two outcomes make is
+ * decided by ax_decide_portfolio (decide.h), a pure function tested by its truth table;
+ * explain() below words its reasons and counts the log.
+ *
  * What a racer sends, one item a line:
  *     unsat | unknown <reason> | sat <n>, then n model slots: "-" (no value), "b 0", "b 1",
  *     "q <rational>"

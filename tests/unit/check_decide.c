@@ -44,7 +44,10 @@ static AxRacerOutcome outcome(int s) {
  * the race's winner (-1: none) -> the answer, whose model (-1: none), why. Rows the race
  * cannot produce are left out: a replayed model is the winner's; the race stops at the
  * first definite answer (unsat, or an exact sat) and the winner gave one; z3's sat on exp
- * wins only by a replay; the strict cross-check replays nothing and has no winner. */
+ * wins only by a replay; the strict cross-check replays nothing and has no winner.
+ * The labels follow from why (portfolio.c explain): an unsat of ONE_DECIDED is counted as
+ * confirmed by one solver ("z3 only", "cvc5 only"), one of AGREE by both ("z3+cvc5");
+ * DISAGREE is counted as a disagreement (the verdict ERROR, the query kept). */
 static const struct PfRow {
   int mode, approx, z3, bin, winner;
   AxSmtResult r;

@@ -31,7 +31,7 @@
 #include "run/jobs.h"
 #include "run/report.h"
 #include "semantics/float.h"
-#include "verifier/ieee.h"
+#include "verifier/fpcheck.h"
 #include "verifier/verify.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT } Format;
@@ -474,7 +474,7 @@ static char *work(void *ctx, size_t i, size_t *len) {
   v.solver.dump_note = note;
   v.dump_stem = t->stem;
   AxResult r;
-  if (t->ieee) ax_ieee_verify_rule(t->rule, t->fmt, &v, &r);
+  if (t->ieee) ax_fpcheck_rule(t->rule, t->fmt, &v, &r);
   else ax_verify_rule(t->rule, t->type, &v, &r);
   confirmation(run->o, &log, &r);
   if (log.disagreements) {
@@ -592,7 +592,7 @@ static int run_command(int argc, char **argv, bool gate) {
       AxType types[3];
       int nt = ax_rule_types(b, types);
       if (o.v.ieee.on) {   /* one task per format for a rule that can be real, else one */
-        bool real = ax_ieee_in_scope(b);
+        bool real = ax_fpcheck_in_scope(b);
         static const AxSort fmts[] = {AX_SORT_F32, AX_SORT_F16, AX_SORT_BF16};
         for (size_t k = 0; k < AX_COUNTOF(fmts); k++) {
           if (!(o.v.ieee.formats >> fmts[k] & 1)) continue;

@@ -26,7 +26,8 @@ typedef struct Entry {
 } Entry;
 
 struct AxConcrete {
-  AxDomain dom;      /* first: the domain pointer is the concrete state */
+  AxConcreteScalars head;   /* first: the domain pointer is the concrete state; head.c is
+                               the domain itself (another domain's head borrows it) */
   AxArena *a;
   AxVec vals;        /* every Val, for clearing */
   AxVec table;       /* Entry* */
@@ -44,6 +45,8 @@ struct AxConcrete {
 #define SUM_BUDGET (1L << 19)
 
 #define C(d) ((AxConcrete *)(d))
+/* the state of the integer and boolean operations, in this domain or one sharing them */
+#define SC(d) (((AxConcreteScalars *)(d))->c)
 #define V(x) ((const Val *)(x))
 
 static Val *mk(AxConcrete *c, Kind k) {
@@ -64,31 +67,31 @@ static AxV mkbool(AxConcrete *c, bool b) {
 /* ---- integers ------------------------------------------------------------------------- */
 
 static AxV int_lit(AxDomain *d, const char *dec) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   if (mpz_set_str(v->z, dec, 10) != 0) mpz_set_ui(v->z, 0);
   return v;
 }
 
 static AxV int_small(AxDomain *d, long n) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   mpz_set_si(v->z, n);
   return v;
 }
 
 static AxV iadd(AxDomain *d, AxV a, AxV b) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   mpz_add(v->z, V(a)->z, V(b)->z);
   return v;
 }
 
 static AxV isub(AxDomain *d, AxV a, AxV b) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   mpz_sub(v->z, V(a)->z, V(b)->z);
   return v;
 }
 
 static AxV imul(AxDomain *d, AxV a, AxV b) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   mpz_mul(v->z, V(a)->z, V(b)->z);
   return v;
 }
@@ -96,27 +99,27 @@ static AxV imul(AxDomain *d, AxV a, AxV b) {
 /* Denotations only divide by a positive divisor where the result matters; elsewhere (an
  * untaken branch) any value will do, so division by zero gives 0 instead of a trap. */
 static AxV idiv(AxDomain *d, AxV a, AxV b) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   if (mpz_sgn(V(b)->z) != 0) mpz_fdiv_q(v->z, V(a)->z, V(b)->z);
   return v;
 }
 
 static AxV imod(AxDomain *d, AxV a, AxV b) {
-  Val *v = mk(C(d), K_INT);
+  Val *v = mk(SC(d), K_INT);
   if (mpz_sgn(V(b)->z) != 0) mpz_fdiv_r(v->z, V(a)->z, V(b)->z);
   return v;
 }
 
-static AxV ilt(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), mpz_cmp(V(a)->z, V(b)->z) < 0); }
-static AxV ile(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), mpz_cmp(V(a)->z, V(b)->z) <= 0); }
-static AxV ieq(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), mpz_cmp(V(a)->z, V(b)->z) == 0); }
+static AxV ilt(AxDomain *d, AxV a, AxV b) { return mkbool(SC(d), mpz_cmp(V(a)->z, V(b)->z) < 0); }
+static AxV ile(AxDomain *d, AxV a, AxV b) { return mkbool(SC(d), mpz_cmp(V(a)->z, V(b)->z) <= 0); }
+static AxV ieq(AxDomain *d, AxV a, AxV b) { return mkbool(SC(d), mpz_cmp(V(a)->z, V(b)->z) == 0); }
 
 /* ---- booleans ------------------------------------------------------------------------- */
 
-static AxV bool_lit(AxDomain *d, bool b) { return mkbool(C(d), b); }
-static AxV band(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), V(a)->b && V(b)->b); }
-static AxV bor(AxDomain *d, AxV a, AxV b) { return mkbool(C(d), V(a)->b || V(b)->b); }
-static AxV bnot(AxDomain *d, AxV a) { return mkbool(C(d), !V(a)->b); }
+static AxV bool_lit(AxDomain *d, bool b) { return mkbool(SC(d), b); }
+static AxV band(AxDomain *d, AxV a, AxV b) { return mkbool(SC(d), V(a)->b && V(b)->b); }
+static AxV bor(AxDomain *d, AxV a, AxV b) { return mkbool(SC(d), V(a)->b || V(b)->b); }
+static AxV bnot(AxDomain *d, AxV a) { return mkbool(SC(d), !V(a)->b); }
 
 static AxV ite(AxDomain *d, AxV c, AxV a, AxV b, int kind, AxType t) {
   (void)d;
@@ -240,7 +243,7 @@ static bool rational_power(mpq_t out, const mpq_t x, const mpq_t e) {
 
 /* ---- element-wise operators ---------------------------------------------------------
  * One named function per operator, dispatched from tables indexed by AxOp: a new
- * element-wise operator is one row here, one in symbolic.c, float.c and ieee.c, and its
+ * element-wise operator is one row here, one in symbolic.c, float.c and fpsym.c, and its
  * functions (tests/unit/check_semantics.c walks AX_OP_LIST for a missing row). */
 
 typedef AxV (*Unary)(AxDomain *d, AxType t, const Val *a);
@@ -587,7 +590,7 @@ static AxV sampled_value(AxConcrete *c, int sym, AxType t, const AxV *idx, size_
 
 /* What the unset point idx of a tensor of element type t reads as (ax_concrete_set_fill). */
 static AxV fill_value(AxConcrete *c, int sym, AxType t, const AxV *idx, size_t n) {
-  if (!c->fill) return elem_lit(&c->dom, t, "0", 0);
+  if (!c->fill) return elem_lit(&c->head.dom, t, "0", 0);
   if (c->fill >= AX_CONCRETE_FILL_SAMPLED) return sampled_value(c, sym, t, idx, n);
   long h = 7L * c->fill + 11L * (sym + 1);
   for (size_t i = 0; i < n; i++) h += 31L * (long)(i + 1) * (mpz_fits_slong_p(V(idx[i])->z) ? mpz_get_si(V(idx[i])->z) : 1);
@@ -685,7 +688,8 @@ AxConcrete *ax_concrete_new(void) {
   AxArena *a = ax_arena_new();
   AxConcrete *c = ax_arena_alloc(a, sizeof *c);
   c->a = a;
-  c->dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
+  c->head.c = c;
+  c->head.dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
                       .iadd = iadd,               .isub = isub,
                       .imul = imul,               .idiv = idiv,
                       .imod = imod,               .ilt = ilt,
@@ -711,7 +715,26 @@ void ax_concrete_free(AxConcrete *c) {
   ax_arena_free(c->a);
 }
 
-AxDomain *ax_concrete_domain(AxConcrete *c) { return &c->dom; }
+AxDomain *ax_concrete_domain(AxConcrete *c) { return &c->head.dom; }
+
+void ax_concrete_scalars(AxConcreteScalars *head, AxDomain *concrete) {
+  const AxDomain *from = concrete;
+  head->c = C(concrete);
+  head->dom.int_lit = from->int_lit;
+  head->dom.int_small = from->int_small;
+  head->dom.iadd = from->iadd;
+  head->dom.isub = from->isub;
+  head->dom.imul = from->imul;
+  head->dom.idiv = from->idiv;
+  head->dom.imod = from->imod;
+  head->dom.ilt = from->ilt;
+  head->dom.ile = from->ile;
+  head->dom.ieq = from->ieq;
+  head->dom.bool_lit = from->bool_lit;
+  head->dom.band = from->band;
+  head->dom.bor = from->bor;
+  head->dom.bnot = from->bnot;
+}
 
 AxV ax_concrete_int(AxConcrete *c, const mpz_t v) {
   Val *x = mk(c, K_INT);

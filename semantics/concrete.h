@@ -19,6 +19,15 @@ typedef struct AxConcrete AxConcrete;
 AxConcrete *ax_concrete_new(void);                 /* returns owned */
 void ax_concrete_free(AxConcrete *c);
 AxDomain *ax_concrete_domain(AxConcrete *c);       /* borrowed; lives as long as c */
+/* A domain whose integers and booleans are a concrete domain's (the IEEE replay, float.h)
+ * begins with this head, its domain first: ax_concrete_scalars sets c (borrowed: concrete
+ * must outlive the head) and fills dom's integer and boolean entries with the concrete
+ * domain's own operations, which find their state through c — no forwarding layer. */
+typedef struct AxConcreteScalars {
+  AxDomain dom;
+  AxConcrete *c;
+} AxConcreteScalars;
+void ax_concrete_scalars(AxConcreteScalars *head, AxDomain *concrete);
 
 AxV ax_concrete_int(AxConcrete *c, const mpz_t v);
 AxV ax_concrete_elem(AxConcrete *c, AxType t, AxNumClass cls, const mpq_t v, bool b);

@@ -305,8 +305,9 @@ typedef struct Point {
 } Point;
 
 struct AxFloatDom {
-  AxDomain dom;     /* first: the domain pointer is the state */
-  AxDomain *c;      /* integers and booleans */
+  AxConcreteScalars head;   /* first: the domain pointer is the state; its integers and
+                               booleans are the concrete domain's own (concrete.h) */
+  AxDomain *c;      /* the concrete domain: bool elements */
   AxSort f;
   AxArena *a;
   AxVec points;     /* Point* */
@@ -315,21 +316,6 @@ struct AxFloatDom {
 
 #define FD(d) ((AxFloatDom *)(d))
 #define C(d) (FD(d)->c)
-
-static AxV int_lit(AxDomain *d, const char *s) { return C(d)->int_lit(C(d), s); }
-static AxV int_small(AxDomain *d, long v) { return C(d)->int_small(C(d), v); }
-static AxV iadd(AxDomain *d, AxV a, AxV b) { return C(d)->iadd(C(d), a, b); }
-static AxV isub(AxDomain *d, AxV a, AxV b) { return C(d)->isub(C(d), a, b); }
-static AxV imul(AxDomain *d, AxV a, AxV b) { return C(d)->imul(C(d), a, b); }
-static AxV idiv(AxDomain *d, AxV a, AxV b) { return C(d)->idiv(C(d), a, b); }
-static AxV imod(AxDomain *d, AxV a, AxV b) { return C(d)->imod(C(d), a, b); }
-static AxV ilt(AxDomain *d, AxV a, AxV b) { return C(d)->ilt(C(d), a, b); }
-static AxV ile(AxDomain *d, AxV a, AxV b) { return C(d)->ile(C(d), a, b); }
-static AxV ieq(AxDomain *d, AxV a, AxV b) { return C(d)->ieq(C(d), a, b); }
-static AxV bool_lit(AxDomain *d, bool v) { return C(d)->bool_lit(C(d), v); }
-static AxV band(AxDomain *d, AxV a, AxV b) { return C(d)->band(C(d), a, b); }
-static AxV bor(AxDomain *d, AxV a, AxV b) { return C(d)->bor(C(d), a, b); }
-static AxV bnot(AxDomain *d, AxV a) { return C(d)->bnot(C(d), a); }
 
 AxV ax_float_dom_elem(AxFloatDom *d, uint32_t bits) {
   uint32_t *p = ax_arena_alloc(d->a, sizeof *p);
@@ -383,48 +369,52 @@ static AxV elem_of_int(AxDomain *d, AxType t, AxV i) {
 }
 
 /* ---- element-wise operators ----------------------------------------------------------
- * Rows indexed by AxOp: the exact IEEE operation for the operators axle models in floating
- * point, the concrete domain's operation for bool elements, or `refused` for an operator
- * without an IEEE model, whose reason ax_float_unmodelled gives (the symbolic IEEE domain,
- * ieee.c, refuses the same ones in the same words). A new element-wise operator is a row
- * here and in ieee.c (tests/unit/check_semantics.c walks AX_OP_LIST for a missing one). */
+ * The operators IEEE mode refuses: the one table of them, with the reason, which both
+ * IEEE domains read (ax_float_unmodelled: this replay and the symbolic fpsym.c), so that
+ * they refuse the same operators in the same words. Then rows indexed by AxOp: the exact
+ * IEEE operation for the operators axle models in floating point, or the concrete domain's
+ * operation for bool elements. A new element-wise operator is a row here and in fpsym.c,
+ * or an entry of `unmodelled` (tests/unit/check_semantics.c walks AX_OP_LIST for a
+ * missing one). */
 
-static const char *const unmodelled[AX_OP_COUNT] = {
-    [AX_OP_REM] = "rem has no IEEE model in axle",   [AX_OP_EXP] = "exp has no IEEE model",
-    [AX_OP_POW] = "an operator without an IEEE model", [AX_OP_SQRT] = "an operator without an IEEE model",
-    [AX_OP_LOG] = "an operator without an IEEE model", [AX_OP_RSQRT] = "an operator without an IEEE model",
+/* ORDER: by AxOp; operands: the family the operator is refused in (1 unary, 2 binary) */
+static const struct Unmodelled {
+  const char *why;
+  int operands;
+} unmodelled[AX_OP_COUNT] = {
+    [AX_OP_REM] = {"rem has no IEEE model in axle", 2},
+    [AX_OP_POW] = {"an operator without an IEEE model", 2},
+    [AX_OP_EXP] = {"exp has no IEEE model", 1},
+    [AX_OP_SQRT] = {"an operator without an IEEE model", 1},
+    [AX_OP_LOG] = {"an operator without an IEEE model", 1},
+    [AX_OP_RSQRT] = {"an operator without an IEEE model", 1},
 };
 
-const char *ax_float_unmodelled(AxOp op) { return (unsigned)op < AX_OP_COUNT ? unmodelled[op] : NULL; }
+const char *ax_float_unmodelled(AxOp op, int operands) {
+  return (unsigned)op < AX_OP_COUNT && unmodelled[op].operands == operands ? unmodelled[op].why : NULL;
+}
 
 typedef struct BinaryRow {
   uint32_t (*fn)(AxSort f, uint32_t a, uint32_t b);
-  AxV (*boolean)(AxDomain *d, AxV a, AxV b);   /* bool elements: and, or */
-  bool refused;                                 /* no IEEE model: ax_float_unmodelled says why */
+  bool boolean;   /* bool elements (and, or): the concrete domain's */
 } BinaryRow;
 
 static const BinaryRow binary[AX_OP_COUNT] = {
     [AX_OP_ADD] = {.fn = ax_float_add}, [AX_OP_SUB] = {.fn = ax_float_sub},
     [AX_OP_MUL] = {.fn = ax_float_mul}, [AX_OP_DIV] = {.fn = ax_float_div},
     [AX_OP_MAX] = {.fn = ax_float_max}, [AX_OP_MIN] = {.fn = ax_float_min},
-    [AX_OP_REM] = {.refused = true},  [AX_OP_POW] = {.refused = true},
-    [AX_OP_AND] = {.boolean = band},    [AX_OP_OR] = {.boolean = bor},
+    [AX_OP_AND] = {.boolean = true},    [AX_OP_OR] = {.boolean = true},
 };
 
 typedef struct UnaryRow {
   uint32_t (*fn)(AxSort f, uint32_t a);
-  AxV (*boolean)(AxDomain *d, AxV a);   /* bool elements: not */
-  bool refused;                         /* no IEEE model: ax_float_unmodelled says why */
+  bool boolean;   /* bool elements (not): the concrete domain's */
 } UnaryRow;
 
 static const UnaryRow unary[AX_OP_COUNT] = {
     [AX_OP_NEG] = {.fn = ax_float_neg},
     [AX_OP_ABS] = {.fn = ax_float_abs},
-    [AX_OP_NOT] = {.boolean = bnot},
-    [AX_OP_EXP] = {.refused = true},
-    [AX_OP_SQRT] = {.refused = true},
-    [AX_OP_LOG] = {.refused = true},
-    [AX_OP_RSQRT] = {.refused = true},
+    [AX_OP_NOT] = {.boolean = true},
 };
 
 /* An operator with neither a row nor a reason: a programming error, reported as the
@@ -436,19 +426,21 @@ static AxV no_row(AxDomain *d, const char *table, AxOp op) {
 
 static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
   const BinaryRow *row = (unsigned)op < AX_OP_COUNT ? &binary[op] : NULL;
-  if (row && row->boolean) return row->boolean(d, a, b);
-  if (!row || (!row->fn && !row->refused)) return no_row(d, "binary", op);
+  if (row && row->boolean) return C(d)->elem_binary(C(d), op, t, a, b);
+  const char *refused = ax_float_unmodelled(op, 2);
+  if (!row || (!row->fn && !refused)) return no_row(d, "binary", op);
   if (t != AX_REAL) return outside(d, int_outside);
-  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  if (refused) return outside(d, refused);
   return el(d, row->fn(FD(d)->f, bits(a), bits(b)));
 }
 
 static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV a) {
   const UnaryRow *row = (unsigned)op < AX_OP_COUNT ? &unary[op] : NULL;
-  if (row && row->boolean) return row->boolean(d, a);
-  if (!row || (!row->fn && !row->refused)) return no_row(d, "unary", op);
+  if (row && row->boolean) return C(d)->elem_unary(C(d), op, t, a);
+  const char *refused = ax_float_unmodelled(op, 1);
+  if (!row || (!row->fn && !refused)) return no_row(d, "unary", op);
   if (t != AX_REAL) return outside(d, int_outside);
-  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  if (refused) return outside(d, refused);
   return el(d, row->fn(FD(d)->f, bits(a)));
 }
 
@@ -458,19 +450,19 @@ static AxV elem_compare(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
   AxCmpHolds holds = ax_concrete_compare_row(op);
   if (!holds) {
     no_row(d, "compare", op);
-    return bool_lit(d, false);
+    return d->bool_lit(d, false);
   }
   if (t == AX_BOOL) return C(d)->elem_compare(C(d), op, t, a, b);
   if (t != AX_REAL) {
     outside(d, int_outside);
-    return bool_lit(d, false);
+    return d->bool_lit(d, false);
   }
-  return bool_lit(d, holds(ax_float_cmp(FD(d)->f, bits(a), bits(b))));
+  return d->bool_lit(d, holds(ax_float_cmp(FD(d)->f, bits(a), bits(b))));
 }
 
 static AxV elem_same(AxDomain *d, AxType t, AxV a, AxV b) {
   if (t == AX_BOOL) return C(d)->elem_same(C(d), t, a, b);
-  return bool_lit(d, ax_float_same(FD(d)->f, bits(a), bits(b)));
+  return d->bool_lit(d, ax_float_same(FD(d)->f, bits(a), bits(b)));
 }
 
 static long small(AxV v) {
@@ -530,7 +522,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   AxV idx[64];
   long at[64] = {0};
   for (long i = 0; i < total; i++) {
-    for (size_t k = 0; k < n; k++) idx[k] = int_small(d, at[k]);
+    for (size_t k = 0; k < n; k++) idx[k] = d->int_small(d, at[k]);
     acc = i == 0 ? body(ctx, idx) : el(d, ax_float_add(FD(d)->f, bits(acc), bits(body(ctx, idx))));
     for (size_t k = n; k-- > 0;) {
       if (++at[k] < len[k]) break;
@@ -547,19 +539,13 @@ AxFloatDom *ax_float_dom_new(AxDomain *concrete, AxSort f) {
   d->a = a;
   d->c = concrete;
   d->f = f;
-  d->dom = (AxDomain){.int_lit = int_lit,         .int_small = int_small,
-                      .iadd = iadd,               .isub = isub,
-                      .imul = imul,               .idiv = idiv,
-                      .imod = imod,               .ilt = ilt,
-                      .ile = ile,                 .ieq = ieq,
-                      .bool_lit = bool_lit,       .band = band,
-                      .bor = bor,                 .bnot = bnot,
-                      .ite = ite,                 .elem_lit = elem_lit,
-                      .elem_of_int = elem_of_int, .int_of_elem = int_of_elem,
-                      .elem_binary = elem_binary,
-                      .elem_unary = elem_unary,   .elem_compare = elem_compare,
-                      .elem_same = elem_same,     .read = read,
-                      .sum = sum};
+  d->head.dom = (AxDomain){.ite = ite,                 .elem_lit = elem_lit,
+                           .elem_of_int = elem_of_int, .int_of_elem = int_of_elem,
+                           .elem_binary = elem_binary,
+                           .elem_unary = elem_unary,   .elem_compare = elem_compare,
+                           .elem_same = elem_same,     .read = read,
+                           .sum = sum};
+  ax_concrete_scalars(&d->head, concrete);
   return d;
 }
 
@@ -567,4 +553,4 @@ void ax_float_dom_free(AxFloatDom *d) {
   if (d) ax_arena_free(d->a);
 }
 
-AxDomain *ax_float_dom_domain(AxFloatDom *d) { return &d->dom; }
+AxDomain *ax_float_dom_domain(AxFloatDom *d) { return &d->head.dom; }

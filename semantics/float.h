@@ -51,11 +51,12 @@ uint32_t ax_float_neg(AxSort f, uint32_t a);
 uint32_t ax_float_abs(AxSort f, uint32_t a);
 uint32_t ax_float_max(AxSort f, uint32_t a, uint32_t b);
 uint32_t ax_float_min(AxSort f, uint32_t a, uint32_t b);
-/* Why an element-wise operator has no IEEE model in axle ("exp has no IEEE model"), or
- * NULL when it has one (add, sub, mul, div, max, min, neg, abs, and the bool operators):
- * the replay here and the symbolic IEEE domain (ieee.h) refuse the same operators with the
- * same words. A static string. */
-const char *ax_float_unmodelled(AxOp op);
+/* Why an element-wise operator, applied to `operands` operands (1 or 2), has no IEEE model
+ * in axle ("exp has no IEEE model"), or NULL when it has one (add, sub, mul, div, max, min,
+ * neg, abs, and the bool operators) or is no operator of that family. The one table of the
+ * operators IEEE mode refuses: the replay here and the symbolic IEEE domain (fpsym.h) both
+ * read it, so they refuse the same operators with the same words. A static string. */
+const char *ax_float_unmodelled(AxOp op, int operands);
 /* IEEE comparison: -1, 0, +1, or 2 when unordered (a NaN); -0 and +0 compare equal. */
 int ax_float_cmp(AxSort f, uint32_t a, uint32_t b);
 /* The equality a rewrite must preserve in IEEE mode: both NaN, or the same bits (so +0 and
@@ -75,7 +76,7 @@ char *ax_float_decimal(AxSort f, uint32_t x);
  * real elements are values of format f, computed with the functions above; int elements
  * are outside IEEE mode (unsupported). A reduction starts with its first summand and adds
  * the others one by one in the order of the summation tuples, last index fastest, rounding
- * after every addition (an empty sum is +0) — the order the symbolic IEEE domain (ieee.h)
+ * after every addition (an empty sum is +0) — the order the symbolic IEEE domain (fpsym.h)
  * encodes. Tensor points are set by the caller; a point not
  * set reads +0 and is counted. exp and rem set `unsupported`. */
 typedef struct AxFloatDom AxFloatDom;

@@ -917,7 +917,7 @@ static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
 /* ---- element-wise operators: the tables ---------------------------------------------
  * A row per operator: its function on values and, for the few operators the reduction
  * normal forms cover, its function on reduction elements (NULL: outside the fragment).
- * A new element-wise operator is one row here, one in concrete.c, float.c and ieee.c,
+ * A new element-wise operator is one row here, one in concrete.c, float.c and fpsym.c,
  * and its functions (tests/unit/check_semantics.c walks AX_OP_LIST for a missing row). */
 
 static const char *const outside_sums = "only products, sums, negations and choices of reductions are supported";

@@ -20,7 +20,7 @@
 typedef struct AxSymbolic AxSymbolic;
 
 /* The head of a domain whose values are terms of one context: the symbolic domain and the
- * IEEE domain (ieee.h) begin their state with it, and share the integers and booleans
+ * IEEE domain (fpsym.h) begin their state with it, and share the integers and booleans
  * (Int and Bool terms) written once here: ax_symbolic_scalars fills the members int_lit
  * through bnot of d, which must be the `dom` of an AxTermScalars. */
 typedef struct AxTermScalars {

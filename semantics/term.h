@@ -24,7 +24,7 @@
 #include "base/base.h"
 
 /* ORDER SORT. The three floating-point sorts are SMT-LIB's (_ FloatingPoint eb sb): binary32,
- * binary16 and bfloat16; only IEEE mode (verifier/ieee.h) builds terms of them. */
+ * binary16 and bfloat16; only IEEE mode (verifier/fpcheck.h) builds terms of them. */
 typedef enum { AX_SORT_BOOL, AX_SORT_INT, AX_SORT_REAL, AX_SORT_F32, AX_SORT_F16, AX_SORT_BF16 } AxSort;
 
 /* ORDER AX_TERM_KINDS: kind, SMT-LIB operator (leaves: a description), arity (-1: any).

@@ -14,6 +14,10 @@
  * when its answer is not in, and the next query forks a new one. The thread reads no term
  * and no option: the query is rendered before it starts (ax_pipe_prepare).
  *
+ * This file is the race: processes, pipes, deadlines. Which answer the two outcomes make is
+ * decided by ax_decide_portfolio (decide.h), a pure function tested by its truth table;
+ * explain() below words its reasons and counts the log.
+ *
  * What a racer sends, one item a line:
  *     unsat | unknown <reason> | sat <n>, then n model slots: "-" (no value), "b 0", "b 1",
  *     "q <rational>"
@@ -49,6 +53,7 @@
 
 #include "base/clock.h"
 #include "base/proc.h"
+#include "smt/decide.h"
 #include "smt/helper.h"
 #include "smt/pipe.h"
 #include "smt/smtlib.h"
@@ -398,6 +403,57 @@ static void give_grace(const AxSolverOpts *o, int64_t t0, int64_t *deadline, boo
   }
 }
 
+/* The reason of an answer that is none, and the log's counts (o->log), from the decision. */
+static void explain(const AxSolverOpts *o, const AxDecision *d, const Racer rc[2], const char *base,
+                    AxTermCtx *tc, const AxTerm *formula, const AxTerm *const *watch,
+                    size_t nwatch, char *reason, size_t reason_len) {
+  switch (d->why) {
+  case AX_WHY_NO_WINNER:
+    snprintf(reason, reason_len, "portfolio: z3: %s; %s: %s", rc[0].reason, base, rc[1].reason);
+    break;
+  case AX_WHY_ONE_DECIDED:
+    if (d->r == AX_SMT_UNSAT && o->log) {
+      if (d->give == 0) o->log->unsat_z3_only++;
+      else o->log->unsat_binary_only++;
+    }
+    break;
+  case AX_WHY_NONE_DECIDED:
+    snprintf(reason, reason_len, "%s: z3: %s; %s: %s",
+             o->confirm ? "no solver decided" : "cross-check", rc[0].reason, base, rc[1].reason);
+    break;
+  case AX_WHY_Z3_UNDECIDED:
+    snprintf(reason, reason_len, "cross-check: z3 gave no answer (%s); %s said %s",
+             rc[0].reason, base, answer_name(rc[1].r));
+    break;
+  case AX_WHY_BINARY_UNDECIDED:
+    snprintf(reason, reason_len, "cross-check: %s gave no answer (%s); z3 said %s", base,
+             rc[1].reason, answer_name(rc[0].r));
+    break;
+  case AX_WHY_Z3_APPROX:
+    snprintf(reason, reason_len,
+             "cross-check: z3 cannot decide this query (exp is uninterpreted to it: sat); "
+             "%s said unsat",
+             base);
+    break;
+  case AX_WHY_DISAGREE: {
+    char path[4096];
+    keep_query(o, tc, formula, watch, nwatch, path, sizeof path);
+    snprintf(reason, reason_len, "SOLVERS DISAGREE: z3 says %s, %s says %s; query: %s",
+             answer_name(rc[0].r), base, answer_name(rc[1].r), path);
+    if (o->log && o->log->disagreements++ == 0)
+      snprintf(o->log->first, sizeof o->log->first, "%s", reason);
+    break;
+  }
+  case AX_WHY_AGREE:
+    if (d->r == AX_SMT_UNSAT && o->log) o->log->unsat_both++;
+    break;
+  case AX_WHY_REPLAYED:
+  case AX_WHY_WINNER:
+  case AX_WHY_CANDIDATE:
+    break;
+  }
+}
+
 AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTerm *formula,
                                const AxTerm *const *watch, size_t nwatch, AxModel **model_out,
                                char *reason, size_t reason_len) {
@@ -502,73 +558,16 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
             rc[1].replayed ? " (replayed)" : skipped ? " (not waited for)" : "",
             (long long)rc[1].at_ms);
 
-  AxSmtResult r = AX_SMT_UNKNOWN;
-  int give = -1;   /* whose model goes to the caller */
-  bool vague = approx && rc[0].r == AX_SMT_SAT;   /* z3's sat is only a candidate */
-  if (winner >= 0 && rc[winner].replayed) {
-    /* a model the caller replayed: a counterexample, whatever the other solver would say */
-    r = AX_SMT_SAT;
-    give = winner;
-  } else if (!both) {
-    if (winner >= 0) {
-      r = rc[winner].r;
-      give = winner;
-    } else if (vague) {
-      /* the other solver has no answer: z3's candidate, as z3 alone would give it (the
-       * verifier replays its model, and only a replay that confirms makes it INVALID) */
-      r = AX_SMT_SAT;
-      give = 0;
-    } else {
-      snprintf(reason, reason_len, "portfolio: z3: %s; %s: %s", rc[0].reason, base,
-               rc[1].reason);
-    }
-  } else if (o->confirm && vague && rc[1].r == AX_SMT_UNKNOWN) {
-    /* z3's candidate on a formula it approximates (exp, log), the other solver undecided:
-     * a candidate only — the verifier replays its model exactly, and only a replay that
-     * confirms makes it INVALID (one that cannot be carried out is UNKNOWN) */
-    r = AX_SMT_SAT;
-    give = 0;
-  } else if (o->confirm && (rc[0].r == AX_SMT_UNKNOWN || vague) != (rc[1].r == AX_SMT_UNKNOWN) &&
-             !(vague && rc[1].r == AX_SMT_UNKNOWN)) {
-    /* one solver answered, the other could not decide (z3's sat on exp is no answer) */
-    int who = rc[1].r == AX_SMT_UNKNOWN ? 0 : 1;
-    r = rc[who].r;
-    give = who;
-    if (r == AX_SMT_UNSAT && o->log) {
-      if (who == 0) o->log->unsat_z3_only++;
-      else o->log->unsat_binary_only++;
-    }
-  } else if (rc[0].r == AX_SMT_UNKNOWN || rc[1].r == AX_SMT_UNKNOWN) {
-    if (rc[0].r == AX_SMT_UNKNOWN && rc[1].r == AX_SMT_UNKNOWN)
-      snprintf(reason, reason_len, "%s: z3: %s; %s: %s",
-               o->confirm ? "no solver decided" : "cross-check", rc[0].reason, base, rc[1].reason);
-    else if (rc[0].r == AX_SMT_UNKNOWN)
-      snprintf(reason, reason_len, "cross-check: z3 gave no answer (%s); %s said %s",
-               rc[0].reason, base, answer_name(rc[1].r));
-    else
-      snprintf(reason, reason_len, "cross-check: %s gave no answer (%s); z3 said %s", base,
-               rc[1].reason, answer_name(rc[0].r));
-  } else if (vague && rc[1].r == AX_SMT_UNSAT) {
-    /* not a disagreement: z3 answered another question (exp uninterpreted) */
-    snprintf(reason, reason_len,
-             "cross-check: z3 cannot decide this query (exp is uninterpreted to it: sat); "
-             "%s said unsat",
-             base);
-  } else if (rc[0].r != rc[1].r) {
-    char path[4096];
-    keep_query(o, tc, formula, watch, nwatch, path, sizeof path);
-    snprintf(reason, reason_len, "SOLVERS DISAGREE: z3 says %s, %s says %s; query: %s",
-             answer_name(rc[0].r), base, answer_name(rc[1].r), path);
-    if (o->log) {
-      if (o->log->disagreements++ == 0)
-        snprintf(o->log->first, sizeof o->log->first, "%s", reason);
-    }
-  } else {
-    r = rc[0].r;
-    /* z3's model, unless it has none, rests on an approximation or did not replay */
-    give = (rc[0].model && !vague && !rc[0].unreplayed) || !rc[1].model ? 0 : 1;
-    if (r == AX_SMT_UNSAT && o->log) o->log->unsat_both++;
-  }
+  AxRacerOutcome out[2];
+  for (int i = 0; i < 2; i++)
+    out[i] = (AxRacerOutcome){.r = rc[i].r, .model = rc[i].model != NULL,
+                              .replayed = rc[i].replayed, .unreplayed = rc[i].unreplayed};
+  AxDecision d = ax_decide_portfolio(!both ? AX_DECIDE_RACE : o->confirm ? AX_DECIDE_CONFIRM
+                                                                        : AX_DECIDE_STRICT,
+                                     approx, winner, out);
+  AxSmtResult r = d.r;
+  int give = d.give;   /* whose model goes to the caller */
+  explain(o, &d, rc, base, tc, formula, watch, nwatch, reason, reason_len);
   if (r == AX_SMT_SAT && model_out && give >= 0) {
     *model_out = rc[give].model;
     rc[give].model = NULL;

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <z3.h>
 
+#include "smt/decide.h"
 #include "smt/smtlib.h"
 
 /* Leaves the error code set for the caller to read; never exits. */
@@ -315,13 +316,7 @@ static AxModel *model(Z3_context c, Z3_solver s, Tr *tr, const AxTerm *const *wa
 
 /* --- The back-end ---------------------------------------------------------------------------- */
 
-enum {
-  NRA_MS = 2000,     /* nlsat's first try on real division (check below) */
-  SIMPLE_MS = 1000,  /* the plain SMT core's first try on the other arithmetic queries */
-};
-
-/* A query's tries: one of the first two, then the default solver (check below). */
-enum { TRY_NLSAT, TRY_SIMPLE, TRY_DEFAULT };
+/* A query's tries, their times and what follows each: decide.h (ax_decide_z3_*). */
 
 static double elapsed_ms(const struct timespec *t0) {
   struct timespec t;
@@ -376,28 +371,22 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
    * Any try's unsat is z3's unsat; a try without an answer passes on to the next. What the
    * query holds was noted while it was translated (Tr's flags): no second walk. */
   unsigned total = o->timeout_ms, first_ms = 0;
-  int first = TRY_DEFAULT;
-  if (tr.rdiv_var && !tr.idiv)   /* nlsat reasons over the reals: reading integers as reals
-                                  * only adds models, so its unsat stands; integer div and
-                                  * mod are no relaxation of anything it knows */
-    first = TRY_NLSAT, first_ms = NRA_MS;
-  else if (!tr.exp && !tr.fp && !tr.idiv_var)
-    first = TRY_SIMPLE, first_ms = SIMPLE_MS;
-  if (total && total < 2 * first_ms) first_ms = total / 2;
+  AxZ3Shape shape = {.rdiv_var = tr.rdiv_var, .idiv = tr.idiv, .idiv_var = tr.idiv_var,
+                     .exp = tr.exp != NULL, .fp = tr.fp};
+  AxZ3Try first = ax_decide_z3_first(&shape, total, &first_ms);
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (int attempt = first;; attempt = TRY_DEFAULT) {   /* the default's answer breaks out */
-    unsigned ms = attempt != TRY_DEFAULT ? first_ms : total ? total - (unsigned)elapsed_ms(&t0) : 0;
-    if (attempt == TRY_DEFAULT && total && elapsed_ms(&t0) >= total) ms = 1;
+  for (AxZ3Try attempt = first;; attempt = AX_TRY_DEFAULT) {   /* the default's answer breaks out */
+    unsigned ms = ax_decide_z3_budget(attempt, first_ms, total, elapsed_ms(&t0));
     if (s) Z3_solver_dec_ref(c, s);
     s = NULL;
-    if (attempt == TRY_NLSAT) {
+    if (attempt == AX_TRY_NLSAT) {
       Z3_tactic t = Z3_mk_tactic(c, "qfnra");
       if (failed(c, reason, len)) goto out;
       Z3_tactic_inc_ref(c, t);
       s = Z3_mk_solver_from_tactic(c, t);
       Z3_tactic_dec_ref(c, t);
-    } else if (attempt == TRY_SIMPLE) {
+    } else if (attempt == AX_TRY_SIMPLE) {
       s = Z3_mk_simple_solver(c);
     } else {
       s = Z3_mk_solver(c);
@@ -435,33 +424,31 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
     }
     Z3_lbool res = Z3_solver_check(c, s);
     bool fired = watching && watch_stop(&w, th);   /* first: no Z3 call races Z3_interrupt */
-    if (attempt == TRY_NLSAT) {
-      /* nlsat: only "unsat" is taken (its models may give integers real values); any other
-       * answer, or an error, leaves the question to the default solver */
-      Z3_set_error(c, Z3_OK);
-      if (res != Z3_L_FALSE) continue;
+    AxZ3Answer got = res == Z3_L_FALSE ? AX_Z3_FALSE : res == Z3_L_TRUE ? AX_Z3_TRUE : AX_Z3_UNDEF;
+    AxZ3Step step = ax_decide_z3_step(attempt, got, Z3_get_error_code(c) != Z3_OK, fired,
+                                      total && elapsed_ms(&t0) >= total);
+    if (step == AX_STEP_ERROR) {
+      failed(c, reason, len);
+      goto out;
     }
-    if (attempt == TRY_SIMPLE && (res == Z3_L_UNDEF || Z3_get_error_code(c) != Z3_OK)) {
-      Z3_set_error(c, Z3_OK);   /* no answer in its time: the default solver's turn */
-      if (!total || elapsed_ms(&t0) < total) continue;
-    }
-    if (failed(c, reason, len)) goto out;
+    Z3_set_error(c, Z3_OK);   /* an error of a try whose answer is not taken (decide.h) */
+    if (step == AX_STEP_NEXT) continue;
     char limit[32];
-    switch (res) {
-    case Z3_L_FALSE: r = AX_SMT_UNSAT; break;
-    case Z3_L_TRUE:
+    switch (step) {
+    case AX_STEP_UNSAT: r = AX_SMT_UNSAT; break;
+    case AX_STEP_SAT:
       r = AX_SMT_SAT;
       if (model_out) *model_out = model(c, s, &tr, watch, nwatch);
       break;
-    default:
-      if (fired || (total && elapsed_ms(&t0) >= total)) {
-        snprintf(reason, len, "timeout after %s", ax_solver_fmt_ms(limit, sizeof limit, total));
-      } else {
-        Z3_string why = Z3_solver_get_reason_unknown(c, s);
-        snprintf(reason, len, "solver said unknown (%s)",
-                 why && *why && Z3_get_error_code(c) == Z3_OK ? why : "no reason given");
-      }
+    case AX_STEP_TIMEOUT:
+      snprintf(reason, len, "timeout after %s", ax_solver_fmt_ms(limit, sizeof limit, total));
       break;
+    default: {
+      Z3_string why = Z3_solver_get_reason_unknown(c, s);
+      snprintf(reason, len, "solver said unknown (%s)",
+               why && *why && Z3_get_error_code(c) == Z3_OK ? why : "no reason given");
+      break;
+    }
     }
     break;
   }

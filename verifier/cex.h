@@ -36,7 +36,7 @@ typedef struct AxReplay {
   bool partial_pre;
 } AxReplay;
 
-/* The watch list's layout, shared with the IEEE mode's instances (verifier/ieee.c): the
+/* The watch list's layout, shared with the IEEE mode's instances (verifier/fpcheck.c): the
  * map variables of every symbol with maps (symbol order, rank values each), the access
  * indices of every accessed aggregated axis, then per tensor read its indices and its
  * value. ax_cex_watch_head appends the maps and access indices of den (den->maps) and acc

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "verifier/access.h"
+
 /* A variable of the instance: its rank class, the named axis it belongs to (position),
  * and its family — the variables of one family are the same quantity on the named axes
  * of the class (one map, one access axis, one summation of a group), so two variables of
@@ -14,8 +16,6 @@ typedef struct VarClass {
   long family;
 } VarClass;
 
-enum { FAMILY_MAP = 0, FAMILY_ACCESS = 1L << 20, FAMILY_SUM = 1L << 21 };
-
 static void add_var(AxSymInstance *in, AxVec *classes, const AxTerm *var, int rclass, int pos,
                     long family) {
   VarClass *vc = ax_arena_alloc(in->a, sizeof *vc);
@@ -23,10 +23,11 @@ static void add_var(AxSymInstance *in, AxVec *classes, const AxTerm *var, int rc
   ax_vec_push(in->a, classes, vc);
 }
 
-static AxV new_var(AxSymInstance *in, AxVec *classes, const char *name, int rclass, int pos,
-                   long family) {
+/* a variable of the maps or the access (access.h), its class recorded */
+static AxV new_var(void *ctx, const char *name, int rclass, int pos, long family) {
+  AxSymInstance *in = ctx;
   AxV v = ax_symbolic_int_var(in->sym, name);
-  add_var(in, classes, ax_symbolic_term(v), rclass, pos, family);
+  add_var(in, in->classes, ax_symbolic_term(v), rclass, pos, family);
   return v;
 }
 
@@ -47,17 +48,7 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
   in->classes = classes;
 
   /* symbolic maps and index maps: one Int variable per named axis */
-  in->maps = ax_arena_alloc(in->a, (s->nsyms + 1) * sizeof(AxV *));
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *m = &s->syms[i];
-    if ((m->kind != AX_SYM_MAP && m->kind != AX_SYM_INDEX) || m->def) continue;
-    int r = rank[m->rclass];
-    in->maps[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
-    for (int k = 0; k < r; k++) {
-      in->maps[i][k] = new_var(in, classes, ax_arena_printf(in->a, "%s.%d", m->name, k), m->rclass,
-                               k, FAMILY_MAP + (long)i);
-    }
-  }
+  in->maps = ax_access_maps(in->a, s, rank, new_var, in);
   in->den = (AxInst){.a = in->a, .syms = s, .rank = rank, .T = T, .d = d, .maps = in->maps};
   /* a concat or iota axis has one index: its denotation reads position 0 only */
   for (size_t c = 0; c < s->nrclasses; c++)
@@ -68,21 +59,8 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
   in->lhs = ax_den_shape(&in->den, s->lhs);
   in->rhs = ax_den_shape(&in->den, s->rhs);
   /* the general access, its validity, and equal sizes on every named axis */
-  AxV acc_valid = d->bool_lit(d, true), sizes = d->bool_lit(d, true);
-  for (size_t i = 0; i < s->naxes; i++) {
-    if (!(in->lhs->axes >> i & 1)) continue;
-    const AxSym *ax = &s->syms[s->axes[i]];
-    int r = ax_den_rank(&in->den, (int)i);
-    in->acc.at[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
-    for (int k = 0; k < r; k++) {
-      AxV a = new_var(in, classes, ax_arena_printf(in->a, "@%s.%d", ax->name, k), ax->rclass, k,
-                      FAMILY_ACCESS + (long)i);
-      in->acc.at[i][k] = a;
-      acc_valid = d->band(d, acc_valid, d->band(d, d->ile(d, d->int_small(d, 0), a),
-                                                d->ilt(d, a, in->lhs->size[i][k])));
-      sizes = d->band(d, sizes, d->ieq(d, in->lhs->size[i][k], in->rhs->size[i][k]));
-    }
-  }
+  AxV acc_valid, sizes;
+  ax_access_build(&in->den, in->lhs, in->rhs, new_var, in, &in->acc, &acc_valid, &sizes);
   in->type = ax_den_type(&in->den, s->lhs, T);
   in->lval = ax_den_at(&in->den, s->lhs, in->type, &in->acc);
   in->rval = ax_den_at(&in->den, s->rhs, in->type, &in->acc);
@@ -109,7 +87,7 @@ void ax_instance_build(AxSymInstance *in, const AxBlock *rule, AxType T, const i
   for (size_t i = 0; i < nsum; i++) {
     if (ax_instance_var_rclass(in, sv[i].var) >= 0) continue;   /* an index map's variable */
     add_var(in, classes, sv[i].var, sv[i].axis >= 0 ? s->syms[s->axes[sv[i].axis]].rclass : -1,
-            sv[i].pos, FAMILY_SUM + (long)sv[i].group * 64 + (sv[i].axis >= 0 ? sv[i].axis : 63));
+            sv[i].pos, AX_FAMILY_SUM + (long)sv[i].group * 64 + (sv[i].axis >= 0 ? sv[i].axis : 63));
   }
 
   /* the assumptions, tensor preconditions at the points the two sides read */

@@ -107,3 +107,60 @@ bool ax_verify_complete(AxSymInstance *in, const AxTerm *formula, const AxWatch 
   return rep->confirmed;
 }
 
+int ax_verdict_severity(AxVerdict v) {
+  static const int rank[] = {[AX_VERIFIED] = 0, [AX_INVALID] = 4, [AX_INVALID_HINT] = 3,
+                             [AX_UNKNOWN] = 1,  [AX_ERROR] = 2,   [AX_HOLDS_BOUNDED] = 0};
+  return rank[v];
+}
+
+/* The next rank vector in odometer order (the first class fastest); false after the last. */
+static bool next(size_t n, const int *hi, int *rank) {
+  size_t c = 0;
+  while (c < n && rank[c] == hi[c]) rank[c++] = 1;
+  if (c == n) return false;
+  rank[c]++;
+  return true;
+}
+
+AxVerdict ax_verify_sweep(const AxRuleSyms *s, const int *hi, const int *skip, AxSweepOrder order,
+                         AxVerdict start, AxSweepCheck check, void *ctx, AxResult *out, int *at) {
+  size_t n = s->nrclasses;
+  int *rank = ax_xcalloc(n + 1, sizeof(int));
+  int lo = (int)n, top = (int)n;   /* the totals swept: one pass of all of them, or each */
+  if (order == AX_SWEEP_BY_TOTAL) {
+    top = 0;
+    for (size_t c = 0; c < n; c++) top += hi[c];
+  }
+  for (size_t c = 0; c < n; c++) at[c] = 1;
+  AxVerdict worst = start;
+  for (int total = lo; total <= top && worst != AX_INVALID; total++) {
+    for (size_t c = 0; c < n; c++) rank[c] = 1;
+    do {
+      bool inside = skip != NULL;
+      for (size_t c = 0; c < n && inside; c++) inside = rank[c] <= skip[c];
+      int sum = 0;
+      for (size_t c = 0; c < n; c++) sum += rank[c];
+      if (inside || (order == AX_SWEEP_BY_TOTAL && sum != total)) continue;
+      out->instances++;
+      char *kept = out->reason;   /* the reason of the worst verdict so far */
+      out->reason = NULL;
+      AxVerdict v = check(ctx, rank, out);
+      if (v == AX_INVALID) {   /* a replayed counterexample settles it */
+        free(kept);
+        memcpy(at, rank, n * sizeof(int));
+        worst = AX_INVALID;
+        break;
+      }
+      if (ax_verdict_severity(v) > ax_verdict_severity(worst)) {
+        worst = v;
+        free(kept);
+        memcpy(at, rank, n * sizeof(int));
+      } else {   /* a later, milder verdict does not replace the explanation */
+        free(out->reason);
+        out->reason = kept;
+      }
+    } while (next(n, hi, rank));
+  }
+  free(rank);
+  return worst;
+}

@@ -1,6 +1,7 @@
 /* result.h — what verifying a rule yields, and the steps every verifier of this folder
- * shares (verify.c, bijection.c, ieee.c): the verdict and result types, their names, the
- * reason and counterexample plumbing, and asking the solver for a model that replays.
+ * shares (verify.c, bijection.c, fpcheck.c): the verdict and result types, their names, the
+ * reason and counterexample plumbing, asking the solver for a model that replays, and the
+ * one sweep over rank vectors that both the proof and IEEE mode run.
  * Below verify.h, bijection.h and rank.h, so that none of them needs another's header for
  * these: the verifier's modules form no include cycle. The result owns its strings (free
  * with ax_result_free). */
@@ -18,12 +19,12 @@ typedef enum {
   AX_INVALID_HINT,
   AX_UNKNOWN,
   AX_ERROR,
-  /* IEEE mode (ieee.h) only: no counterexample in floating point at the stated ranks and
+  /* IEEE mode (fpcheck.h) only: no counterexample in floating point at the stated ranks and
    * sizes. A bounded check, not a proof (it meets `expect valid`; reports say it is none). */
   AX_HOLDS_BOUNDED,
 } AxVerdict;
 
-/* `--numbers ieee` (ieee.h): the bounds of the check and the formats it runs at. */
+/* `--numbers ieee` (fpcheck.h): the bounds of the check and the formats it runs at. */
 typedef struct AxIeeeOpts {
   bool on;
   int max_rank;         /* every rank class from 1 to max_rank (default 2) */
@@ -95,7 +96,7 @@ const char *ax_type_name(AxType t);         /* "bool", "int", "real" */
 
 void ax_result_free(AxResult *r);
 
-/* --- For the verifier's own files (verify.c, bijection.c, ieee.c) ---------------------- */
+/* --- For the verifier's own files (verify.c, bijection.c, fpcheck.c) ---------------------- */
 
 struct AxSymInstance;
 struct AxWatch;
@@ -112,7 +113,7 @@ typedef struct AxEagerReplay {
  * outlive every query asked with s). */
 void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e);
 
-/* For the verifiers of this folder (verify.c, ieee.c): out->reason becomes fmt filled with
+/* For the verifiers of this folder (verify.c, fpcheck.c): out->reason becomes fmt filled with
  * a and b (fmt holds exactly two %s), the old reason freed; and a rank vector as reports
  * print it, "x=2, y=1" (returned owned). */
 void ax_result_set_reason(AxResult *out, const char *fmt, const char *a, const char *b);
@@ -131,5 +132,29 @@ char *ax_verify_ranks_text(const AxRuleSyms *s, const int *rank);
 bool ax_verify_complete(struct AxSymInstance *in, const AxTerm *formula, const struct AxWatch *w,
                         const AxModel *m, const AxSolverOpts *so, int *queries,
                         struct AxReplay *rep);
+
+/* --- The rank sweep both verifiers run (verify.c, fpcheck.c) -------------------------- */
+
+/* ORDER of the sweep over the rank vectors r with 1 <= r[c] <= hi[c]. */
+typedef enum {
+  AX_SWEEP_ODOMETER,   /* the first class fastest (the proof's box) */
+  AX_SWEEP_BY_TOTAL,   /* lowest total rank first, the odometer within one total (IEEE mode) */
+} AxSweepOrder;
+
+/* One instance: its verdict, a reason or counterexample left in out (ax_result_set_reason). */
+typedef AxVerdict (*AxSweepCheck)(void *ctx, const int *rank, AxResult *out);
+
+/* How much a verdict of one instance says about the rule: INVALID, then a wrong hint, then
+ * an internal error, then UNKNOWN; VERIFIED and HOLDS_BOUNDED say nothing against it. */
+int ax_verdict_severity(AxVerdict v);
+
+/* Checks every rank vector r with 1 <= r[c] <= hi[c] (s->nrclasses classes) in `order`,
+ * except those inside `skip` (r[c] <= skip[c] for every c) when skip is non-NULL, counting
+ * each in out->instances. Returns the worst verdict (start when none is worse: VERIFIED or
+ * HOLDS_BOUNDED), whose reason stays in out->reason — a later instance's milder verdict
+ * does not replace it; stops at the first INVALID. `at` (nrclasses ints) receives the rank
+ * vector of the instance whose verdict is returned (all 1 when none). */
+AxVerdict ax_verify_sweep(const AxRuleSyms *s, const int *hi, const int *skip, AxSweepOrder order,
+                          AxVerdict start, AxSweepCheck check, void *ctx, AxResult *out, int *at);
 
 #endif

@@ -180,57 +180,32 @@ done:
   return v;
 }
 
-/* How much a verdict of one instance says about the rule: a wrong hint outranks an
- * internal error, which outranks an unknown. */
-static int severity(AxVerdict v) {
-  static const int rank[] = {[AX_VERIFIED] = 0, [AX_INVALID] = 4, [AX_INVALID_HINT] = 3,
-                             [AX_UNKNOWN] = 1,  [AX_ERROR] = 2,   [AX_HOLDS_BOUNDED] = 0};
-  return rank[v];
+/* The instances of one box (ax_verify_sweep): *all_vacuous is cleared unless every
+ * instance was VERIFIED vacuously. */
+typedef struct Box {
+  const AxBlock *rule;
+  AxType T;
+  const AxVerifyOpts *o;
+  bool *all_vacuous;
+} Box;
+
+static AxVerdict box_instance(void *ctx, const int *rank, AxResult *out) {
+  Box *b = ctx;
+  bool vac = false;
+  AxVerdict v = instance(b->rule, b->T, rank, b->o, out, &vac);
+  *b->all_vacuous &= v == AX_VERIFIED && vac;
+  return v;
 }
 
-/* Every rank vector r with 1 <= r[c] <= hi[c], lowest ranks first, except those inside
- * `skip` (r[c] <= skip[c] for every c) when skip is non-NULL. Returns the worst verdict and
- * stops at the first INVALID (its counterexample in out); `at` receives the rank vector of
- * the instance whose verdict is returned; *all_vacuous is cleared unless every instance was
- * VERIFIED vacuously. */
+/* Every rank vector r with 1 <= r[c] <= hi[c], the first class fastest, except those inside
+ * `skip` when skip is non-NULL: the worst verdict, stopping at the first INVALID (its
+ * counterexample in out); `at` receives the rank vector of the instance whose verdict is
+ * returned. */
 static AxVerdict run_box(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResult *out,
                          const int *hi, const int *skip, int *at, bool *all_vacuous) {
-  const AxRuleSyms *s = rule->syms;
-  int *rank = ax_xcalloc(s->nrclasses + 1, sizeof(int));
-  for (size_t c = 0; c < s->nrclasses; c++) rank[c] = at[c] = 1;
-  AxVerdict worst = AX_VERIFIED;
-  for (;;) {
-    bool inside = skip != NULL;
-    for (size_t c = 0; c < s->nrclasses && inside; c++) inside = rank[c] <= skip[c];
-    if (!inside) {
-      bool vac = false;
-      out->instances++;
-      char *kept = out->reason;   /* the reason of the worst verdict so far */
-      out->reason = NULL;
-      AxVerdict v = instance(rule, T, rank, o, out, &vac);
-      *all_vacuous &= v == AX_VERIFIED && vac;
-      if (v == AX_INVALID) {   /* a replayed counterexample settles it */
-        free(kept);
-        memcpy(at, rank, s->nrclasses * sizeof(int));
-        worst = AX_INVALID;
-        break;
-      }
-      if (severity(v) > severity(worst)) {
-        worst = v;
-        free(kept);
-        memcpy(at, rank, s->nrclasses * sizeof(int));
-      } else {   /* a later, milder verdict does not replace the explanation */
-        free(out->reason);
-        out->reason = kept;
-      }
-    }
-    size_t c = 0;
-    while (c < s->nrclasses && rank[c] == hi[c]) rank[c++] = 1;
-    if (c == s->nrclasses) break;
-    rank[c]++;
-  }
-  free(rank);
-  return worst;
+  Box b = {rule, T, o, all_vacuous};
+  return ax_verify_sweep(rule->syms, hi, skip, AX_SWEEP_ODOMETER, AX_VERIFIED, box_instance, &b,
+                        out, at);
 }
 
 void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResult *out) {

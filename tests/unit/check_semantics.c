@@ -10,7 +10,7 @@
 #include "semantics/concrete.h"
 #include "semantics/denote.h"
 #include "semantics/float.h"
-#include "semantics/ieee.h"
+#include "semantics/fpsym.h"
 #include "semantics/symbolic.h"
 
 static AxArena *A;
@@ -671,9 +671,9 @@ START_TEST(every_elementwise_op_has_a_row_in_every_domain) {
   walk_ops(ax_symbolic_domain(s), "symbolic");
   AxFloatDom *fd = ax_float_dom_new(ax_concrete_domain(c), AX_SORT_BF16);
   walk_ops(ax_float_dom_domain(fd), "IEEE replay");
-  AxIeee *ie = ax_ieee_new(tc, names, AX_SORT_F16, 2);
-  walk_ops(ax_ieee_domain(ie), "IEEE");
-  ax_ieee_free(ie);
+  AxFpSym *ie = ax_fpsym_new(tc, names, AX_SORT_F16, 2);
+  walk_ops(ax_fpsym_domain(ie), "IEEE");
+  ax_fpsym_free(ie);
   ax_float_dom_free(fd);
   ax_symbolic_free(s);
   ax_term_ctx_free(tc);

@@ -1,4 +1,4 @@
-/* ieee.h — the symbolic IEEE domain: denotations build SMT FloatingPoint terms.
+/* fpsym.h — the symbolic IEEE domain: denotations build SMT FloatingPoint terms.
  *
  * Integers and booleans are Int and Bool terms, as in the symbolic domain (symbolic.h).
  * A real element is one term of a floating-point sort (F32, F16 or BF16): every operation
@@ -18,7 +18,7 @@
  *                  value with the same sign (+0 and −0 differ)
  *
  * REDUCE (sum, dot, conv) is unrolled: an instance bounds every summed extent by
- * `max_size` (recorded in ax_ieee_bounds). With t0 = (0, …, 0) the first tuple of
+ * `max_size` (recorded in ax_fpsym_bounds). With t0 = (0, …, 0) the first tuple of
  * [0, max_size)^n (inside the extents exactly when the sum is not empty), acc := ite(t0
  * inside, body(t0), +0), then for each further tuple, last index fastest, acc := ite(tuple
  * inside the extents, acc + body(tuple), acc): a left-to-right fold in row-major order,
@@ -28,21 +28,21 @@
  * Input tensors are uninterpreted functions from Int indices to the format (every value:
  * NaN, ±inf, ±0, subnormals), or to Bool for bool tensors; every read is recorded. All
  * terms live in the AxTermCtx given at creation (owned by the caller). */
-#ifndef AX_IEEE_H
-#define AX_IEEE_H
+#ifndef AX_FPSYM_H
+#define AX_FPSYM_H
 
 #include "semantics/symbolic.h"
 
-typedef struct AxIeee AxIeee;
+typedef struct AxFpSym AxFpSym;
 
-AxIeee *ax_ieee_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, int max_size);
-void ax_ieee_free(AxIeee *s);
-AxDomain *ax_ieee_domain(AxIeee *s);                   /* borrowed; lives as long as s */
-AxV ax_ieee_int_var(AxIeee *s, const char *name);      /* an Int variable */
-const AxTerm *ax_ieee_term(AxV v);                     /* the term behind any value */
+AxFpSym *ax_fpsym_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, int max_size);
+void ax_fpsym_free(AxFpSym *s);
+AxDomain *ax_fpsym_domain(AxFpSym *s);                   /* borrowed; lives as long as s */
+AxV ax_fpsym_int_var(AxFpSym *s, const char *name);      /* an Int variable */
+const AxTerm *ax_fpsym_term(AxV v);                     /* the term behind any value */
 /* Every read so far (tensor, index terms, application), in order, without duplicates. */
-const AxRead *ax_ieee_reads(const AxIeee *s, size_t *n);
+const AxRead *ax_fpsym_reads(const AxFpSym *s, size_t *n);
 /* The conjunction of the bounds the unrolled reductions assume (each extent <= max_size). */
-const AxTerm *ax_ieee_bounds(const AxIeee *s);
+const AxTerm *ax_fpsym_bounds(const AxFpSym *s);
 
 #endif

@@ -1,5 +1,5 @@
-/* ieee.c — the symbolic IEEE domain; see ieee.h. */
-#include "semantics/ieee.h"
+/* fpsym.c — the symbolic IEEE domain; see fpsym.h. */
+#include "semantics/fpsym.h"
 
 #include <string.h>
 
@@ -9,7 +9,7 @@
 
 typedef const AxTerm *T;
 
-struct AxIeee {
+struct AxFpSym {
   AxTermScalars head;   /* first: the domain pointer is the state; integers and booleans
                            are the symbolic domain's (ax_symbolic_scalars) */
   AxArena *a;
@@ -20,7 +20,7 @@ struct AxIeee {
   T bounds;
 };
 
-#define S(d) ((AxIeee *)(d))
+#define S(d) ((AxFpSym *)(d))
 #define TC(d) (S(d)->head.tc)
 
 static T fpbits(AxDomain *d, uint32_t bits) { return ax_term_mk_fp_bits(TC(d), S(d)->f, bits); }
@@ -88,10 +88,11 @@ static T maxmin(AxDomain *d, bool max, T a, T b) {
 
 /* ---- element-wise operators ----------------------------------------------------------
  * Rows indexed by AxOp: SMT-LIB's floating-point operation for the operators axle models
- * in floating point, Bool terms for bool elements, or `refused` for an operator without
- * an IEEE model, with float.c's reason (ax_float_unmodelled), as its replay refuses it. A
- * new element-wise operator is a row here and in float.c (tests/unit/check_semantics.c
- * walks AX_OP_LIST for a missing one). */
+ * in floating point, or Bool terms for bool elements. The operators IEEE mode refuses are
+ * not rows: they are the one table float.c keeps (ax_float_unmodelled), which its replay
+ * reads too, so both refuse the same operators in the same words. A new element-wise
+ * operator is a row here and in float.c, or an entry of that table
+ * (tests/unit/check_semantics.c walks AX_OP_LIST for a missing one). */
 
 static T add_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_ADD, a, b); }
 static T sub_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_SUB, a, b); }
@@ -111,30 +112,23 @@ static T ge_fp(AxDomain *d, T a, T b) { return fp2(d, AX_TERM_FP_LE, b, a); }
 typedef struct BinaryRow {
   T (*fn)(AxDomain *d, T a, T b);
   AxV (*boolean)(AxDomain *d, AxV a, AxV b);   /* bool elements: and, or */
-  bool refused;                                 /* no IEEE model: ax_float_unmodelled says why */
 } BinaryRow;
 
 static const BinaryRow binary[AX_OP_COUNT] = {
     [AX_OP_ADD] = {.fn = add_fp}, [AX_OP_SUB] = {.fn = sub_fp},    [AX_OP_MUL] = {.fn = mul_fp},
     [AX_OP_DIV] = {.fn = div_fp}, [AX_OP_MAX] = {.fn = max_fp},    [AX_OP_MIN] = {.fn = min_fp},
-    [AX_OP_REM] = {.refused = true},  [AX_OP_POW] = {.refused = true},
     [AX_OP_AND] = {.boolean = band}, [AX_OP_OR] = {.boolean = bor},
 };
 
 typedef struct UnaryRow {
   T (*fn)(AxDomain *d, T a);
   AxV (*boolean)(AxDomain *d, AxV a);   /* bool elements: not */
-  bool refused;                         /* no IEEE model: ax_float_unmodelled says why */
 } UnaryRow;
 
 static const UnaryRow unary[AX_OP_COUNT] = {
     [AX_OP_NEG] = {.fn = neg_fp},
     [AX_OP_ABS] = {.fn = abs_fp},
     [AX_OP_NOT] = {.boolean = bnot},
-    [AX_OP_EXP] = {.refused = true},
-    [AX_OP_SQRT] = {.refused = true},
-    [AX_OP_LOG] = {.refused = true},
-    [AX_OP_RSQRT] = {.refused = true},
 };
 
 static T (*const compare[AX_OP_COUNT])(AxDomain *d, T a, T b) = {
@@ -152,18 +146,20 @@ static AxV no_row(AxDomain *d, const char *table, AxOp op) {
 static AxV elem_binary(AxDomain *d, AxOp op, AxType t, AxV a, AxV b) {
   const BinaryRow *row = (unsigned)op < AX_OP_COUNT ? &binary[op] : NULL;
   if (row && row->boolean) return row->boolean(d, a, b);
-  if (!row || (!row->fn && !row->refused)) return no_row(d, "binary", op);
+  const char *refused = ax_float_unmodelled(op, 2);
+  if (!row || (!row->fn && !refused)) return no_row(d, "binary", op);
   if (t != AX_REAL) return outside(d, int_outside);
-  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  if (refused) return outside(d, refused);
   return row->fn(d, a, b);
 }
 
 static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV a) {
   const UnaryRow *row = (unsigned)op < AX_OP_COUNT ? &unary[op] : NULL;
   if (row && row->boolean) return row->boolean(d, a);
-  if (!row || (!row->fn && !row->refused)) return no_row(d, "unary", op);
+  const char *refused = ax_float_unmodelled(op, 1);
+  if (!row || (!row->fn && !refused)) return no_row(d, "unary", op);
   if (t != AX_REAL) return outside(d, int_outside);
-  if (row->refused) return outside(d, ax_float_unmodelled(op));
+  if (refused) return outside(d, refused);
   return row->fn(d, a);
 }
 
@@ -189,7 +185,7 @@ static AxV elem_same(AxDomain *d, AxType t, AxV a, AxV b) {
 }
 
 static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
-  AxIeee *s = S(d);
+  AxFpSym *s = S(d);
   if (t == AX_INT) return outside(d, int_outside);
   AxSort *argsorts = ax_arena_alloc(s->a, (n + 1) * sizeof(AxSort));
   for (size_t k = 0; k < n; k++) argsorts[k] = AX_SORT_INT;
@@ -210,7 +206,7 @@ static AxV read(AxDomain *d, int sym, AxType t, const AxV *idx, size_t n) {
   return app;
 }
 
-/* REDUCE, unrolled (ieee.h): extents bounded by max_size; the first summand, then the others
+/* REDUCE, unrolled (fpsym.h): extents bounded by max_size; the first summand, then the others
  * added one by one, last index fastest; an empty sum is +0 */
 static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *sizes,
                const char *const *names, const int *axes, const int *pos,
@@ -219,7 +215,7 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   (void)names;
   (void)axes;
   (void)pos;
-  AxIeee *s = S(d);
+  AxFpSym *s = S(d);
   AxTermCtx *tc = s->head.tc;
   if (t != AX_REAL) return outside(d, int_outside);
   if (n > 16) return outside(d, "a reduction over more than 16 named axes");
@@ -250,9 +246,9 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   return acc;
 }
 
-AxIeee *ax_ieee_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, int max_size) {
+AxFpSym *ax_fpsym_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, int max_size) {
   AxArena *a = ax_arena_new();
-  AxIeee *s = ax_arena_alloc(a, sizeof *s);
+  AxFpSym *s = ax_arena_alloc(a, sizeof *s);
   memset(s, 0, sizeof *s);
   s->a = a;
   s->head.tc = tc;
@@ -270,19 +266,19 @@ AxIeee *ax_ieee_new(AxTermCtx *tc, const char *const *tensor_names, AxSort f, in
   return s;
 }
 
-void ax_ieee_free(AxIeee *s) {
+void ax_fpsym_free(AxFpSym *s) {
   if (s) ax_arena_free(s->a);
 }
 
-AxDomain *ax_ieee_domain(AxIeee *s) { return &s->head.dom; }
-AxV ax_ieee_int_var(AxIeee *s, const char *name) { return ax_term_mk_var(s->head.tc, name, AX_SORT_INT); }
-const AxTerm *ax_ieee_term(AxV v) { return v; }
+AxDomain *ax_fpsym_domain(AxFpSym *s) { return &s->head.dom; }
+AxV ax_fpsym_int_var(AxFpSym *s, const char *name) { return ax_term_mk_var(s->head.tc, name, AX_SORT_INT); }
+const AxTerm *ax_fpsym_term(AxV v) { return v; }
 
-const AxRead *ax_ieee_reads(const AxIeee *s, size_t *n) {
+const AxRead *ax_fpsym_reads(const AxFpSym *s, size_t *n) {
   *n = s->reads.len;
   AxRead *out = ax_arena_alloc(s->a, (s->reads.len + 1) * sizeof(AxRead));
   for (size_t i = 0; i < s->reads.len; i++) out[i] = *(const AxRead *)s->reads.items[i];
   return out;
 }
 
-const AxTerm *ax_ieee_bounds(const AxIeee *s) { return s->bounds; }
+const AxTerm *ax_fpsym_bounds(const AxFpSym *s) { return s->bounds; }

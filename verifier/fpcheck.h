@@ -1,11 +1,11 @@
-/* ieee.h — IEEE mode: checking one rule in floating point, at bounded ranks and sizes.
+/* fpcheck.h — IEEE mode: checking one rule in floating point, at bounded ranks and sizes.
  *
- * ax_ieee_verify_rule asks whether the rule holds when its element type T is the IEEE 754
+ * ax_fpcheck_rule asks whether the rule holds when its element type T is the IEEE 754
  * format f (binary32, binary16, bfloat16; round to nearest, ties to even; signed zeros,
  * NaN, ±inf, overflow and subnormals as IEEE defines them):
  *   1. every rank vector with 1 <= rank <= max_rank per class (a class fixed by a concat or
  *      iota axis: rank 1), lowest first;
- *   2. at each, both sides are executed symbolically in the IEEE domain (semantics/ieee.h)
+ *   2. at each, both sides are executed symbolically in the IEEE domain (semantics/fpsym.h)
  *      under a general access, every input size and every reduced extent bounded by
  *      max_size, and one query asks for a precondition-satisfying valid left side whose
  *      right side is invalid, differently sized, or holds another float (SMT-LIB `=`: both
@@ -21,15 +21,15 @@
  * tensor) are outside IEEE mode: UNKNOWN, saying so.
  *
  * The result owns its strings (ax_result_free). */
-#ifndef AX_IEEE_VERIFY_H
-#define AX_IEEE_VERIFY_H
+#ifndef AX_FPCHECK_H
+#define AX_FPCHECK_H
 
 #include "verifier/verify.h"
 
-void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *opts, AxResult *out);
+void ax_fpcheck_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *opts, AxResult *out);
 
 /* Is rule within IEEE mode: a type variable that can be real, or (without one) a tensor
  * declared real? */
-bool ax_ieee_in_scope(const AxBlock *rule);
+bool ax_fpcheck_in_scope(const AxBlock *rule);
 
 #endif

@@ -1,5 +1,5 @@
-/* ieee.c — IEEE mode: bounded floating-point checking of one rule; see ieee.h. */
-#include "verifier/ieee.h"
+/* fpcheck.c — IEEE mode: bounded floating-point checking of one rule; see fpcheck.h. */
+#include "verifier/fpcheck.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -9,7 +9,8 @@
 #include "semantics/concrete.h"
 #include "semantics/denote.h"
 #include "semantics/float.h"
-#include "semantics/ieee.h"
+#include "semantics/fpsym.h"
+#include "verifier/access.h"
 #include "verifier/cex.h"
 
 typedef const AxTerm *T;
@@ -18,7 +19,7 @@ typedef const AxTerm *T;
 typedef struct Inst {
   AxArena *a;
   AxTermCtx *tc;
-  AxIeee *fp;
+  AxFpSym *fp;
   AxDomain *d;
   const AxBlock *rule;
   const int *rank;
@@ -51,6 +52,14 @@ static AxV input_bounds(AxInst *den, int max_size) {
   return ok;
 }
 
+/* a map's or the access's variable (access.h): an Int variable of the IEEE domain */
+static AxV int_var(void *ctx, const char *name, int rclass, int pos, long family) {
+  (void)rclass;
+  (void)pos;
+  (void)family;
+  return ax_fpsym_int_var(ctx, name);
+}
+
 static void build(Inst *in, const AxBlock *rule, AxSort f, int max_size, const int *rank) {
   memset(in, 0, sizeof *in);
   const AxRuleSyms *s = rule->syms;
@@ -62,34 +71,14 @@ static void build(Inst *in, const AxBlock *rule, AxSort f, int max_size, const i
   in->tc = ax_term_ctx_new();
   const char **names = ax_arena_alloc(in->a, (s->nsyms + 1) * sizeof(char *));
   for (size_t i = 0; i < s->nsyms; i++) names[i] = s->syms[i].name;
-  in->fp = ax_ieee_new(in->tc, names, f, max_size);
-  AxDomain *d = in->d = ax_ieee_domain(in->fp);
-  in->maps = ax_arena_alloc(in->a, (s->nsyms + 1) * sizeof(AxV *));
-  for (size_t i = 0; i < s->nsyms; i++) {
-    const AxSym *m = &s->syms[i];
-    if ((m->kind != AX_SYM_MAP && m->kind != AX_SYM_INDEX) || m->def) continue;
-    int r = rank[m->rclass];
-    in->maps[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
-    for (int k = 0; k < r; k++)
-      in->maps[i][k] = ax_ieee_int_var(in->fp, ax_arena_printf(in->a, "%s.%d", m->name, k));
-  }
+  in->fp = ax_fpsym_new(in->tc, names, f, max_size);
+  AxDomain *d = in->d = ax_fpsym_domain(in->fp);
+  in->maps = ax_access_maps(in->a, s, rank, int_var, in->fp);
   in->den = (AxInst){.a = in->a, .syms = s, .rank = rank, .T = AX_REAL, .d = d, .maps = in->maps};
   in->lhs = ax_den_shape(&in->den, s->lhs);
   in->rhs = ax_den_shape(&in->den, s->rhs);
-  AxV acc_valid = d->bool_lit(d, true), sizes = d->bool_lit(d, true);
-  for (size_t i = 0; i < s->naxes; i++) {
-    if (!(in->lhs->axes >> i & 1)) continue;
-    const AxSym *ax = &s->syms[s->axes[i]];
-    int r = ax_den_rank(&in->den, (int)i);
-    in->acc.at[i] = ax_arena_alloc(in->a, (size_t)(r + 1) * sizeof(AxV));
-    for (int k = 0; k < r; k++) {
-      AxV a = ax_ieee_int_var(in->fp, ax_arena_printf(in->a, "@%s.%d", ax->name, k));
-      in->acc.at[i][k] = a;
-      acc_valid = d->band(d, acc_valid, d->band(d, d->ile(d, d->int_small(d, 0), a),
-                                                d->ilt(d, a, in->lhs->size[i][k])));
-      sizes = d->band(d, sizes, d->ieq(d, in->lhs->size[i][k], in->rhs->size[i][k]));
-    }
-  }
+  AxV acc_valid, sizes;
+  ax_access_build(&in->den, in->lhs, in->rhs, int_var, in->fp, &in->acc, &acc_valid, &sizes);
   in->type = ax_den_type(&in->den, s->lhs, AX_REAL);
   if (in->type == AX_INT) {
     in->unsupported = "integer elements are outside IEEE mode";
@@ -99,20 +88,20 @@ static void build(Inst *in, const AxBlock *rule, AxSort f, int max_size, const i
   AxV rval = ax_den_at(&in->den, s->rhs, in->type, &in->acc);
   AxV same = d->elem_same(d, in->type, lval, rval);
   size_t nreads;
-  const AxRead *reads = ax_ieee_reads(in->fp, &nreads);
+  const AxRead *reads = ax_fpsym_reads(in->fp, &nreads);
   AxPoint *points = ax_arena_alloc(in->a, (nreads + 1) * sizeof(AxPoint));
   for (size_t i = 0; i < nreads; i++) points[i] = (AxPoint){reads[i].sym, (const AxV *)reads[i].idx};
   AxV pre = ax_den_assume(&in->den, points, nreads, &in->acc, in->lhs->axes);
-  AxV bounds = d->band(d, input_bounds(&in->den, max_size), ax_ieee_bounds(in->fp));
-  in->reads = ax_ieee_reads(in->fp, &in->nreads);   /* the preconditions may read more */
+  AxV bounds = d->band(d, input_bounds(&in->den, max_size), ax_fpsym_bounds(in->fp));
+  in->reads = ax_fpsym_reads(in->fp, &in->nreads);   /* the preconditions may read more */
   AxV goal = d->band(d, in->rhs->valid, d->band(d, sizes, d->bor(d, d->bnot(d, acc_valid), same)));
-  in->assume = ax_ieee_term(d->band(d, bounds, d->band(d, pre, in->lhs->valid)));
-  in->query = ax_term_mk_and2(in->tc, in->assume, ax_ieee_term(d->bnot(d, goal)));
+  in->assume = ax_fpsym_term(d->band(d, bounds, d->band(d, pre, in->lhs->valid)));
+  in->query = ax_term_mk_and2(in->tc, in->assume, ax_fpsym_term(d->bnot(d, goal)));
   in->unsupported = in->den.unsupported ? in->den.unsupported : d->unsupported;
 }
 
 static void inst_free(Inst *in) {
-  ax_ieee_free(in->fp);
+  ax_fpsym_free(in->fp);
   ax_term_ctx_free(in->tc);
   ax_arena_free(in->a);
 }
@@ -294,15 +283,9 @@ static bool replay(Inst *in, const AxModel *m, char **text, char **json, char **
   }
   r.den = (AxInst){.a = r.a, .syms = s, .rank = in->rank, .T = AX_REAL, .d = d, .maps = r.maps};
   const AxShape *lhs = ax_den_shape(&r.den, s->lhs), *rhs = ax_den_shape(&r.den, s->rhs);
-  bool acc_valid = true, sizes = true;
-  for (size_t i = 0; i < s->naxes; i++) {
-    if (!(lhs->axes >> i & 1)) continue;
-    for (int k = 0; k < ax_den_rank(&r.den, (int)i); k++) {
-      acc_valid = acc_valid && ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), r.acc.at[i][k])) &&
-                  ax_concrete_get_bool(d->ilt(d, r.acc.at[i][k], lhs->size[i][k]));
-      sizes = sizes && ax_concrete_get_bool(d->ieq(d, lhs->size[i][k], rhs->size[i][k]));
-    }
-  }
+  AxV acc_ok, sizes_eq;
+  ax_access_build(&r.den, lhs, rhs, NULL, NULL, &r.acc, &acc_ok, &sizes_eq);
+  bool acc_valid = ax_concrete_get_bool(acc_ok), sizes = ax_concrete_get_bool(sizes_eq);
   AxPoint *points = ax_arena_alloc(r.a, (in->nreads + 1) * sizeof(AxPoint));
   for (size_t j = 0; j < in->nreads; j++) points[j] = (AxPoint){in->reads[j].sym, r.read_idx[j]};
   bool pre = ax_concrete_get_bool(ax_den_assume(&r.den, points, in->nreads, &r.acc, lhs->axes));
@@ -415,7 +398,23 @@ done:
   return v;
 }
 
-bool ax_ieee_in_scope(const AxBlock *rule) {
+/* The rank vectors of one check (ax_verify_sweep); inhabited as instance() says. */
+typedef struct Sweep {
+  const AxBlock *rule;
+  AxSort f;
+  const AxVerifyOpts *o;
+  bool inhabited;
+} Sweep;
+
+static AxVerdict sweep_instance(void *ctx, const int *rank, AxResult *out) {
+  Sweep *sw = ctx;
+  AxVerdict v = instance(sw->rule, sw->f, rank, sw->o, out, &sw->inhabited);
+  for (size_t c = 0; c < sw->rule->syms->nrclasses; c++)   /* the ranks reached */
+    if (rank[c] > out->bounds[c]) out->bounds[c] = rank[c];
+  return v;
+}
+
+bool ax_fpcheck_in_scope(const AxBlock *rule) {
   if (rule->tvar.name)
     return rule->tclass == AX_TC_ANY || rule->tclass == AX_TC_NUM || rule->tclass == AX_TC_REAL;
   const AxRuleSyms *s = rule->syms;
@@ -424,7 +423,7 @@ bool ax_ieee_in_scope(const AxBlock *rule) {
   return false;
 }
 
-void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, AxResult *out) {
+void ax_fpcheck_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, AxResult *out) {
   const AxRuleSyms *s = rule->syms;
   memset(out, 0, sizeof *out);
   double t0 = ax_clock_s();
@@ -439,7 +438,7 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
   out->rclass_names = ax_xcalloc(s->nrclasses + 1, sizeof(char *));
   out->bounds = ax_xcalloc(s->nrclasses + 1, sizeof(int));
   for (size_t c = 0; c < s->nrclasses; c++) out->rclass_names[c] = s->rclasses[c].name;
-  bool real = ax_ieee_in_scope(rule);
+  bool real = ax_fpcheck_in_scope(rule);
   out->has_type = real;   /* the format is the result's type, with or without a variable */
   if (!real) {
     out->has_type = rule->tvar.name != NULL;
@@ -450,49 +449,15 @@ void ax_ieee_verify_rule(const AxBlock *rule, AxSort f, const AxVerifyOpts *o, A
     return;
   }
   int *hi = ax_xcalloc(s->nrclasses + 1, sizeof(int));
-  int *rank = ax_xcalloc(s->nrclasses + 1, sizeof(int));
-  for (size_t c = 0; c < s->nrclasses; c++) {
-    hi[c] = s->rclasses[c].singleton ? 1 : o->ieee.max_rank;
-    rank[c] = 1;
-  }
+  int *at = ax_xcalloc(s->nrclasses + 1, sizeof(int));
+  for (size_t c = 0; c < s->nrclasses; c++) hi[c] = s->rclasses[c].singleton ? 1 : o->ieee.max_rank;
   /* lowest ranks first: by total rank, then the odometer order */
-  AxVerdict worst = AX_HOLDS_BOUNDED;
-  bool inhabited = false;
-  int maxsum = 0;
-  for (size_t c = 0; c < s->nrclasses; c++) maxsum += hi[c];
-  for (int total = (int)s->nrclasses; total <= maxsum && worst != AX_INVALID; total++) {
-    for (size_t c = 0; c < s->nrclasses; c++) rank[c] = 1;
-    for (;;) {
-      int sum = 0;
-      for (size_t c = 0; c < s->nrclasses; c++) sum += rank[c];
-      if (sum == total) {
-        out->instances++;
-        char *kept = out->reason;
-        out->reason = NULL;
-        AxVerdict v = instance(rule, f, rank, o, out, &inhabited);
-        for (size_t c = 0; c < s->nrclasses; c++)
-          if (rank[c] > out->bounds[c]) out->bounds[c] = rank[c];
-        if (v == AX_INVALID) {
-          free(kept);
-          worst = AX_INVALID;
-          break;
-        }
-        if (v == AX_UNKNOWN && worst != AX_UNKNOWN) {
-          free(kept);
-          worst = AX_UNKNOWN;
-        } else {
-          free(out->reason);
-          out->reason = kept;
-        }
-      }
-      size_t c = 0;
-      while (c < s->nrclasses && rank[c] == hi[c]) rank[c++] = 1;
-      if (c == s->nrclasses) break;
-      rank[c]++;
-    }
-  }
+  Sweep sw = {rule, f, o, false};
+  AxVerdict worst = ax_verify_sweep(s, hi, NULL, AX_SWEEP_BY_TOTAL, AX_HOLDS_BOUNDED, sweep_instance,
+                                   &sw, out, at);
+  bool inhabited = sw.inhabited;
   free(hi);
-  free(rank);
+  free(at);
   out->verdict = worst;
   if (worst == AX_HOLDS_BOUNDED) {
     free(out->reason);

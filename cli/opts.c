@@ -81,6 +81,14 @@ AxOptsStatus ax_opts_parse(const AxOptTable *t, int *argc, char **argv, int *fir
       with_value[nv++] = shorts[i];
     }
   }
+  /* An option that ends the line without its value stays the last option, and the first
+   * operand then follows it: that is no value of it. */
+  const char *dangling = NULL;
+  for (int i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+    const AxOpt *o = argv[i][0] == '-' && argv[i][1] ? find(t, argv[i]) : NULL;
+    if (o && o->meta && i + 1 == *argc) dangling = argv[i];
+    else if (o && o->meta) i++;
+  }
   *argc = ax_args_permute(*argc, argv, with_value);
   free(with_value);
   free(shorts);
@@ -101,15 +109,16 @@ AxOptsStatus ax_opts_parse(const AxOptTable *t, int *argc, char **argv, int *fir
       return AX_OPTS_ERROR;
     }
     if (o->meta) {
-      if (i + 1 >= *argc) {
-        if (t->missing) snprintf(msg, cap, t->missing, a);
+      if (a == dangling || i + 1 >= *argc) {
+        if (t->missing || !o->err) snprintf(msg, cap, t->missing ? t->missing : "%s needs a value", a);
         else snprintf(msg, cap, "%s", o->err);
         return AX_OPTS_ERROR;
       }
       value = argv[++i];
     }
     if (!apply(o, value)) {
-      snprintf(msg, cap, "%s", o->err);
+      if (o->err) snprintf(msg, cap, "%s", o->err);
+      else snprintf(msg, cap, "%s does not take '%.40s'", a, value ? value : "");
       return AX_OPTS_ERROR;
     }
   }

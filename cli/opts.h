@@ -39,7 +39,8 @@ typedef struct AxOpt {
   AxOptFn fn;                /* AX_OPT_FN */
   const char *const *words;  /* AX_OPT_CHOICE: the values, NULL-terminated */
   long long lo, hi;          /* AX_OPT_INT: the range */
-  const char *err;           /* the usage error when the value is refused */
+  const char *err;           /* the usage error when the value is refused (an option whose
+                                value can be refused must have one) */
 } AxOpt;
 
 typedef struct AxOptTable {

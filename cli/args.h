@@ -11,7 +11,8 @@
 
 /* Reorders argv[1..argc) in place and returns the new argc (one less where a `--` was
  * dropped); with_value lists the options that take a value (NULL ends it). An option whose
- * value is missing stays last, for the parser to refuse. */
+ * value is missing stays the last option, for the parser to refuse (the operands follow
+ * it: ax_opts_parse knows it had no value). */
 int ax_args_permute(int argc, char **argv, const char *const *with_value);
 
 #endif

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "verifier/brute.h"
@@ -39,110 +39,101 @@ typedef struct Opts {
   bool json;
 } Opts;
 
-static int usage(const char *msg) {
+static int usage(const AxOptTable *t, const char *msg) {
   if (msg) fprintf(stderr, "axle: error: brute: %s\n", msg);
-  fprintf(msg ? stderr : stdout,
-          "usage: axle brute [options] FILE|DIR...\n"
-          "Searches small concrete instances of every rule for a counterexample, with axle's\n"
-          "concrete semantics and no solver: REFUTED, NO COUNTEREXAMPLE or SKIPPED per rule and\n"
-          "element type; exit 1 if some rule is refuted.\n"
-          "  --seed N              seed of the sampling (default 1)\n"
-          "  --samples N           instances tried per rule and type when they are too many to\n"
-          "                        try all (default 2000)\n"
-          "  --max-rank R          every rank class at ranks 1..R (1 to 4, default 3)\n"
-          "  --max-size S          maps (sizes) from 0 to S, and -1 where not nonneg (1 to 6,\n"
-          "                        default 3)\n"
-          "  --exhaustive N        try every instance when there are at most N (default 20000)\n"
-          "  --time-limit S        stop a rule and type after S seconds (default 60; 0: none)\n"
-          "  --rule GLOB           only rules whose name matches GLOB (repeatable)\n"
-          "  --type bool|int|real  only this element type (rules without a type variable: kept)\n"
-          "  --instance JSON|@FILE evaluate exactly this instance (a counterexample object of\n"
-          "                        axle verify --format json, or its whole line) of the one rule\n"
-          "                        and type selected: exit 1 if it is a counterexample, 0 if\n"
-          "                        not, 2 if it cannot be evaluated\n"
-          "  --format text|json    report format (default text; json: one object a line)\n"
-          AX_FILES_MAX_INPUT_HELP);
+  ax_opts_help(msg ? stderr : stdout, t);
   return msg ? 3 : 0;
 }
 
-/* A whole number from lo to hi (unsigned, decimal). */
-static bool whole(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *out) {
-  if (!*s || *s == '-' || *s == '+' || *s == ' ') return false;
+/* --seed: a whole number from 0 to 2^64 - 1 (digits only) */
+static bool set_seed(void *target, const char *s) {
+  if (*s < '0' || *s > '9') return false;
   char *end;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return false;
-  *out = v;
+  if (*end || errno) return false;
+  *(uint64_t *)target = v;
   return true;
 }
 
-/* The options that take a value (ax_args_permute, parse_opts). */
-static const char *const with_value[] = {"--seed", "--samples", "--max-rank", "--max-size",
-                                         "--exhaustive", "--time-limit", "--rule", "--type",
-                                         "--instance", "--format", "--max-input", NULL};
+/* The counts of AxBruteOpts that are unsigned, and the time limit, are read as ints. */
+typedef struct Counts {
+  int samples, exhaustive, time_limit;
+} Counts;
+
+static bool add_glob(void *target, const char *v) {
+  Opts *o = target;
+  o->globs[o->nglobs++] = v;
+  return true;
+}
 
 /* Returns -1 after --help, 0 when the options are good (*first: the first path), or the
- * exit status of a usage error. Options come first (ax_args_permute put them there). */
-static int parse_opts(int argc, char **argv, Opts *o, int *first) {
+ * exit status of a usage error; *argc may shrink (ax_opts_parse). */
+static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
   ax_brute_defaults(&o->b);
-  o->type = -1;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    }
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(NULL) - 1;
-    bool known = false;
-    for (size_t k = 0; with_value[k]; k++) known |= strcmp(a, with_value[k]) == 0;
-    if (!known) {
-      char msg[128];
-      snprintf(msg, sizeof msg, "unknown option '%.40s'", a);
-      return usage(msg);
-    }
-    if (i + 1 >= argc) {
-      char msg[128];
-      snprintf(msg, sizeof msg, "%s needs a value", a);
-      return usage(msg);
-    }
-    const char *v = argv[++i];
-    unsigned long long n;
-    if (strcmp(a, "--seed") == 0) {
-      if (!whole(v, 0, UINT64_MAX, &n)) return usage("--seed takes a whole number from 0 to 2^64 - 1");
-      o->b.seed = n;
-    } else if (strcmp(a, "--samples") == 0) {
-      if (!whole(v, 1, 1000000, &n)) return usage("--samples takes a whole number from 1 to 1000000");
-      o->b.samples = (unsigned)n;
-    } else if (strcmp(a, "--max-rank") == 0) {
-      if (!whole(v, 1, 4, &n)) return usage("--max-rank takes a whole number from 1 to 4");
-      o->b.max_rank = (int)n;
-    } else if (strcmp(a, "--max-size") == 0) {
-      if (!whole(v, 1, 6, &n)) return usage("--max-size takes a whole number from 1 to 6");
-      o->b.max_size = (int)n;
-    } else if (strcmp(a, "--exhaustive") == 0) {
-      if (!whole(v, 0, 1000000, &n)) return usage("--exhaustive takes a whole number from 0 to 1000000");
-      o->b.exhaustive = (unsigned)n;
-    } else if (strcmp(a, "--time-limit") == 0) {
-      if (!whole(v, 0, 86400, &n)) return usage("--time-limit takes whole seconds from 0 to 86400");
-      o->b.time_limit_s = (double)n;
-    } else if (strcmp(a, "--rule") == 0) {
-      o->globs[o->nglobs++] = v;
-    } else if (strcmp(a, "--type") == 0) {
-      o->type = strcmp(v, "bool") == 0 ? AX_BOOL : strcmp(v, "int") == 0 ? AX_INT
-              : strcmp(v, "real") == 0 ? AX_REAL : -2;
-      if (o->type == -2) return usage("--type takes bool, int or real");
-    } else if (strcmp(a, "--instance") == 0) {
-      o->instance = v;
-    } else if (strcmp(a, "--format") == 0) {
-      if (strcmp(v, "text") && strcmp(v, "json")) return usage("--format takes text or json");
-      o->json = strcmp(v, "json") == 0;
-    } else if (strcmp(a, "--max-input") == 0) {
-      if (!ax_files_max_input(v)) return usage("--max-input takes MiB from 1 to 1024");
-    }
-  }
-  if (i == argc) return usage("no FILE or DIR given");
-  *first = i;
+  int type = -1, json = 0;   /* --type: an index of types, -1 when not given */
+  Counts c = {(int)o->b.samples, (int)o->b.exhaustive, (int)o->b.time_limit_s};
+  static const char *const types[] = {"bool", "int", "real", NULL};
+  static const AxType type_of[] = {AX_BOOL, AX_INT, AX_REAL};
+  static const char *const formats[] = {"text", "json", NULL};
+  const AxOpt opts[] = {
+      {.name = "--seed", .meta = "N", .help = "seed of the sampling (default 1)",
+       .kind = AX_OPT_FN, .fn = set_seed, .target = &o->b.seed,
+       .err = "--seed takes a whole number from 0 to 2^64 - 1"},
+      {.name = "--samples", .meta = "N",
+       .help = "instances tried per rule and type when they are too many to\ntry all (default 2000)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 1000000, .target = &c.samples,
+       .err = "--samples takes a whole number from 1 to 1000000"},
+      {.name = "--max-rank", .meta = "R", .help = "every rank class at ranks 1..R (1 to 4, default 3)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 4, .target = &o->b.max_rank,
+       .err = "--max-rank takes a whole number from 1 to 4"},
+      {.name = "--max-size", .meta = "S",
+       .help = "maps (sizes) from 0 to S, and -1 where not nonneg (1 to 6,\ndefault 3)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 6, .target = &o->b.max_size,
+       .err = "--max-size takes a whole number from 1 to 6"},
+      {.name = "--exhaustive", .meta = "N",
+       .help = "try every instance when there are at most N (default 20000)",
+       .kind = AX_OPT_INT, .lo = 0, .hi = 1000000, .target = &c.exhaustive,
+       .err = "--exhaustive takes a whole number from 0 to 1000000"},
+      {.name = "--time-limit", .meta = "S",
+       .help = "stop a rule and type after S seconds (default 60; 0: none)",
+       .kind = AX_OPT_INT, .lo = 0, .hi = 86400, .target = &c.time_limit,
+       .err = "--time-limit takes whole seconds from 0 to 86400"},
+      {.name = "--rule", .meta = "GLOB", .help = "only rules whose name matches GLOB (repeatable)",
+       .kind = AX_OPT_FN, .fn = add_glob, .target = o},
+      {.name = "--type", .meta = "bool|int|real",
+       .help = "only this element type (rules without a type variable: kept)",
+       .kind = AX_OPT_CHOICE, .words = types, .target = &type,
+       .err = "--type takes bool, int or real"},
+      {.name = "--instance", .meta = "JSON|@FILE",
+       .help = "evaluate exactly this instance (a counterexample object of\n"
+               "axle verify --format json, or its whole line) of the one rule\n"
+               "and type selected: exit 1 if it is a counterexample, 0 if\n"
+               "not, 2 if it cannot be evaluated",
+       .kind = AX_OPT_STR, .target = &o->instance},
+      {.name = "--format", .meta = "text|json",
+       .help = "report format (default text; json: one object a line)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &json,
+       .err = "--format takes text or json"},
+      AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
+  };
+  const AxOptTable t = {
+      .usage = "usage: axle brute [options] FILE|DIR...\n",
+      .about = "Searches small concrete instances of every rule for a counterexample, with axle's\n"
+               "concrete semantics and no solver: REFUTED, NO COUNTEREXAMPLE or SKIPPED per rule and\n"
+               "element type; exit 1 if some rule is refuted.\n",
+      .opts = opts, .n = AX_COUNTOF(opts),
+      .unknown = "unknown option '%.40s'", .missing = "%s needs a value"};
+  char msg[256];
+  AxOptsStatus st = ax_opts_parse(&t, argc, argv, first, msg, sizeof msg);
+  if (st == AX_OPTS_HELP) return -1;
+  if (st == AX_OPTS_ERROR) return usage(&t, msg);
+  o->type = type < 0 ? -1 : (int)type_of[type];
+  o->json = json == 1;
+  o->b.samples = (unsigned)c.samples;
+  o->b.exhaustive = (unsigned)c.exhaustive;
+  o->b.time_limit_s = c.time_limit;
+  if (*first == *argc) return usage(&t, "no FILE or DIR given");
   return 0;
 }
 
@@ -308,8 +299,7 @@ int ax_cmd_brute(int argc, char **argv) {
   Opts o;
   memset(&o, 0, sizeof o);
   o.globs = ax_xcalloc((size_t)argc + 1, sizeof(char *));
-  argc = ax_args_permute(argc, argv, with_value);   /* options after operands too */
-  int first = 0, st = parse_opts(argc, argv, &o, &first);
+  int first = 0, st = parse_opts(&argc, argv, &o, &first);   /* options after operands too */
   if (st) {
     free(o.globs);
     return st == -1 ? 0 : st;

@@ -1,9 +1,9 @@
 /* cmd_check.c — `axle check` and `axle fmt`: the front end on its own. */
 #include <string.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
@@ -24,35 +24,27 @@ static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
   return d->errors == before ? f : NULL;
 }
 
-static const char *const with_value[] = {"--max-input", NULL};
-
 int ax_cmd_check(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int first = 1;
   bool quiet = false;
-  argc = ax_args_permute(argc, argv, with_value);
-  for (; first < argc && argv[first][0] == '-'; first++) {
-    if (strcmp(argv[first], "--") == 0) {
-      first++;
-      break;
-    }
-    if (strcmp(argv[first], "-q") == 0 || strcmp(argv[first], "--quiet") == 0) {
-      quiet = true;
-    } else if (strcmp(argv[first], "--max-input") == 0) {
-      if (first + 1 >= argc || !ax_files_max_input(argv[++first])) {
-        fprintf(stderr, "axle: error: check: --max-input takes MiB from 1 to 1024\n");
-        return 3;
-      }
-    } else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
-      printf("usage: axle check [-q] [--max-input MIB] FILE|DIR...\n"
-             "Parses and checks every rule and program; exit 0 if all are well formed, 3 if not.\n"
-             AX_FILES_MAX_INPUT_HELP);
-      return 0;
-    } else {
-      fprintf(stderr, "axle: error: check: unknown option '%.40s'\n", argv[first]);
-      return 3;
-    }
+  const AxOpt opts[] = {
+      {.name = "--quiet", .short_name = 'q', .help = "print nothing but the errors",
+       .kind = AX_OPT_FLAG, .target = &quiet},
+      AX_OPT_MAX_INPUT("check: --max-input takes MiB from 1 to 1024"),
+  };
+  const AxOptTable t = {
+      .usage = "usage: axle check [-q] [--max-input MIB] FILE|DIR...\n",
+      .about = "Parses and checks every rule and program; exit 0 if all are well formed, 3 if not.\n",
+      .opts = opts, .n = AX_COUNTOF(opts), .unknown = "check: unknown option '%.40s'"};
+  char msg[256];
+  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR:
+    fprintf(stderr, "axle: error: %s\n", msg);
+    return 3;
+  case AX_OPTS_OK: break;
   }
   if (first == argc) {
     fprintf(stderr, "axle: error: check: no FILE or DIR given\nusage: axle check [-q] FILE|DIR...\n");
@@ -87,31 +79,24 @@ int ax_cmd_fmt(int argc, char **argv) {
   ax_diag_init(&d, stderr);
   bool write = false, check = false;
   int first = 1;
-  argc = ax_args_permute(argc, argv, with_value);
-  for (; first < argc && argv[first][0] == '-'; first++) {
-    if (strcmp(argv[first], "--") == 0) {
-      first++;
-      break;
-    }
-    if (strcmp(argv[first], "--write") == 0 || strcmp(argv[first], "-w") == 0) {
-      write = true;
-    } else if (strcmp(argv[first], "--check") == 0) {
-      check = true;
-    } else if (strcmp(argv[first], "--max-input") == 0) {
-      if (first + 1 >= argc || !ax_files_max_input(argv[++first])) {
-        fprintf(stderr, "axle: error: fmt: --max-input takes MiB from 1 to 1024\n");
-        return 3;
-      }
-    } else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
-      printf("usage: axle fmt [--check | --write] [--max-input MIB] FILE|DIR...\n"
-             "Prints files in canonical form (comments kept). --write rewrites them in place;\n"
-             "--check lists files that are not canonical and exits 1 if there are any.\n"
-             AX_FILES_MAX_INPUT_HELP);
-      return 0;
-    } else {
-      fprintf(stderr, "axle: error: fmt: unknown option '%.40s'\n", argv[first]);
-      return 3;
-    }
+  const AxOpt opts[] = {
+      {.name = "--check", .help = "list the files that are not canonical; exit 1 if there are any",
+       .kind = AX_OPT_FLAG, .target = &check},
+      {.name = "--write", .short_name = 'w', .help = "rewrite the files that are not canonical in place",
+       .kind = AX_OPT_FLAG, .target = &write},
+      AX_OPT_MAX_INPUT("fmt: --max-input takes MiB from 1 to 1024"),
+  };
+  const AxOptTable t = {
+      .usage = "usage: axle fmt [--check | --write] [--max-input MIB] FILE|DIR...\n",
+      .about = "Prints files in canonical form (comments kept).\n",
+      .opts = opts, .n = AX_COUNTOF(opts), .unknown = "fmt: unknown option '%.40s'"};
+  char msg[256];
+  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR:
+    fprintf(stderr, "axle: error: %s\n", msg);
+    return 3;
+  case AX_OPTS_OK: break;
   }
   if (first == argc || (write && check)) {
     fprintf(stderr, "axle: error: fmt: %s\nusage: axle fmt [--check | --write] FILE|DIR...\n",

@@ -8,45 +8,54 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "superopt/cost/cost.h"
 #include "dsl/parse.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 
+#define USAGE                                                                                      \
+  "usage: axle cost (GRAPH.mug | PROGRAM.axl [--program NAME]) [--target h100|a100]\n"             \
+  "                 [--format text|json]\n"
+
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr, "usage: axle cost (GRAPH.mug | PROGRAM.axl [--program NAME]) [--target h100|a100]\n"
-          "                 [--format text|json]\n");
+  fputs(USAGE, stderr);
   return 3;
 }
 
+/* --target: the cost model of a GPU */
+static bool set_target(void *target, const char *v) {
+  return (*(const AxTarget **)target = ax_cost_target(v)) != NULL;
+}
+
 int ax_cmd_cost(int argc, char **argv) {
-  const char *file = NULL, *target = "h100", *format = "text", *prog = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-      printf("usage: axle cost (GRAPH.mug | PROGRAM.axl [--program NAME]) [--target h100|a100]\n"
-             "                 [--format text|json]\n"
-             "Prints the modelled (not measured) time of every kernel and of the graph.\n");
-      return 0;
-    }
-    if (s[0] == '-' && s[1] == '-') {
-      if (i + 1 >= argc) return usage("option needs a value");
-      const char *v = argv[++i];
-      if (strcmp(s, "--target") == 0) target = v;
-      else if (strcmp(s, "--format") == 0) format = v;
-      else if (strcmp(s, "--program") == 0) prog = v;
-      else return usage("unknown option");
-    } else if (!file) {
-      file = s;
-    } else {
-      return usage("too many arguments");
-    }
+  const char *prog = NULL;
+  const AxTarget *t = ax_cost_target("h100");
+  int json = 0, first = 1;
+  static const char *const formats[] = {"text", "json", NULL};
+  const AxOpt opts[] = {
+      {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
+       .kind = AX_OPT_STR, .target = &prog},
+      {.name = "--target", .meta = "h100|a100", .help = "the GPU modelled (default h100)",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &t, .err = "--target is h100 or a100"},
+      {.name = "--format", .meta = "text|json", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
+  };
+  const AxOptTable table = {
+      .usage = USAGE,
+      .about = "Prints the modelled (not measured) time of every kernel and of the graph.\n",
+      .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
+      .missing = "option needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&table, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return usage(msg);
+  case AX_OPTS_OK: break;
   }
-  if (!file) return usage("cost needs a .mug file");
-  const AxTarget *t = ax_cost_target(target);
-  if (!t) return usage("--target is h100 or a100");
-  if (strcmp(format, "text") && strcmp(format, "json")) return usage("--format is text or json");
+  if (first == argc) return usage("cost needs a .mug file");
+  if (argc - first > 1) return usage("too many arguments");
+  const char *file = argv[first];
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
@@ -67,7 +76,7 @@ int ax_cmd_cost(int argc, char **argv) {
   if (g && ax_mug_check(g, &d)) {
     AxCost c;
     ax_cost_run(a, g, t, &c);
-    if (strcmp(format, "json") == 0) ax_cost_print_json(stdout, g, &c);
+    if (json) ax_cost_print_json(stdout, g, &c);
     else ax_cost_print_text(stdout, g, &c);
     status = 0;
   }

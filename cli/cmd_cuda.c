@@ -17,19 +17,26 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "cli/out.h"
 #include "dsl/parse.h"
 #include "gpu/cuda.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 
+#define USAGE                                                                                      \
+  "usage: axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80]\n"           \
+  "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"             \
+  "                 [--single-buffer]\n"
+
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr, "usage: axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80]\n"
-                  "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"
-                  "                 [--single-buffer]\n");
+  fputs(USAGE, stderr);
   return 3;
 }
+
+/* --target: a GPU architecture */
+static bool set_target(void *target, const char *v) { return ax_cuda_target_lookup(v, target); }
 
 /* FILE.cu -> FILE<ext>, allocated in a. */
 static const char *beside(AxArena *a, const char *cu, const char *ext) {
@@ -39,38 +46,39 @@ static const char *beside(AxArena *a, const char *cu, const char *ext) {
 }
 
 int ax_cmd_cuda(int argc, char **argv) {
-  const char *in = NULL, *out = NULL, *hdr = NULL, *prog_path = NULL, *prog_name = NULL;
+  const char *out = NULL, *hdr = NULL, *prog_path = NULL, *prog_name = NULL;
   AxCudaTarget target = AX_CUDA_SM90;
   AxCudaOpts opts = {0};
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-      printf("usage: axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80]\n"
-             "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"
-             "                 [--single-buffer]\n"
-             "A program in place of the graph is lowered to one kernel per operator.\n");
-      return 0;
-    }
-    if (strcmp(s, "--single-buffer") == 0) {
-      opts.single_buffer = true;
-      continue;
-    }
-    if (s[0] == '-' && s[1] == '-') {
-      if (!v) return usage("option needs a value");
-      i++;
-      if (strcmp(s, "--output") == 0) out = v;
-      else if (strcmp(s, "--header") == 0) hdr = v;
-      else if (strcmp(s, "--program") == 0) prog_path = v;
-      else if (strcmp(s, "--program-name") == 0) prog_name = v;
-      else if (strcmp(s, "--target") == 0) {
-        if (!ax_cuda_target_lookup(v, &target)) return usage("--target takes sm_90 or sm_80");
-      } else return usage("unknown option");
-    } else if (!in) {
-      in = s;
-    } else {
-      return usage("too many arguments");
-    }
+  int first = 1;
+  const AxOpt table_opts[] = {
+      {.name = "--output", .meta = "FILE.cu", .help = "the CUDA source to write",
+       .kind = AX_OPT_STR, .target = &out},
+      {.name = "--target", .meta = "sm_90|sm_80", .help = "the GPU architecture (default sm_90)",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &target, .err = "--target takes sm_90 or sm_80"},
+      {.name = "--header", .meta = "FILE.h",
+       .help = "the C header of the host entry (default: FILE.cu with .h)",
+       .kind = AX_OPT_STR, .target = &hdr},
+      {.name = "--program", .meta = "PROGRAM.axl",
+       .help = "also write the benchmark manifest FILE.json, with this\nprogram as the reference",
+       .kind = AX_OPT_STR, .target = &prog_path},
+      {.name = "--program-name", .meta = "NAME", .help = "the program of a .axl file that has several",
+       .kind = AX_OPT_STR, .target = &prog_name},
+      {.name = "--single-buffer", .help = "no cp.async double buffering",
+       .kind = AX_OPT_FLAG, .target = &opts.single_buffer},
+  };
+  const AxOptTable table = {
+      .usage = USAGE,
+      .about = "A program in place of the graph is lowered to one kernel per operator.\n",
+      .opts = table_opts, .n = AX_COUNTOF(table_opts), .unknown = "unknown option",
+      .missing = "option needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&table, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return usage(msg);
+  case AX_OPTS_OK: break;
   }
+  if (argc - first > 1) return usage("too many arguments");
+  const char *in = first < argc ? argv[first] : NULL;
   if (!in) return usage("cuda needs a .mug file or a .axl program");
   if (!out) return usage("cuda needs --output FILE.cu");
   AxArena *a = ax_arena_new();

@@ -11,49 +11,64 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "gpu/emulate.h"
 #include "superopt/ir/mugtext.h"
 
+#define USAGE "usage: axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]\n"
+
 static int usage(const char *msg) {
   fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(stderr, "usage: axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]\n");
+  fputs(USAGE, stderr);
   return 3;
+}
+
+/* --seed: 0 to 2^64 - 1 */
+static bool set_seed(void *target, const char *v) {
+  char *end;
+  if (!*v || *v == '-') return false;
+  errno = 0;
+  *(uint64_t *)target = strtoull(v, &end, 10);
+  return !*end && errno != ERANGE;
+}
+
+/* --tol: a positive finite number */
+static bool set_tol(void *target, const char *v) {
+  char *end;
+  double *tol = target;
+  *tol = strtod(v, &end);
+  return !*end && *tol > 0 && isfinite(*tol);
 }
 
 int ax_cmd_emulate(int argc, char **argv) {
   AxEmuOpts o = {.seed = 1, .out = stdout};
-  const char *in = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-      printf("usage: axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]\n");
-      return 0;
-    }
-    if (strcmp(s, "--keep") == 0) {
-      o.keep = true;
-    } else if (s[0] == '-' && s[1] == '-') {
-      if (!v) return usage("option needs a value");
-      i++;
-      char *end;
-      if (strcmp(s, "--seed") == 0) {
-        if (!*v || *v == '-') return usage("--seed takes an integer from 0 to 2^64 - 1");
-        errno = 0;
-        o.seed = strtoull(v, &end, 10);
-        if (*end || errno == ERANGE) return usage("--seed takes an integer from 0 to 2^64 - 1");
-      } else if (strcmp(s, "--source") == 0) {
-        o.source = v;
-      } else if (strcmp(s, "--tol") == 0) {
-        o.tol = strtod(v, &end);
-        if (*end || !(o.tol > 0) || !isfinite(o.tol)) return usage("--tol takes a positive finite number");
-      } else {
-        return usage("unknown option");
-      }
-    } else if (!in) {
-      in = s;
-    } else {
-      return usage("too many arguments");
-    }
+  int first = 1;
+  const AxOpt opts[] = {
+      {.name = "--seed", .meta = "N", .help = "seed of the random inputs (default 1)",
+       .kind = AX_OPT_FN, .fn = set_seed, .target = &o.seed,
+       .err = "--seed takes an integer from 0 to 2^64 - 1"},
+      {.name = "--source", .meta = "FILE.cu",
+       .help = "run this CUDA source instead of the graph's generated one",
+       .kind = AX_OPT_STR, .target = &o.source},
+      {.name = "--tol", .meta = "X", .help = "tolerance of the relative error (default by dtype:\nf16 1e-2, bf16 4e-2, f32 1e-4)",
+       .kind = AX_OPT_FN, .fn = set_tol, .target = &o.tol,
+       .err = "--tol takes a positive finite number"},
+      {.name = "--keep", .help = "keep the temporary directory (its path is printed)",
+       .kind = AX_OPT_FLAG, .target = &o.keep},
+  };
+  const AxOptTable t = {
+      .usage = USAGE,
+      .about = "Runs the graph's generated CUDA on the CPU against the float interpreter.\n",
+      .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
+      .missing = "option needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return usage(msg);
+  case AX_OPTS_OK: break;
   }
+  if (argc - first > 1) return usage("too many arguments");
+  const char *in = first < argc ? argv[first] : NULL;
   if (!in) return usage("emulate needs a .mug file");
   AxArena *a = ax_arena_new();
   AxDiag d;

@@ -21,6 +21,7 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "dsl/parse.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/arith/field.h"
@@ -34,35 +35,19 @@
 #define MAX_TESTS 1000000
 #define MAX_FLOAT_TESTS 10000
 
-static const char usage_text[] =
-    "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"
-    "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"
-    "                  [--require-bound] [--max-input MIB] [--memory MB] [--jobs N]\n"
-    "                  [--primes P,Q] [--field-only]\n"
-    "       axle equiv --candidates PROGRAM.axl GRAPH.mug... [options as above]\n"
-    "       axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n"
-    AX_FILES_MAX_INPUT_HELP
-    "  --seed N              0 to 18446744073709551615 (default: from the clock)\n"
-    "  --tests N             1 to 1000000 field tests (default: as the bound asks)\n"
-    "  --max-tests N         1 to 1000000 (default 1000)\n"
-    "  --float-tests N       0 to 10000 (default 1)\n"
-    "  --float-tol X         a positive number below 1e6\n"
-    "  --field-only          equivalent only as the field tests establish it: a difference\n"
-    "                        that only a law of sqrt excuses (judged in doubles) is exit 2\n"
-    "  --memory MB           refuse graphs whose evaluation needs more (default 4096;\n"
-    "                        0: no limit)\n";
+#define EQUIV_USAGE                                                                                \
+  "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"             \
+  "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"             \
+  "                  [--require-bound] [--max-input MIB] [--memory MB] [--jobs N]\n"              \
+  "                  [--primes P,Q] [--field-only]\n"                                             \
+  "       axle equiv --candidates PROGRAM.axl GRAPH.mug... [options as above]\n"
 
-/* A usage error (exit 3), or with msg NULL the help (exit 0). */
-static int usage(const char *msg) {
-  if (!msg) {
-    fputs(usage_text, stdout);
-    return 0;
-  }
-  fprintf(stderr, "axle: error: %s\n%s", msg, usage_text);
+/* A usage error (exit 3) with the help of table t on stderr. */
+static int usage(const AxOptTable *t, const char *msg) {
+  fprintf(stderr, "axle: error: %s\n", msg);
+  ax_opts_help(stderr, t);
   return 3;
 }
-
-static bool is_help(const char *s) { return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0; }
 
 /* A decimal integer in [0, 2^64): digits only, no sign, no overflow. */
 static bool parse_u64(const char *s, uint64_t *out) {
@@ -75,11 +60,35 @@ static bool parse_u64(const char *s, uint64_t *out) {
   return true;
 }
 
-static bool parse_int(const char *s, int *out, int lo, int hi) {
-  uint64_t v;
-  if (!parse_u64(s, &v) || v < (uint64_t)lo || v > (uint64_t)hi) return false;
-  *out = (int)v;
-  return true;
+static bool set_delta(void *target, const char *v) { return ax_equiv_parse_delta(v, target); }
+
+/* --seed, and whether it was given (else it comes from the clock) */
+typedef struct Seed {
+  uint64_t value;
+  bool set;
+} Seed;
+
+static bool set_seed(void *target, const char *v) {
+  Seed *s = target;
+  return (s->set = parse_u64(v, &s->value));
+}
+
+/* --primes P,Q: two primes with Q | P - 1 (field.h) */
+static bool set_primes(void *target, const char *v) {
+  AxEquivOpts *o = target;
+  const char *comma = strchr(v, ',');
+  char p[32];
+  if (!comma || (size_t)(comma - v) >= sizeof p) return false;
+  snprintf(p, sizeof p, "%.*s", (int)(comma - v), v);
+  return parse_u64(p, &o->p) && parse_u64(comma + 1, &o->q) && ax_field_primes_ok(o->p, o->q);
+}
+
+static bool set_float_tol(void *target, const char *v) {
+  double *tol = target;
+  char *end;
+  errno = 0;
+  *tol = strtod(v, &end);
+  return end != v && !*end && !errno && *tol > 0 && *tol < 1e6;
 }
 
 /* Does evaluating p and m (field tests: both at once; float tests: p twice and m) fit in
@@ -144,72 +153,72 @@ static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena
 int ax_cmd_equiv(int argc, char **argv) {
   AxEquivOpts o;
   ax_equiv_defaults(&o);
-  const char *files[256], *prog_name = NULL;
-  int nfiles = 0;
-  bool seed_set = false, candidates = false;
-  int memory_mb = 4096;
+  const char *prog_name = NULL;
+  bool candidates = false;
+  int memory_mb = 4096, first = 1;
   int status = 3;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (is_help(s)) return usage(NULL);
-    if (strcmp(s, "--require-bound") == 0) {
-      o.require_bound = true;
-    } else if (strcmp(s, "--candidates") == 0) {
-      candidates = true;
-    } else if (strcmp(s, "--field-only") == 0) {
-      o.field_only = true;
-    } else if (s[0] == '-' && s[1] == '-') {
-      char msg[128];
-      snprintf(msg, sizeof msg, "%.40s needs a value", s);
-      if (!v) return usage(msg);
-      i++;
-      if (strcmp(s, "--delta") == 0) {
-        if (!ax_equiv_parse_delta(v, &o.delta)) return usage("--delta takes a probability in (0, 1), e.g. 2^-30 or 1e-9");
-      } else if (strcmp(s, "--seed") == 0) {
-        if (!parse_u64(v, &o.seed)) return usage("--seed takes an integer from 0 to 2^64 - 1");
-        seed_set = true;
-      } else if (strcmp(s, "--max-input") == 0) {
-        if (!ax_files_max_input(v)) return usage("--max-input takes MiB from 1 to 1024");
-      } else if (strcmp(s, "--memory") == 0) {
-        if (!parse_int(v, &memory_mb, 0, 1 << 22)) return usage("--memory takes megabytes from 0 (no limit) to 4194304");
-      } else if (strcmp(s, "--program") == 0) {
-        prog_name = v;
-      } else if (strcmp(s, "--tests") == 0) {
-        if (!parse_int(v, &o.tests, 1, MAX_TESTS)) return usage("--tests takes an integer from 1 to 1000000");
-      } else if (strcmp(s, "--max-tests") == 0) {
-        if (!parse_int(v, &o.max_tests, 1, MAX_TESTS)) return usage("--max-tests takes an integer from 1 to 1000000");
-      } else if (strcmp(s, "--float-tests") == 0) {
-        if (!parse_int(v, &o.float_tests, 0, MAX_FLOAT_TESTS)) return usage("--float-tests takes an integer from 0 to 10000");
-      } else if (strcmp(s, "--jobs") == 0) {
-        if (!parse_int(v, &o.jobs, 1, 256)) return usage("--jobs takes an integer from 1 to 256");
-      } else if (strcmp(s, "--primes") == 0) {
-        char *comma = strchr(v, ',');
-        if (!comma) return usage("--primes takes P,Q");
-        *comma = 0;
-        if (!parse_u64(v, &o.p) || !parse_u64(comma + 1, &o.q) || !ax_field_primes_ok(o.p, o.q))
-          return usage("--primes takes two primes P,Q with Q | P - 1, 2^16 <= Q < 2^31 and P < 2^32");
-      } else if (strcmp(s, "--float-tol") == 0) {
-        char *end;
-        errno = 0;
-        o.float_tol = strtod(v, &end);
-        if (end == v || *end || errno || !(o.float_tol > 0 && o.float_tol < 1e6))
-          return usage("--float-tol takes a positive number below 1e6");
-      } else {
-        snprintf(msg, sizeof msg, "unknown option '%.40s'", s);
-        return usage(msg);
-      }
-    } else if (nfiles < (int)AX_COUNTOF(files)) {
-      files[nfiles++] = s;
-    } else {
-      return usage("too many files");
-    }
+  Seed seed = {0};
+  const AxOpt opts[] = {
+      {.name = "--delta", .meta = "X",
+       .help = "target probability of accepting a wrong graph (default\n2^-30; 2^-40 and 1e-12 are accepted)",
+       .kind = AX_OPT_FN, .fn = set_delta, .target = &o.delta,
+       .err = "--delta takes a probability in (0, 1), e.g. 2^-30 or 1e-9"},
+      {.name = "--seed", .meta = "N", .help = "0 to 18446744073709551615 (default: from the clock)",
+       .kind = AX_OPT_FN, .fn = set_seed, .target = &seed,
+       .err = "--seed takes an integer from 0 to 2^64 - 1"},
+      {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
+       .kind = AX_OPT_STR, .target = &prog_name},
+      {.name = "--tests", .meta = "N", .help = "1 to 1000000 field tests (default: as the bound asks)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = MAX_TESTS, .target = &o.tests,
+       .err = "--tests takes an integer from 1 to 1000000"},
+      {.name = "--max-tests", .meta = "N", .help = "1 to 1000000 (default 1000)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = MAX_TESTS, .target = &o.max_tests,
+       .err = "--max-tests takes an integer from 1 to 1000000"},
+      {.name = "--float-tests", .meta = "N", .help = "0 to 10000 (default 1)",
+       .kind = AX_OPT_INT, .lo = 0, .hi = MAX_FLOAT_TESTS, .target = &o.float_tests,
+       .err = "--float-tests takes an integer from 0 to 10000"},
+      {.name = "--float-tol", .meta = "X", .help = "relative tolerance of the float tests, below 1e6 (default\nby dtype: f16 2e-2, bf16 8e-2, f32 1e-4)",
+       .kind = AX_OPT_FN, .fn = set_float_tol, .target = &o.float_tol,
+       .err = "--float-tol takes a positive number below 1e6"},
+      {.name = "--require-bound",
+       .help = "no bound on the error probability is a failure (exit 2)",
+       .kind = AX_OPT_FLAG, .target = &o.require_bound},
+      AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
+      {.name = "--memory", .meta = "MB",
+       .help = "refuse graphs whose evaluation needs more (default 4096;\n0: no limit)",
+       .kind = AX_OPT_INT, .lo = 0, .hi = 1 << 22, .target = &memory_mb,
+       .err = "--memory takes megabytes from 0 (no limit) to 4194304"},
+      {.name = "--jobs", .meta = "N", .help = "threads of the field tests, 1 to 256 (default 1)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 256, .target = &o.jobs,
+       .err = "--jobs takes an integer from 1 to 256"},
+      {.name = "--primes", .meta = "P,Q", .help = "fix the field instead of drawing it: primes with Q | P - 1,\n2^16 <= Q < 2^31 and P < 2^32",
+       .kind = AX_OPT_FN, .fn = set_primes, .target = &o,
+       .err = "--primes takes two primes P,Q with Q | P - 1, 2^16 <= Q < 2^31 and P < 2^32"},
+      {.name = "--field-only",
+       .help = "equivalent only as the field tests establish it: a difference\n"
+               "that only a law of sqrt excuses (judged in doubles) is exit 2",
+       .kind = AX_OPT_FLAG, .target = &o.field_only},
+      {.name = "--candidates", .help = "every GRAPH through the search's fast path, one line each",
+       .kind = AX_OPT_FLAG, .target = &candidates},
+  };
+  const AxOptTable t = {.usage = EQUIV_USAGE, .opts = opts, .n = AX_COUNTOF(opts),
+                        .unknown = "unknown option '%.40s'", .missing = "%.40s needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return usage(&t, msg);
+  case AX_OPTS_OK: break;
   }
+  const char **files = (const char **)argv + first;
+  int nfiles = argc - first;
+  if (nfiles > 256) return usage(&t, "too many files");
   if (candidates ? nfiles < 2 : nfiles != 2) {
-    return usage(candidates ? "equiv --candidates needs a program file and .mug files"
-                            : "equiv needs a program file and a .mug file");
+    return usage(&t, candidates ? "equiv --candidates needs a program file and .mug files"
+                                : "equiv needs a program file and a .mug file");
   }
-  if (!seed_set) {
+  if (seed.set) {
+    o.seed = seed.value;
+  } else {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     o.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
@@ -229,17 +238,25 @@ int ax_cmd_equiv(int argc, char **argv) {
 }
 
 int ax_cmd_mugraph(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (is_help(argv[i])) return usage(NULL);
-  if (argc >= 3 && strcmp(argv[1], "--max-input") == 0) {
-    if (!ax_files_max_input(argv[2])) return usage("--max-input takes MiB from 1 to 1024");
-    argc -= 2;
-    argv += 2;
+  int first = 1;
+  const AxOpt opts[] = {AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024")};
+  const AxOptTable t = {
+      .usage = "usage: axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n",
+      .about = "check validates the graph, fmt prints it in canonical form, dot as a Graphviz graph.\n",
+      .opts = opts, .n = AX_COUNTOF(opts),
+      .unknown = "unknown option '%.40s'", .missing = "%.40s needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return usage(&t, msg);
+  case AX_OPTS_OK: break;
   }
-  if (argc != 3) return usage("mugraph needs a sub-command and one file");
+  argc -= first - 1;
+  argv += first - 1;
+  if (argc != 3) return usage(&t, "mugraph needs a sub-command and one file");
   const char *cmd = argv[1];
   if (strcmp(cmd, "check") && strcmp(cmd, "fmt") && strcmp(cmd, "dot"))
-    return usage("mugraph sub-commands are check, fmt and dot");
+    return usage(&t, "mugraph sub-commands are check, fmt and dot");
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);

@@ -18,24 +18,26 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "dsl/parse.h"
 #include "superopt/search/axioms.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/prune.h"
 #include "superopt/search/search.h"
 
-/* msg NULL: the help asked for, on stdout (exit 0); else the error and the usage on stderr */
+#define USAGE                                                                                      \
+  "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"               \
+  "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"          \
+  "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
+  "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
+  "                     [--progress auto|always|never] [--found-dir DIR]\n"                       \
+  "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
+
+/* A usage error: the message and the usage on stderr (exit 3). */
 static int usage(const char *msg) {
-  FILE *out = msg ? stderr : stdout;
-  if (msg) fprintf(stderr, "axle: error: %s\n", msg);
-  fprintf(out,
-          "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"
-          "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"
-          "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"
-          "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"
-          "                     [--progress auto|always|never] [--found-dir DIR]\n"
-          "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n");
-  return msg ? 3 : 0;
+  fprintf(stderr, "axle: error: %s\n", msg);
+  fputs(USAGE, stderr);
+  return 3;
 }
 
 /* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
@@ -59,83 +61,97 @@ static bool axioms_proved(const char *dir) {
   return ok;
 }
 
-static bool parse_long(const char *s, long *out, long lo) {
+static bool set_target(void *target, const char *v) {
+  return (*(const AxTarget **)target = ax_cost_target(v)) != NULL;
+}
+
+static bool set_max_states(void *target, const char *v) {
   char *end;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || v < lo) return false;
-  *out = v;
+  long n = strtol(v, &end, 10);
+  if (!*v || *end || n < 1) return false;
+  *(long *)target = n;
   return true;
+}
+
+static bool set_time_limit(void *target, const char *v) {
+  char *end;
+  double *t = target;
+  *t = strtod(v, &end);
+  return !*end && *t > 0;
 }
 
 int ax_cmd_superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
-  const char *file = NULL, *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
-  const char *format = "text", *progress = "auto", *found_dir = NULL, *reach = NULL;
-  bool gate = true;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    if (strcmp(s, "--no-prune") == 0) {
-      o.prune = false;
-      continue;
-    }
-    if (strcmp(s, "--no-gate") == 0) {
-      gate = false;
-      continue;
-    }
-    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-      return usage(NULL);
-    }
-    if (s[0] == '-' && s[1] == '-') {
-      if (i + 1 >= argc) return usage("option needs a value");
-      const char *v = argv[++i];
-      long n;
-      if (strcmp(s, "--program") == 0) prog_name = v;
-      else if (strcmp(s, "--output") == 0) output = v;
-      else if (strcmp(s, "--rules") == 0) rules = v;
-      else if (strcmp(s, "--format") == 0) format = v;
-      else if (strcmp(s, "--progress") == 0) progress = v;
-      else if (strcmp(s, "--found-dir") == 0) found_dir = v, o.verify_all = true;
-      else if (strcmp(s, "--reach") == 0) reach = v;
-      else if (strcmp(s, "--target") == 0) {
-        if (!(o.target = ax_cost_target(v))) return usage("--target is h100 or a100");
-      } else if (strcmp(s, "--jobs") == 0) {
-        if (!parse_long(v, &n, 1) || n > 256) return usage("--jobs takes 1 to 256");
-        o.jobs = (int)n;
-      } else if (strcmp(s, "--top") == 0) {
-        if (!parse_long(v, &n, 1) || n > 1000) return usage("--top takes 1 to 1000");
-        o.top = (int)n;
-      } else if (strcmp(s, "--max-states") == 0) {
-        if (!parse_long(v, &n, 1)) return usage("--max-states takes a positive integer");
-        o.max_states = n;
-      } else if (strcmp(s, "--max-kernel-ops") == 0) {
-        if (!parse_long(v, &n, 1) || n > 6) return usage("--max-kernel-ops takes 1 to 6");
-        o.max_kernel_ops = (int)n;
-      } else if (strcmp(s, "--max-kernels") == 0) {
-        if (!parse_long(v, &n, 0) || n > 6) return usage("--max-kernels takes 0 to 6");
-        o.max_kernels = (int)n;
-      } else if (strcmp(s, "--max-block-ops") == 0) {
-        if (!parse_long(v, &n, 2) || n > 12) return usage("--max-block-ops takes 2 to 12");
-        o.max_block_ops = (int)n;
-      } else if (strcmp(s, "--time-limit") == 0) {
-        char *end;
-        o.time_limit = strtod(v, &end);
-        if (*end || !(o.time_limit > 0)) return usage("--time-limit takes a positive number of seconds");
-      } else {
-        return usage("unknown option");
-      }
-    } else if (!file) {
-      file = s;
-    } else {
-      return usage("too many arguments");
-    }
+  const char *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
+  const char *found_dir = NULL, *reach = NULL;
+  bool no_prune = false, no_gate = false;
+  int json = 0, progress = 0, first = 1;
+  static const char *const formats[] = {"text", "json", NULL};
+  static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
+  const AxOpt opts[] = {
+      {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
+       .kind = AX_OPT_STR, .target = &prog_name},
+      {.name = "--output", .meta = "BEST.mug",
+       .help = "where the best graph goes when it is modelled faster than\nthe naive one",
+       .kind = AX_OPT_STR, .target = &output},
+      {.name = "--jobs", .meta = "N", .help = "search threads, 1 to 256 (default 1)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 256, .target = &o.jobs, .err = "--jobs takes 1 to 256"},
+      {.name = "--time-limit", .meta = "S", .help = "stop searching after S seconds (the final check comes after)",
+       .kind = AX_OPT_FN, .fn = set_time_limit, .target = &o.time_limit,
+       .err = "--time-limit takes a positive number of seconds"},
+      {.name = "--top", .meta = "K", .help = "candidates kept and filtered, 1 to 1000 (default 5)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 1000, .target = &o.top, .err = "--top takes 1 to 1000"},
+      {.name = "--rules", .meta = "DIR",
+       .help = "the rules that must prove the pruner's axioms\n(default rules/superopt)",
+       .kind = AX_OPT_STR, .target = &rules},
+      {.name = "--target", .meta = "h100|a100", .help = "the GPU modelled (default h100)",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &o.target, .err = "--target is h100 or a100"},
+      {.name = "--format", .meta = "text|json", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
+      {.name = "--max-states", .meta = "N", .help = "stop after N states (prefixes) built",
+       .kind = AX_OPT_FN, .fn = set_max_states, .target = &o.max_states,
+       .err = "--max-states takes a positive integer"},
+      {.name = "--no-prune", .help = "no abstract-expression pruning (for comparison)", .kind = AX_OPT_FLAG,
+       .target = &no_prune},
+      {.name = "--no-gate", .help = "search without checking that the axioms are VERIFIED",
+       .kind = AX_OPT_FLAG, .target = &no_gate},
+      {.name = "--max-kernel-ops", .meta = "N", .help = "search limit: operators of a kernel, 1 to 6 (default 3)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 6, .target = &o.max_kernel_ops,
+       .err = "--max-kernel-ops takes 1 to 6"},
+      {.name = "--max-kernels", .meta = "N", .help = "search limit: kernels, 0 to 6 (default 2)",
+       .kind = AX_OPT_INT, .lo = 0, .hi = 6, .target = &o.max_kernels,
+       .err = "--max-kernels takes 0 to 6"},
+      {.name = "--max-block-ops", .meta = "N", .help = "search limit: operators of a block graph, 2 to 12\n(default 10)",
+       .kind = AX_OPT_INT, .lo = 2, .hi = 12, .target = &o.max_block_ops,
+       .err = "--max-block-ops takes 2 to 12"},
+      {.name = "--progress", .meta = "auto|always|never",
+       .help = "progress on standard error (auto: when it is a terminal)",
+       .kind = AX_OPT_CHOICE, .words = progresses, .target = &progress,
+       .err = "--progress is auto, always or never"},
+      {.name = "--found-dir", .meta = "DIR",
+       .help = "write every kept graph there as found-NNN.mug, each\nchecked at full shape",
+       .kind = AX_OPT_STR, .target = &found_dir},
+      {.name = "--reach", .meta = "GRAPH.mug",
+       .help = "no search: does the generator build GRAPH (its kernel\nheaders pinned)? exit 0 yes, 1 no",
+       .kind = AX_OPT_STR, .target = &reach},
+  };
+  const AxOptTable t = {.usage = USAGE, .opts = opts, .n = AX_COUNTOF(opts),
+                        .unknown = "unknown option", .missing = "option needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return usage(msg);
+  case AX_OPTS_OK: break;
   }
+  if (argc - first > 1) return usage("too many arguments");
+  const char *file = first < argc ? argv[first] : NULL;
+  bool gate = !no_gate;
+  if (no_prune) o.prune = false;
+  if (found_dir) o.verify_all = true;   /* every graph written is checked at full shape */
   if (!file) return usage("superopt needs a program file");
   if (!output && !reach) return usage("superopt needs --output BEST.mug");
-  if (strcmp(format, "text") && strcmp(format, "json")) return usage("--format is text or json");
-  if (strcmp(progress, "auto") && strcmp(progress, "always") && strcmp(progress, "never"))
-    return usage("--progress is auto, always or never");
-  if (strcmp(progress, "always") == 0 || (strcmp(progress, "auto") == 0 && isatty(2)))
+  if (progress == 1 || (progress == 0 && isatty(2)))
     o.progress = stderr;
 
   AxArena *a = ax_arena_new();
@@ -207,7 +223,7 @@ int ax_cmd_superopt(int argc, char **argv) {
     fclose(f);
   }
   double best = r.nfound ? r.found[0].time_s * 1e6 : -1;
-  if (strcmp(format, "json") == 0) {
+  if (json) {
     printf("{\"program\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"status\": %d, "
            "\"candidates\": %ld, \"states\": %ld, \"pruned\": %ld, \"checked\": %ld, "
            "\"equivalent\": %ld, \"rejected_final\": %ld, \"seconds\": %.3f, \"search_seconds\": %.3f, "

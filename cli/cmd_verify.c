@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "base/clock.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "cli/out.h"
 #include "dsl/check.h"
 #include "dsl/parse.h"
@@ -34,8 +34,8 @@
 #include "verifier/fpcheck.h"
 #include "verifier/verify.h"
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT } Format;
-typedef enum { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER } Progress;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_JUNIT } Format;   /* ORDER Format: the words of --format */
+typedef enum { PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER } Progress;   /* ORDER Progress */
 
 typedef struct Opts {
   bool gate;                 /* `axle gate` */
@@ -43,14 +43,14 @@ typedef struct Opts {
   char solver[64];           /* as reported: "z3", "cvc5", "portfolio+cross-check", ... */
   const char **globs;        /* --rule, any of them */
   int nglobs;
-  Format format;
+  int format;                /* a Format */
   const char *output;        /* --output FILE, else stdout */
   int jobs;
   unsigned rule_timeout_ms;  /* 0 until defaulted from --timeout */
   unsigned memory_mb;
   bool no_cache;
   const char *dump_dir;
-  Progress progress;
+  int progress;              /* a Progress */
   bool require_both;         /* a VERIFIED one solver alone confirmed does not pass */
 } Opts;
 
@@ -85,54 +85,19 @@ typedef struct Run {
 
 /* --- Options ---------------------------------------------------------------------------- */
 
-static int usage(const Opts *o, const char *msg) {
-  const char *cmd = o->gate ? "gate" : "verify";
-  if (msg) fprintf(stderr, "axle: error: %s: %s\n", cmd, msg);
-  fprintf(msg ? stderr : stdout,
-          "usage: axle %s [options] FILE|DIR...\n"
-          "  --solver both|z3|cvc5|z3-binary|portfolio\n"
-          "                        back-end (default both: every query to z3 and cvc5,\n"
-          "                        VERIFIED needs their unsat, or one's where the other\n"
-          "                        cannot decide, labelled; z3 in-process, cvc5 and\n"
-          "                        z3-binary as child processes, portfolio races z3 and\n"
-          "                        cvc5: single-solver modes for fast iteration)\n"
-          "  --solver-binary PATH  the SMT-LIB2 solver to run instead of cvc5 / z3\n"
-          "  --cross-check         every query answered by z3 and cvc5, which must agree\n"
-          "                        (stricter than both: an undecided query is UNKNOWN)\n"
-          "  --require-both        a VERIFIED that one solver alone confirmed fails\n"
-          "  --confirm-grace S     with both: after one solver's unsat, the longest the other\n"
-          "                        has to confirm it (default 2; it gets 4x the first's time,\n"
-          "                        at least the floor; beyond: one solver, labelled)\n"
-          "  --confirm-floor S     with both: the least the other solver gets after one's unsat\n"
-          "                        (default 0.5; at most the grace). Raise it on a loaded\n"
-          "                        machine for fewer one-solver labels\n"
-          "  --bound-slack K       also check ranks up to each inferred bound + K; a verdict\n"
-          "                        that changes is an ERROR (the oracle of bound inference)\n"
-          "  --timeout SECONDS     per query (default 10)\n"
-          "  --rule GLOB           only rules whose name matches GLOB (repeatable)\n"
-          "  --format text|json|junit\n"
-          "                        report format (default text)\n"
-          "  --output FILE         write the json or junit report to FILE\n"
-          "  --jobs N              worker processes (default: the number of cores, %d)\n"
-          "  --rule-timeout SECONDS\n"
-          "                        wall-clock limit of one rule at one type (default\n"
-          "                        120 x --timeout, at least 60)\n"
-          "  --memory MB           memory limit of a worker (default 4096; 0: none)\n"
-          "  --no-cache            neither read nor write the result cache\n"
-          "  --dump-smt DIR        write every query to DIR as a .smt2 file (every rule is\n"
-          "                        verified then: the cache is written, not read)\n"
-          "  --progress auto|always|never\n"
-          "                        live progress line on standard error (auto: when it is\n"
-          "                        a terminal)\n"
-          "  --numbers real|ieee   real (default): exact rationals, proved for every rank\n"
-          "                        and size; ieee: a bounded check in floating point\n"
-          "                        (HOLDS-BOUNDED or a replayed float counterexample;\n"
-          "                        verify only, no cache)\n"
-          "  --ieee-types LIST     formats for --numbers ieee: f32,f16,bf16 (default all)\n"
-          "  --ieee-max-rank N     ranks 1..N per class (1 to 4, default 2)\n"
-          "  --ieee-max-size N     input sizes and reduced extents <= N (1 to 8, default 3)\n"
-          AX_FILES_MAX_INPUT_HELP,
-          cmd, ax_jobs_cores());
+/* What the option table writes besides Opts: resolved once every option is in. */
+typedef struct Parse {
+  Opts *o;
+  const char *solver;        /* --solver as given (default "both") */
+  const char *binary;        /* --solver-binary */
+  bool cross;                /* --cross-check */
+  bool ieee_opt;             /* some --ieee-* option */
+  char err[160];             /* the message of a refused --ieee-types */
+} Parse;
+
+static int usage(const AxOptTable *t, const Opts *o, const char *msg) {
+  if (msg) fprintf(stderr, "axle: error: %s: %s\n", o->gate ? "gate" : "verify", msg);
+  ax_opts_help(msg ? stderr : stdout, t);
   return msg ? 3 : 0;
 }
 
@@ -145,16 +110,132 @@ static bool number(const char *s, double lo, double hi, double *out) {
   return true;
 }
 
-/* The options that take a value (ax_args_permute, parse_opts). */
-static const char *const with_value[] = {
-    "--solver", "--solver-binary", "--timeout", "--rule", "--format", "--output",
-    "--jobs", "--rule-timeout", "--memory", "--dump-smt", "--progress", "--bound-slack",
-    "--confirm-grace", "--confirm-floor",
-    "--max-input", "--numbers", "--ieee-types", "--ieee-max-rank", "--ieee-max-size", NULL};
+/* A whole number in [lo, hi] (number's syntax). */
+static bool whole(const char *s, int lo, int hi, int *out) {
+  double d;
+  if (!number(s, lo, hi, &d) || d != (int)d) return false;
+  *out = (int)d;
+  return true;
+}
+
+/* Seconds in [lo, hi], as milliseconds. */
+static bool millis(const char *s, double lo, double hi, unsigned *ms) {
+  double d;
+  if (!number(s, lo, hi, &d)) return false;
+  *ms = (unsigned)(d * 1000);
+  return true;
+}
+
+static bool set_solver(void *target, const char *v) {
+  Parse *p = target;
+  AxSolverOpts *s = &p->o->v.solver;
+  s->cross_check = s->confirm = false;
+  if (strcmp(v, "both") == 0) {
+    s->kind = AX_SOLVER_Z3;
+    s->cross_check = s->confirm = true;
+    s->binary = "cvc5";
+  } else if (strcmp(v, "z3") == 0) {
+    s->kind = AX_SOLVER_Z3;
+  } else if (strcmp(v, "cvc5") == 0) {
+    s->kind = AX_SOLVER_PIPE;
+    s->binary = "cvc5";
+  } else if (strcmp(v, "z3-binary") == 0) {
+    s->kind = AX_SOLVER_PIPE;
+    s->binary = "z3";
+  } else if (strcmp(v, "portfolio") == 0) {
+    s->kind = AX_SOLVER_PORTFOLIO;
+    s->binary = "cvc5";
+  } else {
+    return false;
+  }
+  p->solver = v;
+  return true;
+}
+
+static bool set_binary(void *target, const char *v) {
+  ((Parse *)target)->binary = v;
+  return *v != '\0';
+}
+
+static bool set_grace(void *target, const char *v) {
+  return millis(v, 0, 86400, &((Parse *)target)->o->v.solver.confirm_grace_ms);
+}
+
+static bool set_floor(void *target, const char *v) {
+  return millis(v, 0.001, 86400, &((Parse *)target)->o->v.solver.confirm_floor_ms);
+}
+
+static bool set_slack(void *target, const char *v) {
+  return whole(v, 0, 16, &((Parse *)target)->o->v.bound_slack);
+}
+
+static bool set_timeout(void *target, const char *v) {
+  return millis(v, 0.001, 86400, &((Parse *)target)->o->v.solver.timeout_ms);
+}
+
+static bool add_glob(void *target, const char *v) {
+  Opts *o = ((Parse *)target)->o;
+  o->globs[o->nglobs++] = v;
+  return true;
+}
+
+static bool set_jobs(void *target, const char *v) { return whole(v, 1, 1024, &((Parse *)target)->o->jobs); }
+
+static bool set_rule_timeout(void *target, const char *v) {
+  return millis(v, 0.001, 604800, &((Parse *)target)->o->rule_timeout_ms);
+}
+
+static bool set_memory(void *target, const char *v) {
+  int mb;
+  if (!whole(v, 0, 1 << 22, &mb) || (mb > 0 && mb < 64)) return false;
+  ((Parse *)target)->o->memory_mb = (unsigned)mb;
+  return true;
+}
+
+static bool set_numbers(void *target, const char *v) {
+  bool *on = &((Parse *)target)->o->v.ieee.on;
+  if (strcmp(v, "real") == 0) *on = false;
+  else if (strcmp(v, "ieee") == 0) *on = true;
+  else return false;
+  return true;
+}
+
+static bool set_ieee_types(void *target, const char *v) {
+  Parse *p = target;
+  unsigned *formats = &p->o->v.ieee.formats;
+  p->ieee_opt = true;
+  *formats = 0;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", v);
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    AxSort f;
+    if (!ax_float_parse(tok, &f)) {
+      snprintf(p->err, sizeof p->err,
+               "--ieee-types: unknown format '%.40s' (f32, f16, bf16, comma-separated)", tok);
+      return false;
+    }
+    *formats |= 1u << f;
+  }
+  snprintf(p->err, sizeof p->err, "--ieee-types takes f32, f16 and/or bf16, comma-separated");
+  return *formats && strlen(v) < sizeof buf;
+}
+
+static bool set_ieee_rank(void *target, const char *v) {
+  Parse *p = target;
+  p->ieee_opt = true;
+  return whole(v, 1, 4, &p->o->v.ieee.max_rank);
+}
+
+static bool set_ieee_size(void *target, const char *v) {
+  Parse *p = target;
+  p->ieee_opt = true;
+  return whole(v, 1, 8, &p->o->v.ieee.max_size);
+}
 
 /* Returns -1 after --help, 0 when the options are good (*first: the first path), or the
- * exit status of a usage error. o->globs is allocated (free). */
-static int parse_opts(int argc, char **argv, Opts *o, int *first) {
+ * exit status of a usage error; *argc may shrink (ax_opts_parse). o->globs is allocated
+ * (free). */
+static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
   o->v.solver.kind = AX_SOLVER_Z3;
   o->v.solver.cross_check = o->v.solver.confirm = true;   /* --solver both */
   o->v.solver.confirm_grace_ms = 2000;
@@ -162,162 +243,131 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   o->v.solver.binary = "cvc5";
   o->jobs = ax_jobs_cores();
   o->memory_mb = 4096;
-  o->globs = ax_xcalloc((size_t)argc + 1, sizeof(char *));
-  const char *solver = "both", *binary = NULL;
-  bool cross = false, ieee_opt = false;
+  o->globs = ax_xcalloc((size_t)*argc + 1, sizeof(char *));
   o->v.ieee.max_rank = 2;
   o->v.ieee.max_size = 3;
   o->v.ieee.formats = 1u << AX_SORT_F32 | 1u << AX_SORT_F16 | 1u << AX_SORT_BF16;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-    const char *a = argv[i], *val = NULL;
-    double d;
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    }
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return usage(o, NULL) - 1;
-    for (size_t k = 0; with_value[k]; k++)
-      if (strcmp(a, with_value[k]) == 0) {
-        if (i + 1 >= argc) {
-          char msg[128];
-          snprintf(msg, sizeof msg, "%s needs a value", a);
-          return usage(o, msg);
-        }
-        val = argv[++i];
-      }
-    if (strcmp(a, "--solver") == 0) {
-      o->v.solver.cross_check = o->v.solver.confirm = false;
-      if (strcmp(val, "both") == 0) {
-        o->v.solver.kind = AX_SOLVER_Z3;
-        o->v.solver.cross_check = o->v.solver.confirm = true;
-        o->v.solver.binary = "cvc5";
-      } else if (strcmp(val, "z3") == 0) {
-        o->v.solver.kind = AX_SOLVER_Z3;
-      } else if (strcmp(val, "cvc5") == 0) {
-        o->v.solver.kind = AX_SOLVER_PIPE;
-        o->v.solver.binary = "cvc5";
-      } else if (strcmp(val, "z3-binary") == 0) {
-        o->v.solver.kind = AX_SOLVER_PIPE;
-        o->v.solver.binary = "z3";
-      } else if (strcmp(val, "portfolio") == 0) {
-        o->v.solver.kind = AX_SOLVER_PORTFOLIO;
-        o->v.solver.binary = "cvc5";
-      } else {
-        return usage(o, "--solver takes both, z3, cvc5, z3-binary or portfolio");
-      }
-      solver = val;
-    } else if (strcmp(a, "--solver-binary") == 0) {
-      if (!*val) return usage(o, "--solver-binary takes a path or a name in PATH");
-      binary = val;
-    } else if (strcmp(a, "--cross-check") == 0) {
-      cross = true;
-    } else if (strcmp(a, "--require-both") == 0) {
-      o->require_both = true;
-    } else if (strcmp(a, "--confirm-grace") == 0) {
-      if (!number(val, 0, 86400, &d))
-        return usage(o, "--confirm-grace takes a number of seconds in [0, 86400]");
-      o->v.solver.confirm_grace_ms = (unsigned)(d * 1000);
-    } else if (strcmp(a, "--confirm-floor") == 0) {
-      if (!number(val, 0.001, 86400, &d))
-        return usage(o, "--confirm-floor takes a number of seconds in (0, 86400]");
-      o->v.solver.confirm_floor_ms = (unsigned)(d * 1000);
-    } else if (strcmp(a, "--bound-slack") == 0) {
-      if (!number(val, 0, 16, &d) || d != (int)d)
-        return usage(o, "--bound-slack takes a whole number from 0 to 16");
-      o->v.bound_slack = (int)d;
-    } else if (strcmp(a, "--timeout") == 0) {
-      if (!number(val, 0.001, 86400, &d))
-        return usage(o, "--timeout takes a number of seconds in (0, 86400]");
-      o->v.solver.timeout_ms = (unsigned)(d * 1000);
-    } else if (strcmp(a, "--rule") == 0) {
-      o->globs[o->nglobs++] = val;
-    } else if (strcmp(a, "--format") == 0) {
-      if (strcmp(val, "text") == 0) o->format = FMT_TEXT;
-      else if (strcmp(val, "json") == 0) o->format = FMT_JSON;
-      else if (strcmp(val, "junit") == 0) o->format = FMT_JUNIT;
-      else return usage(o, "--format takes text, json or junit");
-    } else if (strcmp(a, "--output") == 0) {
-      o->output = val;
-    } else if (strcmp(a, "--jobs") == 0) {
-      if (!number(val, 1, 1024, &d) || d != (int)d)
-        return usage(o, "--jobs takes a number from 1 to 1024");
-      o->jobs = (int)d;
-    } else if (strcmp(a, "--rule-timeout") == 0) {
-      if (!number(val, 0.001, 604800, &d))
-        return usage(o, "--rule-timeout takes a number of seconds in (0, 604800]");
-      o->rule_timeout_ms = (unsigned)(d * 1000);
-    } else if (strcmp(a, "--memory") == 0) {
-      if (!number(val, 0, 1 << 22, &d) || d != (int)d || (d > 0 && d < 64))
-        return usage(o, "--memory takes megabytes: 0 (no limit) or 64 to 4194304");
-      o->memory_mb = (unsigned)d;
-    } else if (strcmp(a, "--no-cache") == 0) {
-      o->no_cache = true;
-    } else if (strcmp(a, "--dump-smt") == 0) {
-      o->dump_dir = val;
-    } else if (strcmp(a, "--max-input") == 0) {
-      if (!ax_files_max_input(val)) return usage(o, "--max-input takes MiB from 1 to 1024");
-    } else if (strcmp(a, "--numbers") == 0) {
-      if (strcmp(val, "real") == 0) o->v.ieee.on = false;
-      else if (strcmp(val, "ieee") == 0) o->v.ieee.on = true;
-      else return usage(o, "--numbers takes real or ieee");
-    } else if (strcmp(a, "--ieee-types") == 0) {
-      ieee_opt = true;
-      o->v.ieee.formats = 0;
-      char buf[64];
-      snprintf(buf, sizeof buf, "%s", val);
-      for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        AxSort f;
-        if (!ax_float_parse(tok, &f)) {
-          char msg[160];
-          snprintf(msg, sizeof msg, "--ieee-types: unknown format '%.40s' (f32, f16, bf16, comma-separated)", tok);
-          return usage(o, msg);
-        }
-        o->v.ieee.formats |= 1u << f;
-      }
-      if (!o->v.ieee.formats || strlen(val) >= sizeof buf)
-        return usage(o, "--ieee-types takes f32, f16 and/or bf16, comma-separated");
-    } else if (strcmp(a, "--ieee-max-rank") == 0) {
-      ieee_opt = true;
-      if (!number(val, 1, 4, &d) || d != (int)d)
-        return usage(o, "--ieee-max-rank takes a whole number from 1 to 4");
-      o->v.ieee.max_rank = (int)d;
-    } else if (strcmp(a, "--ieee-max-size") == 0) {
-      ieee_opt = true;
-      if (!number(val, 1, 8, &d) || d != (int)d)
-        return usage(o, "--ieee-max-size takes a whole number from 1 to 8");
-      o->v.ieee.max_size = (int)d;
-    } else if (strcmp(a, "--progress") == 0) {
-      if (strcmp(val, "auto") == 0) o->progress = PROGRESS_AUTO;
-      else if (strcmp(val, "always") == 0) o->progress = PROGRESS_ALWAYS;
-      else if (strcmp(val, "never") == 0) o->progress = PROGRESS_NEVER;
-      else return usage(o, "--progress takes auto, always or never");
-    } else if (!val) {
-      char msg[256];
-      snprintf(msg, sizeof msg, "unknown option '%s'", a);
-      return usage(o, msg);
-    }
+  Parse p = {.o = o, .solver = "both"};
+  static const char *const formats[] = {"text", "json", "junit", NULL};   /* ORDER Format */
+  static const char *const progress[] = {"auto", "always", "never", NULL}; /* ORDER Progress */
+  char usage_line[64], jobs_help[64];
+  snprintf(usage_line, sizeof usage_line, "usage: axle %s [options] FILE|DIR...\n",
+           o->gate ? "gate" : "verify");
+  snprintf(jobs_help, sizeof jobs_help, "worker processes (default: the number of cores, %d)",
+           ax_jobs_cores());
+  const AxOpt opts[] = {
+      {.name = "--solver", .meta = "both|z3|cvc5|z3-binary|portfolio",
+       .help = "back-end (default both: every query to z3 and cvc5,\n"
+               "VERIFIED needs their unsat, or one's where the other\n"
+               "cannot decide, labelled; z3 in-process, cvc5 and\n"
+               "z3-binary as child processes, portfolio races z3 and\n"
+               "cvc5: single-solver modes for fast iteration)",
+       .kind = AX_OPT_FN, .fn = set_solver, .target = &p,
+       .err = "--solver takes both, z3, cvc5, z3-binary or portfolio"},
+      {.name = "--solver-binary", .meta = "PATH",
+       .help = "the SMT-LIB2 solver to run instead of cvc5 / z3",
+       .kind = AX_OPT_FN, .fn = set_binary, .target = &p,
+       .err = "--solver-binary takes a path or a name in PATH"},
+      {.name = "--cross-check",
+       .help = "every query answered by z3 and cvc5, which must agree\n"
+               "(stricter than both: an undecided query is UNKNOWN)",
+       .kind = AX_OPT_FLAG, .target = &p.cross},
+      {.name = "--require-both", .help = "a VERIFIED that one solver alone confirmed fails",
+       .kind = AX_OPT_FLAG, .target = &o->require_both},
+      {.name = "--confirm-grace", .meta = "S",
+       .help = "with both: after one solver's unsat, the longest the other\n"
+               "has to confirm it (default 2; it gets 4x the first's time,\n"
+               "at least the floor; beyond: one solver, labelled)",
+       .kind = AX_OPT_FN, .fn = set_grace, .target = &p,
+       .err = "--confirm-grace takes a number of seconds in [0, 86400]"},
+      {.name = "--confirm-floor", .meta = "S",
+       .help = "with both: the least the other solver gets after one's unsat\n"
+               "(default 0.5; at most the grace). Raise it on a loaded\n"
+               "machine for fewer one-solver labels",
+       .kind = AX_OPT_FN, .fn = set_floor, .target = &p,
+       .err = "--confirm-floor takes a number of seconds in (0, 86400]"},
+      {.name = "--bound-slack", .meta = "K",
+       .help = "also check ranks up to each inferred bound + K; a verdict\n"
+               "that changes is an ERROR (the oracle of bound inference)",
+       .kind = AX_OPT_FN, .fn = set_slack, .target = &p,
+       .err = "--bound-slack takes a whole number from 0 to 16"},
+      {.name = "--timeout", .meta = "SECONDS", .help = "per query (default 10)",
+       .kind = AX_OPT_FN, .fn = set_timeout, .target = &p,
+       .err = "--timeout takes a number of seconds in (0, 86400]"},
+      {.name = "--rule", .meta = "GLOB", .help = "only rules whose name matches GLOB (repeatable)",
+       .kind = AX_OPT_FN, .fn = add_glob, .target = &p},
+      {.name = "--format", .meta = "text|json|junit", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &o->format,
+       .err = "--format takes text, json or junit"},
+      {.name = "--output", .meta = "FILE", .help = "write the json or junit report to FILE",
+       .kind = AX_OPT_STR, .target = &o->output},
+      {.name = "--jobs", .meta = "N", .help = jobs_help,
+       .kind = AX_OPT_FN, .fn = set_jobs, .target = &p, .err = "--jobs takes a number from 1 to 1024"},
+      {.name = "--rule-timeout", .meta = "SECONDS",
+       .help = "wall-clock limit of one rule at one type (default\n"
+               "120 x --timeout, at least 60)",
+       .kind = AX_OPT_FN, .fn = set_rule_timeout, .target = &p,
+       .err = "--rule-timeout takes a number of seconds in (0, 604800]"},
+      {.name = "--memory", .meta = "MB", .help = "memory limit of a worker (default 4096; 0: none)",
+       .kind = AX_OPT_FN, .fn = set_memory, .target = &p,
+       .err = "--memory takes megabytes: 0 (no limit) or 64 to 4194304"},
+      {.name = "--no-cache", .help = "neither read nor write the result cache",
+       .kind = AX_OPT_FLAG, .target = &o->no_cache},
+      {.name = "--dump-smt", .meta = "DIR",
+       .help = "write every query to DIR as a .smt2 file (every rule is\n"
+               "verified then: the cache is written, not read)",
+       .kind = AX_OPT_STR, .target = &o->dump_dir},
+      {.name = "--progress", .meta = "auto|always|never",
+       .help = "live progress line on standard error (auto: when it is\na terminal)",
+       .kind = AX_OPT_CHOICE, .words = progress, .target = &o->progress,
+       .err = "--progress takes auto, always or never"},
+      {.name = "--numbers", .meta = "real|ieee",
+       .help = "real (default): exact rationals, proved for every rank\n"
+               "and size; ieee: a bounded check in floating point\n"
+               "(HOLDS-BOUNDED or a replayed float counterexample;\n"
+               "verify only, no cache)",
+       .kind = AX_OPT_FN, .fn = set_numbers, .target = &p, .err = "--numbers takes real or ieee"},
+      {.name = "--ieee-types", .meta = "LIST",
+       .help = "formats for --numbers ieee: f32,f16,bf16 (default all)",
+       .kind = AX_OPT_FN, .fn = set_ieee_types, .target = &p, .err = p.err},
+      {.name = "--ieee-max-rank", .meta = "N", .help = "ranks 1..N per class (1 to 4, default 2)",
+       .kind = AX_OPT_FN, .fn = set_ieee_rank, .target = &p,
+       .err = "--ieee-max-rank takes a whole number from 1 to 4"},
+      {.name = "--ieee-max-size", .meta = "N",
+       .help = "input sizes and reduced extents <= N (1 to 8, default 3)",
+       .kind = AX_OPT_FN, .fn = set_ieee_size, .target = &p,
+       .err = "--ieee-max-size takes a whole number from 1 to 8"},
+      AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
+  };
+  const AxOptTable t = {.usage = usage_line, .opts = opts, .n = AX_COUNTOF(opts),
+                        .unknown = "unknown option '%s'", .missing = "%s needs a value"};
+  char msg[256];
+  switch (ax_opts_parse(&t, argc, argv, first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return -1;
+  case AX_OPTS_ERROR: return usage(&t, o, msg);
+  case AX_OPTS_OK: break;
   }
-  if (cross) {   /* strict: both solvers, an undecided query is UNKNOWN */
+  const char *solver = p.solver;
+  if (p.cross) {   /* strict: both solvers, an undecided query is UNKNOWN */
     o->v.solver.cross_check = true;
     o->v.solver.confirm = false;
     if (strcmp(solver, "both") == 0) solver = "z3";
   }
   /* a label of one solver fails --require-both: there cvc5 is always waited for */
   o->v.solver.skip_hopeless = !o->require_both;
-  if (binary) {
+  if (p.binary) {
     if (o->v.solver.kind == AX_SOLVER_Z3 && !o->v.solver.cross_check)
-      return usage(o, "--solver-binary needs --solver cvc5, z3-binary or portfolio, or --cross-check");
-    o->v.solver.binary = binary;
+      return usage(&t, o, "--solver-binary needs --solver cvc5, z3-binary or portfolio, or --cross-check");
+    o->v.solver.binary = p.binary;
   }
   if (o->output && o->format == FMT_TEXT)
-    return usage(o, "--output needs --format json or junit");
-  if (ieee_opt && !o->v.ieee.on)
-    return usage(o, "--ieee-types, --ieee-max-rank and --ieee-max-size need --numbers ieee");
+    return usage(&t, o, "--output needs --format json or junit");
+  if (p.ieee_opt && !o->v.ieee.on)
+    return usage(&t, o, "--ieee-types, --ieee-max-rank and --ieee-max-size need --numbers ieee");
   if (o->v.ieee.on && o->gate)
-    return usage(o, "--numbers ieee is a bounded check: it cannot gate (use axle verify)");
+    return usage(&t, o, "--numbers ieee is a bounded check: it cannot gate (use axle verify)");
   if (o->v.ieee.on && o->v.bound_slack)
-    return usage(o, "--bound-slack is for --numbers real (IEEE mode has no inferred bounds)");
+    return usage(&t, o, "--bound-slack is for --numbers real (IEEE mode has no inferred bounds)");
   if (o->v.ieee.on) o->no_cache = true;   /* the cache keys real-number results only */
   if (!o->rule_timeout_ms) {
     double ms = 120.0 * o->v.solver.timeout_ms;
@@ -325,8 +375,7 @@ static int parse_opts(int argc, char **argv, Opts *o, int *first) {
   }
   snprintf(o->solver, sizeof o->solver, "%s%s", solver,
            o->v.solver.cross_check && !o->v.solver.confirm ? "+cross-check" : "");
-  *first = i;
-  if (i == argc) return usage(o, "no FILE or DIR given");
+  if (*first == *argc) return usage(&t, o, "no FILE or DIR given");
   return 0;
 }
 
@@ -547,8 +596,7 @@ static int run_command(int argc, char **argv, bool gate) {
   memset(&o, 0, sizeof o);
   o.gate = gate;
   int first = 0;
-  argc = ax_args_permute(argc, argv, with_value);   /* options after operands too */
-  int st = parse_opts(argc, argv, &o, &first);
+  int st = parse_opts(&argc, argv, &o, &first);   /* options after operands too */
   if (st) {
     free(o.globs);
     return st == -1 ? 0 : st;

@@ -37,7 +37,4 @@ struct AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path,
 /* The .mug file at path, parsed and validated; NULL after reporting through d. */
 struct AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path);
 
-#define AX_FILES_MAX_INPUT_HELP \
-  "  --max-input MIB       refuse input files larger than MIB MiB (default 64, at most 1024)\n"
-
 #endif

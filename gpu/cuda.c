@@ -952,55 +952,68 @@ static int64_t layout(KGen *kg, bool db) {
   return total;
 }
 
-static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, const AxCudaOpts *o,
-                        AxDiag *d) {
-  const AxKernel *k = g->stmts[s].kernel;
-  int nn = k->nnodes;
-  int64_t nt = k->block[0] * k->block[1] * k->block[2];
+/* Where a kernel's tiles live (layout) and how its loop loads them, decided before any
+ * code is written. */
+typedef struct SmemPlan {
+  int64_t total;      /* bytes of shared memory per block */
+  int64_t limit;      /* the target's limit */
+  int64_t total_db;   /* what double buffering would need; 0 when it was not wanted */
+  bool db;            /* the loop's iterating inputs are double-buffered */
+  bool dyn;           /* dynamic shared memory (beyond the static maximum) */
+} SmemPlan;
+
+/* CUDA's grid limits: false after reporting. */
+static bool grid_ok(const AxKernel *k, AxDiag *d) {
   if (k->grid[1] > 65535 || k->grid[2] > 65535 || k->grid[0] > 2147483647) {
     ax_diag_error(d, k->span, "kernel '%s': grid [%" PRId64 ", %" PRId64 ", %" PRId64
                   "] exceeds CUDA's limits (y and z at most 65535)", k->name, k->grid[0], k->grid[1], k->grid[2]);
     return false;
   }
-  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
-             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
-  /* Double buffering (docs/gpu.md, "Double buffering"): wanted where the loop has more
-   * than one iteration and the target has cp.async; taken where the doubled buffers fit. */
-  bool want_db = k->forloop > 1 && has_cp_async(target) && !o->single_buffer, db = false;
-  int64_t total = layout(&kg, false), limit = ax_cuda_smem_limit(target), total_db = 0;
-  if (want_db && (total_db = layout(&kg, true)) > total) {
-    if (total_db <= limit) db = true, total = total_db;
-    else total = layout(&kg, false);
+  return true;
+}
+
+/* The shared-memory plan: layout with double buffering where it is wanted (the loop has
+ * more than one iteration and the target has cp.async: docs/gpu.md, "Double buffering")
+ * and fits, else without. False after reporting a kernel that does not fit at all. */
+static bool plan_smem(KGen *kg, AxCudaTarget target, const AxCudaOpts *o, SmemPlan *p, AxDiag *d) {
+  const AxKernel *k = kg->k;
+  bool want_db = k->forloop > 1 && has_cp_async(target) && !o->single_buffer;
+  p->db = false;
+  p->total = layout(kg, false);
+  p->limit = ax_cuda_smem_limit(target);
+  p->total_db = 0;
+  if (want_db && (p->total_db = layout(kg, true)) > p->total) {
+    if (p->total_db <= p->limit) p->db = true, p->total = p->total_db;
+    else p->total = layout(kg, false);
   }
-  if (total > limit) {
+  if (p->total > p->limit) {
     ax_diag_error(d, k->span,
                   "kernel '%s': needs %" PRId64 " bytes of shared memory per block (tiles, "
                   "accumulators and scratch), more than %s allows (%" PRId64 ")",
-                  k->name, total, ax_cuda_target_name(target), limit);
-    free(kg.t);
-    free(kg.scr);
+                  k->name, p->total, ax_cuda_target_name(target), p->limit);
     return false;
   }
-  bool dyn = total > STATIC_SMEM_MAX;
+  p->dyn = p->total > STATIC_SMEM_MAX;
+  return true;
+}
 
-  /* signature: every kernel tensor it reads or writes */
-  bool *uses = ax_xcalloc((size_t)g->ntensors + 1, 1), *writes = ax_xcalloc((size_t)g->ntensors + 1, 1);
-  for (int i = 0; i < nn; i++) {
-    if (k->nodes[i].kind == AX_BN_ITER) uses[k->nodes[i].src] = true;
-    if (k->nodes[i].kind == AX_BN_SAVE) uses[k->nodes[i].dst] = writes[k->nodes[i].dst] = true;
-  }
+/* The comment above the kernel: its geometry, its shared memory, and how the loop's
+ * iterating inputs are loaded and why. */
+static void emit_notes(const KGen *kg, AxCudaTarget target, const AxCudaOpts *o, const SmemPlan *p) {
+  Emit *e = kg->e;
+  const AxKernel *k = kg->k;
+  int nn = k->nnodes;
   fprintf(e->f, "\n// kernel '%s': grid [%" PRId64 ", %" PRId64 ", %" PRId64 "], block [%" PRId64 ", %" PRId64
           ", %" PRId64 "], for-loop %" PRId64 "\n// axle: kernel %s shared memory %" PRId64 " bytes (%s, limit %" PRId64 ")\n",
           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->forloop,
-          k->name, total, dyn ? "dynamic" : "static", limit);
-  /* how the loop's iterating inputs are loaded, and why */
+          k->name, p->total, p->dyn ? "dynamic" : "static", p->limit);
   int nloopit = 0;
   for (int i = 0; i < nn; i++) nloopit += k->nodes[i].kind == AX_BN_ITER && k->nodes[i].phase == AX_PH_LOOP;
-  if (db) {
+  if (p->db) {
     fprintf(e->f, "// axle: kernel %s loads double-buffered (cp.async):", k->name);
     for (int i = 0; i < nn; i++)
       if (k->nodes[i].kind == AX_BN_ITER && k->nodes[i].phase == AX_PH_LOOP) {
-        if (kg.t[i].off2 >= 0) fprintf(e->f, " '%s' %d B", k->nodes[i].name, kg.t[i].aw);
+        if (kg->t[i].off2 >= 0) fprintf(e->f, " '%s' %d B", k->nodes[i].name, kg->t[i].aw);
         else fprintf(e->f, " '%s' plain (ragged rows)", k->nodes[i].name);
       }
     fputc('\n', e->f);
@@ -1009,14 +1022,27 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     if (k->forloop == 1) fprintf(e->f, "the loop has one iteration\n");
     else if (!has_cp_async(target)) fprintf(e->f, "%s has no cp.async\n", ax_cuda_target_name(target));
     else if (o->single_buffer) fprintf(e->f, "asked for (--single-buffer)\n");
-    else if (total_db > total)
+    else if (p->total_db > p->total)
       fprintf(e->f, "double-buffering would need %" PRId64 " bytes of shared memory, more than %s allows (%" PRId64 ")\n",
-              total_db, ax_cuda_target_name(target), limit);
+              p->total_db, ax_cuda_target_name(target), p->limit);
     else fprintf(e->f, "no iterating input has rows cp.async can copy (ragged rows)\n");
+  }
+}
+
+/* The signature: one parameter per kernel tensor the kernel reads or writes (const where
+ * it only reads), in tensor order. */
+static void emit_signature(const KGen *kg, int s) {
+  Emit *e = kg->e;
+  const AxMugraph *g = kg->g;
+  const AxKernel *k = kg->k;
+  bool *uses = ax_xcalloc((size_t)g->ntensors + 1, 1), *writes = ax_xcalloc((size_t)g->ntensors + 1, 1);
+  for (int i = 0; i < k->nnodes; i++) {
+    if (k->nodes[i].kind == AX_BN_ITER) uses[k->nodes[i].src] = true;
+    if (k->nodes[i].kind == AX_BN_SAVE) uses[k->nodes[i].dst] = writes[k->nodes[i].dst] = true;
   }
   /* min one block per SM: ptxas may then use the registers it needs (without it, it capped
    * a QKNorm kernel at 72 registers on sm_80 and spilled) */
-  fprintf(e->f, "__global__ void __launch_bounds__(%" PRId64 ", 1) ax_k%d(", nt, s);
+  fprintf(e->f, "__global__ void __launch_bounds__(%" PRId64 ", 1) ax_k%d(", kg->nt, s);
   bool first = true;
   for (int ti = 0; ti < g->ntensors; ti++)
     if (uses[ti]) {
@@ -1025,14 +1051,22 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
       first = false;
     }
   fprintf(e->f, ") {\n");
-  e->ind = 1;
-  line(e, "constexpr int NT = %" PRId64 ";", nt);
+  free(uses);
+  free(writes);
+}
+
+/* The block's shared memory and a pointer to every tile in it (a double-buffered tile's
+ * pointer is set per iteration, in the loop), and the registers of fused thread graphs. */
+static void emit_tiles(KGen *kg, const SmemPlan *p) {
+  Emit *e = kg->e;
+  const AxKernel *k = kg->k;
+  line(e, "constexpr int NT = %" PRId64 ";", kg->nt);
   line(e, "const int tid = threadIdx.x + %" PRId64 " * (threadIdx.y + %" PRId64 " * threadIdx.z);",
        k->block[0], k->block[1]);
-  if (dyn) line(e, "AX_SMEM_DYNAMIC(ax_smem);");
-  else line(e, "AX_SMEM_STATIC(ax_smem, %" PRId64 ");", total);
-  for (int i = 0; i < nn; i++) {
-    const Tile *t = &kg.t[i];
+  if (p->dyn) line(e, "AX_SMEM_DYNAMIC(ax_smem);");
+  else line(e, "AX_SMEM_STATIC(ax_smem, %" PRId64 ");", p->total);
+  for (int i = 0; i < k->nnodes; i++) {
+    const Tile *t = &kg->t[i];
     const AxBNode *n = &k->nodes[i];
     if (n->kind == AX_BN_SAVE || t->o.is_const) continue;
     char sb[96];
@@ -1045,112 +1079,155 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
          stype(&t->o), t->off, n->name, ax_shape_str(&n->shape, sb, sizeof sb),
          t->o.f32 ? "f32 accumulator" : ax_dtype_name(n->dtype), ax_mug_phase_name(n->phase));
   }
-  /* registers of fused thread graphs */
-  for (int i = 0; i < nn; i++)
+  for (int i = 0; i < k->nnodes; i++)
     if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP) line(e, "float r%d;", i);
   line(e, "(void)tid;");
-  if (db) {
-    /* iteration 0's tiles fly while the accumulators and the invariant phase are set up
-     * (the loop region is theirs alone until the loop ends) */
-    line(e, "{  // prologue: iteration 0's tiles into buffer 0");
-    e->ind++;
-    for (int i = 0; i < nn; i++)
-      if (kg.t[i].off2 >= 0) {
-        line(e, "%s *const %sn = (%s *)(ax_smem + %" PRId64 ");", stype(&kg.t[i].o), kg.t[i].o.name,
-             stype(&kg.t[i].o), kg.t[i].off);
-        char dst[64];
-        snprintf(dst, sizeof dst, "%sn", kg.t[i].o.name);
-        gen_iter_async(&kg, i, "0", dst);
-      }
-    e->ind--;
-    line(e, "}");
-    line(e, "ax_cp_async_commit();");
-  }
+}
 
-  line(e, "// before the loop: accumulators start at zero, invariant tiles and operators");
-  for (int i = 0; i < nn; i++) {
+/* Double buffering's prologue: iteration 0's tiles fly while the accumulators and the
+ * invariant phase are set up (the loop region is theirs alone until the loop ends). */
+static void emit_prologue(KGen *kg) {
+  Emit *e = kg->e;
+  line(e, "{  // prologue: iteration 0's tiles into buffer 0");
+  e->ind++;
+  for (int i = 0; i < kg->k->nnodes; i++)
+    if (kg->t[i].off2 >= 0) {
+      line(e, "%s *const %sn = (%s *)(ax_smem + %" PRId64 ");", stype(&kg->t[i].o), kg->t[i].o.name,
+           stype(&kg->t[i].o), kg->t[i].off);
+      char dst[64];
+      snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
+      gen_iter_async(kg, i, "0", dst);
+    }
+  e->ind--;
+  line(e, "}");
+  line(e, "ax_cp_async_commit();");
+}
+
+/* Before the loop: accumulators start at zero (a concat accumulator is written whole),
+ * then the invariant phase's loads and operators. */
+static void emit_invariant(KGen *kg) {
+  const AxKernel *k = kg->k;
+  line(kg->e, "// before the loop: accumulators start at zero, invariant tiles and operators");
+  for (int i = 0; i < k->nnodes; i++) {
     const AxBNode *n = &k->nodes[i];
     if (n->kind == AX_BN_ACCUM && n->acc != AX_ACC_CONCAT) {
-      loop_open(e, ax_shape_numel(&n->shape), false);
-      line(e, "%s[e] = 0.0f;", kg.t[i].o.name);
-      loop_close(e);
-      kg.t[i].dirty = ELEMWISE;
+      loop_open(kg->e, ax_shape_numel(&n->shape), false);
+      line(kg->e, "%s[e] = 0.0f;", kg->t[i].o.name);
+      loop_close(kg->e);
+      kg->t[i].dirty = ELEMWISE;
     }
   }
-  for (int i = 0; i < nn; i++) {
+  for (int i = 0; i < k->nnodes; i++) {
     const AxBNode *n = &k->nodes[i];
     if (n->phase != AX_PH_INVARIANT) continue;
     if (n->kind == AX_BN_ITER) {
       /* an invariant iterator's box does not depend on `it` */
-      gen_iter(&kg, i);
+      gen_iter(kg, i);
     } else if (n->kind == AX_BN_OP) {
-      i = gen_op(&kg, i);
+      i = gen_op(kg, i);
     }
   }
+}
+
+/* Double buffering inside the loop: buffer it % 2 holds this iteration's tiles (in flight
+ * since the previous one); the next iteration's go to the other buffer, which every thread
+ * finished reading before the previous iteration's closing barrier. One group per
+ * iteration (empty in the last), so wait_group 1 always means "this iteration's tiles". */
+static void emit_loop_copies(KGen *kg) {
+  Emit *e = kg->e;
+  const AxKernel *k = kg->k;
+  for (int i = 0; i < k->nnodes; i++)
+    if (kg->t[i].off2 >= 0)
+      line(e, "%s *const %s = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));  // '%s'",
+           stype(&kg->t[i].o), kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off2, kg->t[i].off,
+           k->nodes[i].name);
+  line(e, "if (it + 1 < %" PRId64 ") {  // the next iteration's tiles, in flight while this one computes", k->forloop);
+  e->ind++;
+  for (int i = 0; i < k->nnodes; i++)
+    if (kg->t[i].off2 >= 0) {
+      line(e, "%s *const %sn = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));", stype(&kg->t[i].o),
+           kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off, kg->t[i].off2);
+      char dst[64];
+      snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
+      gen_iter_async(kg, i, "(it + 1)", dst);
+    }
+  e->ind--;
+  line(e, "}");
+  line(e, "ax_cp_async_commit();");
+  line(e, "ax_cp_async_wait<1>();  // this thread's copies of this iteration have landed");
+}
+
+/* The for-loop, where the kernel has a loop phase or accumulators: each iteration's
+ * loads, operators and accumulation, and the barrier before the next one overwrites the
+ * tiles. */
+static void emit_loop(KGen *kg, bool db) {
+  Emit *e = kg->e;
+  const AxKernel *k = kg->k;
   bool loop_body = false;
-  for (int i = 0; i < nn; i++)
+  for (int i = 0; i < k->nnodes; i++)
     if (k->nodes[i].phase == AX_PH_LOOP || k->nodes[i].kind == AX_BN_ACCUM) loop_body = true;
-  if (loop_body) {
-    /* no barrier here: the body's reads see the invariant phase's writes as unsynchronized
-     * (every later iteration starts after the end-of-body barrier, so that is the worst
-     * case) and synchronize where they need to */
-    line(e, "for (int it = 0; it < %" PRId64 "; ++it) {", k->forloop);
-    e->ind++;
-    if (db) {
-      /* Buffer it % 2 holds this iteration's tiles (in flight since the previous one);
-       * the next iteration's go to the other buffer, which every thread finished reading
-       * before the previous iteration's closing barrier. One group per iteration (empty
-       * in the last), so wait_group 1 always means "this iteration's tiles". */
-      for (int i = 0; i < nn; i++)
-        if (kg.t[i].off2 >= 0)
-          line(e, "%s *const %s = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));  // '%s'",
-               stype(&kg.t[i].o), kg.t[i].o.name, stype(&kg.t[i].o), kg.t[i].off2, kg.t[i].off,
-               k->nodes[i].name);
-      line(e, "if (it + 1 < %" PRId64 ") {  // the next iteration's tiles, in flight while this one computes", k->forloop);
-      e->ind++;
-      for (int i = 0; i < nn; i++)
-        if (kg.t[i].off2 >= 0) {
-          line(e, "%s *const %sn = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));", stype(&kg.t[i].o),
-               kg.t[i].o.name, stype(&kg.t[i].o), kg.t[i].off, kg.t[i].off2);
-          char dst[64];
-          snprintf(dst, sizeof dst, "%sn", kg.t[i].o.name);
-          gen_iter_async(&kg, i, "(it + 1)", dst);
-        }
-      e->ind--;
-      line(e, "}");
-      line(e, "ax_cp_async_commit();");
-      line(e, "ax_cp_async_wait<1>();  // this thread's copies of this iteration have landed");
-    }
-    for (int i = 0; i < nn; i++) {
-      const AxBNode *n = &k->nodes[i];
-      if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP && kg.t[i].off2 >= 0) {
-        /* landed, and visible to the thread that copied them: one copy of more than one
-         * element is not the element-wise mapping, so other readers need a barrier */
-        kg.t[i].dirty = kg.t[i].aw > (int)ax_dtype_bytes(n->dtype) ? SCATTERED : ELEMWISE;
-      } else if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP) gen_iter(&kg, i);
-      else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) i = gen_op(&kg, i);
-      else if (n->kind == AX_BN_ACCUM) gen_accum(&kg, i, false);
-    }
-    if (k->forloop > 1) barrier(&kg, "the next iteration overwrites this one's tiles");
-    e->ind--;
-    line(e, "}");
-  }
-  line(e, "// after the loop: accumulators finished, post operators, stores");
-  for (int i = 0; i < nn; i++) {
+  if (!loop_body) return;
+  /* no barrier here: the body's reads see the invariant phase's writes as unsynchronized
+   * (every later iteration starts after the end-of-body barrier, so that is the worst
+   * case) and synchronize where they need to */
+  line(e, "for (int it = 0; it < %" PRId64 "; ++it) {", k->forloop);
+  e->ind++;
+  if (db) emit_loop_copies(kg);
+  for (int i = 0; i < k->nnodes; i++) {
     const AxBNode *n = &k->nodes[i];
-    if (n->kind == AX_BN_ACCUM) gen_accum(&kg, i, true);
-    else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) i = gen_op(&kg, i);
-    else if (n->kind == AX_BN_SAVE) gen_save(&kg, i);
+    if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP && kg->t[i].off2 >= 0) {
+      /* landed, and visible to the thread that copied them: one copy of more than one
+       * element is not the element-wise mapping, so other readers need a barrier */
+      kg->t[i].dirty = kg->t[i].aw > (int)ax_dtype_bytes(n->dtype) ? SCATTERED : ELEMWISE;
+    } else if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP) gen_iter(kg, i);
+    else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) i = gen_op(kg, i);
+    else if (n->kind == AX_BN_ACCUM) gen_accum(kg, i, false);
   }
-  e->ind = 0;
-  fprintf(e->f, "}\n// axle: kernel %s barriers %d\n", k->name, kg.barriers);
-  fprintf(e->f, "#define AX_SMEM_K%d %" PRId64 "\n#define AX_SMEM_DYN_K%d %d\n", s, dyn ? total : (int64_t)0,
-          s, dyn ? 1 : 0);
-  free(uses);
-  free(writes);
+  if (k->forloop > 1) barrier(kg, "the next iteration overwrites this one's tiles");
+  e->ind--;
+  line(e, "}");
+}
+
+/* After the loop: the reductions finish (accumulators), post operators, stores. */
+static void emit_post(KGen *kg) {
+  line(kg->e, "// after the loop: accumulators finished, post operators, stores");
+  for (int i = 0; i < kg->k->nnodes; i++) {
+    const AxBNode *n = &kg->k->nodes[i];
+    if (n->kind == AX_BN_ACCUM) gen_accum(kg, i, true);
+    else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) i = gen_op(kg, i);
+    else if (n->kind == AX_BN_SAVE) gen_save(kg, i);
+  }
+}
+
+/* Kernel statement s of g as one __global__ function, phase by phase; false after
+ * reporting a kernel the target cannot run (grid, shared memory). */
+static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, const AxCudaOpts *o,
+                        AxDiag *d) {
+  const AxKernel *k = g->stmts[s].kernel;
+  int nn = k->nnodes;
+  int64_t nt = k->block[0] * k->block[1] * k->block[2];
+  if (!grid_ok(k, d)) return false;
+  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
+             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
+  SmemPlan p;
+  bool ok = plan_smem(&kg, target, o, &p, d);
+  if (ok) {
+    emit_notes(&kg, target, o, &p);
+    emit_signature(&kg, s);
+    e->ind = 1;
+    emit_tiles(&kg, &p);
+    if (p.db) emit_prologue(&kg);
+    emit_invariant(&kg);
+    emit_loop(&kg, p.db);
+    emit_post(&kg);
+    e->ind = 0;
+    fprintf(e->f, "}\n// axle: kernel %s barriers %d\n", k->name, kg.barriers);
+    fprintf(e->f, "#define AX_SMEM_K%d %" PRId64 "\n#define AX_SMEM_DYN_K%d %d\n", s, p.dyn ? p.total : (int64_t)0,
+            s, p.dyn ? 1 : 0);
+  }
   free(kg.t);
   free(kg.scr);
-  return true;
+  return ok;
 }
 
 /* ---- prelude, host entry, header -------------------------------------------------- */

@@ -240,176 +240,204 @@ static void index_str(const AxTShape *s, int64_t at, char *buf, size_t n) {
   if (u < n) snprintf(buf + u, n - u, "]");
 }
 
-int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
-  FILE *out = o->out;
-  const char *tmpd = getenv("TMPDIR");
+/* ---- the run, phase by phase -------------------------------------------------------- */
+
+/* One emulation: its temporary directory and the files in it, the inputs and the
+ * reference's tensors. */
+typedef struct Emu {
+  const AxMugraph *g;
+  const AxEmuOpts *o;
+  FILE *out;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/axle-emu-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
-  if (!mkdtemp(dir)) {
-    fprintf(out, "axle emulate: cannot create a temporary directory: %s\n", strerror(errno));
-    return 2;
-  }
-  char id[128];
-  ax_cuda_ident(g->name, id, sizeof id);
-  int ni = 0;
-  for (int s = 0; s < g->nstmts; s++) ni += g->stmts[s].kind == AX_KS_INPUT;
-  /* the names written into dir, for the cleanup */
-  const char **names = ax_xcalloc((size_t)(ni + g->noutputs + 8), sizeof *names);
-  int nnames = 0;
-  char **bufs = ax_xcalloc((size_t)(ni + g->noutputs + 1), sizeof *bufs);
-  static const char *const inames[] = {"in0.bin", "in1.bin", "in2.bin", "in3.bin", "in4.bin", "in5.bin",
-                                       "in6.bin", "in7.bin"};
-  int status = 2;
-  char *hp = path_in(dir, "axle_emu.h"), *kp = path_in(dir, "kernel.cu"), *dp = path_in(dir, "driver.cpp");
-  char *ep = path_in(dir, "emu"), *lp = path_in(dir, "log.txt");
-  names[nnames++] = "axle_emu.h";
-  names[nnames++] = "kernel.cu";
-  names[nnames++] = "driver.cpp";
-  names[nnames++] = "emu";
-  names[nnames++] = "log.txt";
-  AxTensor *vals = ax_xcalloc((size_t)g->ntensors + 1, sizeof *vals);
-  double **din = ax_xcalloc((size_t)ni + 1, sizeof *din);
-  AxArena *a = ax_arena_new();
-  if (!write_file(hp, ax_emu_runtime_h, strlen(ax_emu_runtime_h))) goto io_fail;
-  if (o->source) {
-    if (!copy_file(o->source, kp)) {
-      fprintf(out, "axle emulate: cannot read '%s'\n", o->source);
-      status = 3;
-      goto done;
+  char id[128];          /* the graph's C identifier */
+  const char **names;    /* the names written into dir, for the cleanup */
+  int nnames;
+  char *hp, *kp, *dp, *ep, *lp;   /* runtime header, kernel, driver, binary, log */
+  int ni;                /* graph inputs */
+  AxTensor *vals;        /* per kernel tensor: the interpreter's values (inputs first) */
+  double **din;          /* per input: its values */
+  AxArena *a;
+} Emu;
+
+/* A phase that succeeded returns GO_ON; any other value is the run's exit status. */
+enum { GO_ON = -1 };
+
+static int io_fail(const Emu *x) {
+  fprintf(x->out, "axle emulate: cannot write or read files in '%s'\n", x->dir);
+  return 2;
+}
+
+/* The runtime header, the kernel source (FILE.cu, or generated for sm_90) and the driver. */
+static int write_sources(Emu *x, AxDiag *d) {
+  if (!write_file(x->hp, ax_emu_runtime_h, strlen(ax_emu_runtime_h))) return io_fail(x);
+  if (x->o->source) {
+    if (!copy_file(x->o->source, x->kp)) {
+      fprintf(x->out, "axle emulate: cannot read '%s'\n", x->o->source);
+      return 3;
     }
   } else {
-    FILE *f = fopen(kp, "w");
-    if (!f) goto io_fail;
-    bool ok = ax_cuda_emit(f, g, AX_CUDA_SM90, d);
-    if (fclose(f) != 0 && ok) goto io_fail;
+    FILE *f = fopen(x->kp, "w");
+    if (!f) return io_fail(x);
+    bool ok = ax_cuda_emit(f, x->g, AX_CUDA_SM90, d);
+    if (fclose(f) != 0 && ok) return io_fail(x);
+    if (!ok) return 3;
+  }
+  FILE *f = fopen(x->dp, "w");
+  if (!f) return io_fail(x);
+  write_driver(f, x->g, x->id);
+  if (fclose(f) != 0) return io_fail(x);
+  return GO_ON;
+}
+
+/* The inputs: uniform in [-0.5, 0.5] from the seed, rounded to the dtype; in%d.bin for the
+ * program, x->vals for the interpreter. */
+static int write_inputs(Emu *x) {
+  static const char *const inames[] = {"in0.bin", "in1.bin", "in2.bin", "in3.bin", "in4.bin", "in5.bin",
+                                       "in6.bin", "in7.bin"};
+  const AxMugraph *g = x->g;
+  AxRng r;
+  ax_rng_init(&r, x->o->seed, 0x20000);
+  int i = 0;
+  for (int s = 0; s < g->nstmts; s++) {
+    if (g->stmts[s].kind != AX_KS_INPUT) continue;
+    int ti = g->stmts[s].t;
+    const AxKTensor *t = &g->tensors[ti];
+    size_t n = (size_t)ax_shape_numel(&t->shape), es = ax_dtype_bytes(t->dtype);
+    x->din[i] = ax_xmalloc(n * sizeof(double) + 1);
+    unsigned char *raw = ax_xmalloc(n * es + 1);
+    for (size_t k = 0; k < n; k++) {
+      x->din[i][k] = ax_values_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
+      encode(t->dtype, x->din[i][k], raw + k * es);
+    }
+    x->vals[ti] = (AxTensor){t->shape, x->din[i]};
+    char nm[32];
+    snprintf(nm, sizeof nm, "in%d.bin", i);
+    char *p = path_in(x->dir, nm);
+    bool ok = write_file(p, raw, n * es);
+    free(p);
+    free(raw);
+    if (i < (int)AX_COUNTOF(inames)) x->names[x->nnames++] = inames[i];
+    else x->names[x->nnames++] = ax_arena_strdup(x->a, nm);
+    if (!ok) return io_fail(x);
+    i++;
+  }
+  return GO_ON;
+}
+
+/* The kernel and the driver, compiled by $CXX (default g++) with the emulator's runtime. */
+static int compile(Emu *x) {
+  const char *cxx = x->o->cxx ? x->o->cxx : getenv("CXX");
+  if (!cxx || !*cxx) cxx = "g++";
+  char *argv[] = {(char *)cxx, "-std=c++17", "-O2", "-w", "-DAXLE_EMU", "-I", x->dir, "-x", "c++",
+                  x->kp, x->dp, "-o", x->ep, NULL};
+  int rc = run(argv, x->lp);
+  if (rc == 0) return GO_ON;
+  if (rc == 127) fprintf(x->out, "axle emulate: cannot run the C++ compiler '%s' (set CXX)\n", cxx);
+  else fprintf(x->out, "axle emulate: the generated source does not compile for the CPU (%s):\n", cxx);
+  print_log(x->out, x->lp);
+  return 2;
+}
+
+/* The emulated program, which writes out%d.bin. */
+static int execute(Emu *x) {
+  char *argv[] = {x->ep, x->dir, NULL};
+  int rc = run(argv, x->lp);
+  if (rc == 0) return GO_ON;
+  fprintf(x->out, "axle emulate: the emulated program failed (%s):\n",
+          rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal" : "exit status");
+  print_log(x->out, x->lp);
+  if (rc > 0 && rc != 5) fprintf(x->out, "    (exit status %d)\n", rc);
+  return 2;
+}
+
+/* The reference (the μGraph in doubles, stored tensors rounded to their dtype) against
+ * every output the program wrote: 0 all within tolerance, 1 some not. */
+static int compare(Emu *x) {
+  const AxMugraph *g = x->g;
+  FILE *out = x->out;
+  AxTDomain stored = ax_values_float(true);
+  ax_interp_run(g, &stored, x->a, x->vals);
+  fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
+               "float interpreter with storage rounding\n", g->name, x->o->seed);
+  bool bad = false;
+  for (int i = 0; i < g->noutputs; i++) {
+    const AxKTensor *t = &g->tensors[g->outputs[i]];
+    size_t n = (size_t)ax_shape_numel(&t->shape), es = ax_dtype_bytes(t->dtype);
+    unsigned char *raw = ax_xmalloc(n * es + 1);
+    char nm[32];
+    snprintf(nm, sizeof nm, "out%d.bin", i);
+    x->names[x->nnames++] = ax_arena_strdup(x->a, nm);
+    char *p = path_in(x->dir, nm);
+    bool ok = read_file(p, raw, n * es);
+    free(p);
     if (!ok) {
-      status = 3;
-      goto done;
-    }
-  }
-  {
-    FILE *f = fopen(dp, "w");
-    if (!f) goto io_fail;
-    write_driver(f, g, id);
-    if (fclose(f) != 0) goto io_fail;
-  }
-  /* inputs: uniform in [-0.5, 0.5], rounded to the dtype */
-  {
-    AxRng r;
-    ax_rng_init(&r, o->seed, 0x20000);
-    int i = 0;
-    for (int s = 0; s < g->nstmts; s++) {
-      if (g->stmts[s].kind != AX_KS_INPUT) continue;
-      int ti = g->stmts[s].t;
-      const AxKTensor *t = &g->tensors[ti];
-      size_t n = (size_t)ax_shape_numel(&t->shape), es = ax_dtype_bytes(t->dtype);
-      din[i] = ax_xmalloc(n * sizeof(double) + 1);
-      unsigned char *raw = ax_xmalloc(n * es + 1);
-      for (size_t k = 0; k < n; k++) {
-        din[i][k] = ax_values_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
-        encode(t->dtype, din[i][k], raw + k * es);
-      }
-      vals[ti] = (AxTensor){t->shape, din[i]};
-      char nm[32];
-      snprintf(nm, sizeof nm, "in%d.bin", i);
-      char *p = path_in(dir, nm);
-      bool ok = write_file(p, raw, n * es);
-      free(p);
       free(raw);
-      if (i < (int)AX_COUNTOF(inames)) names[nnames++] = inames[i];
-      else names[nnames++] = ax_arena_strdup(a, nm);
-      if (!ok) goto io_fail;
-      i++;
+      return io_fail(x);
     }
+    double *y = ax_xmalloc(n * sizeof(double) + 1);
+    for (size_t k = 0; k < n; k++) y[k] = decode(t->dtype, raw + k * es);
+    free(raw);
+    int64_t at, nonfinite;
+    const double *ref = x->vals[g->outputs[i]].data;
+    double rel = rel_error(ref, y, (int64_t)n, &at, &nonfinite);
+    double tol = x->o->tol > 0 ? x->o->tol : ax_emu_default_tol(t->dtype);
+    bool fine = rel <= tol;
+    char idx[128];
+    index_str(&t->shape, at, idx, sizeof idx);
+    fprintf(out, "  output '%s' %s: max relative error %.3g (tolerance %.3g)", t->name,
+            ax_dtype_name(t->dtype), rel, tol);
+    if (nonfinite)
+      fprintf(out, "; %" PRId64 " of %zu reference elements are inf/nan (the mugraph overflows its "
+              "storage type) and match", nonfinite, n);
+    fputs(fine ? "\n" : "", out);
+    if (!fine) fprintf(out, " at %s: %.6g instead of %.6g\n", idx, y[at], ref[at]);
+    bad |= !fine;
+    free(y);
   }
-  /* compile */
-  {
-    const char *cxx = o->cxx ? o->cxx : getenv("CXX");
-    if (!cxx || !*cxx) cxx = "g++";
-    char *argv[] = {(char *)cxx, "-std=c++17", "-O2", "-w", "-DAXLE_EMU", "-I", dir, "-x", "c++",
-                    kp, dp, "-o", ep, NULL};
-    int rc = run(argv, lp);
-    if (rc != 0) {
-      if (rc == 127) fprintf(out, "axle emulate: cannot run the C++ compiler '%s' (set CXX)\n", cxx);
-      else fprintf(out, "axle emulate: the generated source does not compile for the CPU (%s):\n", cxx);
-      print_log(out, lp);
-      goto done;
-    }
+  fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what the mugraph computes\n"
+                   : "agrees: the generated kernels compute what the mugraph computes\n");
+  return bad ? 1 : 0;
+}
+
+int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
+  Emu x = {.g = g, .o = o, .out = o->out};
+  const char *tmpd = getenv("TMPDIR");
+  snprintf(x.dir, sizeof x.dir, "%s/axle-emu-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+  if (!mkdtemp(x.dir)) {
+    fprintf(x.out, "axle emulate: cannot create a temporary directory: %s\n", strerror(errno));
+    return 2;
   }
-  /* run */
-  {
-    char *argv[] = {ep, dir, NULL};
-    int rc = run(argv, lp);
-    if (rc != 0) {
-      fprintf(out, "axle emulate: the emulated program failed (%s):\n",
-              rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal" : "exit status");
-      print_log(out, lp);
-      if (rc > 0 && rc != 5) fprintf(out, "    (exit status %d)\n", rc);
-      goto done;
-    }
-  }
-  /* reference: the μGraph in doubles, stored tensors rounded to their dtype */
-  {
-    AxTDomain stored = ax_values_float(true);
-    ax_interp_run(g, &stored, a, vals);
-    fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
-                 "float interpreter with storage rounding\n", g->name, o->seed);
-    bool bad = false;
-    for (int i = 0; i < g->noutputs; i++) {
-      const AxKTensor *t = &g->tensors[g->outputs[i]];
-      size_t n = (size_t)ax_shape_numel(&t->shape), es = ax_dtype_bytes(t->dtype);
-      unsigned char *raw = ax_xmalloc(n * es + 1);
-      char nm[32];
-      snprintf(nm, sizeof nm, "out%d.bin", i);
-      names[nnames++] = ax_arena_strdup(a, nm);
-      char *p = path_in(dir, nm);
-      bool ok = read_file(p, raw, n * es);
-      free(p);
-      if (!ok) {
-        free(raw);
-        goto io_fail;
-      }
-      double *y = ax_xmalloc(n * sizeof(double) + 1);
-      for (size_t k = 0; k < n; k++) y[k] = decode(t->dtype, raw + k * es);
-      free(raw);
-      int64_t at, nonfinite;
-      const double *x = vals[g->outputs[i]].data;
-      double rel = rel_error(x, y, (int64_t)n, &at, &nonfinite);
-      double tol = o->tol > 0 ? o->tol : ax_emu_default_tol(t->dtype);
-      bool fine = rel <= tol;
-      char idx[128];
-      index_str(&t->shape, at, idx, sizeof idx);
-      fprintf(out, "  output '%s' %s: max relative error %.3g (tolerance %.3g)", t->name,
-              ax_dtype_name(t->dtype), rel, tol);
-      if (nonfinite)
-        fprintf(out, "; %" PRId64 " of %zu reference elements are inf/nan (the mugraph overflows its "
-                "storage type) and match", nonfinite, n);
-      fputs(fine ? "\n" : "", out);
-      if (!fine) fprintf(out, " at %s: %.6g instead of %.6g\n", idx, y[at], x[at]);
-      bad |= !fine;
-      free(y);
-    }
-    fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what the mugraph computes\n"
-                     : "agrees: the generated kernels compute what the mugraph computes\n");
-    status = bad ? 1 : 0;
-  }
-  goto done;
-io_fail:
-  fprintf(out, "axle emulate: cannot write or read files in '%s'\n", dir);
-  status = 2;
-done:
-  if (o->keep) fprintf(out, "emulate: files kept in %s\n", dir);
-  else remove_dir(dir, names, nnames);
-  for (int i = 0; i < ni; i++) free(din[i]);
-  free(din);
-  free(vals);
-  free(bufs);
-  free(names);
-  free(hp);
-  free(kp);
-  free(dp);
-  free(ep);
-  free(lp);
-  ax_arena_free(a);
+  ax_cuda_ident(g->name, x.id, sizeof x.id);
+  for (int s = 0; s < g->nstmts; s++) x.ni += g->stmts[s].kind == AX_KS_INPUT;
+  x.names = ax_xcalloc((size_t)(x.ni + g->noutputs + 8), sizeof *x.names);
+  x.hp = path_in(x.dir, "axle_emu.h");
+  x.kp = path_in(x.dir, "kernel.cu");
+  x.dp = path_in(x.dir, "driver.cpp");
+  x.ep = path_in(x.dir, "emu");
+  x.lp = path_in(x.dir, "log.txt");
+  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt"};
+  for (size_t i = 0; i < AX_COUNTOF(fixed); i++) x.names[x.nnames++] = fixed[i];
+  x.vals = ax_xcalloc((size_t)g->ntensors + 1, sizeof *x.vals);
+  x.din = ax_xcalloc((size_t)x.ni + 1, sizeof *x.din);
+  x.a = ax_arena_new();
+
+  int status = write_sources(&x, d);
+  if (status == GO_ON) status = write_inputs(&x);
+  if (status == GO_ON) status = compile(&x);
+  if (status == GO_ON) status = execute(&x);
+  if (status == GO_ON) status = compare(&x);
+
+  if (o->keep) fprintf(x.out, "emulate: files kept in %s\n", x.dir);
+  else remove_dir(x.dir, x.names, x.nnames);
+  for (int i = 0; i < x.ni; i++) free(x.din[i]);
+  free(x.din);
+  free(x.vals);
+  free(x.names);
+  free(x.hp);
+  free(x.kp);
+  free(x.dp);
+  free(x.ep);
+  free(x.lp);
+  ax_arena_free(x.a);
   return status;
 }

@@ -59,6 +59,15 @@ refused "--memory too small" "--memory takes" "$AXLE" verify --memory 1 "$rule"
 refused "--max-input 0" "--max-input takes MiB from 1 to 1024" "$AXLE" check --max-input 0 "$rule"
 refused "--max-input huge" "--max-input takes" "$AXLE" verify --max-input 5000 "$rule"
 refused "equiv unknown option" "unknown option '--bogus'" "$AXLE" equiv --bogus 1 "$prog" "$mug"
+# a value option that ends the line has no value: the operand before it is not its value
+refused "verify FILE --jobs" "verify: --jobs needs a value" "$AXLE" verify "$rule" --jobs
+refused "cuda GRAPH --output" "axle: error: option needs a value" "$AXLE" cuda "$mug" --output
+refused "check FILE --max-input" "check: --max-input takes MiB from 1 to 1024" "$AXLE" check "$rule" --max-input
+# every verb takes options after its operands (one option table per verb: cli/opts.h)
+"$AXLE" cost "$mug" --format json >"$tmp/o.json" 2>"$tmp/o.err"
+check "cost GRAPH --format json: options after the operand" jq -e '.mugraph == "lora"' "$tmp/o.json"
+"$AXLE" mugraph check "$mug" --max-input 2 >"$tmp/o.out" 2>&1
+check "mugraph check GRAPH --max-input 2: exit 0" grep -q "is valid" "$tmp/o.out"
 
 # nothing to verify
 mkdir "$tmp/empty"

@@ -4,7 +4,8 @@
 # from docs/superopt-found/) and docs/results-gpu.md (tools/gpu-results.py, from
 # docs/gpu-run/ and the cost model of this axle) are each written again into a scratch
 # directory and must equal the committed page byte for byte — a hand edit, or a generator
-# changed without its page, fails here. And the check can fail: other data give another page.
+# changed without its page, fails here; so does README.md's corpus table when it is not
+# tools/corpus-table.sh's output. And the check can fail: other data give another page.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -21,7 +22,13 @@ if command -v jq > /dev/null && command -v gnuplot > /dev/null; then
   check "results.md: other data, another page" has "$tmp/other/r.md" '\*\*1 discrepancies\.\*\*'
   check "results.md: no prose carried from an older page" \
     bash -c '! grep -q "^## Shortcuts\|Measured on" "$0"' "$tmp/docs/results.md"
-else
+fi
+if command -v jq > /dev/null; then
+  check "README.md: the corpus table is tools/corpus-table.sh's" \
+    diff -u <(tools/corpus-table.sh) \
+      <(sed -n '/^<!-- corpus-table: begin -->$/,/^<!-- corpus-table: end -->$/p' README.md | sed '1d;$d')
+fi
+if ! command -v jq > /dev/null || ! command -v gnuplot > /dev/null; then
   echo "docs_regen: jq or gnuplot missing, results.md not checked (make deps installs them)"
 fi
 

@@ -6,20 +6,28 @@
 # go to docs/superopt-found/NAME.mug with their DOT drawing (NAME.dot, and NAME.svg when
 # Graphviz is installed). Run from the repository root after `make build`; GATE=1 searches
 # gated by rules/superopt (which must then prove every axiom the pruner uses).
+#
+# tools/superopt-results.sh --render [OUT.md] — writes the page again from what the last
+# run left in docs/superopt-found/ (the searches' JSON, the costs, the graphs, and run.tsv:
+# the run's options, date, machine and each benchmark's exit status and wall time), without
+# searching; the same files give the same page (tests/e2e/docs_regen.sh checks it).
 set -u
+dir=docs/superopt-found
+render=0 out=docs/results-superopt.md
+if [ "${1:-}" = --render ]; then render=1; out=${2:-$out}; fi
+NAMES="rmsnorm_linear gated_mlp lora gqa qknorm ntrans"
+tu() { python3 -c "import json,sys; print('%.2f' % json.load(open(sys.argv[1]))['time_us'])" "$1"; }
+if [ $render = 0 ]; then
 limit=${1:-60}
 jobs=${2:-2}
 axle=${AXLE:-build/axle}
-out=docs/results-superopt.md
-dir=docs/superopt-found
 mkdir -p "$dir"
 gate=(--no-gate)
 [ "${GATE:-0}" = 1 ] && gate=(--rules rules/superopt)   # GATE=1: only with every axiom proved
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-tu() { python3 -c "import json,sys; print('%.2f' % json.load(open(sys.argv[1]))['time_us'])" "$1"; }
-rows=""
 load0=$(cut -d' ' -f1 /proc/loadavg)
-for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+runs=""
+for p in $NAMES; do
   ex=superopt/examples
   "$axle" cost $ex/$p.mug --format json >"$dir/$p.hand.json"
   "$axle" cost $ex/$p.axl --format json >"$dir/$p.naive.json"
@@ -29,6 +37,27 @@ for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
     --format json --output "$dir/$p.mug" >"$dir/$p.search.json" 2>"$dir/$p.search.err"
   status=$?
   wall=$(echo "$(date +%s.%N) - $start" | bc)
+  if [ "$status" -eq 0 ]; then
+    "$axle" mugraph dot "$dir/$p.mug" >"$dir/$p.dot"
+    command -v dot >/dev/null && dot -Tsvg "$dir/$p.dot" -o "$dir/$p.svg"
+  fi
+  runs+="bench	$p	$status	${wall%??????}"$'\n'
+  echo "$p: exit $status ($(tu "$dir/$p.hand.json") us hand-written)" >&2
+done
+{
+  printf 'limit\t%s\njobs\t%s\ngate\t%s\ndate\t%s\nmachine\t%s\nload0\t%s\nload1\t%s\n' \
+    "$limit" "$jobs" "${gate[*]}" "$(date -u +%Y-%m-%d)" "$machine" "$load0" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%s' "$runs"
+} >"$dir/run.tsv"
+fi
+
+# The page, from the files of the run alone.
+[ -s "$dir/run.tsv" ] || { echo "superopt-results: $dir/run.tsv: no recorded run" >&2; exit 2; }
+meta() { awk -F '\t' -v k="$1" '$1 == k { print $2 }' "$dir/run.tsv"; }
+limit=$(meta limit) jobs=$(meta jobs) gate=$(meta gate) machine=$(meta machine)
+rows=""
+for p in $NAMES; do
+  read -r status wall <<<"$(awk -F '\t' -v p="$p" '$1 == "bench" && $2 == p { print $3, $4 }' "$dir/run.tsv")"
   read -r secs bestat states cands checked best mspc finals <<<"$(python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 b=d['best_time_us']
@@ -36,22 +65,19 @@ print('%.1f' % d['search_seconds'], '-' if b is None else '%.1f' % d['best_found
       '%.1f' % d['ms_per_check'] if d['checked'] else '-', '%.1f' % d['final_check_seconds'])" "$dir/$p.search.json")"
   hand=$(tu "$dir/$p.hand.json"); naive=$(tu "$dir/$p.naive.json")
   if [ "$status" -eq 0 ]; then
-    "$axle" mugraph dot "$dir/$p.mug" >"$dir/$p.dot"
-    command -v dot >/dev/null && dot -Tsvg "$dir/$p.dot" -o "$dir/$p.svg"
     kernels=$(grep -c '^  kernel ' "$dir/$p.mug")
     verdict=$(python3 -c "print('at least as fast as hand-written' if $best <= $hand else 'slower than hand-written')")
   else
     kernels=-; verdict="no graph better than naive within the limit"
   fi
-  rows+="| $p | $bestat | $secs | ${wall%??????} | $states | $cands | $checked | $mspc | $finals | $best | $hand | $naive | $kernels | $verdict |"$'\n'
-  echo "$p: exit $status, best $best us, hand $hand us, naive $naive us (${secs} s)" >&2
+  rows+="| $p | $bestat | $secs | $wall | $states | $cands | $checked | $mspc | $finals | $best | $hand | $naive | $kernels | $verdict |"$'\n'
 done
 {
   echo "# Superoptimizer results (modelled)"
   echo
-  echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(date -u +%Y-%m-%d) — a shared"
-  echo "machine ($machine; load average $load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end),"
-  echo "\`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`${gate[*]}\`."
+  echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(meta date) — a shared"
+  echo "machine ($machine; load average $(meta load0) at the start, $(meta load1) at the end),"
+  echo "\`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`$gate\`."
   echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), with"
   echo "the generated code's constants calibrated against the kernels measured on a GPU"
   echo "(docs/results-gpu.md, which also holds the measured times). A benchmark whose best graph"
@@ -73,7 +99,7 @@ done
   echo "it was written: exact field tests only, never a law of sqrt judged in doubles."
   echo
   echo "## Found graphs"
-  for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+  for p in $NAMES; do
     echo
     echo "### $p"
     echo

@@ -2,7 +2,7 @@
 # Turns `axle verify --format json` output into a results page and a time plot.
 #
 #   tools/timing-report.sh [--wall SECONDS] [--ieee IEEE.json [--ieee-wall SECONDS]]
-#                          RESULTS.json [PAGE.md [PLOT.svg|PLOT.png]]
+#                          [--run TEXT] [--fuzz FUZZ.json] RESULTS.json [PAGE.md [PLOT.svg|PLOT.png]]
 #
 # --ieee adds the section of tools/ieee-table.sh (which XLA rules hold in f32/f16/bf16)
 # from a run of `axle verify --numbers ieee --format json rules/xla`.
@@ -11,20 +11,32 @@
 # TensorRight reports (how many under 1 s, the maximum, the mean; also p50, p90 and the
 # total), how many rules are verified for every element type, the results that were not
 # verified with their reasons, and, for rules/xla, TensorRight's published figures side by
-# side. --wall gives the run's wall-clock time (e.g. with --jobs 2) for the page.
+# side. --wall gives the run's wall-clock time (e.g. with --jobs 2) for the page; --run one
+# line on how the run was made (command, date, machine); --fuzz the figures of a verdict
+# fuzzer run (the --stats JSON of tools/verdict-fuzz.sh, with command, date and machine).
+# The page is written whole from these inputs: nothing in it is kept from an older page.
 # PLOT (default docs/results-cdf.svg, next to PAGE): the cumulative distribution of the
 # times, drawn by gnuplot (SVG or PNG after the file's extension). The figures are printed
 # on standard output too. Results answered from the cache (`"cached": true`) report the
 # time of the verification that stored them; the page says how many there were.
+# tools/results-md.sh runs this over the recorded data in docs/data/.
 # Needs jq and gnuplot (Debian: jq, gnuplot-nox).
 set -eu
-wall=
+wall= run= fuzz=
 ieee= ieee_wall=
-if [ $# -ge 2 ] && [ "$1" = --wall ]; then wall=$2; shift 2; fi
-if [ $# -ge 2 ] && [ "$1" = --ieee ]; then ieee=$2; shift 2; fi
-if [ $# -ge 2 ] && [ "$1" = --ieee-wall ]; then ieee_wall=$2; shift 2; fi
+while [ $# -ge 2 ]; do
+  case $1 in
+    --wall) wall=$2 ;;
+    --ieee) ieee=$2 ;;
+    --ieee-wall) ieee_wall=$2 ;;
+    --run) run=$2 ;;
+    --fuzz) fuzz=$2 ;;
+    *) break ;;
+  esac
+  shift 2
+done
 if [ $# -lt 1 ] || [ $# -gt 3 ] || [ "$1" = --help ]; then
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && [ "$1" = --help ] && exit 0
   exit 2
 fi
@@ -98,11 +110,10 @@ set label "1 s" at 1000, graph 0.05 offset 0.5,0
 plot "$tmp/cdf.dat" using 1:2 with steps linewidth 2 title "$(fig solvers)"
 EOF
 
-# the page's text on how the times were made short and why each shortcut is sound (written
-# by hand, not generated): carried over from the page being replaced
-techniques=$([ -f "$page" ] && awk '/^### Speed: the techniques/ {f = 1} f && /^## / {exit} f' "$page" || true)
-# ... and the figures of the verdict fuzzer (tools/verdict-fuzz.sh), kept at the end
-fuzzing=$([ -f "$page" ] && awk '/^## Verdict fuzzing/ {f = 1; print; next} f && /^## / {exit} f' "$page" || true)
+if [ -n "$fuzz" ]; then
+  jq -e '.rules and .results and .verdicts and .brute' "$fuzz" > /dev/null 2>&1 ||
+    { echo "timing-report: $fuzz: not the --stats JSON of tools/verdict-fuzz.sh" >&2; exit 2; }
+fi
 
 {
   echo "# Verification results"
@@ -111,6 +122,7 @@ fuzzing=$([ -f "$page" ] && awk '/^## Verdict fuzzing/ {f = 1; print; next} f &&
   echo "(solver: $(fig solvers)) on $(fig files) files in $(fig dirs)."
   echo "One row per rule and element type; times are wall-clock milliseconds of the whole"
   echo "verification (bound inference, every rank instance)."
+  [ -n "$run" ] && echo "Run: $run."
   [ "$(fig cached)" != 0 ] && echo "$(fig cached) results came from the result cache; their time is that of the verification that stored them."
   echo
   echo "**$summary.** Verdicts: $(fig verified) verified ($(fig single) of them by one solver alone), $(fig invalid) invalid, $(fig unknown) unknown, $(fig trivial) trivial; $(fig met) of $n as expected."
@@ -118,7 +130,9 @@ fuzzing=$([ -f "$page" ] && awk '/^## Verdict fuzzing/ {f = 1; print; next} f &&
   echo "Rules verified for every element type: $(fig rules_verified) of $(fig rules);" \
     "$(fig rules_under_1s) of them in under 1 s (all their element types together). p50 $(fig median_ms) ms, p90 $(fig p90_ms) ms per result$([ -n "$wall" ] && echo "; wall-clock time of the run: $wall s")."
   echo
-  [ -n "$techniques" ] && { printf '%s\n' "$techniques"; echo; }
+  echo "How the solving is made fast, and why each shortcut is sound: [semantics.md](semantics.md),"
+  echo "\"Shortcuts in solving, and why each is sound\"."
+  echo
   if [ "$(fig dirs)" = rules/xla ]; then
     echo "Side by side with TensorRight's published figures (POPL'25, an i9-13900K; its 118 rules,"
     echo "without the generalized FoldConvInputPad, which this corpus adds as a 119th rule):"
@@ -169,7 +183,26 @@ fuzzing=$([ -f "$page" ] && awk '/^## Verdict fuzzing/ {f = 1; print; next} f &&
   echo "| category | rule | type | verdict | expected | bounds | instances | queries | time (ms) | confirmed by |"
   echo "|---|---|---|---|---|---|---:|---:|---:|---|"
   jq -r '.[] | "| \(.file | sub(".*/"; "") | sub("\\.axl$"; "")) | `\(.rule)` (\(.file):\(.line)) | \(.type // "-") | \(.verdict)\(if .vacuous then " (vacuous)" elif .trivial then " (trivial)" else "" end)\(if .met then "" else " **not met**" end) | \(.expected) | \(.bounds | to_entries | map("\(.key)=\(.value)") | join(", ") | if . == "" then "-" else . end) | \(.instances) | \(.queries) | \(.time_ms) | \(if (.confirmed_by // []) | length > 0 then .confirmed_by | join("+") else .solver end) |"' "$tmp/all.json"
-  if [ -n "$fuzzing" ]; then echo; printf '%s\n' "$fuzzing"; fi
+  if [ -n "$fuzz" ]; then   # the figures of a verdict-fuzzer run
+    echo
+    echo "## Verdict fuzzing"
+    echo
+    jq -r '
+      def n: tostring | if length > 3 then .[:-3] + "," + .[-3:] else . end;
+      def c($o; $k): ($o[$k] // 0) | n;
+      "`\(.command)` (tools/verdict-fuzz.py; how it works: [architecture.md](architecture.md), " +
+      "\"The verdict fuzzer\"), \(.date), \(.machine): \(.rules | n) rules generated " +
+      "(\(.mutants | n) of them corpus mutants), \(.well_formed | n) well-formed, " +
+      "\(.ill_formed | n) ill-formed and discarded; \(.results | n) results (rule × element type): " +
+      "\(c(.verdicts; "verified")) VERIFIED, \(c(.verdicts; "invalid")) INVALID, " +
+      "\(c(.verdicts; "invalid-hint")) INVALID-HINT, \(c(.verdicts; "unknown")) UNKNOWN, " +
+      "\(c(.verdicts; "error")) ERROR. Brute force refuted \(c(.brute; "refuted")) and found no " +
+      "counterexample in \(c(.brute; "none")); \(c(.replays; "reproduced")) of the " +
+      "\(c(.verdicts; "invalid")) INVALID counterexamples were reproduced by `axle brute --instance`. " +
+      "**\(.discrepancies | n) discrepancies.**" +
+      (if (.kinds | length) > 0 then " By kind: " + ([.kinds | to_entries[] | "\(.key) \(.value)"] | join(", ")) + "." else "" end)
+    ' "$fuzz" | fold -s -w 95 | sed 's/ *$//'
+  fi
 } > "$page"
 
 echo "$summary"

@@ -1776,7 +1776,17 @@ class Stats:
                  self.results, v, b, sum(self.kinds.values())))
 
     def as_json(self, elapsed, args):
-        return {'seconds': round(elapsed, 1), 'seed': args.seed, 'jobs': args.jobs,
+        # command, date and machine: what docs/results.md says of the run (tools/timing-report.sh --fuzz)
+        model = ''
+        try:
+            with open('/proc/cpuinfo') as f:
+                model = next((ln.split(':', 1)[1].strip() for ln in f if ln.startswith('model name')), '')
+        except OSError:
+            pass
+        return {'command': 'tools/verdict-fuzz.sh %d %d --jobs %d' % (round(args.seconds), args.seed, args.jobs),
+                'date': time.strftime('%Y-%m-%d', time.gmtime()),
+                'machine': '%d cores%s' % (os.cpu_count() or 0, ', ' + model if model else ''),
+                'seconds': round(elapsed, 1), 'seed': args.seed, 'jobs': args.jobs,
                 'rules': self.generated, 'mutants': self.mutants,
                 'well_formed': self.well_formed, 'ill_formed': self.ill_formed,
                 'abandoned': self.abandoned, 'results': self.results,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The oracle of bound inference (issue 12, docs/semantics.md "How the rank bound is
+# The oracle of bound inference (docs/semantics.md "How the rank bound is
 # inferred"): the rules of rules/examples, rules/xla and tests/verify/bounds verified again
 # with --bound-slack 1 — every rank vector up to each inferred bound + 1 — keep their
 # verdicts; a VERIFIED rule that turned INVALID beyond its bounds would be an ERROR "bound
@@ -8,7 +8,7 @@
 # wrong only at rank 2 is caught as exactly that ERROR.
 #
 # Left out for time (z3 on 2 cores; 4–5 rank classes each, so slack 1 asks for 16–48
-# instances of nonlinear convolution arithmetic; times in NOTES.md, "Session 3"):
+# instances of nonlinear convolution arithmetic):
 #   rules/xla/conv.axl (conv_00, conv_01, conv_03), rules/xla/generalize.axl,
 #   rules/examples/fold_conv_input_pad.axl (the XLA and the generalized fold).
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# IEEE mode (issue 17, item 2): `axle verify --numbers ieee` checks rules in floating point
+# IEEE mode: `axle verify --numbers ieee` checks rules in floating point
 # at bounded ranks and sizes. Rules that hold over the reals but not in floats are INVALID
 # with a replayed float counterexample (associativity, x + 0 for x = -0, (x*y)/y); rules
 # that hold in floats are HOLDS-BOUNDED, which never meets `expect valid`; exp is not

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The superoptimizer's axioms (issue 14, item 3): every rule of rules/superopt is VERIFIED
+# The superoptimizer's axioms: every rule of rules/superopt is VERIFIED
 # (every name the search's pruning cites is there: superopt/search/prune.c ax_prune_axioms), every
 # mutated twin in rules/superopt-mutants is INVALID with a replayed counterexample, the
 # rules the verifier must not decide (tests/verify/axioms-unknown) are UNKNOWN with their

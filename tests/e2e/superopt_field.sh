@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `axle equiv` can be trusted by a search (issue 14, item 1): the field's primes are drawn
+# `axle equiv` can be trusted by a search: the field's primes are drawn
 # per run, so what fooled the old fixed pair (p = 4294967087, q = 2147483543) — constants
 # that differ by a multiple of p·q or of q under an exp, a graph that relies on Fermat's
 # little theorem in Zq — is told apart (and, with `--primes` set to the old pair, shown to

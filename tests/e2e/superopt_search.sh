@@ -105,7 +105,7 @@ check "bad program located" has "$tmp/e3" "bad.axl:3:"
 check "nothing found exit 1" [ "$st" -eq 1 ]
 check "nothing found not written" test ! -e "$tmp/none.mug"
 
-# 7. soundness of what is written (issue 14 review): a graph wrong by 1e-7 relative
+# 7. soundness of what is written: a graph wrong by 1e-7 relative
 # through a square root. `axle equiv` alone says "equivalent by testing, no bound" (the
 # doubles cannot see 1e-7); the search's final check accepts only what exact field tests
 # established, so the graph — injected first in the ranking by a test hook, as if the
@@ -138,7 +138,7 @@ for f in check_seconds ms_per_check check_cpu_seconds cpu_ms_per_check final_che
   check "json $f" has "$tmp/inj2.json" "\"$f\": "
 done
 
-# 8. a split level (issue 14 item 9): a kernel of partial results and the kernel that
+# 8. a split level: a kernel of partial results and the kernel that
 # reduces them, FlashDecoding's shape, on attention at a sixteenth of GQA's sizes. The
 # level alone, exhaustively: two kernels; the first reads every input, the second only
 # what the first saved, sums each partial dim to its width first; equivalent at full

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trinity's rewrite rules (issue 17 item 4): rules/trinity states the ones axle's language
+# Trinity's rewrite rules: rules/trinity states the ones axle's language
 # can state, each meeting its expectation (VERIFIED, or INVALID for Trinity's wrong rules);
 # rules/trinity-mutants holds wrong twins for every family, each INVALID;
 # tests/verify/trinity-unproved holds those axle cannot decide yet, each UNKNOWN; and the

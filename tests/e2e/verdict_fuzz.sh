@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The verdict fuzzer (tools/verdict-fuzz.py, docs/results.md "Verdict fuzzing"): about 20
+# The verdict fuzzer (tools/verdict-fuzz.py, docs/architecture.md "The verdict fuzzer"): about 20
 # seconds with a fixed seed must generate and check rules — VERIFIED and INVALID among them,
 # every INVALID's counterexample reproduced by brute force — and find no discrepancy. Then the
 # oracle is shown able to fail: a fake `axle` that turns every INVALID into VERIFIED, and one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Who stands behind a verdict (issue 12): by default every query goes to z3 and cvc5 and a
+# Who stands behind a verdict: by default every query goes to z3 and cvc5 and a
 # VERIFIED names who confirmed it; a lying solver binary cannot make a wrong rule VERIFIED;
 # a rule only one solver can decide is VERIFIED by that one, labelled, and --require-both
 # refuses it; trivial rules are reported as such and meet only `expect trivial`.

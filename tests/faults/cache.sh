@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A broken result cache (issue 13, items 6 and 7): a FIFO, a truncated, a corrupt or an
+# A broken result cache: a FIFO, a truncated, a corrupt or an
 # unreadable entry, and a read-only cache directory, are each a miss with a warning that
 # names the entry — never a hang, a crash or a failed run; `--dump-smt` with a warm cache
 # still writes every query.

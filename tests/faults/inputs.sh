@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile input files (issue 13, items 3, 5 and 8): what is not a regular file is refused
+# Hostile input files: what is not a regular file is refused
 # without being read (never a hang on a FIFO, never reading /dev/zero until memory runs
 # out); files above the input limit (--max-input, default 64 MiB) are refused; a huge
 # identifier is echoed shortened; deep nesting is a located error, not a crash; CR-only and

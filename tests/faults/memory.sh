@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory faults (issue 13, item 4): running out of memory is "axle: error: out of memory"
+# Memory faults: running out of memory is "axle: error: out of memory"
 # and exit 3, never SIGABRT (134); `axle equiv` computes what the shapes need before it
 # allocates anything and refuses above --memory (default 4096 MB). A worker that runs out
 # of memory fails its rule with ERROR (tests/unit/check_jobs.c, test_memory_limit).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Faults on the way out (issue 13, item 1; docs/cli.md "Faults and limits"): a write that
+# Faults on the way out (docs/cli.md "Faults and limits"): a write that
 # fails is exit 3 with "axle: error: cannot write FILE: <reason>", for every verb; a report
 # file is written under a temporary name and renamed, so a failed run leaves the old report
 # (or none), never a truncated one; stdout is line-buffered, so a killed run keeps the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The directory walk (issue 13, item 2): each file once, by device and inode, whatever the
+# The directory walk: each file once, by device and inode, whatever the
 # names it is reached by; a symbolic link cycle is a warning and is skipped, never walked
 # forever; a directory that cannot be read is an error (exit 3), not silently skipped.
 set -u

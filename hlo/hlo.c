@@ -395,7 +395,7 @@ static void check_shapes(Chk *c, const AxHloInstr *i) {
       ok = lb[k] >= 0 && lb[k] < l->rank && rb[k] >= 0 && rb[k] < r->rank && l->dims[lb[k]] == r->dims[rb[k]];
     for (int k = 0; ok && k < nlc; k++)
       ok = lc[k] >= 0 && lc[k] < l->rank && rc[k] >= 0 && rc[k] < r->rank && l->dims[lc[k]] == r->dims[rc[k]];
-    if (ok) ok = s->rank == l->rank + r->rank - 2 * nlb - 2 * nlc;
+    if (ok) ok = s->rank == l->rank + r->rank - nlb - 2 * nlc;
     if (!ok)
       BAD(c, at, "dot: %s and %s do not give %s with these batch and contracting dimensions",
           shape_text(c->a, l), shape_text(c->a, r), shape_text(c->a, s));

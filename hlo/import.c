@@ -173,6 +173,7 @@ static Val *let(Imp *im, const AxHloInstr *i, const char *expr) {
 
 /* The same value, now also known as instruction i (copy, a reshape to the same shape). */
 static Val *alias(Imp *im, const AxHloInstr *i, Val *v) {
+  if (v->kind == V_CUT) return v;   /* one cut, one input, named after the cut instruction */
   Val *w = mk(im, v->kind, i, i->shape);
   w->text = v->text;
   w->computed = v->computed;

@@ -241,6 +241,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, AxHloParser *p) {
     nexp = 0;
   } else {
     len = (size_t)snprintf(msg, sizeof msg, "unexpected %s", tokname(got));
+    if (got == YYSYMBOL_NAME || got == YYSYMBOL_INT || got == YYSYMBOL_FLOAT || got == YYSYMBOL_TYPE)
+      len += (size_t)snprintf(msg + len, sizeof msg - len, " '%.*s'",
+                              (int)(loc->end - loc->start > 40 ? 40 : loc->end - loc->start),
+                              p->src->text + loc->start);
   }
   if (got != YYSYMBOL_BADCHAR && nexp > 0 && nexp <= 5)
     for (int i = 0; i < nexp && len < sizeof msg; i++)

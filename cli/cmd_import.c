@@ -58,8 +58,18 @@ static bool write_json(AxOut *o, const char *file, const char *output, const AxH
 
 int ax_cmd_import(int argc, char **argv) {
   const char *file = NULL, *output = NULL, *format = "text";
+  bool operands_only = false;   /* after "--" */
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
+    if (operands_only || s[0] != '-' || !s[1]) {
+      if (file) return usage("too many arguments");
+      file = s;
+      continue;
+    }
+    if (strcmp(s, "--") == 0) {
+      operands_only = true;
+      continue;
+    }
     if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
       printf(USAGE "Imports the ENTRY computation of an XLA HLO text module as a tensor program;\n"
              "what the program language cannot express is cut (listed on stderr) and\n"
@@ -70,12 +80,8 @@ int ax_cmd_import(int argc, char **argv) {
       if (i + 1 >= argc) return usage("option needs a value");
       if (s[2] == 'o') output = argv[++i];
       else format = argv[++i];
-    } else if (s[0] == '-' && s[1]) {
-      return usage("unknown option");
-    } else if (!file) {
-      file = s;
     } else {
-      return usage("too many arguments");
+      return usage("unknown option");
     }
   }
   if (!file) return usage("import needs an .hlo file");

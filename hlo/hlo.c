@@ -211,12 +211,14 @@ const AxHloAttr *ax_hlo_attr(const AxHloInstr *i, const char *name) {
 
 AxHloComp *ax_hlo_comp(const AxHloModule *m, const char *name) {
   while (*name == ' ' || *name == '%') name++;
+  char buf[256];
   size_t n = strlen(name);
   while (n > 0 && name[n - 1] == ' ') n--;
-  for (int k = 0; k < m->ncomps; k++)
-    if (strlen(m->comps[k]->name) == n && strncmp(m->comps[k]->name, name, n) == 0)
-      return m->comps[k];
-  return NULL;
+  if (n >= sizeof buf) return NULL;
+  memcpy(buf, name, n);
+  buf[n] = 0;
+  int k = m->table ? ax_hlo_table_get(m->table, buf) : -1;
+  return k >= 0 ? m->comps[k] : NULL;
 }
 
 int ax_hlo_attr_ints(const char *v, int64_t *out, int max) {
@@ -264,6 +266,62 @@ int64_t ax_hlo_numel(const AxHloShape *s) {
     n *= s->dims[i];
   }
   return n;
+}
+
+/* ---- name tables: open addressing, grown at half load ---- */
+
+struct AxHloTable {
+  AxArena *a;
+  const char **keys;
+  int *vals;
+  size_t n, cap;
+};
+
+static size_t hash(const char *s) {
+  size_t h = 1469598103934665603u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+AxHloTable *ax_hlo_table_new(AxArena *a) {
+  AxHloTable *t = ax_arena_alloc(a, sizeof *t);
+  t->a = a;
+  t->cap = 16;
+  t->keys = ax_arena_alloc(a, sizeof *t->keys * t->cap);
+  t->vals = ax_arena_alloc(a, sizeof *t->vals * t->cap);
+  return t;
+}
+
+static size_t probe(const AxHloTable *t, const char *name) {
+  size_t i = hash(name) & (t->cap - 1);
+  while (t->keys[i] && strcmp(t->keys[i], name) != 0) i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+int ax_hlo_table_get(const AxHloTable *t, const char *name) {
+  size_t i = probe(t, name);
+  return t->keys[i] ? t->vals[i] : -1;
+}
+
+bool ax_hlo_table_add(AxHloTable *t, const char *name, int value) {
+  if (t->keys[probe(t, name)]) return false;
+  if (2 * (t->n + 1) > t->cap) {
+    AxHloTable old = *t;
+    t->cap *= 2;
+    t->keys = ax_arena_alloc(t->a, sizeof *t->keys * t->cap);
+    t->vals = ax_arena_alloc(t->a, sizeof *t->vals * t->cap);
+    for (size_t k = 0; k < old.cap; k++)
+      if (old.keys[k]) {
+        size_t i = probe(t, old.keys[k]);
+        t->keys[i] = old.keys[k];
+        t->vals[i] = old.vals[k];
+      }
+  }
+  size_t i = probe(t, name);
+  t->keys[i] = name;
+  t->vals[i] = value;
+  t->n++;
+  return true;
 }
 
 /* ---- the checking pass ---- */
@@ -465,13 +523,15 @@ static void check_comp(Chk *c, AxHloComp *comp) {
     BAD(c, comp->span, "computation '%s' has no instructions", comp->name);
     return;
   }
+  AxHloTable *names = ax_hlo_table_new(c->a);
+  for (int k = 0; k < comp->ninstrs; k++) {
+    comp->instrs[k]->index = k;
+    if (!ax_hlo_table_add(names, comp->instrs[k]->name, k))
+      BAD(c, comp->instrs[k]->name_span, "'%s' is already defined in computation '%s'",
+          comp->instrs[k]->name, comp->name);
+  }
   for (int k = 0; k < comp->ninstrs; k++) {
     AxHloInstr *i = comp->instrs[k];
-    for (int j = 0; j < k; j++)
-      if (strcmp(comp->instrs[j]->name, i->name) == 0) {
-        BAD(c, i->name_span, "'%s' is already defined in computation '%s'", i->name, comp->name);
-        break;
-      }
     if (i->root) {
       if (comp->root) BAD(c, i->name_span, "computation '%s' has a second ROOT", comp->name);
       else comp->root = i;
@@ -494,12 +554,10 @@ static void check_comp(Chk *c, AxHloComp *comp) {
         ok = false;
         continue;
       }
-      for (int j = k - 1; j >= 0 && !op->def; j--)
-        if (strcmp(comp->instrs[j]->name, op->name) == 0) op->def = comp->instrs[j];
+      int j = ax_hlo_table_get(names, op->name);
+      if (j >= 0 && j < k) op->def = comp->instrs[j];
       if (!op->def) {
-        bool later = false;
-        for (int j = k; j < comp->ninstrs; j++) later |= strcmp(comp->instrs[j]->name, op->name) == 0;
-        if (later)
+        if (j >= k)
           BAD(c, op->span, "'%s' is used before its definition", op->name);
         else
           BAD(c, op->span, "unknown instruction '%s' in computation '%s'", op->name, comp->name);
@@ -526,19 +584,17 @@ AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
   m->ncomps = (int)b.comps.len;
   m->comps = (AxHloComp **)b.comps.items;
   Chk c = {a, d, m};
-  for (int k = 0; k < m->ncomps; k++) {
+  m->table = ax_hlo_table_new(a);
+  for (int k = 0; k < m->ncomps; k++) {   /* all names first: a callee may come later */
     AxHloComp *comp = m->comps[k];
-    for (int j = 0; j < k; j++)
-      if (strcmp(m->comps[j]->name, comp->name) == 0) {
-        BAD(&c, comp->span, "computation '%s' is already defined", comp->name);
-        break;
-      }
+    if (!ax_hlo_table_add(m->table, comp->name, k))
+      BAD(&c, comp->span, "computation '%s' is already defined", comp->name);
     if (comp->entry) {
       if (m->entry) BAD(&c, comp->span, "a second ENTRY computation ('%s')", comp->name);
       else m->entry = comp;
     }
-    check_comp(&c, comp);
   }
+  for (int k = 0; k < m->ncomps; k++) check_comp(&c, m->comps[k]);
   if (!m->entry && d->errors == before) {
     uint32_t at = 0;
     while (at < src->len && strchr(" \t\r\n", src->text[at])) at++;

@@ -65,6 +65,7 @@ typedef struct AxHloInstr {
   AxHloAttr *attrs;
   int nattrs;
   AxSpan span, name_span, op_span;
+  int index;               /* position in its computation */
 } AxHloInstr;
 
 typedef struct AxHloComp {
@@ -85,6 +86,7 @@ typedef struct AxHloModule {
   AxHloComp **comps;
   int ncomps;
   AxHloComp *entry;
+  struct AxHloTable *table;   /* computation names -> index in comps */
 } AxHloModule;
 
 /* Parses and checks the HLO text of src. Returns the module (allocated in a, which the
@@ -104,6 +106,16 @@ const char *ax_hlo_type_name(AxHloType t);
 bool ax_hlo_layout_default(const AxHloShape *s);
 /* Elements of an array shape. */
 int64_t ax_hlo_numel(const AxHloShape *s);
+
+/* A map from names to ints in an arena (modules have 100,000s of instructions: lookups
+ * must not be linear). */
+typedef struct AxHloTable AxHloTable;
+AxHloTable *ax_hlo_table_new(AxArena *a);
+/* The value of name, or -1. */
+int ax_hlo_table_get(const AxHloTable *t, const char *name);
+/* Sets name (borrowed: it must outlive t) to value >= 0 unless it is there; returns
+ * whether it was new. */
+bool ax_hlo_table_add(AxHloTable *t, const char *name, int value);
 
 /* Builders, called by the grammar's actions only. */
 typedef struct AxHloBuild AxHloBuild;

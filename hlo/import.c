@@ -32,19 +32,14 @@ typedef struct Imp {
   AxArena *a;
   AxDiag *d;
   const AxHloModule *m;
-  AxVec inputs, lets, names, cuts;   /* char* lines; char* names used; AxHloCut* */
+  AxVec inputs, lets, cuts;   /* char* lines; AxHloCut* */
+  AxHloTable *names;          /* the program's names so far */
   bool failed;
 } Imp;
 
 typedef Val *Handler(Imp *im, const AxHloInstr *i, Val **ops, const char **why);
 
 /* ---- names, types, literals ---- */
-
-static bool used(Imp *im, const char *n) {
-  for (size_t k = 0; k < im->names.len; k++)
-    if (strcmp(im->names.items[k], n) == 0) return true;
-  return false;
-}
 
 /* An identifier of the program language for HLO name s, unique in this program:
  * `Arg_0.1` -> `Arg_0_1`; a keyword or a taken name gets a suffix. */
@@ -56,9 +51,9 @@ static const char *fresh(Imp *im, const char *s) {
   for (size_t k = 0; k < n; k++) t[j++] = isalnum((unsigned char)s[k]) ? s[k] : '_';
   t[j] = 0;
   const char *name = t;
-  for (int k = 2; ax_lex_keyword(name) || used(im, name); k++)
+  for (int k = 2; ax_lex_keyword(name) || ax_hlo_table_get(im->names, name) >= 0; k++)
     name = ax_arena_printf(im->a, "%s_%d", t, k);
-  ax_vec_push(im->a, &im->names, (void *)name);
+  ax_hlo_table_add(im->names, name, 0);
   return name;
 }
 
@@ -194,15 +189,13 @@ static bool is_zero(const char *lit) {
 /* ---- handlers: one per opcode; NULL and *why for a cut ---- */
 
 static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
-  (void)ops, (void)why;   /* ENTRY parameters only: a called computation's are bound first */
-  Val *v = mk(im, V_CUT, i, i->shape);
+  (void)ops;   /* ENTRY parameters only: a called computation's are bound first */
   const char *bad = not_tensor(im, i->shape);
-  if (bad) {   /* a scalar or an int parameter: whoever needs it is cut */
-    v->reason = ax_arena_printf(im->a, "parameter is %s", bad);
-    return v;
+  if (bad) {   /* a scalar or an int parameter: whoever needs it is cut in turn */
+    *why = ax_arena_printf(im->a, "parameter is %s", bad);
+    return NULL;
   }
-  Val *t = tensor(im, v, false, why);
-  return t;
+  return tensor(im, mk(im, V_CUT, i, i->shape), false, why);
 }
 
 static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
@@ -534,9 +527,7 @@ static Val *inline_comp(Imp *im, const AxHloComp *c, Val **args, int nargs) {
       vals[k] = args[num];
     } else {
       Val **ops = ax_arena_alloc(im->a, sizeof *ops * (size_t)(i->nops + 1));
-      for (int o = 0; o < i->nops; o++)
-        for (int j = 0; j < k; j++)
-          if (c->instrs[j] == i->ops[o].def) ops[o] = vals[j];
+      for (int o = 0; o < i->nops; o++) ops[o] = vals[i->ops[o].def->index];
       vals[k] = instr(im, i, ops);
     }
     if (i == c->root) root = vals[k];
@@ -562,7 +553,7 @@ static void outputs(Imp *im, Val *v, AxVec *out) {
 }
 
 bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *out) {
-  Imp im = {.a = a, .d = d, .m = m};
+  Imp im = {.a = a, .d = d, .m = m, .names = ax_hlo_table_new(a)};
   *out = (AxHloProgram){0};
   out->name = fresh(&im, m->name);
   Val *root = inline_comp(&im, m->entry, NULL, 0);

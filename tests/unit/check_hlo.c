@@ -167,6 +167,7 @@ START_TEST(the_vocabulary_and_the_cuts) {
   ck_assert_msg(strstr(p.text, "  let t2 = tn + tn\n"), "%s", p.text);
   ck_assert(has_cut(&p, "bl", "bitcast that is not a row-major reshape"));
   ck_assert(has_cut(&p, "cv", "convert from f32 to bf16 changes the element type"));
+  ck_assert(has_cut(&p, "s", "parameter is a scalar"));
   ck_assert(has_cut(&p, "sb", "operand 's' is a scalar"));
   ck_assert(has_cut(&p, "tr", "reorders dimensions"));
   ck_assert(has_cut(&p, "d2", "not matmul's"));

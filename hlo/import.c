@@ -87,7 +87,11 @@ static bool rational(const char *text) {
   int64_t num = 0, den = 1;
   bool any = false, frac = false;
   for (; *p; p++) {
-    if (*p == '.' && !frac) { frac = true; continue; }
+    if (*p == '.' && !frac) {   /* "1." and ".5" are not the program's decimals */
+      if (!any || p[1] < '0' || p[1] > '9') return false;
+      frac = true;
+      continue;
+    }
     if (*p < '0' || *p > '9') break;
     any = true;
     if (num > (INT64_MAX - 9) / 10) return false;
@@ -201,7 +205,10 @@ static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
 static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   (void)ops;
   const char *lit = i->literal;
-  while (*lit == ' ') lit++;
+  while (*lit == ' ' || *lit == '\t') lit++;
+  size_t n = strlen(lit);
+  while (n > 0 && strchr(" \t\r\n", lit[n - 1])) n--;
+  lit = ax_arena_strndup(im->a, lit, n);
   if (i->shape->type != AX_HLO_TUPLE && i->shape->rank == 0 && float_type(i->shape->type)) {
     if (!rational(lit)) {
       *why = ax_arena_printf(im->a, "constant %s is not a finite decimal the program can hold", lit);

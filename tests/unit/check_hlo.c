@@ -181,6 +181,29 @@ START_TEST(the_vocabulary_and_the_cuts) {
 }
 END_TEST
 
+START_TEST(literals_the_program_can_hold) {
+  AxHloProgram p = import(
+      "HloModule l\n"
+      "ENTRY e {\n"
+      "  x = f32[4]{0} parameter(0)\n"
+      "  a = f32[] constant( 2 )\n"
+      "  b = f32[] constant(1.)\n"
+      "  c = f32[] constant(-2.5e-1)\n"
+      "  ab = f32[4] broadcast(a), dimensions={}\n"
+      "  bb = f32[4] broadcast(b), dimensions={}\n"
+      "  cb = f32[4] broadcast(c), dimensions={}\n"
+      "  m = f32[4] multiply(x, ab)\n"
+      "  n = f32[4] multiply(m, bb)\n"
+      "  ROOT r = f32[4] subtract(n, cb)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  let m = x * 2\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  input bb : f32[4]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let r = n - (-2.5e-1)\n"), "%s", p.text);
+  ck_assert(has_cut(&p, "b", "constant 1. is not a finite decimal"));
+  ck_assert(has_cut(&p, "bb", "operand 'b' is a scalar"));
+}
+END_TEST
+
 /* Every prefix of a module and every one-byte deletion: no crash, an error when the
  * import fails, a program that lowers when it succeeds. */
 static void attack(const char *text, size_t len) {
@@ -230,6 +253,7 @@ static Suite *suite(void) {
   tcase_add_test(t, every_corner_of_the_format_parses);
   tcase_add_test(t, malformed_modules_get_located_errors);
   tcase_add_test(t, the_vocabulary_and_the_cuts);
+  tcase_add_test(t, literals_the_program_can_hold);
   tcase_add_test(t, every_prefix_and_deletion_of_a_module);
   suite_add_tcase(s, t);
   return s;

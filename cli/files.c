@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "dsl/parse.h"
+#include "hlo/import.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 
@@ -143,7 +144,40 @@ bool ax_files_max_input(const char *text) {
   return true;
 }
 
+static bool is_hlo(const char *path) {
+  size_t n = strlen(path);
+  return n > 4 && strcmp(path + n - 4, ".hlo") == 0;
+}
+
+AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path, AxHloProgram *out) {
+  AxSource *src;
+  if (!ax_source_load(a, d, path, &src)) return NULL;
+  AxHloModule *m = ax_hlo_parse(a, d, src);
+  if (!m || !ax_hlo_import(a, d, m, out)) return NULL;
+  /* the importer writes programs that check; this is the proof, never skipped */
+  AxSource *prog = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path),
+                                       out->text, strlen(out->text));
+  AxFile *f = ax_parse(a, d, prog);
+  const AxBlock *b = d->errors ? NULL : ax_prog_find(f, NULL, d);
+  AxMugraph *g = b ? ax_prog_lower(a, d, b) : NULL;
+  if (!g || !ax_mug_check(g, d)) return NULL;
+  return g;
+}
+
 AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const char *name) {
+  if (is_hlo(path)) {
+    AxHloProgram hp;
+    AxMugraph *g = ax_files_import_hlo(a, d, path, &hp);
+    if (!g) return NULL;
+    if (name && strcmp(name, hp.name) != 0) {
+      ax_diag_error(d, (AxSpan){0}, "%s: the imported program is '%s', not '%s'", path, hp.name, name);
+      return NULL;
+    }
+    if (hp.ncuts > 0)
+      ax_diag_note(d, (AxSpan){0}, "%s: imported with %d cut%s (axle import %s lists them)", path,
+                   hp.ncuts, hp.ncuts == 1 ? "" : "s", path);
+    return g;
+  }
   AxSource *src;
   if (!ax_source_load(a, d, path, &src)) return NULL;
   AxFile *f = ax_parse(a, d, src);

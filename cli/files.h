@@ -31,9 +31,16 @@ struct AxBlock;
 bool ax_files_rule_wanted(const struct AxBlock *b, const char *const *globs, int nglobs);
 
 struct AxMugraph;
-/* The program `name` of the .axl file at path (the only one when name is NULL), lowered to a
+/* The program `name` of the .axl file at path (the only one when name is NULL; a .hlo module
+ * is imported, see below), lowered to a
  * μGraph and validated; NULL after reporting through d. Everything lives in a. */
 struct AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const char *name);
+struct AxHloProgram;
+/* The XLA HLO module at path imported to a program (hlo/import.h, into *out) and that
+ * program lowered and validated; NULL after reporting through d. load_program reads a
+ * path ending in .hlo this way (its cuts summed up in one note). Everything lives in a. */
+struct AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path,
+                                      struct AxHloProgram *out);
 /* The .mug file at path, parsed and validated; NULL after reporting through d. */
 struct AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path);
 

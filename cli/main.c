@@ -35,6 +35,7 @@ static const struct {
      .help = "CUDA source and C header of a uGraph's kernels"},
     {.name = "emulate", .run = ax_cmd_emulate,
      .help = "run a uGraph's generated CUDA on the CPU vs the interpreter"},
+    {.name = "import", .run = ax_cmd_import, .help = "an XLA HLO text module as a tensor program"},
 };
 
 static void usage(FILE *out) {

@@ -1,0 +1,121 @@
+/* cmd_import.c — `axle import`: an XLA HLO text module to a tensor program (hlo/import.h).
+ *
+ *   axle import MODULE.hlo [--output PROGRAM.axl] [--format text|json]
+ *       0 imported (cuts are not failures), 3 bad input (located error) or bad usage.
+ *
+ * Text: the program goes to PROGRAM.axl or standard output; every cut is one line on
+ * standard error, `FILE:LINE: cut: %name = opcode: reason`. JSON (standard output): the
+ * program's name, path (null when it is printed) and text, the counts and the cuts. The
+ * program is checked (lowered to a μGraph) before anything is written. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/files.h"
+#include "cli/out.h"
+#include "hlo/import.h"
+
+#define USAGE "usage: axle import MODULE.hlo [--output PROGRAM.axl] [--format text|json]\n"
+
+static int usage(const char *msg) {
+  fprintf(stderr, "axle: error: %s\n" USAGE, msg);
+  return 3;
+}
+
+static int cut_line(const AxHloCut *c) {
+  int line, col;
+  ax_source_linecol(c->at.src, c->at.start, &line, &col);
+  return line;
+}
+
+static bool write_json(AxOut *o, const char *file, const char *output, const AxHloProgram *p) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "module", file);
+  cJSON_AddStringToObject(j, "program", p->name);
+  if (output) cJSON_AddStringToObject(j, "path", output);
+  else cJSON_AddNullToObject(j, "path");
+  cJSON_AddNumberToObject(j, "inputs", p->ninputs);
+  cJSON_AddNumberToObject(j, "lets", p->nlets);
+  cJSON_AddNumberToObject(j, "outputs", p->noutputs);
+  cJSON_AddNumberToObject(j, "ncuts", p->ncuts);
+  cJSON *cuts = cJSON_AddArrayToObject(j, "cuts");
+  for (int k = 0; k < p->ncuts; k++) {
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "line", cut_line(&p->cuts[k]));
+    cJSON_AddStringToObject(c, "name", p->cuts[k].name);
+    cJSON_AddStringToObject(c, "opcode", p->cuts[k].opcode);
+    cJSON_AddStringToObject(c, "reason", p->cuts[k].reason);
+    cJSON_AddItemToArray(cuts, c);
+  }
+  if (!output) cJSON_AddStringToObject(j, "text", p->text);
+  char *s = cJSON_Print(j);
+  fprintf(o->f, "%s\n", s);
+  free(s);
+  cJSON_Delete(j);
+  return ax_out_commit(o);
+}
+
+int ax_cmd_import(int argc, char **argv) {
+  const char *file = NULL, *output = NULL, *format = "text";
+  bool operands_only = false;   /* after "--" */
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    if (operands_only || s[0] != '-' || !s[1]) {
+      if (file) return usage("too many arguments");
+      file = s;
+      continue;
+    }
+    if (strcmp(s, "--") == 0) {
+      operands_only = true;
+      continue;
+    }
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      printf(USAGE "Imports the ENTRY computation of an XLA HLO text module as a tensor program;\n"
+             "what the program language cannot express is cut (listed on stderr) and\n"
+             "its result becomes an input. docs/hlo.md has the mapping.\n");
+      return 0;
+    }
+    if (strcmp(s, "--output") == 0 || strcmp(s, "--format") == 0) {
+      if (i + 1 >= argc) return usage("option needs a value");
+      if (s[2] == 'o') output = argv[++i];
+      else format = argv[++i];
+    } else {
+      return usage("unknown option");
+    }
+  }
+  if (!file) return usage("import needs an .hlo file");
+  bool json = strcmp(format, "json") == 0;
+  if (!json && strcmp(format, "text")) return usage("--format is text or json");
+  AxArena *a = ax_arena_new();
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  AxHloProgram p;
+  int status = 3;
+  if (ax_files_import_hlo(a, &d, file, &p)) {
+    if (!json)
+      for (int k = 0; k < p.ncuts; k++)
+        fprintf(stderr, "%s:%d: cut: %%%s = %s: %s\n", file, cut_line(&p.cuts[k]), p.cuts[k].name,
+                p.cuts[k].opcode, p.cuts[k].reason);
+    AxOut prog, rep;
+    bool ok = true;
+    if (output) {
+      ok = ax_out_open(&prog, output);
+      if (ok) {
+        fputs(p.text, prog.f);
+        ok = ax_out_commit(&prog);
+      }
+    }
+    if (ok && json) {
+      ok = ax_out_open(&rep, NULL) && write_json(&rep, file, output, &p);
+    } else if (ok && !output) {
+      fputs(p.text, stdout);
+    } else if (ok) {
+      fprintf(stderr, "%s: program '%s' written to %s (%d inputs, %d lets, %d outputs, %d cuts)\n",
+              file, p.name, output, p.ninputs, p.nlets, p.noutputs, p.ncuts);
+    }
+    status = ok ? 0 : 3;
+  }
+  ax_arena_free(a);
+  return status;
+}

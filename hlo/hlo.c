@@ -1,0 +1,605 @@
+/* hlo.c — the HLO module IR: builders for the grammar, lookups, and the checking pass
+ * that runs after the parse (names, opcodes, operand counts, shapes). */
+#include <string.h>
+
+#include "hlo/hlo.h"
+
+struct AxHloBuild {
+  AxArena *a;
+  AxDiag *d;
+  const AxSource *src;
+  AxHloModule *m;
+  AxHloComp *cur;
+  AxVec comps, instrs;
+};
+
+/* ORDER: AxHloType. */
+static const char *const etypes[] = {
+  "pred", "s4", "s8", "s16", "s32", "s64", "u4", "u8", "u16", "u32", "u64",
+  "f8e4m3fn", "f8e5m2", "f16", "bf16", "f32", "f64", "c64", "c128", "token", "(tuple)",
+};
+
+const char *ax_hlo_type_name(AxHloType t) { return etypes[t]; }
+
+/* Every opcode XLA prints, and how many operands it takes (-1: any number). Opcodes the
+ * importer reads are checked further in check_shapes. */
+static const struct { const char *name; int arity; } opcodes[] = {
+  {"abs", 1}, {"add", 2}, {"add-dependency", 2}, {"after-all", -1}, {"all-gather", -1},
+  {"all-gather-start", -1}, {"all-gather-done", 1}, {"all-reduce", -1},
+  {"all-reduce-start", -1}, {"all-reduce-done", 1}, {"all-to-all", -1}, {"and", 2},
+  {"async-start", -1}, {"async-update", 1}, {"async-done", 1}, {"atan2", 2},
+  {"batch-norm-grad", 5}, {"batch-norm-inference", 5}, {"batch-norm-training", 3},
+  {"bitcast", 1}, {"bitcast-convert", 1}, {"broadcast", 1}, {"call", -1}, {"cbrt", 1},
+  {"ceil", 1}, {"cholesky", 1}, {"clamp", 3}, {"clz", 1}, {"collective-broadcast", -1},
+  {"collective-permute", -1}, {"collective-permute-start", -1},
+  {"collective-permute-done", 1}, {"compare", 2}, {"complex", 2}, {"concatenate", -1},
+  {"conditional", -1}, {"constant", -1}, {"convert", 1}, {"convolution", 2}, {"copy", 1},
+  {"copy-start", 1}, {"copy-done", 1}, {"cosine", 1}, {"custom-call", -1}, {"divide", 2},
+  {"domain", 1}, {"dot", 2}, {"dynamic-reshape", -1}, {"dynamic-slice", -1},
+  {"dynamic-update-slice", -1}, {"erf", 1}, {"exponential", 1},
+  {"exponential-minus-one", 1}, {"fft", 1}, {"floor", 1}, {"fusion", -1}, {"gather", 2},
+  {"get-dimension-size", 1}, {"get-tuple-element", 1}, {"imag", 1}, {"infeed", 1},
+  {"iota", 0}, {"is-finite", 1}, {"log", 1}, {"log-plus-one", 1}, {"map", -1},
+  {"maximum", 2}, {"minimum", 2}, {"multiply", 2}, {"negate", 1}, {"not", 1},
+  {"opt-barrier", 1}, {"optimization-barrier", 1}, {"or", 2}, {"outfeed", 2}, {"pad", 2},
+  {"parameter", -1}, {"partition-id", 0}, {"popcnt", 1}, {"power", 2},
+  {"ragged-all-to-all", -1}, {"real", 1}, {"recv", 1}, {"recv-done", 1}, {"reduce", -1},
+  {"reduce-precision", 1}, {"reduce-scatter", -1}, {"reduce-window", -1}, {"remainder", 2},
+  {"replica-id", 0}, {"reshape", 1}, {"reverse", 1}, {"rng", -1}, {"rng-bit-generator", 1},
+  {"rng-get-and-update-state", 0}, {"round-nearest-afz", 1}, {"round-nearest-even", 1},
+  {"rsqrt", 1}, {"scatter", -1}, {"select", 3}, {"select-and-scatter", 3}, {"send", 2},
+  {"send-done", 1}, {"set-dimension-size", 2}, {"shift-left", 2},
+  {"shift-right-arithmetic", 2}, {"shift-right-logical", 2}, {"sign", 1}, {"sine", 1},
+  {"slice", 1}, {"sort", -1}, {"sqrt", 1}, {"stochastic-convert", 2}, {"subtract", 2},
+  {"tan", 1}, {"tanh", 1}, {"topk", 1}, {"transpose", 1}, {"triangular-solve", 2},
+  {"tuple", -1}, {"while", 1}, {"xor", 2}, {"logistic", 1},
+};
+
+/* Element-wise operators whose operands and result have one shape (types may differ for
+ * compare, convert and select's predicate). */
+static const char *const elementwise[] = {
+  "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "clz", "compare", "convert", "copy",
+  "cosine", "divide", "erf", "exponential", "exponential-minus-one", "floor", "imag",
+  "is-finite", "log", "log-plus-one", "logistic", "maximum", "minimum", "multiply", "negate",
+  "not", "or", "popcnt", "power", "real", "remainder", "round-nearest-afz",
+  "round-nearest-even", "rsqrt", "select", "shift-left", "shift-right-arithmetic",
+  "shift-right-logical", "sign", "sine", "sqrt", "subtract", "tan", "tanh", "xor",
+};
+
+static int arity_of(const char *op) {
+  for (size_t i = 0; i < AX_COUNTOF(opcodes); i++)
+    if (strcmp(opcodes[i].name, op) == 0) return opcodes[i].arity;
+  return -2;
+}
+
+static bool is_elementwise(const char *op) {
+  for (size_t i = 0; i < AX_COUNTOF(elementwise); i++)
+    if (strcmp(elementwise[i], op) == 0) return true;
+  return false;
+}
+
+/* ---- builders (called by parser.y) ---- */
+
+static AxSpan span(const AxSource *src, uint32_t start, uint32_t end) {
+  return (AxSpan){src, start, end};
+}
+
+AxVec *ax_hlo_vec(AxHloBuild *b) { return ax_arena_alloc(b->a, sizeof(AxVec)); }
+
+void ax_hlo_push(AxHloBuild *b, AxVec *v, void *item) { ax_vec_push(b->a, v, item); }
+
+void ax_hlo_mk_dim(AxHloBuild *b, AxVec *dims, const char *size) {
+  int64_t *d = ax_arena_alloc(b->a, sizeof *d);
+  *d = -1;   /* dynamic */
+  if (size) {
+    char *end;
+    long long v = strtoll(size, &end, 0);
+    *d = (*end || v < 0 || v > ((int64_t)1 << 40)) ? -2 : v;   /* -2: too large */
+  }
+  ax_vec_push(b->a, dims, d);
+}
+
+AxHloShape *ax_hlo_mk_shape(AxHloBuild *b, const char *type, AxVec *dims, const char *layout,
+                            AxSpan at) {
+  AxHloShape *s = ax_arena_alloc(b->a, sizeof *s);
+  s->span = at;
+  s->layout = layout;
+  s->type = (AxHloType)-1;
+  for (size_t i = 0; i < AX_COUNTOF(etypes) - 1; i++)
+    if (strcmp(etypes[i], type) == 0) s->type = (AxHloType)i;
+  if ((int)s->type < 0) {
+    ax_diag_error(b->d, span(at.src, at.start, at.start + (uint32_t)strlen(type)),
+                  "unknown element type '%s'", type);
+    s->type = AX_HLO_F32;
+  }
+  s->rank = (int)dims->len;
+  s->dims = ax_arena_alloc(b->a, sizeof(int64_t) * (dims->len + 1));
+  for (size_t i = 0; i < dims->len; i++) {
+    int64_t v = *(int64_t *)dims->items[i];
+    if (v == -1) s->dynamic = true;
+    if (v == -2) {
+      ax_diag_error(b->d, at, "dimension %zu of this shape is too large", i);
+      v = 1;
+    }
+    s->dims[i] = v < 0 ? 1 : v;
+  }
+  if (s->dynamic) ax_diag_error(b->d, at, "dynamic dimensions are not supported");
+  return s;
+}
+
+AxHloShape *ax_hlo_mk_tuple(AxHloBuild *b, AxVec *elems, AxSpan at) {
+  AxHloShape *s = ax_arena_alloc(b->a, sizeof *s);
+  s->type = AX_HLO_TUPLE;
+  s->span = at;
+  s->nelems = (int)elems->len;
+  s->elems = (AxHloShape **)elems->items;
+  return s;
+}
+
+void ax_hlo_mk_module(AxHloBuild *b, const char *name, AxVec *attrs, AxSpan at) {
+  (void)at;
+  b->m->name = name;
+  b->m->nattrs = (int)attrs->len;
+  b->m->attrs = ax_arena_alloc(b->a, sizeof *b->m->attrs * (attrs->len + 1));
+  for (size_t k = 0; k < attrs->len; k++) b->m->attrs[k] = *(AxHloAttr *)attrs->items[k];
+}
+
+void ax_hlo_mk_attr(AxHloBuild *b, AxVec *into, const char *name, const char *value, AxSpan at) {
+  AxHloAttr *x = ax_arena_alloc(b->a, sizeof *x);
+  *x = (AxHloAttr){name, value, at};
+  ax_vec_push(b->a, into, x);
+}
+
+void ax_hlo_begin_comp(AxHloBuild *b, const char *name, bool entry, AxSpan at) {
+  AxHloComp *c = ax_arena_alloc(b->a, sizeof *c);
+  c->name = name;
+  c->entry = entry;
+  c->span = at;
+  b->cur = c;
+  b->instrs = (AxVec){0};
+  ax_vec_push(b->a, &b->comps, c);
+}
+
+void ax_hlo_end_comp(AxHloBuild *b, AxVec *attrs) {
+  (void)attrs;   /* execution_thread=...: nothing the importer needs */
+  AxHloComp *c = b->cur;
+  c->ninstrs = (int)b->instrs.len;
+  c->instrs = (AxHloInstr **)b->instrs.items;
+  b->cur = NULL;
+}
+
+AxHloOperand *ax_hlo_mk_operand(AxHloBuild *b, const char *name, AxHloShape *shape, AxSpan at) {
+  AxHloOperand *o = ax_arena_alloc(b->a, sizeof *o);
+  o->name = name;
+  o->shape = shape;
+  o->span = at;
+  return o;
+}
+
+void ax_hlo_mk_instr(AxHloBuild *b, bool root, const char *name, AxSpan name_at, AxHloShape *s,
+                     const char *opcode, AxSpan op_at, AxVec *operands, AxSpan args_at,
+                     AxVec *attrs, AxSpan at) {
+  AxHloInstr *i = ax_arena_alloc(b->a, sizeof *i);
+  i->root = root;
+  i->name = name;
+  i->name_span = name_at;
+  i->shape = s;
+  i->opcode = opcode;
+  i->op_span = op_at;
+  i->span = at;
+  i->nops = (int)operands->len;
+  i->ops = ax_arena_alloc(b->a, sizeof *i->ops * (operands->len + 1));
+  for (size_t k = 0; k < operands->len; k++) i->ops[k] = *(AxHloOperand *)operands->items[k];
+  bool literal = strcmp(opcode, "constant") == 0 || strcmp(opcode, "parameter") == 0;
+  if (literal) {
+    i->literal = ax_arena_strndup(b->a, b->src->text + args_at.start, args_at.end - args_at.start);
+    i->nops = 0;
+  }
+  i->nattrs = (int)attrs->len;
+  i->attrs = ax_arena_alloc(b->a, sizeof *i->attrs * (attrs->len + 1));
+  for (size_t k = 0; k < attrs->len; k++) i->attrs[k] = *(AxHloAttr *)attrs->items[k];
+  ax_vec_push(b->a, &b->instrs, i);
+}
+
+/* ---- lookups ---- */
+
+const AxHloAttr *ax_hlo_attr(const AxHloInstr *i, const char *name) {
+  for (int k = 0; k < i->nattrs; k++)
+    if (strcmp(i->attrs[k].name, name) == 0) return &i->attrs[k];
+  return NULL;
+}
+
+AxHloComp *ax_hlo_comp(const AxHloModule *m, const char *name) {
+  while (*name == ' ' || *name == '%') name++;
+  char buf[256];
+  size_t n = strlen(name);
+  while (n > 0 && name[n - 1] == ' ') n--;
+  if (n >= sizeof buf) return NULL;
+  memcpy(buf, name, n);
+  buf[n] = 0;
+  int k = m->table ? ax_hlo_table_get(m->table, buf) : -1;
+  return k >= 0 ? m->comps[k] : NULL;
+}
+
+int ax_hlo_attr_ints(const char *v, int64_t *out, int max) {
+  const char *p = v;
+  while (*p == ' ') p++;
+  bool braced = *p == '{';
+  if (braced) p++;
+  int n = 0;
+  for (;;) {
+    while (*p == ' ') p++;
+    if (braced && *p == '}') { p++; break; }
+    if (!braced && !*p) break;
+    char *end;
+    long long x = strtoll(p, &end, 10);
+    if (end == p || n >= max) return -1;
+    out[n++] = x;
+    p = end;
+    while (*p == ' ') p++;
+    if (*p == ',') p++;
+    else if (braced && *p != '}') return -1;
+    else if (!braced && *p) return -1;
+  }
+  while (*p == ' ') p++;
+  return *p ? -1 : n;
+}
+
+bool ax_hlo_layout_default(const AxHloShape *s) {
+  if (!s->layout) return true;
+  int64_t l[64];
+  char buf[256];
+  size_t n = strcspn(s->layout, ":");
+  if (n >= sizeof buf - 2) return false;
+  snprintf(buf, sizeof buf, "{%.*s}", (int)n, s->layout);
+  int k = ax_hlo_attr_ints(buf, l, 64);
+  if (k != s->rank) return k == 0 && s->rank == 0;
+  for (int i = 0; i < k; i++)
+    if (l[i] != s->rank - 1 - i) return false;
+  return true;
+}
+
+int64_t ax_hlo_numel(const AxHloShape *s) {
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->dims[i] != 0 && n > INT64_MAX / 2 / s->dims[i]) return INT64_MAX / 2;
+    n *= s->dims[i];
+  }
+  return n;
+}
+
+/* ---- name tables: open addressing, grown at half load ---- */
+
+struct AxHloTable {
+  AxArena *a;
+  const char **keys;
+  int *vals;
+  size_t n, cap;
+};
+
+static size_t hash(const char *s) {
+  size_t h = 1469598103934665603u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+AxHloTable *ax_hlo_table_new(AxArena *a) {
+  AxHloTable *t = ax_arena_alloc(a, sizeof *t);
+  t->a = a;
+  t->cap = 16;
+  t->keys = ax_arena_alloc(a, sizeof *t->keys * t->cap);
+  t->vals = ax_arena_alloc(a, sizeof *t->vals * t->cap);
+  return t;
+}
+
+static size_t probe(const AxHloTable *t, const char *name) {
+  size_t i = hash(name) & (t->cap - 1);
+  while (t->keys[i] && strcmp(t->keys[i], name) != 0) i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+int ax_hlo_table_get(const AxHloTable *t, const char *name) {
+  size_t i = probe(t, name);
+  return t->keys[i] ? t->vals[i] : -1;
+}
+
+bool ax_hlo_table_add(AxHloTable *t, const char *name, int value) {
+  if (t->keys[probe(t, name)]) return false;
+  if (2 * (t->n + 1) > t->cap) {
+    AxHloTable old = *t;
+    t->cap *= 2;
+    t->keys = ax_arena_alloc(t->a, sizeof *t->keys * t->cap);
+    t->vals = ax_arena_alloc(t->a, sizeof *t->vals * t->cap);
+    for (size_t k = 0; k < old.cap; k++)
+      if (old.keys[k]) {
+        size_t i = probe(t, old.keys[k]);
+        t->keys[i] = old.keys[k];
+        t->vals[i] = old.vals[k];
+      }
+  }
+  size_t i = probe(t, name);
+  t->keys[i] = name;
+  t->vals[i] = value;
+  t->n++;
+  return true;
+}
+
+/* ---- the checking pass ---- */
+
+static bool same_dims(const AxHloShape *a, const AxHloShape *b) {
+  if (a->type == AX_HLO_TUPLE || b->type == AX_HLO_TUPLE) {
+    if (a->type != b->type || a->nelems != b->nelems) return false;
+    for (int i = 0; i < a->nelems; i++)
+      if (!same_dims(a->elems[i], b->elems[i]) || a->elems[i]->type != b->elems[i]->type)
+        return false;
+    return true;
+  }
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
+static bool same_shape(const AxHloShape *a, const AxHloShape *b) {
+  return a->type == b->type && same_dims(a, b);
+}
+
+/* "f32[2,3]" or "(f32[2], s32[])" into an arena string. */
+static const char *shape_text(AxArena *a, const AxHloShape *s) {
+  if (s->type == AX_HLO_TUPLE) {
+    const char *t = "(";
+    for (int i = 0; i < s->nelems; i++)
+      t = ax_arena_printf(a, "%s%s%s", t, i ? ", " : "", shape_text(a, s->elems[i]));
+    return ax_arena_printf(a, "%s)", t);
+  }
+  const char *t = ax_arena_printf(a, "%s[", etypes[s->type]);
+  for (int i = 0; i < s->rank; i++)
+    t = ax_arena_printf(a, "%s%s%lld", t, i ? "," : "", (long long)s->dims[i]);
+  return ax_arena_printf(a, "%s]", t);
+}
+
+typedef struct Chk {
+  AxArena *a;
+  AxDiag *d;
+  const AxHloModule *m;
+} Chk;
+
+#define BAD(c, at, ...) ax_diag_error((c)->d, (at), __VA_ARGS__)
+
+static bool is_op(const AxHloInstr *i, const char *name) { return strcmp(i->opcode, name) == 0; }
+
+/* The shape rules of the operators the importer reads; a mismatch is an error in the file,
+ * reported at the instruction's opcode. */
+static void check_shapes(Chk *c, const AxHloInstr *i) {
+  const AxHloShape *s = i->shape;
+  AxSpan at = i->op_span;
+  const char *st = NULL;
+  if (is_elementwise(i->opcode)) {
+    for (int k = 0; k < i->nops; k++) {
+      const AxHloShape *o = i->ops[k].def->shape;
+      bool scalar_pred = o->rank == 0 && ((is_op(i, "select") && k == 0) || (is_op(i, "clamp") && k != 1));
+      if (!scalar_pred && !same_dims(o, s)) {
+        st = shape_text(c->a, o);
+        BAD(c, i->ops[k].span, "%s: operand %d has shape %s, the result %s", i->opcode, k, st,
+            shape_text(c->a, s));
+        return;
+      }
+      bool typed = !is_op(i, "compare") && !is_op(i, "convert") && !is_op(i, "is-finite") &&
+                   !is_op(i, "real") && !is_op(i, "imag") && !(is_op(i, "select") && k == 0);
+      if (typed && o->type != s->type) {
+        BAD(c, i->ops[k].span, "%s: operand %d has element type %s, the result %s", i->opcode, k,
+            etypes[o->type], etypes[s->type]);
+        return;
+      }
+    }
+    return;
+  }
+  if (is_op(i, "broadcast")) {
+    const AxHloShape *o = i->ops[0].def->shape;
+    const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    int64_t dims[64];
+    int n = x ? ax_hlo_attr_ints(x->value, dims, 64) : -1;
+    if (n != o->rank || o->type != s->type || s->type == AX_HLO_TUPLE) {
+      BAD(c, x ? x->span : at, "broadcast: dimensions= must list one result dimension per operand dimension");
+      return;
+    }
+    for (int k = 0; k < n; k++)
+      if (dims[k] < 0 || dims[k] >= s->rank || s->dims[dims[k]] != o->dims[k]) {
+        BAD(c, x->span, "broadcast: operand dimension %d (size %lld) does not match the result's", k,
+            (long long)o->dims[k]);
+        return;
+      }
+    return;
+  }
+  if (is_op(i, "reshape") || is_op(i, "bitcast")) {
+    const AxHloShape *o = i->ops[0].def->shape;
+    if (s->type == AX_HLO_TUPLE || o->type == AX_HLO_TUPLE ||
+        (is_op(i, "reshape") && (ax_hlo_numel(o) != ax_hlo_numel(s) || o->type != s->type))) {
+      BAD(c, at, "%s: %s cannot become %s", i->opcode, shape_text(c->a, o), shape_text(c->a, s));
+    }
+    return;
+  }
+  if (is_op(i, "get-tuple-element")) {
+    const AxHloShape *o = i->ops[0].def->shape;
+    const AxHloAttr *x = ax_hlo_attr(i, "index");
+    int64_t k;
+    if (!x || ax_hlo_attr_ints(x->value, &k, 1) != 1 || o->type != AX_HLO_TUPLE || k < 0 ||
+        k >= o->nelems) {
+      BAD(c, x ? x->span : at, "get-tuple-element: needs index=K of a tuple operand");
+      return;
+    }
+    if (!same_shape(o->elems[k], s))
+      BAD(c, at, "get-tuple-element: element %lld is %s, not %s", (long long)k,
+          shape_text(c->a, o->elems[k]), shape_text(c->a, s));
+    return;
+  }
+  if (is_op(i, "tuple")) {
+    bool ok = s->type == AX_HLO_TUPLE && s->nelems == i->nops;
+    for (int k = 0; ok && k < i->nops; k++) ok = same_shape(s->elems[k], i->ops[k].def->shape);
+    if (!ok) BAD(c, at, "tuple: the result shape %s does not match the operands", shape_text(c->a, s));
+    return;
+  }
+  if (is_op(i, "dot")) {
+    const AxHloShape *l = i->ops[0].def->shape, *r = i->ops[1].def->shape;
+    int64_t lb[64], lc[64], rb[64], rc[64];
+    const AxHloAttr *x;
+    int nlb = (x = ax_hlo_attr(i, "lhs_batch_dims")) ? ax_hlo_attr_ints(x->value, lb, 64) : 0;
+    int nlc = (x = ax_hlo_attr(i, "lhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, lc, 64) : 0;
+    int nrb = (x = ax_hlo_attr(i, "rhs_batch_dims")) ? ax_hlo_attr_ints(x->value, rb, 64) : 0;
+    int nrc = (x = ax_hlo_attr(i, "rhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, rc, 64) : 0;
+    bool ok = nlb >= 0 && nlc >= 0 && nrb == nlb && nrc == nlc && l->type != AX_HLO_TUPLE &&
+              r->type != AX_HLO_TUPLE && s->type != AX_HLO_TUPLE;
+    for (int k = 0; ok && k < nlb; k++)
+      ok = lb[k] >= 0 && lb[k] < l->rank && rb[k] >= 0 && rb[k] < r->rank && l->dims[lb[k]] == r->dims[rb[k]];
+    for (int k = 0; ok && k < nlc; k++)
+      ok = lc[k] >= 0 && lc[k] < l->rank && rc[k] >= 0 && rc[k] < r->rank && l->dims[lc[k]] == r->dims[rc[k]];
+    if (ok) ok = s->rank == l->rank + r->rank - nlb - 2 * nlc;
+    if (!ok)
+      BAD(c, at, "dot: %s and %s do not give %s with these batch and contracting dimensions",
+          shape_text(c->a, l), shape_text(c->a, r), shape_text(c->a, s));
+    return;
+  }
+  if (is_op(i, "concatenate")) {
+    const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    int64_t d;
+    bool ok = x && ax_hlo_attr_ints(x->value, &d, 1) == 1 && d >= 0 && d < s->rank && i->nops > 0;
+    int64_t total = 0;
+    for (int k = 0; ok && k < i->nops; k++) {
+      const AxHloShape *o = i->ops[k].def->shape;
+      ok = o->rank == s->rank && o->type == s->type;
+      for (int j = 0; ok && j < s->rank; j++) ok = j == d || o->dims[j] == s->dims[j];
+      if (ok) total += o->dims[d];
+    }
+    if (!ok || total != s->dims[d])
+      BAD(c, x ? x->span : at, "concatenate: the operands do not concatenate to %s", shape_text(c->a, s));
+    return;
+  }
+  if (is_op(i, "reduce")) {
+    if (i->nops % 2 || i->nops == 0) {
+      BAD(c, at, "reduce: needs operands and as many init values");
+      return;
+    }
+    const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    int64_t dims[64];
+    int n = x ? ax_hlo_attr_ints(x->value, dims, 64) : -1;
+    const AxHloShape *o = i->ops[0].def->shape;
+    bool ok = n >= 0 && o->type != AX_HLO_TUPLE;
+    if (ok && i->nops == 2) {   /* one operand: the result is the operand without dims */
+      ok = s->type != AX_HLO_TUPLE && s->rank == o->rank - n;
+      int j = 0;
+      for (int k = 0; ok && k < o->rank; k++) {
+        bool gone = false;
+        for (int q = 0; q < n; q++) gone |= dims[q] == k;
+        if (!gone) ok = j < s->rank && s->dims[j++] == o->dims[k];
+      }
+      for (int q = 0; ok && q < n; q++) ok = dims[q] >= 0 && dims[q] < o->rank;
+      if (ok) ok = i->ops[1].def->shape->type != AX_HLO_TUPLE && i->ops[1].def->shape->rank == 0;
+    }
+    if (!ok) BAD(c, x ? x->span : at, "reduce: the result shape %s does not match the operand %s",
+                 shape_text(c->a, s), shape_text(c->a, o));
+    return;
+  }
+  if (is_op(i, "parameter")) {
+    int64_t k;
+    if (ax_hlo_attr_ints(i->literal, &k, 1) != 1 || k < 0)
+      BAD(c, at, "parameter: needs its number, parameter(N)");
+  }
+}
+
+/* The computations an instruction calls must exist. */
+static void check_calls(Chk *c, const AxHloInstr *i) {
+  static const char *const callers[] = {"calls", "to_apply", "condition", "body"};
+  for (size_t k = 0; k < AX_COUNTOF(callers); k++) {
+    const AxHloAttr *x = ax_hlo_attr(i, callers[k]);
+    if (!x) continue;
+    if (strchr(x->value, '{') || strchr(x->value, ',')) continue;   /* a list: async ops */
+    if (!ax_hlo_comp(c->m, x->value))
+      BAD(c, x->span, "%s: no computation named '%s'", i->opcode, x->value);
+  }
+}
+
+static void check_comp(Chk *c, AxHloComp *comp) {
+  if (comp->ninstrs == 0) {
+    BAD(c, comp->span, "computation '%s' has no instructions", comp->name);
+    return;
+  }
+  AxHloTable *names = ax_hlo_table_new(c->a);
+  for (int k = 0; k < comp->ninstrs; k++) {
+    comp->instrs[k]->index = k;
+    if (!ax_hlo_table_add(names, comp->instrs[k]->name, k))
+      BAD(c, comp->instrs[k]->name_span, "'%s' is already defined in computation '%s'",
+          comp->instrs[k]->name, comp->name);
+  }
+  for (int k = 0; k < comp->ninstrs; k++) {
+    AxHloInstr *i = comp->instrs[k];
+    if (i->root) {
+      if (comp->root) BAD(c, i->name_span, "computation '%s' has a second ROOT", comp->name);
+      else comp->root = i;
+    }
+    int arity = arity_of(i->opcode);
+    if (arity == -2) {
+      BAD(c, i->op_span, "unknown opcode '%s'", i->opcode);
+      continue;
+    }
+    if (arity >= 0 && i->nops != arity) {
+      BAD(c, i->op_span, "%s takes %d operand%s, not %d", i->opcode, arity, arity == 1 ? "" : "s",
+          i->nops);
+      continue;
+    }
+    bool ok = true;
+    for (int o = 0; o < i->nops; o++) {
+      AxHloOperand *op = &i->ops[o];
+      if (!op->name) {
+        BAD(c, op->span, "%s: an operand must name an instruction", i->opcode);
+        ok = false;
+        continue;
+      }
+      int j = ax_hlo_table_get(names, op->name);
+      if (j >= 0 && j < k) op->def = comp->instrs[j];
+      if (!op->def) {
+        if (j >= k)
+          BAD(c, op->span, "'%s' is used before its definition", op->name);
+        else
+          BAD(c, op->span, "unknown instruction '%s' in computation '%s'", op->name, comp->name);
+        ok = false;
+      } else if (op->shape && !same_shape(op->shape, op->def->shape)) {
+        BAD(c, op->span, "operand '%s' is written as %s but is %s", op->name,
+            shape_text(c->a, op->shape), shape_text(c->a, op->def->shape));
+        ok = false;
+      }
+    }
+    if (ok && !i->literal && !is_op(i, "constant") && !is_op(i, "parameter")) check_shapes(c, i);
+    if (ok && is_op(i, "parameter")) check_shapes(c, i);
+    check_calls(c, i);
+  }
+  if (!comp->root) comp->root = comp->instrs[comp->ninstrs - 1];
+}
+
+AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
+  AxHloModule *m = ax_arena_alloc(a, sizeof *m);
+  m->src = src;
+  AxHloBuild b = {.a = a, .d = d, .src = src, .m = m};
+  int before = d->errors;
+  if (!ax_hlo_syntax(&b, a, d, src) || d->errors > before) return NULL;
+  m->ncomps = (int)b.comps.len;
+  m->comps = (AxHloComp **)b.comps.items;
+  Chk c = {a, d, m};
+  m->table = ax_hlo_table_new(a);
+  for (int k = 0; k < m->ncomps; k++) {   /* all names first: a callee may come later */
+    AxHloComp *comp = m->comps[k];
+    if (!ax_hlo_table_add(m->table, comp->name, k))
+      BAD(&c, comp->span, "computation '%s' is already defined", comp->name);
+    if (comp->entry) {
+      if (m->entry) BAD(&c, comp->span, "a second ENTRY computation ('%s')", comp->name);
+      else m->entry = comp;
+    }
+  }
+  for (int k = 0; k < m->ncomps; k++) check_comp(&c, m->comps[k]);
+  if (!m->entry && d->errors == before) {
+    uint32_t at = 0;
+    while (at < src->len && strchr(" \t\r\n", src->text[at])) at++;
+    ax_diag_error(d, span(src, at, at + 9 <= src->len ? at + 9 : at),
+                  "module '%s' has no ENTRY computation", m->name ? m->name : "?");
+  }
+  return d->errors > before ? NULL : m;
+}

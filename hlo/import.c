@@ -1,0 +1,594 @@
+/* import.c — HLO to a tensor program: one handler per opcode (the table `handlers`), the
+ * values they produce, the cut rule, and the program text. */
+#include <ctype.h>
+#include <string.h>
+
+#include "dsl/lexstate.h"
+#include "hlo/import.h"
+
+#define MAXRANK 8   /* superopt/tensor.h's AX_MAXRANK: the program's largest rank */
+#define MAXIN 8     /* dsl/ops.h's AX_MAXIN: the most operands of one operator (concat) */
+
+/* What an instruction is in the program being written. */
+typedef enum {
+  V_TENSOR,   /* a program name: an input or a let */
+  V_LIT,      /* a scalar literal, broadcast to `shape` where it is used */
+  V_TUPLE,    /* elements */
+  V_CUT       /* not expressible; becomes an input when someone needs it, if it can */
+} VKind;
+
+typedef struct Val {
+  VKind kind;
+  const char *text;          /* V_TENSOR: the name; V_LIT: the literal */
+  bool computed;             /* V_TENSOR: a let (an output may name it) */
+  const AxHloInstr *def;     /* where it comes from (names a cut's input) */
+  const AxHloShape *shape;
+  struct Val **elems;
+  int nelems;
+  const char *reason;        /* V_CUT */
+} Val;
+
+typedef struct Imp {
+  AxArena *a;
+  AxDiag *d;
+  const AxHloModule *m;
+  AxVec inputs, lets, cuts;   /* char* lines; AxHloCut* */
+  AxHloTable *names;          /* the program's names so far */
+  bool failed;
+} Imp;
+
+typedef Val *Handler(Imp *im, const AxHloInstr *i, Val **ops, const char **why);
+
+/* ---- names, types, literals ---- */
+
+/* An identifier of the program language for HLO name s, unique in this program:
+ * `Arg_0.1` -> `Arg_0_1`; a keyword or a taken name gets a suffix. */
+static const char *fresh(Imp *im, const char *s) {
+  size_t n = strlen(s);
+  char *t = ax_arena_alloc(im->a, n + 2);
+  size_t j = 0;
+  if (!isalpha((unsigned char)s[0]) && s[0] != '_') t[j++] = '_';
+  for (size_t k = 0; k < n; k++) t[j++] = isalnum((unsigned char)s[k]) ? s[k] : '_';
+  t[j] = 0;
+  const char *name = t;
+  for (int k = 2; ax_lex_keyword(name) || ax_hlo_table_get(im->names, name) >= 0; k++)
+    name = ax_arena_printf(im->a, "%s_%d", t, k);
+  ax_hlo_table_add(im->names, name, 0);
+  return name;
+}
+
+static bool float_type(AxHloType t) { return t == AX_HLO_F16 || t == AX_HLO_BF16 || t == AX_HLO_F32; }
+
+static const char *dims_text(Imp *im, const AxHloShape *s) {
+  const char *t = "[";
+  for (int k = 0; k < s->rank; k++)
+    t = ax_arena_printf(im->a, "%s%s%lld", t, k ? ", " : "", (long long)s->dims[k]);
+  return ax_arena_printf(im->a, "%s]", t);
+}
+
+/* Why a tensor of shape s cannot be a program tensor, or NULL when it can. */
+static const char *not_tensor(Imp *im, const AxHloShape *s) {
+  if (s->type == AX_HLO_TUPLE) return "a tuple";
+  if (!float_type(s->type))
+    return ax_arena_printf(im->a, "element type %s (programs hold f16, bf16, f32)",
+                           ax_hlo_type_name(s->type));
+  if (s->rank == 0) return "a scalar (programs hold tensors of rank 1 to 8)";
+  if (s->rank > MAXRANK) return ax_arena_printf(im->a, "rank %d (at most %d)", s->rank, MAXRANK);
+  for (int k = 0; k < s->rank; k++)
+    if (s->dims[k] == 0) return "an empty tensor";
+  return NULL;
+}
+
+/* Whether a literal is a number the program can hold exactly: the digits and the
+ * exponent fit the int64 rational of superopt/tensor.c's ax_rat_parse (same test). */
+static bool rational(const char *text) {
+  const char *p = text;
+  if (*p == '-') p++;
+  int64_t num = 0, den = 1;
+  bool any = false, frac = false;
+  for (; *p; p++) {
+    if (*p == '.' && !frac) {   /* "1." and ".5" are not the program's decimals */
+      if (!any || p[1] < '0' || p[1] > '9') return false;
+      frac = true;
+      continue;
+    }
+    if (*p < '0' || *p > '9') break;
+    any = true;
+    if (num > (INT64_MAX - 9) / 10) return false;
+    num = num * 10 + (*p - '0');
+    if (frac) {
+      if (den > INT64_MAX / 10) return false;
+      den *= 10;
+    }
+  }
+  if (!any) return false;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    int sign = *p == '-' ? -1 : 1;
+    if (*p == '+' || *p == '-') p++;
+    if (*p < '0' || *p > '9') return false;
+    long e = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      if ((e = e * 10 + (*p - '0')) > 18) return false;
+    for (long k = 0; k < e; k++) {
+      int64_t *t = sign > 0 ? &num : &den;
+      if (*t > INT64_MAX / 10) return false;
+      *t *= 10;
+    }
+  }
+  return *p == 0;
+}
+
+/* ---- values ---- */
+
+static Val *mk(Imp *im, VKind k, const AxHloInstr *i, const AxHloShape *s) {
+  Val *v = ax_arena_alloc(im->a, sizeof *v);
+  v->kind = k;
+  v->def = i;
+  v->shape = s;
+  return v;
+}
+
+static void cut(Imp *im, const AxHloInstr *i, const char *reason) {
+  AxHloCut *c = ax_arena_alloc(im->a, sizeof *c);
+  *c = (AxHloCut){i->name_span, i->name, i->opcode, reason};
+  c->at.end = i->span.end;
+  ax_vec_push(im->a, &im->cuts, c);
+}
+
+/* The program tensor of v, declaring a cut value as an input on first use; NULL (and
+ * *why) when v cannot be one. Literals are accepted only where `lit_ok`. */
+static Val *tensor(Imp *im, Val *v, bool lit_ok, const char **why) {
+  if (v->kind == V_TENSOR || (v->kind == V_LIT && lit_ok)) return v;
+  const char *name = v->def->name;
+  if (v->kind == V_TUPLE) {
+    *why = ax_arena_printf(im->a, "operand '%s' is a tuple", name);
+    return NULL;
+  }
+  const char *bad = not_tensor(im, v->shape);
+  if (bad) {
+    *why = ax_arena_printf(im->a, "operand '%s' is %s", name, bad);
+    return NULL;
+  }
+  if (v->kind == V_LIT) cut(im, v->def, "a constant used where the program needs a tensor");
+  const char *pn = fresh(im, name);
+  ax_vec_push(im->a, &im->inputs,
+              ax_arena_printf(im->a, "  input %s : %s%s", pn, ax_hlo_type_name(v->shape->type),
+                              dims_text(im, v->shape)));
+  v->kind = V_TENSOR;
+  v->text = pn;
+  v->computed = false;
+  return v;
+}
+
+/* A new let for instruction i computing expr. */
+static Val *let(Imp *im, const AxHloInstr *i, const char *expr) {
+  Val *v = mk(im, V_TENSOR, i, i->shape);
+  v->text = fresh(im, i->name);
+  v->computed = true;
+  ax_vec_push(im->a, &im->lets, ax_arena_printf(im->a, "  let %s = %s", v->text, expr));
+  return v;
+}
+
+/* The same value, now also known as instruction i (copy, a reshape to the same shape). */
+static Val *alias(Imp *im, const AxHloInstr *i, Val *v) {
+  if (v->kind == V_CUT) return v;   /* one cut, one input, named after the cut instruction */
+  Val *w = mk(im, v->kind, i, i->shape);
+  w->text = v->text;
+  w->computed = v->computed;
+  w->elems = v->elems;
+  w->nelems = v->nelems;
+  return w;
+}
+
+static bool is_zero(const char *lit) {
+  const char *p = lit;
+  while (*p == ' ' || *p == '-' || *p == '(') p++;
+  char *end;
+  double x = strtod(p, &end);
+  while (*end == ' ' || *end == ')') end++;
+  return end != p && !*end && x == 0;
+}
+
+/* ---- handlers: one per opcode; NULL and *why for a cut ---- */
+
+static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  (void)ops;   /* ENTRY parameters only: a called computation's are bound first */
+  const char *bad = not_tensor(im, i->shape);
+  if (bad) {   /* a scalar or an int parameter: whoever needs it is cut in turn */
+    *why = ax_arena_printf(im->a, "parameter is %s", bad);
+    return NULL;
+  }
+  return tensor(im, mk(im, V_CUT, i, i->shape), false, why);
+}
+
+static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  (void)ops;
+  const char *lit = i->literal;
+  while (*lit == ' ' || *lit == '\t') lit++;
+  size_t n = strlen(lit);
+  while (n > 0 && strchr(" \t\r\n", lit[n - 1])) n--;
+  lit = ax_arena_strndup(im->a, lit, n);
+  if (i->shape->type != AX_HLO_TUPLE && i->shape->rank == 0 && float_type(i->shape->type)) {
+    if (!rational(lit)) {
+      *why = ax_arena_printf(im->a, "constant %s is not a finite decimal the program can hold", lit);
+      return NULL;
+    }
+    Val *v = mk(im, V_LIT, i, i->shape);
+    v->text = lit[0] == '-' ? ax_arena_printf(im->a, "(%s)", lit) : lit;
+    return v;
+  }
+  *why = strstr(lit, "...") ? "constant with elided data ({...}): becomes an input"
+                            : "array constant: its data becomes an input";
+  return NULL;
+}
+
+/* add subtract multiply divide: the infix operators; literals broadcast. */
+static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  static const struct { const char *op, *infix; } infix[] = {
+    {"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"},
+  };
+  const char *sym = NULL;
+  for (size_t k = 0; k < AX_COUNTOF(infix); k++)
+    if (strcmp(infix[k].op, i->opcode) == 0) sym = infix[k].infix;
+  if (ops[0]->kind == V_LIT && ops[1]->kind == V_LIT) {
+    *why = "computes on constants only";
+    return NULL;
+  }
+  Val *a = tensor(im, ops[0], true, why), *b = a ? tensor(im, ops[1], true, why) : NULL;
+  if (!b) return NULL;
+  return let(im, i, ax_arena_printf(im->a, "%s %s %s", a->text, sym, b->text));
+}
+
+/* negate exponential sqrt rsqrt logistic: a template around the operand. */
+static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  static const struct { const char *op, *fmt; } forms[] = {
+    {"negate", "-%s"}, {"exponential", "exp(%s)"}, {"sqrt", "sqrt(%s)"},
+    {"rsqrt", "1 / sqrt(%s)"}, {"logistic", "1 / (1 + exp(-%s))"},
+  };
+  if (ops[0]->kind == V_LIT) {
+    *why = "computes on constants only";
+    return NULL;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  for (size_t k = 0; k < AX_COUNTOF(forms); k++)
+    if (strcmp(forms[k].op, i->opcode) == 0)
+      return let(im, i, ax_arena_printf(im->a, forms[k].fmt, x->text));
+  AX_UNREACHABLE();
+}
+
+static bool same_dims(const AxHloShape *a, const AxHloShape *b) {
+  if (a->rank != b->rank) return false;
+  for (int k = 0; k < a->rank; k++)
+    if (a->dims[k] != b->dims[k]) return false;
+  return true;
+}
+
+/* reshape(x, [d...]) of value x to shape s, or x itself when s is its shape. */
+static Val *reshaped(Imp *im, const AxHloInstr *i, Val *x, const AxHloShape *s) {
+  if (x->kind == V_LIT) {
+    Val *v = alias(im, i, x);
+    v->shape = s;
+    return v;
+  }
+  if (same_dims(x->shape, s)) return alias(im, i, x);
+  return let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", x->text, dims_text(im, s)));
+}
+
+/* broadcast with increasing dimensions=: a reshape inserts the size-1 axes, then numpy's
+ * broadcast_to grows them. */
+static Val *h_broadcast(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t dims[64];
+  int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64);
+  for (int k = 1; k < n; k++)
+    if (dims[k] <= dims[k - 1]) {
+      *why = "broadcast that reorders dimensions (a transpose) is not in the program vocabulary";
+      return NULL;
+    }
+  if (ops[0]->kind == V_LIT) {
+    Val *v = alias(im, i, ops[0]);
+    v->shape = i->shape;
+    return v;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  AxHloShape *mid = ax_arena_alloc(im->a, sizeof *mid);
+  *mid = *i->shape;
+  mid->dims = ax_arena_alloc(im->a, sizeof(int64_t) * (size_t)(mid->rank + 1));
+  for (int k = 0; k < mid->rank; k++) mid->dims[k] = 1;
+  for (int k = 0; k < n; k++) mid->dims[dims[k]] = x->shape->dims[k];
+  const char *src = x->text;
+  if (!same_dims(x->shape, mid))
+    src = ax_arena_printf(im->a, "reshape(%s, %s)", x->text, dims_text(im, mid));
+  if (same_dims(mid, i->shape)) return src == x->text ? alias(im, i, x) : let(im, i, src);
+  return let(im, i, ax_arena_printf(im->a, "broadcast(%s, %s)", src, dims_text(im, i->shape)));
+}
+
+static Val *h_reshape(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  if (ops[0]->kind == V_LIT) return reshaped(im, i, ops[0], i->shape);
+  Val *x = tensor(im, ops[0], false, why);
+  return x ? reshaped(im, i, x, i->shape) : NULL;
+}
+
+/* A bitcast is a reshape when both layouts are row-major; otherwise it moves data. */
+static Val *h_bitcast(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  const AxHloShape *o = ops[0]->shape, *s = i->shape;
+  if (o->type != s->type || ax_hlo_numel(o) != ax_hlo_numel(s) || !ax_hlo_layout_default(o) ||
+      !ax_hlo_layout_default(s)) {
+    *why = "bitcast that is not a row-major reshape (layouts or element types differ)";
+    return NULL;
+  }
+  return h_reshape(im, i, ops, why);
+}
+
+static Val *h_copy(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  (void)why;
+  return alias(im, i, ops[0]);   /* a layout change: the same values */
+}
+
+static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  if (ops[0]->shape->type != i->shape->type) {
+    *why = ax_arena_printf(im->a, "convert from %s to %s changes the element type",
+                           ax_hlo_type_name(ops[0]->shape->type), ax_hlo_type_name(i->shape->type));
+    return NULL;
+  }
+  return alias(im, i, ops[0]);
+}
+
+/* dot with the batch dims leading and k contracted as matmul does: [..., m, k] x [..., k, n]. */
+static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  const AxHloShape *l = ops[0]->shape, *r = ops[1]->shape;
+  int64_t lb[64], lc[64], rb[64], rc[64];
+  const AxHloAttr *x;
+  int nlb = (x = ax_hlo_attr(i, "lhs_batch_dims")) ? ax_hlo_attr_ints(x->value, lb, 64) : 0;
+  int nlc = (x = ax_hlo_attr(i, "lhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, lc, 64) : 0;
+  int nrb = (x = ax_hlo_attr(i, "rhs_batch_dims")) ? ax_hlo_attr_ints(x->value, rb, 64) : 0;
+  int nrc = (x = ax_hlo_attr(i, "rhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, rc, 64) : 0;
+  bool ok = l->rank >= 2 && l->rank == r->rank && nlb == l->rank - 2 && nrb == nlb && nlc == 1 &&
+            nrc == 1 && lc[0] == l->rank - 1 && rc[0] == r->rank - 2;
+  for (int k = 0; ok && k < nlb; k++) ok = lb[k] == k && rb[k] == k;
+  if (!ok) {
+    *why = "dot whose dimensions are not matmul's ([..., m, k] x [..., k, n], batch dims leading)";
+    return NULL;
+  }
+  if (l->type != i->shape->type || r->type != i->shape->type) {
+    *why = ax_arena_printf(im->a, "dot of %s operands with a %s result changes the element type",
+                           ax_hlo_type_name(l->type), ax_hlo_type_name(i->shape->type));
+    return NULL;
+  }
+  Val *a = tensor(im, ops[0], false, why), *b = a ? tensor(im, ops[1], false, why) : NULL;
+  if (!b) return NULL;
+  return let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", a->text, b->text));
+}
+
+/* The binary operator a reduction's to_apply computes: its ROOT applied to its two
+ * parameters, whatever the computation is called ("add", "maximum", ...); NULL if the
+ * body is anything else. */
+static const char *reducer(Imp *im, const AxHloInstr *i) {
+  const AxHloAttr *x = ax_hlo_attr(i, "to_apply");
+  const AxHloComp *c = x ? ax_hlo_comp(im->m, x->value) : NULL;
+  if (!c) return NULL;
+  const AxHloInstr *r = c->root;
+  if (r->nops != 2) return NULL;
+  bool p0 = false, p1 = false;
+  for (int k = 0; k < 2; k++) {
+    const AxHloInstr *p = r->ops[k].def;
+    if (strcmp(p->opcode, "parameter") != 0) return NULL;
+    int64_t num;
+    if (ax_hlo_attr_ints(p->literal, &num, 1) != 1) return NULL;
+    p0 |= num == 0;
+    p1 |= num == 1;
+  }
+  return p0 && p1 ? r->opcode : NULL;
+}
+
+/* reduce with an add body and a zero init: sum(x, axis = a) per axis (each kept with
+ * size 1), then a reshape drops them. */
+static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  if (i->nops != 2) {
+    *why = "reduce of several operands (a variadic reduce) is not in the program vocabulary";
+    return NULL;
+  }
+  const char *body = reducer(im, i);
+  if (!body || strcmp(body, "add") != 0) {
+    *why = body ? ax_arena_printf(im->a, "reduce with %s is not in the program vocabulary (only sums)", body)
+                : "reduce whose body is not one binary operator is not in the program vocabulary";
+    return NULL;
+  }
+  if (ops[1]->kind != V_LIT || !is_zero(ops[1]->text)) {
+    *why = "reduce whose init value is not the constant 0";
+    return NULL;
+  }
+  const char *bad = not_tensor(im, i->shape);
+  if (bad) {
+    *why = ax_arena_printf(im->a, "its result is %s", bad);
+    return NULL;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  int64_t dims[64];
+  int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64);
+  const char *e = x->text;
+  for (int k = 0; k < n; k++) e = ax_arena_printf(im->a, "sum(%s, axis = %lld)", e, (long long)dims[k]);
+  if (n == 0) return alias(im, i, x);
+  return let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", e, dims_text(im, i->shape)));
+}
+
+static Val *h_concatenate(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  if (i->nops > MAXIN) {
+    *why = ax_arena_printf(im->a, "concatenate of %d operands (programs take at most %d)", i->nops, MAXIN);
+    return NULL;
+  }
+  int64_t d;
+  ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, &d, 1);
+  const char *e = "concat(";
+  for (int k = 0; k < i->nops; k++) {
+    Val *x = tensor(im, ops[k], false, why);
+    if (!x) return NULL;
+    e = ax_arena_printf(im->a, "%s%s, ", e, x->text);
+  }
+  if (i->nops == 1) return alias(im, i, ops[0]);
+  return let(im, i, ax_arena_printf(im->a, "%saxis = %lld)", e, (long long)d));
+}
+
+static Val *h_tuple(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  (void)why;
+  Val *v = mk(im, V_TUPLE, i, i->shape);
+  v->elems = ops;
+  v->nelems = i->nops;
+  return v;
+}
+
+static Val *h_gte(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t k;
+  ax_hlo_attr_ints(ax_hlo_attr(i, "index")->value, &k, 1);
+  if (ops[0]->kind != V_TUPLE) {
+    *why = ax_arena_printf(im->a, "element of '%s', which the program does not compute", ops[0]->def->name);
+    return NULL;
+  }
+  return alias(im, i, ops[0]->elems[k]);
+}
+
+static Val *inline_comp(Imp *im, const AxHloComp *c, Val **args, int nargs);
+
+/* fusion and call: the called computation, imported in place. */
+static Val *h_call(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  const AxHloAttr *x = ax_hlo_attr(i, "calls");
+  if (!x) x = ax_hlo_attr(i, "to_apply");
+  const AxHloComp *c = x ? ax_hlo_comp(im->m, x->value) : NULL;
+  if (!c) {
+    *why = ax_arena_printf(im->a, "%s without one called computation", i->opcode);
+    return NULL;
+  }
+  if (c->visiting) {
+    ax_diag_error(im->d, x->span, "computation '%s' calls itself", c->name);
+    im->failed = true;
+    return NULL;
+  }
+  Val *r = inline_comp(im, c, ops, i->nops);
+  if (!r) return NULL;
+  return r->kind == V_CUT ? r : alias(im, i, r);
+}
+
+/* ORDER: any; looked up by opcode. An opcode missing here is cut. */
+static const struct { const char *opcode; Handler *fn; } handlers[] = {
+  {"parameter", h_parameter}, {"constant", h_constant},
+  {"add", h_binary}, {"subtract", h_binary}, {"multiply", h_binary}, {"divide", h_binary},
+  {"negate", h_unary}, {"exponential", h_unary}, {"sqrt", h_unary}, {"rsqrt", h_unary},
+  {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
+  {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
+  {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},
+  {"get-tuple-element", h_gte}, {"fusion", h_call}, {"call", h_call},
+};
+
+/* Whether i's result can be a value at all: arrays of program types, tuples of them. */
+static const char *result_bad(Imp *im, const AxHloInstr *i) {
+  static const char *const passthrough[] = {"parameter", "constant", "tuple", "get-tuple-element",
+                                            "fusion", "call", "reduce", "broadcast", "reshape",
+                                            "copy", "convert", "bitcast"};
+  for (size_t k = 0; k < AX_COUNTOF(passthrough); k++)
+    if (strcmp(passthrough[k], i->opcode) == 0) return NULL;
+  const char *bad = not_tensor(im, i->shape);
+  return bad ? ax_arena_printf(im->a, "its result is %s", bad) : NULL;
+}
+
+/* Imports instruction i given its operands' values. */
+static Val *instr(Imp *im, const AxHloInstr *i, Val **ops) {
+  Handler *fn = NULL;
+  for (size_t k = 0; k < AX_COUNTOF(handlers); k++)
+    if (strcmp(handlers[k].opcode, i->opcode) == 0) fn = handlers[k].fn;
+  const char *why = NULL;
+  Val *v = NULL;
+  if (!fn) {
+    const AxHloAttr *t = ax_hlo_attr(i, "custom_call_target");
+    why = strcmp(i->opcode, "custom-call") == 0
+              ? ax_arena_printf(im->a, "custom-call%s%s", t ? " to " : "", t ? t->value : "")
+              : ax_arena_printf(im->a, "%s is not in the program vocabulary", i->opcode);
+  } else if (!(why = result_bad(im, i))) {
+    v = fn(im, i, ops, &why);
+  }
+  if (im->failed) return NULL;
+  if (v) return v;
+  cut(im, i, why);
+  v = mk(im, V_CUT, i, i->shape);
+  v->reason = why;
+  return v;
+}
+
+static Val *inline_comp(Imp *im, const AxHloComp *c, Val **args, int nargs) {
+  ((AxHloComp *)c)->visiting = true;
+  Val **vals = ax_arena_alloc(im->a, sizeof *vals * (size_t)(c->ninstrs + 1));
+  Val *root = NULL;
+  for (int k = 0; k < c->ninstrs && !im->failed; k++) {
+    const AxHloInstr *i = c->instrs[k];
+    if (args && strcmp(i->opcode, "parameter") == 0) {
+      int64_t num;
+      ax_hlo_attr_ints(i->literal, &num, 1);
+      if (num >= nargs) {
+        ax_diag_error(im->d, i->op_span, "parameter(%lld) of '%s', which is called with %d operands",
+                      (long long)num, c->name, nargs);
+        im->failed = true;
+        break;
+      }
+      vals[k] = args[num];
+    } else {
+      Val **ops = ax_arena_alloc(im->a, sizeof *ops * (size_t)(i->nops + 1));
+      for (int o = 0; o < i->nops; o++) ops[o] = vals[i->ops[o].def->index];
+      vals[k] = instr(im, i, ops);
+    }
+    if (i == c->root) root = vals[k];
+  }
+  ((AxHloComp *)c)->visiting = false;
+  return im->failed ? NULL : root;
+}
+
+/* The outputs: the ROOT's value, a tuple's elements in order. */
+static void outputs(Imp *im, Val *v, AxVec *out) {
+  if (v->kind == V_TUPLE) {
+    for (int k = 0; k < v->nelems; k++) outputs(im, v->elems[k], out);
+    return;
+  }
+  if (v->kind == V_TENSOR && v->computed) {
+    for (size_t k = 0; k < out->len; k++)
+      if (strcmp(out->items[k], v->text) == 0) return;   /* one name, one output */
+    ax_vec_push(im->a, out, (void *)v->text);
+    return;
+  }
+  cut(im, v->def, v->kind == V_CUT ? "output dropped: the program does not compute it"
+                                   : "output dropped: an input or a constant, not a computation");
+}
+
+bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *out) {
+  Imp im = {.a = a, .d = d, .m = m, .names = ax_hlo_table_new(a)};
+  *out = (AxHloProgram){0};
+  out->name = fresh(&im, m->name);
+  Val *root = inline_comp(&im, m->entry, NULL, 0);
+  if (!root) return false;
+  AxVec outs = {0};
+  outputs(&im, root, &outs);
+  out->ncuts = (int)im.cuts.len;
+  out->cuts = ax_arena_alloc(a, sizeof *out->cuts * (im.cuts.len + 1));
+  for (size_t k = 0; k < im.cuts.len; k++) out->cuts[k] = *(AxHloCut *)im.cuts.items[k];
+  if (outs.len == 0) {
+    ax_diag_error(d, m->entry->root->name_span,
+                  "nothing to import: the program would compute none of the module's outputs "
+                  "(every one is cut or an input)");
+    return false;
+  }
+  out->ninputs = (int)im.inputs.len;
+  out->nlets = (int)im.lets.len;
+  out->noutputs = (int)outs.len;
+  size_t cap = 64 + strlen(out->name);
+  for (size_t k = 0; k < im.inputs.len; k++) cap += strlen(im.inputs.items[k]) + 1;
+  for (size_t k = 0; k < im.lets.len; k++) cap += strlen(im.lets.items[k]) + 1;
+  for (size_t k = 0; k < outs.len; k++) cap += strlen(outs.items[k]) + 12;
+  char *t = ax_arena_alloc(a, cap), *p = t;
+  p += sprintf(p, "program %s {\n", out->name);
+  for (size_t k = 0; k < im.inputs.len; k++) p += sprintf(p, "%s\n", (char *)im.inputs.items[k]);
+  for (size_t k = 0; k < im.lets.len; k++) p += sprintf(p, "%s\n", (char *)im.lets.items[k]);
+  for (size_t k = 0; k < outs.len; k++) p += sprintf(p, "  output %s\n", (char *)outs.items[k]);
+  sprintf(p, "}\n");
+  out->text = t;
+  return true;
+}

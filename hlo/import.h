@@ -1,0 +1,41 @@
+/* import.h — an HLO module (hlo.h) to an axle tensor program (superopt/program.h).
+ *
+ * The ENTRY computation becomes `program NAME { input ...; let ...; output ... }`, NAME
+ * the module's name; fusions and calls are inlined (the called computation imported in
+ * place). Each instruction the program vocabulary can express becomes one `let` named
+ * after it (docs/hlo.md has the table: hlo/import.c's `handlers`, one row per opcode).
+ * Everything else is a *cut*: the module still imports, and the instruction's result,
+ * where a later instruction needs it, becomes an `input` named after it. Parameters
+ * become inputs; scalar constants literals; array and elided constants inputs (cuts, as
+ * the program does not know their data). The ROOT is the output (a tuple: one output per
+ * element); an output the program does not compute (an input, a constant) is dropped
+ * with a cut, and a module left with no output is an error.
+ *
+ * Programs hold f16, bf16 and f32 tensors of rank 1 to 8: other element types and
+ * scalars are cut, and so is what needs one as an operand. The text is built to pass
+ * the program checker; the caller checks it (ax_prog_lower) before using it. */
+#ifndef AX_HLO_IMPORT_H
+#define AX_HLO_IMPORT_H
+
+#include "hlo/hlo.h"
+
+typedef struct AxHloCut {
+  AxSpan at;            /* the instruction */
+  const char *name;     /* its HLO name */
+  const char *opcode;
+  const char *reason;   /* "transpose is not in the program vocabulary" */
+} AxHloCut;
+
+typedef struct AxHloProgram {
+  const char *name;     /* the program's name */
+  const char *text;     /* the program block, NUL-terminated */
+  AxHloCut *cuts;       /* in the order the importer met them */
+  int ncuts;
+  int ninputs, nlets, noutputs;
+} AxHloProgram;
+
+/* Imports the checked module m (everything allocated in a). Returns false after
+ * reporting through d when the module has nothing a program can compute or calls itself. */
+bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *out);
+
+#endif

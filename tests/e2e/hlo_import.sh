@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# axle import: each JAX-format module in tests/hlo imports to its golden program
+# (NAME.expected) with its golden cuts on stderr (NAME.cuts); the JSON report; --output;
+# a .hlo read where a program is (axle equiv against the hand-written Mirage μGraph); and
+# an attack loop: prefixes of a module and seeded random deletions of bytes and tokens exit
+# 0 or 3 with a message, never by a signal (tests/unit/check_hlo.c runs every prefix in
+# process).
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+h=tests/hlo
+
+for f in $h/*.hlo; do
+  n=${f%.hlo}
+  "$AXLE" import "$f" > "$tmp/out.axl" 2> "$tmp/err"
+  st=$?
+  check "$f: exit 0" test "$st" -eq 0
+  check "$f: the golden program" diff -u "$n.expected" "$tmp/out.axl"
+  check "$f: the golden cuts" diff -u "$n.cuts" "$tmp/err"
+done
+
+# the cut rule: max is cut and its result is an input, the rest of softmax is kept
+check "softmax: the max is an input" has $h/softmax.expected "input reduce_8 : f32\[16\]"
+check "attention: the transpose is an input" has $h/attention.expected "input transpose_4 : f32\[2, 64, 256\]"
+
+# JSON: counts and cuts, the program's text when it is printed
+"$AXLE" import --format json $h/softmax.hlo > "$tmp/s.json" 2> "$tmp/err"
+check "json: exit 0" test $? -eq 0
+check "json: counts" jqt '.program == "jit_softmax" and .inputs == 2 and .outputs == 1 and .ncuts == 2 and .path == null' "$tmp/s.json"
+check "json: a cut" jqt '.cuts[1] == {"line": 18, "name": "reduce.8", "opcode": "reduce", "reason": "reduce with maximum is not in the program vocabulary (only sums)"}' "$tmp/s.json"
+check "json: the text" jqt '.text | startswith("program jit_softmax {")' "$tmp/s.json"
+check "json: nothing on stderr" test ! -s "$tmp/err"
+
+# --output writes the program (and checks it) and says so on stderr
+"$AXLE" import $h/lora.hlo --output "$tmp/lora.axl" > "$tmp/out" 2> "$tmp/err"
+check "--output: exit 0" test $? -eq 0
+check "--output: the program" diff -u $h/lora.expected "$tmp/lora.axl"
+check "--output: nothing on stdout" test ! -s "$tmp/out"
+check "--output: the summary" has "$tmp/err" "program 'lora' written to"
+"$AXLE" cost "$tmp/lora.axl" > /dev/null
+check "the written program reads back" test $? -eq 0
+
+# usage errors: exit 3
+for args in "" "--format yaml $h/lora.hlo" "--bogus $h/lora.hlo" "$h/lora.hlo $h/lora.hlo" "$h"; do
+  "$AXLE" import $args > /dev/null 2>&1
+  check "import $args: exit 3" test $? -eq 3
+done
+for opt in --help -h; do
+  "$AXLE" import $opt > "$tmp/help" 2> "$tmp/err"
+  check "$opt: exit 0 and the usage" has "$tmp/help" "usage: axle import MODULE.hlo"
+  check "$opt: nothing on stderr" test ! -s "$tmp/err"
+done
+cp $h/lora.hlo "$tmp/-dash.hlo"
+(cd "$tmp" && "$AXLE" import -- -dash.hlo > /dev/null 2>&1)
+check "import -- -dash.hlo: a file named like an option" test $? -eq 0
+
+# a .hlo module is a program wherever one is read: equiv against the hand-written μGraph
+"$AXLE" equiv $h/lora.hlo superopt/examples/lora.mug --tests 2 > "$tmp/eq" 2>&1
+check "equiv lora.hlo lora.mug: equivalent" has "$tmp/eq" "^equivalent"
+"$AXLE" equiv $h/softmax.hlo superopt/examples/lora.mug > "$tmp/eq" 2>&1
+check "equiv softmax.hlo: a note on the cuts" has "$tmp/eq" "imported with 2 cuts"
+"$AXLE" equiv $h/bad/shape_mismatch.hlo superopt/examples/lora.mug > /dev/null 2> "$tmp/err"
+check "equiv on a bad module: exit 3" test $? -eq 3
+check "equiv on a bad module: the located error" has "$tmp/err" "shape_mismatch.hlo:6:29: error"
+
+# attack loop: no input makes import crash or hang (exit 0 or 3, a message on exit 3)
+attack() {   # attack FILE LABEL
+  "$AXLE" import "$1" > /dev/null 2> "$tmp/aerr"
+  local st=$?
+  if [ "$st" -ne 0 ] && { [ "$st" -ne 3 ] || [ ! -s "$tmp/aerr" ]; }; then
+    echo "FAIL: $2: exit $st"; cp "$1" "$tmp/crash.hlo"; bad=$((bad + 1))
+  fi
+}
+bad=0
+src=$h/gated_mlp.hlo
+len=$(wc -c < $src)
+for ((i = 0; i < len; i += 17)); do head -c $i $src > "$tmp/a.hlo"; attack "$tmp/a.hlo" "prefix $i"; done
+RANDOM=20261126
+for ((k = 0; k < 100; k++)); do
+  start=$((RANDOM % len)) n=$((RANDOM % 12 + 1))
+  { head -c $start $src; tail -c +$((start + n + 1)) $src; } > "$tmp/a.hlo"
+  attack "$tmp/a.hlo" "deletion of $n bytes at $start"
+done
+toks=$(tr -s ' \n' '\n\n' < $h/layernorm.hlo | wc -l)
+for ((k = 0; k < 50; k++)); do
+  drop=$((RANDOM % toks + 1))
+  awk -v d=$drop 'BEGIN { RS = "[ \n]"; ORS = " " } NR != d { print }' $h/layernorm.hlo > "$tmp/a.hlo"
+  attack "$tmp/a.hlo" "token $drop deleted"
+done
+check "attack loop: exit 0 or 3 with a message, never a signal" test "$bad" -eq 0
+
+echo "hlo_import: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

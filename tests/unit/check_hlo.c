@@ -1,0 +1,264 @@
+/* check_hlo.c — the HLO front end: the parser on the corners of XLA's text format, the
+ * importer's mapping and cuts, and every prefix of a real module (no crash; an import
+ * that succeeds always yields a program the checker accepts). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo/hlo.h"
+#include "hlo/import.h"
+#include "superopt/program.h"
+#include "unit.h"
+
+static AxHloModule *parse(const char *text) {
+  AxSource *src = ax_source_from_text(A, "t.hlo", ax_arena_strdup(A, text), strlen(text));
+  return ax_hlo_parse(A, &D, src);
+}
+
+/* The program of text, imported and lowered; the test fails on any error. */
+static AxHloProgram import(const char *text) {
+  AxHloModule *m = parse(text);
+  ck_assert_msg(m, "%s", unit_diagnostics());
+  AxHloProgram p;
+  ck_assert_msg(ax_hlo_import(A, &D, m, &p), "%s", unit_diagnostics());
+  AxSource *src = ax_source_from_text(A, "p.axl", p.text, strlen(p.text));
+  AxFile *f = ax_parse(A, &D, src);
+  ck_assert_msg(D.errors == 0, "%s\n%s", p.text, unit_diagnostics());
+  ck_assert_msg(ax_prog_lower(A, &D, f->blocks[0]), "%s\n%s", p.text, unit_diagnostics());
+  return p;
+}
+
+static bool has_cut(const AxHloProgram *p, const char *name, const char *reason) {
+  for (int k = 0; k < p->ncuts; k++)
+    if (strcmp(p->cuts[k].name, name) == 0 && strstr(p->cuts[k].reason, reason)) return true;
+  return false;
+}
+
+START_TEST(every_corner_of_the_format_parses) {
+  AxHloModule *m = parse(
+      "HloModule m.1-x, is_scheduled=true, entry_computation_layout={(f32[2,3]{1,0}, (s32[], pred[]))->f32[2,3]{1,0}},\n"
+      "  alias_passthrough_params=true, frontend_attributes={fingerprint=\"a,b\"}\n"
+      "\n"
+      "// a line comment\n"
+      "add_f32 {\n"
+      "  a = f32[] parameter(0)\n"
+      "  b = f32[] parameter(1)\n"
+      "  ROOT s = f32[] add(a, b)\n"
+      "}, execution_thread=\"main\"\n"
+      "\n"
+      "ENTRY %main.9 (p0: f32[2,3], p1: (s32[], pred[])) -> f32[2,3] {\n"
+      "  %p0 = f32[2,3]{1,0} parameter(0), sharding={devices=[2,1]0,1}, metadata={op_name=\"x\" source_file=\"f.py\" source_line=12}\n"
+      "  %p1 = (s32[], pred[]) parameter(1)\n"
+      "  %g = s32[] get-tuple-element((s32[], pred[]) %p1), index=0\n"
+      "  %t = f32[3,2]{0,1:T(8,128)S(1)} transpose(f32[2,3]{1,0} %p0), dimensions={1,0}, backend_config=\"{\\\"k\\\": [1, 2]}\"\n"
+      "  %c = f32[] constant(-1.5e-3)\n"
+      "  %big = f32[2,2] constant({ { 1, 2 }, { 3, 4 } })\n"
+      "  %e = bf16[4096] constant({...})\n"
+      "  %z = c64[] constant((1, 0))\n"
+      "  %i = u8[2] constant({1, 2}), frontend_attributes={_xla_x=\"y\"}\n"
+      "  %cv = f32[1,2,3] convolution(f32[2,3] %p0, f32[2,3] %p0), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f,\n"
+      "      feature_group_count=1\n"
+      "  %sl = f32[1,2] slice(f32[2,3]{1,0} %p0), slice={[0:1], [1:3]}\n"
+      "  %cc = (f32[2], s8[]) custom-call(%p0, /*index=1*/%c), custom_call_target=\"foo\", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_STATUS_RETURNING\n"
+      "  %ar = f32[2,3] all-reduce(%p0), replica_groups=[2,2]<=[4], to_apply=%add_f32, channel_id=1\n"
+      "  %r = f32[2] reduce(%p0, %c), dimensions={1}, to_apply=add_f32\n"
+      "  ROOT %n = f32[2,3]{1,0} negate(f32[2,3]{1,0} %p0), control-predecessors={%t, %g}, sharding={replicated}\n"
+      "}\n");
+  ck_assert_msg(m, "%s", unit_diagnostics());
+  ck_assert_str_eq(m->name, "m.1-x");
+  ck_assert_int_eq(m->nattrs, 4);
+  ck_assert_str_eq(m->attrs[1].value, "{(f32[2,3]{1,0}, (s32[], pred[]))->f32[2,3]{1,0}}");
+  ck_assert_str_eq(m->attrs[3].value, "{fingerprint=\"a,b\"}");
+  ck_assert_int_eq(m->ncomps, 2);
+  AxHloComp *e = m->entry;
+  ck_assert_str_eq(e->name, "main.9");
+  ck_assert_str_eq(e->root->name, "n");
+  ck_assert_int_eq(e->ninstrs, 15);
+  AxHloInstr *t = e->instrs[3];
+  ck_assert_str_eq(t->opcode, "transpose");
+  ck_assert_str_eq(t->shape->layout, "0,1:T(8,128)S(1)");
+  ck_assert(!ax_hlo_layout_default(t->shape));
+  ck_assert(ax_hlo_layout_default(e->instrs[0]->shape));
+  ck_assert_str_eq(ax_hlo_attr(t, "backend_config")->value, "\"{\\\"k\\\": [1, 2]}\"");
+  ck_assert_int_eq(e->instrs[1]->shape->type, AX_HLO_TUPLE);
+  ck_assert_int_eq(e->instrs[1]->shape->nelems, 2);
+  ck_assert_str_eq(e->instrs[4]->literal, "-1.5e-3");
+  ck_assert_str_eq(e->instrs[6]->literal, "{...}");
+  ck_assert_int_eq(e->instrs[6]->shape->type, AX_HLO_BF16);
+  ck_assert_int_eq(e->instrs[8]->shape->type, AX_HLO_U8);
+  AxHloInstr *cv = e->instrs[9];
+  ck_assert_str_eq(ax_hlo_attr(cv, "dim_labels")->value, "b01f_01io->b01f");
+  ck_assert_str_eq(ax_hlo_attr(cv, "feature_group_count")->value, "1");
+  ck_assert_str_eq(ax_hlo_attr(e->instrs[10], "slice")->value, "{[0:1], [1:3]}");
+  ck_assert_int_eq(e->instrs[11]->nops, 2);
+  ck_assert_str_eq(ax_hlo_attr(e->instrs[12], "replica_groups")->value, "[2,2]<=[4]");
+  ck_assert_str_eq(ax_hlo_attr(e->root, "control-predecessors")->value, "{%t, %g}");
+  int64_t v[4];
+  ck_assert_int_eq(ax_hlo_attr_ints(" {1, 0}", v, 4), 2);
+  ck_assert_int_eq(ax_hlo_attr_ints("{}", v, 4), 0);
+  ck_assert_int_eq(ax_hlo_attr_ints("{1,x}", v, 4), -1);
+}
+END_TEST
+
+START_TEST(malformed_modules_get_located_errors) {
+  static const struct { const char *text, *msg; } cases[] = {
+    {"", "t.hlo:1:1: error: empty file: expected 'HloModule NAME'"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n", "t.hlo:3:26: error: unexpected end of file"},
+    {"HloModule m\nENTRY e {\n  x = f32[?] parameter(0)\n}\n", "t.hlo:3:7: error: dynamic dimensions are not supported"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  x = f32[2] negate(x)\n}\n", "t.hlo:4:3: error: 'x' is already defined"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[3] reshape(x)\n}\n", "t.hlo:4:19: error: reshape: f32[2] cannot become f32[3]"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2,3] broadcast(x), dimensions={1}\n}\n", "t.hlo:4:46: error: broadcast: operand dimension 0 (size 2)"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2] add(x)\n}\n", "t.hlo:4:19: error: add takes 2 operands, not 1"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n}\nENTRY f {\n  x = f32[2] parameter(0)\n}\n", "t.hlo:5:7: error: a second ENTRY computation ('f')"},
+    {"HloModule m\nENTRY e {\n}\n", "t.hlo:2:7: error: computation 'e' has no instructions"},
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0) \xe2\n}\n", "t.hlo:3:27: error: invalid byte 0xe2"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    unit_teardown();
+    unit_setup();
+    ck_assert_msg(!parse(cases[k].text), "case %zu parsed", k);
+    ck_assert_msg(strstr(unit_diagnostics(), cases[k].msg), "case %zu: %s", k, unit_diagnostics());
+  }
+}
+END_TEST
+
+START_TEST(the_vocabulary_and_the_cuts) {
+  AxHloProgram p = import(
+      "HloModule corners\n"
+      "max { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT m = f32[] maximum(a, b) }\n"
+      "plus { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT m = f32[] add(b, a) }\n"
+      "ENTRY e {\n"
+      "  x = f32[4,8]{1,0} parameter(0)\n"
+      "  s = f32[] parameter(1)\n"
+      "  w = f32[8,4]{1,0} parameter(2)\n"
+      "  bt = f32[32]{0} bitcast(x)\n"
+      "  bl = f32[8,4]{0,1} bitcast(x)\n"
+      "  cv = bf16[4,8] convert(x)\n"
+      "  sb = f32[4,8] broadcast(s), dimensions={}\n"
+      "  m = f32[4,8] multiply(x, sb)\n"
+      "  tr = f32[8,4,2] broadcast(x), dimensions={1,0}\n"
+      "  d1 = f32[4,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  d2 = f32[8,8] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
+      "  one = f32[] constant(1)\n"
+      "  zero = f32[] constant(0)\n"
+      "  r1 = f32[4] reduce(x, one), dimensions={1}, to_apply=plus\n"
+      "  r2 = f32[] reduce(x, zero), dimensions={0,1}, to_apply=plus\n"
+      "  r3 = f32[8] reduce(x, zero), dimensions={0}, to_apply=max\n"
+      "  r4 = f32[4] reduce(x, zero), dimensions={1}, to_apply=plus\n"
+      "  cc = f32[8,8] concatenate(x, x), dimensions={0}\n"
+      "  lg = f32[4,8] logistic(x)\n"
+      "  ex = f32[4,8] exponential(x)\n"
+      "  cp = f32[4,8]{0,1} copy(ex)\n"
+      "  tn = f32[4,8] tanh(cp)\n"
+      "  t2 = f32[4,8] add(tn, tn)\n"
+      "  cu = f32[4,8] custom-call(x), custom_call_target=\"Sharding\"\n"
+      "  ROOT out = (f32[32], f32[4,4], f32[4,8], f32[8,8], f32[4], f32[4,8], f32[4,8], f32[4,8]) tuple(bt, d1, m, cc, r4, lg, t2, x)\n"
+      "}\n");
+  ck_assert_str_eq(p.name, "corners");
+  ck_assert_msg(strstr(p.text, "  let bt = reshape(x, [32])\n"), "%s", p.text);
+  /* s is a scalar: its broadcast is cut and becomes an input */
+  ck_assert_msg(strstr(p.text, "  input sb : f32[4, 8]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let m = x * sb\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let d1 = matmul(x, w)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let r4 = reshape(sum(x, axis = 1), [4])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let cc = concat(x, x, axis = 0)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let lg = 1 / (1 + exp(-x))\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  input tn : f32[4, 8]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let t2 = tn + tn\n"), "%s", p.text);
+  ck_assert(has_cut(&p, "bl", "bitcast that is not a row-major reshape"));
+  ck_assert(has_cut(&p, "cv", "convert from f32 to bf16 changes the element type"));
+  ck_assert(has_cut(&p, "s", "parameter is a scalar"));
+  ck_assert(has_cut(&p, "sb", "operand 's' is a scalar"));
+  ck_assert(has_cut(&p, "tr", "reorders dimensions"));
+  ck_assert(has_cut(&p, "d2", "not matmul's"));
+  ck_assert(has_cut(&p, "r1", "init value is not the constant 0"));
+  ck_assert(has_cut(&p, "r2", "its result is a scalar"));
+  ck_assert(has_cut(&p, "r3", "reduce with maximum"));
+  ck_assert(has_cut(&p, "tn", "tanh is not in the program vocabulary"));
+  ck_assert(has_cut(&p, "cu", "custom-call to \"Sharding\""));
+  ck_assert(has_cut(&p, "x", "output dropped"));
+  ck_assert_int_eq(p.noutputs, 7);   /* bt d1 m cc r4 lg t2; x is a parameter */
+}
+END_TEST
+
+START_TEST(literals_the_program_can_hold) {
+  AxHloProgram p = import(
+      "HloModule l\n"
+      "ENTRY e {\n"
+      "  x = f32[4]{0} parameter(0)\n"
+      "  a = f32[] constant( 2 )\n"
+      "  b = f32[] constant(1.)\n"
+      "  c = f32[] constant(-2.5e-1)\n"
+      "  ab = f32[4] broadcast(a), dimensions={}\n"
+      "  bb = f32[4] broadcast(b), dimensions={}\n"
+      "  cb = f32[4] broadcast(c), dimensions={}\n"
+      "  m = f32[4] multiply(x, ab)\n"
+      "  n = f32[4] multiply(m, bb)\n"
+      "  ROOT r = f32[4] subtract(n, cb)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  let m = x * 2\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  input bb : f32[4]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let r = n - (-2.5e-1)\n"), "%s", p.text);
+  ck_assert(has_cut(&p, "b", "constant 1. is not a finite decimal"));
+  ck_assert(has_cut(&p, "bb", "operand 'b' is a scalar"));
+}
+END_TEST
+
+/* Every prefix of a module and every one-byte deletion: no crash, an error when the
+ * import fails, a program that lowers when it succeeds. */
+static void attack(const char *text, size_t len) {
+  AxArena *a = ax_arena_new();
+  FILE *null = fopen("/dev/null", "w");
+  AxDiag d;
+  ax_diag_init(&d, null);
+  AxSource *src = ax_source_from_text(a, "a.hlo", ax_arena_strndup(a, text, len), len);
+  AxHloModule *m = ax_hlo_parse(a, &d, src);
+  AxHloProgram p;
+  if (m && ax_hlo_import(a, &d, m, &p)) {
+    AxSource *ps = ax_source_from_text(a, "p.axl", p.text, strlen(p.text));
+    AxFile *f = ax_parse(a, &d, ps);
+    ck_assert_msg(d.errors == 0 && ax_prog_lower(a, &d, f->blocks[0]),
+                  "an imported program does not check:\n%.*s\n%s", (int)len, text, p.text);
+  } else {
+    ck_assert_msg(d.errors > 0, "a failed import without a message:\n%.*s", (int)len, text);
+  }
+  fclose(null);
+  ax_arena_free(a);
+}
+
+START_TEST(every_prefix_and_deletion_of_a_module) {
+  static const char *const files[] = {"tests/hlo/gated_mlp.hlo", "tests/hlo/softmax.hlo"};
+  const char *root = getenv("AXLE_SRC");
+  ck_assert_msg(root, "AXLE_SRC is not set");
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    AxSource *src;
+    ck_assert(ax_source_load(A, &D, ax_arena_printf(A, "%s/%s", root, files[k]), &src));
+    for (size_t n = 0; n <= src->len; n++) attack(src->text, n);
+    char *buf = malloc(src->len);
+    for (size_t at = 0; at < src->len; at++) {
+      memcpy(buf, src->text, at);
+      memcpy(buf + at, src->text + at + 1, src->len - at - 1);
+      attack(buf, src->len - 1);
+    }
+    free(buf);
+  }
+}
+END_TEST
+
+static Suite *suite(void) {
+  Suite *s = suite_create("hlo");
+  TCase *t = tcase_create("hlo");
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
+  tcase_set_timeout(t, 300);
+  tcase_add_test(t, every_corner_of_the_format_parses);
+  tcase_add_test(t, malformed_modules_get_located_errors);
+  tcase_add_test(t, the_vocabulary_and_the_cuts);
+  tcase_add_test(t, literals_the_program_can_hold);
+  tcase_add_test(t, every_prefix_and_deletion_of_a_module);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(void) {
+  return unit_run(suite());
+}

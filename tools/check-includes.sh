@@ -8,7 +8,7 @@
 # path, its own header). Exit 0 and a one-line summary otherwise. tests/ may include anything.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-LAYERS=(base dsl semantics smt verifier run superopt gpu cli)
+LAYERS=(base egraph dsl semantics smt verifier run superopt gpu cli)
 
 rank_of() {
   local i
@@ -50,7 +50,7 @@ done
 # finds a loop if there is one. superopt/ is not held to it yet: its operator tables
 # (ewop, pop) and the dispatchers that read them (tensor, domain, field) include each other
 # (NOTES.md, "Where to start").
-ACYCLIC=(base dsl semantics smt verifier run gpu cli)
+ACYCLIC=(base egraph dsl semantics smt verifier run gpu cli)
 edges=$(for layer in "${ACYCLIC[@]}"; do
   find "$root/$layer" -type f \( -name '*.c' -o -name '*.h' \) -not -path '*/emu/*' -print0 |
     while IFS= read -r -d '' f; do

@@ -11,7 +11,7 @@ check "the tree's includes point down the pipeline" \
 check "summary printed" has "$tmp/ok.txt" "all down the pipeline"
 
 # A copy of the pipeline folders' sources only (no build trees).
-for d in base dsl semantics smt verifier run superopt gpu cli; do
+for d in base egraph dsl semantics smt verifier run superopt gpu cli; do
   mkdir -p "$tmp/tree/$d"
   cp "$d"/*.[chly] "$tmp/tree/$d/" 2>/dev/null
 done

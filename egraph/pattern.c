@@ -138,22 +138,37 @@ static void solve(Matcher *m, const Goal *goal) {
   if (kg != local) free(kg);
 }
 
-size_t ax_eg_match(AxEgraph *g, const AxEgPat *p, uint32_t nvars, AxEgId root,
-                   AxEgOnMatch *on, void *ctx) {
+/* A matcher for p with nvars variables, all unbound; free with drop(). */
+static Matcher prepare(AxEgraph *g, const AxEgPat *p, uint32_t nvars, AxEgOnMatch *on, void *ctx) {
   AX_ASSERT(ax_eg_is_clean(g));          /* matching reads canonical e-nodes */
   AX_ASSERT(nvars >= ax_eg_pat_nvars(p));
-  Matcher m = {.g = g, .on = on, .ctx = ctx, .root = ax_eg_find(g, root)};
+  Matcher m = {.g = g, .on = on, .ctx = ctx};
   m.s.nvars = nvars;
   m.s.cls = ax_xmalloc((nvars + 1) * sizeof *m.s.cls);
   m.s.val = ax_xcalloc(nvars + 1, sizeof *m.s.val);
   m.s.has_val = ax_xcalloc(nvars + 1, sizeof *m.s.has_val);
   for (uint32_t v = 0; v < nvars; v++) m.s.cls[v] = AX_EG_NONE;
-  Goal top = {p, m.root, NULL};
-  solve(&m, &top);
-  free(m.s.cls);
-  free(m.s.val);
-  free(m.s.has_val);
-  free(m.trail);
+  return m;
+}
+
+static void match_at(Matcher *m, const AxEgPat *p, AxEgId root) {
+  m->root = ax_eg_find(m->g, root);
+  Goal top = {p, m->root, NULL};
+  solve(m, &top);
+}
+
+static void drop(Matcher *m) {
+  free(m->s.cls);
+  free(m->s.val);
+  free(m->s.has_val);
+  free(m->trail);
+}
+
+size_t ax_eg_match(AxEgraph *g, const AxEgPat *p, uint32_t nvars, AxEgId root,
+                   AxEgOnMatch *on, void *ctx) {
+  Matcher m = prepare(g, p, nvars, on, ctx);
+  match_at(&m, p, root);
+  drop(&m);
   return m.count;
 }
 
@@ -186,9 +201,11 @@ size_t ax_eg_search(AxEgraph *g, const AxEgPat *p, uint32_t nvars, size_t limit,
   AX_ASSERT(m->nvars == nvars);
   Collect c = {m, limit, 0};
   if (limit == 0) return 0;
+  Matcher mt = prepare(g, p, nvars, collect, &c);
   size_t ids = ax_eg_nids(g);
-  for (AxEgId id = 0; id < ids && c.added < limit; id++)
-    if (ax_eg_find(g, id) == id) ax_eg_match(g, p, nvars, id, collect, &c);
+  for (AxEgId id = 0; id < ids && !mt.stop; id++)
+    if (ax_eg_find(g, id) == id) match_at(&mt, p, id);
+  drop(&mt);
   return c.added;
 }
 

@@ -245,7 +245,10 @@ AxEgId ax_eg_lookup(AxEgraph *g, const AxEgNode *n) {
   return s == EMPTY ? AX_EG_NONE : ax_eg_find(g, g->nodes[s].cls);
 }
 
-AxEgId ax_eg_add(AxEgraph *g, const AxEgNode *n) {
+AxEgId ax_eg_add(AxEgraph *g, const AxEgNode *node) {
+  /* A copy: node may be one the graph handed out, inside the table that grows below. */
+  AxEgNode copy = *node;
+  const AxEgNode *n = &copy;
   const AxEgId *kids = canon_kids(g, n);
   uint32_t s = probe(g, n->op, n->nattrs, n->attrs, n->nkids, kids);
   if (s != EMPTY) return ax_eg_find(g, g->nodes[s].cls);

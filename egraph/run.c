@@ -87,6 +87,12 @@ AxEgStop ax_eg_run(AxEgraph *g, const AxEgRewrite *rules, size_t nrules, const A
           halted = true;
           break;
         }
+        /* one iteration's applications can take long: the clock is read every 256 */
+        if (lim->time_ms >= 0 && (i & 255) == 255 && ax_clock_ms() - start >= lim->time_ms) {
+          stop = AX_EG_TIME_LIMIT;
+          halted = true;
+          break;
+        }
       }
     }
     ax_eg_rebuild(g);

@@ -26,7 +26,9 @@ const char *ax_eg_stop_name(AxEgStop s);    /* "saturated", "node limit", ... (s
 typedef struct AxEgLimits {
   size_t nodes;         /* stop once the graph holds more live e-nodes than this */
   size_t iters;         /* stop after this many iterations */
-  int64_t time_ms;      /* stop once this much time has passed (negative: no limit) */
+  int64_t time_ms;      /* stop once this much time has passed (negative: no limit); checked
+                         * between searches and applications, so a run may overshoot it by
+                         * one search or one rebuild */
   bool backoff;         /* the backoff scheduler; off: every rule applies every match */
   size_t match_limit;   /* the backoff's first threshold */
   size_t ban_length;    /* the backoff's first ban, in iterations */

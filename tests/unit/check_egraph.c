@@ -499,12 +499,8 @@ static void ac_rules(AxEgRewrite *r) {
 }
 
 static AxEgId sum12(AxEgraph *g) {
-  char text[256] = "x0";
-  for (int i = 1; i < 12; i++) {
-    char next[256];
-    snprintf(next, sizeof next, "(add %s x%c)", text, 'a' + i);
-    strcpy(text, next);
-  }
+  char *text = "x0";
+  for (int i = 1; i < 12; i++) text = ax_arena_printf(A, "(add %s x%c)", text, 'a' + i);
   return add(g, text);
 }
 
@@ -613,6 +609,12 @@ START_TEST(extraction_picks_cheapest) {
   ck_assert_uint_eq(t.n, 4);               /* b, 2, (mul b 2), add: the subterm shared */
   ck_assert_str_eq(show(&t, t.n - 1), "(add (mul b 2) (mul b 2))");
   ax_eg_extractor_free(x);
+  /* a term goes back into a graph as it came out */
+  AxEgraph *h = ax_eg_new(NULL);
+  AxEgId back = ax_eg_add_term(h, &t);
+  ck_assert_uint_eq(ax_eg_nnodes(h), 4);
+  ck_assert_uint_eq(back, has(h, "(add (mul b 2) (mul b 2))"));
+  ax_eg_free(h);
   ax_eg_report_free(&rep);
   ax_eg_free(g);
 }

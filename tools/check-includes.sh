@@ -10,7 +10,7 @@
 # otherwise. tests/ may include anything.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-LAYERS=(base dsl hlo semantics smt verifier run
+LAYERS=(base egraph dsl hlo semantics smt verifier run
         superopt/arith superopt/ir superopt/equiv superopt/cost superopt/search
         gpu cli)
 

@@ -7,7 +7,7 @@
 
 #include "hlo/hlo.h"
 #include "hlo/import.h"
-#include "superopt/program.h"
+#include "superopt/ir/program.h"
 #include "unit.h"
 
 static AxHloModule *parse(const char *text) {

@@ -290,6 +290,9 @@ static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
 static void spec_exprs(W *w) {
   const AxMugraph *g = w->s->prog;
   AxAId *e = malloc(sizeof(AxAId) * (size_t)g->ntensors);
+  /* literals have no statement: their term is the constant's (the pruner ignores its value) */
+  for (int t = 0; t < g->ntensors; t++)
+    e[t] = g->tensors[t].anon ? ax_prune_apply(w->abs, AX_OP_CONSTANT, NULL, 0, 1) : -1;
   int input = 0;
   for (int i = 0; i < g->nstmts; i++) {
     const AxKStmt *st = &g->stmts[i];
@@ -760,6 +763,7 @@ static void emit(W *w, const int *outs) {
   if (keep) {
     pthread_mutex_lock(&s->mu);
     if (s->nfound >= o->top && t >= s->found[s->nfound - 1].time_s) keep = false;
+    if (o->incumbent && t >= o->incumbent_s) keep = false;   /* only what beats the floor */
     pthread_mutex_unlock(&s->mu);
   }
   if (keep) {
@@ -1887,6 +1891,11 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   s->found = calloc((size_t)o->top + 2, sizeof(Found));
   s->start = ax_clock_s();
   s->deadline = o->time_limit > 0 ? s->start + o->time_limit : 0;
+  if (o->incumbent && !o->pin) {
+    /* the floor: the best so far from the start, and the bound every prefix must beat */
+    s->found[s->nfound++] = (Found){strdup(o->incumbent), o->incumbent_s};
+    s->best_s = s->bound_s = o->incumbent_s;
+  }
   int jobs = o->jobs < 1 ? 1 : o->jobs;
   W *ws = calloc((size_t)jobs, sizeof(W));
   pthread_t *th = calloc((size_t)jobs, sizeof(pthread_t));
@@ -1920,7 +1929,9 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   double f0 = ax_clock_s();
   for (int i = 0; i < s->nfound; i++) {
     bool pass = true;
-    if ((o->verify_final && r->nfound == 0) || o->verify_all) {
+    bool floor = o->incumbent && strcmp(s->found[i].text, o->incumbent) == 0;   /* checked before */
+    if (floor && r->nfound == 0) r->best_verified = true;
+    if (!floor && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
       pass = ax_search_accept(prog, s->found[i].text, o) == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
       if (!pass) r->rejected_final++;

@@ -347,28 +347,6 @@ static double model(const Pass *g, const char *text, bool kernel) {
   return t;
 }
 
-static char *text_of(void (*fn)(FILE *, const void *), const void *arg) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  fn(f, arg);
-  fclose(f);
-  return text;
-}
-
-typedef struct KArg {
-  const Pass *g;
-  uint64_t m;
-  Cls *c;
-  const Cfg *k;
-  bool ok;
-} KArg;
-
-static void kernel_fn(FILE *f, const void *arg) {
-  KArg *ka = (KArg *)arg;
-  ka->ok = kernel_text(f, ka->g, ka->m, ka->c, ka->k);
-}
-
 /* Power-of-two sizes dividing n (and n itself), ascending; returns the count. */
 static int sizes(int64_t n, int64_t *out) {
   int c = 0;
@@ -444,9 +422,12 @@ static const Memo *best(Pass *g, uint64_t m) {
               Cfg k = {0, {0}, {0}, ri > 0 ? kcls : -1, R};
               for (int j = 0; j < nc; j++)
                 if (s3[j] > 1) k.cls[k.naxes] = cand[j], k.size[k.naxes++] = s3[j];
-              KArg ka = {g, m, &c, &k, false};
-              char *body = text_of(kernel_fn, &ka);
-              if (ka.ok) {
+              char *body = NULL;
+              size_t blen = 0;
+              FILE *f = open_memstream(&body, &blen);
+              bool ok = kernel_text(f, g, m, &c, &k);
+              fclose(f);
+              if (ok) {
                 char *mg = mini(g, m, body);
                 double t = model(g, mg, true);
                 free(mg);
@@ -475,8 +456,8 @@ static const Memo *best(Pass *g, uint64_t m) {
 
 /* ---- merging --------------------------------------------------------------------------- */
 
-/* Groups that read what group a computes (directly). */
-static uint64_t reads_from(const Pass *g, const uint64_t *grp, int ng, int a, uint64_t *out) {
+/* The groups (a bit each) that read what group a computes, directly. */
+static uint64_t reads_from(const Pass *g, const uint64_t *grp, int ng, int a) {
   uint64_t u = 0;
   for (int i = 0; i < g->nops; i++)
     if (grp[a] >> i & 1) u |= g->users[i];
@@ -484,7 +465,6 @@ static uint64_t reads_from(const Pass *g, const uint64_t *grp, int ng, int a, ui
   uint64_t gs = 0;
   for (int b = 0; b < ng; b++)
     if (grp[b] & u) gs |= (uint64_t)1 << b;
-  *out = gs;
   return gs;
 }
 
@@ -493,16 +473,13 @@ static uint64_t reads_from(const Pass *g, const uint64_t *grp, int ng, int a, ui
 static bool acyclic_merge(const Pass *g, const uint64_t *grp, int ng, int a, int b) {
   for (int pass = 0; pass < 2; pass++) {
     int from = pass ? b : a, to = pass ? a : b;
-    uint64_t seen = 0, frontier;
-    reads_from(g, grp, ng, from, &frontier);
-    frontier &= ~((uint64_t)1 << to);
+    uint64_t seen = 0, frontier = reads_from(g, grp, ng, from) & ~((uint64_t)1 << to);
     while (frontier) {
       int x = __builtin_ctzll(frontier);
       frontier &= frontier - 1;
       if (seen >> x & 1) continue;
       seen |= (uint64_t)1 << x;
-      uint64_t nx;
-      reads_from(g, grp, ng, x, &nx);
+      uint64_t nx = reads_from(g, grp, ng, x);
       if (nx >> to & 1) return false;
       frontier |= nx & ~seen;
     }
@@ -588,8 +565,7 @@ char *ax_greedy_build(const AxMugraph *prog, const AxTarget *t, double *time_s, 
     int ba = -1, bb = -1;
     double gain = 0;
     for (int a = 0; a < ng; a++) {
-      uint64_t rd;
-      reads_from(&g, grp, ng, a, &rd);
+      uint64_t rd = reads_from(&g, grp, ng, a);
       for (int b = 0; b < ng; b++) {
         if (!(rd >> b & 1)) continue;
         uint64_t m = grp[a] | grp[b];

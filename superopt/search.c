@@ -1931,7 +1931,9 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     bool pass = true;
     bool floor = o->incumbent && strcmp(s->found[i].text, o->incumbent) == 0;   /* checked before */
     if (floor && r->nfound == 0) r->best_verified = true;
-    if (!floor && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
+    /* a graph modelled no faster than the naive one is never written: not worth a check */
+    bool slow = s->found[i].time_s >= r->naive_s && !o->verify_all;
+    if (!floor && !slow && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
       pass = ax_search_accept(prog, s->found[i].text, o) == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
       if (!pass) r->rejected_final++;

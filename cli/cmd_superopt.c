@@ -4,23 +4,27 @@
  *                 [--time-limit S] [--top K] [--rules DIR] [--target T]
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
- *                 [--progress auto|always|never] [--found-dir DIR]
+ *                 [--progress auto|always|never] [--found-dir DIR] [--no-greedy]
  *   axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N] [--time-limit S]
  *       reachability, not a search: does the generator build GRAPH (its kernel headers
  *       pinned, search.h AxSearchOpts.pin)? 0 yes, 1 no, 3 bad input.
  *       0 found a graph modelled faster than the naive one (written to --output, checked by
- *       the equivalence checker first), 1 nothing better in time, 3 bad input, or the
- *       axioms the pruner relies on are not all VERIFIED (each one named). */
+ *       the equivalence checker first): the search's best, or the greedy fusion floor
+ *       (superopt/search/greedy.h) the search starts from; 1 nothing better: no fusion applies and
+ *       the search found nothing faster in time; 3 bad input, or the axioms the pruner
+ *       relies on are not all VERIFIED (each one named). --no-greedy: the search alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hooks.h"
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/opts.h"
 #include "dsl/parse.h"
 #include "superopt/search/axioms.h"
+#include "superopt/search/greedy.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/prune.h"
 #include "superopt/search/search.h"
@@ -30,7 +34,7 @@
   "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"          \
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
-  "                     [--progress auto|always|never] [--found-dir DIR]\n"                       \
+  "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy]\n"         \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
 
 /* A usage error: the message and the usage on stderr (exit 3). */
@@ -85,7 +89,7 @@ int ax_cmd_superopt(int argc, char **argv) {
   ax_search_defaults(&o);
   const char *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
   const char *found_dir = NULL, *reach = NULL;
-  bool no_prune = false, no_gate = false;
+  bool no_prune = false, no_gate = false, no_greedy = false;
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
@@ -116,6 +120,8 @@ int ax_cmd_superopt(int argc, char **argv) {
        .target = &no_prune},
       {.name = "--no-gate", .help = "search without checking that the axioms are VERIFIED",
        .kind = AX_OPT_FLAG, .target = &no_gate},
+      {.name = "--no-greedy", .help = "no greedy fusion floor: the search alone",
+       .kind = AX_OPT_FLAG, .target = &no_greedy},
       {.name = "--max-kernel-ops", .meta = "N", .help = "search limit: operators of a kernel, 1 to 6 (default 3)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 6, .target = &o.max_kernel_ops,
        .err = "--max-kernel-ops takes 1 to 6"},
@@ -187,17 +193,49 @@ int ax_cmd_superopt(int argc, char **argv) {
     ax_arena_free(a);
     return st;
   }
+  /* Test hook (axle-test only, base/hooks.h): AXLE_TEST_GREEDY_ONLY=1 writes the greedy graph
+   * unchecked and stops, so that tests can check the floor of programs whose full-shape
+   * check takes minutes with a cheaper `axle equiv --tests N` of their own. */
+  const char *gonly = ax_test_hook("AXLE_TEST_GREEDY_ONLY");
+  if (gonly && *gonly && output) {
+    double gt;
+    int nk, nf;
+    char *text = ax_greedy_build(p, o.target, &gt, &nk, &nf);
+    FILE *f = text ? fopen(output, "w") : NULL;
+    if (f) fputs(text, f), fclose(f);
+    printf("greedy graph: %s%.4f us modelled, naive %.4f us, %d kernels fusing %d operators\n",
+           text ? "" : "none, ", gt * 1e6, ax_cost_time(p, o.target) * 1e6, nk, nf);
+    free(text);
+    ax_arena_free(a);
+    return f ? 0 : 1;
+  }
   if (gate && !axioms_proved(rules)) {
     ax_arena_free(a);
     return 3;
   }
   if (!gate) fprintf(stderr, "axle: warning: superopt: --no-gate: pruning relies on axioms not checked in this run\n");
+  /* the floor: the greedy fusion, checked, is the search's first incumbent; its time comes
+   * out of the time limit, which bounds the whole run */
+  AxGreedyResult gr;
+  memset(&gr, 0, sizeof gr);
+  gr.check = -1;
+  bool greedy = !no_greedy;
+  if (greedy) {
+    ax_greedy_floor(p, &o, &gr);
+    if (gr.text) o.incumbent = gr.text, o.incumbent_s = gr.time_s;
+    if (o.time_limit > 0) {
+      o.time_limit -= gr.build_s + gr.check_s;
+      if (o.time_limit < 1e-3) o.time_limit = 1e-3;
+    }
+  }
   AxSearchResult r;
   if (!ax_search_run(p, &o, &d, &r)) {
+    ax_greedy_result_free(&gr);
     ax_arena_free(a);
     return 3;
   }
   int status = 1;
+  bool best_greedy = gr.text && r.nfound && strcmp(r.found[0].text, gr.text) == 0;
   if (r.nfound && r.best_verified && r.found[0].time_s < r.naive_s) {
     FILE *f = fopen(output, "w");
     if (!f) {
@@ -223,6 +261,10 @@ int ax_cmd_superopt(int argc, char **argv) {
     fclose(f);
   }
   double best = r.nfound ? r.found[0].time_s * 1e6 : -1;
+  char greedy_us[32];
+  snprintf(greedy_us, sizeof greedy_us, "%.4f", gr.time_s * 1e6);
+  char greedy_us2[32];
+  snprintf(greedy_us2, sizeof greedy_us2, "%.2f", gr.time_s * 1e6);
   if (json) {
     printf("{\"program\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"status\": %d, "
            "\"candidates\": %ld, \"states\": %ld, \"pruned\": %ld, \"checked\": %ld, "
@@ -237,6 +279,12 @@ int ax_cmd_superopt(int argc, char **argv) {
            r.checked ? r.check_cpu_s * 1e3 / (double)r.checked : 0.0, r.final_s,
            r.timed_out ? "true" : "false", o.jobs,
            gate ? "true" : "false", r.naive_s * 1e6);
+    if (!greedy) printf("\"greedy\": null, ");
+    else
+      printf("\"greedy\": {\"time_us\": %s, \"kernels\": %d, \"fused_ops\": %d, \"check\": %d, "
+             "\"build_seconds\": %.3f, \"check_seconds\": %.3f}, \"best_is_greedy\": %s, ",
+             gr.text ? greedy_us : "null", gr.kernels, gr.fused_ops, gr.check, gr.build_s, gr.check_s,
+             best_greedy ? "true" : "false");
     if (best >= 0) printf("\"best_time_us\": %.4f, \"output\": \"%s\"}\n", best, status == 0 ? output : "");
     else printf("\"best_time_us\": null, \"output\": \"\"}\n");
   } else {
@@ -245,19 +293,37 @@ int ax_cmd_superopt(int argc, char **argv) {
            p->name, r.candidates, r.states, r.pruned, r.checked, r.equivalent, r.seconds,
            r.timed_out ? " (time limit)" : "");
     printf("naive graph: %.2f us modelled on %s\n", r.naive_s * 1e6, o.target->name);
+    if (!greedy)
+      printf("greedy graph: off (--no-greedy)\n");
+    else if (gr.text)
+      printf("greedy graph: %.2f us modelled (%.2fx), %d kernel%s fusing %d operators, checked in %.1f s\n",
+             gr.time_s * 1e6, r.naive_s / gr.time_s, gr.kernels, gr.kernels == 1 ? "" : "s", gr.fused_ops,
+             gr.check_s);
+    else if (gr.check > 0)
+      printf("greedy graph: refused by the equivalence check (status %d), not used\n", gr.check);
+    else
+      printf("greedy graph: none (no fusion applies)\n");
     if (best >= 0) printf("best found after %.1f s of search (%.1f s searched)\n", r.best_found_s, r.search_s);
     if (r.checked)
       printf("filter: %ld checks, %.1f ms per check (%.1f ms CPU); final full-shape check %.1f s\n",
              r.checked, r.check_s * 1e3 / (double)r.checked, r.check_cpu_s * 1e3 / (double)r.checked,
              r.final_s);
     if (best >= 0)
-      printf("best graph:  %.2f us modelled (%.2fx)%s%s\n", best, r.naive_s * 1e6 / best,
+      printf("best graph:  %.2f us modelled (%.2fx)%s%s%s\n", best, r.naive_s * 1e6 / best,
+             best_greedy ? ", the greedy graph" : "",
              status == 0 ? ", written to " : ", not better than the naive graph",
              status == 0 ? output : "");
     else
       printf("no equivalent graph found\n");
+    if (status == 0 && greedy)
+      printf("modelled: naive %.2f us, greedy %s us, best %.2f us\n", r.naive_s * 1e6,
+             gr.text ? greedy_us2 : "-", best);
+    if (status == 1)
+      printf("nothing better than the naive graph: %s, and the search found nothing faster%s\n",
+             !greedy ? "greedy floor off" : gr.check > 0 ? "the greedy graph was refused" : "no fusion applies", r.timed_out ? " in time" : "");
   }
   ax_search_result_free(&r);
+  ax_greedy_result_free(&gr);
   ax_arena_free(a);
   return status;
 }

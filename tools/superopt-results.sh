@@ -33,7 +33,7 @@ for p in $NAMES; do
   "$axle" cost $ex/$p.axl --format json >"$dir/$p.naive.json"
   rm -f "$dir/$p.mug" "$dir/$p.dot" "$dir/$p.svg"
   start=$(date +%s.%N)
-  "$axle" superopt $ex/$p.axl "${gate[@]}" --jobs "$jobs" --time-limit "$limit" --progress never \
+  "$axle" superopt $ex/$p.axl "${gate[@]}" --no-greedy --jobs "$jobs" --time-limit "$limit" --progress never \
     --format json --output "$dir/$p.mug" >"$dir/$p.search.json" 2>"$dir/$p.search.err"
   status=$?
   wall=$(echo "$(date +%s.%N) - $start" | bc)

@@ -111,6 +111,9 @@ static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
 static void spec_exprs(Worker *w) {
   const AxMugraph *g = w->s->prog;
   AxAId *e = malloc(sizeof(AxAId) * (size_t)g->ntensors);
+  /* literals have no statement: their term is the constant's (the pruner ignores its value) */
+  for (int t = 0; t < g->ntensors; t++)
+    e[t] = g->tensors[t].anon ? ax_prune_apply(w->abs, AX_OP_CONSTANT, NULL, 0, 1) : -1;
   int input = 0;
   for (int i = 0; i < g->nstmts; i++) {
     const AxKStmt *st = &g->stmts[i];

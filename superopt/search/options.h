@@ -34,6 +34,12 @@ typedef struct AxSearchOpts {
                              pruning as set; every candidate's canonical key is compared with
                              pin's (no filter, no check). pin_reached tells; found[0] is the
                              generated text. */
+  const char *incumbent;  /* a graph already checked by ax_search_accept (.mug text,
+                             borrowed; greedy.h's floor), or NULL: the search starts with it
+                             as its best, keeps only candidates modelled faster than it,
+                             cuts by its time (branch and bound) from the start, and returns
+                             it (unchecked again) when nothing beats it */
+  double incumbent_s;     /* its modelled time */
 } AxSearchOpts;
 
 #endif

@@ -156,6 +156,7 @@ static void emit(Worker *w, const int *outs) {
   if (keep) {
     pthread_mutex_lock(&s->mu);
     if (s->nfound >= o->top && t >= s->found[s->nfound - 1].time_s) keep = false;
+    if (o->incumbent && t >= o->incumbent_s) keep = false;   /* only what beats the floor */
     pthread_mutex_unlock(&s->mu);
   }
   if (keep) {
@@ -329,6 +330,11 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   s->found = calloc((size_t)o->top + 2, sizeof(Found));
   s->start = ax_clock_s();
   s->deadline = o->time_limit > 0 ? s->start + o->time_limit : 0;
+  if (o->incumbent && !o->pin) {
+    /* the floor: the best so far from the start, and the bound every prefix must beat */
+    s->found[s->nfound++] = (Found){strdup(o->incumbent), o->incumbent_s};
+    s->best_s = s->bound_s = o->incumbent_s;
+  }
   int jobs = o->jobs < 1 ? 1 : o->jobs;
   Worker *ws = calloc((size_t)jobs, sizeof(Worker));
   pthread_t *th = calloc((size_t)jobs, sizeof(pthread_t));
@@ -362,7 +368,11 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   double f0 = ax_clock_s();
   for (int i = 0; i < s->nfound; i++) {
     bool pass = true;
-    if ((o->verify_final && r->nfound == 0) || o->verify_all) {
+    bool is_floor = o->incumbent && strcmp(s->found[i].text, o->incumbent) == 0;   /* checked before */
+    if (is_floor && r->nfound == 0) r->best_verified = true;
+    /* a graph modelled no faster than the naive one is never written: not worth a check */
+    bool slow = s->found[i].time_s >= r->naive_s && !o->verify_all;
+    if (!is_floor && !slow && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
       pass = ax_search_accept(prog, s->found[i].text, o) == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
       if (!pass) r->rejected_final++;

@@ -101,7 +101,7 @@ done
 echo "docs/superopt-found: $nfound graphs"
 
 # the graphs tests/e2e/superopt_search.sh writes (its sections 1-3, the same commands)
-S=("$AXLE" superopt --no-gate --progress never --jobs 2 --max-kernel-ops 1)
+S=("$AXLE" superopt --no-gate --no-greedy --progress never --jobs 2 --max-kernel-ops 1)
 st=tests/superopt
 mkdir -p "$tmp/found/mm"
 "${S[@]}" $st/tiny_rms_linear.axl --max-block-ops 7 --output "$tmp/found/rms.mug" >/dev/null 2>&1

@@ -6,12 +6,13 @@
 # no room finds nothing (exit 1); a graph wrong by 1e-7 relative through a square root
 # (which `axle equiv` alone accepts, through the doubles) is never written; a split level
 # builds attention's two-kernel graph; an unused input does not stop a search. Every search
-# is bounded by its limits, never by speed.
+# is bounded by its limits, never by speed. --no-greedy throughout: these test the search alone
+# (tests/e2e/superopt_greedy.sh tests the floor).
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
 t=tests/superopt
-S=("$AXLE" superopt --no-gate --progress never --jobs 2 --max-kernel-ops 1)
+S=("$AXLE" superopt --no-gate --no-greedy --progress never --jobs 2 --max-kernel-ops 1)
 
 # 1. RMSNorm + linear: one graph-defined kernel, equivalent at full shape
 "${S[@]}" $t/tiny_rms_linear.axl --max-block-ops 7 --output "$tmp/rms.mug" --format json \
@@ -57,7 +58,7 @@ done
 # fewer states
 for m in 1 0; do
   if [ $m = 1 ]; then env=(); else env=(AXLE_SEARCH_NO_MEMO=1); fi
-  env "${env[@]}" "$AXLE" superopt --no-gate --progress never --jobs 2 $t/tiny_mm.axl --max-kernel-ops 2 \
+  env "${env[@]}" "$AXLE" superopt --no-gate --no-greedy --progress never --jobs 2 $t/tiny_mm.axl --max-kernel-ops 2 \
     --max-block-ops 3 --top 1000 --output "$tmp/memo$m.mug" --format json >"$tmp/memo$m.json" 2>/dev/null
 done
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
@@ -71,7 +72,7 @@ check "memo: fewer states" [ "$(field "$tmp/memo1.json" states)" -lt "$(field "$
 # once among the results (let through, 25 of these 50 are copies — on one thread the order
 # is fixed)
 mkdir -p "$tmp/dedup"
-"$AXLE" superopt --no-gate --progress never --jobs 1 $t/tiny_mm.axl --max-kernel-ops 2 --max-block-ops 3 \
+"$AXLE" superopt --no-gate --no-greedy --progress never --jobs 1 $t/tiny_mm.axl --max-kernel-ops 2 --max-block-ops 3 \
   --top 50 --output "$tmp/dedup.mug" --found-dir "$tmp/dedup" >/dev/null 2>&1
 check "dedup: 50 found" [ "$(ls "$tmp/dedup" | grep -c '\.mug$')" -eq 50 ]
 check "dedup: found graphs distinct" [ "$(sums "$tmp/dedup" | uniq -d | wc -l)" -eq 0 ]
@@ -143,7 +144,7 @@ done
 # level alone, exhaustively: two kernels; the first reads every input, the second only
 # what the first saved, sums each partial dim to its width first; equivalent at full
 # shape and modelled faster than the naive graph.
-AXLE_SEARCH_DEBUG=1 AXLE_SEARCH_LEVELS=2,1,8,8,1 "$AXLE" superopt --no-gate --progress never --jobs 2 \
+AXLE_SEARCH_DEBUG=1 AXLE_SEARCH_LEVELS=2,1,8,8,1 "$AXLE" superopt --no-gate --no-greedy --progress never --jobs 2 \
   $t/tiny_attn.axl --output "$tmp/attn.mug" --format json >"$tmp/attn.json" 2>"$tmp/attn.err"; st=$?
 check "split: exit 0" [ "$st" -eq 0 ]
 check "split: the level ran" has "$tmp/attn.err" "^level: 2 kernel statements (split), 8 block nodes"

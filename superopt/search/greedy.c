@@ -1,0 +1,625 @@
+/* greedy.c — the greedy fusion floor (greedy.h).
+ *
+ * Groups are sets of the program's operator statements (a bit mask over at most MAXOPS of
+ * them). A group's kernel is written as .mug text and read back by the one parser and
+ * validator (mugtext.h, mugraph.h), so that the pass can build only what every other part of
+ * axle — interpreters, cost model, CUDA backend — already accepts. */
+#include "superopt/search/greedy.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "superopt/cost/cost.h"
+#include "superopt/ir/mugtext.h"
+
+#define MAXOPS 64
+/* Shared memory a greedy kernel may plan per block: the CUDA backend adds scratch and
+ * alignment to the validator's figure, so some room is left below the target's limit. */
+#define SMEM_SHARE 0.75
+
+typedef struct Memo {
+  uint64_t mask;
+  double time_s;       /* INFINITY: no kernel for this group */
+  char *text;          /* the group's statement(s), kernel name k<first op> */
+} Memo;
+
+typedef struct Pass {
+  const AxMugraph *p;
+  const AxTarget *target;
+  int nops;
+  int op[MAXOPS];      /* statement index of operator i, in program order */
+  int *opof;           /* tensor -> operator index producing it; -1 otherwise */
+  bool *isout;         /* tensor is a program output */
+  uint64_t users[MAXOPS];   /* operators reading operator i's result */
+  Memo *memo;
+  int nmemo, capmemo;
+} Pass;
+
+static const AxKStmt *ST(const Pass *g, int i) { return &g->p->stmts[g->op[i]]; }
+static const AxKTensor *TT(const Pass *g, int t) { return &g->p->tensors[t]; }
+
+/* ---- classes of one group ------------------------------------------------------------ */
+
+typedef struct Cls {
+  int *parent;         /* union-find over t * AX_MAXRANK + d */
+  bool *red;           /* root reduced by some operator of the group */
+} Cls;
+
+static int find(int *p, int x) {
+  while (p[x] != x) x = p[x] = p[p[x]];
+  return x;
+}
+
+static void unite(const Pass *g, Cls *c, int t1, int d1, int t2, int d2) {
+  if (TT(g, t1)->anon || TT(g, t2)->anon) return;
+  if (TT(g, t1)->shape.dim[d1] != TT(g, t2)->shape.dim[d2] || TT(g, t1)->shape.dim[d1] <= 1) return;
+  int a = find(c->parent, t1 * AX_MAXRANK + d1), b = find(c->parent, t2 * AX_MAXRANK + d2);
+  if (a != b) c->parent[a] = b;
+}
+
+/* dim d of t's class root, or -1 for a dim of size 1 (broadcast) */
+static int cls_of(const Pass *g, Cls *c, int t, int d) {
+  if (TT(g, t)->anon || TT(g, t)->shape.dim[d] <= 1) return -1;
+  return find(c->parent, t * AX_MAXRANK + d);
+}
+
+/* the dim of t in class r, or -1 */
+static int dim_in(const Pass *g, Cls *c, int t, int r) {
+  for (int d = 0; d < TT(g, t)->shape.rank; d++)
+    if (cls_of(g, c, t, d) == r) return d;
+  return -1;
+}
+
+/* Elementwise operands aligned on the right with the result. */
+static void unite_bcast(const Pass *g, Cls *c, int out, int in) {
+  int ro = TT(g, out)->shape.rank, ri = TT(g, in)->shape.rank;
+  for (int d = 0; d < ri; d++)
+    if (d + ro - ri >= 0) unite(g, c, out, d + ro - ri, in, d);
+}
+
+/* Classes of group m; false when an operator cannot be part of a graph-defined kernel. */
+static bool classes(const Pass *g, uint64_t m, Cls *c) {
+  int n = g->p->ntensors * AX_MAXRANK;
+  c->parent = malloc(sizeof(int) * (size_t)n);
+  c->red = calloc((size_t)n, sizeof(bool));
+  for (int i = 0; i < n; i++) c->parent[i] = i;
+  for (int i = 0; i < g->nops; i++) {
+    if (!(m >> i & 1)) continue;
+    const AxKStmt *s = ST(g, i);
+    int out = s->t;
+    switch (ax_op_spec(s->op)->cls) {
+    case AX_TC_UNARY:
+    case AX_TC_BINARY:
+      for (int j = 0; j < s->nin; j++) unite_bcast(g, c, out, s->in[j]);
+      break;
+    case AX_TC_MATMUL: {
+      int A = s->in[0], B = s->in[1];
+      int ra = TT(g, A)->shape.rank, rb = TT(g, B)->shape.rank, ro = TT(g, out)->shape.rank;
+      if (ra < 2 || rb < 2) return false;
+      for (int d = 0; d < ra - 2; d++) unite(g, c, out, d + ro - ra, A, d);
+      for (int d = 0; d < rb - 2; d++) unite(g, c, out, d + ro - rb, B, d);
+      unite(g, c, out, ro - 2, A, ra - 2);
+      unite(g, c, out, ro - 1, B, rb - 1);
+      unite(g, c, A, ra - 1, B, rb - 2);
+      break;
+    }
+    case AX_TC_REDUCE:
+      if (s->at.to > 1) return false;
+      for (int d = 0; d < TT(g, out)->shape.rank; d++)
+        if (d != s->at.axis) unite(g, c, out, d, s->in[0], d);
+      break;
+    case AX_TC_NORM:
+      unite_bcast(g, c, out, s->in[0]);
+      break;
+    default:
+      return false;   /* layout operators stay pre-defined kernels */
+    }
+  }
+  /* reductions, after every union */
+  for (int i = 0; i < g->nops; i++) {
+    if (!(m >> i & 1)) continue;
+    const AxKStmt *s = ST(g, i);
+    int r = -1;
+    AxOpClass k = ax_op_spec(s->op)->cls;
+    if (k == AX_TC_MATMUL) r = cls_of(g, c, s->in[0], TT(g, s->in[0])->shape.rank - 1);
+    else if (k == AX_TC_REDUCE || k == AX_TC_NORM) r = cls_of(g, c, s->in[0], s->at.axis);
+    if (r >= 0) c->red[r] = true;
+  }
+  return true;
+}
+
+static void cls_free(Cls *c) {
+  free(c->parent);
+  free(c->red);
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+static bool saved(const Pass *g, uint64_t m, int i) {
+  return g->isout[ST(g, i)->t] || (g->users[i] & ~m);
+}
+
+static void attrs(FILE *f, const AxKStmt *s) {
+  const AxOpSpec *sp = ax_op_spec(s->op);
+  if (sp->tattrs & AX_TA_SHAPE) {
+    fputs(", [", f);
+    for (int i = 0; i < s->at.shape.rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", s->at.shape.dim[i]);
+    fputc(']', f);
+  }
+  if (sp->tattrs & AX_TA_AXIS) fprintf(f, ", axis = %d", s->at.axis);
+  if ((sp->tattrs & AX_TA_TO) && s->at.to) fprintf(f, ", to = %" PRId64, s->at.to);
+  if ((sp->tattrs & AX_TA_TIMES) && s->at.times) fprintf(f, ", times = %" PRId64, s->at.times);
+}
+
+/* An operator alone: the pre-defined kernel of the naive graph. */
+static void predefined(FILE *f, const Pass *g, int i) {
+  const AxKStmt *s = ST(g, i);
+  fprintf(f, "  %s = %s(", TT(g, s->t)->name, ax_op_pname(s->op));
+  for (int j = 0; j < s->nin; j++) fprintf(f, "%s%s", j ? ", " : "", TT(g, s->in[j])->name);
+  attrs(f, s);
+  fputs(")\n", f);
+}
+
+typedef struct Cfg {
+  int naxes;
+  int cls[3];          /* class root per grid axis */
+  int64_t size[3];
+  int loop;            /* class walked by the for-loop, -1 none */
+  int64_t range;
+} Cfg;
+
+/* The block-graph name of t inside group m's kernel. */
+static void ref(FILE *f, const Pass *g, uint64_t m, int t, const int *subst) {
+  const AxKTensor *kt = TT(g, t);
+  if (kt->anon) fputs(kt->text, f);
+  else if (g->opof[t] >= 0 && (m >> g->opof[t] & 1)) {
+    if (subst[g->opof[t]] == 1) fprintf(f, "a%d", t);
+    else if (subst[g->opof[t]] == 2) fprintf(f, "d%d", t);
+    else fprintf(f, "v%d", t);
+  } else fprintf(f, "i%d", t);
+}
+
+static void map(FILE *f, const Pass *g, Cls *c, const Cfg *k, int t) {
+  int mp[3] = {-1, -1, -1};
+  for (int a = 0; a < k->naxes; a++) mp[a] = dim_in(g, c, t, k->cls[a]);
+  ax_mugtext_print_map(f, mp);
+}
+
+/* Writes group m's kernel under configuration k; false when the configuration cannot hold
+ * the group (a loop over a class an operator outside the matmul's prologue touches). */
+static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k) {
+  int first = __builtin_ctzll(m);
+  int subst[MAXOPS] = {0};   /* 1: read the accumulator a<t>; 2: read the division d<t> */
+  int mm = -1, absorbed = -1;
+  uint64_t anc = 0;
+  if (k->loop >= 0) {
+    for (int i = 0; i < g->nops; i++)
+      if ((m >> i & 1) && ax_op_spec(ST(g, i)->op)->cls == AX_TC_MATMUL) mm = i;
+    if (mm < 0) return false;
+    /* the matmul's in-group ancestors: its prologue, run every iteration */
+    for (int i = mm - 1; i >= 0; i--) {
+      if (!(m >> i & 1)) continue;
+      if (g->users[i] & m & ((uint64_t)1 << mm | anc)) anc |= (uint64_t)1 << i;
+    }
+    /* rms_norm over the contracted dim feeding A: Mirage's accum rms and a division */
+    int A = ST(g, mm)->in[0];
+    int ra = g->opof[A];
+    if (ra >= 0 && (m >> ra & 1) && ST(g, ra)->op == AX_OP_RMS_NORM &&
+        ST(g, ra)->at.axis == TT(g, A)->shape.rank - 1 && !saved(g, m, ra) &&
+        g->users[ra] == (uint64_t)1 << mm && ST(g, mm)->in[1] != A)
+      absorbed = ra;
+    for (int i = 0; i < g->nops; i++) {
+      if (!(m >> i & 1) || i == mm || i == absorbed) continue;
+      const AxKStmt *s = ST(g, i);
+      if (anc >> i & 1) {
+        AxOpClass kc = ax_op_spec(s->op)->cls;
+        if ((kc != AX_TC_UNARY && kc != AX_TC_BINARY) || saved(g, m, i)) return false;
+        continue;
+      }
+      if (dim_in(g, c, s->t, k->loop) >= 0) return false;
+      for (int j = 0; j < s->nin; j++)
+        if (!TT(g, s->in[j])->anon && dim_in(g, c, s->in[j], k->loop) >= 0) return false;
+    }
+    if (dim_in(g, c, ST(g, mm)->t, k->loop) >= 0) return false;
+    subst[mm] = absorbed >= 0 ? 2 : 1;
+  }
+  fprintf(f, "  kernel k%d grid [%" PRId64 ", %" PRId64 ", %" PRId64 "] block [128, 1, 1] forloop %" PRId64 " {\n",
+          first, k->naxes > 0 ? k->size[0] : 1, k->naxes > 1 ? k->size[1] : 1, k->naxes > 2 ? k->size[2] : 1,
+          k->loop >= 0 ? k->range : 1);
+  /* input iterators: every tensor read from outside the group, once */
+  bool *done = calloc((size_t)g->p->ntensors + 1, sizeof(bool));
+  for (int i = 0; i < g->nops; i++) {
+    if (!(m >> i & 1) || i == absorbed) continue;
+    const AxKStmt *s = ST(g, i);
+    for (int j = 0; j < s->nin; j++) {
+      int t = s->in[j];
+      if (TT(g, t)->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
+      done[t] = true;
+      fprintf(f, "    i%d = input %s imap ", t, TT(g, t)->name);
+      map(f, g, c, k, t);
+      int fd = k->loop >= 0 ? dim_in(g, c, t, k->loop) : -1;
+      if (fd >= 0) fprintf(f, " fmap %d\n", fd);
+      else fputs(" fmap -\n", f);
+    }
+  }
+  /* an absorbed rms_norm reads its operand, which may come from outside */
+  if (absorbed >= 0) {
+    int t = ST(g, absorbed)->in[0];
+    if (!TT(g, t)->anon && !done[t] && !(g->opof[t] >= 0 && (m >> g->opof[t] & 1))) {
+      done[t] = true;
+      fprintf(f, "    i%d = input %s imap ", t, TT(g, t)->name);
+      map(f, g, c, k, t);
+      int fd = dim_in(g, c, t, k->loop);
+      if (fd >= 0) fprintf(f, " fmap %d\n", fd);
+      else fputs(" fmap -\n", f);
+    }
+  }
+  free(done);
+  for (int i = 0; i < g->nops; i++) {
+    if (!(m >> i & 1) || i == absorbed) continue;
+    const AxKStmt *s = ST(g, i);
+    fprintf(f, "    v%d = %s(", s->t, ax_op_pname(s->op));
+    for (int j = 0; j < s->nin; j++) {
+      if (j) fputs(", ", f);
+      if (i == mm && j == 0 && absorbed >= 0) ref(f, g, m, ST(g, absorbed)->in[0], subst);
+      else ref(f, g, m, s->in[j], subst);
+    }
+    attrs(f, s);
+    fputs(")\n", f);
+    if (i == mm) {
+      fprintf(f, "    a%d = accum sum(v%d)\n", s->t, s->t);
+      if (absorbed >= 0) {
+        const AxKStmt *r = ST(g, absorbed);
+        fprintf(f, "    q%d = accum rms(", s->t);
+        ref(f, g, m, r->in[0], subst);
+        fprintf(f, ", axis = %d)\n    d%d = div(a%d, q%d)\n", r->at.axis, s->t, s->t, s->t);
+      }
+    }
+  }
+  for (int i = 0; i < g->nops; i++) {
+    if (!(m >> i & 1) || !saved(g, m, i)) continue;
+    int t = ST(g, i)->t;
+    fprintf(f, "    output %s = ", TT(g, t)->name);
+    ref(f, g, m, t, subst);
+    fputs(" omap ", f);
+    map(f, g, c, k, t);
+    fputc('\n', f);
+  }
+  fputs("  }\n", f);
+  return true;
+}
+
+/* Group m's statements alone as a μGraph: its outside reads as inputs, its saved tensors as
+ * outputs. */
+static char *mini(const Pass *g, uint64_t m, const char *body) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  fputs("mugraph greedy_part {\n", f);
+  bool *done = calloc((size_t)g->p->ntensors + 1, sizeof(bool));
+  for (int i = 0; i < g->nops; i++) {
+    if (!(m >> i & 1)) continue;
+    const AxKStmt *s = ST(g, i);
+    for (int j = 0; j < s->nin; j++) {
+      int t = s->in[j];
+      const AxKTensor *kt = TT(g, t);
+      if (kt->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
+      done[t] = true;
+      char sh[256];
+      fprintf(f, "  input %s : %s%s\n", kt->name, ax_dtype_name(kt->dtype), ax_shape_str(&kt->shape, sh, sizeof sh));
+    }
+  }
+  free(done);
+  fputs(body, f);
+  fputs("  output ", f);
+  bool first = true;
+  for (int i = 0; i < g->nops; i++)
+    if ((m >> i & 1) && saved(g, m, i)) {
+      fprintf(f, "%s%s", first ? "" : ", ", TT(g, ST(g, i)->t)->name);
+      first = false;
+    }
+  fputs("\n}\n", f);
+  fclose(f);
+  return text;
+}
+
+/* Parses, validates and models text; INFINITY when it does not validate or fit. */
+static double model(const Pass *g, const char *text, bool kernel) {
+  AxArena *a = ax_arena_new();
+  AxDiag d;
+  ax_diag_init(&d, NULL);   /* a candidate's diagnostics are counted, not printed */
+  AxSource *src = ax_source_from_text(a, "<greedy>", text, strlen(text));
+  AxMugraph *mg = ax_mugtext_parse(a, &d, src);
+  double t = INFINITY;
+  if (mg && !d.errors && ax_mug_check(mg, &d)) {
+    AxCost c;
+    ax_cost_run(a, mg, g->target, &c);
+    bool ok = c.fits;
+    for (int i = 0; kernel && i < c.nk; i++)
+      if (c.k[i].graph_defined && (double)c.k[i].smem_bytes > SMEM_SHARE * (double)g->target->smem_per_block) ok = false;
+    if (ok) t = c.time_s;
+  }
+  ax_arena_free(a);
+  return t;
+}
+
+/* Power-of-two sizes dividing n (and n itself), ascending; returns the count. */
+static int sizes(int64_t n, int64_t *out) {
+  int c = 0;
+  for (int64_t s = 2; s <= n && s <= 1024 && c < 16; s *= 2)
+    if (n % s == 0) out[c++] = s;
+  if (n <= 1024 && (c == 0 || out[c - 1] != n) && c < 16) out[c++] = n;
+  return c;
+}
+
+/* The best kernel for group m (memoized): its text and modelled time (INFINITY: none). */
+static const Memo *best(Pass *g, uint64_t m) {
+  for (int i = 0; i < g->nmemo; i++)
+    if (g->memo[i].mask == m) return &g->memo[i];
+  Memo r = {m, INFINITY, NULL};
+  if (__builtin_popcountll(m) == 1) {
+    int i = __builtin_ctzll(m);
+    char *t = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&t, &len);
+    predefined(f, g, i);
+    fclose(f);
+    char *mg = mini(g, m, t);
+    r.time_s = model(g, mg, false);
+    free(mg);
+    r.text = t;
+  } else {
+    Cls c;
+    if (classes(g, m, &c)) {
+      /* grid classes: in every saved tensor, reduced by nothing; outer dims first */
+      int cand[3], nc = 0, sv = -1;
+      for (int i = 0; i < g->nops && sv < 0; i++)
+        if ((m >> i & 1) && saved(g, m, i)) sv = ST(g, i)->t;
+      for (int d = 0; sv >= 0 && d < TT(g, sv)->shape.rank && nc < 3; d++) {
+        int root = cls_of(g, &c, sv, d);
+        if (root < 0 || c.red[root]) continue;
+        bool all = true;
+        for (int i = 0; i < g->nops; i++)
+          if ((m >> i & 1) && saved(g, m, i) && dim_in(g, &c, ST(g, i)->t, root) < 0) all = false;
+        bool dup = false;
+        for (int j = 0; j < nc; j++) dup |= cand[j] == root;
+        if (all && !dup) cand[nc++] = root;
+      }
+      /* the for-loop: the contracted class of the group's one matmul */
+      int nmm = 0, kcls = -1;
+      for (int i = 0; i < g->nops; i++)
+        if ((m >> i & 1) && ax_op_spec(ST(g, i)->op)->cls == AX_TC_MATMUL) {
+          nmm++;
+          kcls = cls_of(g, &c, ST(g, i)->in[0], TT(g, ST(g, i)->in[0])->shape.rank - 1);
+        }
+      int64_t ranges[4] = {1, 4, 16, 64};
+      int nr = nmm == 1 && kcls >= 0 ? 4 : 1;
+      int64_t sz[3][16];
+      int ns[3] = {1, 1, 1};
+      for (int j = 0; j < 3; j++) {
+        sz[j][0] = 1;
+        if (j < nc) {
+          int root = cand[j];
+          int64_t full = TT(g, root / AX_MAXRANK)->shape.dim[root % AX_MAXRANK];
+          ns[j] = 1 + sizes(full, sz[j] + 1);
+        }
+      }
+      for (int ri = 0; ri < nr; ri++) {
+        int64_t R = ranges[ri];
+        if (ri > 0) {
+          int64_t kfull = TT(g, kcls / AX_MAXRANK)->shape.dim[kcls % AX_MAXRANK];
+          if (kfull % R) continue;
+        }
+        for (int a0 = 0; a0 < ns[0]; a0++)
+          for (int a1 = 0; a1 < ns[1]; a1++)
+            for (int a2 = 0; a2 < ns[2]; a2++) {
+              int64_t s3[3] = {sz[0][a0], sz[1][a1], sz[2][a2]};
+              if (s3[0] * s3[1] * s3[2] > 1024) continue;
+              Cfg k = {0, {0}, {0}, ri > 0 ? kcls : -1, R};
+              for (int j = 0; j < nc; j++)
+                if (s3[j] > 1) k.cls[k.naxes] = cand[j], k.size[k.naxes++] = s3[j];
+              char *body = NULL;
+              size_t blen = 0;
+              FILE *f = open_memstream(&body, &blen);
+              bool ok = kernel_text(f, g, m, &c, &k);
+              fclose(f);
+              if (ok) {
+                char *mg = mini(g, m, body);
+                double t = model(g, mg, true);
+                free(mg);
+                if (t < r.time_s) {
+                  free(r.text);
+                  r.text = body;
+                  body = NULL;
+                  r.time_s = t;
+                }
+              }
+              free(body);
+            }
+      }
+    }
+    cls_free(&c);
+  }
+  if (getenv("AXLE_GREEDY_DEBUG"))
+    fprintf(stderr, "greedy: group %#" PRIx64 ": %.3f us\n%s", m, r.time_s * 1e6, r.text ? r.text : "");
+  if (g->nmemo == g->capmemo) {
+    g->capmemo = g->capmemo ? 2 * g->capmemo : 64;
+    g->memo = realloc(g->memo, sizeof(Memo) * (size_t)g->capmemo);
+  }
+  g->memo[g->nmemo++] = r;
+  return &g->memo[g->nmemo - 1];
+}
+
+/* ---- merging --------------------------------------------------------------------------- */
+
+/* The groups (a bit each) that read what group a computes, directly. */
+static uint64_t reads_from(const Pass *g, const uint64_t *grp, int ng, int a) {
+  uint64_t u = 0;
+  for (int i = 0; i < g->nops; i++)
+    if (grp[a] >> i & 1) u |= g->users[i];
+  u &= ~grp[a];
+  uint64_t gs = 0;
+  for (int b = 0; b < ng; b++)
+    if (grp[b] & u) gs |= (uint64_t)1 << b;
+  return gs;
+}
+
+/* Merging groups a and b keeps the kernel graph acyclic: no path from one to the other
+ * through a third group. */
+static bool acyclic_merge(const Pass *g, const uint64_t *grp, int ng, int a, int b) {
+  for (int pass = 0; pass < 2; pass++) {
+    int from = pass ? b : a, to = pass ? a : b;
+    uint64_t seen = 0, frontier = reads_from(g, grp, ng, from) & ~((uint64_t)1 << to);
+    while (frontier) {
+      int x = __builtin_ctzll(frontier);
+      frontier &= frontier - 1;
+      if (seen >> x & 1) continue;
+      seen |= (uint64_t)1 << x;
+      uint64_t nx = reads_from(g, grp, ng, x);
+      if (nx >> to & 1) return false;
+      frontier |= nx & ~seen;
+    }
+  }
+  return true;
+}
+
+/* Writes the whole graph: inputs, the groups in a topological order, outputs. */
+static char *whole(Pass *g, const uint64_t *grp, int ng) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  fprintf(f, "mugraph %s {\n", g->p->name);
+  for (int i = 0; i < g->p->nstmts; i++) {
+    const AxKStmt *s = &g->p->stmts[i];
+    if (s->kind != AX_KS_INPUT) continue;
+    char sh[256];
+    fprintf(f, "  input %s : %s%s\n", TT(g, s->t)->name, ax_dtype_name(TT(g, s->t)->dtype),
+            ax_shape_str(&TT(g, s->t)->shape, sh, sizeof sh));
+  }
+  uint64_t emitted = 0, ops_done = 0;
+  for (int round = 0; round < ng; round++) {
+    int pick = -1;
+    for (int b = 0; b < ng && pick < 0; b++) {
+      if (emitted >> b & 1) continue;
+      bool ready = true;
+      for (int i = 0; i < g->nops; i++) {
+        if (!(grp[b] >> i & 1)) continue;
+        const AxKStmt *s = ST(g, i);
+        for (int j = 0; j < s->nin; j++) {
+          int o = g->opof[s->in[j]];
+          if (o >= 0 && !(grp[b] >> o & 1) && !(ops_done >> o & 1)) ready = false;
+        }
+      }
+      if (ready) pick = b;
+    }
+    if (pick < 0) {   /* a cycle: never built, acyclic_merge refuses it */
+      fclose(f);
+      free(text);
+      return NULL;
+    }
+    emitted |= (uint64_t)1 << pick;
+    ops_done |= grp[pick];
+    fputs(best(g, grp[pick])->text, f);
+  }
+  fputs("  output ", f);
+  for (int i = 0; i < g->p->noutputs; i++) fprintf(f, "%s%s", i ? ", " : "", TT(g, g->p->outputs[i])->name);
+  fputs("\n}\n", f);
+  fclose(f);
+  return text;
+}
+
+char *ax_greedy_build(const AxMugraph *prog, const AxTarget *t, double *time_s, int *kernels,
+                      int *fused_ops) {
+  *time_s = 0;
+  *kernels = *fused_ops = 0;
+  Pass g = {0};
+  g.p = prog;
+  g.target = t;
+  for (int i = 0; i < prog->nstmts; i++)
+    if (prog->stmts[i].kind == AX_KS_OP) {
+      if (g.nops == MAXOPS) return NULL;   /* larger programs get no floor */
+      g.op[g.nops++] = i;
+    }
+  if (g.nops < 2) return NULL;
+  g.opof = malloc(sizeof(int) * (size_t)(prog->ntensors + 1));
+  g.isout = calloc((size_t)prog->ntensors + 1, sizeof(bool));
+  for (int i = 0; i < prog->ntensors; i++) g.opof[i] = -1;
+  for (int i = 0; i < g.nops; i++) g.opof[ST(&g, i)->t] = i;
+  for (int i = 0; i < prog->noutputs; i++) g.isout[prog->outputs[i]] = true;
+  for (int i = 0; i < g.nops; i++) {
+    const AxKStmt *s = ST(&g, i);
+    for (int j = 0; j < s->nin; j++) {
+      int o = g.opof[s->in[j]];
+      if (o >= 0) g.users[o] |= (uint64_t)1 << i;
+    }
+  }
+  uint64_t grp[MAXOPS];
+  int ng = g.nops;
+  for (int i = 0; i < ng; i++) grp[i] = (uint64_t)1 << i;
+  /* merge the producer-consumer pair with the largest modelled gain, until none gains */
+  for (;;) {
+    int ba = -1, bb = -1;
+    double gain = 0;
+    for (int a = 0; a < ng; a++) {
+      uint64_t rd = reads_from(&g, grp, ng, a);
+      for (int b = 0; b < ng; b++) {
+        if (!(rd >> b & 1)) continue;
+        uint64_t m = grp[a] | grp[b];
+        double ta = best(&g, grp[a])->time_s, tb = best(&g, grp[b])->time_s;
+        double tm = best(&g, m)->time_s;
+        if (!isfinite(tm) || !isfinite(ta) || !isfinite(tb)) continue;
+        double gn = ta + tb - tm;
+        if (gn > gain * (1 + 1e-12) && gn > 0 && acyclic_merge(&g, grp, ng, a, b)) gain = gn, ba = a, bb = b;
+      }
+    }
+    if (ba < 0) break;
+    grp[ba] |= grp[bb];
+    for (int b = bb; b + 1 < ng; b++) grp[b] = grp[b + 1];
+    ng--;
+  }
+  char *text = NULL;
+  for (int b = 0; b < ng; b++)
+    if (__builtin_popcountll(grp[b]) > 1) (*kernels)++, *fused_ops += __builtin_popcountll(grp[b]);
+  if (*kernels) {
+    text = whole(&g, grp, ng);
+    double tw = text ? model(&g, text, true) : INFINITY;
+    double naive = ax_cost_time(prog, t);
+    if (!isfinite(tw) || tw >= naive) {
+      free(text);
+      text = NULL;
+      *kernels = *fused_ops = 0;
+    } else {
+      *time_s = tw;
+    }
+  }
+  for (int i = 0; i < g.nmemo; i++) free(g.memo[i].text);
+  free(g.memo);
+  free(g.opof);
+  free(g.isout);
+  return text;
+}
+
+bool ax_greedy_floor(const AxMugraph *prog, const AxSearchOpts *o, AxGreedyResult *r) {
+  memset(r, 0, sizeof *r);
+  r->check = -1;
+  r->naive_s = ax_cost_time(prog, o->target);
+  double t0 = ax_clock_s();
+  char *text = ax_greedy_build(prog, o->target, &r->time_s, &r->kernels, &r->fused_ops);
+  r->build_s = ax_clock_s() - t0;
+  if (!text) return false;
+  double t1 = ax_clock_s();
+  r->check = ax_search_accept(prog, text, o);
+  r->check_s = ax_clock_s() - t1;
+  if (r->check == 0) r->text = text;
+  else free(text);
+  return r->text != NULL;
+}
+
+void ax_greedy_result_free(AxGreedyResult *r) {
+  free(r->text);
+  r->text = NULL;
+}

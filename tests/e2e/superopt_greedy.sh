@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The greedy fusion floor of `axle superopt` (superopt/search/greedy.h): on every benchmark of
+# superopt/examples the greedy graph (written unchecked by axle-test's AXLE_TEST_GREEDY_ONLY
+# hook, so that a cheap `axle equiv --tests 1` stands in for the minutes-long full check) is
+# equivalent, modelled no slower than the naive graph, emitted by `axle cuda` and run by
+# `axle emulate`, and the same on every run; programs the search has not seen (LoRA with
+# alpha / r, attention with a scaled score, RMSNorm by hand, layer norm) exit 0 with a graph
+# faster than naive under a small --time-limit; a single matmul (nothing to fuse) exits 1
+# saying so; --no-greedy is the search alone. No check here depends on speed: the floor is
+# there whatever the search does in its time.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+t=tests/superopt
+ex=superopt/examples
+
+# 1. the floor on every benchmark
+for p in gated_mlp gqa lora ntrans qknorm rmsnorm_linear; do
+  AXLE_TEST_GREEDY_ONLY=1 "$AXLE_TEST_BIN" superopt $ex/$p.axl --no-gate --output "$tmp/$p.mug" \
+    >"$tmp/$p.out" 2>/dev/null; st=$?
+  if [ $p = rmsnorm_linear ]; then
+    # its one fusion (rms_norm into the matmul's loop, Mirage's graph) is modelled slower
+    # than the library matmul: no floor, nothing written
+    check "$p: no floor (exit 1)" [ "$st" -eq 1 ]
+    check "$p: nothing written" test ! -e "$tmp/$p.mug"
+    continue
+  fi
+  check "$p: a floor (exit 0)" [ "$st" -eq 0 ]
+  check "$p: a graph-defined kernel" has "$tmp/$p.mug" '^  kernel '
+  check "$p: modelled no slower than naive" \
+    awk '/^greedy graph: [0-9.]+ us modelled, naive [0-9.]+ us/ { ok = ($3 + 0 <= $7 + 0) } END { exit !ok }' "$tmp/$p.out"
+  check "$p: equivalent" "$AXLE" equiv $ex/$p.axl "$tmp/$p.mug" --tests 1 --float-tests 1 --seed 7
+  check "$p: axle cuda emits it" "$AXLE" cuda "$tmp/$p.mug" --output "$tmp/$p.cu"
+  check "$p: axle emulate runs it" "$AXLE" emulate "$tmp/$p.mug" --seed 3
+done
+AXLE_TEST_GREEDY_ONLY=1 "$AXLE_TEST_BIN" superopt $ex/lora.axl --no-gate --output "$tmp/lora2.mug" >/dev/null 2>&1
+check "deterministic: the same graph twice" cmp -s "$tmp/lora.mug" "$tmp/lora2.mug"
+# the release binary reads no test hook: it checks, then searches
+AXLE_TEST_GREEDY_ONLY=1 "$AXLE" superopt $t/greedy_rmsnorm_by_hand.axl --no-gate --progress never \
+  --max-states 1 --output "$tmp/rel.mug" >"$tmp/rel.out" 2>/dev/null
+check "axle ignores the hook" has "$tmp/rel.out" '^greedy graph: .* checked in'
+
+# 2. programs the search has not seen: exit 0, faster than naive, checked, equivalent
+S=("$AXLE" superopt --no-gate --progress never --jobs 2 --time-limit 2)
+for p in lora_scaled attention_scaled rmsnorm_by_hand layer_norm; do
+  "${S[@]}" $t/greedy_$p.axl --output "$tmp/u-$p.mug" --format json >"$tmp/u-$p.json" 2>/dev/null; st=$?
+  check "$p: exit 0" [ "$st" -eq 0 ]
+  check "$p: written" test -s "$tmp/u-$p.mug"
+  check "$p: greedy faster than naive" jqt '.greedy.time_us < .naive_time_us' "$tmp/u-$p.json"
+  check "$p: best no slower than greedy" jqt '.best_time_us <= .greedy.time_us' "$tmp/u-$p.json"
+  check "$p: the greedy graph was checked" jqt '.greedy.check == 0' "$tmp/u-$p.json"
+  check "$p: equivalent" "$AXLE" equiv $t/greedy_$p.axl "$tmp/u-$p.mug" --seed 5 --field-only
+done
+# what each fuses: LoRA's three matmuls, the scale and the sum in one kernel; layer norm's
+# nine operators (two means, the normalization, weight and bias) in one
+check "lora_scaled: one kernel for everything" [ "$(count "$tmp/u-lora_scaled.mug" '^  kernel ')" -eq 1 ]
+check "lora_scaled: no pre-defined operator left" bash -c "! grep -q '^  [A-Za-z_0-9]* = ' '$tmp/u-lora_scaled.mug'"
+check "layer_norm: fuses 9 operators" jqt '.greedy.kernels == 1 and .greedy.fused_ops == 9' "$tmp/u-layer_norm.json"
+check "attention_scaled: the softmax with its scale" has "$tmp/u-attention_scaled.mug" 'mul(.*, 0.125)'
+
+# text output: the floor beside the naive graph and the best
+"${S[@]}" $t/greedy_layer_norm.axl --output "$tmp/ln.mug" --progress always >"$tmp/ln.out" 2>"$tmp/ln.err"
+check "text: the greedy line" has "$tmp/ln.out" '^greedy graph: [0-9.]* us modelled ([0-9.]*x), 1 kernel fusing 9 operators, checked in'
+check "text: the summary" has "$tmp/ln.out" '^modelled: naive [0-9.]* us, greedy [0-9.]* us, best [0-9.]* us$'
+check "progress: the floor is the best so far" has "$tmp/ln.err" 'best [0-9.]* us (modelled)'
+
+# 3. nothing to fuse: exit 1, said plainly, nothing written
+"${S[@]}" $t/greedy_single_matmul.axl --output "$tmp/one.mug" >"$tmp/one.out" 2>/dev/null; st=$?
+check "single matmul: exit 1" [ "$st" -eq 1 ]
+check "single matmul: nothing written" test ! -e "$tmp/one.mug"
+check "single matmul: no fusion" has "$tmp/one.out" '^greedy graph: none (no fusion applies)$'
+check "single matmul: says why" has "$tmp/one.out" '^nothing better than the naive graph: no fusion applies, and the search found nothing faster'
+"${S[@]}" $t/greedy_single_matmul.axl --output "$tmp/one.mug" --format json >"$tmp/one.json" 2>/dev/null
+check "single matmul: json greedy time null" jqt '.greedy.time_us == null and .status == 1' "$tmp/one.json"
+
+# 4. --no-greedy is the search alone: with no room to search, nothing (exit 1); with the
+# floor, the same run writes the greedy graph
+N=("$AXLE" superopt --no-gate --progress never --max-states 1)
+"${N[@]}" --no-greedy $t/greedy_layer_norm.axl --output "$tmp/ng.mug" --format json >"$tmp/ng.json" 2>/dev/null; st=$?
+check "--no-greedy: exit 1" [ "$st" -eq 1 ]
+check "--no-greedy: nothing written" test ! -e "$tmp/ng.mug"
+check "--no-greedy: json greedy null" jqt '.greedy == null' "$tmp/ng.json"
+"${N[@]}" --no-greedy $t/greedy_layer_norm.axl --output "$tmp/ng.mug" >"$tmp/ng.out" 2>/dev/null
+check "--no-greedy: text says off" has "$tmp/ng.out" '^greedy graph: off (--no-greedy)$'
+check "--no-greedy: exit 1 says why" has "$tmp/ng.out" '^nothing better than the naive graph: greedy floor off'
+"${N[@]}" $t/greedy_layer_norm.axl --output "$tmp/g.mug" --format json >"$tmp/g.json" 2>/dev/null; st=$?
+check "floor, no room to search: exit 0" [ "$st" -eq 0 ]
+check "floor, no room to search: the greedy graph is the best" jqt '.best_is_greedy == true' "$tmp/g.json"
+
+echo "superopt greedy: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

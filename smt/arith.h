@@ -34,7 +34,7 @@
  * that are not? Only such queries are worth preprocessing: elsewhere the solvers' own
  * (linear) arithmetic is enough, while a product left unexpanded hides ring identities
  * from them — a convolution's output size (k - 1)·(p + 1) + 1 against k + (k - 1)·p took
- * z3 0.6-1 s and cvc5 over 10 s as written, nothing in normal form (docs/results.md). */
+ * z3 0.6-1 s and cvc5 over 10 s as written, nothing in normal form (docs/semantics.md, "Shortcuts in solving"). */
 bool ax_arith_wanted(const AxTermCtx *tc, const AxTerm *formula);
 
 /* The simplified formula; watch_out[0..nwatch) receives the rewritten watch terms.

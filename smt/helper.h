@@ -2,7 +2,7 @@
  *
  * A racer forked per query pays for a new process: a z3 context made in it writes some
  * 5 000 fresh pages, and each fork write-protects every page of the forking worker again
- * (NOTES.md, session 9). The helper is forked once and never forks, so its memory stays
+ * (measured on 2-core VMs: more than an easy query costs). The helper is forked once and never forks, so its memory stays
  * warm; the query reaches it as a term DAG over a socket (the wire format of helper.c), it
  * rebuilds the terms in a context of its own, asks z3.c on a new z3 context, and writes the
  * answer back in the racers' text format (ax_helper_write_answer). A helper that crashes,

@@ -18,7 +18,7 @@
  * The child is started with posix_spawn, not fork: glibc's is a clone that shares our
  * memory until the exec, so the caller's page tables are never copied nor its heap
  * write-protected — after a fork every page the caller writes faults once more, which on
- * this project's VMs cost more than an easy query (NOTES.md, session 9). What a forked
+ * this project's VMs cost more than an easy query. What a forked
  * child did between fork and exec is done by spawn attributes (process group, signal mask,
  * SIGPIPE's default) and by prlimit on the pid right after the spawn: the limits then
  * start microseconds into the solver's life instead of before it, and they are a guard

@@ -6,8 +6,7 @@
  * most of an easy query's time; z3 in a thread could not be stopped from outside z3.c. The
  * binary's is a thread of this process that talks to the binary through pipe.c, which
  * starts the solver with posix_spawn: the caller never forks per query (a fork
- * write-protects its heap, and each page written after it faults again: NOTES.md, session
- * 9). Each racer writes its answer, and on sat the model, as text: the thread to a pipe,
+ * write-protects its heap, and each page written after it faults again). Each racer writes its answer, and on sat the model, as text: the thread to a pipe,
  * then ends; the helper to its socket, ending with the line "end", and waits for the next
  * query. A racer no longer needed is ended: the thread through its cancel pipe, on which
  * pipe.c kills the solver's whole process tree (proc.h) and returns; the helper killed,
@@ -62,7 +61,7 @@
 #define MAX_ANSWER ((size_t)64 << 20)
 /* Confirm mode: after one solver's unsat the other gets GRACE_FACTOR times the time the
  * first needed, at least GRACE_FLOOR_MS and at most confirm_grace_ms. Measured over the
- * whole corpus (763 queries both solvers proved, NOTES.md session 4): the second answer
+ * whole corpus (763 queries both solvers proved): the second answer
  * came within that wait in every case where it came within the 2 s the fixed grace gave,
  * and a solver that cannot decide a query (cvc5 on nonlinear real division) no longer costs
  * 2 s per query. Only the label (one solver or both) depends on it, never the verdict. */
@@ -350,7 +349,7 @@ static bool is_free_division(const AxTerm *t) {
 /* o->skip_hopeless (query.h): a formula with exp (log and the powers are exps) and a
  * division of two non-numeral terms, asked of cvc5 — whose 1.0 releases, built without
  * libpoly, have no complete method for nonlinear real arithmetic and, over rules/xla-extra
- * and rules/trinity (NOTES.md, session 6), confirmed no such query z3 had proved: each one
+ * and rules/trinity, confirmed no such query z3 had proved: each one
  * cost the full grace and ended "z3 only". */
 static bool hopeless(const AxSolverOpts *o, const char *base, AxTermCtx *tc, const AxTerm *formula,
                      bool approx) {

@@ -361,8 +361,8 @@ static AxSmtResult check(Z3_context c, const AxSolverOpts *o, AxTermCtx *tc,
    *   solver can time out (divmod_03: 0.03 s against > 20 s).
    * - Other arithmetic goes to the plain SMT core (Z3_mk_simple_solver) first. The default
    *   solver runs the tactic z3 picks for the logic, which on axle's small bounded queries
-   *   is mostly its cost: over the corpus z3's time fell from 53.4 s to 21.0 s (NOTES.md,
-   *   session 10). Not on exp, which z3 only approximates: there a sat counts only if its
+   *   is mostly its cost: over the corpus z3's time fell from 53.4 s to 21.0 s with the core
+   *   first. Not on exp, which z3 only approximates: there a sat counts only if its
    *   model replays, and the default solver's models did where the core's did not (log_06's
    *   mutant); nor on floats, where the default bit-blasts (qffp); nor on integer division
    *   by an unknown (a padded or strided window's index), where the default's

@@ -135,7 +135,7 @@ static void model_text(const AxModel *m, const T *w, size_t n, char *buf, size_t
 /* One query: UNSAT proves the property. On SAT the model's values of `show` (integer
  * variables) are written to model_buf. The property is a conjunction, one conjunct per
  * summation variable (and per dimension of each): it is asked conjunct by conjunct
- * (query.h split), each far easier for the solvers than the whole (docs/results.md); the
+ * (query.h split), each far easier for the solvers than the whole (docs/semantics.md, "Shortcuts in solving"); the
  * products of its window arithmetic come with the facts its bounds imply (window_facts:
  * the model here only names the failing index, no verdict rests on which one). */
 static AxSmtResult ask(AxSymInstance *in, const AxVerifyOpts *o, T q, const T *show, size_t nshow,
@@ -505,7 +505,7 @@ static bool nonlinear_int(const AxTerm *t, void *unused) {
   return vars >= 2;
 }
 
-/* All four obligations of a pairing at once (docs/results.md, "Speed"): q0 ∨ q1 ∨ q2 ∨ q3
+/* All four obligations of a pairing at once (docs/semantics.md, "Shortcuts in solving"): q0 ∨ q1 ∨ q2 ∨ q3
  * is unsatisfiable exactly when each qi is, so its unsat proves the pairing a bijection and
  * the summands equal under it — one query where there were four. Any other answer proves
  * nothing and the obligations are asked one by one, as if this had not been asked: which

@@ -82,7 +82,7 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   unsigned hints = 0;
   const AxVerifyOpts *base = o;
   if (in.reduction) {
-    /* small concrete instances first (docs/results.md, "Speed"): a wrong reduction rule is
+    /* small concrete instances first (docs/semantics.md, "Shortcuts in solving"): a wrong reduction rule is
      * usually refuted by one in a few milliseconds, where the solvers need five or six
      * queries before the last one's model — often with thousands of summands, each
      * replayed — shows it; a true rule pays the few milliseconds of a search that misses */
@@ -312,7 +312,7 @@ void ax_verify_rule(const AxBlock *rule, AxType T, const AxVerifyOpts *o, AxResu
    * every query forks it twice (portfolio.c): a replay of a counterexample with thousands
    * of summands frees a gigabyte that glibc keeps mapped behind a live chunk, after which
    * each fork copied its page tables and every later rule of the worker ran five times
-   * slower (docs/results.md, "Speed"). Memory only: no verdict depends on it. */
+   * slower (docs/semantics.md, "Shortcuts in solving"). Memory only: no verdict depends on it. */
   malloc_trim(0);
 #endif
   out->time_ms = (ax_clock_s() - t0) * 1e3;

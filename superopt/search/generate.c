@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/hooks.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 
@@ -1243,7 +1244,7 @@ static void levels(const SearchState *s, int (*lev)[3], int *n) {
   int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
   bool split = s->o->max_kernels >= 2 && kl1 >= 2;
   if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes, split = false;  /* one pass */
-  const char *lv = getenv("AXLE_SEARCH_LEVELS");   /* experiments: "KL0,KL1,BL0,BL1[,SPLIT]" */
+  const char *lv = ax_test_hook("AXLE_TEST_SEARCH_LEVELS");   /* "KL0,KL1,BL0,BL1[,SPLIT]" */
   if (lv) {
     int sp = 0;
     sscanf(lv, "%d,%d,%d,%d,%d", &kl0, &kl1, &bl0, &bl1, &sp);

@@ -126,7 +126,7 @@ typedef struct SearchState {
   bool pin_reached;
   long pin_candidates;          /* candidates compared with it */
   bool stop;
-  bool memo;                    /* kdfs's memo of last statements (AXLE_SEARCH_NO_MEMO: off) */
+  bool memo;                    /* kdfs's memo of last statements (test hook AXLE_TEST_SEARCH_NO_MEMO: off) */
   double start;
   double best_s, best_at;       /* best modelled time so far, and when it was found */
   double bound_s;               /* the top list's worst time once it is full (0 before):

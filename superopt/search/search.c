@@ -325,7 +325,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     po.verify_final = po.verify_all = false;
     s->o = o = &po;
   }
-  s->memo = !getenv("AXLE_SEARCH_NO_MEMO");
+  s->memo = !ax_test_hook("AXLE_TEST_SEARCH_NO_MEMO");
   pthread_mutex_init(&s->mu, NULL);
   s->found = calloc((size_t)o->top + 2, sizeof(Found));
   s->start = ax_clock_s();

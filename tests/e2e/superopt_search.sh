@@ -57,8 +57,8 @@ done
 # emit more), the same filter verdicts and the same best with and without it, from far
 # fewer states
 for m in 1 0; do
-  if [ $m = 1 ]; then env=(); else env=(AXLE_SEARCH_NO_MEMO=1); fi
-  env "${env[@]}" "$AXLE" superopt --no-gate --no-greedy --progress never --jobs 2 $t/tiny_mm.axl --max-kernel-ops 2 \
+  if [ $m = 1 ]; then env=(); else env=(AXLE_TEST_SEARCH_NO_MEMO=1); fi
+  env "${env[@]}" "$AXLE_TEST_BIN" superopt --no-gate --no-greedy --progress never --jobs 2 $t/tiny_mm.axl --max-kernel-ops 2 \
     --max-block-ops 3 --top 1000 --output "$tmp/memo$m.mug" --format json >"$tmp/memo$m.json" 2>/dev/null
 done
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
@@ -144,7 +144,7 @@ done
 # level alone, exhaustively: two kernels; the first reads every input, the second only
 # what the first saved, sums each partial dim to its width first; equivalent at full
 # shape and modelled faster than the naive graph.
-AXLE_SEARCH_DEBUG=1 AXLE_SEARCH_LEVELS=2,1,8,8,1 "$AXLE" superopt --no-gate --no-greedy --progress never --jobs 2 \
+AXLE_SEARCH_DEBUG=1 AXLE_TEST_SEARCH_LEVELS=2,1,8,8,1 "$AXLE_TEST_BIN" superopt --no-gate --no-greedy --progress never --jobs 2 \
   $t/tiny_attn.axl --output "$tmp/attn.mug" --format json >"$tmp/attn.json" 2>"$tmp/attn.err"; st=$?
 check "split: exit 0" [ "$st" -eq 0 ]
 check "split: the level ran" has "$tmp/attn.err" "^level: 2 kernel statements (split), 8 block nodes"

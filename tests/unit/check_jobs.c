@@ -222,7 +222,7 @@ START_TEST(test_memory_limit) {
   memset(&c, 0, sizeof c);
   c.act[1] = GREEDY;
   run_pool(&c, 3, 1, 0, 512);
-  /* allocation failure is the task's failure, with the reason, never an abort (issue 13) */
+  /* allocation failure is the task's failure, with the reason, never an abort (docs/cli.md, "Faults and limits") */
   expect_failure(&c, 1, "out of memory (1073741824 bytes more were needed; the memory limit is 512 MB)");
   expect_ok(&c, 0);
   expect_ok(&c, 2);

@@ -39,57 +39,57 @@ typedef struct Pass {
   int nmemo, capmemo;
 } Pass;
 
-static const AxKStmt *ST(const Pass *g, int i) { return &g->p->stmts[g->op[i]]; }
-static const AxKTensor *TT(const Pass *g, int t) { return &g->p->tensors[t]; }
+static const AxKStmt *stmt_at(const Pass *g, int i) { return &g->p->stmts[g->op[i]]; }
+static const AxKTensor *tensor_at(const Pass *g, int t) { return &g->p->tensors[t]; }
 
 /* ---- classes of one group ------------------------------------------------------------ */
 
-typedef struct Cls {
+typedef struct GroupDims {
   int *parent;         /* union-find over t * AX_MAXRANK + d */
   bool *red;           /* root reduced by some operator of the group */
-} Cls;
+} GroupDims;
 
 static int find(int *p, int x) {
   while (p[x] != x) x = p[x] = p[p[x]];
   return x;
 }
 
-static void unite(const Pass *g, Cls *c, int t1, int d1, int t2, int d2) {
-  if (TT(g, t1)->anon || TT(g, t2)->anon) return;
-  if (TT(g, t1)->shape.dim[d1] != TT(g, t2)->shape.dim[d2] || TT(g, t1)->shape.dim[d1] <= 1) return;
+static void unite(const Pass *g, GroupDims *c, int t1, int d1, int t2, int d2) {
+  if (tensor_at(g, t1)->anon || tensor_at(g, t2)->anon) return;
+  if (tensor_at(g, t1)->shape.dim[d1] != tensor_at(g, t2)->shape.dim[d2] || tensor_at(g, t1)->shape.dim[d1] <= 1) return;
   int a = find(c->parent, t1 * AX_MAXRANK + d1), b = find(c->parent, t2 * AX_MAXRANK + d2);
   if (a != b) c->parent[a] = b;
 }
 
 /* dim d of t's class root, or -1 for a dim of size 1 (broadcast) */
-static int cls_of(const Pass *g, Cls *c, int t, int d) {
-  if (TT(g, t)->anon || TT(g, t)->shape.dim[d] <= 1) return -1;
+static int cls_of(const Pass *g, GroupDims *c, int t, int d) {
+  if (tensor_at(g, t)->anon || tensor_at(g, t)->shape.dim[d] <= 1) return -1;
   return find(c->parent, t * AX_MAXRANK + d);
 }
 
 /* the dim of t in class r, or -1 */
-static int dim_in(const Pass *g, Cls *c, int t, int r) {
-  for (int d = 0; d < TT(g, t)->shape.rank; d++)
+static int dim_in(const Pass *g, GroupDims *c, int t, int r) {
+  for (int d = 0; d < tensor_at(g, t)->shape.rank; d++)
     if (cls_of(g, c, t, d) == r) return d;
   return -1;
 }
 
 /* Elementwise operands aligned on the right with the result. */
-static void unite_bcast(const Pass *g, Cls *c, int out, int in) {
-  int ro = TT(g, out)->shape.rank, ri = TT(g, in)->shape.rank;
+static void unite_bcast(const Pass *g, GroupDims *c, int out, int in) {
+  int ro = tensor_at(g, out)->shape.rank, ri = tensor_at(g, in)->shape.rank;
   for (int d = 0; d < ri; d++)
     if (d + ro - ri >= 0) unite(g, c, out, d + ro - ri, in, d);
 }
 
 /* Classes of group m; false when an operator cannot be part of a graph-defined kernel. */
-static bool classes(const Pass *g, uint64_t m, Cls *c) {
+static bool classes(const Pass *g, uint64_t m, GroupDims *c) {
   int n = g->p->ntensors * AX_MAXRANK;
   c->parent = malloc(sizeof(int) * (size_t)n);
   c->red = calloc((size_t)n, sizeof(bool));
   for (int i = 0; i < n; i++) c->parent[i] = i;
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1)) continue;
-    const AxKStmt *s = ST(g, i);
+    const AxKStmt *s = stmt_at(g, i);
     int out = s->t;
     switch (ax_op_spec(s->op)->cls) {
     case AX_TC_UNARY:
@@ -98,7 +98,7 @@ static bool classes(const Pass *g, uint64_t m, Cls *c) {
       break;
     case AX_TC_MATMUL: {
       int A = s->in[0], B = s->in[1];
-      int ra = TT(g, A)->shape.rank, rb = TT(g, B)->shape.rank, ro = TT(g, out)->shape.rank;
+      int ra = tensor_at(g, A)->shape.rank, rb = tensor_at(g, B)->shape.rank, ro = tensor_at(g, out)->shape.rank;
       if (ra < 2 || rb < 2) return false;
       for (int d = 0; d < ra - 2; d++) unite(g, c, out, d + ro - ra, A, d);
       for (int d = 0; d < rb - 2; d++) unite(g, c, out, d + ro - rb, B, d);
@@ -109,7 +109,7 @@ static bool classes(const Pass *g, uint64_t m, Cls *c) {
     }
     case AX_TC_REDUCE:
       if (s->at.to > 1) return false;
-      for (int d = 0; d < TT(g, out)->shape.rank; d++)
+      for (int d = 0; d < tensor_at(g, out)->shape.rank; d++)
         if (d != s->at.axis) unite(g, c, out, d, s->in[0], d);
       break;
     case AX_TC_NORM:
@@ -122,17 +122,17 @@ static bool classes(const Pass *g, uint64_t m, Cls *c) {
   /* reductions, after every union */
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1)) continue;
-    const AxKStmt *s = ST(g, i);
+    const AxKStmt *s = stmt_at(g, i);
     int r = -1;
     AxOpClass k = ax_op_spec(s->op)->cls;
-    if (k == AX_TC_MATMUL) r = cls_of(g, c, s->in[0], TT(g, s->in[0])->shape.rank - 1);
+    if (k == AX_TC_MATMUL) r = cls_of(g, c, s->in[0], tensor_at(g, s->in[0])->shape.rank - 1);
     else if (k == AX_TC_REDUCE || k == AX_TC_NORM) r = cls_of(g, c, s->in[0], s->at.axis);
     if (r >= 0) c->red[r] = true;
   }
   return true;
 }
 
-static void cls_free(Cls *c) {
+static void cls_free(GroupDims *c) {
   free(c->parent);
   free(c->red);
 }
@@ -140,7 +140,7 @@ static void cls_free(Cls *c) {
 /* ---- text ------------------------------------------------------------------------------ */
 
 static bool saved(const Pass *g, uint64_t m, int i) {
-  return g->isout[ST(g, i)->t] || (g->users[i] & ~m);
+  return g->isout[stmt_at(g, i)->t] || (g->users[i] & ~m);
 }
 
 static void attrs(FILE *f, const AxKStmt *s) {
@@ -157,24 +157,24 @@ static void attrs(FILE *f, const AxKStmt *s) {
 
 /* An operator alone: the pre-defined kernel of the naive graph. */
 static void predefined(FILE *f, const Pass *g, int i) {
-  const AxKStmt *s = ST(g, i);
-  fprintf(f, "  %s = %s(", TT(g, s->t)->name, ax_op_pname(s->op));
-  for (int j = 0; j < s->nin; j++) fprintf(f, "%s%s", j ? ", " : "", TT(g, s->in[j])->name);
+  const AxKStmt *s = stmt_at(g, i);
+  fprintf(f, "  %s = %s(", tensor_at(g, s->t)->name, ax_op_pname(s->op));
+  for (int j = 0; j < s->nin; j++) fprintf(f, "%s%s", j ? ", " : "", tensor_at(g, s->in[j])->name);
   attrs(f, s);
   fputs(")\n", f);
 }
 
-typedef struct Cfg {
+typedef struct LaunchShape {
   int naxes;
   int cls[3];          /* class root per grid axis */
   int64_t size[3];
   int loop;            /* class walked by the for-loop, -1 none */
   int64_t range;
-} Cfg;
+} LaunchShape;
 
 /* The block-graph name of t inside group m's kernel. */
 static void ref(FILE *f, const Pass *g, uint64_t m, int t, const int *subst) {
-  const AxKTensor *kt = TT(g, t);
+  const AxKTensor *kt = tensor_at(g, t);
   if (kt->anon) fputs(kt->text, f);
   else if (g->opof[t] >= 0 && (m >> g->opof[t] & 1)) {
     if (subst[g->opof[t]] == 1) fprintf(f, "a%d", t);
@@ -183,7 +183,7 @@ static void ref(FILE *f, const Pass *g, uint64_t m, int t, const int *subst) {
   } else fprintf(f, "i%d", t);
 }
 
-static void map(FILE *f, const Pass *g, Cls *c, const Cfg *k, int t) {
+static void map(FILE *f, const Pass *g, GroupDims *c, const LaunchShape *k, int t) {
   int mp[3] = {-1, -1, -1};
   for (int a = 0; a < k->naxes; a++) mp[a] = dim_in(g, c, t, k->cls[a]);
   ax_mugtext_print_map(f, mp);
@@ -191,14 +191,14 @@ static void map(FILE *f, const Pass *g, Cls *c, const Cfg *k, int t) {
 
 /* Writes group m's kernel under configuration k; false when the configuration cannot hold
  * the group (a loop over a class an operator outside the matmul's prologue touches). */
-static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k) {
+static bool kernel_text(FILE *f, const Pass *g, uint64_t m, GroupDims *c, const LaunchShape *k) {
   int first = __builtin_ctzll(m);
   int subst[MAXOPS] = {0};   /* 1: read the accumulator a<t>; 2: read the division d<t> */
   int mm = -1, absorbed = -1;
   uint64_t anc = 0;
   if (k->loop >= 0) {
     for (int i = 0; i < g->nops; i++)
-      if ((m >> i & 1) && ax_op_spec(ST(g, i)->op)->cls == AX_TC_MATMUL) mm = i;
+      if ((m >> i & 1) && ax_op_spec(stmt_at(g, i)->op)->cls == AX_TC_MATMUL) mm = i;
     if (mm < 0) return false;
     /* the matmul's in-group ancestors: its prologue, run every iteration */
     for (int i = mm - 1; i >= 0; i--) {
@@ -206,15 +206,15 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
       if (g->users[i] & m & ((uint64_t)1 << mm | anc)) anc |= (uint64_t)1 << i;
     }
     /* rms_norm over the contracted dim feeding A: Mirage's accum rms and a division */
-    int A = ST(g, mm)->in[0];
+    int A = stmt_at(g, mm)->in[0];
     int ra = g->opof[A];
-    if (ra >= 0 && (m >> ra & 1) && ST(g, ra)->op == AX_OP_RMS_NORM &&
-        ST(g, ra)->at.axis == TT(g, A)->shape.rank - 1 && !saved(g, m, ra) &&
-        g->users[ra] == (uint64_t)1 << mm && ST(g, mm)->in[1] != A)
+    if (ra >= 0 && (m >> ra & 1) && stmt_at(g, ra)->op == AX_OP_RMS_NORM &&
+        stmt_at(g, ra)->at.axis == tensor_at(g, A)->shape.rank - 1 && !saved(g, m, ra) &&
+        g->users[ra] == (uint64_t)1 << mm && stmt_at(g, mm)->in[1] != A)
       absorbed = ra;
     for (int i = 0; i < g->nops; i++) {
       if (!(m >> i & 1) || i == mm || i == absorbed) continue;
-      const AxKStmt *s = ST(g, i);
+      const AxKStmt *s = stmt_at(g, i);
       if (anc >> i & 1) {
         AxOpClass kc = ax_op_spec(s->op)->cls;
         if ((kc != AX_TC_UNARY && kc != AX_TC_BINARY) || saved(g, m, i)) return false;
@@ -222,9 +222,9 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
       }
       if (dim_in(g, c, s->t, k->loop) >= 0) return false;
       for (int j = 0; j < s->nin; j++)
-        if (!TT(g, s->in[j])->anon && dim_in(g, c, s->in[j], k->loop) >= 0) return false;
+        if (!tensor_at(g, s->in[j])->anon && dim_in(g, c, s->in[j], k->loop) >= 0) return false;
     }
-    if (dim_in(g, c, ST(g, mm)->t, k->loop) >= 0) return false;
+    if (dim_in(g, c, stmt_at(g, mm)->t, k->loop) >= 0) return false;
     subst[mm] = absorbed >= 0 ? 2 : 1;
   }
   fprintf(f, "  kernel k%d grid [%" PRId64 ", %" PRId64 ", %" PRId64 "] block [128, 1, 1] forloop %" PRId64 " {\n",
@@ -234,12 +234,12 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
   bool *done = calloc((size_t)g->p->ntensors + 1, sizeof(bool));
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1) || i == absorbed) continue;
-    const AxKStmt *s = ST(g, i);
+    const AxKStmt *s = stmt_at(g, i);
     for (int j = 0; j < s->nin; j++) {
       int t = s->in[j];
-      if (TT(g, t)->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
+      if (tensor_at(g, t)->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
       done[t] = true;
-      fprintf(f, "    i%d = input %s imap ", t, TT(g, t)->name);
+      fprintf(f, "    i%d = input %s imap ", t, tensor_at(g, t)->name);
       map(f, g, c, k, t);
       int fd = k->loop >= 0 ? dim_in(g, c, t, k->loop) : -1;
       if (fd >= 0) fprintf(f, " fmap %d\n", fd);
@@ -248,10 +248,10 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
   }
   /* an absorbed rms_norm reads its operand, which may come from outside */
   if (absorbed >= 0) {
-    int t = ST(g, absorbed)->in[0];
-    if (!TT(g, t)->anon && !done[t] && !(g->opof[t] >= 0 && (m >> g->opof[t] & 1))) {
+    int t = stmt_at(g, absorbed)->in[0];
+    if (!tensor_at(g, t)->anon && !done[t] && !(g->opof[t] >= 0 && (m >> g->opof[t] & 1))) {
       done[t] = true;
-      fprintf(f, "    i%d = input %s imap ", t, TT(g, t)->name);
+      fprintf(f, "    i%d = input %s imap ", t, tensor_at(g, t)->name);
       map(f, g, c, k, t);
       int fd = dim_in(g, c, t, k->loop);
       if (fd >= 0) fprintf(f, " fmap %d\n", fd);
@@ -261,11 +261,11 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
   free(done);
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1) || i == absorbed) continue;
-    const AxKStmt *s = ST(g, i);
+    const AxKStmt *s = stmt_at(g, i);
     fprintf(f, "    v%d = %s(", s->t, ax_op_pname(s->op));
     for (int j = 0; j < s->nin; j++) {
       if (j) fputs(", ", f);
-      if (i == mm && j == 0 && absorbed >= 0) ref(f, g, m, ST(g, absorbed)->in[0], subst);
+      if (i == mm && j == 0 && absorbed >= 0) ref(f, g, m, stmt_at(g, absorbed)->in[0], subst);
       else ref(f, g, m, s->in[j], subst);
     }
     attrs(f, s);
@@ -273,7 +273,7 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
     if (i == mm) {
       fprintf(f, "    a%d = accum sum(v%d)\n", s->t, s->t);
       if (absorbed >= 0) {
-        const AxKStmt *r = ST(g, absorbed);
+        const AxKStmt *r = stmt_at(g, absorbed);
         fprintf(f, "    q%d = accum rms(", s->t);
         ref(f, g, m, r->in[0], subst);
         fprintf(f, ", axis = %d)\n    d%d = div(a%d, q%d)\n", r->at.axis, s->t, s->t, s->t);
@@ -282,8 +282,8 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, Cls *c, const Cfg *k
   }
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1) || !saved(g, m, i)) continue;
-    int t = ST(g, i)->t;
-    fprintf(f, "    output %s = ", TT(g, t)->name);
+    int t = stmt_at(g, i)->t;
+    fprintf(f, "    output %s = ", tensor_at(g, t)->name);
     ref(f, g, m, t, subst);
     fputs(" omap ", f);
     map(f, g, c, k, t);
@@ -303,10 +303,10 @@ static char *mini(const Pass *g, uint64_t m, const char *body) {
   bool *done = calloc((size_t)g->p->ntensors + 1, sizeof(bool));
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1)) continue;
-    const AxKStmt *s = ST(g, i);
+    const AxKStmt *s = stmt_at(g, i);
     for (int j = 0; j < s->nin; j++) {
       int t = s->in[j];
-      const AxKTensor *kt = TT(g, t);
+      const AxKTensor *kt = tensor_at(g, t);
       if (kt->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
       done[t] = true;
       char sh[256];
@@ -319,7 +319,7 @@ static char *mini(const Pass *g, uint64_t m, const char *body) {
   bool first = true;
   for (int i = 0; i < g->nops; i++)
     if ((m >> i & 1) && saved(g, m, i)) {
-      fprintf(f, "%s%s", first ? "" : ", ", TT(g, ST(g, i)->t)->name);
+      fprintf(f, "%s%s", first ? "" : ", ", tensor_at(g, stmt_at(g, i)->t)->name);
       first = false;
     }
   fputs("\n}\n", f);
@@ -373,18 +373,18 @@ static const Memo *best(Pass *g, uint64_t m) {
     free(mg);
     r.text = t;
   } else {
-    Cls c;
+    GroupDims c;
     if (classes(g, m, &c)) {
       /* grid classes: in every saved tensor, reduced by nothing; outer dims first */
       int cand[3], nc = 0, sv = -1;
       for (int i = 0; i < g->nops && sv < 0; i++)
-        if ((m >> i & 1) && saved(g, m, i)) sv = ST(g, i)->t;
-      for (int d = 0; sv >= 0 && d < TT(g, sv)->shape.rank && nc < 3; d++) {
+        if ((m >> i & 1) && saved(g, m, i)) sv = stmt_at(g, i)->t;
+      for (int d = 0; sv >= 0 && d < tensor_at(g, sv)->shape.rank && nc < 3; d++) {
         int root = cls_of(g, &c, sv, d);
         if (root < 0 || c.red[root]) continue;
         bool all = true;
         for (int i = 0; i < g->nops; i++)
-          if ((m >> i & 1) && saved(g, m, i) && dim_in(g, &c, ST(g, i)->t, root) < 0) all = false;
+          if ((m >> i & 1) && saved(g, m, i) && dim_in(g, &c, stmt_at(g, i)->t, root) < 0) all = false;
         bool dup = false;
         for (int j = 0; j < nc; j++) dup |= cand[j] == root;
         if (all && !dup) cand[nc++] = root;
@@ -392,9 +392,9 @@ static const Memo *best(Pass *g, uint64_t m) {
       /* the for-loop: the contracted class of the group's one matmul */
       int nmm = 0, kcls = -1;
       for (int i = 0; i < g->nops; i++)
-        if ((m >> i & 1) && ax_op_spec(ST(g, i)->op)->cls == AX_TC_MATMUL) {
+        if ((m >> i & 1) && ax_op_spec(stmt_at(g, i)->op)->cls == AX_TC_MATMUL) {
           nmm++;
-          kcls = cls_of(g, &c, ST(g, i)->in[0], TT(g, ST(g, i)->in[0])->shape.rank - 1);
+          kcls = cls_of(g, &c, stmt_at(g, i)->in[0], tensor_at(g, stmt_at(g, i)->in[0])->shape.rank - 1);
         }
       int64_t ranges[4] = {1, 4, 16, 64};
       int nr = nmm == 1 && kcls >= 0 ? 4 : 1;
@@ -404,14 +404,14 @@ static const Memo *best(Pass *g, uint64_t m) {
         sz[j][0] = 1;
         if (j < nc) {
           int root = cand[j];
-          int64_t full = TT(g, root / AX_MAXRANK)->shape.dim[root % AX_MAXRANK];
+          int64_t full = tensor_at(g, root / AX_MAXRANK)->shape.dim[root % AX_MAXRANK];
           ns[j] = 1 + sizes(full, sz[j] + 1);
         }
       }
       for (int ri = 0; ri < nr; ri++) {
         int64_t R = ranges[ri];
         if (ri > 0) {
-          int64_t kfull = TT(g, kcls / AX_MAXRANK)->shape.dim[kcls % AX_MAXRANK];
+          int64_t kfull = tensor_at(g, kcls / AX_MAXRANK)->shape.dim[kcls % AX_MAXRANK];
           if (kfull % R) continue;
         }
         for (int a0 = 0; a0 < ns[0]; a0++)
@@ -419,7 +419,7 @@ static const Memo *best(Pass *g, uint64_t m) {
             for (int a2 = 0; a2 < ns[2]; a2++) {
               int64_t s3[3] = {sz[0][a0], sz[1][a1], sz[2][a2]};
               if (s3[0] * s3[1] * s3[2] > 1024) continue;
-              Cfg k = {0, {0}, {0}, ri > 0 ? kcls : -1, R};
+              LaunchShape k = {0, {0}, {0}, ri > 0 ? kcls : -1, R};
               for (int j = 0; j < nc; j++)
                 if (s3[j] > 1) k.cls[k.naxes] = cand[j], k.size[k.naxes++] = s3[j];
               char *body = NULL;
@@ -497,8 +497,8 @@ static char *whole(Pass *g, const uint64_t *grp, int ng) {
     const AxKStmt *s = &g->p->stmts[i];
     if (s->kind != AX_KS_INPUT) continue;
     char sh[256];
-    fprintf(f, "  input %s : %s%s\n", TT(g, s->t)->name, ax_dtype_name(TT(g, s->t)->dtype),
-            ax_shape_str(&TT(g, s->t)->shape, sh, sizeof sh));
+    fprintf(f, "  input %s : %s%s\n", tensor_at(g, s->t)->name, ax_dtype_name(tensor_at(g, s->t)->dtype),
+            ax_shape_str(&tensor_at(g, s->t)->shape, sh, sizeof sh));
   }
   uint64_t emitted = 0, ops_done = 0;
   for (int round = 0; round < ng; round++) {
@@ -508,7 +508,7 @@ static char *whole(Pass *g, const uint64_t *grp, int ng) {
       bool ready = true;
       for (int i = 0; i < g->nops; i++) {
         if (!(grp[b] >> i & 1)) continue;
-        const AxKStmt *s = ST(g, i);
+        const AxKStmt *s = stmt_at(g, i);
         for (int j = 0; j < s->nin; j++) {
           int o = g->opof[s->in[j]];
           if (o >= 0 && !(grp[b] >> o & 1) && !(ops_done >> o & 1)) ready = false;
@@ -526,7 +526,7 @@ static char *whole(Pass *g, const uint64_t *grp, int ng) {
     fputs(best(g, grp[pick])->text, f);
   }
   fputs("  output ", f);
-  for (int i = 0; i < g->p->noutputs; i++) fprintf(f, "%s%s", i ? ", " : "", TT(g, g->p->outputs[i])->name);
+  for (int i = 0; i < g->p->noutputs; i++) fprintf(f, "%s%s", i ? ", " : "", tensor_at(g, g->p->outputs[i])->name);
   fputs("\n}\n", f);
   fclose(f);
   return text;
@@ -548,10 +548,10 @@ char *ax_greedy_build(const AxMugraph *prog, const AxTarget *t, double *time_s, 
   g.opof = malloc(sizeof(int) * (size_t)(prog->ntensors + 1));
   g.isout = calloc((size_t)prog->ntensors + 1, sizeof(bool));
   for (int i = 0; i < prog->ntensors; i++) g.opof[i] = -1;
-  for (int i = 0; i < g.nops; i++) g.opof[ST(&g, i)->t] = i;
+  for (int i = 0; i < g.nops; i++) g.opof[stmt_at(&g, i)->t] = i;
   for (int i = 0; i < prog->noutputs; i++) g.isout[prog->outputs[i]] = true;
   for (int i = 0; i < g.nops; i++) {
-    const AxKStmt *s = ST(&g, i);
+    const AxKStmt *s = stmt_at(&g, i);
     for (int j = 0; j < s->nin; j++) {
       int o = g.opof[s->in[j]];
       if (o >= 0) g.users[o] |= (uint64_t)1 << i;

@@ -1,6 +1,6 @@
 /* cmd_cost.c — `axle cost`: the modelled GPU time of a μGraph (superopt/cost/cost.h).
  *
- *   axle cost (GRAPH.mug | PROGRAM.axl [--program NAME]) [--target h100|a100]
+ *   axle cost (GRAPH.mug | PROGRAM.axl|MODULE.hlo [--program NAME]) [--target h100|a100]
  *             [--format text|json]
  *       0 printed, 3 bad input (located error) or bad usage. A program is costed as its
  *       naive μGraph: one kernel per operator. */
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "cli/opts.h"
 #include "superopt/cost/cost.h"
 #include "dsl/parse.h"
@@ -15,7 +16,7 @@
 #include "superopt/ir/program.h"
 
 #define USAGE                                                                                      \
-  "usage: axle cost (GRAPH.mug | PROGRAM.axl [--program NAME]) [--target h100|a100]\n"             \
+  "usage: axle cost (GRAPH.mug | PROGRAM.axl|MODULE.hlo [--program NAME]) [--target h100|a100]\n"             \
   "                 [--format text|json]\n"
 
 static int usage(const char *msg) {
@@ -60,20 +61,9 @@ int ax_cmd_cost(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int status = 3;
-  AxSource *src;
-  size_t fl = strlen(file);
-  bool is_prog = fl > 4 && strcmp(file + fl - 4, ".axl") == 0;
-  AxMugraph *g = NULL;
-  if (ax_source_load(a, &d, file, &src)) {
-    if (is_prog) {
-      AxFile *f = ax_parse(a, &d, src);
-      const AxBlock *b = d.errors ? NULL : ax_prog_find(f, prog, &d);
-      g = b ? ax_prog_lower(a, &d, b) : NULL;
-    } else {
-      g = ax_mugtext_parse(a, &d, src);
-    }
-  }
-  if (g && ax_mug_check(g, &d)) {
+  AxMugraph *g = ax_files_is_program(file) ? ax_files_load_program(a, &d, file, prog)
+                                            : ax_files_load_mug(a, &d, file);
+  if (g) {
     AxCost c;
     ax_cost_run(a, g, t, &c);
     if (json) ax_cost_print_json(stdout, g, &c);

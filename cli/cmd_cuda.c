@@ -1,6 +1,6 @@
 /* cmd_cuda.c — `axle cuda` (docs/gpu.md).
  *
- *   axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
+ *   axle cuda (GRAPH.mug | PROGRAM.axl|MODULE.hlo) --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
  *             [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]
  *       Writes the CUDA source of the μGraph and the C header of its host entry (default:
  *       FILE.cu with its extension replaced by .h). A program given in place of the graph
@@ -25,7 +25,7 @@
 #include "superopt/ir/program.h"
 
 #define USAGE                                                                                      \
-  "usage: axle cuda (GRAPH.mug | PROGRAM.axl) --output FILE.cu [--target sm_90|sm_80]\n"           \
+  "usage: axle cuda (GRAPH.mug | PROGRAM.axl|MODULE.hlo) --output FILE.cu [--target sm_90|sm_80]\n"           \
   "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"             \
   "                 [--single-buffer]\n"
 
@@ -86,9 +86,8 @@ int ax_cmd_cuda(int argc, char **argv) {
   ax_diag_init(&d, stderr);
   int status = 3;
   AxSource *src;
-  size_t inl = strlen(in);
   AxMugraph *g;
-  if (inl > 4 && strcmp(in + inl - 4, ".axl") == 0)   /* the program's naive μGraph */
+  if (ax_files_is_program(in))   /* the program's naive μGraph */
     g = ax_files_load_program(a, &d, in, prog_name);
   else
     g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;

@@ -144,10 +144,9 @@ bool ax_files_max_input(const char *text) {
   return true;
 }
 
-static bool is_hlo(const char *path) {
-  size_t n = strlen(path);
-  return n > 4 && strcmp(path + n - 4, ".hlo") == 0;
-}
+static bool is_hlo(const char *path) { return ends_with(path, ".hlo"); }
+
+bool ax_files_is_program(const char *path) { return ends_with(path, ".axl") || is_hlo(path); }
 
 AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path, AxHloProgram *out) {
   AxSource *src;

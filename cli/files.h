@@ -30,6 +30,9 @@ struct AxBlock;
  * whose name matches some glob (fnmatch). */
 bool ax_files_rule_wanted(const struct AxBlock *b, const char *const *globs, int nglobs);
 
+/* Whether path names a program (.axl, or .hlo imported) rather than a μGraph (.mug). */
+bool ax_files_is_program(const char *path);
+
 struct AxMugraph;
 /* The program `name` of the .axl file at path (the only one when name is NULL; a .hlo module
  * is imported, see below), lowered to a

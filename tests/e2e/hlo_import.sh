@@ -59,6 +59,13 @@ check "import -- -dash.hlo: a file named like an option" test $? -eq 0
 check "equiv lora.hlo lora.mug: equivalent" has "$tmp/eq" "^equivalent"
 "$AXLE" equiv $h/softmax.hlo superopt/examples/lora.mug > "$tmp/eq" 2>&1
 check "equiv softmax.hlo: a note on the cuts" has "$tmp/eq" "imported with 2 cuts"
+# cost and cuda read a module as they read a program: its naive μGraph, the same figures
+"$AXLE" cost $h/lora.hlo > "$tmp/c1" 2>/dev/null
+check "cost lora.hlo: exit 0" test $? -eq 0
+"$AXLE" cost superopt/examples/lora.axl > "$tmp/c2" 2>/dev/null
+check "cost lora.hlo: the program's modelled time" test "$(head -1 "$tmp/c1" | grep -o 'modelled time .*')" = "$(head -1 "$tmp/c2" | grep -o 'modelled time .*')"
+"$AXLE" cuda $h/lora.hlo --output "$tmp/lora.cu" > /dev/null 2>&1
+check "cuda lora.hlo: exit 0 and a kernel" grep -q "__global__" "$tmp/lora.cu"
 "$AXLE" equiv $h/bad/shape_mismatch.hlo superopt/examples/lora.mug > /dev/null 2> "$tmp/err"
 check "equiv on a bad module: exit 3" test $? -eq 3
 check "equiv on a bad module: the located error" has "$tmp/err" "shape_mismatch.hlo:6:29: error"

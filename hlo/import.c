@@ -8,6 +8,7 @@
 
 #define MAXRANK 8   /* superopt/tensor.h's AX_MAXRANK: the program's largest rank */
 #define MAXIN 8     /* dsl/ops.h's AX_MAXIN: the most operands of one operator (concat) */
+#define MAXAX (2 * MAXRANK)   /* axes a layout may track: the HLO dims plus kept size-1 axes */
 
 /* What an instruction is in the program being written. */
 typedef enum {
@@ -17,12 +18,26 @@ typedef enum {
   V_CUT       /* not expressible; becomes an input when someone needs it, if it can */
 } VKind;
 
+/* A V_TENSOR's layout: how the program tensor `text` holds the HLO value of shape `shape`.
+ * The program tensor has the HLO dims in order at axes pos[0..rank-1] of q axes; every other
+ * axis has size 1 (an axis a reduction kept, docs/hlo.md). An HLO dim whose axis has size 1
+ * while the HLO size is larger is a pending broadcast: element-wise operators broadcast it
+ * numpy-style, anything else gets the explicit form (`full`). The first q - real axes are
+ * virtual: numpy's right alignment supplies them, the tensor's rank is `real`. */
+typedef struct Layout {
+  int q, real;
+  int64_t size[MAXAX];
+  int pos[MAXAX];
+} Layout;
+
 typedef struct Val {
   VKind kind;
   const char *text;          /* V_TENSOR: the name; V_LIT: the literal */
   bool computed;             /* V_TENSOR: a let (an output may name it) */
   const AxHloInstr *def;     /* where it comes from (names a cut's input) */
   const AxHloShape *shape;
+  Layout lay;                /* V_TENSOR */
+  struct Val *full;          /* V_TENSOR: the explicit form once made (`full`) */
   struct Val **elems;
   int nelems;
   const char *reason;        /* V_CUT */
@@ -121,11 +136,34 @@ static bool rational(const char *text) {
 
 /* ---- values ---- */
 
+/* The layout of a program tensor of exactly the HLO shape s. */
+static void plain(Layout *l, const AxHloShape *s) {
+  l->q = l->real = s->rank;
+  for (int k = 0; k < s->rank && k < MAXAX; k++) {
+    l->size[k] = s->dims[k];
+    l->pos[k] = k;
+  }
+}
+
+static bool is_plain(const Layout *l, const AxHloShape *s) {
+  if (l->q != s->rank || l->real != s->rank) return false;
+  for (int k = 0; k < s->rank; k++)
+    if (l->pos[k] != k || l->size[k] != s->dims[k]) return false;
+  return true;
+}
+
+static const char *sizes_text(Imp *im, const int64_t *d, int n) {
+  const char *t = "[";
+  for (int k = 0; k < n; k++) t = ax_arena_printf(im->a, "%s%s%lld", t, k ? ", " : "", (long long)d[k]);
+  return ax_arena_printf(im->a, "%s]", t);
+}
+
 static Val *mk(Imp *im, VKind k, const AxHloInstr *i, const AxHloShape *s) {
   Val *v = ax_arena_alloc(im->a, sizeof *v);
   v->kind = k;
   v->def = i;
   v->shape = s;
+  if (s->type != AX_HLO_TUPLE && s->rank <= MAXRANK) plain(&v->lay, s);
   return v;
 }
 
@@ -158,6 +196,7 @@ static Val *tensor(Imp *im, Val *v, bool lit_ok, const char **why) {
   v->kind = V_TENSOR;
   v->text = pn;
   v->computed = false;
+  plain(&v->lay, v->shape);
   return v;
 }
 
@@ -170,15 +209,132 @@ static Val *let(Imp *im, const AxHloInstr *i, const char *expr) {
   return v;
 }
 
-/* The same value, now also known as instruction i (copy, a reshape to the same shape). */
+static bool same_dims(const AxHloShape *a, const AxHloShape *b) {
+  if (a->rank != b->rank) return false;
+  for (int k = 0; k < a->rank; k++)
+    if (a->dims[k] != b->dims[k]) return false;
+  return true;
+}
+
+static Val *full(Imp *im, Val *v);
+
+/* The same value, now also known as instruction i (copy, a reshape to the same shape). A
+ * module whose fusion declares another shape than its computation's ROOT gets the ROOT's
+ * tensor as it is, as the HLO does not say where the dims would go. */
 static Val *alias(Imp *im, const AxHloInstr *i, Val *v) {
   if (v->kind == V_CUT) return v;   /* one cut, one input, named after the cut instruction */
+  if (v->kind == V_TENSOR && !same_dims(v->shape, i->shape)) v = full(im, v);
   Val *w = mk(im, v->kind, i, i->shape);
   w->text = v->text;
   w->computed = v->computed;
+  if (v->kind == V_TENSOR && v->shape->rank <= MAXRANK && !is_plain(&v->lay, v->shape)) {
+    w->lay = v->lay;
+    w->full = v->full;
+  }
   w->elems = v->elems;
   w->nelems = v->nelems;
   return w;
+}
+
+/* The explicit form of tensor v: a program tensor of exactly its HLO shape, for the
+ * operators that are not element-wise (matmul, concat, a reduction over a pending
+ * broadcast) and for outputs. Kept size-1 axes go by a reshape, pending broadcasts by a
+ * broadcast; made once per value. */
+static Val *full(Imp *im, Val *v) {
+  if (v->kind != V_TENSOR || v->shape->rank > MAXRANK || is_plain(&v->lay, v->shape)) return v;
+  if (v->full) return v->full;
+  const Layout *l = &v->lay;
+  const AxHloShape *s = v->shape;
+  int64_t held[MAXRANK];
+  bool pending = false, kept = false;
+  for (int k = 0; k < s->rank; k++) {
+    held[k] = l->size[l->pos[k]];
+    pending |= held[k] != s->dims[k];
+  }
+  for (int a = l->q - l->real, k = 0; a < l->q; a++) {   /* a real axis no HLO dim names */
+    while (k < s->rank && l->pos[k] < a) k++;
+    kept |= k == s->rank || l->pos[k] != a;
+  }
+  const char *e = v->text;
+  if (!pending)
+    e = ax_arena_printf(im->a, "reshape(%s, %s)", e, dims_text(im, s));
+  else {
+    if (kept) e = ax_arena_printf(im->a, "reshape(%s, %s)", e, sizes_text(im, held, s->rank));
+    e = ax_arena_printf(im->a, "broadcast(%s, %s)", e, dims_text(im, s));
+  }
+  Val *w = mk(im, V_TENSOR, v->def, s);
+  w->text = fresh(im, v->def->name);
+  w->computed = true;
+  ax_vec_push(im->a, &im->lets, ax_arena_printf(im->a, "  let %s = %s", w->text, e));
+  v->full = w;
+  return w;
+}
+
+/* The layout l with n more virtual leading axes. */
+static Layout padded(const Layout *l, int n) {
+  Layout r = *l;
+  r.q = l->q + n;
+  for (int a = 0; a < r.q; a++) r.size[a] = a < n ? 1 : l->size[a - n];
+  for (int k = 0; k < MAXAX - n && k < MAXAX; k++) r.pos[k] = l->pos[k] + n;
+  return r;
+}
+
+/* Places x (a tensor) as the value of i, whose HLO dim j is x's HLO dim src[j], or, where
+ * src[j] < 0, a new dim held by a size-1 axis: a kept axis of x where one lies in the right
+ * place, a virtual leading axis before x's first real one, else a reshape inserts it. This
+ * is a broadcast with increasing dimensions= (new dims grow later, element-wise) and a
+ * reshape that only inserts or drops size-1 dims. NULL when the layout would be too wide. */
+static Val *place(Imp *im, const AxHloInstr *i, Val *x, const int *src) {
+  const Layout *xl = &x->lay;
+  const AxHloShape *t = i->shape;
+  Layout r = {0};
+  int prev = -1, lead = 0, xv = xl->q - xl->real;
+  bool seen_real = false, insert = false;
+#define PUT(sz, from) do { \
+    if (r.q == MAXAX) return NULL; \
+    r.size[r.q++] = (sz); \
+    if ((from) >= xv) seen_real = true; \
+    if (!seen_real) lead++; \
+  } while (0)
+  for (int j = 0; j < t->rank; j++) {
+    if (src[j] >= 0) {
+      int at = xl->pos[src[j]];
+      for (int a = prev + 1; a < at; a++) PUT(1, a);
+      r.pos[j] = r.q;
+      PUT(xl->size[at], at);
+      prev = at;
+      continue;
+    }
+    int limit = xl->q;
+    for (int n = j + 1; n < t->rank; n++)
+      if (src[n] >= 0) {
+        limit = xl->pos[src[n]];
+        break;
+      }
+    r.pos[j] = r.q;
+    if (prev + 1 < limit) {
+      prev++;
+      PUT(1, prev);
+    } else {
+      insert |= seen_real;
+      PUT(1, -1);
+    }
+  }
+  for (int a = prev + 1; a < xl->q; a++) PUT(1, a);
+#undef PUT
+  r.real = r.q - lead;
+  if (insert) r.real = r.q;
+  if (r.real > MAXRANK) return NULL;
+  Val *v;
+  if (insert) {
+    v = let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", x->text, sizes_text(im, r.size, r.q)));
+  } else {
+    v = mk(im, V_TENSOR, i, i->shape);   /* x's tensor, another HLO shape: a new layout */
+    v->text = x->text;
+    v->computed = x->computed;
+  }
+  v->lay = r;
+  return v;
 }
 
 static bool is_zero(const char *lit) {
@@ -237,7 +393,34 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   }
   Val *a = tensor(im, ops[0], true, why), *b = a ? tensor(im, ops[1], true, why) : NULL;
   if (!b) return NULL;
-  return let(im, i, ax_arena_printf(im->a, "%s %s %s", a->text, sym, b->text));
+  /* Both hold the same HLO shape; numpy broadcasting gives the program's result when the
+   * HLO dims sit on the same axes (right-aligned), else b moves onto a's axes. */
+  Layout r;
+  if (a->kind == V_LIT || b->kind == V_LIT) {
+    r = (a->kind == V_LIT ? b : a)->lay;
+  } else {
+    int q = a->lay.q > b->lay.q ? a->lay.q : b->lay.q;
+    Layout la = padded(&a->lay, q - a->lay.q), lb = padded(&b->lay, q - b->lay.q);
+    bool same = true;
+    for (int k = 0; k < i->shape->rank; k++) same &= la.pos[k] == lb.pos[k];
+    if (!same) {
+      Layout m = la;
+      for (int a2 = 0; a2 < q; a2++) m.size[a2] = 1;
+      for (int k = 0; k < i->shape->rank; k++) m.size[la.pos[k]] = lb.size[lb.pos[k]];
+      m.real = q;
+      Val *w = let(im, ops[1]->def, ax_arena_printf(im->a, "reshape(%s, %s)", b->text, sizes_text(im, m.size, q)));
+      w->lay = m;
+      b = w;
+      lb = m;
+    }
+    r = la;
+    r.real = la.real > lb.real ? la.real : lb.real;
+    for (int a2 = 0; a2 < q; a2++)
+      if (lb.size[a2] > r.size[a2]) r.size[a2] = lb.size[a2];
+  }
+  Val *v = let(im, i, ax_arena_printf(im->a, "%s %s %s", a->text, sym, b->text));
+  v->lay = r;
+  return v;
 }
 
 /* negate exponential sqrt rsqrt logistic: a template around the operand. */
@@ -253,16 +436,12 @@ static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   Val *x = tensor(im, ops[0], false, why);
   if (!x) return NULL;
   for (size_t k = 0; k < AX_COUNTOF(forms); k++)
-    if (strcmp(forms[k].op, i->opcode) == 0)
-      return let(im, i, ax_arena_printf(im->a, forms[k].fmt, x->text));
+    if (strcmp(forms[k].op, i->opcode) == 0) {
+      Val *v = let(im, i, ax_arena_printf(im->a, forms[k].fmt, x->text));
+      v->lay = x->lay;   /* element-wise: the operand's axes */
+      return v;
+    }
   AX_UNREACHABLE();
-}
-
-static bool same_dims(const AxHloShape *a, const AxHloShape *b) {
-  if (a->rank != b->rank) return false;
-  for (int k = 0; k < a->rank; k++)
-    if (a->dims[k] != b->dims[k]) return false;
-  return true;
 }
 
 /* reshape(x, [d...]) of value x to shape s, or x itself when s is its shape. */
@@ -273,11 +452,27 @@ static Val *reshaped(Imp *im, const AxHloInstr *i, Val *x, const AxHloShape *s) 
     return v;
   }
   if (same_dims(x->shape, s)) return alias(im, i, x);
+  /* Only size-1 dims inserted or dropped: the same tensor, its dims on other axes. */
+  int src[MAXRANK], k = 0;
+  bool ones = s->rank <= MAXRANK;
+  for (int j = 0; ones && j < s->rank; j++) {
+    if (s->dims[j] == 1) {
+      src[j] = -1;
+      continue;
+    }
+    while (k < x->shape->rank && x->shape->dims[k] == 1) k++;
+    ones = k < x->shape->rank && x->shape->dims[k] == s->dims[j];
+    src[j] = k++;
+  }
+  while (ones && k < x->shape->rank) ones = x->shape->dims[k++] == 1;
+  Val *v = ones ? place(im, i, x, src) : NULL;
+  if (v) return v;
+  x = full(im, x);
   return let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", x->text, dims_text(im, s)));
 }
 
-/* broadcast with increasing dimensions=: a reshape inserts the size-1 axes, then numpy's
- * broadcast_to grows them. */
+/* broadcast with increasing dimensions=: the operand on its axes with the new dims on
+ * size-1 axes (`place`), grown by the element-wise operators that use it or by `full`. */
 static Val *h_broadcast(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   int64_t dims[64];
   int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64);
@@ -293,6 +488,14 @@ static Val *h_broadcast(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
   }
   Val *x = tensor(im, ops[0], false, why);
   if (!x) return NULL;
+  if (i->shape->rank <= MAXRANK) {
+    int src[MAXRANK];
+    for (int j = 0; j < i->shape->rank; j++) src[j] = -1;
+    for (int k = 0; k < n; k++) src[dims[k]] = k;
+    Val *v = place(im, i, x, src);
+    if (v) return v;
+  }
+  x = full(im, x);
   AxHloShape *mid = ax_arena_alloc(im->a, sizeof *mid);
   *mid = *i->shape;
   mid->dims = ax_arena_alloc(im->a, sizeof(int64_t) * (size_t)(mid->rank + 1));
@@ -359,6 +562,8 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   }
   Val *a = tensor(im, ops[0], false, why), *b = a ? tensor(im, ops[1], false, why) : NULL;
   if (!b) return NULL;
+  a = full(im, a);
+  b = full(im, b);
   return let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", a->text, b->text));
 }
 
@@ -383,8 +588,8 @@ static const char *reducer(Imp *im, const AxHloInstr *i) {
   return p0 && p1 ? r->opcode : NULL;
 }
 
-/* reduce with an add body and a zero init: sum(x, axis = a) per axis (each kept with
- * size 1), then a reshape drops them. */
+/* reduce with an add body and a zero init: sum(x, axis = a) per axis, each kept with size 1
+ * in the layout (docs/hlo.md); a dim still pending a broadcast is grown first. */
 static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   if (i->nops != 2) {
     *why = "reduce of several operands (a variadic reduce) is not in the program vocabulary";
@@ -409,10 +614,37 @@ static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   if (!x) return NULL;
   int64_t dims[64];
   int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64);
-  const char *e = x->text;
-  for (int k = 0; k < n; k++) e = ax_arena_printf(im->a, "sum(%s, axis = %lld)", e, (long long)dims[k]);
   if (n == 0) return alias(im, i, x);
-  return let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", e, dims_text(im, i->shape)));
+  bool gone[MAXRANK] = {0};
+  for (int k = 0; k < n; k++) {
+    gone[dims[k]] = true;
+    if (x->lay.size[x->lay.pos[dims[k]]] != x->shape->dims[dims[k]]) x = full(im, x);
+  }
+  const Layout *xl = &x->lay;
+  Layout r = *xl;
+  const char *e = x->text;
+  bool summed = false;
+  for (int d = 0, j = 0; d < x->shape->rank; d++) {
+    int at = xl->pos[d];
+    if (!gone[d]) {
+      r.pos[j++] = at;
+      continue;
+    }
+    if (at < xl->q - xl->real) continue;   /* a virtual axis has size 1: nothing to sum */
+    e = ax_arena_printf(im->a, "sum(%s, axis = %d)", e, at - (xl->q - xl->real));
+    r.size[at] = 1;
+    summed = true;
+  }
+  Val *v;
+  if (summed) {
+    v = let(im, i, e);
+  } else {
+    v = mk(im, V_TENSOR, i, i->shape);   /* x's tensor, another HLO shape: a new layout */
+    v->text = x->text;
+    v->computed = x->computed;
+  }
+  v->lay = r;
+  return v;
 }
 
 static Val *h_concatenate(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
@@ -426,6 +658,7 @@ static Val *h_concatenate(Imp *im, const AxHloInstr *i, Val **ops, const char **
   for (int k = 0; k < i->nops; k++) {
     Val *x = tensor(im, ops[k], false, why);
     if (!x) return NULL;
+    x = full(im, x);
     e = ax_arena_printf(im->a, "%s%s, ", e, x->text);
   }
   if (i->nops == 1) return alias(im, i, ops[0]);
@@ -549,6 +782,7 @@ static void outputs(Imp *im, Val *v, AxVec *out) {
     for (int k = 0; k < v->nelems; k++) outputs(im, v->elems[k], out);
     return;
   }
+  if (v->kind == V_TENSOR && !is_plain(&v->lay, v->shape)) v = full(im, v);   /* the ROOT's shape */
   if (v->kind == V_TENSOR && v->computed) {
     for (size_t k = 0; k < out->len; k++)
       if (strcmp(out->items[k], v->text) == 0) return;   /* one name, one output */

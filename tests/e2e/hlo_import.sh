@@ -70,6 +70,21 @@ check "cuda lora.hlo: exit 0 and a kernel" grep -q "__global__" "$tmp/lora.cu"
 check "equiv on a bad module: exit 3" test $? -eq 3
 check "equiv on a bad module: the located error" has "$tmp/err" "shape_mismatch.hlo:6:29: error"
 
+# reduced axes kept and broadcasts left to the element-wise operators: these modules import
+# to programs without reshape or broadcast, so the search takes them (exit 0 or 1, never 3),
+# and a graph it writes is equivalent to the module
+for n in rmsnorm_linear lora rmsnorm layernorm attention; do
+  check "$n: no reshape or broadcast" bash -c "! grep -Eq 'reshape|broadcast' $h/$n.expected"
+  rm -f "$tmp/x.mug"
+  "$AXLE" superopt $h/$n.hlo --time-limit 5 --jobs 1 --progress never --output "$tmp/x.mug" > "$tmp/so" 2>&1
+  st=$?
+  check "superopt $n.hlo: exit 0 or 1 (was $st)" test "$st" -eq 0 -o "$st" -eq 1
+  if [ "$st" -eq 0 ]; then
+    "$AXLE" equiv $h/$n.hlo "$tmp/x.mug" --tests 2 > "$tmp/eq" 2>&1
+    check "superopt $n.hlo: the graph is equivalent" has "$tmp/eq" "^equivalent"
+  fi
+done
+
 # attack loop: no input makes import crash or hang (exit 0 or 3, a message on exit 3)
 attack() {   # attack FILE LABEL
   "$AXLE" import "$1" > /dev/null 2> "$tmp/aerr"

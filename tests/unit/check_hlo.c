@@ -160,7 +160,10 @@ START_TEST(the_vocabulary_and_the_cuts) {
   ck_assert_msg(strstr(p.text, "  input sb : f32[4, 8]\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let m = x * sb\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let d1 = matmul(x, w)\n"), "%s", p.text);
-  ck_assert_msg(strstr(p.text, "  let r4 = reshape(sum(x, axis = 1), [4])\n"), "%s", p.text);
+  /* the sum keeps its axis; as an output it gets the ROOT's shape back */
+  ck_assert_msg(strstr(p.text, "  let r4 = sum(x, axis = 1)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let r4_2 = reshape(r4, [4])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  output r4_2\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let cc = concat(x, x, axis = 0)\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let lg = 1 / (1 + exp(-x))\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  input tn : f32[4, 8]\n"), "%s", p.text);
@@ -201,6 +204,48 @@ START_TEST(literals_the_program_can_hold) {
   ck_assert_msg(strstr(p.text, "  let r = n - (-2.5e-1)\n"), "%s", p.text);
   ck_assert(has_cut(&p, "b", "constant 1. is not a finite decimal"));
   ck_assert(has_cut(&p, "bb", "operand 'b' is a scalar"));
+}
+END_TEST
+
+/* Reduced axes stay as size-1 axes and broadcasts consumed element-wise are no op: the
+ * program's numpy broadcasting grows them; a reshape or broadcast is written only where a
+ * size-1 axis must be inserted, for a matmul, or for an output. */
+START_TEST(keepdims_and_implicit_broadcasts) {
+  AxHloProgram p = import(
+      "HloModule k\n"
+      "plus { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT m = f32[] add(a, b) }\n"
+      "ENTRY e {\n"
+      "  x = f32[16,4]{1,0} parameter(0)\n"
+      "  v = f32[16]{0} parameter(1)\n"
+      "  u = f32[4]{0} parameter(2)\n"
+      "  w = f32[4,8]{1,0} parameter(3)\n"
+      "  zero = f32[] constant(0)\n"
+      "  r = f32[16]{0} reduce(x, zero), dimensions={1}, to_apply=plus\n"
+      "  rb = f32[16,4]{1,0} broadcast(r), dimensions={0}\n"
+      "  y = f32[16,4]{1,0} divide(x, rb)\n"
+      "  ub = f32[16,4]{1,0} broadcast(u), dimensions={1}\n"
+      "  z = f32[16,4]{1,0} add(y, ub)\n"
+      "  d = f32[16,8]{1,0} dot(z, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  rv = f32[16]{0} add(r, v)\n"
+      "  vb = f32[16,4]{1,0} broadcast(v), dimensions={0}\n"
+      "  r1 = f32[16,1]{1,0} reshape(r)\n"
+      "  ROOT t = (f32[16,8], f32[16], f32[16,4], f32[16,1]) tuple(d, rv, vb, r1)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  let r = sum(x, axis = 1)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let y = x / r\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let z = y + u\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let d = matmul(z, w)\n"), "%s", p.text);
+  /* v has no kept axis to line up with r's: a reshape moves it onto r's axes */
+  ck_assert_msg(strstr(p.text, "  let v_2 = reshape(v, [16, 1])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let rv = r + v_2\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let rv_2 = reshape(rv, [16])\n"), "%s", p.text);
+  /* a broadcast that is an output is written out in full */
+  ck_assert_msg(strstr(p.text, "  let vb = reshape(v, [16, 1])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let vb_2 = broadcast(vb, [16, 4])\n"), "%s", p.text);
+  /* a reshape that inserts the axis the sum kept is the sum itself: an output as it is */
+  ck_assert_msg(strstr(p.text, "  output r\n"), "%s", p.text);
+  ck_assert_msg(!strstr(p.text, "rb") && !strstr(p.text, "ub") && !strstr(p.text, "r1"), "%s", p.text);
+  ck_assert_int_eq(p.noutputs, 4);
 }
 END_TEST
 
@@ -254,6 +299,7 @@ static Suite *suite(void) {
   tcase_add_test(t, malformed_modules_get_located_errors);
   tcase_add_test(t, the_vocabulary_and_the_cuts);
   tcase_add_test(t, literals_the_program_can_hold);
+  tcase_add_test(t, keepdims_and_implicit_broadcasts);
   tcase_add_test(t, every_prefix_and_deletion_of_a_module);
   suite_add_tcase(s, t);
   return s;

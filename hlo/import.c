@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "base/decimal.h"
 #include "dsl/lexstate.h"
 #include "hlo/import.h"
 
@@ -95,43 +96,15 @@ static const char *not_tensor(Imp *im, const AxHloShape *s) {
 }
 
 /* Whether a literal is a number the program can hold exactly: the digits and the
- * exponent fit the int64 rational of superopt/tensor.c's ax_rat_parse (same test). */
+ * exponent fit the int64 rational of base/decimal.h, which the program reader uses too. */
 static bool rational(const char *text) {
   const char *p = text;
   if (*p == '-') p++;
-  int64_t num = 0, den = 1;
-  bool any = false, frac = false;
-  for (; *p; p++) {
-    if (*p == '.' && !frac) {   /* "1." and ".5" are not the program's decimals */
-      if (!any || p[1] < '0' || p[1] > '9') return false;
-      frac = true;
-      continue;
-    }
-    if (*p < '0' || *p > '9') break;
-    any = true;
-    if (num > (INT64_MAX - 9) / 10) return false;
-    num = num * 10 + (*p - '0');
-    if (frac) {
-      if (den > INT64_MAX / 10) return false;
-      den *= 10;
-    }
-  }
-  if (!any) return false;
-  if (*p == 'e' || *p == 'E') {
-    p++;
-    int sign = *p == '-' ? -1 : 1;
-    if (*p == '+' || *p == '-') p++;
-    if (*p < '0' || *p > '9') return false;
-    long e = 0;
-    for (; *p >= '0' && *p <= '9'; p++)
-      if ((e = e * 10 + (*p - '0')) > 18) return false;
-    for (long k = 0; k < e; k++) {
-      int64_t *t = sign > 0 ? &num : &den;
-      if (*t > INT64_MAX / 10) return false;
-      *t *= 10;
-    }
-  }
-  return *p == 0;
+  /* "1." and ".5" are not the program's decimals */
+  const char *dot = strchr(p, '.');
+  if (dot && (dot == p || dot[1] < '0' || dot[1] > '9')) return false;
+  int64_t num, den;
+  return ax_decimal_parse(p, &num, &den);
 }
 
 /* ---- values ---- */

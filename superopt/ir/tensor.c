@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/decimal.h"
+
 static const char *const dtype_names[] = {
     [AX_DT_F16] = "f16", [AX_DT_BF16] = "bf16", [AX_DT_F32] = "f32"};
 
@@ -184,44 +186,8 @@ void ax_tensor_store_box(size_t esz, const AxTensor *src, AxTensor *dst, const i
 
 /* digits ["." digits] [("e"|"E") ["+"|"-"] digits], exactly, while it fits in int64. */
 bool ax_rat_parse(const char *text, AxRat *out) {
-  int64_t num = 0, den = 1;
-  const char *p = text;
-  bool any = false, frac = false;
-  for (; *p; p++) {
-    if (*p == '.' && !frac) {
-      frac = true;
-      continue;
-    }
-    if (*p < '0' || *p > '9') break;
-    any = true;
-    if (num > (INT64_MAX - 9) / 10) return false;
-    num = num * 10 + (*p - '0');
-    if (frac) {
-      if (den > INT64_MAX / 10) return false;
-      den *= 10;
-    }
-  }
-  if (!any) return false;
-  if (*p == 'e' || *p == 'E') {
-    p++;
-    int sign = 1;
-    if (*p == '+' || *p == '-') sign = *p++ == '-' ? -1 : 1;
-    if (*p < '0' || *p > '9') return false;
-    long e = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-      e = e * 10 + (*p - '0');
-      if (e > 18) return false;
-    }
-    for (long i = 0; i < e; i++) {
-      int64_t *t = sign > 0 ? &num : &den;
-      if (*t > INT64_MAX / 10) return false;
-      *t *= 10;
-    }
-  }
-  if (*p) return false;
-  /* reduce by common factors of 2 and 5 so printing stays short */
-  while (den % 2 == 0 && num % 2 == 0) den /= 2, num /= 2;
-  while (den % 5 == 0 && num % 5 == 0) den /= 5, num /= 5;
+  int64_t num, den;
+  if (!ax_decimal_parse(text, &num, &den)) return false;
   out->num = num;
   out->den = den;
   return true;

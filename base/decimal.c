@@ -1,0 +1,45 @@
+/* decimal.c — decimal literals as exact rationals; see decimal.h. */
+#include "base/decimal.h"
+
+/* *v *= 10, or false when that overflows. */
+static bool times_ten(int64_t *v) {
+  if (*v > INT64_MAX / 10) return false;
+  *v *= 10;
+  return true;
+}
+
+bool ax_decimal_parse(const char *text, int64_t *num_out, int64_t *den_out) {
+  int64_t num = 0, den = 1;
+  const char *p = text;
+  bool any = false, frac = false;
+  for (; *p; p++) {
+    if (*p == '.' && !frac) {
+      frac = true;
+      continue;
+    }
+    if (*p < '0' || *p > '9') break;
+    any = true;
+    if (num > (INT64_MAX - 9) / 10) return false;
+    num = num * 10 + (*p - '0');
+    if (frac && !times_ten(&den)) return false;
+  }
+  if (!any) return false;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    bool up = *p != '-';
+    if (*p == '+' || *p == '-') p++;
+    if (*p < '0' || *p > '9') return false;
+    long e = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      if ((e = e * 10 + (*p - '0')) > 18) return false;
+    for (long i = 0; i < e; i++)
+      if (!times_ten(up ? &num : &den)) return false;
+  }
+  if (*p) return false;
+  /* reduce by common factors of 2 and 5 so printing stays short */
+  while (den % 2 == 0 && num % 2 == 0) den /= 2, num /= 2;
+  while (den % 5 == 0 && num % 5 == 0) den /= 5, num /= 5;
+  *num_out = num;
+  *den_out = den;
+  return true;
+}

@@ -19,11 +19,7 @@
   "usage: axle cost (GRAPH.mug | PROGRAM.axl|MODULE.hlo [--program NAME]) [--target h100|a100]\n"             \
   "                 [--format text|json]\n"
 
-static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n", msg);
-  fputs(USAGE, stderr);
-  return 3;
-}
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
 /* --target: the cost model of a GPU */
 static bool set_target(void *target, const char *v) {
@@ -48,12 +44,8 @@ int ax_cmd_cost(int argc, char **argv) {
       .about = "Prints the modelled (not measured) time of every kernel and of the graph.\n",
       .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
       .missing = "option needs a value"};
-  char msg[256];
-  switch (ax_opts_parse(&table, &argc, argv, &first, msg, sizeof msg)) {
-  case AX_OPTS_HELP: return 0;
-  case AX_OPTS_ERROR: return usage(msg);
-  case AX_OPTS_OK: break;
-  }
+  int parsed = ax_opts_run(&table, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
   if (first == argc) return usage("cost needs a .mug file");
   if (argc - first > 1) return usage("too many arguments");
   const char *file = argv[first];

@@ -29,11 +29,7 @@
   "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"             \
   "                 [--single-buffer]\n"
 
-static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n", msg);
-  fputs(USAGE, stderr);
-  return 3;
-}
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
 /* --target: a GPU architecture */
 static bool set_target(void *target, const char *v) { return ax_cuda_target_lookup(v, target); }
@@ -71,12 +67,8 @@ int ax_cmd_cuda(int argc, char **argv) {
       .about = "A program in place of the graph is lowered to one kernel per operator.\n",
       .opts = table_opts, .n = AX_COUNTOF(table_opts), .unknown = "unknown option",
       .missing = "option needs a value"};
-  char msg[256];
-  switch (ax_opts_parse(&table, &argc, argv, &first, msg, sizeof msg)) {
-  case AX_OPTS_HELP: return 0;
-  case AX_OPTS_ERROR: return usage(msg);
-  case AX_OPTS_OK: break;
-  }
+  int parsed = ax_opts_run(&table, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
   if (argc - first > 1) return usage("too many arguments");
   const char *in = first < argc ? argv[first] : NULL;
   if (!in) return usage("cuda needs a .mug file or a .axl program");

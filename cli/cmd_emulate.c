@@ -17,11 +17,7 @@
 
 #define USAGE "usage: axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]\n"
 
-static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n", msg);
-  fputs(USAGE, stderr);
-  return 3;
-}
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
 /* --seed: 0 to 2^64 - 1 */
 static bool set_seed(void *target, const char *v) {
@@ -61,12 +57,8 @@ int ax_cmd_emulate(int argc, char **argv) {
       .about = "Runs the graph's generated CUDA on the CPU against the float interpreter.\n",
       .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
       .missing = "option needs a value"};
-  char msg[256];
-  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
-  case AX_OPTS_HELP: return 0;
-  case AX_OPTS_ERROR: return usage(msg);
-  case AX_OPTS_OK: break;
-  }
+  int parsed = ax_opts_run(&t, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
   if (argc - first > 1) return usage("too many arguments");
   const char *in = first < argc ? argv[first] : NULL;
   if (!in) return usage("emulate needs a .mug file");

@@ -13,15 +13,13 @@
 
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/opts.h"
 #include "cli/out.h"
 #include "hlo/import.h"
 
 #define USAGE "usage: axle import MODULE.hlo [--output PROGRAM.axl] [--format text|json]\n"
 
-static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n" USAGE, msg);
-  return 3;
-}
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
 static int cut_line(const AxHloCut *c) {
   int line, col;
@@ -57,36 +55,28 @@ static bool write_json(AxOut *o, const char *file, const char *output, const AxH
 }
 
 int ax_cmd_import(int argc, char **argv) {
-  const char *file = NULL, *output = NULL, *format = "text";
-  bool operands_only = false;   /* after "--" */
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    if (operands_only || s[0] != '-' || !s[1]) {
-      if (file) return usage("too many arguments");
-      file = s;
-      continue;
-    }
-    if (strcmp(s, "--") == 0) {
-      operands_only = true;
-      continue;
-    }
-    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-      printf(USAGE "Imports the ENTRY computation of an XLA HLO text module as a tensor program;\n"
-             "what the program language cannot express is cut (listed on stderr) and\n"
-             "its result becomes an input. docs/hlo.md has the mapping.\n");
-      return 0;
-    }
-    if (strcmp(s, "--output") == 0 || strcmp(s, "--format") == 0) {
-      if (i + 1 >= argc) return usage("option needs a value");
-      if (s[2] == 'o') output = argv[++i];
-      else format = argv[++i];
-    } else {
-      return usage("unknown option");
-    }
-  }
+  const char *output = NULL;
+  int json = 0, first = 1;
+  static const char *const formats[] = {"text", "json", NULL};
+  const AxOpt opts[] = {
+      {.name = "--output", .meta = "PROGRAM.axl",
+       .help = "write the program there (default: standard output)", .kind = AX_OPT_STR,
+       .target = &output},
+      {.name = "--format", .meta = "text|json", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
+  };
+  const AxOptTable t = {
+      .usage = USAGE,
+      .about = "Imports the ENTRY computation of an XLA HLO text module as a tensor program;\n"
+               "what the program language cannot express is cut (listed on stderr) and\n"
+               "its result becomes an input. docs/hlo.md has the mapping.\n",
+      .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
+      .missing = "option needs a value"};
+  int parsed = ax_opts_run(&t, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
+  if (argc - first > 1) return usage("too many arguments");
+  const char *file = first < argc ? argv[first] : NULL;
   if (!file) return usage("import needs an .hlo file");
-  bool json = strcmp(format, "json") == 0;
-  if (!json && strcmp(format, "text")) return usage("--format is text or json");
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);

@@ -38,11 +38,7 @@
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
 
 /* A usage error: the message and the usage on stderr (exit 3). */
-static int usage(const char *msg) {
-  fprintf(stderr, "axle: error: %s\n", msg);
-  fputs(USAGE, stderr);
-  return 3;
-}
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
 /* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR
  * that `axle verify`'s defaults prove VERIFIED (superopt/search/axioms.h: result cache first). On
@@ -144,12 +140,8 @@ int ax_cmd_superopt(int argc, char **argv) {
   };
   const AxOptTable t = {.usage = USAGE, .opts = opts, .n = AX_COUNTOF(opts),
                         .unknown = "unknown option", .missing = "option needs a value"};
-  char msg[256];
-  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
-  case AX_OPTS_HELP: return 0;
-  case AX_OPTS_ERROR: return usage(msg);
-  case AX_OPTS_OK: break;
-  }
+  int parsed = ax_opts_run(&t, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
   if (argc - first > 1) return usage("too many arguments");
   const char *file = first < argc ? argv[first] : NULL;
   bool gate = !no_gate;

@@ -153,3 +153,19 @@ void ax_opts_help(FILE *out, const AxOptTable *t) {
   }
   if (t->tail) fputs(t->tail, out);
 }
+
+int ax_opts_usage_error(const char *usage_text, const char *msg) {
+  fprintf(stderr, "axle: error: %s\n", msg);
+  fputs(usage_text, stderr);
+  return 3;
+}
+
+int ax_opts_run(const AxOptTable *t, int *argc, char **argv, int *first) {
+  char msg[256];
+  switch (ax_opts_parse(t, argc, argv, first, msg, sizeof msg)) {
+  case AX_OPTS_HELP: return 0;
+  case AX_OPTS_ERROR: return ax_opts_usage_error(t->usage, msg);
+  case AX_OPTS_OK: break;
+  }
+  return -1;
+}

@@ -63,6 +63,14 @@ typedef enum { AX_OPTS_OK, AX_OPTS_HELP, AX_OPTS_ERROR } AxOptsStatus;
 AxOptsStatus ax_opts_parse(const AxOptTable *t, int *argc, char **argv, int *first, char *msg,
                            size_t cap);
 
+/* A usage error: "axle: error: MSG" and then the usage lines (usage_text, e.g. a table's
+ * .usage) on standard error; returns the exit status of a usage error, 3. */
+int ax_opts_usage_error(const char *usage_text, const char *msg);
+
+/* ax_opts_parse with the outcome most verbs give it: -1 go on (the options are applied);
+ * 0 the help was printed; 3 the usage error was printed by ax_opts_usage_error. */
+int ax_opts_run(const AxOptTable *t, int *argc, char **argv, int *first);
+
 /* Prints the usage, about, the option lines and the tail. */
 void ax_opts_help(FILE *out, const AxOptTable *t);
 

@@ -92,7 +92,7 @@ def ncu_kernels(text):
 
 
 SET_TITLES = {"hand": "axle hand-written", "found": "axle found", "single": "axle single-buffered",
-              "naive": "axle naive (one kernel per operator)"}
+              "naive": "axle naive (one kernel per operator)", "greedy": "axle greedy floor"}
 
 
 def set_order(rows):
@@ -103,21 +103,30 @@ def set_order(rows):
     return sets
 
 
+def bench_names(rows):
+    """The benchmarks of a run: the six examples in their usual order, then any other by name."""
+    present = {b for _, b in rows}
+    return [n for n in NAMES if n in present] + sorted(present - set(NAMES))
+
+
 def summary(w, rows):
     """One row per benchmark: every set's GPU time, eager, compiled, and ratios to hand."""
     sets = set_order(rows)
-    base = "found" if "found" in sets else sets[0]
+    bases = [s for s in ("found", "greedy") if s in sets] or [sets[0]]   # eager, compiled over these
     head = [SET_TITLES.get(s, f"axle {s}") for s in sets]
-    ratios = [f"hand / {s}" for s in sets if s != "hand" and "hand" in sets]
-    w("| benchmark | " + " | ".join(head) + " | PyTorch eager | torch.compile | eager / " + base +
-      " | compiled / " + base + "".join(f" | {r}" for r in ratios) + " |")
-    w("|---" * (3 + len(head) + 2 + len(ratios)) + "|")
-    for n in NAMES:
+    against = "hand" if "hand" in sets else "naive" if "naive" in sets else None   # ratios to it
+    ratios = [f"{against} / {s}" for s in sets if against and s != against]
+    w("| benchmark | " + " | ".join(head) + " | PyTorch eager | torch.compile" +
+      "".join(f" | eager / {b} | compiled / {b}" for b in bases) + "".join(f" | {r}" for r in ratios) + " |")
+    w("|---" * (3 + len(head) + 2 * len(bases) + len(ratios)) + "|")
+    for n in bench_names(rows):
         t = {s: num(rows.get((s, n), {}), "axle µs") for s in sets}
-        ref = rows.get((sets[0], n), {})
+        ref = next(rows[(s, n)] for s in sets if (s, n) in rows)   # eager and compiled: any set's
         te, tc = num(ref, "eager µs"), num(ref, "compiled µs")
-        cells = [fmt(t[s]) for s in sets] + [fmt(te), fmt(tc), ratio(te, t[base]), ratio(tc, t[base])]
-        cells += [ratio(t["hand"], t[s]) for s in sets if s != "hand" and "hand" in sets]
+        cells = [fmt(t[s]) for s in sets] + [fmt(te), fmt(tc)]
+        for b in bases:
+            cells += [ratio(te, t[b]), ratio(tc, t[b])]
+        cells += [ratio(t[against], t[s]) for s in sets if against and s != against]
         w(f"| {n} | " + " | ".join(cells) + " |")
     w("")
     w(f"A ratio is a time over a time: above 1× the set after the slash took less GPU time. "
@@ -129,12 +138,21 @@ def summary(w, rows):
         w(f"For {', '.join(inf)} the f16 output is not finite for these inputs in every implementation "
           "(the program's `exp` of unscaled normalized dot products overflows f16), so the check "
           "there compares only where the non-finite values are.")
-    if "found" in sets and "hand" in sets:
-        found = [n for n in NAMES if num(rows.get(("found", n), {}), "axle µs") is not None]
-        beat = lambda col: [n for n in found if num(rows[("found", n)], "axle µs") < num(rows[(sets[0], n)], col)]
+    if "found" in sets:
+        found = [n for n in bench_names(rows) if num(rows.get(("found", n), {}), "axle µs") is not None]
+        beat = lambda col: [n for n in found if num(rows[("found", n)], "axle µs") < num(rows[("found", n)], col)]
         w(f"The search's graphs took less GPU time than PyTorch eager on {len(beat('eager µs'))} of "
           f"{len(found)} benchmarks ({', '.join(beat('eager µs')) or 'none'}) and less than "
           f"torch.compile on {len(beat('compiled µs'))} ({', '.join(beat('compiled µs')) or 'none'}).")
+    if "greedy" in sets:
+        gr = [n for n in bench_names(rows) if num(rows.get(("greedy", n), {}), "axle µs") is not None]
+        gt = lambda n: num(rows[("greedy", n)], "axle µs")
+        faster = [n for n in gr if "naive" in sets and (("naive", n) in rows) and gt(n) < num(rows[("naive", n)], "axle µs")]
+        beat = lambda col: [n for n in gr if gt(n) < num(rows[("greedy", n)], col)]
+        w(f"The greedy floor's graphs took less GPU time than axle's naive graphs on {len(faster)} of "
+          f"{len(gr)} programs, less than PyTorch eager on {len(beat('eager µs'))} "
+          f"({', '.join(beat('eager µs')) or 'none'}) and less than torch.compile on "
+          f"{len(beat('compiled µs'))} ({', '.join(beat('compiled µs')) or 'none'}).")
     errs = sorted(abs(float(r["model error"].rstrip("%"))) for (s, b), r in rows.items()
                   if s in ("hand", "found") and r.get("model error", "—") not in ("—", ""))
     return errs

@@ -6,11 +6,14 @@
 # Copy OUTDIR to a GPU machine (Python, PyTorch; nvcc unless --build) and run
 # `python3 OUTDIR/bench.py OUTDIR` there (docs/gpu.md).
 #   usage: gpu/bench/prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR]
-#                               [--single-buffer] [--build]
+#                               [--single-buffer] [--build] [--programs DIR]
 #   --graphs   hand: the hand-written μGraphs of superopt/examples (default); found: the
 #              search's graphs in docs/superopt-found; naive: each program lowered to one
 #              kernel per operator; a directory: the NAME.mug files in it (variants)
 #   --single-buffer  generate without cp.async double buffering (to time both)
+#   --programs DIR   benchmark the programs DIR/NAME.axl instead of superopt/examples' six
+#              (with --graphs naive or a directory of NAME.mug; a program with no graph
+#              there is not benchmarked)
 #   --build    also compile here, with nvcc ($NVCC or /usr/local/cuda/bin/nvcc), NAME.so for
 #              the target (tensor-core path, line info for the sanitizer) and OUTDIR/driver
 #              (bench.py --sanitize), so the GPU machine compiles nothing
@@ -19,17 +22,18 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 axle=${AXLE:-$src/build/axle}
-usage() { echo "usage: prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR] [--single-buffer] [--build]" >&2; exit 1; }
+usage() { echo "usage: prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR] [--single-buffer] [--build] [--programs DIR]" >&2; exit 1; }
 out=${1:-}
 [ -n "$out" ] && [ "${out#-}" = "$out" ] || usage
 shift
-target=sm_90 graphs=hand single= build=no
+target=sm_90 graphs=hand single= build=no progs=$src/superopt/examples
 while [ $# -gt 0 ]; do
   case $1 in
     --target) target=${2:-}; shift 2 || usage ;;
     --graphs) graphs=${2:-}; shift 2 || usage ;;
     --single-buffer) single=--single-buffer; shift ;;
     --build) build=yes; shift ;;
+    --programs) progs=${2:-}; [ -d "$progs" ] || usage; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -37,15 +41,22 @@ case $target in sm_90) gpu=h100 ;; sm_80) gpu=a100 ;; *) usage ;; esac
 case $graphs in
   hand) graph() { echo "$src/superopt/examples/$1.mug"; } ;;
   found) graph() { echo "$src/docs/superopt-found/$1.mug"; } ;;
-  naive) graph() { echo "$src/superopt/examples/$1.axl"; } ;;
+  naive) graph() { echo "$progs/$1.axl"; } ;;
   *) [ -d "$graphs" ] || usage
      variants=$(cd "$graphs" && pwd)
      graph() { echo "$variants/$1.mug"; } ;;
 esac
 mkdir -p "$out"
 rm -f "$out/graphs.new"
+progs=$(cd "$progs" && pwd)
+if [ "$progs" = "$src/superopt/examples" ]; then
+  all="rmsnorm_linear gated_mlp lora gqa qknorm ntrans"
+else
+  case $graphs in hand|found) usage ;; esac   # those graphs exist for the six examples only
+  all=$(cd "$progs" && ls *.axl | sed 's/\.axl$//')
+fi
 names=
-for name in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
+for name in $all; do
   g=$(graph $name)
   if [ ! -e "$g" ]; then   # the search keeps no graph that is not modelled faster than naive
     echo "prepare: $name: no $g, not benchmarked" >&2
@@ -54,7 +65,7 @@ for name in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
   names="$names $name"
   echo "$name $g" >>"$out/graphs.new"   # which graph each benchmark is (tools/gpu-keep.sh)
   "$axle" cuda "$g" --output "$out/$name.cu" --target "$target" $single \
-    --program "$src/superopt/examples/$name.axl"
+    --program "$progs/$name.axl"
   "$axle" cost "$g" --target $gpu --format json |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["time_us"])' >"$out/$name.cost"
 done

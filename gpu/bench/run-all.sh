@@ -7,7 +7,7 @@
 # what is left of SECONDS (default 420); a step that would start with under 20 s left is
 # skipped and says so. Writes into OUTDIR: env.txt (date, device, driver, versions),
 # tables.md (bench.py's tables), kernels.jsonl (per-kernel times), sanitize.txt, ncu.txt
-# (Nsight Compute's sections for each hand-written graph's kernels), log.txt;
+# (Nsight Compute's sections for each hand-written graph's kernels, else each found one's), log.txt;
 # tools/gpu-results.sh turns them into docs/results-gpu.md.
 #   usage: gpu/bench/run-all.sh DIR OUTDIR [SECONDS]
 set -u
@@ -50,11 +50,13 @@ has found && time_set found
 has hand && check_set memcheck hand
 has found && check_set memcheck,racecheck found
 for v in $sets; do case $v in hand|found|naive) ;; *) time_set $v ;; esac; done
+# the reference graphs for the checks that run once: the hand-written ones, else the found ones
+ref=; has hand && ref=hand || { has found && ref=found; }
 has hand && check_set racecheck hand
-has hand && profile_set hand
+[ -n "$ref" ] && profile_set $ref
 has naive && time_set naive
 for v in $sets; do case $v in hand|found|single|naive) ;; *) check_set memcheck,racecheck $v ;; esac; done
-has hand && check_set synccheck,initcheck hand
+[ -n "$ref" ] && check_set synccheck,initcheck $ref
 for v in $sets; do
   [ -s "$out/$v.md" ] && { echo "### $v"; cat "$out/$v.md"; echo; } >>"$out/tables.md"
   rm -f "$out/$v.md"

@@ -21,7 +21,7 @@ if ! command -v "${CXX:-g++}" >/dev/null; then
 fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
-         tests/gpu/predefined tests/gpu/dbuf; do
+         tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -32,6 +32,16 @@ for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans
   echo "$name ($(($(date +%s) - start)) s): $(grep 'max relative error' "$tmp/out")"
   [ $st -eq 0 ] || head -20 "$tmp/out"
 done
+# a block reduction with few outputs is split over threads (partial sums, then a barrier):
+# without that barrier the emulator must see the partials read before they are written
+"$AXLE" cuda tests/gpu/rowsum.mug --output "$tmp/rs.cu"
+check "rowsum: a row of 1003 split over 125 threads" has "$tmp/rs.cu" "partial sums, 125 per output"
+check "rowsum: a sum to 8 split over 15 threads" has "$tmp/rs.cu" "partial sums, 15 per output"
+grep -v "the partial sums of an output come from several threads" "$tmp/rs.cu" >"$tmp/rs2.cu"
+check "mutant: the partial-sum barriers were removed" test "$(wc -l <"$tmp/rs2.cu")" -eq $(($(wc -l <"$tmp/rs.cu") - 4))
+"$AXLE" emulate tests/gpu/rowsum.mug --source "$tmp/rs2.cu" >"$tmp/out" 2>&1
+check "missing partial-sum barrier: exit 1" test $? -eq 1
+check "missing partial-sum barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
 # mutated generated sources
 r=$ex/rmsnorm_linear.mug
 "$AXLE" cuda "$r" --output "$tmp/r.cu"

@@ -29,6 +29,8 @@
 #include "dsl/parse.h"
 #include "run/cache.h"
 #include "run/jobs.h"
+#include "run/merge.h"
+#include "run/plan.h"
 #include "run/report.h"
 #include "semantics/float.h"
 #include "verifier/fpcheck.h"
@@ -52,6 +54,7 @@ typedef struct Opts {
   const char *dump_dir;
   int progress;              /* a Progress */
   bool require_both;         /* a VERIFIED one solver alone confirmed does not pass */
+  int shard, shards;         /* --shard K/N: K of N (1-based); 0 and 0 without */
 } Opts;
 
 typedef struct Task {        /* one rule at one element type */
@@ -62,6 +65,7 @@ typedef struct Task {        /* one rule at one element type */
   AxSort fmt;
   char *stem;                /* --dump-smt: "<dir>/<rule>.<type>", else NULL */
   char *key;                 /* cache key material, NULL without a cache */
+  size_t place;              /* its index among all the run's tasks (--shard keeps some) */
   AxResult r;
   bool done;
 } Task;
@@ -70,6 +74,7 @@ typedef struct Run {
   const Opts *o;
   Task *tasks;
   size_t n;
+  size_t total;              /* the run's tasks before --shard kept n of them */
   size_t *queue;             /* tasks for the pool, by pool index */
   size_t nqueue;
   size_t printed;            /* tasks[0..printed) are reported */
@@ -93,6 +98,7 @@ typedef struct Parse {
   bool cross;                /* --cross-check */
   bool ieee_opt;             /* some --ieee-* option */
   char err[160];             /* the message of a refused --ieee-types */
+  bool merge;                /* --merge (handled before this table: see run_command) */
 } Parse;
 
 static int usage(const AxOptTable *t, const Opts *o, const char *msg) {
@@ -180,6 +186,11 @@ static bool add_glob(void *target, const char *v) {
 }
 
 static bool set_jobs(void *target, const char *v) { return whole(v, 1, 1024, &((Parse *)target)->o->jobs); }
+
+static bool set_shard(void *target, const char *v) {
+  Opts *o = ((Parse *)target)->o;
+  return ax_plan_parse_shard(v, &o->shard, &o->shards);
+}
 
 static bool set_rule_timeout(void *target, const char *v) {
   return millis(v, 0.001, 604800, &((Parse *)target)->o->rule_timeout_ms);
@@ -337,9 +348,20 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
        .help = "input sizes and reduced extents <= N (1 to 8, default 3)",
        .kind = AX_OPT_FN, .fn = set_ieee_size, .target = &p,
        .err = "--ieee-max-size takes a whole number from 1 to 8"},
+      {.name = "--shard", .meta = "K/N",
+       .help = "verify only shard K of N (1 <= K <= N): the results split\n"
+               "by predicted cost, the same on every machine; join the\n"
+               "JSON reports with axle gate --merge",
+       .kind = AX_OPT_FN, .fn = set_shard, .target = &p,
+       .err = "--shard takes K/N, whole numbers with 1 <= K <= N <= 4096 (e.g. 2/4)"},
       AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
+      /* gate only, and last: run_command hands a command line with it to merge_command */
+      {.name = "--merge", .help = "join the JSON reports of --shard runs (the operands):\n"
+                                  "one report, one exit status (only --format and\n"
+                                  "--output go with it)",
+       .kind = AX_OPT_FLAG, .target = &p.merge},
   };
-  const AxOptTable t = {.usage = usage_line, .opts = opts, .n = AX_COUNTOF(opts),
+  const AxOptTable t = {.usage = usage_line, .opts = opts, .n = AX_COUNTOF(opts) - !o->gate,
                         .unknown = "unknown option '%s'", .missing = "%s needs a value"};
   char msg[256];
   switch (ax_opts_parse(&t, argc, argv, first, msg, sizeof msg)) {
@@ -421,6 +443,20 @@ static bool make_dir(const char *path) {
   return ok;
 }
 
+/* --shard K/N: keeps the tasks of shard K (ax_plan_shard), in their order. */
+static void keep_shard(Run *run) {
+  uint64_t *cost = ax_xcalloc(run->n + 1, sizeof *cost);
+  int *shard_of = ax_xcalloc(run->n + 1, sizeof *shard_of);
+  for (size_t i = 0; i < run->n; i++) cost[i] = ax_plan_cost(run->tasks[i].rule, run->tasks[i].ieee);
+  ax_plan_shard(cost, run->n, run->o->shards, shard_of);
+  size_t kept = 0;
+  for (size_t i = 0; i < run->n; i++)
+    if (shard_of[i] == run->o->shard - 1) run->tasks[kept++] = run->tasks[i];
+  run->n = kept;
+  free(shard_of);
+  free(cost);
+}
+
 /* --- Reporting -------------------------------------------------------------------------- */
 
 static void progress_clear(Run *run) {
@@ -453,6 +489,22 @@ static void report(Run *run, const Task *t) {
     break;
   case FMT_JSON: {
     cJSON *j = ax_report_json(r, t->path, run->o->solver);
+    if (run->o->shards) {   /* what axle gate --merge needs to join the shards (merge.h) */
+      cJSON *sh = cJSON_AddObjectToObject(j, "shard");
+      cJSON_AddNumberToObject(sh, "index", run->o->shard);
+      cJSON_AddNumberToObject(sh, "of", run->o->shards);
+      cJSON_AddNumberToObject(sh, "task", (double)t->place);
+      cJSON_AddNumberToObject(sh, "tasks", (double)run->total);
+      cJSON_AddBoolToObject(sh, "contradicts", ax_report_contradicts(r));
+      char *text = NULL;
+      size_t len = 0;
+      FILE *m = open_memstream(&text, &len);
+      AX_ASSERT(m);
+      ax_report_text(m, r, t->path);
+      fclose(m);
+      cJSON_AddStringToObject(sh, "text", text);
+      free(text);
+    }
     char *s = cJSON_PrintUnformatted(j);
     fprintf(run->out, "%s\n", s);
     cJSON_free(s);
@@ -579,8 +631,9 @@ static void summary(const Run *run, double seconds) {
   const char *what = run->o->gate ? "gate" : "verify";
   printf("axle %s: ", what);
   if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
-  printf("%zu result%s: %d verified, %d invalid, %d unknown", run->n, run->n == 1 ? "" : "s",
-         run->verified, run->invalid, run->unknown);
+  printf("%zu result%s", run->n, run->n == 1 ? "" : "s");
+  if (run->o->shards) printf(" (shard %d/%d of %zu)", run->o->shard, run->o->shards, run->total);
+  printf(": %d verified, %d invalid, %d unknown", run->verified, run->invalid, run->unknown);
   if (run->o->v.ieee.on) printf(", %d holds-bounded (not proofs)", run->bounded);
   if (run->errors) printf(", %d error%s", run->errors, run->errors == 1 ? "" : "s");
   if (run->trivial) printf(", %d trivial", run->trivial);
@@ -591,7 +644,72 @@ static void summary(const Run *run, double seconds) {
   printf("\n");
 }
 
+/* `axle gate --merge [--format F] [--output FILE] REPORT...` (merge.h). */
+static int merge_command(int argc, char **argv) {
+  int format = FMT_TEXT, first = 0;
+  bool merge = false;
+  const char *output = NULL;
+  static const char *const formats[] = {"text", "json", "junit", NULL};   /* ORDER Format */
+  const AxOpt opts[] = {
+      {.name = "--merge", .help = "join the JSON reports of axle verify --shard K/N",
+       .kind = AX_OPT_FLAG, .target = &merge},
+      {.name = "--format", .meta = "text|json|junit", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &format,
+       .err = "--format takes text, json or junit"},
+      {.name = "--output", .meta = "FILE", .help = "write the json or junit report to FILE",
+       .kind = AX_OPT_STR, .target = &output},
+  };
+  const AxOptTable t = {.usage = "usage: axle gate --merge [options] REPORT.json...\n",
+                        .opts = opts, .n = AX_COUNTOF(opts),
+                        .unknown = "gate --merge: '%s' does not go with --merge (only --format "
+                                   "and --output do)",
+                        .missing = "gate --merge: %s needs a value"};
+  int st = ax_opts_run(&t, &argc, argv, &first);
+  if (st >= 0) return st;
+  if (output && format == FMT_TEXT)
+    return ax_opts_usage_error(t.usage, "gate --merge: --output needs --format json or junit");
+  if (first == argc)
+    return ax_opts_usage_error(t.usage, "gate --merge: no REPORT given (the JSON reports of "
+                                        "axle verify --shard K/N --format json)");
+  char err[1024];
+  AxMerge *m = ax_merge_read((const char *const *)argv + first, (size_t)(argc - first), err,
+                             sizeof err);
+  if (!m) {
+    fprintf(stderr, "axle: error: gate --merge: %s\n", err);
+    return 3;
+  }
+  AxOut rep;
+  memset(&rep, 0, sizeof rep);
+  if (!ax_out_open(&rep, output)) {
+    ax_merge_free(m);
+    return 3;
+  }
+  AxMergeTotals s;
+  ax_merge_totals(m, &s);
+  if (format == FMT_TEXT) ax_merge_text(rep.f, m, true);
+  else if (format == FMT_JSON) ax_merge_json(rep.f, m);
+  else ax_merge_junit(rep.f, m, "axle gate");
+  int status = ax_out_commit(&rep) ? 0 : 3;
+  ax_out_abandon(&rep);
+  if (format == FMT_TEXT || output) {
+    printf("axle gate: %s: %zu result%s: %d verified, %d invalid, %d unknown",
+           s.met == (int)s.results ? "PASS" : "FAIL", s.results, s.results == 1 ? "" : "s",
+           s.verified, s.invalid, s.unknown);
+    if (s.bounded) printf(", %d holds-bounded (not proofs)", s.bounded);
+    if (s.errors) printf(", %d error%s", s.errors, s.errors == 1 ? "" : "s");
+    if (s.trivial) printf(", %d trivial", s.trivial);
+    printf("; %d of %zu as expected", s.met, s.results);
+    if (s.cached) printf(" (%d from the cache)", s.cached);
+    printf("; merged from %d report%s\n", argc - first, argc - first == 1 ? "" : "s");
+  }
+  ax_merge_free(m);
+  if (!status) status = s.contradicted ? 1 : s.met == (int)s.results ? 0 : 2;
+  return status;
+}
+
 static int run_command(int argc, char **argv, bool gate) {
+  for (int i = 1; gate && i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--merge") == 0) return merge_command(argc, argv);
   Opts o;
   memset(&o, 0, sizeof o);
   o.gate = gate;
@@ -655,6 +773,8 @@ static int run_command(int argc, char **argv, bool gate) {
     }
 
   int status = 0;
+  for (size_t i = 0; i < run.n; i++) run.tasks[i].place = i;
+  run.total = run.n;
   if (run.n == 0) {   /* a run that checks nothing must not pass */
     fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
             gate ? "gate" : "verify");
@@ -670,6 +790,7 @@ static int run_command(int argc, char **argv, bool gate) {
     }
     dump_stems(&run, a, o.dump_dir);
   }
+  if (o.shards) keep_shard(&run);
   if (!ax_out_open(&run.rep, o.output)) {
     status = 3;
     goto out;

@@ -15,6 +15,7 @@
  * syntax or checker error (nothing is verified then). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 
 #include "cli/commands.h"
 #include "base/clock.h"
+#include "base/hooks.h"
 #include "cli/files.h"
 #include "cli/opts.h"
 #include "cli/out.h"
@@ -30,6 +32,7 @@
 #include "run/cache.h"
 #include "run/jobs.h"
 #include "run/merge.h"
+#include "run/mpi.h"
 #include "run/plan.h"
 #include "run/report.h"
 #include "semantics/float.h"
@@ -55,6 +58,7 @@ typedef struct Opts {
   int progress;              /* a Progress */
   bool require_both;         /* a VERIFIED one solver alone confirmed does not pass */
   int shard, shards;         /* --shard K/N: K of N (1-based); 0 and 0 without */
+  bool mpi;                  /* --mpi: the tasks spread over the ranks of mpirun (mpi.h) */
 } Opts;
 
 typedef struct Task {        /* one rule at one element type */
@@ -84,6 +88,8 @@ typedef struct Run {
   double t0;
   FILE *out;                 /* the report: stdout or --output (rep.f) */
   AxOut rep;                 /* the report's checked output (cli/out.h) */
+  int rank, ranks;           /* --mpi: this process's rank, of ranks; else 0 of 1 */
+  bool serving;              /* --mpi: the other ranks wait for rank 0's tasks */
   bool live;                 /* a progress line is drawn on stderr */
   bool drawn;                /* ... and is on the screen now */
 } Run;
@@ -354,6 +360,11 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
                "JSON reports with axle gate --merge",
        .kind = AX_OPT_FN, .fn = set_shard, .target = &p,
        .err = "--shard takes K/N, whole numbers with 1 <= K <= N <= 4096 (e.g. 2/4)"},
+      {.name = "--mpi",
+       .help = "under mpirun: rank 0 hands the results out, longest\n"
+               "predicted first, to the other ranks (each with --jobs\n"
+               "workers) and reports",
+       .kind = AX_OPT_FLAG, .target = &o->mpi},
       AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
       /* gate only, and last: run_command hands a command line with it to merge_command */
       {.name = "--merge", .help = "join the JSON reports of --shard runs (the operands):\n"
@@ -384,6 +395,8 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
   }
   if (o->output && o->format == FMT_TEXT)
     return usage(&t, o, "--output needs --format json or junit");
+  if (o->mpi && !ax_mpi_built())
+    return usage(&t, o, "--mpi needs an axle built with MPI (axle --version says mpi: no)");
   if (p.ieee_opt && !o->v.ieee.on)
     return usage(&t, o, "--ieee-types, --ieee-max-rank and --ieee-max-size need --numbers ieee");
   if (o->v.ieee.on && o->gate)
@@ -597,12 +610,8 @@ static char *work(void *ctx, size_t i, size_t *len) {
   return s;
 }
 
-/* In the caller: a task's record arrived, or its worker failed. */
-static void arrived(void *ctx, size_t i, const char *data, size_t len, const char *failure,
-                    double ms) {
-  (void)len;
-  Run *run = ctx;
-  Task *t = &run->tasks[run->queue[i]];
+/* A task's record arrived (data), or its worker failed (failure): it is finished. */
+static void settle(Run *run, Task *t, const char *data, const char *failure, double ms) {
   if (!data || !ax_report_unrecord(data, t->rule, t->type, &t->r)) {
     AxResult *r = &t->r;
     memset(r, 0, sizeof *r);
@@ -623,6 +632,59 @@ static void arrived(void *ctx, size_t i, const char *data, size_t len, const cha
     ax_cache_put(run->cache, t->key, &t->r);
   }
   finish(run, t);
+}
+
+/* In the caller: the pool's task i is done (AxJobsDone). */
+static void arrived(void *ctx, size_t i, const char *data, size_t len, const char *failure,
+                    double ms) {
+  (void)len;
+  Run *run = ctx;
+  settle(run, &run->tasks[run->queue[i]], data, failure, ms);
+}
+
+/* --mpi, rank 0: a task's result came from another rank (AxMpiGot). */
+static void got(void *ctx, size_t task, const char *data, size_t len, const char *failure,
+                double ms) {
+  (void)len;
+  Run *run = ctx;
+  AX_ASSERT(task < run->n && !run->tasks[task].done);
+  settle(run, &run->tasks[task], data, failure, ms);
+}
+
+/* --mpi, another rank: the pool's task i is done; its result goes to rank 0. */
+static void sent(void *ctx, size_t i, const char *data, size_t len, const char *failure,
+                 double ms) {
+  Run *run = ctx;
+  ax_mpi_send(run->queue[i], data, len, failure, ms);
+}
+
+/* --mpi, another rank: runs the tasks rank 0 handed out (AxMpiBatch). */
+static void batch(void *ctx, const size_t *tasks, size_t n) {
+  Run *run = ctx;
+  /* the test of a rank that dies mid-run (tests/e2e/verify_mpi.sh; axle-test only) */
+  const char *die = ax_test_hook("AXLE_TEST_MPI_KILL_RANK");
+  if (die && atoi(die) == run->rank) raise(SIGKILL);
+  for (size_t k = 0; k < n; k++) run->queue[k] = tasks[k];
+  run->nqueue = n;
+  AxJobsOpts jo = {.jobs = run->o->jobs, .task_limit_ms = run->o->rule_timeout_ms,
+                   .memory_mb = run->o->memory_mb};
+  ax_jobs_run(&jo, n, work, sent, NULL, run);
+}
+
+/* --mpi, rank 0: the queued tasks to the other ranks, longest predicted first (plan.h). */
+static void coordinate(Run *run) {
+  uint64_t *cost = ax_xcalloc(run->nqueue + 1, sizeof *cost);
+  size_t *order = ax_xcalloc(run->nqueue + 1, sizeof *order);
+  for (size_t k = 0; k < run->nqueue; k++) {
+    const Task *t = &run->tasks[run->queue[k]];
+    cost[k] = ax_plan_cost(t->rule, t->ieee);
+  }
+  ax_plan_order(cost, run->nqueue, order);
+  for (size_t k = 0; k < run->nqueue; k++) order[k] = run->queue[order[k]];
+  ax_mpi_coordinate(order, run->nqueue, got, tick, run);
+  run->serving = false;
+  free(order);
+  free(cost);
 }
 
 /* --- The command ------------------------------------------------------------------------ */
@@ -719,8 +781,17 @@ static int run_command(int argc, char **argv, bool gate) {
     free(o.globs);
     return st == -1 ? 0 : st;
   }
+  int rank = 0, ranks = 1;
+  if (o.mpi && !ax_mpi_start(&rank, &ranks)) {
+    fprintf(stderr, "axle: error: %s: MPI did not start\n", gate ? "gate" : "verify");
+    free(o.globs);
+    return 3;
+  }
+  /* --mpi: every rank reads the files; rank 0 alone reports what is wrong with them */
+  FILE *quiet = rank > 0 ? fopen("/dev/null", "w") : NULL;
+  if (rank > 0) o.no_cache = true;   /* rank 0 reads and writes the cache for all */
   AxDiag d;
-  ax_diag_init(&d, stderr);
+  ax_diag_init(&d, quiet ? quiet : stderr);
   AxArena *a = ax_arena_new();
   AxPathList files;
   bool ok = ax_files_collect(a, &d, argv + first, argc - first, &files);
@@ -736,15 +807,20 @@ static int run_command(int argc, char **argv, bool gate) {
     parsed[i] = d.errors == before ? f : NULL;
   }
   if (!ok || d.errors) {
-    fprintf(stderr, "axle: %d error%s; nothing verified\n", d.errors, d.errors == 1 ? "" : "s");
+    if (rank == 0)
+      fprintf(stderr, "axle: %d error%s; nothing verified\n", d.errors, d.errors == 1 ? "" : "s");
     ax_arena_free(a);
     free(o.globs);
+    if (quiet) fclose(quiet);
+    if (o.mpi) ax_mpi_stop();
     return 3;
   }
 
   Run run;
   memset(&run, 0, sizeof run);
   run.o = &o;
+  run.rank = rank;
+  run.ranks = ranks;
   run.t0 = ax_clock_s();
   run.out = stdout;
   size_t cap = 0;
@@ -776,9 +852,19 @@ static int run_command(int argc, char **argv, bool gate) {
   for (size_t i = 0; i < run.n; i++) run.tasks[i].place = i;
   run.total = run.n;
   if (run.n == 0) {   /* a run that checks nothing must not pass */
-    fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
-            gate ? "gate" : "verify");
+    if (rank == 0)
+      fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
+              gate ? "gate" : "verify");
     status = 3;
+    goto out;
+  }
+  /* from here on the other ranks wait for rank 0's tasks (or for word that there are none) */
+  run.serving = o.mpi && ranks > 1;
+  run.queue = ax_arena_alloc(a, (run.n + 1) * sizeof(size_t));
+  if (rank > 0) {
+    if (o.dump_dir && make_dir(o.dump_dir)) dump_stems(&run, a, o.dump_dir);
+    if (o.shards) keep_shard(&run);
+    ax_mpi_serve(o.jobs, batch, &run);
     goto out;
   }
   if (o.dump_dir) {
@@ -806,7 +892,6 @@ static int run_command(int argc, char **argv, bool gate) {
              (o.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
 
   /* what the cache knows is finished at once; the rest goes to the workers */
-  run.queue = ax_arena_alloc(a, (run.n + 1) * sizeof(size_t));
   for (size_t i = 0; i < run.n; i++) {
     Task *t = &run.tasks[i];
     if (run.cache) {
@@ -822,7 +907,8 @@ static int run_command(int argc, char **argv, bool gate) {
   }
   AxJobsOpts jo = {.jobs = o.jobs, .task_limit_ms = o.rule_timeout_ms, .memory_mb = o.memory_mb};
   progress_draw(&run);
-  ax_jobs_run(&jo, run.nqueue, work, arrived, tick, &run);
+  if (o.mpi && ranks > 1) coordinate(&run);   /* one rank: it verifies alone */
+  else ax_jobs_run(&jo, run.nqueue, work, arrived, tick, &run);
   progress_clear(&run);
   double seconds = ax_clock_s() - run.t0;
 
@@ -837,6 +923,7 @@ static int run_command(int argc, char **argv, bool gate) {
   if (!status) status = run.contradicted ? 1 : run.met == (int)run.n ? 0 : 2;
 
 out:
+  if (run.serving && rank == 0) ax_mpi_coordinate(NULL, 0, got, NULL, &run);   /* release them */
   ax_out_abandon(&run.rep);
   for (size_t i = 0; i < run.n; i++) {
     ax_result_free(&run.tasks[i].r);
@@ -845,6 +932,8 @@ out:
   ax_cache_close(run.cache);
   ax_arena_free(a);
   free(o.globs);
+  if (quiet) fclose(quiet);
+  if (o.mpi) ax_mpi_stop();
   return status;
 }
 

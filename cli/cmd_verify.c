@@ -15,6 +15,7 @@
  * syntax or checker error (nothing is verified then). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 
 #include "cli/commands.h"
 #include "base/clock.h"
+#include "base/hooks.h"
 #include "cli/files.h"
 #include "cli/opts.h"
 #include "cli/out.h"
@@ -29,6 +31,9 @@
 #include "dsl/parse.h"
 #include "run/cache.h"
 #include "run/jobs.h"
+#include "run/merge.h"
+#include "run/mpi.h"
+#include "run/plan.h"
 #include "run/report.h"
 #include "semantics/float.h"
 #include "verifier/fpcheck.h"
@@ -52,6 +57,8 @@ typedef struct Opts {
   const char *dump_dir;
   int progress;              /* a Progress */
   bool require_both;         /* a VERIFIED one solver alone confirmed does not pass */
+  int shard, shards;         /* --shard K/N: K of N (1-based); 0 and 0 without */
+  bool mpi;                  /* --mpi: the tasks spread over the ranks of mpirun (mpi.h) */
 } Opts;
 
 typedef struct Task {        /* one rule at one element type */
@@ -62,6 +69,7 @@ typedef struct Task {        /* one rule at one element type */
   AxSort fmt;
   char *stem;                /* --dump-smt: "<dir>/<rule>.<type>", else NULL */
   char *key;                 /* cache key material, NULL without a cache */
+  size_t place;              /* its index among all the run's tasks (--shard keeps some) */
   AxResult r;
   bool done;
 } Task;
@@ -70,6 +78,7 @@ typedef struct Run {
   const Opts *o;
   Task *tasks;
   size_t n;
+  size_t total;              /* the run's tasks before --shard kept n of them */
   size_t *queue;             /* tasks for the pool, by pool index */
   size_t nqueue;
   size_t printed;            /* tasks[0..printed) are reported */
@@ -79,6 +88,8 @@ typedef struct Run {
   double t0;
   FILE *out;                 /* the report: stdout or --output (rep.f) */
   AxOut rep;                 /* the report's checked output (cli/out.h) */
+  int rank, ranks;           /* --mpi: this process's rank, of ranks; else 0 of 1 */
+  bool serving;              /* --mpi: the other ranks wait for rank 0's tasks */
   bool live;                 /* a progress line is drawn on stderr */
   bool drawn;                /* ... and is on the screen now */
 } Run;
@@ -93,6 +104,7 @@ typedef struct Parse {
   bool cross;                /* --cross-check */
   bool ieee_opt;             /* some --ieee-* option */
   char err[160];             /* the message of a refused --ieee-types */
+  bool merge;                /* --merge (handled before this table: see run_command) */
 } Parse;
 
 static int usage(const AxOptTable *t, const Opts *o, const char *msg) {
@@ -180,6 +192,11 @@ static bool add_glob(void *target, const char *v) {
 }
 
 static bool set_jobs(void *target, const char *v) { return whole(v, 1, 1024, &((Parse *)target)->o->jobs); }
+
+static bool set_shard(void *target, const char *v) {
+  Opts *o = ((Parse *)target)->o;
+  return ax_plan_parse_shard(v, &o->shard, &o->shards);
+}
 
 static bool set_rule_timeout(void *target, const char *v) {
   return millis(v, 0.001, 604800, &((Parse *)target)->o->rule_timeout_ms);
@@ -337,9 +354,25 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
        .help = "input sizes and reduced extents <= N (1 to 8, default 3)",
        .kind = AX_OPT_FN, .fn = set_ieee_size, .target = &p,
        .err = "--ieee-max-size takes a whole number from 1 to 8"},
+      {.name = "--shard", .meta = "K/N",
+       .help = "verify only shard K of N (1 <= K <= N): the results split\n"
+               "by predicted cost, the same on every machine; join the\n"
+               "JSON reports with axle gate --merge",
+       .kind = AX_OPT_FN, .fn = set_shard, .target = &p,
+       .err = "--shard takes K/N, whole numbers with 1 <= K <= N <= 4096 (e.g. 2/4)"},
+      {.name = "--mpi",
+       .help = "under mpirun: rank 0 hands the results out, longest\n"
+               "predicted first, to the other ranks (each with --jobs\n"
+               "workers) and reports",
+       .kind = AX_OPT_FLAG, .target = &o->mpi},
       AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
+      /* gate only, and last: run_command hands a command line with it to merge_command */
+      {.name = "--merge", .help = "join the JSON reports of --shard runs (the operands):\n"
+                                  "one report, one exit status (only --format and\n"
+                                  "--output go with it)",
+       .kind = AX_OPT_FLAG, .target = &p.merge},
   };
-  const AxOptTable t = {.usage = usage_line, .opts = opts, .n = AX_COUNTOF(opts),
+  const AxOptTable t = {.usage = usage_line, .opts = opts, .n = AX_COUNTOF(opts) - !o->gate,
                         .unknown = "unknown option '%s'", .missing = "%s needs a value"};
   char msg[256];
   switch (ax_opts_parse(&t, argc, argv, first, msg, sizeof msg)) {
@@ -362,6 +395,8 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
   }
   if (o->output && o->format == FMT_TEXT)
     return usage(&t, o, "--output needs --format json or junit");
+  if (o->mpi && !ax_mpi_built())
+    return usage(&t, o, "--mpi needs an axle built with MPI (axle --version says mpi: no)");
   if (p.ieee_opt && !o->v.ieee.on)
     return usage(&t, o, "--ieee-types, --ieee-max-rank and --ieee-max-size need --numbers ieee");
   if (o->v.ieee.on && o->gate)
@@ -421,6 +456,20 @@ static bool make_dir(const char *path) {
   return ok;
 }
 
+/* --shard K/N: keeps the tasks of shard K (ax_plan_shard), in their order. */
+static void keep_shard(Run *run) {
+  uint64_t *cost = ax_xcalloc(run->n + 1, sizeof *cost);
+  int *shard_of = ax_xcalloc(run->n + 1, sizeof *shard_of);
+  for (size_t i = 0; i < run->n; i++) cost[i] = ax_plan_cost(run->tasks[i].rule, run->tasks[i].ieee);
+  ax_plan_shard(cost, run->n, run->o->shards, shard_of);
+  size_t kept = 0;
+  for (size_t i = 0; i < run->n; i++)
+    if (shard_of[i] == run->o->shard - 1) run->tasks[kept++] = run->tasks[i];
+  run->n = kept;
+  free(shard_of);
+  free(cost);
+}
+
 /* --- Reporting -------------------------------------------------------------------------- */
 
 static void progress_clear(Run *run) {
@@ -453,6 +502,22 @@ static void report(Run *run, const Task *t) {
     break;
   case FMT_JSON: {
     cJSON *j = ax_report_json(r, t->path, run->o->solver);
+    if (run->o->shards) {   /* what axle gate --merge needs to join the shards (merge.h) */
+      cJSON *sh = cJSON_AddObjectToObject(j, "shard");
+      cJSON_AddNumberToObject(sh, "index", run->o->shard);
+      cJSON_AddNumberToObject(sh, "of", run->o->shards);
+      cJSON_AddNumberToObject(sh, "task", (double)t->place);
+      cJSON_AddNumberToObject(sh, "tasks", (double)run->total);
+      cJSON_AddBoolToObject(sh, "contradicts", ax_report_contradicts(r));
+      char *text = NULL;
+      size_t len = 0;
+      FILE *m = open_memstream(&text, &len);
+      AX_ASSERT(m);
+      ax_report_text(m, r, t->path);
+      fclose(m);
+      cJSON_AddStringToObject(sh, "text", text);
+      free(text);
+    }
     char *s = cJSON_PrintUnformatted(j);
     fprintf(run->out, "%s\n", s);
     cJSON_free(s);
@@ -545,12 +610,8 @@ static char *work(void *ctx, size_t i, size_t *len) {
   return s;
 }
 
-/* In the caller: a task's record arrived, or its worker failed. */
-static void arrived(void *ctx, size_t i, const char *data, size_t len, const char *failure,
-                    double ms) {
-  (void)len;
-  Run *run = ctx;
-  Task *t = &run->tasks[run->queue[i]];
+/* A task's record arrived (data), or its worker failed (failure): it is finished. */
+static void settle(Run *run, Task *t, const char *data, const char *failure, double ms) {
   if (!data || !ax_report_unrecord(data, t->rule, t->type, &t->r)) {
     AxResult *r = &t->r;
     memset(r, 0, sizeof *r);
@@ -573,14 +634,68 @@ static void arrived(void *ctx, size_t i, const char *data, size_t len, const cha
   finish(run, t);
 }
 
+/* In the caller: the pool's task i is done (AxJobsDone). */
+static void arrived(void *ctx, size_t i, const char *data, size_t len, const char *failure,
+                    double ms) {
+  (void)len;
+  Run *run = ctx;
+  settle(run, &run->tasks[run->queue[i]], data, failure, ms);
+}
+
+/* --mpi, rank 0: a task's result came from another rank (AxMpiGot). */
+static void got(void *ctx, size_t task, const char *data, size_t len, const char *failure,
+                double ms) {
+  (void)len;
+  Run *run = ctx;
+  AX_ASSERT(task < run->n && !run->tasks[task].done);
+  settle(run, &run->tasks[task], data, failure, ms);
+}
+
+/* --mpi, another rank: the pool's task i is done; its result goes to rank 0. */
+static void sent(void *ctx, size_t i, const char *data, size_t len, const char *failure,
+                 double ms) {
+  Run *run = ctx;
+  ax_mpi_send(run->queue[i], data, len, failure, ms);
+}
+
+/* --mpi, another rank: runs the tasks rank 0 handed out (AxMpiBatch). */
+static void batch(void *ctx, const size_t *tasks, size_t n) {
+  Run *run = ctx;
+  /* the test of a rank that dies mid-run (tests/e2e/verify_mpi.sh; axle-test only) */
+  const char *die = ax_test_hook("AXLE_TEST_MPI_KILL_RANK");
+  if (die && atoi(die) == run->rank) raise(SIGKILL);
+  for (size_t k = 0; k < n; k++) run->queue[k] = tasks[k];
+  run->nqueue = n;
+  AxJobsOpts jo = {.jobs = run->o->jobs, .task_limit_ms = run->o->rule_timeout_ms,
+                   .memory_mb = run->o->memory_mb};
+  ax_jobs_run(&jo, n, work, sent, NULL, run);
+}
+
+/* --mpi, rank 0: the queued tasks to the other ranks, longest predicted first (plan.h). */
+static void coordinate(Run *run) {
+  uint64_t *cost = ax_xcalloc(run->nqueue + 1, sizeof *cost);
+  size_t *order = ax_xcalloc(run->nqueue + 1, sizeof *order);
+  for (size_t k = 0; k < run->nqueue; k++) {
+    const Task *t = &run->tasks[run->queue[k]];
+    cost[k] = ax_plan_cost(t->rule, t->ieee);
+  }
+  ax_plan_order(cost, run->nqueue, order);
+  for (size_t k = 0; k < run->nqueue; k++) order[k] = run->queue[order[k]];
+  ax_mpi_coordinate(order, run->nqueue, got, tick, run);
+  run->serving = false;
+  free(order);
+  free(cost);
+}
+
 /* --- The command ------------------------------------------------------------------------ */
 
 static void summary(const Run *run, double seconds) {
   const char *what = run->o->gate ? "gate" : "verify";
   printf("axle %s: ", what);
   if (run->o->gate) printf("%s: ", run->met == (int)run->n ? "PASS" : "FAIL");
-  printf("%zu result%s: %d verified, %d invalid, %d unknown", run->n, run->n == 1 ? "" : "s",
-         run->verified, run->invalid, run->unknown);
+  printf("%zu result%s", run->n, run->n == 1 ? "" : "s");
+  if (run->o->shards) printf(" (shard %d/%d of %zu)", run->o->shard, run->o->shards, run->total);
+  printf(": %d verified, %d invalid, %d unknown", run->verified, run->invalid, run->unknown);
   if (run->o->v.ieee.on) printf(", %d holds-bounded (not proofs)", run->bounded);
   if (run->errors) printf(", %d error%s", run->errors, run->errors == 1 ? "" : "s");
   if (run->trivial) printf(", %d trivial", run->trivial);
@@ -591,7 +706,72 @@ static void summary(const Run *run, double seconds) {
   printf("\n");
 }
 
+/* `axle gate --merge [--format F] [--output FILE] REPORT...` (merge.h). */
+static int merge_command(int argc, char **argv) {
+  int format = FMT_TEXT, first = 0;
+  bool merge = false;
+  const char *output = NULL;
+  static const char *const formats[] = {"text", "json", "junit", NULL};   /* ORDER Format */
+  const AxOpt opts[] = {
+      {.name = "--merge", .help = "join the JSON reports of axle verify --shard K/N",
+       .kind = AX_OPT_FLAG, .target = &merge},
+      {.name = "--format", .meta = "text|json|junit", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &format,
+       .err = "--format takes text, json or junit"},
+      {.name = "--output", .meta = "FILE", .help = "write the json or junit report to FILE",
+       .kind = AX_OPT_STR, .target = &output},
+  };
+  const AxOptTable t = {.usage = "usage: axle gate --merge [options] REPORT.json...\n",
+                        .opts = opts, .n = AX_COUNTOF(opts),
+                        .unknown = "gate --merge: '%s' does not go with --merge (only --format "
+                                   "and --output do)",
+                        .missing = "gate --merge: %s needs a value"};
+  int st = ax_opts_run(&t, &argc, argv, &first);
+  if (st >= 0) return st;
+  if (output && format == FMT_TEXT)
+    return ax_opts_usage_error(t.usage, "gate --merge: --output needs --format json or junit");
+  if (first == argc)
+    return ax_opts_usage_error(t.usage, "gate --merge: no REPORT given (the JSON reports of "
+                                        "axle verify --shard K/N --format json)");
+  char err[1024];
+  AxMerge *m = ax_merge_read((const char *const *)argv + first, (size_t)(argc - first), err,
+                             sizeof err);
+  if (!m) {
+    fprintf(stderr, "axle: error: gate --merge: %s\n", err);
+    return 3;
+  }
+  AxOut rep;
+  memset(&rep, 0, sizeof rep);
+  if (!ax_out_open(&rep, output)) {
+    ax_merge_free(m);
+    return 3;
+  }
+  AxMergeTotals s;
+  ax_merge_totals(m, &s);
+  if (format == FMT_TEXT) ax_merge_text(rep.f, m, true);
+  else if (format == FMT_JSON) ax_merge_json(rep.f, m);
+  else ax_merge_junit(rep.f, m, "axle gate");
+  int status = ax_out_commit(&rep) ? 0 : 3;
+  ax_out_abandon(&rep);
+  if (format == FMT_TEXT || output) {
+    printf("axle gate: %s: %zu result%s: %d verified, %d invalid, %d unknown",
+           s.met == (int)s.results ? "PASS" : "FAIL", s.results, s.results == 1 ? "" : "s",
+           s.verified, s.invalid, s.unknown);
+    if (s.bounded) printf(", %d holds-bounded (not proofs)", s.bounded);
+    if (s.errors) printf(", %d error%s", s.errors, s.errors == 1 ? "" : "s");
+    if (s.trivial) printf(", %d trivial", s.trivial);
+    printf("; %d of %zu as expected", s.met, s.results);
+    if (s.cached) printf(" (%d from the cache)", s.cached);
+    printf("; merged from %d report%s\n", argc - first, argc - first == 1 ? "" : "s");
+  }
+  ax_merge_free(m);
+  if (!status) status = s.contradicted ? 1 : s.met == (int)s.results ? 0 : 2;
+  return status;
+}
+
 static int run_command(int argc, char **argv, bool gate) {
+  for (int i = 1; gate && i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--merge") == 0) return merge_command(argc, argv);
   Opts o;
   memset(&o, 0, sizeof o);
   o.gate = gate;
@@ -601,8 +781,17 @@ static int run_command(int argc, char **argv, bool gate) {
     free(o.globs);
     return st == -1 ? 0 : st;
   }
+  int rank = 0, ranks = 1;
+  if (o.mpi && !ax_mpi_start(&rank, &ranks)) {
+    fprintf(stderr, "axle: error: %s: MPI did not start\n", gate ? "gate" : "verify");
+    free(o.globs);
+    return 3;
+  }
+  /* --mpi: every rank reads the files; rank 0 alone reports what is wrong with them */
+  FILE *quiet = rank > 0 ? fopen("/dev/null", "w") : NULL;
+  if (rank > 0) o.no_cache = true;   /* rank 0 reads and writes the cache for all */
   AxDiag d;
-  ax_diag_init(&d, stderr);
+  ax_diag_init(&d, quiet ? quiet : stderr);
   AxArena *a = ax_arena_new();
   AxPathList files;
   bool ok = ax_files_collect(a, &d, argv + first, argc - first, &files);
@@ -618,15 +807,20 @@ static int run_command(int argc, char **argv, bool gate) {
     parsed[i] = d.errors == before ? f : NULL;
   }
   if (!ok || d.errors) {
-    fprintf(stderr, "axle: %d error%s; nothing verified\n", d.errors, d.errors == 1 ? "" : "s");
+    if (rank == 0)
+      fprintf(stderr, "axle: %d error%s; nothing verified\n", d.errors, d.errors == 1 ? "" : "s");
     ax_arena_free(a);
     free(o.globs);
+    if (quiet) fclose(quiet);
+    if (o.mpi) ax_mpi_stop();
     return 3;
   }
 
   Run run;
   memset(&run, 0, sizeof run);
   run.o = &o;
+  run.rank = rank;
+  run.ranks = ranks;
   run.t0 = ax_clock_s();
   run.out = stdout;
   size_t cap = 0;
@@ -655,10 +849,22 @@ static int run_command(int argc, char **argv, bool gate) {
     }
 
   int status = 0;
+  for (size_t i = 0; i < run.n; i++) run.tasks[i].place = i;
+  run.total = run.n;
   if (run.n == 0) {   /* a run that checks nothing must not pass */
-    fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
-            gate ? "gate" : "verify");
+    if (rank == 0)
+      fprintf(stderr, "axle: error: %s: no rule to verify (check the paths and --rule)\n",
+              gate ? "gate" : "verify");
     status = 3;
+    goto out;
+  }
+  /* from here on the other ranks wait for rank 0's tasks (or for word that there are none) */
+  run.serving = o.mpi && ranks > 1;
+  run.queue = ax_arena_alloc(a, (run.n + 1) * sizeof(size_t));
+  if (rank > 0) {
+    if (o.dump_dir && make_dir(o.dump_dir)) dump_stems(&run, a, o.dump_dir);
+    if (o.shards) keep_shard(&run);
+    ax_mpi_serve(o.jobs, batch, &run);
     goto out;
   }
   if (o.dump_dir) {
@@ -670,6 +876,7 @@ static int run_command(int argc, char **argv, bool gate) {
     }
     dump_stems(&run, a, o.dump_dir);
   }
+  if (o.shards) keep_shard(&run);
   if (!ax_out_open(&run.rep, o.output)) {
     status = 3;
     goto out;
@@ -685,7 +892,6 @@ static int run_command(int argc, char **argv, bool gate) {
              (o.progress == PROGRESS_AUTO && isatty(STDERR_FILENO));
 
   /* what the cache knows is finished at once; the rest goes to the workers */
-  run.queue = ax_arena_alloc(a, (run.n + 1) * sizeof(size_t));
   for (size_t i = 0; i < run.n; i++) {
     Task *t = &run.tasks[i];
     if (run.cache) {
@@ -701,7 +907,8 @@ static int run_command(int argc, char **argv, bool gate) {
   }
   AxJobsOpts jo = {.jobs = o.jobs, .task_limit_ms = o.rule_timeout_ms, .memory_mb = o.memory_mb};
   progress_draw(&run);
-  ax_jobs_run(&jo, run.nqueue, work, arrived, tick, &run);
+  if (o.mpi && ranks > 1) coordinate(&run);   /* one rank: it verifies alone */
+  else ax_jobs_run(&jo, run.nqueue, work, arrived, tick, &run);
   progress_clear(&run);
   double seconds = ax_clock_s() - run.t0;
 
@@ -716,6 +923,7 @@ static int run_command(int argc, char **argv, bool gate) {
   if (!status) status = run.contradicted ? 1 : run.met == (int)run.n ? 0 : 2;
 
 out:
+  if (run.serving && rank == 0) ax_mpi_coordinate(NULL, 0, got, NULL, &run);   /* release them */
   ax_out_abandon(&run.rep);
   for (size_t i = 0; i < run.n; i++) {
     ax_result_free(&run.tasks[i].r);
@@ -724,6 +932,8 @@ out:
   ax_cache_close(run.cache);
   ax_arena_free(a);
   free(o.globs);
+  if (quiet) fclose(quiet);
+  if (o.mpi) ax_mpi_stop();
   return status;
 }
 

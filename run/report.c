@@ -358,12 +358,12 @@ static void classname(FILE *out, const char *path) {
   }
 }
 
-void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char *name,
-                     const char *solver, double seconds) {
+void ax_report_junit_cases(FILE *out, const AxReportCase *c, size_t n, const char *name,
+                           const char *solver, double seconds) {
   int failures = 0, errors = 0;
   for (size_t i = 0; i < n; i++) {
-    failures += ax_report_contradicts(items[i].r);
-    errors += !ax_report_met(items[i].r) && !ax_report_contradicts(items[i].r);
+    failures += c[i].outcome == AX_OUTCOME_CONTRADICTS;
+    errors += c[i].outcome == AX_OUTCOME_NOT_MET;
   }
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", out);
   xml(out, name);
@@ -373,57 +373,86 @@ void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char 
     size_t j = i;
     int f = 0, e = 0;
     double t = 0;
-    for (; j < n && strcmp(items[j].path, items[i].path) == 0; j++) {
-      f += ax_report_contradicts(items[j].r);
-      e += !ax_report_met(items[j].r) && !ax_report_contradicts(items[j].r);
-      t += items[j].r->time_ms / 1000;
+    for (; j < n && strcmp(c[j].path, c[i].path) == 0; j++) {
+      f += c[j].outcome == AX_OUTCOME_CONTRADICTS;
+      e += c[j].outcome == AX_OUTCOME_NOT_MET;
+      t += c[j].time_ms / 1000;
     }
     fputs("  <testsuite name=\"", out);
-    xml(out, items[i].path);
+    xml(out, c[i].path);
     fprintf(out, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n",
             j - i, f, e, t);
     fputs("    <properties><property name=\"solver\" value=\"", out);
     xml(out, solver);
     fputs("\"/></properties>\n", out);
     for (; i < j; i++) {
-      const AxResult *r = items[i].r;
       fputs("    <testcase classname=\"", out);
-      classname(out, items[i].path);
+      classname(out, c[i].path);
       fputs("\" name=\"", out);
-      xml(out, r->rule->name.name);
-      if (r->has_type) fprintf(out, " [%s]", ax_report_type_name(r));
+      xml(out, c[i].name);
       fputs("\" file=\"", out);
-      xml(out, items[i].path);
-      fprintf(out, "\" line=\"%d\" time=\"%.3f\"", ax_report_line(r), r->time_ms / 1000);
-      char *text = NULL;
-      size_t len = 0;
-      FILE *m = open_memstream(&text, &len);
-      AX_ASSERT(m);
-      ax_report_text(m, r, items[i].path);
-      fclose(m);
-      const char *tag = ax_report_contradicts(r) ? "failure" : !ax_report_met(r) ? "error" : NULL;
+      xml(out, c[i].path);
+      fprintf(out, "\" line=\"%d\" time=\"%.3f\"", c[i].line, c[i].time_ms / 1000);
+      const char *tag = c[i].outcome == AX_OUTCOME_CONTRADICTS ? "failure"
+                        : c[i].outcome == AX_OUTCOME_NOT_MET   ? "error" : NULL;
       if (tag) {
-        char message[512];
-        snprintf(message, sizeof message, "%s, expected %s%s%s",
-                 ax_report_verdict_upper(r->verdict), expect_name(r->rule->expect),
-                 r->vacuous ? " (vacuous)" : r->trivial ? " (trivial)"
-                 : r->single && r->strict ? " (one solver only)" : "",
-                 r->reason && !ax_report_contradicts(r) ? ": " : "");
-        fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, ax_verdict_name(r->verdict));
-        xml(out, message);
-        if (r->reason && !ax_report_contradicts(r)) xml(out, r->reason);
+        fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, c[i].verdict);
+        xml(out, c[i].message);
         fputs("\">", out);
-        xml(out, text);
+        xml(out, c[i].text);
         fprintf(out, "</%s>\n", tag);
         fputs("    </testcase>\n", out);
       } else {
         fputs(">\n      <system-out>", out);
-        xml(out, text);
+        xml(out, c[i].text);
         fputs("</system-out>\n    </testcase>\n", out);
       }
-      free(text);
     }
     fputs("  </testsuite>\n", out);
   }
   fputs("</testsuites>\n", out);
+}
+
+AxOutcome ax_report_outcome(const AxResult *r) {
+  return ax_report_contradicts(r) ? AX_OUTCOME_CONTRADICTS
+         : ax_report_met(r)       ? AX_OUTCOME_MET : AX_OUTCOME_NOT_MET;
+}
+
+void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char *name,
+                     const char *solver, double seconds) {
+  AxReportCase *c = ax_xcalloc(n + 1, sizeof *c);
+  char **own = ax_xcalloc(3 * n + 1, sizeof *own);   /* name, message, text of each */
+  for (size_t i = 0; i < n; i++) {
+    const AxResult *r = items[i].r;
+    size_t len = 0;
+    FILE *m = open_memstream(&own[3 * i], &len);
+    AX_ASSERT(m);
+    fputs(r->rule->name.name, m);
+    if (r->has_type) fprintf(m, " [%s]", ax_report_type_name(r));
+    fclose(m);
+    m = open_memstream(&own[3 * i + 2], &len);
+    AX_ASSERT(m);
+    ax_report_text(m, r, items[i].path);
+    fclose(m);
+    AxOutcome oc = ax_report_outcome(r);
+    char message[512];
+    snprintf(message, sizeof message, "%s, expected %s%s%s",
+             ax_report_verdict_upper(r->verdict), expect_name(r->rule->expect),
+             r->vacuous ? " (vacuous)" : r->trivial ? " (trivial)"
+             : r->single && r->strict ? " (one solver only)" : "",
+             r->reason && oc != AX_OUTCOME_CONTRADICTS ? ": " : "");
+    m = open_memstream(&own[3 * i + 1], &len);
+    AX_ASSERT(m);
+    fputs(message, m);
+    if (r->reason && oc != AX_OUTCOME_CONTRADICTS) fputs(r->reason, m);
+    fclose(m);
+    c[i] = (AxReportCase){.path = items[i].path, .name = own[3 * i], .line = ax_report_line(r),
+                          .time_ms = r->time_ms, .outcome = oc,
+                          .verdict = ax_verdict_name(r->verdict), .message = own[3 * i + 1],
+                          .text = own[3 * i + 2]};
+  }
+  ax_report_junit_cases(out, c, n, name, solver, seconds);
+  for (size_t i = 0; i < 3 * n; i++) free(own[i]);
+  free(own);
+  free(c);
 }

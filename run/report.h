@@ -62,4 +62,27 @@ typedef struct AxReportItem {
 void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char *name,
                      const char *solver, double seconds);
 
+/* Where a result stands against its rule's expectation: the exit status it asks for is 0,
+ * 1 and 2 in this order (docs/cli.md). */
+typedef enum { AX_OUTCOME_MET, AX_OUTCOME_CONTRADICTS, AX_OUTCOME_NOT_MET } AxOutcome;
+
+AxOutcome ax_report_outcome(const AxResult *r);
+
+/* One <testcase> as the JUnit writer needs it, whatever it was made from (a result, or a
+ * line of a JSON report when shards are merged); every string borrowed. */
+typedef struct AxReportCase {
+  const char *path;      /* the rule's file: consecutive cases of one path form a testsuite */
+  const char *name;      /* "RULE [TYPE]", or "RULE" for an untyped rule */
+  int line;
+  double time_ms;
+  AxOutcome outcome;     /* met: <system-out>; contradicts: <failure>; not met: <error> */
+  const char *verdict;   /* the failure's or error's type: ax_verdict_name */
+  const char *message;   /* its message attribute: "INVALID, expected valid" */
+  const char *text;      /* the result in text form */
+} AxReportCase;
+
+/* The JUnit document of ax_report_junit, from cases. */
+void ax_report_junit_cases(FILE *out, const AxReportCase *c, size_t n, const char *name,
+                           const char *solver, double seconds);
+
 #endif

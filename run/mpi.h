@@ -1,0 +1,58 @@
+/* mpi.h — `axle verify --mpi` under mpirun: the rule results of one run spread over the
+ * ranks of an MPI job. Every MPI call of axle is in mpi.c; a build without MPI (Open MPI
+ * not found by CMake) has the same functions, ax_mpi_built false, and must not call the
+ * others.
+ *
+ * Every rank builds the same task list (the same files and options give the same tasks in
+ * the same order). Rank 0 coordinates and verifies nothing itself: it answers what the
+ * result cache knows, then hands out the other tasks in the order it is given (longest
+ * predicted first, plan.h) to ranks that ask, a batch of up to their --jobs at a time; every
+ * other rank runs its batch on its own pool of --jobs worker processes (jobs.h) and sends
+ * each result to rank 0 as soon as it is in, then asks again until rank 0 has no more. Rank
+ * 0 alone reads and writes the cache and writes the report, so the ranks of one node never
+ * write the cache at the same time and the results of ranks on other nodes reach it too.
+ * A verification that crashes or runs out of time or memory fails in its worker process as
+ * in a single process (UNKNOWN with the reason); a rank that dies ends the whole job (Open
+ * MPI's default): mpirun exits non-zero and no report is completed, so no result is lost
+ * silently. Waits poll with short sleeps: Open MPI's blocking calls spin a core, which
+ * the worker processes need. */
+#ifndef AX_MPI_H
+#define AX_MPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether this axle was built with MPI. */
+bool ax_mpi_built(void);
+
+/* Initializes MPI (once per process; also without mpirun: one rank). *rank, *size: this
+ * process's rank and the number of ranks. False if MPI could not start. */
+bool ax_mpi_start(int *rank, int *size);
+
+/* Ends MPI (after ax_mpi_start, on every path of every rank). */
+void ax_mpi_stop(void);
+
+/* Rank 0: a result of task `task` arrived from a rank: data[0..len) its record (borrowed,
+ * NUL-terminated), or data NULL and failure the reason there is none; ms the time it took. */
+typedef void AxMpiGot(void *ctx, size_t task, const char *data, size_t len, const char *failure,
+                      double ms);
+
+/* Rank 0: hands out tasks order[0..n) (the tasks not yet answered, in the order they are to
+ * start) to the other ranks and calls got once per task as results arrive; tick (may be
+ * NULL) about every 100 ms. Returns when every task has its result and every other rank
+ * has been told there is no more; with n 0 it only tells them (an error on rank 0 alone).
+ * With one rank, tasks cannot run: each fails with that reason. */
+void ax_mpi_coordinate(const size_t *order, size_t n, AxMpiGot *got, void (*tick)(void *),
+                       void *ctx);
+
+/* Another rank: runs tasks[0..n) (task numbers of the run) and calls ax_mpi_send for each. */
+typedef void AxMpiBatch(void *ctx, const size_t *tasks, size_t n);
+
+/* Another rank: asks rank 0 for up to `jobs` tasks at a time and runs each batch, until
+ * rank 0 has none left. */
+void ax_mpi_serve(int jobs, AxMpiBatch *batch, void *ctx);
+
+/* Another rank, inside batch: sends task's result (as AxMpiGot describes it) to rank 0. */
+void ax_mpi_send(size_t task, const char *data, size_t len, const char *failure, double ms);
+
+#endif

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `mpirun -n N axle verify --mpi` (docs/cli.md, "MPI"): with 2 and 4 ranks, the same verdicts,
+# report lines and exit status as one process, on rules/examples and a slice of rules/xla;
+# rank 0 alone writes the result cache (a second run takes every result from it); a failing
+# rule gives the failing exit status; a rank killed mid-run ends the job with a non-zero
+# status and no report file, never a passing report. Skipped (77) where axle was built
+# without MPI or mpirun is missing.
+set -u
+cd "$AXLE_SRC" || exit 1
+source "$AXLE_SRC/tests/e2e/lib.bash"
+if ! "$AXLE" --version | grep -qx 'mpi: yes'; then
+  echo "e2e/verify_mpi: skipped: this axle was built without MPI (install libopenmpi-dev)"; exit 77
+fi
+if ! command -v mpirun > /dev/null; then
+  echo "e2e/verify_mpi: skipped: no mpirun (install openmpi-bin)"; exit 77
+fi
+export XDG_CACHE_HOME="$tmp/cache"
+# Open MPI refuses root unless told; one node, more ranks than cores
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi() { local n=$1; shift; mpirun --oversubscribe -n "$n" "$@"; }
+key='del(.time_ms, .cached)'
+run="--solver z3 --no-cache --jobs 1 rules/examples rules/xla/pad.axl rules/xla/select.axl"
+
+"$AXLE" verify --format json $run > "$tmp/one.json"; st=$?
+check "one process: exit 0" [ "$st" = 0 ]
+for n in 2 4; do
+  mpi $n "$AXLE" verify --mpi --format json $run > "$tmp/mpi$n.json" 2> "$tmp/mpi$n.err"; st=$?
+  check "-n $n: exit 0" [ "$st" = 0 ]
+  check "-n $n: the single process's lines, in its order" \
+    diff <(jq -c "$key" "$tmp/one.json") <(jq -c "$key" "$tmp/mpi$n.json")
+  check "-n $n: nothing on stderr" [ ! -s "$tmp/mpi$n.err" ]
+done
+"$AXLE" gate --format junit --output "$tmp/one.xml" $run > /dev/null
+mpi 2 "$AXLE" gate --mpi --format junit --output "$tmp/mpi.xml" $run > "$tmp/gate.txt"; st=$?
+check "gate -n 2: exit 0" [ "$st" = 0 ]
+check "gate -n 2: one PASS line" grep -q '^axle gate: PASS: ' "$tmp/gate.txt"
+norm() { sed -E 's/time="[0-9.]+"//g; s/[0-9]+ ms/T ms/g' "$1"; }
+check "gate -n 2: the single process's JUnit but for times" diff <(norm "$tmp/one.xml") <(norm "$tmp/mpi.xml")
+
+# the cache: rank 0 writes what the ranks found, a second run reads it all
+mpi 3 "$AXLE" verify --mpi --solver z3 rules/examples > "$tmp/c1.txt"; st=$?
+check "cache, first run: exit 0" [ "$st" = 0 ]
+mpi 3 "$AXLE" verify --mpi --solver z3 rules/examples > "$tmp/c2.txt"; st=$?
+n=$(tail -1 "$tmp/c2.txt" | sed -n 's/^axle verify: \([0-9]*\) results.*/\1/p')
+check "cache, second run: every result from the cache" grep -q "($n from the cache)" "$tmp/c2.txt"
+check "cache: no damaged entry reported" sh -c "! grep -q warning $tmp/c1.txt $tmp/c2.txt"
+
+# a failing rule: the single process's exit status
+sed 's/ expect invalid//' rules/examples-mutants/transpose_sum.axl > "$tmp/wrong.axl"
+failrun="--solver z3 --no-cache rules/examples/pad_low_combine.axl $tmp/wrong.axl tests/verify/unsupported.axl"
+"$AXLE" verify $failrun > "$tmp/f1.txt"; single=$?
+mpi 2 "$AXLE" verify --mpi $failrun > "$tmp/f2.txt" 2> /dev/null; st=$?
+check "failing rule: exit 1 alone" [ "$single" = 1 ]
+check "failing rule: exit 1 under mpirun" [ "$st" = 1 ]
+check "failing rule: the same report but for times" \
+  diff <(sed -E 's/[0-9]+ ms/T ms/' "$tmp/f1.txt") <(sed -E 's/[0-9]+ ms/T ms/' "$tmp/f2.txt")
+
+# a rank that dies mid-run: the job fails, and no report claims anything
+if [ -n "${AXLE_TEST_BIN:-}" ]; then
+  AXLE_TEST_MPI_KILL_RANK=1 mpi 2 -x AXLE_TEST_MPI_KILL_RANK "$AXLE_TEST_BIN" verify --mpi \
+    --format junit --output "$tmp/killed.xml" $run > /dev/null 2>&1; st=$?
+  check "killed rank: mpirun exits non-zero" [ "$st" != 0 ]
+  check "killed rank: no report written" [ ! -e "$tmp/killed.xml" ]
+fi
+
+# usage: --mpi alone runs in one process like a plain run
+"$AXLE" verify --mpi --solver z3 --no-cache rules/examples/transpose_sum.axl > "$tmp/alone.txt"; st=$?
+check "--mpi without mpirun: exit 0" [ "$st" = 0 ]
+check "--mpi without mpirun: the results" grep -q '^axle verify: 2 results: 2 verified' "$tmp/alone.txt"
+
+echo "e2e/verify_mpi: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -5,13 +5,15 @@ benchmark (tools/superopt-families.sh, which runs `axle superopt` on each).
     tools/superopt-families.py N SEED OUTDIR
     tools/superopt-families.py --table RUN.tsv
     tools/superopt-families.py --render RUN.tsv
+    tools/superopt-families.py --row SEARCH.json EXIT EQUIV WALL I NAME FAMILY FORM SHAPES GRAPH
 
 The first writes OUTDIR/NN-FAMILY.axl, one program each, and prints one line per program:
 `FILE<TAB>FAMILY<TAB>FORM<TAB>SHAPES`. The same SEED gives the same programs (the first N
 of a longer run are the same): the benchmark's figures name the programs they came from,
 and anyone can write them again. --table prints the benchmark's table and its last line
 from the run's raw figures (tools/superopt-families.sh writes them); --render prints the
-same as the Markdown section of docs/results-superopt.md.
+same as the Markdown section of docs/results-superopt.md. --row prints one program's line
+of RUN.tsv from `axle superopt --format json`'s report and what the driver saw.
 
 Why these families: a superoptimizer tuned to the exact written forms of its six benchmarks
 is a fuzzer's easy target. The families are the operators of a transformer layer, each in
@@ -19,6 +21,7 @@ the several forms people write it in (a norm by its library name or spelled out,
 `* 0.125` or `/ 8` or folded into an operand, SiLU by name or through exp), with shapes from
 real model configurations. Only the Python standard library.
 """
+import json
 import os
 import random
 import statistics
@@ -188,10 +191,40 @@ FAMILIES = ["projection", "norm", "activation", "gated_mlp", "lora", "attention"
 # run.tsv: KEY<TAB>VALUE lines (n, seed, seconds, jobs, gate, date, machine, load0, load1)
 # and one `prog` line per program: index, name, family, form, shapes, exit status (or
 # `rejected`), naive / greedy / best modelled us, which gave the best (greedy or search),
-# graph-defined kernels, wall seconds, the `axle equiv` verdict of the written graph; a
-# field is '-' where there is nothing (no floor, no graph written).
+# graph-defined kernels, wall seconds, the `axle equiv` verdict of the written graph, the
+# seconds of the floor's full-shape check and of the search (what the floor's check left of
+# the budget); a field is '-' where there is nothing (no floor, no graph written).
 COLS = ["i", "name", "family", "form", "shapes", "exit", "naive", "greedy", "best", "by",
-        "kernels", "wall", "equiv"]
+        "kernels", "wall", "equiv", "floor_check", "search"]
+
+
+def row(path, st, equiv, wall, i, name, fam, form, shapes, mug):
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        d = None
+
+    def us(x):
+        return "-" if x is None else "%.2f" % x
+
+    def secs(x):
+        return "-" if x is None else "%.1f" % x
+    if d is None:
+        fields = ["exit-" + st, "-", "-", "-", "-", "-", "%.1f" % float(wall), equiv, "-", "-"]
+    else:
+        g = d.get("greedy") or {}
+        kernels = "-"
+        if st == "0" and os.path.exists(mug):
+            with open(mug) as f:
+                kernels = str(sum(1 for line in f if line.startswith("  kernel ")))
+        which = "-" if st != "0" else ("greedy" if d.get("best_is_greedy") else "search")
+        fields = [st, us(d.get("naive_time_us")), us(g.get("time_us")),
+                  us(d.get("best_time_us") if st == "0" else None), which, kernels,
+                  "%.1f" % float(wall), equiv, secs(g.get("check_seconds")),
+                  secs(d.get("search_seconds"))]
+    print("\t".join(["prog", i, name, fam, form, shapes] + fields))
+    return 0
 
 
 def num(x):
@@ -244,12 +277,13 @@ def note(r):
 def table(path):
     _, rows = read_run(path)
     hdr = ("#", "program", "form", "exit", "naive_us", "greedy_us", "best_us", "ratio", "kernels",
-           "wall_s", "equiv")
-    fmt = "%-3s %-16s %-26s %4s %9s %9s %9s %6s %7s %7s  %s"
+           "floor_chk_s", "search_s", "wall_s", "equiv")
+    fmt = "%-3s %-16s %-26s %4s %9s %9s %9s %6s %7s %11s %8s %7s  %s"
     print(fmt % hdr)
     for r in rows:
         print(fmt % (r["i"], r["name"], r["form"], r["exit"], r["naive"], r["greedy"], r["best"],
-                     "%.2f" % r["ratio"], r["kernels"], r["wall"], r["equiv"]))
+                     "%.2f" % r["ratio"], r["kernels"], r["floor_check"], r["search"], r["wall"],
+                     r["equiv"]))
     print(summary(rows))
     return 0
 
@@ -274,22 +308,32 @@ def render(path):
     print("graph of the search; *ratio*: written (or naive) / naive, modelled on an H100.")
     print("The raw figures: docs/data/superopt-families.tsv.")
     print()
-    print("| # | program | form | shapes | naive µs | greedy µs | best µs | by | ratio | kernels | wall s | |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| # | program | form | shapes | naive µs | greedy µs | best µs | by | ratio | kernels | floor check s | search s | wall s | |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['i']} | {r['name']} | {r['form']} | {r['shapes']} | {r['naive']} | "
               f"{r['greedy']} | {r['best']} | {r['by']} | {r['ratio']:.2f} | {r['kernels']} | "
-              f"{r['wall']} | {note(r)} |")
+              f"{r['floor_check']} | {r['search']} | {r['wall']} | {note(r)} |")
     print()
     print(f"**{summary(rows)}.**")
+    by_search = sum(r["by"] == "search" for r in rows)
+    budget = num(meta.get("seconds", "-"))
+    starved = sum(1 for r in rows if budget and num(r["search"]) is not None
+                  and num(r["search"]) < budget / 10)
+    print()
+    print(f"The search's own graph beat the greedy floor in {by_search} of {len(rows)} programs; in "
+          f"{starved} the floor's full-shape check left the search less than a tenth of the budget "
+          "(*floor check s*, *search s*: the time limit covers both).")
     return 0
 
 
 def main(argv):
+    if len(argv) == 12 and argv[1] == "--row":
+        return row(*argv[2:])
     if len(argv) == 3 and argv[1] in ("--table", "--render"):
         return table(argv[2]) if argv[1] == "--table" else render(argv[2])
     if len(argv) != 4:
-        sys.stderr.write("usage: superopt-families.py N SEED OUTDIR | --table RUN.tsv | --render RUN.tsv\n")
+        sys.stderr.write("usage: superopt-families.py N SEED OUTDIR | --table RUN.tsv | --render RUN.tsv | --row ...\n")
         return 2
     try:
         n, seed = int(argv[1]), int(argv[2])

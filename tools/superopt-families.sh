@@ -55,7 +55,7 @@ while IFS=$'\t' read -r prog fam form shapes; do
     echo "superopt-families: axle rejects generated program $prog:" >&2
     sed 's/^/  /' "$b.cost.err" >&2
     rejected=$((rejected + 1))
-    printf 'prog\t%s\t%s\t%s\t%s\t%s\trejected\t-\t-\t-\t-\t-\t-\t-\n' "$i" "$(basename "$b")" "$fam" "$form" "$shapes" >>"$tsv"
+    printf 'prog\t%s\t%s\t%s\t%s\t%s\trejected\t-\t-\t-\t-\t-\t-\t-\t-\t-\n' "$i" "$(basename "$b")" "$fam" "$form" "$shapes" >>"$tsv"
     continue
   fi
   t0=$(date +%s.%N)
@@ -69,29 +69,8 @@ while IFS=$'\t' read -r prog fam form shapes; do
     es=$?
     if [ $es -eq 0 ]; then equiv=equivalent; else equiv="not-equivalent(exit-$es)"; fi
   fi
-  python3 - "$b.search.json" "$st" "$equiv" "$wall" "$i" "$(basename "$b")" "$fam" "$form" "$shapes" \
-    "$b.mug" >>"$tsv" <<'PY'
-import json, os, sys
-path, st, equiv, wall, i, name, fam, form, shapes, mug = sys.argv[1:]
-try:
-    d = json.load(open(path))
-except (OSError, ValueError):
-    d = None
-def us(x):
-    return '-' if x is None else '%.2f' % x
-if d is None:
-    row = ['exit-' + st, '-', '-', '-', '-', '-', '%.1f' % float(wall), equiv]
-else:
-    g = d.get('greedy') or {}
-    kernels = '-'
-    if st == '0' and os.path.exists(mug):
-        kernels = str(sum(1 for l in open(mug) if l.startswith('  kernel ')))
-    which = '-' if st != '0' else ('greedy' if d.get('best_is_greedy') else 'search')
-    row = [st, us(d.get('naive_time_us')), us(g.get('time_us')),
-           us(d.get('best_time_us') if st == '0' else None), which, kernels,
-           '%.1f' % float(wall), equiv]
-print('\t'.join(['prog', i, name, fam, form, shapes] + row))
-PY
+  python3 tools/superopt-families.py --row "$b.search.json" "$st" "$equiv" "$wall" "$i" \
+    "$(basename "$b")" "$fam" "$form" "$shapes" "$b.mug" >>"$tsv"
 done <"$w/programs.tsv"
 printf 'load1\t%s\n' "$(cut -d' ' -f1 /proc/loadavg)" >>"$tsv"
 python3 tools/superopt-families.py --table "$tsv" || exit 2

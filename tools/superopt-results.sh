@@ -10,7 +10,9 @@
 # tools/superopt-results.sh --render [OUT.md] — writes the page again from what the last
 # run left in docs/superopt-found/ (the searches' JSON, the costs, the graphs, and run.tsv:
 # the run's options, date, machine and each benchmark's exit status and wall time), without
-# searching; the same files give the same page (tests/e2e/docs_regen.sh checks it).
+# searching; the same files give the same page (tests/e2e/docs_regen.sh checks it). Both
+# end the page with the generality benchmark's section when its figures are recorded
+# (docs/data/superopt-families.tsv, written by tools/superopt-families.sh: see there).
 set -u
 dir=docs/superopt-found
 render=0 out=docs/results-superopt.md
@@ -113,5 +115,9 @@ done
       echo "Nothing better than the naive graph within ${limit} s."
     fi
   done
+  if [ -s docs/data/superopt-families.tsv ]; then
+    echo
+    python3 tools/superopt-families.py --render docs/data/superopt-families.tsv
+  fi
 } >"$out"
 echo "wrote $out" >&2

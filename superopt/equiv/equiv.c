@@ -2,6 +2,7 @@
 #include "superopt/equiv/equiv.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -234,6 +235,8 @@ static int field_test(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, uin
 
 /* ---- field tests on several threads --------------------------------------------------- */
 
+#define NOT_RUN INT_MIN   /* a Batch verdict: the test was not started (the deadline) */
+
 typedef struct Batch {
   const Pair *pr;
   uint64_t P, Q, seed, first;   /* streams first .. first + n - 1 */
@@ -242,6 +245,8 @@ typedef struct Batch {
   char **msg;
   int next;                     /* next index to take (under lock) */
   int stop;                     /* smallest index that differed (under lock); n if none */
+  double deadline;              /* no test starts after it (0: none) */
+  bool late;                    /* a test was not started for the deadline (under lock) */
   pthread_mutex_t lock;
 } Batch;
 
@@ -251,6 +256,7 @@ static void *batch_worker(void *arg) {
     pthread_mutex_lock(&b->lock);
     int i = b->next++;
     bool done = i >= b->n || i > b->stop;   /* later tests cannot change the verdict */
+    if (!done && b->deadline > 0 && ax_clock_s() > b->deadline) b->late = done = true;
     pthread_mutex_unlock(&b->lock);
     if (done) return NULL;
     int v = field_test(b->pr, b->P, b->Q, b->seed, b->first + (uint64_t)i, b->testno0 + i,
@@ -265,16 +271,18 @@ static void *batch_worker(void *arg) {
 /* Runs field tests until T have passed, one has differed, or too many were inconclusive.
  * Streams are consumed in order 1, 2, ... and judged in that order whatever the number of
  * threads, so the verdict and the reported test depend only on the seed. Returns 0 all
- * passed, 1 a difference (*diff owns its report), -1 undecided. */
+ * passed, 1 a difference (*diff owns its report), -1 undecided, -2 the deadline passed
+ * before T had passed (a difference among the tests that ran still counts). */
 static int run_tests(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, int T, int jobs,
-                     int *passed, int *redrawn, char **diff) {
+                     double deadline, int *passed, int *redrawn, char **diff) {
   uint64_t stream = 1;
   *passed = *redrawn = 0;
   *diff = NULL;
   while (*passed < T) {
     int n = T - *passed;
     Batch b = {pr, P, Q, seed, stream, n, *passed + 1, ax_xcalloc((size_t)n, sizeof(int)),
-               ax_xcalloc((size_t)n, sizeof(char *)), 0, n, PTHREAD_MUTEX_INITIALIZER};
+               ax_xcalloc((size_t)n, sizeof(char *)), 0, n, deadline, false, PTHREAD_MUTEX_INITIALIZER};
+    for (int i = 0; i < n; i++) b.verdict[i] = NOT_RUN;
     int nth = jobs < n ? jobs : n;
     if (nth <= 1) {
       batch_worker(&b);
@@ -290,6 +298,7 @@ static int run_tests(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, int 
     stream += (uint64_t)n;
     int status = 0;
     for (int i = 0; i < n && i <= b.stop; i++) {   /* judged in stream order, up to the first difference */
+      if (status == 0 && b.verdict[i] == NOT_RUN) status = -2;   /* the deadline: tests taken in order */
       if (status == 0 && b.verdict[i] > 0) {
         *diff = b.msg[i];
         b.msg[i] = NULL;
@@ -447,6 +456,7 @@ typedef struct Check {
   double need;             /* tests the bound asks for */
   int T;                   /* field tests run */
   bool sqrt_law;           /* the field differs only where sqrt is uninterpreted; the doubles agree */
+  bool late;               /* the deadline stopped the field tests before they decided */
 } Check;
 
 /* Step 1: pair the graphs' inputs and outputs and place both in the Lax fragment. False
@@ -514,8 +524,14 @@ static int field_phase(Check *c) {
   double t0 = ax_clock_s();
   int passed = 0, redrawn = 0;
   char *diff = NULL;
-  int v = run_tests(&c->pr, c->P, c->Q, o->seed, c->T, o->jobs < 1 ? 1 : o->jobs, &passed, &redrawn,
-                    &diff);
+  int v = run_tests(&c->pr, c->P, c->Q, o->seed, c->T, o->jobs < 1 ? 1 : o->jobs, o->deadline,
+                    &passed, &redrawn, &diff);
+  if (v == -2) {
+    say(out, "not established: the time limit passed after %d of %d field tests (%.2f s)\n", passed,
+        c->T, ax_clock_s() - t0);
+    c->late = true;
+    return 2;
+  }
   if (v < 0) {
     say(out, "undecided: divisions by zero in %d draws\n", redrawn);
     return 3;
@@ -631,6 +647,7 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
   if (analyse(&c, d)) {
     bound(&c);
     status = field_phase(&c);
+    if (c.late) *how = AX_EQUIV_LATE;
     if (status < 0) status = float_phase(&c);
     if (status < 0) status = verdict(&c, how);
   }
@@ -815,7 +832,7 @@ static int filter(const AxEquivCtx *c, const AxMugraph *mug, int64_t *scale) {
       *scale = factors[i];
       int passed, redrawn;
       char *diff = NULL;
-      verdict = run_tests(&pr, c->P, c->Q, c->o.seed ^ 0x5ca1ed, 1, 1, &passed, &redrawn, &diff) > 0;
+      verdict = run_tests(&pr, c->P, c->Q, c->o.seed ^ 0x5ca1ed, 1, 1, 0, &passed, &redrawn, &diff) > 0;
       free(diff);
       if (verdict && (sq || c->sqrt_prog) && !c->o.field_only) {
         double rel;

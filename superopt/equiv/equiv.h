@@ -51,6 +51,9 @@ typedef struct AxEquivOpts {
                             excused by the doubles (no "equivalent by testing, no bound"
                             through a sqrt law) but answered with status 2, and without the
                             doubles' run; what a search that writes its result must use */
+  double deadline;       /* ax_clock_s() after which no further field test starts (0: none);
+                            a check it stops is "not established" (status 2, AX_EQUIV_LATE),
+                            so a time limit never turns into "equivalent" */
 } AxEquivOpts;
 
 void ax_equiv_defaults(AxEquivOpts *o);
@@ -70,6 +73,8 @@ typedef enum AxEquivHow {
                            (attention: millions of exponential terms) or --tests ran fewer */
   AX_EQUIV_SQRT_LAW,    /* the field tests differed; the doubles agreed within 1e-6 (a
                            law of sqrt): evidence, not a proof — never with field_only */
+  AX_EQUIV_LATE,        /* not established: the deadline passed before the tests decided
+                           (status 2) */
 } AxEquivHow;
 
 /* ax_equiv_run that also says how an equivalence was reached (*how; may be NULL). */

@@ -264,12 +264,14 @@ int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts
     eo.out = getenv("AXLE_SEARCH_DEBUG") ? stderr : sink;
     eo.jobs = o->jobs < 1 ? 1 : o->jobs;
     eo.field_only = true;   /* never the doubles' "by testing, no bound" through a sqrt */
+    eo.deadline = o->deadline;
     AxDiag dd;
     ax_diag_init(&dd, sink);
     AxEquivHow how = AX_EQUIV_NONE;
     st = ax_equiv_run_how(prog, g, &dd, &eo, &how);
     /* belt and braces: only what exact field tests established is accepted */
     if (st == 0 && how != AX_EQUIV_BOUNDED && how != AX_EQUIV_FIELD) st = 2;
+    if (how == AX_EQUIV_LATE) st = 4;
   }
   ax_arena_free(a);
   return st;
@@ -373,9 +375,11 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     /* a graph modelled no faster than the naive one is never written: not worth a check */
     bool slow = s->found[i].time_s >= r->naive_s && !o->verify_all;
     if (!is_floor && !slow && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
-      pass = ax_search_accept(prog, s->found[i].text, o) == 0;
+      int st = ax_search_accept(prog, s->found[i].text, o);
+      pass = st == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
-      if (!pass) r->rejected_final++;
+      if (st == 4) r->late_final++;
+      else if (!pass) r->rejected_final++;
     }
     if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
     else free(s->found[i].text);

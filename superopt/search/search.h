@@ -59,6 +59,7 @@ typedef struct AxSearchResult {
   long checked;           /* candidates run through the equivalence filter */
   long equivalent;        /* candidates that passed it */
   long rejected_final;    /* best candidates the full-shape check rejected */
+  long late_final;        /* best candidates dropped because o->deadline stopped their check */
   double check_s;         /* seconds in the filter's checks, summed over threads */
   double check_cpu_s;     /* CPU seconds of those checks (independent of the load) */
   double final_s;         /* seconds in the final full-shape checks */
@@ -85,7 +86,7 @@ void ax_search_result_free(AxSearchResult *r);
  * (exponentials: attention) — and the float check passed. Never on the doubles' word
  * alone: a graph that differs in the field where sqrt is uninterpreted is refused (2),
  * even if it agrees within 1e-6 in doubles. Returns ax_equiv_run's status (3: text does
- * not parse or validate). */
+ * not parse or validate), or 4 when o->deadline stopped the field tests before they decided. */
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o);
 
 #endif

@@ -5,9 +5,11 @@
 # equivalent, modelled no slower than the naive graph, emitted by `axle cuda` and run by
 # `axle emulate`, and the same on every run; programs the search has not seen (LoRA with
 # alpha / r, attention with a scaled score, RMSNorm by hand, layer norm) exit 0 with a graph
-# faster than naive under a small --time-limit; a single matmul (nothing to fuse) exits 1
-# saying so; --no-greedy is the search alone. No check here depends on speed: the floor is
-# there whatever the search does in its time.
+# faster than naive under a --time-limit; a single matmul (nothing to fuse) exits 1
+# saying so; --no-greedy is the search alone; a time limit that the floor's check cannot
+# meet costs the result and never writes an unchecked graph. No check here depends on speed:
+# the floor is there whatever the search does in its time, and no check of many field tests
+# fits in a millisecond.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -41,7 +43,7 @@ AXLE_TEST_GREEDY_ONLY=1 "$AXLE" superopt $t/greedy_rmsnorm_by_hand.axl --no-gate
 check "axle ignores the hook" has "$tmp/rel.out" '^greedy graph: .* checked in'
 
 # 2. programs the search has not seen: exit 0, faster than naive, checked, equivalent
-S=("$AXLE" superopt --no-gate --progress never --jobs 2 --time-limit 2)
+S=("$AXLE" superopt --no-gate --progress never --jobs 2 --time-limit 60)
 for p in lora_scaled attention_scaled rmsnorm_by_hand layer_norm; do
   "${S[@]}" $t/greedy_$p.axl --output "$tmp/u-$p.mug" --format json >"$tmp/u-$p.json" 2>/dev/null; st=$?
   check "$p: exit 0" [ "$st" -eq 0 ]
@@ -86,6 +88,22 @@ check "--no-greedy: exit 1 says why" has "$tmp/ng.out" '^nothing better than the
 "${N[@]}" $t/greedy_layer_norm.axl --output "$tmp/g.mug" --format json >"$tmp/g.json" 2>/dev/null; st=$?
 check "floor, no room to search: exit 0" [ "$st" -eq 0 ]
 check "floor, no room to search: the greedy graph is the best" jqt '.best_is_greedy == true' "$tmp/g.json"
+
+# 5. the time limit bounds the whole run: a floor whose check cannot finish within it (1 ms:
+# LoRA's check is 17 field tests of tens of milliseconds each) is not used, nothing is
+# written, exit 1 says why; the JSON says the greedy check's status is 4 (no verdict)
+"$AXLE" superopt --no-gate --progress never --jobs 2 --time-limit 0.001 $t/greedy_lora_scaled.axl \
+  --output "$tmp/late.mug" >"$tmp/late.out" 2>/dev/null; st=$?
+check "time limit shorter than the floor's check: exit 1" [ "$st" -eq 1 ]
+check "time limit shorter than the floor's check: nothing written" test ! -e "$tmp/late.mug"
+check "time limit shorter than the floor's check: said" has "$tmp/late.out" \
+  '^greedy graph: its check did not finish within the time limit'
+check "time limit shorter than the floor's check: exit 1 says why" has "$tmp/late.out" \
+  "^nothing better than the naive graph: the greedy graph's check did not finish in time"
+"$AXLE" superopt --no-gate --progress never --jobs 2 --time-limit 0.001 $t/greedy_lora_scaled.axl \
+  --output "$tmp/late.mug" --format json >"$tmp/late.json" 2>/dev/null
+check "time limit shorter than the floor's check: json check 4" jqt '.greedy.check == 4 and .greedy.time_us == null' "$tmp/late.json"
+check "time limit shorter than the floor's check: json late_final and wall_seconds" jqt '.late_final == 0 and .wall_seconds > 0' "$tmp/late.json"
 
 echo "superopt greedy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -167,6 +167,42 @@ START_TEST(equiv_verdicts) {
 }
 END_TEST
 
+/* A deadline stops the field tests between tests, and a check it stops is no verdict
+ * (status 2, AX_EQUIV_LATE) — for an equivalent pair and for a wrong one alike: a time
+ * limit never becomes "equivalent". A deadline far off changes nothing. */
+START_TEST(equiv_deadline) {
+  AxMugraph *gp = prog(RMS_PROG), *gm = mug(RMS_MUG);
+  ck_assert(gp && gm);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 99;
+  o.out = out;
+  o.jobs = 2;
+  o.deadline = 1e-9;   /* long past */
+  AxEquivHow how = AX_EQUIV_BOUNDED;
+  ck_assert_int_eq(ax_equiv_run_how(gp, gm, &D, &o, &how), 2);
+  ck_assert_int_eq(how, AX_EQUIV_LATE);
+  char *bad = strdup(RMS_MUG);
+  char *at = strstr(bad, "div(acc, r)");
+  memcpy(at, "div(r, acc)", 11);
+  AxMugraph *gb = mug(bad);
+  ck_assert_ptr_nonnull(gb);
+  ck_assert_int_eq(ax_equiv_run_how(gp, gb, &D, &o, &how), 2);
+  ck_assert_int_eq(how, AX_EQUIV_LATE);
+  o.deadline = 1e12;   /* far off */
+  ck_assert_int_eq(ax_equiv_run_how(gp, gm, &D, &o, &how), 0);
+  ck_assert_int_eq(how, AX_EQUIV_BOUNDED);
+  ck_assert_int_eq(ax_equiv_run_how(gp, gb, &D, &o, &how), 1);
+  free(bad);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "not established: the time limit passed after 0 of "));
+  free(buf);
+}
+END_TEST
+
 /* exp of exp is outside the Lax fragment: refused with a located error. */
 START_TEST(lax_refusal) {
   FILE *out = fopen("/dev/null", "w");
@@ -217,6 +253,7 @@ int main(void) {
   tcase_add_test(t, mugraph_float);
   tcase_add_test(t, layout_ops);
   tcase_add_test(t, equiv_verdicts);
+  tcase_add_test(t, equiv_deadline);
   tcase_add_test(t, lax_refusal);
   tcase_add_test(t, test_counts);
   tcase_add_test(t, program_errors);

@@ -2,9 +2,9 @@
 # tools/superopt-time-limit.sh [LIMIT_S] [JOBS] [PROGRAM.axl...] — how long `axle superopt
 # --time-limit LIMIT_S` really runs, and where the time goes: the wall time of the whole
 # command beside the greedy floor's build and full-shape check, the search and the final
-# full-shape check (the JSON's fields). The time limit bounds the greedy build, its check
-# and the search together (the search gets what the floor left); the final check of a
-# search result that beats the floor comes after it. Prints a table; asserts nothing (the
+# full-shape check (the JSON's fields). The time limit bounds the whole run: the greedy
+# build, its check, the search and the final check (a check is stopped between field tests
+# at the deadline, and its graph is then not used). Prints a table; asserts nothing (the
 # tests never assert timings). Default: the benchmarks of superopt/examples and the
 # greedy test programs of tests/superopt, LIMIT_S 1, JOBS 2.
 set -u

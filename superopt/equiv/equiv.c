@@ -252,20 +252,29 @@ typedef struct Batch {
 
 static void *batch_worker(void *arg) {
   Batch *b = arg;
+  ax_values_stop_at(b->deadline);   /* a long matmul stops at the deadline, mid-test */
   for (;;) {
     pthread_mutex_lock(&b->lock);
     int i = b->next++;
     bool done = i >= b->n || i > b->stop;   /* later tests cannot change the verdict */
     if (!done && b->deadline > 0 && ax_clock_s() > b->deadline) b->late = done = true;
     pthread_mutex_unlock(&b->lock);
-    if (done) return NULL;
+    if (done) break;
     int v = field_test(b->pr, b->P, b->Q, b->seed, b->first + (uint64_t)i, b->testno0 + i,
                        &b->msg[i]);
     pthread_mutex_lock(&b->lock);
+    if (b->deadline > 0 && ax_clock_s() > b->deadline) {   /* its values may be cut short: void */
+      free(b->msg[i]);
+      b->msg[i] = NULL;
+      v = NOT_RUN;
+      b->late = true;
+    }
     b->verdict[i] = v;
     if (v > 0 && i < b->stop) b->stop = i;
     pthread_mutex_unlock(&b->lock);
   }
+  ax_values_stop_at(0);
+  return NULL;
 }
 
 /* Runs field tests until T have passed, one has differed, or too many were inconclusive.

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "superopt/ir/ewop.h"
 
 typedef unsigned __int128 u128;
@@ -96,6 +97,14 @@ static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void
   ax_ewop_get(op)->ff_un(d->ctx, n, out, a, !d->primary_only);
 }
 
+/* The calling thread's deadline for field matmuls (ax_values_stop_at): past it, a matmul
+ * stops between row blocks and leaves the rest of its result unset. */
+static _Thread_local double stop_at;
+
+void ax_values_stop_at(double t) { stop_at = t; }
+
+static bool stopped(void) { return stop_at > 0 && ax_clock_s() > stop_at; }
+
 /* Products of residues below 2^32 fit in 64 bits; their sums are kept in 128 bits and
  * reduced once per output element. Rows of the result are computed RB at a time in i-k-j
  * order, so b is streamed row by row (no transposition of large operands). */
@@ -104,6 +113,7 @@ static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void
 static void mm_side(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, size_t n,
                     int side, uint64_t mod, u128 *acc) {
   for (size_t i0 = 0; i0 < m; i0 += RB) {
+    if (stopped()) return;
     size_t rb = m - i0 < RB ? m - i0 : RB;
     memset(acc, 0, rb * n * sizeof *acc);
     for (size_t l = 0; l < k; l++) {
@@ -151,7 +161,7 @@ static void mm_dot(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, si
       AxFF v = y[l * n + j];
       bt[j * k + l] = side ? (v.q == AX_FF_UNDEF ? 0 : v.q) : v.p;
     }
-  for (size_t i = 0; i < m; i++) {
+  for (size_t i = 0; i < m && !(i % RB == 0 && stopped()); i++) {
     for (size_t l = 0; l < k; l++) {
       AxFF v = x[i * k + l];
       ar[l] = side ? (v.q == AX_FF_UNDEF ? 0 : v.q) : v.p;

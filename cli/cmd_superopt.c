@@ -157,7 +157,7 @@ int ax_cmd_superopt(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
-  if (!p) {
+  if (!p || !ax_search_supported(p, &d)) {
     ax_arena_free(a);
     return 3;
   }

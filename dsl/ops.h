@@ -81,8 +81,8 @@ typedef enum {
   X(MUL, "mul", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
   X(DIV, "div", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
   X(REM, "rem", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                        \
-  X(MAX, "max", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                        \
-  X(MIN, "min", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                        \
+  X(MAX, "max", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
+  X(MIN, "min", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
   X(NEG, "neg", NULL, R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)             \
   X(ABS, "abs", NULL, R_, 1, 1, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                        \
   X(EXP, "exp", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
@@ -119,13 +119,15 @@ typedef enum {
   X(REPEAT, "repeat", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_AXIS | AX_TA_TIMES, AX_TC_LAYOUT) \
   X(LOG, "log", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                       \
   X(POW, "pow", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                         \
-  X(RSQRT, "rsqrt", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                   \
+  X(RSQRT, "rsqrt", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
   X(RESHAPE_SPLIT, "reshape_split", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(RESHAPE_MERGE, "reshape_merge", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(GATHER, "gather", NULL, R_, 2, 2, AX_ET_GATHER, 0, 0, 0, AX_TC_NONE)                \
   X(SCATTER, "scatter", NULL, R_, 3, 3, AX_ET_SCATTER, 0, 0, 0, AX_TC_NONE)                \
   X(FLATTEN, "flatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                 \
-  X(UNFLATTEN, "unflatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)
+  X(UNFLATTEN, "unflatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)             \
+  X(TANH, "tanh", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                \
+  X(LOGISTIC, "logistic", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

@@ -1130,7 +1130,9 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
          t->o.f32 ? "f32 accumulator" : ax_dtype_name(n->dtype), ax_mug_phase_name(n->phase));
   }
   for (int i = 0; i < k->nnodes; i++)
-    if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP) line(e, "float r%d;", i);
+    /* inline constants of a thread graph are literals, not registers */
+    if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP && !ax_pop_literal(k->nodes[i].op))
+      line(e, "float r%d;", i);
   line(e, "(void)tid;");
 }
 

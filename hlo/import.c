@@ -352,14 +352,17 @@ static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why
   return NULL;
 }
 
-/* add subtract multiply divide: the infix operators; literals broadcast. */
+/* add subtract multiply divide (the infix operators), maximum minimum (max, min); literals
+ * broadcast. */
 static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
-  static const struct { const char *op, *infix; } infix[] = {
-    {"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"},
+  static const struct { const char *op, *fmt; } forms[] = {
+    {"add", "%s + %s"}, {"subtract", "%s - %s"}, {"multiply", "%s * %s"}, {"divide", "%s / %s"},
+    {"maximum", "max(%s, %s)"}, {"minimum", "min(%s, %s)"},
   };
-  const char *sym = NULL;
-  for (size_t k = 0; k < AX_COUNTOF(infix); k++)
-    if (strcmp(infix[k].op, i->opcode) == 0) sym = infix[k].infix;
+  const char *fmt = NULL;
+  for (size_t k = 0; k < AX_COUNTOF(forms); k++)
+    if (strcmp(forms[k].op, i->opcode) == 0) fmt = forms[k].fmt;
+  AX_ASSERT(fmt);
   if (ops[0]->kind == V_LIT && ops[1]->kind == V_LIT) {
     *why = "computes on constants only";
     return NULL;
@@ -391,16 +394,16 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
     for (int a2 = 0; a2 < q; a2++)
       if (lb.size[a2] > r.size[a2]) r.size[a2] = lb.size[a2];
   }
-  Val *v = let(im, i, ax_arena_printf(im->a, "%s %s %s", a->text, sym, b->text));
+  Val *v = let(im, i, ax_arena_printf(im->a, fmt, a->text, b->text));
   v->lay = r;
   return v;
 }
 
-/* negate exponential sqrt rsqrt logistic: a template around the operand. */
+/* negate exponential sqrt rsqrt tanh logistic: a template around the operand. */
 static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"negate", "-%s"}, {"exponential", "exp(%s)"}, {"sqrt", "sqrt(%s)"},
-    {"rsqrt", "1 / sqrt(%s)"}, {"logistic", "1 / (1 + exp(-%s))"},
+    {"rsqrt", "rsqrt(%s)"}, {"tanh", "tanh(%s)"}, {"logistic", "logistic(%s)"},
   };
   if (ops[0]->kind == V_LIT) {
     *why = "computes on constants only";
@@ -681,8 +684,9 @@ static Val *h_call(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
 static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"parameter", h_parameter}, {"constant", h_constant},
   {"add", h_binary}, {"subtract", h_binary}, {"multiply", h_binary}, {"divide", h_binary},
+  {"maximum", h_binary}, {"minimum", h_binary},
   {"negate", h_unary}, {"exponential", h_unary}, {"sqrt", h_unary}, {"rsqrt", h_unary},
-  {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
+  {"tanh", h_unary}, {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
   {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},
   {"get-tuple-element", h_gte}, {"fusion", h_call}, {"call", h_call},

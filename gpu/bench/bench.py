@@ -52,8 +52,9 @@ import tempfile
 
 TOL = {"f16": 2e-2, "bf16": 8e-2, "f32": 1e-4}
 TORCH_DTYPE = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
-OPS = {"add", "sub", "mul", "div", "neg", "exp", "square", "sqrt", "silu", "matmul", "sum",
-       "mean", "rms_norm", "reshape", "broadcast", "repeat", "concat"}
+OPS = {"add", "sub", "mul", "div", "max", "min", "neg", "exp", "square", "sqrt", "rsqrt",
+       "silu", "tanh", "logistic", "matmul", "sum", "mean", "rms_norm", "reshape", "broadcast",
+       "repeat", "concat"}
 
 
 class BadManifest(Exception):
@@ -105,12 +106,17 @@ def program_source(m):
         if op in ("add", "sub", "mul", "div"):
             sym = {"add": "+", "sub": "-", "mul": "*", "div": "/"}[op]
             e = f"({a[0]} {sym} {a[1]})"
+        elif op in ("max", "min"):
+            # torch.maximum/minimum propagate NaN, as axle's max and min do
+            e = f"torch.{op}imum(ax_t({a[0]}, {a[1]}), ax_t({a[1]}, {a[0]}))"
         elif op == "neg":
             e = f"(-{a[0]})"
         elif op == "square":
             e = f"({a[0]} * {a[0]})"
-        elif op in ("exp", "sqrt"):
+        elif op in ("exp", "sqrt", "rsqrt", "tanh"):
             e = f"torch.{op}({a[0]})"
+        elif op == "logistic":
+            e = f"torch.sigmoid({a[0]})"
         elif op == "silu":
             e = f"torch.nn.functional.silu({a[0]})"
         elif op == "matmul":
@@ -141,6 +147,11 @@ def ax_sum(x, axis, to):
     n = x.shape[axis]
     y = x.float().unflatten(axis, (n // to, to)).sum(dim=axis)
     return y
+def ax_t(x, like):
+    # a literal operand of max/min as a tensor (torch.maximum takes tensors only)
+    if torch.is_tensor(x):
+        return x
+    return torch.full_like(like, x) if torch.is_tensor(like) else torch.tensor(x)
 def ax_mean(x, axis):
     return x.float().mean(dim=axis, keepdim=True)
 def ax_rms_norm(x, axis):

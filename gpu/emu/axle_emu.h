@@ -16,7 +16,8 @@
 //     emulation computes wrong values where the GPU might by chance not.
 //     A block in which some threads return while others wait at a barrier is reported as
 //     barrier divergence (exit 5);
-//   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf;
+//   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf/
+//     tanhf/fmaxf/fminf (the host's) and rsqrtf (CUDA's alone: 1 / sqrtf here);
 //   * cp.async (ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N>): per thread,
 //     copies in flight are recorded and their destination poisoned (nan) until the
 //     wait_group that completes them (see cp_async below);
@@ -65,6 +66,10 @@ struct __half {
 struct __nv_bfloat16 {
   uint16_t x;
 };
+
+// CUDA's reciprocal square root; the host library has none. The device's is within 2 ulp
+// of the exact value, as this is, so the emulation's tolerance covers both.
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 
 inline __half __float2half_rn(float f) {
   uint32_t x;

@@ -8,12 +8,17 @@
  *                                           (lax.h) keeps a second exp off every path;
  *   silu(x, y) = (x · ω^y / (1 + ω^y), undefined)   — silu(v) = v·e^v / (1 + e^v), which
  *                                           has the form of Mirage's Equation 2;
+ *   logistic(x, y) = (ω^y / (1 + ω^y), undefined), tanh(x, y) = ((ω^2y - 1) / (ω^2y + 1),
+ *                                           undefined) — the same one-exponential form;
  *   sqrt(x, y) = (H_p(x), H_q(y))          — sqrt is outside the Lax fragment: it is read as
  *                                           an uninterpreted function, H a keyed random
  *                                           function (ChaCha20). Two graphs agree on it
  *                                           exactly when they take the square root of the
  *                                           same quantity. (Mirage uses x^((p+1)/4), which
  *                                           is a square root only for quadratic residues.)
+ *   rsqrt(x, y) = (1 / H_p(x), 1 / H_q(y)) — one over sqrt's function, so rsqrt(v) = 1/sqrt(v).
+ * max and min have no reading (no order): ewop.c's field functions make a test that runs
+ * them inconclusive, and the Lax check refuses them first.
  * Division by zero on the p side (probability about 1/p per division) makes the whole
  * test inconclusive: it is counted in AxField.divzero and the caller draws a new test.
  * A zero divisor on the q side only makes that q component undefined.

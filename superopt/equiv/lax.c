@@ -108,6 +108,14 @@ static void lax_error(A *s, AxSpan at, const char *what, const char *where) {
   s->ok = false;
 }
 
+static void order_error(A *s, AxSpan at, const char *what, const char *where) {
+  ax_diag_error(s->d, at,
+                "%s in %s: it needs an order, which the finite field Zp x Zq lacks, so random "
+                "testing cannot decide a graph that uses max or min; axle refuses it",
+                what, where);
+  s->ok = false;
+}
+
 /* The unary operator op (its row's rule) applied to a. */
 static AxLaxVal unary(A *s, AxOp op, const AxLaxVal *a, AxSpan at, const char *where) {
   AxLaxVal v = *a;
@@ -123,15 +131,25 @@ static AxLaxVal unary(A *s, AxOp op, const AxLaxVal *a, AxSpan at, const char *w
   }
   case AX_EWOP_LAX_EXP:
   case AX_EWOP_LAX_EXP_RATIO:
+  case AX_EWOP_LAX_EXP_TANH:
     if (a->nexp >= 1) lax_error(s, at, ax_op_pname(op), where);
     v.exp = true;
     v.nexp = a->nexp + 1;
-    v.kn = 1;
-    /* silu: v·e^v / (1 + e^v) has two exponential terms in its denominator */
-    v.kd = rule == AX_EWOP_LAX_EXP_RATIO ? 2 : 1;
+    /* tanh: e^2v - 1 has two exponential terms in its numerator (e^2v and e^0) */
+    v.kn = rule == AX_EWOP_LAX_EXP_TANH ? 2 : 1;
+    /* silu, logistic, tanh: 1 + e^v (e^2v + 1) has two exponential terms */
+    v.kd = rule == AX_EWOP_LAX_EXP ? 1 : 2;
     /* exponent g/h: its degree is that of a's representation */
-    v.den = rule == AX_EWOP_LAX_EXP_RATIO ? (a->vary | a->den | 1u << 31) : 0;
+    v.den = rule == AX_EWOP_LAX_EXP ? 0 : (a->vary | a->den | 1u << 31);
     break;
+  case AX_EWOP_LAX_ORDER:
+    order_error(s, at, ax_op_pname(op), where);
+    break;
+  case AX_EWOP_LAX_OPAQUE_INV: {
+    /* 1 / H(a): the uninterpreted function's value as a denominator */
+    AxLaxVal h = unary(s, AX_OP_SQRT, a, at, where), one = constant();
+    return combine(&one, &h, AX_EWOP_LAX_QUOTIENT, 0, 0, 0);
+  }
   case AX_EWOP_LAX_OPAQUE:
     /* an uninterpreted function: a fresh variable per distinct argument */
     s->sqrt_used = true;
@@ -231,7 +249,10 @@ static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const 
                          const char *where) {
   const AxEwOp *e = ax_ewop_get(op);
   AxLaxVal v;
-  if (e && e->arity == 2) v = combine(in[0], in[1], e->lax, sh[0]->rank, sh[1]->rank, out->rank);
+  if (e && e->arity == 2 && e->lax == AX_EWOP_LAX_ORDER) {
+    order_error(s, sp, ax_op_pname(op), where);
+    v = combine(in[0], in[1], AX_EWOP_LAX_SUM, sh[0]->rank, sh[1]->rank, out->rank);
+  } else if (e && e->arity == 2) v = combine(in[0], in[1], e->lax, sh[0]->rank, sh[1]->rank, out->rank);
   else if (e) v = unary(s, op, in[0], sp, where);
   else v = pop_val(s, ax_pop_get(op)->lax, at, in, sh, nin, out, sp, where);
   v.vary = mask_shape(v.vary, out);

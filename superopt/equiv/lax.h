@@ -1,9 +1,11 @@
 /* lax.h — the Lax fragment check and the number of random tests (Mirage §5).
  *
  * Lax fragment (Mirage Def. 5.1): multi-linear operators, division, and at most one
- * exponentiation on every path from an input to an output. silu(v) = v·e^v/(1+e^v)
- * counts as one exponentiation. sqrt (and so rms_norm, mean-free rms accumulators) is
- * outside the fragment; axle reads it as an uninterpreted function (field.h) and says so.
+ * exponentiation on every path from an input to an output. silu(v) = v·e^v/(1+e^v),
+ * logistic(v) = e^v/(1+e^v) and tanh(v) = (e^2v-1)/(e^2v+1) count as one exponentiation.
+ * sqrt (and so rms_norm, mean-free rms accumulators, rsqrt = 1/sqrt) is outside the
+ * fragment; axle reads it as an uninterpreted function (field.h) and says so. max and min
+ * need an order, which the field lacks: a graph using them is refused.
  *
  * The test count. Theorem 2 (arXiv v3 form) bounds the probability that one random test
  * in Zp x Zq misses a difference between two Lax graphs, for every output element whose

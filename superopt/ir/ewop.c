@@ -36,6 +36,31 @@ static void f64_silu(size_t n, double *o, const double *x) {
   for (size_t i = 0; i < n; i++) o[i] = x[i] / (1.0 + exp(-x[i]));
 }
 
+/* rsqrt(x) = 1 / sqrt(x) */
+static void f64_rsqrt(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = 1.0 / sqrt(x[i]);
+}
+static void f64_tanh(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = tanh(x[i]);
+}
+/* logistic(x) = 1 / (1 + e^-x), XLA's name for the sigmoid */
+static void f64_logistic(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + exp(-x[i]));
+}
+/* max and min propagate NaN, as XLA's maximum and minimum do (C's fmax would drop it) */
+static void f64_max(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) {
+    double a = x[i * sx], b = y[i * sy];
+    o[i] = isnan(a) || isnan(b) ? a + b : a > b ? a : b;
+  }
+}
+static void f64_min(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) {
+    double a = x[i * sx], b = y[i * sy];
+    o[i] = isnan(a) || isnan(b) ? a + b : a < b ? a : b;
+  }
+}
+
 /* ---- Zp x Zq (field.h, Mirage Table 3) ------------------------------------------------ */
 
 static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) { return a * b % m; }
@@ -135,9 +160,17 @@ static void ff_square(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q)
   }
 }
 
-/* exp(x, y) = (ω^y, undefined); silu(x, y) = (x·ω^y / (1 + ω^y), undefined). An operand
+/* The functions of one exponential, each the real identity written with the field's
+ * exp(x, y) = ω^y (field.h):
+ *   exp(x, y)      = (ω^y, undefined)
+ *   silu(x, y)     = (x·ω^y / (1 + ω^y), undefined)          silu(v) = v·e^v / (1 + e^v)
+ *   logistic(x, y) = (ω^y / (1 + ω^y), undefined)            σ(v) = e^v / (1 + e^v)
+ *   tanh(x, y)     = ((ω^2y - 1) / (ω^2y + 1), undefined)    tanh(v) = (e^2v - 1) / (e^2v + 1)
+ * The denominators are never zero: -1 is no q-th root of unity (q is odd). An operand
  * without a q component has no exponent: that test says nothing (counted in divzero). */
-static void ff_exponent(AxField *f, size_t n, AxFF *o, const AxFF *x, bool silu) {
+typedef enum { EXP_PLAIN, EXP_SILU, EXP_LOGISTIC, EXP_TANH } ExpForm;
+
+static void ff_exponent(AxField *f, size_t n, AxFF *o, const AxFF *x, ExpForm form) {
   uint64_t p = f->p;
   for (size_t i = 0; i < n; i++) {
     AxFF u = x[i];
@@ -146,22 +179,34 @@ static void ff_exponent(AxField *f, size_t n, AxFF *o, const AxFF *x, bool silu)
       o[i] = (AxFF){0, AX_FF_UNDEF};
       continue;
     }
-    uint64_t w = ax_field_exp(f, u.q);
-    /* silu: 1 + w != 0, as -1 is no q-th root of unity */
-    uint32_t r = silu ? (uint32_t)mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p) : (uint32_t)w;
-    o[i] = (AxFF){r, AX_FF_UNDEF};
+    uint64_t y = form == EXP_TANH ? (2 * (uint64_t)u.q) % f->q : u.q;
+    uint64_t w = ax_field_exp(f, (uint32_t)y), r = w;
+    if (form == EXP_SILU) r = mulm(mulm(u.p, w, p), ax_field_inv(1 + w, p), p);
+    else if (form == EXP_LOGISTIC) r = mulm(w, ax_field_inv(1 + w, p), p);
+    else if (form == EXP_TANH) r = mulm((w + p - 1) % p, ax_field_inv(1 + w, p), p);
+    o[i] = (AxFF){(uint32_t)r, AX_FF_UNDEF};
   }
 }
 
 /* reads_q: the caller always keeps the operand's q, whatever keep_q says */
 static void ff_exp(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
   (void)keep_q;
-  ff_exponent(f, n, o, x, false);
+  ff_exponent(f, n, o, x, EXP_PLAIN);
 }
 
 static void ff_silu(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
   (void)keep_q;
-  ff_exponent(f, n, o, x, true);
+  ff_exponent(f, n, o, x, EXP_SILU);
+}
+
+static void ff_logistic(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  (void)keep_q;
+  ff_exponent(f, n, o, x, EXP_LOGISTIC);
+}
+
+static void ff_tanh(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  (void)keep_q;
+  ff_exponent(f, n, o, x, EXP_TANH);
 }
 
 /* sqrt(x, y) = (H_p(x), H_q(y)): a keyed random function stands for it (field.h). */
@@ -173,6 +218,43 @@ static void ff_sqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
     o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 1, u.p) % p),
                   qdef ? (uint32_t)(ax_rng_hash(&f->hash, 2, u.q) % q) : AX_FF_UNDEF};
   }
+}
+
+/* rsqrt(x, y) = (1 / H_p(x), 1 / H_q(y)): the inverse of sqrt's random function, so that
+ * rsqrt(v) and 1 / sqrt(v) agree. A zero H_p(x) is a division by zero (the test is
+ * inconclusive, counted in divzero); a zero H_q(y) leaves that q component undefined. */
+static void ff_rsqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i];
+    uint64_t hp = ax_rng_hash(&f->hash, 1, u.p) % p;
+    bool qdef = u.q != AX_FF_UNDEF && keep_q;
+    uint64_t hq = qdef ? ax_rng_hash(&f->hash, 2, u.q) % q : 0;
+    if (hp == 0) f->divzero++;
+    o[i] = (AxFF){hp ? (uint32_t)ax_field_inv(hp, p) : 0,
+                  qdef && hq ? (uint32_t)ax_field_inv(hq, q) : AX_FF_UNDEF};
+  }
+}
+
+/* max and min: a finite field has no order, so no value here means max(a, b). The Lax
+ * check (lax.c, AX_EWOP_LAX_ORDER) refuses a graph that uses them before any test runs;
+ * should a test run one anyway, every element makes it inconclusive (divzero), so that it
+ * can never pass. */
+static void ff_order(AxField *f, size_t n, AxFF *o) {
+  f->divzero += n ? n : 1;
+  for (size_t i = 0; i < n; i++) o[i] = (AxFF){0, AX_FF_UNDEF};
+}
+
+static void ff_max(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  (void)x, (void)sx, (void)y, (void)sy, (void)keep_q;
+  ff_order(f, n, o);
+}
+
+static void ff_min(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  (void)x, (void)sx, (void)y, (void)sy, (void)keep_q;
+  ff_order(f, n, o);
 }
 
 /* ---- the rows ------------------------------------------------------------------------- */
@@ -201,6 +283,20 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
     [AX_OP_SILU] = {.op = AX_OP_SILU, UNARY(silu), .reads_q = true, .lax = AX_EWOP_LAX_EXP_RATIO,
                     .abs = AX_EWOP_ABS_OPAQUE, .flops = 6, .insert = 3,
                     .cuda = "a0 / (1.0f + expf(-a0))"},
+    [AX_OP_RSQRT] = {.op = AX_OP_RSQRT, UNARY(rsqrt), .lax = AX_EWOP_LAX_OPAQUE_INV,
+                     .abs = AX_EWOP_ABS_OPAQUE, .flops = 4, .insert = 5, .cuda = "rsqrtf(a0)"},
+    [AX_OP_TANH] = {.op = AX_OP_TANH, UNARY(tanh), .reads_q = true, .lax = AX_EWOP_LAX_EXP_TANH,
+                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 6, .insert = 6, .cuda = "tanhf(a0)"},
+    [AX_OP_LOGISTIC] = {.op = AX_OP_LOGISTIC, UNARY(logistic), .reads_q = true,
+                        .lax = AX_EWOP_LAX_EXP_RATIO, .abs = AX_EWOP_ABS_OPAQUE, .flops = 5,
+                        .insert = 7, .cuda = "1.0f / (1.0f + expf(-a0))"},
+    /* NaN in, NaN out (XLA's maximum/minimum); fmaxf alone would return the other operand */
+    [AX_OP_MAX] = {.op = AX_OP_MAX, BINARY(max), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
+                   .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fmaxf(a0, a1)"},
+    [AX_OP_MIN] = {.op = AX_OP_MIN, BINARY(min), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
+                   .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fminf(a0, a1)"},
 };
 
 #undef BINARY

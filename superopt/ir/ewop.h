@@ -1,14 +1,15 @@
 /* ewop.h — the program-level element-wise operators of the superoptimizer: one row each.
  *
  * An element-wise operator of programs, kernel graphs and block graphs (class AX_TC_UNARY
- * or AX_TC_BINARY of dsl/ops.h: add, sub, mul, div, neg, exp, square, sqrt, silu) means
+ * or AX_TC_BINARY of dsl/ops.h: add, sub, mul, div, max, min, neg, exp, square, sqrt, rsqrt,
+ * silu, tanh, logistic) means
  * something in every layer of superopt/ and gpu/. Its row says all of it, and each layer
  * reads the row instead of switching over operators:
  *
  *   float domain (values.c)   f64_un / f64_bin: the double function over runs of elements
  *   field domain (values.c)   ff_un / ff_bin: the Zp x Zq function (field.h, Mirage Table 3);
  *                             reads_q: it reads its operand's secondary component as an
- *                             exponent (exp, silu), so that component must be computed
+ *                             exponent (exp, silu, tanh, logistic), so that component must be computed
  *                             (interp.c's liveness) and its own is undefined
  *   Lax analysis (lax.c)      lax: how the abstract value (degree, exponential terms,
  *                             denominators) of the result follows from its operands'
@@ -38,8 +39,13 @@ typedef enum {
   AX_EWOP_LAX_PRODUCT,     /* binary: a product (mul); unary: the operand times itself (square) */
   AX_EWOP_LAX_QUOTIENT,    /* binary: a quotient (div) */
   AX_EWOP_LAX_EXP,         /* one exponentiation of the operand (exp) */
-  AX_EWOP_LAX_EXP_RATIO,   /* v·e^v / (1 + e^v): an exponentiation with a denominator (silu) */
+  AX_EWOP_LAX_EXP_RATIO,   /* v·e^v / (1 + e^v): an exponentiation with a denominator (silu,
+                              and e^v / (1 + e^v): logistic) */
+  AX_EWOP_LAX_EXP_TANH,    /* (e^2v - 1) / (e^2v + 1): two exponential terms over two (tanh) */
   AX_EWOP_LAX_OPAQUE,      /* outside the fragment: an uninterpreted function (sqrt) */
+  AX_EWOP_LAX_OPAQUE_INV,  /* one over an uninterpreted function: 1 / sqrt (rsqrt) */
+  AX_EWOP_LAX_ORDER,       /* needs an order, which a finite field lacks (max, min): the
+                              Lax check refuses the graph, so the test cannot decide it */
 } AxEwLax;
 
 /* The abstract expression (prune.h) of the result. */
@@ -48,7 +54,8 @@ typedef enum {
   AX_EWOP_ABS_ADD,         /* an addition (add; sub, constants dropped) */
   AX_EWOP_ABS_POWER,       /* a product of operand powers abs_pow[0], abs_pow[1] (mul, div, square) */
   AX_EWOP_ABS_EXP,         /* exp, which turns an addition into a product (eq_exp_add) */
-  AX_EWOP_ABS_OPAQUE,      /* a function of its operand known only by its name (sqrt, silu) */
+  AX_EWOP_ABS_OPAQUE,      /* a function of its operands known only by its name (sqrt, silu,
+                              rsqrt, tanh, logistic, max, min) */
 } AxEwAbs;
 
 typedef struct AxEwOp {
@@ -64,7 +71,8 @@ typedef struct AxEwOp {
   void (*ff_un)(AxField *f, size_t n, AxFF *out, const AxFF *a, bool keep_q);
   void (*ff_bin)(AxField *f, size_t n, AxFF *out, const AxFF *a, size_t sa, const AxFF *b, size_t sb,
                  bool keep_q);
-  bool reads_q;            /* the operand's secondary component is an exponent (exp, silu) */
+  bool reads_q;            /* the operand's secondary component is an exponent (exp, silu,
+                              tanh, logistic) */
   AxEwLax lax;
   AxEwAbs abs;
   int abs_pow[2];          /* AX_EWOP_ABS_POWER: the operands' exponents */

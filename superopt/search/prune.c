@@ -8,8 +8,8 @@
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 
-/* ORDER KIND. K_UF: an uninterpreted function of one argument, the operator in n (sqrt,
- * silu: AX_EWOP_ABS_OPAQUE). */
+/* ORDER KIND. K_UF: an uninterpreted function of its one or two arguments (sorted when the
+ * operator commutes), the operator in n (sqrt, silu, max: AX_EWOP_ABS_OPAQUE). */
 enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF };
 
 typedef struct Term {
@@ -254,7 +254,11 @@ static int elementwise(AxAbs *t, const AxEwOp *e, const AxAId *in) {
   case AX_EWOP_ABS_ADD: return add(t, in[0], in[1]);
   case AX_EWOP_ABS_POWER: return mul_pow(t, in[0], e->abs_pow[0], e->arity > 1 ? in[1] : -1, e->abs_pow[1]);
   case AX_EWOP_ABS_EXP: return expo(t, in[0]);
-  case AX_EWOP_ABS_OPAQUE: return mk(t, K_UF, e->op, in, NULL, 1);
+  case AX_EWOP_ABS_OPAQUE: {
+    int a[2] = {in[0], e->arity > 1 ? in[1] : -1};
+    if (e->arity > 1 && e->commutes && a[1] < a[0]) a[0] = in[1], a[1] = in[0];
+    return mk(t, K_UF, e->op, a, NULL, e->arity);
+  }
   }
   AX_UNREACHABLE();
   return -1;
@@ -392,7 +396,10 @@ void ax_prune_print(FILE *out, const AxAbs *t, AxAId e) {
     return;
   case K_EXP: case K_UF:
     fprintf(out, "%s(", x->kind == K_EXP ? "exp" : ax_op_pname((AxOp)x->n));
-    ax_prune_print(out, t, args(t, x)[0]);
+    for (int i = 0; i < x->nargs; i++) {
+      if (i) fputs(", ", out);
+      ax_prune_print(out, t, args(t, x)[i]);
+    }
     fputs(")", out);
     return;
   case K_ADD: case K_MUL:

@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/hooks.h"
 #include "superopt/equiv/equiv.h"
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/search/canon.h"
 #include "superopt/search/generate.h"
@@ -298,7 +299,23 @@ static void inject(SearchState *s) {
   s->nfound++;
 }
 
+bool ax_search_supported(const AxMugraph *prog, AxDiag *d) {
+  bool ok = true;
+  for (int i = 0; i < prog->nstmts; i++) {
+    const AxKStmt *st = &prog->stmts[i];
+    const AxEwOp *e = st->kind == AX_KS_OP ? ax_ewop_get(st->op) : NULL;
+    if (!e || e->lax != AX_EWOP_LAX_ORDER) continue;
+    ax_diag_error(d, st->span,
+                  "superopt cannot search a program that uses %s: it needs an order, which the "
+                  "equivalence check's finite field lacks, so no graph found could be proved",
+                  ax_op_pname(st->op));
+    ok = false;
+  }
+  return ok;
+}
+
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {
+  if (!ax_search_supported(prog, d)) return false;
   SearchState *s = calloc(1, sizeof *s);
   s->prog = prog;
   s->o = o;

@@ -74,6 +74,12 @@ typedef struct AxSearchResult {
   bool pin_reached;       /* o->pin: a candidate with its canonical key was generated */
 } AxSearchResult;
 
+/* Whether the search can take validated program prog: false (after reporting each
+ * offending statement through d) when prog uses an operator the equivalence check cannot
+ * decide (max, min: ewop.h's AX_EWOP_LAX_ORDER), for no graph found from it could be proved.
+ * ax_search_run asks it first. */
+bool ax_search_supported(const AxMugraph *prog, AxDiag *d);
+
 /* Runs the search on validated program prog. Returns false (after reporting through d)
  * only when the program uses what the search cannot handle; r is then untouched. */
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r);

@@ -4,7 +4,9 @@
 # reduced). QKNorm in f16 overflows in the μGraph itself (every output is nan, and the
 # emulation must give nan at the same places), so it also runs in bf16
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
-# pre-defined operator runs once (tests/gpu/predefined.mug); tests/gpu/dbuf.mug runs the
+# pre-defined operator runs once (tests/gpu/predefined.mug), and so do the element-wise
+# operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, also fused;
+# with max turned into min in the generated source it must differ); tests/gpu/dbuf.mug runs the
 # double-buffered loads at their edges (odd loop counts, 8-, 4-byte and ragged rows, f32,
 # bf16, a loop of one iteration).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
@@ -21,7 +23,7 @@ if ! command -v "${CXX:-g++}" >/dev/null; then
 fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
-         tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum; do
+         tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -43,6 +45,12 @@ check "mutant: the partial-sum barriers were removed" test "$(wc -l <"$tmp/rs2.c
 check "missing partial-sum barrier: exit 1" test $? -eq 1
 check "missing partial-sum barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
 # mutated generated sources
+"$AXLE" cuda tests/gpu/vocab.mug --output "$tmp/v.cu"
+sed 's/fmaxf(/fminf(/g' "$tmp/v.cu" >"$tmp/v2.cu"
+check "mutant: max made min" test -n "$(diff "$tmp/v.cu" "$tmp/v2.cu")"
+"$AXLE" emulate tests/gpu/vocab.mug --source "$tmp/v2.cu" >"$tmp/out" 2>&1
+check "max made min: exit 1" test $? -eq 1
+check "max made min: the clipped output differs" has "$tmp/out" "output 'c' f16: max relative error .* at"
 r=$ex/rmsnorm_linear.mug
 "$AXLE" cuda "$r" --output "$tmp/r.cu"
 grep -v "reads 'x'" "$tmp/r.cu" >"$tmp/nobarrier.cu"

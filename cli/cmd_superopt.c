@@ -5,6 +5,11 @@
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
  *                 [--progress auto|always|never] [--found-dir DIR] [--no-greedy]
+ *   axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [--time-limit S]
+ *                 [--jobs N] [--format text|json] [the search's options]
+ *       a whole module, region by region (superopt/search/partition.h, run_module below):
+ *       DIR/R.axl and DIR/R.mug per region, DIR/module.axl and module.mug, report.json;
+ *       0 some region's graph written, 1 none, 3 bad input or an unusable DIR.
  *   axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N] [--time-limit S]
  *       reachability, not a search: does the generator build GRAPH (its kernel headers
  *       pinned, search.h AxSearchOpts.pin)? 0 yes, 1 no, 3 bad input.
@@ -201,7 +206,8 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   AxDiag d;
   ax_diag_init(&d, stderr);
   AxHloProgram hp;
-  bool hlo = !ax_files_is_program(file) ? false : strlen(file) > 4 && strcmp(file + strlen(file) - 4, ".hlo") == 0;
+  size_t fl = strlen(file);
+  bool hlo = fl > 4 && strcmp(file + fl - 4, ".hlo") == 0;   /* its lines are reported */
   AxMugraph *p = hlo ? ax_files_import_hlo(a, &d, file, &hp) : ax_files_load_program(a, &d, file, prog_name);
   AxPartition part;
   if (!p || !ax_partition_split(a, &d, p, max_ops, o->target, &part)) {

@@ -1,9 +1,11 @@
 /* cmd_cuda.c — `axle cuda` (docs/gpu.md).
  *
- *   axle cuda (GRAPH.mug | PROGRAM.axl|MODULE.hlo) --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
+ *   axle cuda (GRAPH.mug | DIR | PROGRAM.axl|MODULE.hlo) --output FILE.cu [--target sm_90|sm_80] [--header FILE.h]
  *             [--program PROGRAM.axl [--program-name NAME]] [--single-buffer]
  *       Writes the CUDA source of the μGraph and the C header of its host entry (default:
- *       FILE.cu with its extension replaced by .h). A program given in place of the graph
+ *       FILE.cu with its extension replaced by .h). DIR, the --output-dir of `axle superopt
+ *       MODULE --output-dir DIR`, stands for DIR/module.mug: the whole module's regions in
+ *       one file, one host entry that runs them in order. A program given in place of the graph
  *       is lowered to its naive μGraph, one pre-defined kernel per operator (as `axle cost`
  *       costs it): the baseline the found graphs are timed against. With --program also the benchmark
  *       manifest FILE.json for gpu/bench/bench.py. --single-buffer: no cp.async double
@@ -25,7 +27,8 @@
 #include "superopt/ir/program.h"
 
 #define USAGE                                                                                      \
-  "usage: axle cuda (GRAPH.mug | PROGRAM.axl|MODULE.hlo) --output FILE.cu [--target sm_90|sm_80]\n"           \
+  "usage: axle cuda (GRAPH.mug | DIR | PROGRAM.axl|MODULE.hlo) --output FILE.cu\n"                 \
+  "                 [--target sm_90|sm_80]\n"                                                     \
   "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"             \
   "                 [--single-buffer]\n"
 
@@ -64,7 +67,9 @@ int ax_cmd_cuda(int argc, char **argv) {
   };
   const AxOptTable table = {
       .usage = USAGE,
-      .about = "A program in place of the graph is lowered to one kernel per operator.\n",
+      .about = "A program in place of the graph is lowered to one kernel per operator.\n"
+               "DIR (axle superopt --output-dir DIR) stands for DIR/module.mug: every region\n"
+               "of the module, one host entry that runs them in order.\n",
       .opts = table_opts, .n = AX_COUNTOF(table_opts), .unknown = "unknown option",
       .missing = "option needs a value"};
   int parsed = ax_opts_run(&table, &argc, argv, &first);
@@ -79,6 +84,7 @@ int ax_cmd_cuda(int argc, char **argv) {
   int status = 3;
   AxSource *src;
   AxMugraph *g;
+  in = ax_files_graph_path(a, in);   /* DIR: a superoptimized module's graph */
   if (ax_files_is_program(in))   /* the program's naive μGraph */
     g = ax_files_load_program(a, &d, in, prog_name);
   else

@@ -1,21 +1,23 @@
 /* cmd_emulate.c — `axle emulate` (docs/gpu.md, "Emulator").
  *
- *   axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]
+ *   axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--keep]
  *       Compiles the μGraph's generated CUDA (or FILE.cu, e.g. one generated earlier and
  *       edited) for the CPU, runs it on random inputs and compares every output with the
  *       float interpreter. 0 agrees, 1 differs, 2 could not compile or run it, 3 bad
- *       input (a located error). */
+ *       input (a located error). DIR (`axle superopt MODULE --output-dir DIR`) stands for
+ *       DIR/module.mug. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "cli/opts.h"
 #include "gpu/emulate.h"
 #include "superopt/ir/mugtext.h"
 
-#define USAGE "usage: axle emulate GRAPH.mug [--seed N] [--source FILE.cu] [--tol X] [--keep]\n"
+#define USAGE "usage: axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--keep]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
@@ -54,7 +56,8 @@ int ax_cmd_emulate(int argc, char **argv) {
   };
   const AxOptTable t = {
       .usage = USAGE,
-      .about = "Runs the graph's generated CUDA on the CPU against the float interpreter.\n",
+      .about = "Runs the graph's generated CUDA on the CPU against the float interpreter.\n"
+               "DIR (axle superopt --output-dir DIR) stands for DIR/module.mug.\n",
       .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
       .missing = "option needs a value"};
   int parsed = ax_opts_run(&t, &argc, argv, &first);
@@ -67,6 +70,7 @@ int ax_cmd_emulate(int argc, char **argv) {
   ax_diag_init(&d, stderr);
   int status = 3;
   AxSource *src;
+  in = ax_files_graph_path(a, in);
   AxMugraph *g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
   if (g && ax_mug_check(g, &d)) status = ax_emu_run(g, &d, &o);
   ax_arena_free(a);

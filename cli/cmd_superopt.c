@@ -5,6 +5,11 @@
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
  *                 [--progress auto|always|never] [--found-dir DIR] [--no-greedy]
+ *   axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [--time-limit S]
+ *                 [--jobs N] [--format text|json] [the search's options]
+ *       a whole module, region by region (superopt/search/partition.h, run_module below):
+ *       DIR/R.axl and DIR/R.mug per region, DIR/module.axl and module.mug, report.json;
+ *       0 some region's graph written, 1 none, 3 bad input or an unusable DIR.
  *   axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N] [--time-limit S]
  *       reachability, not a search: does the generator build GRAPH (its kernel headers
  *       pinned, search.h AxSearchOpts.pin)? 0 yes, 1 no, 3 bad input.
@@ -13,9 +18,12 @@
  *       (superopt/search/greedy.h) the search starts from; 1 nothing better: no fusion applies and
  *       the search found nothing faster in time; 3 bad input, or the axioms the pruner
  *       relies on are not all VERIFIED (each one named). --no-greedy: the search alone. */
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -23,15 +31,21 @@
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/opts.h"
+#include "cli/out.h"
 #include "dsl/parse.h"
+#include "hlo/import.h"
 #include "superopt/search/axioms.h"
+#include "superopt/search/best.h"
 #include "superopt/search/greedy.h"
+#include "superopt/search/partition.h"
+#include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/prune.h"
 #include "superopt/search/search.h"
 
 #define USAGE                                                                                      \
   "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"               \
+  "       axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [...]\n"     \
   "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"          \
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
@@ -81,11 +95,284 @@ static bool set_time_limit(void *target, const char *v) {
   return !*end && *t > 0;
 }
 
+/* ---- a whole module: --output-dir DIR (superopt/search/partition.h) ---- */
+
+/* One file of DIR, written whole or not at all (cli/out.h). */
+static bool write_file(AxArena *a, const char *dir, const char *base, const char *text) {
+  AxOut o;
+  if (!ax_out_open(&o, ax_arena_printf(a, "%s/%s", dir, base))) return false;
+  fputs(text, o.f);
+  return ax_out_commit(&o);
+}
+
+/* DIR usable for writing: created when absent (its parent must exist), refused when it is
+ * not a directory or not writable — before any search is spent. */
+static bool output_dir(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    if (errno == ENOENT && mkdir(dir, 0777) == 0) return true;
+    fprintf(stderr, "axle: error: superopt: cannot create --output-dir %s: %s\n", dir, strerror(errno));
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "axle: error: superopt: --output-dir %s is not a directory\n", dir);
+    return false;
+  }
+  if (access(dir, W_OK | X_OK) != 0) {
+    fprintf(stderr, "axle: error: superopt: --output-dir %s is not writable: %s\n", dir, strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+/* The source lines region r comes from, as "3-5,9": the HLO instructions of its lets for an
+ * imported module (hp), else the program's lines. */
+static const char *region_lines(AxArena *a, const AxMugraph *g, const AxRegion *r, const AxHloProgram *hp) {
+  int *ln = ax_arena_alloc(a, sizeof *ln * (size_t)(r->nstmts + 1)), n = 0;
+  for (int i = 0; i < r->nstmts; i++) {
+    AxSpan sp = g->stmts[r->stmts[i]].span;
+    int l = 0, col;
+    if (sp.src) ax_source_linecol(sp.src, sp.start, &l, &col);
+    if (hp) l = ax_hlo_program_line(hp, l);
+    if (l <= 0) continue;
+    int k = n++;
+    while (k > 0 && ln[k - 1] > l) ln[k] = ln[k - 1], k--;   /* insertion: a handful of lines */
+    ln[k] = l;
+  }
+  char *s = "";
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j + 1 < n && ln[j + 1] <= ln[j] + 1) j++;
+    s = ln[j] == ln[i] ? ax_arena_printf(a, "%s%s%d", s, *s ? "," : "", ln[i])
+                       : ax_arena_printf(a, "%s%s%d-%d", s, *s ? "," : "", ln[i], ln[j]);
+    i = j + 1;
+  }
+  return *s ? s : "-";
+}
+
+typedef struct RegionRun {
+  double found_us;      /* < 0: nothing written */
+  double seconds;       /* the floor and the search */
+  int rank;             /* 1: searched first */
+  bool greedy;          /* the written graph is the floor's */
+  const char *reason;   /* why nothing was written */
+  char *graph;          /* the written graph's text (owned) */
+} RegionRun;
+
+/* The first error a refused search reported (diagnostics captured in buf), without its
+ * location: "the search does not handle 'x' yet". */
+static const char *first_error(AxArena *a, const char *buf) {
+  const char *e = buf ? strstr(buf, "error: ") : NULL;
+  if (!e) return "the search refused the region";
+  e += 7;
+  size_t n = strcspn(e, "\n");
+  return ax_arena_printf(a, "%.*s", (int)n, e);
+}
+
+static void json_region(cJSON *arr, const AxRegion *r, const RegionRun *rr, const char *lines) {
+  char path[64];
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "name", r->name);
+  cJSON_AddStringToObject(j, "lines", lines);
+  cJSON_AddNumberToObject(j, "operators", r->nstmts);
+  cJSON_AddNumberToObject(j, "rank", rr->rank);
+  cJSON_AddNumberToObject(j, "naive_time_us", r->naive_s * 1e6);
+  cJSON_AddNumberToObject(j, "estimate_time_us", r->estimate_s * 1e6);
+  if (rr->found_us >= 0) cJSON_AddNumberToObject(j, "found_time_us", rr->found_us);
+  else cJSON_AddNullToObject(j, "found_time_us");
+  cJSON_AddNumberToObject(j, "seconds", rr->seconds);
+  cJSON_AddStringToObject(j, "verdict", rr->found_us >= 0 ? "equivalent" : "none");
+  if (rr->reason) cJSON_AddStringToObject(j, "reason", rr->reason);
+  else cJSON_AddNullToObject(j, "reason");
+  cJSON_AddBoolToObject(j, "best_is_greedy", rr->greedy);
+  snprintf(path, sizeof path, "%s.axl", r->name);
+  cJSON_AddStringToObject(j, "program", path);
+  snprintf(path, sizeof path, "%s.mug", r->name);
+  if (rr->found_us >= 0) cJSON_AddStringToObject(j, "graph", path);
+  else cJSON_AddNullToObject(j, "graph");
+  cJSON_AddItemToArray(arr, j);
+}
+
+/* The module mode: partition, search every region in the order of its modelled gain with
+ * its share of the time budget, write DIR/R.axl for every region and DIR/R.mug for every
+ * region a graph was found for, the module's program and graph (module.axl, module.mug:
+ * the regions' graphs in place of their operators) and report.json. 0 some region's graph
+ * written, 1 none, 3 bad input or a file that cannot be written. */
+static int run_module(const char *file, const char *prog_name, const char *dir, AxSearchOpts *o,
+                      bool no_greedy, bool gate, const char *rules, int max_ops, bool time_given,
+                      bool json) {
+  if (!output_dir(dir)) return 3;
+  AxArena *a = ax_arena_new();
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  AxHloProgram hp;
+  size_t fl = strlen(file);
+  bool hlo = fl > 4 && strcmp(file + fl - 4, ".hlo") == 0;   /* its lines are reported */
+  AxMugraph *p = hlo ? ax_files_import_hlo(a, &d, file, &hp) : ax_files_load_program(a, &d, file, prog_name);
+  AxPartition part;
+  if (!p || !ax_partition_split(a, &d, p, max_ops, o->target, &part)) {
+    ax_arena_free(a);
+    return 3;
+  }
+  if (hlo && hp.ncuts > 0)
+    ax_diag_note(&d, (AxSpan){0}, "%s: imported with %d cut%s (axle import %s lists them)", file,
+                 hp.ncuts, hp.ncuts == 1 ? "" : "s", file);
+  if (part.n && gate && !axioms_proved(rules)) {
+    ax_arena_free(a);
+    return 3;
+  }
+  if (part.n && !gate)
+    fprintf(stderr, "axle: warning: superopt: --no-gate: pruning relies on axioms not checked in this run\n");
+  /* the budget: --time-limit for the whole module, else 10 s a region; each region gets
+   * the share of what is left that its modelled gain is of the gains left (at least a
+   * tenth of its naive time counts, so that no region gets nothing) */
+  double budget = time_given ? o->time_limit : 10.0 * part.n, t0 = ax_clock_s();
+  double *w = ax_arena_alloc(a, sizeof *w * (size_t)(part.n + 1)), wleft = 0;
+  for (int i = 0; i < part.n; i++) {
+    const AxRegion *r = &part.regions[i];
+    w[i] = r->naive_s - r->estimate_s;
+    if (w[i] < 0.1 * r->naive_s) w[i] = 0.1 * r->naive_s;
+    if (w[i] <= 0) w[i] = 1e-9;
+    wleft += w[i];
+  }
+  RegionRun *runs = ax_arena_alloc(a, sizeof *runs * (size_t)(part.n + 1));
+  memset(runs, 0, sizeof *runs * (size_t)(part.n + 1));
+  int status = 1;
+  bool ok = true;
+  for (int k = 0; k < part.n && ok; k++) {
+    int i = part.order[k];
+    const AxRegion *r = &part.regions[i];
+    RegionRun *rr = &runs[i];
+    rr->rank = k + 1;
+    rr->found_us = -1;
+    double left = budget - (ax_clock_s() - t0);
+    AxSearchOpts so = *o;
+    so.time_limit = left * w[i] / wleft;
+    if (so.time_limit < 0.05) so.time_limit = 0.05;
+    wleft -= w[i];
+    if (so.progress)
+      fprintf(so.progress, "region %s (%d of %d, %d operator%s, %.1f s)\n", r->name, k + 1, part.n,
+              r->nstmts, r->nstmts == 1 ? "" : "s", so.time_limit);
+    char *dbuf = NULL;
+    size_t dlen = 0;
+    FILE *dm = open_memstream(&dbuf, &dlen);
+    AxDiag rd;
+    ax_diag_init(&rd, dm);
+    AxBestResult br;
+    double rs = ax_clock_s();
+    bool ran = ax_best_run(r->prog, &so, no_greedy, &rd, &br);
+    rr->seconds = ax_clock_s() - rs;
+    fclose(dm);
+    if (!ran) {
+      rr->reason = ax_arena_printf(a, "refused by the search: %s", first_error(a, dbuf));
+    } else if (br.better) {
+      rr->graph = strdup(br.search.found[0].text);
+      rr->found_us = br.search.found[0].time_s * 1e6;
+      rr->greedy = br.best_is_greedy;
+      ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
+      status = 0;
+    } else {
+      const AxSearchResult *sr = &br.search;
+      rr->reason = sr->nfound && sr->found[0].time_s < sr->naive_s && !sr->best_verified
+                       ? "the best graph was refused by the full-shape check"
+                   : no_greedy ? "the search found nothing faster than the naive graph"
+                   : br.greedy.check > 0 ? "the greedy graph was refused, and the search found nothing faster"
+                   : ax_arena_printf(a, "no fusion applies, and the search found nothing faster%s",
+                                     br.search.timed_out ? " in time" : "");
+    }
+    free(dbuf);
+    if (ran) ax_best_free(&br);
+    if (ok) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+  }
+  /* the module: its program and its graph, every region's graph in place */
+  const char **graphs = ax_arena_alloc(a, sizeof *graphs * (size_t)(part.n + 1));
+  for (int i = 0; i < part.n; i++) graphs[i] = runs[i].graph;
+  char *mtext = ok ? ax_partition_stitch(a, &d, p, &part, graphs, p->name) : NULL;
+  char *ptext = ok ? ax_partition_program_text(p) : NULL;
+  double found_us = -1;
+  if (mtext) {
+    AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s/module.mug", dir), mtext, strlen(mtext));
+    AxMugraph *mg = ax_mugtext_parse(a, &d, src);
+    /* regions' checked graphs joined by name: valid unless a program name looks like a
+     * renamed inner one (R__x) */
+    ok = mg && ax_mug_check(mg, &d);
+    if (ok) found_us = ax_cost_time(mg, o->target) * 1e6;
+    ok = ok && write_file(a, dir, "module.mug", mtext) && write_file(a, dir, "module.axl", ptext);
+  } else ok = false;
+  /* the module's naive time: its live operators, one kernel each (the dead ones are not
+   * in module.mug either) */
+  double naive_us = -1;
+  const char **none = ax_arena_alloc(a, sizeof *none * (size_t)(part.n + 1));   /* zeroed */
+  char *ntext = ok ? ax_partition_stitch(a, &d, p, &part, none, p->name) : NULL;
+  if (ntext) {
+    AxMugraph *ng = ax_mugtext_parse(a, &d, ax_source_from_text(a, "<naive module>", ntext, strlen(ntext)));
+    if (ng && ax_mug_check(ng, &d)) naive_us = ax_cost_time(ng, o->target) * 1e6;
+    free(ntext);
+  }
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "module", file);
+  cJSON_AddStringToObject(j, "program", p->name);
+  cJSON_AddStringToObject(j, "target", o->target->name);
+  cJSON_AddBoolToObject(j, "modelled", true);
+  cJSON_AddNumberToObject(j, "status", ok ? status : 3);
+  cJSON_AddNumberToObject(j, "time_limit", budget);
+  cJSON_AddNumberToObject(j, "seconds", ax_clock_s() - t0);
+  cJSON_AddNumberToObject(j, "cuts", hlo ? hp.ncuts : 0);
+  cJSON_AddNumberToObject(j, "left_operators", part.nleft);
+  cJSON_AddNumberToObject(j, "dead_operators", part.ndead);
+  cJSON_AddNumberToObject(j, "naive_time_us", naive_us);
+  if (found_us >= 0) cJSON_AddNumberToObject(j, "found_time_us", found_us);
+  else cJSON_AddNullToObject(j, "found_time_us");
+  cJSON_AddStringToObject(j, "graph", "module.mug");
+  cJSON_AddStringToObject(j, "program_file", "module.axl");
+  cJSON *arr = cJSON_AddArrayToObject(j, "regions");
+  const char **lines = ax_arena_alloc(a, sizeof *lines * (size_t)(part.n + 1));
+  for (int i = 0; i < part.n; i++) {
+    lines[i] = region_lines(a, p, &part.regions[i], hlo ? &hp : NULL);
+    json_region(arr, &part.regions[i], &runs[i], lines[i]);
+  }
+  char *js = cJSON_Print(j);
+  cJSON_Delete(j);
+  if (ok) ok = write_file(a, dir, "report.json", ax_arena_printf(a, "%s\n", js));
+  if (ok && json) {
+    printf("%s\n", js);
+  } else if (ok) {
+    printf("superopt %s: %d region%s, %d operator%s left as pre-defined kernels, %d dead, %d cut%s "
+           "in the import\n", p->name, part.n, part.n == 1 ? "" : "s", part.nleft,
+           part.nleft == 1 ? "" : "s", part.ndead, hlo ? hp.ncuts : 0, (hlo ? hp.ncuts : 0) == 1 ? "" : "s");
+    int lw = 9;
+    if (part.n == 0) printf("no region: no operator the search handles\n");
+    for (int i = 0; i < part.n; i++)
+      if ((int)strlen(lines[i]) > lw) lw = (int)strlen(lines[i]);
+    if (part.n) printf("%-7s %-*s %4s %5s %11s %11s %8s  %s\n", "region", lw, hlo ? "HLO lines" : "lines", "ops",
+           "rank", "naive us", "found us", "search s", "verdict");
+    for (int i = 0; i < part.n; i++) {
+      const AxRegion *r = &part.regions[i];
+      const RegionRun *rr = &runs[i];
+      char found[32];
+      if (rr->found_us >= 0) snprintf(found, sizeof found, "%.2f", rr->found_us);
+      else snprintf(found, sizeof found, "-");
+      printf("%-7s %-*s %4d %5d %11.2f %11s %8.1f  %s%s\n", r->name, lw, lines[i], r->nstmts, rr->rank,
+             r->naive_s * 1e6, found, rr->seconds, rr->found_us >= 0 ? "equivalent" : "none: ",
+             rr->found_us >= 0 ? (rr->greedy ? " (the greedy graph)" : "") : rr->reason);
+    }
+    printf("module: naive %.2f us, found %.2f us modelled on %s (%.2fx); %s/module.mug, report.json\n",
+           naive_us, found_us, o->target->name, found_us > 0 ? naive_us / found_us : 1.0, dir);
+  }
+  free(js);
+  for (int i = 0; i < part.n; i++) free(runs[i].graph);
+  free(mtext);
+  free(ptext);
+  ax_arena_free(a);
+  return ok ? status : 3;
+}
+
 int ax_cmd_superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
   const char *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
-  const char *found_dir = NULL, *reach = NULL;
+  const char *found_dir = NULL, *reach = NULL, *output_dir_path = NULL;
+  int max_region_ops = 8;
   bool no_prune = false, no_gate = false, no_greedy = false;
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
@@ -96,6 +383,13 @@ int ax_cmd_superopt(int argc, char **argv) {
       {.name = "--output", .meta = "BEST.mug",
        .help = "where the best graph goes when it is modelled faster than\nthe naive one",
        .kind = AX_OPT_STR, .target = &output},
+      {.name = "--output-dir", .meta = "DIR",
+       .help = "a whole module: split into regions, search each, write\nDIR/R.mug, DIR/R.axl, module.mug, report.json",
+       .kind = AX_OPT_STR, .target = &output_dir_path},
+      {.name = "--max-region-ops", .meta = "N",
+       .help = "with --output-dir: operators of a region, 1 to 64 (default 8)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 64, .target = &max_region_ops,
+       .err = "--max-region-ops takes 1 to 64"},
       {.name = "--jobs", .meta = "N", .help = "search threads, 1 to 256 (default 1)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 256, .target = &o.jobs, .err = "--jobs takes 1 to 256"},
       {.name = "--time-limit", .meta = "S", .help = "the whole run within S seconds: floor, search and final check (a graph not checked in time is not used)",
@@ -149,10 +443,15 @@ int ax_cmd_superopt(int argc, char **argv) {
   if (no_prune) o.prune = false;
   if (found_dir) o.verify_all = true;   /* every graph written is checked at full shape */
   if (!file) return usage("superopt needs a program file");
-  if (!output && !reach) return usage("superopt needs --output BEST.mug");
+  if (output_dir_path && (output || reach || found_dir))
+    return usage("--output-dir is not used with --output, --reach or --found-dir");
+  if (!output && !reach && !output_dir_path) return usage("superopt needs --output BEST.mug or --output-dir DIR");
   if (progress == 1 || (progress == 0 && isatty(2)))
     o.progress = stderr;
 
+  if (output_dir_path)
+    return run_module(file, prog_name, output_dir_path, &o, no_greedy, gate, rules, max_region_ops,
+                      o.time_limit > 0, json);
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
@@ -207,37 +506,19 @@ int ax_cmd_superopt(int argc, char **argv) {
     return 3;
   }
   if (!gate) fprintf(stderr, "axle: warning: superopt: --no-gate: pruning relies on axioms not checked in this run\n");
-  /* the floor: the greedy fusion, checked, is the search's first incumbent. The time limit
-   * bounds the whole run — the floor's check, the search and the final check: every
-   * full-shape check stops starting field tests at the deadline (and is then no verdict:
-   * the graph is dropped), and the search stops early enough to leave the final check the
-   * time the floor's check took, three quarters of what is left at most (a quarter without a floor) */
-  AxGreedyResult gr;
-  memset(&gr, 0, sizeof gr);
-  gr.check = -1;
+  /* the floor, then the search from it (superopt/search/best.h) */
   bool greedy = !no_greedy;
   double t_start = ax_clock_s();
-  if (o.time_limit > 0) o.deadline = t_start + o.time_limit;
-  if (greedy) {
-    ax_greedy_floor(p, &o, &gr);
-    if (gr.text) o.incumbent = gr.text, o.incumbent_s = gr.time_s;
-  }
-  if (o.time_limit > 0) {
-    double left = o.deadline - ax_clock_s();
-    double reserve = gr.check_s > 0 ? 1.5 * gr.check_s : 0.25 * left;
-    if (reserve > 0.75 * left) reserve = 0.75 * left;
-    o.time_limit = left - reserve;
-    if (o.time_limit < 1e-3) o.time_limit = 1e-3;
-  }
-  AxSearchResult r;
-  if (!ax_search_run(p, &o, &d, &r)) {
-    ax_greedy_result_free(&gr);
+  AxBestResult br;
+  if (!ax_best_run(p, &o, no_greedy, &d, &br)) {
     ax_arena_free(a);
     return 3;
   }
+  AxGreedyResult gr = br.greedy;
+  AxSearchResult r = br.search;
   int status = 1;
-  bool best_greedy = gr.text && r.nfound && strcmp(r.found[0].text, gr.text) == 0;
-  if (r.nfound && r.best_verified && r.found[0].time_s < r.naive_s) {
+  bool best_greedy = br.best_is_greedy;
+  if (br.better) {
     FILE *f = fopen(output, "w");
     if (!f) {
       fprintf(stderr, "axle: error: cannot write %s\n", output);
@@ -332,8 +613,7 @@ int ax_cmd_superopt(int argc, char **argv) {
              !greedy ? "greedy floor off" : gr.check == 4 ? "the greedy graph's check did not finish in time"
              : gr.check > 0 ? "the greedy graph was refused" : "no fusion applies", r.timed_out ? " in time" : "");
   }
-  ax_search_result_free(&r);
-  ax_greedy_result_free(&gr);
+  ax_best_free(&br);
   ax_arena_free(a);
   return status;
 }

@@ -188,6 +188,12 @@ AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const 
   return g;
 }
 
+const char *ax_files_graph_path(AxArena *a, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return path;
+  return ax_arena_printf(a, "%s/module.mug", path);
+}
+
 AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path) {
   AxSource *src;
   if (!ax_source_load(a, d, path, &src)) return NULL;

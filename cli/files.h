@@ -44,6 +44,11 @@ struct AxHloProgram;
  * path ending in .hlo this way (its cuts summed up in one note). Everything lives in a. */
 struct AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path,
                                       struct AxHloProgram *out);
+/* The graph a GRAPH argument names: path itself, or — when path is a directory, the
+ * --output-dir of `axle superopt MODULE --output-dir DIR` — DIR/module.mug, the module's
+ * graph with every region's found graph in place (allocated in a). */
+const char *ax_files_graph_path(AxArena *a, const char *path);
+
 /* The .mug file at path, parsed and validated; NULL after reporting through d. */
 struct AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path);
 

@@ -1397,6 +1397,9 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const
       int ti = g->stmts[s].t;
       line(&e, "%s *const p%d = (%s *)inputs[%d];  // %s", ctype(g->tensors[ti].dtype), ti,
            ctype(g->tensors[ti].dtype), ni++, g->tensors[ti].name);
+      /* an input nothing reads (a module's graph keeps every input of its program, also
+       * those only dead code read) is still an argument: no unused-variable warning */
+      line(&e, "(void)p%d;", ti);
     }
   for (int i = 0; i < g->noutputs; i++) {
     int ti = g->outputs[i];

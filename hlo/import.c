@@ -49,6 +49,7 @@ typedef struct Imp {
   AxDiag *d;
   const AxHloModule *m;
   AxVec inputs, lets, cuts;   /* char* lines; AxHloCut* */
+  AxVec let_defs;             /* the AxHloInstr* each let comes from, in step with lets */
   AxHloTable *names;          /* the program's names so far */
   bool failed;
 } Imp;
@@ -179,6 +180,7 @@ static Val *let(Imp *im, const AxHloInstr *i, const char *expr) {
   v->text = fresh(im, i->name);
   v->computed = true;
   ax_vec_push(im->a, &im->lets, ax_arena_printf(im->a, "  let %s = %s", v->text, expr));
+  ax_vec_push(im->a, &im->let_defs, (void *)i);
   return v;
 }
 
@@ -239,6 +241,7 @@ static Val *full(Imp *im, Val *v) {
   w->text = fresh(im, v->def->name);
   w->computed = true;
   ax_vec_push(im->a, &im->lets, ax_arena_printf(im->a, "  let %s = %s", w->text, e));
+  ax_vec_push(im->a, &im->let_defs, (void *)v->def);
   v->full = w;
   return w;
 }
@@ -789,6 +792,9 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   }
   out->ninputs = (int)im.inputs.len;
   out->nlets = (int)im.lets.len;
+  out->let_at = ax_arena_alloc(a, sizeof *out->let_at * (im.lets.len + 1));
+  for (size_t k = 0; k < im.lets.len; k++)
+    out->let_at[k] = ((const AxHloInstr *)im.let_defs.items[k])->name_span;
   out->noutputs = (int)outs.len;
   size_t cap = 64 + strlen(out->name);
   for (size_t k = 0; k < im.inputs.len; k++) cap += strlen(im.inputs.items[k]) + 1;
@@ -802,4 +808,13 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   sprintf(p, "}\n");
   out->text = t;
   return true;
+}
+
+int ax_hlo_program_line(const AxHloProgram *p, int line) {
+  /* the text is `program NAME {`, the inputs, the lets, the outputs: one line each */
+  int k = line - 2 - p->ninputs;
+  if (k < 0 || k >= p->nlets) return 0;
+  int l, col;
+  ax_source_linecol(p->let_at[k].src, p->let_at[k].start, &l, &col);
+  return l;
 }

@@ -32,10 +32,15 @@ typedef struct AxHloProgram {
   AxHloCut *cuts;       /* in the order the importer met them */
   int ncuts;
   int ninputs, nlets, noutputs;
+  AxSpan *let_at;       /* nlets: the HLO instruction each let comes from (its name) */
 } AxHloProgram;
 
 /* Imports the checked module m (everything allocated in a). Returns false after
  * reporting through d when the module has nothing a program can compute or calls itself. */
 bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *out);
+
+/* The line of the HLO module that line `line` of p->text (1-based) comes from: a let's
+ * instruction; 0 for the program's other lines. */
+int ax_hlo_program_line(const AxHloProgram *p, int line);
 
 #endif

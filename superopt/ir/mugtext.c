@@ -899,35 +899,39 @@ static void pkernel(FILE *out, const AxMugraph *g, const AxKernel *k) {
   fputs("  }", out);
 }
 
+void ax_mugtext_print_stmt(FILE *out, const AxMugraph *g, const AxKStmt *st) {
+  switch (st->kind) {
+  case AX_KS_INPUT: {
+    const AxKTensor *t = &g->tensors[st->t];
+    fprintf(out, "  input %s : %s[", t->name, ax_dtype_name(t->dtype));
+    for (int i = 0; i < t->shape.rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", t->shape.dim[i]);
+    fputc(']', out);
+    break;
+  }
+  case AX_KS_OP:
+    fprintf(out, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
+    for (int i = 0; i < st->nin; i++) fprintf(out, "%s%s", i ? ", " : "", g->tensors[st->in[i]].name);
+    pattrs(out, st->op, &st->at, false, AX_ACC_SUM);
+    fputc(')', out);
+    break;
+  case AX_KS_KERNEL:
+    fputs("  ", out);
+    pkernel(out, g, st->kernel);
+    break;
+  case AX_KS_OUTPUT:
+    fputs("  output ", out);
+    for (int i = 0; i < st->nouts; i++) fprintf(out, "%s%s", i ? ", " : "", g->tensors[st->outs[i]].name);
+    break;
+  }
+}
+
 void ax_mugtext_print(FILE *out, const AxMugraph *g) {
   pnote_lead(out, &g->note, 0, true);
   fprintf(out, "mugraph %s {\n", g->name);
   for (int s = 0; s < g->nstmts; s++) {
     const AxKStmt *st = &g->stmts[s];
     pnote_lead(out, &st->note, 2, s == 0);
-    switch (st->kind) {
-    case AX_KS_INPUT: {
-      const AxKTensor *t = &g->tensors[st->t];
-      fprintf(out, "  input %s : %s[", t->name, ax_dtype_name(t->dtype));
-      for (int i = 0; i < t->shape.rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", t->shape.dim[i]);
-      fputc(']', out);
-      break;
-    }
-    case AX_KS_OP:
-      fprintf(out, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
-      for (int i = 0; i < st->nin; i++) fprintf(out, "%s%s", i ? ", " : "", g->tensors[st->in[i]].name);
-      pattrs(out, st->op, &st->at, false, AX_ACC_SUM);
-      fputc(')', out);
-      break;
-    case AX_KS_KERNEL:
-      fputs("  ", out);
-      pkernel(out, g, st->kernel);
-      break;
-    case AX_KS_OUTPUT:
-      fputs("  output ", out);
-      for (int i = 0; i < st->nouts; i++) fprintf(out, "%s%s", i ? ", " : "", g->tensors[st->outs[i]].name);
-      break;
-    }
+    ax_mugtext_print_stmt(out, g, st);
     pnote_trail(out, &st->note);
   }
   pnote_lead(out, &g->end, 2, true);

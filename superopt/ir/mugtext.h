@@ -37,6 +37,12 @@ AxMugraph *ax_mugtext_parse(AxArena *a, AxDiag *d, const AxSource *src);
 /* Prints g in canonical layout (two-space indentation, one statement per line). */
 void ax_mugtext_print(FILE *out, const AxMugraph *g);
 
+/* Prints statement st of g as its line(s) in canonical layout, indented by two spaces,
+ * without its comments or the final newline: `input X : f16[8, 64]`, `Y = matmul(X, W)`
+ * (a pre-defined operator: also the right-hand side of a program's `let`), a kernel, or
+ * `output A, B`. */
+void ax_mugtext_print_stmt(FILE *out, const AxMugraph *g, const AxKStmt *st);
+
 /* Prints an imap or omap (three entries, -1 unmapped) as the grammar's `map`:
  * "{x: 1, z: 0}", "{}" when nothing is mapped. Every printer of maps (this one, the DOT
  * labels, the search's candidates) uses it. */

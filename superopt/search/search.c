@@ -17,6 +17,12 @@
 #include "superopt/search/canon.h"
 #include "superopt/search/generate.h"
 
+/* The classes the generator's classes() (generate.c) refuses with "does not handle". */
+bool ax_search_handles(AxOp op) {
+  AxOpClass c = ax_op_spec(op)->cls;
+  return c != AX_TC_NONE && c != AX_TC_LAYOUT;
+}
+
 void ax_search_defaults(AxSearchOpts *o) {
   memset(o, 0, sizeof *o);
   o->jobs = 1;

@@ -44,6 +44,12 @@
 
 #include "superopt/search/options.h"
 
+/* Whether the search builds graphs for programs that use op: everything but the layout
+ * operators (reshape, broadcast, repeat, concat) and the operators with no search class;
+ * ax_search_run refuses a program with any other (the module partitioner, partition.h, cuts
+ * there). */
+bool ax_search_handles(AxOp op);
+
 /* Fills o with the defaults (each field's comment in options.h says which). */
 void ax_search_defaults(AxSearchOpts *o);
 

@@ -1,0 +1,50 @@
+/* best.c — the floor, then the search from it; see best.h. */
+#include "superopt/search/best.h"
+
+#include <string.h>
+
+#include "base/clock.h"
+
+bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, AxDiag *d,
+                 AxBestResult *r) {
+  AxSearchOpts so = *o;
+  AxGreedyResult gr;
+  memset(&gr, 0, sizeof gr);
+  gr.check = -1;
+  /* the floor: the greedy fusion, checked, is the search's first incumbent. The time limit
+   * bounds the whole run — the floor's check, the search and the final check: every
+   * full-shape check stops starting field tests at the deadline (and is then no verdict:
+   * the graph is dropped), and the search stops early enough to leave the final check 1.5
+   * times what the floor's check took, three quarters of what is left at most (a quarter
+   * without a floor). A deadline the caller set already (a whole module's) still holds. */
+  if (so.time_limit > 0) {
+    double dl = ax_clock_s() + so.time_limit;
+    if (so.deadline <= 0 || dl < so.deadline) so.deadline = dl;
+  }
+  if (!no_greedy) {
+    ax_greedy_floor(prog, &so, &gr);
+    if (gr.text) so.incumbent = gr.text, so.incumbent_s = gr.time_s;
+  }
+  if (so.time_limit > 0) {
+    double left = so.deadline - ax_clock_s();
+    double reserve = gr.check_s > 0 ? 1.5 * gr.check_s : 0.25 * left;
+    if (reserve > 0.75 * left) reserve = 0.75 * left;
+    so.time_limit = left - reserve;
+    if (so.time_limit < 1e-3) so.time_limit = 1e-3;
+  }
+  AxSearchResult sr;
+  if (!ax_search_run(prog, &so, d, &sr)) {
+    ax_greedy_result_free(&gr);
+    return false;
+  }
+  r->greedy = gr;
+  r->search = sr;
+  r->best_is_greedy = gr.text && sr.nfound && strcmp(sr.found[0].text, gr.text) == 0;
+  r->better = sr.nfound && sr.best_verified && sr.found[0].time_s < sr.naive_s;
+  return true;
+}
+
+void ax_best_free(AxBestResult *r) {
+  ax_search_result_free(&r->search);
+  ax_greedy_result_free(&r->greedy);
+}

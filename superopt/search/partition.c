@@ -1,0 +1,328 @@
+/* partition.c — regions of a program, their programs, and the module's graph; see
+ * partition.h. */
+#include "superopt/search/partition.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsl/parse.h"
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
+#include "superopt/search/greedy.h"
+
+static int find(int *uf, int x) {
+  while (uf[x] != x) x = uf[x] = uf[uf[x]];
+  return x;
+}
+
+/* The statement that defines tensor t (an input's or an operator's), -1 for a constant. */
+static int producer(const AxMugraph *g, int t) { return g->tensors[t].anon ? -1 : g->tensors[t].stmt; }
+
+static bool is_op(const AxMugraph *g, int s) { return s >= 0 && g->stmts[s].kind == AX_KS_OP; }
+
+/* `  input NAME : T[d, ...]` for tensor t */
+static void decl(FILE *out, const AxKTensor *t) {
+  fprintf(out, "  input %s : %s[", t->name, ax_dtype_name(t->dtype));
+  for (int i = 0; i < t->shape.rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", t->shape.dim[i]);
+  fputs("]\n", out);
+}
+
+static bool is_output(const AxMugraph *g, int t) {
+  for (int k = 0; k < g->noutputs; k++)
+    if (g->outputs[k] == t) return true;
+  return false;
+}
+
+/* The program of region r (whose statements carry region id `id` in reg[]): inputs in the
+ * order of first use, one let per operator, outputs what the rest of the program (its live
+ * statements) or its outputs read. */
+static char *region_text(const AxMugraph *g, const AxRegion *r, const int *reg, int id, const bool *live) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  fprintf(m, "program %s {\n", r->name);
+  bool *seen = calloc((size_t)g->ntensors + 1, 1);
+  for (int i = 0; i < r->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[r->stmts[i]];
+    for (int k = 0; k < st->nin; k++) {
+      int t = st->in[k], q = producer(g, t);
+      if (q < 0 || seen[t] || (is_op(g, q) && reg[q] == id)) continue;
+      seen[t] = true;
+      decl(m, &g->tensors[t]);
+    }
+  }
+  for (int i = 0; i < r->nstmts; i++) {
+    char *line = NULL;
+    size_t n = 0;
+    FILE *l = open_memstream(&line, &n);
+    ax_mugtext_print_stmt(l, g, &g->stmts[r->stmts[i]]);
+    fclose(l);
+    fprintf(m, "  let %s\n", line + 2);   /* `  Y = op(...)` is a let's right-hand side */
+    free(line);
+  }
+  for (int i = 0; i < r->nstmts; i++) {
+    int t = g->stmts[r->stmts[i]].t;
+    bool out = is_output(g, t);
+    for (int s = 0; s < g->nstmts && !out; s++) {
+      const AxKStmt *st = &g->stmts[s];
+      if (st->kind != AX_KS_OP || !live[s] || reg[s] == id) continue;
+      for (int k = 0; k < st->nin; k++) out |= st->in[k] == t;
+    }
+    if (out) fprintf(m, "  output %s\n", g->tensors[t].name);
+  }
+  fputs("}\n", m);
+  fclose(m);
+  free(seen);
+  return buf;
+}
+
+static AxMugraph *lower(AxArena *a, AxDiag *d, const char *name, const char *text) {
+  AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "region %s", name), text, strlen(text));
+  int errors = d->errors;
+  AxFile *f = ax_parse(a, d, src);
+  const AxBlock *b = d->errors > errors ? NULL : ax_prog_find(f, NULL, d);
+  AxMugraph *g = b ? ax_prog_lower(a, d, b) : NULL;
+  return g && ax_mug_check(g, d) ? g : NULL;
+}
+
+/* Whether each statement's tensor reaches a program output: the importer leaves lets
+ * that only a cut read (a reshape before a transpose it cannot express). */
+static bool *live_stmts(AxArena *a, const AxMugraph *g) {
+  bool *live = ax_arena_alloc(a, (size_t)g->nstmts + 1);
+  memset(live, 0, (size_t)g->nstmts + 1);
+  bool *need = calloc((size_t)g->ntensors + 1, 1);
+  for (int k = 0; k < g->noutputs; k++) need[g->outputs[k]] = true;
+  for (int s = g->nstmts - 1; s >= 0; s--) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind != AX_KS_OP || !need[st->t]) continue;
+    live[s] = true;
+    for (int k = 0; k < st->nin; k++) need[st->in[k]] = true;
+  }
+  free(need);
+  return live;
+}
+
+static const AxPartition *sort_p;
+
+static int by_gain(const void *x, const void *y) {
+  const AxRegion *a = &sort_p->regions[*(const int *)x], *b = &sort_p->regions[*(const int *)y];
+  double ga = a->naive_s - a->estimate_s, gb = b->naive_s - b->estimate_s;
+  if (ga != gb) return ga > gb ? -1 : 1;
+  if (a->naive_s != b->naive_s) return a->naive_s > b->naive_s ? -1 : 1;
+  return *(const int *)x - *(const int *)y;
+}
+
+bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, const AxTarget *t,
+                        AxPartition *p) {
+  AX_ASSERT(max_ops >= 1);
+  int n = g->nstmts;
+  int *lab = calloc((size_t)g->ntensors + 1, sizeof *lab);
+  int *uf = malloc(sizeof *uf * (size_t)(n + 1));
+  int *reg = malloc(sizeof *reg * (size_t)(n + 1));
+  memset(p, 0, sizeof *p);
+  p->live = live_stmts(a, g);
+  /* lab[t]: the most cut points on a path from the inputs to t */
+  for (int s = 0; s < n; s++) {
+    uf[s] = s;
+    reg[s] = -1;
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind != AX_KS_OP) continue;
+    if (!p->live[s]) {
+      p->ndead++;
+      continue;
+    }
+    int m = 0;
+    for (int k = 0; k < st->nin; k++)
+      if (!g->tensors[st->in[k]].anon && lab[st->in[k]] > m) m = lab[st->in[k]];
+    lab[st->t] = ax_search_handles(st->op) ? m : m + 1;
+    if (!ax_search_handles(st->op)) {
+      p->nleft++;
+      continue;
+    }
+    for (int k = 0; k < st->nin; k++) {
+      int q = producer(g, st->in[k]);
+      if (is_op(g, q) && ax_search_handles(g->stmts[q].op) && lab[st->in[k]] == lab[st->t]) {
+        int x = find(uf, q), y = find(uf, s);
+        if (x != y) uf[x > y ? x : y] = x < y ? x : y;
+      }
+    }
+  }
+  /* groups in order of their first operator, cut into pieces of at most max_ops */
+  int *count = calloc((size_t)n + 1, sizeof *count), *piece = calloc((size_t)n + 1, sizeof *piece);
+  AxVec regions = {0};
+  for (int s = 0; s < n; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind != AX_KS_OP || !p->live[s] || !ax_search_handles(st->op)) continue;
+    int root = find(uf, s);
+    if (count[root] % max_ops == 0) {
+      AxRegion *r = ax_arena_alloc(a, sizeof *r);
+      memset(r, 0, sizeof *r);
+      r->stmts = ax_arena_alloc(a, sizeof *r->stmts * (size_t)max_ops);
+      r->name = ax_arena_printf(a, "r%02d", (int)regions.len + 1);
+      piece[root] = (int)regions.len;
+      ax_vec_push(a, &regions, r);
+    }
+    count[root]++;
+    AxRegion *r = regions.items[piece[root]];
+    r->stmts[r->nstmts++] = s;
+    reg[s] = piece[root];
+  }
+  p->n = (int)regions.len;
+  p->regions = ax_arena_alloc(a, sizeof *p->regions * (size_t)(p->n + 1));
+  p->order = ax_arena_alloc(a, sizeof *p->order * (size_t)(p->n + 1));
+  bool ok = true;
+  for (int i = 0; i < p->n && ok; i++) {
+    AxRegion *r = &p->regions[i];
+    *r = *(AxRegion *)regions.items[i];
+    char *text = region_text(g, r, reg, i, p->live);
+    r->text = ax_arena_strdup(a, text);
+    free(text);
+    r->prog = lower(a, d, r->name, r->text);
+    if (!r->prog) {
+      ok = false;
+      break;
+    }
+    r->naive_s = ax_cost_time(r->prog, t);
+    double gt;
+    int nk, nf;
+    char *gtext = ax_greedy_build(r->prog, t, &gt, &nk, &nf);
+    r->estimate_s = gtext && gt < r->naive_s ? gt : r->naive_s;
+    free(gtext);
+    p->order[i] = i;
+  }
+  if (ok && p->n > 1) {
+    sort_p = p;
+    qsort(p->order, (size_t)p->n, sizeof *p->order, by_gain);
+  }
+  free(lab);
+  free(uf);
+  free(reg);
+  free(count);
+  free(piece);
+  return ok;
+}
+
+/* ---- the module's graph ---- */
+
+/* Prints region graph rg (region r's) into out: every statement but its inputs and its
+ * output list, inner tensors and kernels renamed R__x. */
+static void print_region(FILE *out, AxArena *a, AxMugraph *rg, const AxRegion *r) {
+  for (int t = 0; t < rg->ntensors; t++) {
+    AxKTensor *kt = &rg->tensors[t];
+    if (kt->anon || rg->stmts[kt->stmt].kind == AX_KS_INPUT || is_output(rg, t)) continue;
+    kt->name = ax_arena_printf(a, "%s__%s", r->name, kt->name);
+  }
+  for (int s = 0; s < rg->nstmts; s++) {
+    AxKStmt *st = &rg->stmts[s];
+    if (st->kind == AX_KS_KERNEL) st->kernel->name = ax_arena_printf(a, "%s__%s", r->name, st->kernel->name);
+    if (st->kind != AX_KS_OP && st->kind != AX_KS_KERNEL) continue;
+    ax_mugtext_print_stmt(out, rg, st);
+    fputc('\n', out);
+  }
+}
+
+char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPartition *p,
+                          const char *const *graphs, const char *name) {
+  int n = g->nstmts, nu = p->n + n;
+  /* units: region i is unit i, an operator statement s outside regions unit p->n + s */
+  int *unit = malloc(sizeof *unit * (size_t)(n + 1)), *key = malloc(sizeof *key * (size_t)(nu + 1));
+  int *indeg = calloc((size_t)nu + 1, sizeof *indeg);
+  bool *live = calloc((size_t)nu + 1, 1);
+  for (int s = 0; s < n; s++) unit[s] = g->stmts[s].kind == AX_KS_OP && p->live[s] ? p->n + s : -1;
+  for (int i = 0; i < p->n; i++) {
+    for (int k = 0; k < p->regions[i].nstmts; k++) unit[p->regions[i].stmts[k]] = i;
+    key[i] = p->regions[i].stmts[0];
+    live[i] = true;
+  }
+  for (int s = 0; s < n; s++)
+    if (unit[s] >= p->n) key[unit[s]] = s, live[unit[s]] = true;
+  /* an edge per operand that crosses units (counted once per reading statement and operand) */
+  for (int s = 0; s < n; s++) {
+    if (unit[s] < 0) continue;
+    const AxKStmt *st = &g->stmts[s];
+    for (int k = 0; k < st->nin; k++) {
+      int q = producer(g, st->in[k]);
+      if (is_op(g, q) && unit[q] != unit[s]) indeg[unit[s]]++;
+    }
+  }
+  AxMugraph **rgs = calloc((size_t)p->n + 1, sizeof *rgs);
+  bool ok = true;
+  for (int i = 0; i < p->n && ok; i++) {
+    if (!graphs[i]) continue;
+    AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s.mug", p->regions[i].name), graphs[i],
+                                        strlen(graphs[i]));
+    rgs[i] = ax_mugtext_parse(a, d, src);
+    ok = rgs[i] != NULL;
+  }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  fprintf(out, "mugraph %s {\n", name);
+  for (int s = 0; s < n; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) decl(out, &g->tensors[g->stmts[s].t]);
+  /* Kahn's order, the ready unit that comes first in the program first */
+  for (int done = 0; ok; done++) {
+    int u = -1;
+    for (int v = 0; v < nu; v++)
+      if (live[v] && indeg[v] == 0 && (u < 0 || key[v] < key[u])) u = v;
+    if (u < 0) break;
+    live[u] = false;
+    if (u < p->n && rgs[u]) print_region(out, a, rgs[u], &p->regions[u]);
+    for (int s = 0; s < n; s++) {
+      if (unit[s] != u) continue;
+      if (u >= p->n || !rgs[u]) {
+        ax_mugtext_print_stmt(out, g, &g->stmts[s]);
+        fputc('\n', out);
+      }
+      for (int r = 0; r < n; r++) {   /* release the readers of s's tensor */
+        if (unit[r] < 0 || unit[r] == u) continue;
+        for (int k = 0; k < g->stmts[r].nin; k++)
+          if (g->stmts[r].in[k] == g->stmts[s].t) indeg[unit[r]]--;
+      }
+    }
+  }
+  for (int s = 0; s < n; s++)
+    if (g->stmts[s].kind == AX_KS_OUTPUT) {
+      ax_mugtext_print_stmt(out, g, &g->stmts[s]);
+      fputc('\n', out);
+    }
+  fputs("}\n", out);
+  fclose(out);
+  for (int v = 0; v < nu && ok; v++) AX_ASSERT(!live[v]);   /* regions are convex: no cycle */
+  free(unit);
+  free(key);
+  free(indeg);
+  free(live);
+  free(rgs);
+  if (!ok) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+char *ax_partition_program_text(const AxMugraph *g) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  fprintf(m, "program %s {\n", g->name);
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind == AX_KS_INPUT) decl(m, &g->tensors[st->t]);
+  }
+  for (int s = 0; s < g->nstmts; s++) {
+    if (g->stmts[s].kind != AX_KS_OP) continue;
+    char *line = NULL;
+    size_t n = 0;
+    FILE *l = open_memstream(&line, &n);
+    ax_mugtext_print_stmt(l, g, &g->stmts[s]);
+    fclose(l);
+    fprintf(m, "  let %s\n", line + 2);
+    free(line);
+  }
+  for (int k = 0; k < g->noutputs; k++) fprintf(m, "  output %s\n", g->tensors[g->outputs[k]].name);
+  fputs("}\n", m);
+  fclose(m);
+  return buf;
+}

@@ -1,0 +1,154 @@
+/* check_partition.c — a program split into regions (superopt/search/partition.h): cut points
+ * at the operators the search refuses, regions that stay convex, the size limit, dead code,
+ * the order by modelled gain, each region's program, and the module's graph put back
+ * together (with and without region graphs) validating. */
+#include "superopt/ir/mugtext.h"
+#include "superopt/ir/program.h"
+#include "superopt/search/partition.h"
+#include "unit.h"
+
+static AxMugraph *prog(const char *text) {
+  const AxBlock *b = unit_rule(text);
+  AxMugraph *g = ax_prog_lower(A, &D, b);
+  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  return g;
+}
+
+static AxPartition split(const AxMugraph *g, int max_ops) {
+  AxPartition p;
+  ck_assert_msg(ax_partition_split(A, &D, g, max_ops, ax_cost_target("h100"), &p), "%s",
+                unit_diagnostics());
+  return p;
+}
+
+static AxMugraph *parse(const char *text) {
+  AxSource *src = ax_source_from_text(A, "<module>", ax_arena_strdup(A, text), strlen(text));
+  AxMugraph *g = ax_mugtext_parse(A, &D, src);
+  ck_assert_msg(g && ax_mug_check(g, &D), "%s\n%s", unit_diagnostics(), text);
+  return g;
+}
+
+/* The statement of g that defines `name`. */
+static int stmt_of(const AxMugraph *g, const char *name) { return g->tensors[ax_mug_find(g, name)].stmt; }
+
+static bool holds(const AxRegion *r, int s) {
+  for (int i = 0; i < r->nstmts; i++)
+    if (r->stmts[i] == s) return true;
+  return false;
+}
+
+static const char *LAYOUT =
+    "program p {\n  input X, W : f32[64, 64]\n  input V : f32[32, 128]\n"
+    "  let A = matmul(X, W)\n  let B = exp(A) * 2\n  let C = reshape(B, [32, 128])\n"
+    "  let D = C + V\n  let E = sqrt(D)\n  let R = reshape(A, [64, 64])\n  let F = A * R\n"
+    "  output E\n  output F\n}\n";
+
+/* Reshapes are cut points; F reads A directly and through a reshape, so it is not in A's
+ * region (that region would depend on itself). */
+START_TEST(cut_points_and_convexity) {
+  AxMugraph *g = prog(LAYOUT);
+  AxPartition p = split(g, 8);
+  ck_assert_int_eq(p.n, 3);
+  ck_assert_int_eq(p.nleft, 2);
+  ck_assert_int_eq(p.ndead, 0);
+  ck_assert(holds(&p.regions[0], stmt_of(g, "A")) && holds(&p.regions[0], stmt_of(g, "B")));
+  ck_assert_int_eq(p.regions[0].nstmts, 3);   /* matmul, exp, mul */
+  ck_assert(holds(&p.regions[1], stmt_of(g, "D")) && holds(&p.regions[1], stmt_of(g, "E")));
+  ck_assert(holds(&p.regions[2], stmt_of(g, "F")) && p.regions[2].nstmts == 1);
+  ck_assert_str_eq(p.regions[0].name, "r01");
+  /* r01's program: X and W in, A (read by the reshape and F) and B out */
+  ck_assert_ptr_nonnull(strstr(p.regions[0].text, "  output A\n  output B\n"));
+  ck_assert_ptr_nonnull(strstr(p.regions[2].text, "  input A : f32[64, 64]\n  input R : f32[64, 64]\n"));
+  ck_assert_int_eq(p.regions[0].prog->noutputs, 2);
+  /* the order: a permutation, the largest estimated gain first */
+  bool seen[3] = {0};
+  for (int k = 0; k < p.n; k++) seen[p.order[k]] = true;
+  ck_assert(seen[0] && seen[1] && seen[2]);
+  for (int k = 1; k < p.n; k++) {
+    const AxRegion *a = &p.regions[p.order[k - 1]], *b = &p.regions[p.order[k]];
+    ck_assert(a->naive_s - a->estimate_s >= b->naive_s - b->estimate_s);
+  }
+  ck_assert(p.regions[0].estimate_s < p.regions[0].naive_s);   /* matmul + epilogue fuse */
+}
+END_TEST
+
+/* The size limit cuts a region in program order. */
+START_TEST(size_limit) {
+  AxMugraph *g = prog(LAYOUT);
+  AxPartition p = split(g, 1);
+  ck_assert_int_eq(p.n, 6);
+  for (int i = 0; i < p.n; i++) ck_assert_int_eq(p.regions[i].nstmts, 1);
+  p = split(g, 2);
+  ck_assert_int_eq(p.n, 4);   /* {A, exp} {mul} {D, E} {F} */
+  ck_assert_int_eq(p.regions[0].nstmts, 2);
+  ck_assert_int_eq(p.regions[1].nstmts, 1);
+}
+END_TEST
+
+/* Operators that reach no output are in no region; a program without searchable operators
+ * has no region. */
+START_TEST(dead_and_empty) {
+  AxMugraph *g = prog("program p {\n  input X : f32[64, 64]\n  let Y = exp(X)\n"
+                      "  let Z = sqrt(Y)\n  output O = X * 2\n}\n");
+  AxPartition p = split(g, 8);
+  ck_assert_int_eq(p.n, 1);
+  ck_assert_int_eq(p.ndead, 2);
+  ck_assert_int_eq(p.regions[0].nstmts, 1);
+  char *t = ax_partition_stitch(A, &D, g, &p, (const char *const[]){NULL}, "m");
+  ck_assert_ptr_null(strstr(t, "exp("));   /* dead code is left out of the module */
+  parse(t);
+  free(t);
+  AxMugraph *l = prog("program q {\n  input X : f32[64, 64]\n  output Y = reshape(X, [32, 128])\n}\n");
+  p = split(l, 8);
+  ck_assert_int_eq(p.n, 0);
+  ck_assert_int_eq(p.nleft, 1);
+}
+END_TEST
+
+/* The module's graph: every region's graph in place, renamed, in dataflow order (F's region
+ * after R's reshape, although R comes after F's producer), valid; without graphs, the
+ * program's live operators. */
+START_TEST(stitch) {
+  AxMugraph *g = prog(LAYOUT);
+  AxPartition p = split(g, 8);
+  const char *none[3] = {NULL, NULL, NULL};
+  char *naive = ax_partition_stitch(A, &D, g, &p, none, "m");
+  AxMugraph *n = parse(naive);
+  ck_assert_int_eq(n->nstmts, g->nstmts);
+  free(naive);
+  /* r01 fused by hand into one kernel: A and B saved */
+  const char *r01 =
+      "mugraph r01 {\n  input X : f32[64, 64]\n  input W : f32[64, 64]\n"
+      "  kernel k0 grid [8, 16, 1] block [128, 1, 1] forloop 1 {\n"
+      "    i0 = input X imap {x: 0} fmap -\n    i1 = input W imap {y: 1} fmap -\n"
+      "    v2 = matmul(i0, i1)\n    v3 = exp(v2)\n    v4 = mul(v3, 2)\n"
+      "    output A = v2 omap {x: 0, y: 1}\n    output B = v4 omap {x: 0, y: 1}\n  }\n"
+      "  output A, B\n}\n";
+  const char *graphs[3] = {r01, NULL, NULL};
+  char *t = ax_partition_stitch(A, &D, g, &p, graphs, "m");
+  AxMugraph *m = parse(t);
+  ck_assert_ptr_nonnull(strstr(t, "kernel r01__k0 "));
+  ck_assert_int_ge(ax_mug_find(m, "A"), 0);
+  ck_assert_int_ge(ax_mug_find(m, "F"), 0);
+  ck_assert(m->tensors[ax_mug_find(m, "R")].stmt < m->tensors[ax_mug_find(m, "F")].stmt);
+  ck_assert(ax_cost_time(m, ax_cost_target("h100")) < ax_cost_time(g, ax_cost_target("h100")));
+  free(t);
+  /* the whole program printed back lowers to the same graph */
+  char *pt = ax_partition_program_text(g);
+  AxMugraph *back = prog(ax_arena_strdup(A, pt));
+  ck_assert_int_eq(back->nstmts, g->nstmts);
+  free(pt);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("partition");
+  TCase *t = tcase_create("partition");
+  tcase_add_checked_fixture(t, unit_setup, unit_teardown);
+  tcase_add_test(t, cut_points_and_convexity);
+  tcase_add_test(t, size_limit);
+  tcase_add_test(t, dead_and_empty);
+  tcase_add_test(t, stitch);
+  suite_add_tcase(s, t);
+  return unit_run(s);
+}

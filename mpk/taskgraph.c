@@ -370,10 +370,14 @@ static bool triggers(const AxTaskGraph *tg, int u, int e) {
 void ax_taskgraph_launch(AxTaskGraph *tg, const bool *data_dependent) {
   /* kernels in statement order; an event's triggers come from earlier kernels only */
   int *count = ax_xcalloc((size_t)tg->nkernels + 1, sizeof(int));
+  bool any = false;   /* a JIT kernel so far: without one, nothing is inherited */
   for (int k = 0; k < tg->nkernels; k++) {
     AxTgKernel *K = &tg->kernels[k];
     K->launch = data_dependent && data_dependent[k] ? AX_LAUNCH_JIT : AX_LAUNCH_AOT;
-    if (K->launch == AX_LAUNCH_JIT) continue;
+    if (K->launch == AX_LAUNCH_JIT || !any) {
+      any |= K->launch == AX_LAUNCH_JIT;
+      continue;
+    }
     /* inherited: one of its tasks waits for an event that some but not all tasks of a JIT
      * kernel trigger (no barrier ends the imbalance) */
     for (int t = 0; t < tg->ntasks && K->launch == AX_LAUNCH_AOT; t++) {
@@ -386,6 +390,7 @@ void ax_taskgraph_launch(AxTaskGraph *tg, const bool *data_dependent) {
         if (count[j] > 0 && tg->kernels[j].launch == AX_LAUNCH_JIT && count[j] < tg->kernels[j].ntasks)
           K->launch = AX_LAUNCH_JIT;
     }
+    any |= K->launch == AX_LAUNCH_JIT;
   }
   free(count);
 }
@@ -467,11 +472,25 @@ bool ax_taskgraph_check(const AxTaskGraph *tg, char *msg, size_t cap) {
   Boxes *writes = ax_xcalloc((size_t)(nt ? nt : 1), sizeof(Boxes));
   for (int t = 0; t < nt; t++)
     tiles(g, &tg->kernels[tg->tasks[t].kernel], tg->tasks[t].block, &reads[t], &writes[t]);
+  /* per kernel tensor, the tasks that write a box of it (in task order) */
+  int *wstart = ax_xcalloc((size_t)g->ntensors + 1, sizeof(int));
+  for (int u = 0; u < nt; u++)
+    for (int w = 0; w < writes[u].n; w++) wstart[writes[u].b[w].t + 1]++;
+  for (int i = 0; i < g->ntensors; i++) wstart[i + 1] += wstart[i];
+  int *wfill = ax_xcalloc((size_t)g->ntensors + 1, sizeof(int));
+  int *writer = ax_xmalloc(sizeof(int) * (size_t)(wstart[g->ntensors] + 1));
+  for (int u = 0; u < nt; u++)
+    for (int w = 0; w < writes[u].n; w++) {
+      int x = writes[u].b[w].t;
+      writer[wstart[x] + wfill[x]++] = u;
+    }
   bool *read = ax_xcalloc((size_t)(nt ? nt : 1), sizeof(bool));
   bool ok = true;
   for (int t = 0; t < nt && ok; t++)
-    for (int r = 0; r < reads[t].n && ok; r++)
-      for (int u = 0; u < nt && ok; u++)
+    for (int r = 0; r < reads[t].n && ok; r++) {
+      int x = reads[t].b[r].t;
+      for (int i = wstart[x]; i < wstart[x + 1] && ok; i++) {
+        int u = writer[i];
         for (int w = 0; w < writes[u].n; w++) {
           if (!meet(&reads[t].b[r], &writes[u].b[w])) continue;
           read[u] = true;
@@ -485,6 +504,8 @@ bool ax_taskgraph_check(const AxTaskGraph *tg, char *msg, size_t cap) {
           }
           break;
         }
+      }
+    }
   for (int u = 0; u < nt && ok; u++)
     if (!read[u] && !triggers(tg, u, tg->end))
       ok = fail(msg, cap, "task %d (%s) has results nobody reads but does not trigger the end event",
@@ -493,5 +514,8 @@ bool ax_taskgraph_check(const AxTaskGraph *tg, char *msg, size_t cap) {
   free(reads);
   free(writes);
   free(read);
+  free(wstart);
+  free(wfill);
+  free(writer);
   return ok;
 }

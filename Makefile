@@ -11,7 +11,7 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
 # ctest label and name filters of the tiers (tests/CMakeLists.txt: unit, diag, faults,
-# corpus, superopt, gpu). Under ASan the solvers are not instrumented, so the solver-bound
+# corpus, superopt, gpu, mpk). Under ASan the solvers are not instrumented, so the solver-bound
 # scripts are represented by one slice: preconditions and counterexample replay.
 FAST_LABELS  ?= unit|diag|faults
 ASAN_E2E     ?= ^e2e/(preconditions|eager_replay|verify_bounds)$$

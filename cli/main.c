@@ -37,6 +37,8 @@ static const struct {
     {.name = "emulate", .run = ax_cmd_emulate,
      .help = "run a uGraph's generated CUDA on the CPU vs the interpreter"},
     {.name = "import", .run = ax_cmd_import, .help = "an XLA HLO text module as a tensor program"},
+    {.name = "mpk", .run = ax_cmd_mpk,
+     .help = "a uGraph as a megakernel's task graph; its modelled schedule"},
 };
 
 static void usage(FILE *out) {

@@ -183,13 +183,18 @@ static void write_driver(FILE *f, const AxMugraph *g, const char *id) {
           "  return p;\n"
           "}\n"
           "int main(int argc, char **argv) {\n"
-          "  if (argc != 2) return 6;\n"
+          "  if (argc != 2 && argc != 4) return 6;\n"
           "  const int ni = %d, no = %d;\n"
           "  std::vector<void *> in(ni + 1), out(no + 1);\n"
           "  for (int i = 0; i < ni; i++) in[(size_t)i] = io(argv[1], \"in\", i, in_bytes[i], true);\n"
           "  for (int i = 0; i < no; i++) out[(size_t)i] = std::calloc(out_bytes[i] ? out_bytes[i] : 1, 1);\n"
           "  int rc = axle_run_%s(in.data(), out.data(), nullptr);\n"
           "  if (rc) { std::fprintf(stderr, \"driver: axle_run_%s returned %%d\\n\", rc); return 7; }\n"
+          "#ifdef AXLE_EMU_MK\n"
+          "  if (argc != 4) return 6;\n"
+          "  int mk = axemu::mk_run(argv[1], std::atoi(argv[2]), std::strtoull(argv[3], nullptr, 10));\n"
+          "  if (mk) return mk;\n"
+          "#endif\n"
           "  for (int i = 0; i < no; i++) {\n"
           "    char path[4096];\n"
           "    std::snprintf(path, sizeof path, \"%%s/out%%d.bin\", argv[1], i);\n"
@@ -252,7 +257,7 @@ typedef struct Emu {
   char id[128];          /* the graph's C identifier */
   const char **names;    /* the names written into dir, for the cleanup */
   int nnames;
-  char *hp, *kp, *dp, *ep, *lp;   /* runtime header, kernel, driver, binary, log */
+  char *hp, *kp, *dp, *ep, *lp, *tp;   /* runtime header, kernel, driver, binary, log, tasks */
   int ni;                /* graph inputs */
   AxTensor *vals;        /* per kernel tensor: the interpreter's values (inputs first) */
   double **din;          /* per input: its values */
@@ -286,6 +291,7 @@ static int write_sources(Emu *x, AxDiag *d) {
   if (!f) return io_fail(x);
   write_driver(f, x->g, x->id);
   if (fclose(f) != 0) return io_fail(x);
+  if (x->o->tasks && !write_file(x->tp, x->o->tasks, strlen(x->o->tasks))) return io_fail(x);
   return GO_ON;
 }
 
@@ -329,7 +335,11 @@ static int compile(Emu *x) {
   const char *cxx = x->o->cxx ? x->o->cxx : getenv("CXX");
   if (!cxx || !*cxx) cxx = "g++";
   char *argv[] = {(char *)cxx, "-std=c++17", "-O2", "-w", "-DAXLE_EMU", "-I", x->dir, "-x", "c++",
-                  x->kp, x->dp, "-o", x->ep, NULL};
+                  x->kp, x->dp, "-o", x->ep, NULL, NULL, NULL};
+  if (x->o->tasks) {   /* the megakernel runtime: worker threads */
+    argv[13] = "-DAXLE_EMU_MK";
+    argv[14] = "-pthread";
+  }
   int rc = run(argv, x->lp);
   if (rc == 0) return GO_ON;
   if (rc == 127) fprintf(x->out, "axle emulate: cannot run the C++ compiler '%s' (set CXX)\n", cxx);
@@ -338,13 +348,18 @@ static int compile(Emu *x) {
   return 2;
 }
 
-/* The emulated program, which writes out%d.bin. */
-static int execute(Emu *x) {
-  char *argv[] = {x->ep, x->dir, NULL};
+/* The emulated program, which writes out%d.bin; a megakernel's run `run` has schedule seed
+ * seed + run. */
+static int execute(Emu *x, int run_no) {
+  char workers[32], seed[32];
+  snprintf(workers, sizeof workers, "%d", x->o->workers);
+  snprintf(seed, sizeof seed, "%" PRIu64, x->o->seed + (uint64_t)run_no);
+  char *argv[] = {x->ep, x->dir, x->o->tasks ? workers : NULL, seed, NULL};
   int rc = run(argv, x->lp);
   if (rc == 0) return GO_ON;
   fprintf(x->out, "axle emulate: the emulated program failed (%s):\n",
-          rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal" : "exit status");
+          rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal"
+          : rc == 9 ? "megakernel tasks never launched" : "exit status");
   print_log(x->out, x->lp);
   if (rc > 0 && rc != 5) fprintf(x->out, "    (exit status %d)\n", rc);
   return 2;
@@ -352,13 +367,19 @@ static int execute(Emu *x) {
 
 /* The reference (the μGraph in doubles, stored tensors rounded to their dtype) against
  * every output the program wrote: 0 all within tolerance, 1 some not. */
-static int compare(Emu *x) {
+static int compare(Emu *x, int run_no) {
   const AxMugraph *g = x->g;
   FILE *out = x->out;
-  AxTDomain stored = ax_values_float(true);
-  ax_interp_run(g, &stored, x->a, x->vals);
-  fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
-               "float interpreter with storage rounding\n", g->name, x->o->seed);
+  if (run_no == 0) {
+    AxTDomain stored = ax_values_float(true);
+    ax_interp_run(g, &stored, x->a, x->vals);
+    fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
+                 "float interpreter with storage rounding\n", g->name, x->o->seed);
+    if (x->o->tasks)
+      fprintf(out, "megakernel: %d worker thread%s, %d schedule%s (seeds %" PRIu64 " to %" PRIu64 ")\n",
+              x->o->workers, x->o->workers == 1 ? "" : "s", x->o->runs, x->o->runs == 1 ? "" : "s",
+              x->o->seed, x->o->seed + (uint64_t)x->o->runs - 1);
+  }
   bool bad = false;
   for (int i = 0; i < g->noutputs; i++) {
     const AxKTensor *t = &g->tensors[g->outputs[i]];
@@ -366,7 +387,7 @@ static int compare(Emu *x) {
     unsigned char *raw = ax_xmalloc(n * es + 1);
     char nm[32];
     snprintf(nm, sizeof nm, "out%d.bin", i);
-    x->names[x->nnames++] = ax_arena_strdup(x->a, nm);
+    if (run_no == 0) x->names[x->nnames++] = ax_arena_strdup(x->a, nm);
     char *p = path_in(x->dir, nm);
     bool ok = read_file(p, raw, n * es);
     free(p);
@@ -384,6 +405,7 @@ static int compare(Emu *x) {
     bool fine = rel <= tol;
     char idx[128];
     index_str(&t->shape, at, idx, sizeof idx);
+    if (x->o->tasks) fprintf(out, "  schedule %" PRIu64 ":", x->o->seed + (uint64_t)run_no);
     fprintf(out, "  output '%s' %s: max relative error %.3g (tolerance %.3g)", t->name,
             ax_dtype_name(t->dtype), rel, tol);
     if (nonfinite)
@@ -394,8 +416,15 @@ static int compare(Emu *x) {
     bad |= !fine;
     free(y);
   }
-  fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what the mugraph computes\n"
-                   : "agrees: the generated kernels compute what the mugraph computes\n");
+  if (x->o->tasks && !bad && run_no + 1 < x->o->runs) return GO_ON;   /* the next schedule */
+  if (x->o->tasks)
+    fprintf(out, bad ? "DIFFERS: the megakernel under schedule %" PRIu64 " does not compute what the "
+                       "mugraph computes\n"
+                     : "agrees: the megakernel computes what the mugraph computes under every schedule\n",
+            x->o->seed + (uint64_t)run_no);
+  else
+    fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what the mugraph computes\n"
+                     : "agrees: the generated kernels compute what the mugraph computes\n");
   return bad ? 1 : 0;
 }
 
@@ -415,7 +444,9 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   x.dp = path_in(x.dir, "driver.cpp");
   x.ep = path_in(x.dir, "emu");
   x.lp = path_in(x.dir, "log.txt");
-  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt"};
+  x.tp = path_in(x.dir, "tasks.txt");
+  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt",
+                                      "tasks.txt"};
   for (size_t i = 0; i < AX_COUNTOF(fixed); i++) x.names[x.nnames++] = fixed[i];
   x.vals = ax_xcalloc((size_t)g->ntensors + 1, sizeof *x.vals);
   x.din = ax_xcalloc((size_t)x.ni + 1, sizeof *x.din);
@@ -424,8 +455,11 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   int status = write_sources(&x, d);
   if (status == GO_ON) status = write_inputs(&x);
   if (status == GO_ON) status = compile(&x);
-  if (status == GO_ON) status = execute(&x);
-  if (status == GO_ON) status = compare(&x);
+  int runs = o->tasks && o->runs > 1 ? o->runs : 1;
+  for (int r = 0; r < runs && status == GO_ON; r++) {
+    status = execute(&x, r);
+    if (status == GO_ON) status = compare(&x, r);
+  }
 
   if (o->keep) fprintf(x.out, "emulate: files kept in %s\n", x.dir);
   else remove_dir(x.dir, x.names, x.nnames);
@@ -438,6 +472,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   free(x.dp);
   free(x.ep);
   free(x.lp);
+  free(x.tp);
   ax_arena_free(x.a);
   return status;
 }

@@ -21,6 +21,13 @@ typedef struct AxEmuOpts {
   double tol;           /* 0: by dtype (f16 1e-2, bf16 4e-2, f32 1e-4) */
   bool keep;            /* keep the temporary directory (its path is printed) */
   FILE *out;            /* the report */
+  /* The emulated megakernel (docs/mpk.md): tasks is the task graph's text (written by
+   * mpk/mkemu.h; NULL: the ordinary emulation, launch by launch). The program is compiled
+   * with -DAXLE_EMU_MK and run `runs` times (schedule seeds seed, seed + 1, ...) on
+   * `workers` threads, every run's outputs compared with the interpreter; the first run
+   * that differs ends it. */
+  const char *tasks;
+  int workers, runs;
 } AxEmuOpts;
 
 /* Tolerance of an output of dtype t when none is given. */
@@ -28,9 +35,9 @@ double ax_emu_default_tol(AxDtype t);
 
 /* g must be validated. Exit status: 0 every output within tolerance, 1 some output differs
  * (or is inf/nan where the reference is finite), 2 the emulation could not run (no
- * compiler, the source does not compile, the program crashed or its barriers diverged; the
- * compiler's or program's messages are printed), 3 the graph cannot be generated for the
- * target (reported through d). */
+ * compiler, the source does not compile, the program crashed or its barriers diverged, or
+ * a megakernel's task never launched; the compiler's or program's messages are printed),
+ * 3 the graph cannot be generated for the target (reported through d). */
 int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o);
 
 #endif

@@ -23,6 +23,11 @@
 //     wait_group that completes them (see cp_async below);
 //   * AX_LAUNCH: runs the grid block by block; cudaMallocAsync / cudaFreeAsync /
 //     cudaMemcpyAsync / cudaGetLastError / cudaFuncSetAttribute on host memory.
+// With -DAXLE_EMU_MK it is the emulated megakernel runtime instead (docs/mpk.md): AX_LAUNCH
+// only records the launch, and axemu::mk_run then runs the task graph axle wrote
+// (tasks.txt), one block a task, on worker threads under a seeded adversarial schedule. The
+// emulator's state is then per worker thread (AX_EMU_TLS), intermediate tensors start as nan
+// (a task that reads a tile before its producer wrote it computes nan) and are never freed.
 // No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
 #ifndef AXLE_EMU_H
 #define AXLE_EMU_H
@@ -56,8 +61,14 @@ struct uint4 {
   unsigned x, y, z, w;
 };
 
-inline uint3 threadIdx, blockIdx;
-inline dim3 blockDim, gridDim;
+#ifdef AXLE_EMU_MK
+#define AX_EMU_TLS thread_local
+#else
+#define AX_EMU_TLS
+#endif
+
+inline AX_EMU_TLS uint3 threadIdx, blockIdx;
+inline AX_EMU_TLS dim3 blockDim, gridDim;
 
 // ---- storage types ------------------------------------------------------------------
 struct __half {
@@ -133,10 +144,17 @@ enum cudaMemcpyKind { cudaMemcpyDeviceToDevice = 3 };
 
 inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) {
   *p = std::malloc(n ? n : 1);
+#ifdef AXLE_EMU_MK
+  if (*p) std::memset(*p, 0xff, n);   // nan in f16, bf16 and f32 until a task writes it
+#endif
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
+#ifdef AXLE_EMU_MK
+  (void)p;   // the host entry returns before the tasks run
+#else
   std::free(p);
+#endif
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t) {
@@ -171,12 +189,12 @@ struct Fiber {
   unsigned long committed;
 };
 
-inline ucontext_t sched;
-inline std::vector<Fiber> fibers;
-inline std::vector<char *> stacks;
-inline int cur = -1;
-inline const std::function<void()> *body = nullptr;
-inline std::vector<unsigned char> dyn;   // dynamic shared memory of the running launch
+inline AX_EMU_TLS ucontext_t sched;
+inline AX_EMU_TLS std::vector<Fiber> fibers;
+inline AX_EMU_TLS std::vector<char *> stacks;
+inline AX_EMU_TLS int cur = -1;
+inline AX_EMU_TLS const std::function<void()> *body = nullptr;
+inline AX_EMU_TLS std::vector<unsigned char> dyn;   // dynamic shared memory of the running launch
 constexpr size_t STACK = 256 * 1024;
 
 inline void entry() {
@@ -190,8 +208,8 @@ inline void sync() {
   swapcontext(&fibers[(size_t)cur].ctx, &sched);
 }
 
-// Runs one launch: every block of the grid in order, its threads as fibers.
-inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
+// Prepares a launch of fn: its fibers, their stacks, its dynamic shared memory.
+inline void setup(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
   size_t nt = (size_t)block.x * block.y * block.z;
   fibers.assign(nt, Fiber());
   while (stacks.size() < nt) stacks.push_back(static_cast<char *>(std::malloc(STACK)));
@@ -199,9 +217,14 @@ inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void(
   body = &fn;
   gridDim = grid;
   blockDim = block;
-  for (unsigned bz = 0; bz < grid.z; bz++)
-    for (unsigned by = 0; by < grid.y; by++)
-      for (unsigned bx = 0; bx < grid.x; bx++) {
+}
+
+// Runs block (bx, by, bz) of the launch set up, its threads as fibers.
+inline void run_block(unsigned bx, unsigned by, unsigned bz) {
+  dim3 grid = gridDim, block = blockDim;
+  size_t nt = (size_t)block.x * block.y * block.z;
+  {
+      {
         blockIdx = {bx, by, bz};
         for (size_t t = 0; t < nt; t++) {
           Fiber &f = fibers[t];
@@ -248,6 +271,15 @@ inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void(
           }
         }
       }
+  }
+}
+
+// Runs one launch: every block of the grid in order.
+inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
+  setup(grid, block, smem, fn);
+  for (unsigned bz = 0; bz < grid.z; bz++)
+    for (unsigned by = 0; by < grid.y; by++)
+      for (unsigned bx = 0; bx < grid.x; bx++) run_block(bx, by, bz);
   body = nullptr;
 }
 
@@ -302,9 +334,207 @@ inline void ax_cp_async_wait() {
 inline void __syncthreads() { axemu::sync(); }
 inline void __syncwarp() {}
 
-#define AX_SMEM_STATIC(name, bytes) alignas(128) static unsigned char name[bytes]
+#define AX_SMEM_STATIC(name, bytes) alignas(128) static AX_EMU_TLS unsigned char name[bytes]
 #define AX_SMEM_DYNAMIC(name) unsigned char *name = axemu::dyn.data()
+#ifndef AXLE_EMU_MK
 #define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \
   axemu::launch(grid, block, smem, [&]() { kernel(__VA_ARGS__); })
+#else
+// ---- the emulated megakernel runtime ---------------------------------------------------
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \
+  axemu::mk_record(grid, block, smem, [=]() { kernel(__VA_ARGS__); })
+
+namespace axemu {
+
+// A launch the host entry made, in order: kernel k of the task graph.
+struct MkLaunch {
+  dim3 grid, block;
+  size_t smem;
+  std::function<void()> fn;
+};
+inline std::vector<MkLaunch> mk_launches;
+
+inline void mk_record(dim3 grid, dim3 block, size_t smem, std::function<void()> fn) {
+  mk_launches.push_back(MkLaunch{grid, block, smem, std::move(fn)});
+}
+
+struct MkTask {
+  int kernel;
+  unsigned b[3];
+  int dep;
+  std::vector<int> trig;
+};
+struct MkEvent {
+  int ntriggers, first, last;
+};
+
+// The shared state of one run: the task records, the event counters (as on the GPU, one
+// atomic per event, incremented with release by each trigger) and the pool of launched
+// tasks the workers draw from.
+struct Mk {
+  std::vector<MkTask> tasks;
+  std::vector<MkEvent> events;
+  std::vector<std::atomic<int>> count;
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<int> ready;
+  int done = 0, running = 0, holding = 0, workers = 0;
+  std::vector<uint64_t> held;   // the tickets of the tasks held back
+  bool stuck = false;
+};
+
+inline uint64_t mk_next(uint64_t &s) {   // splitmix64
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+inline void mk_launch_range(Mk &S, int e) {   // S.m held
+  for (int t = S.events[(size_t)e].first; t < S.events[(size_t)e].last; t++) S.ready.push_back(t);
+  S.cv.notify_all();
+}
+
+// One worker: draws a launched task (mostly the newest, else a random one), maybe holds it
+// back (a slow SM), runs its block, maybe stalls between its writes and its release, then
+// triggers its events. The start event's tasks are launched in a shuffled order.
+inline void mk_worker(Mk &S, int w, uint64_t seed) {
+  uint64_t r = seed * 1000003u + (uint64_t)w * 7919u + 1;
+  for (;;) {
+    int t;
+    {
+      std::unique_lock<std::mutex> lk(S.m);
+      S.cv.wait(lk, [&] {
+        return !S.ready.empty() || S.done == (int)S.tasks.size() || S.stuck ||
+               (S.running == 0 && S.ready.empty());
+      });
+      if (S.ready.empty()) {
+        if (S.done < (int)S.tasks.size() && S.running == 0) S.stuck = true;
+        S.cv.notify_all();
+        return;
+      }
+      // mostly the newest launched task (a consumer as soon as its event fires, while
+      // older tasks wait), else any
+      size_t i = mk_next(r) % 4 ? S.ready.size() - 1 : (size_t)(mk_next(r) % S.ready.size());
+      t = S.ready[i];
+      S.ready[i] = S.ready.back();
+      S.ready.pop_back();
+      S.running++;
+    }
+    const MkTask &x = S.tasks[(size_t)t];
+    uint64_t roll = mk_next(r);
+    if (roll % 2 == 0) {
+      // held back (a slow SM) until some more tasks have finished, or until nothing else
+      // can run, and then only if it holds the smallest ticket of those held: a delay
+      // measured in the schedule's progress, not in time, released one task at a time
+      std::unique_lock<std::mutex> lk(S.m);
+      int until = S.done + 1 + (int)(roll / 2 % S.tasks.size());
+      uint64_t ticket = mk_next(r);
+      S.holding++;
+      S.held.push_back(ticket);
+      S.cv.notify_all();
+      S.cv.wait(lk, [&] {
+        if (S.done >= until) return true;
+        if (S.running != S.holding || !(S.ready.empty() || S.holding == S.workers)) return false;
+        for (uint64_t h : S.held)
+          if (h < ticket) return false;
+        return true;
+      });
+      S.holding--;
+      for (size_t i = 0; i < S.held.size(); i++)
+        if (S.held[i] == ticket) {
+          S.held[i] = S.held.back();
+          S.held.pop_back();
+          break;
+        }
+    } else {
+      std::this_thread::yield();
+    }
+    const MkLaunch &L = mk_launches[(size_t)x.kernel];
+    setup(L.grid, L.block, L.smem, L.fn);
+    run_block(x.b[0], x.b[1], x.b[2]);
+    body = nullptr;
+    if (roll % 8 == 1) std::this_thread::sleep_for(std::chrono::microseconds(roll / 16 % 300));
+    for (int e : x.trig)
+      if (S.count[(size_t)e].fetch_add(1, std::memory_order_acq_rel) + 1 ==
+          S.events[(size_t)e].ntriggers) {
+        std::lock_guard<std::mutex> lk(S.m);
+        mk_launch_range(S, e);
+      }
+    std::lock_guard<std::mutex> lk(S.m);
+    S.done++;
+    S.running--;
+    S.cv.notify_all();
+  }
+}
+
+// Reads DIR/tasks.txt and runs it on `workers` threads with schedule seed `seed`. Returns
+// 0, or 8 (the task graph does not match the launches; printed) or 9 (tasks never launched:
+// an event that never fires; printed).
+//   tasks.txt: "axle-mk KERNELS TASKS EVENTS", then per kernel "GX GY GZ", per event
+//   "TRIGGERS FIRST LAST", per task "KERNEL BX BY BZ WAIT NTRIG TRIG...".
+inline int mk_run(const char *dir, int workers, uint64_t seed) {
+  char path[4096];
+  std::snprintf(path, sizeof path, "%s/tasks.txt", dir);
+  FILE *f = std::fopen(path, "r");
+  int nk = 0, nt = 0, ne = 0;
+  if (!f || std::fscanf(f, "axle-mk %d %d %d", &nk, &nt, &ne) != 3) {
+    std::fprintf(stderr, "megakernel: cannot read %s\n", path);
+    return 8;
+  }
+  if ((size_t)nk != mk_launches.size()) {
+    std::fprintf(stderr, "megakernel: the host entry launched %zu kernels, the task graph has %d\n",
+                 mk_launches.size(), nk);
+    return 8;
+  }
+  for (int k = 0; k < nk; k++) {
+    unsigned g[3];
+    if (std::fscanf(f, "%u %u %u", &g[0], &g[1], &g[2]) != 3 || g[0] != mk_launches[(size_t)k].grid.x ||
+        g[1] != mk_launches[(size_t)k].grid.y || g[2] != mk_launches[(size_t)k].grid.z) {
+      std::fprintf(stderr, "megakernel: kernel %d's grid differs from its launch's\n", k);
+      return 8;
+    }
+  }
+  Mk S;
+  S.events.resize((size_t)ne);
+  S.count = std::vector<std::atomic<int>>((size_t)ne);
+  for (auto &e : S.events)
+    if (std::fscanf(f, "%d %d %d", &e.ntriggers, &e.first, &e.last) != 3) return 8;
+  S.tasks.resize((size_t)nt);
+  for (auto &x : S.tasks) {
+    int n = 0;
+    if (std::fscanf(f, "%d %u %u %u %d %d", &x.kernel, &x.b[0], &x.b[1], &x.b[2], &x.dep, &n) != 6)
+      return 8;
+    x.trig.resize((size_t)n);
+    for (int &e : x.trig)
+      if (std::fscanf(f, "%d", &e) != 1) return 8;
+  }
+  std::fclose(f);
+  {
+    std::lock_guard<std::mutex> lk(S.m);
+    for (int e = 0; e < ne; e++)
+      if (S.events[(size_t)e].ntriggers == 0) mk_launch_range(S, e);
+    uint64_t r = seed ^ 0x5bd1e995u;
+    for (size_t i = S.ready.size(); i > 1; i--) std::swap(S.ready[i - 1], S.ready[mk_next(r) % i]);
+  }
+  S.workers = workers;
+  std::vector<std::thread> ws;
+  for (int w = 0; w < workers; w++) ws.emplace_back(mk_worker, std::ref(S), w, seed);
+  for (auto &w : ws) w.join();
+  if (S.done != nt) {
+    std::fprintf(stderr, "megakernel: %d of %d tasks never launched (an event never fired)\n",
+                 nt - S.done, nt);
+    return 9;
+  }
+  return 0;
+}
+
+}  // namespace axemu
+#endif
 
 #endif

@@ -1,0 +1,91 @@
+/* cmd_mpk.c — `axle mpk`: a μGraph as an SM-level task graph for a persistent megakernel
+ * (mpk/taskgraph.h), printed or simulated (mpk/sim.h).
+ *
+ *   axle mpk GRAPH.mug --task-graph [--format text|json|dot]
+ *   axle mpk GRAPH.mug --simulate [--target h100|a100] [--workers N] [--format text|json]
+ *       0 printed, 3 bad input (located error) or bad usage. The task graph is checked
+ *       against the μGraph before anything is printed (a failure is an internal error). */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "cli/commands.h"
+#include "cli/files.h"
+#include "cli/opts.h"
+#include "mpk/sim.h"
+#include "mpk/taskgraph.h"
+#include "mpk/tgprint.h"
+
+#define USAGE                                                                                      \
+  "usage: axle mpk GRAPH.mug --task-graph [--format text|json|dot]\n"                             \
+  "       axle mpk GRAPH.mug --simulate [--target h100|a100] [--workers N] [--format text|json]\n"
+
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
+
+/* --target: the cost model of a GPU */
+static bool set_target(void *target, const char *v) {
+  return (*(const AxTarget **)target = ax_cost_target(v)) != NULL;
+}
+
+int ax_cmd_mpk(int argc, char **argv) {
+  const AxTarget *t = ax_cost_target("h100");
+  bool graph = false, simulate = false;
+  int format = 0, workers = 0, first = 1;
+  static const char *const formats[] = {"text", "json", "dot", NULL};
+  const AxOpt opts[] = {
+      {.name = "--task-graph", .help = "print the task graph: tasks, events, kernels",
+       .kind = AX_OPT_FLAG, .target = &graph},
+      {.name = "--simulate", .help = "print the modelled megakernel, per-kernel and bound times",
+       .kind = AX_OPT_FLAG, .target = &simulate},
+      {.name = "--target", .meta = "h100|a100", .help = "the GPU modelled (default h100)",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &t, .err = "--target is h100 or a100"},
+      {.name = "--workers", .meta = "N", .help = "workers, 1 to 4096 (default the target's SMs)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 4096, .target = &workers,
+       .err = "--workers is a whole number from 1 to 4096"},
+      {.name = "--format", .meta = "text|json|dot",
+       .help = "report format (default text; dot only with --task-graph)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &format,
+       .err = "--format is text, json or dot"},
+  };
+  const AxOptTable table = {
+      .usage = USAGE,
+      .about = "Builds the SM-level task graph of a μGraph (every block of every kernel a task,\n"
+               "events from the tiles it reads) and prints it, or simulates it as one persistent\n"
+               "megakernel against one launch per kernel and the memory bound (all modelled).\n",
+      .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
+      .missing = "option needs a value"};
+  int parsed = ax_opts_run(&table, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
+  if (first == argc) return usage("mpk needs a .mug file");
+  if (argc - first > 1) return usage("too many arguments");
+  if (graph == simulate) return usage("mpk needs one of --task-graph and --simulate");
+  if (simulate && format == 2) return usage("--simulate prints text or json");
+  const char *file = argv[first];
+  if (ax_files_is_program(file))
+    return usage("mpk reads a μGraph (.mug), not a program");
+  AxArena *a = ax_arena_new();
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  int status = 3;
+  AxMugraph *g = ax_files_load_mug(a, &d, file);
+  AxTaskGraph tg;
+  if (g && ax_taskgraph_build(a, g, &d, &tg)) {
+    char msg[512];
+    if (!ax_taskgraph_check(&tg, msg, sizeof msg)) {
+      fprintf(stderr, "axle: internal error: the task graph of %s fails its check: %s\n", file, msg);
+    } else if (graph) {
+      if (format == 0) ax_tgprint_text(stdout, &tg);
+      else if (format == 1) ax_tgprint_json(stdout, &tg);
+      else ax_tgprint_dot(stdout, &tg);
+      status = 0;
+    } else {
+      AxSim s;
+      ax_sim_run(a, &tg, t, workers ? workers : t->sms, &s);
+      if (format == 1) ax_sim_print_json(stdout, &tg, &s);
+      else ax_sim_print_text(stdout, &tg, &s);
+      status = 0;
+    }
+  }
+  ax_arena_free(a);
+  return status;
+}

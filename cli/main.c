@@ -36,6 +36,8 @@ static const struct {
     {.name = "emulate", .run = ax_cmd_emulate,
      .help = "run a uGraph's generated CUDA on the CPU vs the interpreter"},
     {.name = "import", .run = ax_cmd_import, .help = "an XLA HLO text module as a tensor program"},
+    {.name = "optimize", .run = ax_cmd_optimize,
+     .help = "rewrite a program with proved rules (equality saturation)"},
 };
 
 static void usage(FILE *out) {

@@ -70,7 +70,8 @@ static void on_rule(void *ctx, const char *path, const AxSource *src, const AxBl
   int line, col;
   ax_source_linecol(src, rule->span.start, &line, &col);
   if (status == AX_GATE_SKIPPED) {
-    fprintf(g->skipped, "%s:%d: %s\n", path, line, rule->name.name);
+    fprintf(g->skipped, "(expect %s): %s:%d: %s\n", rule->expect == AX_EXPECT_TRIVIAL ? "trivial" : "invalid",
+            path, line, rule->name.name);
     g->nskipped++;
     return;
   }
@@ -189,7 +190,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   fclose(g.unproved);
   fclose(g.skipped);
   fclose(g.untranslated);
-  if (skipped_t[0]) lines("axle: note: optimize: skipped (expect invalid): ", skipped_t);
+  if (skipped_t[0]) lines("axle: note: optimize: skipped ", skipped_t);
   if (!input_ok) goto done;
   if (g.nunproved > 0 && !skip) {
     fprintf(stderr, "axle: error: optimize: %d rule%s not proved by `axle verify` (pass --skip-unproved to drop %s):\n",
@@ -308,7 +309,7 @@ int ax_cmd_optimize(int argc, char **argv) {
     free(s);
     cJSON_Delete(j);
   } else {
-    printf("%s: program '%s': %d rules proved (%d results, %d from the cache), %d skipped (expect invalid), "
+    printf("%s: program '%s': %d rules proved (%d results, %d from the cache), %d skipped (expect invalid or trivial), "
            "%d unproved dropped\n",
            file, p->name, g.nproved, results, cached, g.nskipped, skip ? g.nunproved : 0);
     printf("rewrites: %zu from %d rules; %d proved rules not translated\n", g.rules.n, g.ntranslated,

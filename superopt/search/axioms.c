@@ -91,7 +91,8 @@ static bool gate(const char *rules_dir, const AxVerifyOpts *vo, const char *solv
         if (strcmp(required[i], rule->name.name) == 0) found[i] = true;
       int line, col;
       ax_source_linecol(src, rule->span.start, &line, &col);
-      if (skip_invalid && (rule->expect == AX_EXPECT_INVALID || rule->expect == AX_EXPECT_INVALID_HINT)) {
+      if (skip_invalid && (rule->expect == AX_EXPECT_INVALID || rule->expect == AX_EXPECT_INVALID_HINT ||
+                           rule->expect == AX_EXPECT_TRIVIAL)) {
         rep->skipped++;
         if (on) on(ctx, files[f], src, rule, AX_GATE_SKIPPED, NULL);
         continue;

@@ -23,7 +23,8 @@ typedef struct AxAxiomReport {
   int files, rules, results;   /* .axl files, rules, rule × element type results */
   int verified, cached;        /* results VERIFIED; of the results, taken from the cache */
   int failed;                  /* results (and missing names) that are not VERIFIED */
-  int skipped;                 /* rules marked `expect invalid`, skipped (ax_axioms_gate) */
+  int skipped;                 /* rules marked `expect invalid` or `expect trivial`,
+                                  skipped (ax_axioms_gate) */
   char *failures;              /* owned: one line per failure, "file:line: NAME [type]
                                   VERDICT: reason" or "NAME: no such rule in DIR";
                                   "" when none */
@@ -47,7 +48,8 @@ void ax_axiom_report_free(AxAxiomReport *rep);
 /* The gate rule by rule, for callers that use the rules themselves (`axle optimize`): the
  * same walk, cache and verdicts as ax_superopt_axioms_proved, with no required names, and
  * rules marked `expect invalid` (or `expect invalid-hint`) skipped unverified when
- * skip_expected_invalid — they are never meant to hold. For every rule, on(ctx, path,
+ * skip_expected_invalid — they are never meant to hold —, and so are rules marked `expect
+ * trivial` (both sides one term: nothing to rewrite). For every rule, on(ctx, path,
  * src, rule, status, failure) is called once after all its element types: status
  * AX_GATE_PROVED (every result VERIFIED, not trivial, not vacuous), AX_GATE_FAILED
  * (failure: its first failing report line, borrowed for the call) or AX_GATE_SKIPPED. The

@@ -42,7 +42,6 @@ static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 typedef struct Dirs {
   const char *dir[MAX_DIRS];
   int n;
-  bool overflow;
 } Dirs;
 
 static bool add_dir(void *target, const char *v) {
@@ -61,7 +60,6 @@ typedef struct Gate {
   AxEqRules rules;
   FILE *unproved, *skipped, *untranslated;   /* one line per rule */
   int nunproved, nskipped, nproved, ntranslated, nuntranslated;
-  AxArena *a;
 } Gate;
 
 static void on_rule(void *ctx, const char *path, const AxSource *src, const AxBlock *rule,
@@ -157,7 +155,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   }
 
   /* the gate: every rule `axle verify` proves (the cache first), the others named */
-  Gate g = {.a = a};
+  Gate g = {0};
   char *unproved_t = NULL, *skipped_t = NULL, *untr_t = NULL;
   size_t n1 = 0, n2 = 0, n3 = 0;
   g.unproved = open_memstream(&unproved_t, &n1);

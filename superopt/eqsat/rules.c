@@ -13,9 +13,12 @@ typedef struct Rule {
   const AxBlock *b;
   const AxRuleSyms *s;
   uint32_t nvars;
-  int *var_sym;         /* class variable -> tensor symbol */
+  int *var_sym;         /* class variable -> tensor symbol; -1 for an axis variable */
+  int *var_axis;        /* axis variable -> the aggregated axis whose position it binds; -1 */
   int *sym_var;         /* tensor symbol -> class variable, -1 */
-  uint64_t full;        /* the aggregated axes of the result: every tensor has them or none */
+  int axis_var[AX_MAX_AXES];   /* aggregated axis -> its axis variable, -1 */
+  uint64_t full;        /* the aggregated axes of the rule's tensors: each has them all or none */
+  uint64_t result;      /* the aggregated axes of the rewrite's result */
 } Rule;
 
 static bool ew(AxOp op) {
@@ -41,6 +44,43 @@ static AxEgPat *lit(AxArena *a, AxRat v) {
 }
 
 static bool is_literal(const AxExpr *e) { return e->kind == AX_E_INT || e->kind == AX_E_REAL; }
+
+static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why);
+
+/* reduce(A, [a]), mean(A, axis=a), rms_norm(A, axis=a): the program's sum, mean and rms_norm
+ * along one dimension, which keep it (size 1, or its size for rms_norm) where the rule's
+ * reduce and mean remove the axis — the same values, laid out with that dimension kept. The
+ * dimension is an attribute variable: the condition binds aggregated axis a to it (rank 1). */
+static AxEgPat *along(Rule *r, const AxExpr *e, AxOp op, const char **why) {
+  const AxExpr *at = e->ty.attrs ? e->ty.attrs[0] : NULL;
+  if (at && op == AX_OP_REDUCE) {
+    if (at->kind != AX_E_LIST || at->u.list.n != 1) {
+      *why = at->kind == AX_E_LIST ? "a reduce over several axes (a program's sum takes one)"
+                                   : "a reduce with summation indices";
+      return NULL;
+    }
+    at = at->u.list.items[0];
+  }
+  if (!at || at->ty.kind != AX_K_AXIS || at->ty.sym < 0 || e->ty.nopnds != 1) {
+    *why = "a reduction whose axis is not one named axis";
+    return NULL;
+  }
+  int ax = r->s->syms[at->ty.sym].axis;
+  if (ax < 0 || ax >= AX_MAX_AXES) {
+    *why = "a reduction whose axis is not one named axis";
+    return NULL;
+  }
+  if (r->axis_var[ax] < 0) {
+    r->axis_var[ax] = (int)r->nvars;
+    r->var_sym[r->nvars] = -1;
+    r->var_axis[r->nvars++] = ax;
+  }
+  AxEgPat *kid = pat(r, e->ty.opnds[0], why);
+  if (!kid) return NULL;
+  /* the lowered attributes (lang.h): axis, to = 0, times = 0, no shape */
+  AxEgPatAttr attrs[4] = {{.var = true, .v = (uint32_t)r->axis_var[ax]}, {.value = 0}, {.value = 0}, {.value = 0}};
+  return ax_eg_pat_node(r->rs->a, op, 4, attrs, 1, &kid);
+}
 
 /* The pattern of checked tensor expression e; NULL with the reason in *why. */
 static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
@@ -86,6 +126,7 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
     return NULL;
   }
   AxOp op = (AxOp)e->ty.op;
+  if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM) return along(r, e, op, why);
   if (!ew(op)) {
     *why = (ax_op_spec(op)->levels & AX_LV_PROG) ? "an operator with axes (reduce, dot, broadcast, concat: not translated yet)"
                                                  : "an operator that programs do not have";
@@ -245,19 +286,20 @@ static Val eval(Env *v, const AxExpr *e) {
   }
 }
 
-/* Ranks k_c for the classes of the result's aggregated axes (count[c] axes each) that add
+/* Ranks k_c for the classes of the tensors' aggregated axes (count[c] axes each) that add
  * up to `rank`: every class at least 1 (a rule is instantiated from rank 1), a class fixed
- * at rank 1 (concat, iota, gather axes) exactly 1. The first solution in class order. */
-static bool ranks(const Rule *r, const int *count, int c, int rank, int *k) {
+ * at rank 1 (a concat or iota axis, or one a program's sum, mean or rms_norm runs along:
+ * one[c]) exactly 1. The first solution in class order, largest first. */
+static bool ranks(const Rule *r, const int *count, const bool *one, int c, int rank, int *k) {
   if (c == (int)r->s->nrclasses) return rank == 0;
   if (count[c] == 0) {
     k[c] = 0;
-    return ranks(r, count, c + 1, rank, k);
+    return ranks(r, count, one, c + 1, rank, k);
   }
-  int hi = r->s->rclasses[c].singleton ? 1 : rank / count[c];
+  int hi = (r->s->rclasses[c].singleton || one[c]) ? 1 : rank / count[c];
   for (int kc = hi; kc >= 1; kc--) {
     k[c] = kc;
-    if (ranks(r, count, c + 1, rank - kc * count[c], k)) return true;
+    if (ranks(r, count, one, c + 1, rank - kc * count[c], k)) return true;
   }
   return false;
 }
@@ -268,34 +310,84 @@ static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
   const AxRuleSyms *s = r->s;
   const AxEqData *rd = ax_eg_data(g, root);
   if (!rd->ok) return false;
-  AxTShape S = rd->shape;
-  /* operands: every full tensor has the result's shape, every scalar rank 0 — so the
-   * program's broadcasting element-wise operators are the rule's on equal axes */
+  /* operands: every tensor with the rule's axes has one shape F, every scalar rank 0 — so
+   * the program's broadcasting element-wise operators are the rule's on equal axes */
+  AxTShape F = {0};
+  bool have_f = false;
   for (uint32_t var = 0; var < r->nvars; var++) {
-    if (sub->cls[var] == AX_EG_NONE) continue;
+    if (r->var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
     const AxEqData *d = ax_eg_data(g, sub->cls[var]);
     bool full = s->syms[r->var_sym[var]].axes != 0;
-    if (!d->ok || (full ? !ax_shape_equal(&d->shape, &S) : d->shape.rank != 0)) {
+    bool ok = d->ok;
+    if (ok && full && !have_f) F = d->shape, have_f = true;
+    else if (ok && full) ok = ax_shape_equal(&d->shape, &F);
+    else if (ok) ok = d->shape.rank == 0;
+    if (!ok) {
       rs->refused_shape++;
       return false;
     }
   }
+  if (r->full == 0) {
+    if (rd->shape.rank != 0) {
+      rs->refused_rank++;
+      return false;
+    }
+  } else if (!have_f) {
+    rs->refused_shape++;    /* no tensor bound: nothing to read the axes from */
+    return false;
+  }
   Env v = {.r = r, .g = g, .sub = sub};
   for (int c = 0; c < AX_MAX_AXES; c++) v.idx[c] = -1;
+  /* dimensions pinned by the match: the one a sum, mean or rms_norm runs along */
+  int pin[AX_MAX_AXES];
+  bool one[AX_MAX_AXES] = {0}, taken[AX_MAXRANK] = {0};
+  for (int i = 0; i < AX_MAX_AXES; i++) pin[i] = -1;
+  for (uint32_t var = 0; var < r->nvars; var++) {
+    if (r->var_axis[var] < 0 || !sub->has_val[var]) continue;
+    int64_t p = sub->val[var];
+    int ax = r->var_axis[var];
+    if (p < 0 || p >= F.rank || taken[p] || !(r->full >> ax & 1)) {
+      rs->refused_rank++;
+      return false;
+    }
+    taken[p] = true;
+    pin[ax] = (int)p;
+    one[s->syms[s->axes[ax]].rclass] = true;
+  }
   int count[AX_MAX_AXES] = {0};
   for (size_t i = 0; i < s->naxes; i++)
     if (r->full >> i & 1) count[s->syms[s->axes[i]].rclass]++;
-  if (r->full == 0 ? S.rank != 0 : !ranks(r, count, 0, S.rank, v.k)) {
+  if (r->full != 0 && !ranks(r, count, one, 0, F.rank, v.k)) {
     rs->refused_rank++;
     return false;
   }
-  /* the aggregated axes take the concrete axes in order, k_c each; the size maps of every
-   * bound full tensor take their sizes */
-  int start[AX_MAX_AXES];
-  int pos = 0;
+  /* each aggregated axis takes its dimensions: a pinned one its pinned dimension, the others
+   * the free dimensions in order, k_c each (named axes have no order: any assignment is an
+   * instance of the rule) */
+  int at[AX_MAX_AXES][AX_MAXRANK];
+  int next = 0;
   for (size_t i = 0; i < s->naxes; i++) {
-    start[i] = pos;
-    if (r->full >> i & 1) pos += v.k[s->syms[s->axes[i]].rclass];
+    if (!(r->full >> i & 1)) continue;
+    int k = v.k[s->syms[s->axes[i]].rclass];
+    for (int j = 0; j < k; j++) {
+      if (pin[i] >= 0) {
+        at[i][j] = pin[i];
+        continue;
+      }
+      while (next < F.rank && taken[next]) next++;
+      at[i][j] = next++;
+    }
+  }
+  /* the result: F with the dimensions of the axes it no longer has kept at size 1 */
+  AxTShape want = {.rank = r->full ? F.rank : 0};
+  for (size_t i = 0; i < s->naxes; i++) {
+    if (!(r->full >> i & 1)) continue;
+    for (int j = 0; j < v.k[s->syms[s->axes[i]].rclass]; j++)
+      want.dim[at[i][j]] = (r->result >> i & 1) ? F.dim[at[i][j]] : 1;
+  }
+  if (!ax_shape_equal(&want, &rd->shape)) {
+    rs->refused_shape++;
+    return false;
   }
   v.mapv = ax_xcalloc(s->nsyms + 1, sizeof *v.mapv);
   v.mapset = ax_xcalloc(s->nsyms + 1, sizeof *v.mapset);
@@ -303,15 +395,16 @@ static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
   for (int pass = 0; pass < 2 && ok; pass++) {
     /* pass 0 binds bare size maps; pass 1 checks every other size expression */
     for (uint32_t var = 0; var < r->nvars && ok; var++) {
+      if (r->var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
       const AxSym *y = &s->syms[r->var_sym[var]];
-      if (sub->cls[var] == AX_EG_NONE || y->axes == 0) continue;
+      if (y->axes == 0) continue;
       for (int d = 0; d < y->ndims && ok; d++) {
         int ax = y->dim_axis[d], c = s->syms[s->axes[ax]].rclass;
         const AxExpr *E = y->dim_size[d];
         int ms = E->kind == AX_E_NAME ? E->ty.sym : -1;
         bool bare = ms >= 0 && s->syms[ms].kind == AX_SYM_MAP && !s->syms[ms].def;
         for (int j = 0; j < v.k[c] && ok; j++) {
-          int64_t size = S.dim[start[ax] + j];
+          int64_t size = F.dim[at[ax][j]];
           if (pass == 0 && bare) {
             if (v.mapset[ms] && v.mapv[ms][j] != size) ok = false;
             v.mapv[ms][j] = size;
@@ -380,10 +473,17 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   r->rs = rs;
   r->b = rule;
   r->s = s;
-  r->full = s->lhs->ty.axes;
-  r->var_sym = ax_arena_alloc(rs->a, (s->nsyms + 1) * sizeof *r->var_sym);
-  r->sym_var = ax_arena_alloc(rs->a, (s->nsyms + 1) * sizeof *r->sym_var);
-  for (size_t i = 0; i < s->nsyms; i++) r->sym_var[i] = -1;
+  /* the tensors' axes: the union of every tensor's (each must have them all or none) */
+  r->result = s->lhs->ty.axes;
+  r->full = r->result;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) r->full |= s->syms[i].axes;
+  size_t cap = s->nsyms + s->naxes + 1;
+  r->var_sym = ax_arena_alloc(rs->a, cap * sizeof *r->var_sym);
+  r->var_axis = ax_arena_alloc(rs->a, cap * sizeof *r->var_axis);
+  r->sym_var = ax_arena_alloc(rs->a, cap * sizeof *r->sym_var);
+  for (size_t i = 0; i < cap; i++) r->sym_var[i] = r->var_axis[i] = -1;
+  for (int i = 0; i < AX_MAX_AXES; i++) r->axis_var[i] = -1;
   AxEgPat *lhs = pat(r, s->lhs, why), *rhs = lhs ? pat(r, s->rhs, why) : NULL;
   if (!lhs || !rhs) return 0;
   for (size_t q = 0; q < s->nrequires; q++) {

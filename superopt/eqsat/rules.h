@@ -11,7 +11,9 @@
  * What translates today (everything else is refused with a reason, never approximated):
  *   - element types: the rule holds for real (T in num, real or any; or real tensors);
  *   - operators: the element-wise ones programs have (add sub mul div neg exp square sqrt
- *     silu), tensor variables, scalar variables and numeric literals, lets inlined;
+ *     silu), reduce over one axis, mean and rms_norm (the program's sum, mean, rms_norm along
+ *     the dimension the match binds: an attribute variable of the pattern), tensor variables,
+ *     scalar variables and numeric literals, lets inlined;
  *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
  *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
  *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match

@@ -1,6 +1,6 @@
 /* cmd_equiv.c — `axle equiv` and `axle mugraph` (docs/superopt.md).
  *
- *   axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME] [--tests N]
+ *   axle equiv PROGRAM.axl GRAPH.mug|PROGRAM2.axl [--delta X] [--seed N] [--program NAME] [--tests N]
  *              [--max-tests N] [--float-tests N] [--float-tol X] [--require-bound]
  *              [--jobs N] [--primes P,Q] [--field-only]
  *       0 equivalent, 1 not equivalent (or numerically unstable), 2 no guarantee under
@@ -36,7 +36,7 @@
 #define MAX_FLOAT_TESTS 10000
 
 #define EQUIV_USAGE                                                                                \
-  "usage: axle equiv PROGRAM.axl GRAPH.mug [--delta X] [--seed N] [--program NAME]\n"             \
+  "usage: axle equiv PROGRAM.axl GRAPH.mug|PROGRAM2.axl [--delta X] [--seed N] [--program NAME]\n"\
   "                  [--tests N] [--max-tests N] [--float-tests N] [--float-tol X]\n"             \
   "                  [--require-bound] [--max-input MIB] [--memory MB] [--jobs N]\n"              \
   "                  [--primes P,Q] [--field-only]\n"                                             \
@@ -214,7 +214,7 @@ int ax_cmd_equiv(int argc, char **argv) {
   if (nfiles > 256) return usage(&t, "too many files");
   if (candidates ? nfiles < 2 : nfiles != 2) {
     return usage(&t, candidates ? "equiv --candidates needs a program file and .mug files"
-                                : "equiv needs a program file and a .mug file");
+                                : "equiv needs a program file and a .mug or second program file");
   }
   if (seed.set) {
     o.seed = seed.value;
@@ -228,7 +228,10 @@ int ax_cmd_equiv(int argc, char **argv) {
   ax_diag_init(&d, stderr);
   AxMugraph *p = ax_files_load_program(a, &d, files[0], prog_name);
   if (p && !candidates) {
-    AxMugraph *m = ax_files_load_mug(a, &d, files[1]);
+    /* a second program (.axl or .hlo: its only program block) is compared as its lowered
+     * graph, which is made of pre-defined operators like any μGraph */
+    AxMugraph *m = ax_files_is_program(files[1]) ? ax_files_load_program(a, &d, files[1], NULL)
+                                                 : ax_files_load_mug(a, &d, files[1]);
     if (m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
   } else if (p) {
     status = run_candidates(p, files + 1, nfiles - 1, a, &d, &o);

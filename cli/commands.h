@@ -18,5 +18,6 @@ int ax_cmd_cuda(int argc, char **argv);     /* cli/cmd_cuda.c */
 int ax_cmd_emulate(int argc, char **argv);  /* cli/cmd_emulate.c */
 int ax_cmd_import(int argc, char **argv);   /* cli/cmd_import.c */
 int ax_cmd_mpk(int argc, char **argv);      /* cli/cmd_mpk.c */
+int ax_cmd_optimize(int argc, char **argv); /* cli/cmd_optimize.c */
 
 #endif

@@ -39,6 +39,8 @@ static const struct {
     {.name = "import", .run = ax_cmd_import, .help = "an XLA HLO text module as a tensor program"},
     {.name = "mpk", .run = ax_cmd_mpk,
      .help = "a uGraph as a megakernel's task graph; its modelled schedule"},
+    {.name = "optimize", .run = ax_cmd_optimize,
+     .help = "rewrite a program with proved rules (equality saturation)"},
 };
 
 static void usage(FILE *out) {

@@ -11,7 +11,7 @@
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 LAYERS=(base egraph dsl hlo semantics smt verifier run
-        superopt/arith superopt/ir superopt/equiv superopt/cost superopt/search
+        superopt/arith superopt/ir superopt/equiv superopt/cost superopt/search superopt/eqsat
         gpu mpk cli)
 
 rank_of() {

@@ -58,9 +58,11 @@ static char **list(const char *dir, int *n) {
   return names;
 }
 
-bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
-                               const char *solver_name, const char *const *required,
-                               int nrequired, AxAxiomReport *rep) {
+/* The walk both entry points share (axioms.h): required names for the search, the
+ * per-rule callback and the skipping of `expect invalid` rules for the optimizer. */
+static bool gate(const char *rules_dir, const AxVerifyOpts *vo, const char *solver_name,
+                 const char *const *required, int nrequired, bool skip_invalid, AxGateRule *on,
+                 void *ctx, AxArena *a, AxAxiomReport *rep) {
   memset(rep, 0, sizeof *rep);
   size_t flen = 0;
   FILE *lines = open_memstream(&rep->failures, &flen);
@@ -70,7 +72,6 @@ bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
   if (nfiles < 0) fail(rep, lines, "%s: cannot read the directory", rules_dir);
   char why[512];
   AxCache *cache = ax_cache_open(NULL, vo, solver_name, why, sizeof why);
-  AxArena *a = ax_arena_new();
   for (int f = 0; f < nfiles; f++) {
     rep->files++;
     AxDiag d;
@@ -90,8 +91,16 @@ bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
         if (strcmp(required[i], rule->name.name) == 0) found[i] = true;
       int line, col;
       ax_source_linecol(src, rule->span.start, &line, &col);
+      if (skip_invalid && (rule->expect == AX_EXPECT_INVALID || rule->expect == AX_EXPECT_INVALID_HINT ||
+                           rule->expect == AX_EXPECT_TRIVIAL)) {
+        rep->skipped++;
+        if (on) on(ctx, files[f], src, rule, AX_GATE_SKIPPED, NULL);
+        continue;
+      }
       AxType types[3];
       int nt = ax_rule_types(rule, types);
+      int failed_before = rep->failed;
+      long first_failure = -1;
       for (int k = 0; k < nt; k++) {
         rep->results++;
         AxResult r;
@@ -109,10 +118,22 @@ bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
         } else {
           const char *v = r.verdict == AX_VERIFIED ? (r.trivial ? "TRIVIAL" : "VACUOUS")
                                                    : ax_verdict_name(r.verdict);
+          fflush(lines);
+          if (first_failure < 0) first_failure = (long)flen;
           fail(rep, lines, "%s:%d: %s [%s] %s%s%s", files[f], line, rule->name.name,
                ax_type_name(types[k]), v, r.reason ? ": " : "", r.reason ? r.reason : "");
         }
         ax_result_free(&r);
+      }
+      if (on) {
+        char msg[1024] = "";
+        bool bad = rep->failed > failed_before;
+        if (bad) {
+          fflush(lines);
+          const char *from = rep->failures + first_failure;
+          snprintf(msg, sizeof msg, "%.*s", (int)strcspn(from, "\n"), from);
+        }
+        on(ctx, files[f], src, rule, bad ? AX_GATE_FAILED : AX_GATE_PROVED, bad ? msg : NULL);
       }
     }
   }
@@ -120,12 +141,26 @@ bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
     if (!found[i]) fail(rep, lines, "%s: no such rule in %s", required[i], rules_dir);
   if (nfiles >= 0 && rep->results == 0) fail(rep, lines, "%s: no rule to verify", rules_dir);
   fclose(lines);
-  ax_arena_free(a);
   ax_cache_close(cache);
   for (int f = 0; f < nfiles; f++) free(files[f]);
   free(files);
   free(found);
   return rep->failed == 0 && rep->results > 0;
+}
+
+bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
+                               const char *solver_name, const char *const *required,
+                               int nrequired, AxAxiomReport *rep) {
+  AxArena *a = ax_arena_new();
+  bool ok = gate(rules_dir, vo, solver_name, required, nrequired, false, NULL, NULL, a, rep);
+  ax_arena_free(a);
+  return ok;
+}
+
+bool ax_axioms_gate(const char *rules_dir, const AxVerifyOpts *vo, const char *solver_name,
+                    bool skip_expected_invalid, AxGateRule *on, void *ctx, AxArena *a,
+                    AxAxiomReport *rep) {
+  return gate(rules_dir, vo, solver_name, NULL, 0, skip_expected_invalid, on, ctx, a, rep);
 }
 
 void ax_axiom_report_free(AxAxiomReport *rep) {

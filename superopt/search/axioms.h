@@ -23,6 +23,8 @@ typedef struct AxAxiomReport {
   int files, rules, results;   /* .axl files, rules, rule × element type results */
   int verified, cached;        /* results VERIFIED; of the results, taken from the cache */
   int failed;                  /* results (and missing names) that are not VERIFIED */
+  int skipped;                 /* rules marked `expect invalid` or `expect trivial`,
+                                  skipped (ax_axioms_gate) */
   char *failures;              /* owned: one line per failure, "file:line: NAME [type]
                                   VERDICT: reason" or "NAME: no such rule in DIR";
                                   "" when none */
@@ -42,5 +44,23 @@ bool ax_superopt_axioms_proved(const char *rules_dir, const AxVerifyOpts *vo,
                                const char *solver_name, const char *const *required,
                                int nrequired, AxAxiomReport *rep);
 void ax_axiom_report_free(AxAxiomReport *rep);
+
+/* The gate rule by rule, for callers that use the rules themselves (`axle optimize`): the
+ * same walk, cache and verdicts as ax_superopt_axioms_proved, with no required names, and
+ * rules marked `expect invalid` (or `expect invalid-hint`) skipped unverified when
+ * skip_expected_invalid — they are never meant to hold —, and so are rules marked `expect
+ * trivial` (both sides one term: nothing to rewrite). For every rule, on(ctx, path,
+ * src, rule, status, failure) is called once after all its element types: status
+ * AX_GATE_PROVED (every result VERIFIED, not trivial, not vacuous), AX_GATE_FAILED
+ * (failure: its first failing report line, borrowed for the call) or AX_GATE_SKIPPED. The
+ * parsed and checked files live in arena a (the caller's), so the rule blocks handed to on
+ * stay valid after the call. A file that does not parse or check is one report line and
+ * no call. Returns as ax_superopt_axioms_proved; rep->failures lists every failure. */
+typedef enum { AX_GATE_PROVED, AX_GATE_FAILED, AX_GATE_SKIPPED } AxGateStatus;
+typedef void AxGateRule(void *ctx, const char *path, const AxSource *src, const AxBlock *rule,
+                        AxGateStatus status, const char *failure);
+bool ax_axioms_gate(const char *rules_dir, const AxVerifyOpts *vo, const char *solver_name,
+                    bool skip_expected_invalid, AxGateRule *on, void *ctx, AxArena *a,
+                    AxAxiomReport *rep);
 
 #endif

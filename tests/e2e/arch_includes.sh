@@ -13,7 +13,7 @@ check "summary printed" has "$tmp/ok.txt" "all down the pipeline"
 # A copy of the pipeline folders' sources only (no build trees); superopt/'s layers are
 # sub-folders.
 for d in base egraph dsl hlo semantics smt verifier run superopt/arith superopt/ir superopt/equiv \
-         superopt/cost superopt/search gpu mpk cli; do
+         superopt/cost superopt/search superopt/eqsat gpu mpk cli; do
   mkdir -p "$tmp/tree/$d"
   cp "$d"/*.[chly] "$tmp/tree/$d/" 2>/dev/null
 done

@@ -10,7 +10,7 @@ set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
 doc=docs/cli.md
-verbs="check fmt verify gate brute equiv mugraph cost superopt cuda emulate import mpk"
+verbs="check fmt verify gate brute equiv mugraph cost superopt cuda emulate import mpk optimize"
 
 # section VERB: the lines of VERB's section of docs/cli.md
 section() {

@@ -10,7 +10,7 @@ rule=rules/examples/pad_low_combine.axl
 mug=superopt/examples/lora.mug
 prog=superopt/examples/lora.axl
 
-for verb in check fmt verify gate brute equiv mugraph cost superopt cuda emulate; do
+for verb in check fmt verify gate brute equiv mugraph cost superopt cuda emulate import optimize; do
   for h in --help -h; do
     "$AXLE" $verb $h >"$tmp/help.out" 2>"$tmp/help.err"
     st=$?
@@ -75,6 +75,12 @@ refused "verify an empty directory" "axle: error: verify: no rule to verify" "$A
 refused "gate an empty directory" "axle: error: gate: no rule to verify" "$AXLE" gate "$tmp/empty"
 refused "--rule matching nothing" "no rule to verify (check the paths and --rule)" \
   "$AXLE" verify --rule no_such_rule "$rule"
+refused "optimize --node-limit 0" "--node-limit takes 1 to 10000000" \
+  "$AXLE" optimize --node-limit 0 "$prog" --output "$tmp/o.axl"
+refused "optimize --iter-limit huge" "--iter-limit takes 1 to 100000" \
+  "$AXLE" optimize --iter-limit 100001 "$prog" --output "$tmp/o.axl"
+refused "optimize with an empty rules directory" "optimize: .*empty: no rule to verify" \
+  "$AXLE" optimize --rules "$tmp/empty" "$prog" --output "$tmp/o.axl"
 
 # ERROR apart from UNKNOWN: a solver that contradicts z3 makes every result ERROR
 cat >"$tmp/liar" <<'SH'

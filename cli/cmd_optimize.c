@@ -1,0 +1,340 @@
+/* cmd_optimize.c — `axle optimize`: equality saturation of a program with proved rules
+ * (superopt/eqsat; docs/egraph.md, docs/cli.md).
+ *
+ *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl
+ *                 [--format text|json] [--skip-unproved] [--program NAME]
+ *                 [--target h100|a100] [--node-limit N] [--iter-limit N]
+ *       0 the extracted program is written (checked equivalent first); 1 the extracted
+ *       program is not equivalent to the input (nothing written: a bug in a translation);
+ *       3 bad input, or a rule that `axle verify` does not prove (each named) without
+ *       --skip-unproved. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/clock.h"
+#include "cli/commands.h"
+#include "cli/files.h"
+#include "cli/opts.h"
+#include "cli/out.h"
+#include "dsl/parse.h"
+#include "egraph/extract.h"
+#include "egraph/run.h"
+#include "superopt/eqsat/lang.h"
+#include "superopt/eqsat/rules.h"
+#include "superopt/equiv/equiv.h"
+#include "superopt/ir/program.h"
+#include "superopt/search/axioms.h"
+
+#define USAGE                                                                                      \
+  "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl\n"                \
+  "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
+  "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"
+
+#define MAX_DIRS 32
+
+static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
+
+typedef struct Dirs {
+  const char *dir[MAX_DIRS];
+  int n;
+} Dirs;
+
+static bool add_dir(void *target, const char *v) {
+  Dirs *d = target;
+  if (d->n == MAX_DIRS) return false;
+  d->dir[d->n++] = v;
+  return true;
+}
+
+static bool set_target(void *target, const char *v) {
+  return (*(const AxTarget **)target = ax_cost_target(v)) != NULL;
+}
+
+/* What the gate and the translation found, rule by rule. */
+typedef struct Gate {
+  AxEqRules rules;
+  FILE *unproved, *skipped, *untranslated;   /* one line per rule */
+  int nunproved, nskipped, nproved, ntranslated, nuntranslated;
+} Gate;
+
+static void on_rule(void *ctx, const char *path, const AxSource *src, const AxBlock *rule,
+                    AxGateStatus status, const char *failure) {
+  Gate *g = ctx;
+  int line, col;
+  ax_source_linecol(src, rule->span.start, &line, &col);
+  if (status == AX_GATE_SKIPPED) {
+    fprintf(g->skipped, "(expect %s): %s:%d: %s\n", rule->expect == AX_EXPECT_TRIVIAL ? "trivial" : "invalid",
+            path, line, rule->name.name);
+    g->nskipped++;
+    return;
+  }
+  if (status == AX_GATE_FAILED) {
+    fprintf(g->unproved, "%s\n", failure);
+    g->nunproved++;
+    return;
+  }
+  g->nproved++;
+  char where[512];
+  snprintf(where, sizeof where, "%s:%d", path, line);
+  const char *why = NULL;
+  if (ax_eq_rules_add(&g->rules, rule, where, &why) > 0) {
+    g->ntranslated++;
+  } else {
+    fprintf(g->untranslated, "%s: %s: %s\n", where, rule->name.name, why);
+    g->nuntranslated++;
+  }
+}
+
+/* The lines of a memstream buffer, each prefixed (stderr). */
+static void lines(const char *prefix, const char *text) {
+  for (const char *s = text; *s;) {
+    size_t n = strcspn(s, "\n");
+    fprintf(stderr, "%s%.*s\n", prefix, (int)n, s);
+    s += n + (s[n] == '\n');
+  }
+}
+
+int ax_cmd_optimize(int argc, char **argv) {
+  Dirs dirs = {0};
+  const char *output = NULL, *prog_name = NULL;
+  const AxTarget *target = ax_cost_target("h100");
+  bool skip = false;
+  int json = 0, first = 1, node_limit = 10000, iter_limit = 30;
+  static const char *const formats[] = {"text", "json", NULL};
+  const AxOpt opts[] = {
+      {.name = "--rules", .meta = "DIR",
+       .help = "a directory of rules to apply, repeatable (default rules/xla,\nrules/xla-extra and rules/superopt)",
+       .kind = AX_OPT_FN, .fn = add_dir, .target = &dirs, .err = "at most 32 --rules directories"},
+      {.name = "--output", .meta = "OUT.axl", .help = "where the optimized program goes",
+       .kind = AX_OPT_STR, .target = &output},
+      {.name = "--format", .meta = "text|json", .help = "report format (default text)",
+       .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
+      {.name = "--skip-unproved", .help = "drop rules that are not proved (a warning each) instead of\nstopping",
+       .kind = AX_OPT_FLAG, .target = &skip},
+      {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
+       .kind = AX_OPT_STR, .target = &prog_name},
+      {.name = "--target", .meta = "h100|a100", .help = "the GPU the cost model prices (default h100)",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &target, .err = "--target is h100 or a100"},
+      {.name = "--node-limit", .meta = "N", .help = "stop saturating above N e-nodes, 1 to 10000000 (default\n10000)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 10000000, .target = &node_limit,
+       .err = "--node-limit takes 1 to 10000000"},
+      {.name = "--iter-limit", .meta = "N", .help = "stop saturating after N iterations, 1 to 100000 (default 30)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 100000, .target = &iter_limit,
+       .err = "--iter-limit takes 1 to 100000"},
+  };
+  const AxOptTable t = {.usage = USAGE, .opts = opts, .n = AX_COUNTOF(opts),
+                        .unknown = "unknown option", .missing = "option needs a value"};
+  int parsed = ax_opts_run(&t, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
+  if (argc - first > 1) return usage("too many arguments");
+  const char *file = first < argc ? argv[first] : NULL;
+  if (!file) return usage("optimize needs a program file");
+  if (!output) return usage("optimize needs --output OUT.axl");
+  size_t olen = strlen(output);
+  if (olen < 4 || strcmp(output + olen - 4, ".axl") != 0)
+    return usage("optimize writes a program: --output must name a .axl file");
+  if (dirs.n == 0) {
+    dirs.dir[dirs.n++] = "rules/xla";
+    dirs.dir[dirs.n++] = "rules/xla-extra";
+    dirs.dir[dirs.n++] = "rules/superopt";
+  }
+
+  AxArena *a = ax_arena_new();
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  int status = 3;
+  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
+  if (!p) {
+    ax_arena_free(a);
+    return 3;
+  }
+
+  /* the gate: every rule `axle verify` proves (the cache first), the others named */
+  Gate g = {0};
+  char *unproved_t = NULL, *skipped_t = NULL, *untr_t = NULL;
+  size_t n1 = 0, n2 = 0, n3 = 0;
+  g.unproved = open_memstream(&unproved_t, &n1);
+  g.skipped = open_memstream(&skipped_t, &n2);
+  g.untranslated = open_memstream(&untr_t, &n3);
+  AxVerifyOpts vo;
+  const char *solver;
+  ax_axioms_default_opts(&vo, &solver);
+  bool input_ok = true;
+  int cached = 0, results = 0;
+  for (int i = 0; i < dirs.n; i++) {
+    AxAxiomReport rep;
+    ax_axioms_gate(dirs.dir[i], &vo, solver, true, on_rule, &g, a, &rep);
+    cached += rep.cached, results += rep.results;
+    /* failures that are no rule's (a directory that cannot be read, a file that does not
+     * parse) are bad input whatever --skip-unproved says; a directory whose rules are all
+     * `expect invalid` has nothing to verify and is fine */
+    for (const char *s = rep.failures; s && *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0)) {
+      char line[1024];
+      snprintf(line, sizeof line, "%.*s", (int)strcspn(s, "\n"), s);
+      bool nothing = strstr(line, ": no rule to verify") != NULL;
+      if (nothing && rep.skipped > 0) continue;
+      if (nothing || strstr(line, ": does not parse") || strstr(line, ": cannot read")) {
+        fprintf(stderr, "axle: error: optimize: %s\n", line);
+        input_ok = false;
+      }
+    }
+    ax_axiom_report_free(&rep);
+  }
+  fclose(g.unproved);
+  fclose(g.skipped);
+  fclose(g.untranslated);
+  if (skipped_t[0]) lines("axle: note: optimize: skipped ", skipped_t);
+  if (!input_ok) goto done;
+  if (g.nunproved > 0 && !skip) {
+    fprintf(stderr, "axle: error: optimize: %d rule%s not proved by `axle verify` (pass --skip-unproved to drop %s):\n",
+            g.nunproved, g.nunproved == 1 ? " is" : "s are", g.nunproved == 1 ? "it" : "them");
+    lines("  ", unproved_t);
+    goto done;
+  }
+  if (g.nunproved > 0) lines("axle: warning: optimize: dropped, not proved: ", unproved_t);
+
+  /* saturation with the rewrites of the proved rules, then greedy extraction */
+  AxEqLang L = {.prog = p, .target = target};
+  AxEgAnalysis an = ax_eq_analysis(&L);
+  AxEgraph *eg = ax_eg_new(&an);
+  AxEgId root;
+  if (!ax_eq_add_program(&L, eg, &root)) {
+    fprintf(stderr, "axle: error: optimize: %s: only programs of pre-defined operators are optimized\n", file);
+    ax_eg_free(eg);
+    ax_eq_lang_free(&L);
+    goto done;
+  }
+  size_t nodes0 = ax_eg_nnodes(eg);
+  AxEgLimits lim = ax_eg_limits_default();
+  lim.nodes = (size_t)node_limit;
+  lim.iters = (size_t)iter_limit;
+  AxEgReport er;
+  ax_eg_run(eg, g.rules.rw, g.rules.n, &lim, &er);
+  double t0 = ax_clock_s();
+  AxEgTerm term;
+  double cost_after = 0;
+  bool extracted = ax_eg_extract(eg, root, ax_eq_cost, &L, a, &term, &cost_after);
+  double t_extract = ax_clock_s() - t0;
+  char *text = NULL;
+  size_t tlen = 0;
+  FILE *tf = open_memstream(&text, &tlen);
+  if (extracted) ax_eq_print_program(tf, &L, p->name, &term);
+  fclose(tf);
+  size_t conflicts = L.conflicts;
+
+  /* the extracted program, lowered and checked against the input before it is written */
+  AxMugraph *q = NULL;
+  if (extracted && conflicts == 0) {
+    AxSource *src = ax_source_from_text(a, output, text, tlen);
+    AxDiag d2;
+    ax_diag_init(&d2, stderr);
+    AxFile *f = ax_parse(a, &d2, src);
+    const AxBlock *b = d2.errors ? NULL : ax_prog_find(f, NULL, &d2);
+    q = b ? ax_prog_lower(a, &d2, b) : NULL;
+    if (q && !ax_mug_check(q, &d2)) q = NULL;
+  }
+  int eq = 3;
+  if (q) {
+    AxEquivOpts eo;
+    ax_equiv_defaults(&eo);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    eo.seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
+    eo.out = NULL;
+    eq = ax_equiv_run(p, q, &d, &eo);
+  }
+  double before_s = ax_cost_time(p, target), after_s = q ? ax_cost_time(q, target) : NAN;
+  if (!extracted || conflicts || !q) {
+    fprintf(stderr, "axle: error: optimize: internal error: the extracted program is not valid%s\n",
+            conflicts ? " (classes of different shapes were merged)" : "");
+    status = 1;
+  } else if (eq != 0) {
+    fprintf(stderr, "axle: error: optimize: the extracted program is not equivalent to %s; nothing written\n", file);
+    status = 1;
+  } else {
+    AxOut o;
+    status = ax_out_open(&o, output) && (fputs(text, o.f), ax_out_commit(&o)) ? 0 : 3;
+  }
+  if (er.stop != AX_EG_SATURATED)
+    fprintf(stderr, "axle: warning: optimize: saturation stopped at the %s (%zu e-nodes, %zu iterations); "
+                    "the program extracted is the best found so far\n",
+            ax_eg_stop_name(er.stop), er.nodes, er.iterations);
+  if (json) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "file", file);
+    cJSON_AddStringToObject(j, "program", p->name);
+    cJSON_AddNumberToObject(j, "rules_proved", g.nproved);
+    cJSON_AddNumberToObject(j, "rules_unproved", g.nunproved);
+    cJSON_AddNumberToObject(j, "rules_skipped", g.nskipped);
+    cJSON_AddNumberToObject(j, "rules_translated", g.ntranslated);
+    cJSON_AddNumberToObject(j, "rules_untranslated", g.nuntranslated);
+    cJSON_AddNumberToObject(j, "rewrites", (double)g.rules.n);
+    cJSON_AddNumberToObject(j, "results_cached", cached);
+    cJSON_AddNumberToObject(j, "results", results);
+    cJSON_AddStringToObject(j, "stop", ax_eg_stop_name(er.stop));
+    cJSON_AddNumberToObject(j, "iterations", (double)er.iterations);
+    cJSON_AddNumberToObject(j, "nodes_in", (double)nodes0);
+    cJSON_AddNumberToObject(j, "nodes", (double)er.nodes);
+    cJSON_AddNumberToObject(j, "classes", (double)er.classes);
+    cJSON_AddNumberToObject(j, "saturate_s", er.seconds);
+    cJSON_AddNumberToObject(j, "extract_s", t_extract);
+    cJSON_AddNumberToObject(j, "cost_before_us", before_s * 1e6);
+    if (q) cJSON_AddNumberToObject(j, "cost_after_us", after_s * 1e6);
+    cJSON_AddStringToObject(j, "equivalence", eq == 0 ? "equivalent" : "not established");
+    if (status == 0) cJSON_AddStringToObject(j, "output", output);
+    cJSON *un = cJSON_AddArrayToObject(j, "untranslated");
+    for (const char *s = untr_t; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0)) {
+      char line[1024];
+      snprintf(line, sizeof line, "%.*s", (int)strcspn(s, "\n"), s);
+      cJSON_AddItemToArray(un, cJSON_CreateString(line));
+    }
+    cJSON *app = cJSON_AddArrayToObject(j, "applied");
+    for (size_t i = 0; i < g.rules.n; i++) {
+      if (!er.rules[i].applied) continue;
+      cJSON *r = cJSON_CreateObject();
+      cJSON_AddStringToObject(r, "rule", g.rules.rw[i].name);
+      cJSON_AddStringToObject(r, "at", g.rules.origin[i]);
+      cJSON_AddNumberToObject(r, "merges", (double)er.rules[i].applied);
+      cJSON_AddItemToArray(app, r);
+    }
+    char *s = cJSON_Print(j);
+    printf("%s\n", s);
+    free(s);
+    cJSON_Delete(j);
+  } else {
+    printf("%s: program '%s': %d rules proved (%d results, %d from the cache), %d skipped (expect invalid or trivial), "
+           "%d unproved dropped\n",
+           file, p->name, g.nproved, results, cached, g.nskipped, skip ? g.nunproved : 0);
+    printf("rewrites: %zu from %d rules; %d proved rules not translated\n", g.rules.n, g.ntranslated,
+           g.nuntranslated);
+    printf("e-graph: %zu -> %zu e-nodes, %zu classes, %zu iterations, %s, %.3f s; extraction %.3f s\n",
+           nodes0, er.nodes, er.classes, er.iterations, ax_eg_stop_name(er.stop), er.seconds, t_extract);
+    for (size_t i = 0; i < g.rules.n; i++)
+      if (er.rules[i].applied)
+        printf("  applied %s (%s): %zu merges\n", g.rules.rw[i].name, g.rules.origin[i], er.rules[i].applied);
+    printf("refused matches: %zu outside the rule's ranks or sizes, %zu with a require false or\n"
+           "undecided, %zu with operands of other shapes\n",
+           g.rules.refused_rank, g.rules.refused_require, g.rules.refused_shape);
+    if (q)
+      printf("modelled cost (%s): %.4f us -> %.4f us\n", target->name, before_s * 1e6,
+             after_s * 1e6);
+    if (status == 0)
+      printf("equivalent to the input (axle equiv, delta 2^-30); written to %s\n", output);
+  }
+  free(text);
+  ax_eg_report_free(&er);
+  ax_eg_free(eg);
+  ax_eq_lang_free(&L);
+done:
+  free(unproved_t);
+  free(skipped_t);
+  free(untr_t);
+  ax_eq_rules_free(&g.rules);
+  ax_arena_free(a);
+  return status;
+}

@@ -1,0 +1,345 @@
+/* lang.c — programs as e-graph terms (lang.h). */
+#include "superopt/eqsat/lang.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "superopt/ir/tensorop.h"
+
+static bool is_ew(uint32_t op) {
+  return op < AX_OP_COUNT && ax_op_is_elementwise((AxOp)op);
+}
+
+void ax_eq_attrs_decode(const AxEgNode *n, AxTAttrs *at) {
+  memset(at, 0, sizeof *at);
+  if (n->nattrs < 4) return;
+  at->axis_set = n->attrs[0] >= 0;
+  at->axis = at->axis_set ? (int)n->attrs[0] : 0;
+  at->to = n->attrs[1];
+  at->times = n->attrs[2];
+  at->shape.rank = (int)n->attrs[3];
+  for (int i = 0; i < at->shape.rank && 4 + (uint32_t)i < n->nattrs; i++) at->shape.dim[i] = n->attrs[4 + i];
+}
+
+/* The attributes of a lowered operator, encoded (lang.h); returns the count. */
+static uint32_t encode(AxOp op, const AxTAttrs *at, int64_t *out) {
+  if (is_ew(op)) return 0;
+  out[0] = at->axis_set ? at->axis : -1;
+  out[1] = at->to;
+  out[2] = at->times;
+  out[3] = at->shape.rank;
+  for (int i = 0; i < at->shape.rank; i++) out[4 + i] = at->shape.dim[i];
+  return 4 + (uint32_t)at->shape.rank;
+}
+
+static int64_t gcd(int64_t a, int64_t b) {
+  if (a < 0) a = -a;
+  while (b) {
+    int64_t t = a % b;
+    a = b, b = t;
+  }
+  return a ? a : 1;
+}
+
+static void make(void *ctx, AxEgraph *g, const AxEgNode *n, void *out) {
+  AxEqLang *L = ctx;
+  AxEqData *v = out;
+  memset(v, 0, sizeof *v);
+  v->dtype = AX_DT_F32;
+  if (n->op == AX_OP_INPUT) {
+    const AxKTensor *t = &L->prog->tensors[L->inputs[n->attrs[0]]];
+    v->ok = true, v->shape = t->shape, v->dtype = t->dtype;
+    return;
+  }
+  if (n->op == AX_OP_CONSTANT) {
+    v->ok = v->literal = true;
+    v->value = (AxRat){n->attrs[0], n->attrs[1]};
+    return;
+  }
+  if (n->op == AX_EQ_TUPLE) {
+    v->ok = true;
+    return;
+  }
+  const AxTShape *ins[AX_MAXIN];
+  bool dt_set = false;
+  if (n->nkids > AX_MAXIN) return;
+  for (uint32_t j = 0; j < n->nkids; j++) {
+    const AxEqData *k = ax_eg_data(g, n->kids[j]);
+    if (!k->ok) return;
+    ins[j] = &k->shape;
+    if (!k->literal && !dt_set) v->dtype = k->dtype, dt_set = true;
+  }
+  AxTAttrs at;
+  ax_eq_attrs_decode(n, &at);
+  char msg[128];
+  v->ok = ax_tensorop_infer((AxOp)n->op, &at, ins, (int)n->nkids, &v->shape, msg, sizeof msg);
+}
+
+/* Join: a class is ok when some e-node of it is; a literal value is kept once known. */
+static int merge(void *ctx, void *into, const void *from) {
+  AxEqLang *L = ctx;
+  AxEqData *a = into;
+  const AxEqData *b = from;
+  int r = 0;
+  if (!a->ok && b->ok) {
+    bool lit = a->literal;
+    AxRat v = a->value;
+    *a = *b;
+    if (lit && !b->literal) a->literal = true, a->value = v;
+    return AX_EG_MERGE_INTO | (lit && !b->literal ? AX_EG_MERGE_FROM : 0);
+  }
+  if (a->ok && !b->ok) return AX_EG_MERGE_FROM;
+  if (a->ok && b->ok && !ax_shape_equal(&a->shape, &b->shape)) L->conflicts++;
+  if (!a->literal && b->literal) a->literal = true, a->value = b->value, r |= AX_EG_MERGE_INTO;
+  else if (a->literal && !b->literal) r |= AX_EG_MERGE_FROM;
+  return r;
+}
+
+AxEgAnalysis ax_eq_analysis(AxEqLang *L) {
+  return (AxEgAnalysis){.size = sizeof(AxEqData), .make = make, .merge = merge, .ctx = L};
+}
+
+void ax_eq_lang_free(AxEqLang *L) {
+  free(L->inputs);
+  L->inputs = NULL;
+}
+
+bool ax_eq_add_program(AxEqLang *L, AxEgraph *g, AxEgId *root) {
+  const AxMugraph *p = L->prog;
+  L->g = g;
+  free(L->inputs);
+  L->inputs = ax_xcalloc((size_t)p->ntensors + 1, sizeof *L->inputs);
+  L->ninputs = 0;
+  AxEgId *cls = ax_xcalloc((size_t)p->ntensors + 1, sizeof *cls);
+  for (int t = 0; t < p->ntensors; t++) cls[t] = AX_EG_NONE;
+  bool ok = true;
+  for (int i = 0; i < p->nstmts && ok; i++) {
+    const AxKStmt *st = &p->stmts[i];
+    if (st->kind == AX_KS_INPUT) {
+      int64_t k = L->ninputs;
+      L->inputs[L->ninputs++] = st->t;
+      cls[st->t] = ax_eg_add_op(g, AX_OP_INPUT, 1, &k, 0, NULL);
+    } else if (st->kind == AX_KS_OP) {
+      AxEgId kids[AX_MAXIN];
+      for (int j = 0; j < st->nin; j++) {
+        const AxKTensor *in = &p->tensors[st->in[j]];
+        if (in->anon) {
+          int64_t c = gcd(in->value.num, in->value.den);
+          int64_t lit[2] = {in->value.num / c, in->value.den / c};
+          kids[j] = ax_eg_add_op(g, AX_OP_CONSTANT, 2, lit, 0, NULL);
+        } else {
+          kids[j] = cls[st->in[j]];
+        }
+      }
+      int64_t attrs[4 + AX_MAXRANK];
+      uint32_t na = encode(st->op, &st->at, attrs);
+      cls[st->t] = ax_eg_add_op(g, st->op, na, attrs, (uint32_t)st->nin, kids);
+    } else if (st->kind == AX_KS_KERNEL) {
+      ok = false;
+    }
+  }
+  if (ok) {
+    AxEgId *outs = ax_xcalloc((size_t)p->noutputs + 1, sizeof *outs);
+    for (int k = 0; k < p->noutputs; k++) outs[k] = cls[p->outputs[k]];
+    *root = ax_eg_add_op(g, AX_EQ_TUPLE, 0, NULL, (uint32_t)p->noutputs, outs);
+    free(outs);
+  }
+  free(cls);
+  ax_eg_rebuild(g);
+  return ok;
+}
+
+double ax_eq_cost(void *ctx, const AxEgNode *n) {
+  AxEqLang *L = ctx;
+  if (n->op == AX_OP_INPUT || n->op == AX_OP_CONSTANT || n->op == AX_EQ_TUPLE) return 1e-9;
+  /* the operator alone, its operands inputs of their classes' shapes: what the cost model
+   * charges a pre-defined operator (a library kernel reading its operands once) */
+  AxArena *a = ax_arena_new();
+  AxMugraph *m = ax_arena_alloc(a, sizeof *m);
+  m->name = "op";
+  int tcap = 0, scap = 0;
+  double cost = INFINITY;
+  AxTAttrs at;
+  ax_eq_attrs_decode(n, &at);
+  bool ok = n->nkids <= AX_MAXIN;
+  AxKStmt *op = NULL;
+  int ins[AX_MAXIN];
+  for (uint32_t j = 0; ok && j < n->nkids; j++) {
+    const AxEqData *k = ax_eg_data(L->g, n->kids[j]);
+    if (!k->ok) ok = false;
+    int t = ax_mug_new_tensor(a, m, &tcap);
+    m->tensors[t].name = ax_arena_printf(a, "i%u", j);
+    m->tensors[t].shape = k->shape;
+    m->tensors[t].dtype = k->dtype;
+    AxKStmt *s = ax_mug_new_stmt(a, m, &scap);
+    s->kind = AX_KS_INPUT;
+    s->t = t;
+    m->tensors[t].stmt = m->nstmts - 1;
+    ins[j] = t;
+  }
+  if (ok) {
+    const AxTShape *shapes[AX_MAXIN];
+    AxDtype dt = AX_DT_F32;
+    bool dt_set = false;
+    for (uint32_t j = 0; j < n->nkids; j++) {
+      shapes[j] = &m->tensors[ins[j]].shape;
+      const AxEqData *k = ax_eg_data(L->g, n->kids[j]);
+      if (!k->literal && !dt_set) dt = k->dtype, dt_set = true;
+    }
+    int t = ax_mug_new_tensor(a, m, &tcap);
+    char msg[128];
+    ok = ax_tensorop_infer((AxOp)n->op, &at, shapes, (int)n->nkids, &m->tensors[t].shape, msg, sizeof msg);
+    m->tensors[t].name = "o";
+    m->tensors[t].dtype = dt;
+    op = ax_mug_new_stmt(a, m, &scap);
+    op->kind = AX_KS_OP;
+    op->op = (AxOp)n->op;
+    op->at = at;
+    op->t = t;
+    op->nin = (int)n->nkids;
+    for (uint32_t j = 0; j < n->nkids; j++) op->in[j] = ins[j];
+    m->tensors[t].stmt = m->nstmts - 1;
+    if (ok) {
+      int *outs = ax_arena_alloc(a, sizeof *outs);
+      outs[0] = t;
+      m->outputs = outs;
+      m->noutputs = 1;
+      AxKStmt *o = ax_mug_new_stmt(a, m, &scap);
+      o->kind = AX_KS_OUTPUT;
+      o->outs = outs;
+      o->nouts = 1;
+      cost = ax_cost_time(m, L->target);
+    }
+  }
+  ax_arena_free(a);
+  return cost;
+}
+
+/* An exact decimal of num/den, den = 2^a 5^b (what program literals are); otherwise the
+ * quotient of two literals, which lowering folds back into one. */
+static void literal(FILE *out, int64_t num, int64_t den) {
+  bool neg = num < 0;
+  uint64_t u = neg ? (uint64_t)0 - (uint64_t)num : (uint64_t)num;
+  int digits = 0;
+  int64_t d = den;
+  uint64_t scaled = u;
+  while (d % 10 == 0) d /= 10, digits++;
+  while (d % 2 == 0 && scaled <= UINT64_MAX / 5) d /= 2, scaled *= 5, digits++;
+  while (d % 5 == 0 && scaled <= UINT64_MAX / 2) d /= 5, scaled *= 2, digits++;
+  if (neg) fputs("(-", out);
+  if (d != 1) {
+    fprintf(out, "(%llu / %lld)", (unsigned long long)u, (long long)den);
+  } else if (digits == 0) {
+    fprintf(out, "%llu", (unsigned long long)scaled);
+  } else {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%0*llu", digits + 1, (unsigned long long)scaled);
+    size_t len = strlen(buf);
+    fprintf(out, "%.*s.%s", (int)(len - (size_t)digits), buf, buf + len - digits);
+  }
+  if (neg) fputc(')', out);
+}
+
+static void shape_list(FILE *out, const AxTShape *s) {
+  fputc('[', out);
+  for (int i = 0; i < s->rank; i++) fprintf(out, "%s%lld", i ? ", " : "", (long long)s->dim[i]);
+  fputc(']', out);
+}
+
+/* The name of term entry i; entries that are outputs take the output's name. */
+typedef struct Printer {
+  const AxEqLang *L;
+  const AxEgTerm *t;
+  const char **name;
+} Printer;
+
+static void operand(FILE *out, const Printer *p, size_t i) {
+  const AxEgNode *n = &p->t->nodes[i];
+  if (n->op == AX_OP_CONSTANT) literal(out, n->attrs[0], n->attrs[1]);
+  else fputs(p->name[i], out);
+}
+
+static void call(FILE *out, const Printer *p, const AxEgNode *n) {
+  AxTAttrs at;
+  ax_eq_attrs_decode(n, &at);
+  const AxOpSpec *spec = ax_op_spec((AxOp)n->op);
+  fprintf(out, "%s(", ax_op_pname((AxOp)n->op));
+  for (uint32_t j = 0; j < n->nkids; j++) {
+    if (j) fputs(", ", out);
+    operand(out, p, n->kids[j]);
+  }
+  if (spec->tattrs & AX_TA_SHAPE) fputs(", ", out), shape_list(out, &at.shape);
+  if ((spec->tattrs & AX_TA_AXIS) && at.axis_set) fprintf(out, ", axis = %d", at.axis);
+  if ((spec->tattrs & AX_TA_TO) && at.to > 0) fprintf(out, ", to = %lld", (long long)at.to);
+  if ((spec->tattrs & AX_TA_TIMES) && at.times > 0) fprintf(out, ", times = %lld", (long long)at.times);
+  fputc(')', out);
+}
+
+void ax_eq_print_program(FILE *out, const AxEqLang *L, const char *name, const AxEgTerm *t) {
+  const AxMugraph *g = L->prog;
+  Printer p = {L, t, ax_xcalloc(t->n + 1, sizeof(char *))};
+  AxArena *a = ax_arena_new();
+  const AxEgNode *tuple = &t->nodes[t->n - 1];
+  AX_ASSERT(tuple->op == AX_EQ_TUPLE && (int)tuple->nkids == g->noutputs);
+  fprintf(out, "program %s {\n", name);
+  for (int k = 0; k < L->ninputs; k++) {
+    const AxKTensor *in = &g->tensors[L->inputs[k]];
+    fprintf(out, "  input %s : %s", in->name, ax_dtype_name(in->dtype));
+    shape_list(out, &in->shape);
+    fputc('\n', out);
+  }
+  /* names: inputs by name, outputs by name (the first output of a class), lets e<i> */
+  for (size_t i = 0; i < t->n; i++) {
+    const AxEgNode *n = &t->nodes[i];
+    if (n->op == AX_OP_INPUT) p.name[i] = g->tensors[L->inputs[n->attrs[0]]].name;
+  }
+  bool *is_out = ax_xcalloc(t->n + 1, sizeof *is_out);
+  for (int k = 0; k < g->noutputs; k++) {
+    size_t i = tuple->kids[k];
+    const AxEgNode *n = &t->nodes[i];
+    if (!is_out[i] && n->op != AX_OP_INPUT && n->op != AX_OP_CONSTANT) {
+      is_out[i] = true;
+      p.name[i] = g->tensors[g->outputs[k]].name;
+    }
+  }
+  for (size_t i = 0; i < t->n; i++) {
+    if (p.name[i]) continue;
+    const char *nm = ax_arena_printf(a, "e%zu", i);
+    /* a let name must not be an input's or an output's */
+    for (bool clash = true; clash;) {
+      clash = false;
+      for (int k = 0; k < g->ntensors; k++)
+        if (g->tensors[k].name && strcmp(g->tensors[k].name, nm) == 0) clash = true;
+      if (clash) nm = ax_arena_printf(a, "%s_", nm);
+    }
+    p.name[i] = nm;
+  }
+  for (size_t i = 0; i + 1 < t->n; i++) {
+    const AxEgNode *n = &t->nodes[i];
+    if (n->op == AX_OP_INPUT || n->op == AX_OP_CONSTANT) continue;
+    fprintf(out, "  %s %s = ", is_out[i] ? "output" : "let", p.name[i]);
+    call(out, &p, n);
+    fputc('\n', out);
+  }
+  /* outputs that are not an operator of their own: an input, a literal, or a class another
+   * output already names — written as `X * 1`, exact in every float type */
+  bool *done = ax_xcalloc(t->n + 1, sizeof *done);
+  for (int k = 0; k < g->noutputs; k++) {
+    size_t i = tuple->kids[k];
+    const char *oname = g->tensors[g->outputs[k]].name;
+    if (is_out[i] && !done[i] && strcmp(p.name[i], oname) == 0) {
+      done[i] = true;
+      continue;
+    }
+    fprintf(out, "  output %s = mul(", oname);
+    operand(out, &p, i);
+    fputs(", 1)\n", out);
+  }
+  fputs("}\n", out);
+  free(done);
+  free(is_out);
+  free(p.name);
+  ax_arena_free(a);
+}

@@ -1,0 +1,529 @@
+/* rules.c — proved rules as rewrites (rules.h; docs/egraph.md, "Rules as rewrites"). */
+#include "superopt/eqsat/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "superopt/ir/tensor.h"
+
+/* One translated rule: its symbols and the class variables of its patterns. Shared by its
+ * one or two rewrites (the condition reads which variables the matching side bound). */
+typedef struct Rule {
+  AxEqRules *rs;
+  const AxBlock *b;
+  const AxRuleSyms *s;
+  uint32_t nvars;
+  int *var_sym;         /* class variable -> tensor symbol; -1 for an axis variable */
+  int *var_axis;        /* axis variable -> the aggregated axis whose position it binds; -1 */
+  int *sym_var;         /* tensor symbol -> class variable, -1 */
+  int axis_var[AX_MAX_AXES];   /* aggregated axis -> its axis variable, -1 */
+  uint64_t full;        /* the aggregated axes of the rule's tensors: each has them all or none */
+  uint64_t result;      /* the aggregated axes of the rewrite's result */
+} Rule;
+
+static bool ew(AxOp op) {
+  return op == AX_OP_ADD || op == AX_OP_SUB || op == AX_OP_MUL || op == AX_OP_DIV ||
+         op == AX_OP_NEG || op == AX_OP_EXP || op == AX_OP_SQUARE || op == AX_OP_SQRT ||
+         op == AX_OP_SILU;
+}
+
+static int64_t gcd(int64_t a, int64_t b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b) {
+    int64_t t = a % b;
+    a = b, b = t;
+  }
+  return a ? a : 1;
+}
+
+static AxEgPat *lit(AxArena *a, AxRat v) {
+  int64_t c = gcd(v.num, v.den);
+  AxEgPatAttr at[2] = {{.value = v.num / c}, {.value = v.den / c}};
+  return ax_eg_pat_node(a, AX_OP_CONSTANT, 2, at, 0, NULL);
+}
+
+static bool is_literal(const AxExpr *e) { return e->kind == AX_E_INT || e->kind == AX_E_REAL; }
+
+static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why);
+
+/* reduce(A, [a]), mean(A, axis=a), rms_norm(A, axis=a): the program's sum, mean and rms_norm
+ * along one dimension, which keep it (size 1, or its size for rms_norm) where the rule's
+ * reduce and mean remove the axis — the same values, laid out with that dimension kept. The
+ * dimension is an attribute variable: the condition binds aggregated axis a to it (rank 1). */
+static AxEgPat *along(Rule *r, const AxExpr *e, AxOp op, const char **why) {
+  const AxExpr *at = e->ty.attrs ? e->ty.attrs[0] : NULL;
+  if (at && op == AX_OP_REDUCE) {
+    if (at->kind != AX_E_LIST || at->u.list.n != 1) {
+      *why = at->kind == AX_E_LIST ? "a reduce over several axes (a program's sum takes one)"
+                                   : "a reduce with summation indices";
+      return NULL;
+    }
+    at = at->u.list.items[0];
+  }
+  if (!at || at->ty.kind != AX_K_AXIS || at->ty.sym < 0 || e->ty.nopnds != 1) {
+    *why = "a reduction whose axis is not one named axis";
+    return NULL;
+  }
+  int ax = r->s->syms[at->ty.sym].axis;
+  if (ax < 0 || ax >= AX_MAX_AXES) {
+    *why = "a reduction whose axis is not one named axis";
+    return NULL;
+  }
+  if (r->axis_var[ax] < 0) {
+    r->axis_var[ax] = (int)r->nvars;
+    r->var_sym[r->nvars] = -1;
+    r->var_axis[r->nvars++] = ax;
+  }
+  AxEgPat *kid = pat(r, e->ty.opnds[0], why);
+  if (!kid) return NULL;
+  /* the lowered attributes (lang.h): axis, to = 0, times = 0, no shape */
+  AxEgPatAttr attrs[4] = {{.var = true, .v = (uint32_t)r->axis_var[ax]}, {.value = 0}, {.value = 0}, {.value = 0}};
+  return ax_eg_pat_node(r->rs->a, op, 4, attrs, 1, &kid);
+}
+
+/* The pattern of checked tensor expression e; NULL with the reason in *why. */
+static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
+  AxArena *a = r->rs->a;
+  AxRat v;
+  if (is_literal(e)) {
+    if (ax_rat_parse(e->u.text, &v)) return lit(a, v);
+    *why = "a literal that is no exact rational";
+    return NULL;
+  }
+  if (e->kind == AX_E_UNARY && e->u.unary.op == AX_UN_NEG && is_literal(e->u.unary.arg)) {
+    if (!ax_rat_parse(e->u.unary.arg->u.text, &v)) {
+      *why = "a literal that is no exact rational";
+      return NULL;
+    }
+    v.num = -v.num;
+    return lit(a, v);
+  }
+  if (e->kind == AX_E_NAME) {
+    int k = e->ty.sym;
+    const AxSym *y = k >= 0 ? &r->s->syms[k] : NULL;
+    if (y && y->kind == AX_SYM_LET) return pat(r, y->def, why);
+    if (!y || y->kind != AX_SYM_TENSOR) {
+      *why = "a name that is no tensor";
+      return NULL;
+    }
+    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL) {
+      *why = "a tensor that is not real (programs are f16, bf16, f32)";
+      return NULL;
+    }
+    if (y->axes != 0 && y->axes != r->full) {
+      *why = "tensors of different axes (broadcasting in the rule)";
+      return NULL;
+    }
+    if (r->sym_var[k] < 0) {
+      r->sym_var[k] = (int)r->nvars;
+      r->var_sym[r->nvars++] = k;
+    }
+    return ax_eg_pat_var(a, (uint32_t)r->sym_var[k]);
+  }
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op < 0) {
+    *why = e->kind == AX_E_INF ? "an infinite literal" : "an expression that is no tensor operator";
+    return NULL;
+  }
+  AxOp op = (AxOp)e->ty.op;
+  if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM) return along(r, e, op, why);
+  if (!ew(op)) {
+    *why = (ax_op_spec(op)->levels & AX_LV_PROG) ? "an operator with axes (reduce, dot, broadcast, concat: not translated yet)"
+                                                 : "an operator that programs do not have";
+    return NULL;
+  }
+  AxEgPat *kids[2];
+  if (e->ty.nopnds > 2) {
+    *why = "an operator with more operands than programs give it";
+    return NULL;
+  }
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!(kids[i] = pat(r, e->ty.opnds[i], why))) return NULL;
+  return ax_eg_pat_node(a, op, 0, NULL, (uint32_t)e->ty.nopnds, kids);
+}
+
+/* Whether the condition evaluator below handles every node of require e. */
+static bool evaluable(const Rule *r, const AxExpr *e) {
+  switch (e->kind) {
+  case AX_E_INT: case AX_E_REAL: case AX_E_BOOL: return true;
+  case AX_E_NAME: {
+    if (e->ty.sym < 0) return false;
+    const AxSym *y = &r->s->syms[e->ty.sym];
+    if (y->kind == AX_SYM_LET || (y->kind == AX_SYM_MAP && y->def)) return evaluable(r, y->def);
+    return y->kind == AX_SYM_MAP || y->kind == AX_SYM_TENSOR;
+  }
+  case AX_E_UNARY: return evaluable(r, e->u.unary.arg);
+  case AX_E_BINARY:
+    if (e->u.binary.op == AX_BIN_DIV || e->u.binary.op == AX_BIN_REM) return false;
+    return evaluable(r, e->u.binary.lhs) && evaluable(r, e->u.binary.rhs);
+  case AX_E_IF:
+    return evaluable(r, e->u.ite.cond) && evaluable(r, e->u.ite.then_e) && evaluable(r, e->u.ite.else_e);
+  case AX_E_QUANT: return evaluable(r, e->u.quant.body);
+  default: return false;
+  }
+}
+
+/* ---- the condition: binding and requires ---- */
+
+typedef struct Val {
+  bool ok;
+  int64_t num, den;     /* den > 0; maps and booleans have den 1 */
+} Val;
+
+typedef struct Env {
+  Rule *r;
+  AxEgraph *g;
+  const AxEgSubst *sub;
+  int k[AX_MAX_AXES];           /* rank bound to each rank class */
+  int idx[AX_MAX_AXES];         /* the named axis a per-axis condition is at, -1 */
+  int64_t (*mapv)[AX_MAXRANK];  /* per symbol: a map's values, one per named axis */
+  bool *mapset;
+} Env;
+
+static Val bad(void) { return (Val){0}; }
+static Val num(int64_t n, int64_t d) {
+  if (d < 0) n = -n, d = -d;
+  int64_t c = gcd(n, d);
+  return (Val){true, n / c, d / c};
+}
+
+static int rclass_index(const AxRuleSyms *s, const char *name) {
+  for (size_t i = 0; i < s->nrclasses; i++)
+    if (strcmp(s->rclasses[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+static Val eval(Env *v, const AxExpr *e);
+
+static Val binary(Env *v, const AxExpr *e) {
+  Val a = eval(v, e->u.binary.lhs), b = eval(v, e->u.binary.rhs);
+  if (!a.ok || !b.ok) return bad();
+  int64_t x, y, n, d;
+  switch (e->u.binary.op) {
+  case AX_BIN_OR: return num((a.num != 0) || (b.num != 0), 1);
+  case AX_BIN_AND: return num((a.num != 0) && (b.num != 0), 1);
+  case AX_BIN_ADD: case AX_BIN_SUB:
+    if (__builtin_mul_overflow(a.num, b.den, &x) || __builtin_mul_overflow(b.num, a.den, &y) ||
+        __builtin_mul_overflow(a.den, b.den, &d))
+      return bad();
+    if (e->u.binary.op == AX_BIN_ADD ? __builtin_add_overflow(x, y, &n) : __builtin_sub_overflow(x, y, &n))
+      return bad();
+    return num(n, d);
+  case AX_BIN_MUL:
+    if (__builtin_mul_overflow(a.num, b.num, &n) || __builtin_mul_overflow(a.den, b.den, &d)) return bad();
+    return num(n, d);
+  default: break;
+  }
+  /* comparisons: a.num / a.den against b.num / b.den, denominators positive */
+  if (__builtin_mul_overflow(a.num, b.den, &x) || __builtin_mul_overflow(b.num, a.den, &y)) return bad();
+  switch (e->u.binary.op) {
+  case AX_BIN_EQ: return num(x == y, 1);
+  case AX_BIN_NE: return num(x != y, 1);
+  case AX_BIN_LT: return num(x < y, 1);
+  case AX_BIN_LE: return num(x <= y, 1);
+  case AX_BIN_GT: return num(x > y, 1);
+  case AX_BIN_GE: return num(x >= y, 1);
+  default: return bad();
+  }
+}
+
+static Val eval(Env *v, const AxExpr *e) {
+  const AxRuleSyms *s = v->r->s;
+  AxRat q;
+  switch (e->kind) {
+  case AX_E_INT: case AX_E_REAL:
+    return ax_rat_parse(e->u.text, &q) ? num(q.num, q.den) : bad();
+  case AX_E_BOOL: return num(e->u.boolean, 1);
+  case AX_E_NAME: {
+    if (e->ty.sym < 0) return bad();
+    const AxSym *y = &s->syms[e->ty.sym];
+    if (y->kind == AX_SYM_LET) return eval(v, y->def);
+    if (y->kind == AX_SYM_MAP) {
+      int i = v->idx[y->rclass];
+      if (i < 0) return bad();
+      if (y->def) return eval(v, y->def);
+      return v->mapset[e->ty.sym] ? num(v->mapv[e->ty.sym][i], 1) : bad();
+    }
+    if (y->kind == AX_SYM_TENSOR) {
+      /* a tensor's value is known only when its class is a literal (a scalar constant) */
+      int var = v->r->sym_var[e->ty.sym];
+      if (var < 0 || v->sub->cls[var] == AX_EG_NONE) return bad();
+      const AxEqData *d = ax_eg_data(v->g, v->sub->cls[var]);
+      return d->literal ? num(d->value.num, d->value.den) : bad();
+    }
+    return bad();
+  }
+  case AX_E_UNARY: {
+    Val a = eval(v, e->u.unary.arg);
+    if (!a.ok) return bad();
+    if (e->u.unary.op == AX_UN_NOT) return num(a.num == 0, 1);
+    return a.num == INT64_MIN ? bad() : num(-a.num, a.den);
+  }
+  case AX_E_BINARY: return binary(v, e);
+  case AX_E_IF: {
+    Val c = eval(v, e->u.ite.cond);
+    if (!c.ok) return bad();
+    return eval(v, c.num ? e->u.ite.then_e : e->u.ite.else_e);
+  }
+  case AX_E_QUANT: {
+    int c = rclass_index(s, e->u.quant.rclass.name);
+    if (c < 0) return bad();
+    int saved = v->idx[c];
+    bool exists = e->u.quant.exists, any = false, all = true;
+    for (int i = 0; i < v->k[c]; i++) {
+      v->idx[c] = i;
+      Val b = eval(v, e->u.quant.body);
+      if (!b.ok) {
+        v->idx[c] = saved;
+        return bad();
+      }
+      any |= b.num != 0, all &= b.num != 0;
+    }
+    v->idx[c] = saved;
+    return num(exists ? any : all, 1);
+  }
+  default: return bad();
+  }
+}
+
+/* Ranks k_c for the classes of the tensors' aggregated axes (count[c] axes each) that add
+ * up to `rank`: every class at least 1 (a rule is instantiated from rank 1), a class fixed
+ * at rank 1 (a concat or iota axis, or one a program's sum, mean or rms_norm runs along:
+ * one[c]) exactly 1. The first solution in class order, largest first. */
+static bool ranks(const Rule *r, const int *count, const bool *one, int c, int rank, int *k) {
+  if (c == (int)r->s->nrclasses) return rank == 0;
+  if (count[c] == 0) {
+    k[c] = 0;
+    return ranks(r, count, one, c + 1, rank, k);
+  }
+  int hi = (r->s->rclasses[c].singleton || one[c]) ? 1 : rank / count[c];
+  for (int kc = hi; kc >= 1; kc--) {
+    k[c] = kc;
+    if (ranks(r, count, one, c + 1, rank - kc * count[c], k)) return true;
+  }
+  return false;
+}
+
+static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  Rule *r = ctx;
+  AxEqRules *rs = r->rs;
+  const AxRuleSyms *s = r->s;
+  const AxEqData *rd = ax_eg_data(g, root);
+  if (!rd->ok) return false;
+  /* operands: every tensor with the rule's axes has one shape F, every scalar rank 0 — so
+   * the program's broadcasting element-wise operators are the rule's on equal axes */
+  AxTShape F = {0};
+  bool have_f = false;
+  for (uint32_t var = 0; var < r->nvars; var++) {
+    if (r->var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+    const AxEqData *d = ax_eg_data(g, sub->cls[var]);
+    bool full = s->syms[r->var_sym[var]].axes != 0;
+    bool ok = d->ok;
+    if (ok && full && !have_f) F = d->shape, have_f = true;
+    else if (ok && full) ok = ax_shape_equal(&d->shape, &F);
+    else if (ok) ok = d->shape.rank == 0;
+    if (!ok) {
+      rs->refused_shape++;
+      return false;
+    }
+  }
+  if (r->full == 0) {
+    if (rd->shape.rank != 0) {
+      rs->refused_rank++;
+      return false;
+    }
+  } else if (!have_f) {
+    rs->refused_shape++;    /* no tensor bound: nothing to read the axes from */
+    return false;
+  }
+  Env v = {.r = r, .g = g, .sub = sub};
+  for (int c = 0; c < AX_MAX_AXES; c++) v.idx[c] = -1;
+  /* dimensions pinned by the match: the one a sum, mean or rms_norm runs along */
+  int pin[AX_MAX_AXES];
+  bool one[AX_MAX_AXES] = {0}, taken[AX_MAXRANK] = {0};
+  for (int i = 0; i < AX_MAX_AXES; i++) pin[i] = -1;
+  for (uint32_t var = 0; var < r->nvars; var++) {
+    if (r->var_axis[var] < 0 || !sub->has_val[var]) continue;
+    int64_t p = sub->val[var];
+    int ax = r->var_axis[var];
+    if (p < 0 || p >= F.rank || taken[p] || !(r->full >> ax & 1)) {
+      rs->refused_rank++;
+      return false;
+    }
+    taken[p] = true;
+    pin[ax] = (int)p;
+    one[s->syms[s->axes[ax]].rclass] = true;
+  }
+  int count[AX_MAX_AXES] = {0};
+  for (size_t i = 0; i < s->naxes; i++)
+    if (r->full >> i & 1) count[s->syms[s->axes[i]].rclass]++;
+  if (r->full != 0 && !ranks(r, count, one, 0, F.rank, v.k)) {
+    rs->refused_rank++;
+    return false;
+  }
+  /* each aggregated axis takes its dimensions: a pinned one its pinned dimension, the others
+   * the free dimensions in order, k_c each (named axes have no order: any assignment is an
+   * instance of the rule) */
+  int at[AX_MAX_AXES][AX_MAXRANK];
+  int next = 0;
+  for (size_t i = 0; i < s->naxes; i++) {
+    if (!(r->full >> i & 1)) continue;
+    int k = v.k[s->syms[s->axes[i]].rclass];
+    for (int j = 0; j < k; j++) {
+      if (pin[i] >= 0) {
+        at[i][j] = pin[i];
+        continue;
+      }
+      while (next < F.rank && taken[next]) next++;
+      at[i][j] = next++;
+    }
+  }
+  /* the result: F with the dimensions of the axes it no longer has kept at size 1 */
+  AxTShape want = {.rank = r->full ? F.rank : 0};
+  for (size_t i = 0; i < s->naxes; i++) {
+    if (!(r->full >> i & 1)) continue;
+    for (int j = 0; j < v.k[s->syms[s->axes[i]].rclass]; j++)
+      want.dim[at[i][j]] = (r->result >> i & 1) ? F.dim[at[i][j]] : 1;
+  }
+  if (!ax_shape_equal(&want, &rd->shape)) {
+    rs->refused_shape++;
+    return false;
+  }
+  v.mapv = ax_xcalloc(s->nsyms + 1, sizeof *v.mapv);
+  v.mapset = ax_xcalloc(s->nsyms + 1, sizeof *v.mapset);
+  bool ok = true;
+  for (int pass = 0; pass < 2 && ok; pass++) {
+    /* pass 0 binds bare size maps; pass 1 checks every other size expression */
+    for (uint32_t var = 0; var < r->nvars && ok; var++) {
+      if (r->var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+      const AxSym *y = &s->syms[r->var_sym[var]];
+      if (y->axes == 0) continue;
+      for (int d = 0; d < y->ndims && ok; d++) {
+        int ax = y->dim_axis[d], c = s->syms[s->axes[ax]].rclass;
+        const AxExpr *E = y->dim_size[d];
+        int ms = E->kind == AX_E_NAME ? E->ty.sym : -1;
+        bool bare = ms >= 0 && s->syms[ms].kind == AX_SYM_MAP && !s->syms[ms].def;
+        for (int j = 0; j < v.k[c] && ok; j++) {
+          int64_t size = F.dim[at[ax][j]];
+          if (pass == 0 && bare) {
+            if (v.mapset[ms] && v.mapv[ms][j] != size) ok = false;
+            v.mapv[ms][j] = size;
+          } else if (pass == 1 && !bare) {
+            v.idx[c] = j;
+            Val e = eval(&v, E);
+            v.idx[c] = -1;
+            ok = e.ok && e.den == 1 && e.num == size;
+          }
+        }
+        if (pass == 0 && bare) v.mapset[ms] = true;
+      }
+    }
+  }
+  if (!ok) rs->refused_rank++;
+  /* the requires, on the bound values: per axis of their class, or once */
+  for (size_t q = 0; q < s->nrequires && ok; q++) {
+    const AxExpr *e = s->requires[q];
+    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
+    int n = c >= 0 ? v.k[c] : 1;
+    for (int j = 0; j < n && ok; j++) {
+      if (c >= 0) v.idx[c] = j;
+      Val b = eval(&v, e);
+      ok = b.ok && b.num != 0;
+    }
+    if (c >= 0) v.idx[c] = -1;
+    if (!ok) rs->refused_require++;
+  }
+  free(v.mapv);
+  free(v.mapset);
+  return ok;
+}
+
+static void push(AxEqRules *rs, const AxEgRewrite *rw, const char *where) {
+  if (rs->n == rs->cap) {
+    rs->cap = rs->cap * 2 + 16;
+    rs->rw = ax_xrealloc(rs->rw, rs->cap * sizeof *rs->rw);
+    rs->origin = ax_xrealloc(rs->origin, rs->cap * sizeof *rs->origin);
+  }
+  rs->rw[rs->n] = *rw;
+  rs->origin[rs->n++] = ax_arena_strdup(rs->a, where);
+}
+
+/* The variables pattern p uses, marked in used[]. */
+static void vars(const AxEgPat *p, bool *used) {
+  if (p->var) {
+    used[p->v] = true;
+    return;
+  }
+  for (uint32_t i = 0; i < p->nkids; i++) vars(p->kids[i], used);
+}
+
+int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  if (!rs->a) rs->a = ax_arena_new();
+  const AxRuleSyms *s = rule->syms;
+  if (!s || !s->lhs || !s->rhs) {
+    *why = "a rule without a checked rewrite";
+    return 0;
+  }
+  if (rule->tvar.name ? (rule->tclass == AX_TC_INT || rule->tclass == AX_TC_BOOL)
+                      : s->elem != AX_ELEM_REAL) {
+    *why = "a rule that does not hold for real tensors";
+    return 0;
+  }
+  Rule *r = ax_arena_alloc(rs->a, sizeof *r);
+  r->rs = rs;
+  r->b = rule;
+  r->s = s;
+  /* the tensors' axes: the union of every tensor's (each must have them all or none) */
+  r->result = s->lhs->ty.axes;
+  r->full = r->result;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) r->full |= s->syms[i].axes;
+  size_t cap = s->nsyms + s->naxes + 1;
+  r->var_sym = ax_arena_alloc(rs->a, cap * sizeof *r->var_sym);
+  r->var_axis = ax_arena_alloc(rs->a, cap * sizeof *r->var_axis);
+  r->sym_var = ax_arena_alloc(rs->a, cap * sizeof *r->sym_var);
+  for (size_t i = 0; i < cap; i++) r->sym_var[i] = r->var_axis[i] = -1;
+  for (int i = 0; i < AX_MAX_AXES; i++) r->axis_var[i] = -1;
+  AxEgPat *lhs = pat(r, s->lhs, why), *rhs = lhs ? pat(r, s->rhs, why) : NULL;
+  if (!lhs || !rhs) return 0;
+  for (size_t q = 0; q < s->nrequires; q++) {
+    if (!evaluable(r, s->requires[q])) {
+      *why = "a require that is not a comparison of size maps, variables and literals";
+      return 0;
+    }
+  }
+  bool *in_l = ax_arena_alloc(rs->a, r->nvars + 1), *in_r = ax_arena_alloc(rs->a, r->nvars + 1);
+  vars(lhs, in_l);
+  vars(rhs, in_r);
+  /* a require naming a tensor only one side binds is decidable only from that side: the
+   * condition then refuses (it cannot evaluate), which is the safe answer */
+  bool fwd = !lhs->var, bwd = !rhs->var;
+  for (uint32_t v = 0; v < r->nvars; v++) {
+    if (in_r[v] && !in_l[v]) fwd = false;
+    if (in_l[v] && !in_r[v]) bwd = false;
+  }
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(dir == 0 ? fwd : bwd)) continue;
+    AxEgRewrite rw = {
+        .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+        .lhs = dir == 0 ? lhs : rhs,
+        .rhs = dir == 0 ? rhs : lhs,
+        .cond = cond,
+        .ctx = r,
+    };
+    char msg[128];
+    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
+    push(rs, &rw, where);
+    added++;
+  }
+  if (!added) *why = "neither side binds every variable of the other";
+  return added;
+}
+
+void ax_eq_rules_free(AxEqRules *rs) {
+  free(rs->rw);
+  free(rs->origin);
+  if (rs->a) ax_arena_free(rs->a);
+  memset(rs, 0, sizeof *rs);
+}

@@ -1,0 +1,45 @@
+/* rules.h — proved rules as e-graph rewrites over programs (docs/egraph.md, "Rules as
+ * rewrites").
+ *
+ * A checked rule `lhs => rhs` becomes up to two rewrites of lang.h's language: lhs => rhs
+ * when the rhs's tensor variables are all bound by the lhs, rhs => lhs when the reverse
+ * holds (a rule is proved as an equality). Each rewrite carries a condition that, at every
+ * match, binds the rule's aggregated axes to the matched class's concrete axes and its size
+ * maps to concrete sizes, refuses a binding the rule's proof does not cover, and evaluates
+ * the `require` clauses on the bound values; it applies only when all of them hold.
+ *
+ * What translates today (everything else is refused with a reason, never approximated):
+ *   - element types: the rule holds for real (T in num, real or any; or real tensors);
+ *   - operators: the element-wise ones programs have (add sub mul div neg exp square sqrt
+ *     silu), reduce over one axis, mean and rms_norm (the program's sum, mean, rms_norm along
+ *     the dimension the match binds: an attribute variable of the pattern), tensor variables,
+ *     scalar variables and numeric literals, lets inlined;
+ *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
+ *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
+ *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match
+ *     only when the bound classes are literals that satisfy them. */
+#ifndef AX_EQSAT_RULES_H
+#define AX_EQSAT_RULES_H
+
+#include "dsl/check.h"
+#include "egraph/pattern.h"
+#include "superopt/eqsat/lang.h"
+
+/* The rewrites of a rule set, and their sources. Zero it before the first add. */
+typedef struct AxEqRules {
+  AxArena *a;                /* owns patterns, conditions and names (made at first add) */
+  AxEgRewrite *rw;           /* n rewrites, owned */
+  const char **origin;       /* per rewrite: "FILE:LINE" of its rule */
+  size_t n, cap;
+  size_t refused_rank;       /* matches refused: a binding outside the proof's ranks */
+  size_t refused_require;    /* matches refused: a require false or not decidable */
+  size_t refused_shape;      /* matches refused: operands of other shapes (broadcasting) */
+} AxEqRules;
+
+/* Translates checked rule block `rule` (borrowed: it must outlive the rewrites) from
+ * `where` ("FILE:LINE", copied) into rs. Returns the number of rewrites added (1 or 2), or
+ * 0 with the reason (static text) in *why: the rule has a form that is not translated. */
+int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why);
+void ax_eq_rules_free(AxEqRules *rs);
+
+#endif

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# `axle optimize`: a program rewritten with a small rule directory proved on the spot (the
+# default set takes minutes to prove without a warm cache). The output is written, is a
+# program `axle equiv` accepts against the input, and uses the rewrites; a wrong rule in
+# the directory stops the run (exit 3, named) unless --skip-unproved drops it with a
+# warning; an `expect invalid` rule is skipped; a rule whose precondition fails at the
+# program's values is not applied where applying it would change the result; saturation
+# limits stop associativity + commutativity with a message; bad input is exit 3.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+export XDG_CACHE_HOME="$tmp/cache"
+mkdir -p "$tmp/rules" "$tmp/ac"
+
+cat > "$tmp/rules/ew.axl" <<'AXL'
+# x * 1 = x
+rule mul_one for T in num {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+
+  A * 1 => A
+}
+
+# x * z + y * z = (x + y) * z
+rule distrib for T in num {
+  rclass x
+  map s over x
+  tensor X, Y, Z : T[x: s]
+
+  X * Z + Y * Z => (X + Y) * Z
+}
+
+# sqrt(z * z) * x = z * x, for z not negative (a negative z would flip the sign)
+rule sqrt_square_scale for T in real {
+  rclass x
+  map s over x
+  tensor X : T[x: s]
+  scalar z : T
+  require z >= 0
+
+  sqrt(z * z) * X => z * X
+}
+
+# subtraction does not commute: never loaded, listed as skipped
+rule sub_comm_wrong for T in num expect invalid {
+  rclass x
+  map s over x
+  tensor X, Y : T[x: s]
+
+  X - Y => Y - X
+}
+AXL
+
+cat > "$tmp/p.axl" <<'AXL'
+program p {
+  input A, B, C : f32[4, 8]
+  let T = A * C + B * C
+  output O = T * 1
+}
+AXL
+
+# --- a proved directory: written, equivalent, rewritten ---
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/out.axl" >"$tmp/o1" 2>"$tmp/e1"
+check "proved rules: exit 0" [ $? -eq 0 ]
+check "the output is written" [ -s "$tmp/out.axl" ]
+check "distributivity applied: one multiplication" \
+  bash -c '[ "$(grep -c "mul(" "$0")" -eq 1 ] && grep -q "add(A, B)" "$0"' "$tmp/out.axl"
+check "x * 1 applied: no multiplication by one" bash -c '! grep -q ", 1)" "$0"' "$tmp/out.axl"
+check "report: each applied rule with its file:line" has "$tmp/o1" "applied distrib (.*/ew.axl:11)"
+check "report: equivalent and written" has "$tmp/o1" "equivalent to the input (axle equiv, delta 2^-30); written to"
+check "report: modelled cost falls (four kernels to two)" \
+  awk '/^modelled cost \(h100\): / { found = 1; ok = $4 > $7 } END { exit !(found && ok) }' "$tmp/o1"
+check "expect invalid: skipped, named" has "$tmp/e1" "skipped (expect invalid): .*/ew.axl:.*: sub_comm_wrong"
+"$AXLE" equiv "$tmp/p.axl" "$tmp/out.axl" >"$tmp/eq" 2>&1
+check "axle equiv accepts the output against the input (two programs)" [ $? -eq 0 ]
+check "equiv: equivalent" has "$tmp/eq" "^equivalent"
+
+# JSON report
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/out2.axl" --format json >"$tmp/j" 2>/dev/null
+check "json: exit 0" [ $? -eq 0 ]
+check "json: counts and stop reason" \
+  jqt '.rules_proved == 3 and .rules_skipped == 1 and .stop == "saturated" and .equivalence == "equivalent"' "$tmp/j"
+check "json: applied rules listed" jqt '[.applied[].rule] | index("distrib") != null' "$tmp/j"
+check "json: second run from the cache" jqt '.results_cached == .results' "$tmp/j"
+
+# --- a precondition false at the program's values is not applied ---
+cat > "$tmp/neg.axl" <<'AXL'
+program neg {
+  input A : f32[4, 8]
+  output O = exp(sqrt(-2 * -2) * A)
+}
+AXL
+sed 's/-2/2/g; s/program neg/program pos/' "$tmp/neg.axl" > "$tmp/pos.axl"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/neg.axl" --output "$tmp/neg.out.axl" >"$tmp/o2" 2>&1
+check "z = -2: exit 0" [ $? -eq 0 ]
+check "z = -2: sqrt_square_scale not applied (it would give -2 * A)" \
+  bash -c 'grep -q "sqrt(" "$0" && ! grep -q "applied sqrt_square_scale" "$1"' "$tmp/neg.out.axl" "$tmp/o2"
+check "z = -2: the refusal is counted" has "$tmp/o2" "[1-9][0-9]* with a require false"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/pos.axl" --output "$tmp/pos.out.axl" >"$tmp/o3" 2>&1
+check "z = 2: applied" bash -c 'grep -q "mul(2, A)" "$0" && ! grep -q "sqrt(" "$0"' "$tmp/pos.out.axl"
+
+# --- an unproved rule stops the run; --skip-unproved drops it ---
+cp "$tmp/rules/ew.axl" "$tmp/ac/ew.axl"
+cat > "$tmp/ac/wrong.axl" <<'AXL'
+# not a law: x - y = y - x
+rule sub_comm for T in num {
+  rclass x
+  map s over x
+  tensor X, Y : T[x: s]
+
+  X - Y => Y - X
+}
+AXL
+rm -f "$tmp/bad.out.axl"
+"$AXLE" optimize --rules "$tmp/ac" "$tmp/p.axl" --output "$tmp/bad.out.axl" >"$tmp/o4" 2>"$tmp/e4"
+check "INVALID rule: exit 3" [ $? -eq 3 ]
+check "INVALID rule: named with its verdict" has "$tmp/e4" "wrong.axl:2: sub_comm \[int\] invalid"
+check "INVALID rule: how to go on" has "$tmp/e4" "pass --skip-unproved"
+check "INVALID rule: nothing written" [ ! -e "$tmp/bad.out.axl" ]
+"$AXLE" optimize --skip-unproved --rules "$tmp/ac" "$tmp/p.axl" --output "$tmp/skip.out.axl" >"$tmp/o5" 2>"$tmp/e5"
+check "--skip-unproved: exit 0" [ $? -eq 0 ]
+check "--skip-unproved: a warning names the rule" has "$tmp/e5" "warning: optimize: dropped, not proved: .*sub_comm"
+check "--skip-unproved: written" [ -s "$tmp/skip.out.axl" ]
+
+# --- associativity + commutativity grow without bound: the node limit stops them ---
+cat > "$tmp/ac/wrong.axl" <<'AXL'
+rule add_comm for T in num {
+  rclass x
+  map s over x
+  tensor X, Y : T[x: s]
+
+  X + Y => Y + X
+}
+
+rule add_assoc for T in num {
+  rclass x
+  map s over x
+  tensor X, Y, Z : T[x: s]
+
+  X + (Y + Z) => X + Y + Z
+}
+AXL
+cat > "$tmp/sum.axl" <<'AXL'
+program sum {
+  input A, B, C, D, E, F, G, H : f32[4, 8]
+  output O = A + B + C + D + E + F + G + H
+}
+AXL
+timeout 300 "$AXLE" optimize --rules "$tmp/ac" "$tmp/sum.axl" --output "$tmp/sum.out.axl" --node-limit 2000 \
+  >"$tmp/o6" 2>"$tmp/e6"
+check "assoc + comm: exit 0 (no hang)" [ $? -eq 0 ]
+check "assoc + comm: stopped at the node limit, said so" \
+  has "$tmp/e6" "saturation stopped at the node limit"
+check "assoc + comm: the output is still checked and written" [ -s "$tmp/sum.out.axl" ]
+
+# --- an HLO module is read like a program ---
+"$AXLE" optimize --rules "$tmp/rules" tests/hlo/layernorm.hlo --output "$tmp/ln.axl" >"$tmp/o7" 2>&1
+check "HLO module: exit 0" [ $? -eq 0 ]
+"$AXLE" equiv tests/hlo/layernorm.hlo "$tmp/ln.axl" >/dev/null 2>&1
+check "HLO module: axle equiv accepts the output against the module" [ $? -eq 0 ]
+
+# --- bad input ---
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" >"$tmp/u1" 2>&1
+check "no --output: exit 3" [ $? -eq 3 ]
+check "no --output: usage" has "$tmp/u1" "optimize needs --output OUT.axl"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/x.mug" >"$tmp/u2" 2>&1
+check "output not .axl: exit 3" [ $? -eq 3 ]
+"$AXLE" optimize --rules "$tmp/none" "$tmp/p.axl" --output "$tmp/x.axl" >"$tmp/u3" 2>&1
+check "unreadable rules directory: exit 3" [ $? -eq 3 ]
+check "unreadable rules directory: named" has "$tmp/u3" "none: cannot read the directory"
+mkdir -p "$tmp/broken" && printf 'rule r for T in num {\n  X + => X\n}\n' > "$tmp/broken/r.axl"
+"$AXLE" optimize --skip-unproved --rules "$tmp/broken" "$tmp/p.axl" --output "$tmp/x.axl" >"$tmp/u4" 2>&1
+check "a rule file that does not parse: exit 3 even with --skip-unproved" [ $? -eq 3 ]
+check "a rule file that does not parse: named" has "$tmp/u4" "r.axl: does not parse"
+printf 'program p {\n  input A : f32[4]\n  output O = exp(B)\n}\n' > "$tmp/badp.axl"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/badp.axl" --output "$tmp/x.axl" >"$tmp/u5" 2>&1
+check "a program in error: exit 3" [ $? -eq 3 ]
+check "a program in error: located" has "$tmp/u5" "badp.axl:3:"
+check "nothing written on bad input" [ ! -e "$tmp/x.axl" ]
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -230,6 +230,16 @@ static void split3(const AxTShape *s, int axis, int64_t *outer, int64_t *len, in
   *len = s->dim[axis];
 }
 
+/* One line: the reduction's f32 `acc` (times scale) through `store`, a format with one %s. */
+static void store_acc(Emit *e, const char *store, double scale) {
+  char val[96];
+  if (scale != 1.0) snprintf(val, sizeof val, "acc * %.9gf", scale);
+  else snprintf(val, sizeof val, "acc");
+  for (int i = 0; i < e->ind; i++) fputs("  ", e->f);
+  fprintf(e->f, store, val);
+  fputs(";\n", e->f);
+}
+
 /* sum / mean along an axis to size t: out[o, i, in] = sum_j x[o, j*t + i, in] (times scale).
  * square: sums squares (rms). The result goes through `store`, a format with one %s for
  * the f32 value. */
@@ -246,12 +256,7 @@ static void body_reduce(Emit *e, const Opnd *out, const Opnd *x, int axis, int64
   line(e, "float acc = 0.0f;");
   line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(%s)j * %" PRId64 "]); acc += %s; }",
        len / t, it, t * inner, square ? "v * v" : "v");
-  char val[96];
-  if (scale != 1.0) snprintf(val, sizeof val, "acc * %.9gf", scale);
-  else snprintf(val, sizeof val, "acc");
-  for (int i = 0; i < e->ind; i++) fputs("  ", e->f);
-  fprintf(e->f, store, val);
-  fputs(";\n", e->f);
+  store_acc(e, store, scale);
   loop_close(e);
 }
 
@@ -564,12 +569,7 @@ static void sum_block(KGen *kg, int i, Opnd *out, const Opnd *in, int64_t t, dou
   loop_open(e, outs, false);
   line(e, "float acc = 0.0f;");
   line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
-  char val[96];
-  if (sc != 1.0) snprintf(val, sizeof val, "acc * %.9gf", sc);
-  else snprintf(val, sizeof val, "acc");
-  for (int d = 0; d < e->ind; d++) fputs("  ", e->f);
-  fprintf(e->f, store, val);
-  fputs(";\n", e->f);
+  store_acc(e, store, sc);
   loop_close(e);
   kg->t[i].dirty = ELEMWISE;
 }

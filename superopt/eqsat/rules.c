@@ -128,8 +128,10 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
   AxOp op = (AxOp)e->ty.op;
   if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM) return along(r, e, op, why);
   if (!ew(op)) {
-    *why = (ax_op_spec(op)->levels & AX_LV_PROG) ? "an operator with axes (reduce, dot, broadcast, concat: not translated yet)"
-                                                 : "an operator that programs do not have";
+    *why = !(ax_op_spec(op)->levels & AX_LV_PROG) ? "an operator that programs do not have"
+           : ax_op_is_elementwise(op) ? "an element-wise operator not translated yet (rsqrt; max and min, "
+                                        "which the equivalence check cannot decide)"
+                                      : "an operator with axes (reduce, dot, broadcast, concat: not translated yet)";
     return NULL;
   }
   AxEgPat *kids[2];

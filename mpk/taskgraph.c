@@ -128,15 +128,16 @@ static int cmp_set(const void *a, const void *b) {
   const Build *B = sort_ctx;
   int x = *(const int *)a, y = *(const int *)b;
   if (B->plen[x] != B->plen[y]) return B->plen[x] < B->plen[y] ? -1 : 1;
-  int c = memcmp(B->prods + B->pstart[x], B->prods + B->pstart[y],
-                 sizeof(int) * (size_t)B->plen[x]);
+  int c = B->plen[x] ? memcmp(B->prods + B->pstart[x], B->prods + B->pstart[y],   /* prods may be NULL */
+                              sizeof(int) * (size_t)B->plen[x])
+                     : 0;
   if (c) return c;
   return (x > y) - (x < y);
 }
 static bool same_set(const Build *B, int x, int y) {
   return B->plen[x] == B->plen[y] &&
-         memcmp(B->prods + B->pstart[x], B->prods + B->pstart[y],
-                sizeof(int) * (size_t)B->plen[x]) == 0;
+         (B->plen[x] == 0 || memcmp(B->prods + B->pstart[x], B->prods + B->pstart[y],
+                                    sizeof(int) * (size_t)B->plen[x]) == 0);
 }
 
 /* Producers of every task: for each box it reads, every task of the tensor's writer kernel
@@ -175,7 +176,8 @@ static void producers(Build *B, int64_t *pairs) {
       }
     }
     B->plen[t] = B->nprods - B->pstart[t];
-    qsort(B->prods + B->pstart[t], (size_t)B->plen[t], sizeof(int), cmp_int);
+    if (B->plen[t] > 1)   /* B->prods is NULL while no task has a producer: no qsort of NULL */
+      qsort(B->prods + B->pstart[t], (size_t)B->plen[t], sizeof(int), cmp_int);
     *pairs += B->plen[t];
   }
   for (int t = 0; t < B->ntasks; t++) free(writes[t].b);
@@ -329,7 +331,7 @@ bool ax_taskgraph_build(AxArena *a, const AxMugraph *g, AxDiag *d, AxTaskGraph *
     x->trig = fill;
     x->ntrig = tcount[t];
     for (int j = 0; j < tcount[t]; j++) out->trigs[fill++] = newe[trigs[tstart[t] + j]];
-    qsort(out->trigs + x->trig, (size_t)x->ntrig, sizeof(int), cmp_int);
+    if (x->ntrig > 1) qsort(out->trigs + x->trig, (size_t)x->ntrig, sizeof(int), cmp_int);
   }
   free(B.writer);
   free(B.tasks);

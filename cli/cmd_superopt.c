@@ -274,8 +274,11 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     } else {
       const AxSearchResult *sr = &br.search;
       rr->reason = sr->nfound && sr->found[0].time_s < sr->naive_s && !sr->best_verified
-                       ? "the best graph was refused by the full-shape check"
+                       ? (sr->late_final ? "the best graph's full-shape check did not finish within the region's time"
+                                         : "the best graph was refused by the full-shape check")
                    : no_greedy ? "the search found nothing faster than the naive graph"
+                   : br.greedy.check == 4 ? "the greedy graph's check did not finish within the region's time, "
+                                            "and the search found nothing faster"
                    : br.greedy.check > 0 ? "the greedy graph was refused, and the search found nothing faster"
                    : ax_arena_printf(a, "no fusion applies, and the search found nothing faster%s",
                                      br.search.timed_out ? " in time" : "");

@@ -51,9 +51,10 @@ typedef struct AxEquivOpts {
                             excused by the doubles (no "equivalent by testing, no bound"
                             through a sqrt law) but answered with status 2, and without the
                             doubles' run; what a search that writes its result must use */
-  double deadline;       /* ax_clock_s() after which no further field test starts (0: none);
-                            a check it stops is "not established" (status 2, AX_EQUIV_LATE),
-                            so a time limit never turns into "equivalent" */
+  double deadline;       /* ax_clock_s() after which no further field test starts and a test
+                            under way is cut short and void (0: none); a check it stops is
+                            "not established" (status 2, AX_EQUIV_LATE), so a time limit
+                            never turns into "equivalent" */
 } AxEquivOpts;
 
 void ax_equiv_defaults(AxEquivOpts *o);

@@ -40,10 +40,10 @@ typedef struct AxSearchOpts {
                              cuts by its time (branch and bound) from the start, and returns
                              it (unchecked again) when nothing beats it */
   double incumbent_s;     /* its modelled time */
-  double deadline;        /* ax_clock_s() after which no full-shape check starts another field
-                             test (0: none): the whole command's --time-limit. A check it
-                             stops is no verdict (ax_search_accept 4): the graph is dropped,
-                             never accepted unchecked */
+  double deadline;        /* ax_clock_s() at which every full-shape check stops (0: none; see
+                             equiv.h): the whole command's --time-limit. A check it stops is
+                             no verdict (ax_search_accept 4): the graph is dropped, never
+                             accepted unchecked */
 } AxSearchOpts;
 
 #endif

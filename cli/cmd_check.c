@@ -38,14 +38,8 @@ int ax_cmd_check(int argc, char **argv) {
       .usage = "usage: axle check [-q] [--max-input MIB] FILE|DIR...\n",
       .about = "Parses and checks every rule and program; exit 0 if all are well formed, 3 if not.\n",
       .opts = opts, .n = AX_COUNTOF(opts), .unknown = "check: unknown option '%.40s'"};
-  char msg[256];
-  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
-  case AX_OPTS_HELP: return 0;
-  case AX_OPTS_ERROR:
-    fprintf(stderr, "axle: error: %s\n", msg);
-    return 3;
-  case AX_OPTS_OK: break;
-  }
+  int parsed = ax_opts_run(&t, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
   if (first == argc) {
     fprintf(stderr, "axle: error: check: no FILE or DIR given\nusage: axle check [-q] FILE|DIR...\n");
     return 3;
@@ -90,14 +84,8 @@ int ax_cmd_fmt(int argc, char **argv) {
       .usage = "usage: axle fmt [--check | --write] [--max-input MIB] FILE|DIR...\n",
       .about = "Prints files in canonical form (comments kept).\n",
       .opts = opts, .n = AX_COUNTOF(opts), .unknown = "fmt: unknown option '%.40s'"};
-  char msg[256];
-  switch (ax_opts_parse(&t, &argc, argv, &first, msg, sizeof msg)) {
-  case AX_OPTS_HELP: return 0;
-  case AX_OPTS_ERROR:
-    fprintf(stderr, "axle: error: %s\n", msg);
-    return 3;
-  case AX_OPTS_OK: break;
-  }
+  int parsed = ax_opts_run(&t, &argc, argv, &first);
+  if (parsed >= 0) return parsed;
   if (first == argc || (write && check)) {
     fprintf(stderr, "axle: error: fmt: %s\nusage: axle fmt [--check | --write] FILE|DIR...\n",
             first == argc ? "no FILE given" : "--check and --write exclude each other");

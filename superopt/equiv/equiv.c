@@ -687,6 +687,17 @@ int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
   return ax_equiv_run_how(prog, mug, d, o, NULL);
 }
 
+int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o) {
+  AxEquivOpts eo = *o;
+  eo.field_only = true;   /* never the doubles' "by testing, no bound" through a sqrt */
+  AxEquivHow how = AX_EQUIV_NONE;
+  int st = ax_equiv_run_how(prog, mug, d, &eo, &how);
+  if (how == AX_EQUIV_LATE) return 4;
+  /* belt and braces: only what exact field tests established is accepted */
+  if (st == 0 && how != AX_EQUIV_BOUNDED && how != AX_EQUIV_FIELD) st = 2;
+  return st;
+}
+
 /* ---- the search's fast path ------------------------------------------------------------ */
 
 /* Scale factors tried, largest first, and the smallest size a scaled dim may have (a dim

@@ -78,6 +78,13 @@ typedef enum AxEquivHow {
                            (status 2) */
 } AxEquivHow;
 
+/* What a tool that *writes* a graph or program must ask: ax_equiv_run with field_only, and
+ * 0 only when exact field tests established the equivalence (AX_EQUIV_BOUNDED, or
+ * AX_EQUIV_FIELD where Theorem 2 gives no bound) — never on the doubles' word (a sqrt law,
+ * or a graph off by 1e-7 through a square root: 2). 4 when o->deadline stopped the check
+ * (no verdict). Otherwise ax_equiv_run's status. */
+int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o);
+
 /* ax_equiv_run that also says how an equivalence was reached (*how; may be NULL). */
 int ax_equiv_run_how(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d,
                      const AxEquivOpts *o, AxEquivHow *how);

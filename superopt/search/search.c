@@ -270,15 +270,10 @@ int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts
     eo.seed = o->seed;
     eo.out = getenv("AXLE_SEARCH_DEBUG") ? stderr : sink;
     eo.jobs = o->jobs < 1 ? 1 : o->jobs;
-    eo.field_only = true;   /* never the doubles' "by testing, no bound" through a sqrt */
     eo.deadline = o->deadline;
     AxDiag dd;
     ax_diag_init(&dd, sink);
-    AxEquivHow how = AX_EQUIV_NONE;
-    st = ax_equiv_run_how(prog, g, &dd, &eo, &how);
-    /* belt and braces: only what exact field tests established is accepted */
-    if (st == 0 && how != AX_EQUIV_BOUNDED && how != AX_EQUIV_FIELD) st = 2;
-    if (how == AX_EQUIV_LATE) st = 4;
+    st = ax_equiv_accept(prog, g, &dd, &eo);
   }
   ax_arena_free(a);
   return st;

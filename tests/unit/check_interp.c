@@ -203,6 +203,30 @@ START_TEST(equiv_deadline) {
 }
 END_TEST
 
+/* What a tool that writes its result accepts: sqrt(A) * sqrt(A) against A is a law of
+ * square roots, which the field (sqrt uninterpreted) cannot see and only the doubles
+ * confirm — ax_equiv_run says equivalent by testing, ax_equiv_accept refuses (2). An
+ * exact equivalence is accepted by both. */
+START_TEST(equiv_accept_refuses_sqrt_law) {
+  const char *p = "program s {\n  input X : f32[4, 8]\n  let A = X * X + 1\n"
+                  "  output O = sqrt(A) * sqrt(A)\n}\n";
+  const char *m = "mugraph s {\n  input X : f32[4, 8]\n  a = mul(X, X)\n  O = add(a, 1)\n  output O\n}\n";
+  AxMugraph *gp = prog(p), *gm = mug(m);
+  ck_assert(gp && gm);
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 5;
+  o.out = NULL;
+  ck_assert_int_eq(ax_equiv_run(gp, gm, &D, &o), 0);
+  ck_assert_int_eq(ax_equiv_accept(gp, gm, &D, &o), 2);
+  AxMugraph *rp = prog(RMS_PROG), *rm = mug(RMS_MUG);
+  ck_assert(rp && rm);
+  ck_assert_int_eq(ax_equiv_accept(rp, rm, &D, &o), 0);
+  o.deadline = 1e-9;
+  ck_assert_int_eq(ax_equiv_accept(rp, rm, &D, &o), 4);
+}
+END_TEST
+
 /* exp of exp is outside the Lax fragment: refused with a located error. */
 START_TEST(lax_refusal) {
   FILE *out = fopen("/dev/null", "w");
@@ -254,6 +278,7 @@ int main(void) {
   tcase_add_test(t, layout_ops);
   tcase_add_test(t, equiv_verdicts);
   tcase_add_test(t, equiv_deadline);
+  tcase_add_test(t, equiv_accept_refuses_sqrt_law);
   tcase_add_test(t, lax_refusal);
   tcase_add_test(t, test_counts);
   tcase_add_test(t, program_errors);

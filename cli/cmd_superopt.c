@@ -34,6 +34,7 @@
 #include "cli/out.h"
 #include "dsl/parse.h"
 #include "hlo/import.h"
+#include "superopt/equiv/equiv.h"
 #include "superopt/search/axioms.h"
 #include "superopt/search/best.h"
 #include "superopt/search/greedy.h"
@@ -299,6 +300,25 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     /* regions' checked graphs joined by name: valid unless a program name looks like a
      * renamed inner one (R__x) */
     ok = mg && ax_mug_check(mg, &d);
+    /* Each region's graph was checked against its region; the joined graph is checked
+     * against the whole program too before it is written — the stitching is code, and a
+     * graph nothing checked is never written (after the budget: a result must not be
+     * dropped for the time the regions took) */
+    if (ok) {
+      AxEquivOpts eo;
+      ax_equiv_defaults(&eo);
+      eo.seed = o->seed;
+      eo.out = NULL;
+      eo.jobs = o->jobs < 1 ? 1 : o->jobs;
+      AxDiag quiet;
+      ax_diag_init(&quiet, NULL);
+      int st = ax_equiv_accept(p, mg, &quiet, &eo);
+      if (st != 0) {
+        fprintf(stderr, "axle: error: superopt: %s/module.mug, the regions' graphs joined, is not established "
+                        "as equivalent to the module (status %d); not written\n", dir, st);
+        ok = false;
+      }
+    }
     if (ok) found_us = ax_cost_time(mg, o->target) * 1e6;
     ok = ok && write_file(a, dir, "module.mug", mtext) && write_file(a, dir, "module.axl", ptext);
   } else ok = false;

@@ -127,7 +127,9 @@ typedef enum {
   X(FLATTEN, "flatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                 \
   X(UNFLATTEN, "unflatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)             \
   X(TANH, "tanh", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                \
-  X(LOGISTIC, "logistic", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
+  X(LOGISTIC, "logistic", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
+  X(REDUCE_MAX, "reduce_max", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE) \
+  X(REDUCE_MIN, "reduce_min", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

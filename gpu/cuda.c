@@ -532,7 +532,8 @@ static void blk_matmul(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, cons
 /* The outputs of a block sum or mean and the threads that share each (split_parts). */
 static int64_t reduce_parts(const AxKernel *k, const AxBNode *n, int64_t nt, int64_t *outs) {
   const AxTShape *x = &k->nodes[n->in[0]].shape;
-  int64_t t = n->kind == AX_BN_OP && n->op == AX_OP_REDUCE && n->at.to ? n->at.to : 1;
+  bool to = n->op == AX_OP_REDUCE || n->op == AX_OP_REDUCE_MAX || n->op == AX_OP_REDUCE_MIN;
+  int64_t t = n->kind == AX_BN_OP && to && n->at.to ? n->at.to : 1;
   *outs = ax_shape_numel(x) / x->dim[n->at.axis] * t;
   return split_parts(nt, *outs, x->dim[n->at.axis] / t);
 }
@@ -572,6 +573,83 @@ static void sum_block(KGen *kg, int i, Opnd *out, const Opnd *in, int64_t t, dou
   store_acc(e, store, sc);
   loop_close(e);
   kg->t[i].dirty = ELEMWISE;
+}
+
+/* reduce_max / reduce_min (op: the element-wise MAX or MIN whose CUDA expression combines
+ * two values, NaN in, NaN out) along the axis down to t elements: the fold starts from
+ * each output's first element, so no identity (-inf) is needed. */
+static void body_fold(Emit *e, AxOp op, const Opnd *x, int axis, int64_t t, const char *store,
+                      bool global) {
+  int64_t outer, len, inner;
+  split3(&x->shape, axis, &outer, &len, &inner);
+  loop_open(e, outer * t * inner, global);
+  const char *it = ity(global);
+  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", i = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
+       it, t * inner, inner, t, inner);
+  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(x), x->name, len, inner);
+  line(e, "float acc = ax_f(px[0]);");
+  line(e, "for (int j = 1; j < %" PRId64 "; ++j) { const float a0 = acc, a1 = ax_f(px[(%s)j * %" PRId64 "]); acc = %s; }",
+       len / t, it, t * inner, ew_expr(op));
+  store_acc(e, store, 1.0);
+  loop_close(e);
+}
+
+/* A block max or min: sum_block's split over threads with the fold in place of the sum
+ * (every partial has at least 8 elements: split_parts). */
+static void fold_block(KGen *kg, int i, AxOp op, Opnd *out, const Opnd *in, const char *store) {
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  int64_t t = n->at.to ? n->at.to : 1;
+  need(kg, n->in[0], false, n->name);
+  int64_t outs, parts = reduce_parts(kg->k, n, kg->nt, &outs);
+  (void)out;
+  if (parts <= 1) {
+    body_fold(e, op, &in[0], n->at.axis, t, store, false);
+    kg->t[i].dirty = ELEMWISE;
+    return;
+  }
+  int64_t outer, len, inner;
+  split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
+  line(e, "float *part%d = (float *)(ax_smem + %" PRId64 ");  // partial %s, %" PRId64 " per output", i,
+       kg->scr[i], op == AX_OP_MAX ? "maxima" : "minima", parts);
+  loop_open(e, outs * parts, false);
+  line(e, "const int r = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
+  line(e, "[[maybe_unused]] const int o = r / %" PRId64 ", i = (r / %" PRId64 ") %% %" PRId64 ", in = r %% %" PRId64 ";",
+       t * inner, inner, t, inner);
+  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(&in[0]), in[0].name, len, inner);
+  line(e, "float acc = ax_f(px[p * %" PRId64 "]);", t * inner);
+  line(e, "for (int j = p + %" PRId64 "; j < %" PRId64 "; j += %" PRId64 ") { const float a0 = acc, a1 = ax_f(px[j * %" PRId64 "]); acc = %s; }",
+       parts, len / t, parts, t * inner, ew_expr(op));
+  line(e, "part%d[e] = acc;", i);
+  loop_close(e);
+  barrier(kg, "the partial results of an output come from several threads");
+  loop_open(e, outs, false);
+  line(e, "float acc = part%d[e * %" PRId64 "];", i, parts);
+  line(e, "for (int p = 1; p < %" PRId64 "; ++p) { const float a0 = acc, a1 = part%d[e * %" PRId64 " + p]; acc = %s; }",
+       parts, i, parts, ew_expr(op));
+  store_acc(e, store, 1.0);
+  loop_close(e);
+  kg->t[i].dirty = ELEMWISE;
+}
+
+static void pre_max(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)out;
+  body_fold(e, AX_OP_MAX, &in[0], st->at.axis, st->at.to ? st->at.to : 1, store, true);
+}
+
+static void pre_min(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)out;
+  body_fold(e, AX_OP_MIN, &in[0], st->at.axis, st->at.to ? st->at.to : 1, store, true);
+}
+
+static void blk_max(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)nin;
+  fold_block(kg, i, AX_OP_MAX, out, in, store);
+}
+
+static void blk_min(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)nin;
+  fold_block(kg, i, AX_OP_MIN, out, in, store);
 }
 
 /* The partial sums of a block sum or mean with few outputs (sum_block). */
@@ -937,6 +1015,8 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_BROADCAST] = {.predefined = pre_broadcast},
     [AX_OP_REPEAT] = {.predefined = pre_repeat},
     [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},
+    [AX_OP_REDUCE_MAX] = {.predefined = pre_max, .block = blk_max, .scratch = scratch_reduce},
+    [AX_OP_REDUCE_MIN] = {.predefined = pre_min, .block = blk_min, .scratch = scratch_reduce},
 };
 
 bool ax_cuda_emits_op(AxOp op, bool block) {

@@ -17,8 +17,10 @@
  *                                           same quantity. (Mirage uses x^((p+1)/4), which
  *                                           is a square root only for quadratic residues.)
  *   rsqrt(x, y) = (1 / H_p(x), 1 / H_q(y)) — one over sqrt's function, so rsqrt(v) = 1/sqrt(v).
- * max and min have no reading (no order): ewop.c's field functions make a test that runs
- * them inconclusive, and the Lax check refuses them first.
+ * max and min have no reading (no order): each element they produce is a fresh variable,
+ *   a keyed random value (tag 3 and 4 of the hash, numbered by AxField.fresh) independent
+ *   of everything else in the test. An equivalence verdict is then sound only for graphs
+ *   whose outputs do not depend on it (docs/superopt.md, "max as a fresh variable").
  * Division by zero on the p side (probability about 1/p per division) makes the whole
  * test inconclusive: it is counted in AxField.divzero and the caller draws a new test.
  * A zero divisor on the q side only makes that q component undefined.
@@ -49,6 +51,7 @@ typedef struct AxField {
   uint32_t *exp_lo, *exp_hi;   /* ω^i and ω^(i·2^16): ω^y = lo[y & 0xffff]·hi[y >> 16] */
   AxRng hash;              /* key of the random function standing for sqrt */
   uint64_t divzero;        /* p-side divisions by zero (and exps of undefined exponents) */
+  uint64_t fresh;          /* fresh variables drawn so far (max, min); each draw its own */
 } AxField;
 
 /* Deterministic primality for 64-bit n (Miller-Rabin with the first twelve prime bases). */

@@ -208,6 +208,13 @@ static AxLaxVal pop_val(A *s, AxPopLax rule, const AxTAttrs *at, const AxLaxVal 
     AxLaxVal r = rms_of(s, in[0], sh[0], at->axis, sp, where);
     return combine(in[0], &r, AX_EWOP_LAX_QUOTIENT, sh[0]->rank, sh[0]->rank, sh[0]->rank);
   }
+  case AX_POP_LAX_FRESH: {
+    /* a fresh variable per element (field.h): a leaf of degree 1 without exponentials,
+     * varying along the operand's axes but the reduced one */
+    AxLaxVal v = leaf(out);
+    v.vary = in[0]->vary & ~(at->to > 1 ? 0u : 1u << at->axis);
+    return v;
+  }
   case AX_POP_LAX_KEEP:
   case AX_POP_LAX_SCRAMBLE:
   case AX_POP_LAX_ALIGN:

@@ -236,13 +236,16 @@ static void ff_rsqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) 
   }
 }
 
-/* max and min: a finite field has no order, so no value here means max(a, b). The Lax
- * check (lax.c, AX_EWOP_LAX_ORDER) refuses a graph that uses them before any test runs;
- * should a test run one anyway, every element makes it inconclusive (divzero), so that it
- * can never pass. */
+/* max and min: a finite field has no order, so no value here means max(a, b). Each
+ * element becomes a fresh variable instead (field.h): a keyed random pair, never drawn
+ * twice in a test. equiv.c accepts a graph only when its outputs agree with the program's
+ * whatever these values are, which then holds at the true max too (docs/superopt.md).
+ * The Lax check (lax.c, AX_EWOP_LAX_ORDER) still refuses element-wise max and min of data;
+ * the reductions reduce_max and reduce_min reach here through ax_tensor_fold. */
 static void ff_order(AxField *f, size_t n, AxFF *o) {
-  f->divzero += n ? n : 1;
-  for (size_t i = 0; i < n; i++) o[i] = (AxFF){0, AX_FF_UNDEF};
+  for (size_t i = 0; i < n; i++, f->fresh++)
+    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 3, f->fresh) % f->p),
+                  (uint32_t)(ax_rng_hash(&f->hash, 4, f->fresh) % f->q)};
 }
 
 static void ff_max(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,

@@ -159,6 +159,18 @@ static void apply_sum(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
   ax_tensor_sum(d, in[0], at->axis, at->to, out);
 }
 
+static void apply_max(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                      const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  ax_tensor_fold(d, AX_OP_MAX, in[0], at->axis, at->to, out);
+}
+
+static void apply_min(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                      const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  ax_tensor_fold(d, AX_OP_MIN, in[0], at->axis, at->to, out);
+}
+
 static void apply_mean(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
                        const AxTensor *const *in, int nin, AxTensor *out) {
   (void)scratch, (void)nin;
@@ -272,6 +284,13 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
                       .lax = AX_POP_LAX_KEEP, .abs = AX_POP_ABS_NONE},
     [AX_OP_CONCAT] = {.op = AX_OP_CONCAT, .infer = infer_concat, .apply = apply_concat,
                       .lax = AX_POP_LAX_CONCAT, .abs = AX_POP_ABS_FIRST},
+    /* the field reads a max or min as a fresh variable (lax.h, docs/superopt.md) */
+    [AX_OP_REDUCE_MAX] = {.op = AX_OP_REDUCE_MAX, .infer = infer_sum, .apply = apply_max,
+                          .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_NONE,
+                          .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
+    [AX_OP_REDUCE_MIN] = {.op = AX_OP_REDUCE_MIN, .infer = infer_sum, .apply = apply_min,
+                          .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_NONE,
+                          .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
 };
 
 int ax_pop_contracted_dim(AxOp op, const AxTShape *in0, int axis) {

@@ -2,7 +2,8 @@
  *
  * ewop.h gives every element-wise operator (class UNARY or BINARY of dsl/ops.h) one row;
  * this header does the same for the others that programs, kernel graphs and block graphs
- * use: const, input, matmul, sum, mean, rms_norm, reshape, broadcast, repeat, concat. A
+ * use: const, input, matmul, sum, mean, rms_norm, reshape, broadcast, repeat, concat,
+ * reduce_max, reduce_min. A
  * row says what the operator means in every layer of superopt/, and each layer reads the
  * row instead of switching over operators:
  *
@@ -43,6 +44,8 @@ typedef enum {
   AX_POP_LAX_SCRAMBLE,     /* the axes scramble: what varied may vary on every axis (reshape) */
   AX_POP_LAX_ALIGN,        /* the operand's axes moved to the right of the result's (broadcast) */
   AX_POP_LAX_CONCAT,       /* the operands side by side along `axis` */
+  AX_POP_LAX_FRESH,        /* a fresh variable per element (reduce_max, reduce_min: the field
+                            * has no order; equiv decides only graphs invariant to it) */
 } AxPopLax;
 
 /* The abstract expression (prune.h) of the result. */

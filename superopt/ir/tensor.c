@@ -134,6 +134,11 @@ void ax_tensor_split3(const AxTShape *s, int axis, size_t *outer, size_t *len, s
 }
 
 void ax_tensor_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out) {
+  ax_tensor_fold(d, AX_OP_ADD, x, axis, to, out);
+}
+
+void ax_tensor_fold(const AxTDomain *d, AxOp op, const AxTensor *x, int axis, int64_t to,
+                    AxTensor *out) {
   size_t outer, len, inner, es = d->size;
   ax_tensor_split3(&x->shape, axis, &outer, &len, &inner);
   size_t t = (size_t)(to ? to : 1), chunk = t * inner, nchunks = len / t;
@@ -142,7 +147,7 @@ void ax_tensor_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t to, 
     char *dst = (char *)out->data + o * chunk * es;
     memcpy(dst, src, chunk * es);
     for (size_t j = 1; j < nchunks; j++)
-      d->binary(d, AX_OP_ADD, chunk, dst, dst, 1, src + j * chunk * es, 1);
+      d->binary(d, op, chunk, dst, dst, 1, src + j * chunk * es, 1);
   }
 }
 

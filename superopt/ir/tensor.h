@@ -28,6 +28,7 @@
  *                    axis is cut into chunks of t consecutive elements which are added
  *                    (out[i] = sum_j X[j*t + i]), Mirage's reduction to dimx.
  *   mean(X, axis=a)  sum / size of the axis (kept with size 1).
+ *   reduce_max(X, axis=a [, to=t]), reduce_min   like sum with max (min) in place of +.
  *   rms_norm(X, axis=a)        X / sqrt(mean(X*X, axis=a)), same shape.
  *   reshape(X, [d...])         row-major reinterpretation, same element count.
  *   broadcast(X, [d...])       numpy broadcast_to.
@@ -138,6 +139,10 @@ void ax_tensor_binary(const AxTDomain *d, AxOp op, const AxTensor *a, const AxTe
                       AxTensor *out);
 /* out = x summed along axis down to `to` elements (0: 1), Mirage's reduction to dimx. */
 void ax_tensor_sum(const AxTDomain *d, const AxTensor *x, int axis, int64_t to, AxTensor *out);
+/* The same with the element-wise binary operator op in place of the addition (max, min:
+ * reduce_max, reduce_min); chunks are combined left to right. */
+void ax_tensor_fold(const AxTDomain *d, AxOp op, const AxTensor *x, int axis, int64_t to,
+                    AxTensor *out);
 /* t *= c, element by element. */
 void ax_tensor_scale(const AxTDomain *d, AxTensor *t, AxRat c);
 

@@ -6,7 +6,9 @@
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
 # pre-defined operator runs once (tests/gpu/predefined.mug), and so do the element-wise
 # operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, also fused;
-# with max turned into min in the generated source it must differ); tests/gpu/dbuf.mug runs the
+# with max turned into min in the generated source it must differ) and the max and min
+# reductions (tests/gpu/rowmax.mug, split over threads; without their barrier or with max
+# turned into min it must differ); tests/gpu/dbuf.mug runs the
 # double-buffered loads at their edges (odd loop counts, 8-, 4-byte and ragged rows, f32,
 # bf16, a loop of one iteration).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
@@ -23,7 +25,7 @@ if ! command -v "${CXX:-g++}" >/dev/null; then
 fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
-         tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab; do
+         tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab tests/gpu/rowmax; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -44,6 +46,20 @@ check "mutant: the partial-sum barriers were removed" test "$(wc -l <"$tmp/rs2.c
 "$AXLE" emulate tests/gpu/rowsum.mug --source "$tmp/rs2.cu" >"$tmp/out" 2>&1
 check "missing partial-sum barrier: exit 1" test $? -eq 1
 check "missing partial-sum barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
+# max and min reductions are split the same way (partial maxima and minima, one barrier each)
+"$AXLE" cuda tests/gpu/rowmax.mug --output "$tmp/rm.cu"
+check "rowmax: a row of 1000 split over 125 threads" has "$tmp/rm.cu" "partial maxima, 125 per output"
+check "rowmax: a min to 8 split over 15 threads" has "$tmp/rm.cu" "partial minima, 15 per output"
+grep -v "the partial results of an output come from several threads" "$tmp/rm.cu" >"$tmp/rm2.cu"
+check "mutant: the partial-maxima barriers were removed" test "$(wc -l <"$tmp/rm2.cu")" -eq $(($(wc -l <"$tmp/rm.cu") - 3))
+"$AXLE" emulate tests/gpu/rowmax.mug --source "$tmp/rm2.cu" >"$tmp/out" 2>&1
+check "missing partial-maxima barrier: exit 1" test $? -eq 1
+check "missing partial-maxima barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
+sed 's/fmaxf(/fminf(/g' "$tmp/rm.cu" >"$tmp/rm3.cu"
+"$AXLE" emulate tests/gpu/rowmax.mug --source "$tmp/rm3.cu" >"$tmp/out" 2>&1
+check "reduce_max made min: exit 1" test $? -eq 1
+check "reduce_max made min: the max differs" has "$tmp/out" "output 'M' f32: max relative error .* at"
+
 # mutated generated sources
 "$AXLE" cuda tests/gpu/vocab.mug --output "$tmp/v.cu"
 sed 's/fmaxf(/fminf(/g' "$tmp/v.cu" >"$tmp/v2.cu"

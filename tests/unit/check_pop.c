@@ -55,8 +55,9 @@ START_TEST(complete) {
     ck_assert_msg(ax_cuda_emits_op(op, true) == ((sp->levels & AX_LV_BLOCK) != 0),
                   "'%s': a CUDA block operator iff it is one (ops.h levels)", name);
   }
-  ck_assert_int_eq(rows, 10);   /* const, broadcast, concat, sum, matmul, input, mean,
-                                 * rms_norm, reshape, repeat — and nothing forgotten */
+  ck_assert_int_eq(rows, 12);   /* const, broadcast, concat, sum, matmul, input, mean,
+                                 * rms_norm, reshape, repeat, reduce_max, reduce_min — and
+                                 * nothing forgotten */
 }
 END_TEST
 
@@ -97,6 +98,51 @@ START_TEST(values) {
 }
 END_TEST
 
+/* reduce_max and reduce_min in doubles (NaN propagates, as XLA's maximum does), to a size,
+ * and in the field, where each result is a fresh variable and a length-1 axis is a copy. */
+START_TEST(max_values) {
+  AxTDomain F = ax_values_float(false);
+  double xv[6] = {3, -7, 5, 1, NAN, 2}, m[2], n[2], t[2];
+  AxTensor x = {{2, {2, 3}}, xv};
+  const AxTensor *in[1] = {&x};
+  AxTAttrs at = {.axis = 1, .axis_set = true};
+  AxTensor mo = {{2, {2, 1}}, m}, no = {{2, {2, 1}}, n}, to = {{2, {1, 3}}, NULL};
+  ax_pop_get(AX_OP_REDUCE_MAX)->apply(&F, A, &at, in, 1, &mo);
+  ax_pop_get(AX_OP_REDUCE_MIN)->apply(&F, A, &at, in, 1, &no);
+  ck_assert(m[0] == 5 && isnan(m[1]) && n[0] == -7 && isnan(n[1]));
+  double col[3];
+  at.axis = 0;
+  to.data = col;
+  ax_pop_get(AX_OP_REDUCE_MAX)->apply(&F, A, &at, in, 1, &to);
+  ck_assert(col[0] == 3 && isnan(col[1]) && col[2] == 5);
+  double yv[4] = {1, 9, 4, 2};   /* to = 2: out[i] = max_j y[2j + i] */
+  AxTensor y = {{1, {4}}, yv}, yo = {{1, {2}}, t};
+  const AxTensor *yin[1] = {&y};
+  AxTAttrs a2 = {.axis = 0, .axis_set = true, .to = 2};
+  ax_pop_get(AX_OP_REDUCE_MAX)->apply(&F, A, &a2, yin, 1, &yo);
+  ck_assert(t[0] == 4 && t[1] == 9);
+  uint64_t P, Q;
+  ax_field_draw_primes(2, &P, &Q);
+  AxRng r;
+  ax_rng_init(&r, 2, 2);
+  AxField f;
+  ax_field_init(&f, P, Q, &r);
+  AxTDomain Z = ax_values_field(&f);
+  AxFF zv[4] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}}, zo[2], zc[4];
+  AxTensor z = {{2, {2, 2}}, zv}, zm = {{2, {2, 1}}, zo}, zk = {{2, {2, 2}}, zc};
+  const AxTensor *zin[1] = {&z};
+  AxTAttrs a3 = {.axis = 1, .axis_set = true};
+  ax_pop_get(AX_OP_REDUCE_MAX)->apply(&Z, A, &a3, zin, 1, &zm);
+  ck_assert_uint_eq(f.fresh, 2);
+  ck_assert(zo[0].p != zo[1].p && zo[0].q != AX_FF_UNDEF);
+  AxTAttrs a4 = {.axis = 1, .axis_set = true, .to = 2};   /* one element per output: a copy */
+  ax_pop_get(AX_OP_REDUCE_MAX)->apply(&Z, A, &a4, zin, 1, &zk);
+  ck_assert_uint_eq(f.fresh, 2);
+  ck_assert(zc[3].p == 4 && zc[3].q == 4);
+  ax_field_fini(&f);
+}
+END_TEST
+
 /* What prune.c and generate.c read: the contracted dim and the reduced size. */
 START_TEST(reduced) {
   AxTShape a = {2, {6, 8}};
@@ -122,6 +168,7 @@ int main(void) {
   tcase_add_test(t, complete);
   tcase_add_test(t, shapes);
   tcase_add_test(t, values);
+  tcase_add_test(t, max_values);
   tcase_add_test(t, reduced);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Softmax with the max subtraction in the equivalence check and the search
+# (docs/superopt.md, "max as a fresh variable"): the field reads every max and min as a
+# fresh variable, drawn independently for the program and the graph, so "equivalent" means
+# equal whatever values they take — hence at the true max.
+#   * the shift cancels: the graph with the shift and the one without are equivalent;
+#   * attacks, each "cannot decide" (exit 3) or "not equivalent" (exit 1), never
+#     "equivalent": the shift per column (the max over the wrong axis), subtracted in the
+#     numerator only, the max multiplied into the output, the max returned as a value (even
+#     against the same graph), element-wise max of data; a graph that is wrong whatever the
+#     max is (half the softmax) is "not equivalent";
+#   * superopt searches the program and writes a graph (a block reduce_max) that equiv
+#     accepts.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+s=tests/superopt
+run() { "$AXLE" "$@" >"$tmp/out" 2>&1; echo $? >"$tmp/st"; }
+st() { [ "$(cat "$tmp/st")" -eq "$1" ]; }
+never_equivalent() { ! grep -q '^equivalent' "$tmp/out"; }
+
+for m in softmax_max softmax_max.shifted; do
+  run equiv $s/softmax_max.axl $s/$m.mug --seed 5
+  check "$m: exit 0" st 0
+  check "$m: equivalent" has "$tmp/out" "^equivalent on 8 random tests"
+done
+
+for m in column oneside times; do
+  run equiv $s/softmax_max.axl $s/softmax_max.$m.mug --seed 5
+  check "attack $m: exit 3" st 3
+  check "attack $m: never equivalent" never_equivalent
+  check "attack $m: the graph depends on the max" has "$tmp/out" \
+    "^cannot decide: output 'O' of the mugraph depends on the value of a max or min in field test 1"
+done
+
+run equiv $s/softmax_max.axl $s/softmax_max.half.mug --seed 5
+check "half the softmax: exit 1" st 1
+check "half the softmax: not equivalent" has "$tmp/out" "^not equivalent: output 'O' differs"
+
+run equiv $s/rowmax.axl $s/rowmax.mug --seed 5
+check "max returned, same graph: exit 3" st 3
+check "max returned, same graph: never equivalent" never_equivalent
+check "max returned: the program depends on it" has "$tmp/out" "output 'O' of the program depends on the value of a max or min"
+
+cat >"$tmp/relu.mug" <<'MUG'
+mugraph relu_shift {
+  input X : f32[16, 64]
+  R = max(X, 0)
+  M = reduce_max(X, axis = 1)
+  D = sub(R, M)
+  E = exp(D)
+  S = sum(E, axis = 1)
+  O = div(E, S)
+  output O
+}
+MUG
+run equiv $s/softmax_max.axl "$tmp/relu.mug" --seed 5
+check "element-wise max of data: exit 3" st 3
+check "element-wise max of data: never equivalent" never_equivalent
+check "element-wise max of data: refused at the max" has "$tmp/out" "relu.mug:3:3: error: max in 'R': it needs an order"
+
+run superopt $s/softmax_max.axl --output "$tmp/sm.mug" --time-limit 5 --jobs 1 --progress never
+check "superopt softmax_max: exit 0" st 0
+check "superopt softmax_max: a graph written" test -s "$tmp/sm.mug"
+check "superopt softmax_max: it keeps the max" has "$tmp/sm.mug" "reduce_max("
+run equiv $s/softmax_max.axl "$tmp/sm.mug" --seed 9
+check "superopt softmax_max: the graph is equivalent" has "$tmp/out" "^equivalent"
+
+echo "superopt_softmax: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

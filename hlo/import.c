@@ -42,6 +42,8 @@ typedef struct Val {
   struct Val **elems;
   int nelems;
   const char *reason;        /* V_CUT */
+  bool pending;              /* V_CUT: the cut is listed at the first use, not before (an
+                                infinite constant that only a max reduction's init reads) */
 } Val;
 
 typedef struct Imp {
@@ -152,6 +154,10 @@ static void cut(Imp *im, const AxHloInstr *i, const char *reason) {
  * *why) when v cannot be one. Literals are accepted only where `lit_ok`. */
 static Val *tensor(Imp *im, Val *v, bool lit_ok, const char **why) {
   if (v->kind == V_TENSOR || (v->kind == V_LIT && lit_ok)) return v;
+  if (v->pending) {
+    cut(im, v->def, v->reason);
+    v->pending = false;
+  }
   const char *name = v->def->name;
   if (v->kind == V_TUPLE) {
     *why = ax_arena_printf(im->a, "operand '%s' is a tuple", name);
@@ -313,6 +319,12 @@ static Val *place(Imp *im, const AxHloInstr *i, Val *x, const int *src) {
   return v;
 }
 
+/* -1 for a literal -inf, 1 for inf (XLA prints them so), else 0. */
+static int infinity(const char *lit) {
+  if (strcmp(lit, "-inf") == 0) return -1;
+  return strcmp(lit, "inf") == 0 ? 1 : 0;
+}
+
 static bool is_zero(const char *lit) {
   const char *p = lit;
   while (*p == ' ' || *p == '-' || *p == '(') p++;
@@ -334,17 +346,26 @@ static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
   return tensor(im, mk(im, V_CUT, i, i->shape), false, why);
 }
 
-static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
-  (void)ops;
-  const char *lit = i->literal;
+/* A constant's literal text without surrounding blanks (arena copy). */
+static const char *trimmed(Imp *im, const char *lit) {
   while (*lit == ' ' || *lit == '\t') lit++;
   size_t n = strlen(lit);
   while (n > 0 && strchr(" \t\r\n", lit[n - 1])) n--;
-  lit = ax_arena_strndup(im->a, lit, n);
+  return ax_arena_strndup(im->a, lit, n);
+}
+
+static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  (void)ops;
+  const char *lit = trimmed(im, i->literal);
   if (i->shape->type != AX_HLO_TUPLE && i->shape->rank == 0 && float_type(i->shape->type)) {
     if (!rational(lit)) {
       *why = ax_arena_printf(im->a, "constant %s is not a finite decimal the program can hold", lit);
-      return NULL;
+      if (!infinity(lit)) return NULL;
+      /* the init of a max (min) reduction: no cut unless something else reads it */
+      Val *v = mk(im, V_CUT, i, i->shape);
+      v->reason = *why;
+      v->pending = true;
+      return v;
     }
     Val *v = mk(im, V_LIT, i, i->shape);
     v->text = lit[0] == '-' ? ax_arena_printf(im->a, "(%s)", lit) : lit;
@@ -568,20 +589,33 @@ static const char *reducer(Imp *im, const AxHloInstr *i) {
 }
 
 /* reduce with an add body and a zero init: sum(x, axis = a) per axis, each kept with size 1
- * in the layout (docs/hlo.md); a dim still pending a broadcast is grown first. */
+ * in the layout (docs/hlo.md); a dim still pending a broadcast is grown first. A maximum
+ * (minimum) body with init -inf (inf), the identity, is reduce_max (reduce_min) the same way. */
 static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   if (i->nops != 2) {
     *why = "reduce of several operands (a variadic reduce) is not in the program vocabulary";
     return NULL;
   }
   const char *body = reducer(im, i);
-  if (!body || strcmp(body, "add") != 0) {
-    *why = body ? ax_arena_printf(im->a, "reduce with %s is not in the program vocabulary (only sums)", body)
+  const char *fn = !body ? NULL
+                   : strcmp(body, "add") == 0 ? "sum"
+                   : strcmp(body, "maximum") == 0 ? "reduce_max"
+                   : strcmp(body, "minimum") == 0 ? "reduce_min" : NULL;
+  if (!fn) {
+    *why = body ? ax_arena_printf(im->a, "reduce with %s is not in the program vocabulary (only add, maximum, minimum)", body)
                 : "reduce whose body is not one binary operator is not in the program vocabulary";
     return NULL;
   }
-  if (ops[1]->kind != V_LIT || !is_zero(ops[1]->text)) {
+  const AxHloInstr *init = i->ops[1].def;
+  if (fn[0] == 's' && (ops[1]->kind != V_LIT || !is_zero(ops[1]->text))) {
     *why = "reduce whose init value is not the constant 0";
+    return NULL;
+  }
+  bool max = strcmp(fn, "reduce_max") == 0;
+  if (fn[0] == 'r' && (strcmp(init->opcode, "constant") != 0 || ops[1]->kind != V_CUT ||
+                       infinity(trimmed(im, init->literal)) != (max ? -1 : 1))) {
+    *why = ax_arena_printf(im->a, "reduce with %s whose init value is not the constant %s", body,
+                           max ? "-inf" : "inf");
     return NULL;
   }
   const char *bad = not_tensor(im, i->shape);
@@ -610,7 +644,7 @@ static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
       continue;
     }
     if (at < xl->q - xl->real) continue;   /* a virtual axis has size 1: nothing to sum */
-    e = ax_arena_printf(im->a, "sum(%s, axis = %d)", e, at - (xl->q - xl->real));
+    e = ax_arena_printf(im->a, "%s(%s, axis = %d)", fn, e, at - (xl->q - xl->real));
     r.size[at] = 1;
     summed = true;
   }
@@ -769,6 +803,7 @@ static void outputs(Imp *im, Val *v, AxVec *out) {
     ax_vec_push(im->a, out, (void *)v->text);
     return;
   }
+  if (v->pending) cut(im, v->def, v->reason);
   cut(im, v->def, v->kind == V_CUT ? "output dropped: the program does not compute it"
                                    : "output dropped: an input or a constant, not a computation");
 }

@@ -13,6 +13,7 @@
 #include "superopt/equiv/interp.h"
 #include "superopt/equiv/lax.h"
 #include "superopt/equiv/values.h"
+#include "superopt/ir/pop.h"
 
 void ax_equiv_defaults(AxEquivOpts *o) {
   memset(o, 0, sizeof *o);
@@ -527,6 +528,22 @@ static bool analyse(Check *c, AxDiag *d) {
   return true;
 }
 
+/* Whether g applies an operator the field reads as a fresh variable (reduce_max, reduce_min). */
+static bool uses_fresh(const AxMugraph *g) {
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    const AxPOp *p = st->kind == AX_KS_OP ? ax_pop_get(st->op) : NULL;
+    if (p && p->lax == AX_POP_LAX_FRESH) return true;
+    if (st->kind != AX_KS_KERNEL) continue;
+    for (int i = 0; i < st->kernel->nnodes; i++) {
+      const AxBNode *n = &st->kernel->nodes[i];
+      p = n->kind == AX_BN_OP ? ax_pop_get(n->op) : NULL;
+      if (p && p->lax == AX_POP_LAX_FRESH) return true;
+    }
+  }
+  return false;
+}
+
 /* Step 2: the Lax bound of every output (Theorem 2) and from it the number of field tests,
  * T: as many as δ asks (at most max_tests), or unbounded_tests where no number reaches δ,
  * or what --tests says. */
@@ -537,6 +554,9 @@ static void bound(Check *c) {
   say(out, "equiv: program '%s' vs mugraph '%s'\n", prog->name, mug->name);
   say(out, "  Lax fragment: yes%s\n",
       c->sq ? "; sqrt (rms) is outside it and read as an uninterpreted function" : "");
+  if (uses_fresh(prog) || uses_fresh(mug))
+    say(out, "  max and min: read as fresh variables, independent on each side; equivalent only "
+             "if no output depends on them\n");
   say(out, "  field: Zp x Zq, p = %" PRIu64 ", q = %" PRIu64 "%s; seed %" PRIu64 "\n", c->P, c->Q,
       o->p ? " (given)" : " (drawn from the seed)", o->seed);
   c->need = 1;

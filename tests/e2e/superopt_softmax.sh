@@ -23,6 +23,7 @@ for m in softmax_max softmax_max.shifted; do
   run equiv $s/softmax_max.axl $s/$m.mug --seed 5
   check "$m: exit 0" st 0
   check "$m: equivalent" has "$tmp/out" "^equivalent on 8 random tests"
+  check "$m: the max read as a fresh variable" has "$tmp/out" "max and min: read as fresh variables"
 done
 
 for m in column oneside times; do

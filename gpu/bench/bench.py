@@ -54,7 +54,7 @@ TOL = {"f16": 2e-2, "bf16": 8e-2, "f32": 1e-4}
 TORCH_DTYPE = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
 OPS = {"add", "sub", "mul", "div", "max", "min", "neg", "exp", "square", "sqrt", "rsqrt",
        "silu", "tanh", "logistic", "matmul", "sum", "mean", "rms_norm", "reshape", "broadcast",
-       "repeat", "concat"}
+       "repeat", "concat", "reduce_max", "reduce_min"}
 
 
 class BadManifest(Exception):
@@ -125,6 +125,8 @@ def program_source(m):
             e = f"ax_sum({a[0]}, {s['axis']}, {s.get('to', 1)})"
         elif op == "mean":
             e = f"ax_mean({a[0]}, {s['axis']})"
+        elif op in ("reduce_max", "reduce_min"):
+            e = f"ax_{op[7:]}({a[0]}, {s['axis']}, {s.get('to', 1)})"
         elif op == "rms_norm":
             e = f"ax_rms_norm({a[0]}, {s['axis']})"
         elif op == "reshape":
@@ -147,6 +149,13 @@ def ax_sum(x, axis, to):
     n = x.shape[axis]
     y = x.float().unflatten(axis, (n // to, to)).sum(dim=axis)
     return y
+def ax_max(x, axis, to):
+    # max along axis to size `to`: out[i] = max_j x[j*to + i] (amax propagates NaN, as axle)
+    n = x.shape[axis]
+    return x.float().unflatten(axis, (n // to, to)).amax(dim=axis)
+def ax_min(x, axis, to):
+    n = x.shape[axis]
+    return x.float().unflatten(axis, (n // to, to)).amin(dim=axis)
 def ax_t(x, like):
     # a literal operand of max/min as a tensor (torch.maximum takes tensors only)
     if torch.is_tensor(x):

@@ -36,7 +36,7 @@ fi
 # the operators of real layers in torch (naive graphs of tests/superopt's programs)
 v="$tmp/vocab"
 mkdir -p "$v"
-for n in vocab_layers vocab_max; do
+for n in vocab_layers vocab_max softmax_max rowmax; do
   "$AXLE" cuda tests/superopt/$n.axl --output "$v/$n.cu" --program tests/superopt/$n.axl > /dev/null
 done
 python3 gpu/bench/bench.py --show "$v" >"$tmp/show" 2>&1
@@ -45,6 +45,8 @@ check "show vocab: tanh" has "$tmp/show" "= torch.tanh(t[0-9]*).to(torch.float32
 check "show vocab: logistic is the sigmoid" has "$tmp/show" "= torch.sigmoid(t1).to(torch.float32)"
 check "show vocab: rsqrt" has "$tmp/show" "= torch.rsqrt(t[0-9]*).to(torch.float32)"
 check "show vocab: max with a literal" has "$tmp/show" "= torch.maximum(ax_t(t0, 0.0), ax_t(0.0, t0)).to(torch.float32)"
+check "show vocab: reduce_max" has "$tmp/show" "= ax_max(t0, 1, 1).to(torch.float32)"
+check "show vocab: reduce_min" has "$tmp/show" "= ax_min(t0, 1, 1).to(torch.float32)"
 check "show vocab: min" has "$tmp/show" "= torch.minimum(ax_t(t[0-9]*, 6.0), ax_t(6.0, t[0-9]*)).to(torch.float32)"
 # bad manifests and arguments
 echo '{"format": "other"}' >"$tmp/bad.json"

@@ -40,6 +40,32 @@ for m in column oneside times; do
     "^cannot decide: output 'O' of the mugraph depends on the value of a max or min in field test 1"
 done
 
+# rank 3: the softmax along the last axis, the max taken along the middle one
+cat >"$tmp/sm3.axl" <<'AXL'
+program sm3 {
+  input X : f32[2, 8, 16]
+  let E = exp(X - reduce_max(X, axis = 2))
+  output O = E / sum(E, axis = 2)
+}
+AXL
+cat >"$tmp/sm3.mug" <<'MUG'
+mugraph sm3_axis1 {
+  input X : f32[2, 8, 16]
+  M = reduce_max(X, axis = 1)
+  D = sub(X, M)
+  E = exp(D)
+  S = sum(E, axis = 2)
+  O = div(E, S)
+  output O
+}
+MUG
+run equiv "$tmp/sm3.axl" "$tmp/sm3.mug" --seed 5
+check "attack max over the middle axis: exit 3" st 3
+check "attack max over the middle axis: never equivalent" never_equivalent
+sed 's/axis = 1)/axis = 2)/' "$tmp/sm3.mug" >"$tmp/sm3ok.mug"
+run equiv "$tmp/sm3.axl" "$tmp/sm3ok.mug" --seed 5
+check "rank 3, the right axis: equivalent" has "$tmp/out" "^equivalent"
+
 run equiv $s/softmax_max.axl $s/softmax_max.half.mug --seed 5
 check "half the softmax: exit 1" st 1
 check "half the softmax: not equivalent" has "$tmp/out" "^not equivalent: output 'O' differs"

@@ -48,6 +48,8 @@ typedef struct BlockNode {
   AxPhase phase;
   AxAId expr;
   int uses;
+  int scalar;                   /* OP with nin 1 and op add/mul/div: 1 + the index of its
+                                   constant operand in Worker.sc (a scalar operator); 0 none */
 } BlockNode;
 
 /* The block graph of a kernel being built: its grid (size and class per axis), for-loop
@@ -159,11 +161,23 @@ typedef struct Memo {
 
 /* One thread's generator: the candidate being built (its kernel tensors and statements),
  * the iterative deepening's limits, its memo and its counters. */
+#define MAX_SCALARS 6   /* scalar operators (a constant operand) the generator offers */
+
+/* A scalar operator: op (mul, div or add) with constant operand c, written as text. */
+typedef struct Scalar {
+  AxOp op;
+  AxRat c;
+  AxAId expr;                   /* c's term */
+  char text[40];
+} Scalar;
+
 struct Worker {
   SearchState *s;
   int id, jobs;
   AxAbs *abs;
   AxAId *spec;                  /* per program output */
+  Scalar sc[MAX_SCALARS];       /* from the spec's constants (ax_prune_spec_consts) */
+  int nsc;
   KernelTensor kt[MAXT];
   int nkt;
   KernelStmt ks[MAXS];

@@ -16,10 +16,11 @@
  *   are one sum over the product of sizes and a sum over size 1 is its body (eq_sum_sum,
  *   eq_sum_one, eq_matmul_tiles); sums of equal size in an addition are one sum
  *   (eq_sum_add); exp of an addition is a product of exps (eq_exp_add); rms_norm, mean and
- *   square are unfolded into their definitions (eq_rms_def). Constants are dropped (a
- *   constant factor such as 1/n is the equivalence checker's business, not the pruner's),
- *   so neg is the identity and sub is add: the pruner may keep more than it should,
- *   never less than the normal form allows. Distributivity of mul over add is not applied
+ *   square are unfolded into their definitions (eq_rms_def). A literal is a term of its
+ *   exact rational value; a product's constants fold into one factor and an addition's
+ *   into one term (eq_const_mul, eq_const_div, eq_const_add, eq_add_zero), a constant
+ *   factor goes inside a sum (eq_sum_scale, eq_matmul_scale); neg, sub, rsqrt, silu and
+ *   logistic are unfolded (eq_neg_def, eq_sub_def, eq_rsqrt_def, eq_silu_def). Distributivity of mul over add is not applied
  *   (it would multiply terms); a candidate that needs it is pruned (docs: limits).
  *
  * A prefix survives when its expression is a subexpression of the program's: equal to a

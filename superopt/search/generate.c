@@ -152,6 +152,39 @@ static bool decimal_text(AxRat c, char *buf, size_t n) {
   return w > 0 && (size_t)w < n;
 }
 
+static bool rat_eq(AxRat a, __int128 n, __int128 d) { return (__int128)a.num * d == n * (__int128)a.den; }
+
+/* Whether c is ±1, ± a literal of g, or ± a product or quotient of two (8 / 16, 1 / 8): a
+ * value that does not depend on g's sizes. */
+static bool from_literals(const AxMugraph *g, AxRat c) {
+  if (rat_eq(c, 1, 1) || rat_eq(c, -1, 1)) return true;
+  for (int i = 0; i < g->ntensors; i++) {
+    if (!g->tensors[i].anon) continue;
+    AxRat p = g->tensors[i].value;
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      if (rat_eq(c, sgn * (__int128)p.num, p.den) || (p.num && rat_eq(c, sgn * (__int128)p.den, p.num)))
+        return true;
+      for (int j = 0; j < g->ntensors; j++) {
+        if (!g->tensors[j].anon) continue;
+        AxRat q = g->tensors[j].value;
+        if (rat_eq(c, sgn * (__int128)p.num * q.num, (__int128)p.den * q.den)) return true;
+        if (q.num && rat_eq(c, sgn * (__int128)p.num * q.den, (__int128)p.den * q.num)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool ax_generate_uses_sized(const Worker *w) {
+  for (int k = 0; k < w->nks; k++) {
+    if (!w->ks[k].kernel) continue;
+    const BlockGraph *b = &w->ks[k].blk;
+    for (int i = 0; i < b->nn; i++)
+      if (b->n[i].scalar && w->sc[b->n[i].scalar - 1].sized) return true;
+  }
+  return false;
+}
+
 /* The scalar operators of w: each constant factor c of the spec as mul by c (a finite
  * decimal) or div by 1/c (an integer); each constant term as add c. */
 static void scalars(Worker *w) {
@@ -171,6 +204,7 @@ static void scalars(Worker *w) {
         if (!decimal_text(x->c, x->text, sizeof x->text)) continue;
       }
       x->expr = ax_prune_const(w->abs, x->c);
+      x->sized = !from_literals(w->s->prog, x->c);
       w->nsc++;
     }
   }
@@ -255,6 +289,8 @@ bool ax_generate_prepare(SearchState *s, AxDiag *d) {
     if (st->at.to > 1) s->scalable = false;
   }
   s->opmask |= written_forms(prog);
+  /* x - y is x + y·(-1): with a scalar operator, an addition does what a subtraction does */
+  if (s->opmask & bit(AX_OP_SUB)) s->opmask |= bit(AX_OP_ADD);
   return true;
 }
 

@@ -168,6 +168,8 @@ typedef struct Scalar {
   AxOp op;
   AxRat c;
   AxAId expr;                   /* c's term */
+  bool sized;                   /* c is not made of the program's literals (a mean's 1/n):
+                                   a scaled-down instance changes it */
   char text[40];
 } Scalar;
 
@@ -219,6 +221,10 @@ void ax_generate_run(Worker *w);
  * outs[i] is the kernel tensor of program output i. Inputs first, then the statements in
  * order, kernels named k1, k2, ..., their nodes n0, n1, ..., other kernel tensors t<index>. */
 AxMugraph *ax_generate_candidate(AxArena *a, const Worker *w, const int *outs, const SizeMap *m);
+
+/* Whether w's candidate uses a scalar operator whose constant comes from a size (its
+ * scaled-down instance would not mean the same: the filter then tests it at full size). */
+bool ax_generate_uses_sized(const Worker *w);
 
 /* The scaled-down sizes of w's candidate: every size value keeps a multiple of every cut
  * applied to a dim of that size, at least 2 elements per tile and 8 overall where it has

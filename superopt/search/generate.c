@@ -231,10 +231,11 @@ static uint64_t written_forms(const AxMugraph *g) {
   AxAId *outs = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
   for (int i = 0; i < g->noutputs; i++) outs[i] = e[g->outputs[i]];
   ax_prune_set_spec(t, outs, g->noutputs);
+  /* only the operators a written form stands for: each one more widens every later
+   * search of the program (logistic and square would enter every SiLU and RMSNorm) */
   static const struct { AxOp op; uint64_t with; } un[] = {
       {AX_OP_SQRT, (uint64_t)1 << AX_OP_DIV}, {AX_OP_RSQRT, (uint64_t)1 << AX_OP_MUL},
-      {AX_OP_SILU, 0}, {AX_OP_LOGISTIC, (uint64_t)1 << AX_OP_MUL},
-      {AX_OP_SQUARE, 0}};
+      {AX_OP_SILU, 0}};
   uint64_t m = 0;
   for (int i = 0; i < g->ntensors; i++) {
     if (e[i] < 0 || g->tensors[i].anon) continue;

@@ -50,12 +50,17 @@ typedef enum {
 
 /* The abstract expression (prune.h) of the result. */
 typedef enum {
-  AX_EWOP_ABS_SAME,        /* the operand's: constants are dropped (neg) */
-  AX_EWOP_ABS_ADD,         /* an addition (add; sub, constants dropped) */
+  AX_EWOP_ABS_SAME,        /* the operand's */
+  AX_EWOP_ABS_ADD,         /* an addition (add) */
+  AX_EWOP_ABS_SUB,         /* x + (-1)·y (sub, eq_sub_def) */
+  AX_EWOP_ABS_NEG,         /* (-1)·x (neg, eq_neg_def) */
   AX_EWOP_ABS_POWER,       /* a product of operand powers abs_pow[0], abs_pow[1] (mul, div, square) */
   AX_EWOP_ABS_EXP,         /* exp, which turns an addition into a product (eq_exp_add) */
-  AX_EWOP_ABS_OPAQUE,      /* a function of its operands known only by its name (sqrt, silu,
-                              rsqrt, tanh, logistic, max, min) */
+  AX_EWOP_ABS_RSQRT,       /* sqrt(x)^-1 (rsqrt, eq_rsqrt_def) */
+  AX_EWOP_ABS_LOGISTIC,    /* (1 + exp(-x))^-1 (logistic, by its definition) */
+  AX_EWOP_ABS_SILU,        /* x·(1 + exp(-x))^-1 (silu, eq_silu_def) */
+  AX_EWOP_ABS_OPAQUE,      /* a function of its operands known only by its name (sqrt, tanh,
+                              max, min) */
 } AxEwAbs;
 
 typedef struct AxEwOp {

@@ -268,7 +268,7 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
                       .lax = AX_POP_LAX_SUM, .abs = AX_POP_ABS_SUM,
                       .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
     [AX_OP_MEAN] = {.op = AX_OP_MEAN, .infer = infer_mean, .apply = apply_mean,
-                    .lax = AX_POP_LAX_SUM, .abs = AX_POP_ABS_SUM,
+                    .lax = AX_POP_LAX_SUM, .abs = AX_POP_ABS_MEAN,
                     .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1,
                     .also = BIT(AX_OP_REDUCE)},
     /* square, add, the root and the division: a few FLOPs per element */
@@ -279,7 +279,7 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
     [AX_OP_RESHAPE] = {.op = AX_OP_RESHAPE, .infer = infer_reshape, .apply = apply_reshape,
                        .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE, .free = true},
     [AX_OP_BROADCAST] = {.op = AX_OP_BROADCAST, .infer = infer_broadcast, .apply = apply_broadcast,
-                         .lax = AX_POP_LAX_ALIGN, .abs = AX_POP_ABS_NONE},
+                         .lax = AX_POP_LAX_ALIGN, .abs = AX_POP_ABS_FIRST},
     [AX_OP_REPEAT] = {.op = AX_OP_REPEAT, .infer = infer_repeat, .apply = apply_repeat,
                       .lax = AX_POP_LAX_KEEP, .abs = AX_POP_ABS_NONE},
     [AX_OP_CONCAT] = {.op = AX_OP_CONCAT, .infer = infer_concat, .apply = apply_concat,

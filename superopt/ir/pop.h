@@ -51,11 +51,13 @@ typedef enum {
 /* The abstract expression (prune.h) of the result. */
 typedef enum {
   AX_POP_ABS_NONE,         /* outside the normal form: no expression (input, layouts) */
-  AX_POP_ABS_ONE,          /* a constant: the normal form drops constant factors */
+  AX_POP_ABS_ONE,          /* a constant: its value (ax_prune_const), not an application */
   AX_POP_ABS_SUM_PRODUCT,  /* a sum of the operands' product (matmul, eq_matmul_tiles) */
-  AX_POP_ABS_SUM,          /* a sum of the operand (sum, mean: constants dropped) */
-  AX_POP_ABS_RMS,          /* x · sqrt(sum(x²))⁻¹ (eq_rms_def) */
-  AX_POP_ABS_FIRST,        /* its first operand's (concat: the search builds no concat) */
+  AX_POP_ABS_SUM,          /* a sum of the operand (sum) */
+  AX_POP_ABS_MEAN,         /* a sum of the operand over the size (mean, eq_mean_def) */
+  AX_POP_ABS_RMS,          /* x · sqrt(sum(x²/m))⁻¹ (eq_rms_def) */
+  AX_POP_ABS_FIRST,        /* its first operand's (concat: the search builds no concat;
+                              broadcast: expressions forget shapes, eq_broadcast_add/mul) */
 } AxPopAbs;
 
 /* The operand dim an application sums over. */

@@ -2,6 +2,7 @@
  * graphs, the memo of last statements, the iterative deepening's levels. */
 #include "superopt/search/generate.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,29 +110,147 @@ static bool classes(SearchState *s, AxDiag *d) {
 _Static_assert(AX_OP_COUNT + 3 <= 64, "operator masks and keys hold every operator");
 static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
 
-static void spec_exprs(Worker *w) {
-  const AxMugraph *g = w->s->prog;
-  AxAId *e = malloc(sizeof(AxAId) * (size_t)g->ntensors);
-  /* literals have no statement: their term is the constant's (the pruner ignores its value) */
-  for (int t = 0; t < g->ntensors; t++)
-    e[t] = g->tensors[t].anon ? ax_prune_apply(w->abs, AX_OP_CONSTANT, NULL, 0, 1) : -1;
+/* The terms of the program's tensors in t (owned array, one per tensor). */
+static AxAId *program_exprs(AxAbs *t, const AxMugraph *g) {
+  AxAId *e = malloc(sizeof(AxAId) * (size_t)(g->ntensors + 1));
+  /* literals have no statement: their term is the constant's */
+  for (int i = 0; i < g->ntensors; i++)
+    e[i] = g->tensors[i].anon ? ax_prune_const(t, g->tensors[i].value) : -1;
   int input = 0;
   for (int i = 0; i < g->nstmts; i++) {
     const AxKStmt *st = &g->stmts[i];
     if (st->kind == AX_KS_INPUT) {
-      e[st->t] = ax_prune_var(w->abs, input++);
+      e[st->t] = ax_prune_var(t, input++);
     } else if (st->kind == AX_KS_OP) {
       AxAId in[AX_MAXIN];
       for (int j = 0; j < st->nin; j++) in[j] = e[st->in[j]];
       const AxTShape *s0 = st->nin ? &g->tensors[st->in[0]].shape : NULL;
-      e[st->t] = ax_prune_apply(w->abs, st->op, in, st->nin,
+      e[st->t] = ax_prune_apply(t, st->op, in, st->nin,
                                 s0 ? ax_pop_reduced(st->op, s0, st->at.axis, st->at.to) : 1);
     }
   }
+  return e;
+}
+
+/* c as an exact decimal literal ("0.5", "-0.0009765625") in buf; false when c has no
+ * finite decimal expansion or the text does not fit. */
+static bool decimal_text(AxRat c, char *buf, size_t n) {
+  int64_t d = c.den, twos = 0, fives = 0;
+  while (d % 2 == 0) d /= 2, twos++;
+  while (d % 5 == 0) d /= 5, fives++;
+  if (d != 1) return false;
+  int64_t digits = twos > fives ? twos : fives;
+  if (digits > 18) return false;
+  __int128 scale = 1;
+  for (int64_t i = 0; i < digits; i++) scale *= 10;
+  __int128 v = (__int128)c.num * (scale / c.den);
+  bool neg = v < 0;
+  if (neg) v = -v;
+  int64_t ip = (int64_t)(v / scale), fp = (int64_t)(v % scale);
+  int w = digits ? snprintf(buf, n, "%s%" PRId64 ".%0*" PRId64, neg ? "-" : "", ip, (int)digits, fp)
+                 : snprintf(buf, n, "%s%" PRId64, neg ? "-" : "", ip);
+  return w > 0 && (size_t)w < n;
+}
+
+static bool rat_eq(AxRat a, __int128 n, __int128 d) { return (__int128)a.num * d == n * (__int128)a.den; }
+
+/* Whether c is ±1, ± a literal of g, or ± a product or quotient of two (8 / 16, 1 / 8): a
+ * value that does not depend on g's sizes. */
+static bool from_literals(const AxMugraph *g, AxRat c) {
+  if (rat_eq(c, 1, 1) || rat_eq(c, -1, 1)) return true;
+  for (int i = 0; i < g->ntensors; i++) {
+    if (!g->tensors[i].anon) continue;
+    AxRat p = g->tensors[i].value;
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      if (rat_eq(c, sgn * (__int128)p.num, p.den) || (p.num && rat_eq(c, sgn * (__int128)p.den, p.num)))
+        return true;
+      for (int j = 0; j < g->ntensors; j++) {
+        if (!g->tensors[j].anon) continue;
+        AxRat q = g->tensors[j].value;
+        if (rat_eq(c, sgn * (__int128)p.num * q.num, (__int128)p.den * q.den)) return true;
+        if (q.num && rat_eq(c, sgn * (__int128)p.num * q.den, (__int128)p.den * q.num)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool ax_generate_uses_sized(const Worker *w) {
+  for (int k = 0; k < w->nks; k++) {
+    if (!w->ks[k].kernel) continue;
+    const BlockGraph *b = &w->ks[k].blk;
+    for (int i = 0; i < b->nn; i++)
+      if (b->n[i].scalar && w->sc[b->n[i].scalar - 1].sized) return true;
+  }
+  return false;
+}
+
+/* The scalar operators of w: each constant factor c of the spec as mul by c (a finite
+ * decimal) or div by 1/c (an integer); each constant term as add c. */
+static void scalars(Worker *w) {
+  AxAId cs[MAX_SCALARS];
+  w->nsc = 0;
+  for (int additive = 0; additive < 2; additive++) {
+    int n = ax_prune_spec_consts(w->abs, additive, cs, MAX_SCALARS);
+    for (int i = 0; i < n && w->nsc < MAX_SCALARS; i++) {
+      Scalar *x = &w->sc[w->nsc];
+      if (!ax_prune_const_value(w->abs, cs[i], &x->c)) continue;
+      x->op = additive ? AX_OP_ADD : AX_OP_MUL;
+      if (!decimal_text(x->c, x->text, sizeof x->text)) {
+        if (additive || x->c.num == 0) continue;
+        /* 1/768 has no decimal: divide by 768 */
+        x->op = AX_OP_DIV;
+        x->c = (AxRat){x->c.num < 0 ? -x->c.den : x->c.den, x->c.num < 0 ? -x->c.num : x->c.num};
+        if (!decimal_text(x->c, x->text, sizeof x->text)) continue;
+      }
+      x->expr = ax_prune_const(w->abs, x->c);
+      x->sized = !from_literals(w->s->prog, x->c);
+      w->nsc++;
+    }
+  }
+}
+
+static void spec_exprs(Worker *w) {
+  const AxMugraph *g = w->s->prog;
+  AxAId *e = program_exprs(w->abs, g);
   w->spec = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
   for (int i = 0; i < g->noutputs; i++) w->spec[i] = e[g->outputs[i]];
   ax_prune_set_spec(w->abs, w->spec, g->noutputs);
   free(e);
+  scalars(w);
+}
+
+/* Operators a program written another way would have used: the unary operators u such
+ * that u of one of its tensors is a subexpression of its normal form (rsqrt for x/sqrt(y),
+ * sqrt for x*rsqrt(y), silu for x/(1+exp(-x)), rms_norm for x/sqrt(mean(x*x))), with the
+ * binary operator each needs beside it, so that every written form is searched with the
+ * same operators. */
+static uint64_t written_forms(const AxMugraph *g) {
+  AxAbs *t = ax_prune_new();
+  AxAId *e = program_exprs(t, g);
+  AxAId *outs = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
+  for (int i = 0; i < g->noutputs; i++) outs[i] = e[g->outputs[i]];
+  ax_prune_set_spec(t, outs, g->noutputs);
+  /* only the operators a written form stands for: each one more widens every later
+   * search of the program (logistic and square would enter every SiLU and RMSNorm) */
+  static const struct { AxOp op; uint64_t with; } un[] = {
+      {AX_OP_SQRT, (uint64_t)1 << AX_OP_DIV}, {AX_OP_RSQRT, (uint64_t)1 << AX_OP_MUL},
+      {AX_OP_SILU, 0}};
+  uint64_t m = 0;
+  for (int i = 0; i < g->ntensors; i++) {
+    if (e[i] < 0 || g->tensors[i].anon) continue;
+    for (size_t u = 0; u < sizeof un / sizeof un[0]; u++)
+      if (ax_prune_is_sub(t, ax_prune_apply(t, un[u].op, &e[i], 1, 1)))
+        m |= (uint64_t)1 << un[u].op | un[u].with;
+    const AxTShape *sh = &g->tensors[i].shape;
+    for (int a = 0; a < sh->rank; a++)
+      if (sh->dim[a] > 1 && ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_RMS_NORM, &e[i], 1, sh->dim[a])))
+        m |= (uint64_t)1 << AX_OP_RMS_NORM | (uint64_t)1 << AX_OP_DIV;
+  }
+  free(outs);
+  free(e);
+  ax_prune_free(t);
+  return m;
 }
 
 /* The program inputs (bit i: the i-th input statement) that some output depends on. */
@@ -170,6 +289,9 @@ bool ax_generate_prepare(SearchState *s, AxDiag *d) {
     /* a reduction to a size: the scaled instance could not keep it */
     if (st->at.to > 1) s->scalable = false;
   }
+  s->opmask |= written_forms(prog);
+  /* x - y is x + y·(-1): with a scalar operator, an addition does what a subtraction does */
+  if (s->opmask & bit(AX_OP_SUB)) s->opmask |= bit(AX_OP_ADD);
   return true;
 }
 
@@ -210,7 +332,7 @@ static AxTAttrs attrs(bool axis_set, int axis, int64_t to, int to_cls, const Siz
 /* The block graph of b as kernel `kname` of g; tm maps the search's kernel tensors to g's
  * (savers add theirs). */
 static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b, const char *kname,
-                        const char *const *names, int *tm, const SizeMap *m) {
+                        const char *const *names, int *tm, const SizeMap *m, const Scalar *sc) {
   int s = g->nstmts - 1;
   AxKernel *k = ax_arena_alloc(a, sizeof *k);
   g->stmts[s].kind = AX_KS_KERNEL;
@@ -220,12 +342,33 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
   for (int d = 0; d < 3; d++) k->grid[d] = b->grid[d];
   k->block[0] = 128, k->block[1] = k->block[2] = 1;
   k->forloop = b->R;
-  k->nodes = ax_arena_alloc(a, sizeof *k->nodes * (size_t)(b->nn ? b->nn : 1));
-  k->nnodes = b->nn;
+  /* a scalar operator's constant is an anonymous node just before it (as the parser
+   * makes it): pos[i] is where node i of b lands */
+  int pos[MAXN], nsc = 0;
+  for (int i = 0; i < b->nn; i++) nsc += b->n[i].scalar > 0;
+  k->nodes = ax_arena_alloc(a, sizeof *k->nodes * (size_t)(b->nn + nsc + 1));
+  memset(k->nodes, 0, sizeof *k->nodes * (size_t)(b->nn + nsc + 1));
+  k->nnodes = 0;
   bool in_thread = false;
   for (int i = 0; i < b->nn; i++) {
     const BlockNode *n = &b->n[i];
-    AxBNode *x = &k->nodes[i];
+    int cpos = -1;
+    if (n->scalar) {
+      const Scalar *c = &sc[n->scalar - 1];
+      AxBNode *y = &k->nodes[k->nnodes];
+      cpos = k->nnodes++;
+      y->kind = AX_BN_OP;
+      y->op = AX_OP_CONSTANT;
+      y->anon = true;
+      y->name = y->text = ax_arena_strdup(a, c->text);
+      y->at.value = c->c;
+      y->thread = -1;
+      y->src = y->dst = -1;
+      y->fmap = -1;
+      for (int d = 0; d < 3; d++) y->imap[d] = y->omap[d] = -1;
+    }
+    pos[i] = k->nnodes;
+    AxBNode *x = &k->nodes[k->nnodes++];
     x->kind = n->kind;
     x->name = nnames[i];
     x->thread = -1;
@@ -233,7 +376,8 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
     x->fmap = -1;
     for (int d = 0; d < 3; d++) x->imap[d] = x->omap[d] = -1;
     x->nin = n->kind == AX_BN_ITER ? 0 : n->nin;
-    for (int j = 0; j < x->nin; j++) x->in[j] = n->in[j];
+    for (int j = 0; j < x->nin; j++) x->in[j] = pos[n->in[j]];
+    if (cpos >= 0) x->in[x->nin++] = cpos;
     switch (n->kind) {
     case AX_BN_ITER:
       x->src = tm[n->src];
@@ -244,6 +388,7 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
       /* consecutive fused operators form one thread graph */
       if (!in_thread && fuses(b, i)) in_thread = true, k->nthreads++;
       if (in_thread) x->thread = k->nthreads - 1;
+      if (cpos >= 0) k->nodes[cpos].thread = x->thread;
       if (in_thread && !fuses(b, i)) in_thread = false;
       x->op = n->op;
       x->at = attrs(n->axis_set, n->axis, n->to, n->to_cls, m);
@@ -290,7 +435,7 @@ AxMugraph *ax_generate_candidate(AxArena *a, const Worker *w, const int *outs, c
     const KernelStmt *ks = &w->ks[i];
     AxKStmt *st = ax_mug_new_stmt(a, g, &scap);
     if (ks->kernel) {
-      build_block(a, g, &tcap, &ks->blk, knames[++k], names, tm, m);
+      build_block(a, g, &tcap, &ks->blk, knames[++k], names, tm, m, w->sc);
       continue;
     }
     st->kind = AX_KS_OP;
@@ -487,7 +632,7 @@ static int64_t key(const BlockNode *n) {
   int64_t k = hi;
   k = k * 64 + code;
   k = k * MAXN + n->in[0];
-  k = k * MAXN + (n->nin > 1 ? n->in[1] : 0);
+  k = k * MAXN + (n->nin > 1 ? n->in[1] : n->scalar ? MAXN - n->scalar : 0);
   k = k * 16 + (n->axis_set ? n->axis + 1 : 0);
   k = k * 4 + (n->to > 1);
   return k;
@@ -647,6 +792,7 @@ static bool reduce_partials(Worker *w, BlockGraph *b) {
     const DimClass *c = &s->cls[x->cls[a]];
     int64_t to = s->cls[c->inner].size;
     BlockNode n = *x;
+    n.scalar = 0;
     n.kind = AX_BN_OP, n.op = AX_OP_REDUCE, n.in[0] = i, n.nin = 1, n.uses = 0;
     n.axis = a, n.axis_set = true, n.to = to, n.to_cls = c->inner;
     n.shape.dim[a] = to;
@@ -684,8 +830,19 @@ static void bdfs(Worker *w, BlockGraph *b) {
     for (int u = 0; u < nun; u++) {
       if (!(m & bit(un[u]))) continue;
       BlockNode n = *x;
+      n.scalar = 0;
       n.kind = AX_BN_OP, n.op = un[u], n.in[0] = i, n.nin = 1, n.uses = 0, n.axis_set = false, n.to = 0;
       n.expr = ax_prune_apply(w->abs, un[u], &x->expr, 1, 1);
+      try_node(w, b, &n);
+    }
+    /* scalar operators: a constant of the spec, fused like any element-wise operator */
+    for (int c = 0; c < w->nsc; c++) {
+      BlockNode n = *x;
+      n.scalar = 0;
+      n.kind = AX_BN_OP, n.op = w->sc[c].op, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis_set = false;
+      n.to = 0, n.scalar = c + 1, n.in[1] = MAXN - 1 - c;
+      AxAId ins[2] = {x->expr, w->sc[c].expr};
+      n.expr = ax_prune_apply(w->abs, w->sc[c].op, ins, 2, 1);
       try_node(w, b, &n);
     }
     for (int a = 0; a < x->shape.rank; a++) {
@@ -696,6 +853,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
         if (c->outer && x->cut[a] == 1) tos[1] = s->cls[c->inner].size;
         for (int q = 0; q < 2 && tos[q]; q++) {
           BlockNode n = *x;
+          n.scalar = 0;
           n.kind = AX_BN_OP, n.op = AX_OP_REDUCE, n.in[0] = i, n.nin = 1, n.uses = 0;
           n.axis = a, n.axis_set = true, n.to = tos[q], n.to_cls = c->inner;
           n.shape.dim[a] = tos[q];
@@ -707,6 +865,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
       }
       if (m & bit(AX_OP_RMS_NORM)) {
         BlockNode n = *x;
+        n.scalar = 0;
         n.kind = AX_BN_OP, n.op = AX_OP_RMS_NORM, n.in[0] = i, n.nin = 1, n.uses = 0;
         n.axis = a, n.axis_set = true, n.to = 0;
         n.expr = ax_prune_apply(w->abs, AX_OP_RMS_NORM, &x->expr, 1, x->shape.dim[a]);
@@ -720,6 +879,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
       for (int a = 0; a < x->shape.rank; a++) walks |= x->cls[a] == b->fcls && x->shape.dim[a] > 1;
       if (!walks && lr && (m & bit(AX_OP_DOT) || m & bit(AX_OP_REDUCE))) {
         BlockNode n = *x;
+        n.scalar = 0;
         n.kind = AX_BN_ACCUM, n.acc = AX_ACC_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
         n.axis_set = false, n.to = 0, n.phase = AX_PH_POST;
         n.expr = ax_prune_sum(w->abs, b->R, x->expr);
@@ -728,6 +888,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
       for (int a = 0; a < x->shape.rank; a++) {
         if (x->shape.dim[a] == 1) continue;
         BlockNode n = *x;
+        n.scalar = 0;
         n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
         n.to = 0, n.phase = AX_PH_POST;
         if ((m & bit(AX_OP_REDUCE)) && lr && reducible(s, x->cls[a])) {
@@ -738,15 +899,16 @@ static void bdfs(Worker *w, BlockGraph *b) {
         }
         if ((m & bit(AX_OP_RMS_NORM)) && x->cls[a] == b->fcls && lr) {
           n = *x;
+          n.scalar = 0;
           n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
           n.to = 0, n.phase = AX_PH_POST, n.acc = AX_ACC_RMS;
           n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
-          n.expr = ax_prune_sqrt(w->abs, ax_prune_sum(w->abs, b->R * x->shape.dim[a],
-                                                      ax_prune_mul(w->abs, x->expr, x->expr)));
+          n.expr = ax_prune_rms_acc(w->abs, b->R * x->shape.dim[a], x->expr);
           try_node(w, b, &n);
         }
         if (x->cls[a] == b->fcls && x->cut[a] % b->R == 0) {
           n = *x;
+          n.scalar = 0;
           n.kind = AX_BN_ACCUM, n.in[0] = i, n.nin = 1, n.uses = 0, n.axis = a, n.axis_set = true;
           n.to = 0, n.phase = AX_PH_POST, n.acc = AX_ACC_CONCAT;
           n.shape.dim[a] *= b->R, n.cut[a] /= b->R;
@@ -785,6 +947,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
           if (x->shape.dim[k] != y->shape.dim[k] || x->cls[k] != y->cls[k]) ok = false;
         if (!ok) continue;
         BlockNode n = *x;
+        n.scalar = 0;
         n.phase = join(x->phase, y->phase, &ok, b->R);
         if (!ok) continue;
         n.kind = AX_BN_OP, n.op = AX_OP_DOT, n.in[0] = i, n.in[1] = j, n.nin = 2, n.uses = 0;

@@ -48,6 +48,8 @@ typedef struct BlockNode {
   AxPhase phase;
   AxAId expr;
   int uses;
+  int scalar;                   /* OP with nin 1 and op add/mul/div: 1 + the index of its
+                                   constant operand in Worker.sc (a scalar operator); 0 none */
 } BlockNode;
 
 /* The block graph of a kernel being built: its grid (size and class per axis), for-loop
@@ -159,11 +161,25 @@ typedef struct Memo {
 
 /* One thread's generator: the candidate being built (its kernel tensors and statements),
  * the iterative deepening's limits, its memo and its counters. */
+#define MAX_SCALARS 6   /* scalar operators (a constant operand) the generator offers */
+
+/* A scalar operator: op (mul, div or add) with constant operand c, written as text. */
+typedef struct Scalar {
+  AxOp op;
+  AxRat c;
+  AxAId expr;                   /* c's term */
+  bool sized;                   /* c is not made of the program's literals (a mean's 1/n):
+                                   a scaled-down instance changes it */
+  char text[40];
+} Scalar;
+
 struct Worker {
   SearchState *s;
   int id, jobs;
   AxAbs *abs;
   AxAId *spec;                  /* per program output */
+  Scalar sc[MAX_SCALARS];       /* from the spec's constants (ax_prune_spec_consts) */
+  int nsc;
   KernelTensor kt[MAXT];
   int nkt;
   KernelStmt ks[MAXS];
@@ -205,6 +221,10 @@ void ax_generate_run(Worker *w);
  * outs[i] is the kernel tensor of program output i. Inputs first, then the statements in
  * order, kernels named k1, k2, ..., their nodes n0, n1, ..., other kernel tensors t<index>. */
 AxMugraph *ax_generate_candidate(AxArena *a, const Worker *w, const int *outs, const SizeMap *m);
+
+/* Whether w's candidate uses a scalar operator whose constant comes from a size (its
+ * scaled-down instance would not mean the same: the filter then tests it at full size). */
+bool ax_generate_uses_sized(const Worker *w);
 
 /* The scaled-down sizes of w's candidate: every size value keeps a multiple of every cut
  * applied to a dim of that size, at least 2 elements per tile and 8 overall where it has

@@ -10,11 +10,12 @@
 
 /* ORDER KIND. K_UF: an uninterpreted function of its one or two arguments (sorted when the
  * operator commutes), the operator in n (sqrt, silu, max: AX_EWOP_ABS_OPAQUE). */
-enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF };
+enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF, K_CONST };
 
 typedef struct Term {
   int kind;
-  int64_t n;          /* VAR: input; SUM: size; UF: the AxOp */
+  int64_t n;          /* VAR: input; SUM: size; UF: the AxOp; CONST: numerator */
+  int64_t d;          /* CONST: denominator (> 0, coprime with n); 0 otherwise */
   int nargs;
   size_t args;        /* offset into the pool: nargs term ids, then (MUL) nargs exponents */
   uint32_t hash;
@@ -62,9 +63,10 @@ static uint32_t mix(uint32_t h, uint64_t v) {
   return h * 0x9E3779B1u + 0x7F4A7C15u;
 }
 
-static uint32_t hash_of(int kind, int64_t n, const int *a, const int *e, int na) {
+static uint32_t hash_of(int kind, int64_t n, int64_t d, const int *a, const int *e, int na) {
   uint32_t h = mix(2166136261u, (uint64_t)kind);
   h = mix(h, (uint64_t)n);
+  h = mix(h, (uint64_t)d);
   for (int i = 0; i < na; i++) h = mix(h, (uint64_t)a[i]);
   if (e)
     for (int i = 0; i < na; i++) h = mix(h, (uint64_t)(int64_t)e[i]);
@@ -83,12 +85,12 @@ static void rehash(AxAbs *t) {
 }
 
 /* The unique term (kind, n, a[, e]); a and e already in canonical order. */
-static int mk(AxAbs *t, int kind, int64_t n, const int *a, const int *e, int na) {
-  uint32_t h = hash_of(kind, n, a, e, na);
+static int mkd(AxAbs *t, int kind, int64_t n, int64_t d, const int *a, const int *e, int na) {
+  uint32_t h = hash_of(kind, n, d, a, e, na);
   size_t s = h & (t->nslots - 1);
   for (; t->slots[s]; s = (s + 1) & (t->nslots - 1)) {
     const Term *x = &t->terms[t->slots[s] - 1];
-    if (x->hash != h || x->kind != kind || x->n != n || x->nargs != na) continue;
+    if (x->hash != h || x->kind != kind || x->n != n || x->d != d || x->nargs != na) continue;
     if (na && memcmp(args(t, x), a, sizeof(int) * (size_t)na)) continue;
     if (e && na && memcmp(exps(t, x), e, sizeof(int) * (size_t)na)) continue;
     return t->slots[s] - 1;
@@ -103,7 +105,7 @@ static int mk(AxAbs *t, int kind, int64_t n, const int *a, const int *e, int na)
     t->pool = realloc(t->pool, sizeof(int) * t->cappool);
   }
   Term *x = &t->terms[t->nterms];
-  *x = (Term){kind, n, na, t->npool, h, 0};
+  *x = (Term){kind, n, d, na, t->npool, h, 0};
   if (na) memcpy(t->pool + t->npool, a, sizeof(int) * (size_t)na);
   if (e && na) memcpy(t->pool + t->npool + na, e, sizeof(int) * (size_t)na);
   t->npool += need;
@@ -113,14 +115,68 @@ static int mk(AxAbs *t, int kind, int64_t n, const int *a, const int *e, int na)
   return id;
 }
 
+static int mk(AxAbs *t, int kind, int64_t n, const int *a, const int *e, int na) {
+  return mkd(t, kind, n, 0, a, e, na);
+}
+
 static int one(AxAbs *t) { return mk(t, K_ONE, 0, NULL, NULL, 0); }
+
+/* --- exact rational constants ---------------------------------------------------------- */
+
+static int64_t gcd(int64_t a, int64_t b) {
+  if (a < 0) a = -a;
+  while (b) {
+    int64_t r = a % b;
+    a = b, b = r < 0 ? -r : r;
+  }
+  return a;
+}
+
+/* num/den in lowest terms with den > 0; false when it does not fit (or den is 0). */
+static bool rat(__int128 num, __int128 den, int64_t *on, int64_t *od) {
+  if (den == 0) return false;
+  if (den < 0) num = -num, den = -den;
+  __int128 a = num < 0 ? -num : num, b = den;
+  while (b) {
+    __int128 r = a % b;
+    a = b, b = r;
+  }
+  if (a > 1) num /= a, den /= a;
+  if (num > INT64_MAX || num < -INT64_MAX || den > INT64_MAX) return false;
+  *on = (int64_t)num, *od = (int64_t)den;
+  return true;
+}
+
+/* The constant num/den: one term per value (1 is K_ONE). pre: den != 0. */
+static int konst(AxAbs *t, int64_t num, int64_t den) {
+  int64_t g = gcd(num, den);
+  if (g > 1) num /= g, den /= g;
+  if (den < 0) num = -num, den = -den;
+  if (num == 1 && den == 1) return one(t);
+  return mkd(t, K_CONST, num, den, NULL, NULL, 0);
+}
+
+static bool is_const(const Term *x) { return x->kind == K_ONE || x->kind == K_CONST; }
+static int64_t cnum(const Term *x) { return x->kind == K_ONE ? 1 : x->n; }
+static int64_t cden(const Term *x) { return x->kind == K_ONE ? 1 : x->d; }
+
+AxAId ax_prune_const(AxAbs *t, AxRat c) {
+  if (c.den == 0) return -1;
+  return konst(t, c.num, c.den);
+}
+
+bool ax_prune_const_value(const AxAbs *t, AxAId e, AxRat *out) {
+  if (e < 0 || !is_const(&t->terms[e])) return false;
+  *out = (AxRat){cnum(&t->terms[e]), cden(&t->terms[e])};
+  return true;
+}
 
 AxAId ax_prune_var(AxAbs *t, int input) { return mk(t, K_VAR, input, NULL, NULL, 0); }
 
 AxAId ax_prune_sum(AxAbs *t, int64_t n, AxAId x) {
   if (x < 0) return -1;
   const Term *b = &t->terms[x];
-  if (n == 1 || b->kind == K_ONE) return x;                       /* eq_sum_one; constants */
+  if (n == 1) return x;                                           /* eq_sum_one */
   if (b->kind == K_SUM) {                                         /* eq_sum_sum */
     int inner = args(t, b)[0];
     return mk(t, K_SUM, n * b->n, &inner, NULL, 1);
@@ -131,6 +187,7 @@ AxAId ax_prune_sum(AxAbs *t, int64_t n, AxAId x) {
 typedef struct {
   int *a, *e;
   int n, cap;
+  int64_t cn, cd;     /* the product's constant factor cn/cd (eq_const_mul) */
 } Fac;
 
 static void fac_add(Fac *f, int id, int e) {
@@ -148,11 +205,47 @@ static void fac_add(Fac *f, int id, int e) {
   f->e[f->n++] = e;
 }
 
+/* A product c·rest with c its folded constant factor: true with *c and *rest. */
+static bool split_const(AxAbs *t, int x, int *c, int *rest) {
+  const Term *b = &t->terms[x];
+  if (b->kind != K_MUL) return false;
+  int k = -1, na = b->nargs;
+  for (int i = 0; i < na; i++)
+    if (t->terms[args(t, b)[i]].kind == K_CONST && exps(t, b)[i] == 1) k = i;
+  if (k < 0) return false;
+  *c = args(t, b)[k];
+  if (na == 2 && exps(t, b)[1 - k] == 1) {
+    *rest = args(t, b)[1 - k];
+    return true;
+  }
+  int a[64], e[64], m = 0;
+  for (int i = 0; i < na && m < 64; i++)
+    if (i != k) a[m] = args(t, &t->terms[x])[i], e[m] = exps(t, &t->terms[x])[i], m++;
+  *rest = mk(t, K_MUL, 0, a, e, m);
+  return true;
+}
+
 /* Flattens factor x^e into f; sums with exponent 1 are pulled out (their sizes
  * multiplied into *sz). */
 static void flatten(AxAbs *t, Fac *f, int x, int e, int64_t *sz) {
   const Term *b = &t->terms[x];
   if (b->kind == K_ONE) return;
+  if (b->kind == K_CONST) {                           /* eq_const_mul, eq_const_div */
+    __int128 pn = 1, pd = 1;
+    int64_t bn = e > 0 ? b->n : b->d, bd = e > 0 ? b->d : b->n;
+    bool ok = bd != 0 && abs(e) <= 4;
+    for (int i = 0; ok && i < abs(e); i++) {
+      pn *= bn, pd *= bd;
+      ok = pn <= INT64_MAX && pn >= -INT64_MAX && pd <= INT64_MAX && pd >= -INT64_MAX;
+    }
+    int64_t rn, rd;
+    if (ok && rat((__int128)f->cn * pn, (__int128)f->cd * pd, &rn, &rd)) {
+      f->cn = rn, f->cd = rd;
+      return;
+    }
+    fac_add(f, x, e);                                 /* too large to fold: kept as a factor */
+    return;
+  }
   if (b->kind == K_MUL) {
     int na = b->nargs;
     for (int i = 0; i < na; i++) flatten(t, f, args(t, &t->terms[x])[i], e * exps(t, &t->terms[x])[i], sz);
@@ -163,6 +256,15 @@ static void flatten(AxAbs *t, Fac *f, int x, int e, int64_t *sz) {
     flatten(t, f, args(t, b)[0], 1, sz);
     return;
   }
+  if (b->kind == K_SUM) {                             /* eq_sum_scale, from right to left */
+    int c, rest;
+    int64_t n = b->n;
+    if (split_const(t, args(t, b)[0], &c, &rest)) {
+      flatten(t, f, c, e, sz);
+      fac_add(f, ax_prune_sum(t, n, rest), e);
+      return;
+    }
+  }
   fac_add(f, x, e);
 }
 
@@ -172,6 +274,16 @@ static int from_factors(AxAbs *t, Fac *f, int64_t sz) {
   for (int i = 0; i < f->n; i++)
     if (f->e[i]) f->a[m] = f->a[i], f->e[m] = f->e[i], m++;
   f->n = m;
+  if (f->cn != f->cd) {                               /* the folded constant, one factor */
+    if (f->n == f->cap) {
+      f->cap = f->cap ? f->cap * 2 : 8;
+      f->a = realloc(f->a, sizeof(int) * (size_t)f->cap);
+      f->e = realloc(f->e, sizeof(int) * (size_t)f->cap);
+    }
+    f->a[m] = konst(t, f->cn, f->cd);
+    f->e[m++] = 1;
+    f->n = m;
+  }
   for (int i = 1; i < m; i++)
     for (int j = i; j > 0 && f->a[j - 1] > f->a[j]; j--) {
       int x = f->a[j]; f->a[j] = f->a[j - 1]; f->a[j - 1] = x;
@@ -186,6 +298,7 @@ static int from_factors(AxAbs *t, Fac *f, int64_t sz) {
 
 static int mul_pow(AxAbs *t, int a, int ea, int b, int eb) {
   Fac f = {0};
+  f.cn = f.cd = 1;
   int64_t sz = 1;
   flatten(t, &f, a, ea, &sz);
   if (b >= 0) flatten(t, &f, b, eb, &sz);
@@ -210,6 +323,22 @@ static int add(AxAbs *t, int a, int b) {
     } else if (n < 64) {
       buf[n++] = xs[k];
     }
+  }
+  /* eq_const_add: the constants of an addition are added; a zero term is dropped
+   * (eq_add_zero) */
+  {
+    int64_t cn = 0, cd = 1;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      const Term *x = &t->terms[buf[i]];
+      int64_t rn, rd;
+      if (is_const(x) && rat((__int128)cn * cden(x) + (__int128)cnum(x) * cd, (__int128)cd * cden(x), &rn, &rd))
+        cn = rn, cd = rd;
+      else
+        buf[m++] = buf[i];
+    }
+    n = m;
+    if (cn != 0 || n == 0) buf[n++] = konst(t, cn, cd);
   }
   /* eq_sum_add: two sums of one size are one sum of the addition */
   for (int i = 0; i < n; i++)
@@ -247,13 +376,27 @@ AxAId ax_prune_sqrt(AxAbs *t, AxAId x) {
   return mk(t, K_UF, AX_OP_SQRT, &x, NULL, 1);
 }
 
+static int scale(AxAbs *t, int x, int64_t num, int64_t den) {
+  return mul_pow(t, x, 1, konst(t, num, den), 1);
+}
+
+/* 1 / (1 + exp(-x)) (eq_logistic_def) */
+static int logistic(AxAbs *t, int x) {
+  return mul_pow(t, add(t, one(t), expo(t, scale(t, x, -1, 1))), -1, -1, 0);
+}
+
 /* An element-wise operator, by its row's abstract-expression rule. */
 static int elementwise(AxAbs *t, const AxEwOp *e, const AxAId *in) {
   switch (e->abs) {
   case AX_EWOP_ABS_SAME: return in[0];
   case AX_EWOP_ABS_ADD: return add(t, in[0], in[1]);
+  case AX_EWOP_ABS_SUB: return add(t, in[0], scale(t, in[1], -1, 1));       /* eq_sub_def */
+  case AX_EWOP_ABS_NEG: return scale(t, in[0], -1, 1);                      /* eq_neg_def */
   case AX_EWOP_ABS_POWER: return mul_pow(t, in[0], e->abs_pow[0], e->arity > 1 ? in[1] : -1, e->abs_pow[1]);
   case AX_EWOP_ABS_EXP: return expo(t, in[0]);
+  case AX_EWOP_ABS_RSQRT: return mul_pow(t, ax_prune_sqrt(t, in[0]), -1, -1, 0);   /* eq_rsqrt_def */
+  case AX_EWOP_ABS_LOGISTIC: return logistic(t, in[0]);
+  case AX_EWOP_ABS_SILU: return mul_pow(t, in[0], 1, logistic(t, in[0]), 1);       /* eq_silu_def */
   case AX_EWOP_ABS_OPAQUE: {
     int a[2] = {in[0], e->arity > 1 ? in[1] : -1};
     if (e->arity > 1 && e->commutes && a[1] < a[0]) a[0] = in[1], a[1] = in[0];
@@ -262,6 +405,11 @@ static int elementwise(AxAbs *t, const AxEwOp *e, const AxAId *in) {
   }
   AX_UNREACHABLE();
   return -1;
+}
+
+AxAId ax_prune_rms_acc(AxAbs *t, int64_t n, AxAId x) {
+  if (x < 0) return -1;
+  return ax_prune_sqrt(t, ax_prune_sum(t, n, mul_pow(t, x, 2, konst(t, 1, n), 1)));
 }
 
 AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
@@ -273,13 +421,12 @@ AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
   if (!p) return -1;
   switch (p->abs) {
   case AX_POP_ABS_NONE: return -1;
-  case AX_POP_ABS_ONE: return one(t);
+  case AX_POP_ABS_ONE: return -1;                     /* a constant: ax_prune_const */
   case AX_POP_ABS_SUM_PRODUCT: return ax_prune_sum(t, red, mul_pow(t, in[0], 1, in[1], 1));   /* eq_matmul_tiles */
   case AX_POP_ABS_SUM: return ax_prune_sum(t, red, in[0]);
-  case AX_POP_ABS_RMS: {                              /* eq_rms_def */
-    int r = ax_prune_sqrt(t, ax_prune_sum(t, red, mul_pow(t, in[0], 2, -1, 0)));
-    return mul_pow(t, in[0], 1, r, -1);
-  }
+  case AX_POP_ABS_MEAN: return ax_prune_sum(t, red, scale(t, in[0], 1, red));      /* mean's definition */
+  case AX_POP_ABS_RMS:                                /* eq_rms_def */
+    return mul_pow(t, in[0], 1, ax_prune_rms_acc(t, red, in[0]), -1);
   case AX_POP_ABS_FIRST: return nin ? in[0] : -1;
   }
   AX_UNREACHABLE();
@@ -291,7 +438,10 @@ static const char *const axioms[] = {
     "eq_add_comm",    "eq_mul_comm",     "eq_add_assoc",  "eq_mul_assoc",
     "eq_mul_div_assoc", "eq_div_div",    "eq_sum_one",    "eq_sum_sum",
     "eq_sum_add",     "eq_sum_mul",      "eq_sum_div",    "eq_matmul_tiles",
-    "eq_matmul_div",  "eq_exp_add",      "eq_rms_def",
+    "eq_matmul_div",  "eq_exp_add",      "eq_rms_def",    "eq_const_mul",
+    "eq_const_div",   "eq_const_add",    "eq_add_zero",   "eq_neg_def",
+    "eq_sub_def",     "eq_sum_scale",    "eq_matmul_scale",
+    "eq_rsqrt_def",   "eq_silu_def",     "eq_broadcast_add", "eq_broadcast_mul",
 };
 
 const char *const *ax_prune_axioms(int *n) {
@@ -319,6 +469,22 @@ void ax_prune_set_spec(AxAbs *t, const AxAId *outs, int n) {
     if (seen[i]) t->spec[t->nspec++] = i;
   for (int i = 0; i < t->nterms; i++) t->terms[i].sub = 0;
   free(seen);
+}
+
+int ax_prune_spec_consts(AxAbs *t, bool additive, AxAId *out, int max) {
+  int n = 0;
+  for (int i = 0; i < t->nspec; i++) {
+    const Term *x = &t->terms[t->spec[i]];
+    if (x->kind != (additive ? K_ADD : K_MUL)) continue;
+    for (int j = 0; j < x->nargs; j++) {
+      int a = args(t, x)[j];
+      if (t->terms[a].kind != K_CONST || (!additive && exps(t, x)[j] != 1)) continue;
+      bool dup = false;
+      for (int k = 0; k < n; k++) dup |= out[k] == a;
+      if (!dup && n < max) out[n++] = a;
+    }
+  }
+  return n;
 }
 
 /* e's factors (e itself with exponent 1 when not a product) are a sub-multiset of
@@ -374,7 +540,7 @@ bool ax_prune_is_sub(AxAbs *t, AxAId e) {
     return t->terms[e].sub == 1;
   }
   t->computed++;
-  bool ok = t->terms[e].kind == K_ONE;
+  bool ok = is_const(&t->terms[e]);
   for (int i = 0; i < t->nspec && !ok; i++) ok = match(t, e, t->spec[i]);
   t->terms[e].sub = ok ? 1 : 2;
   return ok;
@@ -388,6 +554,10 @@ void ax_prune_print(FILE *out, const AxAbs *t, AxAId e) {
   const Term *x = &t->terms[e];
   switch (x->kind) {
   case K_ONE: fputs("1", out); return;
+  case K_CONST:
+    if (x->d == 1) fprintf(out, "%" PRId64, x->n);
+    else fprintf(out, "%" PRId64 "/%" PRId64, x->n, x->d);
+    return;
   case K_VAR: fprintf(out, "in%" PRId64, x->n); return;
   case K_SUM:
     fprintf(out, "sum(%" PRId64 ", ", x->n);

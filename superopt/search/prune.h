@@ -16,10 +16,11 @@
  *   are one sum over the product of sizes and a sum over size 1 is its body (eq_sum_sum,
  *   eq_sum_one, eq_matmul_tiles); sums of equal size in an addition are one sum
  *   (eq_sum_add); exp of an addition is a product of exps (eq_exp_add); rms_norm, mean and
- *   square are unfolded into their definitions (eq_rms_def). Constants are dropped (a
- *   constant factor such as 1/n is the equivalence checker's business, not the pruner's),
- *   so neg is the identity and sub is add: the pruner may keep more than it should,
- *   never less than the normal form allows. Distributivity of mul over add is not applied
+ *   square are unfolded into their definitions (eq_rms_def). A literal is a term of its
+ *   exact rational value; a product's constants fold into one factor and an addition's
+ *   into one term (eq_const_mul, eq_const_div, eq_const_add, eq_add_zero), a constant
+ *   factor goes inside a sum (eq_sum_scale, eq_matmul_scale); neg, sub, rsqrt, silu and
+ *   logistic are unfolded (eq_neg_def, eq_sub_def, eq_rsqrt_def, eq_silu_def). Distributivity of mul over add is not applied
  *   (it would multiply terms); a candidate that needs it is pruned (docs: limits).
  *
  * A prefix survives when its expression is a subexpression of the program's: equal to a
@@ -43,6 +44,12 @@ AxAId ax_prune_var(AxAbs *t, int input);
 AxAId ax_prune_sum(AxAbs *t, int64_t n, AxAId x);
 AxAId ax_prune_sqrt(AxAbs *t, AxAId x);
 AxAId ax_prune_mul(AxAbs *t, AxAId a, AxAId b);
+/* The exact constant c (-1 when c.den is 0): one term per value. */
+AxAId ax_prune_const(AxAbs *t, AxRat c);
+/* Whether e is a constant; its value in *out when it is. */
+bool ax_prune_const_value(const AxAbs *t, AxAId e, AxRat *out);
+/* An rms accumulator over n elements: sqrt(sum(n, x·x / n)). */
+AxAId ax_prune_rms_acc(AxAbs *t, int64_t n, AxAId x);
 /* Applies a tensor operator; red = the size reduced (matmul's contracted size, the size
  * of a sum's or mean's or rms_norm's axis divided by `to`). -1 when op has no meaning
  * here (a layout operator). */
@@ -51,6 +58,10 @@ AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red);
 /* Makes the program's outputs the spec every later ax_prune_is_sub asks about. */
 void ax_prune_set_spec(AxAbs *t, const AxAId *outs, int n);
 bool ax_prune_is_sub(AxAbs *t, AxAId e);
+/* The distinct constants of the spec (after ax_prune_set_spec) that are a product's
+ * constant factor (additive false) or an addition's constant term (true): the scalar
+ * operators the generator offers. Writes at most max into out; returns how many. */
+int ax_prune_spec_consts(AxAbs *t, bool additive, AxAId *out, int max);
 /* Counters: decisions computed and answered from the cache. */
 void ax_prune_stats(const AxAbs *t, long *computed, long *cached);
 

@@ -170,7 +170,7 @@ static void emit(Worker *w, const int *outs) {
     /* the filter: one field test on the scaled-down instance */
     SizeMap m;
     ax_generate_scale_map(w, &m);
-    if (!s->scalable) memset(&m, 0, sizeof m);
+    if (!s->scalable || ax_generate_uses_sized(w)) memset(&m, 0, sizeof m);
     AxMugraph *sg = valid(ax_generate_candidate(a, w, outs, &m));
     AxMugraph *sp = valid(ax_generate_scaled_program(a, s->prog, s->tcls, &m));
     int verdict = 3;

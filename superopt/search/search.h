@@ -9,7 +9,9 @@
  *   block graph    a header — grid axes (each with a dimension class of the program and a
  *                  size that divides it), a for-loop range and the class it walks, the
  *                  kernel tensors read — then block operators appended one at a time
- *                  (element-wise, matmul, sum, rms_norm, for-loop accumulators); the kernel
+ *                  (element-wise, matmul, sum, rms_norm, for-loop accumulators, and
+ *                  scalar operators: mul/div/add by a constant of the program's normal
+ *                  form, as a prologue, in a thread graph or as an epilogue); the kernel
  *                  is closed by saving every block tensor nobody reads.
  *   maps           derived, not guessed: dimension classes are the dims the program forces
  *                  to be equal (union-find over its operators); an input iterator maps a
@@ -34,7 +36,8 @@
  * dedup key (a text seen before is dropped) and what the search returns —, then the graph
  * is validated, costed, and — if it can enter the top K — checked by `axle equiv`'s
  * checker on a scaled-down instance (same graph, every dimension class cut to a small
- * multiple of its partition; one field test): a filter. Survivors are ranked by modelled
+ * multiple of its partition; one field test; at full size when a scalar operator's
+ * constant comes from a size, such as a mean's 1/n): a filter. Survivors are ranked by modelled
  * cost; the best are then checked at full shape with the default δ, and only a graph that
  * passes is returned. Threads split the tree by prefixes (top-level choices dealt round
  * robin). This header is the driver's (search.c); the generator is generate.h, the

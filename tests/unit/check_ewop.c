@@ -70,7 +70,7 @@ START_TEST(complete) {
     ck_assert_msg(un ? !bin_lax : (bin_lax || r->lax == AX_EWOP_LAX_PRODUCT),                       \
                   "'%s': a Lax rule of the other arity", name);                                    \
     ck_assert_msg(un ? r->abs != AX_EWOP_ABS_ADD                                                  \
-                     : (r->abs == AX_EWOP_ABS_ADD || r->abs == AX_EWOP_ABS_POWER ||               \
+                     : (r->abs == AX_EWOP_ABS_ADD || r->abs == AX_EWOP_ABS_SUB || r->abs == AX_EWOP_ABS_POWER ||              \
                         r->abs == AX_EWOP_ABS_OPAQUE),                                             \
                   "'%s': an abstract rule of the other arity", name);                              \
     ck_assert_msg(r->abs != AX_EWOP_ABS_POWER || (r->abs_pow[0] != 0 && (un == (r->abs_pow[1] == 0))), \

@@ -24,7 +24,7 @@ START_TEST(normal_forms) {
   /* eq_sum_one */
   ck_assert_int_eq(ax_prune_sum(t, 1, x), x);
   /* eq_sum_div, eq_matmul_div: (X / r) W = (X W) / r */
-  AxAId r = ax_prune_sqrt(t, ax_prune_sum(t, 4096, ax_prune_mul(t, x, x)));
+  AxAId r = ax_prune_rms_acc(t, 4096, x);
   AxAId xr[2] = {x, r};
   AxAId left = ax_prune_apply(t, AX_OP_DIV, xr, 2, 1);
   AxAId lw[2] = {left, y};
@@ -58,10 +58,13 @@ START_TEST(subexpressions) {
   ck_assert(ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_DOT, xw, 2, 64)));     /* a tile */
   ck_assert(ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_DOT, xw, 2, 4096)));
   ck_assert(ax_prune_is_sub(t, ax_prune_mul(t, x, x)));
-  ck_assert(ax_prune_is_sub(t, ax_prune_sqrt(t, ax_prune_sum(t, 4096, ax_prune_mul(t, x, x)))));
+  ck_assert(ax_prune_is_sub(t, ax_prune_rms_acc(t, 4096, x)));
+  ck_assert(ax_prune_is_sub(t, ax_prune_sum(t, 4096, ax_prune_mul(t, x, x))));
   ck_assert(ax_prune_is_sub(t, spec));
   /* not subexpressions: a partial rms, an exp, a foreign input, a sum that does not divide */
-  ck_assert(!ax_prune_is_sub(t, ax_prune_sqrt(t, ax_prune_sum(t, 64, ax_prune_mul(t, x, x)))));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_rms_acc(t, 64, x)));
+  /* the root of the sum without its 1/n is another value */
+  ck_assert(!ax_prune_is_sub(t, ax_prune_sqrt(t, ax_prune_sum(t, 4096, ax_prune_mul(t, x, x)))));
   ck_assert(!ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_EXP, &x, 1, 1)));
   ck_assert(!ax_prune_is_sub(t, ax_prune_mul(t, x, v)));
   ck_assert(!ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_DOT, xw, 2, 3)));
@@ -97,6 +100,8 @@ static AxAId apply_op(AxAbs *t, AxOp op, const AxTAttrs *at, const AxAId *in, in
 /* Expressions of every tensor of validated g, inputs numbered in order. */
 static void walk(Walk *w, const AxMugraph *g, bool check) {
   int input = 0;
+  for (int t = 0; t < g->ntensors; t++)
+    if (g->tensors[t].anon) w->kt[t] = ax_prune_const(w->t, g->tensors[t].value);
   for (int i = 0; i < g->nstmts; i++) {
     const AxKStmt *st = &g->stmts[i];
     if (st->kind == AX_KS_INPUT) {
@@ -117,14 +122,16 @@ static void walk(Walk *w, const AxMugraph *g, bool check) {
         for (int j = 0; j < b->nin; j++) in[j] = e[b->in[j]];
         switch (b->kind) {
         case AX_BN_ITER: e[n] = w->kt[b->src]; break;
-        case AX_BN_OP: e[n] = apply_op(w->t, b->op, &b->at, in, b->nin, a ? &a->shape : NULL); break;
+        case AX_BN_OP:
+          e[n] = b->anon ? ax_prune_const(w->t, b->at.value)
+                         : apply_op(w->t, b->op, &b->at, in, b->nin, a ? &a->shape : NULL);
+          break;
         case AX_BN_ACCUM: {
           int64_t r = a->phase == AX_PH_LOOP ? k->forloop : 1;
           int64_t m = b->at.axis_set ? a->shape.dim[b->at.axis] / (b->at.to > 0 ? b->at.to : 1) : 1;
           if (b->acc == AX_ACC_CONCAT) e[n] = in[0];
           else if (b->acc == AX_ACC_SUM) e[n] = ax_prune_sum(w->t, r * m, in[0]);
-          else e[n] = ax_prune_sqrt(w->t, ax_prune_sum(w->t, r * a->shape.dim[b->at.axis],
-                                                        ax_prune_mul(w->t, in[0], in[0])));
+          else e[n] = ax_prune_rms_acc(w->t, r * a->shape.dim[b->at.axis], in[0]);
           break;
         }
         case AX_BN_SAVE: e[n] = in[0]; w->kt[b->dst] = in[0]; break;
@@ -183,6 +190,76 @@ START_TEST(examples_survive_pruning) {
 }
 END_TEST
 
+static AxAId k(AxAbs *t, int64_t num, int64_t den) { return ax_prune_const(t, (AxRat){num, den}); }
+static AxAId ap2(AxAbs *t, AxOp op, AxAId a, AxAId b, int64_t red) {
+  AxAId in[2] = {a, b};
+  return ax_prune_apply(t, op, in, 2, red);
+}
+static AxAId ap1(AxAbs *t, AxOp op, AxAId a) { return ax_prune_apply(t, op, &a, 1, 1); }
+
+/* Constants: one term per value, folded in products and additions, moved through sums and
+ * matmuls; hand-written forms meet their operators. */
+START_TEST(constants) {
+  AxAbs *t = ax_prune_new();
+  AxAId a = ax_prune_var(t, 0), b = ax_prune_var(t, 1), y = ax_prune_var(t, 2);
+  /* same value, same term: 8/16 = 1/2 = 0.5; 1 is the unit; other values differ */
+  ck_assert_int_eq(k(t, 8, 16), k(t, 1, 2));
+  ck_assert_int_eq(k(t, -3, -6), k(t, 1, 2));
+  ck_assert_int_ne(k(t, 1, 2), k(t, -1, 2));
+  ck_assert_int_ne(k(t, 1, 3), k(t, 333333, 1000000));
+  AxRat v;
+  ck_assert(ax_prune_const_value(t, ap2(t, AX_OP_DIV, k(t, 8, 1), k(t, 16, 1), 1), &v));
+  ck_assert(v.num == 1 && v.den == 2);
+  /* eq_const_mul, eq_const_div: (a · 8) / 16 = a · 0.5 = a / 2 */
+  AxAId half_a = ap2(t, AX_OP_MUL, a, k(t, 1, 2), 1);
+  ck_assert_int_eq(ap2(t, AX_OP_DIV, ap2(t, AX_OP_MUL, a, k(t, 8, 1), 1), k(t, 16, 1), 1), half_a);
+  ck_assert_int_eq(ap2(t, AX_OP_DIV, a, k(t, 2, 1), 1), half_a);
+  ck_assert_int_ne(ap2(t, AX_OP_MUL, a, k(t, 1, 3), 1), half_a);
+  /* eq_const_add, eq_add_zero: (a + 0.25) + 0.75 = a + 1; a + 0 = a */
+  ck_assert_int_eq(ap2(t, AX_OP_ADD, ap2(t, AX_OP_ADD, a, k(t, 1, 4), 1), k(t, 3, 4), 1),
+                   ap2(t, AX_OP_ADD, a, k(t, 1, 1), 1));
+  ck_assert_int_eq(ap2(t, AX_OP_ADD, a, k(t, 0, 1), 1), a);
+  /* eq_matmul_scale, eq_sum_scale: c·(A@B) = (c·A)@B = A@(c·B) */
+  AxAId c = k(t, 1, 8);
+  AxAId cab = ap2(t, AX_OP_MUL, ap2(t, AX_OP_DOT, a, b, 64), c, 1);
+  ck_assert_int_eq(ap2(t, AX_OP_DOT, ap2(t, AX_OP_MUL, a, c, 1), b, 64), cab);
+  ck_assert_int_eq(ap2(t, AX_OP_DOT, a, ap2(t, AX_OP_MUL, c, b, 1), 64), cab);
+  ck_assert_int_ne(ap2(t, AX_OP_DOT, a, b, 64), cab);
+  /* the constant of a divisor: (c·sum(x))^-1 = c^-1 · sum(x)^-1 */
+  AxAId s = ax_prune_apply(t, AX_OP_REDUCE, &a, 1, 64);
+  ck_assert_int_eq(ap2(t, AX_OP_DIV, b, ap2(t, AX_OP_MUL, s, k(t, 4, 1), 1), 1),
+                   ap2(t, AX_OP_DIV, ap2(t, AX_OP_MUL, b, k(t, 1, 4), 1), s, 1));
+  /* eq_neg_def, eq_sub_def: a - b = a + (-b) = a + b · -1 */
+  ck_assert_int_eq(ap2(t, AX_OP_SUB, a, b, 1), ap2(t, AX_OP_ADD, a, ap1(t, AX_OP_NEG, b), 1));
+  ck_assert_int_ne(ap2(t, AX_OP_SUB, a, b, 1), ap2(t, AX_OP_ADD, a, b, 1));
+  /* mean-centring: a - mean(a) = a - sum(a) / 64 */
+  AxAId mean = ax_prune_apply(t, AX_OP_MEAN, &a, 1, 64);
+  ck_assert_int_eq(ap2(t, AX_OP_SUB, a, mean, 1), ap2(t, AX_OP_SUB, a, ap2(t, AX_OP_DIV, s, k(t, 64, 1), 1), 1));
+  ck_assert_int_ne(mean, s);
+  /* eq_rsqrt_def: a · rsqrt(y) = a / sqrt(y) */
+  ck_assert_int_eq(ap2(t, AX_OP_MUL, a, ap1(t, AX_OP_RSQRT, y), 1), ap2(t, AX_OP_DIV, a, ap1(t, AX_OP_SQRT, y), 1));
+  /* eq_silu_def: silu(a) = a · logistic(a) = a / (1 + exp(-a)) */
+  AxAId by_hand = ap2(t, AX_OP_DIV, a, ap2(t, AX_OP_ADD, k(t, 1, 1), ap1(t, AX_OP_EXP, ap1(t, AX_OP_NEG, a)), 1), 1);
+  ck_assert_int_eq(ap1(t, AX_OP_SILU, a), by_hand);
+  ck_assert_int_eq(ap2(t, AX_OP_MUL, a, ap1(t, AX_OP_LOGISTIC, a), 1), by_hand);
+  ck_assert_int_ne(ap1(t, AX_OP_SILU, a), ap1(t, AX_OP_LOGISTIC, a));
+  /* eq_rms_def: rms_norm(a) = a / sqrt(mean(square(a))) */
+  AxAId sq = ap1(t, AX_OP_SQUARE, a);
+  AxAId rms = ap2(t, AX_OP_DIV, a, ap1(t, AX_OP_SQRT, ax_prune_apply(t, AX_OP_MEAN, &sq, 1, 64)), 1);
+  ck_assert_int_eq(ax_prune_apply(t, AX_OP_RMS_NORM, &a, 1, 64), rms);
+  /* the spec offers its constants to the generator; a prefix with another constant is pruned */
+  ax_prune_set_spec(t, &cab, 1);
+  AxAId cs[4];
+  ck_assert_int_eq(ax_prune_spec_consts(t, false, cs, 4), 1);
+  ck_assert_int_eq(cs[0], c);
+  ck_assert_int_eq(ax_prune_spec_consts(t, true, cs, 4), 0);
+  ck_assert(ax_prune_is_sub(t, ap2(t, AX_OP_MUL, a, c, 1)));
+  ck_assert(ax_prune_is_sub(t, ap2(t, AX_OP_DOT, a, b, 64)));
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_MUL, a, k(t, 1, 4), 1)));
+  ax_prune_free(t);
+}
+END_TEST
+
 START_TEST(axiom_names) {
   int n;
   const char *const *names = ax_prune_axioms(&n);
@@ -195,6 +272,7 @@ int main(void) {
   Suite *s = suite_create("prune");
   TCase *t = tcase_create("prune");
   tcase_add_test(t, normal_forms);
+  tcase_add_test(t, constants);
   tcase_add_test(t, subexpressions);
   tcase_add_test(t, examples_survive_pruning);
   tcase_add_test(t, axiom_names);

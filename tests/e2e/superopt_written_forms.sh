@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The same program written two ways is searched the same (docs/superopt.md §10): the
+# pruning's normal form gives both forms one abstract expression, and the generator gets
+# the operators of either form, so with one state budget both reach the same best modelled
+# time — rms_norm vs X / sqrt(mean(square(X))), x * rsqrt(y) vs x / sqrt(y), silu(x) vs
+# x * logistic(x) vs x / (1 + exp(-x)), X - mean(X) vs X - sum(X) / n (the search's own graph
+# beats both floors there: a larger budget). Programs with a constant (LoRA with alpha / r,
+# attention with a scaled score) get an equivalent graph faster than naive, never worse than the
+# greedy floor. State budgets, not time limits: the same result on a loaded machine.
+set -u
+cd "$AXLE_SRC" || exit 1
+source tests/e2e/lib.bash
+t=tests/superopt
+
+best() {   # best PROGRAM [STATES]: the module's modelled time of the best graph found
+  "$AXLE" superopt "$t/$1.axl" --output-dir "$tmp/$1" --jobs 1 --max-states "${2:-20000}" --no-gate \
+    --progress never >"$tmp/$1.out" 2>&1 || return 1
+  awk '/^module: naive/ { print $6 }' "$tmp/$1.out"
+}
+
+for pair in "forms_rms_op forms_rms_hand" "forms_rsqrt forms_div_sqrt" \
+            "forms_silu_op forms_silu_logistic" "forms_silu_op forms_silu_hand" \
+            "forms_center_mean forms_center_sum 1500000"; do
+  set -- $pair
+  a=$(best "$1" ${3:-}); b=$(best "$2" ${3:-})
+  check "$1 vs $2: a graph for both" [ -n "$a" -a -n "$b" ]
+  check "$1 vs $2: the same best modelled time ($a vs $b us)" [ "$a" = "$b" ]
+done
+
+# constants: the scale is a scalar operator of a kernel, the result never worse than the floor
+for p in greedy_lora_scaled greedy_attention_scaled; do
+  "$AXLE" superopt "$t/$p.axl" --output-dir "$tmp/$p" --jobs 1 --max-states 20000 --no-gate \
+    --progress never >"$tmp/$p.out" 2>&1; st=$?
+  check "$p: a graph (exit 0)" [ "$st" -eq 0 ]
+  check "$p: equivalent" "$AXLE" equiv "$t/$p.axl" "$tmp/$p/module.mug" --tests 1 --float-tests 1 --seed 7
+  check "$p: faster than naive" \
+    awk '/^module: naive/ { ok = ($6 + 0 < $3 + 0) } END { exit !ok }' "$tmp/$p.out"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -3,7 +3,7 @@
  *
  *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl
  *                 [--format text|json] [--skip-unproved] [--program NAME]
- *                 [--target h100|a100] [--node-limit N] [--iter-limit N]
+ *                 [--target h100|a100] [--node-limit N] [--iter-limit N] [--explain]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
  *       program is not equivalent to the input (nothing written: a bug in a translation);
  *       3 bad input, or a rule that `axle verify` does not prove (each named) without
@@ -22,6 +22,8 @@
 #include "cli/opts.h"
 #include "cli/out.h"
 #include "dsl/parse.h"
+#include "run/cache.h"
+#include "egraph/explain.h"
 #include "egraph/extract.h"
 #include "egraph/run.h"
 #include "superopt/eqsat/lang.h"
@@ -33,7 +35,8 @@
 #define USAGE                                                                                      \
   "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl\n"                \
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
-  "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"
+  "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"                 \
+  "                     [--explain]\n"
 
 #define MAX_DIRS 32
 
@@ -99,11 +102,69 @@ static void lines(const char *prefix, const char *text) {
   }
 }
 
+/* The explanation of one run: the steps from the input's term to the extracted one. */
+typedef struct Explained {
+  bool ok;               /* found within the step bound */
+  size_t replay;         /* ax_eg_explain_replay's answer (0: the steps give the output) */
+  AxEgExplanation x;
+} Explained;
+
+/* A flattened explanation can grow exponentially with nested congruences; beyond this many
+ * steps it is not printed (said). */
+#define MAX_STEPS 100000
+
+static void explain_run(Explained *ex, AxEgraph *eg, AxEgId root, const AxEgTerm *out, AxArena *a) {
+  AxEgTerm in;
+  ax_eg_exact_term(eg, root, a, &in);
+  AxEgId o = ax_eg_add_term_exact(eg, out);
+  ax_eg_rebuild(eg);
+  ex->ok = ax_eg_explain(eg, root, o, MAX_STEPS, a, &ex->x);
+  if (ex->ok) ex->replay = ax_eg_explain_replay(&in, &ex->x, out);
+}
+
+/* One step's rule: its index in rs, name (the file's), key, and the direction in the file. */
+typedef struct StepInfo {
+  size_t i;
+  const char *rule, *at, *dir, *output, *before, *after;
+  char key[17];
+} StepInfo;
+
+static void step_info(StepInfo *si, const AxEgStep *st, const AxEqRules *rs, AxCache *cache,
+                      AxEgraph *eg, const AxEqLang *L, AxArena *a) {
+  const AxEgRewrite *rw = st->rule;
+  si->i = (size_t)(rw - rs->rw);
+  const AxBlock *b = rs->block[si->i];
+  si->rule = b->name.name;
+  si->at = rs->origin[si->i];
+  si->dir = st->forward != rs->reversed[si->i] ? "lhs => rhs" : "rhs => lhs";
+  /* the key of the result at real (the element type the rewrite is applied at): the name
+   * of its entry in the cache of `axle verify` */
+  snprintf(si->key, sizeof si->key, "-");
+  if (cache) {
+    char *key = ax_cache_key(cache, b, AX_REAL), path[4096];
+    const char *e = strrchr(ax_cache_entry_path(cache, key, path, sizeof path), '/');
+    snprintf(si->key, sizeof si->key, "%.16s", e ? e + 1 : path);
+    free(key);
+  }
+  si->output = st->depth ? L->prog->tensors[L->prog->outputs[st->path[0]]].name : NULL;
+  for (int k = 0; k < 2; k++) {
+    AxEgTerm t;
+    ax_eg_exact_term(eg, k ? st->after : st->before, a, &t);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ax_eq_print_expr(f, L, &t);
+    fclose(f);
+    *(k ? &si->after : &si->before) = ax_arena_strdup(a, text);
+    free(text);
+  }
+}
+
 int ax_cmd_optimize(int argc, char **argv) {
   Dirs dirs = {0};
   const char *output = NULL, *prog_name = NULL;
   const AxTarget *target = ax_cost_target("h100");
-  bool skip = false;
+  bool skip = false, explain = false;
   int json = 0, first = 1, node_limit = 10000, iter_limit = 30;
   static const char *const formats[] = {"text", "json", NULL};
   const AxOpt opts[] = {
@@ -126,6 +187,8 @@ int ax_cmd_optimize(int argc, char **argv) {
       {.name = "--iter-limit", .meta = "N", .help = "stop saturating after N iterations, 1 to 100000 (default 30)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 100000, .target = &iter_limit,
        .err = "--iter-limit takes 1 to 100000"},
+      {.name = "--explain", .help = "print the chain of proved rules from the input to the output",
+       .kind = AX_OPT_FLAG, .target = &explain},
   };
   const AxOptTable t = {.usage = USAGE, .opts = opts, .n = AX_COUNTOF(opts),
                         .unknown = "unknown option", .missing = "option needs a value"};
@@ -202,6 +265,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   AxEqLang L = {.prog = p, .target = target};
   AxEgAnalysis an = ax_eq_analysis(&L);
   AxEgraph *eg = ax_eg_new(&an);
+  if (explain) ax_eg_explain_enable(eg);
   AxEgId root;
   if (!ax_eq_add_program(&L, eg, &root)) {
     fprintf(stderr, "axle: error: optimize: %s: only programs of pre-defined operators are optimized\n", file);
@@ -220,6 +284,8 @@ int ax_cmd_optimize(int argc, char **argv) {
   double cost_after = 0;
   bool extracted = ax_eg_extract(eg, root, ax_eq_cost, &L, a, &term, &cost_after);
   double t_extract = ax_clock_s() - t0;
+  Explained ex = {0};
+  if (explain && extracted) explain_run(&ex, eg, root, &term, a);
   char *text = NULL;
   size_t tlen = 0;
   FILE *tf = open_memstream(&text, &tlen);
@@ -312,6 +378,29 @@ int ax_cmd_optimize(int argc, char **argv) {
       cJSON_AddNumberToObject(r, "merges", (double)er.rules[i].applied);
       cJSON_AddItemToArray(app, r);
     }
+    if (explain && ex.ok) {
+      char why[256];
+      AxCache *cache = ax_cache_open(NULL, &vo, solver, why, sizeof why);
+      cJSON_AddBoolToObject(j, "explanation_replayed", ex.replay == 0);
+      cJSON *xs = cJSON_AddArrayToObject(j, "explanation");
+      for (size_t k = 0; k < ex.x.n; k++) {
+        const AxEgStep *st = &ex.x.steps[k];
+        StepInfo si;
+        step_info(&si, st, &g.rules, cache, eg, &L, a);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "rule", si.rule);
+        cJSON_AddStringToObject(r, "at", si.at);
+        cJSON_AddStringToObject(r, "key", si.key);
+        cJSON_AddStringToObject(r, "direction", si.dir);
+        if (si.output) cJSON_AddStringToObject(r, "output", si.output);
+        cJSON *pa = cJSON_AddArrayToObject(r, "path");
+        for (uint32_t lv = 0; lv < st->depth; lv++) cJSON_AddItemToArray(pa, cJSON_CreateNumber(st->path[lv]));
+        cJSON_AddStringToObject(r, "before", si.before);
+        cJSON_AddStringToObject(r, "after", si.after);
+        cJSON_AddItemToArray(xs, r);
+      }
+      ax_cache_close(cache);
+    }
     char *s = cJSON_Print(j);
     printf("%s\n", s);
     free(s);
@@ -335,6 +424,25 @@ int ax_cmd_optimize(int argc, char **argv) {
              after_s * 1e6);
     if (status == 0)
       printf("equivalent to the input (axle equiv, delta 2^-30); written to %s\n", output);
+  }
+  if (explain && extracted && !ex.ok)
+    fprintf(stderr, "axle: warning: optimize: the explanation is longer than %d steps; not printed\n",
+            MAX_STEPS);
+  if (explain && ex.ok && ex.replay)
+    fprintf(stderr, "axle: error: optimize: internal error: the explanation does not replay to the "
+                    "output (%s %zu)\n", ex.replay <= ex.x.n ? "step" : "after step", ex.replay <= ex.x.n ? ex.replay : ex.x.n);
+  if (explain && ex.ok && !json) {
+    char why[256];
+    AxCache *cache = ax_cache_open(NULL, &vo, solver, why, sizeof why);
+    printf("explanation: %zu step%s from the input to the output%s\n", ex.x.n, ex.x.n == 1 ? "" : "s",
+           ex.replay ? "" : " (replayed: the steps give the output)");
+    for (size_t k = 0; k < ex.x.n; k++) {
+      StepInfo si;
+      step_info(&si, &ex.x.steps[k], &g.rules, cache, eg, &L, a);
+      printf("  %zu. %s (%s, %s, key %s)%s%s:\n       %s\n    => %s\n", k + 1, si.rule, si.at, si.dir,
+             si.key, si.output ? " in " : "", si.output ? si.output : "", si.before, si.after);
+    }
+    ax_cache_close(cache);
   }
   free(text);
   ax_eg_report_free(&er);

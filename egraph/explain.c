@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "egraph/pattern.h"
+
 typedef struct Ctx {
   AxEgraph *g;
   AxArena *ar;
@@ -143,4 +145,105 @@ void ax_eg_exact_term(const AxEgraph *g, AxEgId id, AxArena *ar, AxEgTerm *t) {
   *t = (AxEgTerm){0};
   size_t cap = 0;
   tree(g, id, ar, t, &cap);
+}
+
+/* ---- replay: the steps applied to plain trees, with a matcher of their own ------------ */
+
+typedef struct Tree {
+  const AxEgNode *n;       /* op and attrs (kids unused) */
+  struct Tree **kids;
+} Tree;
+
+static Tree *tree_of(AxArena *ar, const AxEgTerm *t, size_t i) {
+  const AxEgNode *n = &t->nodes[i];
+  Tree *r = ax_arena_alloc(ar, sizeof *r);
+  r->n = n;
+  r->kids = n->nkids ? ax_arena_alloc(ar, n->nkids * sizeof *r->kids) : NULL;
+  for (uint32_t k = 0; k < n->nkids; k++) r->kids[k] = tree_of(ar, t, n->kids[k]);
+  return r;
+}
+
+static bool tree_eq(const Tree *a, const Tree *b) {
+  if (a->n->op != b->n->op || a->n->nattrs != b->n->nattrs || a->n->nkids != b->n->nkids)
+    return false;
+  if (a->n->nattrs && memcmp(a->n->attrs, b->n->attrs, a->n->nattrs * sizeof *a->n->attrs))
+    return false;
+  for (uint32_t k = 0; k < a->n->nkids; k++)
+    if (!tree_eq(a->kids[k], b->kids[k])) return false;
+  return true;
+}
+
+typedef struct Bind {
+  const Tree **cls;
+  int64_t *val;
+  bool *has;
+} Bind;
+
+static bool tree_match(const AxEgPat *p, const Tree *t, Bind *b) {
+  if (p->var) {
+    if (b->cls[p->v]) return tree_eq(b->cls[p->v], t);
+    b->cls[p->v] = t;
+    return true;
+  }
+  if (p->op != t->n->op || p->nattrs != t->n->nattrs || p->nkids != t->n->nkids) return false;
+  for (uint32_t i = 0; i < p->nattrs; i++) {
+    const AxEgPatAttr *a = &p->attrs[i];
+    int64_t x = t->n->attrs[i];
+    if (!a->var ? a->value != x : b->has[a->v] && b->val[a->v] != x) return false;
+    if (a->var) b->val[a->v] = x, b->has[a->v] = true;
+  }
+  for (uint32_t k = 0; k < p->nkids; k++)
+    if (!tree_match(p->kids[k], t->kids[k], b)) return false;
+  return true;
+}
+
+static Tree *tree_inst(AxArena *ar, const AxEgPat *p, const Bind *b) {
+  if (p->var) return (Tree *)b->cls[p->v];
+  int64_t *attrs = p->nattrs ? ax_arena_alloc(ar, p->nattrs * sizeof *attrs) : NULL;
+  for (uint32_t i = 0; i < p->nattrs; i++)
+    attrs[i] = p->attrs[i].var ? b->val[p->attrs[i].v] : p->attrs[i].value;
+  AxEgNode *n = ax_arena_alloc(ar, sizeof *n);
+  *n = (AxEgNode){p->op, p->nattrs, p->nkids, attrs, NULL};
+  Tree *r = ax_arena_alloc(ar, sizeof *r);
+  r->n = n;
+  r->kids = p->nkids ? ax_arena_alloc(ar, p->nkids * sizeof *r->kids) : NULL;
+  for (uint32_t k = 0; k < p->nkids; k++) r->kids[k] = tree_inst(ar, p->kids[k], b);
+  return r;
+}
+
+/* t with step st applied at its path; NULL when the rule does not match there. */
+static Tree *apply_at(AxArena *ar, const Tree *t, const AxEgStep *st, uint32_t at) {
+  if (at < st->depth) {
+    uint32_t k = st->path[at];
+    if (k >= t->n->nkids) return NULL;
+    Tree *kid = apply_at(ar, t->kids[k], st, at + 1);
+    if (!kid) return NULL;
+    Tree *r = ax_arena_alloc(ar, sizeof *r);
+    r->n = t->n;
+    r->kids = ax_arena_alloc(ar, t->n->nkids * sizeof *r->kids);
+    memcpy(r->kids, t->kids, t->n->nkids * sizeof *r->kids);
+    r->kids[k] = kid;
+    return r;
+  }
+  const AxEgRewrite *rw = st->rule;
+  if (!rw || !rw->rhs) return NULL;       /* a caller's union or an applier: not replayable */
+  const AxEgPat *from = st->forward ? rw->lhs : rw->rhs, *to = st->forward ? rw->rhs : rw->lhs;
+  uint32_t nv = ax_eg_rewrite_nvars(rw) + 1;
+  Bind b = {ax_arena_alloc(ar, nv * sizeof *b.cls), ax_arena_alloc(ar, nv * sizeof *b.val),
+            ax_arena_alloc(ar, nv * sizeof *b.has)};
+  memset(b.cls, 0, nv * sizeof *b.cls);
+  memset(b.has, 0, nv * sizeof *b.has);
+  if (!tree_match(from, t, &b)) return NULL;
+  return tree_inst(ar, to, &b);
+}
+
+size_t ax_eg_explain_replay(const AxEgTerm *in, const AxEgExplanation *x, const AxEgTerm *out) {
+  AxArena *ar = ax_arena_new();
+  Tree *t = tree_of(ar, in, in->n - 1);
+  size_t bad = 0;
+  for (size_t i = 0; i < x->n && !bad; i++)
+    if (!(t = apply_at(ar, t, &x->steps[i], 0))) bad = i + 1;
+  if (!bad && !tree_eq(t, tree_of(ar, out, out->n - 1))) bad = x->n + 1;
+  ax_arena_free(ar);
+  return bad;
 }

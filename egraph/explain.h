@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "egraph/egraph.h"
+#include "egraph/pattern.h"
 
 typedef struct AxEgStep {
   const void *rule;        /* the rewrite (borrowed from the run's caller); NULL: a caller's union */
@@ -36,5 +37,13 @@ bool ax_eg_explain(AxEgraph *g, AxEgId a, AxEgId b, size_t max_steps, AxArena *a
 /* The term of exact id `id` as a tree (a shared subterm repeated: paths address it),
  * children first, root last; nodes, attrs and kids in arena ar. */
 void ax_eg_exact_term(const AxEgraph *g, AxEgId id, AxArena *ar, AxEgTerm *t);
+
+/* Replays x on the term `in` with a term matcher of its own (not the e-graph's): each step's
+ * rewrite must match the subterm at its path (a class variable bound twice to equal
+ * subterms), and the other side, instantiated, replaces it; the result must equal `out`.
+ * The steps' rules must be AxEgRewrite with a right side. Returns 0 when all of this holds;
+ * otherwise i + 1 for the first step i that does not apply, or x->n + 1 when the result is
+ * not `out`. in, x and out are borrowed. */
+size_t ax_eg_explain_replay(const AxEgTerm *in, const AxEgExplanation *x, const AxEgTerm *out);
 
 #endif

@@ -84,6 +84,25 @@ check "json: counts and stop reason" \
 check "json: applied rules listed" jqt '[.applied[].rule] | index("distrib") != null' "$tmp/j"
 check "json: second run from the cache" jqt '.results_cached == .results' "$tmp/j"
 
+# --- --explain: the chain of proved rules, in order, each with its file:line and key ---
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/out3.axl" --explain --format json >"$tmp/jx" 2>/dev/null
+check "explain: exit 0" [ $? -eq 0 ]
+check "explain: x * 1, then distributivity, with their lines" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["mul_one@ew.axl:2", "distrib@ew.axl:11"]' "$tmp/jx"
+check "explain: each step applied lhs => rhs, in output O" \
+  jqt 'all(.explanation[]; .direction == "lhs => rhs" and .output == "O")' "$tmp/jx"
+check "explain: the subterms rewritten" \
+  jqt '.explanation[1].before == "add(mul(A, C), mul(B, C))" and .explanation[1].after == "mul(add(A, B), C)"' "$tmp/jx"
+check "explain: the steps replayed on the input give the output" jqt '.explanation_replayed == true' "$tmp/jx"
+for key in $(jq -r '.explanation[].key' "$tmp/jx"); do
+  check "explain: key $key names an entry of the verify cache" \
+    bash -c '[ -n "$(find "$0" -name "$1.json")" ]' "$XDG_CACHE_HOME/axle" "$key"
+done
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/out4.axl" --explain >"$tmp/ox" 2>/dev/null
+check "explain, text: two steps, replayed" has "$tmp/ox" "^explanation: 2 steps from the input to the output (replayed: the steps give the output)"
+check "explain, text: a step" has "$tmp/ox" "^  2\. distrib (.*/ew.axl:11, lhs => rhs, key [0-9a-f]\{16\}) in O:"
+check "explain: the output is the one written without it" cmp -s "$tmp/out3.axl" "$tmp/out.axl"
+
 # --- a precondition false at the program's values is not applied ---
 cat > "$tmp/neg.axl" <<'AXL'
 program neg {

@@ -863,6 +863,10 @@ START_TEST(explanation_replays_to_the_extracted_term) {
   Tree *t = tree_of(&in, in.n - 1);
   for (size_t i = 0; i < x.n; i++) t = replay(g, t, &x.steps[i], 0);
   ck_assert(tree_eq(t, tree_of(&outt, outt.n - 1)));
+  /* the library's replay agrees; a step dropped breaks it */
+  ck_assert_uint_eq(ax_eg_explain_replay(&in, &x, &outt), 0);
+  AxEgExplanation cut = {x.n - 1, x.steps + 1};
+  ck_assert_uint_ne(ax_eg_explain_replay(&in, &cut, &outt), 0);
   /* a term against itself: no step; a bound too small: refused */
   ck_assert(ax_eg_explain(g, o, o, 10, A, &x) && x.n == 0);
   ck_assert(!ax_eg_explain(g, e, o, 1, A, &x));

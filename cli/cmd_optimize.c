@@ -1,7 +1,7 @@
 /* cmd_optimize.c — `axle optimize`: equality saturation of a program with proved rules
  * (superopt/eqsat; docs/egraph.md, docs/cli.md).
  *
- *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl
+ *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo
  *                 [--format text|json] [--skip-unproved] [--program NAME]
  *                 [--target h100|a100] [--node-limit N] [--iter-limit N] [--explain]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
@@ -22,18 +22,21 @@
 #include "cli/opts.h"
 #include "cli/out.h"
 #include "dsl/parse.h"
+#include "hlo/import.h"
+#include "hlo/print.h"
 #include "run/cache.h"
 #include "egraph/explain.h"
 #include "egraph/extract.h"
 #include "egraph/run.h"
 #include "superopt/eqsat/lang.h"
 #include "superopt/eqsat/rules.h"
+#include "superopt/eqsat/tohlo.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/axioms.h"
 
 #define USAGE                                                                                      \
-  "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl\n"                \
+  "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo\n"        \
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
   "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"                 \
   "                     [--explain]\n"
@@ -100,6 +103,23 @@ static void lines(const char *prefix, const char *text) {
     fprintf(stderr, "%s%.*s\n", prefix, (int)n, s);
     s += n + (s[n] == '\n');
   }
+}
+
+/* The HLO module `text` (printed here) imported and lowered, as any .hlo is read; NULL after
+ * reporting through stderr (an internal error: the printer writes what the importer reads). */
+static AxMugraph *reimport(AxArena *a, const char *path, const char *text) {
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  AxSource *src = ax_source_from_text(a, path, text, strlen(text));
+  AxHloModule *m = ax_hlo_parse(a, &d, src);
+  AxHloProgram hp;
+  if (!m || !ax_hlo_import(a, &d, m, &hp)) return NULL;
+  AxSource *ps = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path), hp.text,
+                                     strlen(hp.text));
+  AxFile *f = ax_parse(a, &d, ps);
+  const AxBlock *b = d.errors ? NULL : ax_prog_find(f, NULL, &d);
+  AxMugraph *g = b ? ax_prog_lower(a, &d, b) : NULL;
+  return g && ax_mug_check(g, &d) && hp.ncuts == 0 ? g : NULL;
 }
 
 /* The explanation of one run: the steps from the input's term to the extracted one. */
@@ -171,7 +191,7 @@ int ax_cmd_optimize(int argc, char **argv) {
       {.name = "--rules", .meta = "DIR",
        .help = "a directory of rules to apply, repeatable (default rules/xla,\nrules/xla-extra and rules/superopt)",
        .kind = AX_OPT_FN, .fn = add_dir, .target = &dirs, .err = "at most 32 --rules directories"},
-      {.name = "--output", .meta = "OUT.axl", .help = "where the optimized program goes",
+      {.name = "--output", .meta = "OUT.axl|OUT.hlo", .help = "where the optimized program goes (.hlo: as an HLO module)",
        .kind = AX_OPT_STR, .target = &output},
       {.name = "--format", .meta = "text|json", .help = "report format (default text)",
        .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
@@ -198,9 +218,11 @@ int ax_cmd_optimize(int argc, char **argv) {
   const char *file = first < argc ? argv[first] : NULL;
   if (!file) return usage("optimize needs a program file");
   if (!output) return usage("optimize needs --output OUT.axl");
-  size_t olen = strlen(output);
-  if (olen < 4 || strcmp(output + olen - 4, ".axl") != 0)
-    return usage("optimize writes a program: --output must name a .axl file");
+  size_t olen = strlen(output), flen = strlen(file);
+  bool hlo_out = olen >= 4 && strcmp(output + olen - 4, ".hlo") == 0;
+  bool hlo_in = flen >= 4 && strcmp(file + flen - 4, ".hlo") == 0;
+  if (!hlo_out && (olen < 4 || strcmp(output + olen - 4, ".axl") != 0))
+    return usage("optimize writes a program: --output must name a .axl or .hlo file");
   if (dirs.n == 0) {
     dirs.dir[dirs.n++] = "rules/xla";
     dirs.dir[dirs.n++] = "rules/xla-extra";
@@ -211,7 +233,26 @@ int ax_cmd_optimize(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int status = 3;
-  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
+  AxMugraph *p;
+  if (hlo_in && hlo_out) {
+    /* A cut is an instruction the program does not hold (its result became an input): an
+     * HLO module printed from the program would have a parameter in its place. Refused
+     * rather than written unfaithfully (docs/hlo.md, "Printing"). */
+    AxHloProgram hp;
+    p = ax_files_import_hlo(a, &d, file, &hp);
+    if (p && prog_name && strcmp(prog_name, hp.name) != 0) {
+      fprintf(stderr, "axle: error: optimize: %s: the imported program is '%s', not '%s'\n", file, hp.name,
+              prog_name);
+      p = NULL;
+    } else if (p && hp.ncuts > 0) {
+      fprintf(stderr, "axle: error: optimize: %s: imported with %d cut%s (axle import %s lists them); an HLO "
+                      "output would lose %s: write a .axl output instead\n",
+              file, hp.ncuts, hp.ncuts == 1 ? "" : "s", file, hp.ncuts == 1 ? "it" : "them");
+      p = NULL;
+    }
+  } else {
+    p = ax_files_load_program(a, &d, file, prog_name);
+  }
   if (!p) {
     ax_arena_free(a);
     return 3;
@@ -304,6 +345,22 @@ int ax_cmd_optimize(int argc, char **argv) {
     q = b ? ax_prog_lower(a, &d2, b) : NULL;
     if (q && !ax_mug_check(q, &d2)) q = NULL;
   }
+  /* an .hlo output: the program printed as a module, which is re-imported, and that — what
+   * is written — is what the check compares with the input */
+  char *hlo_text = NULL;
+  const char *hlo_why = NULL;
+  if (q && hlo_out) {
+    AxHloPProg hpp;
+    if (ax_eq_to_hlo(q, a, &hpp, &hlo_why)) {
+      size_t hl = 0;
+      FILE *hf = open_memstream(&hlo_text, &hl);
+      ax_hlo_print(hf, &hpp);
+      fclose(hf);
+      q = reimport(a, output, hlo_text);
+    } else {
+      q = NULL;
+    }
+  }
   int eq = 3;
   AxEquivHow how = AX_EQUIV_NONE;
   if (q) {
@@ -320,7 +377,11 @@ int ax_cmd_optimize(int argc, char **argv) {
     eq = ax_equiv_run_how(p, q, &d, &eo, &how);
   }
   double before_s = ax_cost_time(p, target), after_s = q ? ax_cost_time(q, target) : NAN;
-  if (!extracted || conflicts || !q) {
+  if (hlo_why) {
+    fprintf(stderr, "axle: error: optimize: the optimized program cannot be written as HLO: %s; nothing "
+                    "written (write a .axl output)\n", hlo_why);
+    status = 3;
+  } else if (!extracted || conflicts || !q) {
     fprintf(stderr, "axle: error: optimize: internal error: the extracted program is not valid%s\n",
             conflicts ? " (classes of different shapes were merged)" : "");
     status = 1;
@@ -329,7 +390,7 @@ int ax_cmd_optimize(int argc, char **argv) {
     status = 1;
   } else {
     AxOut o;
-    status = ax_out_open(&o, output) && (fputs(text, o.f), ax_out_commit(&o)) ? 0 : 3;
+    status = ax_out_open(&o, output) && (fputs(hlo_out ? hlo_text : text, o.f), ax_out_commit(&o)) ? 0 : 3;
     if (how == AX_EQUIV_SQRT_LAW)
       fprintf(stderr, "axle: note: optimize: the field tests cannot see a square-root law the rules "
                       "used; the check in doubles agrees, and each rewrite is a proved rule\n");
@@ -445,6 +506,7 @@ int ax_cmd_optimize(int argc, char **argv) {
     ax_cache_close(cache);
   }
   free(text);
+  free(hlo_text);
   ax_eg_report_free(&er);
   ax_eg_free(eg);
   ax_eq_lang_free(&L);

@@ -103,6 +103,39 @@ check "explain, text: two steps, replayed" has "$tmp/ox" "^explanation: 2 steps 
 check "explain, text: a step" has "$tmp/ox" "^  2\. distrib (.*/ew.axl:11, lhs => rhs, key [0-9a-f]\{16\}) in O:"
 check "explain: the output is the one written without it" cmp -s "$tmp/out3.axl" "$tmp/out.axl"
 
+# --- .hlo in, .hlo out: the optimized module re-imports and is equivalent ---
+cat > "$tmp/m.hlo" <<'HLO'
+HloModule jit_f, entry_computation_layout={(f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0})->f32[4,8]{1,0}}
+
+ENTRY main.9 {
+  Arg_0.1 = f32[4,8]{1,0} parameter(0)
+  Arg_1.2 = f32[4,8]{1,0} parameter(1)
+  Arg_2.3 = f32[4,8]{1,0} parameter(2)
+  multiply.4 = f32[4,8]{1,0} multiply(Arg_0.1, Arg_2.3)
+  multiply.5 = f32[4,8]{1,0} multiply(Arg_1.2, Arg_2.3)
+  add.6 = f32[4,8]{1,0} add(multiply.4, multiply.5)
+  constant.7 = f32[] constant(1)
+  broadcast.8 = f32[4,8]{1,0} broadcast(constant.7), dimensions={}
+  ROOT multiply.9 = f32[4,8]{1,0} multiply(add.6, broadcast.8)
+}
+HLO
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/m.hlo" --output "$tmp/m.out.hlo" >"$tmp/oh" 2>"$tmp/eh"
+check ".hlo out: exit 0" [ $? -eq 0 ]
+check ".hlo out: an HLO module with its ENTRY and ROOT" \
+  bash -c 'head -1 "$0" | grep -q "^HloModule jit_f, entry_computation_layout=" && grep -q "^ENTRY %main {" "$0" && grep -q "^  ROOT %" "$0"' "$tmp/m.out.hlo"
+check ".hlo out: rewritten (one multiply, one add)" \
+  bash -c '[ "$(grep -c " multiply(" "$0")" -eq 1 ] && [ "$(grep -c " add(" "$0")" -eq 1 ]' "$tmp/m.out.hlo"
+"$AXLE" import "$tmp/m.out.hlo" >"$tmp/mi" 2>&1
+check ".hlo out: axle import reads it without cuts" bash -c '[ $? -eq 0 ] && ! grep -q "cut" "$0"' "$tmp/mi"
+"$AXLE" equiv "$tmp/m.hlo" "$tmp/m.out.hlo" >"$tmp/meq" 2>&1
+check ".hlo out: axle equiv accepts it against the input module" has "$tmp/meq" "^equivalent"
+# a module with cuts is refused for an .hlo output (a .axl output is fine)
+rm -f "$tmp/cut.out.hlo"
+"$AXLE" optimize --rules "$tmp/rules" tests/hlo/softmax.hlo --output "$tmp/cut.out.hlo" >/dev/null 2>"$tmp/ec"
+check ".hlo out with cuts: exit 3" [ $? -eq 3 ]
+check ".hlo out with cuts: said" has "$tmp/ec" "softmax.hlo: imported with [0-9]* cuts (axle import .* lists them); an HLO output would lose them: write a .axl output instead"
+check ".hlo out with cuts: nothing written" [ ! -e "$tmp/cut.out.hlo" ]
+
 # --- a precondition false at the program's values is not applied ---
 cat > "$tmp/neg.axl" <<'AXL'
 program neg {

@@ -4,6 +4,7 @@
  *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo
  *                 [--format text|json] [--skip-unproved] [--program NAME]
  *                 [--target h100|a100] [--node-limit N] [--iter-limit N] [--explain]
+ *                 [--extract greedy|ilp] [--ilp-time-limit S]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
  *       program is not equivalent to the input (nothing written: a bug in a translation);
  *       3 bad input, or a rule that `axle verify` does not prove (each named) without
@@ -27,6 +28,7 @@
 #include "run/cache.h"
 #include "egraph/explain.h"
 #include "egraph/extract.h"
+#include "egraph/ilp.h"
 #include "egraph/run.h"
 #include "superopt/eqsat/lang.h"
 #include "superopt/eqsat/rules.h"
@@ -39,7 +41,7 @@
   "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo\n"        \
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
   "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"                 \
-  "                     [--explain]\n"
+  "                     [--explain] [--extract greedy|ilp] [--ilp-time-limit S]\n"
 
 #define MAX_DIRS 32
 
@@ -185,8 +187,9 @@ int ax_cmd_optimize(int argc, char **argv) {
   const char *output = NULL, *prog_name = NULL;
   const AxTarget *target = ax_cost_target("h100");
   bool skip = false, explain = false;
-  int json = 0, first = 1, node_limit = 10000, iter_limit = 30;
+  int json = 0, first = 1, node_limit = 10000, iter_limit = 30, use_ilp = 0, ilp_limit = 10;
   static const char *const formats[] = {"text", "json", NULL};
+  static const char *const extracts[] = {"greedy", "ilp", NULL};
   const AxOpt opts[] = {
       {.name = "--rules", .meta = "DIR",
        .help = "a directory of rules to apply, repeatable (default rules/xla,\nrules/xla-extra and rules/superopt)",
@@ -207,6 +210,13 @@ int ax_cmd_optimize(int argc, char **argv) {
       {.name = "--iter-limit", .meta = "N", .help = "stop saturating after N iterations, 1 to 100000 (default 30)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 100000, .target = &iter_limit,
        .err = "--iter-limit takes 1 to 100000"},
+      {.name = "--extract", .meta = "greedy|ilp",
+       .help = "greedy by tree cost, or exact by ILP (GLPK): shared subterms\ncounted once (default greedy)",
+       .kind = AX_OPT_CHOICE, .words = extracts, .target = &use_ilp, .err = "--extract is greedy or ilp"},
+      {.name = "--ilp-time-limit", .meta = "S",
+       .help = "seconds the ILP may take, then greedy is used, 1 to 3600\n(default 10)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 3600, .target = &ilp_limit,
+       .err = "--ilp-time-limit takes 1 to 3600"},
       {.name = "--explain", .help = "print the chain of proved rules from the input to the output",
        .kind = AX_OPT_FLAG, .target = &explain},
   };
@@ -323,8 +333,19 @@ int ax_cmd_optimize(int argc, char **argv) {
   double t0 = ax_clock_s();
   AxEgTerm term;
   double cost_after = 0;
-  bool extracted = ax_eg_extract(eg, root, ax_eq_cost, &L, a, &term, &cost_after);
+  AxEgIlpStatus ilp = AX_EG_ILP_FAILED;
+  size_t ilp_vars = 0, ilp_rows = 0;
+  if (use_ilp)
+    ilp = ax_eg_extract_ilp(eg, root, ax_eq_cost, &L, ilp_limit, a, &term, &cost_after, &ilp_vars, &ilp_rows);
+  bool extracted = ilp == AX_EG_ILP_OPTIMAL || ax_eg_extract(eg, root, ax_eq_cost, &L, a, &term, &cost_after);
   double t_extract = ax_clock_s() - t0;
+  if (use_ilp && ilp == AX_EG_ILP_TIMEOUT)
+    fprintf(stderr, "axle: note: optimize: the ILP extraction reached its time limit (%d s) before proving "
+                    "a cheapest program; extracted greedily\n", ilp_limit);
+  else if (use_ilp && ilp == AX_EG_ILP_FAILED)
+    fprintf(stderr, "axle: note: optimize: the ILP extraction failed (GLPK); extracted greedily\n");
+  double programs = ax_eg_count_terms(eg, root);
+  const char *how_x = !use_ilp ? "greedy" : ilp == AX_EG_ILP_OPTIMAL ? "ilp" : "greedy (the ilp did not finish)";
   Explained ex = {0};
   if (explain && extracted) explain_run(&ex, eg, root, &term, a);
   char *text = NULL;
@@ -418,6 +439,14 @@ int ax_cmd_optimize(int argc, char **argv) {
     cJSON_AddNumberToObject(j, "classes", (double)er.classes);
     cJSON_AddNumberToObject(j, "saturate_s", er.seconds);
     cJSON_AddNumberToObject(j, "extract_s", t_extract);
+    cJSON_AddStringToObject(j, "extraction", how_x);
+    if (use_ilp) {
+      cJSON_AddStringToObject(j, "ilp_status", ax_eg_ilp_status_name(ilp));
+      cJSON_AddNumberToObject(j, "ilp_variables", (double)ilp_vars);
+      cJSON_AddNumberToObject(j, "ilp_constraints", (double)ilp_rows);
+    }
+    if (isfinite(programs)) cJSON_AddNumberToObject(j, "programs", programs);
+    else cJSON_AddStringToObject(j, "programs", "unbounded");
     cJSON_AddNumberToObject(j, "cost_before_us", before_s * 1e6);
     if (q) cJSON_AddNumberToObject(j, "cost_after_us", after_s * 1e6);
     cJSON_AddStringToObject(j, "equivalence", eq != 0 ? "not established"
@@ -474,6 +503,11 @@ int ax_cmd_optimize(int argc, char **argv) {
            g.nuntranslated);
     printf("e-graph: %zu -> %zu e-nodes, %zu classes, %zu iterations, %s, %.3f s; extraction %.3f s\n",
            nodes0, er.nodes, er.classes, er.iterations, ax_eg_stop_name(er.stop), er.seconds, t_extract);
+    if (use_ilp)
+      printf("extraction: %s; ILP %s, %zu variables, %zu constraints\n", how_x, ax_eg_ilp_status_name(ilp),
+             ilp_vars, ilp_rows);
+    if (isfinite(programs)) printf("programs represented: %.6g\n", programs);
+    else printf("programs represented: unbounded (a cycle)\n");
     for (size_t i = 0; i < g.rules.n; i++)
       if (er.rules[i].applied)
         printf("  applied %s (%s): %zu merges\n", g.rules.rw[i].name, g.rules.origin[i], er.rules[i].applied);

@@ -136,6 +136,28 @@ check ".hlo out with cuts: exit 3" [ $? -eq 3 ]
 check ".hlo out with cuts: said" has "$tmp/ec" "softmax.hlo: imported with [0-9]* cuts (axle import .* lists them); an HLO output would lose them: write a .axl output instead"
 check ".hlo out with cuts: nothing written" [ ! -e "$tmp/cut.out.hlo" ]
 
+# --- --extract ilp: shared subterms counted once finds the cheaper program greedy misses ---
+cat > "$tmp/s.axl" <<'AXL'
+program s {
+  input A, B, C : f32[4, 8]
+  output P = A * C
+  output Q = B * C
+  output O = A * C + B * C
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --output "$tmp/s.g.axl" --format json >"$tmp/jg" 2>/dev/null
+check "greedy: exit 0, O = (A + B) * C (a tree: two kernels beside P and Q)" \
+  bash -c '[ $0 -eq 0 ] && grep -q "add(A, B)" "$1"' $? "$tmp/s.g.axl"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --output "$tmp/s.i.axl" --extract ilp --format json >"$tmp/ji" 2>/dev/null
+check "ilp: exit 0, O = P + Q (one kernel: P and Q shared)" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = add(P, Q)" "$1"' $? "$tmp/s.i.axl"
+check "ilp: optimal, reported" jqt '.extraction == "ilp" and .ilp_status == "optimal" and .ilp_variables > 0' "$tmp/ji"
+check "ilp: modelled cost below greedy's" \
+  bash -c '[ "$(jq -n --slurpfile g "$0" --slurpfile i "$1" "\$i[0].cost_after_us < \$g[0].cost_after_us")" = true ]' "$tmp/jg" "$tmp/ji"
+check "greedy: the default, reported" jqt '.extraction == "greedy" and (has("ilp_status") | not)' "$tmp/jg"
+"$AXLE" equiv "$tmp/s.axl" "$tmp/s.i.axl" >/dev/null 2>&1
+check "ilp: axle equiv accepts its output" [ $? -eq 0 ]
+
 # --- a precondition false at the program's values is not applied ---
 cat > "$tmp/neg.axl" <<'AXL'
 program neg {

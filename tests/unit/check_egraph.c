@@ -17,6 +17,7 @@
 #include "egraph/egraph.h"
 #include "egraph/explain.h"
 #include "egraph/extract.h"
+#include "egraph/ilp.h"
 #include "egraph/pattern.h"
 #include "egraph/run.h"
 #include "unit.h"
@@ -908,6 +909,77 @@ START_TEST(explanation_through_congruence_replays) {
 }
 END_TEST
 
+/* Sharing: g(x, y) costs 12 and two classes can use it, f(S) and mul(S, 2), or be the
+ * inputs p and q at 8 each. Greedy prices trees (S paid per use: 13 and 14 > 8) and takes
+ * add(p, q) = 17; the program computes S once, 1 + 1 + 1 + 12 + 1 = 16, which the ILP finds. */
+static double shared_cost(void *ctx, const AxEgNode *n) {
+  (void)ctx;
+  if (n->op == G) return 10;
+  if (n->op == NAME && (n->attrs[0] == 'p' || n->attrs[0] == 'q')) return 8;
+  if (n->op == NAME && n->attrs[0] == 'z') return INFINITY;
+  return 1;
+}
+
+START_TEST(ilp_extraction_counts_shared_subterms_once) {
+  AxEgraph *g = ax_eg_new(NULL);
+  AxEgId a = add(g, "(f (g x y))"), b = add(g, "(mul (g x y) 2)");
+  ax_eg_union(g, a, add(g, "p"));
+  ax_eg_union(g, b, add(g, "q"));
+  AxEgId r = add(g, "(add p q)");
+  ax_eg_rebuild(g);
+  double greedy, exact;
+  AxEgTerm t;
+  ck_assert(ax_eg_extract(g, r, shared_cost, NULL, A, &t, &greedy));
+  ck_assert_str_eq(show(&t, t.n - 1), "(add p q)");
+  ck_assert(greedy == 17);
+  size_t nv, nr;
+  ck_assert_int_eq(ax_eg_extract_ilp(g, r, shared_cost, NULL, 10, A, &t, &exact, &nv, &nr),
+                   AX_EG_ILP_OPTIMAL);
+  ck_assert_str_eq(show(&t, t.n - 1), "(add (f (g x y)) (mul (g x y) 2))");
+  ck_assert_uint_eq(t.n, 7);              /* x y g f 2 mul add: g once */
+  ck_assert(exact == 16);
+  ck_assert_uint_gt(nv, 0);
+  ck_assert_uint_gt(nr, 0);
+  /* a class whose only term goes through z (never extracted) or a cycle: no term */
+  AxEgId c = add(g, "(f z)");
+  ax_eg_union(g, c, add(g, "(f (f z))"));
+  ax_eg_rebuild(g);
+  ck_assert_int_eq(ax_eg_extract_ilp(g, c, shared_cost, NULL, 10, A, &t, &exact, NULL, NULL),
+                   AX_EG_ILP_NO_TERM);
+  ck_assert_str_eq(ax_eg_ilp_status_name(AX_EG_ILP_NO_TERM), "no finite term");
+  /* programs represented: root = add(A, B), A = {f(S), p}, B = {mul(S, 2), q}: 2 x 2 */
+  ck_assert(ax_eg_count_terms(g, r) == 4);
+  ck_assert(isinf(ax_eg_count_terms(g, c)));          /* f(f(...(f z))) without end */
+  ax_eg_free(g);
+}
+END_TEST
+
+/* On saturated graphs the ILP is never worse than greedy, and equal without sharing. */
+START_TEST(ilp_never_worse_than_greedy) {
+  AxEgraph *g = ax_eg_new(NULL);
+  AxEgId e = add(g, "(add (div (mul a 2) 2) (mul (add b 0) 1))");
+  AxEgRewrite r[] = {
+    rw("mul-div", "(div (mul ?x ?y) ?z)", "(mul ?x (div ?y ?z))"),
+    rw("div-self", "(div ?x ?x)", "1"),
+    rw("mul-one", "(mul ?x 1)", "?x"),
+    rw("add-zero", "(add ?x 0)", "?x"),
+    rw("mul-two", "(mul ?x 2)", "(shl ?x 1)"),
+    rw("comm", "(add ?x ?y)", "(add ?y ?x)"),
+  };
+  AxEgLimits lim = ax_eg_limits_default();
+  AxEgReport rep;
+  ck_assert_int_eq(ax_eg_run(g, r, 6, &lim, &rep), AX_EG_SATURATED);
+  double greedy, exact;
+  AxEgTerm t;
+  ck_assert(ax_eg_extract(g, e, ast_size, NULL, A, &t, &greedy));
+  ck_assert_int_eq(ax_eg_extract_ilp(g, e, ast_size, NULL, 10, A, &t, &exact, NULL, NULL),
+                   AX_EG_ILP_OPTIMAL);
+  ck_assert(exact == greedy && exact == 3);
+  ax_eg_report_free(&rep);
+  ax_eg_free(g);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("egraph");
   TCase *t = tcase_create("egraph");
@@ -933,6 +1005,8 @@ static Suite *suite(void) {
   tcase_add_test(t, random_against_congruence_closure);
   tcase_add_test(t, explanation_replays_to_the_extracted_term);
   tcase_add_test(t, explanation_through_congruence_replays);
+  tcase_add_test(t, ilp_extraction_counts_shared_subterms_once);
+  tcase_add_test(t, ilp_never_worse_than_greedy);
   suite_add_tcase(s, t);
   return s;
 }

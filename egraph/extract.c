@@ -145,3 +145,27 @@ double ax_eg_count_terms(AxEgraph *g, AxEgId c) {
   free(n);
   return r;
 }
+
+double ax_eg_extractor_dag_cost(const AxEgExtractor *x, AxEgId c, AxEgCost *cost, void *ctx) {
+  c = ax_eg_find(x->g, c);
+  if (!x->best[c]) return INFINITY;
+  size_t ids = ax_eg_nids(x->g);
+  bool *seen = ax_xcalloc(ids + 1, sizeof *seen);
+  AxEgId *todo = ax_xmalloc((ids + 1) * sizeof *todo);
+  size_t n = 0;
+  double s = 0;
+  seen[c] = true;
+  todo[n++] = c;
+  while (n) {
+    const AxEgNode *e = x->best[todo[--n]];
+    s += cost(ctx, e);
+    for (uint32_t k = 0; k < e->nkids; k++)
+      if (!seen[e->kids[k]]) {
+        seen[e->kids[k]] = true;
+        todo[n++] = e->kids[k];
+      }
+  }
+  free(todo);
+  free(seen);
+  return s;
+}

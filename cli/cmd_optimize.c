@@ -4,7 +4,7 @@
  *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo
  *                 [--format text|json] [--skip-unproved] [--program NAME]
  *                 [--target h100|a100] [--node-limit N] [--iter-limit N] [--explain]
- *                 [--extract greedy|ilp] [--ilp-time-limit S]
+ *                 [--extract greedy|ilp] [--ilp-time-limit S] [--dry-run]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
  *       program is not equivalent to the input (nothing written: a bug in a translation);
  *       3 bad input, or a rule that `axle verify` does not prove (each named) without
@@ -41,7 +41,8 @@
   "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo\n"        \
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
   "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"                 \
-  "                     [--explain] [--extract greedy|ilp] [--ilp-time-limit S]\n"
+  "                     [--explain] [--extract greedy|ilp] [--ilp-time-limit S]\n"                \
+  "                     [--dry-run]\n"
 
 #define MAX_DIRS 32
 
@@ -186,7 +187,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   Dirs dirs = {0};
   const char *output = NULL, *prog_name = NULL;
   const AxTarget *target = ax_cost_target("h100");
-  bool skip = false, explain = false;
+  bool skip = false, explain = false, dry = false;
   int json = 0, first = 1, node_limit = 10000, iter_limit = 30, use_ilp = 0, ilp_limit = 10;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const extracts[] = {"greedy", "ilp", NULL};
@@ -217,6 +218,8 @@ int ax_cmd_optimize(int argc, char **argv) {
        .help = "seconds the ILP may take, then greedy is used, 1 to 3600\n(default 10)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 3600, .target = &ilp_limit,
        .err = "--ilp-time-limit takes 1 to 3600"},
+      {.name = "--dry-run", .help = "report only: no --output, nothing checked or written (figures)",
+       .kind = AX_OPT_FLAG, .target = &dry},
       {.name = "--explain", .help = "print the chain of proved rules from the input to the output",
        .kind = AX_OPT_FLAG, .target = &explain},
   };
@@ -227,6 +230,8 @@ int ax_cmd_optimize(int argc, char **argv) {
   if (argc - first > 1) return usage("too many arguments");
   const char *file = first < argc ? argv[first] : NULL;
   if (!file) return usage("optimize needs a program file");
+  if (dry && output) return usage("--dry-run writes nothing: no --output with it");
+  if (dry) output = "dry-run.axl";
   if (!output) return usage("optimize needs --output OUT.axl");
   size_t olen = strlen(output), flen = strlen(file);
   bool hlo_out = olen >= 4 && strcmp(output + olen - 4, ".hlo") == 0;
@@ -391,7 +396,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   }
   int eq = 3;
   AxEquivHow how = AX_EQUIV_NONE;
-  if (q) {
+  if (q && !dry) {
     AxEquivOpts eo;
     ax_equiv_defaults(&eo);
     struct timespec ts;
@@ -409,6 +414,8 @@ int ax_cmd_optimize(int argc, char **argv) {
     fprintf(stderr, "axle: error: optimize: the optimized program cannot be written as HLO: %s; nothing "
                     "written (write a .axl output)\n", hlo_why);
     status = 3;
+  } else if (dry && extracted && !conflicts && q) {
+    status = 0;
   } else if (!extracted || conflicts || !q) {
     fprintf(stderr, "axle: error: optimize: internal error: the extracted program is not valid%s\n",
             conflicts ? " (classes of different shapes were merged)" : "");
@@ -460,10 +467,10 @@ int ax_cmd_optimize(int argc, char **argv) {
     else cJSON_AddStringToObject(j, "programs", "unbounded");
     cJSON_AddNumberToObject(j, "cost_before_us", before_s * 1e6);
     if (q) cJSON_AddNumberToObject(j, "cost_after_us", after_s * 1e6);
-    cJSON_AddStringToObject(j, "equivalence", eq != 0 ? "not established"
+    cJSON_AddStringToObject(j, "equivalence", dry ? "not checked (--dry-run)" : eq != 0 ? "not established"
                                               : how == AX_EQUIV_SQRT_LAW ? "equivalent in doubles (a square-root law)"
                                                                          : "equivalent");
-    if (status == 0) cJSON_AddStringToObject(j, "output", output);
+    if (status == 0 && !dry) cJSON_AddStringToObject(j, "output", output);
     cJSON *un = cJSON_AddArrayToObject(j, "untranslated");
     for (const char *s = untr_t; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0)) {
       char line[1024];
@@ -528,8 +535,9 @@ int ax_cmd_optimize(int argc, char **argv) {
     if (q)
       printf("modelled cost (%s): %.4f us -> %.4f us\n", target->name, before_s * 1e6,
              after_s * 1e6);
-    if (status == 0)
+    if (status == 0 && !dry)
       printf("equivalent to the input (axle equiv, delta 2^-30); written to %s\n", output);
+    if (dry) printf("--dry-run: not checked, nothing written\n");
   }
   if (explain && extracted && !ex.ok)
     fprintf(stderr, "axle: warning: optimize: the explanation is longer than %d steps; not printed\n",

@@ -158,6 +158,13 @@ check "greedy: the default, reported" jqt '.extraction == "greedy" and (has("ilp
 "$AXLE" equiv "$tmp/s.axl" "$tmp/s.i.axl" >/dev/null 2>&1
 check "ilp: axle equiv accepts its output" [ $? -eq 0 ]
 
+# --- --dry-run: the report without the check, nothing written ---
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --dry-run --format json >"$tmp/jd" 2>/dev/null
+check "dry run: exit 0, not checked, no output" \
+  jqt '.equivalence == "not checked (--dry-run)" and (has("output") | not) and .cost_after_us < .cost_before_us' "$tmp/jd"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --dry-run --output "$tmp/x.axl" >/dev/null 2>"$tmp/ed"
+check "dry run with --output: usage error, exit 3" bash -c '[ $0 -eq 3 ] && grep -q "no --output with it" "$1"' $? "$tmp/ed"
+
 # --- a precondition false at the program's values is not applied ---
 cat > "$tmp/neg.axl" <<'AXL'
 program neg {

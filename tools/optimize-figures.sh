@@ -6,7 +6,7 @@
 # the time to saturate, the time to extract greedily and by ILP, and the modelled cost (h100)
 # before and after each extraction. One markdown table on standard output.
 #
-#   tools/optimize-figures.sh [BUILD_DIR]      (default: build)
+#   tools/optimize-figures.sh [BUILD_DIR]      (default: build; or AXLE=path/to/axle)
 #
 # Each file is optimized once with --extract ilp, whose report also gives greedy's extraction
 # time and the cost of greedy's term as a DAG (`greedy_dag_cost_us`, each chosen e-node once:
@@ -18,7 +18,7 @@
 # Needs jq.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-axle="$root/${1:-build}/axle"
+axle="${AXLE:-$root/${1:-build}/axle}"   # AXLE: a copy, to keep the verify cache warm (its key hashes the binary)
 [ -x "$axle" ] || { echo "optimize-figures: no $axle (build first)" >&2; exit 2; }
 command -v jq >/dev/null || { echo "optimize-figures: needs jq" >&2; exit 2; }
 tmp=$(mktemp -d)

@@ -214,6 +214,9 @@ double ax_eq_cost(void *ctx, const AxEgNode *n) {
     }
   }
   ax_arena_free(a);
+  /* a layout operator the model prices at nothing (a reshape is a view) still costs a
+   * nanosecond: extraction needs positive costs, or a cycle of free e-nodes could be chosen */
+  if (cost < 1e-9) cost = 1e-9;
   return cost;
 }
 

@@ -165,6 +165,10 @@ check "dry run: exit 0, not checked, no output" \
 "$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --dry-run --output "$tmp/x.axl" >/dev/null 2>"$tmp/ed"
 check "dry run with --output: usage error, exit 3" bash -c '[ $0 -eq 3 ] && grep -q "no --output with it" "$1"' $? "$tmp/ed"
 
+# --- a module with a reshape (priced at nothing by the cost model) extracts: costs stay positive ---
+"$AXLE" optimize --rules "$tmp/rules" tests/hlo/softmax.hlo --output "$tmp/sm.axl" >/dev/null 2>"$tmp/esm"
+check "softmax.hlo (a reshape): exit 0, written" bash -c '[ $0 -eq 0 ] && [ -s "$1" ]' $? "$tmp/sm.axl"
+
 # --- a precondition false at the program's values is not applied ---
 cat > "$tmp/neg.axl" <<'AXL'
 program neg {

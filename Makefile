@@ -22,7 +22,7 @@ endif
 
 # Debian packages axle builds and runs with (binary name : package).
 PACKAGES      := cmake flex bison check pkg-config libz3-dev z3 cvc5 libgmp-dev libcjson-dev g++ \
-                 jq libxml2-utils gnuplot-nox libopenmpi-dev openmpi-bin
+                 jq libxml2-utils gnuplot-nox libopenmpi-dev openmpi-bin libglpk-dev
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 .PHONY: all verify test check build deps deps-fuzz test-asan fuzz clean

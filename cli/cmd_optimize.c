@@ -1,9 +1,10 @@
 /* cmd_optimize.c — `axle optimize`: equality saturation of a program with proved rules
  * (superopt/eqsat; docs/egraph.md, docs/cli.md).
  *
- *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl
+ *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo
  *                 [--format text|json] [--skip-unproved] [--program NAME]
- *                 [--target h100|a100] [--node-limit N] [--iter-limit N]
+ *                 [--target h100|a100] [--node-limit N] [--iter-limit N] [--explain]
+ *                 [--extract greedy|ilp] [--ilp-time-limit S] [--dry-run]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
  *       program is not equivalent to the input (nothing written: a bug in a translation);
  *       3 bad input, or a rule that `axle verify` does not prove (each named) without
@@ -22,18 +23,26 @@
 #include "cli/opts.h"
 #include "cli/out.h"
 #include "dsl/parse.h"
+#include "hlo/import.h"
+#include "hlo/print.h"
+#include "run/cache.h"
+#include "egraph/explain.h"
 #include "egraph/extract.h"
+#include "egraph/ilp.h"
 #include "egraph/run.h"
 #include "superopt/eqsat/lang.h"
 #include "superopt/eqsat/rules.h"
+#include "superopt/eqsat/tohlo.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/axioms.h"
 
 #define USAGE                                                                                      \
-  "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl\n"                \
+  "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo\n"        \
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
-  "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"
+  "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"                 \
+  "                     [--explain] [--extract greedy|ilp] [--ilp-time-limit S]\n"                \
+  "                     [--dry-run]\n"
 
 #define MAX_DIRS 32
 
@@ -99,18 +108,94 @@ static void lines(const char *prefix, const char *text) {
   }
 }
 
+/* The HLO module `text` (printed here) imported and lowered, as any .hlo is read; NULL after
+ * reporting through stderr (an internal error: the printer writes what the importer reads). */
+static AxMugraph *reimport(AxArena *a, const char *path, const char *text) {
+  AxDiag d;
+  ax_diag_init(&d, stderr);
+  AxSource *src = ax_source_from_text(a, path, text, strlen(text));
+  AxHloModule *m = ax_hlo_parse(a, &d, src);
+  AxHloProgram hp;
+  if (!m || !ax_hlo_import(a, &d, m, &hp)) return NULL;
+  AxSource *ps = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path), hp.text,
+                                     strlen(hp.text));
+  AxFile *f = ax_parse(a, &d, ps);
+  const AxBlock *b = d.errors ? NULL : ax_prog_find(f, NULL, &d);
+  AxMugraph *g = b ? ax_prog_lower(a, &d, b) : NULL;
+  return g && ax_mug_check(g, &d) && hp.ncuts == 0 ? g : NULL;
+}
+
+/* The explanation of one run: the steps from the input's term to the extracted one. */
+typedef struct Explained {
+  bool ok;               /* found within the step bound */
+  size_t replay;         /* ax_eg_explain_replay's answer (0: the steps give the output) */
+  AxEgExplanation x;
+} Explained;
+
+/* A flattened explanation can grow exponentially with nested congruences; beyond this many
+ * steps it is not printed (said). */
+#define MAX_STEPS 100000
+
+static void explain_run(Explained *ex, AxEgraph *eg, AxEgId root, const AxEgTerm *out, AxArena *a) {
+  AxEgTerm in;
+  ax_eg_exact_term(eg, root, a, &in);
+  AxEgId o = ax_eg_add_term_exact(eg, out);
+  ax_eg_rebuild(eg);
+  ex->ok = ax_eg_explain(eg, root, o, MAX_STEPS, a, &ex->x);
+  if (ex->ok) ex->replay = ax_eg_explain_replay(&in, &ex->x, out);
+}
+
+/* One step's rule: its index in rs, name (the file's), key, and the direction in the file. */
+typedef struct StepInfo {
+  size_t i;
+  const char *rule, *at, *dir, *output, *before, *after;
+  char key[17];
+} StepInfo;
+
+static void step_info(StepInfo *si, const AxEgStep *st, const AxEqRules *rs, AxCache *cache,
+                      AxEgraph *eg, const AxEqLang *L, AxArena *a) {
+  const AxEgRewrite *rw = st->rule;
+  si->i = (size_t)(rw - rs->rw);
+  const AxBlock *b = rs->block[si->i];
+  si->rule = b->name.name;
+  si->at = rs->origin[si->i];
+  si->dir = st->forward != rs->reversed[si->i] ? "lhs => rhs" : "rhs => lhs";
+  /* the key of the result at real (the element type the rewrite is applied at): the name
+   * of its entry in the cache of `axle verify` */
+  snprintf(si->key, sizeof si->key, "-");
+  if (cache) {
+    char *key = ax_cache_key(cache, b, AX_REAL), path[4096];
+    const char *e = strrchr(ax_cache_entry_path(cache, key, path, sizeof path), '/');
+    snprintf(si->key, sizeof si->key, "%.16s", e ? e + 1 : path);
+    free(key);
+  }
+  si->output = st->depth ? L->prog->tensors[L->prog->outputs[st->path[0]]].name : NULL;
+  for (int k = 0; k < 2; k++) {
+    AxEgTerm t;
+    ax_eg_exact_term(eg, k ? st->after : st->before, a, &t);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ax_eq_print_expr(f, L, &t);
+    fclose(f);
+    *(k ? &si->after : &si->before) = ax_arena_strdup(a, text);
+    free(text);
+  }
+}
+
 int ax_cmd_optimize(int argc, char **argv) {
   Dirs dirs = {0};
   const char *output = NULL, *prog_name = NULL;
   const AxTarget *target = ax_cost_target("h100");
-  bool skip = false;
-  int json = 0, first = 1, node_limit = 10000, iter_limit = 30;
+  bool skip = false, explain = false, dry = false;
+  int json = 0, first = 1, node_limit = 10000, iter_limit = 30, use_ilp = 0, ilp_limit = 10;
   static const char *const formats[] = {"text", "json", NULL};
+  static const char *const extracts[] = {"greedy", "ilp", NULL};
   const AxOpt opts[] = {
       {.name = "--rules", .meta = "DIR",
        .help = "a directory of rules to apply, repeatable (default rules/xla,\nrules/xla-extra and rules/superopt)",
        .kind = AX_OPT_FN, .fn = add_dir, .target = &dirs, .err = "at most 32 --rules directories"},
-      {.name = "--output", .meta = "OUT.axl", .help = "where the optimized program goes",
+      {.name = "--output", .meta = "OUT.axl|OUT.hlo", .help = "where the optimized program goes (.hlo: as an HLO module)",
        .kind = AX_OPT_STR, .target = &output},
       {.name = "--format", .meta = "text|json", .help = "report format (default text)",
        .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
@@ -126,6 +211,17 @@ int ax_cmd_optimize(int argc, char **argv) {
       {.name = "--iter-limit", .meta = "N", .help = "stop saturating after N iterations, 1 to 100000 (default 30)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 100000, .target = &iter_limit,
        .err = "--iter-limit takes 1 to 100000"},
+      {.name = "--extract", .meta = "greedy|ilp",
+       .help = "greedy by tree cost, or exact by ILP (GLPK): shared subterms\ncounted once (default greedy)",
+       .kind = AX_OPT_CHOICE, .words = extracts, .target = &use_ilp, .err = "--extract is greedy or ilp"},
+      {.name = "--ilp-time-limit", .meta = "S",
+       .help = "seconds the ILP may take, then greedy is used, 1 to 3600\n(default 10)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 3600, .target = &ilp_limit,
+       .err = "--ilp-time-limit takes 1 to 3600"},
+      {.name = "--dry-run", .help = "report only: no --output, nothing checked or written (figures)",
+       .kind = AX_OPT_FLAG, .target = &dry},
+      {.name = "--explain", .help = "print the chain of proved rules from the input to the output",
+       .kind = AX_OPT_FLAG, .target = &explain},
   };
   const AxOptTable t = {.usage = USAGE, .opts = opts, .n = AX_COUNTOF(opts),
                         .unknown = "unknown option", .missing = "option needs a value"};
@@ -134,10 +230,14 @@ int ax_cmd_optimize(int argc, char **argv) {
   if (argc - first > 1) return usage("too many arguments");
   const char *file = first < argc ? argv[first] : NULL;
   if (!file) return usage("optimize needs a program file");
+  if (dry && output) return usage("--dry-run writes nothing: no --output with it");
+  if (dry) output = "dry-run.axl";
   if (!output) return usage("optimize needs --output OUT.axl");
-  size_t olen = strlen(output);
-  if (olen < 4 || strcmp(output + olen - 4, ".axl") != 0)
-    return usage("optimize writes a program: --output must name a .axl file");
+  size_t olen = strlen(output), flen = strlen(file);
+  bool hlo_out = olen >= 4 && strcmp(output + olen - 4, ".hlo") == 0;
+  bool hlo_in = flen >= 4 && strcmp(file + flen - 4, ".hlo") == 0;
+  if (!hlo_out && (olen < 4 || strcmp(output + olen - 4, ".axl") != 0))
+    return usage("optimize writes a program: --output must name a .axl or .hlo file");
   if (dirs.n == 0) {
     dirs.dir[dirs.n++] = "rules/xla";
     dirs.dir[dirs.n++] = "rules/xla-extra";
@@ -148,7 +248,26 @@ int ax_cmd_optimize(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int status = 3;
-  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
+  AxMugraph *p;
+  if (hlo_in && hlo_out) {
+    /* A cut is an instruction the program does not hold (its result became an input): an
+     * HLO module printed from the program would have a parameter in its place. Refused
+     * rather than written unfaithfully (docs/hlo.md, "Printing"). */
+    AxHloProgram hp;
+    p = ax_files_import_hlo(a, &d, file, &hp);
+    if (p && prog_name && strcmp(prog_name, hp.name) != 0) {
+      fprintf(stderr, "axle: error: optimize: %s: the imported program is '%s', not '%s'\n", file, hp.name,
+              prog_name);
+      p = NULL;
+    } else if (p && hp.ncuts > 0) {
+      fprintf(stderr, "axle: error: optimize: %s: imported with %d cut%s (axle import %s lists them); an HLO "
+                      "output would lose %s: write a .axl output instead\n",
+              file, hp.ncuts, hp.ncuts == 1 ? "" : "s", file, hp.ncuts == 1 ? "it" : "them");
+      p = NULL;
+    }
+  } else {
+    p = ax_files_load_program(a, &d, file, prog_name);
+  }
   if (!p) {
     ax_arena_free(a);
     return 3;
@@ -202,6 +321,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   AxEqLang L = {.prog = p, .target = target};
   AxEgAnalysis an = ax_eq_analysis(&L);
   AxEgraph *eg = ax_eg_new(&an);
+  if (explain) ax_eg_explain_enable(eg);
   AxEgId root;
   if (!ax_eq_add_program(&L, eg, &root)) {
     fprintf(stderr, "axle: error: optimize: %s: only programs of pre-defined operators are optimized\n", file);
@@ -217,9 +337,29 @@ int ax_cmd_optimize(int argc, char **argv) {
   ax_eg_run(eg, g.rules.rw, g.rules.n, &lim, &er);
   double t0 = ax_clock_s();
   AxEgTerm term;
-  double cost_after = 0;
-  bool extracted = ax_eg_extract(eg, root, ax_eq_cost, &L, a, &term, &cost_after);
-  double t_extract = ax_clock_s() - t0;
+  AxEgIlpStatus ilp = AX_EG_ILP_FAILED;
+  size_t ilp_vars = 0, ilp_rows = 0;
+  /* greedy always (the fallback, and the comparison the report gives), the ILP on demand */
+  AxEgExtractor *gx = ax_eg_extractor_new(eg, ax_eq_cost, &L);
+  bool extracted = ax_eg_extractor_term(gx, root, a, &term);
+  double greedy_dag = ax_eg_extractor_dag_cost(gx, root, ax_eq_cost, &L);
+  ax_eg_extractor_free(gx);
+  double t_greedy = ax_clock_s() - t0, ilp_dag = NAN;
+  if (use_ilp) {
+    AxEgTerm it;
+    ilp = ax_eg_extract_ilp(eg, root, ax_eq_cost, &L, ilp_limit, a, &it, &ilp_dag, &ilp_vars, &ilp_rows);
+    if (ilp == AX_EG_ILP_OPTIMAL) term = it, extracted = true;
+  }
+  double t_extract = ax_clock_s() - t0, t_ilp = t_extract - t_greedy;
+  if (use_ilp && ilp == AX_EG_ILP_TIMEOUT)
+    fprintf(stderr, "axle: note: optimize: the ILP extraction reached its time limit (%d s) before proving "
+                    "a cheapest program; extracted greedily\n", ilp_limit);
+  else if (use_ilp && ilp == AX_EG_ILP_FAILED)
+    fprintf(stderr, "axle: note: optimize: the ILP extraction failed (GLPK); extracted greedily\n");
+  double programs = ax_eg_count_terms(eg, root);
+  const char *how_x = !use_ilp ? "greedy" : ilp == AX_EG_ILP_OPTIMAL ? "ilp" : "greedy (the ilp did not finish)";
+  Explained ex = {0};
+  if (explain && extracted) explain_run(&ex, eg, root, &term, a);
   char *text = NULL;
   size_t tlen = 0;
   FILE *tf = open_memstream(&text, &tlen);
@@ -238,9 +378,25 @@ int ax_cmd_optimize(int argc, char **argv) {
     q = b ? ax_prog_lower(a, &d2, b) : NULL;
     if (q && !ax_mug_check(q, &d2)) q = NULL;
   }
+  /* an .hlo output: the program printed as a module, which is re-imported, and that — what
+   * is written — is what the check compares with the input */
+  char *hlo_text = NULL;
+  const char *hlo_why = NULL;
+  if (q && hlo_out) {
+    AxHloPProg hpp;
+    if (ax_eq_to_hlo(q, a, &hpp, &hlo_why)) {
+      size_t hl = 0;
+      FILE *hf = open_memstream(&hlo_text, &hl);
+      ax_hlo_print(hf, &hpp);
+      fclose(hf);
+      q = reimport(a, output, hlo_text);
+    } else {
+      q = NULL;
+    }
+  }
   int eq = 3;
   AxEquivHow how = AX_EQUIV_NONE;
-  if (q) {
+  if (q && !dry) {
     AxEquivOpts eo;
     ax_equiv_defaults(&eo);
     struct timespec ts;
@@ -254,7 +410,13 @@ int ax_cmd_optimize(int argc, char **argv) {
     eq = ax_equiv_run_how(p, q, &d, &eo, &how);
   }
   double before_s = ax_cost_time(p, target), after_s = q ? ax_cost_time(q, target) : NAN;
-  if (!extracted || conflicts || !q) {
+  if (hlo_why) {
+    fprintf(stderr, "axle: error: optimize: the optimized program cannot be written as HLO: %s; nothing "
+                    "written (write a .axl output)\n", hlo_why);
+    status = 3;
+  } else if (dry && extracted && !conflicts && q) {
+    status = 0;
+  } else if (!extracted || conflicts || !q) {
     fprintf(stderr, "axle: error: optimize: internal error: the extracted program is not valid%s\n",
             conflicts ? " (classes of different shapes were merged)" : "");
     status = 1;
@@ -263,7 +425,7 @@ int ax_cmd_optimize(int argc, char **argv) {
     status = 1;
   } else {
     AxOut o;
-    status = ax_out_open(&o, output) && (fputs(text, o.f), ax_out_commit(&o)) ? 0 : 3;
+    status = ax_out_open(&o, output) && (fputs(hlo_out ? hlo_text : text, o.f), ax_out_commit(&o)) ? 0 : 3;
     if (how == AX_EQUIV_SQRT_LAW)
       fprintf(stderr, "axle: note: optimize: the field tests cannot see a square-root law the rules "
                       "used; the check in doubles agrees, and each rewrite is a proved rule\n");
@@ -291,12 +453,24 @@ int ax_cmd_optimize(int argc, char **argv) {
     cJSON_AddNumberToObject(j, "classes", (double)er.classes);
     cJSON_AddNumberToObject(j, "saturate_s", er.seconds);
     cJSON_AddNumberToObject(j, "extract_s", t_extract);
+    cJSON_AddStringToObject(j, "extraction", how_x);
+    cJSON_AddNumberToObject(j, "greedy_extract_s", t_greedy);
+    if (isfinite(greedy_dag)) cJSON_AddNumberToObject(j, "greedy_dag_cost_us", greedy_dag * 1e6);
+    if (use_ilp) {
+      cJSON_AddNumberToObject(j, "ilp_extract_s", t_ilp);
+      if (ilp == AX_EG_ILP_OPTIMAL) cJSON_AddNumberToObject(j, "ilp_dag_cost_us", ilp_dag * 1e6);
+      cJSON_AddStringToObject(j, "ilp_status", ax_eg_ilp_status_name(ilp));
+      cJSON_AddNumberToObject(j, "ilp_variables", (double)ilp_vars);
+      cJSON_AddNumberToObject(j, "ilp_constraints", (double)ilp_rows);
+    }
+    if (isfinite(programs)) cJSON_AddNumberToObject(j, "programs", programs);
+    else cJSON_AddStringToObject(j, "programs", "unbounded");
     cJSON_AddNumberToObject(j, "cost_before_us", before_s * 1e6);
     if (q) cJSON_AddNumberToObject(j, "cost_after_us", after_s * 1e6);
-    cJSON_AddStringToObject(j, "equivalence", eq != 0 ? "not established"
+    cJSON_AddStringToObject(j, "equivalence", dry ? "not checked (--dry-run)" : eq != 0 ? "not established"
                                               : how == AX_EQUIV_SQRT_LAW ? "equivalent in doubles (a square-root law)"
                                                                          : "equivalent");
-    if (status == 0) cJSON_AddStringToObject(j, "output", output);
+    if (status == 0 && !dry) cJSON_AddStringToObject(j, "output", output);
     cJSON *un = cJSON_AddArrayToObject(j, "untranslated");
     for (const char *s = untr_t; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] != 0)) {
       char line[1024];
@@ -312,6 +486,29 @@ int ax_cmd_optimize(int argc, char **argv) {
       cJSON_AddNumberToObject(r, "merges", (double)er.rules[i].applied);
       cJSON_AddItemToArray(app, r);
     }
+    if (explain && ex.ok) {
+      char why[256];
+      AxCache *cache = ax_cache_open(NULL, &vo, solver, why, sizeof why);
+      cJSON_AddBoolToObject(j, "explanation_replayed", ex.replay == 0);
+      cJSON *xs = cJSON_AddArrayToObject(j, "explanation");
+      for (size_t k = 0; k < ex.x.n; k++) {
+        const AxEgStep *st = &ex.x.steps[k];
+        StepInfo si;
+        step_info(&si, st, &g.rules, cache, eg, &L, a);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "rule", si.rule);
+        cJSON_AddStringToObject(r, "at", si.at);
+        cJSON_AddStringToObject(r, "key", si.key);
+        cJSON_AddStringToObject(r, "direction", si.dir);
+        if (si.output) cJSON_AddStringToObject(r, "output", si.output);
+        cJSON *pa = cJSON_AddArrayToObject(r, "path");
+        for (uint32_t lv = 0; lv < st->depth; lv++) cJSON_AddItemToArray(pa, cJSON_CreateNumber(st->path[lv]));
+        cJSON_AddStringToObject(r, "before", si.before);
+        cJSON_AddStringToObject(r, "after", si.after);
+        cJSON_AddItemToArray(xs, r);
+      }
+      ax_cache_close(cache);
+    }
     char *s = cJSON_Print(j);
     printf("%s\n", s);
     free(s);
@@ -324,6 +521,11 @@ int ax_cmd_optimize(int argc, char **argv) {
            g.nuntranslated);
     printf("e-graph: %zu -> %zu e-nodes, %zu classes, %zu iterations, %s, %.3f s; extraction %.3f s\n",
            nodes0, er.nodes, er.classes, er.iterations, ax_eg_stop_name(er.stop), er.seconds, t_extract);
+    if (use_ilp)
+      printf("extraction: %s; ILP %s, %zu variables, %zu constraints\n", how_x, ax_eg_ilp_status_name(ilp),
+             ilp_vars, ilp_rows);
+    if (isfinite(programs)) printf("programs represented: %.6g\n", programs);
+    else printf("programs represented: unbounded (a cycle)\n");
     for (size_t i = 0; i < g.rules.n; i++)
       if (er.rules[i].applied)
         printf("  applied %s (%s): %zu merges\n", g.rules.rw[i].name, g.rules.origin[i], er.rules[i].applied);
@@ -333,10 +535,31 @@ int ax_cmd_optimize(int argc, char **argv) {
     if (q)
       printf("modelled cost (%s): %.4f us -> %.4f us\n", target->name, before_s * 1e6,
              after_s * 1e6);
-    if (status == 0)
+    if (status == 0 && !dry)
       printf("equivalent to the input (axle equiv, delta 2^-30); written to %s\n", output);
+    if (dry) printf("--dry-run: not checked, nothing written\n");
+  }
+  if (explain && extracted && !ex.ok)
+    fprintf(stderr, "axle: warning: optimize: the explanation is longer than %d steps; not printed\n",
+            MAX_STEPS);
+  if (explain && ex.ok && ex.replay)
+    fprintf(stderr, "axle: error: optimize: internal error: the explanation does not replay to the "
+                    "output (%s %zu)\n", ex.replay <= ex.x.n ? "step" : "after step", ex.replay <= ex.x.n ? ex.replay : ex.x.n);
+  if (explain && ex.ok && !json) {
+    char why[256];
+    AxCache *cache = ax_cache_open(NULL, &vo, solver, why, sizeof why);
+    printf("explanation: %zu step%s from the input to the output%s\n", ex.x.n, ex.x.n == 1 ? "" : "s",
+           ex.replay ? "" : " (replayed: the steps give the output)");
+    for (size_t k = 0; k < ex.x.n; k++) {
+      StepInfo si;
+      step_info(&si, &ex.x.steps[k], &g.rules, cache, eg, &L, a);
+      printf("  %zu. %s (%s, %s, key %s)%s%s:\n       %s\n    => %s\n", k + 1, si.rule, si.at, si.dir,
+             si.key, si.output ? " in " : "", si.output ? si.output : "", si.before, si.after);
+    }
+    ax_cache_close(cache);
   }
   free(text);
+  free(hlo_text);
   ax_eg_report_free(&er);
   ax_eg_free(eg);
   ax_eq_lang_free(&L);

@@ -50,6 +50,15 @@ struct AxEgraph {
   AxEgId *kbuf;                  /* canonical children of the node being added or looked up */
   uint32_t capkbuf;
   uint64_t version;
+  /* Explanations (off unless ax_eg_explain_enable): per id, the e-node exactly as it was
+   * added (children as given, never canonicalized), an exact-content table of those, and
+   * the proof forest: an edge from each id to `pnext` with its justification. */
+  bool explain;
+  AxEgNode *orig;
+  AxEgId *pnext;
+  AxEgJust *pjust;
+  uint32_t *xslots;
+  size_t nxslots, nxused;
 };
 
 static void push(Ids *s, uint32_t x) {
@@ -186,6 +195,10 @@ void ax_eg_free(AxEgraph *g) {
   free(g->todo.v);
   free(g->touched.v);
   free(g->kbuf);
+  free(g->orig);
+  free(g->pnext);
+  free(g->pjust);
+  free(g->xslots);
   ax_arena_free(g->arena);
   free(g);
 }
@@ -210,9 +223,19 @@ static AxEgId new_class(AxEgraph *g) {
     g->cnodes = ax_xrealloc(g->cnodes, cap * sizeof *g->cnodes);
     g->cparents = ax_xrealloc(g->cparents, cap * sizeof *g->cparents);
     if (g->has_an) g->data = ax_xrealloc(g->data, (size_t)cap * g->an.size);
+    if (g->explain) {
+      g->orig = ax_xrealloc(g->orig, cap * sizeof *g->orig);
+      g->pnext = ax_xrealloc(g->pnext, cap * sizeof *g->pnext);
+      g->pjust = ax_xrealloc(g->pjust, cap * sizeof *g->pjust);
+    }
     g->capids = cap;
   }
   AxEgId id = g->nids++;
+  if (g->explain) {
+    g->orig[id] = (AxEgNode){0};
+    g->pnext[id] = AX_EG_NONE;
+    g->pjust[id] = (AxEgJust){0};
+  }
   g->parent[id] = id;
   g->usize[id] = 1;
   g->cnodes[id] = (Ids){0};
@@ -245,15 +268,124 @@ AxEgId ax_eg_lookup(AxEgraph *g, const AxEgNode *n) {
   return s == EMPTY ? AX_EG_NONE : ax_eg_find(g, g->nodes[s].cls);
 }
 
-AxEgId ax_eg_add(AxEgraph *g, const AxEgNode *node) {
+/* ---- exact e-nodes and the proof forest (explanations) ------------------------------ */
+
+/* The id whose e-node was added exactly as (op, attrs, kids), or EMPTY. */
+static uint32_t xprobe(const AxEgraph *g, const AxEgNode *n) {
+  size_t mask = g->nxslots - 1;
+  for (size_t i = hash_of(n->op, n->nattrs, n->attrs, n->nkids, n->kids) & mask;;
+       i = (i + 1) & mask) {
+    uint32_t s = g->xslots[i];
+    if (s == EMPTY) return EMPTY;
+    if (same(&g->orig[s], n->op, n->nattrs, n->attrs, n->nkids, n->kids)) return s;
+  }
+}
+
+static void xplace(AxEgraph *g, AxEgId id) {
+  const AxEgNode *n = &g->orig[id];
+  size_t mask = g->nxslots - 1;
+  size_t i = hash_of(n->op, n->nattrs, n->attrs, n->nkids, n->kids) & mask;
+  while (g->xslots[i] != EMPTY) i = (i + 1) & mask;
+  g->xslots[i] = id;
+  g->nxused++;
+}
+
+/* Records id's exact e-node (attrs and kids copied into the arena) in the exact table. */
+static void xinsert(AxEgraph *g, AxEgId id, const AxEgNode *n) {
+  int64_t *attrs = NULL;
+  AxEgId *kids = NULL;
+  if (n->nattrs) {
+    attrs = ax_arena_alloc(g->arena, n->nattrs * sizeof *attrs);
+    memcpy(attrs, n->attrs, n->nattrs * sizeof *attrs);
+  }
+  if (n->nkids) {
+    kids = ax_arena_alloc(g->arena, n->nkids * sizeof *kids);
+    memcpy(kids, n->kids, n->nkids * sizeof *kids);
+  }
+  g->orig[id] = (AxEgNode){n->op, n->nattrs, n->nkids, attrs, kids};
+  if ((g->nxused + 1) * 4 > g->nxslots * 3) {
+    uint32_t *old = g->xslots;
+    size_t nold = g->nxslots;
+    g->nxslots = nold ? nold * 2 : 64;
+    g->xslots = ax_xmalloc(g->nxslots * sizeof *g->xslots);
+    memset(g->xslots, 0xff, g->nxslots * sizeof *g->xslots);
+    g->nxused = 0;
+    for (size_t i = 0; i < nold; i++)
+      if (old[i] != EMPTY) xplace(g, old[i]);
+    free(old);
+  }
+  xplace(g, id);
+}
+
+/* Makes x the root of its proof tree by reversing the edges on its way to the old root;
+ * a reversed edge is traversed against the rule's direction. */
+static void reroot(AxEgraph *g, AxEgId x) {
+  AxEgId prev = AX_EG_NONE;
+  AxEgJust pj = {0};
+  while (x != AX_EG_NONE) {
+    AxEgId next = g->pnext[x];
+    AxEgJust j = g->pjust[x];
+    g->pnext[x] = prev;
+    pj.forward = !pj.forward;
+    g->pjust[x] = pj;
+    prev = x;
+    pj = j;
+    x = next;
+  }
+}
+
+/* The proof forest edge a -> b for a union of their classes (raw ids: what was merged,
+ * not the roots). Called before the union-find link, while a and b are in two trees. */
+static void proof_edge(AxEgraph *g, AxEgId a, AxEgId b, AxEgJust j) {
+  reroot(g, a);
+  j.forward = true;
+  g->pnext[a] = b;
+  g->pjust[a] = j;
+}
+
+static AxEgId unite(AxEgraph *g, AxEgId a, AxEgId b, AxEgJust j);
+
+void ax_eg_explain_enable(AxEgraph *g) {
+  AX_ASSERT(g->nids == 0 && !g->explain);   /* every id must have its exact e-node */
+  g->explain = true;
+}
+
+bool ax_eg_explaining(const AxEgraph *g) { return g->explain; }
+
+/* Adds e-node n; *exact receives the id whose e-node is exactly n (explaining) or the class. */
+static AxEgId add(AxEgraph *g, const AxEgNode *node, AxEgId *exact) {
   /* A copy: node may be one the graph handed out, inside the table that grows below. */
   AxEgNode copy = *node;
   const AxEgNode *n = &copy;
+  if (g->explain) {
+    uint32_t e = g->nxslots ? xprobe(g, n) : EMPTY;
+    if (e != EMPTY) {
+      *exact = e;
+      return ax_eg_find(g, e);
+    }
+  }
   const AxEgId *kids = canon_kids(g, n);
   uint32_t s = probe(g, n->op, n->nattrs, n->attrs, n->nkids, kids);
-  if (s != EMPTY) return ax_eg_find(g, g->nodes[s].cls);
-  if (g->nnodes >= MAX_IDS || g->nids >= MAX_IDS) return AX_EG_NONE;
+  if (s != EMPTY && !g->explain) return *exact = ax_eg_find(g, g->nodes[s].cls);
+  if (g->nnodes >= MAX_IDS || g->nids >= MAX_IDS) return *exact = AX_EG_NONE;
+  if (s != EMPTY) {
+    /* Explaining: the same e-node up to equal children exists. A new id stands for this
+     * exact one, merged into that class by congruence; the graph's e-nodes and classes
+     * stay as they were (the merge is not counted as a change). */
+    AxEgId id = new_class(g);
+    xinsert(g, id, n);
+    AxEgId c = ax_eg_find(g, g->nodes[s].cls);
+    if (g->has_an) memcpy(data_at(g, id), data_at(g, c), g->an.size);
+    uint64_t v = g->version;
+    AxEgJust j = {.kind = AX_EG_BY_CONGRUENCE};
+    unite(g, id, g->nodes[s].cls, j);
+    g->version = v;
+    *exact = id;
+    return ax_eg_find(g, id);
+  }
   AxEgId id = new_class(g);
+  if (g->explain) xinsert(g, id, n);
+  kids = canon_kids(g, n);   /* kbuf again: xinsert does not touch it, but stay safe */
   if (g->nnodes == g->capnodes) {
     g->capnodes = g->capnodes ? g->capnodes * 2 : 64;
     g->nodes = ax_xrealloc(g->nodes, g->capnodes * sizeof *g->nodes);
@@ -280,7 +412,30 @@ AxEgId ax_eg_add(AxEgraph *g, const AxEgNode *node) {
     g->an.make(g->an.ctx, g, &g->nodes[idx].n, data_at(g, id));
     if (g->an.modify) g->an.modify(g->an.ctx, g, id);
   }
+  *exact = id;
   return ax_eg_find(g, id);
+}
+
+AxEgId ax_eg_add(AxEgraph *g, const AxEgNode *n) {
+  AxEgId exact;
+  return add(g, n, &exact);
+}
+
+AxEgId ax_eg_add_exact(AxEgraph *g, const AxEgNode *n) {
+  AxEgId exact;
+  add(g, n, &exact);
+  return exact;
+}
+
+const AxEgNode *ax_eg_exact_node(const AxEgraph *g, AxEgId id) {
+  AX_ASSERT(g->explain && id < g->nids);
+  return &g->orig[id];
+}
+
+AxEgId ax_eg_proof_next(const AxEgraph *g, AxEgId id, AxEgJust *j) {
+  AX_ASSERT(g->explain && id < g->nids);
+  *j = g->pjust[id];
+  return g->pnext[id];
 }
 
 AxEgId ax_eg_add_op(AxEgraph *g, uint32_t op, uint32_t nattrs, const int64_t *attrs,
@@ -289,7 +444,8 @@ AxEgId ax_eg_add_op(AxEgraph *g, uint32_t op, uint32_t nattrs, const int64_t *at
   return ax_eg_add(g, &n);
 }
 
-AxEgId ax_eg_add_term(AxEgraph *g, const AxEgTerm *t) {
+/* Adds every entry of t; returns the root's class, or its exact id when `exact`. */
+static AxEgId add_term(AxEgraph *g, const AxEgTerm *t, bool exact) {
   if (t->n == 0) return AX_EG_NONE;
   AxEgId *cls = ax_xmalloc(t->n * sizeof *cls);
   AxEgId *kids = NULL;
@@ -305,15 +461,32 @@ AxEgId ax_eg_add_term(AxEgraph *g, const AxEgTerm *t) {
       AX_ASSERT(n->kids[k] < i);   /* children come first */
       kids[k] = cls[n->kids[k]];
     }
-    r = cls[i] = ax_eg_add_op(g, n->op, n->nattrs, n->attrs, n->nkids, kids);
-    if (r == AX_EG_NONE) break;
+    AxEgNode e = {n->op, n->nattrs, n->nkids, n->attrs, kids};
+    AxEgId c = add(g, &e, &cls[i]);
+    r = exact ? cls[i] : c;
+    if (c == AX_EG_NONE) {
+      r = AX_EG_NONE;
+      break;
+    }
   }
   free(kids);
   free(cls);
   return r;
 }
 
+AxEgId ax_eg_add_term(AxEgraph *g, const AxEgTerm *t) { return add_term(g, t, false); }
+AxEgId ax_eg_add_term_exact(AxEgraph *g, const AxEgTerm *t) { return add_term(g, t, true); }
+
 AxEgId ax_eg_union(AxEgraph *g, AxEgId a, AxEgId b) {
+  return unite(g, a, b, (AxEgJust){.kind = AX_EG_BY_CALLER});
+}
+
+AxEgId ax_eg_union_by(AxEgraph *g, AxEgId a, AxEgId b, const void *rule) {
+  return unite(g, a, b, (AxEgJust){.kind = AX_EG_BY_RULE, .rule = rule});
+}
+
+static AxEgId unite(AxEgraph *g, AxEgId a, AxEgId b, AxEgJust j) {
+  if (g->explain && ax_eg_find(g, a) != ax_eg_find(g, b)) proof_edge(g, a, b, j);
   a = ax_eg_find(g, a);
   b = ax_eg_find(g, b);
   if (a == b) return a;
@@ -369,7 +542,7 @@ static size_t repair(AxEgraph *g, AxEgId c) {
     g->live--;
     push(&g->touched, g->nodes[p].cls);
     if (ax_eg_find(g, g->nodes[p].cls) != ax_eg_find(g, g->nodes[q].cls)) {
-      ax_eg_union(g, g->nodes[p].cls, g->nodes[q].cls);
+      unite(g, g->nodes[p].cls, g->nodes[q].cls, (AxEgJust){.kind = AX_EG_BY_CONGRUENCE});
       unions++;
     }
   }

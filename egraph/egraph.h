@@ -110,6 +110,39 @@ typedef struct AxEgTerm {
  * id space is exhausted, or t is empty). */
 AxEgId ax_eg_add_term(AxEgraph *g, const AxEgTerm *t);
 
+/* ---- explanations (egg's proof forest, Willsey et al. §"explanations"; docs/egraph.md) ----
+ *
+ * With explanations on, every id stands for one e-node exactly as it was added (children as
+ * given, not canonicalized), so each id denotes one finite term; an e-node equal to an
+ * existing one only up to equal children gets its own id, merged by congruence. Every union
+ * adds an edge between the two ids it merged to a spanning forest of the classes, with its
+ * justification: a rewrite (between the ids of lhs[σ] and rhs[σ]), congruence (two e-nodes of
+ * one operator with pairwise equal children), or the caller (ax_eg_union). egraph/explain.h
+ * turns a path in that forest into rewrite steps. Costs: an exact-content table and one
+ * exact e-node per id; the e-graph's classes, e-nodes and saturation are the same. */
+typedef enum { AX_EG_BY_CALLER, AX_EG_BY_CONGRUENCE, AX_EG_BY_RULE } AxEgBy;
+typedef struct AxEgJust {
+  AxEgBy kind;
+  const void *rule;       /* AX_EG_BY_RULE: the rewrite (the caller's, borrowed) */
+  bool forward;           /* the edge traversed from lhs[σ] to rhs[σ] */
+} AxEgJust;
+
+/* Turns explanations on; only on an empty graph. */
+void ax_eg_explain_enable(AxEgraph *g);
+bool ax_eg_explaining(const AxEgraph *g);
+/* As ax_eg_add, but returns the id whose exact e-node is n (not its class's root) when
+ * explaining; the class otherwise. */
+AxEgId ax_eg_add_exact(AxEgraph *g, const AxEgNode *n);
+/* As ax_eg_add_term, returning the exact id of the root (see ax_eg_add_exact). */
+AxEgId ax_eg_add_term_exact(AxEgraph *g, const AxEgTerm *t);
+/* As ax_eg_union, justified by `rule` (a rewrite: a and b are the exact ids of its two
+ * sides instantiated, a the left). */
+AxEgId ax_eg_union_by(AxEgraph *g, AxEgId a, AxEgId b, const void *rule);
+/* The exact e-node of id (explaining only; borrowed, valid while the graph lives). */
+const AxEgNode *ax_eg_exact_node(const AxEgraph *g, AxEgId id);
+/* id's edge in the proof forest: the id it leads to (AX_EG_NONE at a tree's root) and *j. */
+AxEgId ax_eg_proof_next(const AxEgraph *g, AxEgId id, AxEgJust *j);
+
 /* Checks every invariant above by brute force over the whole graph (tests, debugging).
  * Returns true when all hold; otherwise false and the first violation in msg (size n). */
 bool ax_eg_check(AxEgraph *g, char *msg, size_t n);

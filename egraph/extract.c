@@ -58,10 +58,15 @@ typedef struct Frame {
 } Frame;
 
 bool ax_eg_extractor_term(const AxEgExtractor *x, AxEgId c, AxArena *a, AxEgTerm *t) {
+  return ax_eg_term_of_choice(x->g, x->best, c, a, t);
+}
+
+bool ax_eg_term_of_choice(AxEgraph *g, const AxEgNode *const *best, AxEgId c, AxArena *a,
+                          AxEgTerm *t) {
   *t = (AxEgTerm){0};
-  c = ax_eg_find(x->g, c);
-  if (!x->best[c]) return false;
-  size_t ids = ax_eg_nids(x->g);
+  c = ax_eg_find(g, c);
+  if (!best[c]) return false;
+  size_t ids = ax_eg_nids(g);
   uint32_t *at = ax_xmalloc((ids + 1) * sizeof *at);   /* class -> term index */
   memset(at, 0xff, (ids + 1) * sizeof *at);
   Frame *st = ax_xmalloc((ids + 1) * sizeof *st);      /* a path visits a class once */
@@ -71,7 +76,8 @@ bool ax_eg_extractor_term(const AxEgExtractor *x, AxEgId c, AxArena *a, AxEgTerm
   /* Post-order without recursion: a deep term must not overflow the C stack. */
   while (sp) {
     Frame *f = &st[sp - 1];
-    const AxEgNode *e = x->best[f->c];
+    const AxEgNode *e = best[f->c];
+    AX_ASSERT(e);                    /* a chosen e-node's children are chosen */
     if (f->next < e->nkids) {
       AxEgId k = e->kids[f->next++];
       if (at[k] == UINT32_MAX) st[sp++] = (Frame){k, 0};
@@ -103,4 +109,63 @@ bool ax_eg_extract(AxEgraph *g, AxEgId c, AxEgCost *cost, void *ctx, AxArena *a,
   if (total) *total = ax_eg_extractor_cost(x, c);
   ax_eg_extractor_free(x);
   return ok;
+}
+
+double ax_eg_count_terms(AxEgraph *g, AxEgId c) {
+  AX_ASSERT(ax_eg_is_clean(g));
+  size_t ids = ax_eg_nids(g);
+  c = ax_eg_find(g, c);
+  double *n = ax_xcalloc(ids + 1, sizeof *n);
+  /* Jacobi-style rounds from 0: without a cycle every count is final after as many rounds
+   * as the longest path has classes (at most the number of classes). A count still
+   * changing in the round after that is on or above a productive cycle: unbounded. */
+  size_t roots = ax_eg_nclasses(g);
+  bool changed = true, c_changed = false;
+  for (size_t round = 0; changed && round <= roots + 1; round++) {
+    changed = c_changed = false;
+    for (AxEgId k = 0; k < ids; k++) {
+      if (ax_eg_find(g, k) != k) continue;
+      double s = 0;
+      size_t nn = ax_eg_class_size(g, k);
+      for (size_t i = 0; i < nn; i++) {
+        const AxEgNode *e = ax_eg_class_node(g, k, i);
+        double p = 1;
+        for (uint32_t j = 0; j < e->nkids && p > 0; j++) p *= n[e->kids[j]];
+        s += p;
+      }
+      if (s > 1e300) s = INFINITY;
+      if (s != n[k]) {
+        n[k] = s;
+        changed = true;
+        c_changed |= k == c;
+      }
+    }
+  }
+  double r = changed && c_changed ? INFINITY : n[c];
+  free(n);
+  return r;
+}
+
+double ax_eg_extractor_dag_cost(const AxEgExtractor *x, AxEgId c, AxEgCost *cost, void *ctx) {
+  c = ax_eg_find(x->g, c);
+  if (!x->best[c]) return INFINITY;
+  size_t ids = ax_eg_nids(x->g);
+  bool *seen = ax_xcalloc(ids + 1, sizeof *seen);
+  AxEgId *todo = ax_xmalloc((ids + 1) * sizeof *todo);
+  size_t n = 0;
+  double s = 0;
+  seen[c] = true;
+  todo[n++] = c;
+  while (n) {
+    const AxEgNode *e = x->best[todo[--n]];
+    s += cost(ctx, e);
+    for (uint32_t k = 0; k < e->nkids; k++)
+      if (!seen[e->kids[k]]) {
+        seen[e->kids[k]] = true;
+        todo[n++] = e->kids[k];
+      }
+  }
+  free(todo);
+  free(seen);
+  return s;
 }

@@ -30,6 +30,22 @@ double ax_eg_extractor_cost(const AxEgExtractor *x, AxEgId c);
  * subterms appear once). False, *t empty, when c has no finite term. */
 bool ax_eg_extractor_term(const AxEgExtractor *x, AxEgId c, AxArena *a, AxEgTerm *t);
 
+/* The cost of the cheapest term of class c as a DAG: the e-nodes it chose, each once (what
+ * a program computing the term once per class pays). cost as given to ax_eg_extractor_new. */
+double ax_eg_extractor_dag_cost(const AxEgExtractor *x, AxEgId c, AxEgCost *cost, void *ctx);
+
+/* The term that choosing e-node best[c'] in every root class c' gives for class c (best
+ * borrowed, indexed by root id; the choices reachable from c must be acyclic and their
+ * children chosen), shared subterms once, into *t in arena a. False, *t empty, when
+ * best[c] is NULL. */
+bool ax_eg_term_of_choice(AxEgraph *g, const AxEgNode *const *best, AxEgId c, AxArena *a,
+                          AxEgTerm *t);
+
+/* How many terms (trees) class c of the rebuilt graph g represents: the sum over its
+ * e-nodes of the product of their children's counts. INFINITY when a cycle makes it
+ * unbounded or it exceeds 1e300 (a double: exact up to 2^53, then approximate). */
+double ax_eg_count_terms(AxEgraph *g, AxEgId c);
+
 /* One-shot: the extractor for g, the term of c, its cost in *total (NULL allowed). */
 bool ax_eg_extract(AxEgraph *g, AxEgId c, AxEgCost *cost, void *ctx, AxArena *a, AxEgTerm *t,
                    double *total);

@@ -227,10 +227,12 @@ void ax_eg_matches_free(AxEgMatches *m) {
 
 /* ---- instantiation and rewrites ----------------------------------------------------- */
 
-AxEgId ax_eg_instantiate(AxEgraph *g, const AxEgPat *p, const AxEgSubst *s) {
+/* p under s; the exact id of the result when the graph explains (egraph.h), so that the id
+ * denotes p instantiated with the bound ids' terms; a class otherwise. */
+static AxEgId inst(AxEgraph *g, const AxEgPat *p, const AxEgSubst *s) {
   if (p->var) {
     AX_ASSERT(p->v < s->nvars && s->cls[p->v] != AX_EG_NONE);
-    return ax_eg_find(g, s->cls[p->v]);
+    return ax_eg_explaining(g) ? s->cls[p->v] : ax_eg_find(g, s->cls[p->v]);
   }
   AxEgId kl[8];
   int64_t al[8];
@@ -243,12 +245,18 @@ AxEgId ax_eg_instantiate(AxEgraph *g, const AxEgPat *p, const AxEgSubst *s) {
     attrs[i] = a->var ? s->val[a->v] : a->value;
   }
   for (uint32_t i = 0; i < p->nkids; i++)
-    if ((kids[i] = ax_eg_instantiate(g, p->kids[i], s)) == AX_EG_NONE) goto out;
-  r = ax_eg_add_op(g, p->op, p->nattrs, attrs, p->nkids, kids);
+    if ((kids[i] = inst(g, p->kids[i], s)) == AX_EG_NONE) goto out;
+  AxEgNode n = {p->op, p->nattrs, p->nkids, attrs, kids};
+  r = ax_eg_add_exact(g, &n);
 out:
   if (kids != kl) free(kids);
   if (attrs != al) free(attrs);
   return r;
+}
+
+AxEgId ax_eg_instantiate(AxEgraph *g, const AxEgPat *p, const AxEgSubst *s) {
+  AxEgId r = inst(g, p, s);
+  return r == AX_EG_NONE ? r : ax_eg_find(g, r);
 }
 
 /* Variable kinds seen in p: 1 class, 2 attribute, per variable; false on a clash, a
@@ -305,9 +313,17 @@ bool ax_eg_rewrite_check(const AxEgRewrite *rw, char *msg, size_t n) {
 
 int ax_eg_apply(AxEgraph *g, const AxEgRewrite *rw, AxEgId root, const AxEgSubst *s) {
   if (rw->cond && !rw->cond(rw->ctx, g, root, s)) return 0;
-  AxEgId r = rw->rhs ? ax_eg_instantiate(g, rw->rhs, s) : rw->apply(rw->ctx, g, root, s);
+  AxEgId r = rw->rhs ? inst(g, rw->rhs, s) : rw->apply(rw->ctx, g, root, s);
   if (r == AX_EG_NONE) return rw->rhs ? -1 : 0;
   if (ax_eg_find(g, r) == ax_eg_find(g, root)) return 0;
-  ax_eg_union(g, r, root);
+  if (!ax_eg_explaining(g)) {
+    ax_eg_union(g, r, root);
+    return 1;
+  }
+  /* The justified union is between lhs[σ] and rhs[σ] exactly; lhs[σ] is in root's class up
+   * to congruence (now, or after the rebuild when the hashcons is stale mid-iteration). */
+  AxEgId l = inst(g, rw->lhs, s);
+  if (l == AX_EG_NONE) return -1;
+  ax_eg_union_by(g, l, r, rw);
   return 1;
 }

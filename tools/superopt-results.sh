@@ -119,5 +119,10 @@ done
     echo
     python3 tools/superopt-families.py --render docs/data/superopt-families.tsv
   fi
+  # the figures of `axle optimize` (tools/optimize-figures.sh), kept across regenerations
+  if [ -s docs/data/optimize-figures.md ]; then
+    echo
+    cat docs/data/optimize-figures.md
+  fi
 } >"$out"
 echo "wrote $out" >&2

@@ -214,6 +214,9 @@ double ax_eq_cost(void *ctx, const AxEgNode *n) {
     }
   }
   ax_arena_free(a);
+  /* a layout operator the model prices at nothing (a reshape is a view) still costs a
+   * nanosecond: extraction needs positive costs, or a cycle of free e-nodes could be chosen */
+  if (cost < 1e-9) cost = 1e-9;
   return cost;
 }
 
@@ -342,4 +345,42 @@ void ax_eq_print_program(FILE *out, const AxEqLang *L, const char *name, const A
   free(is_out);
   free(p.name);
   ax_arena_free(a);
+}
+
+static void expr(FILE *out, const AxEqLang *L, const AxEgTerm *t, size_t i) {
+  const AxEgNode *n = &t->nodes[i];
+  if (n->op == AX_OP_INPUT) {
+    fputs(L->prog->tensors[L->inputs[n->attrs[0]]].name, out);
+    return;
+  }
+  if (n->op == AX_OP_CONSTANT) {
+    literal(out, n->attrs[0], n->attrs[1]);
+    return;
+  }
+  if (n->op == AX_EQ_TUPLE) {
+    fputc('(', out);
+    for (uint32_t j = 0; j < n->nkids; j++) {
+      if (j) fputs(", ", out);
+      expr(out, L, t, n->kids[j]);
+    }
+    fputc(')', out);
+    return;
+  }
+  AxTAttrs at;
+  ax_eq_attrs_decode(n, &at);
+  const AxOpSpec *spec = ax_op_spec((AxOp)n->op);
+  fprintf(out, "%s(", ax_op_pname((AxOp)n->op));
+  for (uint32_t j = 0; j < n->nkids; j++) {
+    if (j) fputs(", ", out);
+    expr(out, L, t, n->kids[j]);
+  }
+  if (spec->tattrs & AX_TA_SHAPE) fputs(", ", out), shape_list(out, &at.shape);
+  if ((spec->tattrs & AX_TA_AXIS) && at.axis_set) fprintf(out, ", axis = %d", at.axis);
+  if ((spec->tattrs & AX_TA_TO) && at.to > 0) fprintf(out, ", to = %lld", (long long)at.to);
+  if ((spec->tattrs & AX_TA_TIMES) && at.times > 0) fprintf(out, ", times = %lld", (long long)at.times);
+  fputc(')', out);
+}
+
+void ax_eq_print_expr(FILE *out, const AxEqLang *L, const AxEgTerm *t) {
+  expr(out, L, t, t->n - 1);
 }

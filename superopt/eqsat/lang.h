@@ -65,4 +65,9 @@ double ax_eq_cost(void *ctx, const AxEgNode *n);
  * inputs as declared, one `let` per operator, the outputs under their names. */
 void ax_eq_print_program(FILE *out, const AxEqLang *L, const char *name, const AxEgTerm *t);
 
+/* Prints term t (root last; a subterm of a program, the tuple included) as one expression
+ * in the language's syntax: inputs by name, literals as numbers, operators as calls with
+ * their attributes (`sum(mul(A, C), axis = 1)`); a tuple as `(O1, O2)`. */
+void ax_eq_print_expr(FILE *out, const AxEqLang *L, const AxEgTerm *t);
+
 #endif

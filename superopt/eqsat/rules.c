@@ -440,12 +440,17 @@ static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
   return ok;
 }
 
-static void push(AxEqRules *rs, const AxEgRewrite *rw, const char *where) {
+static void push(AxEqRules *rs, const AxEgRewrite *rw, const char *where, const AxBlock *rule,
+                 bool reversed) {
   if (rs->n == rs->cap) {
     rs->cap = rs->cap * 2 + 16;
     rs->rw = ax_xrealloc(rs->rw, rs->cap * sizeof *rs->rw);
     rs->origin = ax_xrealloc(rs->origin, rs->cap * sizeof *rs->origin);
+    rs->block = ax_xrealloc(rs->block, rs->cap * sizeof *rs->block);
+    rs->reversed = ax_xrealloc(rs->reversed, rs->cap * sizeof *rs->reversed);
   }
+  rs->block[rs->n] = rule;
+  rs->reversed[rs->n] = reversed;
   rs->rw[rs->n] = *rw;
   rs->origin[rs->n++] = ax_arena_strdup(rs->a, where);
 }
@@ -516,7 +521,7 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
     };
     char msg[128];
     if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
-    push(rs, &rw, where);
+    push(rs, &rw, where, rule, dir == 1);
     added++;
   }
   if (!added) *why = "neither side binds every variable of the other";
@@ -526,6 +531,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
 void ax_eq_rules_free(AxEqRules *rs) {
   free(rs->rw);
   free(rs->origin);
+  free(rs->block);
+  free(rs->reversed);
   if (rs->a) ax_arena_free(rs->a);
   memset(rs, 0, sizeof *rs);
 }

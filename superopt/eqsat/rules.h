@@ -30,6 +30,8 @@ typedef struct AxEqRules {
   AxArena *a;                /* owns patterns, conditions and names (made at first add) */
   AxEgRewrite *rw;           /* n rewrites, owned */
   const char **origin;       /* per rewrite: "FILE:LINE" of its rule */
+  const AxBlock **block;     /* per rewrite: its rule (borrowed, as given to ax_eq_rules_add) */
+  bool *reversed;            /* per rewrite: the rule's rhs => lhs */
   size_t n, cap;
   size_t refused_rank;       /* matches refused: a binding outside the proof's ranks */
   size_t refused_require;    /* matches refused: a require false or not decidable */

@@ -84,6 +84,91 @@ check "json: counts and stop reason" \
 check "json: applied rules listed" jqt '[.applied[].rule] | index("distrib") != null' "$tmp/j"
 check "json: second run from the cache" jqt '.results_cached == .results' "$tmp/j"
 
+# --- --explain: the chain of proved rules, in order, each with its file:line and key ---
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/out3.axl" --explain --format json >"$tmp/jx" 2>/dev/null
+check "explain: exit 0" [ $? -eq 0 ]
+check "explain: x * 1, then distributivity, with their lines" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["mul_one@ew.axl:2", "distrib@ew.axl:11"]' "$tmp/jx"
+check "explain: each step applied lhs => rhs, in output O" \
+  jqt 'all(.explanation[]; .direction == "lhs => rhs" and .output == "O")' "$tmp/jx"
+check "explain: the subterms rewritten" \
+  jqt '.explanation[1].before == "add(mul(A, C), mul(B, C))" and .explanation[1].after == "mul(add(A, B), C)"' "$tmp/jx"
+check "explain: the steps replayed on the input give the output" jqt '.explanation_replayed == true' "$tmp/jx"
+for key in $(jq -r '.explanation[].key' "$tmp/jx"); do
+  check "explain: key $key names an entry of the verify cache" \
+    bash -c '[ -n "$(find "$0" -name "$1.json")" ]' "$XDG_CACHE_HOME/axle" "$key"
+done
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/p.axl" --output "$tmp/out4.axl" --explain >"$tmp/ox" 2>/dev/null
+check "explain, text: two steps, replayed" has "$tmp/ox" "^explanation: 2 steps from the input to the output (replayed: the steps give the output)"
+check "explain, text: a step" has "$tmp/ox" "^  2\. distrib (.*/ew.axl:11, lhs => rhs, key [0-9a-f]\{16\}) in O:"
+check "explain: the output is the one written without it" cmp -s "$tmp/out3.axl" "$tmp/out.axl"
+
+# --- .hlo in, .hlo out: the optimized module re-imports and is equivalent ---
+cat > "$tmp/m.hlo" <<'HLO'
+HloModule jit_f, entry_computation_layout={(f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0})->f32[4,8]{1,0}}
+
+ENTRY main.9 {
+  Arg_0.1 = f32[4,8]{1,0} parameter(0)
+  Arg_1.2 = f32[4,8]{1,0} parameter(1)
+  Arg_2.3 = f32[4,8]{1,0} parameter(2)
+  multiply.4 = f32[4,8]{1,0} multiply(Arg_0.1, Arg_2.3)
+  multiply.5 = f32[4,8]{1,0} multiply(Arg_1.2, Arg_2.3)
+  add.6 = f32[4,8]{1,0} add(multiply.4, multiply.5)
+  constant.7 = f32[] constant(1)
+  broadcast.8 = f32[4,8]{1,0} broadcast(constant.7), dimensions={}
+  ROOT multiply.9 = f32[4,8]{1,0} multiply(add.6, broadcast.8)
+}
+HLO
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/m.hlo" --output "$tmp/m.out.hlo" >"$tmp/oh" 2>"$tmp/eh"
+check ".hlo out: exit 0" [ $? -eq 0 ]
+check ".hlo out: an HLO module with its ENTRY and ROOT" \
+  bash -c 'head -1 "$0" | grep -q "^HloModule jit_f, entry_computation_layout=" && grep -q "^ENTRY %main {" "$0" && grep -q "^  ROOT %" "$0"' "$tmp/m.out.hlo"
+check ".hlo out: rewritten (one multiply, one add)" \
+  bash -c '[ "$(grep -c " multiply(" "$0")" -eq 1 ] && [ "$(grep -c " add(" "$0")" -eq 1 ]' "$tmp/m.out.hlo"
+"$AXLE" import "$tmp/m.out.hlo" >"$tmp/mi" 2>&1
+check ".hlo out: axle import reads it without cuts" bash -c '[ $? -eq 0 ] && ! grep -q "cut" "$0"' "$tmp/mi"
+"$AXLE" equiv "$tmp/m.hlo" "$tmp/m.out.hlo" >"$tmp/meq" 2>&1
+check ".hlo out: axle equiv accepts it against the input module" has "$tmp/meq" "^equivalent"
+# a module with cuts is refused for an .hlo output (a .axl output is fine)
+rm -f "$tmp/cut.out.hlo"
+"$AXLE" optimize --rules "$tmp/rules" tests/hlo/softmax.hlo --output "$tmp/cut.out.hlo" >/dev/null 2>"$tmp/ec"
+check ".hlo out with cuts: exit 3" [ $? -eq 3 ]
+check ".hlo out with cuts: said" has "$tmp/ec" "softmax.hlo: imported with [0-9]* cuts (axle import .* lists them); an HLO output would lose them: write a .axl output instead"
+check ".hlo out with cuts: nothing written" [ ! -e "$tmp/cut.out.hlo" ]
+
+# --- --extract ilp: shared subterms counted once finds the cheaper program greedy misses ---
+cat > "$tmp/s.axl" <<'AXL'
+program s {
+  input A, B, C : f32[4, 8]
+  output P = A * C
+  output Q = B * C
+  output O = A * C + B * C
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --output "$tmp/s.g.axl" --format json >"$tmp/jg" 2>/dev/null
+check "greedy: exit 0, O = (A + B) * C (a tree: two kernels beside P and Q)" \
+  bash -c '[ $0 -eq 0 ] && grep -q "add(A, B)" "$1"' $? "$tmp/s.g.axl"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --output "$tmp/s.i.axl" --extract ilp --format json >"$tmp/ji" 2>/dev/null
+check "ilp: exit 0, O = P + Q (one kernel: P and Q shared)" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = add(P, Q)" "$1"' $? "$tmp/s.i.axl"
+check "ilp: optimal, reported" jqt '.extraction == "ilp" and .ilp_status == "optimal" and .ilp_variables > 0' "$tmp/ji"
+check "ilp: modelled cost below greedy's" \
+  bash -c '[ "$(jq -n --slurpfile g "$0" --slurpfile i "$1" "\$i[0].cost_after_us < \$g[0].cost_after_us")" = true ]' "$tmp/jg" "$tmp/ji"
+check "greedy: the default, reported" jqt '.extraction == "greedy" and (has("ilp_status") | not)' "$tmp/jg"
+"$AXLE" equiv "$tmp/s.axl" "$tmp/s.i.axl" >/dev/null 2>&1
+check "ilp: axle equiv accepts its output" [ $? -eq 0 ]
+
+# --- --dry-run: the report without the check, nothing written ---
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --dry-run --format json >"$tmp/jd" 2>/dev/null
+check "dry run: exit 0, not checked, no output" \
+  jqt '.equivalence == "not checked (--dry-run)" and (has("output") | not) and .cost_after_us < .cost_before_us' "$tmp/jd"
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/s.axl" --dry-run --output "$tmp/x.axl" >/dev/null 2>"$tmp/ed"
+check "dry run with --output: usage error, exit 3" bash -c '[ $0 -eq 3 ] && grep -q "no --output with it" "$1"' $? "$tmp/ed"
+
+# --- a module with a reshape (priced at nothing by the cost model) extracts: costs stay positive ---
+"$AXLE" optimize --rules "$tmp/rules" tests/hlo/softmax.hlo --output "$tmp/sm.axl" >/dev/null 2>"$tmp/esm"
+check "softmax.hlo (a reshape): exit 0, written" bash -c '[ $0 -eq 0 ] && [ -s "$1" ]' $? "$tmp/sm.axl"
+
 # --- a precondition false at the program's values is not applied ---
 cat > "$tmp/neg.axl" <<'AXL'
 program neg {

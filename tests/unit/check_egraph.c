@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "egraph/egraph.h"
+#include "egraph/explain.h"
 #include "egraph/extract.h"
+#include "egraph/ilp.h"
 #include "egraph/pattern.h"
 #include "egraph/run.h"
 #include "unit.h"
@@ -738,6 +740,246 @@ START_TEST(random_against_congruence_closure) {
 }
 END_TEST
 
+/* ---- explanations, checked by replaying them on plain trees -------------------------- */
+
+typedef struct Tree {
+  uint32_t op, na, nk;
+  int64_t attrs[4];
+  struct Tree *kids[4];
+} Tree;
+
+static Tree *tree_of(const AxEgTerm *t, size_t i) {
+  const AxEgNode *n = &t->nodes[i];
+  Tree *r = ax_arena_alloc(A, sizeof *r);
+  *r = (Tree){n->op, n->nattrs, n->nkids, {0}, {0}};
+  for (uint32_t a = 0; a < n->nattrs; a++) r->attrs[a] = n->attrs[a];
+  for (uint32_t k = 0; k < n->nkids; k++) r->kids[k] = tree_of(t, n->kids[k]);
+  return r;
+}
+
+static bool tree_eq(const Tree *a, const Tree *b) {
+  if (a->op != b->op || a->na != b->na || a->nk != b->nk) return false;
+  for (uint32_t i = 0; i < a->na; i++)
+    if (a->attrs[i] != b->attrs[i]) return false;
+  for (uint32_t k = 0; k < a->nk; k++)
+    if (!tree_eq(a->kids[k], b->kids[k])) return false;
+  return true;
+}
+
+/* Matches pattern p against tree t: class variables bind subtrees (equal when bound twice),
+ * attribute variables integers. */
+static bool tree_match(const AxEgPat *p, const Tree *t, const Tree **bind, int64_t *val, bool *has) {
+  if (p->var) {
+    if (bind[p->v]) return tree_eq(bind[p->v], t);
+    bind[p->v] = t;
+    return true;
+  }
+  if (p->op != t->op || p->nattrs != t->na || p->nkids != t->nk) return false;
+  for (uint32_t i = 0; i < p->nattrs; i++) {
+    const AxEgPatAttr *a = &p->attrs[i];
+    if (!a->var && a->value != t->attrs[i]) return false;
+    if (a->var && has[a->v] && val[a->v] != t->attrs[i]) return false;
+    if (a->var) val[a->v] = t->attrs[i], has[a->v] = true;
+  }
+  for (uint32_t k = 0; k < p->nkids; k++)
+    if (!tree_match(p->kids[k], t->kids[k], bind, val, has)) return false;
+  return true;
+}
+
+static Tree *tree_inst(const AxEgPat *p, const Tree **bind, const int64_t *val) {
+  if (p->var) return (Tree *)bind[p->v];
+  Tree *r = ax_arena_alloc(A, sizeof *r);
+  *r = (Tree){p->op, p->nattrs, p->nkids, {0}, {0}};
+  for (uint32_t i = 0; i < p->nattrs; i++)
+    r->attrs[i] = p->attrs[i].var ? val[p->attrs[i].v] : p->attrs[i].value;
+  for (uint32_t k = 0; k < p->nkids; k++) r->kids[k] = tree_inst(p->kids[k], bind, val);
+  return r;
+}
+
+/* t with the subtree at path replaced: the oracle applies the step's rule there itself
+ * (its own matcher, not the e-graph's) and checks the subterms the step names. */
+static Tree *replay(AxEgraph *g, const Tree *t, const AxEgStep *st, uint32_t at) {
+  if (at < st->depth) {
+    Tree *r = ax_arena_alloc(A, sizeof *r);
+    *r = *t;
+    ck_assert_uint_lt(st->path[at], t->nk);
+    r->kids[st->path[at]] = replay(g, t->kids[st->path[at]], st, at + 1);
+    return r;
+  }
+  AxEgTerm b;
+  ax_eg_exact_term(g, st->before, A, &b);
+  ck_assert_msg(tree_eq(t, tree_of(&b, b.n - 1)), "the step's subterm is not where it says");
+  const AxEgRewrite *r = st->rule;
+  ck_assert_ptr_nonnull(r);
+  const AxEgPat *from = st->forward ? r->lhs : r->rhs, *to = st->forward ? r->rhs : r->lhs;
+  const Tree *bind[26] = {0};
+  int64_t val[26] = {0};
+  bool has_v[26] = {0};
+  ck_assert_msg(tree_match(from, t, bind, val, has_v), "%s does not match where it is applied", r->name);
+  Tree *out = tree_inst(to, bind, val);
+  AxEgTerm af;
+  ax_eg_exact_term(g, st->after, A, &af);
+  ck_assert(tree_eq(out, tree_of(&af, af.n - 1)));
+  return out;
+}
+
+START_TEST(explanation_replays_to_the_extracted_term) {
+  AxEgraph *g = ax_eg_new(NULL);
+  ax_eg_explain_enable(g);
+  AxEgTerm in;
+  AxEgId e = add(g, "(add b (div (mul a 2) 2))");
+  AxEgRewrite r[] = {
+    rw("mul-div", "(div (mul ?x ?y) ?z)", "(mul ?x (div ?y ?z))"),
+    rw("div-self", "(div ?x ?x)", "1"),
+    rw("mul-one", "(mul ?x 1)", "?x"),
+    rw("mul-two", "(mul ?x 2)", "(shl ?x 1)"),
+    rw("add-comm", "(add ?x ?y)", "(add ?y ?x)"),
+  };
+  AxEgId e_exact = ax_eg_add_term_exact(g, (ax_eg_exact_term(g, e, A, &in), &in));
+  ck_assert_uint_eq(e_exact, e);         /* nothing merged yet: the class's id is the term's */
+  AxEgLimits lim = ax_eg_limits_default();
+  AxEgReport rep;
+  ck_assert_int_eq(ax_eg_run(g, r, 5, &lim, &rep), AX_EG_SATURATED);
+  check_ok(g);
+  AxEgTerm outt;
+  ck_assert(ax_eg_extract(g, e, ast_size, NULL, A, &outt, NULL));
+  ck_assert_str_eq(show(&outt, outt.n - 1), "(add b a)");
+  AxEgId o = ax_eg_add_term_exact(g, &outt);
+  ax_eg_rebuild(g);
+  check_ok(g);
+  AxEgExplanation x;
+  ck_assert(ax_eg_explain(g, e, o, 1000, A, &x));
+  /* the rules fire in sequence: (a·2)/2 -> a·(2/2) -> a·1 -> a (where: the replay checks) */
+  const char *want[] = {"mul-div", "div-self", "mul-one"};
+  size_t k = 0;
+  for (size_t i = 0; i < x.n; i++) {
+    const AxEgRewrite *w = x.steps[i].rule;
+    if (strcmp(w->name, "add-comm") == 0) continue;
+    ck_assert_uint_lt(k, 3);
+    ck_assert_str_eq(w->name, want[k]);
+    k++;
+  }
+  ck_assert_uint_eq(k, 3);
+  /* the oracle: the steps replayed on the input give the output */
+  Tree *t = tree_of(&in, in.n - 1);
+  for (size_t i = 0; i < x.n; i++) t = replay(g, t, &x.steps[i], 0);
+  ck_assert(tree_eq(t, tree_of(&outt, outt.n - 1)));
+  /* the library's replay agrees; a step dropped breaks it */
+  ck_assert_uint_eq(ax_eg_explain_replay(&in, &x, &outt), 0);
+  AxEgExplanation cut = {x.n - 1, x.steps + 1};
+  ck_assert_uint_ne(ax_eg_explain_replay(&in, &cut, &outt), 0);
+  /* a term against itself: no step; a bound too small: refused */
+  ck_assert(ax_eg_explain(g, o, o, 10, A, &x) && x.n == 0);
+  ck_assert(!ax_eg_explain(g, e, o, 1, A, &x));
+  ax_eg_report_free(&rep);
+  ax_eg_free(g);
+}
+END_TEST
+
+/* Congruence: merging x and y explains (f x) = (f y) by the steps inside the child; a
+ * random rule set on random terms replays too. */
+START_TEST(explanation_through_congruence_replays) {
+  AxEgraph *g = ax_eg_new(NULL);
+  ax_eg_explain_enable(g);
+  AxEgRewrite r[] = {
+    rw("add-zero", "(add ?x 0)", "?x"),
+    rw("mul-one", "(mul ?x 1)", "?x"),
+    rw("add-comm", "(add ?x ?y)", "(add ?y ?x)"),
+    rw("mul-comm", "(mul ?x ?y)", "(mul ?y ?x)"),
+    rw("assoc", "(add (add ?x ?y) ?z)", "(add ?x (add ?y ?z))"),
+  };
+  AxEgId e = add(g, "(f (g (mul 1 (add 0 (add a b))) (mul (add c 0) 1)))");
+  AxEgTerm in;
+  ax_eg_exact_term(g, e, A, &in);
+  AxEgLimits lim = ax_eg_limits_default();
+  AxEgReport rep;
+  ax_eg_run(g, r, 5, &lim, &rep);
+  AxEgTerm outt;
+  ck_assert(ax_eg_extract(g, e, ast_size, NULL, A, &outt, NULL));
+  AxEgId o = ax_eg_add_term_exact(g, &outt);
+  ax_eg_rebuild(g);
+  AxEgExplanation x;
+  ck_assert(ax_eg_explain(g, e, o, 100000, A, &x));
+  ck_assert_uint_ge(x.n, 3);
+  Tree *t = tree_of(&in, in.n - 1);
+  for (size_t i = 0; i < x.n; i++) t = replay(g, t, &x.steps[i], 0);
+  ck_assert(tree_eq(t, tree_of(&outt, outt.n - 1)));
+  ax_eg_report_free(&rep);
+  ax_eg_free(g);
+}
+END_TEST
+
+/* Sharing: g(x, y) costs 12 and two classes can use it, f(S) and mul(S, 2), or be the
+ * inputs p and q at 8 each. Greedy prices trees (S paid per use: 13 and 14 > 8) and takes
+ * add(p, q) = 17; the program computes S once, 1 + 1 + 1 + 12 + 1 = 16, which the ILP finds. */
+static double shared_cost(void *ctx, const AxEgNode *n) {
+  (void)ctx;
+  if (n->op == G) return 10;
+  if (n->op == NAME && (n->attrs[0] == 'p' || n->attrs[0] == 'q')) return 8;
+  if (n->op == NAME && n->attrs[0] == 'z') return INFINITY;
+  return 1;
+}
+
+START_TEST(ilp_extraction_counts_shared_subterms_once) {
+  AxEgraph *g = ax_eg_new(NULL);
+  AxEgId a = add(g, "(f (g x y))"), b = add(g, "(mul (g x y) 2)");
+  ax_eg_union(g, a, add(g, "p"));
+  ax_eg_union(g, b, add(g, "q"));
+  AxEgId r = add(g, "(add p q)");
+  ax_eg_rebuild(g);
+  double greedy, exact;
+  AxEgTerm t;
+  ck_assert(ax_eg_extract(g, r, shared_cost, NULL, A, &t, &greedy));
+  ck_assert_str_eq(show(&t, t.n - 1), "(add p q)");
+  ck_assert(greedy == 17);
+  size_t nv, nr;
+  ck_assert_int_eq(ax_eg_extract_ilp(g, r, shared_cost, NULL, 10, A, &t, &exact, &nv, &nr),
+                   AX_EG_ILP_OPTIMAL);
+  ck_assert_str_eq(show(&t, t.n - 1), "(add (f (g x y)) (mul (g x y) 2))");
+  ck_assert_uint_eq(t.n, 7);              /* x y g f 2 mul add: g once */
+  ck_assert(exact == 16);
+  ck_assert_uint_gt(nv, 0);
+  ck_assert_uint_gt(nr, 0);
+  /* a class whose only term goes through z (never extracted) or a cycle: no term */
+  AxEgId c = add(g, "(f z)");
+  ax_eg_union(g, c, add(g, "(f (f z))"));
+  ax_eg_rebuild(g);
+  ck_assert_int_eq(ax_eg_extract_ilp(g, c, shared_cost, NULL, 10, A, &t, &exact, NULL, NULL),
+                   AX_EG_ILP_NO_TERM);
+  ck_assert_str_eq(ax_eg_ilp_status_name(AX_EG_ILP_NO_TERM), "no finite term");
+  /* programs represented: root = add(A, B), A = {f(S), p}, B = {mul(S, 2), q}: 2 x 2 */
+  ck_assert(ax_eg_count_terms(g, r) == 4);
+  ck_assert(isinf(ax_eg_count_terms(g, c)));          /* f(f(...(f z))) without end */
+  ax_eg_free(g);
+}
+END_TEST
+
+/* On saturated graphs the ILP is never worse than greedy, and equal without sharing. */
+START_TEST(ilp_never_worse_than_greedy) {
+  AxEgraph *g = ax_eg_new(NULL);
+  AxEgId e = add(g, "(add (div (mul a 2) 2) (mul (add b 0) 1))");
+  AxEgRewrite r[] = {
+    rw("mul-div", "(div (mul ?x ?y) ?z)", "(mul ?x (div ?y ?z))"),
+    rw("div-self", "(div ?x ?x)", "1"),
+    rw("mul-one", "(mul ?x 1)", "?x"),
+    rw("add-zero", "(add ?x 0)", "?x"),
+    rw("mul-two", "(mul ?x 2)", "(shl ?x 1)"),
+    rw("comm", "(add ?x ?y)", "(add ?y ?x)"),
+  };
+  AxEgLimits lim = ax_eg_limits_default();
+  AxEgReport rep;
+  ck_assert_int_eq(ax_eg_run(g, r, 6, &lim, &rep), AX_EG_SATURATED);
+  double greedy, exact;
+  AxEgTerm t;
+  ck_assert(ax_eg_extract(g, e, ast_size, NULL, A, &t, &greedy));
+  ck_assert_int_eq(ax_eg_extract_ilp(g, e, ast_size, NULL, 10, A, &t, &exact, NULL, NULL),
+                   AX_EG_ILP_OPTIMAL);
+  ck_assert(exact == greedy && exact == 3);
+  ax_eg_report_free(&rep);
+  ax_eg_free(g);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("egraph");
   TCase *t = tcase_create("egraph");
@@ -761,6 +1003,10 @@ static Suite *suite(void) {
   tcase_add_test(t, extraction_picks_cheapest);
   tcase_add_test(t, extraction_cycles);
   tcase_add_test(t, random_against_congruence_closure);
+  tcase_add_test(t, explanation_replays_to_the_extracted_term);
+  tcase_add_test(t, explanation_through_congruence_replays);
+  tcase_add_test(t, ilp_extraction_counts_shared_subterms_once);
+  tcase_add_test(t, ilp_never_worse_than_greedy);
   suite_add_tcase(s, t);
   return s;
 }

@@ -1,0 +1,262 @@
+/* print.c — an HLO module from a program described value by value (print.h).
+ *
+ * What each kind becomes (T: the element type, S: the value's shape, layout row-major):
+ *   PARAM      %v = T[S] parameter(k)
+ *   CONST      %v = T[] constant(lit)                  (broadcast where an operand needs it)
+ *   EW         %v = T[S] opcode(a', b')                a', b': the operands made shape S
+ *   SUM        %v.zero = T[] constant(0)
+ *              %v = T[S without axis] reduce(x, %v.zero), dimensions={axis}, to_apply=%add_T
+ *              %v.kept = T[S] reshape(%v)              (the kept size-1 axis)
+ *   DOT        %v = T[S] dot(a', b'), lhs_batch_dims={0..r-3}, lhs_contracting_dims={r-1},
+ *                                      rhs_batch_dims={0..r-3}, rhs_contracting_dims={r-2}
+ *   RESHAPE    %v = T[S] reshape(x)
+ *   BROADCAST  x made shape S (below), the last instruction named %v
+ *   CONCAT     %v = T[S] concatenate(a, b, ...), dimensions={axis}
+ * Making x shape S (numpy broadcasting, x right-aligned): the dims of x equal to S's at
+ * their position are kept, the others (size 1, or missing in front) are new. When x has a
+ * size-1 dim that grows, `reshape` drops it first; then `broadcast(x), dimensions={kept
+ * positions}`. A scalar constant is `broadcast(c), dimensions={}`. This is the form
+ * docs/hlo.md says the importer reads back without a let of its own. */
+#include "hlo/print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Printer {
+  FILE *out;
+  const AxHloPProg *p;
+  const char **ref;         /* per value: the instruction holding it with its own shape */
+  char **owned;             /* names made here, freed at the end */
+  int nowned, capowned;
+  int fresh;
+} Printer;
+
+static const char *keep(Printer *pr, char *s) {
+  if (pr->nowned == pr->capowned) {
+    pr->capowned = pr->capowned ? pr->capowned * 2 : 16;
+    pr->owned = ax_xrealloc(pr->owned, (size_t)pr->capowned * sizeof *pr->owned);
+  }
+  pr->owned[pr->nowned++] = s;
+  return s;
+}
+
+static const char *fmt_name(Printer *pr, const char *base, const char *suffix) {
+  size_t n = strlen(base) + strlen(suffix) + 16;
+  char *s = ax_xmalloc(n);
+  snprintf(s, n, "%s.%s%d", base, suffix, pr->fresh++);
+  return keep(pr, s);
+}
+
+static void shape(FILE *out, AxHloType t, int rank, const int64_t *dims) {
+  fprintf(out, "%s[", ax_hlo_type_name(t));
+  for (int i = 0; i < rank; i++) fprintf(out, "%s%lld", i ? "," : "", (long long)dims[i]);
+  fputc(']', out);
+  if (rank > 0) {
+    fputc('{', out);
+    for (int i = rank - 1; i >= 0; i--) fprintf(out, "%d%s", i, i ? "," : "");
+    fputc('}', out);
+  }
+}
+
+static void dimlist(FILE *out, const char *attr, int n, const int *d) {
+  fprintf(out, ", %s={", attr);
+  for (int i = 0; i < n; i++) fprintf(out, "%s%d", i ? "," : "", d[i]);
+  fputc('}', out);
+}
+
+/* The name of an instruction holding value v broadcast numpy-style to (rank, dims); the
+ * value's own when the shapes are equal. `base` names the helpers. */
+static const char *as_shape(Printer *pr, int v, int rank, const int64_t *dims, const char *base) {
+  const AxHloPVal *x = &pr->p->vals[v];
+  if (x->rank == rank && memcmp(x->dims, dims, (size_t)rank * sizeof *dims) == 0) return pr->ref[v];
+  AX_ASSERT(x->rank <= rank);
+  int kept[AX_HLO_PMAXRANK], nk = 0;
+  int64_t kdims[AX_HLO_PMAXRANK];
+  int off = rank - x->rank;
+  for (int i = 0; i < x->rank; i++) {
+    if (x->dims[i] == dims[off + i]) {
+      kdims[nk] = x->dims[i];
+      kept[nk++] = off + i;
+    } else {
+      AX_ASSERT(x->dims[i] == 1);
+    }
+  }
+  const char *src = pr->ref[v];
+  if (nk != x->rank) {
+    const char *r = fmt_name(pr, base, "r");
+    fprintf(pr->out, "  %%%s = ", r);
+    shape(pr->out, x->type, nk, kdims);
+    fprintf(pr->out, " reshape(%%%s)\n", src);
+    src = r;
+  }
+  const char *b = fmt_name(pr, base, "b");
+  fprintf(pr->out, "  %%%s = ", b);
+  shape(pr->out, x->type, rank, dims);
+  fprintf(pr->out, " broadcast(%%%s)", src);
+  dimlist(pr->out, "dimensions", nk, kept);
+  fputc('\n', pr->out);
+  return b;
+}
+
+static void head(Printer *pr, const char *name, const AxHloPVal *v) {
+  fprintf(pr->out, "  %%%s = ", name);
+  shape(pr->out, v->type, v->rank, v->dims);
+  fputc(' ', pr->out);
+}
+
+static void value(Printer *pr, int i) {
+  const AxHloPVal *v = &pr->p->vals[i];
+  FILE *out = pr->out;
+  const char *ops[AX_HLO_PMAXIN];
+  pr->ref[i] = v->name;
+  switch (v->kind) {
+  case AX_HP_PARAM:
+    head(pr, v->name, v);
+    fprintf(out, "parameter(%d)\n", v->param);
+    return;
+  case AX_HP_CONST:
+    AX_ASSERT(v->rank == 0);
+    head(pr, v->name, v);
+    fprintf(out, "constant(%s)\n", v->literal);
+    return;
+  case AX_HP_EW:
+    for (int k = 0; k < v->nin; k++) ops[k] = as_shape(pr, v->in[k], v->rank, v->dims, v->name);
+    head(pr, v->name, v);
+    fprintf(out, "%s(", v->opcode);
+    for (int k = 0; k < v->nin; k++) fprintf(out, "%s%%%s", k ? ", " : "", ops[k]);
+    fputs(")\n", out);
+    return;
+  case AX_HP_SUM: {
+    const AxHloPVal *x = &pr->p->vals[v->in[0]];
+    const char *zero = fmt_name(pr, v->name, "zero");
+    fprintf(out, "  %%%s = %s[] constant(0)\n", zero, ax_hlo_type_name(v->type));
+    int64_t rd[AX_HLO_PMAXRANK];
+    int nr = 0;
+    for (int d = 0; d < x->rank; d++)
+      if (d != v->axis) rd[nr++] = x->dims[d];
+    fprintf(out, "  %%%s = ", v->name);
+    shape(out, v->type, nr, rd);
+    fprintf(out, " reduce(%%%s, %%%s), dimensions={%d}, to_apply=%%add_%s\n", pr->ref[v->in[0]], zero,
+            v->axis, ax_hlo_type_name(v->type));
+    const char *k = fmt_name(pr, v->name, "kept");
+    head(pr, k, v);
+    fprintf(out, "reshape(%%%s)\n", v->name);
+    pr->ref[i] = k;
+    return;
+  }
+  case AX_HP_DOT: {
+    /* operands broadcast to the batch dims of the result (equal ones: no instruction) */
+    int r = v->rank;
+    for (int k = 0; k < 2; k++) {
+      const AxHloPVal *x = &pr->p->vals[v->in[k]];
+      int64_t d[AX_HLO_PMAXRANK];
+      memcpy(d, v->dims, (size_t)r * sizeof *d);
+      d[r - 2] = k == 0 ? v->dims[r - 2] : x->dims[x->rank - 2];
+      d[r - 1] = k == 0 ? x->dims[x->rank - 1] : v->dims[r - 1];
+      ops[k] = as_shape(pr, v->in[k], r, d, v->name);
+    }
+    int batch[AX_HLO_PMAXRANK];
+    for (int d = 0; d < r - 2; d++) batch[d] = d;
+    head(pr, v->name, v);
+    fprintf(out, "dot(%%%s, %%%s)", ops[0], ops[1]);
+    if (r > 2) dimlist(out, "lhs_batch_dims", r - 2, batch);
+    fprintf(out, ", lhs_contracting_dims={%d}", r - 1);
+    if (r > 2) dimlist(out, "rhs_batch_dims", r - 2, batch);
+    fprintf(out, ", rhs_contracting_dims={%d}\n", r - 2);
+    return;
+  }
+  case AX_HP_RESHAPE:
+    head(pr, v->name, v);
+    fprintf(out, "reshape(%%%s)\n", pr->ref[v->in[0]]);
+    return;
+  case AX_HP_BROADCAST: {
+    const char *b = as_shape(pr, v->in[0], v->rank, v->dims, v->name);
+    /* the value's own name on its last instruction: a copy when nothing was needed */
+    head(pr, v->name, v);
+    fprintf(out, "copy(%%%s)\n", b);
+    return;
+  }
+  case AX_HP_CONCAT:
+    head(pr, v->name, v);
+    fputs("concatenate(", out);
+    for (int k = 0; k < v->nin; k++) fprintf(out, "%s%%%s", k ? ", " : "", pr->ref[v->in[k]]);
+    fprintf(out, "), dimensions={%d}\n", v->axis);
+    return;
+  }
+}
+
+void ax_hlo_print(FILE *out, const AxHloPProg *p) {
+  Printer pr = {.p = p};
+  pr.ref = ax_xcalloc((size_t)p->nvals + 1, sizeof *pr.ref);
+  AX_ASSERT(p->nouts > 0);
+  fprintf(out, "HloModule %s, entry_computation_layout={(", p->name);
+  int np = 0;
+  for (int i = 0; i < p->nvals; i++) {
+    const AxHloPVal *v = &p->vals[i];
+    if (v->kind != AX_HP_PARAM) continue;
+    if (np++) fputs(", ", out);
+    shape(out, v->type, v->rank, v->dims);
+  }
+  fputs(")->", out);
+  if (p->nouts > 1) fputc('(', out);
+  for (int k = 0; k < p->nouts; k++) {
+    const AxHloPVal *v = &p->vals[p->outs[k]];
+    if (k) fputs(", ", out);
+    shape(out, v->type, v->rank, v->dims);
+  }
+  if (p->nouts > 1) fputc(')', out);
+  fputs("}\n\n", out);
+  /* one reducer per element type a sum uses */
+  bool used[AX_HLO_TUPLE + 1] = {0};
+  for (int i = 0; i < p->nvals; i++)
+    if (p->vals[i].kind == AX_HP_SUM && !used[p->vals[i].type]) {
+      const char *t = ax_hlo_type_name(p->vals[i].type);
+      used[p->vals[i].type] = true;
+      fprintf(out, "%%add_%s (x: %s[], y: %s[]) -> %s[] {\n  %%x = %s[] parameter(0)\n"
+                   "  %%y = %s[] parameter(1)\n  ROOT %%sum = %s[] add(%%x, %%y)\n}\n\n",
+              t, t, t, t, t, t, t);
+    }
+  fputs("ENTRY %main {\n", out);
+  /* the body into a buffer: with one output, ROOT goes on its instruction's line */
+  char *body = NULL;
+  size_t blen = 0;
+  pr.out = open_memstream(&body, &blen);
+  for (int i = 0; i < p->nvals; i++) value(&pr, i);
+  fclose(pr.out);
+  if (p->nouts == 1) {
+    const AxHloPVal *v = &p->vals[p->outs[0]];
+    const char *ref = pr.ref[p->outs[0]];
+    size_t last = blen ? blen - 1 : 0;
+    while (last > 0 && body[last - 1] != '\n') last--;
+    size_t rl = strlen(ref);
+    if (strncmp(body + last, "  %", 3) == 0 && strncmp(body + last + 3, ref, rl) == 0 &&
+        strncmp(body + last + 3 + rl, " = ", 3) == 0) {
+      fprintf(out, "%.*s  ROOT %s}\n", (int)last, body, body + last + 2);
+    } else {
+      fputs(body, out);
+      fprintf(out, "  ROOT %%%s.out = ", ref);
+      shape(out, v->type, v->rank, v->dims);
+      fprintf(out, " copy(%%%s)\n}\n", ref);
+    }
+    free(body);
+    for (int i = 0; i < pr.nowned; i++) free(pr.owned[i]);
+    free(pr.owned);
+    free(pr.ref);
+    return;
+  }
+  fputs(body, out);
+  free(body);
+  /* the ROOT: a tuple of the outputs */
+  fputs("  ROOT %outputs = (", out);
+  for (int k = 0; k < p->nouts; k++) {
+    const AxHloPVal *v = &p->vals[p->outs[k]];
+    if (k) fputs(", ", out);
+    shape(out, v->type, v->rank, v->dims);
+  }
+  fputs(") tuple(", out);
+  for (int k = 0; k < p->nouts; k++) fprintf(out, "%s%%%s", k ? ", " : "", pr.ref[p->outs[k]]);
+  fputs(")\n}\n", out);
+  for (int i = 0; i < pr.nowned; i++) free(pr.owned[i]);
+  free(pr.owned);
+  free(pr.ref);
+}

@@ -5,6 +5,9 @@
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
  *                 [--progress auto|always|never] [--found-dir DIR] [--no-greedy]
+ *   mpirun -n N axle superopt --mpi [the options above, --output or --output-dir]
+ *       one search shared by N ranks (superopt/search/spread.h); rank 0 alone reports,
+ *       writes files and runs the axiom gate; the same exit status on every rank.
  *   axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [--time-limit S]
  *                 [--jobs N] [--format text|json] [the search's options]
  *       a whole module, region by region (superopt/search/partition.h, run_module below):
@@ -20,6 +23,7 @@
  *       relies on are not all VERIFIED (each one named). --no-greedy: the search alone. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,7 @@
 #include "cli/out.h"
 #include "dsl/parse.h"
 #include "hlo/import.h"
+#include "run/mpi.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/search/axioms.h"
 #include "superopt/search/best.h"
@@ -50,8 +55,21 @@
   "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"          \
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
-  "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy]\n"         \
+  "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy] [--mpi]\n"   \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
+
+/* --mpi: whether this process writes files and reports (rank 0; every process without
+ * --mpi). The other ranks search, check and agree, and write nothing. */
+static bool writer = true;
+
+/* --mpi: ok on every rank (a collective, run/mpi.h: every rank asks at the same point), so
+ * that the ranks take the same branch; ok itself alone. */
+static bool agree(const AxSearchOpts *o, bool ok) {
+  if (o->ranks <= 1) return ok;
+  double v = ok;
+  ax_mpi_reduce_all(&v, 1, AX_MPI_MIN);
+  return v > 0;
+}
 
 /* A usage error: the message and the usage on stderr (exit 3). */
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
@@ -100,6 +118,7 @@ static bool set_time_limit(void *target, const char *v) {
 
 /* One file of DIR, written whole or not at all (cli/out.h). */
 static bool write_file(AxArena *a, const char *dir, const char *base, const char *text) {
+  if (!writer) return true;
   AxOut o;
   if (!ax_out_open(&o, ax_arena_printf(a, "%s/%s", dir, base))) return false;
   fputs(text, o.f);
@@ -202,7 +221,7 @@ static void json_region(cJSON *arr, const AxRegion *r, const RegionRun *rr, cons
 static int run_module(const char *file, const char *prog_name, const char *dir, AxSearchOpts *o,
                       bool no_greedy, bool gate, const char *rules, int max_ops, bool time_given,
                       bool json) {
-  if (!output_dir(dir)) return 3;
+  if (!agree(o, !writer || output_dir(dir))) return 3;
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
@@ -218,7 +237,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   if (hlo && hp.ncuts > 0)
     ax_diag_note(&d, (AxSpan){0}, "%s: imported with %d cut%s (axle import %s lists them)", file,
                  hp.ncuts, hp.ncuts == 1 ? "" : "s", file);
-  if (part.n && gate && !axioms_proved(rules)) {
+  if (part.n && gate && !agree(o, !writer || axioms_proved(rules))) {
     ax_arena_free(a);
     return 3;
   }
@@ -287,6 +306,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     free(dbuf);
     if (ran) ax_best_free(&br);
     if (ok) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+    ok = agree(o, ok);   /* --mpi: a file rank 0 could not write ends every rank's loop */
   }
   /* the module: its program and its graph, every region's graph in place */
   const char **graphs = ax_arena_alloc(a, sizeof *graphs * (size_t)(part.n + 1));
@@ -390,13 +410,13 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   return ok ? status : 3;
 }
 
-int ax_cmd_superopt(int argc, char **argv) {
+static int superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
   const char *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
   const char *found_dir = NULL, *reach = NULL, *output_dir_path = NULL;
   int max_region_ops = 8;
-  bool no_prune = false, no_gate = false, no_greedy = false;
+  bool no_prune = false, no_gate = false, no_greedy = false, mpi = false;
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
@@ -452,6 +472,9 @@ int ax_cmd_superopt(int argc, char **argv) {
       {.name = "--found-dir", .meta = "DIR",
        .help = "write every kept graph there as found-NNN.mug, each\nchecked at full shape",
        .kind = AX_OPT_STR, .target = &found_dir},
+      {.name = "--mpi",
+       .help = "under mpirun: one search shared by the ranks (prefixes\ndealt round robin, the bound shared, the final checks\nspread); rank 0 reports and writes",
+       .kind = AX_OPT_FLAG, .target = &mpi},
       {.name = "--reach", .meta = "GRAPH.mug",
        .help = "no search: does the generator build GRAPH (its kernel\nheaders pinned)? exit 0 yes, 1 no",
        .kind = AX_OPT_STR, .target = &reach},
@@ -469,8 +492,24 @@ int ax_cmd_superopt(int argc, char **argv) {
   if (output_dir_path && (output || reach || found_dir))
     return usage("--output-dir is not used with --output, --reach or --found-dir");
   if (!output && !reach && !output_dir_path) return usage("superopt needs --output BEST.mug or --output-dir DIR");
+  if (mpi && !ax_mpi_built()) return usage("--mpi needs an axle built with MPI (axle --version says mpi: no)");
+  if (mpi && reach) return usage("--mpi is not used with --reach");
   if (progress == 1 || (progress == 0 && isatty(2)))
     o.progress = stderr;
+  if (mpi) {
+    if (!ax_mpi_start(&o.rank, &o.ranks)) {
+      fprintf(stderr, "axle: error: superopt: --mpi: MPI did not start\n");
+      return 3;
+    }
+    if (o.rank != 0) {
+      /* the other ranks: every message they would print, rank 0 prints too */
+      writer = false;
+      o.progress = NULL;
+      int null = open("/dev/null", O_WRONLY);
+      if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) return 3;
+      close(null);
+    }
+  }
 
   if (output_dir_path)
     return run_module(file, prog_name, output_dir_path, &o, no_greedy, gate, rules, max_region_ops,
@@ -524,7 +563,8 @@ int ax_cmd_superopt(int argc, char **argv) {
     ax_arena_free(a);
     return f ? 0 : 1;
   }
-  if (gate && !axioms_proved(rules)) {
+  /* --mpi: rank 0 alone runs the gate (and writes the result cache) */
+  if (gate && !agree(&o, !writer || axioms_proved(rules))) {
     ax_arena_free(a);
     return 3;
   }
@@ -541,7 +581,9 @@ int ax_cmd_superopt(int argc, char **argv) {
   AxSearchResult r = br.search;
   int status = 1;
   bool best_greedy = br.best_is_greedy;
-  if (br.better) {
+  if (br.better && !writer) {
+    status = 0;
+  } else if (br.better) {
     FILE *f = fopen(output, "w");
     if (!f) {
       fprintf(stderr, "axle: error: cannot write %s\n", output);
@@ -553,7 +595,7 @@ int ax_cmd_superopt(int argc, char **argv) {
     }
   }
   /* every kept graph, each checked at full shape (--found-dir implies verify_all) */
-  for (int i = 0; found_dir && i < r.nfound; i++) {
+  for (int i = 0; found_dir && writer && i < r.nfound; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/found-%03d.mug", found_dir, i);
     FILE *f = fopen(path, "w");
@@ -639,4 +681,10 @@ int ax_cmd_superopt(int argc, char **argv) {
   ax_best_free(&br);
   ax_arena_free(a);
   return status;
+}
+
+int ax_cmd_superopt(int argc, char **argv) {
+  int st = superopt(argc, argv);
+  ax_mpi_stop();   /* after --mpi started it; nothing otherwise */
+  return st;
 }

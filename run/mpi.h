@@ -45,6 +45,21 @@ typedef void AxMpiGot(void *ctx, size_t task, const char *data, size_t len, cons
 void ax_mpi_coordinate(const size_t *order, size_t n, AxMpiGot *got, void (*tick)(void *),
                        void *ctx);
 
+/* The collectives of a search shared by the ranks (`axle superopt --mpi`, superopt/search/
+ * spread.h). Each is called by every rank, the same number of times and in the same order
+ * (a rank that skips one leaves the others waiting for it), from the thread that started
+ * MPI; each waits by polling with short sleeps, as above. In a build without MPI, or with
+ * one rank, they return what one rank would get. */
+
+typedef enum AxMpiOp { AX_MPI_MIN, AX_MPI_MAX, AX_MPI_SUM } AxMpiOp;
+
+/* v[0..n) becomes its element-wise minimum, maximum or sum over the ranks. */
+void ax_mpi_reduce_all(double *v, int n, AxMpiOp op);
+
+/* The bytes data[0..len) of every rank, concatenated in rank order: returned owned
+ * (malloc'd, NUL-terminated); *lens (owned, one entry per rank) their lengths. */
+char *ax_mpi_gather_all(const char *data, size_t len, size_t **lens);
+
 /* Another rank: runs tasks[0..n) (task numbers of the run) and calls ax_mpi_send for each. */
 typedef void AxMpiBatch(void *ctx, const size_t *tasks, size_t n);
 

@@ -37,8 +37,9 @@
  * multiple of its partition; one field test): a filter. Survivors are ranked by modelled
  * cost; the best are then checked at full shape with the default δ, and only a graph that
  * passes is returned. Threads split the tree by prefixes (top-level choices dealt round
- * robin). This header is the driver's (search.c); the generator is generate.h, the
- * canonical keys canon.h, the options options.h. */
+ * robin) — with AxSearchOpts.ranks, the threads of every rank of an MPI job (spread.h).
+ * This header is the driver's (search.c); the generator is generate.h, the canonical keys
+ * canon.h, the options options.h. */
 #ifndef AX_SEARCH_H
 #define AX_SEARCH_H
 

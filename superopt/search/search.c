@@ -241,6 +241,8 @@ typedef struct Thread {
 static void *worker(void *arg) {
   Thread *t = arg;
   ax_generate_run(&t->w);
+  if (getenv("AXLE_SEARCH_DEBUG"))   /* the balance of the prefix split */
+    fprintf(stderr, "worker %d of %d: ended at %.3f s\n", t->w.id, t->w.jobs, ax_clock_s() - t->w.s->start);
   bool yes = true;
   __atomic_store(t->done, &yes, __ATOMIC_RELEASE);
   return NULL;

@@ -6,7 +6,8 @@
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
  *                 [--progress auto|always|never] [--found-dir DIR] [--no-greedy]
  *   mpirun -n N axle superopt --mpi [the options above, --output or --output-dir]
- *       one search shared by N ranks (superopt/search/spread.h); rank 0 alone reports,
+ *       one search shared by N ranks (superopt/search/spread.h; --output-dir: the regions
+ *       dealt to the ranks); rank 0 alone reports,
  *       writes files and runs the axiom gate; the same exit status on every rank.
  *   axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [--time-limit S]
  *                 [--jobs N] [--format text|json] [the search's options]
@@ -213,6 +214,51 @@ static void json_region(cJSON *arr, const AxRegion *r, const RegionRun *rr, cons
   cJSON_AddItemToArray(arr, j);
 }
 
+/* --mpi, every rank: the regions' results joined — each rank's own regions (runs[i] for
+ * the k-th region of part.order with k mod ranks its rank) sent to every rank — and status 0
+ * when any region has a graph. False when some rank stopped early (ok false there). */
+static bool join_regions(AxArena *a, const AxPartition *part, RegionRun *runs, int *status) {
+  int me = 0, ranks = 1;
+  ax_mpi_start(&me, &ranks);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  /* per own region: "i found_us seconds greedy " (times exactly: %a), reason NUL, graph NUL */
+  for (int k = me; k < part->n; k += ranks) {
+    int i = part->order[k];
+    const RegionRun *rr = &runs[i];
+    fprintf(m, "%d %a %a %d %s%c%s%c", i, rr->found_us, rr->seconds, rr->greedy,
+            rr->reason ? rr->reason : "", '\0', rr->graph ? rr->graph : "", '\0');
+  }
+  fclose(m);
+  size_t *lens;
+  char *all = ax_mpi_gather_all(buf, len, &lens);
+  size_t total = 0;
+  for (int r = 0; r < ranks; r++) total += lens[r];
+  free(lens);
+  free(buf);
+  int got = 0;
+  for (const char *p = all; p < all + total; got++) {
+    int i, greedy;
+    double found, secs;
+    int n = 0;
+    if (sscanf(p, "%d %la %la %d %n", &i, &found, &secs, &greedy, &n) != 4 || i < 0 || i >= part->n) break;
+    const char *reason = p + n, *graph = reason + strlen(reason) + 1;
+    RegionRun *rr = &runs[i];
+    rr->found_us = found;
+    rr->seconds = secs;
+    rr->greedy = greedy != 0;
+    if (!rr->graph) {   /* another rank's region */
+      rr->reason = *reason ? ax_arena_printf(a, "%s", reason) : NULL;
+      rr->graph = *graph ? strdup(graph) : NULL;
+    }
+    if (rr->graph) *status = 0;
+    p = graph + strlen(graph) + 1;
+  }
+  free(all);
+  return got == part->n;
+}
+
 /* The module mode: partition, search every region in the order of its modelled gain with
  * its share of the time budget, write DIR/R.axl for every region and DIR/R.mug for every
  * region a graph was found for, the module's program and graph (module.axl, module.mug:
@@ -246,27 +292,33 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   /* the budget: --time-limit for the whole module, else 10 s a region; each region gets
    * the share of what is left that its modelled gain is of the gains left (at least a
    * tenth of its naive time counts, so that no region gets nothing) */
-  double budget = time_given ? o->time_limit : 10.0 * part.n, t0 = ax_clock_s();
+  /* --mpi: the regions are dealt to the ranks in that order (the k-th to rank k mod ranks),
+   * each searched by its rank alone with the rank's budget shared among its own regions
+   * as above; the results are joined after the loop and rank 0 writes the files */
+  int me = o->ranks > 1 ? o->rank : 0, ranks = o->ranks > 1 ? o->ranks : 1, own = 0;
+  for (int k = me; k < part.n; k += ranks) own++;
+  double budget = time_given ? o->time_limit : 10.0 * (ranks > 1 ? own : part.n), t0 = ax_clock_s();
   double *w = ax_arena_alloc(a, sizeof *w * (size_t)(part.n + 1)), wleft = 0;
-  for (int i = 0; i < part.n; i++) {
+  for (int k = 0; k < part.n; k++) {
+    int i = part.order[k];
     const AxRegion *r = &part.regions[i];
     w[i] = r->naive_s - r->estimate_s;
     if (w[i] < 0.1 * r->naive_s) w[i] = 0.1 * r->naive_s;
     if (w[i] <= 0) w[i] = 1e-9;
-    wleft += w[i];
+    if (k % ranks == me) wleft += w[i];
   }
   RegionRun *runs = ax_arena_alloc(a, sizeof *runs * (size_t)(part.n + 1));
   memset(runs, 0, sizeof *runs * (size_t)(part.n + 1));
+  for (int k = 0; k < part.n; k++) runs[part.order[k]].rank = k + 1, runs[part.order[k]].found_us = -1;
   int status = 1;
   bool ok = true;
-  for (int k = 0; k < part.n && ok; k++) {
+  for (int k = me; k < part.n && ok; k += ranks) {
     int i = part.order[k];
     const AxRegion *r = &part.regions[i];
     RegionRun *rr = &runs[i];
-    rr->rank = k + 1;
-    rr->found_us = -1;
     double left = budget - (ax_clock_s() - t0);
     AxSearchOpts so = *o;
+    so.ranks = 1;   /* --mpi: this rank's region, searched by this rank alone */
     so.time_limit = left * w[i] / wleft;
     if (so.time_limit < 0.05) so.time_limit = 0.05;
     wleft -= w[i];
@@ -289,7 +341,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
       rr->graph = strdup(br.search.found[0].text);
       rr->found_us = br.search.found[0].time_s * 1e6;
       rr->greedy = br.best_is_greedy;
-      ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
+      if (ranks == 1) ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
       status = 0;
     } else {
       const AxSearchResult *sr = &br.search;
@@ -305,8 +357,17 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     }
     free(dbuf);
     if (ran) ax_best_free(&br);
-    if (ok) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
-    ok = agree(o, ok);   /* --mpi: a file rank 0 could not write ends every rank's loop */
+    if (ok && ranks == 1) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+  }
+  if (ranks > 1) {
+    ok = join_regions(a, &part, runs, &status);
+    for (int k = 0; k < part.n && ok; k++) {
+      const AxRegion *r = &part.regions[part.order[k]];
+      const RegionRun *rr = &runs[part.order[k]];
+      if (rr->graph) ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
+      if (ok) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+    }
+    ok = agree(o, ok);   /* a file rank 0 could not write: every rank stops here */
   }
   /* the module: its program and its graph, every region's graph in place */
   const char **graphs = ax_arena_alloc(a, sizeof *graphs * (size_t)(part.n + 1));
@@ -332,7 +393,8 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
       eo.jobs = o->jobs < 1 ? 1 : o->jobs;
       AxDiag quiet;
       ax_diag_init(&quiet, NULL);
-      int st = ax_equiv_accept(p, mg, &quiet, &eo);
+      int st = writer ? ax_equiv_accept(p, mg, &quiet, &eo) : 0;   /* --mpi: rank 0's check */
+      if (!agree(o, st == 0)) st = st ? st : 1;
       if (st != 0) {
         fprintf(stderr, "axle: error: superopt: %s/module.mug, the regions' graphs joined, is not established "
                         "as equivalent to the module (status %d); not written\n", dir, st);

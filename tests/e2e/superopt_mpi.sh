@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `mpirun -n N axle superopt --mpi` (docs/cli.md, "MPI"): one search shared by the ranks
-# returns what one process returns on searches that finish within their limits — the same
-# written .mug bytes with 2 and 4 ranks (with and without the greedy floor, two threads a
-# rank), the same kept graphs under --found-dir (every one checked at full shape, the checks
-# spread over the ranks), the same module graph and region graphs under --output-dir; rank 0
-# alone prints; the axiom gate runs on rank 0 (the result cache of the other superopt
-# tests). --mpi without mpirun is one process. Small programs and limits: a few seconds in
-# all. Skipped (77) where axle was built without MPI or mpirun is missing.
+# `mpirun -n N axle superopt --mpi` (docs/cli.md, "Over MPI"): one search shared by the
+# ranks returns what one process returns on searches that finish within their limits — the
+# same written .mug bytes with 2 and 4 ranks (with and without the greedy floor, two threads
+# a rank), the same kept graphs under --found-dir (every one checked at full shape, the
+# checks spread over the ranks), the same module graph, region graphs and report under
+# --output-dir (the regions dealt to the ranks); rank 0 alone prints; the axiom gate runs on
+# rank 0 (the result cache of the other superopt tests). --mpi without mpirun is one
+# process. Small programs and limits: about 13 s in all. Skipped (77) where axle was built
+# without MPI or mpirun is missing.
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
@@ -62,6 +63,9 @@ for f in "$tmp"/d1/*.mug; do
   check "module -n 2: $(basename "$f") as alone" cmp "$f" "$tmp/d2/$(basename "$f")"
 done
 check "module -n 2: one table" [ "$(count "$tmp/d2.txt" '^module: ')" = 1 ]
+rj='del(.seconds, .time_limit, .regions[].seconds)'
+check "module -n 2: report.json as alone but for times" \
+  diff <(jq -S "$rj" "$tmp/d1/report.json") <(jq -S "$rj" "$tmp/d2/report.json")
 
 # 5. --mpi without mpirun: one process; --mpi with --reach: a usage error
 "${S[@]}" --mpi --output "$tmp/alone.mug" > /dev/null 2>&1; st=$?

@@ -1,4 +1,5 @@
-/* mpi.c — the MPI transport of `axle verify --mpi`; see mpi.h.
+/* mpi.c — the MPI transport of `axle verify --mpi` and the collectives of `axle superopt
+ * --mpi`; see mpi.h.
  *
  * Messages (MPI_COMM_WORLD): a rank asks with TAG_ASK (one int: how many tasks it takes);
  * rank 0 answers TAG_TASKS, an array of uint64 task numbers, empty when there are no more
@@ -202,7 +203,7 @@ bool ax_mpi_start(int *rank, int *size) {
 
 void ax_mpi_stop(void) {}
 
-void ax_mpi_reduce_all(double *v, int n, AxMpiOp op) { (void)v, (void)n, (void)max; }
+void ax_mpi_reduce_all(double *v, int n, AxMpiOp op) { (void)v, (void)n, (void)op; }
 
 char *ax_mpi_gather_all(const char *data, size_t len, size_t **lens) {
   *lens = ax_xcalloc(1, sizeof **lens);

@@ -1,7 +1,8 @@
-/* mpi.h — `axle verify --mpi` under mpirun: the rule results of one run spread over the
- * ranks of an MPI job. Every MPI call of axle is in mpi.c; a build without MPI (Open MPI
- * not found by CMake) has the same functions, ax_mpi_built false, and must not call the
- * others.
+/* mpi.h — axle under mpirun: `axle verify --mpi`, the rule results of one run spread over
+ * the ranks of an MPI job, and the collectives of `axle superopt --mpi` (below, and
+ * superopt/search/spread.h). Every MPI call of axle is in mpi.c; a build without MPI (Open
+ * MPI not found by CMake) has the same functions, ax_mpi_built false, and must not call
+ * verify's transport (coordinate, serve, send); its collectives act as one rank.
  *
  * Every rank builds the same task list (the same files and options give the same tasks in
  * the same order). Rank 0 coordinates and verifies nothing itself: it answers what the
@@ -25,7 +26,8 @@
 /* Whether this axle was built with MPI. */
 bool ax_mpi_built(void);
 
-/* Initializes MPI (once per process; also without mpirun: one rank). *rank, *size: this
+/* Initializes MPI (once per process, MPI_THREAD_FUNNELED: a process's other threads never
+ * call MPI; also without mpirun: one rank). *rank, *size: this
  * process's rank and the number of ranks. False if MPI could not start. */
 bool ax_mpi_start(int *rank, int *size);
 

@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/hooks.h"
+#include "run/mpi.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/mugtext.h"
@@ -252,11 +253,12 @@ static void *worker(void *arg) {
 typedef struct Final {
   const AxMugraph *prog;
   const SearchState *s;
+  const AxSearchOpts *alone;   /* the options with ranks 1: this rank's check alone */
 } Final;
 
 static int check_final(void *ctx, int i) {
   const Final *f = ctx;
-  return ax_search_accept(f->prog, f->s->found[i].text, f->s->o);
+  return ax_search_accept(f->prog, f->s->found[i].text, f->alone);
 }
 
 static void *progress(void *arg) {
@@ -290,6 +292,15 @@ static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
 }
 
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o) {
+  if (o->ranks > 1) {
+    /* every rank together: rank 0 checks, the others wait for its status (a maximum with
+     * their -1) — one check where each would run the same one, and one verdict for all */
+    AxSearchOpts alone = *o;
+    alone.ranks = 1;
+    double st = o->rank == 0 ? ax_search_accept(prog, text, &alone) : -1;
+    ax_mpi_reduce_all(&st, 1, AX_MPI_MAX);
+    return (int)st;
+  }
   FILE *sink = NULL;   /* diagnostics and equiv's report are counted, not printed */
   AxArena *a = ax_arena_new();
   AxMugraph *g = parse_mug(a, text, sink);
@@ -422,6 +433,8 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->found = calloc((size_t)o->top + 2, sizeof(AxSearchFound));
   double f0 = ax_clock_s();
   int *pre = NULL;   /* with ranks: the checks' statuses, spread over the ranks first */
+  AxSearchOpts alone = *o;
+  alone.ranks = 1;
   if (ranks > 1) {
     bool *need = calloc((size_t)s->nfound + 1, sizeof *need);
     pre = calloc((size_t)s->nfound + 1, sizeof *pre);
@@ -432,7 +445,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
       else if (!o->verify_final || is_floor || slow) break;
       else need[i] = true;
     }
-    Final fc = {prog, s};
+    Final fc = {prog, s, &alone};
     ax_spread_checks(s->nfound, need, !o->verify_all, pre, check_final, &fc);
     free(need);
   }
@@ -443,7 +456,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     /* a graph modelled no faster than the naive one is never written: not worth a check */
     bool slow = s->found[i].time_s >= r->naive_s && !o->verify_all;
     if (!is_floor && !slow && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
-      int st = pre ? pre[i] : ax_search_accept(prog, s->found[i].text, o);
+      int st = pre ? pre[i] : ax_search_accept(prog, s->found[i].text, &alone);
       pass = st == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
       if (st == 4) r->late_final++;

@@ -99,7 +99,9 @@ void ax_search_result_free(AxSearchResult *r);
  * (exponentials: attention) — and the float check passed. Never on the doubles' word
  * alone: a graph that differs in the field where sqrt is uninterpreted is refused (2),
  * even if it agrees within 1e-6 in doubles. Returns ax_equiv_run's status (3: text does
- * not parse or validate), or 4 when o->deadline stopped the field tests before they decided. */
+ * not parse or validate), or 4 when o->deadline stopped the field tests before they decided.
+ * With o->ranks > 1 a collective (spread.h): every rank calls it with the same graph, rank 0
+ * checks, and every rank returns rank 0's status (the greedy floor's check). */
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o);
 
 #endif

@@ -5,6 +5,10 @@
  *                 [--format text|json] [--max-states N] [--no-prune] [--no-gate]
  *                 [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]
  *                 [--progress auto|always|never] [--found-dir DIR] [--no-greedy]
+ *   mpirun -n N axle superopt --mpi [the options above, --output or --output-dir]
+ *       one search shared by N ranks (superopt/search/spread.h; --output-dir: the regions
+ *       dealt to the ranks); rank 0 alone reports,
+ *       writes files and runs the axiom gate; the same exit status on every rank.
  *   axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [--time-limit S]
  *                 [--jobs N] [--format text|json] [the search's options]
  *       a whole module, region by region (superopt/search/partition.h, run_module below):
@@ -20,6 +24,7 @@
  *       relies on are not all VERIFIED (each one named). --no-greedy: the search alone. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +39,7 @@
 #include "cli/out.h"
 #include "dsl/parse.h"
 #include "hlo/import.h"
+#include "run/mpi.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/search/axioms.h"
 #include "superopt/search/best.h"
@@ -50,8 +56,21 @@
   "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"          \
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
-  "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy]\n"         \
+  "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy] [--mpi]\n"   \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
+
+/* --mpi: whether this process writes files and reports (rank 0; every process without
+ * --mpi). The other ranks search, check and agree, and write nothing. */
+static bool writer = true;
+
+/* --mpi: ok on every rank (a collective, run/mpi.h: every rank asks at the same point), so
+ * that the ranks take the same branch; ok itself alone. */
+static bool agree(const AxSearchOpts *o, bool ok) {
+  if (o->ranks <= 1) return ok;
+  double v = ok;
+  ax_mpi_reduce_all(&v, 1, AX_MPI_MIN);
+  return v > 0;
+}
 
 /* A usage error: the message and the usage on stderr (exit 3). */
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
@@ -100,6 +119,7 @@ static bool set_time_limit(void *target, const char *v) {
 
 /* One file of DIR, written whole or not at all (cli/out.h). */
 static bool write_file(AxArena *a, const char *dir, const char *base, const char *text) {
+  if (!writer) return true;
   AxOut o;
   if (!ax_out_open(&o, ax_arena_printf(a, "%s/%s", dir, base))) return false;
   fputs(text, o.f);
@@ -194,6 +214,51 @@ static void json_region(cJSON *arr, const AxRegion *r, const RegionRun *rr, cons
   cJSON_AddItemToArray(arr, j);
 }
 
+/* --mpi, every rank: the regions' results joined — each rank's own regions (runs[i] for
+ * the k-th region of part.order with k mod ranks its rank) sent to every rank — and status 0
+ * when any region has a graph. False when some rank stopped early (ok false there). */
+static bool join_regions(AxArena *a, const AxPartition *part, RegionRun *runs, int *status) {
+  int me = 0, ranks = 1;
+  ax_mpi_start(&me, &ranks);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  /* per own region: "i found_us seconds greedy " (times exactly: %a), reason NUL, graph NUL */
+  for (int k = me; k < part->n; k += ranks) {
+    int i = part->order[k];
+    const RegionRun *rr = &runs[i];
+    fprintf(m, "%d %a %a %d %s%c%s%c", i, rr->found_us, rr->seconds, rr->greedy,
+            rr->reason ? rr->reason : "", '\0', rr->graph ? rr->graph : "", '\0');
+  }
+  fclose(m);
+  size_t *lens;
+  char *all = ax_mpi_gather_all(buf, len, &lens);
+  size_t total = 0;
+  for (int r = 0; r < ranks; r++) total += lens[r];
+  free(lens);
+  free(buf);
+  int got = 0;
+  for (const char *p = all; p < all + total; got++) {
+    int i, greedy;
+    double found, secs;
+    int n = 0;
+    if (sscanf(p, "%d %la %la %d %n", &i, &found, &secs, &greedy, &n) != 4 || i < 0 || i >= part->n) break;
+    const char *reason = p + n, *graph = reason + strlen(reason) + 1;
+    RegionRun *rr = &runs[i];
+    rr->found_us = found;
+    rr->seconds = secs;
+    rr->greedy = greedy != 0;
+    if (!rr->graph) {   /* another rank's region */
+      rr->reason = *reason ? ax_arena_printf(a, "%s", reason) : NULL;
+      rr->graph = *graph ? strdup(graph) : NULL;
+    }
+    if (rr->graph) *status = 0;
+    p = graph + strlen(graph) + 1;
+  }
+  free(all);
+  return got == part->n;
+}
+
 /* The module mode: partition, search every region in the order of its modelled gain with
  * its share of the time budget, write DIR/R.axl for every region and DIR/R.mug for every
  * region a graph was found for, the module's program and graph (module.axl, module.mug:
@@ -202,7 +267,7 @@ static void json_region(cJSON *arr, const AxRegion *r, const RegionRun *rr, cons
 static int run_module(const char *file, const char *prog_name, const char *dir, AxSearchOpts *o,
                       bool no_greedy, bool gate, const char *rules, int max_ops, bool time_given,
                       bool json) {
-  if (!output_dir(dir)) return 3;
+  if (!agree(o, !writer || output_dir(dir))) return 3;
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
@@ -218,7 +283,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   if (hlo && hp.ncuts > 0)
     ax_diag_note(&d, (AxSpan){0}, "%s: imported with %d cut%s (axle import %s lists them)", file,
                  hp.ncuts, hp.ncuts == 1 ? "" : "s", file);
-  if (part.n && gate && !axioms_proved(rules)) {
+  if (part.n && gate && !agree(o, !writer || axioms_proved(rules))) {
     ax_arena_free(a);
     return 3;
   }
@@ -227,27 +292,33 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   /* the budget: --time-limit for the whole module, else 10 s a region; each region gets
    * the share of what is left that its modelled gain is of the gains left (at least a
    * tenth of its naive time counts, so that no region gets nothing) */
-  double budget = time_given ? o->time_limit : 10.0 * part.n, t0 = ax_clock_s();
+  /* --mpi: the regions are dealt to the ranks in that order (the k-th to rank k mod ranks),
+   * each searched by its rank alone with the rank's budget shared among its own regions
+   * as above; the results are joined after the loop and rank 0 writes the files */
+  int me = o->ranks > 1 ? o->rank : 0, ranks = o->ranks > 1 ? o->ranks : 1, own = 0;
+  for (int k = me; k < part.n; k += ranks) own++;
+  double budget = time_given ? o->time_limit : 10.0 * (ranks > 1 ? own : part.n), t0 = ax_clock_s();
   double *w = ax_arena_alloc(a, sizeof *w * (size_t)(part.n + 1)), wleft = 0;
-  for (int i = 0; i < part.n; i++) {
+  for (int k = 0; k < part.n; k++) {
+    int i = part.order[k];
     const AxRegion *r = &part.regions[i];
     w[i] = r->naive_s - r->estimate_s;
     if (w[i] < 0.1 * r->naive_s) w[i] = 0.1 * r->naive_s;
     if (w[i] <= 0) w[i] = 1e-9;
-    wleft += w[i];
+    if (k % ranks == me) wleft += w[i];
   }
   RegionRun *runs = ax_arena_alloc(a, sizeof *runs * (size_t)(part.n + 1));
   memset(runs, 0, sizeof *runs * (size_t)(part.n + 1));
+  for (int k = 0; k < part.n; k++) runs[part.order[k]].rank = k + 1, runs[part.order[k]].found_us = -1;
   int status = 1;
   bool ok = true;
-  for (int k = 0; k < part.n && ok; k++) {
+  for (int k = me; k < part.n && ok; k += ranks) {
     int i = part.order[k];
     const AxRegion *r = &part.regions[i];
     RegionRun *rr = &runs[i];
-    rr->rank = k + 1;
-    rr->found_us = -1;
     double left = budget - (ax_clock_s() - t0);
     AxSearchOpts so = *o;
+    so.ranks = 1;   /* --mpi: this rank's region, searched by this rank alone */
     so.time_limit = left * w[i] / wleft;
     if (so.time_limit < 0.05) so.time_limit = 0.05;
     wleft -= w[i];
@@ -270,7 +341,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
       rr->graph = strdup(br.search.found[0].text);
       rr->found_us = br.search.found[0].time_s * 1e6;
       rr->greedy = br.best_is_greedy;
-      ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
+      if (ranks == 1) ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
       status = 0;
     } else {
       const AxSearchResult *sr = &br.search;
@@ -286,7 +357,17 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     }
     free(dbuf);
     if (ran) ax_best_free(&br);
-    if (ok) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+    if (ok && ranks == 1) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+  }
+  if (ranks > 1) {
+    ok = join_regions(a, &part, runs, &status);
+    for (int k = 0; k < part.n && ok; k++) {
+      const AxRegion *r = &part.regions[part.order[k]];
+      const RegionRun *rr = &runs[part.order[k]];
+      if (rr->graph) ok = write_file(a, dir, ax_arena_printf(a, "%s.mug", r->name), rr->graph);
+      if (ok) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+    }
+    ok = agree(o, ok);   /* a file rank 0 could not write: every rank stops here */
   }
   /* the module: its program and its graph, every region's graph in place */
   const char **graphs = ax_arena_alloc(a, sizeof *graphs * (size_t)(part.n + 1));
@@ -312,7 +393,8 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
       eo.jobs = o->jobs < 1 ? 1 : o->jobs;
       AxDiag quiet;
       ax_diag_init(&quiet, NULL);
-      int st = ax_equiv_accept(p, mg, &quiet, &eo);
+      int st = writer ? ax_equiv_accept(p, mg, &quiet, &eo) : 0;   /* --mpi: rank 0's check */
+      if (!agree(o, st == 0)) st = st ? st : 1;
       if (st != 0) {
         fprintf(stderr, "axle: error: superopt: %s/module.mug, the regions' graphs joined, is not established "
                         "as equivalent to the module (status %d); not written\n", dir, st);
@@ -390,13 +472,13 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   return ok ? status : 3;
 }
 
-int ax_cmd_superopt(int argc, char **argv) {
+static int superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
   const char *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
   const char *found_dir = NULL, *reach = NULL, *output_dir_path = NULL;
   int max_region_ops = 8;
-  bool no_prune = false, no_gate = false, no_greedy = false;
+  bool no_prune = false, no_gate = false, no_greedy = false, mpi = false;
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
@@ -452,6 +534,9 @@ int ax_cmd_superopt(int argc, char **argv) {
       {.name = "--found-dir", .meta = "DIR",
        .help = "write every kept graph there as found-NNN.mug, each\nchecked at full shape",
        .kind = AX_OPT_STR, .target = &found_dir},
+      {.name = "--mpi",
+       .help = "under mpirun: one search shared by the ranks (prefixes\ndealt round robin, the bound shared, the final checks\nspread); rank 0 reports and writes",
+       .kind = AX_OPT_FLAG, .target = &mpi},
       {.name = "--reach", .meta = "GRAPH.mug",
        .help = "no search: does the generator build GRAPH (its kernel\nheaders pinned)? exit 0 yes, 1 no",
        .kind = AX_OPT_STR, .target = &reach},
@@ -469,8 +554,24 @@ int ax_cmd_superopt(int argc, char **argv) {
   if (output_dir_path && (output || reach || found_dir))
     return usage("--output-dir is not used with --output, --reach or --found-dir");
   if (!output && !reach && !output_dir_path) return usage("superopt needs --output BEST.mug or --output-dir DIR");
+  if (mpi && !ax_mpi_built()) return usage("--mpi needs an axle built with MPI (axle --version says mpi: no)");
+  if (mpi && reach) return usage("--mpi is not used with --reach");
   if (progress == 1 || (progress == 0 && isatty(2)))
     o.progress = stderr;
+  if (mpi) {
+    if (!ax_mpi_start(&o.rank, &o.ranks)) {
+      fprintf(stderr, "axle: error: superopt: --mpi: MPI did not start\n");
+      return 3;
+    }
+    if (o.rank != 0) {
+      /* the other ranks: every message they would print, rank 0 prints too */
+      writer = false;
+      o.progress = NULL;
+      int null = open("/dev/null", O_WRONLY);
+      if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) return 3;
+      close(null);
+    }
+  }
 
   if (output_dir_path)
     return run_module(file, prog_name, output_dir_path, &o, no_greedy, gate, rules, max_region_ops,
@@ -524,7 +625,8 @@ int ax_cmd_superopt(int argc, char **argv) {
     ax_arena_free(a);
     return f ? 0 : 1;
   }
-  if (gate && !axioms_proved(rules)) {
+  /* --mpi: rank 0 alone runs the gate (and writes the result cache) */
+  if (gate && !agree(&o, !writer || axioms_proved(rules))) {
     ax_arena_free(a);
     return 3;
   }
@@ -541,7 +643,9 @@ int ax_cmd_superopt(int argc, char **argv) {
   AxSearchResult r = br.search;
   int status = 1;
   bool best_greedy = br.best_is_greedy;
-  if (br.better) {
+  if (br.better && !writer) {
+    status = 0;
+  } else if (br.better) {
     FILE *f = fopen(output, "w");
     if (!f) {
       fprintf(stderr, "axle: error: cannot write %s\n", output);
@@ -553,7 +657,7 @@ int ax_cmd_superopt(int argc, char **argv) {
     }
   }
   /* every kept graph, each checked at full shape (--found-dir implies verify_all) */
-  for (int i = 0; found_dir && i < r.nfound; i++) {
+  for (int i = 0; found_dir && writer && i < r.nfound; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/found-%03d.mug", found_dir, i);
     FILE *f = fopen(path, "w");
@@ -639,4 +743,10 @@ int ax_cmd_superopt(int argc, char **argv) {
   ax_best_free(&br);
   ax_arena_free(a);
   return status;
+}
+
+int ax_cmd_superopt(int argc, char **argv) {
+  int st = superopt(argc, argv);
+  ax_mpi_stop();   /* after --mpi started it; nothing otherwise */
+  return st;
 }

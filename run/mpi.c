@@ -1,4 +1,5 @@
-/* mpi.c — the MPI transport of `axle verify --mpi`; see mpi.h.
+/* mpi.c — the MPI transport of `axle verify --mpi` and the collectives of `axle superopt
+ * --mpi`; see mpi.h.
  *
  * Messages (MPI_COMM_WORLD): a rank asks with TAG_ASK (one int: how many tasks it takes);
  * rank 0 answers TAG_TASKS, an array of uint64 task numbers, empty when there are no more
@@ -24,7 +25,9 @@ bool ax_mpi_built(void) { return true; }
 bool ax_mpi_start(int *rank, int *size) {
   int on = 0;
   MPI_Initialized(&on);
-  if (!on && MPI_Init(NULL, NULL) != MPI_SUCCESS) return false;
+  /* FUNNELED: the search's threads never call MPI, only the thread that started it */
+  int got = 0;
+  if (!on && MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &got) != MPI_SUCCESS) return false;
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
   return true;
@@ -142,6 +145,52 @@ void ax_mpi_send(size_t task, const char *data, size_t len, const char *failure,
   free(buf);
 }
 
+/* Waits for a non-blocking collective without spinning a core: the search's threads of this
+ * rank still need it while the other ranks catch up. */
+static void settle(MPI_Request *rq) {
+  for (;;) {
+    int flag = 0;
+    MPI_Test(rq, &flag, MPI_STATUS_IGNORE);
+    if (flag) return;
+    nap();
+  }
+}
+
+void ax_mpi_reduce_all(double *v, int n, AxMpiOp op) {
+  double *out = ax_xcalloc((size_t)n + 1, sizeof *out);
+  MPI_Request rq;
+  MPI_Iallreduce(v, out, n, MPI_DOUBLE, op == AX_MPI_MIN ? MPI_MIN : op == AX_MPI_MAX ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD, &rq);
+  settle(&rq);
+  memcpy(v, out, sizeof *v * (size_t)n);
+  free(out);
+}
+
+char *ax_mpi_gather_all(const char *data, size_t len, size_t **lens) {
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  AX_ASSERT(len <= (size_t)INT32_MAX);
+  int mine = (int)len, *counts = ax_xcalloc((size_t)size, sizeof *counts);
+  int *displs = ax_xcalloc((size_t)size, sizeof *displs);
+  MPI_Request rq;
+  MPI_Iallgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD, &rq);
+  settle(&rq);
+  size_t total = 0;
+  *lens = ax_xcalloc((size_t)size, sizeof **lens);
+  for (int r = 0; r < size; r++) {
+    AX_ASSERT(total + (size_t)counts[r] <= (size_t)INT32_MAX);
+    displs[r] = (int)total;
+    (*lens)[r] = (size_t)counts[r];
+    total += (size_t)counts[r];
+  }
+  char *all = ax_xmalloc(total + 1);
+  MPI_Iallgatherv(data, mine, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD, &rq);
+  settle(&rq);
+  all[total] = '\0';
+  free(counts);
+  free(displs);
+  return all;
+}
+
 #else   /* a build without MPI: only ax_mpi_built may be called */
 
 bool ax_mpi_built(void) { return false; }
@@ -153,6 +202,17 @@ bool ax_mpi_start(int *rank, int *size) {
 }
 
 void ax_mpi_stop(void) {}
+
+void ax_mpi_reduce_all(double *v, int n, AxMpiOp op) { (void)v, (void)n, (void)op; }
+
+char *ax_mpi_gather_all(const char *data, size_t len, size_t **lens) {
+  *lens = ax_xcalloc(1, sizeof **lens);
+  (*lens)[0] = len;
+  char *all = ax_xmalloc(len + 1);
+  if (len) memcpy(all, data, len);
+  all[len] = '\0';
+  return all;
+}
 
 void ax_mpi_coordinate(const size_t *order, size_t n, AxMpiGot *got, void (*tick)(void *),
                        void *ctx) {

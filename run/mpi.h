@@ -1,7 +1,8 @@
-/* mpi.h — `axle verify --mpi` under mpirun: the rule results of one run spread over the
- * ranks of an MPI job. Every MPI call of axle is in mpi.c; a build without MPI (Open MPI
- * not found by CMake) has the same functions, ax_mpi_built false, and must not call the
- * others.
+/* mpi.h — axle under mpirun: `axle verify --mpi`, the rule results of one run spread over
+ * the ranks of an MPI job, and the collectives of `axle superopt --mpi` (below, and
+ * superopt/search/spread.h). Every MPI call of axle is in mpi.c; a build without MPI (Open
+ * MPI not found by CMake) has the same functions, ax_mpi_built false, and must not call
+ * verify's transport (coordinate, serve, send); its collectives act as one rank.
  *
  * Every rank builds the same task list (the same files and options give the same tasks in
  * the same order). Rank 0 coordinates and verifies nothing itself: it answers what the
@@ -25,7 +26,8 @@
 /* Whether this axle was built with MPI. */
 bool ax_mpi_built(void);
 
-/* Initializes MPI (once per process; also without mpirun: one rank). *rank, *size: this
+/* Initializes MPI (once per process, MPI_THREAD_FUNNELED: a process's other threads never
+ * call MPI; also without mpirun: one rank). *rank, *size: this
  * process's rank and the number of ranks. False if MPI could not start. */
 bool ax_mpi_start(int *rank, int *size);
 
@@ -44,6 +46,21 @@ typedef void AxMpiGot(void *ctx, size_t task, const char *data, size_t len, cons
  * With one rank, tasks cannot run: each fails with that reason. */
 void ax_mpi_coordinate(const size_t *order, size_t n, AxMpiGot *got, void (*tick)(void *),
                        void *ctx);
+
+/* The collectives of a search shared by the ranks (`axle superopt --mpi`, superopt/search/
+ * spread.h). Each is called by every rank, the same number of times and in the same order
+ * (a rank that skips one leaves the others waiting for it), from the thread that started
+ * MPI; each waits by polling with short sleeps, as above. In a build without MPI, or with
+ * one rank, they return what one rank would get. */
+
+typedef enum AxMpiOp { AX_MPI_MIN, AX_MPI_MAX, AX_MPI_SUM } AxMpiOp;
+
+/* v[0..n) becomes its element-wise minimum, maximum or sum over the ranks. */
+void ax_mpi_reduce_all(double *v, int n, AxMpiOp op);
+
+/* The bytes data[0..len) of every rank, concatenated in rank order: returned owned
+ * (malloc'd, NUL-terminated); *lens (owned, one entry per rank) their lengths. */
+char *ax_mpi_gather_all(const char *data, size_t len, size_t **lens);
 
 /* Another rank: runs tasks[0..n) (task numbers of the run) and calls ax_mpi_send for each. */
 typedef void AxMpiBatch(void *ctx, const size_t *tasks, size_t n);

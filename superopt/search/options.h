@@ -40,6 +40,10 @@ typedef struct AxSearchOpts {
                              cuts by its time (branch and bound) from the start, and returns
                              it (unchecked again) when nothing beats it */
   double incumbent_s;     /* its modelled time */
+  int rank, ranks;        /* one search shared by the ranks of an MPI job (spread.h; superopt
+                             --mpi): this process is rank of ranks, every rank calls
+                             ax_search_run with the same program and options. 0 of 0 or 1
+                             (the default): alone */
   double deadline;        /* ax_clock_s() at which every full-shape check stops (0: none; see
                              equiv.h): the whole command's --time-limit. A check it stops is
                              no verdict (ax_search_accept 4): the graph is dropped, never

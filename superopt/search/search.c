@@ -11,11 +11,13 @@
 
 #include "base/clock.h"
 #include "base/hooks.h"
+#include "run/mpi.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/search/canon.h"
 #include "superopt/search/generate.h"
+#include "superopt/search/spread.h"
 
 /* The classes the generator's classes() (generate.c) refuses with "does not handle". */
 bool ax_search_handles(AxOp op) {
@@ -63,9 +65,12 @@ static AxMugraph *valid(AxMugraph *g) {
   return ax_mug_check(g, &d) ? g : NULL;
 }
 
+/* By modelled time, then by text: which of two graphs of equal time comes first does not
+ * depend on which thread (or rank, spread.h) found it first. */
 static int cmp_found(const void *a, const void *b) {
   const Found *x = a, *y = b;
-  return x->time_s < y->time_s ? -1 : x->time_s > y->time_s;
+  if (x->time_s != y->time_s) return x->time_s < y->time_s ? -1 : 1;
+  return strcmp(x->text, y->text);
 }
 
 /* Two independent 64-bit hashes of a candidate text (FNV-1a from two offsets), the first
@@ -164,6 +169,8 @@ static void emit(Worker *w, const int *outs) {
     pthread_mutex_lock(&s->mu);
     if (s->nfound >= o->top && t >= s->found[s->nfound - 1].time_s) keep = false;
     if (o->incumbent && t >= o->incumbent_s) keep = false;   /* only what beats the floor */
+    if (s->bound_s > 0 && t >= s->bound_s) keep = false;      /* alone: one of the two above;
+                                                                 with ranks, theirs too */
     pthread_mutex_unlock(&s->mu);
   }
   if (keep) {
@@ -209,7 +216,9 @@ static void emit(Worker *w, const int *outs) {
         text = NULL;
       }
       qsort(s->found, (size_t)s->nfound, sizeof(Found), cmp_found);
-      if (s->nfound >= o->top) __atomic_store(&s->bound_s, &s->found[s->nfound - 1].time_s, __ATOMIC_RELAXED);
+      /* only ever lowered: other ranks may have lowered it further (spread.h) */
+      if (s->nfound >= o->top && (s->bound_s <= 0 || s->found[s->nfound - 1].time_s < s->bound_s))
+        __atomic_store(&s->bound_s, &s->found[s->nfound - 1].time_s, __ATOMIC_RELAXED);
       if (s->found[0].time_s < s->best_s || s->best_s == 0) {
         s->best_s = s->found[0].time_s;
         s->best_at = ax_clock_s() - s->start;
@@ -223,10 +232,33 @@ static void emit(Worker *w, const int *outs) {
 
 /* --- driver --------------------------------------------------------------------------- */
 
-/* A thread of the search: one worker of the generator. */
+/* A thread of the search: one worker of the generator, and whether it has ended (read by
+ * ax_spread_wait while the threads run). */
+typedef struct Thread {
+  Worker w;
+  bool *done;
+} Thread;
+
 static void *worker(void *arg) {
-  ax_generate_run(arg);
+  Thread *t = arg;
+  ax_generate_run(&t->w);
+  if (getenv("AXLE_SEARCH_DEBUG"))   /* the balance of the prefix split */
+    fprintf(stderr, "worker %d of %d: ended at %.3f s\n", t->w.id, t->w.jobs, ax_clock_s() - t->w.s->start);
+  bool yes = true;
+  __atomic_store(t->done, &yes, __ATOMIC_RELEASE);
   return NULL;
+}
+
+/* With ranks (spread.h): the full-shape check of the i-th kept candidate. */
+typedef struct Final {
+  const AxMugraph *prog;
+  const SearchState *s;
+  const AxSearchOpts *alone;   /* the options with ranks 1: this rank's check alone */
+} Final;
+
+static int check_final(void *ctx, int i) {
+  const Final *f = ctx;
+  return ax_search_accept(f->prog, f->s->found[i].text, f->alone);
 }
 
 static void *progress(void *arg) {
@@ -260,6 +292,15 @@ static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
 }
 
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o) {
+  if (o->ranks > 1) {
+    /* every rank together: rank 0 checks, the others wait for its status (a maximum with
+     * their -1) — one check where each would run the same one, and one verdict for all */
+    AxSearchOpts alone = *o;
+    alone.ranks = 1;
+    double st = o->rank == 0 ? ax_search_accept(prog, text, &alone) : -1;
+    ax_mpi_reduce_all(&st, 1, AX_MPI_MAX);
+    return (int)st;
+  }
   FILE *sink = NULL;   /* diagnostics and equiv's report are counted, not printed */
   AxArena *a = ax_arena_new();
   AxMugraph *g = parse_mug(a, text, sink);
@@ -356,20 +397,25 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     s->best_s = s->bound_s = o->incumbent_s;
   }
   int jobs = o->jobs < 1 ? 1 : o->jobs;
-  Worker *ws = calloc((size_t)jobs, sizeof(Worker));
+  /* with ranks, rank r's thread t is worker r * jobs + t of ranks * jobs (spread.h) */
+  int rank = o->ranks > 1 && !o->pin ? o->rank : 0, ranks = o->ranks > 1 && !o->pin ? o->ranks : 1;
+  Thread *ws = calloc((size_t)jobs, sizeof(Thread));
+  bool *done = calloc((size_t)jobs, sizeof(bool));
   pthread_t *th = calloc((size_t)jobs, sizeof(pthread_t));
   pthread_t pt;
   bool prog_thread = o->progress != NULL;
   if (prog_thread) pthread_create(&pt, NULL, progress, s);
   for (int i = 0; i < jobs; i++) {
-    ws[i].s = s, ws[i].id = i, ws[i].jobs = jobs;
+    ws[i].w.s = s, ws[i].w.id = rank * jobs + i, ws[i].w.jobs = ranks * jobs, ws[i].done = &done[i];
     pthread_create(&th[i], NULL, worker, &ws[i]);
   }
+  if (ranks > 1) ax_spread_wait(s, done, jobs);
   for (int i = 0; i < jobs; i++) pthread_join(th[i], NULL);
   s->stop = true;
   if (prog_thread) pthread_join(pt, NULL);
   memset(r, 0, sizeof *r);
   r->timed_out = s->deadline > 0 && ax_clock_s() > s->deadline;
+  if (ranks > 1) ax_spread_merge(s, &r->timed_out);
   r->states = s->states;
   r->pruned = s->pruned;
   r->candidates = s->candidates;
@@ -386,6 +432,23 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   /* the full-shape check, best first; a graph that fails it is dropped */
   r->found = calloc((size_t)o->top + 2, sizeof(AxSearchFound));
   double f0 = ax_clock_s();
+  int *pre = NULL;   /* with ranks: the checks' statuses, spread over the ranks first */
+  AxSearchOpts alone = *o;
+  alone.ranks = 1;
+  if (ranks > 1) {
+    bool *need = calloc((size_t)s->nfound + 1, sizeof *need);
+    pre = calloc((size_t)s->nfound + 1, sizeof *pre);
+    for (int i = 0; i < s->nfound; i++) {   /* the graphs the loop below checks alone */
+      bool is_floor = o->incumbent && strcmp(s->found[i].text, o->incumbent) == 0;
+      bool slow = s->found[i].time_s >= r->naive_s && !o->verify_all;
+      if (o->verify_all) need[i] = !is_floor;
+      else if (!o->verify_final || is_floor || slow) break;
+      else need[i] = true;
+    }
+    Final fc = {prog, s, &alone};
+    ax_spread_checks(s->nfound, need, !o->verify_all, pre, check_final, &fc);
+    free(need);
+  }
   for (int i = 0; i < s->nfound; i++) {
     bool pass = true;
     bool is_floor = o->incumbent && strcmp(s->found[i].text, o->incumbent) == 0;   /* checked before */
@@ -393,7 +456,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     /* a graph modelled no faster than the naive one is never written: not worth a check */
     bool slow = s->found[i].time_s >= r->naive_s && !o->verify_all;
     if (!is_floor && !slow && ((o->verify_final && r->nfound == 0) || o->verify_all)) {
-      int st = ax_search_accept(prog, s->found[i].text, o);
+      int st = pre ? pre[i] : ax_search_accept(prog, s->found[i].text, &alone);
       pass = st == 0;
       if (pass && r->nfound == 0) r->best_verified = true;
       if (st == 4) r->late_final++;
@@ -402,6 +465,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
     else free(s->found[i].text);
   }
+  free(pre);
   r->final_s = ax_clock_s() - f0;
   r->seconds = ax_clock_s() - s->start;
   free(s->seen);
@@ -409,6 +473,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   free(s->tcls);
   pthread_mutex_destroy(&s->mu);
   free(ws);
+  free(done);
   free(th);
   free(s);
   return true;

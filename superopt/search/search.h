@@ -40,8 +40,9 @@
  * constant comes from a size, such as a mean's 1/n): a filter. Survivors are ranked by modelled
  * cost; the best are then checked at full shape with the default δ, and only a graph that
  * passes is returned. Threads split the tree by prefixes (top-level choices dealt round
- * robin). This header is the driver's (search.c); the generator is generate.h, the
- * canonical keys canon.h, the options options.h. */
+ * robin) — with AxSearchOpts.ranks, the threads of every rank of an MPI job (spread.h).
+ * This header is the driver's (search.c); the generator is generate.h, the canonical keys
+ * canon.h, the options options.h. */
 #ifndef AX_SEARCH_H
 #define AX_SEARCH_H
 
@@ -101,7 +102,9 @@ void ax_search_result_free(AxSearchResult *r);
  * (exponentials: attention) — and the float check passed. Never on the doubles' word
  * alone: a graph that differs in the field where sqrt is uninterpreted is refused (2),
  * even if it agrees within 1e-6 in doubles. Returns ax_equiv_run's status (3: text does
- * not parse or validate), or 4 when o->deadline stopped the field tests before they decided. */
+ * not parse or validate), or 4 when o->deadline stopped the field tests before they decided.
+ * With o->ranks > 1 a collective (spread.h): every rank calls it with the same graph, rank 0
+ * checks, and every rank returns rank 0's status (the greedy floor's check). */
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o);
 
 #endif

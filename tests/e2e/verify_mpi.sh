@@ -3,8 +3,8 @@
 # report lines and exit status as one process, on rules/examples and a slice of rules/xla;
 # rank 0 alone writes the result cache (a second run takes every result from it); a failing
 # rule gives the failing exit status; a rank killed mid-run ends the job with a non-zero
-# status and no report file, never a passing report. Skipped (77) where axle was built
-# without MPI or mpirun is missing.
+# status and no report file, never a passing report, and leaves the result cache whole.
+# Skipped (77) where axle was built without MPI or mpirun is missing.
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
@@ -61,6 +61,20 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
     --format junit --output "$tmp/killed.xml" $run > /dev/null 2>&1; st=$?
   check "killed rank: mpirun exits non-zero" [ "$st" != 0 ]
   check "killed rank: no report written" [ ! -e "$tmp/killed.xml" ]
+  # with the result cache on: what rank 0 wrote before the job was ended is whole — a run
+  # from that cache gives the single process's lines and warns of no damaged entry
+  export XDG_CACHE_HOME="$tmp/cache-killed"
+  few="rules/examples/transpose_sum.axl rules/examples/dyslice_to_slice.axl rules/examples/fold_conv_input_pad.axl"
+  AXLE_TEST_MPI_KILL_RANK=2 mpi 3 -x AXLE_TEST_MPI_KILL_RANK "$AXLE_TEST_BIN" verify --mpi \
+    --solver z3 --jobs 1 --format json $few > /dev/null 2>&1; st=$?
+  check "killed rank, cache on: mpirun exits non-zero" [ "$st" != 0 ]
+  "$AXLE" verify --solver z3 --no-cache --jobs 1 --format json $few > "$tmp/fresh.json" 2> /dev/null
+  "$AXLE" verify --solver z3 --jobs 1 --format json $few > "$tmp/after.json" 2> "$tmp/after.err"; st=$?
+  check "killed rank, cache on: a later run exits 0" [ "$st" = 0 ]
+  check "killed rank, cache on: a later run's lines are the fresh run's" \
+    diff <(jq -c "$key" "$tmp/fresh.json") <(jq -c "$key" "$tmp/after.json")
+  check "killed rank, cache on: no damaged entry" sh -c "! grep -q warning $tmp/after.err"
+  export XDG_CACHE_HOME="$tmp/cache"
 fi
 
 # usage: --mpi alone runs in one process like a plain run

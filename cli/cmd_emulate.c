@@ -102,7 +102,10 @@ int ax_cmd_emulate(int argc, char **argv) {
       char what[160];
       if (ax_test_hook("AXLE_TEST_MPK_DROP_EDGE") && ax_mkemu_drop_edge(&tg, what, sizeof what))
         printf("emulate: test hook: dropped %s\n", what);
-      status = ax_mkemu_run(&tg, &d, &o);
+      /* ... and one that releases an event before the task's stores */
+      AxMkCudaOpts mo = {.early_release = ax_test_hook("AXLE_TEST_MPK_EARLY_RELEASE") != NULL};
+      if (mo.early_release) printf("emulate: test hook: every task releases its events before its stores\n");
+      status = ax_mkemu_run(&tg, &d, &o, &mo);
     }
   }
   ax_arena_free(a);

@@ -7,9 +7,9 @@
  *       input (a located error). DIR (`axle superopt MODULE --output-dir DIR`) stands for
  *       DIR/module.mug.
  *   axle emulate --megakernel GRAPH.mug [--workers N] [--runs K] [--seed S] [...]
- *       Runs the graph's task graph (mpk/taskgraph.h) as an emulated megakernel on N
- *       worker threads under K seeded adversarial schedules (mpk/mkemu.h), each run
- *       compared with the interpreter; the same statuses. */
+ *       Runs the graph's persistent megakernel (`axle mpk --output`, mpk/mkcuda.h) on
+ *       the CPU with N worker threads under K seeded adversarial schedules (mpk/mkemu.h),
+ *       each run compared with the interpreter; the same statuses. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -408,6 +408,13 @@ inline void mk_launch(dim3 grid, dim3 block, size_t smem, const std::function<vo
 // task's stores done, before its release: an eighth of the time a stall of up to 300 µs. 3,
 // just after the release: a quarter of the time a stall.
 
+// A waiting worker gives its core away: at once for a while, then in sleeps of 20 µs, so that
+// waiting workers do not starve the ones that run on a machine with fewer cores.
+inline void mk_idle(long long spins) {
+  if (spins < 64) std::this_thread::yield();
+  else std::this_thread::sleep_for(std::chrono::microseconds(20));
+}
+
 inline void mk_point(int where, int task) {
   (void)task;
   uint64_t roll = mk_next();
@@ -417,9 +424,10 @@ inline void mk_point(int where, int task) {
     // a safety net: the counts above are the rule, this only bounds a bug's cost
     auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
     mk_blocked++;
-    while (mk_progress.load() < until && mk_blocked.load() < mk_active.load() &&
-           std::chrono::steady_clock::now() < end)
-      std::this_thread::yield();
+    for (int spins = 0; mk_progress.load() < until && mk_blocked.load() < mk_active.load() &&
+                        std::chrono::steady_clock::now() < end;
+         spins++)
+      mk_idle(spins);
     mk_blocked--;
     return;
   }
@@ -442,7 +450,7 @@ inline void mk_pause(long long spins, int event) {
     mk_waiting = true;
     mk_blocked++;
   }
-  std::this_thread::yield();
+  mk_idle(spins);
   if (spins % 1024 == 1023 && std::chrono::steady_clock::now() - since > std::chrono::seconds(20)) {
     std::fprintf(stderr, "megakernel: worker %u waited 20 s for event %d, which never fired\n", blockIdx.x,
                  event);

@@ -7,7 +7,7 @@
 # with one dependency edge dropped (AXLE_TEST_MPK_DROP_EDGE) an event fires before one of its
 # producers has written, and with every release moved before the task's stores
 # (AXLE_TEST_MPK_EARLY_RELEASE) a consumer may read before the write; the emulator must
-# report a wrong output within 100 schedules (runs here caught them within 20 and 6).
+# report a wrong output within 100 schedules (runs here caught them within 10 and 2).
 # Bad usage and a graph with a pre-defined operator exit 3.
 set -u
 cd "$AXLE_SRC" || exit 1

@@ -7,9 +7,9 @@
  *       input (a located error). DIR (`axle superopt MODULE --output-dir DIR`) stands for
  *       DIR/module.mug.
  *   axle emulate --megakernel GRAPH.mug [--workers N] [--runs K] [--seed S] [...]
- *       Runs the graph's task graph (mpk/taskgraph.h) as an emulated megakernel on N
- *       worker threads under K seeded adversarial schedules (mpk/mkemu.h), each run
- *       compared with the interpreter; the same statuses. */
+ *       Runs the graph's persistent megakernel (`axle mpk --output`, mpk/mkcuda.h) on
+ *       the CPU with N worker threads under K seeded adversarial schedules (mpk/mkemu.h),
+ *       each run compared with the interpreter; the same statuses. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -102,7 +102,10 @@ int ax_cmd_emulate(int argc, char **argv) {
       char what[160];
       if (ax_test_hook("AXLE_TEST_MPK_DROP_EDGE") && ax_mkemu_drop_edge(&tg, what, sizeof what))
         printf("emulate: test hook: dropped %s\n", what);
-      status = ax_mkemu_run(&tg, &d, &o);
+      /* ... and one that releases an event before the task's stores */
+      AxMkCudaOpts mo = {.early_release = ax_test_hook("AXLE_TEST_MPK_EARLY_RELEASE") != NULL};
+      if (mo.early_release) printf("emulate: test hook: every task releases its events before its stores\n");
+      status = ax_mkemu_run(&tg, &d, &o, &mo);
     }
   }
   ax_arena_free(a);

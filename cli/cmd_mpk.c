@@ -3,8 +3,11 @@
  *
  *   axle mpk GRAPH.mug --task-graph [--format text|json|dot]
  *   axle mpk GRAPH.mug --simulate [--target h100|a100] [--workers N] [--format text|json]
- *       0 printed, 3 bad input (located error) or bad usage. The task graph is checked
- *       against the μGraph before anything is printed (a failure is an internal error). */
+ *   axle mpk GRAPH.mug --output MK.cu [--target h100|a100]
+ *       0 printed or written, 3 bad input (located error), bad usage or a file that cannot
+ *       be written. The task graph is checked against the μGraph before anything is printed
+ *       or written (a failure is an internal error). --output writes the persistent CUDA
+ *       megakernel (mpk/mkcuda.h) for the target's architecture (h100 sm_90, a100 sm_80). */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,13 +15,16 @@
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/opts.h"
+#include "cli/out.h"
+#include "mpk/mkcuda.h"
 #include "mpk/sim.h"
 #include "mpk/taskgraph.h"
 #include "mpk/tgprint.h"
 
 #define USAGE                                                                                      \
   "usage: axle mpk GRAPH.mug --task-graph [--format text|json|dot]\n"                             \
-  "       axle mpk GRAPH.mug --simulate [--target h100|a100] [--workers N] [--format text|json]\n"
+  "       axle mpk GRAPH.mug --simulate [--target h100|a100] [--workers N] [--format text|json]\n" \
+  "       axle mpk GRAPH.mug --output MK.cu [--target h100|a100]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
@@ -30,6 +36,7 @@ static bool set_target(void *target, const char *v) {
 int ax_cmd_mpk(int argc, char **argv) {
   const AxTarget *t = ax_cost_target("h100");
   bool graph = false, simulate = false;
+  const char *output = NULL;
   int format = 0, workers = 0, first = 1;
   static const char *const formats[] = {"text", "json", "dot", NULL};
   const AxOpt opts[] = {
@@ -37,6 +44,9 @@ int ax_cmd_mpk(int argc, char **argv) {
        .kind = AX_OPT_FLAG, .target = &graph},
       {.name = "--simulate", .help = "print the modelled megakernel, per-kernel and bound times",
        .kind = AX_OPT_FLAG, .target = &simulate},
+      {.name = "--output", .meta = "MK.cu",
+       .help = "write the graph as one persistent CUDA megakernel (sm_90 for h100,\nsm_80 for a100)",
+       .kind = AX_OPT_STR, .target = &output},
       {.name = "--target", .meta = "h100|a100", .help = "the GPU modelled (default h100)",
        .kind = AX_OPT_FN, .fn = set_target, .target = &t, .err = "--target is h100 or a100"},
       {.name = "--workers", .meta = "N", .help = "workers, 1 to 4096 (default the target's SMs)",
@@ -51,15 +61,18 @@ int ax_cmd_mpk(int argc, char **argv) {
       .usage = USAGE,
       .about = "Builds the SM-level task graph of a μGraph (every block of every kernel a task,\n"
                "events from the tiles it reads) and prints it, or simulates it as one persistent\n"
-               "megakernel against one launch per kernel and the memory bound (all modelled).\n",
+               "megakernel against one launch per kernel and the memory bound (all modelled),\n"
+               "or writes it as one persistent CUDA kernel.\n",
       .opts = opts, .n = AX_COUNTOF(opts), .unknown = "unknown option",
       .missing = "option needs a value"};
   int parsed = ax_opts_run(&table, &argc, argv, &first);
   if (parsed >= 0) return parsed;
   if (first == argc) return usage("mpk needs a .mug file");
   if (argc - first > 1) return usage("too many arguments");
-  if (graph == simulate) return usage("mpk needs one of --task-graph and --simulate");
+  if (graph + simulate + (output != NULL) != 1)
+    return usage("mpk needs one of --task-graph, --simulate and --output");
   if (simulate && format == 2) return usage("--simulate prints text or json");
+  if (output && format != 0) return usage("--output takes no --format");
   const char *file = argv[first];
   if (ax_files_is_program(file))
     return usage("mpk reads a μGraph (.mug), not a program");
@@ -73,6 +86,15 @@ int ax_cmd_mpk(int argc, char **argv) {
     char msg[512];
     if (!ax_taskgraph_check(&tg, msg, sizeof msg)) {
       fprintf(stderr, "axle: internal error: the task graph of %s fails its check: %s\n", file, msg);
+    } else if (output) {
+      char *buf = NULL;
+      size_t len = 0;
+      FILE *f = open_memstream(&buf, &len);
+      AX_ASSERT(f);
+      bool ok = ax_mkcuda_emit(f, &tg, strcmp(t->name, "a100") == 0 ? AX_CUDA_SM80 : AX_CUDA_SM90, NULL, &d);
+      AX_ASSERT(fclose(f) == 0);
+      if (ok && ax_out_replace(output, buf, len)) status = 0;
+      free(buf);
     } else if (graph) {
       if (format == 0) ax_tgprint_text(stdout, &tg);
       else if (format == 1) ax_tgprint_json(stdout, &tg);

@@ -54,6 +54,11 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
 /* Choices beyond the target; all false is ax_cuda_emit's default. */
 typedef struct AxCudaOpts {
   bool single_buffer;   /* never double-buffer the loop's iterating inputs (to compare on a GPU) */
+  /* For a persistent megakernel (mpk/mkcuda.h): each graph-defined kernel becomes
+   * `__device__ void ax_k<s>_task(const uint3 blockIdx, <the kernel's tensors>)`, the body of
+   * its __global__ for one block, with dynamic shared memory and no __restrict__; no host
+   * entry is written (the caller writes the runtime and its own after the kernels). */
+  bool task_body;
 } AxCudaOpts;
 
 /* ax_cuda_emit with options o (borrowed). */

@@ -188,13 +188,13 @@ static void write_driver(FILE *f, const AxMugraph *g, const char *id) {
           "  std::vector<void *> in(ni + 1), out(no + 1);\n"
           "  for (int i = 0; i < ni; i++) in[(size_t)i] = io(argv[1], \"in\", i, in_bytes[i], true);\n"
           "  for (int i = 0; i < no; i++) out[(size_t)i] = std::calloc(out_bytes[i] ? out_bytes[i] : 1, 1);\n"
-          "  int rc = axle_run_%s(in.data(), out.data(), nullptr);\n"
-          "  if (rc) { std::fprintf(stderr, \"driver: axle_run_%s returned %%d\\n\", rc); return 7; }\n"
           "#ifdef AXLE_EMU_MK\n"
           "  if (argc != 4) return 6;\n"
-          "  int mk = axemu::mk_run(argv[1], std::atoi(argv[2]), std::strtoull(argv[3], nullptr, 10));\n"
-          "  if (mk) return mk;\n"
+          "  axemu::mk_workers = std::atoi(argv[2]);  // the SMs the device reports\n"
+          "  axemu::mk_seed = std::strtoull(argv[3], nullptr, 10);\n"
           "#endif\n"
+          "  int rc = axle_run_%s(in.data(), out.data(), nullptr);\n"
+          "  if (rc) { std::fprintf(stderr, \"driver: axle_run_%s returned %%d\\n\", rc); return 7; }\n"
           "  for (int i = 0; i < no; i++) {\n"
           "    char path[4096];\n"
           "    std::snprintf(path, sizeof path, \"%%s/out%%d.bin\", argv[1], i);\n"
@@ -257,7 +257,7 @@ typedef struct Emu {
   char id[128];          /* the graph's C identifier */
   const char **names;    /* the names written into dir, for the cleanup */
   int nnames;
-  char *hp, *kp, *dp, *ep, *lp, *tp;   /* runtime header, kernel, driver, binary, log, tasks */
+  char *hp, *kp, *dp, *ep, *lp;   /* runtime header, kernel, driver, binary, log */
   int ni;                /* graph inputs */
   AxTensor *vals;        /* per kernel tensor: the interpreter's values (inputs first) */
   double **din;          /* per input: its values */
@@ -272,10 +272,13 @@ static int io_fail(const Emu *x) {
   return 2;
 }
 
-/* The runtime header, the kernel source (FILE.cu, or generated for sm_90) and the driver. */
+/* The runtime header, the kernel source (FILE.cu, the megakernel given, or generated for
+ * sm_90) and the driver. */
 static int write_sources(Emu *x, AxDiag *d) {
   if (!write_file(x->hp, ax_emu_runtime_h, strlen(ax_emu_runtime_h))) return io_fail(x);
-  if (x->o->source) {
+  if (x->o->megakernel) {
+    if (!write_file(x->kp, x->o->megakernel, strlen(x->o->megakernel))) return io_fail(x);
+  } else if (x->o->source) {
     if (!copy_file(x->o->source, x->kp)) {
       fprintf(x->out, "axle emulate: cannot read '%s'\n", x->o->source);
       return 3;
@@ -291,7 +294,6 @@ static int write_sources(Emu *x, AxDiag *d) {
   if (!f) return io_fail(x);
   write_driver(f, x->g, x->id);
   if (fclose(f) != 0) return io_fail(x);
-  if (x->o->tasks && !write_file(x->tp, x->o->tasks, strlen(x->o->tasks))) return io_fail(x);
   return GO_ON;
 }
 
@@ -336,7 +338,7 @@ static int compile(Emu *x) {
   if (!cxx || !*cxx) cxx = "g++";
   char *argv[] = {(char *)cxx, "-std=c++17", "-O2", "-w", "-DAXLE_EMU", "-I", x->dir, "-x", "c++",
                   x->kp, x->dp, "-o", x->ep, NULL, NULL, NULL};
-  if (x->o->tasks) {   /* the megakernel runtime: worker threads */
+  if (x->o->megakernel) {   /* the megakernel's workers are threads */
     argv[13] = "-DAXLE_EMU_MK";
     argv[14] = "-pthread";
   }
@@ -354,12 +356,12 @@ static int execute(Emu *x, int run_no) {
   char workers[32], seed[32];
   snprintf(workers, sizeof workers, "%d", x->o->workers);
   snprintf(seed, sizeof seed, "%" PRIu64, x->o->seed + (uint64_t)run_no);
-  char *argv[] = {x->ep, x->dir, x->o->tasks ? workers : NULL, seed, NULL};
+  char *argv[] = {x->ep, x->dir, x->o->megakernel ? workers : NULL, seed, NULL};
   int rc = run(argv, x->lp);
   if (rc == 0) return GO_ON;
   fprintf(x->out, "axle emulate: the emulated program failed (%s):\n",
           rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal"
-          : rc == 9 ? "megakernel tasks never launched" : "exit status");
+          : rc == 9 ? "a megakernel event never fired" : "exit status");
   print_log(x->out, x->lp);
   if (rc > 0 && rc != 5) fprintf(x->out, "    (exit status %d)\n", rc);
   return 2;
@@ -375,7 +377,7 @@ static int compare(Emu *x, int run_no) {
     ax_interp_run(g, &stored, x->a, x->vals);
     fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
                  "float interpreter with storage rounding\n", g->name, x->o->seed);
-    if (x->o->tasks)
+    if (x->o->megakernel)
       fprintf(out, "megakernel: %d worker thread%s, %d schedule%s (seeds %" PRIu64 " to %" PRIu64 ")\n",
               x->o->workers, x->o->workers == 1 ? "" : "s", x->o->runs, x->o->runs == 1 ? "" : "s",
               x->o->seed, x->o->seed + (uint64_t)x->o->runs - 1);
@@ -405,7 +407,7 @@ static int compare(Emu *x, int run_no) {
     bool fine = rel <= tol;
     char idx[128];
     index_str(&t->shape, at, idx, sizeof idx);
-    if (x->o->tasks) fprintf(out, "  schedule %" PRIu64 ":", x->o->seed + (uint64_t)run_no);
+    if (x->o->megakernel) fprintf(out, "  schedule %" PRIu64 ":", x->o->seed + (uint64_t)run_no);
     fprintf(out, "  output '%s' %s: max relative error %.3g (tolerance %.3g)", t->name,
             ax_dtype_name(t->dtype), rel, tol);
     if (nonfinite)
@@ -416,8 +418,8 @@ static int compare(Emu *x, int run_no) {
     bad |= !fine;
     free(y);
   }
-  if (x->o->tasks && !bad && run_no + 1 < x->o->runs) return GO_ON;   /* the next schedule */
-  if (x->o->tasks)
+  if (x->o->megakernel && !bad && run_no + 1 < x->o->runs) return GO_ON;   /* the next schedule */
+  if (x->o->megakernel)
     fprintf(out, bad ? "DIFFERS: the megakernel under schedule %" PRIu64 " does not compute what the "
                        "mugraph computes\n"
                      : "agrees: the megakernel computes what the mugraph computes under every schedule\n",
@@ -444,9 +446,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   x.dp = path_in(x.dir, "driver.cpp");
   x.ep = path_in(x.dir, "emu");
   x.lp = path_in(x.dir, "log.txt");
-  x.tp = path_in(x.dir, "tasks.txt");
-  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt",
-                                      "tasks.txt"};
+  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt"};
   for (size_t i = 0; i < AX_COUNTOF(fixed); i++) x.names[x.nnames++] = fixed[i];
   x.vals = ax_xcalloc((size_t)g->ntensors + 1, sizeof *x.vals);
   x.din = ax_xcalloc((size_t)x.ni + 1, sizeof *x.din);
@@ -455,7 +455,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   int status = write_sources(&x, d);
   if (status == GO_ON) status = write_inputs(&x);
   if (status == GO_ON) status = compile(&x);
-  int runs = o->tasks && o->runs > 1 ? o->runs : 1;
+  int runs = o->megakernel && o->runs > 1 ? o->runs : 1;
   for (int r = 0; r < runs && status == GO_ON; r++) {
     status = execute(&x, r);
     if (status == GO_ON) status = compare(&x, r);
@@ -472,7 +472,6 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   free(x.dp);
   free(x.ep);
   free(x.lp);
-  free(x.tp);
   ax_arena_free(x.a);
   return status;
 }

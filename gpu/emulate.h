@@ -21,12 +21,12 @@ typedef struct AxEmuOpts {
   double tol;           /* 0: by dtype (f16 1e-2, bf16 4e-2, f32 1e-4) */
   bool keep;            /* keep the temporary directory (its path is printed) */
   FILE *out;            /* the report */
-  /* The emulated megakernel (docs/mpk.md): tasks is the task graph's text (written by
-   * mpk/mkemu.h; NULL: the ordinary emulation, launch by launch). The program is compiled
-   * with -DAXLE_EMU_MK and run `runs` times (schedule seeds seed, seed + 1, ...) on
-   * `workers` threads, every run's outputs compared with the interpreter; the first run
-   * that differs ends it. */
-  const char *tasks;
+  /* The emulated megakernel (docs/mpk.md): the persistent megakernel's CUDA source
+   * (mpk/mkcuda.h, run instead of the per-kernel one; NULL: the ordinary emulation). It is
+   * compiled with -DAXLE_EMU_MK and run `runs` times (schedule seeds seed, seed + 1, ...)
+   * with `workers` worker threads (the SM count its device reports), every run's outputs
+   * compared with the interpreter; the first run that differs ends it. */
+  const char *megakernel;
   int workers, runs;
 } AxEmuOpts;
 
@@ -36,7 +36,7 @@ double ax_emu_default_tol(AxDtype t);
 /* g must be validated. Exit status: 0 every output within tolerance, 1 some output differs
  * (or is inf/nan where the reference is finite), 2 the emulation could not run (no
  * compiler, the source does not compile, the program crashed or its barriers diverged, or
- * a megakernel's task never launched; the compiler's or program's messages are printed),
+ * a megakernel's event never fired; the compiler's or program's messages are printed),
  * 3 the graph cannot be generated for the target (reported through d). */
 int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o);
 

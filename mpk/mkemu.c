@@ -1,47 +1,25 @@
-/* mkemu.c — the task graph written for the emulated megakernel runtime, and its run
- * (mkemu.h). */
+/* mkemu.c — the megakernel run by the emulator, and the mutation its test uses (mkemu.h). */
 #include "mpk/mkemu.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-char *ax_mkemu_text(const AxTaskGraph *tg) {
-  char *buf = NULL;
+int ax_mkemu_run(const AxTaskGraph *tg, AxDiag *d, const AxEmuOpts *o, const AxMkCudaOpts *mo) {
+  char *text = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
+  FILE *f = open_memstream(&text, &len);
   AX_ASSERT(f);
-  fprintf(f, "axle-mk %d %d %d\n", tg->nkernels, tg->ntasks, tg->nevents);
-  for (int k = 0; k < tg->nkernels; k++)
-    fprintf(f, "%" PRId64 " %" PRId64 " %" PRId64 "\n", tg->kernels[k].grid[0],
-            tg->kernels[k].grid[1], tg->kernels[k].grid[2]);
-  for (int e = 0; e < tg->nevents; e++)
-    fprintf(f, "%d %d %d\n", tg->events[e].ntriggers, tg->events[e].first, tg->events[e].last);
-  for (int t = 0; t < tg->ntasks; t++) {
-    const AxTask *x = &tg->tasks[t];
-    fprintf(f, "%d %" PRId64 " %" PRId64 " %" PRId64 " %d %d", x->kernel, x->block[0], x->block[1],
-            x->block[2], x->dep, x->ntrig);
-    for (int j = 0; j < x->ntrig; j++) fprintf(f, " %d", tg->trigs[x->trig + j]);
-    fputc('\n', f);
-  }
+  /* the emulator runs sm_90's code (as `axle emulate` does) */
+  bool ok = ax_mkcuda_emit(f, tg, AX_CUDA_SM90, mo, d);
   AX_ASSERT(fclose(f) == 0);
-  return buf;
-}
-
-int ax_mkemu_run(const AxTaskGraph *tg, AxDiag *d, const AxEmuOpts *o) {
-  for (int k = 0; k < tg->nkernels; k++)
-    if (!tg->kernels[k].graph_defined) {
-      ax_diag_error(d, tg->g->stmts[tg->kernels[k].stmt].span,
-                    "the emulated megakernel runs graph-defined kernels only, and '%s' is a "
-                    "pre-defined operator",
-                    tg->kernels[k].name);
-      return 3;
-    }
-  AxEmuOpts mo = *o;
-  char *text = ax_mkemu_text(tg);
-  mo.tasks = text;
-  if (mo.workers < 1) mo.workers = 1;
-  if (mo.runs < 1) mo.runs = 1;
-  int status = ax_emu_run(tg->g, d, &mo);
+  int status = 3;
+  if (ok) {
+    AxEmuOpts eo = *o;
+    eo.megakernel = text;
+    if (eo.workers < 1) eo.workers = 1;
+    if (eo.runs < 1) eo.runs = 1;
+    status = ax_emu_run(tg->g, d, &eo);
+  }
   free(text);
   return status;
 }

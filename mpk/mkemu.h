@@ -1,29 +1,25 @@
-/* mkemu.h — the task graph run as an emulated megakernel (`axle emulate --megakernel`;
+/* mkemu.h — the persistent megakernel run by the emulator (`axle emulate --megakernel`;
  * docs/mpk.md, "The emulated runtime").
  *
- * The μGraph's generated CUDA is compiled for the CPU with the emulator's megakernel
- * runtime (gpu/emu/axle_emu.h, -DAXLE_EMU_MK): the host entry only records its launches,
- * then worker threads run the task graph, one block a task, under a seeded adversarial
- * schedule — a random launched task drawn by each free worker, random stalls before a task
- * runs and between its writes and its release — and every run's outputs are compared with
- * the interpreter (gpu/emulate.h). Intermediate tensors start as nan, so a task that runs
- * before a producer it reads computes nan and the run differs. */
+ * The megakernel that `axle mpk --output` writes (mpk/mkcuda.h) is compiled for the CPU with
+ * the emulator's header (gpu/emu/axle_emu.h, -DAXLE_EMU_MK): its workers are threads, its
+ * atomics the compiler's, and the emulator's seeded schedule holds workers back and stalls
+ * them at the runtime's AX_MK_POINTs. Every run's outputs are compared with the interpreter
+ * (gpu/emulate.h). Intermediate tensors start as nan, so a task that runs before a producer
+ * it reads computes nan and the run differs. */
 #ifndef AX_MKEMU_H
 #define AX_MKEMU_H
 
 #include "gpu/emulate.h"
+#include "mpk/mkcuda.h"
 #include "mpk/taskgraph.h"
 
-/* The task graph as the runtime reads it (tasks.txt): "axle-mk KERNELS TASKS EVENTS", per
- * kernel its grid, per event "TRIGGERS FIRST LAST", per task "KERNEL BX BY BZ WAIT NTRIG
- * TRIG...". Returns a malloc'd string, owned by the caller. */
-char *ax_mkemu_text(const AxTaskGraph *tg);
-
-/* Runs tg (built from validated μGraph tg->g) as an emulated megakernel with o's seed,
- * workers and runs (o->tasks is set here); the exit status of ax_emu_run. A graph with a
- * pre-defined operator is refused (status 3, reported through d at the operator): the
- * runtime runs graph-defined blocks only. */
-int ax_mkemu_run(const AxTaskGraph *tg, AxDiag *d, const AxEmuOpts *o);
+/* Runs tg (built from validated μGraph tg->g) as the emulated megakernel with o's seed,
+ * workers and runs (o->megakernel is set here; mo, borrowed, the megakernel's options: NULL
+ * for none); the exit status of ax_emu_run. A graph the megakernel cannot run (a
+ * pre-defined operator, kernels of different block shapes: ax_mkcuda_emit) is refused with
+ * status 3, reported through d. */
+int ax_mkemu_run(const AxTaskGraph *tg, AxDiag *d, const AxEmuOpts *o, const AxMkCudaOpts *mo);
 
 /* The mutation the emulator must catch: removes the first trigger of the first event that
  * launches a task and has one, lowering its count, so the event fires before that producer

@@ -202,7 +202,8 @@ def time_us(fn, iters, warmup):
 def kernel_names(cu):
     """CUDA kernel name -> the μGraph kernel or operator it implements, read off the comments
     the generator writes before each __global__ ("// axle: kernel k1 shared memory ..." for a
-    graph-defined kernel, "// 'O' = add(...) ..., pre-defined" for an operator)."""
+    graph-defined kernel, "// 'O' = add(...) ..., pre-defined" for an operator); a
+    megakernel's one __global__, ax_mk, is "megakernel"."""
     names, pending = {}, None
     with open(cu) as f:
         for line in f:
@@ -212,7 +213,8 @@ def kernel_names(cu):
                 pending = (g or p).group(1)
             k = re.match(r"__global__ .*?\b(ax_\w+)\(", line)
             if k:
-                names[k.group(1)] = pending or k.group(1)
+                # the persistent megakernel (axle mpk --output) runs every kernel's blocks
+                names[k.group(1)] = "megakernel" if k.group(1) == "ax_mk" else pending or k.group(1)
                 pending = None
     return names
 

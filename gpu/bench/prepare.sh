@@ -6,11 +6,15 @@
 # Copy OUTDIR to a GPU machine (Python, PyTorch; nvcc unless --build) and run
 # `python3 OUTDIR/bench.py OUTDIR` there (docs/gpu.md).
 #   usage: gpu/bench/prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR]
-#                               [--single-buffer] [--build] [--programs DIR]
+#                               [--single-buffer] [--megakernel] [--build] [--programs DIR]
 #   --graphs   hand: the hand-written μGraphs of superopt/examples (default); found: the
 #              search's graphs in docs/superopt-found; naive: each program lowered to one
 #              kernel per operator; a directory: the NAME.mug files in it (variants)
 #   --single-buffer  generate without cp.async double buffering (to time both)
+#   --megakernel     NAME.cu is the graph as one persistent megakernel (`axle mpk --output`;
+#              same entry, same manifest) and NAME.cost the simulator's megakernel_us: a set
+#              to time next to the per-kernel one (e.g. OUTDIR gpurun/mk beside gpurun/hand);
+#              a graph the megakernel cannot run is skipped with a message
 #   --programs DIR   benchmark the programs DIR/NAME.axl instead of superopt/examples' six
 #              (with --graphs naive or a directory of NAME.mug; a program with no graph
 #              there is not benchmarked)
@@ -22,22 +26,25 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 axle=${AXLE:-$src/build/axle}
-usage() { echo "usage: prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR] [--single-buffer] [--build] [--programs DIR]" >&2; exit 1; }
+usage() { echo "usage: prepare.sh OUTDIR [--target sm_90|sm_80] [--graphs hand|found|naive|DIR] [--single-buffer] [--megakernel] [--build] [--programs DIR]" >&2; exit 1; }
 out=${1:-}
 [ -n "$out" ] && [ "${out#-}" = "$out" ] || usage
 shift
-target=sm_90 graphs=hand single= build=no progs=$src/superopt/examples
+target=sm_90 graphs=hand single= build=no mk=no progs=$src/superopt/examples
 while [ $# -gt 0 ]; do
   case $1 in
     --target) target=${2:-}; shift 2 || usage ;;
     --graphs) graphs=${2:-}; shift 2 || usage ;;
     --single-buffer) single=--single-buffer; shift ;;
     --build) build=yes; shift ;;
+    --megakernel) mk=yes; shift ;;
     --programs) progs=${2:-}; [ -d "$progs" ] || usage; shift 2 ;;
     *) usage ;;
   esac
 done
 case $target in sm_90) gpu=h100 ;; sm_80) gpu=a100 ;; *) usage ;; esac
+# a megakernel runs graph-defined kernels only: a naive graph is all pre-defined operators
+[ $mk = yes ] && [ "$graphs" = naive ] && usage
 case $graphs in
   hand) graph() { echo "$src/superopt/examples/$1.mug"; } ;;
   found) graph() { echo "$src/docs/superopt-found/$1.mug"; } ;;
@@ -62,12 +69,24 @@ for name in $all; do
     echo "prepare: $name: no $g, not benchmarked" >&2
     continue
   fi
+  if [ $mk = yes ] && ! "$axle" mpk "$g" --output "$out/$name.mk.cu" --target $gpu 2>"$out/$name.mk.err"; then
+    echo "prepare: $name: no megakernel ($(head -1 "$out/$name.mk.err")), not benchmarked" >&2
+    rm -f "$out/$name.mk.err"
+    continue
+  fi
+  rm -f "$out/$name.mk.err"
   names="$names $name"
   echo "$name $g" >>"$out/graphs.new"   # which graph each benchmark is (tools/gpu-keep.sh)
   "$axle" cuda "$g" --output "$out/$name.cu" --target "$target" $single \
     --program "$progs/$name.axl"
-  "$axle" cost "$g" --target $gpu --format json |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["time_us"])' >"$out/$name.cost"
+  if [ $mk = yes ]; then   # the megakernel has the per-kernel file's entry, header and manifest
+    mv "$out/$name.mk.cu" "$out/$name.cu"
+    "$axle" mpk "$g" --simulate --target $gpu --format json |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["megakernel_us"])' >"$out/$name.cost"
+  else
+    "$axle" cost "$g" --target $gpu --format json |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["time_us"])' >"$out/$name.cost"
+  fi
 done
 mv "$out/graphs.new" "$out/graphs"
 cp "$here/bench.py" "$out/bench.py"
@@ -85,6 +104,7 @@ if [ $build = yes ]; then
     { echo "prepare: nvcc failed on driver.cu" >&2; exit 1; }
   strip "$out/driver"
 fi
-echo "prepare: $out holds $(echo $names | wc -w) benchmarks ($graphs graphs${single:+, single-buffered}) for $target" \
+mkdesc=; [ $mk = yes ] && mkdesc=", as megakernels"
+echo "prepare: $out holds $(echo $names | wc -w) benchmarks ($graphs graphs${single:+, single-buffered}$mkdesc) for $target" \
      "(built: $build); on a GPU machine run"
 echo "  python3 $out/bench.py $out --out results-gpu-table.md"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run-all.sh — the whole GPU check in one command, for a short lease on a GPU machine:
 # every benchmark set under DIR that `prepare.sh --build` wrote (subfolders hand, found,
-# single, naive, and any other: variants), timed against PyTorch eager and torch.compile with outputs checked and
+# mk: the megakernels of `prepare.sh --megakernel`, single, naive, and any other: variants), timed against PyTorch eager and torch.compile with outputs checked and
 # kernels profiled, and compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
 # through the driver. Nothing is compiled there. Steps run in order of worth and each gets
 # what is left of SECONDS (default 420); a step that would start with under 20 s left is
@@ -41,21 +41,23 @@ profile_set() { step 150 "ncu $1" "$dir/$1/bench.py" --sanitize ncu "$dir/$1" --
                   --sanitize-seconds 60 --out "$out/ncu.txt"; }
 # the sets present: the four of prepare.sh first, then any other (variants), by name
 sets=
-for v in hand found single naive $(cd "$dir" && ls | sort); do
+for v in hand found mk single naive $(cd "$dir" && ls | sort); do
   [ -e "$dir/$v/bench.py" ] && case " $sets " in *" $v "*) ;; *) sets="$sets $v" ;; esac
 done
 has() { case " $sets " in *" $1 "*) return 0 ;; esac; return 1; }
 has hand && time_set hand
 has found && time_set found
+has mk && time_set mk
 has hand && check_set memcheck hand
 has found && check_set memcheck,racecheck found
-for v in $sets; do case $v in hand|found|naive) ;; *) time_set $v ;; esac; done
+for v in $sets; do case $v in hand|found|mk|naive) ;; *) time_set $v ;; esac; done
 # the reference graphs for the checks that run once: the hand-written ones, else the found ones
 ref=; has hand && ref=hand || { has found && ref=found; }
 has hand && check_set racecheck hand
 [ -n "$ref" ] && profile_set $ref
 has naive && time_set naive
-for v in $sets; do case $v in hand|found|single|naive) ;; *) check_set memcheck,racecheck $v ;; esac; done
+for v in $sets; do case $v in hand|found|single|naive|mk) ;; *) check_set memcheck,racecheck $v ;; esac; done
+has mk && check_set memcheck mk
 [ -n "$ref" ] && check_set synccheck,initcheck $ref
 for v in $sets; do
   [ -s "$out/$v.md" ] && { echo "### $v"; cat "$out/$v.md"; echo; } >>"$out/tables.md"

@@ -23,11 +23,11 @@
 //     wait_group that completes them (see cp_async below);
 //   * AX_LAUNCH: runs the grid block by block; cudaMallocAsync / cudaFreeAsync /
 //     cudaMemcpyAsync / cudaGetLastError / cudaFuncSetAttribute on host memory.
-// With -DAXLE_EMU_MK it is the emulated megakernel runtime instead (docs/mpk.md): AX_LAUNCH
-// only records the launch, and axemu::mk_run then runs the task graph axle wrote
-// (tasks.txt), one block a task, on worker threads under a seeded adversarial schedule. The
-// emulator's state is then per worker thread (AX_EMU_TLS), intermediate tensors start as nan
-// (a task that reads a tile before its producer wrote it computes nan) and are never freed.
+// With -DAXLE_EMU_MK it runs `axle mpk --output`'s persistent megakernel (docs/mpk.md): a
+// launch runs its blocks at once, one worker thread each, under a seeded adversarial
+// schedule (AX_MK_POINT). The emulator's state is then per worker thread (AX_EMU_TLS), and
+// intermediate tensors start as nan (a task that reads a tile before its producer wrote it
+// computes nan).
 // No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
 #ifndef AXLE_EMU_H
 #define AXLE_EMU_H
@@ -150,11 +150,7 @@ inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t) {
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
-#ifdef AXLE_EMU_MK
-  (void)p;   // the host entry returns before the tasks run
-#else
   std::free(p);
-#endif
   return cudaSuccess;
 }
 inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t) {
@@ -341,200 +337,143 @@ inline void __syncwarp() {}
   axemu::launch(grid, block, smem, [&]() { kernel(__VA_ARGS__); })
 #else
 // ---- the emulated megakernel runtime ---------------------------------------------------
+// The file is `axle mpk --output`'s persistent megakernel (mpk/mkcuda.h): this header gives
+// it what the GPU gives it. A launch runs every block of its grid at once, each on a thread
+// of its own (a worker: its threads are fibers, as above); the runtime's atomics are the
+// compiler's, with the same orders (acquire, release, relaxed); the device reports --workers
+// SMs. AX_MK_POINT is where the seeded schedule bends the run: a worker that has taken a
+// task may be held back until other tasks finish (a slow SM), and may stall between its
+// task's stores and its release, or just after the release.
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
+#include <chrono>
 #include <thread>
 
 #define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \
-  axemu::mk_record(grid, block, smem, [=]() { kernel(__VA_ARGS__); })
+  axemu::mk_launch(grid, block, smem, [&]() { kernel(__VA_ARGS__); })
+
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+enum { cudaErrorInvalidConfiguration = 9 };
+inline cudaError_t cudaGetDevice(int *dev) {
+  *dev = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) {
+  std::memset(p, v, n);
+  return cudaSuccess;
+}
 
 namespace axemu {
 
-// A launch the host entry made, in order: kernel k of the task graph.
-struct MkLaunch {
-  dim3 grid, block;
-  size_t smem;
-  std::function<void()> fn;
-};
-inline std::vector<MkLaunch> mk_launches;
+inline int mk_workers = 4;      // the SMs the device reports (--workers)
+inline uint64_t mk_seed = 1;    // the schedule's seed
+inline std::atomic<long> mk_progress{0};   // tasks past their stores (AX_MK_POINT 2)
+inline std::atomic<int> mk_active{0};    // workers not yet finished
+inline std::atomic<int> mk_blocked{0};   // workers held back or waiting for an event
+inline AX_EMU_TLS bool mk_waiting = false;
+inline AX_EMU_TLS uint64_t mk_rng = 0;
+inline AX_EMU_TLS bool mk_rng_set = false;
 
-inline void mk_record(dim3 grid, dim3 block, size_t smem, std::function<void()> fn) {
-  mk_launches.push_back(MkLaunch{grid, block, smem, std::move(fn)});
-}
-
-struct MkTask {
-  int kernel;
-  unsigned b[3];
-  int dep;
-  std::vector<int> trig;
-};
-struct MkEvent {
-  int ntriggers, first, last;
-};
-
-// The shared state of one run: the task records, the event counters (as on the GPU, one
-// atomic per event, incremented with release by each trigger) and the pool of launched
-// tasks the workers draw from.
-struct Mk {
-  std::vector<MkTask> tasks;
-  std::vector<MkEvent> events;
-  std::vector<std::atomic<int>> count;
-  std::mutex m;
-  std::condition_variable cv;
-  std::vector<int> ready;
-  int done = 0, running = 0, holding = 0, workers = 0;
-  std::vector<uint64_t> held;   // the tickets of the tasks held back
-  bool stuck = false;
-};
-
-inline uint64_t mk_next(uint64_t &s) {   // splitmix64
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+inline uint64_t mk_next() {   // splitmix64, per worker
+  if (!mk_rng_set) {
+    mk_rng = mk_seed * 1000003u + (uint64_t)blockIdx.x * 7919u + 1;
+    mk_rng_set = true;
+  }
+  uint64_t z = (mk_rng += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
 
-inline void mk_launch_range(Mk &S, int e) {   // S.m held
-  for (int t = S.events[(size_t)e].first; t < S.events[(size_t)e].last; t++) S.ready.push_back(t);
-  S.cv.notify_all();
-}
-
-// One worker: draws a launched task (mostly the newest, else a random one), maybe holds it
-// back (a slow SM), runs its block, maybe stalls between its writes and its release, then
-// triggers its events. The start event's tasks are launched in a shuffled order.
-inline void mk_worker(Mk &S, int w, uint64_t seed) {
-  uint64_t r = seed * 1000003u + (uint64_t)w * 7919u + 1;
-  for (;;) {
-    int t;
-    {
-      std::unique_lock<std::mutex> lk(S.m);
-      S.cv.wait(lk, [&] {
-        return !S.ready.empty() || S.done == (int)S.tasks.size() || S.stuck ||
-               (S.running == 0 && S.ready.empty());
-      });
-      if (S.ready.empty()) {
-        if (S.done < (int)S.tasks.size() && S.running == 0) S.stuck = true;
-        S.cv.notify_all();
-        return;
-      }
-      // mostly the newest launched task (a consumer as soon as its event fires, while
-      // older tasks wait), else any
-      size_t i = mk_next(r) % 4 ? S.ready.size() - 1 : (size_t)(mk_next(r) % S.ready.size());
-      t = S.ready[i];
-      S.ready[i] = S.ready.back();
-      S.ready.pop_back();
-      S.running++;
-    }
-    const MkTask &x = S.tasks[(size_t)t];
-    uint64_t roll = mk_next(r);
-    if (roll % 2 == 0) {
-      // held back (a slow SM) until some more tasks have finished, or until nothing else
-      // can run, and then only if it holds the smallest ticket of those held: a delay
-      // measured in the schedule's progress, not in time, released one task at a time
-      std::unique_lock<std::mutex> lk(S.m);
-      int until = S.done + 1 + (int)(roll / 2 % S.tasks.size());
-      uint64_t ticket = mk_next(r);
-      S.holding++;
-      S.held.push_back(ticket);
-      S.cv.notify_all();
-      S.cv.wait(lk, [&] {
-        if (S.done >= until) return true;
-        if (S.running != S.holding || !(S.ready.empty() || S.holding == S.workers)) return false;
-        for (uint64_t h : S.held)
-          if (h < ticket) return false;
-        return true;
-      });
-      S.holding--;
-      for (size_t i = 0; i < S.held.size(); i++)
-        if (S.held[i] == ticket) {
-          S.held[i] = S.held.back();
-          S.held.pop_back();
-          break;
-        }
-    } else {
-      std::this_thread::yield();
-    }
-    const MkLaunch &L = mk_launches[(size_t)x.kernel];
-    setup(L.grid, L.block, L.smem, L.fn);
-    run_block(x.b[0], x.b[1], x.b[2]);
-    body = nullptr;
-    if (roll % 8 == 1) std::this_thread::sleep_for(std::chrono::microseconds(roll / 16 % 300));
-    for (int e : x.trig)
-      if (S.count[(size_t)e].fetch_add(1, std::memory_order_acq_rel) + 1 ==
-          S.events[(size_t)e].ntriggers) {
-        std::lock_guard<std::mutex> lk(S.m);
-        mk_launch_range(S, e);
-      }
-    std::lock_guard<std::mutex> lk(S.m);
-    S.done++;
-    S.running--;
-    S.cv.notify_all();
-  }
-}
-
-// Reads DIR/tasks.txt and runs it on `workers` threads with schedule seed `seed`. Returns
-// 0, or 8 (the task graph does not match the launches; printed) or 9 (tasks never launched:
-// an event that never fires; printed).
-//   tasks.txt: "axle-mk KERNELS TASKS EVENTS", then per kernel "GX GY GZ", per event
-//   "TRIGGERS FIRST LAST", per task "KERNEL BX BY BZ WAIT NTRIG TRIG...".
-inline int mk_run(const char *dir, int workers, uint64_t seed) {
-  char path[4096];
-  std::snprintf(path, sizeof path, "%s/tasks.txt", dir);
-  FILE *f = std::fopen(path, "r");
-  int nk = 0, nt = 0, ne = 0;
-  if (!f || std::fscanf(f, "axle-mk %d %d %d", &nk, &nt, &ne) != 3) {
-    std::fprintf(stderr, "megakernel: cannot read %s\n", path);
-    return 8;
-  }
-  if ((size_t)nk != mk_launches.size()) {
-    std::fprintf(stderr, "megakernel: the host entry launched %zu kernels, the task graph has %d\n",
-                 mk_launches.size(), nk);
-    return 8;
-  }
-  for (int k = 0; k < nk; k++) {
-    unsigned g[3];
-    if (std::fscanf(f, "%u %u %u", &g[0], &g[1], &g[2]) != 3 || g[0] != mk_launches[(size_t)k].grid.x ||
-        g[1] != mk_launches[(size_t)k].grid.y || g[2] != mk_launches[(size_t)k].grid.z) {
-      std::fprintf(stderr, "megakernel: kernel %d's grid differs from its launch's\n", k);
-      return 8;
-    }
-  }
-  Mk S;
-  S.events.resize((size_t)ne);
-  S.count = std::vector<std::atomic<int>>((size_t)ne);
-  for (auto &e : S.events)
-    if (std::fscanf(f, "%d %d %d", &e.ntriggers, &e.first, &e.last) != 3) return 8;
-  S.tasks.resize((size_t)nt);
-  for (auto &x : S.tasks) {
-    int n = 0;
-    if (std::fscanf(f, "%d %u %u %u %d %d", &x.kernel, &x.b[0], &x.b[1], &x.b[2], &x.dep, &n) != 6)
-      return 8;
-    x.trig.resize((size_t)n);
-    for (int &e : x.trig)
-      if (std::fscanf(f, "%d", &e) != 1) return 8;
-  }
-  std::fclose(f);
-  {
-    std::lock_guard<std::mutex> lk(S.m);
-    for (int e = 0; e < ne; e++)
-      if (S.events[(size_t)e].ntriggers == 0) mk_launch_range(S, e);
-    uint64_t r = seed ^ 0x5bd1e995u;
-    for (size_t i = S.ready.size(); i > 1; i--) std::swap(S.ready[i - 1], S.ready[mk_next(r) % i]);
-  }
-  S.workers = workers;
+// Runs every block of the grid at once, each on a thread: a persistent kernel's workers
+// wait for each other, so they cannot run one after another.
+inline void mk_launch(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
   std::vector<std::thread> ws;
-  for (int w = 0; w < workers; w++) ws.emplace_back(mk_worker, std::ref(S), w, seed);
+  mk_active = (int)(grid.x * grid.y * grid.z);
+  for (unsigned bz = 0; bz < grid.z; bz++)
+    for (unsigned by = 0; by < grid.y; by++)
+      for (unsigned bx = 0; bx < grid.x; bx++)
+        ws.emplace_back([=, &fn] {
+          setup(grid, block, smem, fn);
+          run_block(bx, by, bz);
+          body = nullptr;
+          mk_active--;
+        });
   for (auto &w : ws) w.join();
-  if (S.done != nt) {
-    std::fprintf(stderr, "megakernel: %d of %d tasks never launched (an event never fired)\n",
-                 nt - S.done, nt);
-    return 9;
+}
+
+// The schedule's points in the runtime (AX_MK_POINT). 0, a task taken: half the time the
+// worker is held back (a slow SM) until 1 to 16 more tasks have finished, or until no other
+// worker can run (each waits for an event or is held: then the held ones go on), so the
+// delay is measured in the schedule's progress, not in time. 1, the wait over. 2, the
+// task's stores done, before its release: an eighth of the time a stall of up to 300 µs. 3,
+// just after the release: a quarter of the time a stall.
+
+// A waiting worker gives its core away: at once for a while, then in sleeps of 20 µs, so that
+// waiting workers do not starve the ones that run on a machine with fewer cores.
+inline void mk_idle(long long spins) {
+  if (spins < 64) std::this_thread::yield();
+  else std::this_thread::sleep_for(std::chrono::microseconds(20));
+}
+
+inline void mk_point(int where, int task) {
+  (void)task;
+  uint64_t roll = mk_next();
+  if (where == 0) {
+    if (roll % 2) return;
+    long until = mk_progress.load() + 1 + (long)(roll / 2 % 16);
+    // a safety net: the counts above are the rule, this only bounds a bug's cost
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+    mk_blocked++;
+    for (int spins = 0; mk_progress.load() < until && mk_blocked.load() < mk_active.load() &&
+                        std::chrono::steady_clock::now() < end;
+         spins++)
+      mk_idle(spins);
+    mk_blocked--;
+    return;
   }
-  return 0;
+  if (where == 1) {
+    if (mk_waiting) mk_blocked--;
+    mk_waiting = false;
+    return;
+  }
+  if (where == 2) mk_progress++;
+  if ((where == 2 && roll % 8 == 1) || (where == 3 && roll % 4 == 1))
+    std::this_thread::sleep_for(std::chrono::microseconds(roll / 16 % 300));
+}
+
+// A worker waiting for an event: yields; after 20 s of waiting the event is taken never to
+// fire (a task graph whose triggers do not add up) and the run ends with exit 9.
+inline void mk_pause(long long spins, int event) {
+  static AX_EMU_TLS std::chrono::steady_clock::time_point since;
+  if (spins == 0) {
+    since = std::chrono::steady_clock::now();
+    mk_waiting = true;
+    mk_blocked++;
+  }
+  mk_idle(spins);
+  if (spins % 1024 == 1023 && std::chrono::steady_clock::now() - since > std::chrono::seconds(20)) {
+    std::fprintf(stderr, "megakernel: worker %u waited 20 s for event %d, which never fired\n", blockIdx.x,
+                 event);
+    std::exit(9);
+  }
 }
 
 }  // namespace axemu
+
+inline int ax_mk_load_acquire(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline void ax_mk_add_release(int *p) { __atomic_fetch_add(p, 1, __ATOMIC_RELEASE); }
+inline int ax_mk_take(int *head) { return __atomic_fetch_add(head, 1, __ATOMIC_RELAXED); }
+template <typename F>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t) {
+  *n = 1;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr, int) {
+  *v = axemu::mk_workers;
+  return cudaSuccess;
+}
+#define AX_MK_PAUSE(spins, event) axemu::mk_pause(spins, event)
+#define AX_MK_POINT(where, task) axemu::mk_point(where, task)
 #endif
 
 #endif

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU benchmark harness without a GPU: gpu/bench/prepare.sh writes the six benchmarks
-# (.cu, .h, manifest, bench.py); bench.py --show prints each program in PyTorch from its
-# manifest; bench.py itself says that there is no GPU measurement here and exits 0 (no
-# PyTorch, or no CUDA device); bad manifests and arguments exit 2. Skipped without python3.
+# (.cu, .h, manifest, bench.py), and with --megakernel the persistent megakernels' set;
+# bench.py --show prints each program in PyTorch from its manifest; bench.py itself says
+# that there is no GPU measurement here and exits 0 (no PyTorch, or no CUDA device); bad
+# manifests and arguments exit 2. Skipped without python3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -87,12 +88,32 @@ check "prepare DIR: exit 0" test $? -eq 0
 check "prepare DIR: one benchmark" has "$tmp/out" "holds 1 benchmarks"
 check "prepare DIR: missing graphs said" has "$tmp/out" "prepare: gqa: no .*/var/gqa.mug, not benchmarked"
 check "prepare DIR: the variant's block" has "$tmp/v/lora.cu" "dim3(256, 1, 1)"
+# the megakernel set: the same entries and manifests, NAME.cu from axle mpk --output, the
+# simulator's megakernel_us as the prediction; a graph it cannot run is skipped, said
+cp tests/gpu/predefined.mug "$tmp/var/gqa.mug"
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/mk" --graphs "$tmp/var" --megakernel >"$tmp/out" 2>&1
+check "prepare --megakernel: exit 0" test $? -eq 0
+check "prepare --megakernel: one benchmark" has "$tmp/out" "holds 1 benchmarks (.* as megakernels)"
+check "prepare --megakernel: a pre-defined operator said" \
+  has "$tmp/out" "prepare: gqa: no megakernel (.*the megakernel runs graph-defined kernels only.*), not benchmarked"
+check "prepare --megakernel: the megakernel" has "$tmp/mk/lora.cu" "^__global__ void __launch_bounds__(256, 1) ax_mk("
+check "prepare --megakernel: its manifest" test -s "$tmp/mk/lora.json"
+"$AXLE" mpk "$tmp/var/lora.mug" --simulate --format json >"$tmp/lora.sim.json"
+check "prepare --megakernel: the simulator's prediction" \
+  jqt --arg c "$(cat "$tmp/mk/lora.cost")" '.megakernel_us == ($c | tonumber)' "$tmp/lora.sim.json"
+python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import bench; print(sorted(bench.kernel_names(sys.argv[2]).items()))" \
+  gpu/bench "$tmp/mk/lora.cu" >"$tmp/names" 2>&1
+check "kernel names: the megakernel" has "$tmp/names" "^\[('ax_mk', 'megakernel')\]$"
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/mk2" --graphs naive --megakernel >"$tmp/out" 2>&1
+check "prepare: --megakernel of naive graphs exits 1" test $? -eq 1
+rm -f "$tmp/var/gqa.mug"
 AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/v" --graphs nowhere >"$tmp/out" 2>&1
 check "prepare: bad --graphs exits 1" test $? -eq 1
 # run-all.sh with no time left skips every step and says so
 gpu/bench/run-all.sh "$tmp" "$tmp/run" 0 >/dev/null 2>&1
 check "run-all: writes env.txt" test -s "$tmp/run/env.txt"
 check "run-all: every step skipped, said" has "$tmp/run/log.txt" "^run-all: time nv: skipped, out of time$"
+check "run-all: the megakernel set timed" has "$tmp/run/log.txt" "^run-all: time mk: skipped, out of time$"
 check "run-all: done" has "$tmp/run/log.txt" "^run-all: done after"
 
 # prepare --build (nvcc here) makes the libraries and the sanitizer driver; the driver

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# axle emulate --megakernel: the task graph run as one persistent kernel on worker threads
-# under seeded adversarial schedules (gpu/emu/axle_emu.h, -DAXLE_EMU_MK), each run compared
-# with the interpreter: split-K and its reduction under 50 schedules, GQA and RMSNorm +
-# linear under two each. The oracle's own test: with one dependency edge dropped
-# (AXLE_TEST_MPK_DROP_EDGE, axle-test only) an event fires before one of its producers has
-# written, and the emulator must report a wrong output within 100 schedules (a run catches
-# it when the dropped producer comes after its three siblings, about one run in four).
+# axle emulate --megakernel: the persistent megakernel that `axle mpk --output` writes,
+# compiled for the CPU (gpu/emu/axle_emu.h, -DAXLE_EMU_MK: its workers are threads) and run
+# under seeded adversarial schedules, each run compared with the interpreter: split-K and
+# its reduction under 50 schedules, GQA and RMSNorm + linear under two each; the file run is
+# byte for byte the one `axle mpk --output` writes. The oracle's own tests (axle-test only):
+# with one dependency edge dropped (AXLE_TEST_MPK_DROP_EDGE) an event fires before one of its
+# producers has written, and with every release moved before the task's stores
+# (AXLE_TEST_MPK_EARLY_RELEASE) a consumer may read before the write; the emulator must
+# report a wrong output within 100 schedules (runs here caught them within 10 and 2).
 # Bad usage and a graph with a pre-defined operator exit 3.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -20,6 +22,11 @@ check "splitk: 50 schedules agree (exit 0)" [ "$st" -eq 0 ]
 check "splitk: every schedule compared" [ "$(count "$tmp/splitk" "^  schedule [0-9]*:  output 'O'")" -eq 50 ]
 check "splitk: verdict" has "$tmp/splitk" "^agrees: the megakernel computes what the mugraph computes under every schedule"
 check "splitk: workers and seeds" has "$tmp/splitk" "^megakernel: 4 worker threads, 50 schedules (seeds 1 to 50)"
+"$AXLE" emulate --megakernel tests/mpk/splitk.mug --keep >"$tmp/kept" 2>&1
+kept=$(sed -n 's/^emulate: files kept in //p' "$tmp/kept")
+"$AXLE" mpk tests/mpk/splitk.mug --output "$tmp/splitk.cu"
+check "the emulator runs axle mpk --output's file" cmp -s "$kept/kernel.cu" "$tmp/splitk.cu"
+[ -n "$kept" ] && rm -rf "$kept"
 for g in gqa rmsnorm_linear; do
   "$AXLE" emulate --megakernel $ex/$g.mug --runs 2 --seed 7 >"$tmp/$g" 2>&1; st=$?
   check "$g: 2 schedules agree (exit 0)" [ "$st" -eq 0 ]
@@ -33,8 +40,14 @@ check "dropped edge: exit 1" [ "$st" -eq 1 ]
 check "dropped edge: named" has "$tmp/drop" "^emulate: test hook: dropped the edge from task 0 (k1 block 0,0,0) to event 1"
 check "dropped edge: a wrong output" has "$tmp/drop" "^DIFFERS: the megakernel under schedule [0-9]* does not compute"
 check "dropped edge: the output read too early is nan" has "$tmp/drop" "max relative error inf"
-# axle itself ignores the hook
-AXLE_TEST_MPK_DROP_EDGE=1 "$AXLE" emulate --megakernel tests/mpk/splitk.mug --runs 3 >"$tmp/rel" 2>&1; st=$?
+# the other mutant: each task releases its events before its stores, caught
+AXLE_TEST_MPK_EARLY_RELEASE=1 "$AXLE_TEST_BIN" emulate --megakernel tests/mpk/splitk.mug --runs 100 \
+  >"$tmp/early" 2>&1; st=$?
+check "early release: exit 1" [ "$st" -eq 1 ]
+check "early release: named" has "$tmp/early" "^emulate: test hook: every task releases its events before its stores"
+check "early release: a wrong output" has "$tmp/early" "^DIFFERS: the megakernel under schedule [0-9]* does not compute"
+# axle itself ignores the hooks
+AXLE_TEST_MPK_DROP_EDGE=1 AXLE_TEST_MPK_EARLY_RELEASE=1 "$AXLE" emulate --megakernel tests/mpk/splitk.mug --runs 3 >"$tmp/rel" 2>&1; st=$?
 check "axle ignores the hook" [ "$st" -eq 0 ]
 check "axle ignores the hook: no edge dropped" [ "$(count "$tmp/rel" "test hook")" -eq 0 ]
 

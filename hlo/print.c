@@ -4,8 +4,9 @@
  *   PARAM      %v = T[S] parameter(k)
  *   CONST      %v = T[] constant(lit)                  (broadcast where an operand needs it)
  *   EW         %v = T[S] opcode(a', b')                a', b': the operands made shape S
- *   SUM        %v.zero = T[] constant(0)
- *              %v = T[S without axis] reduce(x, %v.zero), dimensions={axis}, to_apply=%add_T
+ *   SUM        %v.zero = T[] constant(0)                (-inf for maximum, inf for minimum)
+ *              %v = T[S without axis] reduce(x, %v.zero), dimensions={axis}, to_apply=%R_T
+ *                                      (R: add, maximum or minimum)
  *              %v.kept = T[S] reshape(%v)              (the kept size-1 axis)
  *   DOT        %v = T[S] dot(a', b'), lhs_batch_dims={0..r-3}, lhs_contracting_dims={r-1},
  *                                      rhs_batch_dims={0..r-3}, rhs_contracting_dims={r-2}
@@ -129,15 +130,18 @@ static void value(Printer *pr, int i) {
   case AX_HP_SUM: {
     const AxHloPVal *x = &pr->p->vals[v->in[0]];
     const char *zero = fmt_name(pr, v->name, "zero");
-    fprintf(out, "  %%%s = %s[] constant(0)\n", zero, ax_hlo_type_name(v->type));
+    const char *by = v->opcode ? v->opcode : "add";
+    /* the reducer's identity: XLA writes a max-reduction's init as -inf */
+    const char *init = !strcmp(by, "maximum") ? "-inf" : !strcmp(by, "minimum") ? "inf" : "0";
+    fprintf(out, "  %%%s = %s[] constant(%s)\n", zero, ax_hlo_type_name(v->type), init);
     int64_t rd[AX_HLO_PMAXRANK];
     int nr = 0;
     for (int d = 0; d < x->rank; d++)
       if (d != v->axis) rd[nr++] = x->dims[d];
     fprintf(out, "  %%%s = ", v->name);
     shape(out, v->type, nr, rd);
-    fprintf(out, " reduce(%%%s, %%%s), dimensions={%d}, to_apply=%%add_%s\n", pr->ref[v->in[0]], zero,
-            v->axis, ax_hlo_type_name(v->type));
+    fprintf(out, " reduce(%%%s, %%%s), dimensions={%d}, to_apply=%%%s_%s\n", pr->ref[v->in[0]], zero,
+            v->axis, by, ax_hlo_type_name(v->type));
     const char *k = fmt_name(pr, v->name, "kept");
     head(pr, k, v);
     fprintf(out, "reshape(%%%s)\n", v->name);
@@ -206,16 +210,21 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
   }
   if (p->nouts > 1) fputc(')', out);
   fputs("}\n\n", out);
-  /* one reducer per element type a sum uses */
-  bool used[AX_HLO_TUPLE + 1] = {0};
-  for (int i = 0; i < p->nvals; i++)
-    if (p->vals[i].kind == AX_HP_SUM && !used[p->vals[i].type]) {
-      const char *t = ax_hlo_type_name(p->vals[i].type);
-      used[p->vals[i].type] = true;
-      fprintf(out, "%%add_%s (x: %s[], y: %s[]) -> %s[] {\n  %%x = %s[] parameter(0)\n"
-                   "  %%y = %s[] parameter(1)\n  ROOT %%sum = %s[] add(%%x, %%y)\n}\n\n",
-              t, t, t, t, t, t, t);
-    }
+  /* one reducer computation per reducer and element type the reductions use */
+  static const char *const reducers[] = {"add", "maximum", "minimum"};
+  bool used[3][AX_HLO_TUPLE + 1] = {{0}};
+  for (int i = 0; i < p->nvals; i++) {
+    const AxHloPVal *v = &p->vals[i];
+    if (v->kind != AX_HP_SUM) continue;
+    int r = 0;
+    while (r < 2 && v->opcode && strcmp(v->opcode, reducers[r])) r++;
+    if (used[r][v->type]) continue;
+    used[r][v->type] = true;
+    const char *t = ax_hlo_type_name(v->type), *by = reducers[r];
+    fprintf(out, "%%%s_%s (x: %s[], y: %s[]) -> %s[] {\n  %%x = %s[] parameter(0)\n"
+                 "  %%y = %s[] parameter(1)\n  ROOT %%r = %s[] %s(%%x, %%y)\n}\n\n",
+            by, t, t, t, t, t, t, t, by);
+  }
   fputs("ENTRY %main {\n", out);
   /* the body into a buffer: with one output, ROOT goes on its instruction's line */
   char *body = NULL;

@@ -5,7 +5,7 @@
  * writes a module XLA's text format accepts and `axle import` reads back:
  *
  *   HloModule NAME, entry_computation_layout={(f32[4,8]{1,0}, ...)->f32[4,8]{1,0}}
- *   %add_f32 (x: f32[], y: f32[]) -> f32[] { ... ROOT add }     one per element type summed
+ *   %add_f32 (x: f32[], y: f32[]) -> f32[] { ... ROOT add }     one per reducer and element type
  *   ENTRY %main { parameters; one instruction (or a few) per value; ROOT }
  *
  * Values keep the program's shapes: a sum keeps its axis with size 1 (HLO's reduce drops
@@ -30,7 +30,8 @@ typedef enum {
   AX_HP_EW,         /* element-wise `opcode` (add subtract multiply divide maximum minimum
                      * negate exponential sqrt rsqrt tanh logistic) on 1 or 2 operands that
                      * broadcast numpy-style to the value's shape */
-  AX_HP_SUM,        /* the sum of in[0] along `axis`, kept with size 1 */
+  AX_HP_SUM,        /* the reduction of in[0] along `axis` by `opcode` (add, maximum or
+                     * minimum; NULL is add), kept with size 1 */
   AX_HP_DOT,        /* batched matmul [..., m, k] x [..., k, n], equal batch dims */
   AX_HP_RESHAPE,    /* in[0] with the value's dims, same elements in row-major order */
   AX_HP_BROADCAST,  /* in[0] broadcast numpy-style to the value's shape */
@@ -43,7 +44,7 @@ typedef struct AxHloPVal {
   AxHloType type;           /* f16, bf16 or f32 */
   int rank;                 /* 0 only for AX_HP_CONST */
   int64_t dims[AX_HLO_PMAXRANK];
-  const char *opcode;       /* AX_HP_EW */
+  const char *opcode;       /* AX_HP_EW; AX_HP_SUM: its reducer */
   int in[AX_HLO_PMAXIN];    /* operand values: indices of earlier values */
   int nin;
   int axis;                 /* AX_HP_SUM, AX_HP_CONCAT */

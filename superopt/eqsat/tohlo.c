@@ -130,14 +130,17 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
       break;
     }
     case AX_OP_REDUCE:
+    case AX_OP_REDUCE_MAX:
+    case AX_OP_REDUCE_MIN:
     case AX_OP_MEAN: {
       if (st->at.to > 1) {
-        *why = "a sum with `to` has no HLO printing yet";
+        *why = "a reduction with `to` has no HLO printing yet";
         return false;
       }
       bool mean = st->op == AX_OP_MEAN;
       x = val(&b);
       x->kind = AX_HP_SUM;
+      x->opcode = st->op == AX_OP_REDUCE_MAX ? "maximum" : st->op == AX_OP_REDUCE_MIN ? "minimum" : NULL;
       x->in[0] = in[0];
       x->nin = 1;
       x->axis = st->at.axis;

@@ -509,13 +509,49 @@ static Val *h_copy(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   return alias(im, i, ops[0]);   /* a layout change: the same values */
 }
 
+/* convert between float types: a narrowing one rounds (to_f16, to_bf16: element-wise, on
+ * the operand's axes); a widening one (f16, bf16 to f32) or one to the same type is exact,
+ * the same value. Integer and pred types are not program types: cut. */
 static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
-  if (ops[0]->shape->type != i->shape->type) {
+  AxHloType from = ops[0]->shape->type, to = i->shape->type;
+  if (from == to) return alias(im, i, ops[0]);
+  if (!float_type(from) || !float_type(to)) {
     *why = ax_arena_printf(im->a, "convert from %s to %s changes the element type",
-                           ax_hlo_type_name(ops[0]->shape->type), ax_hlo_type_name(i->shape->type));
+                           ax_hlo_type_name(from), ax_hlo_type_name(to));
     return NULL;
   }
-  return alias(im, i, ops[0]);
+  if (to == AX_HLO_F32) {
+    Val *v = alias(im, i, ops[0]);   /* every f16 and bf16 value is an f32 value */
+    v->shape = i->shape;
+    return v;
+  }
+  if (ops[0]->kind == V_LIT) {
+    *why = "converts a constant to a narrower type (the program holds the literal exactly)";
+    return NULL;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  Val *v = let(im, i, ax_arena_printf(im->a, "%s(%s)", to == AX_HLO_F16 ? "to_f16" : "to_bf16", x->text));
+  v->lay = x->lay;   /* element-wise: the operand's axes */
+  return v;
+}
+
+/* transpose(x, dimensions=): result dim k is x's dim dimensions[k]; the program's transpose
+ * of x's explicit form, the same permutation. The identity is the same value. */
+static Val *h_transpose(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t dims[64];
+  int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64);
+  bool ident = true;
+  for (int k = 0; k < n; k++) ident &= dims[k] == k;
+  if (ident || ops[0]->kind == V_LIT) {
+    Val *v = alias(im, i, ops[0]);
+    v->shape = i->shape;
+    return v;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  x = full(im, x);
+  return let(im, i, ax_arena_printf(im->a, "transpose(%s, %s)", x->text, sizes_text(im, dims, n)));
 }
 
 /* dot with the batch dims leading and k contracted as matmul does: [..., m, k] x [..., k, n]. */
@@ -691,6 +727,7 @@ static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"negate", h_unary}, {"exponential", h_unary}, {"sqrt", h_unary}, {"rsqrt", h_unary},
   {"tanh", h_unary}, {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
+  {"transpose", h_transpose},
   {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},
   {"get-tuple-element", h_gte}, {"fusion", h_call}, {"call", h_call},
 };

@@ -509,9 +509,9 @@ static Val *h_copy(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   return alias(im, i, ops[0]);   /* a layout change: the same values */
 }
 
-/* convert between float types: a narrowing one rounds (to_f16, to_bf16: element-wise, on
- * the operand's axes); a widening one (f16, bf16 to f32) or one to the same type is exact,
- * the same value. Integer and pred types are not program types: cut. */
+/* convert between float types: to_f16, to_bf16, to_f32, element-wise on the operand's
+ * axes, the result stored in the new type (a narrowing one rounds; f16 and bf16 to f32 is
+ * exact). Integer and pred types are not program types: cut. */
 static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   AxHloType from = ops[0]->shape->type, to = i->shape->type;
   if (from == to) return alias(im, i, ops[0]);
@@ -520,18 +520,19 @@ static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why)
                            ax_hlo_type_name(from), ax_hlo_type_name(to));
     return NULL;
   }
-  if (to == AX_HLO_F32) {
-    Val *v = alias(im, i, ops[0]);   /* every f16 and bf16 value is an f32 value */
-    v->shape = i->shape;
-    return v;
-  }
   if (ops[0]->kind == V_LIT) {
+    if (to == AX_HLO_F32) {   /* a literal is exact: widening keeps it */
+      Val *v = alias(im, i, ops[0]);
+      v->shape = i->shape;
+      return v;
+    }
     *why = "converts a constant to a narrower type (the program holds the literal exactly)";
     return NULL;
   }
   Val *x = tensor(im, ops[0], false, why);
   if (!x) return NULL;
-  Val *v = let(im, i, ax_arena_printf(im->a, "%s(%s)", to == AX_HLO_F16 ? "to_f16" : "to_bf16", x->text));
+  const char *fn = to == AX_HLO_F16 ? "to_f16" : to == AX_HLO_BF16 ? "to_bf16" : "to_f32";
+  Val *v = let(im, i, ax_arena_printf(im->a, "%s(%s)", fn, x->text));
   v->lay = x->lay;   /* element-wise: the operand's axes */
   return v;
 }

@@ -338,13 +338,14 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
                    .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fminf(a0, a1)"},
     /* conversions: the kernel computes in f32, so a round trip through the storage type */
     [AX_OP_TO_F16] = {.op = AX_OP_TO_F16, UNARY(to_f16), .lax = AX_EWOP_LAX_OPAQUE,
-                      .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 8,
+                      .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 8, .to_dtype = 1 + AX_DT_F16,
                       .cuda = "ax_f(ax_to<__half>(a0))"},
     [AX_OP_TO_BF16] = {.op = AX_OP_TO_BF16, UNARY(to_bf16), .lax = AX_EWOP_LAX_OPAQUE,
-                       .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 9,
+                       .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 9, .to_dtype = 1 + AX_DT_BF16,
                        .cuda = "ax_f(ax_to<__nv_bfloat16>(a0))"},
     [AX_OP_TO_F32] = {.op = AX_OP_TO_F32, UNARY(to_f32), .lax = AX_EWOP_LAX_OPAQUE,
-                      .abs = AX_EWOP_ABS_OPAQUE, .flops = 0, .insert = 10, .cuda = "a0"},
+                      .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 10,
+                      .to_dtype = 1 + AX_DT_F32, .cuda = "a0"},
 };
 
 #undef BINARY

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/tensorop.h"
 
 typedef struct Sym {
@@ -108,7 +109,7 @@ static int emit(L *l, AxOp op, AxTAttrs *attrs, const int *in, const AxSpan *in_
   AxKTensor *kt = &l->g->tensors[t];
   kt->name = ax_arena_printf(l->a, "_t%d", ++l->ntmp);
   kt->shape = out;
-  kt->dtype = dt;
+  kt->dtype = (AxDtype)ax_ewop_result_dtype(op, (int)dt);
   kt->span = at;
   kt->stmt = l->g->nstmts;
   AxKStmt *s = new_stmt(l);

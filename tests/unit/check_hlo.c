@@ -231,6 +231,22 @@ START_TEST(transposes_and_converts) {
 }
 END_TEST
 
+/* Layouts other than the default on an ENTRY parameter and the ROOT: the caller's buffers
+ * in another order, read and written through transposes. */
+START_TEST(entry_layouts_are_transposes) {
+  AxHloProgram p = import(
+      "HloModule lay, entry_computation_layout={(f32[2,3,4]{0,2,1})->f32[2,3,4]{1,2,0}}\n"
+      "ENTRY e {\n"
+      "  x = f32[2,3,4]{0,2,1} parameter(0)\n"
+      "  ROOT n = f32[2,3,4]{1,2,0} negate(x)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  input x_buffer : f32[3, 4, 2]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let x = transpose(x_buffer, [2, 0, 1])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let n_buffer = transpose(n, [0, 2, 1])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  output n_buffer\n"), "%s", p.text);
+}
+END_TEST
+
 START_TEST(literals_the_program_can_hold) {
   AxHloProgram p = import(
       "HloModule l\n"
@@ -346,6 +362,7 @@ static Suite *suite(void) {
   tcase_add_test(t, malformed_modules_get_located_errors);
   tcase_add_test(t, the_vocabulary_and_the_cuts);
   tcase_add_test(t, transposes_and_converts);
+  tcase_add_test(t, entry_layouts_are_transposes);
   tcase_add_test(t, literals_the_program_can_hold);
   tcase_add_test(t, keepdims_and_implicit_broadcasts);
   tcase_add_test(t, every_prefix_and_deletion_of_a_module);

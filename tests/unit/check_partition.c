@@ -184,6 +184,32 @@ START_TEST(check_cut) {
 }
 END_TEST
 
+/* Conversions in the equivalence check: the same conversions at the same places pass (here
+ * also with a transpose moved across one); a conversion dropped, moved across an addition
+ * or to another type is not accepted. */
+START_TEST(conversions_equivalence) {
+  AxMugraph *g = prog("program c {\n  input X : f32[8, 8]\n  input Y : f32[8, 8]\n"
+                      "  let S = X + Y\n  let H = to_f16(S)\n  let T = transpose(H, [1, 0])\n"
+                      "  let O = to_f32(T)\n  output O\n}\n");
+  const char *head = "mugraph c {\n  input X : f32[8, 8]\n  input Y : f32[8, 8]\n";
+  AxMugraph *same = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n  H = to_f16(S)\n"
+                                          "  T = transpose(H, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_eq(accept(g, same, NULL), 0);
+  AxMugraph *swapped = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n  T = transpose(S, [1, 0])\n"
+                                             "  H = to_f16(T)\n  O = to_f32(H)\n  output O\n}\n", head));
+  ck_assert_int_eq(accept(g, swapped, NULL), 0);   /* rounding commutes with moving values */
+  AxMugraph *dropped = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n"
+                                             "  T = transpose(S, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_ne(accept(g, dropped, NULL), 0);
+  AxMugraph *moved = parse(ax_arena_printf(A, "%s  A = to_f16(X)\n  B = to_f16(Y)\n  S = add(A, B)\n"
+                                           "  T = transpose(S, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_ne(accept(g, moved, NULL), 0);
+  AxMugraph *other = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n  H = to_bf16(S)\n"
+                                           "  T = transpose(H, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_ne(accept(g, other, NULL), 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("partition");
   TCase *t = tcase_create("partition");
@@ -193,6 +219,7 @@ int main(void) {
   tcase_add_test(t, dead_and_empty);
   tcase_add_test(t, stitch);
   tcase_add_test(t, check_cut);
+  tcase_add_test(t, conversions_equivalence);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

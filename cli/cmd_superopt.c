@@ -53,7 +53,6 @@
   "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy]\n"         \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
 
-/* A usage error: the message and the usage on stderr (exit 3). */
 /* ax_partition_check_cut's check: the acceptance rule of the module graph */
 static int accept_cut(const AxMugraph *prog, const AxMugraph *mod, void *ctx) {
   AxDiag quiet;
@@ -61,6 +60,7 @@ static int accept_cut(const AxMugraph *prog, const AxMugraph *mod, void *ctx) {
   return ax_equiv_accept(prog, mod, &quiet, ctx);
 }
 
+/* A usage error: the message and the usage on stderr (exit 3). */
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
 /* Gating: every axiom the pruner relies on (ax_prune_axioms) must be a rule of rules DIR

@@ -56,6 +56,8 @@ enum {
   AX_TA_SHAPE = 4,    /* [d, ...] */
   AX_TA_TIMES = 8,    /* times = n */
   AX_TA_VALUE = 16,   /* the constant */
+  AX_TA_PERM = 32,    /* with AX_TA_SHAPE: the [a, ...] list is a permutation of the operand's
+                         axes (transpose), not a shape, so 0 is a valid entry */
 };
 
 /* Program/μGraph operator classes (how shape inference and the analyses treat them). */
@@ -127,9 +129,13 @@ typedef enum {
   X(FLATTEN, "flatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                 \
   X(UNFLATTEN, "unflatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)             \
   X(TANH, "tanh", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                \
-  X(LOGISTIC, "logistic", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
+  X(LOGISTIC, "logistic", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)       \
   X(REDUCE_MAX, "reduce_max", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE) \
-  X(REDUCE_MIN, "reduce_min", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE)
+  X(REDUCE_MIN, "reduce_min", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE) \
+  X(TRANSPOSE, "transpose", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE | AX_TA_PERM, AX_TC_LAYOUT) \
+  X(TO_F16, "to_f16", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
+  X(TO_BF16, "to_bf16", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
+  X(TO_F32, "to_f32", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

@@ -368,6 +368,23 @@ static void pre_broadcast(Emit *e, const AxKStmt *st, const Opnd *out, const Opn
   loop_close(e);
 }
 
+/* out[e] = in[the operand's index of e]: e's digits in the result's dims, each times the
+ * operand stride of the dim it comes from */
+static void pre_transpose(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  const AxTShape *x = &in[0].shape, *o = &out->shape;
+  int64_t xs[AX_MAXRANK];
+  xs[x->rank - 1] = 1;
+  for (int k = x->rank - 1; k > 0; k--) xs[k - 1] = xs[k] * x->dim[k];
+  loop_open(e, ax_shape_numel(o), true);
+  line(e, "long long r = e, src = 0;");
+  for (int k = o->rank - 1; k >= 0; k--)
+    line(e, "src += (r %% %" PRId64 ") * %" PRId64 "; r /= %" PRId64 ";", o->dim[k],
+         xs[st->at.shape.dim[k]], o->dim[k]);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[src]));", out->name, ctype(out->dt), in[0].name);
+  loop_close(e);
+}
+
 static void pre_repeat(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
   (void)store;
   int64_t outer, len, inner;
@@ -1014,6 +1031,7 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_RESHAPE] = {.predefined = pre_reshape},
     [AX_OP_BROADCAST] = {.predefined = pre_broadcast},
     [AX_OP_REPEAT] = {.predefined = pre_repeat},
+    [AX_OP_TRANSPOSE] = {.predefined = pre_transpose},
     [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},
     [AX_OP_REDUCE_MAX] = {.predefined = pre_max, .block = blk_max, .scratch = scratch_reduce},
     [AX_OP_REDUCE_MIN] = {.predefined = pre_min, .block = blk_min, .scratch = scratch_reduce},

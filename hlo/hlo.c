@@ -411,6 +411,34 @@ static void check_shapes(Chk *c, const AxHloInstr *i) {
       }
     return;
   }
+  if (is_op(i, "transpose")) {   /* result dim k is operand dim dimensions[k] */
+    const AxHloShape *o = i->ops[0].def->shape;
+    const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    int64_t dims[64];
+    int n = x ? ax_hlo_attr_ints(x->value, dims, 64) : -1;
+    if (o->type == AX_HLO_TUPLE || s->type == AX_HLO_TUPLE || o->type != s->type ||
+        s->rank != o->rank) {
+      BAD(c, at, "transpose: %s cannot become %s", shape_text(c->a, o), shape_text(c->a, s));
+      return;
+    }
+    bool seen[64] = {0}, ok = n == o->rank;
+    for (int k = 0; ok && k < n; k++) {
+      ok = dims[k] >= 0 && dims[k] < o->rank && !seen[dims[k]];
+      if (ok) seen[dims[k]] = true;
+    }
+    if (!ok) {
+      BAD(c, x ? x->span : at, "transpose: dimensions= must be a permutation of the operand's %d dimensions",
+          o->rank);
+      return;
+    }
+    for (int k = 0; k < n; k++)
+      if (s->dims[k] != o->dims[dims[k]]) {
+        BAD(c, x->span, "transpose: result dimension %d (size %lld) is not operand dimension %lld (size %lld)",
+            k, (long long)s->dims[k], (long long)dims[k], (long long)o->dims[dims[k]]);
+        return;
+      }
+    return;
+  }
   if (is_op(i, "reshape") || is_op(i, "bitcast")) {
     const AxHloShape *o = i->ops[0].def->shape;
     if (s->type == AX_HLO_TUPLE || o->type == AX_HLO_TUPLE ||

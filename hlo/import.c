@@ -336,6 +336,26 @@ static bool is_zero(const char *lit) {
 
 /* ---- handlers: one per opcode; NULL and *why for a cut ---- */
 
+/* The minor-to-major order of s's layout into m (s->rank entries); false when it is not a
+ * permutation of the dims (or none is written: the default). */
+static bool layout_order(const AxHloShape *s, int64_t *m) {
+  if (!s->layout || s->rank < 2 || s->rank > MAXRANK) return false;
+  char buf[256];
+  size_t n = strcspn(s->layout, ":");   /* tiles and memory spaces follow a ':' */
+  if (n >= sizeof buf - 2) return false;
+  snprintf(buf, sizeof buf, "{%.*s}", (int)n, s->layout);
+  if (ax_hlo_attr_ints(buf, m, MAXRANK) != s->rank) return false;
+  bool seen[MAXRANK] = {0};
+  for (int k = 0; k < s->rank; k++) {
+    if (m[k] < 0 || m[k] >= s->rank || seen[m[k]]) return false;
+    seen[m[k]] = true;
+  }
+  return true;
+}
+
+/* An ENTRY parameter. A layout other than the default says the caller's buffer holds the
+ * dims in another order (minor-to-major m): the program's input is that buffer, row-major
+ * (dim j is the HLO dim m[rank-1-j]), and the HLO value its transpose. */
 static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   (void)ops;   /* ENTRY parameters only: a called computation's are bound first */
   const char *bad = not_tensor(im, i->shape);
@@ -343,7 +363,23 @@ static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
     *why = ax_arena_printf(im->a, "parameter is %s", bad);
     return NULL;
   }
-  return tensor(im, mk(im, V_CUT, i, i->shape), false, why);
+  const AxHloShape *s = i->shape;
+  int64_t m[MAXRANK];
+  if (ax_hlo_layout_default(s)) return tensor(im, mk(im, V_CUT, i, s), false, why);
+  if (!layout_order(s, m)) {
+    *why = ax_arena_printf(im->a, "parameter with the layout {%s}, which is no order of its dims", s->layout);
+    return NULL;
+  }
+  int r = s->rank;
+  int64_t phys[MAXRANK], perm[MAXRANK];
+  for (int j = 0; j < r; j++) phys[j] = s->dims[m[r - 1 - j]];
+  for (int k = 0; k < r; k++)
+    for (int q = 0; q < r; q++)
+      if (m[q] == k) perm[k] = r - 1 - q;
+  const char *pn = fresh(im, ax_arena_printf(im->a, "%s_buffer", i->name));
+  ax_vec_push(im->a, &im->inputs, ax_arena_printf(im->a, "  input %s : %s%s", pn, ax_hlo_type_name(s->type),
+                                                  sizes_text(im, phys, r)));
+  return let(im, i, ax_arena_printf(im->a, "transpose(%s, %s)", pn, sizes_text(im, perm, r)));
 }
 
 /* A constant's literal text without surrounding blanks (arena copy). */
@@ -530,13 +566,50 @@ static Val *h_copy(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   return alias(im, i, ops[0]);   /* a layout change: the same values */
 }
 
+/* convert between float types: to_f16, to_bf16, to_f32, element-wise on the operand's
+ * axes, the result stored in the new type (a narrowing one rounds; f16 and bf16 to f32 is
+ * exact). Integer and pred types are not program types: cut. */
 static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
-  if (ops[0]->shape->type != i->shape->type) {
+  AxHloType from = ops[0]->shape->type, to = i->shape->type;
+  if (from == to) return alias(im, i, ops[0]);
+  if (!float_type(from) || !float_type(to)) {
     *why = ax_arena_printf(im->a, "convert from %s to %s changes the element type",
-                           ax_hlo_type_name(ops[0]->shape->type), ax_hlo_type_name(i->shape->type));
+                           ax_hlo_type_name(from), ax_hlo_type_name(to));
     return NULL;
   }
-  return alias(im, i, ops[0]);
+  if (ops[0]->kind == V_LIT) {
+    if (to == AX_HLO_F32) {   /* a literal is exact: widening keeps it */
+      Val *v = alias(im, i, ops[0]);
+      v->shape = i->shape;
+      return v;
+    }
+    *why = "converts a constant to a narrower type (the program holds the literal exactly)";
+    return NULL;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  const char *fn = to == AX_HLO_F16 ? "to_f16" : to == AX_HLO_BF16 ? "to_bf16" : "to_f32";
+  Val *v = let(im, i, ax_arena_printf(im->a, "%s(%s)", fn, x->text));
+  v->lay = x->lay;   /* element-wise: the operand's axes */
+  return v;
+}
+
+/* transpose(x, dimensions=): result dim k is x's dim dimensions[k]; the program's transpose
+ * of x's explicit form, the same permutation. The identity is the same value. */
+static Val *h_transpose(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t dims[64];
+  int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64);
+  bool ident = true;
+  for (int k = 0; k < n; k++) ident &= dims[k] == k;
+  if (ident || ops[0]->kind == V_LIT) {
+    Val *v = alias(im, i, ops[0]);
+    v->shape = i->shape;
+    return v;
+  }
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  x = full(im, x);
+  return let(im, i, ax_arena_printf(im->a, "transpose(%s, %s)", x->text, sizes_text(im, dims, n)));
 }
 
 /* dot with the batch dims leading and k contracted as matmul does: [..., m, k] x [..., k, n]. */
@@ -725,6 +798,7 @@ static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"negate", h_unary}, {"exponential", h_unary}, {"sqrt", h_unary}, {"rsqrt", h_unary},
   {"tanh", h_unary}, {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
+  {"transpose", h_transpose},
   {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},
   {"get-tuple-element", h_gte}, {"fusion", h_call}, {"call", h_call},
 };
@@ -790,13 +864,30 @@ static Val *inline_comp(Imp *im, const AxHloComp *c, Val **args, int nargs) {
   return im->failed ? NULL : root;
 }
 
-/* The outputs: the ROOT's value, a tuple's elements in order. */
-static void outputs(Imp *im, Val *v, AxVec *out) {
+/* The outputs: the ROOT's value, a tuple's elements in order. `as` is the ROOT's shape (or
+ * its element's): a layout other than the default there says the caller's buffer holds the
+ * dims in another order, so the output is the value transposed to it (h_parameter's rule). */
+static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
   if (v->kind == V_TUPLE) {
-    for (int k = 0; k < v->nelems; k++) outputs(im, v->elems[k], out);
+    for (int k = 0; k < v->nelems; k++)
+      outputs(im, v->elems[k], as && as->type == AX_HLO_TUPLE && k < as->nelems ? as->elems[k] : NULL, out);
     return;
   }
   if (v->kind == V_TENSOR && !is_plain(&v->lay, v->shape)) v = full(im, v);   /* the ROOT's shape */
+  int64_t m[MAXRANK];
+  if (v->kind == V_TENSOR && as && as->type != AX_HLO_TUPLE && !ax_hlo_layout_default(as) &&
+      layout_order(as, m) && as->rank == v->shape->rank) {
+    int r = as->rank;
+    int64_t perm[MAXRANK];
+    for (int j = 0; j < r; j++) perm[j] = m[r - 1 - j];
+    Val *w = mk(im, V_TENSOR, v->def, v->shape);
+    w->text = fresh(im, ax_arena_printf(im->a, "%s_buffer", v->def->name));
+    w->computed = true;
+    ax_vec_push(im->a, &im->lets, ax_arena_printf(im->a, "  let %s = transpose(%s, %s)", w->text, v->text,
+                                                  sizes_text(im, perm, r)));
+    ax_vec_push(im->a, &im->let_defs, (void *)v->def);
+    v = w;
+  }
   if (v->kind == V_TENSOR && v->computed) {
     for (size_t k = 0; k < out->len; k++)
       if (strcmp(out->items[k], v->text) == 0) return;   /* one name, one output */
@@ -815,7 +906,7 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   Val *root = inline_comp(&im, m->entry, NULL, 0);
   if (!root) return false;
   AxVec outs = {0};
-  outputs(&im, root, &outs);
+  outputs(&im, root, m->entry->root->shape, &outs);
   out->ncuts = (int)im.cuts.len;
   out->cuts = ax_arena_alloc(a, sizeof *out->cuts * (im.cuts.len + 1));
   for (size_t k = 0; k < im.cuts.len; k++) out->cuts[k] = *(AxHloCut *)im.cuts.items[k];

@@ -54,7 +54,8 @@ TOL = {"f16": 2e-2, "bf16": 8e-2, "f32": 1e-4}
 TORCH_DTYPE = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
 OPS = {"add", "sub", "mul", "div", "max", "min", "neg", "exp", "square", "sqrt", "rsqrt",
        "silu", "tanh", "logistic", "matmul", "sum", "mean", "rms_norm", "reshape", "broadcast",
-       "repeat", "concat", "reduce_max", "reduce_min"}
+       "repeat", "concat", "reduce_max", "reduce_min", "transpose", "to_f16", "to_bf16",
+       "to_f32"}
 
 
 class BadManifest(Exception):
@@ -133,6 +134,11 @@ def program_source(m):
             e = f"{a[0]}.reshape({s['attr_shape']})"
         elif op == "broadcast":
             e = f"{a[0]}.expand({s['attr_shape']}).contiguous()"
+        elif op == "transpose":
+            e = f"{a[0]}.permute({s['attr_shape']}).contiguous()"
+        elif op in ("to_f16", "to_bf16", "to_f32"):
+            # a round trip through the storage type, then on in f32 as the kernels do
+            e = f"{a[0]}.to(torch.{TORCH_DTYPE[op[3:]]}).float()"
         elif op == "repeat":
             e = f"{a[0]}.repeat_interleave({s['times']}, dim={s['axis']})"
         else:  # concat

@@ -814,7 +814,9 @@ static void sizes_of(const AxMugraph *g, int64_t **v, int *n, int *cap) {
     if (st->kind == AX_KS_INPUT)
       for (int i = 0; i < g->tensors[st->t].shape.rank; i++) PUSH(g->tensors[st->t].shape.dim[i]);
     if (st->kind == AX_KS_OP) {
-      for (int i = 0; i < st->at.shape.rank; i++) PUSH(st->at.shape.dim[i]);
+      /* a transpose's list holds axes, not sizes: never scaled */
+      if (!(ax_op_spec(st->op)->tattrs & AX_TA_PERM))
+        for (int i = 0; i < st->at.shape.rank; i++) PUSH(st->at.shape.dim[i]);
       if (st->at.to) PUSH(st->at.to);
     }
     if (st->kind == AX_KS_KERNEL)
@@ -856,7 +858,7 @@ static AxMugraph *scale_copy(AxArena *a, const AxMugraph *g, int64_t f) {
     AxKStmt *st = &c->stmts[s];
     if (st->kind == AX_KS_INPUT) scale_shape(&c->tensors[st->t].shape, f);
     if (st->kind == AX_KS_OP) {
-      scale_shape(&st->at.shape, f);
+      if (!(ax_op_spec(st->op)->tattrs & AX_TA_PERM)) scale_shape(&st->at.shape, f);
       if (st->at.to) st->at.to = scaled(st->at.to, f);
     }
     if (st->kind == AX_KS_KERNEL) {

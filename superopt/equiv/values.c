@@ -59,30 +59,7 @@ AxTDomain ax_values_float(bool storage) {
   return d;
 }
 
-/* Rounds to a binary format with `mant` fraction bits and exponent range [emin, emax]
- * (of normal numbers); below emin the spacing stays that of emin (subnormals). */
-static double round_fmt(double x, int mant, int emin, int emax) {
-  if (!isfinite(x) || x == 0) return x;
-  int e;
-  frexp(x, &e);              /* x = f * 2^e, 0.5 <= |f| < 1: the unit exponent is e-1 */
-  int ue = e - 1;
-  if (ue < emin) ue = emin;
-  double ulp = ldexp(1.0, ue - mant);
-  double r = nearbyint(x / ulp) * ulp;   /* default rounding mode: nearest, ties even */
-  double maxv = ldexp(2.0 - ldexp(1.0, -mant), emax);
-  if (fabs(r) > maxv) return x > 0 ? INFINITY : -INFINITY;
-  return r;
-}
-
-double ax_values_round_to(AxDtype t, double x) {
-  switch (t) {
-  case AX_DT_F16: return round_fmt(x, 10, -14, 15);
-  case AX_DT_BF16: return round_fmt(x, 7, -126, 127);
-  case AX_DT_F32: return (double)(float)x;
-  }
-  AX_UNREACHABLE();
-  return x;
-}
+double ax_values_round_to(AxDtype t, double x) { return ax_dtype_round(t, x); }
 
 /* ---- Zp x Zq (field.h) --------------------------------------------------------------- */
 

@@ -1,6 +1,8 @@
 /* ewop.c — the rows of the element-wise operators and their double and field functions. */
 #include "superopt/ir/ewop.h"
 
+#include "superopt/ir/tensor.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -59,6 +61,18 @@ static void f64_min(size_t n, double *o, const double *x, size_t sx, const doubl
     double a = x[i * sx], b = y[i * sy];
     o[i] = isnan(a) || isnan(b) ? a + b : a < b ? a : b;
   }
+}
+
+/* to_f16, to_bf16, to_f32 (HLO's convert): the value rounded to the storage type,
+ * round-to-nearest-even (tensor.h's ax_dtype_round); computation goes on in doubles */
+static void f64_to_f16(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = ax_dtype_round(AX_DT_F16, x[i]);
+}
+static void f64_to_bf16(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = ax_dtype_round(AX_DT_BF16, x[i]);
+}
+static void f64_to_f32(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = ax_dtype_round(AX_DT_F32, x[i]);
 }
 
 /* ---- Zp x Zq (field.h, Mirage Table 3) ------------------------------------------------ */
@@ -236,6 +250,31 @@ static void ff_rsqrt(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) 
   }
 }
 
+/* A rounding to a storage type is no function of the field: it stands as a keyed random
+ * function per type, (H_t,p(x), H_t,q(y)), as sqrt does. A graph that equals its program for
+ * every such function equals it for the true rounding too, so a test passes only where the
+ * same conversions are applied to the same values (docs/superopt.md, "Conversions");
+ * dropping, moving or swapping one gives another function and a failing test. */
+static void ff_round(AxField *f, uint32_t tag, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i];
+    bool qdef = u.q != AX_FF_UNDEF && keep_q;
+    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, tag, u.p) % p),
+                  qdef ? (uint32_t)(ax_rng_hash(&f->hash, tag + 1, u.q) % q) : AX_FF_UNDEF};
+  }
+}
+
+static void ff_to_f16(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 10, n, o, x, keep_q);
+}
+static void ff_to_bf16(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 12, n, o, x, keep_q);
+}
+static void ff_to_f32(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 14, n, o, x, keep_q);
+}
+
 /* max and min: a finite field has no order, so no value here means max(a, b). Each
  * element becomes a fresh variable instead (field.h): a keyed random pair, never drawn
  * twice in a test. equiv.c accepts a graph only when its outputs agree with the program's
@@ -300,6 +339,16 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
     [AX_OP_MIN] = {.op = AX_OP_MIN, BINARY(min), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
                    .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fminf(a0, a1)"},
+    /* conversions: the kernel computes in f32, so a round trip through the storage type */
+    [AX_OP_TO_F16] = {.op = AX_OP_TO_F16, UNARY(to_f16), .lax = AX_EWOP_LAX_OPAQUE,
+                      .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 8, .to_dtype = 1 + AX_DT_F16,
+                      .cuda = "ax_f(ax_to<__half>(a0))"},
+    [AX_OP_TO_BF16] = {.op = AX_OP_TO_BF16, UNARY(to_bf16), .lax = AX_EWOP_LAX_OPAQUE,
+                       .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 9, .to_dtype = 1 + AX_DT_BF16,
+                       .cuda = "ax_f(ax_to<__nv_bfloat16>(a0))"},
+    [AX_OP_TO_F32] = {.op = AX_OP_TO_F32, UNARY(to_f32), .lax = AX_EWOP_LAX_OPAQUE,
+                      .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 10,
+                      .to_dtype = 1 + AX_DT_F32, .cuda = "a0"},
 };
 
 #undef BINARY

@@ -85,7 +85,11 @@ typedef struct AxEwOp {
   int insert;              /* the generator's order of unary insertions, from 1; 0: never */
   bool commutes;           /* binary: op(a, b) = op(b, a) (add, mul) */
   const char *cuda;        /* f32 expression over a0 (and a1), e.g. "expf(a0)" */
+  int to_dtype;            /* a conversion: 1 + the AxDtype (tensor.h) its result is stored
+                              in at the kernel-graph level (programs, pre-defined operators);
+                              0: the operands' type, as for every other operator */
 } AxEwOp;
+
 
 /* The rows, indexed by AxOp; arity 0 where an operator has none. Read them through
  * ax_ewop_get. */
@@ -95,6 +99,13 @@ extern const AxEwOp ax_ewop_rows[AX_OP_COUNT];
  * operator. Inline: the interpreters ask once per run of elements. */
 static inline const AxEwOp *ax_ewop_get(AxOp op) {
   return (unsigned)op < AX_OP_COUNT && ax_ewop_rows[op].arity ? &ax_ewop_rows[op] : NULL;
+}
+
+/* The storage type (an AxDtype of tensor.h) of op's result at the kernel-graph level, given
+ * its operands' type dt: a conversion's own, else dt. */
+static inline int ax_ewop_result_dtype(AxOp op, int dt) {
+  const AxEwOp *e = ax_ewop_get(op);
+  return e && e->to_dtype ? e->to_dtype - 1 : dt;
 }
 
 /* Whether op is a commutative binary element-wise operator (false for any other op). */

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 #include "superopt/ir/tensorop.h"
 
@@ -379,6 +380,7 @@ bool ax_mug_check(AxMugraph *g, AxDiag *d) {
         ins[j] = &a->shape;
         if (!a->anon && !dt_set) t->dtype = a->dtype, dt_set = true;
       }
+      t->dtype = (AxDtype)ax_ewop_result_dtype(st->op, (int)t->dtype);
       if (!ax_tensorop_infer(st->op, &st->at, ins, st->nin, &t->shape, msg, sizeof msg)) {
         ax_diag_error(d, st->span, "operator '%s' ('%s'): %s", ax_op_pname(st->op), t->name, msg);
         ok = false;

@@ -124,6 +124,29 @@ static bool infer_concat(AxTAttrs *at, const AxTShape *const *in, int nin, AxTSh
   return true;
 }
 
+/* transpose(X, [p0, ...]): result dim k is operand dim p[k] (numpy's and HLO's transpose);
+ * the list must name every operand axis once. */
+static bool infer_transpose(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                            char *err, size_t errn) {
+  (void)nin;
+  char b1[96];
+  const AxTShape *x = in[0];
+  if (at->shape.rank != x->rank)
+    return FAIL("the permutation lists %d axes, the operand %s has %d", at->shape.rank,
+                ax_shape_str(x, b1, sizeof b1), x->rank);
+  bool seen[AX_MAXRANK] = {0};
+  for (int k = 0; k < x->rank; k++) {
+    int64_t a = at->shape.dim[k];
+    if (a < 0 || a >= x->rank || seen[a])
+      return FAIL("%s is not a permutation of the axes 0..%d", ax_shape_str(&at->shape, b1, sizeof b1),
+                  x->rank - 1);
+    seen[a] = true;
+  }
+  out->rank = x->rank;
+  for (int k = 0; k < x->rank; k++) out->dim[k] = x->dim[at->shape.dim[k]];
+  return true;
+}
+
 /* ---- evaluators ----------------------------------------------------------------------- */
 
 static void apply_const(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
@@ -198,6 +221,27 @@ static void apply_reshape(const AxTDomain *d, AxArena *scratch, const AxTAttrs *
                           const AxTensor *const *in, int nin, AxTensor *out) {
   (void)scratch, (void)at, (void)nin;
   memcpy(out->data, in[0]->data, (size_t)ax_shape_numel(&out->shape) * d->size);
+}
+
+/* out[i0, ..., ir] = in[j] with j[perm[k]] = i_k: the operand's strides, permuted */
+static void apply_transpose(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                            const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  size_t es = d->size;
+  const AxTShape *x = &in[0]->shape, *o = &out->shape;
+  if (o->rank == 0) return;
+  size_t xs[AX_MAXRANK], st[AX_MAXRANK];
+  xs[x->rank - 1] = 1;
+  for (int k = x->rank - 1; k > 0; k--) xs[k - 1] = xs[k] * (size_t)x->dim[k];
+  for (int k = 0; k < o->rank; k++) st[k] = xs[at->shape.dim[k]];
+  int64_t idx[AX_MAXRANK] = {0};
+  char *po = out->data;
+  do {
+    size_t off = 0;
+    for (int k = 0; k < o->rank; k++) off += (size_t)idx[k] * st[k];
+    memcpy(po, (const char *)in[0]->data + off * es, es);
+    po += es;
+  } while (ax_tensor_next_index(idx, o, o->rank));
 }
 
 static void apply_broadcast(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
@@ -282,6 +326,9 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
                          .lax = AX_POP_LAX_ALIGN, .abs = AX_POP_ABS_FIRST},
     [AX_OP_REPEAT] = {.op = AX_OP_REPEAT, .infer = infer_repeat, .apply = apply_repeat,
                       .lax = AX_POP_LAX_KEEP, .abs = AX_POP_ABS_NONE},
+    /* moves values: a pre-defined kernel of its own; the search builds none and fuses none */
+    [AX_OP_TRANSPOSE] = {.op = AX_OP_TRANSPOSE, .infer = infer_transpose, .apply = apply_transpose,
+                         .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE},
     [AX_OP_CONCAT] = {.op = AX_OP_CONCAT, .infer = infer_concat, .apply = apply_concat,
                       .lax = AX_POP_LAX_CONCAT, .abs = AX_POP_ABS_FIRST},
     /* the field reads a max or min as a fresh variable (lax.h, docs/superopt.md) */

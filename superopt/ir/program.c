@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/tensorop.h"
 
 typedef struct Sym {
@@ -108,7 +109,7 @@ static int emit(L *l, AxOp op, AxTAttrs *attrs, const int *in, const AxSpan *in_
   AxKTensor *kt = &l->g->tensors[t];
   kt->name = ax_arena_printf(l->a, "_t%d", ++l->ntmp);
   kt->shape = out;
-  kt->dtype = dt;
+  kt->dtype = (AxDtype)ax_ewop_result_dtype(op, (int)dt);
   kt->span = at;
   kt->stmt = l->g->nstmts;
   AxKStmt *s = new_stmt(l);
@@ -177,7 +178,10 @@ static int call(L *l, const AxExpr *e) {
       for (size_t k = 0; k < lst->u.list.n; k++) {
         int64_t v = 0;
         if (!int_value(l, lst->u.list.items[k], &v, fn, "a dimension") ) ok = false;
-        else if (v < 1) {
+        else if ((sp->tattrs & AX_TA_PERM) && v < 0) {
+          ERR(l, lst->u.list.items[k]->span, "%s: axes must be at least 0", l->b->name.name, fn);
+          ok = false;
+        } else if (!(sp->tattrs & AX_TA_PERM) && v < 1) {
           ERR(l, lst->u.list.items[k]->span, "%s: dimensions must be at least 1", l->b->name.name, fn);
           ok = false;
         }
@@ -195,6 +199,10 @@ static int call(L *l, const AxExpr *e) {
     in[nin++] = t;
   }
   if (!ok) return -1;
+  if ((sp->tattrs & AX_TA_PERM) && !shape_seen) {
+    ERR(l, e->span, "%s needs the permutation of its axes, e.g. %s(X, [1, 0])", l->b->name.name, fn, fn);
+    return -1;
+  }
   if ((sp->tattrs & AX_TA_SHAPE) && !shape_seen) {
     ERR(l, e->span, "%s needs a shape list, e.g. %s(X, [16, 64])", l->b->name.name, fn, fn);
     return -1;

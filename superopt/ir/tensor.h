@@ -70,6 +70,11 @@ typedef struct AxTAttrs {
 const char *ax_dtype_name(AxDtype t);
 bool ax_dtype_lookup(const char *name, AxDtype *out);
 size_t ax_dtype_bytes(AxDtype t);
+/* x rounded to storage type t, round-to-nearest-even as the CUDA conversions
+ * (__float2half_rn, __float2bfloat16_rn) do: subnormals kept, overflow to ±inf (f16: from
+ * 65520 up), NaN and ±inf unchanged. The float interpreter's storage rounding and the
+ * to_f16 / to_bf16 / to_f32 operators (ewop.h) both use it. */
+double ax_dtype_round(AxDtype t, double x);
 
 int64_t ax_shape_numel(const AxTShape *s);
 bool ax_shape_equal(const AxTShape *a, const AxTShape *b);

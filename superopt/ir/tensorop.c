@@ -44,7 +44,7 @@ static bool infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxT
 bool ax_tensorop_infer(AxOp op, AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
                        char *err, size_t errn) {
   const AxOpSpec *sp = ax_op_spec(op);
-  if ((sp->tattrs & AX_TA_SHAPE) && !small_shape(&at->shape))
+  if ((sp->tattrs & AX_TA_SHAPE) && !(sp->tattrs & AX_TA_PERM) && !small_shape(&at->shape))
     return ax_tensor_fail(err, errn, "the shape must have dims of at least 1 and at most 2^32 elements");
   if ((sp->tattrs & AX_TA_TIMES) && (at->times < 1 || at->times > MAX_ELEMS))
     return ax_tensor_fail(err, errn, "needs 1 <= times <= 2^32");

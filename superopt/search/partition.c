@@ -326,3 +326,94 @@ char *ax_partition_program_text(const AxMugraph *g) {
   fclose(m);
   return buf;
 }
+
+/* ---- the module check, cut at the layout operators ------------------------------------ */
+
+/* g as .mug text (malloc'd). */
+static char *mug_text(const AxMugraph *g) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  ax_mugtext_print(m, g);
+  fclose(m);
+  return buf;
+}
+
+/* The line of top-level statement s of g, "  NAME = op(...)" without the newline (malloc'd). */
+static char *stmt_line(const AxMugraph *g, const AxKStmt *st) {
+  char *line = NULL;
+  size_t n = 0;
+  FILE *l = open_memstream(&line, &n);
+  ax_mugtext_print_stmt(l, g, st);
+  fclose(l);
+  size_t k = strlen(line);
+  while (k > 0 && line[k - 1] == '\n') line[--k] = 0;
+  return line;
+}
+
+/* text with every line equal to one of lines[k] replaced by decls[k] and the operands
+ * outs appended to its output line; NULL when some line is not found exactly once. */
+static char *cut_text(AxArena *a, const char *text, char **lines, char **decls, int n,
+                      const char *outs) {
+  char *t = ax_arena_strndup(a, text, strlen(text));
+  for (int k = 0; k < n; k++) {
+    size_t ln = strlen(lines[k]);
+    char *at = NULL;
+    for (char *p = t; (p = strstr(p, lines[k])) != NULL; p += ln)
+      if ((p == t || p[-1] == '\n') && (p[ln] == '\n' || p[ln] == ' ')) {
+        if (at) return NULL;
+        at = p;
+      }
+    if (!at) return NULL;
+    char *eol = strchr(at, '\n');
+    t = ax_arena_printf(a, "%.*s%s%s", (int)(at - t), t, decls[k], eol ? eol : "");
+  }
+  char *o = strstr(t, "\n  output ");
+  if (!o) return NULL;
+  char *eol = strchr(o + 1, '\n');
+  if (!eol) return NULL;
+  return ax_arena_printf(a, "%.*s%s%s", (int)(eol - t), t, outs, eol);
+}
+
+int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *mod,
+                           int (*check)(const AxMugraph *, const AxMugraph *, void *), void *ctx) {
+  char **lines = ax_arena_alloc(a, sizeof *lines * (size_t)(prog->nstmts + 1));
+  char **decls = ax_arena_alloc(a, sizeof *decls * (size_t)(prog->nstmts + 1));
+  int n = 0;
+  const char *outs = "";
+  char *ptext = mug_text(prog), *mtext = mug_text(mod);
+  for (int s = 0; s < prog->nstmts; s++) {
+    const AxKStmt *st = &prog->stmts[s];
+    if (st->kind != AX_KS_OP || ax_op_spec(st->op)->cls != AX_TC_LAYOUT) continue;
+    char *line = stmt_line(prog, st);
+    /* only a statement the module holds unchanged: the same operator, attributes, operands */
+    bool both = strstr(mtext, line) != NULL;
+    if (both) {
+      const AxKTensor *t = &prog->tensors[st->t];
+      char *dims = NULL;
+      size_t dn = 0;
+      FILE *f = open_memstream(&dims, &dn);
+      for (int i = 0; i < t->shape.rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", t->shape.dim[i]);
+      fclose(f);
+      lines[n] = ax_arena_strndup(a, line, strlen(line));
+      decls[n++] = ax_arena_printf(a, "  input %s : %s[%s]", t->name, ax_dtype_name(t->dtype), dims);
+      free(dims);
+      for (int k = 0; k < st->nin; k++)
+        if (!prog->tensors[st->in[k]].anon)
+          outs = ax_arena_printf(a, "%s, %s", outs, prog->tensors[st->in[k]].name);
+    }
+    free(line);
+  }
+  int st = 3;
+  char *pc = n ? cut_text(a, ptext, lines, decls, n, outs) : NULL;
+  char *mc = n ? cut_text(a, mtext, lines, decls, n, outs) : NULL;
+  free(ptext);
+  free(mtext);
+  if (!pc || !mc) return 3;
+  AxDiag quiet;
+  ax_diag_init(&quiet, NULL);
+  AxMugraph *gp = ax_mugtext_parse(a, &quiet, ax_source_from_text(a, "<program, cut>", pc, strlen(pc)));
+  AxMugraph *gm = ax_mugtext_parse(a, &quiet, ax_source_from_text(a, "<module, cut>", mc, strlen(mc)));
+  if (gp && gm && ax_mug_check(gp, &quiet) && ax_mug_check(gm, &quiet)) st = check(gp, gm, ctx);
+  return st;
+}

@@ -37,7 +37,7 @@ fi
 # the operators of real layers in torch (naive graphs of tests/superopt's programs)
 v="$tmp/vocab"
 mkdir -p "$v"
-for n in vocab_layers vocab_max softmax_max rowmax; do
+for n in vocab_layers vocab_max softmax_max rowmax vocab_layout; do
   "$AXLE" cuda tests/superopt/$n.axl --output "$v/$n.cu" --program tests/superopt/$n.axl > /dev/null
 done
 python3 gpu/bench/bench.py --show "$v" >"$tmp/show" 2>&1
@@ -49,6 +49,9 @@ check "show vocab: max with a literal" has "$tmp/show" "= torch.maximum(ax_t(t0,
 check "show vocab: reduce_max" has "$tmp/show" "= ax_max(t0, 1, 1).to(torch.float32)"
 check "show vocab: reduce_min" has "$tmp/show" "= ax_min(t0, 1, 1).to(torch.float32)"
 check "show vocab: min" has "$tmp/show" "= torch.minimum(ax_t(t[0-9]*, 6.0), ax_t(6.0, t[0-9]*)).to(torch.float32)"
+check "show vocab: transpose is permute" has "$tmp/show" "= t0.permute(\[1, 0, 2\]).contiguous().to(torch.float32)"
+check "show vocab: to_f16 rounds through float16, stored in it" has "$tmp/show" "= t[0-9]*.to(torch.float16).float().to(torch.float16)"
+check "show vocab: to_bf16" has "$tmp/show" "= t[0-9]*.to(torch.bfloat16).float().to(torch.bfloat16)"
 # bad manifests and arguments
 echo '{"format": "other"}' >"$tmp/bad.json"
 python3 "$b/bench.py" "$tmp/bad.json" >"$tmp/out" 2>&1

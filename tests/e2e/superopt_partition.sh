@@ -3,8 +3,10 @@
 # into regions, each searched with its share of a tiny budget.
 #   * the pre-norm decoder block of tests/hlo (JAX's format): exit 0, every region's
 #     program (R.axl) and every written graph (R.mug) in DIR, and every graph passes
-#     `axle equiv` against its region's program; so does the module's graph (module.mug,
-#     the regions' graphs in place) against the module's program (module.axl);
+#     `axle equiv` against its region's program; the module's graph (module.mug, the
+#     regions' graphs in place) was checked by superopt against the module's program cut
+#     at the transposes (partition.h: the attention's exp and the MLP's logistic lie on
+#     one path, outside what one field test decides, which `axle equiv` of the whole says);
 #     report.json and --format json agree, HLO lines per region, the text table;
 #   * a program with layout operators (tests/superopt/partition_layout.axl): the reshapes
 #     are cut points, regions stay convex (F, which reads A directly and through a reshape,
@@ -22,8 +24,10 @@ S=("$AXLE" superopt --no-gate --progress never --time-limit 3)
 check "decoder: exit 0" test $? -eq 0
 check "decoder: the table" has "$tmp/out" "^region  HLO lines"
 check "decoder: the module line" has "$tmp/out" "^module: naive .* us, found .* us modelled on h100"
-check "decoder: the import's cuts noted" has "$tmp/err" "imported with 4 cuts"
-check "decoder: report.json" jqt '.program == "jit_decoder_block" and .status == 0 and .cuts == 4 and (.regions | length) >= 2' "$tmp/d/report.json"
+check "decoder: no cut in the import" test "$(grep -c 'imported with' "$tmp/err")" -eq 0
+check "decoder: report.json" jqt '.program == "jit_decoder_block" and .status == 0 and .cuts == 0 and (.regions | length) >= 4' "$tmp/d/report.json"
+check "decoder: the transposes stay pre-defined" test "$(grep -c ' = transpose(' "$tmp/d/module.mug")" -eq 4
+check "decoder: the attention's softmax is in a region" bash -c "grep -l 'exp(' $tmp/d/r*.axl | grep -q ."
 check "decoder: every region has its program" jqt 'all(.regions[]; .program == (.name + ".axl"))' "$tmp/d/report.json"
 check "decoder: verdicts" jqt 'all(.regions[]; (.verdict == "equivalent" and .graph == (.name + ".mug") and .found_time_us < .naive_time_us) or (.verdict == "none" and .graph == null and (.reason | length) > 0))' "$tmp/d/report.json"
 check "decoder: some region fused" jqt '[.regions[] | select(.verdict == "equivalent")] | length >= 1' "$tmp/d/report.json"
@@ -38,9 +42,8 @@ for r in $(jq -r '.regions[].name' "$tmp/d/report.json"); do
   fi
 done
 "$AXLE" equiv "$tmp/d/module.axl" "$tmp/d/module.mug" --seed 5 > "$tmp/eq" 2>&1
-check "decoder: module.mug is equivalent to module.axl" test $? -eq 0
-"$AXLE" equiv tests/hlo/decoder_block.hlo "$tmp/d/module.mug" --seed 5 > "$tmp/eq" 2>&1
-check "decoder: module.mug is equivalent to the module itself" test $? -eq 0
+check "decoder: module.mug as a whole is outside the Lax fragment (exit 3)" test $? -eq 3
+check "decoder: ... and equiv says why" has "$tmp/eq" "outside the Lax"
 "${S[@]}" tests/hlo/decoder_block.hlo --output-dir "$tmp/dj" --format json > "$tmp/j.json" 2> /dev/null
 check "json: exit 0" test $? -eq 0
 check "json: stdout is report.json" jqt --slurpfile r "$tmp/dj/report.json" '.regions | map(.name) == ($r[0].regions | map(.name))' "$tmp/j.json"

@@ -85,7 +85,7 @@ START_TEST(complete) {
   } while (0);
   AX_OP_LIST(X)
 #undef X
-  ck_assert_int_eq(rows, 14);
+  ck_assert_int_eq(rows, 17);
   ck_assert_ptr_null(ax_ewop_get(AX_OP_COUNT));
   /* the generator's list: the rows with a rank, in rank order */
   int n;
@@ -102,9 +102,10 @@ START_TEST(rows_as_before) {
   const AxOp *g = ax_ewop_generated(&n);
   /* the first four as before; the operators of real layers after them (the generator
    * inserts only operators the program uses, so programs without them search as before) */
-  AxOp want[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE, AX_OP_RSQRT, AX_OP_TANH, AX_OP_LOGISTIC};
-  ck_assert_int_eq(n, 7);
-  for (int i = 0; i < 7; i++) ck_assert_int_eq(g[i], want[i]);
+  AxOp want[] = {AX_OP_EXP, AX_OP_SQRT, AX_OP_SILU, AX_OP_SQUARE, AX_OP_RSQRT, AX_OP_TANH,
+                 AX_OP_LOGISTIC, AX_OP_TO_F16, AX_OP_TO_BF16, AX_OP_TO_F32};
+  ck_assert_int_eq(n, 10);
+  for (int i = 0; i < 10; i++) ck_assert_int_eq(g[i], want[i]);
   ck_assert(ax_ewop_reads_q(AX_OP_EXP) && ax_ewop_reads_q(AX_OP_SILU));
   ck_assert(!ax_ewop_reads_q(AX_OP_SQRT) && !ax_ewop_reads_q(AX_OP_ADD) && !ax_ewop_reads_q(AX_OP_DOT));
   ck_assert(ax_ewop_get(AX_OP_SILU)->flops == 6 && ax_ewop_get(AX_OP_DIV)->flops == 2);
@@ -197,6 +198,48 @@ START_TEST(field_of_real_layers) {
 }
 END_TEST
 
+/* Conversions round to nearest, ties to even, at the edges of each format: f16's largest
+ * value 65504 and the overflow from 65520, its subnormals (2^-24 the smallest, half of it a
+ * tie to 0, 1.5·2^-24 a tie up to 2^-23), a tie between two normals (1 + 2^-11 to 1, 1 +
+ * 3·2^-11 to 1 + 2^-9); bf16 (8 bits of precision, f32's range); f32. */
+START_TEST(conversions) {
+  double x[] = {65504, 65519, 65520, -65520, ldexp(1, -24), ldexp(1, -25), ldexp(1.5, -24),
+                1 + ldexp(1, -11), 1 + ldexp(3, -11), 0.1, NAN, -INFINITY};
+  double h[12];
+  ax_ewop_get(AX_OP_TO_F16)->f64_un(12, h, x);
+  ck_assert(h[0] == 65504 && h[1] == 65504 && h[2] == INFINITY && h[3] == -INFINITY);
+  ck_assert(h[4] == ldexp(1, -24) && h[5] == 0 && h[6] == ldexp(1, -23));
+  ck_assert(h[7] == 1 && h[8] == 1 + ldexp(1, -9));
+  ck_assert(h[9] == 0.0999755859375);   /* 0x2E66 */
+  ck_assert(isnan(h[10]) && h[11] == -INFINITY);
+  double b[] = {1 + ldexp(1, -8), 1 + ldexp(3, -8), 3.0e38, 65520, ldexp(1, -133), 0.1}, bo[6];
+  ax_ewop_get(AX_OP_TO_BF16)->f64_un(6, bo, b);
+  ck_assert(bo[0] == 1 && bo[1] == 1 + ldexp(1, -6));
+  ck_assert(bo[2] == ldexp(226, 120));   /* 1.765625 · 2^127 */
+  ck_assert(bo[3] == 65536);   /* finite in bf16 */
+  ck_assert(bo[4] == ldexp(1, -133));   /* a bf16 subnormal */
+  ck_assert(bo[5] == 0.10009765625);   /* 0x3DCD */
+  double s[] = {0.1, 1 + ldexp(1, -30)}, so[2];
+  ax_ewop_get(AX_OP_TO_F32)->f64_un(2, so, s);
+  ck_assert(so[0] == (double)0.1f && so[1] == 1);
+  /* the field: a keyed function per type, the same value for the same argument */
+  uint64_t P, Q;
+  ax_field_draw_primes(7, &P, &Q);
+  AxRng r;
+  ax_rng_init(&r, 7, 7);
+  AxField f;
+  ax_field_init(&f, P, Q, &r);
+  AxFF a[2] = {{5, 6}, {5, 6}}, o16[2], obf[2];
+  ax_ewop_get(AX_OP_TO_F16)->ff_un(&f, 2, o16, a, true);
+  ax_ewop_get(AX_OP_TO_BF16)->ff_un(&f, 2, obf, a, true);
+  ck_assert(o16[0].p == o16[1].p && o16[0].q == o16[1].q && o16[0].q != AX_FF_UNDEF);
+  ck_assert(o16[0].p != obf[0].p);   /* f16 and bf16 rounding are different functions */
+  ck_assert(o16[0].p != a[0].p);     /* and neither is the identity */
+  ck_assert_uint_eq(f.divzero, 0);
+  ax_field_fini(&f);
+}
+END_TEST
+
 /* The field functions: the q side kept or left undefined as asked, exponents read. */
 START_TEST(field) {
   uint64_t P, Q;
@@ -237,6 +280,7 @@ int main(void) {
   tcase_add_test(t, field);
   tcase_add_test(t, doubles_of_real_layers);
   tcase_add_test(t, field_of_real_layers);
+  tcase_add_test(t, conversions);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

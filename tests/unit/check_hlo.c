@@ -112,6 +112,14 @@ START_TEST(malformed_modules_get_located_errors) {
     {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n}\nENTRY f {\n  x = f32[2] parameter(0)\n}\n", "t.hlo:5:7: error: a second ENTRY computation ('f')"},
     {"HloModule m\nENTRY e {\n}\n", "t.hlo:2:7: error: computation 'e' has no instructions"},
     {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0) \xe2\n}\n", "t.hlo:3:27: error: invalid byte 0xe2"},
+    {"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[3,2] transpose(x), dimensions={1,1}\n}\n",
+     "t.hlo:4:46: error: transpose: dimensions= must be a permutation of the operand's 2 dimensions"},
+    {"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[3,2] transpose(x), dimensions={1,0,2}\n}\n",
+     "t.hlo:4:46: error: transpose: dimensions= must be a permutation of the operand's 2 dimensions"},
+    {"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[2,3,1] transpose(x), dimensions={1,0}\n}\n",
+     "t.hlo:4:23: error: transpose: f32[2,3] cannot become f32[2,3,1]"},
+    {"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[2,3] transpose(x), dimensions={1,0}\n}\n",
+     "t.hlo:4:46: error: transpose: result dimension 0 (size 2) is not operand dimension 1 (size 3)"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     unit_teardown();
@@ -177,7 +185,7 @@ START_TEST(the_vocabulary_and_the_cuts) {
   ck_assert_msg(strstr(p.text, "  let mn = min(mz, rs)\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let t2 = tn + mn\n"), "%s", p.text);
   ck_assert(has_cut(&p, "bl", "bitcast that is not a row-major reshape"));
-  ck_assert(has_cut(&p, "cv", "convert from f32 to bf16 changes the element type"));
+  ck_assert_msg(strstr(p.text, "  let cv = to_bf16(x)\n"), "%s", p.text);   /* a narrowing convert rounds */
   ck_assert(has_cut(&p, "s", "parameter is a scalar"));
   ck_assert(has_cut(&p, "sb", "operand 's' is a scalar"));
   ck_assert(has_cut(&p, "tr", "reorders dimensions"));
@@ -188,6 +196,54 @@ START_TEST(the_vocabulary_and_the_cuts) {
   ck_assert(has_cut(&p, "cu", "custom-call to \"Sharding\""));
   ck_assert(has_cut(&p, "x", "output dropped"));
   ck_assert_int_eq(p.noutputs, 7);   /* bt d1 m cc r4 lg t2; x is a parameter */
+}
+END_TEST
+
+/* transpose and convert: a transpose of the explicit form (after a head split's reshape), the
+ * identity an alias, a narrowing convert rounds, a widening one is the same value, an
+ * integer one is cut. */
+START_TEST(transposes_and_converts) {
+  AxHloProgram p = import(
+      "HloModule tc\n"
+      "ENTRY e {\n"
+      "  x = f32[4,6]{1,0} parameter(0)\n"
+      "  h = f16[4,6]{1,0} parameter(1)\n"
+      "  r = f32[4,2,3] reshape(x)\n"
+      "  t = f32[2,4,3]{2,1,0} transpose(r), dimensions={1,0,2}\n"
+      "  i = f32[2,4,3] transpose(t), dimensions={0,1,2}\n"
+      "  n = f32[2,4,3] negate(i)\n"
+      "  c16 = f16[4,6] convert(x)\n"
+      "  cbf = bf16[4,6] convert(h)\n"
+      "  w = f32[4,6] convert(h)\n"
+      "  a = f32[4,6] add(w, x)\n"
+      "  ci = s32[4,6] convert(x)\n"
+      "  ROOT out = (f32[2,4,3], f16[4,6], bf16[4,6], f32[4,6]) tuple(n, c16, cbf, a)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  let r = reshape(x, [4, 2, 3])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let t = transpose(r, [1, 0, 2])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let n = -t\n"), "%s", p.text);   /* the identity: t itself */
+  ck_assert_msg(strstr(p.text, "  let c16 = to_f16(x)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let cbf = to_bf16(h)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let w = to_f32(h)\n"), "%s", p.text);   /* f16 to f32: exact */
+  ck_assert_msg(strstr(p.text, "  let a = w + x\n"), "%s", p.text);
+  ck_assert(has_cut(&p, "ci", "convert from f32 to s32 changes the element type"));
+  ck_assert_int_eq(p.ncuts, 1);
+}
+END_TEST
+
+/* Layouts other than the default on an ENTRY parameter and the ROOT: the caller's buffers
+ * in another order, read and written through transposes. */
+START_TEST(entry_layouts_are_transposes) {
+  AxHloProgram p = import(
+      "HloModule lay, entry_computation_layout={(f32[2,3,4]{0,2,1})->f32[2,3,4]{1,2,0}}\n"
+      "ENTRY e {\n"
+      "  x = f32[2,3,4]{0,2,1} parameter(0)\n"
+      "  ROOT n = f32[2,3,4]{1,2,0} negate(x)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  input x_buffer : f32[3, 4, 2]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let x = transpose(x_buffer, [2, 0, 1])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let n_buffer = transpose(n, [0, 2, 1])\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  output n_buffer\n"), "%s", p.text);
 }
 END_TEST
 
@@ -305,6 +361,8 @@ static Suite *suite(void) {
   tcase_add_test(t, every_corner_of_the_format_parses);
   tcase_add_test(t, malformed_modules_get_located_errors);
   tcase_add_test(t, the_vocabulary_and_the_cuts);
+  tcase_add_test(t, transposes_and_converts);
+  tcase_add_test(t, entry_layouts_are_transposes);
   tcase_add_test(t, literals_the_program_can_hold);
   tcase_add_test(t, keepdims_and_implicit_broadcasts);
   tcase_add_test(t, every_prefix_and_deletion_of_a_module);

@@ -2,6 +2,7 @@
  * at the operators the search refuses, regions that stay convex, the size limit, dead code,
  * the order by modelled gain, each region's program, and the module's graph put back
  * together (with and without region graphs) validating. */
+#include "superopt/equiv/equiv.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/partition.h"
@@ -141,6 +142,74 @@ START_TEST(stitch) {
 }
 END_TEST
 
+static int accept(const AxMugraph *prog, const AxMugraph *mod, void *ctx) {
+  (void)ctx;
+  AxEquivOpts eo;
+  ax_equiv_defaults(&eo);
+  eo.out = NULL;
+  AxDiag quiet;
+  ax_diag_init(&quiet, NULL);
+  return ax_equiv_accept(prog, mod, &quiet, &eo);
+}
+
+/* The module check cut at shared layout operators: exp, a transpose, then logistic is two
+ * exponentials on one path (one field test refuses it whole); cut at the transpose both
+ * hold, each piece is decided. A graph that differs before the cut (the exp's operand) or
+ * transposes the other way is not accepted. */
+START_TEST(check_cut) {
+  AxMugraph *g = prog("program t {\n  input X : f32[16, 16]\n  let E = exp(X)\n"
+                      "  let T = transpose(E, [1, 0])\n  let L = logistic(T)\n  output L\n}\n");
+  const char *good = "mugraph t {\n  input X : f32[16, 16]\n  E = exp(X)\n"
+                     "  T = transpose(E, [1, 0])\n  L = logistic(T)\n  output L\n}\n";
+  AxMugraph *m = parse(good);
+  ck_assert_int_eq(accept(g, m, NULL), 3);   /* outside the Lax fragment as a whole */
+  ck_assert_int_eq(ax_partition_check_cut(A, g, m, accept, NULL), 0);
+  /* wrong before the cut: exp(2X) where the program has exp(X) */
+  AxMugraph *w1 = parse("mugraph t {\n  input X : f32[16, 16]\n  Y = mul(X, 2)\n  E = exp(Y)\n"
+                        "  T = transpose(E, [1, 0])\n  L = logistic(T)\n  output L\n}\n");
+  ck_assert_int_eq(ax_partition_check_cut(A, g, w1, accept, NULL), 1);
+  /* the transpose left out (square: the shapes still fit): nothing shared to cut at */
+  AxMugraph *w2 = parse("mugraph t {\n  input X : f32[16, 16]\n  E = exp(X)\n"
+                        "  L = logistic(E)\n  output L\n}\n");
+  ck_assert_int_ne(ax_partition_check_cut(A, g, w2, accept, NULL), 0);
+  /* the wrong axes, no exponential: the plain check says not equivalent */
+  AxMugraph *p3 = prog("program u {\n  input X : f32[8, 8, 8]\n  let T = transpose(X, [1, 0, 2])\n"
+                       "  let S = T * 3\n  output S\n}\n");
+  AxMugraph *w3 = parse("mugraph u {\n  input X : f32[8, 8, 8]\n  T = transpose(X, [0, 2, 1])\n"
+                        "  S = mul(T, 3)\n  output S\n}\n");
+  ck_assert_int_eq(accept(p3, w3, NULL), 1);
+  AxMugraph *r3 = parse("mugraph u {\n  input X : f32[8, 8, 8]\n  Y = mul(X, 3)\n"
+                        "  S = transpose(Y, [1, 0, 2])\n  output S\n}\n");
+  ck_assert_int_eq(accept(p3, r3, NULL), 0);   /* the scale moved across the transpose */
+}
+END_TEST
+
+/* Conversions in the equivalence check: the same conversions at the same places pass (here
+ * also with a transpose moved across one); a conversion dropped, moved across an addition
+ * or to another type is not accepted. */
+START_TEST(conversions_equivalence) {
+  AxMugraph *g = prog("program c {\n  input X : f32[8, 8]\n  input Y : f32[8, 8]\n"
+                      "  let S = X + Y\n  let H = to_f16(S)\n  let T = transpose(H, [1, 0])\n"
+                      "  let O = to_f32(T)\n  output O\n}\n");
+  const char *head = "mugraph c {\n  input X : f32[8, 8]\n  input Y : f32[8, 8]\n";
+  AxMugraph *same = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n  H = to_f16(S)\n"
+                                          "  T = transpose(H, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_eq(accept(g, same, NULL), 0);
+  AxMugraph *swapped = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n  T = transpose(S, [1, 0])\n"
+                                             "  H = to_f16(T)\n  O = to_f32(H)\n  output O\n}\n", head));
+  ck_assert_int_eq(accept(g, swapped, NULL), 0);   /* rounding commutes with moving values */
+  AxMugraph *dropped = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n"
+                                             "  T = transpose(S, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_ne(accept(g, dropped, NULL), 0);
+  AxMugraph *moved = parse(ax_arena_printf(A, "%s  A = to_f16(X)\n  B = to_f16(Y)\n  S = add(A, B)\n"
+                                           "  T = transpose(S, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_ne(accept(g, moved, NULL), 0);
+  AxMugraph *other = parse(ax_arena_printf(A, "%s  S = add(X, Y)\n  H = to_bf16(S)\n"
+                                           "  T = transpose(H, [1, 0])\n  O = to_f32(T)\n  output O\n}\n", head));
+  ck_assert_int_ne(accept(g, other, NULL), 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("partition");
   TCase *t = tcase_create("partition");
@@ -149,6 +218,8 @@ int main(void) {
   tcase_add_test(t, size_limit);
   tcase_add_test(t, dead_and_empty);
   tcase_add_test(t, stitch);
+  tcase_add_test(t, check_cut);
+  tcase_add_test(t, conversions_equivalence);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

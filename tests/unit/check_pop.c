@@ -55,9 +55,9 @@ START_TEST(complete) {
     ck_assert_msg(ax_cuda_emits_op(op, true) == ((sp->levels & AX_LV_BLOCK) != 0),
                   "'%s': a CUDA block operator iff it is one (ops.h levels)", name);
   }
-  ck_assert_int_eq(rows, 12);   /* const, broadcast, concat, sum, matmul, input, mean,
-                                 * rms_norm, reshape, repeat, reduce_max, reduce_min — and
-                                 * nothing forgotten */
+  ck_assert_int_eq(rows, 13);   /* const, broadcast, concat, sum, matmul, input, mean,
+                                 * rms_norm, reshape, repeat, reduce_max, reduce_min,
+                                 * transpose — and nothing forgotten */
 }
 END_TEST
 
@@ -143,6 +143,43 @@ START_TEST(max_values) {
 }
 END_TEST
 
+/* transpose: result dim k is operand dim perm[k]; values moved accordingly (a head split's
+ * [1, 0, 2] and a rotation [1, 2, 0] of a [2, 3, 4] tensor); a list that is not a
+ * permutation or has the wrong length is refused. */
+START_TEST(transpose) {
+  AxTShape xs = {3, {2, 3, 4}}, o;
+  const AxTShape *in[1] = {&xs};
+  char err[200] = "";
+  AxTAttrs at = {.shape = {3, {1, 0, 2}}};
+  ck_assert(ax_pop_get(AX_OP_TRANSPOSE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert(o.rank == 3 && o.dim[0] == 3 && o.dim[1] == 2 && o.dim[2] == 4);
+  AxTDomain F = ax_values_float(false);
+  double xv[24], ov[24];
+  for (int i = 0; i < 24; i++) xv[i] = i;
+  AxTensor x = {xs, xv}, out = {o, ov};
+  const AxTensor *xin[1] = {&x};
+  ax_pop_get(AX_OP_TRANSPOSE)->apply(&F, A, &at, xin, 1, &out);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 2; j++)
+      for (int k = 0; k < 4; k++) ck_assert(ov[(i * 2 + j) * 4 + k] == xv[(j * 3 + i) * 4 + k]);
+  at = (AxTAttrs){.shape = {3, {1, 2, 0}}};
+  ck_assert(ax_pop_get(AX_OP_TRANSPOSE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert(o.dim[0] == 3 && o.dim[1] == 4 && o.dim[2] == 2);
+  out.shape = o;
+  ax_pop_get(AX_OP_TRANSPOSE)->apply(&F, A, &at, xin, 1, &out);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 4; j++)
+      for (int k = 0; k < 2; k++) ck_assert(ov[(i * 4 + j) * 2 + k] == xv[(k * 3 + i) * 4 + j]);
+  at = (AxTAttrs){.shape = {3, {0, 0, 2}}};
+  ck_assert(!ax_pop_get(AX_OP_TRANSPOSE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert_str_eq(err, "[0, 0, 2] is not a permutation of the axes 0..2");
+  at = (AxTAttrs){.shape = {2, {1, 0}}};
+  ck_assert(!ax_pop_get(AX_OP_TRANSPOSE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert_str_eq(err, "the permutation lists 2 axes, the operand [2, 3, 4] has 3");
+  ck_assert(!ax_pop_get(AX_OP_TRANSPOSE)->free && ax_pop_get(AX_OP_TRANSPOSE)->abs == AX_POP_ABS_NONE);
+}
+END_TEST
+
 /* What prune.c and generate.c read: the contracted dim and the reduced size. */
 START_TEST(reduced) {
   AxTShape a = {2, {6, 8}};
@@ -170,6 +207,7 @@ int main(void) {
   tcase_add_test(t, values);
   tcase_add_test(t, max_values);
   tcase_add_test(t, reduced);
+  tcase_add_test(t, transpose);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

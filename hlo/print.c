@@ -13,6 +13,7 @@
  *   RESHAPE    %v = T[S] reshape(x)
  *   BROADCAST  x made shape S (below), the last instruction named %v
  *   CONCAT     %v = T[S] concatenate(a, b, ...), dimensions={axis}
+ *   TRANSPOSE  %v = T[S] transpose(x), dimensions={perm}
  * Making x shape S (numpy broadcasting, x right-aligned): the dims of x equal to S's at
  * their position are kept, the others (size 1, or missing in front) are new. When x has a
  * size-1 dim that grows, `reshape` drops it first; then `broadcast(x), dimensions={kept
@@ -180,6 +181,12 @@ static void value(Printer *pr, int i) {
     fprintf(out, "copy(%%%s)\n", b);
     return;
   }
+  case AX_HP_TRANSPOSE:
+    head(pr, v->name, v);
+    fprintf(out, "transpose(%%%s)", pr->ref[v->in[0]]);
+    dimlist(out, "dimensions", v->rank, v->perm);
+    fputc('\n', out);
+    return;
   case AX_HP_CONCAT:
     head(pr, v->name, v);
     fputs("concatenate(", out);

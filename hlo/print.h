@@ -28,7 +28,7 @@ typedef enum {
   AX_HP_PARAM,      /* parameter `param` */
   AX_HP_CONST,      /* a scalar (rank 0) constant, `literal` as HLO writes it */
   AX_HP_EW,         /* element-wise `opcode` (add subtract multiply divide maximum minimum
-                     * negate exponential sqrt rsqrt tanh logistic) on 1 or 2 operands that
+                     * negate exponential sqrt rsqrt tanh logistic convert) on 1 or 2 operands that
                      * broadcast numpy-style to the value's shape */
   AX_HP_SUM,        /* the reduction of in[0] along `axis` by `opcode` (add, maximum or
                      * minimum; NULL is add), kept with size 1 */
@@ -36,6 +36,7 @@ typedef enum {
   AX_HP_RESHAPE,    /* in[0] with the value's dims, same elements in row-major order */
   AX_HP_BROADCAST,  /* in[0] broadcast numpy-style to the value's shape */
   AX_HP_CONCAT,     /* in[0..nin) joined along `axis` */
+  AX_HP_TRANSPOSE,  /* in[0] permuted: the value's dim k is in[0]'s dim perm[k] */
 } AxHloPKind;
 
 typedef struct AxHloPVal {
@@ -48,6 +49,7 @@ typedef struct AxHloPVal {
   int in[AX_HLO_PMAXIN];    /* operand values: indices of earlier values */
   int nin;
   int axis;                 /* AX_HP_SUM, AX_HP_CONCAT */
+  int perm[AX_HLO_PMAXRANK];  /* AX_HP_TRANSPOSE */
   int param;                /* AX_HP_PARAM: 0, 1, ... in order */
   const char *literal;      /* AX_HP_CONST */
 } AxHloPVal;

@@ -92,7 +92,9 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
         {AX_OP_ADD, "add"}, {AX_OP_SUB, "subtract"}, {AX_OP_MUL, "multiply"},
         {AX_OP_DIV, "divide"}, {AX_OP_MAX, "maximum"}, {AX_OP_MIN, "minimum"},
         {AX_OP_NEG, "negate"}, {AX_OP_EXP, "exponential"}, {AX_OP_SQRT, "sqrt"},
-        {AX_OP_RSQRT, "rsqrt"}, {AX_OP_TANH, "tanh"}, {AX_OP_LOGISTIC, "logistic"}};
+        {AX_OP_RSQRT, "rsqrt"}, {AX_OP_TANH, "tanh"}, {AX_OP_LOGISTIC, "logistic"},
+        /* the result's type (the row's storage type) says which conversion */
+        {AX_OP_TO_F16, "convert"}, {AX_OP_TO_BF16, "convert"}, {AX_OP_TO_F32, "convert"}};
     const char *opc = NULL;
     for (size_t k = 0; k < sizeof ew / sizeof *ew; k++)
       if (ew[k].op == st->op) opc = ew[k].hlo;
@@ -172,6 +174,13 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
       x->kind = st->op == AX_OP_RESHAPE ? AX_HP_RESHAPE : AX_HP_BROADCAST;
       x->in[0] = in[0];
       x->nin = 1;
+      break;
+    case AX_OP_TRANSPOSE:
+      x = val(&b);
+      x->kind = AX_HP_TRANSPOSE;
+      x->in[0] = in[0];
+      x->nin = 1;
+      for (int k = 0; k < st->at.shape.rank; k++) x->perm[k] = (int)st->at.shape.dim[k];
       break;
     case AX_OP_CONCAT:
       x = val(&b);

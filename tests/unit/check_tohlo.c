@@ -76,7 +76,8 @@ START_TEST(test_modules_round_trip) {
 END_TEST
 
 /* Every operator the printer spells out, including those HLO has no single instruction for
- * (square, silu, mean), a literal, kept axes and a matmul, with two outputs. */
+ * (square, silu, mean), a literal, kept axes, a matmul, softmax with its max shift (a
+ * reducer with -inf), conversions and a transpose, with three outputs. */
 static const char *every_op =
     "program every {\n"
     "  input X : f32[2, 4, 8]\n"
@@ -88,6 +89,8 @@ static const char *every_op =
     "  let c = concat(z, -z, axis = 2)\n"
     "  output O = reshape(c, [2, 32]) - 1\n"
     "  output P = broadcast(s, [2, 4, 8]) * X\n"
+    "  let e = exp(X - reduce_max(X, axis = 2))\n"
+    "  output Q = transpose(to_f32(to_bf16(e / sum(e, axis = 2))), [0, 2, 1])\n"
     "}\n";
 
 START_TEST(every_printable_operator) {
@@ -96,14 +99,19 @@ START_TEST(every_printable_operator) {
   char *hlo = print(g);
   /* the module as XLA writes it */
   ck_assert_msg(strstr(hlo, "HloModule every, entry_computation_layout={(f32[2,4,8]{2,1,0}, "
-                            "f32[2,8,4]{2,1,0})->(f32[2,32]{1,0}, f32[2,4,8]{2,1,0})}"), "%s", hlo);
+                            "f32[2,8,4]{2,1,0})->(f32[2,32]{1,0}, f32[2,4,8]{2,1,0}, f32[2,8,4]{2,1,0})}"), "%s", hlo);
   ck_assert_msg(strstr(hlo, "%add_f32 (x: f32[], y: f32[]) -> f32[] {"), "%s", hlo);
   ck_assert_msg(strstr(hlo, " reduce(%"), "%s", hlo);
   ck_assert_msg(strstr(hlo, "dimensions={2}, to_apply=%add_f32"), "%s", hlo);
   ck_assert_msg(strstr(hlo, "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, "
                             "rhs_contracting_dims={1}"), "%s", hlo);
   ck_assert_msg(strstr(hlo, "broadcast("), "%s", hlo);
-  ck_assert_msg(strstr(hlo, "ROOT %outputs = (f32[2,32]{1,0}, f32[2,4,8]{2,1,0}) tuple("), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "ROOT %outputs = (f32[2,32]{1,0}, f32[2,4,8]{2,1,0}, f32[2,8,4]{2,1,0}) tuple("),
+                "%s", hlo);
+  ck_assert_msg(strstr(hlo, "%maximum_f32 (x: f32[], y: f32[]) -> f32[] {"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "f32[] constant(-inf)"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "bf16[2,4,8]{2,1,0} convert(%"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "transpose(%") && strstr(hlo, "dimensions={0,2,1}"), "%s", hlo);
   int cuts;
   AxMugraph *g2 = import("every (printed)", hlo, strlen(hlo), &cuts);
   ck_assert_int_eq(cuts, 0);

@@ -27,6 +27,7 @@ void ax_sim_run(AxArena *a, const AxTaskGraph *tg, const AxTarget *t, int worker
     per_task[k] = tg->kernels[k].graph_defined && rounds >= 1 ? body / rounds : body;
   }
   s->task_s = ax_arena_alloc(a, sizeof(double) * (size_t)(tg->ntasks + 1));
+  s->worker = ax_arena_alloc(a, sizeof(int) * (size_t)(tg->ntasks + 1));
   double *fire = ax_arena_alloc(a, sizeof(double) * (size_t)tg->nevents);
   double *free_at = ax_arena_alloc(a, sizeof(double) * (size_t)workers);
   double makespan = 0, busy = 0;
@@ -45,6 +46,7 @@ void ax_sim_run(AxArena *a, const AxTaskGraph *tg, const AxTarget *t, int worker
       double start = free_at[w] > ready ? free_at[w] : ready;
       end = start + dur;
       free_at[w] = end;
+      s->worker[i] = w;
       busy += dur;
     } else {
       double start = ready;
@@ -52,6 +54,7 @@ void ax_sim_run(AxArena *a, const AxTaskGraph *tg, const AxTarget *t, int worker
         if (free_at[j] > start) start = free_at[j];
       end = start + dur;
       for (int j = 0; j < workers; j++) free_at[j] = end;
+      s->worker[i] = -1;
       busy += dur * workers;
     }
     for (int j = x->trig; j < x->trig + x->ntrig; j++)
@@ -94,8 +97,19 @@ void ax_sim_print_json(FILE *out, const AxTaskGraph *tg, const AxSim *s) {
           "{\"graph\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"workers\": %d, "
           "\"tasks\": %d, \"events\": %d, \"event_latency_us\": %.4f, \"launch_us\": %.4f, "
           "\"megakernel_us\": %.4f, \"schedule_us\": %.4f, \"busy\": %.4f, "
-          "\"per_kernel_us\": %.4f, \"kernels\": %d, \"bound_us\": %.4f, \"bound_bytes\": %.0f}\n",
+          "\"per_kernel_us\": %.4f, \"kernels\": %d, \"bound_us\": %.4f, \"bound_bytes\": %.0f, "
+          "\"assignment\": [",
           tg->g->name, s->target->name, s->workers, tg->ntasks, tg->nevents, s->event_s * 1e6,
           s->target->launch_s * 1e6, s->megakernel_s * 1e6, s->makespan_s * 1e6, s->busy,
           s->per_kernel_s * 1e6, tg->nkernels, s->bound_s * 1e6, s->bytes);
+  /* each worker's tasks in the order it runs them: the schedule hands tasks out in linear
+   * order and a worker's start times only grow, so linear order is its run order */
+  for (int w = 0; w < s->workers; w++) {
+    fprintf(out, "%s{\"worker\": %d, \"tasks\": [", w ? ", " : "", w);
+    int n = 0;
+    for (int t = 0; t < tg->ntasks; t++)
+      if (s->worker[t] == w || s->worker[t] < 0) fprintf(out, "%s%d", n++ ? ", " : "", t);
+    fprintf(out, "]}");
+  }
+  fprintf(out, "]}\n");
 }

@@ -37,6 +37,8 @@ typedef struct AxSim {
   double bytes;            /* of the bound */
   double busy;             /* the workers' busy share of the makespan, 0..1 */
   double *task_s;          /* per task, in linear order (in the arena) */
+  int *worker;             /* per task: the worker that runs it, -1 for a pre-defined
+                            * operator's task (it holds every worker) */
 } AxSim;
 
 /* Simulates tg (built from a validated μGraph) on `workers` (>= 1) workers of target t;
@@ -44,7 +46,9 @@ typedef struct AxSim {
 void ax_sim_run(AxArena *a, const AxTaskGraph *tg, const AxTarget *t, int workers, AxSim *out);
 
 /* Text for people (every figure said to be modelled) or one JSON object with the fields
- * megakernel_us, per_kernel_us and bound_us (docs/mpk.md). */
+ * megakernel_us, per_kernel_us and bound_us, and `assignment`: per worker, the tasks it runs
+ * in the simulated schedule, in order (a pre-defined operator's task in every worker's list)
+ * (docs/mpk.md). */
 void ax_sim_print_text(FILE *out, const AxTaskGraph *tg, const AxSim *s);
 void ax_sim_print_json(FILE *out, const AxTaskGraph *tg, const AxSim *s);
 

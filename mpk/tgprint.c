@@ -73,8 +73,22 @@ void ax_tgprint_json(FILE *out, const AxTaskGraph *tg) {
   fprintf(out, "]}\n");
 }
 
+/* Tasks t and u wait for the same event and trigger the same events. */
+static bool same_edges(const AxTaskGraph *tg, int t, int u) {
+  const AxTask *x = &tg->tasks[t], *y = &tg->tasks[u];
+  if (x->kernel != y->kernel || x->dep != y->dep || x->ntrig != y->ntrig) return false;
+  for (int j = 0; j < x->ntrig; j++)
+    if (tg->trigs[x->trig + j] != tg->trigs[y->trig + j]) return false;
+  return true;
+}
+
+/* A run of consecutive tasks with the same edges is one box "T4-T7 (4 blocks)": the picture
+ * loses no dependency, and a decoder layer's hundreds of tasks become a few dozen boxes. */
 void ax_tgprint_dot(FILE *out, const AxTaskGraph *tg) {
-  fprintf(out, "// the task graph of %s: tasks grouped by kernel, events as circles\n", tg->g->name);
+  fprintf(out,
+          "// the task graph of %s: tasks grouped by kernel (a box is a run of consecutive tasks "
+          "with the same events), events as circles\n",
+          tg->g->name);
   fprintf(out, "digraph \"%s_tasks\" {\n  rankdir=TB; node [fontname=\"Helvetica\", fontsize=9];\n",
           tg->g->name);
   for (int k = 0; k < tg->nkernels; k++) {
@@ -86,8 +100,19 @@ void ax_tgprint_dot(FILE *out, const AxTaskGraph *tg) {
     for (int t = 0; t < tg->ntasks; t++) {
       const AxTask *x = &tg->tasks[t];
       if (x->kernel != k) continue;
-      fprintf(out, "    t%d [shape=box, label=\"T%d\\n%" PRId64 ",%" PRId64 ",%" PRId64 "\"];\n",
-              t, t, x->block[0], x->block[1], x->block[2]);
+      int u = t;
+      while (u + 1 < tg->ntasks && same_edges(tg, t, u + 1)) u++;
+      const AxTask *y = &tg->tasks[u];
+      if (u == t)
+        fprintf(out, "    t%d [shape=box, label=\"T%d\\n%" PRId64 ",%" PRId64 ",%" PRId64 "\"];\n",
+                t, t, x->block[0], x->block[1], x->block[2]);
+      else
+        fprintf(out,
+                "    t%d [shape=box3d, label=\"T%d-T%d (%d blocks)\\n%" PRId64 ",%" PRId64
+                ",%" PRId64 " .. %" PRId64 ",%" PRId64 ",%" PRId64 "\"];\n",
+                t, t, u, u - t + 1, x->block[0], x->block[1], x->block[2], y->block[0],
+                y->block[1], y->block[2]);
+      t = u;
     }
     fprintf(out, "  }\n");
   }
@@ -98,6 +123,7 @@ void ax_tgprint_dot(FILE *out, const AxTaskGraph *tg) {
     const AxTask *x = &tg->tasks[t];
     fprintf(out, "  e%d -> t%d;\n", x->dep, t);
     for (int j = 0; j < x->ntrig; j++) fprintf(out, "  t%d -> e%d;\n", t, tg->trigs[x->trig + j]);
+    while (t + 1 < tg->ntasks && same_edges(tg, t, t + 1)) t++;
   }
   fprintf(out, "}\n");
 }

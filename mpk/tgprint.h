@@ -4,7 +4,8 @@
  *   text  a summary line, one line per kernel, per event and per task;
  *   json  one object: graph, tasks, events, kernels (fields in docs/mpk.md);
  *   dot   Graphviz: a cluster of task boxes per kernel, events as small circles, edges
- *         task -> event (it triggers) and event -> task (it launches).
+ *         task -> event (it triggers) and event -> task (it launches); a run of
+ *         consecutive tasks with the same edges is one box ("T4-T7 (4 blocks)").
  * All borrow tg and write to out. */
 #ifndef AX_TGPRINT_H
 #define AX_TGPRINT_H

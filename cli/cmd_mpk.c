@@ -31,7 +31,7 @@
   "usage: axle mpk INPUT --task-graph [--format text|json|dot]\n"                             \
   "       axle mpk INPUT --simulate [--target h100|a100] [--workers N] [--format text|json]\n" \
   "       axle mpk INPUT --output MK.cu [--target h100|a100]\n"                               \
-  "       (INPUT: GRAPH.mug or an --output-dir DIR; [--layers N] [--graph TASKS.dot])\n"
+  "       (INPUT: GRAPH.mug or a module DIR of axle superopt; [--layers N] [--graph TASKS.dot])\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 

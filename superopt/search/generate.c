@@ -273,6 +273,20 @@ static int live_inputs(const AxMugraph *g) {
   return mask;
 }
 
+/* Whether st is x op c for a literal c: add or mul with a literal on either side, sub or div
+ * with one on the right (c - x and c / x need the tensor operator). */
+static bool by_literal(const AxMugraph *g, const AxKStmt *st) {
+  if (st->nin != 2) return false;
+  bool l = g->tensors[st->in[0]].anon, r = g->tensors[st->in[1]].anon;
+  switch (st->op) {
+  case AX_OP_ADD:
+  case AX_OP_MUL: return l != r;
+  case AX_OP_SUB:
+  case AX_OP_DIV: return r && !l;
+  default: return false;
+  }
+}
+
 bool ax_generate_prepare(SearchState *s, AxDiag *d) {
   const AxMugraph *prog = s->prog;
   if (!classes(s, d)) return false;
@@ -282,6 +296,11 @@ bool ax_generate_prepare(SearchState *s, AxDiag *d) {
     const AxKStmt *st = &prog->stmts[i];
     if (st->kind != AX_KS_OP) continue;
     AxOp op = st->op;
+    /* an element-wise operator with a literal operand is a scalar operator (scalars()): the
+     * same constant factor or term whichever operator wrote it (`* 0.125`, `/ 8`), so it
+     * brings no tensor-by-tensor operator, which would widen every block graph of one
+     * written form and not the other's */
+    if (by_literal(prog, st)) continue;
     s->opmask |= bit(op);
     /* mean by a sum; rms_norm by its parts (eq_rms_def: x / sqrt(mean(x * x))) */
     const AxPOp *p = ax_pop_get(op);

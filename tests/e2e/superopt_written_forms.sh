@@ -38,6 +38,15 @@ check "forms_div_bcast: equivalent" \
 check "forms_bcast_kept: a broadcast that is an output stays a cut" \
   grep -q '^superopt bcast_kept: 2 regions, 1 operator left as pre-defined kernels, 0 dead' "$tmp/kept.out"
 
+# a score scaled by 0.125 or divided by 8: one constant factor, one scalar operator, and no
+# tensor-by-tensor mul or div for the literal, so both forms build the same states
+space() {   # space PROGRAM: candidates, pruned and best of a run of 600k states
+  "$AXLE" superopt "$t/$1.axl" --output "$tmp/$1.space.mug" --jobs 1 --max-states 600000 --no-gate \
+    --progress never --format json 2>/dev/null | grep -o '"\(candidates\|pruned\|best_time_us\)": [0-9.]*' | tr '\n' ' '
+}
+a=$(space greedy_attention_scaled); b=$(space forms_attention_div)
+check "attention * 0.125 vs / 8: the same search ($a vs $b)" [ -n "$a" -a "$a" = "$b" ]
+
 # constants: the scale is a scalar operator of a kernel, the result never worse than the floor
 for p in greedy_lora_scaled greedy_attention_scaled; do
   "$AXLE" superopt "$t/$p.axl" --output-dir "$tmp/$p" --jobs 1 --max-states 20000 --no-gate \

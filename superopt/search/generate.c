@@ -882,6 +882,22 @@ static void bdfs(Worker *w, BlockGraph *b) {
           try_node(w, b, &n);
         }
       }
+      /* mean over the axis, to 1, where the program takes one: its own reduction in one node.
+       * The sum and a scalar operator take two, which a layer norm's one kernel cannot spare
+       * (mean-centring, rms_norm, weight, bias and the projection fill 10 nodes with mean,
+       * 11 without). Over a tile of a class the grid or the loop cuts it divides by the tile's
+       * size: another constant than the program's, which pruning refuses. */
+      if ((m & bit(AX_OP_MEAN)) && !s->cls[x->cls[a]].outer) {
+        BlockNode n = *x;
+        n.scalar = 0;
+        n.kind = AX_BN_OP, n.op = AX_OP_MEAN, n.in[0] = i, n.nin = 1, n.uses = 0;
+        n.axis = a, n.axis_set = true, n.to = 0;
+        n.shape.dim[a] = 1;
+        n.cls[a] = CLS_ONE;
+        n.cut[a] = 1;
+        n.expr = ax_prune_apply(w->abs, AX_OP_MEAN, &x->expr, 1, x->shape.dim[a]);
+        try_node(w, b, &n);
+      }
       if (m & bit(AX_OP_RMS_NORM)) {
         BlockNode n = *x;
         n.scalar = 0;

@@ -47,6 +47,12 @@ space() {   # space PROGRAM: candidates, pruned and best of a run of 600k states
 a=$(space greedy_attention_scaled); b=$(space forms_attention_div)
 check "attention * 0.125 vs / 8: the same search ($a vs $b)" [ -n "$a" -a "$a" = "$b" ]
 
+# layer norm + projection: its one-kernel graph (the floor's) is in the search space — the
+# block mean, and mean(X) as a part of the centred X + sum(X * (-1/n))
+"$AXLE" superopt "$t/forms_layer_norm_linear.axl" --reach "$t/forms_layer_norm_linear.mug" --no-gate \
+  --progress never >"$tmp/ln_reach.out" 2>&1; st=$?
+check "forms_layer_norm_linear: the one-kernel graph is reached (exit $st)" [ "$st" -eq 0 ]
+
 # constants: the scale is a scalar operator of a kernel, the result never worse than the floor
 for p in greedy_lora_scaled greedy_attention_scaled; do
   "$AXLE" superopt "$t/$p.axl" --output-dir "$tmp/$p" --jobs 1 --max-states 20000 --no-gate \

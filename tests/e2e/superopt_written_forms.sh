@@ -7,7 +7,9 @@
 # beats both floors there: a larger budget), X / sum(X) vs X / broadcast(sum(X)) (a broadcast
 # that only restores the kept axis is no cut of the module: one region, the broadcast dead). Programs with a constant (LoRA with alpha / r,
 # attention with a scaled score) get an equivalent graph faster than naive, never worse than the
-# greedy floor. State budgets, not time limits: the same result on a loaded machine.
+# greedy floor. A score scaled by 0.125 and one divided by 8 build the same states; the layer
+# norm's one-kernel graph is in the search space (--reach). State budgets, not time limits:
+# the same result on a loaded machine.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash

@@ -273,6 +273,20 @@ static int live_inputs(const AxMugraph *g) {
   return mask;
 }
 
+/* Whether st is x op c for a literal c: add or mul with a literal on either side, sub or div
+ * with one on the right (c - x and c / x need the tensor operator). */
+static bool by_literal(const AxMugraph *g, const AxKStmt *st) {
+  if (st->nin != 2) return false;
+  bool l = g->tensors[st->in[0]].anon, r = g->tensors[st->in[1]].anon;
+  switch (st->op) {
+  case AX_OP_ADD:
+  case AX_OP_MUL: return l != r;
+  case AX_OP_SUB:
+  case AX_OP_DIV: return r && !l;
+  default: return false;
+  }
+}
+
 bool ax_generate_prepare(SearchState *s, AxDiag *d) {
   const AxMugraph *prog = s->prog;
   if (!classes(s, d)) return false;
@@ -282,6 +296,11 @@ bool ax_generate_prepare(SearchState *s, AxDiag *d) {
     const AxKStmt *st = &prog->stmts[i];
     if (st->kind != AX_KS_OP) continue;
     AxOp op = st->op;
+    /* an element-wise operator with a literal operand is a scalar operator (scalars()): the
+     * same constant factor or term whichever operator wrote it (`* 0.125`, `/ 8`), so it
+     * brings no tensor-by-tensor operator, which would widen every block graph of one
+     * written form and not the other's */
+    if (by_literal(prog, st)) continue;
     s->opmask |= bit(op);
     /* mean by a sum; rms_norm by its parts (eq_rms_def: x / sqrt(mean(x * x))) */
     const AxPOp *p = ax_pop_get(op);
@@ -862,6 +881,22 @@ static void bdfs(Worker *w, BlockGraph *b) {
           n.expr = ax_prune_apply(w->abs, AX_OP_REDUCE, &x->expr, 1, x->shape.dim[a] / tos[q]);
           try_node(w, b, &n);
         }
+      }
+      /* mean over the axis, to 1, where the program takes one: its own reduction in one node.
+       * The sum and a scalar operator take two, which a layer norm's one kernel cannot spare
+       * (mean-centring, rms_norm, weight, bias and the projection fill 10 nodes with mean,
+       * 11 without). Over a tile of a class the grid or the loop cuts it divides by the tile's
+       * size: another constant than the program's, which pruning refuses. */
+      if ((m & bit(AX_OP_MEAN)) && !s->cls[x->cls[a]].outer) {
+        BlockNode n = *x;
+        n.scalar = 0;
+        n.kind = AX_BN_OP, n.op = AX_OP_MEAN, n.in[0] = i, n.nin = 1, n.uses = 0;
+        n.axis = a, n.axis_set = true, n.to = 0;
+        n.shape.dim[a] = 1;
+        n.cls[a] = CLS_ONE;
+        n.cut[a] = 1;
+        n.expr = ax_prune_apply(w->abs, AX_OP_MEAN, &x->expr, 1, x->shape.dim[a]);
+        try_node(w, b, &n);
       }
       if (m & bit(AX_OP_RMS_NORM)) {
         BlockNode n = *x;

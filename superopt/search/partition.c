@@ -34,10 +34,82 @@ static bool is_output(const AxMugraph *g, int t) {
   return false;
 }
 
+/* Statement st with every operand replaced by what stands for it (p->repl): the line a
+ * region's program or the module's graph prints for it. */
+static AxKStmt through(const AxPartition *p, const AxKStmt *st) {
+  AxKStmt c = *st;
+  if (c.kind == AX_KS_OP)
+    for (int k = 0; k < c.nin; k++) c.in[k] = p->repl[c.in[k]];
+  return c;
+}
+
+/* The numpy broadcast of shapes a and b into out (aligned on the right, a missing dim is 1);
+ * false when some pair of dims differs and neither is 1. */
+static bool bcast(const AxTShape *a, const AxTShape *b, AxTShape *out) {
+  int r = a->rank > b->rank ? a->rank : b->rank;
+  out->rank = r;
+  for (int i = 0; i < r; i++) {
+    int ia = a->rank - r + i, ib = b->rank - r + i;
+    int64_t x = ia >= 0 ? a->dim[ia] : 1, y = ib >= 0 ? b->dim[ib] : 1;
+    if (x != y && x != 1 && y != 1) return false;
+    out->dim[i] = x == 1 ? y : x;
+  }
+  return true;
+}
+
+static bool same_shape(const AxTShape *a, const AxTShape *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dim[i] != b->dim[i]) return false;
+  return true;
+}
+
+/* Whether reader st of tensor b = broadcast(x, ...) computes the same when it reads x in place
+ * of b: st is element-wise binary (numpy broadcasting, §1 of docs/superopt.md) and its shape
+ * stays the same. Then it is the same function: broadcast_to composed with the operator's own
+ * broadcasting maps each result index to the element of x that the operator alone maps it
+ * to (both align on the right and read index 0 of a size-1 dim). */
+static bool reads_through(const AxMugraph *g, const AxKStmt *st, int b, int x) {
+  if (st->kind != AX_KS_OP || ax_op_spec(st->op)->cls != AX_TC_BINARY || st->nin != 2) return false;
+  AxTShape sh[2], out;
+  for (int k = 0; k < 2; k++) {
+    int t = st->in[k] == b ? x : st->in[k];
+    if (g->tensors[t].anon) sh[k].rank = 0;   /* a literal: a scalar */
+    else sh[k] = g->tensors[t].shape;
+  }
+  return bcast(&sh[0], &sh[1], &out) && same_shape(&out, &g->tensors[st->t].shape);
+}
+
+/* p->repl: a broadcast whose every reader is element-wise and computes the same from the
+ * broadcast's operand (reads_through) and which is no output is the identity on the
+ * program's values — `X / broadcast(sum(X, axis = 1), [8, 256])` is `X / sum(X, axis = 1)`.
+ * Its readers read the operand instead; nothing reads it any more, so it is dead code and no
+ * cut point: the region around it is not split in two, and a program written with the
+ * broadcast is searched as the one written without. The module's graph is still checked
+ * against the program as written. */
+static void see_through(AxArena *a, const AxMugraph *g, AxPartition *p) {
+  p->repl = ax_arena_alloc(a, sizeof *p->repl * (size_t)(g->ntensors + 1));
+  for (int t = 0; t < g->ntensors; t++) p->repl[t] = t;
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind != AX_KS_OP || st->op != AX_OP_BROADCAST || st->nin != 1 || is_output(g, st->t)) continue;
+    int x = p->repl[st->in[0]];
+    if (g->tensors[x].anon) continue;
+    bool ok = true;
+    for (int r = s + 1; r < g->nstmts && ok; r++) {
+      const AxKStmt *rd = &g->stmts[r];
+      for (int k = 0; k < rd->nin && ok && rd->kind == AX_KS_OP; k++)
+        if (rd->in[k] == st->t) ok = reads_through(g, rd, st->t, x);
+    }
+    if (ok) p->repl[st->t] = x;
+  }
+}
+
 /* The program of region r (whose statements carry region id `id` in reg[]): inputs in the
  * order of first use, one let per operator, outputs what the rest of the program (its live
  * statements) or its outputs read. */
-static char *region_text(const AxMugraph *g, const AxRegion *r, const int *reg, int id, const bool *live) {
+static char *region_text(const AxMugraph *g, const AxPartition *p, const AxRegion *r, const int *reg, int id) {
+  const bool *live = p->live;
   char *buf = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&buf, &len);
@@ -46,7 +118,7 @@ static char *region_text(const AxMugraph *g, const AxRegion *r, const int *reg, 
   for (int i = 0; i < r->nstmts; i++) {
     const AxKStmt *st = &g->stmts[r->stmts[i]];
     for (int k = 0; k < st->nin; k++) {
-      int t = st->in[k], q = producer(g, t);
+      int t = p->repl[st->in[k]], q = producer(g, t);
       if (q < 0 || seen[t] || (is_op(g, q) && reg[q] == id)) continue;
       seen[t] = true;
       decl(m, &g->tensors[t]);
@@ -56,7 +128,8 @@ static char *region_text(const AxMugraph *g, const AxRegion *r, const int *reg, 
     char *line = NULL;
     size_t n = 0;
     FILE *l = open_memstream(&line, &n);
-    ax_mugtext_print_stmt(l, g, &g->stmts[r->stmts[i]]);
+    AxKStmt c = through(p, &g->stmts[r->stmts[i]]);
+    ax_mugtext_print_stmt(l, g, &c);
     fclose(l);
     fprintf(m, "  let %s\n", line + 2);   /* `  Y = op(...)` is a let's right-hand side */
     free(line);
@@ -67,7 +140,7 @@ static char *region_text(const AxMugraph *g, const AxRegion *r, const int *reg, 
     for (int s = 0; s < g->nstmts && !out; s++) {
       const AxKStmt *st = &g->stmts[s];
       if (st->kind != AX_KS_OP || !live[s] || reg[s] == id) continue;
-      for (int k = 0; k < st->nin; k++) out |= st->in[k] == t;
+      for (int k = 0; k < st->nin; k++) out |= p->repl[st->in[k]] == t;
     }
     if (out) fprintf(m, "  output %s\n", g->tensors[t].name);
   }
@@ -88,7 +161,7 @@ static AxMugraph *lower(AxArena *a, AxDiag *d, const char *name, const char *tex
 
 /* Whether each statement's tensor reaches a program output: the importer leaves lets
  * that only a cut read (a reshape before a transpose it cannot express). */
-static bool *live_stmts(AxArena *a, const AxMugraph *g) {
+static bool *live_stmts(AxArena *a, const AxMugraph *g, const int *repl) {
   bool *live = ax_arena_alloc(a, (size_t)g->nstmts + 1);
   memset(live, 0, (size_t)g->nstmts + 1);
   bool *need = calloc((size_t)g->ntensors + 1, 1);
@@ -97,7 +170,7 @@ static bool *live_stmts(AxArena *a, const AxMugraph *g) {
     const AxKStmt *st = &g->stmts[s];
     if (st->kind != AX_KS_OP || !need[st->t]) continue;
     live[s] = true;
-    for (int k = 0; k < st->nin; k++) need[st->in[k]] = true;
+    for (int k = 0; k < st->nin; k++) need[repl[st->in[k]]] = true;
   }
   free(need);
   return live;
@@ -121,7 +194,8 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
   int *uf = malloc(sizeof *uf * (size_t)(n + 1));
   int *reg = malloc(sizeof *reg * (size_t)(n + 1));
   memset(p, 0, sizeof *p);
-  p->live = live_stmts(a, g);
+  see_through(a, g, p);
+  p->live = live_stmts(a, g, p->repl);
   /* lab[t]: the most cut points on a path from the inputs to t */
   for (int s = 0; s < n; s++) {
     uf[s] = s;
@@ -134,15 +208,15 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
     }
     int m = 0;
     for (int k = 0; k < st->nin; k++)
-      if (!g->tensors[st->in[k]].anon && lab[st->in[k]] > m) m = lab[st->in[k]];
+      if (!g->tensors[st->in[k]].anon && lab[p->repl[st->in[k]]] > m) m = lab[p->repl[st->in[k]]];
     lab[st->t] = ax_search_handles(st->op) ? m : m + 1;
     if (!ax_search_handles(st->op)) {
       p->nleft++;
       continue;
     }
     for (int k = 0; k < st->nin; k++) {
-      int q = producer(g, st->in[k]);
-      if (is_op(g, q) && ax_search_handles(g->stmts[q].op) && lab[st->in[k]] == lab[st->t]) {
+      int u = p->repl[st->in[k]], q = producer(g, u);
+      if (is_op(g, q) && ax_search_handles(g->stmts[q].op) && lab[u] == lab[st->t]) {
         int x = find(uf, q), y = find(uf, s);
         if (x != y) uf[x > y ? x : y] = x < y ? x : y;
       }
@@ -175,7 +249,7 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
   for (int i = 0; i < p->n && ok; i++) {
     AxRegion *r = &p->regions[i];
     *r = *(AxRegion *)regions.items[i];
-    char *text = region_text(g, r, reg, i, p->live);
+    char *text = region_text(g, p, r, reg, i);
     r->text = ax_arena_strdup(a, text);
     free(text);
     r->prog = lower(a, d, r->name, r->text);
@@ -242,7 +316,7 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
     if (unit[s] < 0) continue;
     const AxKStmt *st = &g->stmts[s];
     for (int k = 0; k < st->nin; k++) {
-      int q = producer(g, st->in[k]);
+      int q = producer(g, p->repl[st->in[k]]);
       if (is_op(g, q) && unit[q] != unit[s]) indeg[unit[s]]++;
     }
   }
@@ -272,13 +346,14 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
     for (int s = 0; s < n; s++) {
       if (unit[s] != u) continue;
       if (u >= p->n || !rgs[u]) {
-        ax_mugtext_print_stmt(out, g, &g->stmts[s]);
+        AxKStmt c = through(p, &g->stmts[s]);
+        ax_mugtext_print_stmt(out, g, &c);
         fputc('\n', out);
       }
       for (int r = 0; r < n; r++) {   /* release the readers of s's tensor */
         if (unit[r] < 0 || unit[r] == u) continue;
         for (int k = 0; k < g->stmts[r].nin; k++)
-          if (g->stmts[r].in[k] == g->stmts[s].t) indeg[unit[r]]--;
+          if (p->repl[g->stmts[r].in[k]] == g->stmts[s].t) indeg[unit[r]]--;
       }
     }
   }

@@ -3,6 +3,10 @@
  *
  *   dead code    an operator whose result reaches no output (an importer leaves a let that
  *                only a cut reads) is in no region and left out of the module's graph.
+ *   broadcasts   a broadcast read only by element-wise operators that broadcast its operand
+ *                to the same shape themselves (`X / broadcast(sum(X, axis = 1), [8, 256])`)
+ *                is the identity on the program's values: its readers read the operand, and
+ *                it becomes dead code rather than a cut point.
  *   cut points   an operator the search refuses (ax_search_handles: reshape, broadcast,
  *                repeat, concat, ...) is in no region: it stays a pre-defined kernel. An
  *                import's cuts are already program inputs, so they bound regions too.
@@ -45,6 +49,9 @@ typedef struct AxPartition {
   int nleft;               /* operator statements in no region (the cut points) */
   bool *live;              /* per statement: it reaches an output (the others are dropped) */
   int ndead;               /* operator statements that reach no output */
+  int *repl;               /* per tensor: what its readers read — itself, or the operand of a
+                              broadcast that only restores what element-wise readers would
+                              broadcast anyway (that broadcast is then dead code) */
 } AxPartition;
 
 /* Splits validated program prog (borrowed; it must outlive p) into regions of at most max_ops

@@ -487,8 +487,20 @@ int ax_prune_spec_consts(AxAbs *t, bool additive, AxAId *out, int max) {
   return n;
 }
 
+/* Whether constant terms x and y are equal up to sign. */
+static bool same_abs(const Term *x, const Term *y) {
+  int64_t xn = x->kind == K_ONE ? 1 : x->n, xd = x->kind == K_ONE ? 1 : x->d;
+  int64_t yn = y->kind == K_ONE ? 1 : y->n, yd = y->kind == K_ONE ? 1 : y->d;
+  return xd == yd && (xn == yn || (xn == -yn && xn != INT64_MIN));
+}
+
 /* e's factors (e itself with exponent 1 when not a product) are a sub-multiset of
- * product m's: same sign, no larger exponent. */
+ * product m's: same sign, no larger exponent; a constant factor of e also stands for its
+ * negation in m. Constants fold into one factor wherever they meet, and a subtraction is an
+ * addition of y * (-1), so the part that is subtracted carries the opposite constant of the
+ * whole: X - mean(X) is X + sum(X * (-1/n)), while mean(X) is sum(X * (1/n)). Keeping such
+ * a prefix only keeps more prefixes (pruning never lets a graph through: a complete
+ * candidate must reach the program's whole normal form, and is checked). */
 static bool factors_sub(const AxAbs *t, int e, int m) {
   const Term *M = &t->terms[m], *E = &t->terms[e];
   if (M->kind != K_MUL) return false;
@@ -498,8 +510,10 @@ static bool factors_sub(const AxAbs *t, int e, int m) {
   int en = E->kind == K_MUL ? E->nargs : 1;
   for (int i = 0; i < en; i++) {
     bool found = false;
+    bool c = is_const(&t->terms[ea[i]]);
     for (int j = 0; j < M->nargs && !found; j++)
-      if (args(t, M)[j] == ea[i]) {
+      if (c ? is_const(&t->terms[args(t, M)[j]]) && same_abs(&t->terms[ea[i]], &t->terms[args(t, M)[j]])
+            : args(t, M)[j] == ea[i]) {
         int me = exps(t, M)[j];
         found = (me > 0) == (ee[i] > 0) && abs(ee[i]) <= abs(me);
       }

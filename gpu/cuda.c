@@ -385,6 +385,25 @@ static void pre_transpose(Emit *e, const AxKStmt *st, const Opnd *out, const Opn
   loop_close(e);
 }
 
+static void pre_select(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)st, (void)store;
+  loop_open(e, ax_shape_numel(&out->shape), true);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) != 0.0f ? ax_f(%s[e]) : ax_f(%s[e]));", out->name,
+       ctype(out->dt), in[0].name, in[1].name, in[2].name);
+  loop_close(e);
+}
+
+/* the index along the axis: (e / inner) % len */
+static void pre_iota(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)in, (void)store;
+  int64_t outer, len, inner;
+  split3(&out->shape, st->at.axis, &outer, &len, &inner);
+  loop_open(e, ax_shape_numel(&out->shape), true);
+  line(e, "%s[e] = ax_to<%s>((float)((e / %" PRId64 ") %% %" PRId64 "));", out->name,
+       ctype(out->dt), inner, len);
+  loop_close(e);
+}
+
 static void pre_repeat(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
   (void)store;
   int64_t outer, len, inner;
@@ -1032,6 +1051,8 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_BROADCAST] = {.predefined = pre_broadcast},
     [AX_OP_REPEAT] = {.predefined = pre_repeat},
     [AX_OP_TRANSPOSE] = {.predefined = pre_transpose},
+    [AX_OP_SELECT] = {.predefined = pre_select},
+    [AX_OP_IOTA] = {.predefined = pre_iota},
     [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},
     [AX_OP_REDUCE_MAX] = {.predefined = pre_max, .block = blk_max, .scratch = scratch_reduce},
     [AX_OP_REDUCE_MIN] = {.predefined = pre_min, .block = blk_min, .scratch = scratch_reduce},

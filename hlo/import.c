@@ -78,6 +78,21 @@ static const char *fresh(Imp *im, const char *s) {
 
 static bool float_type(AxHloType t) { return t == AX_HLO_F16 || t == AX_HLO_BF16 || t == AX_HLO_F32; }
 
+/* pred and the integer types: an index-valued tensor (iota, a compare's mask) is held by a
+ * program tensor in f32, its values exact (0/1, or indices below 2^24). */
+static bool index_type(AxHloType t) { return t >= AX_HLO_PRED && t <= AX_HLO_U64; }
+
+/* The program type holding a tensor of HLO type t (float types as they are). */
+static AxHloType held_type(AxHloType t) { return index_type(t) ? AX_HLO_F32 : t; }
+
+/* expr, a program tensor of type from, as one of type to: 0/1 and small integers round
+ * exactly, so this is the conversion HLO does. */
+static const char *retyped(Imp *im, const char *expr, AxHloType from, AxHloType to) {
+  if (from == to) return expr;
+  const char *fn = to == AX_HLO_F16 ? "to_f16" : to == AX_HLO_BF16 ? "to_bf16" : "to_f32";
+  return ax_arena_printf(im->a, "%s(%s)", fn, expr);
+}
+
 static const char *dims_text(Imp *im, const AxHloShape *s) {
   const char *t = "[";
   for (int k = 0; k < s->rank; k++)
@@ -422,6 +437,23 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   const char *fmt = NULL;
   for (size_t k = 0; k < AX_COUNTOF(forms); k++)
     if (strcmp(forms[k].op, i->opcode) == 0) fmt = forms[k].fmt;
+  if (strcmp(i->opcode, "compare") == 0) {
+    /* compare(direction=D): the program's comparison of that name, a 1.0/0.0 mask held in
+     * f32 (a compare of f16 or bf16 data converts its mask) */
+    static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+    static const char *const fns[] = {"eq(%s, %s)", "ne(%s, %s)", "lt(%s, %s)",
+                                      "le(%s, %s)", "gt(%s, %s)", "ge(%s, %s)"};
+    const AxHloAttr *d = ax_hlo_attr(i, "direction");
+    for (size_t k = 0; d && k < AX_COUNTOF(dirs); k++)
+      if (strcmp(d->value, dirs[k]) == 0) fmt = fns[k];
+    if (!fmt) {
+      *why = d ? ax_arena_printf(im->a, "compare with direction=%s", d->value)
+               : "compare without a direction";
+      return NULL;
+    }
+    AxHloType t = held_type(ops[0]->shape->type);
+    if (t != AX_HLO_F32) fmt = ax_arena_printf(im->a, "to_f32(%s)", fmt);
+  }
   AX_ASSERT(fmt);
   if (ops[0]->kind == V_LIT && ops[1]->kind == V_LIT) {
     *why = "computes on constants only";
@@ -572,6 +604,17 @@ static Val *h_copy(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
 static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   AxHloType from = ops[0]->shape->type, to = i->shape->type;
   if (from == to) return alias(im, i, ops[0]);
+  if (index_type(from) && float_type(to) && ops[0]->kind == V_TENSOR && ops[0]->computed) {
+    /* a mask or an index held in f32: the same values, in the new type */
+    if (held_type(from) == to) {
+      Val *v = alias(im, i, ops[0]);
+      v->shape = i->shape;
+      return v;
+    }
+    Val *v = let(im, i, retyped(im, ops[0]->text, held_type(from), to));
+    v->lay = ops[0]->lay;
+    return v;
+  }
   if (!float_type(from) || !float_type(to)) {
     *why = ax_arena_printf(im->a, "convert from %s to %s changes the element type",
                            ax_hlo_type_name(from), ax_hlo_type_name(to));
@@ -592,6 +635,46 @@ static Val *h_convert(Imp *im, const AxHloInstr *i, Val **ops, const char **why)
   Val *v = let(im, i, ax_arena_printf(im->a, "%s(%s)", fn, x->text));
   v->lay = x->lay;   /* element-wise: the operand's axes */
   return v;
+}
+
+/* iota(iota_dimension=d): the program's iota of the HLO shape, held in f32 (an f16 or
+ * bf16 iota rounds as HLO's does). */
+static Val *h_iota(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  (void)ops;
+  const AxHloAttr *d = ax_hlo_attr(i, "iota_dimension");
+  int64_t dim;
+  if (!d || ax_hlo_attr_ints(d->value, &dim, 1) != 1 || dim < 0 || dim >= i->shape->rank) {
+    *why = "iota without a valid iota_dimension";
+    return NULL;
+  }
+  if (i->shape->dims[dim] > ((int64_t)1 << 24)) {
+    *why = "iota with more indices than f32 holds exactly";
+    return NULL;
+  }
+  const char *e = ax_arena_printf(im->a, "iota(%s, axis = %lld)", dims_text(im, i->shape), (long long)dim);
+  return let(im, i, retyped(im, e, AX_HLO_F32, held_type(i->shape->type)));
+}
+
+/* select(mask, a, b): the program's select over the explicit forms (one shape); the mask,
+ * held in f32, converted exactly to the branches' type. */
+static Val *h_select(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  const char *x[3];
+  for (int k = 0; k < 3; k++) {
+    if (ops[k]->kind == V_LIT && k > 0) {   /* a fill value: the literal, broadcast */
+      x[k] = ax_arena_printf(im->a, "broadcast(%s, %s)", ops[k]->text, dims_text(im, i->shape));
+      continue;
+    }
+    if (ops[k]->kind == V_LIT) {
+      *why = "select with a constant mask";
+      return NULL;
+    }
+    Val *v = tensor(im, ops[k], false, why);
+    if (!v) return NULL;
+    x[k] = full(im, v)->text;
+  }
+  AxHloType t = held_type(i->shape->type);
+  const char *m = retyped(im, x[0], held_type(ops[0]->shape->type), t);
+  return let(im, i, ax_arena_printf(im->a, "select(%s, %s, %s)", m, x[1], x[2]));
 }
 
 /* transpose(x, dimensions=): result dim k is x's dim dimensions[k]; the program's transpose
@@ -794,7 +877,8 @@ static Val *h_call(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
 static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"parameter", h_parameter}, {"constant", h_constant},
   {"add", h_binary}, {"subtract", h_binary}, {"multiply", h_binary}, {"divide", h_binary},
-  {"maximum", h_binary}, {"minimum", h_binary},
+  {"maximum", h_binary}, {"minimum", h_binary}, {"compare", h_binary},
+  {"iota", h_iota}, {"select", h_select},
   {"negate", h_unary}, {"exponential", h_unary}, {"sqrt", h_unary}, {"rsqrt", h_unary},
   {"tanh", h_unary}, {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
@@ -810,6 +894,11 @@ static const char *result_bad(Imp *im, const AxHloInstr *i) {
                                             "copy", "convert", "bitcast"};
   for (size_t k = 0; k < AX_COUNTOF(passthrough); k++)
     if (strcmp(passthrough[k], i->opcode) == 0) return NULL;
+  /* iota and compare make index values (pred, integers), held in f32 */
+  if ((strcmp(i->opcode, "iota") == 0 || strcmp(i->opcode, "compare") == 0) &&
+      i->shape->type != AX_HLO_TUPLE && index_type(i->shape->type) && i->shape->rank >= 1 &&
+      i->shape->rank <= MAXRANK)
+    return NULL;
   const char *bad = not_tensor(im, i->shape);
   return bad ? ax_arena_printf(im->a, "its result is %s", bad) : NULL;
 }

@@ -55,7 +55,7 @@ TORCH_DTYPE = {"f16": "float16", "bf16": "bfloat16", "f32": "float32"}
 OPS = {"add", "sub", "mul", "div", "max", "min", "neg", "exp", "square", "sqrt", "rsqrt",
        "silu", "tanh", "logistic", "matmul", "sum", "mean", "rms_norm", "reshape", "broadcast",
        "repeat", "concat", "reduce_max", "reduce_min", "transpose", "to_f16", "to_bf16",
-       "to_f32"}
+       "to_f32", "eq", "ne", "lt", "le", "gt", "ge", "select", "iota"}
 
 
 class BadManifest(Exception):
@@ -110,6 +110,16 @@ def program_source(m):
         elif op in ("max", "min"):
             # torch.maximum/minimum propagate NaN, as axle's max and min do
             e = f"torch.{op}imum(ax_t({a[0]}, {a[1]}), ax_t({a[1]}, {a[0]}))"
+        elif op in ("eq", "ne", "lt", "le", "gt", "ge"):
+            # a 1.0/0.0 mask; torch's comparisons are IEEE's (NaN unordered), as axle's
+            e = f"torch.{op}(ax_t({a[0]}, {a[1]}), ax_t({a[1]}, {a[0]})).float()"
+        elif op == "select":
+            e = f"torch.where({a[0]} != 0, {a[1]}, {a[2]})"
+        elif op == "iota":
+            sh, ax = s["attr_shape"], s["axis"]
+            view = [n if k == ax else 1 for k, n in enumerate(sh)]
+            e = (f"torch.arange({sh[ax]}, device='cuda', dtype=torch.float32)"
+                 f".reshape({view}).expand({sh}).contiguous()")
         elif op == "neg":
             e = f"(-{a[0]})"
         elif op == "square":
@@ -132,6 +142,9 @@ def program_source(m):
             e = f"ax_rms_norm({a[0]}, {s['axis']})"
         elif op == "reshape":
             e = f"{a[0]}.reshape({s['attr_shape']})"
+        elif op == "broadcast" and isinstance(s["in"][0], dict):
+            # a literal broadcast (a mask's fill value): a filled tensor
+            e = f"torch.full({s['attr_shape']}, {a[0]}, device='cuda')"
         elif op == "broadcast":
             e = f"{a[0]}.expand({s['attr_shape']}).contiguous()"
         elif op == "transpose":

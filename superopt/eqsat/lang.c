@@ -273,7 +273,7 @@ static void call(FILE *out, const Printer *p, const AxEgNode *n) {
     if (j) fputs(", ", out);
     operand(out, p, n->kids[j]);
   }
-  if (spec->tattrs & AX_TA_SHAPE) fputs(", ", out), shape_list(out, &at.shape);
+  if (spec->tattrs & AX_TA_SHAPE) fputs(n->nkids ? ", " : "", out), shape_list(out, &at.shape);
   if ((spec->tattrs & AX_TA_AXIS) && at.axis_set) fprintf(out, ", axis = %d", at.axis);
   if ((spec->tattrs & AX_TA_TO) && at.to > 0) fprintf(out, ", to = %lld", (long long)at.to);
   if ((spec->tattrs & AX_TA_TIMES) && at.times > 0) fprintf(out, ", times = %lld", (long long)at.times);
@@ -374,7 +374,7 @@ static void expr(FILE *out, const AxEqLang *L, const AxEgTerm *t, size_t i) {
     if (j) fputs(", ", out);
     expr(out, L, t, n->kids[j]);
   }
-  if (spec->tattrs & AX_TA_SHAPE) fputs(", ", out), shape_list(out, &at.shape);
+  if (spec->tattrs & AX_TA_SHAPE) fputs(n->nkids ? ", " : "", out), shape_list(out, &at.shape);
   if ((spec->tattrs & AX_TA_AXIS) && at.axis_set) fprintf(out, ", axis = %d", at.axis);
   if ((spec->tattrs & AX_TA_TO) && at.to > 0) fprintf(out, ", to = %lld", (long long)at.to);
   if ((spec->tattrs & AX_TA_TIMES) && at.times > 0) fprintf(out, ", times = %lld", (long long)at.times);

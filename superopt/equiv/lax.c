@@ -111,7 +111,7 @@ static void lax_error(A *s, AxSpan at, const char *what, const char *where) {
 static void order_error(A *s, AxSpan at, const char *what, const char *where) {
   ax_diag_error(s->d, at,
                 "%s in %s: it needs an order, which the finite field Zp x Zq lacks, so random "
-                "testing cannot decide a graph that uses max or min; axle refuses it",
+                "testing cannot decide a graph that uses max, min or a comparison; axle refuses it",
                 what, where);
   s->ok = false;
 }
@@ -215,6 +215,14 @@ static AxLaxVal pop_val(A *s, AxPopLax rule, const AxTAttrs *at, const AxLaxVal 
     v.vary = in[0]->vary & ~(at->to > 1 ? 0u : 1u << at->axis);
     return v;
   }
+  case AX_POP_LAX_ORDER:
+    ax_diag_error(s->d, sp,
+                  "select in %s: its mask has no truth value in the finite field Zp x Zq (a "
+                  "comparison needs an order), so random testing cannot decide a graph that "
+                  "uses select; axle refuses it",
+                  where);
+    s->ok = false;
+    return leaf(out);
   case AX_POP_LAX_KEEP:
   case AX_POP_LAX_SCRAMBLE:
   case AX_POP_LAX_ALIGN:

@@ -53,9 +53,17 @@ static void fround(const AxTDomain *d, AxDtype t, size_t n, void *data) {
   for (size_t i = 0; i < n; i++) x[i] = ax_values_round_to(t, x[i]);
 }
 
+static void fselect(const AxTDomain *d, size_t n, void *out, const void *m, const void *a,
+                    const void *b) {
+  (void)d;
+  double *o = out;
+  const double *mm = m, *x = a, *y = b;
+  for (size_t i = 0; i < n; i++) o[i] = mm[i] != 0 ? x[i] : y[i];
+}
+
 AxTDomain ax_values_float(bool storage) {
   AxTDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
-                storage ? fround : NULL};
+                storage ? fround : NULL, fselect};
   return d;
 }
 
@@ -198,7 +206,23 @@ static void ffconstant(const AxTDomain *d, AxRat c, void *out) {
   o->q = rat_mod(c, f->q);
 }
 
+/* A mask in Zp x Zq has no truth value: a compare of data has no field reading (field.h),
+ * so no element may pick a branch. The test is inconclusive (counted in divzero; equiv.c
+ * then answers "cannot decide"), and the result is a fresh variable so that nothing
+ * downstream reads a branch by accident. */
+static void ffselect(const AxTDomain *d, size_t n, void *out, const void *m, const void *a,
+                     const void *b) {
+  (void)m, (void)a, (void)b;
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  f->divzero++;
+  for (size_t i = 0; i < n; i++, f->fresh++)
+    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 3, f->fresh) % f->p),
+                  (uint32_t)(ax_rng_hash(&f->hash, 4, f->fresh) % f->q)};
+}
+
 AxTDomain ax_values_field(AxField *f) {
-  AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL};
+  AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL,
+                 ffselect};
   return d;
 }

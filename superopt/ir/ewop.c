@@ -63,6 +63,21 @@ static void f64_min(size_t n, double *o, const double *x, size_t sx, const doubl
   }
 }
 
+/* eq ne lt le gt ge: 1.0 where the relation holds, else 0.0 (HLO's compare with a pred
+ * result, converted); C's relations are IEEE's, so NaN is unordered: only ne holds */
+#define COMPARE(name, rel)                                                                  \
+  static void f64_##name(size_t n, double *o, const double *x, size_t sx, const double *y,   \
+                         size_t sy) {                                                       \
+    for (size_t i = 0; i < n; i++) o[i] = x[i * sx] rel y[i * sy] ? 1.0 : 0.0;              \
+  }
+COMPARE(eq, ==)
+COMPARE(ne, !=)
+COMPARE(lt, <)
+COMPARE(le, <=)
+COMPARE(gt, >)
+COMPARE(ge, >=)
+#undef COMPARE
+
 /* to_f16, to_bf16, to_f32 (HLO's convert): the value rounded to the storage type,
  * round-to-nearest-even (tensor.h's ax_dtype_round); computation goes on in doubles */
 static void f64_to_f16(size_t n, double *o, const double *x) {
@@ -299,6 +314,23 @@ static void ff_min(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, cons
   ff_order(f, n, o);
 }
 
+/* A comparison of data has no reading in Zp x Zq either (no order, and equal residues do
+ * not mean equal reals): fresh variables, as max. The Lax check refuses it before a test
+ * runs (AX_EWOP_LAX_ORDER); these only keep the row complete. */
+#define FF_COMPARE(name)                                                                    \
+  static void ff_##name(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, \
+                        size_t sy, bool keep_q) {                                           \
+    (void)x, (void)sx, (void)y, (void)sy, (void)keep_q;                                     \
+    ff_order(f, n, o);                                                                      \
+  }
+FF_COMPARE(eq)
+FF_COMPARE(ne)
+FF_COMPARE(lt)
+FF_COMPARE(le)
+FF_COMPARE(gt)
+FF_COMPARE(ge)
+#undef FF_COMPARE
+
 /* ---- the rows ------------------------------------------------------------------------- */
 
 #define BINARY(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_##fn
@@ -339,6 +371,19 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
     [AX_OP_MIN] = {.op = AX_OP_MIN, BINARY(min), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
                    .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fminf(a0, a1)"},
+    /* comparisons: a 1.0/0.0 mask (select's first operand); the search inserts none */
+    [AX_OP_EQ] = {.op = AX_OP_EQ, BINARY(eq), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+                  .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 == a1) ? 1.0f : 0.0f"},
+    [AX_OP_NE] = {.op = AX_OP_NE, BINARY(ne), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+                  .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 != a1) ? 1.0f : 0.0f"},
+    [AX_OP_LT] = {.op = AX_OP_LT, BINARY(lt), .lax = AX_EWOP_LAX_ORDER,
+                  .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 < a1) ? 1.0f : 0.0f"},
+    [AX_OP_LE] = {.op = AX_OP_LE, BINARY(le), .lax = AX_EWOP_LAX_ORDER,
+                  .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 <= a1) ? 1.0f : 0.0f"},
+    [AX_OP_GT] = {.op = AX_OP_GT, BINARY(gt), .lax = AX_EWOP_LAX_ORDER,
+                  .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 > a1) ? 1.0f : 0.0f"},
+    [AX_OP_GE] = {.op = AX_OP_GE, BINARY(ge), .lax = AX_EWOP_LAX_ORDER,
+                  .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 >= a1) ? 1.0f : 0.0f"},
     /* conversions: the kernel computes in f32, so a round trip through the storage type */
     [AX_OP_TO_F16] = {.op = AX_OP_TO_F16, UNARY(to_f16), .lax = AX_EWOP_LAX_OPAQUE,
                       .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 8, .to_dtype = 1 + AX_DT_F16,

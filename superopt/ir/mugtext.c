@@ -815,16 +815,19 @@ static void pnote_trail(FILE *out, const AxNote *n) {
   fputc('\n', out);
 }
 
-static void pattrs(FILE *out, AxOp op, const AxTAttrs *at, bool acc, AxAccKind ak) {
+/* The attributes after nin operands (iota has none: no leading comma then). */
+static void pattrs(FILE *out, AxOp op, const AxTAttrs *at, bool acc, AxAccKind ak, int nin) {
   unsigned allowed = acc ? (ak == AX_ACC_SUM ? AX_TA_AXIS | AX_TA_TO : AX_TA_AXIS) : ax_op_spec(op)->tattrs;
+  const char *sep = nin ? ", " : "";
   if (allowed & AX_TA_SHAPE) {
-    fputs(", [", out);
+    fprintf(out, "%s[", sep);
     for (int i = 0; i < at->shape.rank; i++) fprintf(out, "%s%" PRId64, i ? ", " : "", at->shape.dim[i]);
     fputc(']', out);
+    sep = ", ";
   }
-  if ((allowed & AX_TA_AXIS) && at->axis_set) fprintf(out, ", axis = %d", at->axis);
-  if ((allowed & AX_TA_TO) && at->to) fprintf(out, ", to = %" PRId64, at->to);
-  if ((allowed & AX_TA_TIMES) && at->times) fprintf(out, ", times = %" PRId64, at->times);
+  if ((allowed & AX_TA_AXIS) && at->axis_set) fprintf(out, "%saxis = %d", sep, at->axis), sep = ", ";
+  if ((allowed & AX_TA_TO) && at->to) fprintf(out, "%sto = %" PRId64, sep, at->to), sep = ", ";
+  if ((allowed & AX_TA_TIMES) && at->times) fprintf(out, "%stimes = %" PRId64, sep, at->times);
 }
 
 void ax_mugtext_print_map(FILE *out, const int *map) {
@@ -851,7 +854,7 @@ static void pnode(FILE *out, const AxMugraph *g, const AxKernel *k, const AxBNod
     fprintf(out, "%*s%s = %s%s(", ind, "", n->name, n->kind == AX_BN_ACCUM ? "accum " : "",
             n->kind == AX_BN_ACCUM ? ax_mug_acc_name(n->acc) : ax_op_pname(n->op));
     for (int i = 0; i < n->nin; i++) fprintf(out, "%s%s", i ? ", " : "", k->nodes[n->in[i]].name);
-    pattrs(out, n->op, &n->at, n->kind == AX_BN_ACCUM, n->acc);
+    pattrs(out, n->op, &n->at, n->kind == AX_BN_ACCUM, n->acc, n->nin);
     fputc(')', out);
     break;
   case AX_BN_SAVE:
@@ -911,7 +914,7 @@ void ax_mugtext_print_stmt(FILE *out, const AxMugraph *g, const AxKStmt *st) {
   case AX_KS_OP:
     fprintf(out, "  %s = %s(", g->tensors[st->t].name, ax_op_pname(st->op));
     for (int i = 0; i < st->nin; i++) fprintf(out, "%s%s", i ? ", " : "", g->tensors[st->in[i]].name);
-    pattrs(out, st->op, &st->at, false, AX_ACC_SUM);
+    pattrs(out, st->op, &st->at, false, AX_ACC_SUM, st->nin);
     fputc(')', out);
     break;
   case AX_KS_KERNEL:

@@ -147,6 +147,29 @@ static bool infer_transpose(AxTAttrs *at, const AxTShape *const *in, int nin, Ax
   return true;
 }
 
+/* select(M, A, B): three operands of one shape (HLO's select; a mask of another shape is
+ * broadcast first, explicitly) */
+static bool infer_select(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                         char *err, size_t errn) {
+  (void)at, (void)nin;
+  char b1[96], b2[96];
+  for (int i = 1; i < 3; i++)
+    if (!ax_shape_equal(in[i], in[0]))
+      return FAIL("operand %d has shape %s, the mask %s (select takes three of one shape)", i + 1,
+                  ax_shape_str(in[i], b1, sizeof b1), ax_shape_str(in[0], b2, sizeof b2));
+  *out = *in[0];
+  return true;
+}
+
+/* iota([d...], axis = a): the shape is the list; the axis (default the last) must be in it */
+static bool infer_iota(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                       char *err, size_t errn) {
+  (void)in, (void)nin;
+  if (!ax_tensor_norm_axis(at, at->shape.rank, err, errn)) return false;
+  *out = at->shape;
+  return true;
+}
+
 /* ---- evaluators ----------------------------------------------------------------------- */
 
 static void apply_const(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
@@ -295,6 +318,25 @@ static void apply_concat(const AxTDomain *d, AxArena *scratch, const AxTAttrs *a
     }
 }
 
+static void apply_select(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                         const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)at, (void)nin;
+  d->select(d, (size_t)ax_shape_numel(&out->shape), out->data, in[0]->data, in[1]->data,
+            in[2]->data);
+}
+
+/* out[i0, ..., ir] = i_axis, an exact integer in every domain (a constant each) */
+static void apply_iota(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                       const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)in, (void)nin;
+  size_t outer, len, inner;
+  ax_tensor_split3(&out->shape, at->axis, &outer, &len, &inner);
+  char *po = out->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t l = 0; l < len; l++)
+      for (size_t i = 0; i < inner; i++, po += d->size) d->constant(d, (AxRat){(int64_t)l, 1}, po);
+}
+
 /* ---- the rows ------------------------------------------------------------------------- */
 
 #define BIT(op) ((uint64_t)1 << (op))
@@ -338,6 +380,14 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
     [AX_OP_REDUCE_MIN] = {.op = AX_OP_REDUCE_MIN, .infer = infer_sum, .apply = apply_min,
                           .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_NONE,
                           .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
+    /* a mask's choice has no field reading (values.c); the Lax check refuses it. A
+     * pre-defined kernel of its own, as transpose: the search builds none and fuses none */
+    [AX_OP_SELECT] = {.op = AX_OP_SELECT, .infer = infer_select, .apply = apply_select,
+                      .lax = AX_POP_LAX_ORDER, .abs = AX_POP_ABS_NONE, .math = AX_POP_MATH_CUDA,
+                      .flops = 1},
+    /* exact integers in both domains: in the field an input-like leaf, the same on both sides */
+    [AX_OP_IOTA] = {.op = AX_OP_IOTA, .infer = infer_iota, .apply = apply_iota,
+                    .lax = AX_POP_LAX_CONST, .abs = AX_POP_ABS_NONE},
 };
 
 int ax_pop_contracted_dim(AxOp op, const AxTShape *in0, int axis) {

@@ -3,7 +3,7 @@
  * ewop.h gives every element-wise operator (class UNARY or BINARY of dsl/ops.h) one row;
  * this header does the same for the others that programs, kernel graphs and block graphs
  * use: const, input, matmul, sum, mean, rms_norm, reshape, broadcast, repeat, concat,
- * reduce_max, reduce_min, transpose. A row says what the operator means in every layer of
+ * reduce_max, reduce_min, transpose, select, iota. A row says what the operator means in every layer of
  * superopt/, and each layer reads the
  * row instead of switching over operators:
  *
@@ -46,6 +46,8 @@ typedef enum {
   AX_POP_LAX_CONCAT,       /* the operands side by side along `axis` */
   AX_POP_LAX_FRESH,        /* a fresh variable per element (reduce_max, reduce_min: the field
                             * has no order; equiv decides only graphs invariant to it) */
+  AX_POP_LAX_ORDER,        /* reads a mask's truth, which the field lacks (select): the Lax
+                            * check refuses the graph, so the test cannot decide it */
 } AxPopLax;
 
 /* The abstract expression (prune.h) of the result. */

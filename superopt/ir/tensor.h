@@ -34,7 +34,11 @@
  *   broadcast(X, [d...])       numpy broadcast_to.
  *   repeat(X, axis=a, times=n) each element repeated n times along a (repeat_interleave).
  *   concat(X, Y, ..., axis=a)  all other dims equal.
- *   const            a scalar rational constant (from a literal such as 4096 or 0.5). */
+ *   const            a scalar rational constant (from a literal such as 4096 or 0.5).
+ *   eq ne lt le gt ge (X, Y)   element-wise comparisons with broadcasting: 1.0 where the
+ *                    relation holds, else 0.0 (IEEE: NaN compares unequal to everything).
+ *   select(M, A, B)  M, A, B of one shape: A where M is not 0, else B.
+ *   iota([d...], axis=a)       the index along a: out[i0, ..., ir] = i_a. */
 #ifndef AX_TENSOR_H
 #define AX_TENSOR_H
 
@@ -117,6 +121,11 @@ struct AxTDomain {
   void (*constant)(const AxTDomain *d, AxRat c, void *out);
   /* Rounds n stored elements to storage type t (NULL for exact domains). */
   void (*round)(const AxTDomain *d, AxDtype t, size_t n, void *data);
+  /* out[i] = m[i] != 0 ? a[i] : b[i], i < n (select). A domain in which a mask element has
+   * no truth value (the field: a 1.0/0.0 mask of data is no field value) must make the
+   * evaluation inconclusive, never pick a branch. */
+  void (*select)(const AxTDomain *d, size_t n, void *out, const void *m, const void *a,
+                 const void *b);
 };
 
 

@@ -146,7 +146,7 @@ static bool saved(const Pass *g, uint64_t m, int i) {
 static void attrs(FILE *f, const AxKStmt *s) {
   const AxOpSpec *sp = ax_op_spec(s->op);
   if (sp->tattrs & AX_TA_SHAPE) {
-    fputs(", [", f);
+    fputs(s->nin ? ", [" : "[", f);   /* iota has no operand before its shape */
     for (int i = 0; i < s->at.shape.rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", s->at.shape.dim[i]);
     fputc(']', f);
   }

@@ -450,16 +450,29 @@ static char *cut_text(AxArena *a, const char *text, char **lines, char **decls, 
   return ax_arena_printf(a, "%.*s%s%s", (int)(eol - t), t, outs, eol);
 }
 
+/* The statements the module check cuts at: the layout operators (select and iota
+ * among them) and the comparisons, which a field test cannot read (a mask's compare is the
+ * same statement on both sides, so cutting it costs nothing sound). */
+static bool cut_point(AxOp op) {
+  switch (op) {
+  case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
+    return true;
+  default: return ax_op_spec(op)->cls == AX_TC_LAYOUT;
+  }
+}
+
 int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *mod,
                            int (*check)(const AxMugraph *, const AxMugraph *, void *), void *ctx) {
   char **lines = ax_arena_alloc(a, sizeof *lines * (size_t)(prog->nstmts + 1));
   char **decls = ax_arena_alloc(a, sizeof *decls * (size_t)(prog->nstmts + 1));
   int n = 0;
   const char *outs = "";
+  bool *listed = ax_arena_alloc(a, (size_t)prog->ntensors + 1);   /* in outs already */
+  memset(listed, 0, (size_t)prog->ntensors + 1);
   char *ptext = mug_text(prog), *mtext = mug_text(mod);
   for (int s = 0; s < prog->nstmts; s++) {
     const AxKStmt *st = &prog->stmts[s];
-    if (st->kind != AX_KS_OP || ax_op_spec(st->op)->cls != AX_TC_LAYOUT) continue;
+    if (st->kind != AX_KS_OP || !cut_point(st->op)) continue;
     char *line = stmt_line(prog, st);
     /* only a statement the module holds unchanged: the same operator, attributes, operands */
     bool both = strstr(mtext, line) != NULL;
@@ -473,9 +486,12 @@ int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *m
       lines[n] = ax_arena_strndup(a, line, strlen(line));
       decls[n++] = ax_arena_printf(a, "  input %s : %s[%s]", t->name, ax_dtype_name(t->dtype), dims);
       free(dims);
+      /* an operand of two cut statements (an iota on both sides of a compare) is one output */
       for (int k = 0; k < st->nin; k++)
-        if (!prog->tensors[st->in[k]].anon)
+        if (!prog->tensors[st->in[k]].anon && !listed[st->in[k]]) {
+          listed[st->in[k]] = true;
           outs = ax_arena_printf(a, "%s, %s", outs, prog->tensors[st->in[k]].name);
+        }
     }
     free(line);
   }

@@ -37,7 +37,7 @@ fi
 # the operators of real layers in torch (naive graphs of tests/superopt's programs)
 v="$tmp/vocab"
 mkdir -p "$v"
-for n in vocab_layers vocab_max softmax_max rowmax vocab_layout; do
+for n in vocab_layers vocab_max softmax_max rowmax vocab_layout causal; do
   "$AXLE" cuda tests/superopt/$n.axl --output "$v/$n.cu" --program tests/superopt/$n.axl > /dev/null
 done
 python3 gpu/bench/bench.py --show "$v" >"$tmp/show" 2>&1
@@ -52,6 +52,10 @@ check "show vocab: min" has "$tmp/show" "= torch.minimum(ax_t(t[0-9]*, 6.0), ax_
 check "show vocab: transpose is permute" has "$tmp/show" "= t0.permute(\[1, 0, 2\]).contiguous().to(torch.float32)"
 check "show vocab: to_f16 rounds through float16, stored in it" has "$tmp/show" "= t[0-9]*.to(torch.float16).float().to(torch.float16)"
 check "show vocab: to_bf16" has "$tmp/show" "= t[0-9]*.to(torch.bfloat16).float().to(torch.bfloat16)"
+check "show vocab: iota" has "$tmp/show" "= torch.arange(16, device='cuda', dtype=torch.float32).reshape(\[16\]).expand(\[16\]).contiguous().to(torch.float32)"
+check "show vocab: a comparison is a 1.0/0.0 mask" has "$tmp/show" "= torch.ge(ax_t(t[0-9]*, t[0-9]*), ax_t(t[0-9]*, t[0-9]*)).float().to(torch.float32)"
+check "show vocab: a literal broadcast is filled" has "$tmp/show" "= torch.full(\[16, 16\], -1000.0, device='cuda').to(torch.float32)"
+check "show vocab: select is where" has "$tmp/show" "= torch.where(t[0-9]* != 0, t[0-9]*, t[0-9]*).to(torch.float32)"
 # bad manifests and arguments
 echo '{"format": "other"}' >"$tmp/bad.json"
 python3 "$b/bench.py" "$tmp/bad.json" >"$tmp/out" 2>&1

@@ -85,7 +85,7 @@ START_TEST(complete) {
   } while (0);
   AX_OP_LIST(X)
 #undef X
-  ck_assert_int_eq(rows, 17);
+  ck_assert_int_eq(rows, 23);
   ck_assert_ptr_null(ax_ewop_get(AX_OP_COUNT));
   /* the generator's list: the rows with a rank, in rank order */
   int n;
@@ -151,6 +151,37 @@ START_TEST(doubles_of_real_layers) {
   ck_assert(m[0] == 0 && m[1] == -2 && isnan(m[2]) && isnan(m[3]));
   ax_ewop_get(AX_OP_MAX)->f64_bin(2, o, a, 1, &zero, 0);   /* relu: max(x, 0) */
   ck_assert(o[0] == 1 && o[1] == 0);
+}
+END_TEST
+
+/* The comparisons: 1.0 where the relation holds, 0.0 elsewhere, with a broadcast operand;
+ * NaN is unordered (only ne holds); in the field they are fresh variables, never a value
+ * that could pick a branch. */
+START_TEST(compares) {
+  double a[4] = {1, 2, 3, NAN}, b[1] = {2}, o[4];
+  struct { AxOp op; double want[4]; } rows[] = {
+      {AX_OP_EQ, {0, 1, 0, 0}}, {AX_OP_NE, {1, 0, 1, 1}}, {AX_OP_LT, {1, 0, 0, 0}},
+      {AX_OP_LE, {1, 1, 0, 0}}, {AX_OP_GT, {0, 0, 1, 0}}, {AX_OP_GE, {0, 1, 1, 0}},
+  };
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    const AxEwOp *e = ax_ewop_get(rows[k].op);
+    ck_assert_msg(e && e->lax == AX_EWOP_LAX_ORDER && e->insert == 0, "%s", ax_op_name(rows[k].op));
+    e->f64_bin(4, o, a, 1, b, 0);
+    for (int i = 0; i < 4; i++)
+      ck_assert_msg(o[i] == rows[k].want[i], "%s at %d: %g", ax_op_name(rows[k].op), i, o[i]);
+  }
+  ck_assert_str_eq(ax_ewop_get(AX_OP_LE)->cuda, "(a0 <= a1) ? 1.0f : 0.0f");
+  uint64_t P, Q;
+  ax_field_draw_primes(7, &P, &Q);
+  AxRng r;
+  ax_rng_init(&r, 7, 7);
+  AxField f;
+  ax_field_init(&f, P, Q, &r);
+  AxFF x[2] = {{1, 1}, {1, 1}}, z[2];
+  ax_ewop_get(AX_OP_EQ)->ff_bin(&f, 2, z, x, 1, x, 1, true);
+  ck_assert_uint_eq(f.fresh, 2);
+  ck_assert(z[0].p != z[1].p);
+  ax_field_fini(&f);
 }
 END_TEST
 
@@ -280,6 +311,7 @@ int main(void) {
   tcase_add_test(t, field);
   tcase_add_test(t, doubles_of_real_layers);
   tcase_add_test(t, field_of_real_layers);
+  tcase_add_test(t, compares);
   tcase_add_test(t, conversions);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -184,6 +184,35 @@ START_TEST(check_cut) {
 }
 END_TEST
 
+/* A causal mask (iota, a comparison, select) before a softmax with its max: no field test
+ * decides it whole; cut at the mask statements both hold, the softmax is decided. A mask
+ * of the other direction (lt for le), a mask on data instead of indices, or swapped
+ * branches is never accepted. */
+START_TEST(mask_cut) {
+  const char *p = "program c {\n  input S : f32[16, 16]\n  input F : f32[16, 16]\n"
+                  "  let I = iota([16], axis = 0)\n  let R = reshape(I, [16, 1])\n"
+                  "  let M = le(R, I)\n  let X = select(M, S, F)\n"
+                  "  let E = exp(X - reduce_max(X, axis = 1))\n  let O = E / sum(E, axis = 1)\n"
+                  "  output O\n}\n";
+  AxMugraph *g = prog(p);
+#define MUG(cmp, sel) \
+  parse("mugraph c {\n  input S : f32[16, 16]\n  input F : f32[16, 16]\n" \
+        "  I = iota([16], axis = 0)\n  R = reshape(I, [16, 1])\n  M = " cmp "\n" \
+        "  X = select(" sel ")\n  kernel k grid [16, 1, 1] block [128, 1, 1] forloop 1 {\n" \
+        "    a = input X imap {x: 0} fmap -\n    b = reduce_max(a, axis = 1)\n" \
+        "    c = sub(a, b)\n    d = exp(c)\n    s = sum(d, axis = 1)\n    o = div(d, s)\n" \
+        "    output O = o omap {x: 0}\n  }\n  output O\n}\n")
+  AxMugraph *good = MUG("le(R, I)", "M, S, F");
+  ck_assert_int_eq(accept(g, good, NULL), 3);   /* the comparison: no field reading */
+  ck_assert_int_eq(ax_partition_check_cut(A, g, good, accept, NULL), 0);
+  ck_assert_int_ne(ax_partition_check_cut(A, g, MUG("lt(R, I)", "M, S, F"), accept, NULL), 0);
+  ck_assert_int_ne(ax_partition_check_cut(A, g, MUG("ge(R, I)", "M, S, F"), accept, NULL), 0);
+  ck_assert_int_ne(ax_partition_check_cut(A, g, MUG("le(S, F)", "M, S, F"), accept, NULL), 0);
+  ck_assert_int_ne(ax_partition_check_cut(A, g, MUG("le(R, I)", "M, F, S"), accept, NULL), 0);
+#undef MUG
+}
+END_TEST
+
 /* Conversions in the equivalence check: the same conversions at the same places pass (here
  * also with a transpose moved across one); a conversion dropped, moved across an addition
  * or to another type is not accepted. */
@@ -220,6 +249,7 @@ int main(void) {
   tcase_add_test(t, stitch);
   tcase_add_test(t, check_cut);
   tcase_add_test(t, conversions_equivalence);
+  tcase_add_test(t, mask_cut);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

@@ -6,6 +6,7 @@
 
 #include "gpu/cuda.h"
 #include "superopt/equiv/values.h"
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 #include "unit.h"
 
@@ -55,9 +56,9 @@ START_TEST(complete) {
     ck_assert_msg(ax_cuda_emits_op(op, true) == ((sp->levels & AX_LV_BLOCK) != 0),
                   "'%s': a CUDA block operator iff it is one (ops.h levels)", name);
   }
-  ck_assert_int_eq(rows, 13);   /* const, broadcast, concat, sum, matmul, input, mean,
+  ck_assert_int_eq(rows, 15);   /* const, broadcast, concat, sum, matmul, input, mean,
                                  * rms_norm, reshape, repeat, reduce_max, reduce_min,
-                                 * transpose — and nothing forgotten */
+                                 * transpose, select, iota — and nothing forgotten */
 }
 END_TEST
 
@@ -143,6 +144,60 @@ START_TEST(max_values) {
 }
 END_TEST
 
+/* iota: the index along its axis (default the last), exact in doubles and in the field;
+ * select: a branch per element in doubles, and in the field no branch at all (the test is
+ * inconclusive); shapes that differ are refused. */
+START_TEST(select_iota) {
+  AxTDomain F = ax_values_float(false);
+  AxTShape s23 = {2, {2, 3}}, o;
+  char err[200] = "";
+  AxTAttrs at = {.shape = s23, .axis = 0, .axis_set = true};
+  ck_assert(ax_pop_get(AX_OP_IOTA)->infer(&at, NULL, 0, &o, err, sizeof err));
+  ck_assert(ax_shape_equal(&o, &s23));
+  double r[6], c[6], m[6], sel[6], a[6] = {10, 11, 12, 13, 14, 15}, b[6] = {-1, -1, -1, -1, -1, -1};
+  AxTensor rt = {s23, r}, ct = {s23, c};
+  ax_pop_get(AX_OP_IOTA)->apply(&F, A, &at, NULL, 0, &rt);
+  AxTAttrs at1 = {.shape = s23};   /* the axis defaults to the last */
+  ck_assert(ax_pop_get(AX_OP_IOTA)->infer(&at1, NULL, 0, &o, err, sizeof err) && at1.axis == 1);
+  ax_pop_get(AX_OP_IOTA)->apply(&F, A, &at1, NULL, 0, &ct);
+  double wr[6] = {0, 0, 0, 1, 1, 1}, wc[6] = {0, 1, 2, 0, 1, 2};
+  for (int i = 0; i < 6; i++) ck_assert(r[i] == wr[i] && c[i] == wc[i]);
+  AxTAttrs bad = {.shape = s23, .axis = 2, .axis_set = true};
+  ck_assert(!ax_pop_get(AX_OP_IOTA)->infer(&bad, NULL, 0, &o, err, sizeof err));
+  ck_assert_str_eq(err, "axis 2 is out of range for rank 2");
+  ax_ewop_get(AX_OP_GE)->f64_bin(6, m, r, 1, c, 1);   /* the causal mask: row >= column */
+  AxTensor mt = {s23, m}, at_ = {s23, a}, bt = {s23, b}, st = {s23, sel};
+  const AxTensor *in[3] = {&mt, &at_, &bt};
+  const AxTShape *sh[3] = {&s23, &s23, &s23};
+  AxTAttrs none = {0};
+  ck_assert(ax_pop_get(AX_OP_SELECT)->infer(&none, sh, 3, &o, err, sizeof err));
+  ax_pop_get(AX_OP_SELECT)->apply(&F, A, &none, in, 3, &st);
+  double want[6] = {10, -1, -1, 13, 14, -1};
+  for (int i = 0; i < 6; i++) ck_assert(sel[i] == want[i]);
+  AxTShape s32 = {2, {3, 2}};
+  const AxTShape *sh2[3] = {&s23, &s23, &s32};
+  ck_assert(!ax_pop_get(AX_OP_SELECT)->infer(&none, sh2, 3, &o, err, sizeof err));
+  ck_assert_str_eq(err, "operand 3 has shape [3, 2], the mask [2, 3] (select takes three of one shape)");
+  uint64_t P, Q;
+  ax_field_draw_primes(3, &P, &Q);
+  AxRng rng;
+  ax_rng_init(&rng, 3, 3);
+  AxField f;
+  ax_field_init(&f, P, Q, &rng);
+  AxTDomain Z = ax_values_field(&f);
+  AxFF zr[6], zs[6];
+  AxTensor zrt = {s23, zr}, zst = {s23, zs};
+  ax_pop_get(AX_OP_IOTA)->apply(&Z, A, &at, NULL, 0, &zrt);
+  ck_assert(zr[4].p == 1 && zr[4].q == 1 && zr[0].p == 0);
+  const AxTensor *zin[3] = {&zrt, &zrt, &zrt};
+  ck_assert_uint_eq(f.divzero, 0);
+  ax_pop_get(AX_OP_SELECT)->apply(&Z, A, &none, zin, 3, &zst);
+  ck_assert_uint_gt(f.divzero, 0);
+  ax_field_fini(&f);
+  ck_assert(ax_pop_get(AX_OP_SELECT)->lax == AX_POP_LAX_ORDER);
+}
+END_TEST
+
 /* transpose: result dim k is operand dim perm[k]; values moved accordingly (a head split's
  * [1, 0, 2] and a rotation [1, 2, 0] of a [2, 3, 4] tensor); a list that is not a
  * permutation or has the wrong length is refused. */
@@ -208,6 +263,7 @@ int main(void) {
   tcase_add_test(t, max_values);
   tcase_add_test(t, reduced);
   tcase_add_test(t, transpose);
+  tcase_add_test(t, select_iota);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

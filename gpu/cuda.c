@@ -53,7 +53,7 @@ void ax_cuda_ident(const char *name, char *buf, size_t n) {
   buf[i] = 0;
 }
 
-static const char *ctype(AxDtype t) {
+const char *ax_cuda_ctype(AxDtype t) {
   switch (t) {
   case AX_DT_F16: return "__half";
   case AX_DT_BF16: return "__nv_bfloat16";
@@ -90,7 +90,7 @@ typedef struct Opnd {
   AxDtype dt;
 } Opnd;
 
-static const char *stype(const Opnd *o) { return o->f32 ? "float" : ctype(o->dt); }
+static const char *stype(const Opnd *o) { return o->f32 ? "float" : ax_cuda_ctype(o->dt); }
 
 static int64_t stride_of(const AxTShape *s, int d) {
   int64_t st = 1;
@@ -240,19 +240,31 @@ static void store_acc(Emit *e, const char *store, double scale) {
   fputs(";\n", e->f);
 }
 
+/* The head of a reduction's loop over x along `axis` down to t elements per output: one
+ * iteration per output e (o, i, in: its outer, kept and inner index) and px, the first
+ * element it reads. Returns the index type; *len is the axis's length, *inner the product
+ * of the dims after it. */
+static const char *reduce_head(Emit *e, const Opnd *x, int axis, int64_t t, bool global, int64_t *len,
+                               int64_t *inner) {
+  int64_t outer, in;
+  split3(&x->shape, axis, &outer, len, &in);
+  *inner = in;
+  loop_open(e, outer * t * in, global);
+  const char *it = ity(global);
+  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", i = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
+       it, t * in, in, t, in);
+  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(x), x->name, *len, in);
+  return it;
+}
+
 /* sum / mean along an axis to size t: out[o, i, in] = sum_j x[o, j*t + i, in] (times scale).
  * square: sums squares (rms). The result goes through `store`, a format with one %s for
  * the f32 value. */
 static void body_reduce(Emit *e, const Opnd *out, const Opnd *x, int axis, int64_t t,
                         bool square, double scale, const char *store, bool global) {
   (void)out;   /* the shape follows from x, axis and t; kept for symmetry with the others */
-  int64_t outer, len, inner;
-  split3(&x->shape, axis, &outer, &len, &inner);
-  loop_open(e, outer * t * inner, global);
-  const char *it = ity(global);
-  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", i = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
-       it, t * inner, inner, t, inner);
-  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(x), x->name, len, inner);
+  int64_t len, inner;
+  const char *it = reduce_head(e, x, axis, t, global, &len, &inner);
   line(e, "float acc = 0.0f;");
   line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(%s)j * %" PRId64 "]); acc += %s; }",
        len / t, it, t * inner, square ? "v * v" : "v");
@@ -342,11 +354,11 @@ static void pre_rms_norm(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd
   split3(&out->shape, st->at.axis, &outer, &len, &inner);
   loop_open(e, ax_shape_numel(&out->shape), true);
   line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
-  line(e, "const %s *px = %s + o * %" PRId64 " + in;", ctype(in[0].dt), in[0].name, len * inner);
+  line(e, "const %s *px = %s + o * %" PRId64 " + in;", ax_cuda_ctype(in[0].dt), in[0].name, len * inner);
   line(e, "float acc = 0.0f;");
   line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(long long)j * %" PRId64 "]); acc += v * v; }",
        len, inner);
-  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) / sqrtf(acc * %.9gf));", out->name, ctype(out->dt),
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) / sqrtf(acc * %.9gf));", out->name, ax_cuda_ctype(out->dt),
        in[0].name, 1.0 / (double)len);
   loop_close(e);
 }
@@ -354,7 +366,7 @@ static void pre_rms_norm(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd
 static void pre_reshape(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
   (void)st, (void)store;
   loop_open(e, ax_shape_numel(&out->shape), true);
-  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]));", out->name, ctype(out->dt), in[0].name);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]));", out->name, ax_cuda_ctype(out->dt), in[0].name);
   loop_close(e);
 }
 
@@ -364,7 +376,7 @@ static void pre_broadcast(Emit *e, const AxKStmt *st, const Opnd *out, const Opn
   if (needs_index(&in[0], &out->shape)) emit_index(e, &out->shape, "long long");
   char v[320];
   value(&in[0], &out->shape, v, sizeof v);
-  line(e, "%s[e] = ax_to<%s>(%s);", out->name, ctype(out->dt), v);
+  line(e, "%s[e] = ax_to<%s>(%s);", out->name, ax_cuda_ctype(out->dt), v);
   loop_close(e);
 }
 
@@ -381,7 +393,7 @@ static void pre_transpose(Emit *e, const AxKStmt *st, const Opnd *out, const Opn
   for (int k = o->rank - 1; k >= 0; k--)
     line(e, "src += (r %% %" PRId64 ") * %" PRId64 "; r /= %" PRId64 ";", o->dim[k],
          xs[st->at.shape.dim[k]], o->dim[k]);
-  line(e, "%s[e] = ax_to<%s>(ax_f(%s[src]));", out->name, ctype(out->dt), in[0].name);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[src]));", out->name, ax_cuda_ctype(out->dt), in[0].name);
   loop_close(e);
 }
 
@@ -389,7 +401,7 @@ static void pre_select(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *
   (void)st, (void)store;
   loop_open(e, ax_shape_numel(&out->shape), true);
   line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) != 0.0f ? ax_f(%s[e]) : ax_f(%s[e]));", out->name,
-       ctype(out->dt), in[0].name, in[1].name, in[2].name);
+       ax_cuda_ctype(out->dt), in[0].name, in[1].name, in[2].name);
   loop_close(e);
 }
 
@@ -400,7 +412,7 @@ static void pre_iota(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in
   split3(&out->shape, st->at.axis, &outer, &len, &inner);
   loop_open(e, ax_shape_numel(&out->shape), true);
   line(e, "%s[e] = ax_to<%s>((float)((e / %" PRId64 ") %% %" PRId64 "));", out->name,
-       ctype(out->dt), inner, len);
+       ax_cuda_ctype(out->dt), inner, len);
   loop_close(e);
 }
 
@@ -413,7 +425,7 @@ static void pre_repeat(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *
   line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", l = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
        len * times * inner, inner, len * times, inner);
   line(e, "%s[e] = ax_to<%s>(ax_f(%s[(o * %" PRId64 " + l / %" PRId64 ") * %" PRId64 " + in]));",
-       out->name, ctype(out->dt), in[0].name, len, times, inner);
+       out->name, ax_cuda_ctype(out->dt), in[0].name, len, times, inner);
   loop_close(e);
 }
 
@@ -429,15 +441,15 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   kt_opnd(g, st->t, &out);
   for (int j = 0; j < st->nin; j++) kt_opnd(g, st->in[j], &in[j]);
   fprintf(e->f, "\n// '%s' = %s(...) %s, pre-defined: one thread per output element\n",
-          g->tensors[st->t].name, ax_op_pname(st->op), ctype(out.dt));
-  fprintf(e->f, "__global__ void __launch_bounds__(256) ax_op%d(%s *__restrict__ %s", s, ctype(out.dt), out.name);
+          g->tensors[st->t].name, ax_op_pname(st->op), ax_cuda_ctype(out.dt));
+  fprintf(e->f, "__global__ void __launch_bounds__(256) ax_op%d(%s *__restrict__ %s", s, ax_cuda_ctype(out.dt), out.name);
   for (int j = 0; j < st->nin; j++)
     if (!in[j].is_const && first_use(st, j))
-      fprintf(e->f, ", const %s *__restrict__ %s", ctype(in[j].dt), in[j].name);
+      fprintf(e->f, ", const %s *__restrict__ %s", ax_cuda_ctype(in[j].dt), in[j].name);
   fprintf(e->f, ") {\n");
   e->ind = 1;
   char store[96];
-  snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ctype(out.dt));
+  snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ax_cuda_ctype(out.dt));
   if (ax_ewop_get(st->op)) {
     body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
   } else {
@@ -616,13 +628,8 @@ static void sum_block(KGen *kg, int i, Opnd *out, const Opnd *in, int64_t t, dou
  * each output's first element, so no identity (-inf) is needed. */
 static void body_fold(Emit *e, AxOp op, const Opnd *x, int axis, int64_t t, const char *store,
                       bool global) {
-  int64_t outer, len, inner;
-  split3(&x->shape, axis, &outer, &len, &inner);
-  loop_open(e, outer * t * inner, global);
-  const char *it = ity(global);
-  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", i = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
-       it, t * inner, inner, t, inner);
-  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(x), x->name, len, inner);
+  int64_t len, inner;
+  const char *it = reduce_head(e, x, axis, t, global, &len, &inner);
   line(e, "float acc = ax_f(px[0]);");
   line(e, "for (int j = 1; j < %" PRId64 "; ++j) { const float a0 = acc, a1 = ax_f(px[(%s)j * %" PRId64 "]); acc = %s; }",
        len / t, it, t * inner, ew_expr(op));
@@ -909,7 +916,7 @@ static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt,
   } else if (load) {
     line(e, "%s[e] = %s[%s];", tile->name, gname, gidx);
   } else {
-    line(e, "%s[%s] = ax_to<%s>(ax_f(%s[e]));", gname, gidx, ctype(gdt), tile->name);
+    line(e, "%s[%s] = ax_to<%s>(ax_f(%s[e]));", gname, gidx, ax_cuda_ctype(gdt), tile->name);
   }
   loop_close(e);
 }
@@ -995,7 +1002,7 @@ static void gen_accum(KGen *kg, int i, bool finish) {
   Emit *e = kg->e;
   Tile *acc = &kg->t[i];
   const Opnd *v = &kg->t[n->in[0]].o;
-  const char *dt = ctype(n->dtype);
+  const char *dt = ax_cuda_ctype(n->dtype);
   if (finish) {
     if (n->acc == AX_ACC_CONCAT) return;
     need(kg, i, true, n->name);
@@ -1221,7 +1228,7 @@ static void emit_signature(const KGen *kg, int s, bool task) {
   for (int ti = 0; ti < g->ntensors; ti++)
     if (uses[ti]) {
       fprintf(e->f, "%s%s%s *%sp%d", first ? "" : ", ", writes[ti] ? "" : "const ",
-              ctype(g->tensors[ti].dtype), task ? "" : "__restrict__ ", ti);
+              ax_cuda_ctype(g->tensors[ti].dtype), task ? "" : "__restrict__ ", ti);
       first = false;
     }
   fprintf(e->f, ") {\n");
@@ -1523,8 +1530,8 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const
   for (int s = 0; s < g->nstmts; s++)
     if (g->stmts[s].kind == AX_KS_INPUT) {
       int ti = g->stmts[s].t;
-      line(&e, "%s *const p%d = (%s *)inputs[%d];  // %s", ctype(g->tensors[ti].dtype), ti,
-           ctype(g->tensors[ti].dtype), ni++, g->tensors[ti].name);
+      line(&e, "%s *const p%d = (%s *)inputs[%d];  // %s", ax_cuda_ctype(g->tensors[ti].dtype), ti,
+           ax_cuda_ctype(g->tensors[ti].dtype), ni++, g->tensors[ti].name);
       /* an input nothing reads (a module's graph keeps every input of its program, also
        * those only dead code read) is still an argument: no unused-variable warning */
       line(&e, "(void)p%d;", ti);
@@ -1533,15 +1540,15 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const
     int ti = g->outputs[i];
     if (g->stmts[g->tensors[ti].stmt].kind == AX_KS_INPUT || is_out[ti]) continue;
     is_out[ti] = true;
-    line(&e, "%s *const p%d = (%s *)outputs[%d];  // %s", ctype(g->tensors[ti].dtype), ti,
-         ctype(g->tensors[ti].dtype), i, g->tensors[ti].name);
+    line(&e, "%s *const p%d = (%s *)outputs[%d];  // %s", ax_cuda_ctype(g->tensors[ti].dtype), ti,
+         ax_cuda_ctype(g->tensors[ti].dtype), i, g->tensors[ti].name);
   }
   line(&e, "cudaError_t err = cudaSuccess;");
   /* intermediates: device memory for the run, stream-ordered */
   for (int ti = 0; ti < g->ntensors; ti++) {
     const AxKTensor *t = &g->tensors[ti];
     if (t->anon || is_out[ti] || g->stmts[t->stmt].kind == AX_KS_INPUT) continue;
-    line(&e, "%s *p%d = NULL;  // '%s', intermediate", ctype(t->dtype), ti, t->name);
+    line(&e, "%s *p%d = NULL;  // '%s', intermediate", ax_cuda_ctype(t->dtype), ti, t->name);
   }
   for (int ti = 0; ti < g->ntensors; ti++) {
     const AxKTensor *t = &g->tensors[ti];

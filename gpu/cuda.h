@@ -69,6 +69,9 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget t, const AxCu
  * For the operator tables' unit test. */
 bool ax_cuda_emits_op(AxOp op, bool block);
 
+/* The CUDA type a tensor of storage type t is held in (__half, __nv_bfloat16, float). */
+const char *ax_cuda_ctype(AxDtype t);
+
 /* Writes the C header that declares g's host entry (usable from C and C++; the stream is
  * a `void *` there so that the header needs no CUDA include) and documents the order,
  * dtype and shape of its inputs and outputs. */

@@ -4,15 +4,6 @@
 
 #include <inttypes.h>
 
-static const char *ctype(AxDtype t) {
-  switch (t) {
-  case AX_DT_F16: return "__half";
-  case AX_DT_BF16: return "__nv_bfloat16";
-  case AX_DT_F32: return "float";
-  }
-  AX_UNREACHABLE();
-}
-
 /* Whether kernel tensor ti is one of the graph's inputs. */
 static bool is_input(const AxMugraph *g, int ti) {
   return g->stmts[g->tensors[ti].stmt].kind == AX_KS_INPUT;
@@ -116,7 +107,7 @@ static void emit_worker(FILE *f, const AxTaskGraph *tg, const bool *any, const A
   fprintf(f, "__global__ void __launch_bounds__(%" PRId64 ", 1) ax_mk(", nt);
   for (int ti = 0; ti < g->ntensors; ti++)
     if (any[ti])
-      fprintf(f, "%s%s *p%d, ", is_input(g, ti) ? "const " : "", ctype(g->tensors[ti].dtype), ti);
+      fprintf(f, "%s%s *p%d, ", is_input(g, ti) ? "const " : "", ax_cuda_ctype(g->tensors[ti].dtype), ti);
   fprintf(f, "int *ax_state) {\n");
   fprintf(f,
           "  // ax_state[0]: the queue head, the next task to take; ax_state[1 + e]: how many of\n"
@@ -181,21 +172,21 @@ static void emit_host(FILE *f, const AxTaskGraph *tg, const bool *any) {
   for (int s = 0; s < g->nstmts; s++)
     if (g->stmts[s].kind == AX_KS_INPUT) {
       int ti = g->stmts[s].t;
-      fprintf(f, "  %s *const p%d = (%s *)inputs[%d];  // %s\n  (void)p%d;\n", ctype(g->tensors[ti].dtype),
-              ti, ctype(g->tensors[ti].dtype), ni++, g->tensors[ti].name, ti);
+      fprintf(f, "  %s *const p%d = (%s *)inputs[%d];  // %s\n  (void)p%d;\n", ax_cuda_ctype(g->tensors[ti].dtype),
+              ti, ax_cuda_ctype(g->tensors[ti].dtype), ni++, g->tensors[ti].name, ti);
     }
   for (int i = 0; i < g->noutputs; i++) {
     int ti = g->outputs[i];
     if (is_input(g, ti) || is_out[ti]) continue;
     is_out[ti] = true;
-    fprintf(f, "  %s *const p%d = (%s *)outputs[%d];  // %s\n", ctype(g->tensors[ti].dtype), ti,
-            ctype(g->tensors[ti].dtype), i, g->tensors[ti].name);
+    fprintf(f, "  %s *const p%d = (%s *)outputs[%d];  // %s\n", ax_cuda_ctype(g->tensors[ti].dtype), ti,
+            ax_cuda_ctype(g->tensors[ti].dtype), i, g->tensors[ti].name);
   }
   fprintf(f, "  cudaError_t err = cudaSuccess;\n  int *ax_state = NULL;\n");
   for (int ti = 0; ti < g->ntensors; ti++) {
     const AxKTensor *t = &g->tensors[ti];
     if (t->anon || is_out[ti] || is_input(g, ti)) continue;
-    fprintf(f, "  %s *p%d = NULL;  // '%s', intermediate\n", ctype(t->dtype), ti, t->name);
+    fprintf(f, "  %s *p%d = NULL;  // '%s', intermediate\n", ax_cuda_ctype(t->dtype), ti, t->name);
   }
   fprintf(f, "  int dev = 0, sms = 0, per_sm = 0;\n  size_t smem = 0;\n");
   for (int k = 0; k < tg->nkernels; k++)

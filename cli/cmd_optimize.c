@@ -7,8 +7,9 @@
  *                 [--extract greedy|ilp] [--ilp-time-limit S] [--dry-run]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
  *       program is not equivalent to the input (nothing written: a bug in a translation);
- *       3 bad input, or a rule that `axle verify` does not prove (each named) without
- *       --skip-unproved. */
+ *       3 bad input, a rule that `axle verify` does not prove (each named) without
+ *       --skip-unproved, or an output the equivalence check cannot decide (nothing
+ *       written). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@
 #include "superopt/equiv/equiv.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/axioms.h"
+#include "superopt/search/partition.h"
 
 #define USAGE                                                                                      \
   "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo\n"        \
@@ -367,9 +369,14 @@ int ax_cmd_optimize(int argc, char **argv) {
   fclose(tf);
   size_t conflicts = L.conflicts;
 
-  /* the extracted program, lowered and checked against the input before it is written */
+  /* the extracted program, lowered and checked against the input before it is written.
+   * Greedy extraction prices each e-node alone, the cost model prices the program: where
+   * the program it picks is modelled slower than the input, the input is written instead
+   * (the same check runs on it), never a slowdown. */
   AxMugraph *q = NULL;
-  if (extracted && conflicts == 0) {
+  bool keep_input = false;
+  double before_s = ax_cost_time(p, target);
+  for (int pass = 0; pass < 2 && extracted && conflicts == 0; pass++) {
     AxSource *src = ax_source_from_text(a, output, text, tlen);
     AxDiag d2;
     ax_diag_init(&d2, stderr);
@@ -377,6 +384,11 @@ int ax_cmd_optimize(int argc, char **argv) {
     const AxBlock *b = d2.errors ? NULL : ax_prog_find(f, NULL, &d2);
     q = b ? ax_prog_lower(a, &d2, b) : NULL;
     if (q && !ax_mug_check(q, &d2)) q = NULL;
+    if (pass || !q || ax_cost_time(q, target) <= before_s * (1 + 1e-9)) break;
+    keep_input = true;
+    free(text);
+    text = ax_partition_program_text(p);
+    tlen = strlen(text);
   }
   /* an .hlo output: the program printed as a module, which is re-imported, and that — what
    * is written — is what the check compares with the input */
@@ -409,7 +421,13 @@ int ax_cmd_optimize(int argc, char **argv) {
      * whose graphs no proof stands behind, refuses it (ax_equiv_accept) — and said. */
     eq = ax_equiv_run_how(p, q, &d, &eo, &how);
   }
-  double before_s = ax_cost_time(p, target), after_s = q ? ax_cost_time(q, target) : NAN;
+  double after_s = q ? ax_cost_time(q, target) : NAN;
+  if (keep_input) {
+    fprintf(stderr, "axle: note: optimize: the extracted program is modelled slower than the input (greedy "
+                    "extraction prices each e-node alone); the input is written unchanged\n");
+    ex.x.n = 0;   /* no step leads from the input to what is written */
+    ex.replay = 0;
+  }
   if (hlo_why) {
     fprintf(stderr, "axle: error: optimize: the optimized program cannot be written as HLO: %s; nothing "
                     "written (write a .axl output)\n", hlo_why);
@@ -420,9 +438,13 @@ int ax_cmd_optimize(int argc, char **argv) {
     fprintf(stderr, "axle: error: optimize: internal error: the extracted program is not valid%s\n",
             conflicts ? " (classes of different shapes were merged)" : "");
     status = 1;
-  } else if (eq != 0) {
+  } else if (eq == 1) {
     fprintf(stderr, "axle: error: optimize: the extracted program is not equivalent to %s; nothing written\n", file);
     status = 1;
+  } else if (eq != 0) {   /* the check cannot decide (exp and logistic on one path, a comparison) */
+    fprintf(stderr, "axle: error: optimize: the program is not established as equivalent to %s (axle equiv "
+                    "cannot decide it, status %d); nothing written\n", file, eq);
+    status = 3;
   } else {
     AxOut o;
     status = ax_out_open(&o, output) && (fputs(hlo_out ? hlo_text : text, o.f), ax_out_commit(&o)) ? 0 : 3;
@@ -454,6 +476,7 @@ int ax_cmd_optimize(int argc, char **argv) {
     cJSON_AddNumberToObject(j, "saturate_s", er.seconds);
     cJSON_AddNumberToObject(j, "extract_s", t_extract);
     cJSON_AddStringToObject(j, "extraction", how_x);
+    cJSON_AddBoolToObject(j, "kept_input", keep_input);
     cJSON_AddNumberToObject(j, "greedy_extract_s", t_greedy);
     if (isfinite(greedy_dag)) cJSON_AddNumberToObject(j, "greedy_dag_cost_us", greedy_dag * 1e6);
     if (use_ilp) {

@@ -118,3 +118,9 @@ AxFF ax_field_random(const AxField *f, AxRng *r) {
   AxFF v = {(uint32_t)ax_rng_below(r, f->p), (uint32_t)ax_rng_below(r, f->q)};
   return v;
 }
+
+void ax_field_fresh(AxField *f, size_t n, AxFF *o) {
+  for (size_t i = 0; i < n; i++, f->fresh++)
+    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 3, f->fresh) % f->p),
+                  (uint32_t)(ax_rng_hash(&f->hash, 4, f->fresh) % f->q)};
+}

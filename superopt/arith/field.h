@@ -72,6 +72,10 @@ void ax_field_fini(AxField *f);
 /* A uniformly random element of Zp x Zq. */
 AxFF ax_field_random(const AxField *f, AxRng *r);
 
+/* n fresh variables into o (max, min, a select's result): keyed random pairs numbered by
+ * f->fresh, which they advance, so no two draws of a test are the same variable. */
+void ax_field_fresh(AxField *f, size_t n, AxFF *o);
+
 /* Modular helpers (exposed for tests): a^e mod m, the inverse of a (a != 0) mod prime m. */
 uint64_t ax_field_pow(uint64_t a, uint64_t e, uint64_t m);
 uint64_t ax_field_inv(uint64_t a, uint64_t m);

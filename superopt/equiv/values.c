@@ -216,9 +216,7 @@ static void ffselect(const AxTDomain *d, size_t n, void *out, const void *m, con
   AxField *f = d->ctx;
   AxFF *o = out;
   f->divzero++;
-  for (size_t i = 0; i < n; i++, f->fresh++)
-    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 3, f->fresh) % f->p),
-                  (uint32_t)(ax_rng_hash(&f->hash, 4, f->fresh) % f->q)};
+  ax_field_fresh(f, n, o);
 }
 
 AxTDomain ax_values_field(AxField *f) {

@@ -290,51 +290,25 @@ static void ff_to_f32(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q)
   ff_round(f, 14, n, o, x, keep_q);
 }
 
-/* max and min: a finite field has no order, so no value here means max(a, b). Each
- * element becomes a fresh variable instead (field.h): a keyed random pair, never drawn
- * twice in a test. equiv.c accepts a graph only when its outputs agree with the program's
- * whatever these values are, which then holds at the true max too (docs/superopt.md).
- * The Lax check (lax.c, AX_EWOP_LAX_ORDER) still refuses element-wise max and min of data;
- * the reductions reduce_max and reduce_min reach here through ax_tensor_fold. */
-static void ff_order(AxField *f, size_t n, AxFF *o) {
-  for (size_t i = 0; i < n; i++, f->fresh++)
-    o[i] = (AxFF){(uint32_t)(ax_rng_hash(&f->hash, 3, f->fresh) % f->p),
-                  (uint32_t)(ax_rng_hash(&f->hash, 4, f->fresh) % f->q)};
-}
-
-static void ff_max(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
-                   bool keep_q) {
+/* max, min and the comparisons: a finite field has no order, so no value here means
+ * max(a, b) or a < b (and equal residues do not mean equal reals). Each element becomes a
+ * fresh variable instead (field.h): a keyed random pair, never drawn twice in a test.
+ * equiv.c accepts a graph only when its outputs agree with the program's whatever these
+ * values are, which then holds at the true max too (docs/superopt.md). The Lax check (lax.c,
+ * AX_EWOP_LAX_ORDER) still refuses element-wise max, min and comparisons of data; the
+ * reductions reduce_max and reduce_min reach here through ax_tensor_fold. */
+static void ff_fresh(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                     bool keep_q) {
   (void)x, (void)sx, (void)y, (void)sy, (void)keep_q;
-  ff_order(f, n, o);
+  ax_field_fresh(f, n, o);
 }
-
-static void ff_min(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
-                   bool keep_q) {
-  (void)x, (void)sx, (void)y, (void)sy, (void)keep_q;
-  ff_order(f, n, o);
-}
-
-/* A comparison of data has no reading in Zp x Zq either (no order, and equal residues do
- * not mean equal reals): fresh variables, as max. The Lax check refuses it before a test
- * runs (AX_EWOP_LAX_ORDER); these only keep the row complete. */
-#define FF_COMPARE(name)                                                                    \
-  static void ff_##name(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, \
-                        size_t sy, bool keep_q) {                                           \
-    (void)x, (void)sx, (void)y, (void)sy, (void)keep_q;                                     \
-    ff_order(f, n, o);                                                                      \
-  }
-FF_COMPARE(eq)
-FF_COMPARE(ne)
-FF_COMPARE(lt)
-FF_COMPARE(le)
-FF_COMPARE(gt)
-FF_COMPARE(ge)
-#undef FF_COMPARE
 
 /* ---- the rows ------------------------------------------------------------------------- */
 
 #define BINARY(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_##fn
 #define UNARY(fn) .arity = 1, .f64_un = f64_##fn, .ff_un = ff_##fn
+/* an operator that needs an order: its doubles, and a fresh variable in the field */
+#define ORDERED(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_fresh
 
 const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
     [AX_OP_ADD] = {.op = AX_OP_ADD, BINARY(add), .commutes = true, .lax = AX_EWOP_LAX_SUM,
@@ -365,24 +339,24 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
                         .lax = AX_EWOP_LAX_EXP_RATIO, .abs = AX_EWOP_ABS_LOGISTIC, .flops = 5,
                         .insert = 7, .cuda = "1.0f / (1.0f + expf(-a0))"},
     /* NaN in, NaN out (XLA's maximum/minimum); fmaxf alone would return the other operand */
-    [AX_OP_MAX] = {.op = AX_OP_MAX, BINARY(max), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_MAX] = {.op = AX_OP_MAX, ORDERED(max), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
                    .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fmaxf(a0, a1)"},
-    [AX_OP_MIN] = {.op = AX_OP_MIN, BINARY(min), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_MIN] = {.op = AX_OP_MIN, ORDERED(min), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                    .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
                    .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fminf(a0, a1)"},
     /* comparisons: a 1.0/0.0 mask (select's first operand); the search inserts none */
-    [AX_OP_EQ] = {.op = AX_OP_EQ, BINARY(eq), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_EQ] = {.op = AX_OP_EQ, ORDERED(eq), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 == a1) ? 1.0f : 0.0f"},
-    [AX_OP_NE] = {.op = AX_OP_NE, BINARY(ne), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_NE] = {.op = AX_OP_NE, ORDERED(ne), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 != a1) ? 1.0f : 0.0f"},
-    [AX_OP_LT] = {.op = AX_OP_LT, BINARY(lt), .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_LT] = {.op = AX_OP_LT, ORDERED(lt), .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 < a1) ? 1.0f : 0.0f"},
-    [AX_OP_LE] = {.op = AX_OP_LE, BINARY(le), .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_LE] = {.op = AX_OP_LE, ORDERED(le), .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 <= a1) ? 1.0f : 0.0f"},
-    [AX_OP_GT] = {.op = AX_OP_GT, BINARY(gt), .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_GT] = {.op = AX_OP_GT, ORDERED(gt), .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 > a1) ? 1.0f : 0.0f"},
-    [AX_OP_GE] = {.op = AX_OP_GE, BINARY(ge), .lax = AX_EWOP_LAX_ORDER,
+    [AX_OP_GE] = {.op = AX_OP_GE, ORDERED(ge), .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 >= a1) ? 1.0f : 0.0f"},
     /* conversions: the kernel computes in f32, so a round trip through the storage type */
     [AX_OP_TO_F16] = {.op = AX_OP_TO_F16, UNARY(to_f16), .lax = AX_EWOP_LAX_OPAQUE,
@@ -398,6 +372,7 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
 
 #undef BINARY
 #undef UNARY
+#undef ORDERED
 
 bool ax_ewop_reads_q(AxOp op) {
   const AxEwOp *e = ax_ewop_get(op);

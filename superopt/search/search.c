@@ -465,6 +465,13 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     if (pass) r->found[r->nfound++] = (AxSearchFound){s->found[i].text, s->found[i].time_s};
     else free(s->found[i].text);
   }
+  /* The floor was checked before the search. Faster graphs push it out of the top list, so
+   * when each of them was refused or not checked in time it is added back as the result:
+   * a run never ends below the floor it started from. */
+  if (o->incumbent && !o->pin && r->nfound == 0) {
+    r->found[r->nfound++] = (AxSearchFound){strdup(o->incumbent), o->incumbent_s};
+    r->best_verified = true;
+  }
   free(pre);
   r->final_s = ax_clock_s() - f0;
   r->seconds = ax_clock_s() - s->start;

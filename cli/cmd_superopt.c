@@ -703,9 +703,10 @@ static int superopt(int argc, char **argv) {
     if (!greedy) printf("\"greedy\": null, ");
     else
       printf("\"greedy\": {\"time_us\": %s, \"kernels\": %d, \"fused_ops\": %d, \"check\": %d, "
-             "\"build_seconds\": %.3f, \"check_seconds\": %.3f}, \"best_is_greedy\": %s, ",
+             "\"build_seconds\": %.3f, \"check_seconds\": %.3f, \"check_groups\": %d, "
+             "\"dropped_groups\": %d}, \"best_is_greedy\": %s, ",
              gr.text ? greedy_us : "null", gr.kernels, gr.fused_ops, gr.check, gr.build_s, gr.check_s,
-             best_greedy ? "true" : "false");
+             gr.groups, gr.dropped, best_greedy ? "true" : "false");
     if (best >= 0) printf("\"best_time_us\": %.4f, \"output\": \"%s\"}\n", best, status == 0 ? output : "");
     else printf("\"best_time_us\": null, \"output\": \"\"}\n");
   } else {

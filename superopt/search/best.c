@@ -16,7 +16,7 @@ bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, A
    * full-shape check stops starting field tests at the deadline (and is then no verdict:
    * the graph is dropped), and the search stops early enough to leave the final check 1.5
    * times what the floor's check took, three quarters of what is left at most (a quarter
-   * without a floor). A deadline the caller set already (a whole module's) still holds. */
+   * without a floor, and at least a quarter when the floor was checked group by group). A deadline the caller set already (a whole module's) still holds. */
   if (so.time_limit > 0) {
     double dl = ax_clock_s() + so.time_limit;
     if (so.deadline <= 0 || dl < so.deadline) so.deadline = dl;
@@ -27,7 +27,10 @@ bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, A
   }
   if (so.time_limit > 0) {
     double left = so.deadline - ax_clock_s();
+    /* a floor checked group by group says little of what a whole graph's check costs: then
+     * at least the quarter a run without a floor leaves */
     double reserve = gr.check_s > 0 ? 1.5 * gr.check_s : 0.25 * left;
+    if (gr.groups > 0 && reserve < 0.25 * left) reserve = 0.25 * left;
     if (reserve > 0.75 * left) reserve = 0.75 * left;
     so.time_limit = left - reserve;
     if (so.time_limit < 1e-3) so.time_limit = 1e-3;

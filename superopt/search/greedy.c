@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/hooks.h"
+#include "superopt/equiv/equiv.h"
 #include "superopt/cost/cost.h"
 #include "superopt/ir/mugtext.h"
 
@@ -532,48 +534,58 @@ static char *whole(Pass *g, const uint64_t *grp, int ng) {
   return text;
 }
 
-char *ax_greedy_build(const AxMugraph *prog, const AxTarget *t, double *time_s, int *kernels,
-                      int *fused_ops) {
-  *time_s = 0;
-  *kernels = *fused_ops = 0;
-  Pass g = {0};
-  g.p = prog;
-  g.target = t;
+/* Sets up the pass over prog; false when it has fewer than two or more than MAXOPS operators
+ * (no floor). On true, free with pass_free. */
+static bool pass_init(Pass *g, const AxMugraph *prog, const AxTarget *t) {
+  memset(g, 0, sizeof *g);
+  g->p = prog;
+  g->target = t;
   for (int i = 0; i < prog->nstmts; i++)
     if (prog->stmts[i].kind == AX_KS_OP) {
-      if (g.nops == MAXOPS) return NULL;   /* larger programs get no floor */
-      g.op[g.nops++] = i;
+      if (g->nops == MAXOPS) return false;   /* larger programs get no floor */
+      g->op[g->nops++] = i;
     }
-  if (g.nops < 2) return NULL;
-  g.opof = malloc(sizeof(int) * (size_t)(prog->ntensors + 1));
-  g.isout = calloc((size_t)prog->ntensors + 1, sizeof(bool));
-  for (int i = 0; i < prog->ntensors; i++) g.opof[i] = -1;
-  for (int i = 0; i < g.nops; i++) g.opof[stmt_at(&g, i)->t] = i;
-  for (int i = 0; i < prog->noutputs; i++) g.isout[prog->outputs[i]] = true;
-  for (int i = 0; i < g.nops; i++) {
-    const AxKStmt *s = stmt_at(&g, i);
+  if (g->nops < 2) return false;
+  g->opof = malloc(sizeof(int) * (size_t)(prog->ntensors + 1));
+  g->isout = calloc((size_t)prog->ntensors + 1, sizeof(bool));
+  for (int i = 0; i < prog->ntensors; i++) g->opof[i] = -1;
+  for (int i = 0; i < g->nops; i++) g->opof[stmt_at(g, i)->t] = i;
+  for (int i = 0; i < prog->noutputs; i++) g->isout[prog->outputs[i]] = true;
+  for (int i = 0; i < g->nops; i++) {
+    const AxKStmt *s = stmt_at(g, i);
     for (int j = 0; j < s->nin; j++) {
-      int o = g.opof[s->in[j]];
-      if (o >= 0) g.users[o] |= (uint64_t)1 << i;
+      int o = g->opof[s->in[j]];
+      if (o >= 0) g->users[o] |= (uint64_t)1 << i;
     }
   }
-  uint64_t grp[MAXOPS];
-  int ng = g.nops;
+  return true;
+}
+
+static void pass_free(Pass *g) {
+  for (int i = 0; i < g->nmemo; i++) free(g->memo[i].text);
+  free(g->memo);
+  free(g->opof);
+  free(g->isout);
+}
+
+/* Merges the producer-consumer pair with the largest modelled gain, until none gains;
+ * returns the number of groups left in grp. */
+static int merge(Pass *g, uint64_t *grp) {
+  int ng = g->nops;
   for (int i = 0; i < ng; i++) grp[i] = (uint64_t)1 << i;
-  /* merge the producer-consumer pair with the largest modelled gain, until none gains */
   for (;;) {
     int ba = -1, bb = -1;
     double gain = 0;
     for (int a = 0; a < ng; a++) {
-      uint64_t rd = reads_from(&g, grp, ng, a);
+      uint64_t rd = reads_from(g, grp, ng, a);
       for (int b = 0; b < ng; b++) {
         if (!(rd >> b & 1)) continue;
         uint64_t m = grp[a] | grp[b];
-        double ta = best(&g, grp[a])->time_s, tb = best(&g, grp[b])->time_s;
-        double tm = best(&g, m)->time_s;
+        double ta = best(g, grp[a])->time_s, tb = best(g, grp[b])->time_s;
+        double tm = best(g, m)->time_s;
         if (!isfinite(tm) || !isfinite(ta) || !isfinite(tb)) continue;
         double gn = ta + tb - tm;
-        if (gn > gain * (1 + 1e-12) && gn > 0 && acyclic_merge(&g, grp, ng, a, b)) gain = gn, ba = a, bb = b;
+        if (gn > gain * (1 + 1e-12) && gn > 0 && acyclic_merge(g, grp, ng, a, b)) gain = gn, ba = a, bb = b;
       }
     }
     if (ba < 0) break;
@@ -581,26 +593,141 @@ char *ax_greedy_build(const AxMugraph *prog, const AxTarget *t, double *time_s, 
     for (int b = bb; b + 1 < ng; b++) grp[b] = grp[b + 1];
     ng--;
   }
-  char *text = NULL;
+  return ng;
+}
+
+/* The graph of groups grp: its text (owned) when it has a graph-defined kernel and is
+ * modelled faster than the program, else NULL; its time and counts through the pointers. */
+static char *assemble(Pass *g, const uint64_t *grp, int ng, double *time_s, int *kernels, int *fused_ops) {
+  *time_s = 0;
+  *kernels = *fused_ops = 0;
   for (int b = 0; b < ng; b++)
     if (__builtin_popcountll(grp[b]) > 1) (*kernels)++, *fused_ops += __builtin_popcountll(grp[b]);
-  if (*kernels) {
-    text = whole(&g, grp, ng);
-    double tw = text ? model(&g, text, true) : INFINITY;
-    double naive = ax_cost_time(prog, t);
-    if (!isfinite(tw) || tw >= naive) {
-      free(text);
-      text = NULL;
-      *kernels = *fused_ops = 0;
-    } else {
-      *time_s = tw;
+  if (!*kernels) return NULL;
+  char *text = whole(g, grp, ng);
+  double tw = text ? model(g, text, true) : INFINITY;
+  if (!isfinite(tw) || tw >= ax_cost_time(g->p, g->target)) {
+    free(text);
+    *kernels = *fused_ops = 0;
+    return NULL;
+  }
+  *time_s = tw;
+  return text;
+}
+
+char *ax_greedy_build(const AxMugraph *prog, const AxTarget *t, double *time_s, int *kernels,
+                      int *fused_ops) {
+  *time_s = 0;
+  *kernels = *fused_ops = 0;
+  Pass g;
+  if (!pass_init(&g, prog, t)) return NULL;
+  uint64_t grp[MAXOPS];
+  int ng = merge(&g, grp);
+  char *text = assemble(&g, grp, ng, time_s, kernels, fused_ops);
+  pass_free(&g);
+  return text;
+}
+
+/* ---- the check, group by group ----------------------------------------------------------
+ *
+ * The greedy graph is the program with each fused group's operators replaced by the group's
+ * kernel; every other operator is written by predefined() exactly as the program has it.
+ * Induction over the dataflow, in a topological order of the groups: if every kernel
+ * computes, for all values of its group's inputs, what its group's operators compute from
+ * them, then each tensor a kernel saves equals the program's tensor of that name — its
+ * inputs are program tensors (inputs, or saved by groups before it, equal by induction),
+ * so it receives the values the program's operators receive — and so do the outputs. The
+ * same argument makes ax_partition_check_cut (partition.h) sound for cuts. Each group's
+ * check draws its inputs as free variables, uniformly over the whole field: a stronger test
+ * than the values its producers would give them, never a weaker one. With k groups checked
+ * at δ/k each, the union bound keeps the chance that any wrong kernel passes — and so that
+ * the graph is wrong — within δ. The checks are of one kernel against a few operators
+ * where the whole graph's also runs every matmul that stays a pre-defined kernel: GatedMLP's
+ * two 16x4096x4096 matmuls in each of its field tests. */
+
+/* Group m's operators alone (the program's part it replaces), as μGraph text (owned). */
+static char *group_program(const Pass *g, uint64_t m) {
+  char *body = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&body, &len);
+  for (int i = 0; i < g->nops; i++)
+    if (m >> i & 1) predefined(f, g, i);
+  fclose(f);
+  char *text = mini(g, m, body);
+  free(body);
+  return text;
+}
+
+static AxMugraph *parse_valid(AxArena *a, const char *text) {
+  AxDiag d;
+  ax_diag_init(&d, NULL);   /* counted, not printed: a failure falls back to the whole check */
+  AxSource *src = ax_source_from_text(a, "<greedy group>", text, strlen(text));
+  AxMugraph *mg = ax_mugtext_parse(a, &d, src);
+  return mg && !d.errors && ax_mug_check(mg, &d) ? mg : NULL;
+}
+
+/* Checks the fused groups of grp (ng of them in all), each kernel against its own
+ * operators, and drops (splits back into pre-defined kernels) those refused. Returns the
+ * status: 0 when at least one kernel passed and the graph left is still modelled faster than
+ * the program (*text: that graph, owned), 4 as soon as the deadline stops a check (no
+ * verdict: the floor is not used), else the first refused group's status; -1 when a group
+ * cannot be written as a μGraph of its own (the caller checks the whole graph instead). */
+static int check_groups(Pass *g, uint64_t *grp, int ng, const AxSearchOpts *o, AxGreedyResult *r,
+                        char **text) {
+  *text = NULL;
+  int k = 0;
+  for (int b = 0; b < ng; b++) k += __builtin_popcountll(grp[b]) > 1;
+  AxArena *a = ax_arena_new();
+  AxMugraph **progs = calloc((size_t)ng, sizeof *progs);
+  char **kerns = calloc((size_t)ng, sizeof *kerns);
+  bool whole_check = false;
+  for (int b = 0; b < ng && !whole_check; b++) {
+    if (__builtin_popcountll(grp[b]) < 2) continue;
+    char *pt = group_program(g, grp[b]);
+    progs[b] = parse_valid(a, pt);
+    free(pt);
+    kerns[b] = mini(g, grp[b], best(g, grp[b])->text);
+    AxArena *ka = ax_arena_new();
+    whole_check = !progs[b] || !parse_valid(ka, kerns[b]);
+    ax_arena_free(ka);
+  }
+  int st = -1;
+  if (!whole_check) {
+    AxEquivOpts eo;
+    ax_equiv_defaults(&eo);
+    AxSearchOpts go = *o;
+    go.delta = (o->delta > 0 ? o->delta : eo.delta) / k;   /* the union bound: δ in all */
+    int first_bad = 0;
+    uint64_t out[MAXOPS] = {0};
+    int nout = 0;
+    for (int b = 0; b < ng; b++) {
+      if (!progs[b]) {
+        out[nout++] = grp[b];
+        continue;
+      }
+      st = ax_search_accept(progs[b], kerns[b], &go);
+      if (getenv("AXLE_GREEDY_DEBUG")) fprintf(stderr, "greedy: group %#" PRIx64 " check %d\n", grp[b], st);
+      r->groups++;
+      if (st == 0) {
+        out[nout++] = grp[b];
+        continue;
+      }
+      if (st == 4) break;
+      if (!first_bad) first_bad = st;
+      r->dropped++;
+      for (int i = 0; i < g->nops; i++)   /* back to the program's own operators */
+        if (grp[b] >> i & 1) out[nout++] = (uint64_t)1 << i;
+    }
+    if (st != 4) {
+      *text = assemble(g, out, nout, &r->time_s, &r->kernels, &r->fused_ops);
+      st = *text ? 0 : first_bad;
     }
   }
-  for (int i = 0; i < g.nmemo; i++) free(g.memo[i].text);
-  free(g.memo);
-  free(g.opof);
-  free(g.isout);
-  return text;
+  for (int b = 0; b < ng; b++) free(kerns[b]);
+  free(kerns);
+  free(progs);
+  ax_arena_free(a);
+  return st;
 }
 
 bool ax_greedy_floor(const AxMugraph *prog, const AxSearchOpts *o, AxGreedyResult *r) {
@@ -608,14 +735,32 @@ bool ax_greedy_floor(const AxMugraph *prog, const AxSearchOpts *o, AxGreedyResul
   r->check = -1;
   r->naive_s = ax_cost_time(prog, o->target);
   double t0 = ax_clock_s();
-  char *text = ax_greedy_build(prog, o->target, &r->time_s, &r->kernels, &r->fused_ops);
+  Pass g;
+  if (!pass_init(&g, prog, o->target)) {
+    r->build_s = ax_clock_s() - t0;
+    return false;
+  }
+  uint64_t grp[MAXOPS];
+  int ng = merge(&g, grp);
+  char *text = assemble(&g, grp, ng, &r->time_s, &r->kernels, &r->fused_ops);
   r->build_s = ax_clock_s() - t0;
-  if (!text) return false;
-  double t1 = ax_clock_s();
-  r->check = ax_search_accept(prog, text, o);
-  r->check_s = ax_clock_s() - t1;
-  if (r->check == 0) r->text = text;
-  else free(text);
+  if (text) {
+    double t1 = ax_clock_s();
+    char *checked = NULL;
+    double built_s = r->time_s;
+    int kernels = r->kernels, fused = r->fused_ops;
+    r->check = ax_test_hook("AXLE_TEST_GREEDY_WHOLE") ? -1 : check_groups(&g, grp, ng, o, r, &checked);
+    if (r->check < 0) {   /* a group that is no μGraph of its own: the whole graph at once */
+      r->groups = r->dropped = 0;
+      r->check = ax_search_accept(prog, text, o);
+      if (r->check == 0) checked = text, text = NULL;
+    }
+    r->check_s = ax_clock_s() - t1;
+    r->text = checked;
+    if (!checked) r->time_s = built_s, r->kernels = kernels, r->fused_ops = fused;   /* what was refused */
+    free(text);
+  }
+  pass_free(&g);
   return r->text != NULL;
 }
 

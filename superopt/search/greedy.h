@@ -20,8 +20,9 @@
  *              feeding the matmul becomes Mirage's `accum rms` and a division after the
  *              loop); the configuration the cost model ranks fastest is taken.
  *
- * Deterministic: no randomness, no threads, ties broken by operator order. The graph is
- * then checked exactly like a search result (ax_search_accept) before anything uses it. */
+ * Deterministic: no randomness, no threads, ties broken by operator order. Each kernel is
+ * then checked against the operators it replaces (ax_search_accept, the check of every
+ * search result) before anything uses the graph. */
 #ifndef AX_GREEDY_H
 #define AX_GREEDY_H
 
@@ -35,12 +36,21 @@ typedef struct AxGreedyResult {
   int fused_ops;       /* program operators inside them */
   int check;           /* ax_search_accept's status for the built graph; -1 when none was built */
   double build_s, check_s;   /* wall seconds of the pass and of the check */
+  int groups;          /* fused groups checked each against its own operators (0: the whole
+                          graph was checked against the whole program) */
+  int dropped;         /* of those, refused and left as the program's pre-defined kernels */
 } AxGreedyResult;
 
 /* Builds the greedy graph of validated program prog (borrowed) on o->target and, when it
- * has a graph-defined kernel and is modelled faster than prog, checks it with
- * ax_search_accept(prog, text, o). r->text is set only when the check accepted (status 0).
- * Returns true when r->text is set. */
+ * has a graph-defined kernel and is modelled faster than prog, checks it group by group:
+ * each fused group's kernel against the group's own operators over the same inputs
+ * (ax_search_accept at δ/k for k groups, so δ in all; the argument is in greedy.c). A group
+ * refused is dropped — its operators stay pre-defined kernels — and the rest of the floor
+ * is kept while it is still modelled faster than prog; a check the deadline stops (4) ends
+ * the floor. When a group cannot be written as a μGraph of its own, the whole graph is
+ * checked against prog instead (ax_search_accept(prog, text, o)). r->text is set only when
+ * the check accepted (status 0); r->check_s covers every check. Returns true when r->text
+ * is set. */
 bool ax_greedy_floor(const AxMugraph *prog, const AxSearchOpts *o, AxGreedyResult *r);
 
 /* Builds without checking: the greedy graph's text (owned, free()) or NULL when no fusion

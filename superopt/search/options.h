@@ -48,6 +48,10 @@ typedef struct AxSearchOpts {
                              equiv.h): the whole command's --time-limit. A check it stops is
                              no verdict (ax_search_accept 4): the graph is dropped, never
                              accepted unchecked */
+  double delta;           /* δ of every full-shape check (ax_search_accept): the probability
+                             of accepting a wrong graph; 0: equiv's default (2^-30). The floor
+                             checked group by group gives each group's check its share
+                             (greedy.h) */
 } AxSearchOpts;
 
 #endif

@@ -97,7 +97,7 @@ void ax_search_result_free(AxSearchResult *r);
 
 /* The check every graph passes before the search returns it (and before anything is
  * written): text (borrowed .mug) parsed, validated and compared with prog at full shape,
- * δ 2^-30, on o->jobs threads, with field_only (equiv.h): accepted (0) only when every
+ * δ o->delta (default 2^-30), on o->jobs threads, with field_only (equiv.h): accepted (0) only when every
  * exact field test agreed — with the δ bound, or without one where Theorem 2 gives none
  * (exponentials: attention) — and the float check passed. Never on the doubles' word
  * alone: a graph that differs in the field where sqrt is uninterpreted is refused (2),

@@ -105,5 +105,30 @@ check "time limit shorter than the floor's check: exit 1 says why" has "$tmp/lat
 check "time limit shorter than the floor's check: json check 4" jqt '.greedy.check == 4 and .greedy.time_us == null' "$tmp/late.json"
 check "time limit shorter than the floor's check: json late_final and wall_seconds" jqt '.late_final == 0 and .wall_seconds > 0' "$tmp/late.json"
 
+# 6. the floor is the result when every faster graph is dropped at the final check: with
+# --top 1 the search's faster graph pushes the floor out of its list, and the axle-test hook
+# AXLE_TEST_SEARCH_LATE_FINAL=1 makes that graph's final check end without a verdict, as a
+# time limit would. The run still ends with the checked floor (it used to end "nothing
+# better than the naive graph")
+B=("$AXLE_TEST_BIN" superopt $t/greedy_beaten_chain.axl --no-gate --progress never --top 1 --max-states 20000)
+"${B[@]}" --output "$tmp/beat.mug" --format json >"$tmp/beat.json" 2>/dev/null
+check "beaten chain: the search beats the floor" jqt '.best_is_greedy == false and .best_time_us < .greedy.time_us' "$tmp/beat.json"
+AXLE_TEST_GREEDY_ONLY=1 "${B[@]}" --output "$tmp/beat-floor.mug" >/dev/null 2>&1
+AXLE_TEST_SEARCH_LATE_FINAL=1 "${B[@]}" --output "$tmp/late-final.mug" >"$tmp/late-final.out" 2>/dev/null; st=$?
+check "every faster graph late: exit 0" [ "$st" -eq 0 ]
+check "every faster graph late: the floor written" cmp -s "$tmp/late-final.mug" "$tmp/beat-floor.mug"
+check "every faster graph late: said" has "$tmp/late-final.out" '^time limit: 1 faster graph found but not checked in time, not used$'
+check "every faster graph late: the greedy graph" has "$tmp/late-final.out" '^best graph: .*, the greedy graph, written to'
+AXLE_TEST_SEARCH_LATE_FINAL=1 "${B[@]}" --output "$tmp/late-final.mug" --format json >"$tmp/late-final.json" 2>/dev/null
+check "every faster graph late: json" jqt '.status == 0 and .best_is_greedy == true and .late_final == 1' "$tmp/late-final.json"
+
+# 7. the floor is checked kernel by kernel, each against the operators it replaces; the
+# whole-graph check (the fallback) accepts the same graph
+AXLE_TEST_GREEDY_WHOLE=1 "${B[@]}" --max-states 1 --output "$tmp/whole.mug" --format json >"$tmp/whole.json" 2>/dev/null
+"${B[@]}" --max-states 1 --output "$tmp/groups.mug" --format json >"$tmp/groups.json" 2>/dev/null
+check "floor by groups: one group checked" jqt '.greedy.check == 0 and .greedy.check_groups == 1 and .greedy.dropped_groups == 0' "$tmp/groups.json"
+check "floor as a whole: no group" jqt '.greedy.check == 0 and .greedy.check_groups == 0' "$tmp/whole.json"
+check "floor: the same graph either way" cmp -s "$tmp/whole.mug" "$tmp/groups.mug"
+
 echo "superopt greedy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

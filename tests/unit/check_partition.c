@@ -239,6 +239,38 @@ START_TEST(conversions_equivalence) {
 }
 END_TEST
 
+/* A broadcast that only restores what its element-wise reader broadcasts anyway
+ * (`X / broadcast(sum(X), [8, 256])`) is seen through: its reader reads the sum, it is dead
+ * code, no cut point, and the program is one region. A broadcast that adds an axis (the
+ * reader's result grows to [4, 8, 256]) changes its reader's shape: it stays a cut point
+ * between two regions; so does one that is an output itself. */
+START_TEST(restoring_broadcast) {
+  AxMugraph *g = prog("program b {\n  input X : f32[8, 256]\n  let S = sum(X, axis = 1)\n"
+                      "  let B = broadcast(S, [8, 256])\n  output O = X / B\n}\n");
+  AxPartition p = split(g, 8);
+  ck_assert_int_eq(p.n, 1);
+  ck_assert_int_eq(p.nleft, 0);
+  ck_assert_int_eq(p.ndead, 1);
+  ck_assert_int_eq(p.repl[ax_mug_find(g, "B")], ax_mug_find(g, "S"));
+  ck_assert(!p.live[stmt_of(g, "B")]);
+  ck_assert_int_eq(p.regions[0].nstmts, 2);   /* the sum and the division */
+  ck_assert_ptr_null(strstr(p.regions[0].text, "broadcast"));
+  AxMugraph *w = prog("program w {\n  input X : f32[8, 256]\n  let S = sum(X, axis = 1)\n"
+                      "  let B = broadcast(S, [4, 8, 256])\n  output O = X / B\n}\n");
+  p = split(w, 8);
+  ck_assert_int_eq(p.repl[ax_mug_find(w, "B")], ax_mug_find(w, "B"));
+  ck_assert_int_eq(p.nleft, 1);
+  ck_assert_int_eq(p.ndead, 0);
+  ck_assert_int_eq(p.n, 2);
+  ck_assert(holds(&p.regions[0], stmt_of(w, "S")) && !holds(&p.regions[0], stmt_of(w, "B")));
+  AxMugraph *k = prog("program k {\n  input X : f32[8, 256]\n  output B = broadcast(sum(X, axis = 1), [8, 256])\n"
+                      "  output O = X / B\n}\n");
+  p = split(k, 8);
+  ck_assert_int_eq(p.nleft, 1);
+  ck_assert_int_eq(p.n, 2);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("partition");
   TCase *t = tcase_create("partition");
@@ -250,6 +282,7 @@ int main(void) {
   tcase_add_test(t, check_cut);
   tcase_add_test(t, conversions_equivalence);
   tcase_add_test(t, mask_cut);
+  tcase_add_test(t, restoring_broadcast);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

@@ -260,6 +260,37 @@ START_TEST(constants) {
 }
 END_TEST
 
+/* Constants with a sign: c·A + B is B + c·A; in a − c·B the subtracted part carries −c, and
+ * a prefix c·B (or −c·B) of it survives — a constant factor also stands for its negation —
+ * while 2c·B, or c·B with a larger exponent, does not; an addition's constant term matches
+ * only the same value. */
+START_TEST(signed_constants) {
+  AxAbs *t = ax_prune_new();
+  AxAId a = ax_prune_var(t, 0), b = ax_prune_var(t, 1), x = ax_prune_var(t, 2);
+  AxAId c = k(t, 3, 8), cb = ap2(t, AX_OP_MUL, c, b, 1);
+  ck_assert_int_eq(ap2(t, AX_OP_ADD, ap2(t, AX_OP_MUL, c, a, 1), b, 1),
+                   ap2(t, AX_OP_ADD, b, ap2(t, AX_OP_MUL, a, c, 1), 1));
+  AxAId diff = ap2(t, AX_OP_SUB, a, cb, 1);
+  ck_assert_int_eq(diff, ap2(t, AX_OP_ADD, a, ap2(t, AX_OP_MUL, b, k(t, -3, 8), 1), 1));
+  ck_assert_int_ne(diff, ap2(t, AX_OP_ADD, a, cb, 1));
+  /* spec: (a − c·B) · x and a sum with a constant term, a + x + 1/2 */
+  AxAId half = k(t, 1, 2);
+  AxAId spec[2] = {ap2(t, AX_OP_MUL, diff, x, 1), ap2(t, AX_OP_ADD, ap2(t, AX_OP_ADD, a, x, 1), half, 1)};
+  ax_prune_set_spec(t, spec, 2);
+  ck_assert(ax_prune_is_sub(t, diff));
+  ck_assert(ax_prune_is_sub(t, cb));                                    /* c for −c */
+  ck_assert(ax_prune_is_sub(t, ap2(t, AX_OP_MUL, b, k(t, -3, 8), 1)));   /* −c itself */
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_MUL, b, k(t, 3, 4), 1)));   /* 2c */
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_MUL, cb, b, 1)));           /* c·B² */
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_ADD, a, cb, 1)));           /* a + c·B */
+  ck_assert(ax_prune_is_sub(t, ap2(t, AX_OP_ADD, a, half, 1)));          /* the same term */
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_ADD, a, k(t, -1, 2), 1)));  /* not its negation */
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_ADD, a, k(t, 1, 4), 1)));
+  ck_assert(!ax_prune_is_sub(t, ap2(t, AX_OP_ADD, b, half, 1)));
+  ax_prune_free(t);
+}
+END_TEST
+
 START_TEST(axiom_names) {
   int n;
   const char *const *names = ax_prune_axioms(&n);
@@ -273,6 +304,7 @@ int main(void) {
   TCase *t = tcase_create("prune");
   tcase_add_test(t, normal_forms);
   tcase_add_test(t, constants);
+  tcase_add_test(t, signed_constants);
   tcase_add_test(t, subexpressions);
   tcase_add_test(t, examples_survive_pruning);
   tcase_add_test(t, axiom_names);

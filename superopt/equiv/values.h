@@ -26,7 +26,7 @@ double ax_values_round_to(AxDtype t, double x);
 AxTDomain ax_values_field(AxField *f);
 
 /* A deadline (ax_clock_s; 0: none) for the field domain's matmuls on the calling thread:
- * past it they stop between row blocks and leave the rest of their result unset, so that a
+ * past it they stop between row blocks and leave the rest of their result zero, so that a
  * field test a time limit interrupts ends within a row block. The caller must then discard
  * what the test computed (equiv.c does: a test that ends past its deadline was not run). */
 void ax_values_stop_at(double t);

@@ -698,6 +698,8 @@ static int check_groups(Pass *g, uint64_t *grp, int ng, const AxSearchOpts *o, A
     AxSearchOpts go = *o;
     go.delta = (o->delta > 0 ? o->delta : eo.delta) / k;   /* the union bound: δ in all */
     int first_bad = 0;
+    const char *rh = ax_test_hook("AXLE_TEST_GREEDY_REFUSE");
+    int refuse = rh ? atoi(rh) : 0;
     uint64_t out[MAXOPS] = {0};
     int nout = 0;
     for (int b = 0; b < ng; b++) {
@@ -705,7 +707,10 @@ static int check_groups(Pass *g, uint64_t *grp, int ng, const AxSearchOpts *o, A
         out[nout++] = grp[b];
         continue;
       }
-      st = ax_search_accept(progs[b], kerns[b], &go);
+      /* Test hook (axle-test only, base/hooks.h): AXLE_TEST_GREEDY_REFUSE=N reports the N-th
+       * group's check (1-based) as refused, so that a test can show the group dropped and
+       * the rest of the floor kept (tests/e2e/superopt_greedy.sh). */
+      st = refuse == r->groups + 1 ? 1 : ax_search_accept(progs[b], kerns[b], &go);
       if (getenv("AXLE_GREEDY_DEBUG")) fprintf(stderr, "greedy: group %#" PRIx64 " check %d\n", grp[b], st);
       r->groups++;
       if (st == 0) {

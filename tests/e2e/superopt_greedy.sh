@@ -129,6 +129,21 @@ AXLE_TEST_GREEDY_WHOLE=1 "${B[@]}" --max-states 1 --output "$tmp/whole.mug" --fo
 check "floor by groups: one group checked" jqt '.greedy.check == 0 and .greedy.check_groups == 1 and .greedy.dropped_groups == 0' "$tmp/groups.json"
 check "floor as a whole: no group" jqt '.greedy.check == 0 and .greedy.check_groups == 0' "$tmp/whole.json"
 check "floor: the same graph either way" cmp -s "$tmp/whole.mug" "$tmp/groups.mug"
+# a group refused (the axle-test hook AXLE_TEST_GREEDY_REFUSE=N reports the N-th group's check
+# as refused) goes back to the program's operators; the other group's kernel stays
+T=("$AXLE_TEST_BIN" superopt $t/greedy_two_chains.axl --no-gate --progress never --max-states 1)
+"${T[@]}" --output "$tmp/two.mug" --format json >"$tmp/two.json" 2>/dev/null
+check "two chains: two kernels, each checked" jqt '.greedy.check == 0 and .greedy.kernels == 2 and .greedy.check_groups == 2' "$tmp/two.json"
+AXLE_TEST_GREEDY_REFUSE=1 "${T[@]}" --output "$tmp/two-1.mug" --format json >"$tmp/two-1.json" 2>/dev/null; st=$?
+check "one group refused: exit 0" [ "$st" -eq 0 ]
+check "one group refused: one kernel left" jqt '.greedy.check == 0 and .greedy.kernels == 1 and .greedy.dropped_groups == 1 and .greedy.time_us > 0' "$tmp/two-1.json"
+check "one group refused: its operators pre-defined" has "$tmp/two-1.mug" '^  O = add('
+check "one group refused: the other fused" has "$tmp/two-1.mug" '^    v[0-9]* = exp('
+check "one group refused: still faster than naive" jqt '.greedy.time_us < .naive_time_us' "$tmp/two-1.json"
+check "one group refused: equivalent" bash -c "'$AXLE' equiv $t/greedy_two_chains.axl '$tmp/two-1.mug' --field-only --seed 5 >/dev/null"
+AXLE_TEST_GREEDY_REFUSE=1 "${B[@]}" --max-states 1 --output "$tmp/refused.mug" >"$tmp/refused.out" 2>/dev/null; st=$?
+check "the only group refused: no floor" has "$tmp/refused.out" '^greedy graph: refused by the equivalence check (status 1), not used$'
+check "the only group refused: exit 1, nothing written" bash -c "[ $st -eq 1 ] && [ ! -e '$tmp/refused.mug' ]"
 
 echo "superopt greedy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

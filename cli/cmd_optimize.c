@@ -11,6 +11,7 @@
  *       --skip-unproved, or an output the equivalence check cannot decide (nothing
  *       written). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,8 @@ static void explain_run(Explained *ex, AxEgraph *eg, AxEgId root, const AxEgTerm
   AxEgId o = ax_eg_add_term_exact(eg, out);
   ax_eg_rebuild(eg);
   ex->ok = ax_eg_explain(eg, root, o, MAX_STEPS, a, &ex->x);
-  if (ex->ok) ex->replay = ax_eg_explain_replay(&in, &ex->x, out);
+  /* a step with no rule is constant folding (lang.c's analysis): replayed by arithmetic */
+  if (ex->ok) ex->replay = ax_eg_explain_replay_with(eg, &in, &ex->x, out, ax_eq_fold_step, NULL);
 }
 
 /* One step's rule: its index in rs, name (the file's), key, and the direction in the file. */
@@ -157,15 +159,24 @@ typedef struct StepInfo {
 static void step_info(StepInfo *si, const AxEgStep *st, const AxEqRules *rs, AxCache *cache,
                       AxEgraph *eg, const AxEqLang *L, AxArena *a) {
   const AxEgRewrite *rw = st->rule;
-  si->i = (size_t)(rw - rs->rw);
-  const AxBlock *b = rs->block[si->i];
-  si->rule = b->name.name;
-  si->at = rs->origin[si->i];
-  si->dir = st->forward != rs->reversed[si->i] ? "lhs => rhs" : "rhs => lhs";
+  const AxBlock *b = NULL;
+  snprintf(si->key, sizeof si->key, "-");
+  if (!rw) {
+    /* the analysis's union: exact arithmetic of literals, no rule behind it */
+    si->i = SIZE_MAX;
+    si->rule = "constant folding";
+    si->at = "exact arithmetic of literals";
+    si->dir = "folded";
+  } else {
+    si->i = (size_t)(rw - rs->rw);
+    b = rs->block[si->i];
+    si->rule = b->name.name;
+    si->at = rs->origin[si->i];
+    si->dir = st->forward != rs->reversed[si->i] ? "lhs => rhs" : "rhs => lhs";
+  }
   /* the key of the result at real (the element type the rewrite is applied at): the name
    * of its entry in the cache of `axle verify` */
-  snprintf(si->key, sizeof si->key, "-");
-  if (cache) {
+  if (cache && b) {
     char *key = ax_cache_key(cache, b, AX_REAL), path[4096];
     const char *e = strrchr(ax_cache_entry_path(cache, key, path, sizeof path), '/');
     snprintf(si->key, sizeof si->key, "%.16s", e ? e + 1 : path);

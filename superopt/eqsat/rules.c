@@ -19,12 +19,19 @@ typedef struct Rule {
   int axis_var[AX_MAX_AXES];   /* aggregated axis -> its axis variable, -1 */
   uint64_t full;        /* the aggregated axes of the rule's tensors: each has them all or none */
   uint64_t result;      /* the aggregated axes of the rewrite's result */
+  bool *mask;           /* class variable -> a bool tensor (a select's mask) */
 } Rule;
+
+/* The comparisons: element-wise in programs and rules alike, a boolean result. */
+static bool cmp(AxOp op) {
+  return op == AX_OP_EQ || op == AX_OP_NE || op == AX_OP_LT || op == AX_OP_LE || op == AX_OP_GT ||
+         op == AX_OP_GE;
+}
 
 static bool ew(AxOp op) {
   return op == AX_OP_ADD || op == AX_OP_SUB || op == AX_OP_MUL || op == AX_OP_DIV ||
          op == AX_OP_NEG || op == AX_OP_EXP || op == AX_OP_SQUARE || op == AX_OP_SQRT ||
-         op == AX_OP_SILU;
+         op == AX_OP_SILU || cmp(op);
 }
 
 static int64_t gcd(int64_t a, int64_t b) {
@@ -107,7 +114,7 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
       *why = "a name that is no tensor";
       return NULL;
     }
-    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL) {
+    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL && y->elem != AX_ELEM_BOOL) {
       *why = "a tensor that is not real (programs are f16, bf16, f32)";
       return NULL;
     }
@@ -117,6 +124,7 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
     }
     if (r->sym_var[k] < 0) {
       r->sym_var[k] = (int)r->nvars;
+      r->mask[r->nvars] = y->elem == AX_ELEM_BOOL;
       r->var_sym[r->nvars++] = k;
     }
     return ax_eg_pat_var(a, (uint32_t)r->sym_var[k]);
@@ -127,6 +135,28 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
   }
   AxOp op = (AxOp)e->ty.op;
   if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM) return along(r, e, op, why);
+  if (op == AX_OP_SELECT) {
+    /* select(P, A, B): the program's select, whose lowered attributes are unset (lang.h) */
+    AxEgPat *k3[3];
+    if (e->ty.nopnds != 3) {
+      *why = "a select without three operands";
+      return NULL;
+    }
+    for (int i = 0; i < 3; i++)
+      if (!(k3[i] = pat(r, e->ty.opnds[i], why))) return NULL;
+    AxEgPatAttr attrs[4] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}};
+    return ax_eg_pat_node(a, op, 4, attrs, 3, k3);
+  }
+  if (op == AX_OP_RELABEL || op == AX_OP_DOT || op == AX_OP_BROADCAST || op == AX_OP_CONCAT ||
+      op == AX_OP_RESHAPE_SPLIT || op == AX_OP_RESHAPE_MERGE || op == AX_OP_RESHAPE_DEGENERATE) {
+    /* a program writes these with positional attributes whose length is the rank (a
+     * transpose's permutation, a reshape's or broadcast's shape) or with dimension roles (a
+     * matmul's batch and contracted dimensions): a pattern has a fixed number of integers,
+     * so they need one pattern per rank and an applier that computes the other side's
+     * attributes from the binding (docs/egraph.md, "Not built yet") */
+    *why = "an operator with axes (relabel, dot, broadcast, concat, reshape: not translated yet)";
+    return NULL;
+  }
   if (!ew(op)) {
     *why = !(ax_op_spec(op)->levels & AX_LV_PROG) ? "an operator that programs do not have"
            : ax_op_is_elementwise(op) ? "an element-wise operator not translated yet (rsqrt; max and min, "
@@ -306,6 +336,16 @@ static bool ranks(const Rule *r, const int *count, const bool *one, int c, int r
   return false;
 }
 
+/* Whether class c holds a comparison: then every term of it is a boolean tensor (a class's
+ * terms are equal), the only values a rule's bool tensor P stands for. A program's select
+ * takes its mask from a comparison, but a class bound to P is checked, not assumed. */
+static bool boolean(const AxEgraph *g, AxEgId c) {
+  size_t n = ax_eg_class_size(g, c);
+  for (size_t i = 0; i < n; i++)
+    if (cmp((AxOp)ax_eg_class_node(g, c, i)->op)) return true;
+  return false;
+}
+
 static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
   Rule *r = ctx;
   AxEqRules *rs = r->rs;
@@ -321,6 +361,7 @@ static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
     const AxEqData *d = ax_eg_data(g, sub->cls[var]);
     bool full = s->syms[r->var_sym[var]].axes != 0;
     bool ok = d->ok;
+    if (ok && r->mask[var]) ok = boolean(g, sub->cls[var]);
     if (ok && full && !have_f) F = d->shape, have_f = true;
     else if (ok && full) ok = ax_shape_equal(&d->shape, &F);
     else if (ok) ok = d->shape.rank == 0;
@@ -489,6 +530,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   r->var_sym = ax_arena_alloc(rs->a, cap * sizeof *r->var_sym);
   r->var_axis = ax_arena_alloc(rs->a, cap * sizeof *r->var_axis);
   r->sym_var = ax_arena_alloc(rs->a, cap * sizeof *r->sym_var);
+  r->mask = ax_arena_alloc(rs->a, cap * sizeof *r->mask);
+  memset(r->mask, 0, cap * sizeof *r->mask);
   for (size_t i = 0; i < cap; i++) r->sym_var[i] = r->var_axis[i] = -1;
   for (int i = 0; i < AX_MAX_AXES; i++) r->axis_var[i] = -1;
   AxEgPat *lhs = pat(r, s->lhs, why), *rhs = lhs ? pat(r, s->rhs, why) : NULL;

@@ -276,5 +276,56 @@ check "a program in error: exit 3" [ $? -eq 3 ]
 check "a program in error: located" has "$tmp/u5" "badp.axl:3:"
 check "nothing written on bad input" [ ! -e "$tmp/x.axl" ]
 
+# --- rule families on programs written to need them (a small directory proved here) ---
+mkdir -p "$tmp/fam"
+cat > "$tmp/fam/fam.axl" <<'AXL'
+# select(P, A, A) = A
+rule select_same for T in any {
+  rclass x
+  map s over x
+  tensor P : bool[x: s]
+  tensor A : T[x: s]
+
+  select(P, A, A) => A
+}
+
+# (x * c) * d = x * (c * d)
+rule assoc_const for T in real {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+  scalar c, d : T
+
+  (A * c) * d => A * (c * d)
+}
+AXL
+# products of literals: associativity builds 2 * 3, constant folding makes it 6
+cat > "$tmp/fold.axl" <<'AXL'
+program f {
+  input A : f32[4, 8]
+  let T = A * 2
+  output O = T * 3
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/fold.axl" --output "$tmp/fold_out.axl" --explain --format json >"$tmp/jf" 2>"$tmp/ef"
+check "folding: exit 0, written, equivalent" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(A, 6)" "$1"' $? "$tmp/fold_out.axl"
+check "folding: explain names associativity, then the fold 2 * 3 = 6, and replays" \
+  jqt '[.explanation[].rule] == ["assoc_const", "constant folding"] and .explanation[1].before == "mul(2, 3)"
+       and .explanation[1].after == "6" and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jf"
+# select of equal branches: fires (--dry-run: `axle equiv` cannot decide a comparison, so a
+# program with a select mask is never written)
+cat > "$tmp/sel.axl" <<'AXL'
+program s {
+  input A, B, C : f32[4, 8]
+  let M = lt(A, B)
+  output O = select(M, C * 2, C * 2)
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/sel.axl" --dry-run --explain --format json >"$tmp/js" 2>/dev/null
+check "select of equal branches: explain names select_same, the select is gone" \
+  jqt '[.explanation[].rule] == ["select_same"] and .explanation[0].before == "select(lt(A, B), mul(C, 2), mul(C, 2))"
+       and .explanation[0].after == "mul(C, 2)" and .explanation_replayed == true' "$tmp/js"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -145,8 +145,9 @@ static void explain_run(Explained *ex, AxEgraph *eg, AxEgId root, const AxEgTerm
   AxEgId o = ax_eg_add_term_exact(eg, out);
   ax_eg_rebuild(eg);
   ex->ok = ax_eg_explain(eg, root, o, MAX_STEPS, a, &ex->x);
-  /* a step with no rule is constant folding (lang.c's analysis): replayed by arithmetic */
-  if (ex->ok) ex->replay = ax_eg_explain_replay_with(eg, &in, &ex->x, out, ax_eq_fold_step, NULL);
+  /* a step with no rule is constant folding (lang.c's analysis), replayed by arithmetic; a
+   * relabel rule's (an applier's) by composing the permutations */
+  if (ex->ok) ex->replay = ax_eg_explain_replay_with(eg, &in, &ex->x, out, ax_eq_step_check, NULL);
 }
 
 /* One step's rule: its index in rs, name (the file's), key, and the direction in the file. */

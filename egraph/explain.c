@@ -211,7 +211,7 @@ static Tree *tree_inst(AxArena *ar, const AxEgPat *p, const Bind *b) {
   return r;
 }
 
-/* How a caller's union (a step with rule NULL) is replayed: the graph its exact terms are
+/* How a caller's union (a step with rule NULL) or an applier's step is replayed: the graph its exact terms are
  * read from, and the caller's check of the pair. */
 typedef struct CallerCheck {
   const AxEgraph *g;
@@ -245,8 +245,9 @@ static Tree *apply_at(AxArena *ar, const Tree *t, const AxEgStep *st, uint32_t a
     return r;
   }
   const AxEgRewrite *rw = st->rule;
-  if (!rw) return caller_step(ar, t, st, cc);
-  if (!rw->rhs) return NULL;              /* an applier: not replayable */
+  /* a caller's union, or an applier's (its right side is computed, not a pattern): the
+   * caller checks the pair */
+  if (!rw || !rw->rhs) return caller_step(ar, t, st, cc);
   const AxEgPat *from = st->forward ? rw->lhs : rw->rhs, *to = st->forward ? rw->rhs : rw->lhs;
   uint32_t nv = ax_eg_rewrite_nvars(rw) + 1;
   Bind b = {ax_arena_alloc(ar, nv * sizeof *b.cls), ax_arena_alloc(ar, nv * sizeof *b.val),

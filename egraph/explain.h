@@ -50,7 +50,8 @@ size_t ax_eg_explain_replay(const AxEgTerm *in, const AxEgExplanation *x, const 
  * exact terms the union joined (borrowed); true when the caller vouches for the step (e.g.
  * constant folding: `after` is the exact value of `before`). */
 typedef bool (*AxEgCallerCheck)(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
-/* As ax_eg_explain_replay, but a step with rule NULL (a caller's union) replays too where
+/* As ax_eg_explain_replay, but a step with rule NULL (a caller's union) or whose rewrite
+ * has an applier instead of a right side replays too where
  * the subterm at its path is the exact term of `before` in g and `check` accepts the pair:
  * it becomes the exact term of `after`. g is borrowed (explaining). */
 size_t ax_eg_explain_replay_with(const AxEgraph *g, const AxEgTerm *in, const AxEgExplanation *x,

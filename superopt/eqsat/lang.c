@@ -154,6 +154,62 @@ bool ax_eq_fold_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
          b.num == a.num && b.den == a.den;
 }
 
+/* Whether entries i of a and j of b are the same tree. */
+static bool term_eq(const AxEgTerm *a, size_t i, const AxEgTerm *b, size_t j) {
+  const AxEgNode *x = &a->nodes[i], *y = &b->nodes[j];
+  if (x->op != y->op || x->nattrs != y->nattrs || x->nkids != y->nkids) return false;
+  if (x->nattrs && memcmp(x->attrs, y->attrs, x->nattrs * sizeof *x->attrs)) return false;
+  for (uint32_t k = 0; k < x->nkids; k++)
+    if (!term_eq(a, x->kids[k], b, y->kids[k])) return false;
+  return true;
+}
+
+/* The transposes at the root of t composed: c[q] is the dimension of the operand under
+ * them that the result's dimension q is (transpose(E, p): dimension q is E's p[q]); the
+ * operand's entry in *base, the rank in *k. False when a permutation is malformed. */
+static bool transposes(const AxEgTerm *t, int64_t *c, int *k, size_t *base) {
+  size_t i = t->n - 1;
+  *k = -1;
+  while (t->nodes[i].op == AX_OP_TRANSPOSE) {
+    const AxEgNode *n = &t->nodes[i];
+    if (n->nattrs < 4 || n->nkids != 1 || n->attrs[3] < 1 || n->attrs[3] > AX_MAXRANK ||
+        n->nattrs != 4 + (uint32_t)n->attrs[3] || (*k >= 0 && n->attrs[3] != *k))
+      return false;
+    if (*k < 0) {
+      *k = (int)n->attrs[3];
+      for (int q = 0; q < *k; q++) c[q] = q;
+    }
+    for (int q = 0; q < *k; q++) {
+      if (c[q] < 0 || c[q] >= *k) return false;
+      c[q] = n->attrs[4 + c[q]];
+    }
+    i = n->kids[0];
+  }
+  *base = i;
+  return true;
+}
+
+bool ax_eq_transpose_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  (void)ctx;
+  int64_t cb[AX_MAXRANK], ca[AX_MAXRANK];
+  int kb, ka;
+  size_t ib, ia;
+  if (!transposes(before, cb, &kb, &ib) || !transposes(after, ca, &ka, &ia)) return false;
+  if (!term_eq(before, ib, after, ia)) return false;
+  /* no transpose on one side: the composition of the other must be the identity */
+  int k = kb > 0 ? kb : ka;
+  if (k < 0) return true;
+  for (int q = 0; q < k; q++) {
+    int64_t x = kb > 0 ? cb[q] : q, y = ka > 0 ? ca[q] : q;
+    if (x != y) return false;
+  }
+  return true;
+}
+
+bool ax_eq_step_check(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  return ax_eq_fold_step(ctx, before, after) || ax_eq_transpose_step(ctx, before, after);
+}
+
 static void make(void *ctx, AxEgraph *g, const AxEgNode *n, void *out) {
   AxEqLang *L = ctx;
   AxEqData *v = out;

@@ -57,6 +57,12 @@ bool ax_eq_fold(uint32_t op, const AxRat *k, uint32_t nk, AxRat *out);
 /* A replay's check of a folding step (AxEgCallerCheck, egraph/explain.h): `before` is
  * literals under folding operators and `after` the literal of its exact value. */
 bool ax_eq_fold_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* A replay's check of a step between chains of transposes (rules.c's relabel rules, whose
+ * right sides an applier computes): the same operand under both, and the permutations
+ * composed equal (an empty chain composes to the identity). */
+bool ax_eq_transpose_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* Either of the two: the check `axle optimize --explain` replays with. */
+bool ax_eq_step_check(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
 
 /* Adds every output of L->prog to g (made with ax_eq_analysis(L)); *root receives the class
  * of the tuple of outputs. False when an operator cannot be represented (a graph-defined

@@ -505,6 +505,174 @@ static void vars(const AxEgPat *p, bool *used) {
   for (uint32_t i = 0; i < p->nkids; i++) vars(p->kids[i], used);
 }
 
+/* ---- relabel chains: the program's transposes ------------------------------------------
+ * A rule whose two sides are chains of relabels over one tensor A of one aggregated axis
+ * (relabel(relabel(A, {x1: x2}), {x2: x3}) => relabel(A, {x1: x3}); relabel(A, {x: x}) => A)
+ * is a rewrite of chains of transposes. The binding: A's axis takes A's dimensions in order
+ * (layout λ_A = identity: named axes have no order, so any assignment is an instance); a
+ * program transpose(E, p), whose dimension q is E's dimension p[q], is relabel(E, {a: b})
+ * with b's layout λ_b(j) = p⁻¹(λ_a(j)) — the same values, b's j-th index at that position.
+ * One named axis has one layout in an instance: where the matched side meets an axis twice
+ * (A's own, or two relabels to one name) the layouts must agree, or the match is refused.
+ * The other side's transposes then have determined permutations, p[λ_b(j)] = λ_a(j), and an
+ * applier builds them; a direction whose other side would need a layout the match does not
+ * determine (an axis met nowhere on the matched side) is not generated. A pattern's e-node
+ * has a fixed number of integers and a permutation has the rank's, so there is one rewrite
+ * per rank 1..AX_MAXRANK. */
+
+typedef struct Chain {
+  AxEqRules *rs;
+  int n[2];                       /* relabels per side, lhs and rhs */
+  int axis[2][AX_MAX_AXES];       /* per side, bottom up: the axis each relabel's result has */
+  int a0;                         /* A's axis */
+  bool rev;                       /* this rewrite matches the rule's rhs */
+  int k;                          /* rank */
+} Chain;
+
+/* The relabel chain e, bottom up, into axis[] and *n; the tensor symbol in *sym. */
+static bool chain_of(const AxRuleSyms *s, const AxExpr *e, int *axis, int *n, int *sym) {
+  *n = 0;
+  for (;;) {
+    if (e->kind == AX_E_NAME && e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_LET) {
+      e = s->syms[e->ty.sym].def;
+      continue;
+    }
+    if (__builtin_popcountll(e->ty.axes) != 1) return false;
+    if (e->kind == AX_E_NAME) {
+      if (e->ty.sym < 0 || s->syms[e->ty.sym].kind != AX_SYM_TENSOR) return false;
+      *sym = e->ty.sym;
+      break;
+    }
+    if (e->ty.kind != AX_K_TENSOR || e->ty.op != AX_OP_RELABEL || e->ty.nopnds != 1 || *n == AX_MAX_AXES)
+      return false;
+    axis[(*n)++] = __builtin_ctzll(e->ty.axes);
+    e = e->ty.opnds[0];
+  }
+  /* collected top down: reverse into bottom up */
+  for (int i = 0; i < *n / 2; i++) {
+    int t = axis[i];
+    axis[i] = axis[*n - 1 - i], axis[*n - 1 - i] = t;
+  }
+  return true;
+}
+
+/* The layouts of the matched side's axes from its permutations (attribute variable 1 + level
+ * * k + j); false when an axis would get two layouts. lay[a] set where known[a]. */
+static bool chain_layouts(const Chain *c, const AxEgSubst *sub, int (*lay)[AX_MAXRANK], bool *known) {
+  int m = c->rev ? 1 : 0, k = c->k;
+  memset(known, 0, AX_MAX_AXES * sizeof *known);
+  for (int j = 0; j < k; j++) lay[c->a0][j] = j;
+  known[c->a0] = true;
+  int in = c->a0;
+  for (int l = 0; l < c->n[m]; l++) {
+    int inv[AX_MAXRANK], out[AX_MAXRANK];
+    bool seen[AX_MAXRANK] = {0};
+    for (int q = 0; q < k; q++) {
+      uint32_t v = 1 + (uint32_t)(l * k + q);
+      int64_t pq = sub->has_val[v] ? sub->val[v] : -1;
+      if (pq < 0 || pq >= k || seen[pq]) return false;
+      seen[pq] = true;
+      inv[pq] = q;
+    }
+    for (int j = 0; j < k; j++) out[j] = inv[lay[in][j]];
+    int b = c->axis[m][l];
+    if (known[b] && memcmp(lay[b], out, (size_t)k * sizeof *out) != 0) return false;
+    memcpy(lay[b], out, (size_t)k * sizeof *out);
+    known[b] = true;
+    in = b;
+  }
+  return true;
+}
+
+static bool chain_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  (void)g, (void)root;
+  Chain *c = ctx;
+  int lay[AX_MAX_AXES][AX_MAXRANK];
+  bool known[AX_MAX_AXES];
+  if (chain_layouts(c, sub, lay, known)) return true;
+  c->rs->refused_rank++;
+  return false;
+}
+
+static AxEgId chain_apply(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  (void)root;
+  Chain *c = ctx;
+  int lay[AX_MAX_AXES][AX_MAXRANK];
+  bool known[AX_MAX_AXES];
+  if (!chain_layouts(c, sub, lay, known)) return AX_EG_NONE;
+  int o = c->rev ? 0 : 1, k = c->k, in = c->a0;
+  AxEgId cur = sub->cls[0];
+  for (int l = 0; l < c->n[o] && cur != AX_EG_NONE; l++) {
+    int b = c->axis[o][l];
+    AX_ASSERT(known[b]);          /* translation generated only determined directions */
+    int64_t attrs[4 + AX_MAXRANK] = {-1, 0, 0, k};
+    for (int j = 0; j < k; j++) attrs[4 + lay[b][j]] = lay[in][j];
+    AxEgNode n = {AX_OP_TRANSPOSE, 4 + (uint32_t)k, 1, attrs, &cur};
+    cur = ax_eg_add_exact(g, &n);
+    in = b;
+  }
+  return cur;
+}
+
+/* The pattern of side m's chain at rank k: transposes whose permutations are attribute
+ * variables, over class variable 0. */
+static AxEgPat *chain_pat(AxArena *a, const Chain *c, int m) {
+  AxEgPat *p = ax_eg_pat_var(a, 0);
+  for (int l = 0; l < c->n[m]; l++) {
+    AxEgPatAttr at[4 + AX_MAXRANK] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = c->k}};
+    for (int j = 0; j < c->k; j++) at[4 + j] = (AxEgPatAttr){.var = true, .v = 1 + (uint32_t)(l * c->k + j)};
+    p = ax_eg_pat_node(a, AX_OP_TRANSPOSE, 4 + (uint32_t)c->k, at, 1, &p);
+  }
+  return p;
+}
+
+/* Translates a rule of relabel chains (above): the number of rewrites added; 0 with *why
+ * when it is one but cannot be translated; -1 when it is not one. */
+static int relabel_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  Chain proto = {.rs = rs};
+  int sym[2];
+  if (!chain_of(s, s->lhs, proto.axis[0], &proto.n[0], &sym[0]) ||
+      !chain_of(s, s->rhs, proto.axis[1], &proto.n[1], &sym[1]) || proto.n[0] + proto.n[1] == 0)
+    return -1;
+  if (sym[0] != sym[1]) {
+    *why = "relabel chains over different tensors";
+    return 0;
+  }
+  if (s->nrequires) {
+    *why = "a relabel rule with requires (not translated yet)";
+    return 0;
+  }
+  proto.a0 = __builtin_ctzll(s->syms[sym[0]].axes);
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    int m = dir, o = 1 - dir;
+    if (proto.n[m] == 0) continue;          /* a bare variable matches everything: not a rewrite */
+    bool known[AX_MAX_AXES] = {0}, ok = true;
+    known[proto.a0] = true;
+    for (int l = 0; l < proto.n[m]; l++) known[proto.axis[m][l]] = true;
+    for (int l = 0; l < proto.n[o]; l++) ok &= known[proto.axis[o][l]];
+    if (!ok) continue;
+    for (int k = 1; k <= AX_MAXRANK; k++) {
+      Chain *c = ax_arena_alloc(rs->a, sizeof *c);
+      *c = proto;
+      c->rev = dir == 1;
+      c->k = k;
+      AxEgRewrite rw = {
+          .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+          .lhs = chain_pat(rs->a, c, m),
+          .cond = chain_cond,
+          .apply = chain_apply,
+          .ctx = c,
+      };
+      push(rs, &rw, where, rule, dir == 1);
+      added++;
+    }
+  }
+  if (!added) *why = "a relabel chain whose other side needs a layout the match does not determine";
+  return added;
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -517,6 +685,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
     *why = "a rule that does not hold for real tensors";
     return 0;
   }
+  int chained = relabel_rule(rs, rule, where, why);
+  if (chained >= 0) return chained;
   Rule *r = ax_arena_alloc(rs->a, sizeof *r);
   r->rs = rs;
   r->b = rule;

@@ -299,6 +299,47 @@ rule assoc_const for T in real {
   (A * c) * d => A * (c * d)
 }
 AXL
+cat > "$tmp/fam/relabel.axl" <<'AXL'
+# two renamings are one
+rule relabel_compose for T in any {
+  rclass c
+  axes x1, x2, x3 : c
+  map s over c
+  tensor A : T[x1: s]
+
+  relabel(relabel(A, {x1: x2}), {x2: x3}) => relabel(A, {x1: x3})
+}
+
+# renaming an axis to itself
+rule relabel_identity for T in any {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+
+  relabel(A, {x: x}) => A
+}
+AXL
+# transposes that cancel: the permutations compose to the identity, then the identity goes
+cat > "$tmp/tr.axl" <<'AXL'
+program t {
+  input A : f32[4, 8, 2]
+  let T1 = transpose(A, [2, 0, 1])
+  let T2 = transpose(T1, [1, 2, 0])
+  output O = T2 * 2
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/tr.axl" --output "$tmp/tr_out.axl" --explain --format json >"$tmp/jt" 2>/dev/null
+check "transposes that cancel: exit 0, written without a transpose" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(A, 2)" "$1" && ! grep -q transpose "$1"' $? "$tmp/tr_out.axl"
+check "transposes that cancel: explain composes, then drops the identity, replayed, equivalent" \
+  jqt '[.explanation[].rule] == ["relabel_compose", "relabel_identity"]
+       and .explanation[0].after == "transpose(A, [0, 1, 2])" and .explanation[1].after == "A"
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jt"
+# transposes that do not cancel: one transpose, the composition
+sed 's/\[2, 0, 1\]/[1, 0, 2]/; s/\[1, 2, 0\]/[0, 2, 1]/' "$tmp/tr.axl" >"$tmp/tr2.axl"
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/tr2.axl" --output "$tmp/tr2_out.axl" >"$tmp/ot2" 2>&1
+check "transposes composed: exit 0, one transpose by the composed permutation, equivalent" \
+  bash -c '[ $0 -eq 0 ] && [ "$(grep -c transpose "$1")" -eq 1 ] && grep -q "transpose(A, \[1, 2, 0\])" "$1"' $? "$tmp/tr2_out.axl"
 # products of literals: associativity builds 2 * 3, constant folding makes it 6
 cat > "$tmp/fold.axl" <<'AXL'
 program f {

@@ -673,6 +673,258 @@ static int relabel_rule(AxEqRules *rs, const AxBlock *rule, const char *where, c
   return added;
 }
 
+/* ---- matrix rules: dot as the program's matmul ---------------------------------------
+ * A rule whose tensors are matrices (two aggregated axes each, or scalars) and whose sides
+ * use dot with one contracted axis and no batch axis, element-wise operators, variables and
+ * literals — `dot(A, dot(B, C, contract={y: j}), contract={x: i}) => dot(dot(A, B, ...), C,
+ * ...)` — is a rewrite of the program's rank-2 matmul. The binding: every rank class at rank
+ * 1 (each aggregated axis is one dimension), and each tensor laid out as the program's
+ * matmul needs it: matmul(X, Y) contracts X's last dimension with Y's first and lays its
+ * result out [X's other, Y's other], so dot(X, Y, contract={a: i}) *is* matmul(X, Y) when X
+ * is laid out [p, a] and Y [a, q], the result then [p, q]; element-wise operators keep
+ * their operands' layout. These layouts are solved at translation, from the root down (both
+ * sides have the matched class's layout); a tensor that would need two layouts (a
+ * transposed operand) is refused. At a match the condition checks that every bound tensor
+ * has rank 2, every scalar rank 0, and that each size map and each axis gets one size. */
+
+typedef struct Mat {
+  AxEqRules *rs;
+  const AxRuleSyms *s;
+  uint32_t nvars;
+  int var_sym[AX_MAX_AXES * 4];       /* class variable -> tensor symbol */
+  int sym_var[256];                   /* tensor symbol -> class variable, -1 */
+  int lay[256][2];                    /* per tensor symbol: its axes in dimension order */
+  bool laid[256];
+} Mat;
+
+static bool mat_axes2(uint64_t m, int *a, int *b) {
+  if (__builtin_popcountll(m) != 2) return false;
+  *a = __builtin_ctzll(m);
+  *b = 63 - __builtin_clzll(m);
+  return true;
+}
+
+static const AxExpr *mat_unlet(const AxRuleSyms *s, const AxExpr *e) {
+  while (e->kind == AX_E_NAME && e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_LET) e = s->syms[e->ty.sym].def;
+  return e;
+}
+
+/* Whether e has a dot (the translator's trigger). */
+static bool has_dot(const AxRuleSyms *s, const AxExpr *e) {
+  e = mat_unlet(s, e);
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op < 0) return false;
+  if (e->ty.op == AX_OP_DOT) return true;
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (has_dot(s, e->ty.opnds[i])) return true;
+  return false;
+}
+
+/* The pattern of e laid out as want (two axes; want[0] < 0: a scalar); NULL with *why. */
+static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **why) {
+  AxArena *a = m->rs->a;
+  const AxRuleSyms *s = m->s;
+  e = mat_unlet(s, e);
+  AxRat v;
+  if (is_literal(e) || (e->kind == AX_E_UNARY && e->u.unary.op == AX_UN_NEG && is_literal(e->u.unary.arg))) {
+    bool neg = !is_literal(e);
+    if (!ax_rat_parse((neg ? e->u.unary.arg : e)->u.text, &v)) {
+      *why = "a literal that is no exact rational";
+      return NULL;
+    }
+    if (neg) v.num = -v.num;
+    return lit(a, v);
+  }
+  if (e->kind == AX_E_NAME) {
+    int k = e->ty.sym;
+    if (k < 0 || k >= 256 || s->syms[k].kind != AX_SYM_TENSOR) {
+      *why = "a name that is no tensor";
+      return NULL;
+    }
+    const AxSym *y = &s->syms[k];
+    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL) {
+      *why = "a tensor that is not real (programs are f16, bf16, f32)";
+      return NULL;
+    }
+    if (y->axes != 0) {
+      if (want[0] < 0) {
+        *why = "a matrix where the rule needs a scalar";
+        return NULL;
+      }
+      if (m->laid[k] && (m->lay[k][0] != want[0] || m->lay[k][1] != want[1])) {
+        *why = "a tensor used in two layouts (a transposed operand of a dot: not translated yet)";
+        return NULL;
+      }
+      m->lay[k][0] = want[0], m->lay[k][1] = want[1], m->laid[k] = true;
+    }
+    if (m->sym_var[k] < 0) {
+      if (m->nvars == sizeof m->var_sym / sizeof m->var_sym[0]) {
+        *why = "too many tensors";
+        return NULL;
+      }
+      m->sym_var[k] = (int)m->nvars;
+      m->var_sym[m->nvars++] = k;
+    }
+    return ax_eg_pat_var(a, (uint32_t)m->sym_var[k]);
+  }
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op < 0) {
+    *why = "an expression that is no tensor operator";
+    return NULL;
+  }
+  AxOp op = (AxOp)e->ty.op;
+  if (op == AX_OP_DOT) {
+    int x0, x1, y0, y1;
+    const AxExpr *X = e->ty.opnds[0], *Y = e->ty.opnds[1];
+    uint64_t xa = mat_unlet(s, X)->ty.axes, ya = mat_unlet(s, Y)->ty.axes, common = xa & ya;
+    uint64_t con = common & ~e->ty.axes, bat = common & e->ty.axes;
+    if (e->ty.nopnds != 2 || !mat_axes2(xa, &x0, &x1) || !mat_axes2(ya, &y0, &y1) ||
+        __builtin_popcountll(con) != 1 || bat) {
+      *why = "a dot that is not a product of matrices (one contracted axis, no batch axis)";
+      return NULL;
+    }
+    int c = __builtin_ctzll(con);
+    int p = x0 == c ? x1 : x0, q = y0 == c ? y1 : y0;
+    if (want[0] != p || want[1] != q) {
+      *why = "a dot whose result the rule lays out transposed (not translated yet)";
+      return NULL;
+    }
+    int wx[2] = {p, c}, wy[2] = {c, q};
+    AxEgPat *kids[2];
+    if (!(kids[0] = mat_pat(m, X, wx, why)) || !(kids[1] = mat_pat(m, Y, wy, why))) return NULL;
+    AxEgPatAttr attrs[4] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}};
+    return ax_eg_pat_node(a, AX_OP_DOT, 4, attrs, 2, kids);
+  }
+  if (!ew(op) || cmp(op) || e->ty.nopnds > 2) {
+    *why = "an operator beside dot that is not element-wise (not translated yet)";
+    return NULL;
+  }
+  AxEgPat *kids[2];
+  for (int i = 0; i < e->ty.nopnds; i++) {
+    static const int scalar[2] = {-1, -1};
+    const AxExpr *o = mat_unlet(s, e->ty.opnds[i]);
+    if (!(kids[i] = mat_pat(m, o, o->ty.axes ? want : scalar, why))) return NULL;
+  }
+  return ax_eg_pat_node(a, op, 0, NULL, (uint32_t)e->ty.nopnds, kids);
+}
+
+static bool mat_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  (void)root;
+  Mat *m = ctx;
+  const AxRuleSyms *s = m->s;
+  int64_t axis_size[AX_MAX_AXES];
+  int64_t *map_size = ax_xcalloc(s->nsyms + 1, sizeof *map_size);
+  for (int i = 0; i < AX_MAX_AXES; i++) axis_size[i] = -1;
+  bool ok = true;
+  for (uint32_t v = 0; v < m->nvars && ok; v++) {
+    if (sub->cls[v] == AX_EG_NONE) continue;
+    int k = m->var_sym[v];
+    const AxSym *y = &s->syms[k];
+    const AxEqData *d = ax_eg_data(g, sub->cls[v]);
+    if (!d->ok || d->shape.rank != (y->axes ? 2 : 0)) {
+      ok = false;
+      break;
+    }
+    for (int i = 0; i < y->ndims && ok; i++) {
+      int ax = y->dim_axis[i];
+      int64_t size = d->shape.dim[m->lay[k][0] == ax ? 0 : 1];
+      if (axis_size[ax] >= 0 && axis_size[ax] != size) ok = false;
+      axis_size[ax] = size;
+      int ms = y->dim_size[i]->ty.sym;
+      if (map_size[ms] && map_size[ms] != size) ok = false;
+      map_size[ms] = size;
+    }
+  }
+  free(map_size);
+  if (!ok) m->rs->refused_shape++;
+  return ok;
+}
+
+/* Translates a matrix rule (above): rewrites added, 0 with *why, -1 when it is not one. */
+static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  if (!has_dot(s, s->lhs) && !has_dot(s, s->rhs)) return -1;
+  if (s->nsyms >= 256) {
+    *why = "a rule with too many symbols";
+    return 0;
+  }
+  if (s->nrequires) {
+    *why = "a dot rule with requires (not translated yet)";
+    return 0;
+  }
+  /* every tensor a matrix or a scalar, every size a bare map (one per dimension) */
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *y = &s->syms[i];
+    if (y->kind != AX_SYM_TENSOR || !y->used) continue;
+    if (y->axes && __builtin_popcountll(y->axes) != 2) {
+      *why = "a dot rule with a tensor that is no matrix (a batch or several kept axes)";
+      return 0;
+    }
+    for (int d = 0; d < y->ndims; d++) {
+      const AxExpr *E = y->dim_size[d];
+      if (E->kind != AX_E_NAME || E->ty.sym < 0 || s->syms[E->ty.sym].kind != AX_SYM_MAP || s->syms[E->ty.sym].def) {
+        *why = "a dot rule with a size that is an expression";
+        return 0;
+      }
+    }
+  }
+  Mat *m = ax_arena_alloc(rs->a, sizeof *m);
+  memset(m, 0, sizeof *m);
+  m->rs = rs;
+  m->s = s;
+  for (int i = 0; i < 256; i++) m->sym_var[i] = -1;
+  /* the root's layout: the first side whose top is a dot or reaches one through
+   * element-wise operators gives it */
+  int want[2] = {-1, -1};
+  for (int side = 0; side < 2 && want[0] < 0; side++) {
+    const AxExpr *e = mat_unlet(s, side ? s->rhs : s->lhs);
+    while (e->ty.kind == AX_K_TENSOR && e->ty.op >= 0 && e->ty.op != AX_OP_DOT && e->ty.nopnds > 0) {
+      const AxExpr *next = NULL;
+      for (int i = 0; i < e->ty.nopnds && !next; i++)
+        if (has_dot(s, e->ty.opnds[i])) next = mat_unlet(s, e->ty.opnds[i]);
+      if (!next) break;
+      e = next;
+    }
+    if (e->ty.kind == AX_K_TENSOR && e->ty.op == AX_OP_DOT) {
+      int x0, x1, y0, y1;
+      uint64_t xa = mat_unlet(s, e->ty.opnds[0])->ty.axes, ya = mat_unlet(s, e->ty.opnds[1])->ty.axes;
+      uint64_t con = xa & ya & ~e->ty.axes;
+      if (!mat_axes2(xa, &x0, &x1) || !mat_axes2(ya, &y0, &y1) || __builtin_popcountll(con) != 1) break;
+      int c = __builtin_ctzll(con);
+      want[0] = x0 == c ? x1 : x0, want[1] = y0 == c ? y1 : y0;
+    }
+  }
+  if (want[0] < 0) {
+    *why = "a dot that is not a product of matrices (one contracted axis, no batch axis)";
+    return 0;
+  }
+  AxEgPat *lhs = mat_pat(m, s->lhs, want, why), *rhs = lhs ? mat_pat(m, s->rhs, want, why) : NULL;
+  if (!lhs || !rhs) return 0;
+  bool in_l[AX_MAX_AXES * 4] = {0}, in_r[AX_MAX_AXES * 4] = {0};
+  vars(lhs, in_l);
+  vars(rhs, in_r);
+  bool fwd = !lhs->var, bwd = !rhs->var;
+  for (uint32_t v = 0; v < m->nvars; v++) {
+    if (in_r[v] && !in_l[v]) fwd = false;
+    if (in_l[v] && !in_r[v]) bwd = false;
+  }
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(dir == 0 ? fwd : bwd)) continue;
+    AxEgRewrite rw = {
+        .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+        .lhs = dir == 0 ? lhs : rhs,
+        .rhs = dir == 0 ? rhs : lhs,
+        .cond = mat_cond,
+        .ctx = m,
+    };
+    char msg[128];
+    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
+    push(rs, &rw, where, rule, dir == 1);
+    added++;
+  }
+  if (!added) *why = "neither side binds every variable of the other";
+  return added;
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -687,6 +939,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   }
   int chained = relabel_rule(rs, rule, where, why);
   if (chained >= 0) return chained;
+  int matrix = matrix_rule(rs, rule, where, why);
+  if (matrix >= 0) return matrix;
   Rule *r = ax_arena_alloc(rs->a, sizeof *r);
   r->rs = rs;
   r->b = rule;

@@ -340,6 +340,40 @@ sed 's/\[2, 0, 1\]/[1, 0, 2]/; s/\[1, 2, 0\]/[0, 2, 1]/' "$tmp/tr.axl" >"$tmp/tr
 "$AXLE" optimize --rules "$tmp/fam" "$tmp/tr2.axl" --output "$tmp/tr2_out.axl" >"$tmp/ot2" 2>&1
 check "transposes composed: exit 0, one transpose by the composed permutation, equivalent" \
   bash -c '[ $0 -eq 0 ] && [ "$(grep -c transpose "$1")" -eq 1 ] && grep -q "transpose(A, \[1, 2, 0\])" "$1"' $? "$tmp/tr2_out.axl"
+cat > "$tmp/fam/dot.axl" <<'AXL'
+# A(BC) = (AB)C
+rule dot_assoc for T in num {
+  rclass w, x, y, z
+  map sw over w
+  map sx over x
+  map sy over y
+  map sz over z
+  index i, i' over x
+  index j, j' over y
+  tensor A : T[w: sw, x: sx]
+  tensor B : T[x: sx, y: sy]
+  tensor C : T[y: sy, z: sz]
+
+  dot(A, dot(B, C, contract={y: j}), contract={x: i}) =>
+    dot(dot(A, B, contract={x: i'}), C, contract={y: j'})
+}
+AXL
+# dot as matmul: (A·B)·C with a wide A·B becomes A·(B·C), modelled faster
+cat > "$tmp/mm.axl" <<'AXL'
+program d {
+  input A : f32[512, 8]
+  input B : f32[8, 512]
+  input C : f32[512, 8]
+  let AB = matmul(A, B)
+  output O = matmul(AB, C)
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/mm.axl" --output "$tmp/mm_out.axl" --explain --format json >"$tmp/jm" 2>/dev/null
+check "matrix product reassociated: exit 0, A·(B·C) written" \
+  bash -c '[ $0 -eq 0 ] && grep -q "matmul(B, C)" "$1" && grep -q "output O = matmul(A, " "$1"' $? "$tmp/mm_out.axl"
+check "matrix product: explain names dot_assoc reversed, replayed, equivalent, cost falls" \
+  jqt '[.explanation[] | .rule + " " + .direction] == ["dot_assoc rhs => lhs"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jm"
 # products of literals: associativity builds 2 * 3, constant folding makes it 6
 cat > "$tmp/fold.axl" <<'AXL'
 program f {

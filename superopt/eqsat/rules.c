@@ -683,8 +683,10 @@ static int relabel_rule(AxEqRules *rs, const AxBlock *rule, const char *where, c
  * result out [X's other, Y's other], so dot(X, Y, contract={a: i}) *is* matmul(X, Y) when X
  * is laid out [p, a] and Y [a, q], the result then [p, q]; element-wise operators keep
  * their operands' layout. These layouts are solved at translation, from the root down (both
- * sides have the matched class's layout); a tensor that would need two layouts (a
- * transposed operand) is refused. At a match the condition checks that every bound tensor
+ * sides have the matched class's layout). A tensor's first use fixes its layout (the
+ * dimension order of the class it binds); a use that needs the other order, or a dot whose
+ * result the rule needs as [q, p], is the program's transpose(·, [1, 0]) of it — the same
+ * named tensor laid out the other way. At a match the condition checks that every bound tensor
  * has rank 2, every scalar rank 0, and that each size map and each axis gets one size. */
 
 typedef struct Mat {
@@ -719,6 +721,12 @@ static bool has_dot(const AxRuleSyms *s, const AxExpr *e) {
   return false;
 }
 
+/* transpose(x, [1, 0]): a matrix in its other layout. */
+static AxEgPat *transpose2(AxArena *a, AxEgPat *x) {
+  AxEgPatAttr at[6] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 2}, {.value = 1}, {.value = 0}};
+  return ax_eg_pat_node(a, AX_OP_TRANSPOSE, 6, at, 1, &x);
+}
+
 /* The pattern of e laid out as want (two axes; want[0] < 0: a scalar); NULL with *why. */
 static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **why) {
   AxArena *a = m->rs->a;
@@ -750,11 +758,18 @@ static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **w
         *why = "a matrix where the rule needs a scalar";
         return NULL;
       }
-      if (m->laid[k] && (m->lay[k][0] != want[0] || m->lay[k][1] != want[1])) {
-        *why = "a tensor used in two layouts (a transposed operand of a dot: not translated yet)";
+      if (!m->laid[k]) m->lay[k][0] = want[0], m->lay[k][1] = want[1], m->laid[k] = true;
+      bool swapped = m->lay[k][0] == want[1] && m->lay[k][1] == want[0];
+      if (!swapped && (m->lay[k][0] != want[0] || m->lay[k][1] != want[1])) {
+        *why = "a tensor laid out in a way no transpose gives";
         return NULL;
       }
-      m->lay[k][0] = want[0], m->lay[k][1] = want[1], m->laid[k] = true;
+      if (swapped) {
+        /* the same tensor in its other layout: the program's transpose(X, [1, 0]) */
+        int unswapped[2] = {want[1], want[0]};
+        AxEgPat *x = mat_pat(m, e, unswapped, why);
+        return x ? transpose2(a, x) : NULL;
+      }
     }
     if (m->sym_var[k] < 0) {
       if (m->nvars == sizeof m->var_sym / sizeof m->var_sym[0]) {
@@ -783,15 +798,18 @@ static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **w
     }
     int c = __builtin_ctzll(con);
     int p = x0 == c ? x1 : x0, q = y0 == c ? y1 : y0;
-    if (want[0] != p || want[1] != q) {
-      *why = "a dot whose result the rule lays out transposed (not translated yet)";
+    bool swapped = want[0] == q && want[1] == p;
+    if (!swapped && (want[0] != p || want[1] != q)) {
+      *why = "a dot laid out in a way no transpose gives";
       return NULL;
     }
     int wx[2] = {p, c}, wy[2] = {c, q};
     AxEgPat *kids[2];
     if (!(kids[0] = mat_pat(m, X, wx, why)) || !(kids[1] = mat_pat(m, Y, wy, why))) return NULL;
     AxEgPatAttr attrs[4] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}};
-    return ax_eg_pat_node(a, AX_OP_DOT, 4, attrs, 2, kids);
+    AxEgPat *mm = ax_eg_pat_node(a, AX_OP_DOT, 4, attrs, 2, kids);
+    /* the rule's result laid out [q, p]: the program's product transposed */
+    return swapped ? transpose2(a, mm) : mm;
   }
   if (!ew(op) || cmp(op) || e->ty.nopnds > 2) {
     *why = "an operator beside dot that is not element-wise (not translated yet)";

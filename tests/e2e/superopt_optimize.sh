@@ -358,6 +358,35 @@ rule dot_assoc for T in num {
     dot(dot(A, B, contract={x: i'}), C, contract={y: j'})
 }
 AXL
+cat > "$tmp/fam/dotc.axl" <<'AXL'
+# with named axes the product commutes: AB = (B^T A^T)^T for matrices
+rule dot_commute for T in num {
+  rclass c, m, n
+  map sc over c
+  map sm over m
+  map sn over n
+  index i, j over c
+  tensor A : T[m: sm, c: sc]
+  tensor B : T[c: sc, n: sn]
+
+  dot(A, B, contract={c: i}) => dot(B, A, contract={c: j})
+}
+AXL
+# dot with transposed operands: (B^T A^T)^T becomes A·B
+cat > "$tmp/dt.axl" <<'AXL'
+program d {
+  input A : f32[16, 8]
+  input B : f32[8, 32]
+  let P = matmul(transpose(B, [1, 0]), transpose(A, [1, 0]))
+  output O = transpose(P, [1, 0])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/dt.axl" --output "$tmp/dt_out.axl" --explain --format json >"$tmp/jd" 2>/dev/null
+check "dot with transposed operands: exit 0, A·B written without a transpose" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = matmul(A, B)" "$1" && ! grep -q transpose "$1"' $? "$tmp/dt_out.axl"
+check "dot with transposed operands: explain names dot_commute, replayed, equivalent" \
+  jqt '([.explanation[].rule] | index("dot_commute") != null) and .explanation_replayed == true
+       and .equivalence == "equivalent"' "$tmp/jd"
 # dot as matmul: (A·B)·C with a wide A·B becomes A·(B·C), modelled faster
 cat > "$tmp/mm.axl" <<'AXL'
 program d {

@@ -5,7 +5,11 @@
 # the directory stops the run (exit 3, named) unless --skip-unproved drops it with a
 # warning; an `expect invalid` rule is skipped; a rule whose precondition fails at the
 # program's values is not applied where applying it would change the result; saturation
-# limits stop associativity + commutativity with a message; bad input is exit 3.
+# limits stop associativity + commutativity with a message; bad input is exit 3. Rule
+# families fire on programs written to need them, each named by --explain, replayed and
+# checked equivalent: products of literals folded, select of equal branches (not written:
+# a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
+# operands, a product of matrices reassociated.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash

@@ -211,12 +211,31 @@ static Tree *tree_inst(AxArena *ar, const AxEgPat *p, const Bind *b) {
   return r;
 }
 
+/* How a caller's union (a step with rule NULL) or an applier's step is replayed: the graph its exact terms are
+ * read from, and the caller's check of the pair. */
+typedef struct CallerCheck {
+  const AxEgraph *g;
+  AxEgCallerCheck check;
+  void *ctx;
+} CallerCheck;
+
+/* The caller's step at t: t must be the exact term of `before`, the caller must accept the
+ * pair, and the result is the exact term of `after`. */
+static Tree *caller_step(AxArena *ar, const Tree *t, const AxEgStep *st, const CallerCheck *cc) {
+  if (!cc || !cc->check) return NULL;
+  AxEgTerm b, a;
+  ax_eg_exact_term(cc->g, st->before, ar, &b);
+  ax_eg_exact_term(cc->g, st->after, ar, &a);
+  if (!tree_eq(t, tree_of(ar, &b, b.n - 1)) || !cc->check(cc->ctx, &b, &a)) return NULL;
+  return tree_of(ar, &a, a.n - 1);
+}
+
 /* t with step st applied at its path; NULL when the rule does not match there. */
-static Tree *apply_at(AxArena *ar, const Tree *t, const AxEgStep *st, uint32_t at) {
+static Tree *apply_at(AxArena *ar, const Tree *t, const AxEgStep *st, uint32_t at, const CallerCheck *cc) {
   if (at < st->depth) {
     uint32_t k = st->path[at];
     if (k >= t->n->nkids) return NULL;
-    Tree *kid = apply_at(ar, t->kids[k], st, at + 1);
+    Tree *kid = apply_at(ar, t->kids[k], st, at + 1, cc);
     if (!kid) return NULL;
     Tree *r = ax_arena_alloc(ar, sizeof *r);
     r->n = t->n;
@@ -226,7 +245,9 @@ static Tree *apply_at(AxArena *ar, const Tree *t, const AxEgStep *st, uint32_t a
     return r;
   }
   const AxEgRewrite *rw = st->rule;
-  if (!rw || !rw->rhs) return NULL;       /* a caller's union or an applier: not replayable */
+  /* a caller's union, or an applier's (its right side is computed, not a pattern): the
+   * caller checks the pair */
+  if (!rw || !rw->rhs) return caller_step(ar, t, st, cc);
   const AxEgPat *from = st->forward ? rw->lhs : rw->rhs, *to = st->forward ? rw->rhs : rw->lhs;
   uint32_t nv = ax_eg_rewrite_nvars(rw) + 1;
   Bind b = {ax_arena_alloc(ar, nv * sizeof *b.cls), ax_arena_alloc(ar, nv * sizeof *b.val),
@@ -237,13 +258,23 @@ static Tree *apply_at(AxArena *ar, const Tree *t, const AxEgStep *st, uint32_t a
   return tree_inst(ar, to, &b);
 }
 
-size_t ax_eg_explain_replay(const AxEgTerm *in, const AxEgExplanation *x, const AxEgTerm *out) {
+static size_t replay(const AxEgTerm *in, const AxEgExplanation *x, const AxEgTerm *out, const CallerCheck *cc) {
   AxArena *ar = ax_arena_new();
   Tree *t = tree_of(ar, in, in->n - 1);
   size_t bad = 0;
   for (size_t i = 0; i < x->n && !bad; i++)
-    if (!(t = apply_at(ar, t, &x->steps[i], 0))) bad = i + 1;
+    if (!(t = apply_at(ar, t, &x->steps[i], 0, cc))) bad = i + 1;
   if (!bad && !tree_eq(t, tree_of(ar, out, out->n - 1))) bad = x->n + 1;
   ax_arena_free(ar);
   return bad;
+}
+
+size_t ax_eg_explain_replay(const AxEgTerm *in, const AxEgExplanation *x, const AxEgTerm *out) {
+  return replay(in, x, out, NULL);
+}
+
+size_t ax_eg_explain_replay_with(const AxEgraph *g, const AxEgTerm *in, const AxEgExplanation *x,
+                                 const AxEgTerm *out, AxEgCallerCheck check, void *ctx) {
+  CallerCheck cc = {g, check, ctx};
+  return replay(in, x, out, &cc);
 }

@@ -46,4 +46,15 @@ void ax_eg_exact_term(const AxEgraph *g, AxEgId id, AxArena *ar, AxEgTerm *t);
  * not `out`. in, x and out are borrowed. */
 size_t ax_eg_explain_replay(const AxEgTerm *in, const AxEgExplanation *x, const AxEgTerm *out);
 
+/* A caller's check of one of its own unions met in a replay: `before` and `after` are the
+ * exact terms the union joined (borrowed); true when the caller vouches for the step (e.g.
+ * constant folding: `after` is the exact value of `before`). */
+typedef bool (*AxEgCallerCheck)(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* As ax_eg_explain_replay, but a step with rule NULL (a caller's union) or whose rewrite
+ * has an applier instead of a right side replays too where
+ * the subterm at its path is the exact term of `before` in g and `check` accepts the pair:
+ * it becomes the exact term of `after`. g is borrowed (explaining). */
+size_t ax_eg_explain_replay_with(const AxEgraph *g, const AxEgTerm *in, const AxEgExplanation *x,
+                                 const AxEgTerm *out, AxEgCallerCheck check, void *ctx);
+
 #endif

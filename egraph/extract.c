@@ -2,6 +2,7 @@
 #include "egraph/extract.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct AxEgExtractor {
@@ -168,4 +169,132 @@ double ax_eg_extractor_dag_cost(const AxEgExtractor *x, AxEgId c, AxEgCost *cost
   free(todo);
   free(seen);
   return s;
+}
+
+/* ---- DAG-aware greedy (extraction-gym's greedy-dag) ------------------------------------ */
+
+/* A class's chosen sub-DAG: the classes in it (sorted ids) and each one's e-node cost. */
+typedef struct Dag {
+  size_t n;
+  AxEgId *ids;
+  double *cost;
+  double total;
+} Dag;
+
+/* u = the union of a and b (a class in both keeps a's cost). */
+static void dag_union(const Dag *a, const Dag *b, Dag *u) {
+  size_t i = 0, j = 0;
+  u->n = 0;
+  u->total = 0;
+  while (i < a->n || j < b->n) {
+    bool ta = j == b->n || (i < a->n && a->ids[i] <= b->ids[j]);
+    AxEgId id = ta ? a->ids[i] : b->ids[j];
+    double c = ta ? a->cost[i] : b->cost[j];
+    if (ta && j < b->n && b->ids[j] == id) j++;
+    if (ta) i++;
+    else j++;
+    u->ids[u->n] = id, u->cost[u->n++] = c, u->total += c;
+  }
+}
+
+static bool dag_has(const Dag *d, AxEgId c) {
+  size_t lo = 0, hi = d->n;
+  while (lo < hi) {
+    size_t m = (lo + hi) / 2;
+    if (d->ids[m] < c) lo = m + 1;
+    else hi = m;
+  }
+  return lo < d->n && d->ids[lo] == c;
+}
+
+/* Whether the choices reachable from c are acyclic (iterative three-colour search). */
+static bool acyclic(AxEgraph *g, const AxEgNode *const *best, AxEgId c) {
+  size_t ids = ax_eg_nids(g);
+  unsigned char *col = ax_xcalloc(ids + 1, 1);
+  Frame *st = ax_xmalloc((ids + 1) * sizeof *st);
+  size_t sp = 0;
+  bool ok = true;
+  st[sp++] = (Frame){c, 0};
+  col[c] = 1;
+  while (sp && ok) {
+    Frame *f = &st[sp - 1];
+    const AxEgNode *e = best[f->c];
+    if (!e) {
+      ok = false;
+      break;
+    }
+    if (f->next < e->nkids) {
+      AxEgId k = ax_eg_find(g, e->kids[f->next++]);
+      if (col[k] == 1) ok = false;
+      else if (col[k] == 0) col[k] = 1, st[sp++] = (Frame){k, 0};
+      continue;
+    }
+    col[f->c] = 2;
+    sp--;
+  }
+  free(st);
+  free(col);
+  return ok;
+}
+
+bool ax_eg_extract_dag(AxEgraph *g, AxEgId c, AxEgCost *cost, void *ctx, size_t rounds, AxArena *a,
+                       AxEgTerm *t, double *total) {
+  AX_ASSERT(ax_eg_is_clean(g));
+  *t = (AxEgTerm){0};
+  size_t ids = ax_eg_nids(g), ncls = ax_eg_nclasses(g);
+  Dag *d = ax_xcalloc(ids + 1, sizeof *d);
+  const AxEgNode **best = ax_xcalloc(ids + 1, sizeof *best);
+  Dag u = {0, ax_xmalloc((ncls + 1) * sizeof *u.ids), ax_xmalloc((ncls + 1) * sizeof *u.cost), 0};
+  Dag w = {0, ax_xmalloc((ncls + 1) * sizeof *w.ids), ax_xmalloc((ncls + 1) * sizeof *w.cost), 0};
+  /* Rounds of relaxation: an e-node's cost is its own plus the union of its children's
+   * sub-DAGs (a class shared below counts once), a class keeps its cheapest e-node whose
+   * sub-DAG does not contain the class itself. Costs are read as they are when the e-node
+   * is visited, so a round may see stale children: a heuristic, bounded by `rounds`. */
+  for (size_t round = 0, changed = 1; changed && round < rounds; round++) {
+    changed = 0;
+    for (AxEgId k = 0; k < ids; k++) {
+      if (ax_eg_find(g, k) != k) continue;
+      size_t nn = ax_eg_class_size(g, k);
+      for (size_t i = 0; i < nn; i++) {
+        const AxEgNode *e = ax_eg_class_node(g, k, i);
+        double own = cost(ctx, e);
+        if (!isfinite(own)) continue;
+        bool ok = true;
+        u.n = 0, u.total = 0;
+        for (uint32_t j = 0; j < e->nkids && ok; j++) {
+          const Dag *kd = &d[e->kids[j]];
+          if (!best[e->kids[j]] || dag_has(kd, k)) {
+            ok = false;
+            break;
+          }
+          dag_union(&u, kd, &w);
+          Dag tmp = u;
+          u = w, w = tmp;
+        }
+        if (!ok || dag_has(&u, k)) continue;
+        double tot = u.total + own;
+        if (best[k] && tot >= d[k].total * (1 - 1e-12)) continue;
+        /* d[k] = u + {k: own} */
+        Dag *dk = &d[k];
+        dk->ids = ax_xrealloc(dk->ids, (u.n + 1) * sizeof *dk->ids);
+        dk->cost = ax_xrealloc(dk->cost, (u.n + 1) * sizeof *dk->cost);
+        size_t m = 0, q = 0;
+        for (; q < u.n && u.ids[q] < k; q++) dk->ids[m] = u.ids[q], dk->cost[m++] = u.cost[q];
+        dk->ids[m] = k, dk->cost[m++] = own;
+        for (; q < u.n; q++) dk->ids[m] = u.ids[q], dk->cost[m++] = u.cost[q];
+        dk->n = m;
+        dk->total = tot;
+        best[k] = e;
+        changed = 1;
+      }
+    }
+  }
+  c = ax_eg_find(g, c);
+  bool ok = best[c] && acyclic(g, best, c) && ax_eg_term_of_choice(g, best, c, a, t);
+  if (total) *total = ok ? d[c].total : INFINITY;
+  for (size_t i = 0; i <= ids; i++) free(d[i].ids), free(d[i].cost);
+  free(d);
+  free(best);
+  free(u.ids), free(u.cost), free(w.ids), free(w.cost);
+  return ok;
 }

@@ -46,6 +46,14 @@ bool ax_eg_term_of_choice(AxEgraph *g, const AxEgNode *const *best, AxEgId c, Ax
  * unbounded or it exceeds 1e300 (a double: exact up to 2^53, then approximate). */
 double ax_eg_count_terms(AxEgraph *g, AxEgId c);
 
+/* DAG-aware greedy extraction (extraction-gym's greedy-dag): each class keeps the e-node
+ * whose sub-DAG — the union of its children's, a class shared below counted once — is
+ * cheapest, in at most `rounds` rounds of relaxation. A heuristic for the DAG cost (the ILP
+ * is the exact one), which greedy's tree cost misprices where a subterm is shared. The term
+ * of c into *t (arena a) and its DAG cost in *total (NULL allowed); false when c has no
+ * acyclic choice. g: rebuilt, borrowed. */
+bool ax_eg_extract_dag(AxEgraph *g, AxEgId c, AxEgCost *cost, void *ctx, size_t rounds, AxArena *a,
+                       AxEgTerm *t, double *total);
 /* One-shot: the extractor for g, the term of c, its cost in *total (NULL allowed). */
 bool ax_eg_extract(AxEgraph *g, AxEgId c, AxEgCost *cost, void *ctx, AxArena *a, AxEgTerm *t,
                    double *total);

@@ -1,6 +1,8 @@
 /* lang.c — programs as e-graph terms (lang.h). */
 #include "superopt/eqsat/lang.h"
 
+#include <stdint.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,171 @@ static int64_t gcd(int64_t a, int64_t b) {
   return a ? a : 1;
 }
 
+/* ---- constant folding: exact arithmetic of literals -------------------------------------
+ * A class whose value is known exactly gets the literal e-node (modify below), so a rule
+ * that matches a literal matches it, and products of literals that rules build (c1 * c2
+ * from associativity) fall into the classes of their values instead of growing the graph.
+ * Only what is exact folds: + - * / neg square over 64-bit rationals, an overflow or a
+ * division by zero leaves the e-node alone (its class is then not a literal). */
+
+static bool rat(int64_t n, int64_t d, AxRat *out) {
+  if (d == 0) return false;
+  if (d < 0) {
+    if (n == INT64_MIN || d == INT64_MIN) return false;
+    n = -n, d = -d;
+  }
+  int64_t c = gcd(n, d);
+  *out = (AxRat){n / c, d / c};
+  return true;
+}
+
+bool ax_eq_fold(uint32_t op, const AxRat *k, uint32_t nk, AxRat *out) {
+  int64_t x, y, n, d;
+  bool un = nk == 1, bin = nk == 2;
+  switch (op) {
+  case AX_OP_NEG:
+    return un && k[0].num != INT64_MIN && rat(-k[0].num, k[0].den, out);
+  case AX_OP_SQUARE:
+    return un && !__builtin_mul_overflow(k[0].num, k[0].num, &n) &&
+           !__builtin_mul_overflow(k[0].den, k[0].den, &d) && rat(n, d, out);
+  case AX_OP_ADD: case AX_OP_SUB:
+    if (!bin || __builtin_mul_overflow(k[0].num, k[1].den, &x) ||
+        __builtin_mul_overflow(k[1].num, k[0].den, &y) || __builtin_mul_overflow(k[0].den, k[1].den, &d))
+      return false;
+    if (op == AX_OP_ADD ? __builtin_add_overflow(x, y, &n) : __builtin_sub_overflow(x, y, &n)) return false;
+    return rat(n, d, out);
+  case AX_OP_MUL:
+    return bin && !__builtin_mul_overflow(k[0].num, k[1].num, &n) &&
+           !__builtin_mul_overflow(k[0].den, k[1].den, &d) && rat(n, d, out);
+  case AX_OP_DIV:
+    return bin && k[1].num != 0 && !__builtin_mul_overflow(k[0].num, k[1].den, &n) &&
+           !__builtin_mul_overflow(k[0].den, k[1].num, &d) && rat(n, d, out);
+  default:
+    return false;
+  }
+}
+
+/* The folded value of e-node n whose children are all literals; false otherwise. */
+static bool fold_node(AxEgraph *g, const AxEgNode *n, AxRat *out) {
+  AxRat k[2];
+  if (n->nkids == 0 || n->nkids > 2) return false;
+  for (uint32_t j = 0; j < n->nkids; j++) {
+    const AxEqData *d = ax_eg_data(g, n->kids[j]);
+    if (!d->literal) return false;
+    k[j] = d->value;
+  }
+  return ax_eq_fold(n->op, k, n->nkids, out);
+}
+
+/* A literal class without its literal e-node gets it. The union is made between the exact
+ * e-nodes `op(literals)` and `literal` (when explaining, the proof forest's edge then joins
+ * two terms an explanation's replay can check by arithmetic: ax_eq_fold_step). */
+static void modify(void *ctx, AxEgraph *g, AxEgId cls) {
+  (void)ctx;
+  const AxEqData *v = ax_eg_data(g, cls);
+  if (!v->literal) return;
+  AxRat val = v->value;
+  size_t m = ax_eg_class_size(g, cls);
+  const AxEgNode *src = NULL;
+  for (size_t i = 0; i < m; i++) {
+    const AxEgNode *n = ax_eg_class_node(g, cls, i);
+    if (n->op == AX_OP_CONSTANT) return;
+    AxRat f;
+    if (!src && fold_node(g, n, &f) && f.num == val.num && f.den == val.den) src = n;
+  }
+  if (!src) return;
+  /* copy before adding: adds may move the graph's arrays */
+  uint32_t op = src->op, nk = src->nkids;
+  AxRat kv[2];
+  for (uint32_t j = 0; j < nk; j++) kv[j] = ((const AxEqData *)ax_eg_data(g, src->kids[j]))->value;
+  AxEgId kids[2];
+  for (uint32_t j = 0; j < nk; j++) {
+    int64_t lit[2] = {kv[j].num, kv[j].den};
+    AxEgNode ln = {AX_OP_CONSTANT, 2, 0, lit, NULL};
+    kids[j] = ax_eg_add_exact(g, &ln);
+  }
+  AxEgNode on = {op, 0, nk, NULL, kids};
+  AxEgId e = ax_eg_add_exact(g, &on);
+  int64_t lit[2] = {val.num, val.den};
+  AxEgNode ln = {AX_OP_CONSTANT, 2, 0, lit, NULL};
+  AxEgId l = ax_eg_add_exact(g, &ln);
+  if (e != AX_EG_NONE && l != AX_EG_NONE) ax_eg_union(g, e, l);
+}
+
+/* The exact value of term entry i: literals and the folding operators only. */
+static bool term_value(const AxEgTerm *t, size_t i, AxRat *out) {
+  const AxEgNode *n = &t->nodes[i];
+  if (n->op == AX_OP_CONSTANT) return n->nattrs == 2 && rat(n->attrs[0], n->attrs[1], out);
+  AxRat k[2];
+  if (n->nkids == 0 || n->nkids > 2) return false;
+  for (uint32_t j = 0; j < n->nkids; j++)
+    if (!term_value(t, n->kids[j], &k[j])) return false;
+  return ax_eq_fold(n->op, k, n->nkids, out);
+}
+
+bool ax_eq_fold_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  (void)ctx;
+  AxRat b, a;
+  return term_value(before, before->n - 1, &b) && term_value(after, after->n - 1, &a) &&
+         b.num == a.num && b.den == a.den;
+}
+
+/* Whether entries i of a and j of b are the same tree. */
+static bool term_eq(const AxEgTerm *a, size_t i, const AxEgTerm *b, size_t j) {
+  const AxEgNode *x = &a->nodes[i], *y = &b->nodes[j];
+  if (x->op != y->op || x->nattrs != y->nattrs || x->nkids != y->nkids) return false;
+  if (x->nattrs && memcmp(x->attrs, y->attrs, x->nattrs * sizeof *x->attrs)) return false;
+  for (uint32_t k = 0; k < x->nkids; k++)
+    if (!term_eq(a, x->kids[k], b, y->kids[k])) return false;
+  return true;
+}
+
+/* The transposes at the root of t composed: c[q] is the dimension of the operand under
+ * them that the result's dimension q is (transpose(E, p): dimension q is E's p[q]); the
+ * operand's entry in *base, the rank in *k. False when a permutation is malformed. */
+static bool transposes(const AxEgTerm *t, int64_t *c, int *k, size_t *base) {
+  size_t i = t->n - 1;
+  *k = -1;
+  while (t->nodes[i].op == AX_OP_TRANSPOSE) {
+    const AxEgNode *n = &t->nodes[i];
+    if (n->nattrs < 4 || n->nkids != 1 || n->attrs[3] < 1 || n->attrs[3] > AX_MAXRANK ||
+        n->nattrs != 4 + (uint32_t)n->attrs[3] || (*k >= 0 && n->attrs[3] != *k))
+      return false;
+    if (*k < 0) {
+      *k = (int)n->attrs[3];
+      for (int q = 0; q < *k; q++) c[q] = q;
+    }
+    for (int q = 0; q < *k; q++) {
+      if (c[q] < 0 || c[q] >= *k) return false;
+      c[q] = n->attrs[4 + c[q]];
+    }
+    i = n->kids[0];
+  }
+  *base = i;
+  return true;
+}
+
+bool ax_eq_transpose_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  (void)ctx;
+  int64_t cb[AX_MAXRANK], ca[AX_MAXRANK];
+  int kb, ka;
+  size_t ib, ia;
+  if (!transposes(before, cb, &kb, &ib) || !transposes(after, ca, &ka, &ia)) return false;
+  if (!term_eq(before, ib, after, ia)) return false;
+  /* no transpose on one side: the composition of the other must be the identity */
+  int k = kb > 0 ? kb : ka;
+  if (k < 0) return true;
+  for (int q = 0; q < k; q++) {
+    int64_t x = kb > 0 ? cb[q] : q, y = ka > 0 ? ca[q] : q;
+    if (x != y) return false;
+  }
+  return true;
+}
+
+bool ax_eq_step_check(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  return ax_eq_fold_step(ctx, before, after) || ax_eq_transpose_step(ctx, before, after);
+}
+
 static void make(void *ctx, AxEgraph *g, const AxEgNode *n, void *out) {
   AxEqLang *L = ctx;
   AxEqData *v = out;
@@ -75,6 +242,7 @@ static void make(void *ctx, AxEgraph *g, const AxEgNode *n, void *out) {
   ax_eq_attrs_decode(n, &at);
   char msg[128];
   v->ok = ax_tensorop_infer((AxOp)n->op, &at, ins, (int)n->nkids, &v->shape, msg, sizeof msg);
+  if (v->ok && v->shape.rank == 0 && fold_node(g, n, &v->value)) v->literal = true;
 }
 
 /* Join: a class is ok when some e-node of it is; a literal value is kept once known. */
@@ -98,7 +266,7 @@ static int merge(void *ctx, void *into, const void *from) {
 }
 
 AxEgAnalysis ax_eq_analysis(AxEqLang *L) {
-  return (AxEgAnalysis){.size = sizeof(AxEqData), .make = make, .merge = merge, .ctx = L};
+  return (AxEgAnalysis){.size = sizeof(AxEqData), .make = make, .merge = merge, .modify = modify, .ctx = L};
 }
 
 void ax_eq_lang_free(AxEqLang *L) {

@@ -9,7 +9,8 @@
  *   others     [axis or -1, to, times, rank, d0, ...]   (sum, mean, rms_norm, matmul,
  *              reshape, broadcast, repeat, concat: AxTAttrs as lowering normalized it)
  *   tuple      AX_EQ_TUPLE, []     the outputs, in order: one root for extraction
- * The analysis gives every class its shape, element type and, for a literal, its value;
+ * The analysis gives every class its shape, element type and, for a literal, its value
+ * (constant folding: a class whose value is exactly known gets the literal e-node);
  * rewrites from proved rules keep shapes, so a class has one shape (a merge of two different
  * shapes is counted in `conflicts`, which must stay 0).
  *
@@ -19,6 +20,7 @@
 #define AX_EQSAT_LANG_H
 
 #include "egraph/egraph.h"
+#include "egraph/explain.h"
 #include "superopt/cost/cost.h"
 #include "superopt/ir/mugraph.h"
 
@@ -47,6 +49,20 @@ typedef struct AxEqLang {
 /* The analysis over L (borrowed, must outlive the graph). */
 AxEgAnalysis ax_eq_analysis(AxEqLang *L);
 void ax_eq_lang_free(AxEqLang *L);
+
+/* Constant folding (the analysis's modify): the exact value of operator op (add sub mul
+ * div neg square) on the nk literal values k, into *out; false when the operator does not
+ * fold or the result is not exact (an overflow of 64-bit rationals, a division by zero). */
+bool ax_eq_fold(uint32_t op, const AxRat *k, uint32_t nk, AxRat *out);
+/* A replay's check of a folding step (AxEgCallerCheck, egraph/explain.h): `before` is
+ * literals under folding operators and `after` the literal of its exact value. */
+bool ax_eq_fold_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* A replay's check of a step between chains of transposes (rules.c's relabel rules, whose
+ * right sides an applier computes): the same operand under both, and the permutations
+ * composed equal (an empty chain composes to the identity). */
+bool ax_eq_transpose_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* Either of the two: the check `axle optimize --explain` replays with. */
+bool ax_eq_step_check(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
 
 /* Adds every output of L->prog to g (made with ax_eq_analysis(L)); *root receives the class
  * of the tuple of outputs. False when an operator cannot be represented (a graph-defined

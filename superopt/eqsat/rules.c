@@ -19,12 +19,19 @@ typedef struct Rule {
   int axis_var[AX_MAX_AXES];   /* aggregated axis -> its axis variable, -1 */
   uint64_t full;        /* the aggregated axes of the rule's tensors: each has them all or none */
   uint64_t result;      /* the aggregated axes of the rewrite's result */
+  bool *mask;           /* class variable -> a bool tensor (a select's mask) */
 } Rule;
+
+/* The comparisons: element-wise in programs and rules alike, a boolean result. */
+static bool cmp(AxOp op) {
+  return op == AX_OP_EQ || op == AX_OP_NE || op == AX_OP_LT || op == AX_OP_LE || op == AX_OP_GT ||
+         op == AX_OP_GE;
+}
 
 static bool ew(AxOp op) {
   return op == AX_OP_ADD || op == AX_OP_SUB || op == AX_OP_MUL || op == AX_OP_DIV ||
          op == AX_OP_NEG || op == AX_OP_EXP || op == AX_OP_SQUARE || op == AX_OP_SQRT ||
-         op == AX_OP_SILU;
+         op == AX_OP_SILU || cmp(op);
 }
 
 static int64_t gcd(int64_t a, int64_t b) {
@@ -107,7 +114,7 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
       *why = "a name that is no tensor";
       return NULL;
     }
-    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL) {
+    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL && y->elem != AX_ELEM_BOOL) {
       *why = "a tensor that is not real (programs are f16, bf16, f32)";
       return NULL;
     }
@@ -117,6 +124,7 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
     }
     if (r->sym_var[k] < 0) {
       r->sym_var[k] = (int)r->nvars;
+      r->mask[r->nvars] = y->elem == AX_ELEM_BOOL;
       r->var_sym[r->nvars++] = k;
     }
     return ax_eg_pat_var(a, (uint32_t)r->sym_var[k]);
@@ -127,6 +135,28 @@ static AxEgPat *pat(Rule *r, const AxExpr *e, const char **why) {
   }
   AxOp op = (AxOp)e->ty.op;
   if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM) return along(r, e, op, why);
+  if (op == AX_OP_SELECT) {
+    /* select(P, A, B): the program's select, whose lowered attributes are unset (lang.h) */
+    AxEgPat *k3[3];
+    if (e->ty.nopnds != 3) {
+      *why = "a select without three operands";
+      return NULL;
+    }
+    for (int i = 0; i < 3; i++)
+      if (!(k3[i] = pat(r, e->ty.opnds[i], why))) return NULL;
+    AxEgPatAttr attrs[4] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}};
+    return ax_eg_pat_node(a, op, 4, attrs, 3, k3);
+  }
+  if (op == AX_OP_RELABEL || op == AX_OP_DOT || op == AX_OP_BROADCAST || op == AX_OP_CONCAT ||
+      op == AX_OP_RESHAPE_SPLIT || op == AX_OP_RESHAPE_MERGE || op == AX_OP_RESHAPE_DEGENERATE) {
+    /* a program writes these with positional attributes whose length is the rank (a
+     * transpose's permutation, a reshape's or broadcast's shape) or with dimension roles (a
+     * matmul's batch and contracted dimensions): a pattern has a fixed number of integers,
+     * so they need one pattern per rank and an applier that computes the other side's
+     * attributes from the binding (docs/egraph.md, "Not built yet") */
+    *why = "an operator with axes (relabel, dot, broadcast, concat, reshape: not translated yet)";
+    return NULL;
+  }
   if (!ew(op)) {
     *why = !(ax_op_spec(op)->levels & AX_LV_PROG) ? "an operator that programs do not have"
            : ax_op_is_elementwise(op) ? "an element-wise operator not translated yet (rsqrt; max and min, "
@@ -306,6 +336,16 @@ static bool ranks(const Rule *r, const int *count, const bool *one, int c, int r
   return false;
 }
 
+/* Whether class c holds a comparison: then every term of it is a boolean tensor (a class's
+ * terms are equal), the only values a rule's bool tensor P stands for. A program's select
+ * takes its mask from a comparison, but a class bound to P is checked, not assumed. */
+static bool boolean(const AxEgraph *g, AxEgId c) {
+  size_t n = ax_eg_class_size(g, c);
+  for (size_t i = 0; i < n; i++)
+    if (cmp((AxOp)ax_eg_class_node(g, c, i)->op)) return true;
+  return false;
+}
+
 static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
   Rule *r = ctx;
   AxEqRules *rs = r->rs;
@@ -321,6 +361,7 @@ static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
     const AxEqData *d = ax_eg_data(g, sub->cls[var]);
     bool full = s->syms[r->var_sym[var]].axes != 0;
     bool ok = d->ok;
+    if (ok && r->mask[var]) ok = boolean(g, sub->cls[var]);
     if (ok && full && !have_f) F = d->shape, have_f = true;
     else if (ok && full) ok = ax_shape_equal(&d->shape, &F);
     else if (ok) ok = d->shape.rank == 0;
@@ -464,6 +505,444 @@ static void vars(const AxEgPat *p, bool *used) {
   for (uint32_t i = 0; i < p->nkids; i++) vars(p->kids[i], used);
 }
 
+/* ---- relabel chains: the program's transposes ------------------------------------------
+ * A rule whose two sides are chains of relabels over one tensor A of one aggregated axis
+ * (relabel(relabel(A, {x1: x2}), {x2: x3}) => relabel(A, {x1: x3}); relabel(A, {x: x}) => A)
+ * is a rewrite of chains of transposes. The binding: A's axis takes A's dimensions in order
+ * (layout λ_A = identity: named axes have no order, so any assignment is an instance); a
+ * program transpose(E, p), whose dimension q is E's dimension p[q], is relabel(E, {a: b})
+ * with b's layout λ_b(j) = p⁻¹(λ_a(j)) — the same values, b's j-th index at that position.
+ * One named axis has one layout in an instance: where the matched side meets an axis twice
+ * (A's own, or two relabels to one name) the layouts must agree, or the match is refused.
+ * The other side's transposes then have determined permutations, p[λ_b(j)] = λ_a(j), and an
+ * applier builds them; a direction whose other side would need a layout the match does not
+ * determine (an axis met nowhere on the matched side) is not generated. A pattern's e-node
+ * has a fixed number of integers and a permutation has the rank's, so there is one rewrite
+ * per rank 1..AX_MAXRANK. */
+
+typedef struct Chain {
+  AxEqRules *rs;
+  int n[2];                       /* relabels per side, lhs and rhs */
+  int axis[2][AX_MAX_AXES];       /* per side, bottom up: the axis each relabel's result has */
+  int a0;                         /* A's axis */
+  bool rev;                       /* this rewrite matches the rule's rhs */
+  int k;                          /* rank */
+} Chain;
+
+/* The relabel chain e, bottom up, into axis[] and *n; the tensor symbol in *sym. */
+static bool chain_of(const AxRuleSyms *s, const AxExpr *e, int *axis, int *n, int *sym) {
+  *n = 0;
+  for (;;) {
+    if (e->kind == AX_E_NAME && e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_LET) {
+      e = s->syms[e->ty.sym].def;
+      continue;
+    }
+    if (__builtin_popcountll(e->ty.axes) != 1) return false;
+    if (e->kind == AX_E_NAME) {
+      if (e->ty.sym < 0 || s->syms[e->ty.sym].kind != AX_SYM_TENSOR) return false;
+      *sym = e->ty.sym;
+      break;
+    }
+    if (e->ty.kind != AX_K_TENSOR || e->ty.op != AX_OP_RELABEL || e->ty.nopnds != 1 || *n == AX_MAX_AXES)
+      return false;
+    axis[(*n)++] = __builtin_ctzll(e->ty.axes);
+    e = e->ty.opnds[0];
+  }
+  /* collected top down: reverse into bottom up */
+  for (int i = 0; i < *n / 2; i++) {
+    int t = axis[i];
+    axis[i] = axis[*n - 1 - i], axis[*n - 1 - i] = t;
+  }
+  return true;
+}
+
+/* The layouts of the matched side's axes from its permutations (attribute variable 1 + level
+ * * k + j); false when an axis would get two layouts. lay[a] set where known[a]. */
+static bool chain_layouts(const Chain *c, const AxEgSubst *sub, int (*lay)[AX_MAXRANK], bool *known) {
+  int m = c->rev ? 1 : 0, k = c->k;
+  memset(known, 0, AX_MAX_AXES * sizeof *known);
+  for (int j = 0; j < k; j++) lay[c->a0][j] = j;
+  known[c->a0] = true;
+  int in = c->a0;
+  for (int l = 0; l < c->n[m]; l++) {
+    int inv[AX_MAXRANK], out[AX_MAXRANK];
+    bool seen[AX_MAXRANK] = {0};
+    for (int q = 0; q < k; q++) {
+      uint32_t v = 1 + (uint32_t)(l * k + q);
+      int64_t pq = sub->has_val[v] ? sub->val[v] : -1;
+      if (pq < 0 || pq >= k || seen[pq]) return false;
+      seen[pq] = true;
+      inv[pq] = q;
+    }
+    for (int j = 0; j < k; j++) out[j] = inv[lay[in][j]];
+    int b = c->axis[m][l];
+    if (known[b] && memcmp(lay[b], out, (size_t)k * sizeof *out) != 0) return false;
+    memcpy(lay[b], out, (size_t)k * sizeof *out);
+    known[b] = true;
+    in = b;
+  }
+  return true;
+}
+
+static bool chain_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  (void)g, (void)root;
+  Chain *c = ctx;
+  int lay[AX_MAX_AXES][AX_MAXRANK];
+  bool known[AX_MAX_AXES];
+  if (chain_layouts(c, sub, lay, known)) return true;
+  c->rs->refused_rank++;
+  return false;
+}
+
+static AxEgId chain_apply(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  (void)root;
+  Chain *c = ctx;
+  int lay[AX_MAX_AXES][AX_MAXRANK];
+  bool known[AX_MAX_AXES];
+  if (!chain_layouts(c, sub, lay, known)) return AX_EG_NONE;
+  int o = c->rev ? 0 : 1, k = c->k, in = c->a0;
+  AxEgId cur = sub->cls[0];
+  for (int l = 0; l < c->n[o] && cur != AX_EG_NONE; l++) {
+    int b = c->axis[o][l];
+    AX_ASSERT(known[b]);          /* translation generated only determined directions */
+    int64_t attrs[4 + AX_MAXRANK] = {-1, 0, 0, k};
+    for (int j = 0; j < k; j++) attrs[4 + lay[b][j]] = lay[in][j];
+    AxEgNode n = {AX_OP_TRANSPOSE, 4 + (uint32_t)k, 1, attrs, &cur};
+    cur = ax_eg_add_exact(g, &n);
+    in = b;
+  }
+  return cur;
+}
+
+/* The pattern of side m's chain at rank k: transposes whose permutations are attribute
+ * variables, over class variable 0. */
+static AxEgPat *chain_pat(AxArena *a, const Chain *c, int m) {
+  AxEgPat *p = ax_eg_pat_var(a, 0);
+  for (int l = 0; l < c->n[m]; l++) {
+    AxEgPatAttr at[4 + AX_MAXRANK] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = c->k}};
+    for (int j = 0; j < c->k; j++) at[4 + j] = (AxEgPatAttr){.var = true, .v = 1 + (uint32_t)(l * c->k + j)};
+    p = ax_eg_pat_node(a, AX_OP_TRANSPOSE, 4 + (uint32_t)c->k, at, 1, &p);
+  }
+  return p;
+}
+
+/* Translates a rule of relabel chains (above): the number of rewrites added; 0 with *why
+ * when it is one but cannot be translated; -1 when it is not one. */
+static int relabel_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  Chain proto = {.rs = rs};
+  int sym[2];
+  if (!chain_of(s, s->lhs, proto.axis[0], &proto.n[0], &sym[0]) ||
+      !chain_of(s, s->rhs, proto.axis[1], &proto.n[1], &sym[1]) || proto.n[0] + proto.n[1] == 0)
+    return -1;
+  if (sym[0] != sym[1]) {
+    *why = "relabel chains over different tensors";
+    return 0;
+  }
+  if (s->nrequires) {
+    *why = "a relabel rule with requires (not translated yet)";
+    return 0;
+  }
+  proto.a0 = __builtin_ctzll(s->syms[sym[0]].axes);
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    int m = dir, o = 1 - dir;
+    if (proto.n[m] == 0) continue;          /* a bare variable matches everything: not a rewrite */
+    bool known[AX_MAX_AXES] = {0}, ok = true;
+    known[proto.a0] = true;
+    for (int l = 0; l < proto.n[m]; l++) known[proto.axis[m][l]] = true;
+    for (int l = 0; l < proto.n[o]; l++) ok &= known[proto.axis[o][l]];
+    if (!ok) continue;
+    for (int k = 1; k <= AX_MAXRANK; k++) {
+      Chain *c = ax_arena_alloc(rs->a, sizeof *c);
+      *c = proto;
+      c->rev = dir == 1;
+      c->k = k;
+      AxEgRewrite rw = {
+          .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+          .lhs = chain_pat(rs->a, c, m),
+          .cond = chain_cond,
+          .apply = chain_apply,
+          .ctx = c,
+      };
+      push(rs, &rw, where, rule, dir == 1);
+      added++;
+    }
+  }
+  if (!added) *why = "a relabel chain whose other side needs a layout the match does not determine";
+  return added;
+}
+
+/* ---- matrix rules: dot as the program's matmul ---------------------------------------
+ * A rule whose tensors are matrices (two aggregated axes each, or scalars) and whose sides
+ * use dot with one contracted axis and no batch axis, element-wise operators, variables and
+ * literals — `dot(A, dot(B, C, contract={y: j}), contract={x: i}) => dot(dot(A, B, ...), C,
+ * ...)` — is a rewrite of the program's rank-2 matmul. The binding: every rank class at rank
+ * 1 (each aggregated axis is one dimension), and each tensor laid out as the program's
+ * matmul needs it: matmul(X, Y) contracts X's last dimension with Y's first and lays its
+ * result out [X's other, Y's other], so dot(X, Y, contract={a: i}) *is* matmul(X, Y) when X
+ * is laid out [p, a] and Y [a, q], the result then [p, q]; element-wise operators keep
+ * their operands' layout. These layouts are solved at translation, from the root down (both
+ * sides have the matched class's layout). A tensor's first use fixes its layout (the
+ * dimension order of the class it binds); a use that needs the other order, or a dot whose
+ * result the rule needs as [q, p], is the program's transpose(·, [1, 0]) of it — the same
+ * named tensor laid out the other way. At a match the condition checks that every bound tensor
+ * has rank 2, every scalar rank 0, and that each size map and each axis gets one size. */
+
+typedef struct Mat {
+  AxEqRules *rs;
+  const AxRuleSyms *s;
+  uint32_t nvars;
+  int var_sym[AX_MAX_AXES * 4];       /* class variable -> tensor symbol */
+  int sym_var[256];                   /* tensor symbol -> class variable, -1 */
+  int lay[256][2];                    /* per tensor symbol: its axes in dimension order */
+  bool laid[256];
+} Mat;
+
+static bool mat_axes2(uint64_t m, int *a, int *b) {
+  if (__builtin_popcountll(m) != 2) return false;
+  *a = __builtin_ctzll(m);
+  *b = 63 - __builtin_clzll(m);
+  return true;
+}
+
+static const AxExpr *mat_unlet(const AxRuleSyms *s, const AxExpr *e) {
+  while (e->kind == AX_E_NAME && e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_LET) e = s->syms[e->ty.sym].def;
+  return e;
+}
+
+/* Whether e has a dot (the translator's trigger). */
+static bool has_dot(const AxRuleSyms *s, const AxExpr *e) {
+  e = mat_unlet(s, e);
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op < 0) return false;
+  if (e->ty.op == AX_OP_DOT) return true;
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (has_dot(s, e->ty.opnds[i])) return true;
+  return false;
+}
+
+/* transpose(x, [1, 0]): a matrix in its other layout. */
+static AxEgPat *transpose2(AxArena *a, AxEgPat *x) {
+  AxEgPatAttr at[6] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 2}, {.value = 1}, {.value = 0}};
+  return ax_eg_pat_node(a, AX_OP_TRANSPOSE, 6, at, 1, &x);
+}
+
+/* The pattern of e laid out as want (two axes; want[0] < 0: a scalar); NULL with *why. */
+static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **why) {
+  AxArena *a = m->rs->a;
+  const AxRuleSyms *s = m->s;
+  e = mat_unlet(s, e);
+  AxRat v;
+  if (is_literal(e) || (e->kind == AX_E_UNARY && e->u.unary.op == AX_UN_NEG && is_literal(e->u.unary.arg))) {
+    bool neg = !is_literal(e);
+    if (!ax_rat_parse((neg ? e->u.unary.arg : e)->u.text, &v)) {
+      *why = "a literal that is no exact rational";
+      return NULL;
+    }
+    if (neg) v.num = -v.num;
+    return lit(a, v);
+  }
+  if (e->kind == AX_E_NAME) {
+    int k = e->ty.sym;
+    if (k < 0 || k >= 256 || s->syms[k].kind != AX_SYM_TENSOR) {
+      *why = "a name that is no tensor";
+      return NULL;
+    }
+    const AxSym *y = &s->syms[k];
+    if (y->elem != AX_ELEM_VAR && y->elem != AX_ELEM_REAL) {
+      *why = "a tensor that is not real (programs are f16, bf16, f32)";
+      return NULL;
+    }
+    if (y->axes != 0) {
+      if (want[0] < 0) {
+        *why = "a matrix where the rule needs a scalar";
+        return NULL;
+      }
+      if (!m->laid[k]) m->lay[k][0] = want[0], m->lay[k][1] = want[1], m->laid[k] = true;
+      bool swapped = m->lay[k][0] == want[1] && m->lay[k][1] == want[0];
+      if (!swapped && (m->lay[k][0] != want[0] || m->lay[k][1] != want[1])) {
+        *why = "a tensor laid out in a way no transpose gives";
+        return NULL;
+      }
+      if (swapped) {
+        /* the same tensor in its other layout: the program's transpose(X, [1, 0]) */
+        int unswapped[2] = {want[1], want[0]};
+        AxEgPat *x = mat_pat(m, e, unswapped, why);
+        return x ? transpose2(a, x) : NULL;
+      }
+    }
+    if (m->sym_var[k] < 0) {
+      if (m->nvars == sizeof m->var_sym / sizeof m->var_sym[0]) {
+        *why = "too many tensors";
+        return NULL;
+      }
+      m->sym_var[k] = (int)m->nvars;
+      m->var_sym[m->nvars++] = k;
+    }
+    return ax_eg_pat_var(a, (uint32_t)m->sym_var[k]);
+  }
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op < 0) {
+    *why = "an expression that is no tensor operator";
+    return NULL;
+  }
+  AxOp op = (AxOp)e->ty.op;
+  if (op == AX_OP_DOT) {
+    int x0, x1, y0, y1;
+    const AxExpr *X = e->ty.opnds[0], *Y = e->ty.opnds[1];
+    uint64_t xa = mat_unlet(s, X)->ty.axes, ya = mat_unlet(s, Y)->ty.axes, common = xa & ya;
+    uint64_t con = common & ~e->ty.axes, bat = common & e->ty.axes;
+    if (e->ty.nopnds != 2 || !mat_axes2(xa, &x0, &x1) || !mat_axes2(ya, &y0, &y1) ||
+        __builtin_popcountll(con) != 1 || bat) {
+      *why = "a dot that is not a product of matrices (one contracted axis, no batch axis)";
+      return NULL;
+    }
+    int c = __builtin_ctzll(con);
+    int p = x0 == c ? x1 : x0, q = y0 == c ? y1 : y0;
+    bool swapped = want[0] == q && want[1] == p;
+    if (!swapped && (want[0] != p || want[1] != q)) {
+      *why = "a dot laid out in a way no transpose gives";
+      return NULL;
+    }
+    int wx[2] = {p, c}, wy[2] = {c, q};
+    AxEgPat *kids[2];
+    if (!(kids[0] = mat_pat(m, X, wx, why)) || !(kids[1] = mat_pat(m, Y, wy, why))) return NULL;
+    AxEgPatAttr attrs[4] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}};
+    AxEgPat *mm = ax_eg_pat_node(a, AX_OP_DOT, 4, attrs, 2, kids);
+    /* the rule's result laid out [q, p]: the program's product transposed */
+    return swapped ? transpose2(a, mm) : mm;
+  }
+  if (!ew(op) || cmp(op) || e->ty.nopnds > 2) {
+    *why = "an operator beside dot that is not element-wise (not translated yet)";
+    return NULL;
+  }
+  AxEgPat *kids[2];
+  for (int i = 0; i < e->ty.nopnds; i++) {
+    static const int scalar[2] = {-1, -1};
+    const AxExpr *o = mat_unlet(s, e->ty.opnds[i]);
+    if (!(kids[i] = mat_pat(m, o, o->ty.axes ? want : scalar, why))) return NULL;
+  }
+  return ax_eg_pat_node(a, op, 0, NULL, (uint32_t)e->ty.nopnds, kids);
+}
+
+static bool mat_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  (void)root;
+  Mat *m = ctx;
+  const AxRuleSyms *s = m->s;
+  int64_t axis_size[AX_MAX_AXES];
+  int64_t *map_size = ax_xcalloc(s->nsyms + 1, sizeof *map_size);
+  for (int i = 0; i < AX_MAX_AXES; i++) axis_size[i] = -1;
+  bool ok = true;
+  for (uint32_t v = 0; v < m->nvars && ok; v++) {
+    if (sub->cls[v] == AX_EG_NONE) continue;
+    int k = m->var_sym[v];
+    const AxSym *y = &s->syms[k];
+    const AxEqData *d = ax_eg_data(g, sub->cls[v]);
+    if (!d->ok || d->shape.rank != (y->axes ? 2 : 0)) {
+      ok = false;
+      break;
+    }
+    for (int i = 0; i < y->ndims && ok; i++) {
+      int ax = y->dim_axis[i];
+      int64_t size = d->shape.dim[m->lay[k][0] == ax ? 0 : 1];
+      if (axis_size[ax] >= 0 && axis_size[ax] != size) ok = false;
+      axis_size[ax] = size;
+      int ms = y->dim_size[i]->ty.sym;
+      if (map_size[ms] && map_size[ms] != size) ok = false;
+      map_size[ms] = size;
+    }
+  }
+  free(map_size);
+  if (!ok) m->rs->refused_shape++;
+  return ok;
+}
+
+/* Translates a matrix rule (above): rewrites added, 0 with *why, -1 when it is not one. */
+static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  if (!has_dot(s, s->lhs) && !has_dot(s, s->rhs)) return -1;
+  if (s->nsyms >= 256) {
+    *why = "a rule with too many symbols";
+    return 0;
+  }
+  if (s->nrequires) {
+    *why = "a dot rule with requires (not translated yet)";
+    return 0;
+  }
+  /* every tensor a matrix or a scalar, every size a bare map (one per dimension) */
+  for (size_t i = 0; i < s->nsyms; i++) {
+    const AxSym *y = &s->syms[i];
+    if (y->kind != AX_SYM_TENSOR || !y->used) continue;
+    if (y->axes && __builtin_popcountll(y->axes) != 2) {
+      *why = "a dot rule with a tensor that is no matrix (a batch or several kept axes)";
+      return 0;
+    }
+    for (int d = 0; d < y->ndims; d++) {
+      const AxExpr *E = y->dim_size[d];
+      if (E->kind != AX_E_NAME || E->ty.sym < 0 || s->syms[E->ty.sym].kind != AX_SYM_MAP || s->syms[E->ty.sym].def) {
+        *why = "a dot rule with a size that is an expression";
+        return 0;
+      }
+    }
+  }
+  Mat *m = ax_arena_alloc(rs->a, sizeof *m);
+  memset(m, 0, sizeof *m);
+  m->rs = rs;
+  m->s = s;
+  for (int i = 0; i < 256; i++) m->sym_var[i] = -1;
+  /* the root's layout: the first side whose top is a dot or reaches one through
+   * element-wise operators gives it */
+  int want[2] = {-1, -1};
+  for (int side = 0; side < 2 && want[0] < 0; side++) {
+    const AxExpr *e = mat_unlet(s, side ? s->rhs : s->lhs);
+    while (e->ty.kind == AX_K_TENSOR && e->ty.op >= 0 && e->ty.op != AX_OP_DOT && e->ty.nopnds > 0) {
+      const AxExpr *next = NULL;
+      for (int i = 0; i < e->ty.nopnds && !next; i++)
+        if (has_dot(s, e->ty.opnds[i])) next = mat_unlet(s, e->ty.opnds[i]);
+      if (!next) break;
+      e = next;
+    }
+    if (e->ty.kind == AX_K_TENSOR && e->ty.op == AX_OP_DOT) {
+      int x0, x1, y0, y1;
+      uint64_t xa = mat_unlet(s, e->ty.opnds[0])->ty.axes, ya = mat_unlet(s, e->ty.opnds[1])->ty.axes;
+      uint64_t con = xa & ya & ~e->ty.axes;
+      if (!mat_axes2(xa, &x0, &x1) || !mat_axes2(ya, &y0, &y1) || __builtin_popcountll(con) != 1) break;
+      int c = __builtin_ctzll(con);
+      want[0] = x0 == c ? x1 : x0, want[1] = y0 == c ? y1 : y0;
+    }
+  }
+  if (want[0] < 0) {
+    *why = "a dot that is not a product of matrices (one contracted axis, no batch axis)";
+    return 0;
+  }
+  AxEgPat *lhs = mat_pat(m, s->lhs, want, why), *rhs = lhs ? mat_pat(m, s->rhs, want, why) : NULL;
+  if (!lhs || !rhs) return 0;
+  bool in_l[AX_MAX_AXES * 4] = {0}, in_r[AX_MAX_AXES * 4] = {0};
+  vars(lhs, in_l);
+  vars(rhs, in_r);
+  bool fwd = !lhs->var, bwd = !rhs->var;
+  for (uint32_t v = 0; v < m->nvars; v++) {
+    if (in_r[v] && !in_l[v]) fwd = false;
+    if (in_l[v] && !in_r[v]) bwd = false;
+  }
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(dir == 0 ? fwd : bwd)) continue;
+    AxEgRewrite rw = {
+        .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+        .lhs = dir == 0 ? lhs : rhs,
+        .rhs = dir == 0 ? rhs : lhs,
+        .cond = mat_cond,
+        .ctx = m,
+    };
+    char msg[128];
+    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
+    push(rs, &rw, where, rule, dir == 1);
+    added++;
+  }
+  if (!added) *why = "neither side binds every variable of the other";
+  return added;
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -476,6 +955,10 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
     *why = "a rule that does not hold for real tensors";
     return 0;
   }
+  int chained = relabel_rule(rs, rule, where, why);
+  if (chained >= 0) return chained;
+  int matrix = matrix_rule(rs, rule, where, why);
+  if (matrix >= 0) return matrix;
   Rule *r = ax_arena_alloc(rs->a, sizeof *r);
   r->rs = rs;
   r->b = rule;
@@ -489,6 +972,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   r->var_sym = ax_arena_alloc(rs->a, cap * sizeof *r->var_sym);
   r->var_axis = ax_arena_alloc(rs->a, cap * sizeof *r->var_axis);
   r->sym_var = ax_arena_alloc(rs->a, cap * sizeof *r->sym_var);
+  r->mask = ax_arena_alloc(rs->a, cap * sizeof *r->mask);
+  memset(r->mask, 0, cap * sizeof *r->mask);
   for (size_t i = 0; i < cap; i++) r->sym_var[i] = r->var_axis[i] = -1;
   for (int i = 0; i < AX_MAX_AXES; i++) r->axis_var[i] = -1;
   AxEgPat *lhs = pat(r, s->lhs, why), *rhs = lhs ? pat(r, s->rhs, why) : NULL;

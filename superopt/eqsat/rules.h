@@ -14,6 +14,9 @@
  *     silu), reduce over one axis, mean and rms_norm (the program's sum, mean, rms_norm along
  *     the dimension the match binds: an attribute variable of the pattern), tensor variables,
  *     scalar variables and numeric literals, lets inlined;
+ *     comparisons and select (a rule's bool mask binds only a class holding a comparison);
+ *     rules whose sides are relabel chains over one tensor of one axis: chains of the
+ *     program's transposes, one rewrite per rank, the other side built by an applier;
  *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
  *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
  *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match
@@ -39,8 +42,9 @@ typedef struct AxEqRules {
 } AxEqRules;
 
 /* Translates checked rule block `rule` (borrowed: it must outlive the rewrites) from
- * `where` ("FILE:LINE", copied) into rs. Returns the number of rewrites added (1 or 2), or
- * 0 with the reason (static text) in *why: the rule has a form that is not translated. */
+ * `where` ("FILE:LINE", copied) into rs. Returns the number of rewrites added, or
+ * 0 with the reason (static text) in *why: the rule has a form that is not translated.
+ * A relabel rule adds one rewrite per rank and direction (up to 2 * AX_MAXRANK). */
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why);
 void ax_eq_rules_free(AxEqRules *rs);
 

@@ -5,7 +5,11 @@
 # the directory stops the run (exit 3, named) unless --skip-unproved drops it with a
 # warning; an `expect invalid` rule is skipped; a rule whose precondition fails at the
 # program's values is not applied where applying it would change the result; saturation
-# limits stop associativity + commutativity with a message; bad input is exit 3.
+# limits stop associativity + commutativity with a message; bad input is exit 3. Rule
+# families fire on programs written to need them, each named by --explain, replayed and
+# checked equivalent: products of literals folded, select of equal branches (not written:
+# a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
+# operands, a product of matrices reassociated.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -275,6 +279,161 @@ printf 'program p {\n  input A : f32[4]\n  output O = exp(B)\n}\n' > "$tmp/badp.
 check "a program in error: exit 3" [ $? -eq 3 ]
 check "a program in error: located" has "$tmp/u5" "badp.axl:3:"
 check "nothing written on bad input" [ ! -e "$tmp/x.axl" ]
+
+# --- rule families on programs written to need them (a small directory proved here) ---
+mkdir -p "$tmp/fam"
+cat > "$tmp/fam/fam.axl" <<'AXL'
+# select(P, A, A) = A
+rule select_same for T in any {
+  rclass x
+  map s over x
+  tensor P : bool[x: s]
+  tensor A : T[x: s]
+
+  select(P, A, A) => A
+}
+
+# (x * c) * d = x * (c * d)
+rule assoc_const for T in real {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+  scalar c, d : T
+
+  (A * c) * d => A * (c * d)
+}
+AXL
+cat > "$tmp/fam/relabel.axl" <<'AXL'
+# two renamings are one
+rule relabel_compose for T in any {
+  rclass c
+  axes x1, x2, x3 : c
+  map s over c
+  tensor A : T[x1: s]
+
+  relabel(relabel(A, {x1: x2}), {x2: x3}) => relabel(A, {x1: x3})
+}
+
+# renaming an axis to itself
+rule relabel_identity for T in any {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+
+  relabel(A, {x: x}) => A
+}
+AXL
+# transposes that cancel: the permutations compose to the identity, then the identity goes
+cat > "$tmp/tr.axl" <<'AXL'
+program t {
+  input A : f32[4, 8, 2]
+  let T1 = transpose(A, [2, 0, 1])
+  let T2 = transpose(T1, [1, 2, 0])
+  output O = T2 * 2
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/tr.axl" --output "$tmp/tr_out.axl" --explain --format json >"$tmp/jt" 2>/dev/null
+check "transposes that cancel: exit 0, written without a transpose" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(A, 2)" "$1" && ! grep -q transpose "$1"' $? "$tmp/tr_out.axl"
+check "transposes that cancel: explain composes, then drops the identity, replayed, equivalent" \
+  jqt '[.explanation[].rule] == ["relabel_compose", "relabel_identity"]
+       and .explanation[0].after == "transpose(A, [0, 1, 2])" and .explanation[1].after == "A"
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jt"
+# transposes that do not cancel: one transpose, the composition
+sed 's/\[2, 0, 1\]/[1, 0, 2]/; s/\[1, 2, 0\]/[0, 2, 1]/' "$tmp/tr.axl" >"$tmp/tr2.axl"
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/tr2.axl" --output "$tmp/tr2_out.axl" >"$tmp/ot2" 2>&1
+check "transposes composed: exit 0, one transpose by the composed permutation, equivalent" \
+  bash -c '[ $0 -eq 0 ] && [ "$(grep -c transpose "$1")" -eq 1 ] && grep -q "transpose(A, \[1, 2, 0\])" "$1"' $? "$tmp/tr2_out.axl"
+cat > "$tmp/fam/dot.axl" <<'AXL'
+# A(BC) = (AB)C
+rule dot_assoc for T in num {
+  rclass w, x, y, z
+  map sw over w
+  map sx over x
+  map sy over y
+  map sz over z
+  index i, i' over x
+  index j, j' over y
+  tensor A : T[w: sw, x: sx]
+  tensor B : T[x: sx, y: sy]
+  tensor C : T[y: sy, z: sz]
+
+  dot(A, dot(B, C, contract={y: j}), contract={x: i}) =>
+    dot(dot(A, B, contract={x: i'}), C, contract={y: j'})
+}
+AXL
+cat > "$tmp/fam/dotc.axl" <<'AXL'
+# with named axes the product commutes: AB = (B^T A^T)^T for matrices
+rule dot_commute for T in num {
+  rclass c, m, n
+  map sc over c
+  map sm over m
+  map sn over n
+  index i, j over c
+  tensor A : T[m: sm, c: sc]
+  tensor B : T[c: sc, n: sn]
+
+  dot(A, B, contract={c: i}) => dot(B, A, contract={c: j})
+}
+AXL
+# dot with transposed operands: (B^T A^T)^T becomes A·B
+cat > "$tmp/dt.axl" <<'AXL'
+program d {
+  input A : f32[16, 8]
+  input B : f32[8, 32]
+  let P = matmul(transpose(B, [1, 0]), transpose(A, [1, 0]))
+  output O = transpose(P, [1, 0])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/dt.axl" --output "$tmp/dt_out.axl" --explain --format json >"$tmp/jd" 2>/dev/null
+check "dot with transposed operands: exit 0, A·B written without a transpose" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = matmul(A, B)" "$1" && ! grep -q transpose "$1"' $? "$tmp/dt_out.axl"
+check "dot with transposed operands: explain names dot_commute, replayed, equivalent" \
+  jqt '([.explanation[].rule] | index("dot_commute") != null) and .explanation_replayed == true
+       and .equivalence == "equivalent"' "$tmp/jd"
+# dot as matmul: (A·B)·C with a wide A·B becomes A·(B·C), modelled faster
+cat > "$tmp/mm.axl" <<'AXL'
+program d {
+  input A : f32[512, 8]
+  input B : f32[8, 512]
+  input C : f32[512, 8]
+  let AB = matmul(A, B)
+  output O = matmul(AB, C)
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/mm.axl" --output "$tmp/mm_out.axl" --explain --format json >"$tmp/jm" 2>/dev/null
+check "matrix product reassociated: exit 0, A·(B·C) written" \
+  bash -c '[ $0 -eq 0 ] && grep -q "matmul(B, C)" "$1" && grep -q "output O = matmul(A, " "$1"' $? "$tmp/mm_out.axl"
+check "matrix product: explain names dot_assoc reversed, replayed, equivalent, cost falls" \
+  jqt '[.explanation[] | .rule + " " + .direction] == ["dot_assoc rhs => lhs"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jm"
+# products of literals: associativity builds 2 * 3, constant folding makes it 6
+cat > "$tmp/fold.axl" <<'AXL'
+program f {
+  input A : f32[4, 8]
+  let T = A * 2
+  output O = T * 3
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/fold.axl" --output "$tmp/fold_out.axl" --explain --format json >"$tmp/jf" 2>"$tmp/ef"
+check "folding: exit 0, written, equivalent" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(A, 6)" "$1"' $? "$tmp/fold_out.axl"
+check "folding: explain names associativity, then the fold 2 * 3 = 6, and replays" \
+  jqt '[.explanation[].rule] == ["assoc_const", "constant folding"] and .explanation[1].before == "mul(2, 3)"
+       and .explanation[1].after == "6" and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jf"
+# select of equal branches: fires (--dry-run: `axle equiv` cannot decide a comparison, so a
+# program with a select mask is never written)
+cat > "$tmp/sel.axl" <<'AXL'
+program s {
+  input A, B, C : f32[4, 8]
+  let M = lt(A, B)
+  output O = select(M, C * 2, C * 2)
+}
+AXL
+"$AXLE" optimize --rules "$tmp/fam" "$tmp/sel.axl" --dry-run --explain --format json >"$tmp/js" 2>/dev/null
+check "select of equal branches: explain names select_same, the select is gone" \
+  jqt '[.explanation[].rule] == ["select_same"] and .explanation[0].before == "select(lt(A, B), mul(C, 2), mul(C, 2))"
+       and .explanation[0].after == "mul(C, 2)" and .explanation_replayed == true' "$tmp/js"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -954,6 +954,33 @@ START_TEST(ilp_extraction_counts_shared_subterms_once) {
 }
 END_TEST
 
+/* DAG-aware greedy counts a subterm shared inside one class's term once: add(S, S) with S
+ * = g(x, y) costs 13 as a DAG (27 as a tree), so it beats mul(p, q) (17), which the tree
+ * cost of plain greedy prefers. */
+START_TEST(dag_greedy_counts_a_shared_subterm_once) {
+  AxEgraph *g = ax_eg_new(NULL);
+  AxEgId r = add(g, "(add (g x y) (g x y))");
+  ax_eg_union(g, r, add(g, "(mul p q)"));
+  ax_eg_rebuild(g);
+  double tree, dag;
+  AxEgTerm t;
+  ck_assert(ax_eg_extract(g, r, shared_cost, NULL, A, &t, &tree));
+  ck_assert_str_eq(show(&t, t.n - 1), "(mul p q)");
+  ck_assert(tree == 17);
+  ck_assert(ax_eg_extract_dag(g, r, shared_cost, NULL, 64, A, &t, &dag));
+  ck_assert_str_eq(show(&t, t.n - 1), "(add (g x y) (g x y))");
+  ck_assert_uint_eq(t.n, 4);              /* x y g add: g once */
+  ck_assert(dag == 13);
+  /* a class whose only term goes through z (never extracted) or a cycle: no term */
+  AxEgId c = add(g, "(f z)");
+  ax_eg_union(g, c, add(g, "(f (f z))"));
+  ax_eg_rebuild(g);
+  ck_assert(!ax_eg_extract_dag(g, c, shared_cost, NULL, 64, A, &t, &dag));
+  ck_assert(isinf(dag));
+  ax_eg_free(g);
+}
+END_TEST
+
 /* On saturated graphs the ILP is never worse than greedy, and equal without sharing. */
 START_TEST(ilp_never_worse_than_greedy) {
   AxEgraph *g = ax_eg_new(NULL);
@@ -1006,6 +1033,7 @@ static Suite *suite(void) {
   tcase_add_test(t, explanation_replays_to_the_extracted_term);
   tcase_add_test(t, explanation_through_congruence_replays);
   tcase_add_test(t, ilp_extraction_counts_shared_subterms_once);
+  tcase_add_test(t, dag_greedy_counts_a_shared_subterm_once);
   tcase_add_test(t, ilp_never_worse_than_greedy);
   suite_add_tcase(s, t);
   return s;

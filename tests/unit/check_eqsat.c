@@ -2,6 +2,7 @@
  * translate and why the others do not, rewrites applied to programs, rank classes bound to
  * concrete axes, size maps to sizes, and requires checked before an application. */
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,25 @@ START_TEST(elementwise_rules_translate) {
 }
 END_TEST
 
+/* A product of matrices commutes with transposes: dot(A, B) => dot(B, A) is
+ * matmul(A, B) => transpose(matmul(transpose(B), transpose(A))), both directions. */
+START_TEST(transposed_operands_of_a_dot_translate) {
+  AxEqRules rs = {0};
+  char *out = optimize("rule t for T in num {\n  rclass c, m, n\n  map sc over c\n  map sm over m\n"
+                       "  map sn over n\n  index i, j over c\n  tensor A : T[m: sm, c: sc]\n"
+                       "  tensor B : T[c: sc, n: sn]\n\n"
+                       "  dot(A, B, contract={c: i}) => dot(B, A, contract={c: j})\n}\n",
+                       "program p {\n  input A : f32[16, 8]\n  input B : f32[8, 32]\n"
+                       "  let P = matmul(transpose(B, [1, 0]), transpose(A, [1, 0]))\n"
+                       "  output O = transpose(P, [1, 0])\n}\n",
+                       &rs);
+  ck_assert_uint_eq(rs.n, 2);
+  ck_assert_msg(strstr(out, "output O = matmul(A, B)") && !strstr(out, "transpose"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
 START_TEST(untranslated_forms_say_why) {
   static const struct {
     const char *text, *why;
@@ -111,6 +131,12 @@ START_TEST(untranslated_forms_say_why) {
        "several axes"},
       /* an operator programs do not have */
       {RULE("m", "  tensor A : T[x: s]", "abs(abs(A)) => abs(A)"), "programs do not have"},
+      /* a dot with a batch axis: the program's matmul is translated for matrices only */
+      {"rule d for T in num {\n  rclass c, bt, m, n\n  map sc over c\n  map sb over bt\n  map sm over m\n"
+       "  map sn over n\n  index i, j over c\n  tensor A : T[c: sc, bt: sb, m: sm]\n"
+       "  tensor B : T[c: sc, bt: sb, n: sn]\n\n"
+       "  dot(A, B, contract={c: i}, batch=[bt]) => dot(B, A, contract={c: j}, batch=[bt])\n}\n",
+       "no matrix"},
       /* one programs have that is not translated: max, which the field check cannot decide */
       {RULE("n", "  tensor A : T[x: s]", "max(A, A) => A"), "the equivalence check cannot decide"},
       /* integers only: programs are real */
@@ -279,6 +305,33 @@ START_TEST(sums_bind_the_dimension_they_run_along) {
 }
 END_TEST
 
+/* Constant folding: exact rationals, never a division by zero or an overflow. */
+START_TEST(literals_fold_exactly) {
+  AxRat k[2] = {{1, 3}, {1, 6}}, r;
+  ck_assert(ax_eq_fold(AX_OP_ADD, k, 2, &r) && r.num == 1 && r.den == 2);
+  ck_assert(ax_eq_fold(AX_OP_DIV, k, 2, &r) && r.num == 2 && r.den == 1);
+  ck_assert(ax_eq_fold(AX_OP_SQUARE, k, 1, &r) && r.num == 1 && r.den == 9);
+  AxRat z[2] = {{1, 1}, {0, 1}};
+  ck_assert(!ax_eq_fold(AX_OP_DIV, z, 2, &r));            /* 1 / 0: not folded */
+  AxRat big[2] = {{INT64_MAX / 2, 1}, {3, 1}};
+  ck_assert(!ax_eq_fold(AX_OP_MUL, big, 2, &r));          /* overflow: not folded */
+  ck_assert(!ax_eq_fold(AX_OP_EXP, k, 1, &r));            /* not exact: never folded */
+}
+END_TEST
+
+/* Associativity builds a product of literals; folding puts it in the class of its value,
+ * so the program extracted multiplies once, by the literal. */
+START_TEST(products_of_literals_fold) {
+  AxEqRules rs = {0};
+  char *out = optimize("rule assoc for T in real {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n"
+                       "  scalar c, d : T\n\n  (A * c) * d => A * (c * d)\n}\n",
+                       "program p {\n  input A : f32[4, 8]\n  let T = A * 2\n  output O = T * 3\n}\n", &rs);
+  ck_assert_msg(strstr(out, "output O = mul(A, 6)") && !strstr(out, "let"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("eqsat");
   TCase *tc = tcase_create("core");
@@ -290,6 +343,9 @@ static Suite *suite(void) {
   tcase_add_test(tc, rank_classes_bind_concrete_axes);
   tcase_add_test(tc, broadcast_operands_are_refused);
   tcase_add_test(tc, sums_bind_the_dimension_they_run_along);
+  tcase_add_test(tc, literals_fold_exactly);
+  tcase_add_test(tc, transposed_operands_of_a_dot_translate);
+  tcase_add_test(tc, products_of_literals_fold);
   suite_add_tcase(s, tc);
   return s;
 }

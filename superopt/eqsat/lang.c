@@ -53,7 +53,7 @@ static int64_t gcd(int64_t a, int64_t b) {
  * division by zero leaves the e-node alone (its class is then not a literal). */
 
 static bool rat(int64_t n, int64_t d, AxRat *out) {
-  if (d == 0) return false;
+  if (d == 0 || n == INT64_MIN) return false;   /* gcd negates n: INT64_MIN has no negation */
   if (d < 0) {
     if (n == INT64_MIN || d == INT64_MIN) return false;
     n = -n, d = -d;

@@ -120,5 +120,12 @@ fi
 check "--mpi without mpirun: exit 0" [ "$st" = 0 ]
 check "--mpi without mpirun: the results" grep -q '^axle verify: 2 results: 2 verified' "$tmp/alone.txt"
 
+"$AXLE" verify --mpi-lease 2 --solver z3 rules/examples/transpose_sum.axl > /dev/null 2> "$tmp/lease.err"; st=$?
+check "--mpi-lease without --mpi: exit 3" [ "$st" = 3 ]
+check "--mpi-lease without --mpi: says so" grep -q '^axle: error: verify: --mpi-lease needs --mpi$' "$tmp/lease.err"
+"$AXLE" verify --mpi --mpi-lease 0.5 rules/examples/transpose_sum.axl > /dev/null 2> "$tmp/lease.err"; st=$?
+check "--mpi-lease 0.5: exit 3" [ "$st" = 3 ]
+check "--mpi-lease 0.5: says so" grep -q '^axle: error: verify: --mpi-lease takes seconds from 1 to 86400$' "$tmp/lease.err"
+
 echo "e2e/verify_mpi: $pass passed, $fail failed"
 [ "$fail" = 0 ]

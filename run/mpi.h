@@ -5,13 +5,14 @@
  * verify's transport (coordinate, serve, send); its collectives act as one rank.
  *
  * Every rank builds the same task list (the same files and options give the same tasks in
- * the same order). Rank 0 coordinates and verifies nothing itself: it answers what the
- * result cache knows, then hands out the other tasks in the order it is given (longest
- * predicted first, plan.h) to ranks that ask, a batch of up to their --jobs at a time; every
- * other rank runs its batch on its own pool of --jobs worker processes (jobs.h) and sends
- * each result to rank 0 as soon as it is in, then asks again until rank 0 has no more. Rank
- * 0 alone reads and writes the cache and writes the report, so the ranks of one node never
- * write the cache at the same time and the results of ranks on other nodes reach it too.
+ * the same order). Rank 0 coordinates and verifies nothing itself (unless every other rank
+ * died, below): it answers what the result cache knows, then hands out the other tasks in
+ * the order it is given (longest predicted first, plan.h) to ranks that ask, a batch of up
+ * to their --jobs at a time; every other rank runs its batch on its own pool of --jobs
+ * worker processes (jobs.h) and sends each result to rank 0 as soon as it is in, then asks
+ * again until rank 0 has no more. Rank 0 alone reads and writes the cache and writes the
+ * report, so the ranks of one node never write the cache at the same time and the results
+ * of ranks on other nodes reach it too.
  * A verification that crashes or runs out of time or memory fails in its worker process as
  * in a single process (UNKNOWN with the reason). A rank that dies ends the whole job (Open
  * MPI's default: mpirun exits non-zero and no report is completed) unless mpirun was told

@@ -94,11 +94,10 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
     diff <(norm "$tmp/few.xml") <(norm "$tmp/r1.xml")
   check "recovery, rank 1 of 3 killed: rank 0 says so" \
     grep -q '^axle: warning: verify --mpi: rank 1 sent nothing for 2 s: declared dead; 1 of its results go to other ranks, 0 are UNKNOWN$' "$tmp/r1.err"
-  "$AXLE" verify --format json $fewone > "$tmp/few.json"
   rmpi 4 1,2 verify --mpi --format json $few > "$tmp/r2.json" 2> /dev/null; st=$?
   check "recovery, ranks 1 and 2 of 4 killed: mpirun exits 0" [ "$st" = 0 ]
   check "recovery, ranks 1 and 2 of 4 killed: the single process's lines" \
-    diff <(jq -c "$key" "$tmp/few.json") <(jq -c "$key" "$tmp/r2.json")
+    diff <(jq -c "$key" "$tmp/fresh.json") <(jq -c "$key" "$tmp/r2.json")
   # a rule that kills every rank it is given (task 0): after the second death it is UNKNOWN
   # with the reason, every other result is the single process's; mpirun exits 0 under
   # recovery whatever the ranks return, so the status comes from the report (gate --merge)
@@ -109,7 +108,7 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
     jq -e -s 'map(select(.line == 3 and .type == "int")) | length == 1 and
               (.[0] | .verdict == "unknown" and (.reason | test("^rank [1-3] died$")))' "$tmp/r3.json"
   check "recovery, a rule that kills its ranks: the other lines are the single process's" \
-    diff <(jq -c "$key" "$tmp/few.json" | tail -n +2) \
+    diff <(jq -c "$key" "$tmp/fresh.json" | tail -n +2) \
          <(jq -c "$key | del(.shard)" "$tmp/r3.json" | tail -n +2)
   "$AXLE" gate --merge "$tmp/r3.json" > /dev/null; st=$?
   check "recovery, a rule that kills its ranks: gate --merge of the report exits 2" [ "$st" = 2 ]

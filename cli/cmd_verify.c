@@ -59,6 +59,7 @@ typedef struct Opts {
   bool require_both;         /* a VERIFIED one solver alone confirmed does not pass */
   int shard, shards;         /* --shard K/N: K of N (1-based); 0 and 0 without */
   bool mpi;                  /* --mpi: the tasks spread over the ranks of mpirun (mpi.h) */
+  unsigned mpi_lease_ms;     /* --mpi-lease: a rank silent this long is dead (0: default) */
 } Opts;
 
 typedef struct Task {        /* one rule at one element type */
@@ -200,6 +201,10 @@ static bool set_shard(void *target, const char *v) {
 
 static bool set_rule_timeout(void *target, const char *v) {
   return millis(v, 0.001, 604800, &((Parse *)target)->o->rule_timeout_ms);
+}
+
+static bool set_lease(void *target, const char *v) {
+  return millis(v, 1, 86400, &((Parse *)target)->o->mpi_lease_ms);
 }
 
 static bool set_memory(void *target, const char *v) {
@@ -365,6 +370,13 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
                "predicted first, to the other ranks (each with --jobs\n"
                "workers) and reports",
        .kind = AX_OPT_FLAG, .target = &o->mpi},
+      {.name = "--mpi-lease", .meta = "SECONDS",
+       .help = "with --mpi under mpirun --enable-recovery: a rank\n"
+               "silent this long is dead and its rules go to the\n"
+               "others (default 10; ranks send a heartbeat while they\n"
+               "work)",
+       .kind = AX_OPT_FN, .fn = set_lease, .target = &p,
+       .err = "--mpi-lease takes seconds from 1 to 86400"},
       AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
       /* gate only, and last: run_command hands a command line with it to merge_command */
       {.name = "--merge", .help = "join the JSON reports of --shard runs (the operands):\n"
@@ -395,6 +407,7 @@ static int parse_opts(int *argc, char **argv, Opts *o, int *first) {
   }
   if (o->output && o->format == FMT_TEXT)
     return usage(&t, o, "--output needs --format json or junit");
+  if (o->mpi_lease_ms && !o->mpi) return usage(&t, o, "--mpi-lease needs --mpi");
   if (o->mpi && !ax_mpi_built())
     return usage(&t, o, "--mpi needs an axle built with MPI (axle --version says mpi: no)");
   if (p.ieee_opt && !o->v.ieee.on)
@@ -658,17 +671,40 @@ static void sent(void *ctx, size_t i, const char *data, size_t len, const char *
   ax_mpi_send(run->queue[i], data, len, failure, ms);
 }
 
+/* --mpi, another rank: its pool works; rank 0 hears that this rank is alive (AxJobsTick). */
+static void beat(void *ctx) {
+  (void)ctx;
+  ax_mpi_beat();
+}
+
+/* Whether this rank dies as it gets tasks[0..n) (tests/e2e/verify_mpi.sh; axle-test only):
+ * test hook AXLE_TEST_MPI_KILL_RANK, a comma-separated list of ranks, names it (it dies at
+ * its first tasks), or AXLE_TEST_MPI_KILL_TASK names one of them (a run's task number: every
+ * rank that is given it dies, as if that rule killed its rank). */
+static bool doomed(int rank, const size_t *tasks, size_t n) {
+  const char *s = ax_test_hook("AXLE_TEST_MPI_KILL_RANK");
+  while (s && *s) {
+    char *end;
+    long r = strtol(s, &end, 10);
+    if (end == s) break;
+    if (r == rank) return true;
+    s = *end == ',' ? end + 1 : end;
+  }
+  const char *t = ax_test_hook("AXLE_TEST_MPI_KILL_TASK");
+  for (size_t k = 0; t && *t && k < n; k++)
+    if (strtoul(t, NULL, 10) == tasks[k]) return true;
+  return false;
+}
+
 /* --mpi, another rank: runs the tasks rank 0 handed out (AxMpiBatch). */
 static void batch(void *ctx, const size_t *tasks, size_t n) {
   Run *run = ctx;
-  /* the test of a rank that dies mid-run (tests/e2e/verify_mpi.sh; axle-test only) */
-  const char *die = ax_test_hook("AXLE_TEST_MPI_KILL_RANK");
-  if (die && atoi(die) == run->rank) raise(SIGKILL);
+  if (doomed(run->rank, tasks, n)) raise(SIGKILL);
   for (size_t k = 0; k < n; k++) run->queue[k] = tasks[k];
   run->nqueue = n;
   AxJobsOpts jo = {.jobs = run->o->jobs, .task_limit_ms = run->o->rule_timeout_ms,
                    .memory_mb = run->o->memory_mb};
-  ax_jobs_run(&jo, n, work, sent, NULL, run);
+  ax_jobs_run(&jo, n, work, sent, beat, run);
 }
 
 /* --mpi, rank 0: the queued tasks to the other ranks, longest predicted first (plan.h). */
@@ -681,8 +717,17 @@ static void coordinate(Run *run) {
   }
   ax_plan_order(cost, run->nqueue, order);
   for (size_t k = 0; k < run->nqueue; k++) order[k] = run->queue[order[k]];
-  ax_mpi_coordinate(order, run->nqueue, got, tick, run);
+  size_t *left = ax_xcalloc(run->nqueue + 1, sizeof *left);
+  size_t nleft = ax_mpi_coordinate(order, run->nqueue, run->o->mpi_lease_ms, got, tick, run, left);
   run->serving = false;
+  if (nleft) {   /* every other rank died: rank 0 verifies what is left itself */
+    for (size_t k = 0; k < nleft; k++) run->queue[k] = left[k];
+    run->nqueue = nleft;
+    AxJobsOpts jo = {.jobs = run->o->jobs, .task_limit_ms = run->o->rule_timeout_ms,
+                     .memory_mb = run->o->memory_mb};
+    ax_jobs_run(&jo, nleft, work, arrived, tick, run);
+  }
+  free(left);
   free(order);
   free(cost);
 }
@@ -864,7 +909,7 @@ static int run_command(int argc, char **argv, bool gate) {
   if (rank > 0) {
     if (o.dump_dir && make_dir(o.dump_dir)) dump_stems(&run, a, o.dump_dir);
     if (o.shards) keep_shard(&run);
-    ax_mpi_serve(o.jobs, batch, &run);
+    ax_mpi_serve(o.jobs, o.mpi_lease_ms, batch, &run);
     goto out;
   }
   if (o.dump_dir) {
@@ -923,7 +968,8 @@ static int run_command(int argc, char **argv, bool gate) {
   if (!status) status = run.contradicted ? 1 : run.met == (int)run.n ? 0 : 2;
 
 out:
-  if (run.serving && rank == 0) ax_mpi_coordinate(NULL, 0, got, NULL, &run);   /* release them */
+  if (run.serving && rank == 0)   /* release them */
+    ax_mpi_coordinate(NULL, 0, o.mpi_lease_ms, got, NULL, &run, NULL);
   ax_out_abandon(&run.rep);
   for (size_t i = 0; i < run.n; i++) {
     ax_result_free(&run.tasks[i].r);

@@ -12,7 +12,7 @@ source "$AXLE_SRC/tests/e2e/lib.bash"
 keyed="--solver --solver-binary --cross-check --require-both --confirm-grace --confirm-floor --bound-slack --timeout"
 # what these change is never stored: UNKNOWN, ERROR (a time or memory limit) are computed
 # again every time; the others select, format or schedule
-unkeyed="--rule --format --output --jobs --rule-timeout --memory --progress --max-input --dump-smt --shard --mpi --help"
+unkeyed="--rule --format --output --jobs --rule-timeout --memory --progress --max-input --dump-smt --shard --mpi --mpi-lease --help"
 # the cache is neither read nor written with these (IEEE mode keeps none)
 off="--no-cache --numbers --ieee-types --ieee-max-rank --ieee-max-size"
 

@@ -3,7 +3,9 @@
 # report lines and exit status as one process, on rules/examples and a slice of rules/xla;
 # rank 0 alone writes the result cache (a second run takes every result from it); a failing
 # rule gives the failing exit status; a rank killed mid-run ends the job with a non-zero
-# status and no report file, never a passing report, and leaves the result cache whole.
+# status and no report file, never a passing report, and leaves the result cache whole;
+# under mpirun --enable-recovery a killed rank's rules go to the live ranks (the single
+# process's report), and a rule that kills two ranks is UNKNOWN ("rank N died").
 # Skipped (77) where axle was built without MPI or mpirun is missing.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -55,7 +57,8 @@ check "failing rule: exit 1 under mpirun" [ "$st" = 1 ]
 check "failing rule: the same report but for times" \
   diff <(sed -E 's/[0-9]+ ms/T ms/' "$tmp/f1.txt") <(sed -E 's/[0-9]+ ms/T ms/' "$tmp/f2.txt")
 
-# a rank that dies mid-run: the job fails, and no report claims anything
+# a rank that dies mid-run, without mpirun --enable-recovery: the job fails, and no report
+# claims anything
 if [ -n "${AXLE_TEST_BIN:-}" ]; then
   AXLE_TEST_MPI_KILL_RANK=1 mpi 2 -x AXLE_TEST_MPI_KILL_RANK "$AXLE_TEST_BIN" verify --mpi \
     --format junit --output "$tmp/killed.xml" $run > /dev/null 2>&1; st=$?
@@ -75,12 +78,55 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
     diff <(jq -c "$key" "$tmp/fresh.json") <(jq -c "$key" "$tmp/after.json")
   check "killed rank, cache on: no damaged entry" sh -c "! grep -q warning $tmp/after.err"
   export XDG_CACHE_HOME="$tmp/cache"
+
+  # with mpirun --enable-recovery: a dead rank's rules go to the live ranks (to rank 0 when
+  # none is left) once its lease of silence ends; the report is the single process's
+  few="--solver z3 --no-cache --jobs 1 --mpi-lease 2 $few"
+  fewone="${few/--mpi-lease 2/}"
+  rmpi() { local n=$1 kill=$2; shift 2; AXLE_TEST_MPI_KILL_RANK=$kill mpi "$n" --enable-recovery \
+             -x AXLE_TEST_MPI_KILL_RANK -x AXLE_TEST_MPI_KILL_TASK "$AXLE_TEST_BIN" "$@"; }
+  "$AXLE" gate --format junit --output "$tmp/few.xml" $fewone > "$tmp/few-gate.txt"
+  # every rank that verifies killed: rank 0 verifies what they held and the rest itself
+  rmpi 3 1,2 gate --mpi --format junit --output "$tmp/r1.xml" $few > "$tmp/r1.txt" 2> "$tmp/r1.err"; st=$?
+  check "recovery, ranks 1 and 2 of 3 killed: mpirun exits 0" [ "$st" = 0 ]
+  check "recovery, ranks 1 and 2 of 3 killed: the single process's PASS line but for time" \
+    diff <(sed -E 's/; [0-9.]+ s$//' "$tmp/few-gate.txt") <(sed -E 's/; [0-9.]+ s$//' "$tmp/r1.txt")
+  check "recovery, ranks 1 and 2 of 3 killed: the single process's JUnit but for times" \
+    diff <(norm "$tmp/few.xml") <(norm "$tmp/r1.xml")
+  check "recovery, ranks 1 and 2 of 3 killed: rank 0 says so" \
+    grep -q '^axle: warning: verify --mpi: rank 1 sent nothing for 2 s: declared dead; 1 of its results go to other ranks, 0 are UNKNOWN$' "$tmp/r1.err"
+  # one rank left that verifies: it takes the dead ranks' results
+  rmpi 4 1,2 verify --mpi --format json $few > "$tmp/r2.json" 2> /dev/null; st=$?
+  check "recovery, ranks 1 and 2 of 4 killed: mpirun exits 0" [ "$st" = 0 ]
+  check "recovery, ranks 1 and 2 of 4 killed: the single process's lines" \
+    diff <(jq -c "$key" "$tmp/fresh.json") <(jq -c "$key" "$tmp/r2.json")
+  # a rule that kills every rank it is given (task 0): after the second death it is UNKNOWN
+  # with the reason, and every other result is the single process's; mpirun exits 0 under
+  # recovery whatever the ranks return, so the status comes from the report (gate --merge)
+  AXLE_TEST_MPI_KILL_TASK=0 rmpi 3 none verify --mpi --shard 1/1 --format json \
+    --output "$tmp/r3.json" $few > /dev/null 2>&1; st=$?
+  check "recovery, a rule that kills its ranks: mpirun exits 0" [ "$st" = 0 ]
+  check "recovery, a rule that kills its ranks: UNKNOWN, rank N died" \
+    jq -e -s 'map(select(.line == 3 and .type == "int")) | length == 1 and
+              (.[0] | .verdict == "unknown" and (.reason | test("^rank [12] died$")))' "$tmp/r3.json"
+  check "recovery, a rule that kills its ranks: the other lines are the single process's" \
+    diff <(jq -c "$key" "$tmp/fresh.json" | tail -n +2) \
+         <(jq -c "$key | del(.shard)" "$tmp/r3.json" | tail -n +2)
+  "$AXLE" gate --merge "$tmp/r3.json" > /dev/null; st=$?
+  check "recovery, a rule that kills its ranks: gate --merge of the report exits 2" [ "$st" = 2 ]
 fi
 
 # usage: --mpi alone runs in one process like a plain run
 "$AXLE" verify --mpi --solver z3 --no-cache rules/examples/transpose_sum.axl > "$tmp/alone.txt"; st=$?
 check "--mpi without mpirun: exit 0" [ "$st" = 0 ]
 check "--mpi without mpirun: the results" grep -q '^axle verify: 2 results: 2 verified' "$tmp/alone.txt"
+
+"$AXLE" verify --mpi-lease 2 --solver z3 rules/examples/transpose_sum.axl > /dev/null 2> "$tmp/lease.err"; st=$?
+check "--mpi-lease without --mpi: exit 3" [ "$st" = 3 ]
+check "--mpi-lease without --mpi: says so" grep -q '^axle: error: verify: --mpi-lease needs --mpi$' "$tmp/lease.err"
+"$AXLE" verify --mpi --mpi-lease 0.5 rules/examples/transpose_sum.axl > /dev/null 2> "$tmp/lease.err"; st=$?
+check "--mpi-lease 0.5: exit 3" [ "$st" = 3 ]
+check "--mpi-lease 0.5: says so" grep -q '^axle: error: verify: --mpi-lease takes seconds from 1 to 86400$' "$tmp/lease.err"
 
 echo "e2e/verify_mpi: $pass passed, $fail failed"
 [ "$fail" = 0 ]

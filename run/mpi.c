@@ -41,7 +41,7 @@ bool ax_mpi_start(int *rank, int *size) {
 
 /* Whether mpirun was told to keep the job going past a dead rank (--enable-recovery or
  * --mca orte_enable_recovery 1: Open MPI 4.1 passes the setting to each rank this way). */
-static bool recovering(void) {
+bool ax_mpi_recovering(void) {
   const char *e = getenv("OMPI_MCA_orte_enable_recovery");
   return e && (strcmp(e, "1") == 0 || strcmp(e, "true") == 0);
 }
@@ -63,7 +63,7 @@ void ax_mpi_stop(void) {
    * every rank, then hangs now and then (seen in about one run of seven): after a lease it
    * gives up. mpirun's status is 0 under recovery whatever a rank returns, so the watchdog's
    * status does not matter; the report is written and flushed before this. */
-  if (recovering()) {
+  if (ax_mpi_recovering()) {
     fflush(NULL);
     signal(SIGALRM, give_up);
     alarm(lease_ms / 1000 + 1);
@@ -358,6 +358,8 @@ char *ax_mpi_gather_all(const char *data, size_t len, size_t **lens) {
 #else   /* a build without MPI: only ax_mpi_built may be called */
 
 bool ax_mpi_built(void) { return false; }
+
+bool ax_mpi_recovering(void) { return false; }
 
 bool ax_mpi_start(int *rank, int *size) {
   *rank = 0;

@@ -40,6 +40,10 @@ bool ax_mpi_built(void);
  * process's rank and the number of ranks. False if MPI could not start. */
 bool ax_mpi_start(int *rank, int *size);
 
+/* Whether mpirun keeps the job going past a dead rank (--enable-recovery): then mpirun's
+ * own exit status is 0 whatever the ranks return, and rank 0 says which status it meant. */
+bool ax_mpi_recovering(void);
+
 /* Ends MPI (after ax_mpi_start, on every path of every rank), flushing stdio first. Under
  * mpirun --enable-recovery a dead rank can make MPI_Finalize hang: after the lease the
  * process exits (status 0: mpirun's status is 0 under recovery whatever a rank returns). */

@@ -104,7 +104,7 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
   # with the reason, and every other result is the single process's; mpirun exits 0 under
   # recovery whatever the ranks return, so the status comes from the report (gate --merge)
   AXLE_TEST_MPI_KILL_TASK=0 rmpi 3 none verify --mpi --shard 1/1 --format json \
-    --output "$tmp/r3.json" $few > /dev/null 2>&1; st=$?
+    --output "$tmp/r3.json" $few > /dev/null 2> "$tmp/r3.err"; st=$?
   check "recovery, a rule that kills its ranks: mpirun exits 0" [ "$st" = 0 ]
   check "recovery, a rule that kills its ranks: UNKNOWN, rank N died" \
     jq -e -s 'map(select(.line == 3 and .type == "int")) | length == 1 and
@@ -112,6 +112,8 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
   check "recovery, a rule that kills its ranks: the other lines are the single process's" \
     diff <(jq -c "$key" "$tmp/fresh.json" | tail -n +2) \
          <(jq -c "$key | del(.shard)" "$tmp/r3.json" | tail -n +2)
+  check "recovery, a rule that kills its ranks: rank 0 states the status mpirun hides" \
+    grep -q '^axle: note: verify --mpi: under mpirun --enable-recovery, mpirun exits 0 whatever the verdicts; this run.s exit status is 2$' "$tmp/r3.err"
   "$AXLE" gate --merge "$tmp/r3.json" > /dev/null; st=$?
   check "recovery, a rule that kills its ranks: gate --merge of the report exits 2" [ "$st" = 2 ]
 fi

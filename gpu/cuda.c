@@ -1148,6 +1148,22 @@ static bool grid_ok(const AxKernel *k, AxDiag *d) {
   return true;
 }
 
+/* The running max (accum max) and the sums rescaled by it have no CUDA code yet: refused at
+ * the accumulator instead of being generated as a sum. False after reporting. */
+static bool accums_ok(const AxKernel *k, AxDiag *d) {
+  for (int i = 0; i < k->nnodes; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (ax_mug_running(n) || n->rescaled) {
+      ax_diag_error(d, n->span,
+                    "kernel '%s': accumulator '%s': the CUDA backend does not generate the running "
+                    "max (accum max) or a rescaled sum yet",
+                    k->name, n->name);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* The shared-memory plan: layout with double buffering where it is wanted (the loop has
  * more than one iteration and the target has cp.async: docs/gpu.md, "Double buffering")
  * and fits, else without. False after reporting a kernel that does not fit at all. */
@@ -1389,7 +1405,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
   const AxKernel *k = g->stmts[s].kernel;
   int nn = k->nnodes;
   int64_t nt = k->block[0] * k->block[1] * k->block[2];
-  if (!grid_ok(k, d)) return false;
+  if (!grid_ok(k, d) || !accums_ok(k, d)) return false;
   KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
              ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
   SmemPlan p;

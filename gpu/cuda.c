@@ -1214,8 +1214,13 @@ static bool plan_smem(KGen *kg, AxCudaTarget target, const AxCudaOpts *o, SmemPl
   p->total = layout(kg, false);
   p->limit = ax_cuda_smem_limit(target);
   p->total_db = 0;
-  if (want_db && (p->total_db = layout(kg, true)) > p->total) {
-    if (p->total_db <= p->limit) p->db = true, p->total = p->total_db;
+  if (want_db) {
+    /* the second buffers may cost nothing (a post phase larger than the loop body shares
+     * its region), so whether any was laid out decides, not the size */
+    p->total_db = layout(kg, true);
+    bool any = false;
+    for (int i = 0; i < k->nnodes; i++) any = any || kg->t[i].off2 >= 0;
+    if (any && p->total_db <= p->limit) p->db = true, p->total = p->total_db;
     else p->total = layout(kg, false);
   }
   if (p->total > p->limit) {

@@ -12,8 +12,10 @@
 #     denominator and the shift taken per column are "cannot decide" (exit 3: the output
 #     moves with the fresh values of the max); a max over the wrong axis under a rescale,
 #     and the running max read before its update, are refused by validation (exit 3);
-#   * validation of rescale and accum max, `axle emulate` of the FlashAttention graph's
-#     generated CUDA, and `mugraph fmt` giving the files back.
+#   * `axle emulate --range 3 --program attn_max.axl` (f16, scores around 30, the program
+#     in f64 as the reference): the graph without the max gives nan (exit 1), the
+#     FlashAttention graph agrees (exit 0);
+#   * validation of rescale and accum max, and `mugraph fmt` giving the files back.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -91,10 +93,24 @@ check "an accum max saved after the loop: valid" st 0
 
 # the generated CUDA, run on the CPU against the float interpreter (needs a host C++
 # compiler; about 15 s)
-if command -v g++ >/dev/null; then
-  run emulate $f
-  check "emulate flash attention: exit 0" st 0
-  check "emulate flash attention: agrees" has "$tmp/out" "^agrees: the generated kernels compute what the mugraph computes"
+# in f16 with scores around 30 against the program in f64 (needs a host C++ compiler;
+# about 20 s): the graph without the max overflows, the online one matches
+if command -v "${CXX:-g++}" >/dev/null; then
+  run emulate $f --range 3 --program $s/attn_max.axl
+  check "emulate flash attention at scale: exit 0" st 0
+  check "emulate flash attention at scale: agrees with the f64 program" has "$tmp/out" \
+    "^agrees: the generated kernels compute what program 'attn_max' computes"
+  run emulate $s/attn_max.nomax.mug --range 3 --program $s/attn_max.axl
+  check "emulate without the max at scale: exit 1" st 1
+  check "emulate without the max at scale: nan where the program is finite" has "$tmp/out" \
+    "output 'O' f16: max relative error inf (tolerance 0.01) at \[0, 0, 0\]: -nan instead of"
+  run emulate $s/softmax_max.online.mug
+  check "emulate online softmax: agrees with the interpreter" has "$tmp/out" \
+    "^agrees: the generated kernels compute what the mugraph computes"
+  run emulate $f --program $s/softmax_max.axl
+  check "emulate against a program that does not pair: exit 3" st 3
+  check "emulate against a program that does not pair: located" has "$tmp/out" \
+    "attn_max.flash.mug:5:9: error: input 'Q' of mugraph 'attn_max_flash' is not an input of program 'softmax_max'"
 fi
 
 for g in $s/softmax_max.online.mug $f; do

@@ -91,8 +91,6 @@ printf 'mugraph t {\n  input X : f32[4, 8]\n  kernel k grid [1, 1, 1] forloop 2 
 run mugraph check "$tmp/v5.mug"
 check "an accum max saved after the loop: valid" st 0
 
-# the generated CUDA, run on the CPU against the float interpreter (needs a host C++
-# compiler; about 15 s)
 # the cost model prices the running max and the rescales: more than the same loop without
 # them (modelled, deterministic)
 us() { "$AXLE" cost "$1" | sed -n 's/.*modelled time \([0-9.]*\) us.*/\1/p' | head -1; }

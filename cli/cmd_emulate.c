@@ -1,9 +1,10 @@
 /* cmd_emulate.c — `axle emulate` (docs/gpu.md, "Emulator").
  *
- *   axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--keep]
+ *   axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--range X]
+ *                [--program PROGRAM.axl] [--keep]
  *       Compiles the μGraph's generated CUDA (or FILE.cu, e.g. one generated earlier and
- *       edited) for the CPU, runs it on random inputs and compares every output with the
- *       float interpreter. 0 agrees, 1 differs, 2 could not compile or run it, 3 bad
+ *       edited) for the CPU, runs it on random inputs (in [-X, X]) and compares every
+ *       output with the float interpreter (or with the program in f64). 0 agrees, 1 differs, 2 could not compile or run it, 3 bad
  *       input (a located error). DIR (`axle superopt MODULE --output-dir DIR`) stands for
  *       DIR/module.mug.
  *   axle emulate --megakernel GRAPH.mug [--workers N] [--runs K] [--seed S] [...]
@@ -25,7 +26,8 @@
 #include "superopt/ir/mugtext.h"
 
 #define USAGE                                                                          \
-  "usage: axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--keep]\n" \
+  "usage: axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--range X]\n" \
+  "                    [--program PROGRAM.axl] [--keep]\n" \
   "       axle emulate --megakernel GRAPH.mug|DIR [--workers N] [--runs K] [--seed N] [...]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
@@ -39,7 +41,7 @@ static bool set_seed(void *target, const char *v) {
   return !*end && errno != ERANGE;
 }
 
-/* --tol: a positive finite number */
+/* --tol, --range: a positive finite number */
 static bool set_tol(void *target, const char *v) {
   char *end;
   double *tol = target;
@@ -50,6 +52,7 @@ static bool set_tol(void *target, const char *v) {
 int ax_cmd_emulate(int argc, char **argv) {
   AxEmuOpts o = {.seed = 1, .out = stdout, .workers = 0, .runs = 0};
   bool mk = false;
+  const char *prog_path = NULL;
   int first = 1;
   const AxOpt opts[] = {
       {.name = "--seed", .meta = "N", .help = "seed of the random inputs (default 1)",
@@ -61,6 +64,12 @@ int ax_cmd_emulate(int argc, char **argv) {
       {.name = "--tol", .meta = "X", .help = "tolerance of the relative error (default by dtype:\nf16 1e-2, bf16 4e-2, f32 1e-4)",
        .kind = AX_OPT_FN, .fn = set_tol, .target = &o.tol,
        .err = "--tol takes a positive finite number"},
+      {.name = "--range", .meta = "X", .help = "inputs uniform in [-X, X] (default 0.5)",
+       .kind = AX_OPT_FN, .fn = set_tol, .target = &o.range,
+       .err = "--range takes a positive finite number"},
+      {.name = "--program", .meta = "PROGRAM.axl",
+       .help = "compare with this program in f64 (inputs and outputs\npaired by name) instead of the graph with storage rounding",
+       .kind = AX_OPT_STR, .target = &prog_path},
       {.name = "--keep", .help = "keep the temporary directory (its path is printed)",
        .kind = AX_OPT_FLAG, .target = &o.keep},
       {.name = "--megakernel",
@@ -85,6 +94,7 @@ int ax_cmd_emulate(int argc, char **argv) {
   const char *in = first < argc ? argv[first] : NULL;
   if (!in) return usage("emulate needs a .mug file");
   if (!mk && (o.workers || o.runs)) return usage("--workers and --runs need --megakernel");
+  if (mk && prog_path) return usage("--program does not go with --megakernel");
   if (!o.workers) o.workers = 4;
   if (!o.runs) o.runs = 1;
   AxArena *a = ax_arena_new();
@@ -95,7 +105,10 @@ int ax_cmd_emulate(int argc, char **argv) {
   in = ax_files_graph_path(a, in);
   AxMugraph *g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
   AxTaskGraph tg;
-  if (g && ax_mug_check(g, &d)) {
+  const AxMugraph *prog = NULL;
+  if (g && ax_mug_check(g, &d) && (!prog_path || ((prog = ax_files_load_program(a, &d, prog_path, NULL)) &&
+                                                  ax_emu_pair_check(g, prog, &d)))) {
+    o.program = prog;
     if (!mk) status = ax_emu_run(g, &d, &o);
     else if (ax_taskgraph_build(a, g, &d, &tg)) {
       /* the oracle's own test: a runtime with one dependency missing must be caught */

@@ -1016,6 +1016,60 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     acc->dirty = acc->dirty == CLEAN ? ELEMWISE : acc->dirty;
     return;
   }
+  if (n->acc == AX_ACC_MAX) {
+    /* the running max: the first tile's max, then the larger of it and the state (the
+     * loop's later operators read it, so every thread sees the update) */
+    const char *it0 = "it == 0";
+    if (!n->at.axis_set) {
+      need(kg, n->in[0], true, n->name);
+      loop_open(e, ax_shape_numel(&n->shape), false);
+      line(e, "%s[e] = %s ? ax_f(%s[e]) : fmaxf(%s[e], ax_f(%s[e]));", acc->o.name, it0, v->name,
+           acc->o.name, v->name);
+      loop_close(e);
+    } else {
+      need(kg, n->in[0], false, n->name);
+      int64_t len, inner;
+      const char *it = reduce_head(e, v, n->at.axis, 1, false, &len, &inner);
+      line(e, "float acc = -INFINITY;");
+      line(e, "for (int j = 0; j < %" PRId64 "; ++j) acc = fmaxf(acc, ax_f(px[(%s)j * %" PRId64 "]));",
+           len, it, inner);
+      line(e, "%s[e] = %s ? acc : fmaxf(%s[e], acc);", acc->o.name, it0, acc->o.name);
+      loop_close(e);
+    }
+    line(e, "__syncthreads();");
+    acc->dirty = CLEAN;
+    return;
+  }
+  if (n->rescaled) {
+    /* online softmax: state *= exp(m_prev − m_new) (m broadcast onto the state), then the
+     * max is remembered; the first iteration adds to zero and only remembers it */
+    const AxBNode *m = &kg->k->nodes[n->rescale];
+    const char *mn = kg->t[n->rescale].o.name;
+    int64_t cnt = ax_shape_numel(&n->shape), mcnt = ax_shape_numel(&m->shape);
+    char idx[512] = "0";
+    size_t used = 1;
+    int64_t st = 1, mst = 1;
+    for (int dd = n->shape.rank - 1; dd >= 0; dd--) {
+      if (m->shape.dim[dd] > 1)
+        used += (size_t)snprintf(idx + used, sizeof idx - used, " + (e / %" PRId64 " %% %" PRId64 ") * %" PRId64,
+                                 st, n->shape.dim[dd], mst);
+      st *= n->shape.dim[dd];
+      mst *= m->shape.dim[dd];
+    }
+    line(e, "if (it > 0) {");
+    e->ind++;
+    loop_open(e, cnt, false);
+    line(e, "const int64_t mi = %s;", idx);
+    line(e, "%s[e] *= expf(%s[%" PRId64 " + mi] - %s[mi]);", acc->o.name, acc->o.name, cnt, mn);
+    loop_close(e);
+    e->ind--;
+    line(e, "}");
+    line(e, "__syncthreads();");
+    loop_open(e, mcnt, false);
+    line(e, "%s[%" PRId64 " + e] = %s[e];", acc->o.name, cnt, mn);
+    loop_close(e);
+    line(e, "__syncthreads();");
+  }
   if (n->acc == AX_ACC_SUM && !n->at.axis_set) {
     need(kg, n->in[0], true, n->name);
     loop_open(e, ax_shape_numel(&n->shape), false);
@@ -1098,7 +1152,9 @@ static int64_t layout(KGen *kg, bool db) {
     }
     t->o.f32 = n->kind == AX_BN_ACCUM;
     snprintf(t->o.name, sizeof t->o.name, "s%d", i);
-    t->bytes = align128(ax_shape_numel(&n->shape) * (t->o.f32 ? 4 : (int64_t)ax_dtype_bytes(n->dtype)));
+    /* a rescaled sum keeps, after its state, the max it was last rescaled to */
+    int64_t extra = n->rescaled ? ax_shape_numel(&k->nodes[n->rescale].shape) : 0;
+    t->bytes = align128((ax_shape_numel(&n->shape) + extra) * (t->o.f32 ? 4 : (int64_t)ax_dtype_bytes(n->dtype)));
     if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
     else if (n->phase == AX_PH_LOOP) {
       t->off = loop, loop += t->bytes;
@@ -1158,8 +1214,13 @@ static bool plan_smem(KGen *kg, AxCudaTarget target, const AxCudaOpts *o, SmemPl
   p->total = layout(kg, false);
   p->limit = ax_cuda_smem_limit(target);
   p->total_db = 0;
-  if (want_db && (p->total_db = layout(kg, true)) > p->total) {
-    if (p->total_db <= p->limit) p->db = true, p->total = p->total_db;
+  if (want_db) {
+    /* the second buffers may cost nothing (a post phase larger than the loop body shares
+     * its region), so whether any was laid out decides, not the size */
+    p->total_db = layout(kg, true);
+    bool any = false;
+    for (int i = 0; i < k->nnodes; i++) any = any || kg->t[i].off2 >= 0;
+    if (any && p->total_db <= p->limit) p->db = true, p->total = p->total_db;
     else p->total = layout(kg, false);
   }
   if (p->total > p->limit) {

@@ -261,6 +261,7 @@ typedef struct Emu {
   int ni;                /* graph inputs */
   AxTensor *vals;        /* per kernel tensor: the interpreter's values (inputs first) */
   double **din;          /* per input: its values */
+  const double **ref;    /* with a program: per graph output, the program's value */
   AxArena *a;
 } Emu;
 
@@ -297,8 +298,10 @@ static int write_sources(Emu *x, AxDiag *d) {
   return GO_ON;
 }
 
-/* The inputs: uniform in [-0.5, 0.5] from the seed, rounded to the dtype; in%d.bin for the
- * program, x->vals for the interpreter. */
+static double range(const AxEmuOpts *o) { return o->range > 0 ? o->range : 0.5; }
+
+/* The inputs: uniform in [-range, range] (default 0.5) from the seed, rounded to the dtype;
+ * in%d.bin for the program, x->vals for the interpreter. */
 static int write_inputs(Emu *x) {
   static const char *const inames[] = {"in0.bin", "in1.bin", "in2.bin", "in3.bin", "in4.bin", "in5.bin",
                                        "in6.bin", "in7.bin"};
@@ -314,7 +317,7 @@ static int write_inputs(Emu *x) {
     x->din[i] = ax_xmalloc(n * sizeof(double) + 1);
     unsigned char *raw = ax_xmalloc(n * es + 1);
     for (size_t k = 0; k < n; k++) {
-      x->din[i][k] = ax_values_round_to(t->dtype, ax_rng_unit(&r) - 0.5);
+      x->din[i][k] = ax_values_round_to(t->dtype, (2 * ax_rng_unit(&r) - 1) * range(x->o));
       encode(t->dtype, x->din[i][k], raw + k * es);
     }
     x->vals[ti] = (AxTensor){t->shape, x->din[i]};
@@ -367,16 +370,74 @@ static int execute(Emu *x, int run_no) {
   return 2;
 }
 
+/* The program's outputs in doubles (no storage rounding) on the graph's inputs, paired by
+ * name (the caller checked the pairing: ax_emu_pair_check), per graph output. */
+static const double **reference(Emu *x) {
+  const AxMugraph *g = x->g, *p = x->o->program;
+  AxTensor *pv = ax_arena_alloc(x->a, ((size_t)p->ntensors + 1) * sizeof *pv);
+  memset(pv, 0, ((size_t)p->ntensors + 1) * sizeof *pv);
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_INPUT) {
+      int ti = g->stmts[s].t, pi = ax_mug_find(p, g->tensors[ti].name);
+      pv[pi] = x->vals[ti];
+    }
+  AxTDomain exact = ax_values_float(false);
+  ax_interp_run(p, &exact, x->a, pv);
+  const double **ref = ax_arena_alloc(x->a, ((size_t)g->noutputs + 1) * sizeof *ref);
+  for (int i = 0; i < g->noutputs; i++)
+    ref[i] = pv[ax_mug_find(p, g->tensors[g->outputs[i]].name)].data;
+  return ref;
+}
+
+static bool same_shape(const AxTShape *a, const AxTShape *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dim[i] != b->dim[i]) return false;
+  return true;
+}
+
+bool ax_emu_pair_check(const AxMugraph *g, const AxMugraph *p, AxDiag *d) {
+  char b1[96], b2[96];
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    int n = st->kind == AX_KS_INPUT ? 1 : st->kind == AX_KS_OUTPUT ? st->nouts : 0;
+    for (int j = 0; j < n; j++) {
+      const AxKTensor *t = &g->tensors[st->kind == AX_KS_INPUT ? st->t : st->outs[j]];
+      int pi = ax_mug_find(p, t->name);
+      bool in = st->kind == AX_KS_INPUT;
+      bool kind_ok = pi >= 0 && (!in || p->stmts[p->tensors[pi].stmt].kind == AX_KS_INPUT);
+      if (!kind_ok) {
+        ax_diag_error(d, t->span, "%s '%s' of mugraph '%s' is not %s of program '%s'", in ? "input" : "output",
+                      t->name, g->name, in ? "an input" : "a tensor", p->name);
+        return false;
+      }
+      if (!same_shape(&t->shape, &p->tensors[pi].shape)) {
+        ax_diag_error(d, t->span, "%s '%s': %s in the mugraph, %s in program '%s'", in ? "input" : "output",
+                      t->name, ax_shape_str(&t->shape, b1, sizeof b1),
+                      ax_shape_str(&p->tensors[pi].shape, b2, sizeof b2), p->name);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 /* The reference (the μGraph in doubles, stored tensors rounded to their dtype) against
  * every output the program wrote: 0 all within tolerance, 1 some not. */
 static int compare(Emu *x, int run_no) {
   const AxMugraph *g = x->g;
   FILE *out = x->out;
   if (run_no == 0) {
-    AxTDomain stored = ax_values_float(true);
-    ax_interp_run(g, &stored, x->a, x->vals);
-    fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-0.5, 0.5]; reference: the "
-                 "float interpreter with storage rounding\n", g->name, x->o->seed);
+    if (x->o->program) {
+      x->ref = reference(x);
+    } else {
+      AxTDomain stored = ax_values_float(true);
+      ax_interp_run(g, &stored, x->a, x->vals);
+    }
+    fprintf(out, "emulate: mugraph '%s', seed %" PRIu64 ", inputs in [-%g, %g]; reference: ", g->name,
+            x->o->seed, range(x->o), range(x->o));
+    if (x->o->program) fprintf(out, "program '%s' in f64\n", x->o->program->name);
+    else fputs("the float interpreter with storage rounding\n", out);
     if (x->o->megakernel)
       fprintf(out, "megakernel: %d worker thread%s, %d schedule%s (seeds %" PRIu64 " to %" PRIu64 ")\n",
               x->o->workers, x->o->workers == 1 ? "" : "s", x->o->runs, x->o->runs == 1 ? "" : "s",
@@ -401,7 +462,7 @@ static int compare(Emu *x, int run_no) {
     for (size_t k = 0; k < n; k++) y[k] = decode(t->dtype, raw + k * es);
     free(raw);
     int64_t at, nonfinite;
-    const double *ref = x->vals[g->outputs[i]].data;
+    const double *ref = x->o->program ? x->ref[i] : x->vals[g->outputs[i]].data;
     double rel = rel_error(ref, y, (int64_t)n, &at, &nonfinite);
     double tol = x->o->tol > 0 ? x->o->tol : ax_emu_default_tol(t->dtype);
     bool fine = rel <= tol;
@@ -424,6 +485,10 @@ static int compare(Emu *x, int run_no) {
                        "mugraph computes\n"
                      : "agrees: the megakernel computes what the mugraph computes under every schedule\n",
             x->o->seed + (uint64_t)run_no);
+  else if (x->o->program)
+    fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what program '%s' computes\n"
+                     : "agrees: the generated kernels compute what program '%s' computes\n",
+            x->o->program->name);
   else
     fprintf(out, bad ? "DIFFERS: the generated kernels do not compute what the mugraph computes\n"
                      : "agrees: the generated kernels compute what the mugraph computes\n");

@@ -20,6 +20,11 @@ typedef struct AxEmuOpts {
   const char *cxx;      /* the host C++ compiler; NULL: $CXX, else g++ */
   double tol;           /* 0: by dtype (f16 1e-2, bf16 4e-2, f32 1e-4) */
   bool keep;            /* keep the temporary directory (its path is printed) */
+  double range;         /* inputs uniform in [-range, range]; 0: 0.5 */
+  /* The reference: the graph's program (validated, borrowed; inputs and outputs paired
+   * by name, as axle equiv pairs them) in doubles without storage rounding, instead of
+   * the graph itself with storage rounding. NULL: the graph. */
+  const AxMugraph *program;
   FILE *out;            /* the report */
   /* The emulated megakernel (docs/mpk.md): the persistent megakernel's CUDA source
    * (mpk/mkcuda.h, run instead of the per-kernel one; NULL: the ordinary emulation). It is
@@ -29,6 +34,11 @@ typedef struct AxEmuOpts {
   const char *megakernel;
   int workers, runs;
 } AxEmuOpts;
+
+/* Whether program p (validated) can be g's reference (AxEmuOpts.program): every input of
+ * g an input of p, every output of g a tensor of p, of the same shapes. Reports through d
+ * at g's tensor otherwise. */
+bool ax_emu_pair_check(const AxMugraph *g, const AxMugraph *p, AxDiag *d);
 
 /* Tolerance of an output of dtype t when none is given. */
 double ax_emu_default_tol(AxDtype t);

@@ -211,6 +211,13 @@ static void cost_kernel(AxArena *a, const AxMugraph *g, const AxKernel *k, const
       kc->smem_traffic += B * r * (dbytes(&src->shape, src->dtype) +
                                    2.0 * 4 * (double)ax_shape_numel(&n->shape));
       kc->cuda_flops += B * r * (double)ax_shape_numel(&src->shape) * (n->acc == AX_ACC_RMS ? 2 : 1);
+      if (n->rescaled) {
+        /* online softmax: exp(m_prev − m_new) per element of the max, and a multiply per
+         * state element, every iteration; the previous max is read and written too */
+        double mel = (double)ax_shape_numel(&k->nodes[n->rescale].shape);
+        kc->cuda_flops += B * r * (mel + (double)ax_shape_numel(&n->shape));
+        kc->smem_traffic += B * r * 2.0 * 4 * mel;
+      }
       break;
     }
     case AX_BN_OP: {

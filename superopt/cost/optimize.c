@@ -25,6 +25,10 @@ static int64_t align(int64_t x) {
   return (x + AX_OPT_SMEM_ALIGN - 1) / AX_OPT_SMEM_ALIGN * AX_OPT_SMEM_ALIGN;
 }
 
+/* The phase a node is scheduled in: a running max (accum max) is updated in the loop, where
+ * later loop operators read it, though its final value belongs to the post phase. */
+static AxPhase sched_phase(const AxBNode *b) { return ax_mug_running(b) ? AX_PH_LOOP : b->phase; }
+
 typedef struct {
   int node;
   int64_t lo, hi, bytes;
@@ -56,13 +60,15 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
     if (b->kind != AX_BN_ITER)
       for (int j = 0; j < b->nin; j++) {
         const AxBNode *o = &k->nodes[b->in[j]];
-        if (o->phase != b->phase && b->kind != AX_BN_SAVE) continue;
+        if (sched_phase(o) != sched_phase(b) && b->kind != AX_BN_SAVE) continue;
         int od = p->depth[b->in[j]];
         bool fused = b->thread >= 0 && o->thread == b->thread;
         int nd = fused ? od : od + 1;
         if (nd > d) d = nd;
       }
-    if (b->kind == AX_BN_ACCUM) d = 0;   /* the accumulated value is ready after the loop */
+    /* the accumulated value is ready after the loop; a running max, one step after its
+     * operand in every iteration */
+    if (b->kind == AX_BN_ACCUM && !ax_mug_running(b)) d = 0;
     p->depth[i] = d;
     if (d > maxd) maxd = d;
   }
@@ -73,7 +79,7 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
       bool any = false;
       for (int i = 0; i < n; i++) {
         const AxBNode *b = &k->nodes[i];
-        AxPhase bp = b->phase;
+        AxPhase bp = sched_phase(b);
         if (b->kind == AX_BN_SAVE) bp = AX_PH_POST;
         if ((int)bp != ph || p->depth[i] != d) continue;
         p->order[m++] = i;
@@ -103,6 +109,7 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
     if (!in_smem(k, i)) continue;
     int64_t bytes = ax_shape_numel(&b->shape) *
                     (b->kind == AX_BN_ACCUM ? 4 : (int64_t)ax_dtype_bytes(b->dtype));
+    if (b->rescaled) bytes += ax_shape_numel(&k->nodes[b->rescale].shape) * 4;   /* m_prev */
     p->smem_sum += bytes;
     /* an iterating input is double-buffered: the next tile loads while this one is used */
     if (b->kind == AX_BN_ITER && b->phase == AX_PH_LOOP && k->forloop > 1) bytes *= 2;

@@ -539,7 +539,8 @@ static bool analyse(Check *c, AxDiag *d) {
   return true;
 }
 
-/* Whether g applies an operator the field reads as a fresh variable (reduce_max, reduce_min). */
+/* Whether g applies an operator the field reads as a fresh variable (reduce_max, reduce_min,
+ * a max accumulator). */
 static bool uses_fresh(const AxMugraph *g) {
   for (int s = 0; s < g->nstmts; s++) {
     const AxKStmt *st = &g->stmts[s];
@@ -549,7 +550,7 @@ static bool uses_fresh(const AxMugraph *g) {
     for (int i = 0; i < st->kernel->nnodes; i++) {
       const AxBNode *n = &st->kernel->nodes[i];
       p = n->kind == AX_BN_OP ? ax_pop_get(n->op) : NULL;
-      if (p && p->lax == AX_POP_LAX_FRESH) return true;
+      if ((p && p->lax == AX_POP_LAX_FRESH) || ax_mug_running(n)) return true;
     }
   }
   return false;

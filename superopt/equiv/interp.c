@@ -29,7 +29,7 @@ static void fill_zero(const AxTDomain *d, AxTensor *t) {
  * `to`), or v squared and summed along the axis (rms). Written into tmp. */
 static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const AxTensor *v,
                                     AxTensor *tmp, AxTensor *tmp2) {
-  if (n->acc == AX_ACC_SUM && !n->at.axis_set) return v;
+  if ((n->acc == AX_ACC_SUM || n->acc == AX_ACC_MAX) && !n->at.axis_set) return v;
   const AxTensor *src = v;
   if (n->acc == AX_ACC_RMS) {
     tmp2->shape = v->shape;
@@ -42,8 +42,27 @@ static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const 
   at.to = n->acc == AX_ACC_SUM ? n->at.to : 0;
   tmp->shape = n->shape;
   const AxTensor *ins[1] = {src};
-  apply(d, AX_OP_REDUCE, &at, ins, 1, tmp);
+  apply(d, n->acc == AX_ACC_MAX ? AX_OP_REDUCE_MAX : AX_OP_REDUCE, &at, ins, 1, tmp);
   return tmp;
+}
+
+/* The online-softmax rescale of accumulator state s by max accumulator value m (its value
+ * now) against mp (its value when s was last updated; updated to m here):
+ *   s <- s · exp(mp − m)      (m broadcast onto s)
+ * In the field exp reads the q side of mp − m, which is exact (ω^(y_prev − y_new)), so the
+ * factors of successive iterations telescope there as over the reals. */
+static void rescale(const AxTDomain *d0, const AxTDomain *dn, AxTensor *s, const AxTensor *m,
+                    AxTensor *mp, size_t es) {
+  AxArena *scratch = ax_arena_new();
+  AxTensor f = ax_tensor_scratch(scratch, d0, &m->shape);
+  size_t cnt = (size_t)ax_shape_numel(&m->shape);
+  d0->binary(d0, AX_OP_SUB, cnt, f.data, mp->data, 1, m->data, 1);
+  d0->unary(d0, AX_OP_EXP, cnt, f.data, f.data);
+  AxTensor s2 = ax_tensor_scratch(scratch, d0, &s->shape);
+  ax_tensor_binary(dn, AX_OP_MUL, s, &f, &s2);
+  memcpy(s->data, s2.data, (size_t)ax_shape_numel(&s->shape) * es);
+  memcpy(mp->data, m->data, cnt * es);
+  ax_arena_free(scratch);
 }
 
 /* Which values an exponent will read (exp and silu read their operand's secondary
@@ -70,6 +89,7 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
           bool reads = n->kind == AX_BN_OP && ax_ewop_reads_q(n->op);
           for (int j = 0; j < n->nin; j++)
             if (reads || nl[i]) nl[n->in[j]] = true;
+          if (n->rescaled) nl[n->rescale] = true;   /* exp(m_prev − m_new) reads it */
         }
       }
     }
@@ -110,6 +130,13 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
     }
   }
   AxTensor tmp = {{0}, ax_xmalloc(maxn * es + 1)}, tmp2 = {{0}, ax_xmalloc(maxn * es + 1)};
+  /* rescaled sums: the max accumulator's value at their last update */
+  AxTensor *mp = ax_xcalloc((size_t)nn + 1, sizeof *mp);
+  for (int i = 0; i < nn; i++)
+    if (k->nodes[i].rescaled) {
+      mp[i].shape = k->nodes[k->nodes[i].rescale].shape;
+      mp[i].data = ax_xmalloc((size_t)ax_shape_numel(&mp[i].shape) * es + 1);
+    }
   int64_t R = k->forloop;
   int64_t b[3], off[AX_MAXRANK];
   AxTShape tile;
@@ -156,8 +183,20 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
               } else {
                 AxTDomain dn = dom_for(d0, live[i]);
                 const AxTensor *c = contribution(&dn, n, v, &tmp, &tmp2);
-                d->binary(d, AX_OP_ADD, (size_t)ax_shape_numel(&n->shape), t[i].data, t[i].data,
-                          1, c->data, 1);
+                size_t cnt = (size_t)ax_shape_numel(&n->shape);
+                if (n->acc == AX_ACC_MAX && it == 0) {
+                  memcpy(t[i].data, c->data, cnt * es);   /* the first tile's max */
+                } else if (n->acc == AX_ACC_MAX) {
+                  /* a max: in the field a fresh variable per element and iteration */
+                  dn.binary(&dn, AX_OP_MAX, cnt, t[i].data, t[i].data, 1, c->data, 1);
+                } else {
+                  /* at it = 0 the state is zero and needs no rescale (its max has no
+                   * previous value: -inf over the reals) */
+                  if (n->rescaled && it > 0) rescale(d0, &dn, &t[i], &t[n->rescale], &mp[i], es);
+                  else if (n->rescaled) memcpy(mp[i].data, t[n->rescale].data,
+                                               (size_t)ax_shape_numel(&mp[i].shape) * es);
+                  d->binary(d, AX_OP_ADD, cnt, t[i].data, t[i].data, 1, c->data, 1);
+                }
                 round_t(d, AX_DT_F32, &t[i]);
               }
             }
@@ -189,8 +228,9 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
           }
         }
       }
-  for (int i = 0; i < nn; i++) free(t[i].data);
+  for (int i = 0; i < nn; i++) free(t[i].data), free(mp[i].data);
   free(t);
+  free(mp);
   free(tmp.data);
   free(tmp2.data);
 }
@@ -257,6 +297,7 @@ int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
       if (n->kind == AX_BN_SAVE) continue;
       int64_t cnt = numel(&n->shape);
       sum = sat_add(sum, sat_mul(cnt, es));
+      if (n->rescaled) sum = sat_add(sum, sat_mul(numel(&k->nodes[n->rescale].shape), es));
       if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
         int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
         if (src > maxn) maxn = src;

@@ -317,8 +317,30 @@ static void kernel(A *s, const AxKernel *k, AxLaxVal *tv) {
         v = *a;
         if (a->vary & IT_BIT) v.vary |= 1u << n->at.axis;
         if (a->den & IT_BIT) v.den |= 1u << n->at.axis;
+      } else if (n->acc == AX_ACC_MAX) {
+        /* a fresh variable per element and iteration (field.h), like reduce_max: a leaf of
+         * degree 1 without exponentials. Loop operators read its running value, which
+         * changes every iteration, so it keeps the operand's iteration bit; the bit is
+         * dropped from what only the post phase reads. */
+        v = leaf(&n->shape);
+        v.vary = a->vary & ~(n->at.axis_set ? 1u << n->at.axis : 0u);
+        v.den = 0;
+        v.vary = mask_shape(v.vary, &n->shape);
+        nv[i] = v;
+        break;
       } else if (n->acc == AX_ACC_SUM) {
         v = n->at.axis_set ? reduce(a, ash, n->at.axis, n->at.to) : *a;
+        if (n->rescaled) {
+          /* s <- s·exp(m_prev − m) + v: after the loop the state is Σ_i v_i·Π exp(...),
+           * and a product of exponentials is one exponential term (of a degree-1
+           * exponent in the fresh variables), so each iteration's term is v_i times one
+           * exponential: its terms and degree as that product */
+          AxLaxVal mv = leaf(&n->shape);
+          AxLaxVal e = unary(s, AX_OP_EXP, &mv, n->span, where);
+          e.vary = v.vary, e.den = 0;
+          int r = n->shape.rank;
+          v = combine(&v, &e, AX_EWOP_LAX_PRODUCT, r, r, r);
+        }
         v = sum_terms(v, R, it_mixed);
       } else {
         AxLaxVal sq = unary(s, AX_OP_SQUARE, a, n->span, where);

@@ -90,6 +90,8 @@ static void kernel(FILE *out, const AxMugraph *g, int ki, const AxKernel *k) {
       fputs("\"];\n", out);
     }
     for (int j = 0; j < n->nin; j++) fprintf(out, "  k%d_n%d -> k%d_n%d;\n", ki, n->in[j], ki, i);
+    if (n->rescaled)   /* the max whose updates rescale this sum */
+      fprintf(out, "  k%d_n%d -> k%d_n%d [style=dashed, label=\"rescale\"];\n", ki, n->rescale, ki, i);
     if (n->kind == AX_BN_SAVE) {
       fprintf(out, "  k%d_n%d -> t%d [label=\"", ki, i, n->dst);
       mapstr(out, "omap", n->omap);

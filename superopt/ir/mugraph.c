@@ -12,9 +12,11 @@ static const char *const gaxis = "xyz";
 
 const char *ax_mug_acc_name(AxAccKind k) {
   static const char *const names[] = {
-      [AX_ACC_SUM] = "sum", [AX_ACC_CONCAT] = "concat", [AX_ACC_RMS] = "rms"};
+      [AX_ACC_SUM] = "sum", [AX_ACC_CONCAT] = "concat", [AX_ACC_RMS] = "rms", [AX_ACC_MAX] = "max"};
   return names[k];
 }
+
+bool ax_mug_running(const AxBNode *n) { return n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX; }
 
 const char *ax_mug_phase_name(AxPhase p) {
   static const char *const names[] = {
@@ -187,21 +189,27 @@ static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
   int loop_in = -1, post_in = -1;
   n->dtype = AX_DT_F32;
   bool dt_set = false;
+  bool has_running = false;
   for (int j = 0; j < n->nin; j++) {
     const AxBNode *a = &k->nodes[n->in[j]];
     ins[j] = &a->shape;
-    if (a->phase == AX_PH_LOOP) has_loop = true, loop_in = n->in[j];
-    if (a->phase == AX_PH_POST) has_post = true, post_in = n->in[j];
+    /* a running max goes with either phase: the loop reads its running value, the post
+     * phase its final one */
+    if (ax_mug_running(a)) has_running = true;
+    else if (a->phase == AX_PH_LOOP) has_loop = true, loop_in = n->in[j];
+    else if (a->phase == AX_PH_POST) has_post = true, post_in = n->in[j];
     if (!a->anon && !dt_set) n->dtype = a->dtype, dt_set = true;
   }
-  if (has_loop && has_post && k->forloop > 1) {
+  if (has_running && !has_loop) has_post = true;
+  if (has_loop && has_post && k->forloop > 1 && post_in >= 0) {
     ax_diag_error(d, n->span,
                   "kernel '%s': '%s' mixes '%s', computed in every iteration, with '%s', "
                   "computed after the loop",
                   k->name, n->name, k->nodes[loop_in].name, k->nodes[post_in].name);
     ok = false;
   }
-  n->phase = has_post ? AX_PH_POST : has_loop ? AX_PH_LOOP : AX_PH_INVARIANT;
+  n->phase = has_loop ? AX_PH_LOOP : has_post ? AX_PH_POST : AX_PH_INVARIANT;
+  if (has_post && (post_in >= 0 || k->forloop == 1)) n->phase = AX_PH_POST;
   if (!ok) return false;
   if (!ax_tensorop_infer(n->op, &n->at, ins, n->nin, &n->shape, msg, sizeof msg)) {
     ax_diag_error(d, n->span, "kernel '%s': operator '%s' ('%s'): %s", k->name,
@@ -211,8 +219,46 @@ static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
   return true;
 }
 
+/* `rescale = m`: only a sum is rescaled, and only by a max accumulator of the same kernel
+ * (the parser resolves the name among the nodes before it, so m is updated first in every
+ * iteration and the factor exp(m_prev - m_new) is this iteration's). */
+static bool check_rescale(const AxKernel *k, const AxBNode *n, AxDiag *d) {
+  if (!n->rescaled) return true;
+  const AxBNode *m = &k->nodes[n->rescale];
+  if (n->acc != AX_ACC_SUM) {
+    ax_diag_error(d, n->span, "kernel '%s': accumulator '%s': only accum sum takes 'rescale'", k->name, n->name);
+    return false;
+  }
+  if (!ax_mug_running(m)) {
+    ax_diag_error(d, n->span,
+                  "kernel '%s': accumulator '%s': rescale names '%s', which is not a max accumulator (accum max)",
+                  k->name, n->name, m->name);
+    return false;
+  }
+  return true;
+}
+
+/* The running max multiplies the state element-wise: its shape must broadcast onto the
+ * state's (same rank, each dim equal or 1). */
+static bool check_rescale_shape(const AxKernel *k, const AxBNode *n, AxDiag *d) {
+  if (!n->rescaled) return true;
+  const AxBNode *m = &k->nodes[n->rescale];
+  bool ok = m->shape.rank == n->shape.rank;
+  for (int i = 0; ok && i < n->shape.rank; i++)
+    ok = m->shape.dim[i] == 1 || m->shape.dim[i] == n->shape.dim[i];
+  if (!ok) {
+    char b1[96], b2[96];
+    ax_diag_error(d, n->span,
+                  "kernel '%s': accumulator '%s': its rescale '%s' %s does not broadcast onto its state %s",
+                  k->name, n->name, m->name, ax_shape_str(&m->shape, b1, sizeof b1),
+                  ax_shape_str(&n->shape, b2, sizeof b2));
+  }
+  return ok;
+}
+
 /* An accumulator: of a value computed in the loop; its axis (last by default) in range;
- * concat multiplies the axis by the range, rms keeps one element, sum keeps `to`. */
+ * concat multiplies the axis by the range, rms and max keep one element, sum keeps `to`
+ * (max and sum without an axis: element-wise over the iterations). */
 static bool check_accum(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
   (void)g;
   char b1[96];
@@ -225,7 +271,8 @@ static bool check_accum(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
     return false;
   }
   n->shape = a->shape;
-  if (n->acc == AX_ACC_SUM && !n->at.axis_set) return true;
+  if (!check_rescale(k, n, d)) return false;
+  if ((n->acc == AX_ACC_SUM || n->acc == AX_ACC_MAX) && !n->at.axis_set) return check_rescale_shape(k, n, d);
   if (n->shape.rank == 0) {
     ax_diag_error(d, n->span, "kernel '%s': accumulator '%s' needs an operand with dimensions", k->name, n->name);
     return false;
@@ -240,7 +287,7 @@ static bool check_accum(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
   int64_t len = n->shape.dim[n->at.axis];
   if (n->acc == AX_ACC_CONCAT) {
     n->shape.dim[n->at.axis] = len * k->forloop;
-  } else if (n->acc == AX_ACC_RMS) {
+  } else if (n->acc == AX_ACC_RMS || n->acc == AX_ACC_MAX) {
     n->shape.dim[n->at.axis] = 1;
   } else {
     int64_t to = n->at.to ? n->at.to : 1;
@@ -251,7 +298,7 @@ static bool check_accum(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
       return false;
     }
   }
-  return true;
+  return check_rescale_shape(k, n, d);
 }
 
 /* An output saver: of a value that is final after the loop, every grid axis of size > 1
@@ -303,6 +350,8 @@ static bool check_smem(AxKernel *k, AxDiag *d) {
     if (n->anon || n->kind == AX_BN_SAVE) continue;
     int64_t bytes = ax_shape_numel(&n->shape) * (int64_t)ax_dtype_bytes(n->dtype);
     if (n->kind == AX_BN_ACCUM) acc += ax_shape_numel(&n->shape) * 4;   /* f32 state */
+    if (n->rescaled)   /* the max it was last rescaled to */
+      acc += ax_shape_numel(&k->nodes[n->rescale].shape) * 4;
     else if (n->phase == AX_PH_INVARIANT) inv += bytes;
     else if (n->phase == AX_PH_LOOP) loop += bytes;
     else post += bytes;

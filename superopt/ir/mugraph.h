@@ -18,8 +18,14 @@
  *   block operator  a tensor operator on tiles (element-wise, matmul, sum, mean,
  *                   rms_norm, concat, constants);
  *   accumulator     for-loop accumulator: sum (optionally also along an axis to size 1 or
- *                   `to`: Mirage's sum-to-1 and sum-to-dimx), concat along an axis, or rms
- *                   (sqrt of the mean of squares over the iterations and an axis);
+ *                   `to`: Mirage's sum-to-1 and sum-to-dimx), concat along an axis, rms
+ *                   (sqrt of the mean of squares over the iterations and an axis), or max
+ *                   (running max over the iterations, optionally along an axis). A max
+ *                   accumulator is also readable inside the loop: there its value is the
+ *                   running max after this iteration's update. A sum may be `rescale`d by
+ *                   a max accumulator m: before each iteration's value is added, its
+ *                   state is multiplied by exp(m_prev - m_new) (FlashAttention's online
+ *                   softmax), so that after the loop it is relative to the final max;
  *   output saver    writes a tile into a new kernel tensor: omap sends every grid axis of
  *                   size > 1 to the dim it tiles (a grid axis never maps to replicate in an
  *                   omap, or blocks would overwrite each other).
@@ -56,7 +62,7 @@ typedef struct AxNote {
 typedef enum { AX_PH_INVARIANT, AX_PH_LOOP, AX_PH_POST } AxPhase;
 
 /* How a for-loop accumulates an output (ax_mug_acc_name). */
-typedef enum { AX_ACC_SUM, AX_ACC_CONCAT, AX_ACC_RMS } AxAccKind;
+typedef enum { AX_ACC_SUM, AX_ACC_CONCAT, AX_ACC_RMS, AX_ACC_MAX } AxAccKind;
 
 typedef enum { AX_BN_ITER, AX_BN_OP, AX_BN_ACCUM, AX_BN_SAVE } AxBNodeKind;
 
@@ -76,6 +82,9 @@ typedef struct AxBNode {
   AxOp op;
   AxAccKind acc;
   AxTAttrs at;
+  /* ACCUM sum: rescaled (when `rescaled`) by the max accumulator at node index rescale */
+  bool rescaled;
+  int rescale;
   int in[AX_MAXIN];
   int nin;
   AxSpan in_span[AX_MAXIN];
@@ -160,6 +169,10 @@ void ax_mug_tile(const AxTShape *full, const int *map, int fmap, const int64_t *
                  const int64_t *b, int64_t it, AxTShape *tile, int64_t *off);
 
 const char *ax_mug_acc_name(AxAccKind k);
+
+/* Whether block node n is a running max (an accum max), whose value loop operators may read
+ * as the running max after this iteration's update. */
+bool ax_mug_running(const AxBNode *n);
 
 /* Building a μGraph (the .mug parser, program lowering): arrays grow in an arena, the old
  * storage abandoned. ax_mug_grow returns arr, or a copy of its n elements (size esz) with

@@ -243,6 +243,8 @@ typedef struct Call {
   Operand ops[AX_MAXIN];
   int nops;
   AxTAttrs at;
+  const char *rescale;   /* accumulators: `rescale = NAME`, or NULL */
+  AxSpan rescale_sp;
 } Call;
 
 /* attr = ("axis" | "to" | "times") "=" ["-"] INT */
@@ -275,8 +277,9 @@ static bool call(P *p, Call *c, AxAccKind *acc) {
     if (strcmp(c->opname, "sum") == 0) *acc = AX_ACC_SUM, allowed = AX_TA_AXIS | AX_TA_TO;
     else if (strcmp(c->opname, "concat") == 0) *acc = AX_ACC_CONCAT, allowed = AX_TA_AXIS;
     else if (strcmp(c->opname, "rms") == 0) *acc = AX_ACC_RMS, allowed = AX_TA_AXIS;
+    else if (strcmp(c->opname, "max") == 0) *acc = AX_ACC_MAX, allowed = AX_TA_AXIS;
     else {
-      ax_diag_error(p->d, c->opspan, "unknown accumulator '%s' (expected sum, concat or rms)", c->opname);
+      ax_diag_error(p->d, c->opspan, "unknown accumulator '%s' (expected sum, concat, rms or max)", c->opname);
       p->errors++;
       return false;
     }
@@ -305,6 +308,12 @@ static bool call(P *p, Call *c, AxAccKind *acc) {
       p->tok = save;
       p->prev_end = save_prev;
       p->ncm = save_nc;
+      if (is_attr && acc && is_word(p, "rescale")) {
+        /* rescale = NAME: a max accumulator, resolved by the caller */
+        scan(p);
+        if (!expect_punct(p, '=') || !name(p, &c->rescale, &c->rescale_sp)) return false;
+        continue;
+      }
       if (is_attr) {
         if (!attr(p, &c->at, allowed, c->opname)) return false;
         continue;
@@ -624,8 +633,15 @@ static bool b_assign(P *p, KP *kp, int thread, AxNote note, uint32_t st0) {
     p->errors++;
     return false;
   }
+  int rescale = -1;
+  if (c.rescale) {
+    rescale = resolve_node(p, kp, c.rescale, c.rescale_sp);
+    if (rescale < 0) return false;
+  }
   AxBNode *n = new_node(p, kp);
   n->kind = is_acc ? AX_BN_ACCUM : AX_BN_OP;
+  n->rescaled = rescale >= 0;
+  n->rescale = rescale;
   n->name = nm;
   n->op = c.op;
   n->acc = acc;
@@ -855,6 +871,7 @@ static void pnode(FILE *out, const AxMugraph *g, const AxKernel *k, const AxBNod
             n->kind == AX_BN_ACCUM ? ax_mug_acc_name(n->acc) : ax_op_pname(n->op));
     for (int i = 0; i < n->nin; i++) fprintf(out, "%s%s", i ? ", " : "", k->nodes[n->in[i]].name);
     pattrs(out, n->op, &n->at, n->kind == AX_BN_ACCUM, n->acc, n->nin);
+    if (n->rescaled) fprintf(out, ", rescale = %s", k->nodes[n->rescale].name);
     fputc(')', out);
     break;
   case AX_BN_SAVE:

@@ -97,6 +97,42 @@ START_TEST(mugraph_float) {
 }
 END_TEST
 
+/* The running max and a sum rescaled by it, against a direct evaluation: after the loop m
+ * is the row max and l = Σ exp(x − max) (the rescales telescope); in the loop m is read
+ * after this iteration's update (c sums x − m_it with m_it the max of the tiles so far). */
+START_TEST(online_softmax_float) {
+  AxMugraph *g = mug("mugraph t {\n"
+                     "  input X : f32[2, 8]\n"
+                     "  kernel k grid [1, 1, 1] forloop 4 {\n"
+                     "    x = input X imap {} fmap 1\n"
+                     "    m = accum max(x, axis = 1)\n"
+                     "    d = sub(x, m)\n"
+                     "    e = exp(d)\n"
+                     "    l = accum sum(e, axis = 1, rescale = m)\n"
+                     "    c = accum sum(d, axis = 1)\n"
+                     "    output M = m omap {}\n"
+                     "    output L = l omap {}\n"
+                     "    output C = c omap {}\n"
+                     "  }\n"
+                     "  output M, L, C\n"
+                     "}\n");
+  ck_assert_msg(g, "%s", unit_diagnostics());
+  const double *m = run_float(g, 0), *l = run_float(g, 1), *c = run_float(g, 2);
+  for (int i = 0; i < 2; i++) {
+    double mx = -INFINITY, run = -INFINITY, cs = 0, ls = 0;
+    for (int k = 0; k < 8; k++) mx = fmax(mx, sin(1.0 + 0.7 * (i * 8 + k)));
+    for (int it = 0; it < 4; it++) {
+      for (int k = 2 * it; k < 2 * it + 2; k++) run = fmax(run, sin(1.0 + 0.7 * (i * 8 + k)));
+      for (int k = 2 * it; k < 2 * it + 2; k++) cs += sin(1.0 + 0.7 * (i * 8 + k)) - run;
+    }
+    for (int k = 0; k < 8; k++) ls += exp(sin(1.0 + 0.7 * (i * 8 + k)) - mx);
+    ck_assert_double_eq_tol(m[i], mx, 1e-12);
+    ck_assert_double_eq_tol(l[i], ls, 1e-12);
+    ck_assert_double_eq_tol(c[i], cs, 1e-12);
+  }
+}
+END_TEST
+
 /* Every layout operator against a direct evaluation. */
 START_TEST(layout_ops) {
   AxMugraph *g = prog("program p {\n"
@@ -275,6 +311,7 @@ int main(void) {
   tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, program_direct);
   tcase_add_test(t, mugraph_float);
+  tcase_add_test(t, online_softmax_float);
   tcase_add_test(t, layout_ops);
   tcase_add_test(t, equiv_verdicts);
   tcase_add_test(t, equiv_deadline);

@@ -427,7 +427,7 @@ static void pre_pad(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in,
   int64_t xs[AX_MAXRANK];
   strides_of(x, xs);
   char v[96];
-  if (in[1].is_const) snprintf(v, sizeof v, "%.9gf", in[1].c);
+  if (in[1].is_const) value(&in[1], &in[1].shape, v, sizeof v);
   else snprintf(v, sizeof v, "ax_f(%s[0])", in[1].name);
   loop_open(e, ax_shape_numel(o), true);
   line(e, "long long r = e, src = 0, y;");

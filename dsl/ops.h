@@ -56,8 +56,11 @@ enum {
   AX_TA_SHAPE = 4,    /* [d, ...] */
   AX_TA_TIMES = 8,    /* times = n */
   AX_TA_VALUE = 16,   /* the constant */
-  AX_TA_PERM = 32,    /* with AX_TA_SHAPE: the [a, ...] list is a permutation of the operand's
-                         axes (transpose), not a shape, so 0 is a valid entry */
+  AX_TA_PERM = 32,    /* with AX_TA_SHAPE: the [a, ...] list holds axes of the operand, not a
+                         shape (transpose: a permutation; reverse: the axes it reverses), so
+                         0 is a valid entry */
+  AX_TA_SLICE = 64,   /* start = [..], limit = [..] [, stride = [..]]: one entry per axis */
+  AX_TA_PAD = 128,    /* low = [..], high = [..] [, interior = [..]]: one entry per axis */
 };
 
 /* Program/μGraph operator classes (how shape inference and the analyses treat them). */
@@ -86,7 +89,7 @@ typedef enum {
   X(MAX, "max", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
   X(MIN, "min", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
   X(NEG, "neg", NULL, R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)             \
-  X(ABS, "abs", NULL, R_, 1, 1, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                        \
+  X(ABS, "abs", NULL, R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, 0, AX_TC_UNARY)             \
   X(EXP, "exp", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
   X(AND, "and", NULL, R_, 2, 2, AX_ET_BOOL, 0, 0, 0, AX_TC_NONE)                       \
   X(OR, "or", NULL, R_, 2, 2, AX_ET_BOOL, 0, 0, 0, AX_TC_NONE)                         \
@@ -99,14 +102,14 @@ typedef enum {
   X(GE, "ge", NULL, R_ | P_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
   X(SELECT, "select", NULL, R_ | P_, 3, 3, AX_ET_SELECT, 3, 3, 0, AX_TC_LAYOUT)               \
   X(CLAMP, "clamp", NULL, R_, 3, 3, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                    \
-  X(PAD, "pad", NULL, R_, 2, 2, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                        \
+  X(PAD, "pad", NULL, R_ | P_, 2, 2, AX_ET_ANY, 2, 2, AX_TA_PAD, AX_TC_LAYOUT)          \
   X(PAD_LOW, "pad_low", NULL, R_, 2, 2, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                \
-  X(SLICE, "slice", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                    \
+  X(SLICE, "slice", NULL, R_ | P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SLICE, AX_TC_LAYOUT)    \
   X(DYNAMIC_SLICE, "dynamic_slice", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice", NULL, R_, 2, 2, AX_ET_ANY, 0, 0, 0, AX_TC_NONE) \
   X(CONCAT, "concat", NULL, R_ | P_ | B_, 2, -1, AX_ET_ANY, 2, AX_MAXIN, AX_TA_AXIS, AX_TC_LAYOUT) \
   X(RELABEL, "relabel", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                \
-  X(REVERSE, "reverse", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                \
+  X(REVERSE, "reverse", NULL, R_ | P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE | AX_TA_PERM, AX_TC_LAYOUT) \
   X(RESHAPE_DEGENERATE, "reshape_degenerate", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE) \
   X(REDUCE, "reduce", "sum", R_ | P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE) \
   X(DOT, "dot", "matmul", R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_MATMUL)       \
@@ -119,8 +122,8 @@ typedef enum {
   X(RMS_NORM, "rms_norm", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, AX_TA_AXIS, AX_TC_NORM) \
   X(RESHAPE, "reshape", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE, AX_TC_LAYOUT)    \
   X(REPEAT, "repeat", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_AXIS | AX_TA_TIMES, AX_TC_LAYOUT) \
-  X(LOG, "log", NULL, R_, 1, 1, AX_ET_REAL, 0, 0, 0, AX_TC_NONE)                       \
-  X(POW, "pow", NULL, R_, 2, 2, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                         \
+  X(LOG, "log", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
+  X(POW, "pow", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)             \
   X(RSQRT, "rsqrt", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
   X(RESHAPE_SPLIT, "reshape_split", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \
   X(RESHAPE_MERGE, "reshape_merge", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)    \

@@ -397,6 +397,74 @@ static void pre_transpose(Emit *e, const AxKStmt *st, const Opnd *out, const Opn
   loop_close(e);
 }
 
+/* Row-major strides of shape x, in elements. */
+static void strides_of(const AxTShape *x, int64_t *xs) {
+  if (x->rank == 0) return;
+  xs[x->rank - 1] = 1;
+  for (int k = x->rank - 1; k > 0; k--) xs[k - 1] = xs[k] * x->dim[k];
+}
+
+/* out[e] = in[start + i·stride per axis], i the digits of e in the result's dims */
+static void pre_slice(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  const AxTShape *o = &out->shape;
+  int64_t xs[AX_MAXRANK];
+  strides_of(&in[0].shape, xs);
+  loop_open(e, ax_shape_numel(o), true);
+  line(e, "long long r = e, src = 0;");
+  for (int k = o->rank - 1; k >= 0; k--)
+    line(e, "src += (%" PRId32 " + (r %% %" PRId64 ") * %" PRId32 ") * %" PRId64 "; r /= %" PRId64 ";",
+         st->at.lo[k], o->dim[k], st->at.step[k], xs[k], o->dim[k]);
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[src]));", out->name, ax_cuda_ctype(out->dt), in[0].name);
+  loop_close(e);
+}
+
+/* out[e] = in[i] where e's digit on each axis is low + i·(interior + 1), else the padding
+ * value (a literal or the one element of operand 1) */
+static void pre_pad(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  const AxTShape *o = &out->shape, *x = &in[0].shape;
+  int64_t xs[AX_MAXRANK];
+  strides_of(x, xs);
+  char v[96];
+  if (in[1].is_const) value(&in[1], &in[1].shape, v, sizeof v);
+  else snprintf(v, sizeof v, "ax_f(%s[0])", in[1].name);
+  loop_open(e, ax_shape_numel(o), true);
+  line(e, "long long r = e, src = 0, y;");
+  line(e, "bool inside = true;");
+  for (int k = o->rank - 1; k >= 0; k--) {
+    int64_t p = (int64_t)st->at.step[k] + 1;
+    line(e, "y = r %% %" PRId64 " - (%" PRId32 "); r /= %" PRId64 ";", o->dim[k], st->at.lo[k], o->dim[k]);
+    line(e, "inside = inside && y >= 0 && y %% %" PRId64 " == 0 && y / %" PRId64 " < %" PRId64 ";", p, p,
+         x->dim[k]);
+    line(e, "src += (y / %" PRId64 ") * %" PRId64 ";", p, xs[k]);
+  }
+  line(e, "%s[e] = ax_to<%s>(inside ? ax_f(%s[src]) : %s);", out->name, ax_cuda_ctype(out->dt),
+       in[0].name, v);
+  loop_close(e);
+}
+
+/* out[e] = in[e with the digit i of each listed axis replaced by n - 1 - i] */
+static void pre_reverse(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  const AxTShape *o = &out->shape;
+  bool rev[AX_MAXRANK] = {0};
+  for (int k = 0; k < st->at.shape.rank; k++) rev[st->at.shape.dim[k]] = true;
+  int64_t xs[AX_MAXRANK];
+  strides_of(o, xs);
+  loop_open(e, ax_shape_numel(o), true);
+  line(e, "long long r = e, src = 0;");
+  for (int k = o->rank - 1; k >= 0; k--) {
+    if (rev[k])
+      line(e, "src += (%" PRId64 " - r %% %" PRId64 ") * %" PRId64 "; r /= %" PRId64 ";", o->dim[k] - 1,
+           o->dim[k], xs[k], o->dim[k]);
+    else
+      line(e, "src += (r %% %" PRId64 ") * %" PRId64 "; r /= %" PRId64 ";", o->dim[k], xs[k], o->dim[k]);
+  }
+  line(e, "%s[e] = ax_to<%s>(ax_f(%s[src]));", out->name, ax_cuda_ctype(out->dt), in[0].name);
+  loop_close(e);
+}
+
 static void pre_select(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
   (void)st, (void)store;
   loop_open(e, ax_shape_numel(&out->shape), true);
@@ -1112,6 +1180,9 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_BROADCAST] = {.predefined = pre_broadcast},
     [AX_OP_REPEAT] = {.predefined = pre_repeat},
     [AX_OP_TRANSPOSE] = {.predefined = pre_transpose},
+    [AX_OP_SLICE] = {.predefined = pre_slice},
+    [AX_OP_PAD] = {.predefined = pre_pad},
+    [AX_OP_REVERSE] = {.predefined = pre_reverse},
     [AX_OP_SELECT] = {.predefined = pre_select},
     [AX_OP_IOTA] = {.predefined = pre_iota},
     [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},

@@ -1,5 +1,6 @@
 /* hlo.c — the HLO module IR: builders for the grammar, lookups, and the checking pass
  * that runs after the parse (names, opcodes, operand counts, shapes). */
+#include <ctype.h>
 #include <string.h>
 
 #include "hlo/hlo.h"
@@ -245,6 +246,57 @@ int ax_hlo_attr_ints(const char *v, int64_t *out, int max) {
   return *p ? -1 : n;
 }
 
+/* An optionally signed decimal at *p, advancing it; false when there is none. */
+static bool read_int(const char **p, int64_t *out) {
+  char *end;
+  if (!isdigit((unsigned char)**p) && **p != '-') return false;
+  long long x = strtoll(*p, &end, 10);
+  if (end == *p) return false;
+  *out = x;
+  *p = end;
+  return true;
+}
+
+int ax_hlo_attr_slice(const char *v, int64_t *start, int64_t *limit, int64_t *stride, int max) {
+  const char *p = v;
+  while (*p == ' ') p++;
+  if (*p++ != '{') return -1;
+  int n = 0;
+  for (;;) {
+    while (*p == ' ') p++;
+    if (*p == '}' && n == 0) { p++; break; }
+    if (*p++ != '[' || n >= max) return -1;
+    stride[n] = 1;
+    if (!read_int(&p, &start[n]) || *p++ != ':' || !read_int(&p, &limit[n])) return -1;
+    if (*p == ':' && (p++, !read_int(&p, &stride[n]))) return -1;
+    if (*p++ != ']') return -1;
+    n++;
+    while (*p == ' ') p++;
+    if (*p == ',') { p++; continue; }
+    if (*p++ != '}') return -1;
+    break;
+  }
+  while (*p == ' ') p++;
+  return *p ? -1 : n;
+}
+
+int ax_hlo_attr_padding(const char *v, int64_t *low, int64_t *high, int64_t *interior, int max) {
+  const char *p = v;
+  while (*p == ' ') p++;
+  int n = 0;
+  for (;;) {
+    if (n >= max) return -1;
+    interior[n] = 0;
+    if (!read_int(&p, &low[n]) || *p++ != '_' || !read_int(&p, &high[n])) return -1;
+    if (*p == '_' && (p++, !read_int(&p, &interior[n]))) return -1;
+    n++;
+    if (*p != 'x') break;
+    p++;
+  }
+  while (*p == ' ') p++;
+  return *p ? -1 : n;
+}
+
 bool ax_hlo_layout_default(const AxHloShape *s) {
   if (!s->layout) return true;
   int64_t l[64];
@@ -437,6 +489,75 @@ static void check_shapes(Chk *c, const AxHloInstr *i) {
             k, (long long)s->dims[k], (long long)dims[k], (long long)o->dims[dims[k]]);
         return;
       }
+    return;
+  }
+  if (is_op(i, "slice")) {   /* HLO's slice: 0 <= start <= limit <= n, stride >= 1 */
+    const AxHloShape *o = i->ops[0].def->shape;
+    const AxHloAttr *x = ax_hlo_attr(i, "slice");
+    int64_t lo[64], hi[64], sp[64];
+    int n = x ? ax_hlo_attr_slice(x->value, lo, hi, sp, 64) : -1;
+    if (o->type == AX_HLO_TUPLE || s->type != o->type || s->rank != o->rank || n != o->rank) {
+      BAD(c, x ? x->span : at, "slice: needs slice={[start:limit:stride], ...}, one per dimension of %s",
+          shape_text(c->a, o));
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      if (lo[k] < 0 || lo[k] > hi[k] || hi[k] > o->dims[k] || sp[k] < 1) {
+        BAD(c, x->span, "slice: [%lld:%lld:%lld] is not within dimension %d of %s", (long long)lo[k],
+            (long long)hi[k], (long long)sp[k], k, shape_text(c->a, o));
+        return;
+      }
+      if (s->dims[k] != (hi[k] - lo[k] + sp[k] - 1) / sp[k]) {
+        BAD(c, x->span, "slice: dimension %d takes %lld elements, the result has %lld", k,
+            (long long)((hi[k] - lo[k] + sp[k] - 1) / sp[k]), (long long)s->dims[k]);
+        return;
+      }
+    }
+    return;
+  }
+  if (is_op(i, "pad")) {   /* out = low + n + (n-1)·interior + high per dim, interior >= 0 */
+    const AxHloShape *o = i->ops[0].def->shape, *pv = i->nops > 1 ? i->ops[1].def->shape : NULL;
+    const AxHloAttr *x = ax_hlo_attr(i, "padding");
+    int64_t lo[64], hi[64], in[64];
+    int n = x ? ax_hlo_attr_padding(x->value, lo, hi, in, 64) : -1;
+    if (!pv || o->type == AX_HLO_TUPLE || pv->type != o->type || pv->rank != 0 || s->type != o->type) {
+      BAD(c, at, "pad: needs an operand and a scalar padding value of its element type");
+      return;
+    }
+    if (s->rank != o->rank || n != o->rank) {
+      BAD(c, x ? x->span : at, "pad: needs padding=low_high_interior for each of the %d dimensions of %s",
+          o->rank, shape_text(c->a, o));
+      return;
+    }
+    for (int k = 0; k < n; k++) {
+      int64_t want = lo[k] + o->dims[k] + (o->dims[k] > 0 ? o->dims[k] - 1 : 0) * in[k] + hi[k];
+      if (in[k] < 0 || want != s->dims[k]) {
+        BAD(c, x->span, "pad: dimension %d padded %lld_%lld_%lld gives %lld elements, the result has %lld", k,
+            (long long)lo[k], (long long)hi[k], (long long)in[k], (long long)want, (long long)s->dims[k]);
+        return;
+      }
+    }
+    return;
+  }
+  if (is_op(i, "reverse")) {   /* the listed dims, each once, of the operand's shape */
+    const AxHloShape *o = i->ops[0].def->shape;
+    const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    int64_t dims[64];
+    int n = x ? ax_hlo_attr_ints(x->value, dims, 64) : -1;
+    if (o->type == AX_HLO_TUPLE || !same_shape(o, s) || n < 0) {
+      BAD(c, x ? x->span : at, "reverse: needs dimensions={...} and a result of the operand's shape %s",
+          shape_text(c->a, o));
+      return;
+    }
+    bool seen[64] = {0};
+    for (int k = 0; k < n; k++) {
+      if (dims[k] < 0 || dims[k] >= o->rank || seen[dims[k]]) {
+        BAD(c, x->span, "reverse: dimension %lld is not a dimension of %s or is listed twice",
+            (long long)dims[k], shape_text(c->a, o));
+        return;
+      }
+      seen[dims[k]] = true;
+    }
     return;
   }
   if (is_op(i, "reshape") || is_op(i, "bitcast")) {

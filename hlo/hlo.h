@@ -100,6 +100,12 @@ AxHloComp *ax_hlo_comp(const AxHloModule *m, const char *name);
 /* Reads an attribute value "{1, 0}" (or "1") as at most max integers into out; returns
  * the count, or -1 when it is not such a list. */
 int ax_hlo_attr_ints(const char *value, int64_t *out, int max);
+/* Reads slice's "{[0:4], [1:9:2]}" (start:limit[:stride] per dim, stride 1 when left out)
+ * into three arrays of at most max entries; returns the dim count, or -1 when malformed. */
+int ax_hlo_attr_slice(const char *value, int64_t *start, int64_t *limit, int64_t *stride, int max);
+/* Reads pad's "0_1x-2_0_1" (low_high[_interior] per dim, 'x' between dims, interior 0 when
+ * left out) likewise; returns the dim count, or -1 when malformed. */
+int ax_hlo_attr_padding(const char *value, int64_t *low, int64_t *high, int64_t *interior, int max);
 /* "f32", "bf16", ... */
 const char *ax_hlo_type_name(AxHloType t);
 /* Whether the layout of s is the default (major-to-minor, "{rank-1,...,0}", or none). */

@@ -432,7 +432,7 @@ static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why
 static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"add", "%s + %s"}, {"subtract", "%s - %s"}, {"multiply", "%s * %s"}, {"divide", "%s / %s"},
-    {"maximum", "max(%s, %s)"}, {"minimum", "min(%s, %s)"},
+    {"maximum", "max(%s, %s)"}, {"minimum", "min(%s, %s)"}, {"power", "pow(%s, %s)"},
   };
   const char *fmt = NULL;
   for (size_t k = 0; k < AX_COUNTOF(forms); k++)
@@ -491,11 +491,12 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   return v;
 }
 
-/* negate exponential sqrt rsqrt tanh logistic: a template around the operand. */
+/* negate exponential sqrt rsqrt tanh logistic abs log: a template around the operand. */
 static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"negate", "-%s"}, {"exponential", "exp(%s)"}, {"sqrt", "sqrt(%s)"},
     {"rsqrt", "rsqrt(%s)"}, {"tanh", "tanh(%s)"}, {"logistic", "logistic(%s)"},
+    {"abs", "abs(%s)"}, {"log", "log(%s)"},
   };
   if (ops[0]->kind == V_LIT) {
     *why = "computes on constants only";
@@ -695,7 +696,73 @@ static Val *h_transpose(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
   return let(im, i, ax_arena_printf(im->a, "transpose(%s, %s)", x->text, sizes_text(im, dims, n)));
 }
 
-/* dot with the batch dims leading and k contracted as matmul does: [..., m, k] x [..., k, n]. */
+/* slice(x, slice={[s:l:p], ...}): the program's slice of x's explicit form; the whole of
+ * x is the same value. The module check has bounded every range. */
+static Val *h_slice(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t lo[64], hi[64], st[64];
+  int n = ax_hlo_attr_slice(ax_hlo_attr(i, "slice")->value, lo, hi, st, 64);
+  if (same_dims(ops[0]->shape, i->shape)) return h_copy(im, i, ops, why);
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  x = full(im, x);
+  return let(im, i, ax_arena_printf(im->a, "slice(%s, start = %s, limit = %s, stride = %s)", x->text,
+                                    sizes_text(im, lo, n), sizes_text(im, hi, n), sizes_text(im, st, n)));
+}
+
+/* pad(x, v), padding=low_high_interior per dim: the program's pad of x's explicit form,
+ * the value a literal or a scalar tensor; no padding at all is the same value. */
+static Val *h_pad(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t lo[64], hi[64], in[64];
+  int n = ax_hlo_attr_padding(ax_hlo_attr(i, "padding")->value, lo, hi, in, 64);
+  bool none = true;
+  for (int k = 0; k < n; k++) none &= lo[k] == 0 && hi[k] == 0 && in[k] == 0;
+  if (none) return h_copy(im, i, ops, why);
+  if (ops[0]->kind == V_LIT) {
+    *why = "pads a constant (the program holds the literal, not its array)";
+    return NULL;
+  }
+  for (int k = 0; k < n; k++)
+    if (lo[k] < INT32_MIN || lo[k] > INT32_MAX || hi[k] < INT32_MIN || hi[k] > INT32_MAX || in[k] > INT32_MAX) {
+      *why = "pad by more than 2^31 elements";
+      return NULL;
+    }
+  Val *x = tensor(im, ops[0], false, why);
+  Val *v = x ? tensor(im, ops[1], true, why) : NULL;
+  if (!v) return NULL;
+  x = full(im, x);
+  if (v->kind == V_TENSOR) v = full(im, v);
+  return let(im, i, ax_arena_printf(im->a, "pad(%s, %s, low = %s, high = %s, interior = %s)", x->text,
+                                    v->text, sizes_text(im, lo, n), sizes_text(im, hi, n),
+                                    sizes_text(im, in, n)));
+}
+
+/* reverse(x, dimensions={...}): the program's reverse of x's explicit form; reversing no
+ * dim, or only dims of size 1, is the same value. */
+static Val *h_reverse(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  int64_t dims[64], kept[64];
+  int n = ax_hlo_attr_ints(ax_hlo_attr(i, "dimensions")->value, dims, 64), nk = 0;
+  for (int k = 0; k < n; k++)
+    if (i->shape->dims[dims[k]] > 1) kept[nk++] = dims[k];
+  if (nk == 0 || ops[0]->kind == V_LIT) return h_copy(im, i, ops, why);
+  Val *x = tensor(im, ops[0], false, why);
+  if (!x) return NULL;
+  x = full(im, x);
+  return let(im, i, ax_arena_printf(im->a, "reverse(%s, %s)", x->text, sizes_text(im, kept, nk)));
+}
+
+/* The last two dims of tensor x swapped: transpose(x, [0, ..., r-3, r-1, r-2]). */
+static const char *swapped(Imp *im, const char *x, int r) {
+  int64_t perm[MAXRANK];
+  for (int k = 0; k < r; k++) perm[k] = k;
+  perm[r - 2] = r - 1, perm[r - 1] = r - 2;
+  return ax_arena_printf(im->a, "transpose(%s, %s)", x, sizes_text(im, perm, r));
+}
+
+/* dot with the batch dims leading and one contracting dim each among the last two: matmul's
+ * [..., m, k] x [..., k, n], an operand contracted on the other of its last two dims (JAX's
+ * q·kᵀ: rhs_contracting_dims={2}) transposed into place. Operands of a narrower float type
+ * than the result (bf16 x bf16 -> f32: XLA's f32 accumulation) are converted to it first,
+ * exactly. */
 static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   const AxHloShape *l = ops[0]->shape, *r = ops[1]->shape;
   int64_t lb[64], lc[64], rb[64], rc[64];
@@ -704,23 +771,29 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   int nlc = (x = ax_hlo_attr(i, "lhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, lc, 64) : 0;
   int nrb = (x = ax_hlo_attr(i, "rhs_batch_dims")) ? ax_hlo_attr_ints(x->value, rb, 64) : 0;
   int nrc = (x = ax_hlo_attr(i, "rhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, rc, 64) : 0;
-  bool ok = l->rank >= 2 && l->rank == r->rank && nlb == l->rank - 2 && nrb == nlb && nlc == 1 &&
-            nrc == 1 && lc[0] == l->rank - 1 && rc[0] == r->rank - 2;
+  int n = l->rank;
+  bool ok = n >= 2 && n <= MAXRANK && n == r->rank && nlb == n - 2 && nrb == nlb && nlc == 1 &&
+            nrc == 1 && lc[0] >= n - 2 && lc[0] < n && rc[0] >= n - 2 && rc[0] < n;
   for (int k = 0; ok && k < nlb; k++) ok = lb[k] == k && rb[k] == k;
   if (!ok) {
     *why = "dot whose dimensions are not matmul's ([..., m, k] x [..., k, n], batch dims leading)";
     return NULL;
   }
-  if (l->type != i->shape->type || r->type != i->shape->type) {
+  AxHloType t = i->shape->type;
+  bool widen = (l->type != t || r->type != t) && t == AX_HLO_F32 && float_type(l->type) && float_type(r->type);
+  if ((l->type != t || r->type != t) && !widen) {
     *why = ax_arena_printf(im->a, "dot of %s operands with a %s result changes the element type",
                            ax_hlo_type_name(l->type), ax_hlo_type_name(i->shape->type));
     return NULL;
   }
   Val *a = tensor(im, ops[0], false, why), *b = a ? tensor(im, ops[1], false, why) : NULL;
   if (!b) return NULL;
-  a = full(im, a);
-  b = full(im, b);
-  return let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", a->text, b->text));
+  const char *ta = full(im, a)->text, *tb = full(im, b)->text;
+  if (l->type != t) ta = ax_arena_printf(im->a, "to_f32(%s)", ta);
+  if (r->type != t) tb = ax_arena_printf(im->a, "to_f32(%s)", tb);
+  if (lc[0] == n - 2) ta = swapped(im, ta, n);
+  if (rc[0] == n - 1) tb = swapped(im, tb, n);
+  return let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb));
 }
 
 /* The binary operator a reduction's to_apply computes: its ROOT applied to its two
@@ -882,7 +955,8 @@ static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"negate", h_unary}, {"exponential", h_unary}, {"sqrt", h_unary}, {"rsqrt", h_unary},
   {"tanh", h_unary}, {"logistic", h_unary}, {"broadcast", h_broadcast}, {"reshape", h_reshape},
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
-  {"transpose", h_transpose},
+  {"transpose", h_transpose}, {"slice", h_slice}, {"pad", h_pad}, {"reverse", h_reverse},
+  {"abs", h_unary}, {"log", h_unary}, {"power", h_binary},
   {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},
   {"get-tuple-element", h_gte}, {"fusion", h_call}, {"call", h_call},
 };

@@ -14,6 +14,13 @@
  *   BROADCAST  x made shape S (below), the last instruction named %v
  *   CONCAT     %v = T[S] concatenate(a, b, ...), dimensions={axis}
  *   TRANSPOSE  %v = T[S] transpose(x), dimensions={perm}
+ *   COMPARE    %v = pred[S] compare(a', b'), direction=D;  %v.f32 = T[S] convert(%v)
+ *   SELECT     %v = T[S] select(m, a, b)     m: the mask's pred twin, or compare(x, 0) NE
+ *   IOTA       %v = T[S] iota(), iota_dimension=axis
+ *   SLICE      %v = T[S] slice(x), slice={[lo:hi:step], ...}   (":step" left out when 1)
+ *   PAD        %v = T[S] pad(x, c), padding=lo_hi[_step]x...   c: the value as a scalar
+ *   REVERSE    %v = T[S] reverse(x), dimensions={...}
+ * A reshape or broadcast of a mask is printed in pred, then converted as COMPARE's is.
  * Making x shape S (numpy broadcasting, x right-aligned): the dims of x equal to S's at
  * their position are kept, the others (size 1, or missing in front) are new. When x has a
  * size-1 dim that grows, `reshape` drops it first; then `broadcast(x), dimensions={kept
@@ -28,6 +35,8 @@ typedef struct Printer {
   FILE *out;
   const AxHloPProg *p;
   const char **ref;         /* per value: the instruction holding it with its own shape */
+  const char **pred;        /* per value: its pred twin when it is a mask (a comparison, a
+                               reshape or broadcast of one), else NULL */
   char **owned;             /* names made here, freed at the end */
   int nowned, capowned;
   int fresh;
@@ -66,11 +75,14 @@ static void dimlist(FILE *out, const char *attr, int n, const int *d) {
   fputc('}', out);
 }
 
-/* The name of an instruction holding value v broadcast numpy-style to (rank, dims); the
- * value's own when the shapes are equal. `base` names the helpers. */
-static const char *as_shape(Printer *pr, int v, int rank, const int64_t *dims, const char *base) {
+/* The name of an instruction holding value v (its pred twin when `mask`) broadcast
+ * numpy-style to (rank, dims); the value's own when the shapes are equal. `base` names the
+ * helpers. */
+static const char *shaped(Printer *pr, int v, int rank, const int64_t *dims, const char *base, bool mask) {
   const AxHloPVal *x = &pr->p->vals[v];
-  if (x->rank == rank && memcmp(x->dims, dims, (size_t)rank * sizeof *dims) == 0) return pr->ref[v];
+  const char *own = mask ? pr->pred[v] : pr->ref[v];
+  AxHloType xt = mask ? AX_HLO_PRED : x->type;
+  if (x->rank == rank && memcmp(x->dims, dims, (size_t)rank * sizeof *dims) == 0) return own;
   AX_ASSERT(x->rank <= rank);
   int kept[AX_HLO_PMAXRANK], nk = 0;
   int64_t kdims[AX_HLO_PMAXRANK];
@@ -83,21 +95,68 @@ static const char *as_shape(Printer *pr, int v, int rank, const int64_t *dims, c
       AX_ASSERT(x->dims[i] == 1);
     }
   }
-  const char *src = pr->ref[v];
+  const char *src = own;
   if (nk != x->rank) {
     const char *r = fmt_name(pr, base, "r");
     fprintf(pr->out, "  %%%s = ", r);
-    shape(pr->out, x->type, nk, kdims);
+    shape(pr->out, xt, nk, kdims);
     fprintf(pr->out, " reshape(%%%s)\n", src);
     src = r;
   }
   const char *b = fmt_name(pr, base, "b");
   fprintf(pr->out, "  %%%s = ", b);
-  shape(pr->out, x->type, rank, dims);
+  shape(pr->out, xt, rank, dims);
   fprintf(pr->out, " broadcast(%%%s)", src);
   dimlist(pr->out, "dimensions", nk, kept);
   fputc('\n', pr->out);
   return b;
+}
+
+static const char *as_shape(Printer *pr, int v, int rank, const int64_t *dims, const char *base) {
+  return shaped(pr, v, rank, dims, base, false);
+}
+
+/* Value v just printed in pred under its own name: its f32 twin `NAME.f32`, the reference
+ * everything but a select's mask uses (import reads the convert as the same tensor). */
+static void masked(Printer *pr, int i) {
+  const AxHloPVal *v = &pr->p->vals[i];
+  size_t n = strlen(v->name) + 8;
+  char *f = ax_xmalloc(n);
+  snprintf(f, n, "%s.f32", v->name);
+  keep(pr, f);
+  fprintf(pr->out, "  %%%s = ", f);
+  shape(pr->out, v->type, v->rank, v->dims);
+  fprintf(pr->out, " convert(%%%s)\n", v->name);
+  pr->pred[i] = v->name;
+  pr->ref[i] = f;
+}
+
+static void pred_head(Printer *pr, const AxHloPVal *v) {
+  fprintf(pr->out, "  %%%s = ", v->name);
+  shape(pr->out, AX_HLO_PRED, v->rank, v->dims);
+  fputc(' ', pr->out);
+}
+
+/* "[s:l]" or "[s:l:p]" per dim, as XLA writes slice={...} */
+static void slice_attr(FILE *out, const AxHloPVal *v) {
+  fputs(", slice={", out);
+  for (int k = 0; k < v->rank; k++) {
+    fprintf(out, "%s[%lld:%lld", k ? ", " : "", (long long)v->lo[k], (long long)v->hi[k]);
+    if (v->step[k] != 1) fprintf(out, ":%lld", (long long)v->step[k]);
+    fputc(']', out);
+  }
+  fputc('}', out);
+}
+
+/* low_high per dim, with _interior on every dim when some dim has one (XLA's form) */
+static void padding_attr(FILE *out, const AxHloPVal *v) {
+  bool interior = false;
+  for (int k = 0; k < v->rank; k++) interior |= v->step[k] != 0;
+  fputs(", padding=", out);
+  for (int k = 0; k < v->rank; k++) {
+    fprintf(out, "%s%lld_%lld", k ? "x" : "", (long long)v->lo[k], (long long)v->hi[k]);
+    if (interior) fprintf(out, "_%lld", (long long)v->step[k]);
+  }
 }
 
 static void head(Printer *pr, const char *name, const AxHloPVal *v) {
@@ -171,10 +230,23 @@ static void value(Printer *pr, int i) {
     return;
   }
   case AX_HP_RESHAPE:
+    if (pr->pred[v->in[0]]) {   /* a mask moved: moved in pred */
+      pred_head(pr, v);
+      fprintf(out, "reshape(%%%s)\n", pr->pred[v->in[0]]);
+      masked(pr, i);
+      return;
+    }
     head(pr, v->name, v);
     fprintf(out, "reshape(%%%s)\n", pr->ref[v->in[0]]);
     return;
   case AX_HP_BROADCAST: {
+    if (pr->pred[v->in[0]]) {
+      const char *b = shaped(pr, v->in[0], v->rank, v->dims, v->name, true);
+      pred_head(pr, v);
+      fprintf(out, "copy(%%%s)\n", b);
+      masked(pr, i);
+      return;
+    }
     const char *b = as_shape(pr, v->in[0], v->rank, v->dims, v->name);
     /* the value's own name on its last instruction: a copy when nothing was needed */
     head(pr, v->name, v);
@@ -185,6 +257,61 @@ static void value(Printer *pr, int i) {
     head(pr, v->name, v);
     fprintf(out, "transpose(%%%s)", pr->ref[v->in[0]]);
     dimlist(out, "dimensions", v->rank, v->perm);
+    fputc('\n', out);
+    return;
+  case AX_HP_COMPARE:
+    for (int k = 0; k < 2; k++) ops[k] = as_shape(pr, v->in[k], v->rank, v->dims, v->name);
+    pred_head(pr, v);
+    fprintf(out, "compare(%%%s, %%%s), direction=%s\n", ops[0], ops[1], v->direction);
+    masked(pr, i);
+    return;
+  case AX_HP_SELECT: {
+    const char *m = pr->pred[v->in[0]];
+    if (!m) {   /* a mask of data: not 0 */
+      const char *z = fmt_name(pr, v->name, "zero"), *ne = fmt_name(pr, v->name, "mask");
+      const AxHloPVal *x = &pr->p->vals[v->in[0]];
+      fprintf(out, "  %%%s = %s[] constant(0)\n", z, ax_hlo_type_name(x->type));
+      const char *zb = fmt_name(pr, v->name, "b");
+      fprintf(out, "  %%%s = ", zb);
+      shape(out, x->type, v->rank, v->dims);
+      fprintf(out, " broadcast(%%%s), dimensions={}\n", z);
+      fprintf(out, "  %%%s = ", ne);
+      shape(out, AX_HLO_PRED, v->rank, v->dims);
+      fprintf(out, " compare(%%%s, %%%s), direction=NE\n", pr->ref[v->in[0]], zb);
+      m = ne;
+    }
+    head(pr, v->name, v);
+    fprintf(out, "select(%%%s, %%%s, %%%s)\n", m, pr->ref[v->in[1]], pr->ref[v->in[2]]);
+    return;
+  }
+  case AX_HP_IOTA:
+    head(pr, v->name, v);
+    fprintf(out, "iota(), iota_dimension=%d\n", v->axis);
+    return;
+  case AX_HP_SLICE:
+    head(pr, v->name, v);
+    fprintf(out, "slice(%%%s)", pr->ref[v->in[0]]);
+    slice_attr(out, v);
+    fputc('\n', out);
+    return;
+  case AX_HP_PAD: {
+    const AxHloPVal *x = &pr->p->vals[v->in[1]];
+    const char *pv = pr->ref[v->in[1]];
+    if (x->rank > 0) {   /* one element: HLO's padding value is a scalar */
+      const char *r = fmt_name(pr, v->name, "value");
+      fprintf(out, "  %%%s = %s[] reshape(%%%s)\n", r, ax_hlo_type_name(x->type), pv);
+      pv = r;
+    }
+    head(pr, v->name, v);
+    fprintf(out, "pad(%%%s, %%%s)", pr->ref[v->in[0]], pv);
+    padding_attr(out, v);
+    fputc('\n', out);
+    return;
+  }
+  case AX_HP_REVERSE:
+    head(pr, v->name, v);
+    fprintf(out, "reverse(%%%s)", pr->ref[v->in[0]]);
+    dimlist(out, "dimensions", v->nperm, v->perm);
     fputc('\n', out);
     return;
   case AX_HP_CONCAT:
@@ -199,6 +326,7 @@ static void value(Printer *pr, int i) {
 void ax_hlo_print(FILE *out, const AxHloPProg *p) {
   Printer pr = {.p = p};
   pr.ref = ax_xcalloc((size_t)p->nvals + 1, sizeof *pr.ref);
+  pr.pred = ax_xcalloc((size_t)p->nvals + 1, sizeof *pr.pred);
   AX_ASSERT(p->nouts > 0);
   fprintf(out, "HloModule %s, entry_computation_layout={(", p->name);
   int np = 0;
@@ -258,6 +386,7 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
     for (int i = 0; i < pr.nowned; i++) free(pr.owned[i]);
     free(pr.owned);
     free(pr.ref);
+    free(pr.pred);
     return;
   }
   fputs(body, out);
@@ -275,4 +404,5 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
   for (int i = 0; i < pr.nowned; i++) free(pr.owned[i]);
   free(pr.owned);
   free(pr.ref);
+  free(pr.pred);
 }

@@ -8,6 +8,10 @@
  *   %add_f32 (x: f32[], y: f32[]) -> f32[] { ... ROOT add }     one per reducer and element type
  *   ENTRY %main { parameters; one instruction (or a few) per value; ROOT }
  *
+ * Masks: a comparison is a pred instruction and its f32 convert; a reshape or broadcast of
+ * a mask is printed in pred too (then converted), so that a select finds its pred mask
+ * without a comparison against 0 and `axle import` gives back the program's own mask.
+ *
  * Values keep the program's shapes: a sum keeps its axis with size 1 (HLO's reduce drops
  * it: a reshape puts it back), element-wise operands broadcast numpy-style (HLO needs them
  * explicit: a reshape dropping the size-1 dims, then a broadcast with dimensions=). The
@@ -28,7 +32,8 @@ typedef enum {
   AX_HP_PARAM,      /* parameter `param` */
   AX_HP_CONST,      /* a scalar (rank 0) constant, `literal` as HLO writes it */
   AX_HP_EW,         /* element-wise `opcode` (add subtract multiply divide maximum minimum
-                     * negate exponential sqrt rsqrt tanh logistic convert) on 1 or 2 operands that
+                     * power negate exponential log sqrt rsqrt tanh logistic abs convert) on 1
+                     * or 2 operands that
                      * broadcast numpy-style to the value's shape */
   AX_HP_SUM,        /* the reduction of in[0] along `axis` by `opcode` (add, maximum or
                      * minimum; NULL is add), kept with size 1 */
@@ -37,6 +42,14 @@ typedef enum {
   AX_HP_BROADCAST,  /* in[0] broadcast numpy-style to the value's shape */
   AX_HP_CONCAT,     /* in[0..nin) joined along `axis` */
   AX_HP_TRANSPOSE,  /* in[0] permuted: the value's dim k is in[0]'s dim perm[k] */
+  AX_HP_COMPARE,    /* 1.0 where in[0] `direction` in[1] holds (EQ NE LT LE GT GE), else
+                     * 0.0: a pred compare, converted (operands broadcast as EW's) */
+  AX_HP_SELECT,     /* in[1] where in[0] is not 0, else in[2] (one shape) */
+  AX_HP_IOTA,       /* the index along `axis` */
+  AX_HP_SLICE,      /* in[0][lo + i·step] per dim, hi exclusive */
+  AX_HP_PAD,        /* in[0] padded with the one element of in[1]: lo before, hi after,
+                     * step between neighbours, per dim (HLO's pad) */
+  AX_HP_REVERSE,    /* in[0] with dims perm[0..nperm) reversed */
 } AxHloPKind;
 
 typedef struct AxHloPVal {
@@ -49,7 +62,10 @@ typedef struct AxHloPVal {
   int in[AX_HLO_PMAXIN];    /* operand values: indices of earlier values */
   int nin;
   int axis;                 /* AX_HP_SUM, AX_HP_CONCAT */
-  int perm[AX_HLO_PMAXRANK];  /* AX_HP_TRANSPOSE */
+  int perm[AX_HLO_PMAXRANK];  /* AX_HP_TRANSPOSE; AX_HP_REVERSE: its dims */
+  int nperm;                /* AX_HP_REVERSE */
+  int64_t lo[AX_HLO_PMAXRANK], hi[AX_HLO_PMAXRANK], step[AX_HLO_PMAXRANK];   /* SLICE, PAD */
+  const char *direction;    /* AX_HP_COMPARE */
   int param;                /* AX_HP_PARAM: 0, 1, ... in order */
   const char *literal;      /* AX_HP_CONST */
 } AxHloPVal;

@@ -93,6 +93,7 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
         {AX_OP_DIV, "divide"}, {AX_OP_MAX, "maximum"}, {AX_OP_MIN, "minimum"},
         {AX_OP_NEG, "negate"}, {AX_OP_EXP, "exponential"}, {AX_OP_SQRT, "sqrt"},
         {AX_OP_RSQRT, "rsqrt"}, {AX_OP_TANH, "tanh"}, {AX_OP_LOGISTIC, "logistic"},
+        {AX_OP_ABS, "abs"}, {AX_OP_LOG, "log"}, {AX_OP_POW, "power"},
         /* the result's type (the row's storage type) says which conversion */
         {AX_OP_TO_F16, "convert"}, {AX_OP_TO_BF16, "convert"}, {AX_OP_TO_F32, "convert"}};
     const char *opc = NULL;
@@ -180,6 +181,43 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
       x->kind = AX_HP_TRANSPOSE;
       x->in[0] = in[0];
       x->nin = 1;
+      for (int k = 0; k < st->at.shape.rank; k++) x->perm[k] = (int)st->at.shape.dim[k];
+      break;
+    case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE: {
+      static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+      x = val(&b);
+      x->kind = AX_HP_COMPARE;
+      x->direction = dirs[st->op - AX_OP_EQ];   /* ORDER OP: eq ne lt le gt ge in a row */
+      x->in[0] = in[0], x->in[1] = in[1];
+      x->nin = 2;
+      break;
+    }
+    case AX_OP_SELECT:
+      x = val(&b);
+      x->kind = AX_HP_SELECT;
+      for (int j = 0; j < 3; j++) x->in[j] = in[j];
+      x->nin = 3;
+      break;
+    case AX_OP_IOTA:
+      x = val(&b);
+      x->kind = AX_HP_IOTA;
+      x->axis = st->at.axis;
+      break;
+    case AX_OP_SLICE:
+    case AX_OP_PAD:
+      x = val(&b);
+      x->kind = st->op == AX_OP_SLICE ? AX_HP_SLICE : AX_HP_PAD;
+      x->nin = st->nin;
+      for (int j = 0; j < st->nin; j++) x->in[j] = in[j];
+      for (int k = 0; k < st->at.nbound; k++)
+        x->lo[k] = st->at.lo[k], x->hi[k] = st->at.hi[k], x->step[k] = st->at.step[k];
+      break;
+    case AX_OP_REVERSE:
+      x = val(&b);
+      x->kind = AX_HP_REVERSE;
+      x->in[0] = in[0];
+      x->nin = 1;
+      x->nperm = st->at.shape.rank;
       for (int k = 0; k < st->at.shape.rank; k++) x->perm[k] = (int)st->at.shape.dim[k];
       break;
     case AX_OP_CONCAT:

@@ -856,7 +856,8 @@ static void scale_shape(AxTShape *s, int64_t f) {
 }
 
 /* A copy of g (in a) with every size mapped by f, validated; NULL when it does not
- * validate (a grid, a for-loop or a tile no longer divides). Names, spans and notes are
+ * validate (a grid, a for-loop or a tile no longer divides) or g holds a slice or a pad (their
+ * offsets do not scale). Names, spans and notes are
  * shared with g. */
 static AxMugraph *scale_copy(AxArena *a, const AxMugraph *g, int64_t f) {
   AxMugraph *c = ax_arena_alloc(a, sizeof *c);
@@ -869,6 +870,8 @@ static AxMugraph *scale_copy(AxArena *a, const AxMugraph *g, int64_t f) {
     AxKStmt *st = &c->stmts[s];
     if (st->kind == AX_KS_INPUT) scale_shape(&c->tensors[st->t].shape, f);
     if (st->kind == AX_KS_OP) {
+      /* a slice's or a pad's offsets are positions, not sizes: no scaled copy has them */
+      if (ax_op_spec(st->op)->tattrs & (AX_TA_SLICE | AX_TA_PAD)) return NULL;
       if (!(ax_op_spec(st->op)->tattrs & AX_TA_PERM)) scale_shape(&st->at.shape, f);
       if (st->at.to) st->at.to = scaled(st->at.to, f);
     }

@@ -111,7 +111,7 @@ static void lax_error(A *s, AxSpan at, const char *what, const char *where) {
 static void order_error(A *s, AxSpan at, const char *what, const char *where) {
   ax_diag_error(s->d, at,
                 "%s in %s: it needs an order, which the finite field Zp x Zq lacks, so random "
-                "testing cannot decide a graph that uses max, min or a comparison; axle refuses it",
+                "testing cannot decide a graph that uses max, min, abs or a comparison; axle refuses it",
                 what, where);
   s->ok = false;
 }
@@ -267,6 +267,11 @@ static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const 
   if (e && e->arity == 2 && e->lax == AX_EWOP_LAX_ORDER) {
     order_error(s, sp, ax_op_pname(op), where);
     v = combine(in[0], in[1], AX_EWOP_LAX_SUM, sh[0]->rank, sh[1]->rank, out->rank);
+  } else if (e && e->arity == 2 && e->lax == AX_EWOP_LAX_OPAQUE) {
+    /* an uninterpreted function of both operands (pow): sqrt's reading of their product,
+     * which carries the degrees and varying axes of both */
+    AxLaxVal both = combine(in[0], in[1], AX_EWOP_LAX_PRODUCT, sh[0]->rank, sh[1]->rank, out->rank);
+    v = unary(s, AX_OP_SQRT, &both, sp, where);
   } else if (e && e->arity == 2) v = combine(in[0], in[1], e->lax, sh[0]->rank, sh[1]->rank, out->rank);
   else if (e) v = unary(s, op, in[0], sp, where);
   else v = pop_val(s, ax_pop_get(op)->lax, at, in, sh, nin, out, sp, where);

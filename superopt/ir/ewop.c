@@ -90,6 +90,17 @@ static void f64_to_f32(size_t n, double *o, const double *x) {
   for (size_t i = 0; i < n; i++) o[i] = ax_dtype_round(AX_DT_F32, x[i]);
 }
 
+static void f64_abs(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = fabs(x[i]);
+}
+static void f64_log(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = log(x[i]);
+}
+/* pow(x, y) = x^y, C's (and XLA's) pow: pow(x, 0) = 1 even for NaN x */
+static void f64_pow(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
+  for (size_t i = 0; i < n; i++) o[i] = pow(x[i * sx], y[i * sy]);
+}
+
 /* ---- Zp x Zq (field.h, Mirage Table 3) ------------------------------------------------ */
 
 static inline uint64_t mulm(uint64_t a, uint64_t b, uint64_t m) { return a * b % m; }
@@ -303,6 +314,62 @@ static void ff_fresh(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, co
   ax_field_fresh(f, n, o);
 }
 
+/* abs has no field reading either (|x| needs an order): a fresh variable per element, as
+ * max's; the Lax check refuses it, so a graph with abs is 'cannot decide', never equivalent
+ * (a fresh value could only make two graphs agree by chance, never by a law of abs). */
+static void ff_abs(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  (void)x, (void)keep_q;
+  ax_field_fresh(f, n, o);
+}
+
+/* log(x, y) = (H_p(x), H_q(y)): a keyed random function of its own (tags 16, 17), read as
+ * sqrt's: outside the Lax fragment, an uninterpreted function (docs/superopt.md). */
+static void ff_log(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 16, n, o, x, keep_q);
+}
+
+/* pow(x, e): where e is a small integer k (|k| <= 16, the same residue on both sides: a
+ * literal exponent), x^k by repeated multiplication (x^-k = 1 / x^k; a zero x is a division
+ * by zero, inconclusive); any other e: a keyed random function of both (tags 18, 19), an
+ * uninterpreted function as sqrt is. Every interpretation of it satisfies x^k = x·...·x at
+ * the integers, so the identities the reals give for integer powers hold in the field too. */
+#define POW_SMALL 16
+static int small_int(const AxField *f, AxFF v) {
+  for (int k = -POW_SMALL; k <= POW_SMALL; k++) {
+    uint64_t kp = k < 0 ? f->p - (uint64_t)-k : (uint64_t)k, kq = k < 0 ? f->q - (uint64_t)-k : (uint64_t)k;
+    if (v.p == kp && (v.q == AX_FF_UNDEF || v.q == kq)) return k;
+  }
+  return INT32_MIN;
+}
+
+static void ff_pow(AxField *f, size_t n, AxFF *o, const AxFF *x, size_t sx, const AxFF *y, size_t sy,
+                   bool keep_q) {
+  uint64_t p = f->p, q = f->q;
+  for (size_t i = 0; i < n; i++) {
+    AxFF u = x[i * sx], v = y[i * sy];
+    bool qdef = u.q != AX_FF_UNDEF && v.q != AX_FF_UNDEF && keep_q;
+    int k = small_int(f, v);
+    if (k == INT32_MIN) {
+      uint64_t kp = ax_rng_hash(&f->hash, 18, ((uint64_t)u.p << 32) | v.p) % p;
+      uint64_t kq = qdef ? ax_rng_hash(&f->hash, 19, ((uint64_t)u.q << 32) | v.q) % q : 0;
+      o[i] = (AxFF){(uint32_t)kp, qdef ? (uint32_t)kq : AX_FF_UNDEF};
+      continue;
+    }
+    uint64_t rp = 1, rq = 1;
+    for (int j = 0; j < (k < 0 ? -k : k); j++) {
+      rp = mulm(rp, u.p, p);
+      if (qdef) rq = mulm(rq, u.q, q);
+    }
+    if (k < 0) {
+      if (rp == 0) f->divzero++;
+      rp = rp ? ax_field_inv(rp, p) : 0;
+      qdef = qdef && rq != 0;
+      rq = qdef ? ax_field_inv(rq, q) : 0;
+    }
+    o[i] = (AxFF){(uint32_t)rp, qdef ? (uint32_t)rq : AX_FF_UNDEF};
+  }
+}
+
 /* ---- the rows ------------------------------------------------------------------------- */
 
 #define BINARY(fn) .arity = 2, .f64_bin = f64_##fn, .ff_bin = ff_##fn
@@ -358,6 +425,15 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 > a1) ? 1.0f : 0.0f"},
     [AX_OP_GE] = {.op = AX_OP_GE, ORDERED(ge), .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 >= a1) ? 1.0f : 0.0f"},
+    /* abs: a fresh variable in the field (no order), refused by the Lax check as max is;
+     * log and pow: uninterpreted functions there, as sqrt (pow exact at small integer
+     * exponents); the search inserts none of them */
+    [AX_OP_ABS] = {.op = AX_OP_ABS, UNARY(abs), .lax = AX_EWOP_LAX_ORDER,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "fabsf(a0)"},
+    [AX_OP_LOG] = {.op = AX_OP_LOG, UNARY(log), .lax = AX_EWOP_LAX_OPAQUE,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 4, .cuda = "logf(a0)"},
+    [AX_OP_POW] = {.op = AX_OP_POW, BINARY(pow), .lax = AX_EWOP_LAX_OPAQUE,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 8, .cuda = "powf(a0, a1)"},
     /* conversions: the kernel computes in f32, so a round trip through the storage type */
     [AX_OP_TO_F16] = {.op = AX_OP_TO_F16, UNARY(to_f16), .lax = AX_EWOP_LAX_OPAQUE,
                       .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 8, .to_dtype = 1 + AX_DT_F16,

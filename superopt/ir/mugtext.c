@@ -245,13 +245,50 @@ typedef struct Call {
   AxTAttrs at;
   const char *rescale;   /* accumulators: `rescale = NAME`, or NULL */
   AxSpan rescale_sp;
+  int bseen;   /* bits of the slice or pad lists given (bounds) */
 } Call;
 
-/* attr = ("axis" | "to" | "times") "=" ["-"] INT */
-static bool attr(P *p, AxTAttrs *at, unsigned allowed, const char *fn) {
+/* bounds = ("start" | "limit" | "stride" | "low" | "high" | "interior") "=" "[" ["-"] INT
+ *          { "," ["-"] INT } "]" — one of a slice's or a pad's lists (AX_TA_SLICE, AX_TA_PAD) */
+static bool bounds(P *p, Call *c, int which, const char *an, AxSpan asp) {
+  int32_t *dst = which == 0 ? c->at.lo : which == 1 ? c->at.hi : c->at.step;
+  if (!expect_punct(p, '[')) return false;
+  int n = 0;
+  do {
+    int64_t v;
+    if (n == AX_MAXRANK) {
+      ax_diag_error(p->d, asp, "'%s' lists at most %d axes", an, AX_MAXRANK);
+      p->errors++;
+      return false;
+    }
+    if (!integer(p, &v, true)) return false;
+    if (v < INT32_MIN || v > INT32_MAX) {
+      ax_diag_error(p->d, asp, "'%s' entries must fit 32 bits", an);
+      p->errors++;
+      return false;
+    }
+    dst[n++] = (int32_t)v;
+  } while (accept_punct(p, ','));
+  if (!expect_punct(p, ']')) return false;
+  if (c->bseen && c->at.nbound != n) {
+    ax_diag_error(p->d, asp, "'%s' lists %d axes, an earlier list %d", an, n, c->at.nbound);
+    p->errors++;
+    return false;
+  }
+  c->at.nbound = n;
+  c->bseen |= 1 << which;
+  return true;
+}
+
+/* attr = ("axis" | "to" | "times") "=" ["-"] INT | bounds */
+static bool attr(P *p, Call *c, unsigned allowed, const char *fn) {
+  AxTAttrs *at = &c->at;
   const char *an;
   AxSpan asp;
   if (!name(p, &an, &asp) || !expect_punct(p, '=')) return false;
+  unsigned bflag = allowed & (AX_TA_SLICE | AX_TA_PAD);
+  for (int k = 0; bflag && k < 3; k++)
+    if (strcmp(an, ax_tattrs_bound_names(bflag)[k]) == 0) return bounds(p, c, k, an, asp);
   int64_t v;
   unsigned flag = strcmp(an, "axis") == 0 ? AX_TA_AXIS : strcmp(an, "to") == 0 ? AX_TA_TO
                   : strcmp(an, "times") == 0 ? AX_TA_TIMES : 0;
@@ -315,7 +352,7 @@ static bool call(P *p, Call *c, AxAccKind *acc) {
         continue;
       }
       if (is_attr) {
-        if (!attr(p, &c->at, allowed, c->opname)) return false;
+        if (!attr(p, c, allowed, c->opname)) return false;
         continue;
       }
       if (c->nops == AX_MAXIN) {
@@ -366,6 +403,15 @@ static bool call(P *p, Call *c, AxAccKind *acc) {
     o->sp = span(p, st, p->tok.end);
     scan(p);
   }
+  unsigned bflag = allowed & (AX_TA_SLICE | AX_TA_PAD);
+  if (bflag && (c->bseen & 3) != 3) {
+    const char *const *nm = ax_tattrs_bound_names(bflag);
+    ax_diag_error(p->d, c->opspan, "'%s' needs '%s' and '%s'", c->opname, nm[0], nm[1]);
+    p->errors++;
+    return false;
+  }
+  if (bflag && !(c->bseen & 4))   /* stride 1, interior 0 */
+    for (int k = 0; k < c->at.nbound; k++) c->at.step[k] = bflag == AX_TA_SLICE ? 1 : 0;
   scan(p);   /* ')' */
   return true;
 }
@@ -844,6 +890,14 @@ static void pattrs(FILE *out, AxOp op, const AxTAttrs *at, bool acc, AxAccKind a
   if ((allowed & AX_TA_AXIS) && at->axis_set) fprintf(out, "%saxis = %d", sep, at->axis), sep = ", ";
   if ((allowed & AX_TA_TO) && at->to) fprintf(out, "%sto = %" PRId64, sep, at->to), sep = ", ";
   if ((allowed & AX_TA_TIMES) && at->times) fprintf(out, "%stimes = %" PRId64, sep, at->times);
+  unsigned bflag = allowed & (AX_TA_SLICE | AX_TA_PAD);
+  for (int k = 0; bflag && k < 3; k++) {
+    const int32_t *v = k == 0 ? at->lo : k == 1 ? at->hi : at->step;
+    fprintf(out, "%s%s = [", sep, ax_tattrs_bound_names(bflag)[k]);
+    for (int i = 0; i < at->nbound; i++) fprintf(out, "%s%" PRId32, i ? ", " : "", v[i]);
+    fputc(']', out);
+    sep = ", ";
+  }
 }
 
 void ax_mugtext_print_map(FILE *out, const int *map) {

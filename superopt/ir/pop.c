@@ -170,6 +170,71 @@ static bool infer_iota(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShap
   return true;
 }
 
+/* slice(X, start = s, limit = l, stride = p), HLO's slice: per axis 0 <= s <= l <= n,
+ * p >= 1, out = ceil((l - s) / p) >= 1 (an empty slice is no tensor here). */
+static bool infer_slice(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                        char *err, size_t errn) {
+  (void)nin;
+  char b1[96];
+  const AxTShape *x = in[0];
+  if (at->nbound != x->rank)
+    return FAIL("start, limit and stride list %d axes, the operand %s has %d", at->nbound,
+                ax_shape_str(x, b1, sizeof b1), x->rank);
+  out->rank = x->rank;
+  for (int k = 0; k < x->rank; k++) {
+    int64_t s = at->lo[k], l = at->hi[k], p = at->step[k];
+    if (p < 1) return FAIL("axis %d: the stride %" PRId64 " is not positive", k, p);
+    if (s < 0 || l > x->dim[k] || s >= l)
+      return FAIL("axis %d: [%" PRId64 ":%" PRId64 "] is not a nonempty part of 0..%" PRId64, k, s, l,
+                  x->dim[k]);
+    out->dim[k] = (l - s + p - 1) / p;
+  }
+  return true;
+}
+
+/* pad(X, V, low = a, high = b, interior = c), HLO's pad: per axis out = a + n + (n - 1)·c + b
+ * with c >= 0; a negative a or b crops; V holds one element; out >= 1. */
+static bool infer_pad(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                      char *err, size_t errn) {
+  (void)nin;
+  char b1[96];
+  const AxTShape *x = in[0];
+  if (ax_shape_numel(in[1]) != 1)
+    return FAIL("the padding value %s is not one element", ax_shape_str(in[1], b1, sizeof b1));
+  if (at->nbound != x->rank)
+    return FAIL("low, high and interior list %d axes, the operand %s has %d", at->nbound,
+                ax_shape_str(x, b1, sizeof b1), x->rank);
+  out->rank = x->rank;
+  for (int k = 0; k < x->rank; k++) {
+    int64_t n = x->dim[k], c = at->step[k];
+    if (c < 0) return FAIL("axis %d: the interior padding %" PRId64 " is negative", k, c);
+    int64_t o = at->lo[k] + n + (n - 1) * c + at->hi[k];
+    if (o < 1 || o > AX_TENSOR_MAX_ELEMS)
+      return FAIL("axis %d: padding %" PRId64 ", %" PRId64 ", %" PRId64 " leaves %" PRId64
+                  " elements of %" PRId64, k, (int64_t)at->lo[k], (int64_t)at->hi[k], c, o, n);
+    out->dim[k] = o;
+  }
+  return true;
+}
+
+/* reverse(X, [a, ...]): the listed axes, each at most once, reversed; same shape. */
+static bool infer_reverse(AxTAttrs *at, const AxTShape *const *in, int nin, AxTShape *out,
+                          char *err, size_t errn) {
+  (void)nin;
+  char b1[96];
+  const AxTShape *x = in[0];
+  bool seen[AX_MAXRANK] = {0};
+  for (int k = 0; k < at->shape.rank; k++) {
+    int64_t a = at->shape.dim[k];
+    if (a < 0 || a >= x->rank || seen[a])
+      return FAIL("axis %" PRId64 " is not an axis of %s or is listed twice", a,
+                  ax_shape_str(x, b1, sizeof b1));
+    seen[a] = true;
+  }
+  *out = *x;
+  return true;
+}
+
 /* ---- evaluators ----------------------------------------------------------------------- */
 
 static void apply_const(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
@@ -265,6 +330,71 @@ static void apply_transpose(const AxTDomain *d, AxArena *scratch, const AxTAttrs
     memcpy(po, (const char *)in[0]->data + off * es, es);
     po += es;
   } while (ax_tensor_next_index(idx, o, o->rank));
+}
+
+/* Operand strides of shape x (row-major), in elements. */
+static void strides(const AxTShape *x, int64_t *xs) {
+  if (x->rank == 0) return;
+  xs[x->rank - 1] = 1;
+  for (int k = x->rank - 1; k > 0; k--) xs[k - 1] = xs[k] * x->dim[k];
+}
+
+/* out[i] = in[start + i·stride], per axis */
+static void apply_slice(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                        const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  size_t es = d->size;
+  const AxTShape *o = &out->shape;
+  int64_t xs[AX_MAXRANK], idx[AX_MAXRANK] = {0};
+  strides(&in[0]->shape, xs);
+  char *po = out->data;
+  do {
+    int64_t off = 0;
+    for (int k = 0; k < o->rank; k++) off += (at->lo[k] + idx[k] * at->step[k]) * xs[k];
+    memcpy(po, (const char *)in[0]->data + (size_t)off * es, es);
+    po += es;
+  } while (o->rank > 0 && ax_tensor_next_index(idx, o, o->rank));
+}
+
+/* out[j] = in[i] where j = low + i·(interior + 1) on every axis, else the value V */
+static void apply_pad(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                      const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  size_t es = d->size;
+  const AxTShape *o = &out->shape, *x = &in[0]->shape;
+  int64_t xs[AX_MAXRANK], idx[AX_MAXRANK] = {0};
+  strides(x, xs);
+  char *po = out->data;
+  do {
+    int64_t off = 0;
+    bool inside = true;
+    for (int k = 0; k < o->rank && inside; k++) {
+      int64_t y = idx[k] - at->lo[k], p = (int64_t)at->step[k] + 1;
+      inside = y >= 0 && y % p == 0 && y / p < x->dim[k];
+      off += inside ? y / p * xs[k] : 0;
+    }
+    memcpy(po, inside ? (const char *)in[0]->data + (size_t)off * es : (const char *)in[1]->data, es);
+    po += es;
+  } while (o->rank > 0 && ax_tensor_next_index(idx, o, o->rank));
+}
+
+/* out[i] = in[i with i_a -> n_a - 1 - i_a on the listed axes] */
+static void apply_reverse(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
+                          const AxTensor *const *in, int nin, AxTensor *out) {
+  (void)scratch, (void)nin;
+  size_t es = d->size;
+  const AxTShape *o = &out->shape;
+  bool rev[AX_MAXRANK] = {0};
+  for (int k = 0; k < at->shape.rank; k++) rev[at->shape.dim[k]] = true;
+  int64_t xs[AX_MAXRANK], idx[AX_MAXRANK] = {0};
+  strides(o, xs);
+  char *po = out->data;
+  do {
+    int64_t off = 0;
+    for (int k = 0; k < o->rank; k++) off += (rev[k] ? o->dim[k] - 1 - idx[k] : idx[k]) * xs[k];
+    memcpy(po, (const char *)in[0]->data + (size_t)off * es, es);
+    po += es;
+  } while (o->rank > 0 && ax_tensor_next_index(idx, o, o->rank));
 }
 
 static void apply_broadcast(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
@@ -371,6 +501,14 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
     /* moves values: a pre-defined kernel of its own; the search builds none and fuses none */
     [AX_OP_TRANSPOSE] = {.op = AX_OP_TRANSPOSE, .infer = infer_transpose, .apply = apply_transpose,
                          .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE},
+    /* move values as transpose does: a pre-defined kernel each, none built or fused by the
+     * search; pad's value is its second operand, read like any other */
+    [AX_OP_SLICE] = {.op = AX_OP_SLICE, .infer = infer_slice, .apply = apply_slice,
+                     .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE},
+    [AX_OP_PAD] = {.op = AX_OP_PAD, .infer = infer_pad, .apply = apply_pad,
+                   .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE},
+    [AX_OP_REVERSE] = {.op = AX_OP_REVERSE, .infer = infer_reverse, .apply = apply_reverse,
+                       .lax = AX_POP_LAX_SCRAMBLE, .abs = AX_POP_ABS_NONE},
     [AX_OP_CONCAT] = {.op = AX_OP_CONCAT, .infer = infer_concat, .apply = apply_concat,
                       .lax = AX_POP_LAX_CONCAT, .abs = AX_POP_ABS_FIRST},
     /* the field reads a max or min as a fresh variable (lax.h, docs/superopt.md) */

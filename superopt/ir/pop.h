@@ -3,8 +3,8 @@
  * ewop.h gives every element-wise operator (class UNARY or BINARY of dsl/ops.h) one row;
  * this header does the same for the others that programs, kernel graphs and block graphs
  * use: const, input, matmul, sum, mean, rms_norm, reshape, broadcast, repeat, concat,
- * reduce_max, reduce_min, transpose, select, iota. A row says what the operator means in every layer of
- * superopt/, and each layer reads the
+ * reduce_max, reduce_min, transpose, select, iota, slice, pad, reverse. A row says what the
+ * operator means in every layer of superopt/, and each layer reads the
  * row instead of switching over operators:
  *
  *   shapes (tensorop.c)      infer: the result's shape (operand count already checked)

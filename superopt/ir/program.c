@@ -81,6 +81,64 @@ static bool int_value(L *l, const AxExpr *e, int64_t *out, const char *op, const
 
 static int expr(L *l, const AxExpr *e);
 
+/* Which of the three lists of a slice or pad (AX_TA_SLICE, AX_TA_PAD in tattrs) attribute
+ * name an names: 0 lo, 1 hi, 2 step; -1 if none. */
+static int bounds_attr(unsigned tattrs, const char *an) {
+  unsigned flag = tattrs & (AX_TA_SLICE | AX_TA_PAD);
+  if (!flag) return -1;
+  const char *const *names = ax_tattrs_bound_names(flag);
+  for (int k = 0; k < 3; k++)
+    if (strcmp(an, names[k]) == 0) return k;
+  return -1;
+}
+
+/* start = [..] (limit, stride; low, high, interior): one integer per axis, into at; *seen
+ * gets the list's bit. All lists must have one length (at->nbound). */
+static bool bound_list(L *l, AxTAttrs *at, const AxArg *arg, unsigned tattrs, const char *fn,
+                       int *seen) {
+  int which = bounds_attr(tattrs, arg->name.name);
+  const AxExpr *lst = arg->value;
+  if (lst->kind != AX_E_LIST || lst->u.list.n == 0 || lst->u.list.n > AX_MAXRANK) {
+    ERR(l, lst->span, "%s: '%s' must be a list of 1 to %d integers, one per axis", l->b->name.name, fn,
+        arg->name.name, AX_MAXRANK);
+    return false;
+  }
+  int n = (int)lst->u.list.n;
+  int32_t *dst = which == 0 ? at->lo : which == 1 ? at->hi : at->step;
+  bool ok = true;
+  for (int k = 0; k < n; k++) {
+    int64_t v = 0;
+    if (!int_value(l, lst->u.list.items[k], &v, fn, arg->name.name)) ok = false;
+    else if (v < INT32_MIN || v > INT32_MAX) {
+      ERR(l, lst->u.list.items[k]->span, "%s: '%s' entries must fit 32 bits", l->b->name.name, fn,
+          arg->name.name);
+      ok = false;
+    }
+    dst[k] = (int32_t)v;
+  }
+  if (at->nbound && at->nbound != n) {
+    ERR(l, lst->span, "%s: '%s' lists %d axes, an earlier list %d", l->b->name.name, fn,
+        arg->name.name, n, at->nbound);
+    ok = false;
+  }
+  at->nbound = n;
+  *seen |= 1 << which;
+  return ok;
+}
+
+/* The first two lists are required; the third defaults to stride 1 or interior 0. */
+static bool bounds_given(L *l, AxTAttrs *at, unsigned tattrs, int seen, AxSpan sp, const char *fn) {
+  const char *const *names = ax_tattrs_bound_names(tattrs & (AX_TA_SLICE | AX_TA_PAD));
+  if ((seen & 3) != 3) {
+    ERR(l, sp, "%s needs '%s' and '%s', e.g. %s(X%s, %s = [0, 0], %s = [2, 2])", l->b->name.name, fn,
+        names[0], names[1], fn, tattrs & AX_TA_PAD ? ", 0" : "", names[0], names[1]);
+    return false;
+  }
+  if (!(seen & 4))
+    for (int k = 0; k < at->nbound; k++) at->step[k] = tattrs & AX_TA_SLICE ? 1 : 0;
+  return true;
+}
+
 /* Applies op to operand tensors: shape and element-type checks, reported at `at`. */
 static int emit(L *l, AxOp op, AxTAttrs *attrs, const int *in, const AxSpan *in_spans, int nin,
                 AxSpan at) {
@@ -135,8 +193,13 @@ static int call(L *l, const AxExpr *e) {
   int in[AX_MAXIN], nin = 0;
   AxSpan spans[AX_MAXIN];
   bool shape_seen = false, ok = true;
+  int bseen = 0;   /* the slice or pad lists given (bound_list) */
   for (size_t i = 0; i < e->u.call.nargs; i++) {
     const AxArg *arg = &e->u.call.args[i];
+    if (arg->name.name && bounds_attr(sp->tattrs, arg->name.name) >= 0) {
+      if (!bound_list(l, &at, arg, sp->tattrs, fn, &bseen)) ok = false;
+      continue;
+    }
     if (arg->name.name) {
       const char *an = arg->name.name;
       unsigned flag = strcmp(an, "axis") == 0 ? AX_TA_AXIS : strcmp(an, "to") == 0 ? AX_TA_TO
@@ -199,6 +262,11 @@ static int call(L *l, const AxExpr *e) {
     in[nin++] = t;
   }
   if (!ok) return -1;
+  if ((sp->tattrs & (AX_TA_SLICE | AX_TA_PAD)) && !bounds_given(l, &at, sp->tattrs, bseen, e->span, fn)) return -1;
+  if ((sp->tattrs & AX_TA_PERM) && !shape_seen && op == AX_OP_REVERSE) {
+    ERR(l, e->span, "%s needs the axes it reverses, e.g. %s(X, [0])", l->b->name.name, fn, fn);
+    return -1;
+  }
   if ((sp->tattrs & AX_TA_PERM) && !shape_seen) {
     ERR(l, e->span, "%s needs the permutation of its axes, e.g. %s(X, [1, 0])", l->b->name.name, fn, fn);
     return -1;

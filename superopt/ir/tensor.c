@@ -223,3 +223,8 @@ double ax_dtype_round(AxDtype t, double x) {
   AX_UNREACHABLE();
   return x;
 }
+
+const char *const *ax_tattrs_bound_names(unsigned flag) {
+  static const char *const slice[] = {"start", "limit", "stride"}, *const pad[] = {"low", "high", "interior"};
+  return flag == AX_TA_PAD ? pad : slice;
+}

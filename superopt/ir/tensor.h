@@ -38,7 +38,14 @@
  *   eq ne lt le gt ge (X, Y)   element-wise comparisons with broadcasting: 1.0 where the
  *                    relation holds, else 0.0 (IEEE: NaN compares unequal to everything).
  *   select(M, A, B)  M, A, B of one shape: A where M is not 0, else B.
- *   iota([d...], axis=a)       the index along a: out[i0, ..., ir] = i_a. */
+ *   iota([d...], axis=a)       the index along a: out[i0, ..., ir] = i_a.
+ *   slice(X, start=[..], limit=[..], stride=[..])  out[i] = X[start + i * stride] per axis,
+ *                    limit exclusive (HLO's slice).
+ *   pad(X, V, low=[..], high=[..], interior=[..])  HLO's pad: interior copies of V between
+ *                    neighbours, low before and high after each axis (negative: cropped);
+ *                    V has one element.
+ *   reverse(X, [a...])         the listed axes reversed.
+ *   abs log      element-wise; pow(X, Y) element-wise X^Y with broadcasting. */
 #ifndef AX_TENSOR_H
 #define AX_TENSOR_H
 
@@ -69,7 +76,16 @@ typedef struct AxTAttrs {
   int64_t times;
   AxTShape shape;
   AxRat value;
+  /* AX_TA_SLICE: start, limit, stride; AX_TA_PAD: low, high, interior; one entry per axis
+   * of the operand (int32: a slice or a pad of one axis past 2^31 is refused where parsed) */
+  int32_t lo[AX_MAXRANK], hi[AX_MAXRANK], step[AX_MAXRANK];
+  int nbound;   /* entries written in each of them (the operand's rank when valid) */
 } AxTAttrs;
+
+/* The three list attributes of AX_TA_SLICE or AX_TA_PAD (flag): their names, in the order
+ * lo, hi, step ("start", "limit", "stride" / "low", "high", "interior"); the third may be
+ * left out (stride 1, interior 0). Static strings. */
+const char *const *ax_tattrs_bound_names(unsigned flag);
 
 const char *ax_dtype_name(AxDtype t);
 bool ax_dtype_lookup(const char *name, AxDtype *out);

@@ -8,7 +8,8 @@
 # operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, also fused;
 # with max turned into min in the generated source it must differ) and the max and min
 # reductions (tests/gpu/rowmax.mug, split over threads; without their barrier it must
-# differ); tests/gpu/dbuf.mug runs the
+# differ); slices, pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three
+# also fused); tests/gpu/dbuf.mug runs the
 # double-buffered loads at their edges (odd loop counts, 8-, 4-byte and ragged rows, f32,
 # bf16, a loop of one iteration).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
@@ -26,7 +27,7 @@ fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
          tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab tests/gpu/rowmax \
-         tests/gpu/layout tests/gpu/mask; do
+         tests/gpu/layout tests/gpu/mask tests/gpu/window; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # axle import: each JAX-format module in tests/hlo imports to its golden program
-# (NAME.expected) with its golden cuts on stderr (NAME.cuts); the JSON report; --output;
+# (NAME.expected) with its golden cuts on stderr (NAME.cuts); slice, pad, reverse and power
+# against a reference written without them, abs refused by the field check, q·kᵀ and a bf16
+# dot with an f32 result imported without a cut; the JSON report; --output;
 # a .hlo read where a program is (axle equiv against the hand-written Mirage μGraph); and
 # an attack loop: prefixes of a module and seeded random deletions of bytes and tokens exit
 # 0 or 3 with a message, never by a signal (tests/unit/check_hlo.c runs every prefix in
@@ -121,6 +123,30 @@ printf 'HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[3,2,
 "$AXLE" import "$tmp/t2.hlo" > /dev/null 2> "$tmp/err"
 check "transpose of the wrong rank: exit 3" test $? -eq 3
 check "transpose of the wrong rank: located" has "$tmp/err" "t2.hlo:4:23: error: transpose: f32\[2,3\] cannot become f32\[3,2,1\]"
+
+# slice, pad, reverse and power against an independent reference: tests/hlo/window.ref.mug
+# computes the same outputs with interleaving, concat, matmul and mul only; a slice that
+# starts one column later is refuted (in doubles too)
+"$AXLE" equiv $h/window.hlo $h/window.ref.mug --seed 3 > "$tmp/eq" 2>&1
+check "window.hlo = its reference: exit 0" test $? -eq 0
+check "window.hlo = its reference: equivalent" has "$tmp/eq" "^equivalent"
+sed 's/slice={\[0:8\], \[0:6:2\]}/slice={[0:8], [1:6:2]}/' $h/window.hlo > "$tmp/w1.hlo"
+"$AXLE" equiv "$tmp/w1.hlo" $h/window.ref.mug --seed 3 > "$tmp/eq" 2>&1
+check "window.hlo, slice moved: exit 1" test $? -eq 1
+check "window.hlo, slice moved: confirmed in doubles" has "$tmp/eq" "confirmed in doubles"
+# abs has no reading in the field: a module with abs is 'cannot decide', never equivalent
+cp $h/lpnorm.expected "$tmp/lp.axl"
+"$AXLE" equiv $h/lpnorm.hlo "$tmp/lp.axl" --seed 1 > "$tmp/eq" 2>&1
+check "lpnorm.hlo: exit 3" test $? -eq 3
+check "lpnorm.hlo: abs named" has "$tmp/eq" "abs in 'abs_2': it needs an order"
+# JAX's q·kᵀ (rhs_contracting_dims={2}) is a matmul with the rhs transposed: no cut left
+check "causal attention: no cut" test ! -s $h/causal_attention.cuts
+check "causal attention: q·kᵀ" has $h/causal_attention.expected "let dot_4 = matmul(Arg_0_1, transpose(Arg_1_2, \[0, 2, 1\]))"
+# bf16 operands, f32 result: converted exactly, accumulated in f32
+printf 'HloModule m\nENTRY e {\n  a = bf16[4,8] parameter(0)\n  b = bf16[8,2] parameter(1)\n  ROOT d = f32[4,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n' > "$tmp/mixed.hlo"
+"$AXLE" import "$tmp/mixed.hlo" > "$tmp/mixed.axl" 2> "$tmp/err"
+check "bf16 dot to f32: no cut" test ! -s "$tmp/err"
+check "bf16 dot to f32: converted operands" has "$tmp/mixed.axl" "let d = matmul(to_f32(a), to_f32(b))"
 
 # attack loop: no input makes import crash or hang (exit 0 or 3, a message on exit 3)
 attack() {   # attack FILE LABEL

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Bad input to `axle equiv` and `axle mugraph`: exit 3 and a located error
-# (file:line:col, the source line, a caret).
+# Bad input to `axle equiv` and `axle mugraph` (and slices, pads and reverses a program
+# gets wrong): exit 3 and a located error (file:line:col, the source line, a caret).
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,6 +26,20 @@ program p {
 AXL
 expect program-shape 3 "bad_shape.axl:3:14: error: program 'p': matmul: inner dimensions differ" \
   "$AXLE" equiv "$tmp/bad_shape.axl" "$ex/lora.mug"
+# slice, pad and reverse: a list missing, of another length, out of range, not one element
+bad_window() {   # bad_window NAME COL MESSAGE STATEMENT
+  printf 'program p {\n  input X : f32[4, 6]\n  output O = %s\n}\n' "$4" >"$tmp/w_$1.axl"
+  expect "window-$1" 3 "w_$1.axl:3:$2: error: program 'p': $3" "$AXLE" cost "$tmp/w_$1.axl"
+}
+bad_window limit 14 "slice needs 'start' and 'limit', e.g. slice(X, start = [0, 0], limit = [2, 2])" \
+  "slice(X, start = [0, 0])"
+bad_window length 44 "slice: 'limit' lists 2 axes, an earlier list 1" "slice(X, start = [0], limit = [2, 2])"
+bad_window past 14 "slice: axis 0: [0:5] is not a nonempty part of 0..4" "slice(X, start = [0, 0], limit = [5, 2])"
+bad_window interior 14 "pad: axis 1: the interior padding -1 is negative" \
+  "pad(X, 0, low = [0, 0], high = [1, 1], interior = [0, -1])"
+bad_window value 14 "pad: the padding value [4, 6] is not one element" "pad(X, X, low = [0, 0], high = [1, 1])"
+bad_window twice 14 "reverse: axis 0 is not an axis of [4, 6] or is listed twice" "reverse(X, [0, 0])"
+bad_window axes 14 "reverse needs the axes it reverses, e.g. reverse(X, [0])" "reverse(X)"
 cat >"$tmp/split.mug" <<'MUG'
 mugraph lora {
   input X : f16[16, 256]

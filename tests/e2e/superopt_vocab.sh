@@ -9,7 +9,7 @@
 #     (exit 3, located at the operator), by `equiv`, by `equiv --candidates` (the search's
 #     fast path) and by `superopt`, which searches nothing;
 #   * superopt takes the program with tanh, logistic and rsqrt and writes a graph that
-#     `axle equiv` proves.
+#     `axle equiv` proves; so with log and pow; abs is refused as max is.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -74,6 +74,25 @@ run equiv $s/vocab_layers.axl "$tmp/l.mug" --seed 9
 check "superopt vocab_layers: the graph is equivalent" has "$tmp/out" "^equivalent"
 check "superopt vocab_layers: its kernel keeps tanh, logistic, rsqrt" \
   bash -c "grep -q 'tanh(' $tmp/l.mug && grep -q 'logistic(' $tmp/l.mug && grep -q 'rsqrt(' $tmp/l.mug"
+
+# log and pow (uninterpreted in the field, pow exact at an integer exponent) are fused and
+# proved; abs is refused before any search, as max is
+cat >"$tmp/lp.axl" <<'AXL'
+program lp {
+  input X : f16[16, 64]
+  input W : f16[64, 64]
+  output O = log(sum(pow(matmul(X, W), 2), axis = 1) + 1)
+}
+AXL
+run superopt "$tmp/lp.axl" --output "$tmp/lp.mug" --time-limit 5 --jobs 1 --progress never
+check "superopt log, pow: exit 0" st 0
+run equiv "$tmp/lp.axl" "$tmp/lp.mug" --seed 9
+check "superopt log, pow: the graph is equivalent" has "$tmp/out" "^equivalent"
+check "superopt log, pow: fused in its kernel" bash -c "grep -q ' = log(' $tmp/lp.mug && grep -q ' = pow(' $tmp/lp.mug"
+sed 's/pow(matmul(X, W), 2)/abs(matmul(X, W))/' "$tmp/lp.axl" > "$tmp/ab.axl"
+run superopt "$tmp/ab.axl" --output "$tmp/ab.mug" --time-limit 5 --jobs 1 --progress never
+check "superopt with abs: exit 3" st 3
+check "superopt with abs: the reason" has "$tmp/out" "superopt cannot search a program that uses abs: it needs an order"
 
 echo "superopt_vocab: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

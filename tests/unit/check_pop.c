@@ -56,9 +56,10 @@ START_TEST(complete) {
     ck_assert_msg(ax_cuda_emits_op(op, true) == ((sp->levels & AX_LV_BLOCK) != 0),
                   "'%s': a CUDA block operator iff it is one (ops.h levels)", name);
   }
-  ck_assert_int_eq(rows, 15);   /* const, broadcast, concat, sum, matmul, input, mean,
+  ck_assert_int_eq(rows, 18);   /* const, broadcast, concat, sum, matmul, input, mean,
                                  * rms_norm, reshape, repeat, reduce_max, reduce_min,
-                                 * transpose, select, iota — and nothing forgotten */
+                                 * transpose, select, iota, slice, pad, reverse — and
+                                 * nothing forgotten */
 }
 END_TEST
 
@@ -235,6 +236,81 @@ START_TEST(transpose) {
 }
 END_TEST
 
+/* slice, pad, reverse: shapes and values of HLO's operators on a [3, 4] tensor x[i][j] =
+ * 10i + j (a strided slice; a pad with interior 1 and a cropping negative low edge; a
+ * reverse of the last axis), the value moved exactly in the field too; malformed lists
+ * refused with a message. */
+START_TEST(window) {
+  AxTShape xs = {2, {3, 4}}, vs = {0, {0}}, o;
+  const AxTShape *in[2] = {&xs, &vs};
+  char err[200] = "";
+  AxTDomain F = ax_values_float(false);
+  double xv[12], pv = -1, ov[64];
+  for (int i = 0; i < 12; i++) xv[i] = 10 * (i / 4) + i % 4;
+  AxTensor x = {xs, xv}, v = {vs, &pv}, out;
+  const AxTensor *xin[2] = {&x, &v};
+  /* slice rows 1..3, columns 0, 2 */
+  AxTAttrs at = {.lo = {1, 0}, .hi = {3, 4}, .step = {1, 2}, .nbound = 2};
+  ck_assert(ax_pop_get(AX_OP_SLICE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert(o.rank == 2 && o.dim[0] == 2 && o.dim[1] == 2);
+  out = (AxTensor){o, ov};
+  ax_pop_get(AX_OP_SLICE)->apply(&F, A, &at, xin, 1, &out);
+  ck_assert(ov[0] == 10 && ov[1] == 12 && ov[2] == 20 && ov[3] == 22);
+  at.hi[1] = 5;
+  ck_assert(!ax_pop_get(AX_OP_SLICE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert_str_eq(err, "axis 1: [0:5] is not a nonempty part of 0..4");
+  at.nbound = 1;
+  ck_assert(!ax_pop_get(AX_OP_SLICE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert_str_eq(err, "start, limit and stride list 1 axes, the operand [3, 4] has 2");
+  /* pad: one row of -1 above, interior 1 between columns, the first column cropped */
+  at = (AxTAttrs){.lo = {1, -1}, .hi = {0, 1}, .step = {0, 1}, .nbound = 2};
+  ck_assert(ax_pop_get(AX_OP_PAD)->infer(&at, in, 2, &o, err, sizeof err));
+  ck_assert(o.rank == 2 && o.dim[0] == 4 && o.dim[1] == 7);   /* -1 + 4 + 3 + 1 */
+  out = (AxTensor){o, ov};
+  ax_pop_get(AX_OP_PAD)->apply(&F, A, &at, xin, 2, &out);
+  double want[7] = {-1, 1, -1, 2, -1, 3, -1};   /* row 1 of the result: x[0] interleaved */
+  for (int j = 0; j < 7; j++) ck_assert(ov[j] == -1 && ov[7 + j] == want[j]);
+  ck_assert(ov[3 * 7 + 1] == 21 && ov[3 * 7 + 5] == 23);
+  at.step[0] = -1;
+  ck_assert(!ax_pop_get(AX_OP_PAD)->infer(&at, in, 2, &o, err, sizeof err));
+  ck_assert_str_eq(err, "axis 0: the interior padding -1 is negative");
+  at = (AxTAttrs){.lo = {-3, 0}, .hi = {0, 0}, .nbound = 2};
+  ck_assert(!ax_pop_get(AX_OP_PAD)->infer(&at, in, 2, &o, err, sizeof err));
+  ck_assert_str_eq(err, "axis 0: padding -3, 0, 0 leaves 0 elements of 3");
+  /* reverse of the last axis */
+  at = (AxTAttrs){.shape = {1, {1}}};
+  ck_assert(ax_pop_get(AX_OP_REVERSE)->infer(&at, in, 1, &o, err, sizeof err));
+  out = (AxTensor){o, ov};
+  ax_pop_get(AX_OP_REVERSE)->apply(&F, A, &at, xin, 1, &out);
+  for (int i = 0; i < 12; i++) ck_assert(ov[i] == xv[i / 4 * 4 + 3 - i % 4]);
+  at = (AxTAttrs){.shape = {1, {2}}};
+  ck_assert(!ax_pop_get(AX_OP_REVERSE)->infer(&at, in, 1, &o, err, sizeof err));
+  ck_assert_str_eq(err, "axis 2 is not an axis of [3, 4] or is listed twice");
+  /* the field: the same moves of the same values */
+  uint64_t P, Q;
+  ax_field_draw_primes(3, &P, &Q);
+  AxRng rng;
+  ax_rng_init(&rng, 3, 3);
+  AxField f;
+  ax_field_init(&f, P, Q, &rng);
+  AxTDomain Z = ax_values_field(&f);
+  AxFF zx[12], zv = ax_field_random(&f, &rng), zo[12];
+  for (int i = 0; i < 12; i++) zx[i] = ax_field_random(&f, &rng);
+  AxTensor fx = {xs, zx}, fv = {vs, &zv}, fo = {o, zo};
+  const AxTensor *fin[2] = {&fx, &fv};
+  at = (AxTAttrs){.shape = {1, {0}}};
+  ax_pop_get(AX_OP_REVERSE)->apply(&Z, A, &at, fin, 1, &fo);
+  for (int i = 0; i < 12; i++) ck_assert(zo[i].p == zx[(2 - i / 4) * 4 + i % 4].p);
+  at = (AxTAttrs){.lo = {0, 0}, .hi = {0, 1}, .step = {0, 0}, .nbound = 2};
+  ck_assert(ax_pop_get(AX_OP_PAD)->infer(&at, in, 2, &o, err, sizeof err));
+  AxFF zp[15];
+  fo = (AxTensor){o, zp};
+  ax_pop_get(AX_OP_PAD)->apply(&Z, A, &at, fin, 2, &fo);
+  ck_assert(zp[4].p == zv.p && zp[4].q == zv.q && zp[5].p == zx[4].p);
+  ax_field_fini(&f);
+}
+END_TEST
+
 /* What prune.c and generate.c read: the contracted dim and the reduced size. */
 START_TEST(reduced) {
   AxTShape a = {2, {6, 8}};
@@ -263,6 +339,7 @@ int main(void) {
   tcase_add_test(t, max_values);
   tcase_add_test(t, reduced);
   tcase_add_test(t, transpose);
+  tcase_add_test(t, window);
   tcase_add_test(t, select_iota);
   suite_add_tcase(s, t);
   return unit_run(s);

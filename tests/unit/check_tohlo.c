@@ -52,8 +52,9 @@ static char *print(const AxMugraph *g) {
 }
 
 START_TEST(test_modules_round_trip) {
-  static const char *const mods[] = {"attention", "decoder_block", "gated_mlp", "layernorm",
-                                     "lora", "rmsnorm", "rmsnorm_linear", "softmax"};
+  static const char *const mods[] = {"attention", "causal_attention", "decoder_block", "gated_mlp",
+                                     "layernorm", "lora", "lpnorm", "rmsnorm", "rmsnorm_linear",
+                                     "softmax", "window"};
   const char *root = getenv("AXLE_SRC");
   ck_assert_msg(root, "AXLE_SRC is not set");
   for (size_t k = 0; k < sizeof mods / sizeof *mods; k++) {
@@ -130,6 +131,44 @@ START_TEST(every_printable_operator) {
 }
 END_TEST
 
+/* Masks, slices, pads and reverses as XLA writes them: a comparison in pred and its f32
+ * convert, a broadcast of the mask in pred for the select, a select of a data mask through
+ * compare NE 0, iota, slice={[s:l:p]} (stride 1 left out), padding=l_h_i on every dim once
+ * one has interior padding, reverse's dimensions=, abs, log and power. */
+START_TEST(masks_and_windows) {
+  AxMugraph *g = lower("mw.axl",
+                       "program mw {\n"
+                       "  input X : f32[4, 6]\n"
+                       "  input Y : f32[4, 6]\n"
+                       "  let m = ge(reshape(iota([6], axis = 0), [1, 6]), 3)\n"
+                       "  output S = select(broadcast(m, [4, 6]), X, Y)\n"
+                       "  output T = select(Y, X, abs(X))\n"
+                       "  output U = slice(X, start = [0, 1], limit = [4, 6], stride = [1, 2])\n"
+                       "  output V = pad(log(X), 0.5, low = [1, -1], high = [0, 2], interior = [0, 1])\n"
+                       "  output W = reverse(pow(X, Y), [0, 1])\n"
+                       "}\n");
+  ck_assert_msg(g, "%s", unit_diagnostics());
+  char *hlo = print(g);
+  ck_assert_msg(strstr(hlo, "f32[6]{0} iota(), iota_dimension=0"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, " compare(%") && strstr(hlo, "direction=GE"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "pred[4,6]{1,0} copy(%"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "direction=NE"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "slice={[0:4], [1:6:2]}"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "padding=1_0_0x-1_2_1"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, "reverse(%") && strstr(hlo, "dimensions={0,1}"), "%s", hlo);
+  ck_assert_msg(strstr(hlo, " abs(%") && strstr(hlo, " log(%") && strstr(hlo, " power(%"), "%s", hlo);
+  /* imported back without a cut; the data mask comes back as its comparison with 0, after
+   * which printing and importing is a fixed point */
+  int cuts;
+  AxMugraph *g2 = import("mw (printed)", hlo, strlen(hlo), &cuts);
+  ck_assert_int_eq(cuts, 0);
+  char *hlo2 = print(g2);
+  AxMugraph *g3 = import("mw (printed twice)", hlo2, strlen(hlo2), &cuts);
+  ck_assert_int_eq(cuts, 0);
+  ck_assert_str_eq(print(g3), hlo2);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("tohlo");
   TCase *t = tcase_create("tohlo");
@@ -137,6 +176,7 @@ static Suite *suite(void) {
   tcase_set_timeout(t, 120);
   tcase_add_test(t, test_modules_round_trip);
   tcase_add_test(t, every_printable_operator);
+  tcase_add_test(t, masks_and_windows);
   suite_add_tcase(s, t);
   return s;
 }

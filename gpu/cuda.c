@@ -1478,7 +1478,10 @@ bool ax_cuda_task_plan(const AxMugraph *g, int s, AxCudaTarget target, AxCudaTas
     out->smem = p.total;
     out->pf_bytes = pf_plan(&kg, target);
     for (int i = 0; i < nn; i++)
-      if (kg.t[i].pf >= 0) out->pf_tensor[out->npf++] = k->nodes[i].src;
+      if (kg.t[i].pf >= 0) {
+        out->pf_tile_bytes[out->npf] = ax_shape_numel(&k->nodes[i].shape) * (int64_t)ax_dtype_bytes(k->nodes[i].dtype);
+        out->pf_tensor[out->npf++] = k->nodes[i].src;
+      }
   }
   free(kg.t);
   free(kg.scr);

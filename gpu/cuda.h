@@ -79,6 +79,7 @@ typedef struct AxCudaTaskPlan {
   int64_t pf_bytes;   /* its prefetch buffer (0: nothing to prefetch) */
   int npf;
   int pf_tensor[32];
+  int64_t pf_tile_bytes[32];   /* each tile's bytes */
 } AxCudaTaskPlan;
 
 /* The plan of graph-defined kernel statement s of validated g as a megakernel task on target

@@ -69,7 +69,7 @@ static int64_t align128(int64_t x) { return (x + 127) / 128 * 128; }
  * safe and all have room for tg->nkernels; false after reporting through d when a kernel
  * does not fit the target at all. */
 static bool pf_rule(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *pf, unsigned *safe, unsigned *all,
-                    AxDiag *d) {
+                    double *safe_bytes, double *all_bytes, AxDiag *d) {
   const AxMugraph *g = tg->g;
   AxCudaTaskPlan *plan = ax_xcalloc((size_t)tg->nkernels + 1, sizeof *plan);
   int64_t base = 0, one = 0;
@@ -86,6 +86,8 @@ static bool pf_rule(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *pf, uns
     for (int j = 0; j < plan[k].npf; j++) {
       all[k] |= 1u << j;
       if (is_input(g, plan[k].pf_tensor[j])) safe[k] |= 1u << j;
+      if (all_bytes) all_bytes[k] += (double)plan[k].pf_tile_bytes[j];
+      if (safe_bytes && is_input(g, plan[k].pf_tensor[j])) safe_bytes[k] += (double)plan[k].pf_tile_bytes[j];
     }
     if (plan[k].pf_bytes > one) one = plan[k].pf_bytes;
   }
@@ -98,13 +100,18 @@ static bool pf_rule(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *pf, uns
   return ok;
 }
 
-bool ax_mkcuda_prefetch(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *out) {
+bool ax_mkcuda_prefetch(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *out, double *safe_bytes,
+                        double *all_bytes) {
   memset(out, 0, sizeof *out);
   AxDiag quiet;   /* the megakernel's own errors are ax_mkcuda_emit's to report */
   ax_diag_init(&quiet, NULL);
   if (!fits(tg, &quiet)) return false;
   unsigned *m = ax_xcalloc(2 * (size_t)tg->nkernels + 2, sizeof *m);
-  bool ok = pf_rule(tg, t, out, m, m + tg->nkernels + 1, &quiet);
+  for (int k = 0; k < tg->nkernels; k++) {
+    if (safe_bytes) safe_bytes[k] = 0;
+    if (all_bytes) all_bytes[k] = 0;
+  }
+  bool ok = pf_rule(tg, t, out, m, m + tg->nkernels + 1, safe_bytes, all_bytes, &quiet);
   free(m);
   return ok;
 }
@@ -375,7 +382,7 @@ bool ax_mkcuda_emit(FILE *out, const AxTaskGraph *tg, AxCudaTarget t, const AxMk
   free(uses);
   unsigned *safe = ax_xcalloc(2 * (size_t)tg->nkernels + 2, sizeof *safe), *all = safe + tg->nkernels + 1;
   AxMkPrefetch pf;
-  bool ok = pf_rule(tg, t, &pf, safe, all, d);
+  bool ok = pf_rule(tg, t, &pf, safe, all, NULL, NULL, d);
   if (ok) {
     emit_tables(out, tg);
     emit_pf_tables(out, tg, &pf, safe, all);

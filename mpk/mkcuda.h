@@ -55,9 +55,12 @@ typedef struct AxMkPrefetch {
   int tasks;       /* tasks whose first tiles a worker may load while it runs the one before */
 } AxMkPrefetch;
 
-/* Fills out for tg on target t; false (out all 0) when the graph cannot be a megakernel
- * (ax_mkcuda_emit would refuse it). Reports nothing. */
-bool ax_mkcuda_prefetch(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *out);
+/* Fills out for tg on target t, and per kernel of tg (arrays of tg->nkernels, or NULL) the
+ * bytes of a task's first tiles that are prefetched always (tensors no task writes) and in
+ * all (once its event has fired), 0 where the kernel's are not prefetched; false (all 0)
+ * when the graph cannot be a megakernel (ax_mkcuda_emit would refuse it). Reports nothing. */
+bool ax_mkcuda_prefetch(const AxTaskGraph *tg, AxCudaTarget t, AxMkPrefetch *out, double *safe_bytes,
+                        double *all_bytes);
 
 /* Writes the megakernel of tg (built from validated μGraph tg->g) for target t to out; o
  * borrowed, NULL for none. Returns false after reporting through d at the kernel when the

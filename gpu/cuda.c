@@ -964,8 +964,8 @@ static int async_width(const AxTShape *tile, AxDtype dt, const AxTShape *full) {
 }
 
 /* Issues the cp.async copies of iterating input i's tile for iteration `itv` (an
- * expression) into the buffer `dst` (a pointer variable): one copy of t->aw bytes per
- * thread iteration. They complete at a later ax_cp_async_wait. */
+ * expression) into the buffer `dst` (a pointer variable): one copy of aw bytes (16, 8 or 4:
+ * async_width) per thread iteration. They complete at a later ax_cp_async_wait. */
 static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst, int aw) {
   const AxBNode *n = &kg->k->nodes[i];
   const AxKTensor *src = &kg->g->tensors[n->src];
@@ -1219,7 +1219,9 @@ static void emit_notes(const KGen *kg, AxCudaTarget target, const AxCudaOpts *o,
 }
 
 /* The signature: one parameter per kernel tensor the kernel reads or writes (const where
- * it only reads), in tensor order. */
+ * it only reads), in tensor order. task NULL: the __global__ kernel; else a megakernel's
+ * __device__ function ax_k<s>_<task> ("task" or "prefetch"), which takes the block, the
+ * prefetch buffer and its bit set first. */
 static void emit_signature(const KGen *kg, int s, const char *task) {
   Emit *e = kg->e;
   const AxMugraph *g = kg->g;

@@ -2,7 +2,8 @@
 #   make verify   install what is missing, build, verify the bundled rule corpus (rules/)
 #   make test     install what is missing, build, run every test through ctest
 # Other targets: build, check (the fast tier: unit, diag and faults tests, under a minute),
-# test-asan (ASan+UBSan build: the fast tier and a slice of the end-to-end tests), fuzz
+# test-asan (ASan+UBSan build: the fast tier and a slice of the end-to-end tests), test-tsan
+# (the emulated megakernel under ThreadSanitizer: tools/mpk-tsan.sh), fuzz
 # (bounded parser fuzzing), deps (only the installation step), clean.
 
 BUILD      ?= build
@@ -25,7 +26,7 @@ PACKAGES      := cmake flex bison check pkg-config libz3-dev z3 cvc5 libgmp-dev 
                  jq libxml2-utils gnuplot-nox libopenmpi-dev openmpi-bin libglpk-dev
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
-.PHONY: all verify test check build deps deps-fuzz test-asan fuzz clean
+.PHONY: all verify test check build deps deps-fuzz test-asan test-tsan fuzz clean
 
 all: build
 
@@ -58,6 +59,10 @@ test-asan: deps
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -L '$(FAST_LABELS)'
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -R '$(ASAN_E2E)'
+
+test-tsan: build
+	AXLE=$(CURDIR)/$(BUILD)/axle AXLE_TEST_BIN=$(CURDIR)/$(BUILD)/axle-test AXLE_SRC=$(CURDIR) \
+	  bash tools/mpk-tsan.sh
 
 fuzz: deps deps-fuzz
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DAXLE_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug

@@ -118,6 +118,10 @@ int ax_cmd_emulate(int argc, char **argv) {
       /* ... and one that releases an event before the task's stores */
       AxMkCudaOpts mo = {.early_release = ax_test_hook("AXLE_TEST_MPK_EARLY_RELEASE") != NULL};
       if (mo.early_release) printf("emulate: test hook: every task releases its events before its stores\n");
+      /* ... and one that prefetches a produced tile before its producers have written it */
+      mo.early_prefetch = ax_test_hook("AXLE_TEST_MPK_EARLY_PREFETCH") != NULL;
+      if (mo.early_prefetch)
+        printf("emulate: test hook: every task's first tiles are prefetched before its event fires\n");
       status = ax_mkemu_run(&tg, &d, &o, &mo);
     }
   }

@@ -540,6 +540,9 @@ typedef struct Tile {
   int64_t off2;        /* a double-buffered iterating input's second buffer, else -1 */
   int aw;              /* its cp.async width in bytes (16, 8, 4) */
   int dirty;
+  int pf;              /* a megakernel task's prefetchable first tile: its bit in ax_pfm, else -1 */
+  int64_t pf_off;      /* and its offset in the prefetch buffer */
+  int pf_aw;           /* and the cp.async width of its prefetch */
 } Tile;
 
 typedef struct KGen {
@@ -551,6 +554,7 @@ typedef struct KGen {
   int64_t tc_scratch;  /* offset of the per-warp wmma scratch, -1 when unused */
   int64_t *scr;        /* per node: offset of an rms_norm's f32 row scratch, -1 */
   int barriers;
+  bool task;           /* a megakernel task (AxCudaOpts.task_body): tiles may be prefetched */
 } KGen;
 
 static void barrier(KGen *kg, const char *why) {
@@ -998,8 +1002,18 @@ static void gen_iter(KGen *kg, int i) {
   line(kg->e, "// '%s': tile %s of '%s'", n->name, ax_shape_str(&n->shape, sb, sizeof sb), src->name);
   char gname[32];
   snprintf(gname, sizeof gname, "p%d", n->src);
+  int pf = kg->task ? kg->t[i].pf : -1;
+  if (pf >= 0) {   /* the worker loaded it while the previous task ran (mpk/mkcuda.h) */
+    line(kg->e, "if (!(ax_pfm & %uu)) {  // not prefetched", 1u << pf);
+    kg->e->ind++;
+  }
   copy_box(kg, &kg->t[i].o, gname, src->dtype, &src->shape, off, true);
-  /* a vectorized copy does not follow the element mapping */
+  if (pf >= 0) {
+    kg->e->ind--;
+    line(kg->e, "}");
+  }
+  /* a vectorized copy does not follow the element mapping (nor does a prefetch, which the
+   * worker's barrier made visible: the barrier this asks for is then merely redundant) */
   kg->t[i].dirty = box_vec(&kg->t[i].o, src->dtype, &src->shape) ? SCATTERED : ELEMWISE;
 }
 
@@ -1018,19 +1032,18 @@ static int async_width(const AxTShape *tile, AxDtype dt, const AxTShape *full) {
 }
 
 /* Issues the cp.async copies of iterating input i's tile for iteration `itv` (an
- * expression) into the buffer `dst` (a pointer variable): one copy of t->aw bytes per
- * thread iteration. They complete at a later ax_cp_async_wait. */
-static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst) {
+ * expression) into the buffer `dst` (a pointer variable): one copy of aw bytes (16, 8 or 4:
+ * async_width) per thread iteration. They complete at a later ax_cp_async_wait. */
+static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst, int aw) {
   const AxBNode *n = &kg->k->nodes[i];
   const AxKTensor *src = &kg->g->tensors[n->src];
-  const Tile *t = &kg->t[i];
   Emit *e = kg->e;
   char off[AX_MAXRANK][160], sb[96];
   tile_offsets(&src->shape, n->imap, n->fmap, kg->k->grid, &n->shape, itv, off);
   line(e, "// '%s': tile %s of '%s', iteration %s, cp.async %d B", n->name,
-       ax_shape_str(&n->shape, sb, sizeof sb), src->name, itv, t->aw);
+       ax_shape_str(&n->shape, sb, sizeof sb), src->name, itv, aw);
   int r = n->shape.rank;
-  int64_t v = t->aw / (int64_t)ax_dtype_bytes(src->dtype);
+  int64_t v = aw / (int64_t)ax_dtype_bytes(src->dtype);
   AxTShape cs = n->shape;
   cs.dim[r - 1] /= v;
   loop_open(e, ax_shape_numel(&cs), false);
@@ -1044,8 +1057,8 @@ static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst) {
     u += (size_t)snprintf(gidx + u, sizeof gidx - u, "%s(%s + %s) * %" PRId64 "LL", u ? " + " : "", off[d], ix,
                           stride_of(&src->shape, d));
   }
-  if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", t->aw, dst, v, n->src, gidx);
-  else line(e, "ax_cp_async%d(%s + e, p%d + %s);", t->aw, dst, n->src, gidx);
+  if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", aw, dst, v, n->src, gidx);
+  else line(e, "ax_cp_async%d(%s + e, p%d + %s);", aw, dst, n->src, gidx);
   loop_close(e);
 }
 
@@ -1338,8 +1351,10 @@ static void emit_notes(const KGen *kg, AxCudaTarget target, const AxCudaOpts *o,
 }
 
 /* The signature: one parameter per kernel tensor the kernel reads or writes (const where
- * it only reads), in tensor order. */
-static void emit_signature(const KGen *kg, int s, bool task) {
+ * it only reads), in tensor order. task NULL: the __global__ kernel; else a megakernel's
+ * __device__ function ax_k<s>_<task> ("task" or "prefetch"), which takes the block, the
+ * prefetch buffer and its bit set first. */
+static void emit_signature(const KGen *kg, int s, const char *task) {
   Emit *e = kg->e;
   const AxMugraph *g = kg->g;
   const AxKernel *k = kg->k;
@@ -1354,7 +1369,8 @@ static void emit_signature(const KGen *kg, int s, bool task) {
    * the built-in blockIdx, so the body's text is the kernel's. No __restrict__ there: other
    * tasks of the same launch write what it reads, so its loads must not go through the
    * read-only (non-coherent) cache. */
-  if (task) fprintf(e->f, "__device__ __forceinline__ void ax_k%d_task(const uint3 blockIdx", s);
+  if (task) fprintf(e->f, "__device__ __forceinline__ void ax_k%d_%s(const uint3 blockIdx, unsigned char *ax_pf, "
+                         "unsigned ax_pfm", s, task);
   else fprintf(e->f, "__global__ void __launch_bounds__(%" PRId64 ", 1) ax_k%d(", kg->nt, s);
   bool first = !task;
   for (int ti = 0; ti < g->ntensors; ti++)
@@ -1388,15 +1404,25 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
            ax_shape_str(&n->shape, sb, sizeof sb), ax_dtype_name(n->dtype), t->off, t->off2);
       continue;
     }
-    line(e, "%s *const %s = (%s *)(ax_smem + %" PRId64 ");  // '%s' %s %s, %s", stype(&t->o), t->o.name,
-         stype(&t->o), t->off, n->name, ax_shape_str(&n->shape, sb, sizeof sb),
-         t->o.f32 ? "f32 accumulator" : ax_dtype_name(n->dtype), ax_mug_phase_name(n->phase));
+    if (kg->task && t->pf >= 0)   /* prefetched: the tile is read where the worker put it */
+      line(e, "%s *const %s = (ax_pfm & %uu) ? (%s *)(ax_pf + %" PRId64 ") : (%s *)(ax_smem + %" PRId64
+           ");  // '%s' %s %s, %s, prefetchable", stype(&t->o), t->o.name, 1u << t->pf, stype(&t->o), t->pf_off,
+           stype(&t->o), t->off, n->name, ax_shape_str(&n->shape, sb, sizeof sb), ax_dtype_name(n->dtype),
+           ax_mug_phase_name(n->phase));
+    else
+      line(e, "%s *const %s = (%s *)(ax_smem + %" PRId64 ");  // '%s' %s %s, %s", stype(&t->o), t->o.name,
+           stype(&t->o), t->off, n->name, ax_shape_str(&n->shape, sb, sizeof sb),
+           t->o.f32 ? "f32 accumulator" : ax_dtype_name(n->dtype), ax_mug_phase_name(n->phase));
   }
   for (int i = 0; i < k->nnodes; i++)
     /* inline constants of a thread graph are literals, not registers */
     if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP && !ax_pop_literal(k->nodes[i].op))
       line(e, "float r%d;", i);
   line(e, "(void)tid;");
+  if (kg->task) {
+    line(e, "(void)ax_pf;");
+    line(e, "(void)ax_pfm;");
+  }
 }
 
 /* Double buffering's prologue: iteration 0's tiles fly while the accumulators and the
@@ -1411,7 +1437,7 @@ static void emit_prologue(KGen *kg) {
            stype(&kg->t[i].o), kg->t[i].off);
       char dst[64];
       snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
-      gen_iter_async(kg, i, "0", dst);
+      gen_iter_async(kg, i, "0", dst, kg->t[i].aw);
     }
   e->ind--;
   line(e, "}");
@@ -1464,7 +1490,7 @@ static void emit_loop_copies(KGen *kg) {
            kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off, kg->t[i].off2);
       char dst[64];
       snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
-      gen_iter_async(kg, i, "(it + 1)", dst);
+      gen_iter_async(kg, i, "(it + 1)", dst, kg->t[i].aw);
     }
   e->ind--;
   line(e, "}");
@@ -1514,6 +1540,88 @@ static void emit_post(KGen *kg) {
   }
 }
 
+/* A megakernel task's prefetchable first tiles (docs/mpk.md, "Cross-task prefetch"): the
+ * iterating inputs loaded once per task, before the loop (invariant) or in a loop of one
+ * iteration, whose rows allow cp.async; at most 32 (a bit each in ax_pfm). A loop's tiles
+ * of later iterations are not first tiles, and the first of a double-buffered loop already
+ * flies during the prologue. Sets each tile's pf, pf_off and pf_aw and returns the prefetch
+ * buffer's bytes (0: nothing to prefetch). */
+static int64_t pf_plan(KGen *kg, AxCudaTarget target) {
+  const AxKernel *k = kg->k;
+  int64_t bytes = 0;
+  int n = 0;
+  for (int i = 0; i < k->nnodes; i++) {
+    const AxBNode *nd = &k->nodes[i];
+    Tile *t = &kg->t[i];
+    t->pf = -1;
+    t->pf_off = -1;
+    t->pf_aw = 0;
+    if (!has_cp_async(target) || nd->kind != AX_BN_ITER || n == 32) continue;
+    if (nd->phase != AX_PH_INVARIANT && !(nd->phase == AX_PH_LOOP && k->forloop == 1)) continue;
+    int aw = async_width(&nd->shape, nd->dtype, &kg->g->tensors[nd->src].shape);
+    if (aw == 0) continue;
+    t->pf = n++;
+    t->pf_off = bytes;
+    t->pf_aw = aw;
+    bytes += align128(ax_shape_numel(&nd->shape) * (int64_t)ax_dtype_bytes(nd->dtype));
+  }
+  return bytes;
+}
+
+/* The task's prefetch: its first tiles whose bits ax_pfm sets, issued with cp.async into the
+ * buffer ax_pf by the worker's threads; the worker commits them and waits before the task
+ * runs (mpk/mkcuda.h). */
+static void emit_prefetch(KGen *kg, int s) {
+  Emit *e = kg->e;
+  const AxKernel *k = kg->k;
+  fprintf(e->f, "// the first tiles of a task of kernel '%s', loaded ahead (axle mpk: cross-task prefetch)\n", k->name);
+  emit_signature(kg, s, "prefetch");
+  e->ind = 1;
+  line(e, "constexpr int NT = %" PRId64 ";", kg->nt);
+  line(e, "const int tid = threadIdx.x + %" PRId64 " * (threadIdx.y + %" PRId64 " * threadIdx.z);", k->block[0],
+       k->block[1]);
+  line(e, "(void)tid;");
+  line(e, "(void)ax_pf;");
+  line(e, "(void)ax_pfm;");
+  for (int i = 0; i < k->nnodes; i++) {
+    const Tile *t = &kg->t[i];
+    if (t->pf < 0) continue;
+    line(e, "if (ax_pfm & %uu) {", 1u << t->pf);
+    e->ind++;
+    line(e, "%s *const %sp = (%s *)(ax_pf + %" PRId64 ");", stype(&t->o), t->o.name, stype(&t->o), t->pf_off);
+    char dst[64];
+    snprintf(dst, sizeof dst, "%sp", t->o.name);
+    gen_iter_async(kg, i, "0", dst, t->pf_aw);
+    e->ind--;
+    line(e, "}");
+  }
+  e->ind = 0;
+  fprintf(e->f, "}\n");
+}
+
+bool ax_cuda_task_plan(const AxMugraph *g, int s, AxCudaTarget target, AxCudaTaskPlan *out, AxDiag *d) {
+  const AxKernel *k = g->stmts[s].kernel;
+  int nn = k->nnodes;
+  KGen kg = {NULL, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), k->block[0] * k->block[1] * k->block[2], -1,
+             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0, true};
+  AxCudaOpts o = {.task_body = true};
+  SmemPlan p;
+  bool ok = plan_smem(&kg, target, &o, &p, d);
+  memset(out, 0, sizeof *out);
+  if (ok) {
+    out->smem = p.total;
+    out->pf_bytes = pf_plan(&kg, target);
+    for (int i = 0; i < nn; i++)
+      if (kg.t[i].pf >= 0) {
+        out->pf_tile_bytes[out->npf] = ax_shape_numel(&k->nodes[i].shape) * (int64_t)ax_dtype_bytes(k->nodes[i].dtype);
+        out->pf_tensor[out->npf++] = k->nodes[i].src;
+      }
+  }
+  free(kg.t);
+  free(kg.scr);
+  return ok;
+}
+
 /* Kernel statement s of g as one __global__ function, phase by phase; false after
  * reporting a kernel the target cannot run (grid, shared memory). */
 static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target, const AxCudaOpts *o,
@@ -1523,15 +1631,17 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
   int64_t nt = k->block[0] * k->block[1] * k->block[2];
   if (!grid_ok(k, d)) return false;
   KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
-             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0};
+             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0, o->task_body};
   SmemPlan p;
   bool ok = plan_smem(&kg, target, o, &p, d);
+  int64_t pf_bytes = 0;
+  if (ok && o->task_body) pf_bytes = pf_plan(&kg, target);
   if (ok) {
     /* the tasks of a megakernel share one dynamic buffer (the largest task's), where static
      * arrays would add up */
     if (o->task_body) p.dyn = true;
     emit_notes(&kg, target, o, &p);
-    emit_signature(&kg, s, o->task_body);
+    emit_signature(&kg, s, o->task_body ? "task" : NULL);
     e->ind = 1;
     emit_tiles(&kg, &p);
     if (p.db) emit_prologue(&kg);
@@ -1542,6 +1652,10 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     fprintf(e->f, "}\n// axle: kernel %s barriers %d\n", k->name, kg.barriers);
     fprintf(e->f, "#define AX_SMEM_K%d %" PRId64 "\n#define AX_SMEM_DYN_K%d %d\n", s, p.dyn ? p.total : (int64_t)0,
             s, p.dyn ? 1 : 0);
+    if (o->task_body) {
+      fprintf(e->f, "#define AX_PF_K%d %" PRId64 "  // its prefetch buffer's bytes\n", s, pf_bytes);
+      if (pf_bytes > 0) emit_prefetch(&kg, s);
+    }
   }
   free(kg.t);
   free(kg.scr);

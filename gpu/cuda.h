@@ -61,8 +61,30 @@ typedef struct AxCudaOpts {
   bool task_body;
 } AxCudaOpts;
 
+/* With task_body, each task function also takes `unsigned char *ax_pf, unsigned ax_pfm`
+ * after its block: bit j of ax_pfm set means that its j-th prefetchable first tile (below)
+ * is already in shared memory at ax_pf (the worker loaded it while the previous task ran),
+ * so the task reads it there instead of loading it; ax_pfm 0 is the plain task. Beside it,
+ * where the kernel has such tiles, `ax_k<s>_prefetch(blockIdx, ax_pf, ax_pfm, <tensors>)` issues the cp.async copies of the
+ * tiles ax_pfm names into ax_pf (uncommitted), and AX_PF_K<s> is that buffer's size. */
+
 /* ax_cuda_emit with options o (borrowed). */
 bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget t, const AxCudaOpts *o, AxDiag *d);
+
+/* A megakernel task's shared memory and its prefetchable first tiles: the iterating inputs
+ * loaded once, before the loop or in a loop of one iteration, whose rows allow cp.async
+ * (none on a target without it); tile j (bit j of ax_pfm) reads kernel tensor pf_tensor[j]. */
+typedef struct AxCudaTaskPlan {
+  int64_t smem;       /* the task's (dynamic) shared memory */
+  int64_t pf_bytes;   /* its prefetch buffer (0: nothing to prefetch) */
+  int npf;
+  int pf_tensor[32];
+  int64_t pf_tile_bytes[32];   /* each tile's bytes */
+} AxCudaTaskPlan;
+
+/* The plan of graph-defined kernel statement s of validated g as a megakernel task on target
+ * t; false after reporting through d when the kernel does not fit the target's shared memory. */
+bool ax_cuda_task_plan(const AxMugraph *g, int s, AxCudaTarget t, AxCudaTaskPlan *out, AxDiag *d);
 
 /* Whether the backend emits op (a program-level operator that is not element-wise,
  * superopt/ir/pop.h) as a pre-defined kernel (block false) or as a block operator (block true).

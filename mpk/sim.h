@@ -9,6 +9,11 @@
  *               blocks that SM runs (superopt/cost/cost.h, launch excluded); a pre-defined
  *               operator's one task takes the operator's modelled time and the whole device
  *               (it starts once every worker is free and holds them all).
+ *               Cross-task prefetch (mpk/mkcuda.h) is credited: a task that is not its
+ *               worker's first has its first tiles loaded while the worker's previous task
+ *               ran (those of produced tensors only if its event fired before that task
+ *               started), and its time loses the load of those bytes at the SM's share of
+ *               HBM bandwidth, at most the previous task's time (and its own). Modelled.
  *   per_kernel  one launch per kernel in order, each a barrier: the cost model's sum
  *               (the time `axle cost` prints).
  *   bound       the bytes of the graph's inputs (weights and activations) read once and of
@@ -39,6 +44,9 @@ typedef struct AxSim {
   double *task_s;          /* per task, in linear order (in the arena) */
   int *worker;             /* per task: the worker that runs it, -1 for a pre-defined
                             * operator's task (it holds every worker) */
+  int prefetch_tasks;      /* tasks whose first tiles the megakernel may prefetch (mkcuda.h) */
+  int prefetched;          /* tasks the schedule credits with a prefetch */
+  double prefetch_s;       /* the time those credits took off the tasks, summed */
 } AxSim;
 
 /* Simulates tg (built from a validated μGraph) on `workers` (>= 1) workers of target t;

@@ -28,6 +28,8 @@
 // schedule (AX_MK_POINT). The emulator's state is then per worker thread (AX_EMU_TLS), and
 // intermediate tensors start as nan (a task that reads a tile before its producer wrote it
 // computes nan).
+// Compiled with -fsanitize=thread (make test-tsan), it announces its fibers to
+// ThreadSanitizer, so that the races reported are the worker threads' own.
 // No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
 #ifndef AXLE_EMU_H
 #define AXLE_EMU_H
@@ -163,6 +165,25 @@ inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) {
   return cudaSuccess;
 }
 
+// ThreadSanitizer (gcc defines __SANITIZE_THREAD__): each fiber is a fiber of its own to
+// it, and every switch is announced just before it happens; a switch synchronizes (flags
+// 0), as a block's threads meet at barriers.
+#if defined(__SANITIZE_THREAD__)
+#define AX_EMU_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define AX_EMU_TSAN 1
+#endif
+#endif
+#ifdef AX_EMU_TSAN
+extern "C" {
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_destroy_fiber(void *fiber);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+}
+#endif
+
 namespace axemu {
 
 enum State { RUN, BARRIER, DONE };
@@ -183,9 +204,11 @@ struct Fiber {
   unsigned tx, ty, tz;
   std::vector<Copy> pending;
   unsigned long committed;
+  void *tsan = nullptr;   // its ThreadSanitizer fiber (AX_EMU_TSAN)
 };
 
 inline AX_EMU_TLS ucontext_t sched;
+inline AX_EMU_TLS void *sched_tsan = nullptr;   // the scheduler's, the worker thread's own
 inline AX_EMU_TLS std::vector<Fiber> fibers;
 inline AX_EMU_TLS std::vector<char *> stacks;
 inline AX_EMU_TLS int cur = -1;
@@ -193,14 +216,24 @@ inline AX_EMU_TLS const std::function<void()> *body = nullptr;
 inline AX_EMU_TLS std::vector<unsigned char> dyn;   // dynamic shared memory of the running launch
 constexpr size_t STACK = 256 * 1024;
 
+// A fiber that returns leaves its state RUN, and the scheduler, resumed through uc_link,
+// marks it DONE: the fiber touches nothing of the scheduler's after its body.
 inline void entry() {
   (*body)();
-  fibers[(size_t)cur].state = DONE;   // returning resumes uc_link: the scheduler
+#ifdef AX_EMU_TSAN
+  // back to the scheduler without returning: a return would leave this function on the
+  // scheduler's ThreadSanitizer shadow stack, not on this fiber's
+  __tsan_switch_to_fiber(sched_tsan, 0);
+  setcontext(&sched);
+#endif
 }
 
 inline void sync() {
   if (cur < 0) return;   // called outside a launch: nothing to wait for
   fibers[(size_t)cur].state = BARRIER;
+#ifdef AX_EMU_TSAN
+  __tsan_switch_to_fiber(sched_tsan, 0);
+#endif
   swapcontext(&fibers[(size_t)cur].ctx, &sched);
 }
 
@@ -235,7 +268,13 @@ inline void run_block(unsigned bx, unsigned by, unsigned bz) {
           f.ctx.uc_stack.ss_size = STACK;
           f.ctx.uc_link = &sched;
           makecontext(&f.ctx, entry, 0);
+#ifdef AX_EMU_TSAN
+          f.tsan = __tsan_create_fiber(0);
+#endif
         }
+#ifdef AX_EMU_TSAN
+        sched_tsan = __tsan_get_current_fiber();
+#endif
         // Odd blocks resume their fibers in reverse order: a read of what another thread
         // wrote without a barrier between is caught when the reader runs first, so one
         // order catches readers below the writer, the other readers above it.
@@ -252,10 +291,17 @@ inline void run_block(unsigned bx, unsigned by, unsigned bz) {
             f.state = RUN;
             threadIdx = {f.tx, f.ty, f.tz};
             cur = (int)t;
+#ifdef AX_EMU_TSAN
+            __tsan_switch_to_fiber(f.tsan, 0);
+#endif
             swapcontext(&sched, &f.ctx);
             cur = -1;
-            if (f.state == BARRIER) waiting++;
-            else done++;
+            if (f.state == BARRIER) {
+              waiting++;
+            } else {
+              f.state = DONE;
+              done++;
+            }
           }
           if (done == nt) break;
           if (waiting != nt) {
@@ -366,6 +412,10 @@ namespace axemu {
 
 inline int mk_workers = 4;      // the SMs the device reports (--workers)
 inline uint64_t mk_seed = 1;    // the schedule's seed
+// The schedule's own counters are relaxed: they steer the schedule and order nothing, so
+// that a ThreadSanitizer build (tools/mpk-tsan.sh) sees only the runtime's own
+// synchronization between workers.
+constexpr std::memory_order mk_rlx = std::memory_order_relaxed;
 inline std::atomic<long> mk_progress{0};   // tasks past their stores (AX_MK_POINT 2)
 inline std::atomic<int> mk_active{0};    // workers not yet finished
 inline std::atomic<int> mk_blocked{0};   // workers held back or waiting for an event
@@ -396,7 +446,7 @@ inline void mk_launch(dim3 grid, dim3 block, size_t smem, const std::function<vo
           setup(grid, block, smem, fn);
           run_block(bx, by, bz);
           body = nullptr;
-          mk_active--;
+          mk_active.fetch_sub(1, mk_rlx);
         });
   for (auto &w : ws) w.join();
 }
@@ -420,23 +470,23 @@ inline void mk_point(int where, int task) {
   uint64_t roll = mk_next();
   if (where == 0) {
     if (roll % 2) return;
-    long until = mk_progress.load() + 1 + (long)(roll / 2 % 16);
+    long until = mk_progress.load(mk_rlx) + 1 + (long)(roll / 2 % 16);
     // a safety net: the counts above are the rule, this only bounds a bug's cost
     auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
-    mk_blocked++;
-    for (int spins = 0; mk_progress.load() < until && mk_blocked.load() < mk_active.load() &&
+    mk_blocked.fetch_add(1, mk_rlx);
+    for (int spins = 0; mk_progress.load(mk_rlx) < until && mk_blocked.load(mk_rlx) < mk_active.load(mk_rlx) &&
                         std::chrono::steady_clock::now() < end;
          spins++)
       mk_idle(spins);
-    mk_blocked--;
+    mk_blocked.fetch_sub(1, mk_rlx);
     return;
   }
   if (where == 1) {
-    if (mk_waiting) mk_blocked--;
+    if (mk_waiting) mk_blocked.fetch_sub(1, mk_rlx);
     mk_waiting = false;
     return;
   }
-  if (where == 2) mk_progress++;
+  if (where == 2) mk_progress.fetch_add(1, mk_rlx);
   if ((where == 2 && roll % 8 == 1) || (where == 3 && roll % 4 == 1))
     std::this_thread::sleep_for(std::chrono::microseconds(roll / 16 % 300));
 }
@@ -448,7 +498,7 @@ inline void mk_pause(long long spins, int event) {
   if (spins == 0) {
     since = std::chrono::steady_clock::now();
     mk_waiting = true;
-    mk_blocked++;
+    mk_blocked.fetch_add(1, mk_rlx);
   }
   mk_idle(spins);
   if (spins % 1024 == 1023 && std::chrono::steady_clock::now() - since > std::chrono::seconds(20)) {

@@ -48,6 +48,11 @@ check "text: megakernel line" has "$tmp/gqa.sim.txt" "^  megakernel "
 check "text: per-kernel line" has "$tmp/gqa.sim.txt" "^  per-kernel "
 check "text: bound line" has "$tmp/gqa.sim.txt" "^  bound "
 check "text: says modelled" has "$tmp/gqa.sim.txt" "modelled, not measured"
+# cross-task prefetch: every GQA task has first tiles to load ahead (one round: none credited);
+# rmsnorm_linear's only tiles are its double-buffered loop's, so none
+check "text: prefetch line" has "$tmp/gqa.sim.txt" "^  prefetch    160 of 160 tasks may load their first tiles"
+check "gqa: prefetch_tasks 160, none credited in one round" jqt '.prefetch_tasks == 160 and .prefetched == 0' "$tmp/gqa.sim.json"
+check "rmsnorm_linear: prefetch_tasks 0" jqt '.prefetch_tasks == 0 and .prefetch_us == 0' "$tmp/rmsnorm_linear.sim.json"
 "$AXLE" mpk $ex/gqa.mug --simulate --target a100 --workers 16 --format json >"$tmp/a100.json"
 check "a100, 16 workers" jqt '.target == "a100" and .workers == 16' "$tmp/a100.json"
 check "fewer workers, slower" python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a['megakernel_us'] > b['megakernel_us']" "$tmp/a100.json" "$tmp/gqa.sim.json"

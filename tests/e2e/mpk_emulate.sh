@@ -27,6 +27,9 @@ kept=$(sed -n 's/^emulate: files kept in //p' "$tmp/kept")
 "$AXLE" mpk tests/mpk/splitk.mug --output "$tmp/splitk.cu"
 check "the emulator runs axle mpk --output's file" cmp -s "$kept/kernel.cu" "$tmp/splitk.cu"
 [ -n "$kept" ] && rm -rf "$kept"
+check "splitk: the megakernel prefetches" has "$tmp/splitk.cu" "^static __device__ const unsigned ax_mk_pf\\[2\\]\\[2\\] = {{3u, 3u}, {0u, 1u}};"
+"$AXLE" emulate --megakernel tests/mpk/splitk.mug --workers 1 >"$tmp/one" 2>&1; st=$?
+check "splitk, one worker (prefetches produced tiles): agrees" [ "$st" -eq 0 ]
 for g in gqa rmsnorm_linear; do
   "$AXLE" emulate --megakernel $ex/$g.mug --runs 2 --seed 7 >"$tmp/$g" 2>&1; st=$?
   check "$g: 2 schedules agree (exit 0)" [ "$st" -eq 0 ]
@@ -46,8 +49,15 @@ AXLE_TEST_MPK_EARLY_RELEASE=1 "$AXLE_TEST_BIN" emulate --megakernel tests/mpk/sp
 check "early release: exit 1" [ "$st" -eq 1 ]
 check "early release: named" has "$tmp/early" "^emulate: test hook: every task releases its events before its stores"
 check "early release: a wrong output" has "$tmp/early" "^DIFFERS: the megakernel under schedule [0-9]* does not compute"
+# the third: the next task's produced tiles prefetched before its event fires, caught
+AXLE_TEST_MPK_EARLY_PREFETCH=1 "$AXLE_TEST_BIN" emulate --megakernel tests/mpk/splitk.mug --runs 100 \
+  >"$tmp/pf" 2>&1; st=$?
+check "early prefetch: exit 1" [ "$st" -eq 1 ]
+check "early prefetch: named" has "$tmp/pf" "^emulate: test hook: every task's first tiles are prefetched before its event fires"
+check "early prefetch: a wrong output" has "$tmp/pf" "^DIFFERS: the megakernel under schedule [0-9]* does not compute"
+check "early prefetch: the tile loaded too early is nan" has "$tmp/pf" "max relative error inf"
 # axle itself ignores the hooks
-AXLE_TEST_MPK_DROP_EDGE=1 AXLE_TEST_MPK_EARLY_RELEASE=1 "$AXLE" emulate --megakernel tests/mpk/splitk.mug --runs 3 >"$tmp/rel" 2>&1; st=$?
+AXLE_TEST_MPK_DROP_EDGE=1 AXLE_TEST_MPK_EARLY_RELEASE=1 AXLE_TEST_MPK_EARLY_PREFETCH=1 "$AXLE" emulate --megakernel tests/mpk/splitk.mug --runs 3 >"$tmp/rel" 2>&1; st=$?
 check "axle ignores the hook" [ "$st" -eq 0 ]
 check "axle ignores the hook: no edge dropped" [ "$(count "$tmp/rel" "test hook")" -eq 0 ]
 

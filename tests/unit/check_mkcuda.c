@@ -26,13 +26,13 @@ static AxMugraph *load(const char *rel) {
 }
 
 /* The megakernel of g, or NULL when refused; a malloc'd string. */
-static char *emit(const AxMugraph *g, bool early) {
+static char *emit_opts(const AxMugraph *g, bool early, bool early_pf) {
   AxTaskGraph tg;
   ck_assert(ax_taskgraph_build(A, g, &D, &tg));
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  AxMkCudaOpts o = {.early_release = early};
+  AxMkCudaOpts o = {.early_release = early, .early_prefetch = early_pf};
   bool ok = ax_mkcuda_emit(f, &tg, AX_CUDA_SM90, &o, &D);
   fclose(f);
   if (!ok) {
@@ -41,6 +41,43 @@ static char *emit(const AxMugraph *g, bool early) {
   }
   return buf;
 }
+
+static char *emit(const AxMugraph *g, bool early) { return emit_opts(g, early, false); }
+
+/* Cross-task prefetch: k1's first tiles (X and W, graph inputs) are safe always, k2's (P,
+ * which k1 writes) once the task's event has fired; the worker checks that with an acquire
+ * load, issues the next task's copies before it runs the current one, and waits for the
+ * current one's before the barrier that starts it. The mutant skips the check. */
+START_TEST(splitk_prefetch) {
+  AxMugraph *g = load("tests/mpk/splitk.mug");
+  char *s = emit(g, false);
+  ck_assert(s);
+  ck_assert_msg(strstr(s, "ax_mk_pf[2][2] = {{3u, 3u}, {0u, 1u}};"), "%s", s);
+  ck_assert(strstr(s, "void ax_k2_prefetch(const uint3 blockIdx, unsigned char *ax_pf, unsigned ax_pfm, "));
+  ck_assert(strstr(s, "if (!(ax_pfm & 1u)) {  // not prefetched"));
+  const char *chk = strstr(s, "ax_mk_load_acquire(&ax_state[1 + ne]) >= ax_mk_event_triggers[ne]");
+  const char *wait = strstr(s, "ax_cp_async_wait<0>();"), *pre = strstr(s, "case 0: ax_k2_prefetch(nb, npf, npfm");
+  const char *run = strstr(s, "switch (ax_mk_task[t][0])");
+  ck_assert(chk && wait && pre && run && chk < wait && wait < pre && pre < run);
+  /* two buffers of k1's first tiles (2048 + 4096 bytes) above k1's shared memory */
+  ck_assert_msg(strstr(s, "#define AX_MK_PF_BYTES 6144"), "%s", s);
+  AxTaskGraph tg;
+  ck_assert(ax_taskgraph_build(A, g, &D, &tg));
+  AxMkPrefetch pf;
+  double safe[2], all[2];
+  ck_assert(ax_mkcuda_prefetch(&tg, AX_CUDA_SM90, &pf, safe, all));
+  ck_assert_int_eq(pf.tasks, 10);
+  ck_assert_int_eq(pf.bytes, 6144);
+  ck_assert_double_eq(safe[0], 2048 + 4096);
+  ck_assert_double_eq(safe[1], 0);
+  ck_assert_double_eq(all[1], 4096);
+  free(s);
+  s = emit_opts(g, false, true);
+  ck_assert(!strstr(s, "ax_mk_load_acquire(&ax_state[1 + ne])"));
+  ck_assert(strstr(s, "MUTANT"));
+  free(s);
+}
+END_TEST
 
 START_TEST(splitk_tables) {
   char *s = emit(load("tests/mpk/splitk.mug"), false);
@@ -96,6 +133,7 @@ int main(void) {
   TCase *t = tcase_create("mkcuda");
   tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, splitk_tables);
+  tcase_add_test(t, splitk_prefetch);
   tcase_add_test(t, refused);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -1,6 +1,7 @@
 /* check_sim.c — the schedule simulator and the memory bound (mpk/sim.h): what the model
  * must give whatever its constants (one kernel: the megakernel is the kernel; one worker:
- * the tasks one after another; the bound's bytes), and GQA's two kernels as one launch. */
+ * the tasks one after another; the bound's bytes), GQA's two kernels as one launch, and the
+ * credit for cross-task prefetch. */
 #include <math.h>
 
 #include "mpk/sim.h"
@@ -54,8 +55,15 @@ START_TEST(gqa_one_launch) {
   ck_assert(s.busy > 0 && s.busy <= 1.0 + 1e-9);
   /* k1's 128 tasks fit 132 workers at once: the schedule is one k1 task, the event, one k2 task */
   ck_assert_double_eq_tol(s.makespan_s, s.task_s[0] + s.event_s + s.task_s[tg.ntasks - 1], 1e-12);
+  /* cross-task prefetch: every task has first tiles, but in one round no worker runs a task
+   * whose tiles it could load ahead (k2 reads only k1's output, whose event fires after the
+   * worker's k1 task started); on 16 workers k1's later tasks are credited */
+  ck_assert_int_eq(s.prefetch_tasks, 160);
+  ck_assert_int_eq(s.prefetched, 0);
   ax_sim_run(A, &tg, h, 16, &few);
   ck_assert(few.makespan_s > s.makespan_s);
+  ck_assert(few.prefetched >= 128 - 16 && few.prefetch_s > 0);
+  for (int i = 16; i < 128; i++) ck_assert(few.task_s[i] < s.task_s[0]);
   AxSim a100;
   ax_sim_run(A, &tg, ax_cost_target("a100"), 108, &a100);
   ck_assert(a100.bound_s > s.bound_s);   /* less bandwidth */

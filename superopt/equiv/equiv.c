@@ -762,7 +762,18 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
     bound(&c);
     status = field_phase(&c);
     if (c.late) *how = AX_EQUIV_LATE;
-    if (status < 0) status = float_phase(&c);
+    if (status < 0) {
+      /* the float check is bounded by the deadline too: its matmuls stop there, and a check
+       * the deadline cut short is no verdict (values past it are zeros, not the graph's) */
+      ax_values_stop_at(o->deadline);
+      status = float_phase(&c);
+      ax_values_stop_at(0);
+      if (past(o->deadline)) {
+        say(c.out, "not established: the time limit passed during the float check\n");
+        *how = AX_EQUIV_LATE;
+        status = 2;
+      }
+    }
     if (status < 0) status = verdict(&c, how);
   }
   free(c.pr.pin);

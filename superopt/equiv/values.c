@@ -26,6 +26,9 @@ static void funary(const AxTDomain *d, AxOp op, size_t n, void *out, const void 
   ax_ewop_get(op)->f64_un(n, out, a);
 }
 
+static bool stopped(void);
+#define RB 8   /* result rows per block between deadline checks (and mm_side's row block) */
+
 /* i-k-j order: the inner loop runs along contiguous rows of b and out (vectorizes). */
 static void fmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out, const void *a,
                     const void *b) {
@@ -33,7 +36,7 @@ static void fmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out,
   double *o = out;
   const double *x = a, *y = b;
   memset(o, 0, m * n * sizeof(double));
-  for (size_t i = 0; i < m; i++)
+  for (size_t i = 0; i < m && !(i % RB == 0 && stopped()); i++)   /* zeros left past the deadline */
     for (size_t l = 0; l < k; l++) {
       double v = x[i * k + l];
       const double *row = y + l * n;
@@ -93,8 +96,6 @@ static bool stopped(void) { return stop_at > 0 && ax_clock_s() > stop_at; }
 /* Products of residues below 2^32 fit in 64 bits; their sums are kept in 128 bits and
  * reduced once per output element. Rows of the result are computed RB at a time in i-k-j
  * order, so b is streamed row by row (no transposition of large operands). */
-#define RB 8
-
 static void mm_side(const AxFF *x, const AxFF *y, AxFF *o, size_t m, size_t k, size_t n,
                     int side, uint64_t mod, u128 *acc) {
   for (size_t i0 = 0; i0 < m; i0 += RB) {

@@ -301,16 +301,6 @@ int ax_cmd_optimize(int argc, char **argv) {
   } else {
     p = ax_files_load_program(a, &d, file, prog_name);
   }
-  /* the e-graph's language carries an operator's axis, to, times and shape list, not the
-   * offsets of a slice or a pad: refused at the operator rather than rewritten without them */
-  for (int s = 0; p && s < p->nstmts; s++) {
-    const AxKStmt *st = &p->stmts[s];
-    if (st->kind == AX_KS_OP && (ax_op_spec(st->op)->tattrs & (AX_TA_SLICE | AX_TA_PAD))) {
-      ax_diag_error(&d, st->span, "optimize: %s is not in the rewriting language yet (its offsets would be lost)",
-                    ax_op_pname(st->op));
-      p = NULL;
-    }
-  }
   if (!p) {
     ax_arena_free(a);
     return 3;

@@ -23,6 +23,17 @@ void ax_eq_attrs_decode(const AxEgNode *n, AxTAttrs *at) {
   at->times = n->attrs[2];
   at->shape.rank = (int)n->attrs[3];
   for (int i = 0; i < at->shape.rank && 4 + (uint32_t)i < n->nattrs; i++) at->shape.dim[i] = n->attrs[4 + i];
+  /* a slice's or a pad's three lists follow the shape: their count, then each list */
+  uint32_t b = 4 + (uint32_t)at->shape.rank;
+  if (b >= n->nattrs || n->attrs[b] < 0 || n->attrs[b] > AX_MAXRANK ||
+      n->nattrs != b + 1 + 3 * (uint32_t)n->attrs[b])
+    return;
+  at->nbound = (int)n->attrs[b];
+  for (int k = 0; k < at->nbound; k++) {
+    at->lo[k] = (int32_t)n->attrs[b + 1 + (uint32_t)k];
+    at->hi[k] = (int32_t)n->attrs[b + 1 + (uint32_t)(at->nbound + k)];
+    at->step[k] = (int32_t)n->attrs[b + 1 + (uint32_t)(2 * at->nbound + k)];
+  }
 }
 
 /* The attributes of a lowered operator, encoded (lang.h); returns the count. */
@@ -33,7 +44,14 @@ static uint32_t encode(AxOp op, const AxTAttrs *at, int64_t *out) {
   out[2] = at->times;
   out[3] = at->shape.rank;
   for (int i = 0; i < at->shape.rank; i++) out[4 + i] = at->shape.dim[i];
-  return 4 + (uint32_t)at->shape.rank;
+  uint32_t n = 4 + (uint32_t)at->shape.rank;
+  if (ax_op_spec(op)->tattrs & (AX_TA_SLICE | AX_TA_PAD)) {   /* the offsets are the operator */
+    out[n++] = at->nbound;
+    for (int k = 0; k < at->nbound; k++) out[n++] = at->lo[k];
+    for (int k = 0; k < at->nbound; k++) out[n++] = at->hi[k];
+    for (int k = 0; k < at->nbound; k++) out[n++] = at->step[k];
+  }
+  return n;
 }
 
 static int64_t gcd(int64_t a, int64_t b) {
@@ -301,7 +319,7 @@ bool ax_eq_add_program(AxEqLang *L, AxEgraph *g, AxEgId *root) {
           kids[j] = cls[st->in[j]];
         }
       }
-      int64_t attrs[4 + AX_MAXRANK];
+      int64_t attrs[5 + 4 * AX_MAXRANK];   /* encode's most: shape, count, three lists */
       uint32_t na = encode(st->op, &st->at, attrs);
       cls[st->t] = ax_eg_add_op(g, st->op, na, attrs, (uint32_t)st->nin, kids);
     } else if (st->kind == AX_KS_KERNEL) {
@@ -432,6 +450,21 @@ static void operand(FILE *out, const Printer *p, size_t i) {
   else fputs(p->name[i], out);
 }
 
+/* An operator's attributes after its operands, as the program syntax writes them. */
+static void attrs_tail(FILE *out, const AxOpSpec *spec, const AxTAttrs *at, uint32_t nkids) {
+  if (spec->tattrs & AX_TA_SHAPE) fputs(nkids ? ", " : "", out), shape_list(out, &at->shape);
+  if ((spec->tattrs & AX_TA_AXIS) && at->axis_set) fprintf(out, ", axis = %d", at->axis);
+  if ((spec->tattrs & AX_TA_TO) && at->to > 0) fprintf(out, ", to = %lld", (long long)at->to);
+  if ((spec->tattrs & AX_TA_TIMES) && at->times > 0) fprintf(out, ", times = %lld", (long long)at->times);
+  unsigned bflag = spec->tattrs & (AX_TA_SLICE | AX_TA_PAD);
+  for (int k = 0; bflag && k < 3; k++) {
+    const int32_t *v = k == 0 ? at->lo : k == 1 ? at->hi : at->step;
+    fprintf(out, ", %s = [", ax_tattrs_bound_names(bflag)[k]);
+    for (int i = 0; i < at->nbound; i++) fprintf(out, "%s%d", i ? ", " : "", (int)v[i]);
+    fputc(']', out);
+  }
+}
+
 static void call(FILE *out, const Printer *p, const AxEgNode *n) {
   AxTAttrs at;
   ax_eq_attrs_decode(n, &at);
@@ -441,10 +474,7 @@ static void call(FILE *out, const Printer *p, const AxEgNode *n) {
     if (j) fputs(", ", out);
     operand(out, p, n->kids[j]);
   }
-  if (spec->tattrs & AX_TA_SHAPE) fputs(n->nkids ? ", " : "", out), shape_list(out, &at.shape);
-  if ((spec->tattrs & AX_TA_AXIS) && at.axis_set) fprintf(out, ", axis = %d", at.axis);
-  if ((spec->tattrs & AX_TA_TO) && at.to > 0) fprintf(out, ", to = %lld", (long long)at.to);
-  if ((spec->tattrs & AX_TA_TIMES) && at.times > 0) fprintf(out, ", times = %lld", (long long)at.times);
+  attrs_tail(out, spec, &at, n->nkids);
   fputc(')', out);
 }
 
@@ -542,10 +572,7 @@ static void expr(FILE *out, const AxEqLang *L, const AxEgTerm *t, size_t i) {
     if (j) fputs(", ", out);
     expr(out, L, t, n->kids[j]);
   }
-  if (spec->tattrs & AX_TA_SHAPE) fputs(n->nkids ? ", " : "", out), shape_list(out, &at.shape);
-  if ((spec->tattrs & AX_TA_AXIS) && at.axis_set) fprintf(out, ", axis = %d", at.axis);
-  if ((spec->tattrs & AX_TA_TO) && at.to > 0) fprintf(out, ", to = %lld", (long long)at.to);
-  if ((spec->tattrs & AX_TA_TIMES) && at.times > 0) fprintf(out, ", times = %lld", (long long)at.times);
+  attrs_tail(out, spec, &at, n->nkids);
   fputc(')', out);
 }
 

@@ -7,7 +7,8 @@
  *   constant   [num, den]          an exact literal (reduced, den > 0), rank 0
  *   add sub mul div neg exp square sqrt silu    []  (element-wise: no attributes)
  *   others     [axis or -1, to, times, rank, d0, ...]   (sum, mean, rms_norm, matmul,
- *              reshape, broadcast, repeat, concat: AxTAttrs as lowering normalized it)
+ *              reshape, broadcast, repeat, concat: AxTAttrs as lowering normalized it);
+ *              a slice or a pad then [n, lo0.., hi0.., step0..]: its three lists, n each
  *   tuple      AX_EQ_TUPLE, []     the outputs, in order: one root for extraction
  * The analysis gives every class its shape, element type and, for a literal, its value
  * (constant folding: a class whose value is exactly known gets the literal e-node);

@@ -107,6 +107,21 @@ check "explain, text: two steps, replayed" has "$tmp/ox" "^explanation: 2 steps 
 check "explain, text: a step" has "$tmp/ox" "^  2\. distrib (.*/ew.axl:11, lhs => rhs, key [0-9a-f]\{16\}) in O:"
 check "explain: the output is the one written without it" cmp -s "$tmp/out3.axl" "$tmp/out.axl"
 
+# --- slices and pads keep their offsets through the e-graph: x * 1 under a pad of a slice ---
+cat > "$tmp/sp.axl" <<'AXL'
+program sp {
+  input X : f32[6, 10]
+  input V : f32[1]
+  let S = slice(X, start = [1, 0], limit = [6, 10], stride = [2, 3])
+  output O = pad(S * 1, V, low = [1, -1], high = [0, 2], interior = [0, 1])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/sp.axl" --output "$tmp/sp.out.axl" >"$tmp/osp" 2>&1
+check "slice and pad: exit 0, equivalent and written" has "$tmp/osp" "equivalent to the input (axle equiv, delta 2^-30); written to"
+check "slice and pad: x * 1 applied" bash -c '! grep -q ", 1)" "$0"' "$tmp/sp.out.axl"
+check "slice and pad: the slice's lists kept" has "$tmp/sp.out.axl" "slice(X, start = \[1, 0\], limit = \[6, 10\], stride = \[2, 3\])"
+check "slice and pad: the pad's lists kept" has "$tmp/sp.out.axl" "low = \[1, -1\], high = \[0, 2\], interior = \[0, 1\])"
+
 # --- .hlo in, .hlo out: the optimized module re-imports and is equivalent ---
 cat > "$tmp/m.hlo" <<'HLO'
 HloModule jit_f, entry_computation_layout={(f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0})->f32[4,8]{1,0}}

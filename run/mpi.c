@@ -20,6 +20,7 @@
 
 #include "base/base.h"
 #include "base/clock.h"
+#include "base/hooks.h"
 
 #ifdef AXLE_HAVE_MPI
 #include <mpi.h>
@@ -80,6 +81,7 @@ typedef struct Peer {
   bool dead;             /* silent past the lease: never heard again */
   bool stopped;          /* told there is no more */
   bool asking;           /* its request waits for an answer */
+  int64_t beat;          /* when rank 0 last told it, held back, that rank 0 is alive */
   int want;              /* ... for that many tasks */
   uint64_t *task;        /* the tasks it holds, not yet answered */
   int *tries;            /* ... and how many ranks were given each, this one included */
@@ -144,6 +146,21 @@ static size_t bury(Peer *p, int r, Queue *q, AxMpiGot *got, void *ctx) {
   return failed;
 }
 
+/* Test hook (axle-test only, base/hooks.h): AXLE_TEST_MPI_KILL_RANK listing rank 0 kills
+ * rank 0 at the first result it receives, so that a test can show the other ranks end
+ * instead of waiting for it for ever. */
+static bool rank0_doomed(void) {
+  const char *s = ax_test_hook("AXLE_TEST_MPI_KILL_RANK");
+  while (s && *s) {
+    char *end;
+    long r = strtol(s, &end, 10);
+    if (end == s) break;
+    if (r == 0) return true;
+    s = *end == ',' ? end + 1 : end;
+  }
+  return false;
+}
+
 size_t ax_mpi_coordinate(const size_t *order, size_t n, unsigned lease, AxMpiGot *got,
                          void (*tick)(void *), void *ctx, size_t *left) {
   int size;
@@ -159,7 +176,10 @@ size_t ax_mpi_coordinate(const size_t *order, size_t n, unsigned lease, AxMpiGot
   q.back_tries = ax_xcalloc(n + 1, sizeof *q.back_tries);
   Peer *peer = ax_xcalloc((size_t)size, sizeof *peer);
   int64_t now = ax_clock_ms(), last_tick = now;
-  for (int r = 1; r < size; r++) peer[r].heard = now;
+  for (int r = 1; r < size; r++) {   /* from now on rank 0 is heard: its lease starts */
+    peer[r].heard = now;
+    MPI_Send(NULL, 0, MPI_BYTE, r, TAG_BEAT, MPI_COMM_WORLD);
+  }
   size_t ndone = 0, held = 0;
   uint64_t *batch = NULL;
   for (;;) {
@@ -201,6 +221,7 @@ size_t ax_mpi_coordinate(const size_t *order, size_t n, unsigned lease, AxMpiGot
             if (buf[sizeof task + sizeof ms] == 'R') got(ctx, (size_t)task, body, len, NULL, ms);
             else got(ctx, (size_t)task, NULL, 0, body, ms);
             ndone++;
+            if (ndone == 1 && rank0_doomed()) raise(SIGKILL);
           }
         }   /* TAG_BEAT, or anything else: only that it is alive */
       }
@@ -227,7 +248,14 @@ size_t ax_mpi_coordinate(const size_t *order, size_t n, unsigned lease, AxMpiGot
         hold(p, batch[give++], tries + 1);
         held++;
       }
-      if (give == 0 && held > 0) continue;   /* it waits (and beats) meanwhile */
+      if (give == 0 && held > 0) {   /* it waits (and beats) meanwhile, and so does rank 0: */
+        if (now - p->beat >= (int64_t)(lease_ms / 5 < 1000 ? lease_ms / 5 : 1000)) {
+          /* a rank kept waiting learns that rank 0 lives (ax_mpi_serve) */
+          MPI_Send(NULL, 0, MPI_BYTE, r, TAG_BEAT, MPI_COMM_WORLD);
+          p->beat = now;
+        }
+        continue;
+      }
       MPI_Send(batch, (int)give, MPI_UINT64_T, r, TAG_TASKS, MPI_COMM_WORLD);
       p->asking = false;
       p->stopped = give == 0;
@@ -256,6 +284,17 @@ size_t ax_mpi_coordinate(const size_t *order, size_t n, unsigned lease, AxMpiGot
   return nleft;
 }
 
+/* Another rank under recovery: rank 0 has been silent for a lease. The report dies with it;
+ * waiting on would be for ever. */
+static _Noreturn void rank0_dead(void) {
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  fprintf(stderr, "axle: error: verify --mpi: rank %d: rank 0 sent nothing for %g s: it died, and with "
+                  "it the report; this rank stops\n", me, lease_ms / 1000.0);
+  fflush(NULL);
+  _exit(3);
+}
+
 /* Another rank: tells rank 0 that it is alive, at most every lease / 5 (and at least every
  * second). */
 void ax_mpi_beat(void) {
@@ -270,21 +309,34 @@ void ax_mpi_serve(int jobs, unsigned lease, AxMpiBatch *batch, void *ctx) {
   if (lease) lease_ms = lease;
   size_t *tasks = ax_xcalloc((size_t)(jobs < 1 ? 1 : jobs) + 1, sizeof *tasks);
   uint64_t *got = ax_xcalloc((size_t)(jobs < 1 ? 1 : jobs) + 1, sizeof *got);
+  bool live0 = false;   /* rank 0 coordinates: heard from once (its lease holds from then) */
   for (;;) {
     MPI_Send(&jobs, 1, MPI_INT, 0, TAG_ASK, MPI_COMM_WORLD);
     MPI_Status st;
-    /* rank 0 may hold the answer back while other ranks' tasks are out: beat meanwhile */
+    /* rank 0 may hold the answer back while other ranks' tasks are out: beat meanwhile, and
+     * hear its beats; under recovery a rank 0 silent for a lease is dead (without recovery
+     * mpirun would have ended this rank with it), and waiting on would be for ever */
+    int64_t heard = ax_clock_ms();
     for (int flag = 0; !flag;) {
       MPI_Iprobe(0, TAG_TASKS, MPI_COMM_WORLD, &flag, &st);
-      if (!flag) {
-        ax_mpi_beat();
-        nap();
+      if (flag) break;
+      int bflag = 0;
+      MPI_Iprobe(0, TAG_BEAT, MPI_COMM_WORLD, &bflag, MPI_STATUS_IGNORE);
+      if (bflag) {
+        MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_BEAT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        heard = ax_clock_ms();
+        live0 = true;
+      } else if (live0 && ax_clock_ms() - heard > (int64_t)lease_ms && ax_mpi_recovering()) {
+        rank0_dead();
       }
+      ax_mpi_beat();
+      nap();
     }
     int count;
     MPI_Get_count(&st, MPI_UINT64_T, &count);
     AX_ASSERT(count >= 0 && count <= (jobs < 1 ? 1 : jobs));
     MPI_Recv(got, count, MPI_UINT64_T, 0, TAG_TASKS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    live0 = true;
     if (count == 0) break;
     for (int k = 0; k < count; k++) tasks[k] = (size_t)got[k];
     batch(ctx, tasks, (size_t)count);
@@ -305,7 +357,17 @@ void ax_mpi_send(size_t task, const char *data, size_t len, const char *failure,
   buf[sizeof t + sizeof ms] = data ? 'R' : 'F';
   memcpy(buf + head, body, n);
   buf[head + n] = '\0';
-  MPI_Send(buf, (int)(head + n + 1), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+  /* A large message waits for rank 0 to take it (rendezvous): rank 0 polls all the time,
+   * so under recovery one not taken within a lease went to a dead rank 0 */
+  MPI_Request rq;
+  MPI_Isend(buf, (int)(head + n + 1), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD, &rq);
+  int64_t t0 = ax_clock_ms();
+  for (int flag = 0; !flag;) {
+    MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
+    if (flag) break;
+    if (ax_clock_ms() - t0 > (int64_t)lease_ms && ax_mpi_recovering()) rank0_dead();
+    nap();
+  }
   free(buf);
 }
 

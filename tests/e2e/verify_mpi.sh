@@ -116,6 +116,18 @@ if [ -n "${AXLE_TEST_BIN:-}" ]; then
     grep -q '^axle: note: verify --mpi: under mpirun --enable-recovery, mpirun exits 0 whatever the verdicts; this run.s exit status is 2$' "$tmp/r3.err"
   "$AXLE" gate --merge "$tmp/r3.json" > /dev/null; st=$?
   check "recovery, a rule that kills its ranks: gate --merge of the report exits 2" [ "$st" = 2 ]
+  # rank 0 killed at its first result: the report dies with it; the other ranks hear rank 0's
+  # beats no more and stop within a lease (never wait for ever), and the missing report
+  # fails the gate that reads it
+  AXLE_TEST_MPI_KILL_RANK=0 timeout 120 mpirun --oversubscribe -n 3 --enable-recovery \
+    -x AXLE_TEST_MPI_KILL_RANK "$AXLE_TEST_BIN" verify --mpi --shard 1/1 --format json \
+    --output "$tmp/r4.json" $few > /dev/null 2> "$tmp/r4.err"; st=$?
+  check "recovery, rank 0 killed: the others stop (no hang)" [ "$st" != 124 ]
+  check "recovery, rank 0 killed: they say why" \
+    grep -q '^axle: error: verify --mpi: rank [12]: rank 0 sent nothing for 2 s: it died, and with it the report; this rank stops$' "$tmp/r4.err"
+  check "recovery, rank 0 killed: no report written" [ ! -e "$tmp/r4.json" ]
+  "$AXLE" gate --merge "$tmp/r4.json" > /dev/null 2>&1; st=$?
+  check "recovery, rank 0 killed: gate --merge of the missing report exits 3" [ "$st" = 3 ]
 fi
 
 # usage: --mpi alone runs in one process like a plain run

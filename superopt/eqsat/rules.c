@@ -496,6 +496,37 @@ static void push(AxEqRules *rs, const AxEgRewrite *rw, const char *where, const 
   rs->origin[rs->n++] = ax_arena_strdup(rs->a, where);
 }
 
+/* The rewrites of one translated rule: lhs => rhs when the rhs's variables (in_r, nvars of
+ * them) are all bound by the lhs (in_l), rhs => lhs when the reverse holds (a rule is proved
+ * as an equality), each under condition c. Returns how many were added (0: *why says). */
+static int add_rewrites(AxEqRules *rs, const AxBlock *rule, const char *where, AxEgPat *lhs, AxEgPat *rhs,
+                        const bool *in_l, const bool *in_r, uint32_t nvars, AxEgCond *c, void *ctx,
+                        const char **why) {
+  bool fwd = !lhs->var, bwd = !rhs->var;
+  for (uint32_t v = 0; v < nvars; v++) {
+    if (in_r[v] && !in_l[v]) fwd = false;
+    if (in_l[v] && !in_r[v]) bwd = false;
+  }
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(dir == 0 ? fwd : bwd)) continue;
+    AxEgRewrite rw = {
+        .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+        .lhs = dir == 0 ? lhs : rhs,
+        .rhs = dir == 0 ? rhs : lhs,
+        .cond = c,
+        .ctx = ctx,
+    };
+    char msg[128];
+    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
+    push(rs, &rw, where, rule, dir == 1);
+    added++;
+  }
+  if (!added) *why = "neither side binds every variable of the other";
+  return added;
+}
+
+
 /* The variables pattern p uses, marked in used[]. */
 static void vars(const AxEgPat *p, bool *used) {
   if (p->var) {
@@ -919,28 +950,7 @@ static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, co
   bool in_l[AX_MAX_AXES * 4] = {0}, in_r[AX_MAX_AXES * 4] = {0};
   vars(lhs, in_l);
   vars(rhs, in_r);
-  bool fwd = !lhs->var, bwd = !rhs->var;
-  for (uint32_t v = 0; v < m->nvars; v++) {
-    if (in_r[v] && !in_l[v]) fwd = false;
-    if (in_l[v] && !in_r[v]) bwd = false;
-  }
-  int added = 0;
-  for (int dir = 0; dir < 2; dir++) {
-    if (!(dir == 0 ? fwd : bwd)) continue;
-    AxEgRewrite rw = {
-        .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
-        .lhs = dir == 0 ? lhs : rhs,
-        .rhs = dir == 0 ? rhs : lhs,
-        .cond = mat_cond,
-        .ctx = m,
-    };
-    char msg[128];
-    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
-    push(rs, &rw, where, rule, dir == 1);
-    added++;
-  }
-  if (!added) *why = "neither side binds every variable of the other";
-  return added;
+  return add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, m->nvars, mat_cond, m, why);
 }
 
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
@@ -989,28 +999,7 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   vars(rhs, in_r);
   /* a require naming a tensor only one side binds is decidable only from that side: the
    * condition then refuses (it cannot evaluate), which is the safe answer */
-  bool fwd = !lhs->var, bwd = !rhs->var;
-  for (uint32_t v = 0; v < r->nvars; v++) {
-    if (in_r[v] && !in_l[v]) fwd = false;
-    if (in_l[v] && !in_r[v]) bwd = false;
-  }
-  int added = 0;
-  for (int dir = 0; dir < 2; dir++) {
-    if (!(dir == 0 ? fwd : bwd)) continue;
-    AxEgRewrite rw = {
-        .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
-        .lhs = dir == 0 ? lhs : rhs,
-        .rhs = dir == 0 ? rhs : lhs,
-        .cond = cond,
-        .ctx = r,
-    };
-    char msg[128];
-    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) continue;
-    push(rs, &rw, where, rule, dir == 1);
-    added++;
-  }
-  if (!added) *why = "neither side binds every variable of the other";
-  return added;
+  return add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, r->nvars, cond, r, why);
 }
 
 void ax_eq_rules_free(AxEqRules *rs) {

@@ -450,8 +450,14 @@ static void operand(FILE *out, const Printer *p, size_t i) {
   else fputs(p->name[i], out);
 }
 
-/* An operator's attributes after its operands, as the program syntax writes them. */
-static void attrs_tail(FILE *out, const AxOpSpec *spec, const AxTAttrs *at, uint32_t nkids) {
+/* An operator's attributes after its operands, as the program syntax writes them, and the
+ * closing parenthesis. */
+static void attrs_close(FILE *out, const AxEgNode *n) {
+  AxTAttrs a;
+  ax_eq_attrs_decode(n, &a);
+  const AxTAttrs *at = &a;
+  const AxOpSpec *spec = ax_op_spec((AxOp)n->op);
+  uint32_t nkids = n->nkids;
   if (spec->tattrs & AX_TA_SHAPE) fputs(nkids ? ", " : "", out), shape_list(out, &at->shape);
   if ((spec->tattrs & AX_TA_AXIS) && at->axis_set) fprintf(out, ", axis = %d", at->axis);
   if ((spec->tattrs & AX_TA_TO) && at->to > 0) fprintf(out, ", to = %lld", (long long)at->to);
@@ -463,19 +469,16 @@ static void attrs_tail(FILE *out, const AxOpSpec *spec, const AxTAttrs *at, uint
     for (int i = 0; i < at->nbound; i++) fprintf(out, "%s%d", i ? ", " : "", (int)v[i]);
     fputc(']', out);
   }
+  fputc(')', out);
 }
 
 static void call(FILE *out, const Printer *p, const AxEgNode *n) {
-  AxTAttrs at;
-  ax_eq_attrs_decode(n, &at);
-  const AxOpSpec *spec = ax_op_spec((AxOp)n->op);
   fprintf(out, "%s(", ax_op_pname((AxOp)n->op));
   for (uint32_t j = 0; j < n->nkids; j++) {
     if (j) fputs(", ", out);
     operand(out, p, n->kids[j]);
   }
-  attrs_tail(out, spec, &at, n->nkids);
-  fputc(')', out);
+  attrs_close(out, n);
 }
 
 void ax_eq_print_program(FILE *out, const AxEqLang *L, const char *name, const AxEgTerm *t) {
@@ -564,16 +567,12 @@ static void expr(FILE *out, const AxEqLang *L, const AxEgTerm *t, size_t i) {
     fputc(')', out);
     return;
   }
-  AxTAttrs at;
-  ax_eq_attrs_decode(n, &at);
-  const AxOpSpec *spec = ax_op_spec((AxOp)n->op);
   fprintf(out, "%s(", ax_op_pname((AxOp)n->op));
   for (uint32_t j = 0; j < n->nkids; j++) {
     if (j) fputs(", ", out);
     expr(out, L, t, n->kids[j]);
   }
-  attrs_tail(out, spec, &at, n->nkids);
-  fputc(')', out);
+  attrs_close(out, n);
 }
 
 void ax_eq_print_expr(FILE *out, const AxEqLang *L, const AxEgTerm *t) {

@@ -37,6 +37,14 @@ AxMugraph *ax_mugtext_parse(AxArena *a, AxDiag *d, const AxSource *src);
 /* Prints g in canonical layout (two-space indentation, one statement per line). */
 void ax_mugtext_print(FILE *out, const AxMugraph *g);
 
+/* text (a generated graph: a candidate, a group, a floor) parsed under source name `name`
+ * and validated (ax_mug_check); NULL when it does not parse or validate. Diagnostics are
+ * counted, never printed: a generated text that fails is refused, not reported. */
+AxMugraph *ax_mugtext_read(AxArena *a, const char *name, const char *text);
+
+/* The same text as a string (owned by the caller, free()). */
+char *ax_mugtext_string(const AxMugraph *g);
+
 /* Prints statement st of g as its line(s) in canonical layout, indented by two spaces,
  * without its comments or the final newline: `input X : f16[8, 64]`, `Y = matmul(X, W)`
  * (a pre-defined operator: also the right-hand side of a program's `let`), a kernel, or

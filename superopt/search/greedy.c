@@ -332,12 +332,9 @@ static char *mini(const Pass *g, uint64_t m, const char *body) {
 /* Parses, validates and models text; INFINITY when it does not validate or fit. */
 static double model(const Pass *g, const char *text, bool kernel) {
   AxArena *a = ax_arena_new();
-  AxDiag d;
-  ax_diag_init(&d, NULL);   /* a candidate's diagnostics are counted, not printed */
-  AxSource *src = ax_source_from_text(a, "<greedy>", text, strlen(text));
-  AxMugraph *mg = ax_mugtext_parse(a, &d, src);
+  AxMugraph *mg = ax_mugtext_read(a, "<greedy>", text);
   double t = INFINITY;
-  if (mg && !d.errors && ax_mug_check(mg, &d)) {
+  if (mg) {
     AxCost c;
     ax_cost_run(a, mg, g->target, &c);
     bool ok = c.fits;
@@ -658,14 +655,6 @@ static char *group_program(const Pass *g, uint64_t m) {
   return text;
 }
 
-static AxMugraph *parse_valid(AxArena *a, const char *text) {
-  AxDiag d;
-  ax_diag_init(&d, NULL);   /* counted, not printed: a failure falls back to the whole check */
-  AxSource *src = ax_source_from_text(a, "<greedy group>", text, strlen(text));
-  AxMugraph *mg = ax_mugtext_parse(a, &d, src);
-  return mg && !d.errors && ax_mug_check(mg, &d) ? mg : NULL;
-}
-
 /* Checks the fused groups of grp (ng of them in all), each kernel against its own
  * operators, and drops (splits back into pre-defined kernels) those refused. Returns the
  * status: 0 when at least one kernel passed and the graph left is still modelled faster than
@@ -684,11 +673,11 @@ static int check_groups(Pass *g, uint64_t *grp, int ng, const AxSearchOpts *o, A
   for (int b = 0; b < ng && !whole_check; b++) {
     if (__builtin_popcountll(grp[b]) < 2) continue;
     char *pt = group_program(g, grp[b]);
-    progs[b] = parse_valid(a, pt);
+    progs[b] = ax_mugtext_read(a, "<greedy group>", pt);
     free(pt);
     kerns[b] = mini(g, grp[b], best(g, grp[b])->text);
     AxArena *ka = ax_arena_new();
-    whole_check = !progs[b] || !parse_valid(ka, kerns[b]);
+    whole_check = !progs[b] || !ax_mugtext_read(ka, "<greedy group>", kerns[b]);
     ax_arena_free(ka);
   }
   int st = -1;

@@ -404,16 +404,6 @@ char *ax_partition_program_text(const AxMugraph *g) {
 
 /* ---- the module check, cut at the layout operators ------------------------------------ */
 
-/* g as .mug text (malloc'd). */
-static char *mug_text(const AxMugraph *g) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  ax_mugtext_print(m, g);
-  fclose(m);
-  return buf;
-}
-
 /* The line of top-level statement s of g, "  NAME = op(...)" without the newline (malloc'd). */
 static char *stmt_line(const AxMugraph *g, const AxKStmt *st) {
   char *line = NULL;
@@ -469,7 +459,7 @@ int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *m
   const char *outs = "";
   bool *listed = ax_arena_alloc(a, (size_t)prog->ntensors + 1);   /* in outs already */
   memset(listed, 0, (size_t)prog->ntensors + 1);
-  char *ptext = mug_text(prog), *mtext = mug_text(mod);
+  char *ptext = ax_mugtext_string(prog), *mtext = ax_mugtext_string(mod);
   for (int s = 0; s < prog->nstmts; s++) {
     const AxKStmt *st = &prog->stmts[s];
     if (st->kind != AX_KS_OP || !cut_point(st->op)) continue;

@@ -46,16 +46,6 @@ void ax_search_defaults(AxSearchOpts *o) {
 
 /* --- judging candidates -------------------------------------------------------------- */
 
-/* g as .mug text (malloc'd): the one printer (mugtext.h). */
-static char *mug_text(const AxMugraph *g) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  ax_mugtext_print(f, g);
-  fclose(f);
-  return text;
-}
-
 /* g validated in place (sizes, phases, shared memory: mugraph.h), diagnostics counted
  * only; g when valid, else NULL. */
 static AxMugraph *valid(AxMugraph *g) {
@@ -122,7 +112,7 @@ static void emit(Worker *w, const int *outs) {
   /* the candidate as a graph, and its text: the dedup key and what is kept */
   AxArena *a = ax_arena_new();
   AxMugraph *g = ax_generate_candidate(a, w, outs, NULL);
-  char *text = mug_text(g);
+  char *text = ax_mugtext_string(g);
   if (o->pin) {
     /* reachability: compare with the pinned graph, nothing else */
     g = valid(g);
@@ -281,16 +271,6 @@ static void *progress(void *arg) {
   return NULL;
 }
 
-/* Parses and validates μGraph text into a; NULL when it is not valid. */
-static AxMugraph *parse_mug(AxArena *a, const char *text, FILE *sink) {
-  AxDiag d;
-  ax_diag_init(&d, sink);
-  AxSource *src = ax_source_from_text(a, "<candidate>", text, strlen(text));
-  AxMugraph *g = ax_mugtext_parse(a, &d, src);
-  if (!g || d.errors || !ax_mug_check(g, &d)) return NULL;
-  return g;
-}
-
 int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts *o) {
   if (o->ranks > 1) {
     /* every rank together: rank 0 checks, the others wait for its status (a maximum with
@@ -303,7 +283,7 @@ int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts
   }
   FILE *sink = NULL;   /* diagnostics and equiv's report are counted, not printed */
   AxArena *a = ax_arena_new();
-  AxMugraph *g = parse_mug(a, text, sink);
+  AxMugraph *g = ax_mugtext_read(a, "<candidate>", text);
   int st = 3;
   if (g) {
     AxEquivOpts eo;

@@ -122,6 +122,21 @@ check "slice and pad: x * 1 applied" bash -c '! grep -q ", 1)" "$0"' "$tmp/sp.ou
 check "slice and pad: the slice's lists kept" has "$tmp/sp.out.axl" "slice(X, start = \[1, 0\], limit = \[6, 10\], stride = \[2, 3\])"
 check "slice and pad: the pad's lists kept" has "$tmp/sp.out.axl" "low = \[1, -1\], high = \[0, 2\], interior = \[0, 1\])"
 
+# two slices of one tensor that differ only in their start: offsets dropped from the
+# e-graph's attributes would hash-cons them into one e-node and make A - B zero
+cat > "$tmp/sp2.axl" <<'AXL'
+program sp2 {
+  input X : f32[6, 10]
+  let A = slice(X, start = [0, 0], limit = [5, 10])
+  let B = slice(X, start = [1, 0], limit = [6, 10])
+  output O = A * 1 - B
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rules" "$tmp/sp2.axl" --output "$tmp/sp2.out.axl" >"$tmp/osp2" 2>&1
+check "two slices, other starts: equivalent and written" has "$tmp/osp2" "equivalent to the input (axle equiv, delta 2^-30); written to"
+check "two slices, other starts: both kept" \
+  bash -c 'grep -q "start = \[0, 0\]" "$0" && grep -q "start = \[1, 0\]" "$0"' "$tmp/sp2.out.axl"
+
 # --- .hlo in, .hlo out: the optimized module re-imports and is equivalent ---
 cat > "$tmp/m.hlo" <<'HLO'
 HloModule jit_f, entry_computation_layout={(f32[4,8]{1,0}, f32[4,8]{1,0}, f32[4,8]{1,0})->f32[4,8]{1,0}}

@@ -21,7 +21,12 @@
  *       the equivalence checker first): the search's best, or the greedy fusion floor
  *       (superopt/search/greedy.h) the search starts from; 1 nothing better: no fusion applies and
  *       the search found nothing faster in time; 3 bad input, or the axioms the pruner
- *       relies on are not all VERIFIED (each one named). --no-greedy: the search alone. */
+ *       relies on are not all VERIFIED (each one named). --no-greedy: the search alone.
+ *   axle superopt PROGRAM.axl --seed-from-egraph --output BEST.mug [the search's options]
+ *       the program saturated with the proved rules of --rules first (superopt/eqsat/seed.h),
+ *       the search run on the input and on the cheapest variants within the one time limit,
+ *       the fastest graph checked against the input; 3 also when a rule of --rules is not
+ *       proved (each named). */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +45,7 @@
 #include "dsl/parse.h"
 #include "hlo/import.h"
 #include "run/mpi.h"
+#include "superopt/eqsat/seed.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/search/axioms.h"
 #include "superopt/search/best.h"
@@ -57,6 +63,7 @@
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
   "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy] [--mpi]\n"   \
+  "                     [--seed-from-egraph]\n"                                                   \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
 
 /* --mpi: whether this process writes files and reports (rank 0; every process without
@@ -482,13 +489,162 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   return ok ? status : 3;
 }
 
+/* ---- --seed-from-egraph: the search on the program's variants (superopt/eqsat/seed.h) ---- */
+
+/* Variants searched: the input and the cheapest three others. */
+#define SEED_VARIANTS 4
+
+typedef struct SeedRun {
+  bool ran, better;
+  double time_s;    /* the best graph's modelled time */
+  char *graph;      /* its text (owned) */
+  bool greedy;
+  double seconds;
+} SeedRun;
+
+/* The search (floor included) on every variant of p with a share of o's time limit each, the
+ * fastest graph checked against p itself — the original program — and written to output.
+ * 0 written, 1 nothing better than p's naive graph, 3 bad input or a rule not proved. */
+static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, bool no_greedy, const char *rules,
+                      const char *output, bool json) {
+  double t0 = ax_clock_s();
+  AxSeedResult sr;
+  if (ax_seed_variants(a, p, rules, o->target, SEED_VARIANTS, 10000, 30, &sr) != 0) return 3;
+  SeedRun runs[AX_SEED_MAX];
+  memset(runs, 0, sizeof runs);
+  double naive_s = ax_cost_time(p, o->target);
+  for (int i = 0; i < sr.n; i++) {
+    AxDiag quiet;
+    ax_diag_init(&quiet, NULL);
+    if (!ax_search_supported(sr.v[i].prog, &quiet)) continue;
+    AxSearchOpts so = *o;
+    /* the time left, shared evenly among the variants not searched yet */
+    if (o->time_limit > 0) {
+      so.time_limit = (o->time_limit - (ax_clock_s() - t0)) / (sr.n - i);
+      if (so.time_limit < 0.05) so.time_limit = 0.05;
+    }
+    AxBestResult br;
+    double rs = ax_clock_s();
+    if (!ax_best_run(sr.v[i].prog, &so, no_greedy, &quiet, &br)) continue;
+    SeedRun *r = &runs[i];
+    r->ran = true;
+    r->seconds = ax_clock_s() - rs;
+    if (br.better) {
+      r->better = true;
+      r->time_s = br.search.found[0].time_s;
+      r->graph = strdup(br.search.found[0].text);
+      r->greedy = br.best_is_greedy;
+    }
+    ax_best_free(&br);
+  }
+  /* the fastest graph that the check accepts against the original program */
+  int best = -1;
+  for (;;) {
+    int b = -1;
+    for (int i = 0; i < sr.n; i++)
+      if (runs[i].better && runs[i].time_s < naive_s && (b < 0 || runs[i].time_s < runs[b].time_s)) b = i;
+    if (b < 0) break;
+    AxDiag d;
+    ax_diag_init(&d, stderr);
+    AxSource *src = ax_source_from_text(a, "<seeded graph>", runs[b].graph, strlen(runs[b].graph));
+    AxMugraph *g = ax_mugtext_parse(a, &d, src);
+    AxEquivOpts eo;
+    ax_equiv_defaults(&eo);
+    eo.seed = o->seed;
+    eo.out = NULL;
+    eo.jobs = o->jobs < 1 ? 1 : o->jobs;
+    AxDiag quiet;
+    ax_diag_init(&quiet, NULL);
+    if (g && ax_mug_check(g, &d) && ax_equiv_accept(p, g, &quiet, &eo) == 0) {
+      best = b;
+      break;
+    }
+    fprintf(stderr, "axle: warning: superopt: the graph found for variant %d is not established as "
+                    "equivalent to the original program; not used\n", b);
+    runs[b].better = false;
+  }
+  int status = best >= 0 ? 0 : 1;
+  if (best >= 0) {
+    AxOut out;
+    if (!ax_out_open(&out, output)) status = 3;
+    else {
+      fputs(runs[best].graph, out.f);
+      if (!ax_out_commit(&out)) status = 3;
+    }
+  }
+  double alone = runs[0].better ? runs[0].time_s : naive_s;
+  if (json) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "program", p->name);
+    cJSON_AddStringToObject(j, "target", o->target->name);
+    cJSON_AddBoolToObject(j, "modelled", true);
+    cJSON_AddNumberToObject(j, "status", status);
+    cJSON_AddNumberToObject(j, "rules_proved", sr.nproved);
+    cJSON_AddNumberToObject(j, "rules_translated", sr.ntranslated + (sr.scale_out ? 1 : 0));
+    cJSON_AddStringToObject(j, "stop", sr.stop ? sr.stop : "");
+    cJSON_AddNumberToObject(j, "nodes_in", (double)sr.nodes0);
+    cJSON_AddNumberToObject(j, "nodes", (double)sr.nodes);
+    cJSON_AddNumberToObject(j, "naive_time_us", naive_s * 1e6);
+    cJSON_AddNumberToObject(j, "search_alone_time_us", alone * 1e6);
+    cJSON *arr = cJSON_AddArrayToObject(j, "variants");
+    for (int i = 0; i < sr.n; i++) {
+      cJSON *v = cJSON_CreateObject();
+      cJSON_AddNumberToObject(v, "variant", i);
+      cJSON_AddNumberToObject(v, "program_cost_us", sr.v[i].cost_s * 1e6);
+      if (runs[i].better) cJSON_AddNumberToObject(v, "found_time_us", runs[i].time_s * 1e6);
+      else cJSON_AddNullToObject(v, "found_time_us");
+      cJSON_AddBoolToObject(v, "searched", runs[i].ran);
+      cJSON_AddNumberToObject(v, "seconds", runs[i].seconds);
+      cJSON_AddStringToObject(v, "program_text", sr.v[i].text);
+      cJSON *steps = cJSON_AddArrayToObject(v, "rules");
+      for (int k = 0; k < sr.v[i].nsteps; k++) cJSON_AddItemToArray(steps, cJSON_CreateString(sr.v[i].steps[k]));
+      cJSON_AddItemToArray(arr, v);
+    }
+    if (best >= 0) {
+      cJSON_AddNumberToObject(j, "chosen_variant", best);
+      cJSON_AddNumberToObject(j, "best_time_us", runs[best].time_s * 1e6);
+      cJSON_AddBoolToObject(j, "best_is_greedy", runs[best].greedy);
+      cJSON_AddStringToObject(j, "output", output);
+    } else {
+      cJSON_AddNullToObject(j, "chosen_variant");
+      cJSON_AddNullToObject(j, "best_time_us");
+    }
+    cJSON_AddNumberToObject(j, "seconds", ax_clock_s() - t0);
+    char *js = cJSON_Print(j);
+    printf("%s\n", js);
+    free(js);
+    cJSON_Delete(j);
+  } else {
+    printf("seed %s: %d rules proved, e-graph %zu -> %zu e-nodes (%s), %d variant%s searched\n", p->name,
+           sr.nproved, sr.nodes0, sr.nodes, sr.stop ? sr.stop : "-", sr.n, sr.n == 1 ? "" : "s");
+    for (int i = 0; i < sr.n; i++) {
+      char found[32];
+      if (runs[i].better) snprintf(found, sizeof found, "%.2f us", runs[i].time_s * 1e6);
+      else snprintf(found, sizeof found, "-");
+      printf("variant %d%s: program %.2f us, best graph %s%s\n", i, i == 0 ? " (the input)" : "",
+             sr.v[i].cost_s * 1e6, found, runs[i].ran ? "" : " (not searched: the search refuses it)");
+      for (int k = 0; k < sr.v[i].nsteps; k++) printf("    %d. %s\n", k + 1, sr.v[i].steps[k]);
+    }
+    printf("naive graph: %.2f us modelled on %s; the input searched alone: %.2f us\n", naive_s * 1e6,
+           o->target->name, alone * 1e6);
+    if (best >= 0)
+      printf("best graph:  %.2f us modelled (%.2fx), from variant %d%s, equivalent to the input; written to %s\n",
+             runs[best].time_s * 1e6, naive_s / runs[best].time_s, best, runs[best].greedy ? " (the greedy graph)" : "",
+             output);
+    else
+      printf("nothing better than the naive graph\n");
+  }
+  for (int i = 0; i < sr.n; i++) free(runs[i].graph);
+  return status;
+}
+
 static int superopt(int argc, char **argv) {
   AxSearchOpts o;
   ax_search_defaults(&o);
   const char *prog_name = NULL, *output = NULL, *rules = "rules/superopt";
   const char *found_dir = NULL, *reach = NULL, *output_dir_path = NULL;
   int max_region_ops = 8;
-  bool no_prune = false, no_gate = false, no_greedy = false, mpi = false;
+  bool no_prune = false, no_gate = false, no_greedy = false, mpi = false, seed = false;
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
@@ -547,6 +703,9 @@ static int superopt(int argc, char **argv) {
       {.name = "--mpi",
        .help = "under mpirun: one search shared by the ranks (prefixes\ndealt round robin, the bound shared, the final checks\nspread); rank 0 reports and writes",
        .kind = AX_OPT_FLAG, .target = &mpi},
+      {.name = "--seed-from-egraph",
+       .help = "saturate the program with the proved rules of --rules first\nand search it and its cheapest variants",
+       .kind = AX_OPT_FLAG, .target = &seed},
       {.name = "--reach", .meta = "GRAPH.mug",
        .help = "no search: does the generator build GRAPH (its kernel\nheaders pinned)? exit 0 yes, 1 no",
        .kind = AX_OPT_STR, .target = &reach},
@@ -566,6 +725,8 @@ static int superopt(int argc, char **argv) {
   if (!output && !reach && !output_dir_path) return usage("superopt needs --output BEST.mug or --output-dir DIR");
   if (mpi && !ax_mpi_built()) return usage("--mpi needs an axle built with MPI (axle --version says mpi: no)");
   if (mpi && reach) return usage("--mpi is not used with --reach");
+  if (seed && (mpi || reach || output_dir_path || found_dir))
+    return usage("--seed-from-egraph is not used with --mpi, --reach, --output-dir or --found-dir");
   if (progress == 1 || (progress == 0 && isatty(2)))
     o.progress = stderr;
   if (mpi) {
@@ -641,6 +802,11 @@ static int superopt(int argc, char **argv) {
     return 3;
   }
   if (!gate) fprintf(stderr, "axle: warning: superopt: --no-gate: pruning relies on axioms not checked in this run\n");
+  if (seed) {
+    int st = run_seeded(a, p, &o, no_greedy, rules, output, json);
+    ax_arena_free(a);
+    return st;
+  }
   /* the floor, then the search from it (superopt/search/best.h) */
   bool greedy = !no_greedy;
   double t_start = ax_clock_s();

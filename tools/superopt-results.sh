@@ -124,5 +124,10 @@ done
     echo
     cat docs/data/optimize-figures.md
   fi
+  # the figures of `axle superopt --seed-from-egraph` (tools/seed-figures.sh), kept likewise
+  if [ -s docs/data/seed-figures.md ]; then
+    echo
+    cat docs/data/seed-figures.md
+  fi
 } >"$out"
 echo "wrote $out" >&2

@@ -4,7 +4,9 @@
 # (matmul first, scale after) whose graph is chosen; the rule chain is reported; the graph
 # written is equivalent to the original program; a wrong rule in --rules stops the run (exit
 # 3, named) both at the pruner's gate and, with --no-gate, at the seed's own; the option is
-# refused where it does not apply.
+# refused where it does not apply. The tile-level rewrite of the same rule (superopt/eqsat/
+# tile.h) turns the input's own graph into the variant's, and alone (the rule left out of
+# --rules) gives a graph equivalent to the program.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -22,14 +24,32 @@ check "seeded: the input is variant 0, searched, with no rule" \
 check "seeded: the variant is matmul first, scale after" \
   jqt '.variants[.chosen_variant].program_text | test("= matmul\\(X, W\\)\n") and test("output O = mul\\(")' "$tmp/s.json"
 check "seeded: faster than the naive graph and than the input's own best" \
-  jqt '.best_time_us < .naive_time_us and .best_time_us < .variants[0].found_time_us' "$tmp/s.json"
+  jqt '.best_time_us < .naive_time_us and .best_time_us < .variants[0].search_time_us' "$tmp/s.json"
 check "seeded: the graph written is equivalent to the original program" \
   bash -c '"$0" equiv "$1" "$2" --seed 3 > "$3/eq" 2>&1' "$AXLE" "$prog" "$tmp/s.mug" "$tmp"
 
-"$AXLE" superopt "$prog" --seed-from-egraph --time-limit 3 --output "$tmp/t.mug" > "$tmp/t.txt" 2>&1
+"$AXLE" superopt "$prog" --seed-from-egraph --time-limit 2 --output "$tmp/t.mug" > "$tmp/t.txt" 2>&1
 check "text: exit 0" [ $? -eq 0 ]
 check "text: the rule chain, with its file and line" has "$tmp/t.txt" '^    1\. eq_matmul_mul (rules/superopt/sums.axl:[0-9]*, lhs => rhs)$'
 check "text: the variant named" has "$tmp/t.txt" 'from variant 1.*equivalent to the input; written to'
+
+check "seeded: the input's graph, its scale moved out of the matmul at tile level, ties the variant's" \
+  jqt '.variants[0].tile_rewrites == 1 and .variants[0].found_time_us < .variants[0].search_time_us' "$tmp/s.json"
+
+# without eq_matmul_mul in --rules: no variant, and the tile-level rewrite alone gives the
+# same graph, checked against the program
+mkdir -p "$tmp/nomul"
+cp rules/superopt/*.axl "$tmp/nomul/"
+awk '/^rule eq_matmul_mul /{skip=1} !skip{print} skip&&/^}/{skip=0}' rules/superopt/sums.axl > "$tmp/nomul/sums.axl"
+"$AXLE" superopt "$prog" --seed-from-egraph --rules "$tmp/nomul" --time-limit 2 --output "$tmp/n.mug" \
+  --format json > "$tmp/n.json" 2> "$tmp/n.err"
+check "tile level alone: exit 0" [ $? -eq 0 ]
+check "tile level alone: the input only, its graph rewritten once" \
+  jqt '(.variants | length) == 1 and .chosen_variant == 0 and .variants[0].tile_rewrites == 1' "$tmp/n.json"
+check "tile level alone: matmul first, scale after, in the kernel" \
+  bash -c 'grep -q "= matmul(i0, i1)" "$0" && grep -q "= mul(v[0-9]*, v[0-9]*)" "$0"' "$tmp/n.mug"
+check "tile level alone: equivalent to the program" \
+  bash -c '"$0" equiv "$1" "$2" --seed 5 > "$3/eq2" 2>&1' "$AXLE" "$prog" "$tmp/n.mug" "$tmp"
 
 # a wrong rule beside the axioms: stopped, named
 mkdir -p "$tmp/wrong"

@@ -12,6 +12,7 @@
 #include "egraph/explain.h"
 #include "egraph/extract.h"
 #include "egraph/run.h"
+#include "run/cache.h"
 #include "superopt/eqsat/lang.h"
 #include "superopt/eqsat/rules.h"
 #include "superopt/ir/program.h"
@@ -32,6 +33,7 @@ typedef struct Gate {
   FILE *unproved;
   int nunproved, nskipped, nproved, ntranslated;
   const char *scale_at;   /* "FILE:LINE" of eq_matmul_mul when proved */
+  const AxBlock *scale_rule;
   AxArena *a;
 } Gate;
 
@@ -52,7 +54,7 @@ static void on_rule(void *ctx, const char *path, const AxSource *src, const AxBl
   ax_source_linecol(src, rule->span.start, &line, &col);
   char *where = ax_arena_printf(g->a, "%s:%d", path, line);
   const char *why = NULL;
-  if (strcmp(rule->name.name, SCALE_OUT) == 0) g->scale_at = where;
+  if (strcmp(rule->name.name, SCALE_OUT) == 0) g->scale_at = where, g->scale_rule = rule;
   else if (ax_eq_rules_add(&g->rules, rule, where, &why) > 0) g->ntranslated++;
 }
 
@@ -190,13 +192,27 @@ static void term_classes(AxEgraph *g, const AxEgTerm *t, AxEgId *cls) {
   }
 }
 
+/* The first 16 characters of the name of rule b's entry (at real, the element type the
+ * rewrite is applied at) in the result cache of `axle verify`: its verification key, as
+ * `axle optimize --explain` prints it; "-" without a cache. */
+static const char *rule_key(AxArena *a, AxCache *cache, const AxBlock *b) {
+  if (!cache || !b) return "-";
+  char *key = ax_cache_key(cache, b, AX_REAL), path[4096];
+  const char *e = strrchr(ax_cache_entry_path(cache, key, path, sizeof path), '/');
+  const char *k = ax_arena_printf(a, "%.16s", e ? e + 1 : path);
+  free(key);
+  return k;
+}
+
 static const char *step_line(AxArena *a, const AxEgStep *st, const AxEqRules *rs, const AxEgRewrite *all,
-                             const char *scale_at) {
+                             const Gate *g, AxCache *cache) {
   if (!st->rule) return "constant folding (exact arithmetic of literals)";
   size_t i = (size_t)((const AxEgRewrite *)st->rule - all);
-  if (i >= rs->n) return ax_arena_printf(a, "%s (%s, %s)", SCALE_OUT, scale_at, st->forward ? "lhs => rhs" : "rhs => lhs");
-  return ax_arena_printf(a, "%s (%s, %s)", rs->block[i]->name.name, rs->origin[i],
-                         st->forward != rs->reversed[i] ? "lhs => rhs" : "rhs => lhs");
+  if (i >= rs->n)
+    return ax_arena_printf(a, "%s (%s, %s, key %s)", SCALE_OUT, g->scale_at, st->forward ? "lhs => rhs" : "rhs => lhs",
+                           rule_key(a, cache, g->scale_rule));
+  return ax_arena_printf(a, "%s (%s, %s, key %s)", rs->block[i]->name.name, rs->origin[i],
+                         st->forward != rs->reversed[i] ? "lhs => rhs" : "rhs => lhs", rule_key(a, cache, rs->block[i]));
 }
 
 int ax_seed_variants(AxArena *a, const AxMugraph *p, const char *rules_dir, const AxTarget *target, int k,
@@ -310,10 +326,13 @@ int ax_seed_variants(AxArena *a, const AxMugraph *p, const char *rules_dir, cons
     r->v[r->n++] = (AxSeedVariant){.text = c[i].text, .prog = c[i].prog, .cost_s = c[i].cost};
   }
   /* each variant's chain of proved rules from the input (egg's explanations) */
+  char why[256];
+  AxCache *cache = ax_cache_open(NULL, &vo, solver, why, sizeof why);
   for (int i = 1; i < r->n; i++) {
     const Cand *ci = NULL;
     for (int j = 0; j < nc && !ci; j++)
       if (c[j].text == r->v[i].text) ci = &c[j];
+    if (!ci) continue;
     AxEgId o = ax_eg_add_term_exact(eg, &ci->term);
     ax_eg_rebuild(eg);
     AxEgExplanation x;
@@ -322,8 +341,9 @@ int ax_seed_variants(AxArena *a, const AxMugraph *p, const char *rules_dir, cons
     if (x.n == 0) r->v[i].prog = NULL;   /* the input's own term, printed another way */
     r->v[i].nsteps = (int)x.n;
     r->v[i].steps = ax_arena_alloc(a, sizeof *r->v[i].steps * (x.n + 1));
-    for (size_t s = 0; s < x.n; s++) r->v[i].steps[s] = step_line(a, &x.steps[s], &g.rules, all, g.scale_at);
+    for (size_t s = 0; s < x.n; s++) r->v[i].steps[s] = step_line(a, &x.steps[s], &g.rules, all, &g, cache);
   }
+  ax_cache_close(cache);
   int n = 1;   /* the variants no rule leads to dropped: the input searched once */
   for (int i = 1; i < r->n; i++)
     if (r->v[i].prog) r->v[n++] = r->v[i];

@@ -22,7 +22,9 @@
 
 /* One program variant: its text and lowered graph (in the arena given to ax_seed_variants),
  * its modelled cost (the program cost model: one kernel per operator), and the chain of
- * proved rules from the input to it, one "RULE (FILE:LINE, lhs => rhs)" per step. */
+ * proved rules from the input to it, one "RULE (FILE:LINE, lhs => rhs, key KEY)" per step
+ * (KEY: the rule's entry in the result cache of `axle verify`, as `axle optimize --explain`
+ * prints it). */
 typedef struct AxSeedVariant {
   const char *text;
   AxMugraph *prog;

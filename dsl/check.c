@@ -1021,6 +1021,11 @@ static const OpCheck checks[AX_OP_COUNT] = {
     [AX_OP_SCATTER] = {.axes = axes_scatter, .rank1 = {.attr = 0, .why = "scatter axis"}},
     [AX_OP_FLATTEN] = {.axes = axes_flat, .rank1 = {.attr = 1, .why = "flatten axis"}, .merges = true},
     [AX_OP_UNFLATTEN] = {.axes = axes_flat, .rank1 = {.attr = 0, .why = "unflatten axis"}, .merges = true},
+    [AX_OP_TANH] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_LOGISTIC] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_TO_F16] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_TO_BF16] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_TO_F32] = {.axes = axes_elementwise, .merges = true},
 };
 
 bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }

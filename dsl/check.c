@@ -1102,7 +1102,13 @@ static AxTy check_call(Checker *c, AxExpr *e) {
     int nnames = 0;   /* suggest only what a rule may apply */
     for (int i = 0; i < AX_OP_COUNT; i++)
       if (ax_op_spec((AxOp)i)->levels & AX_LV_RULE) names[nnames++] = ax_op_name((AxOp)i);
-    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, nnames));
+    AxOp prog;
+    if (ax_op_lookup_prog(fn, &prog) && (prog == AX_OP_TRANSPOSE || (ax_op_spec(prog)->levels & AX_LV_RULE)))
+      /* a program's spelling: name the rule language's (a transpose renames named axes) */
+      err(c, e->u.call.fn.span, "unknown operator '%s' (rules write it '%s')", fn,
+          prog == AX_OP_TRANSPOSE ? "relabel" : ax_op_name(prog));
+    else
+      err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, nnames));
     return none();
   }
   Bound b;

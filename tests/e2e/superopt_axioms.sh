@@ -38,6 +38,12 @@ for name in eq_sum_add_once eq_sum_add_sign eq_sum_add_same eq_sum_div_mul eq_ma
     eq_f32_broadcast_f16; do
   check "$name is INVALID" has "$tmp/mut" " $name \[[a-z]*\]  INVALID (expected invalid)"
 done
+# IEEE mode: tanh and logistic go through exp, a conversion has no model: UNKNOWN, never proved
+"$AXLE" verify --no-cache --numbers ieee --ieee-types f16 --rule eq_f16_twice --rule eq_tanh_logistic \
+  rules/superopt/layers.axl >"$tmp/ieee" 2>&1
+check "IEEE mode: tanh is UNKNOWN (exp)" has "$tmp/ieee" "eq_tanh_logistic \[f16\]  UNKNOWN"
+check "... with exp's reason" has "$tmp/ieee" "exp has no IEEE model"
+check "IEEE mode: a conversion is UNKNOWN" has "$tmp/ieee" "a conversion has no IEEE model in axle"
 check "sqrt(-1) is NaN in the replay" grep -A12 ' eq_sqrt_square_negative ' "$tmp/mut" | grep -q 'lhs = NaN, rhs = -1'
 
 u=tests/verify/axioms-unknown

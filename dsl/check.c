@@ -1021,6 +1021,11 @@ static const OpCheck checks[AX_OP_COUNT] = {
     [AX_OP_SCATTER] = {.axes = axes_scatter, .rank1 = {.attr = 0, .why = "scatter axis"}},
     [AX_OP_FLATTEN] = {.axes = axes_flat, .rank1 = {.attr = 1, .why = "flatten axis"}, .merges = true},
     [AX_OP_UNFLATTEN] = {.axes = axes_flat, .rank1 = {.attr = 0, .why = "unflatten axis"}, .merges = true},
+    [AX_OP_TANH] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_LOGISTIC] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_TO_F16] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_TO_BF16] = {.axes = axes_elementwise, .merges = true},
+    [AX_OP_TO_F32] = {.axes = axes_elementwise, .merges = true},
 };
 
 bool ax_check_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && checks[op].axes; }
@@ -1097,7 +1102,13 @@ static AxTy check_call(Checker *c, AxExpr *e) {
     int nnames = 0;   /* suggest only what a rule may apply */
     for (int i = 0; i < AX_OP_COUNT; i++)
       if (ax_op_spec((AxOp)i)->levels & AX_LV_RULE) names[nnames++] = ax_op_name((AxOp)i);
-    err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, nnames));
+    AxOp prog;
+    if (ax_op_lookup_prog(fn, &prog) && (prog == AX_OP_TRANSPOSE || (ax_op_spec(prog)->levels & AX_LV_RULE)))
+      /* a program's spelling: name the rule language's (a transpose renames named axes) */
+      err(c, e->u.call.fn.span, "unknown operator '%s' (rules write it '%s')", fn,
+          prog == AX_OP_TRANSPOSE ? "relabel" : ax_op_name(prog));
+    else
+      err(c, e->u.call.fn.span, "unknown operator '%s'%s", fn, suggest(c, fn, names, nnames));
     return none();
   }
   Bound b;

@@ -131,14 +131,14 @@ typedef enum {
   X(SCATTER, "scatter", NULL, R_, 3, 3, AX_ET_SCATTER, 0, 0, 0, AX_TC_NONE)                \
   X(FLATTEN, "flatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                 \
   X(UNFLATTEN, "unflatten", NULL, R_, 1, 1, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)             \
-  X(TANH, "tanh", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                \
-  X(LOGISTIC, "logistic", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)       \
+  X(TANH, "tanh", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                \
+  X(LOGISTIC, "logistic", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)       \
   X(REDUCE_MAX, "reduce_max", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE) \
   X(REDUCE_MIN, "reduce_min", NULL, P_ | B_, 1, 1, AX_ET_NUM, 1, 1, AX_TA_AXIS | AX_TA_TO, AX_TC_REDUCE) \
   X(TRANSPOSE, "transpose", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE | AX_TA_PERM, AX_TC_LAYOUT) \
-  X(TO_F16, "to_f16", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
-  X(TO_BF16, "to_bf16", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
-  X(TO_F32, "to_f32", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
+  X(TO_F16, "to_f16", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
+  X(TO_BF16, "to_bf16", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
+  X(TO_F32, "to_f32", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "semantics/convert.h"
 
 typedef enum { K_INT, K_BOOL, K_ELEM } Kind;
 
@@ -519,9 +520,33 @@ static AxV rsqrt_op(AxDomain *d, AxType t, const Val *a) {
   return v;
 }
 
+/* TO_F16, TO_BF16, TO_F32: the exact rounding to the format (convert.h); NaN and the
+ * infinities are kept, a finite value from the overflow threshold on becomes ±inf */
+static AxV convert(AxDomain *d, const AxConvFormat *f, const Val *a) {
+  AxConcrete *c = C(d);
+  if (a->cls != AX_FIN) return num(c, a->cls);
+  Val *v = num(c, AX_FIN);
+  int over = ax_convert_round(f, a->q, v->q);
+  return over ? num(c, over > 0 ? AX_PINF : AX_NINF) : v;
+}
+
+static AxV to_f16_op(AxDomain *d, AxType t, const Val *a) {
+  (void)t;
+  return convert(d, ax_convert_format(AX_OP_TO_F16), a);
+}
+static AxV to_bf16_op(AxDomain *d, AxType t, const Val *a) {
+  (void)t;
+  return convert(d, ax_convert_format(AX_OP_TO_BF16), a);
+}
+static AxV to_f32_op(AxDomain *d, AxType t, const Val *a) {
+  (void)t;
+  return convert(d, ax_convert_format(AX_OP_TO_F32), a);
+}
+
 static const Unary unary[AX_OP_COUNT] = {
     [AX_OP_NOT] = not_op,   [AX_OP_NEG] = neg_op, [AX_OP_ABS] = abs_op, [AX_OP_EXP] = exp_op,
     [AX_OP_SQRT] = sqrt_op, [AX_OP_LOG] = log_op, [AX_OP_RSQRT] = rsqrt_op,
+    [AX_OP_TO_F16] = to_f16_op, [AX_OP_TO_BF16] = to_bf16_op, [AX_OP_TO_F32] = to_f32_op,
 };
 
 static AxV elem_unary(AxDomain *d, AxOp op, AxType t, AxV a) {

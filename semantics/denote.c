@@ -1068,13 +1068,32 @@ static AxV at_square(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) 
   return D->elem_binary(D, AX_OP_MUL, t, a, a);
 }
 
+/* logistic(A) = 1 / (1 + exp(-A)), silu's sigmoid: defined through exp so that the solver
+ * facts about exp apply and a replay is exact where exp is (docs/semantics.md) */
+static AxV logistic(AxInst *in, AxType t, AxV a) {
+  (void)in;
+  AxV one = D->elem_lit(D, t, "1", 0);
+  AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_unary(D, AX_OP_NEG, t, a));
+  return D->elem_binary(D, AX_OP_DIV, t, one, D->elem_binary(D, AX_OP_ADD, t, one, ex));
+}
+
 /* silu(A) = A * sigmoid(A) = A * (1 / (1 + exp(-A))), as in PyTorch */
 static AxV at_silu(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
   AxV a = operand_at(in, e, 0, t, idx);
+  return D->elem_binary(D, AX_OP_MUL, t, a, logistic(in, t, a));
+}
+
+static AxV at_logistic(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  return logistic(in, t, operand_at(in, e, 0, t, idx));
+}
+
+/* tanh(A) = (exp(2A) - 1) / (exp(2A) + 1), through exp as logistic is */
+static AxV at_tanh(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
+  AxV a = operand_at(in, e, 0, t, idx);
   AxV one = D->elem_lit(D, t, "1", 0);
-  AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_unary(D, AX_OP_NEG, t, a));
-  AxV sig = D->elem_binary(D, AX_OP_DIV, t, one, D->elem_binary(D, AX_OP_ADD, t, one, ex));
-  return D->elem_binary(D, AX_OP_MUL, t, a, sig);
+  AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_binary(D, AX_OP_MUL, t, D->elem_lit(D, t, "2", 0), a));
+  return D->elem_binary(D, AX_OP_DIV, t, D->elem_binary(D, AX_OP_SUB, t, ex, one),
+                        D->elem_binary(D, AX_OP_ADD, t, ex, one));
 }
 
 /* CMP: the operands compare in their own type (two literals: in T, int when T is bool);
@@ -1263,6 +1282,12 @@ static const OpDen dens[AX_OP_COUNT] = {
     [AX_OP_SCATTER] = {.shape = shape_scatter, .at = at_scatter, .summand = summand_scatter},
     [AX_OP_FLATTEN] = {.shape = shape_flatten, .at = at_flatten},
     [AX_OP_UNFLATTEN] = {.shape = shape_unflatten, .at = at_unflatten},
+    [AX_OP_TANH] = {.shape = shape_elementwise, .at = at_tanh, .inv = inv_same},
+    [AX_OP_LOGISTIC] = {.shape = shape_elementwise, .at = at_logistic, .inv = inv_same},
+    /* a conversion: the domain's rounding to the format (semantics/convert.h) */
+    [AX_OP_TO_F16] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_TO_BF16] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
+    [AX_OP_TO_F32] = {.shape = shape_elementwise, .at = at_unary, .inv = inv_same},
 };
 
 bool ax_den_knows(AxOp op) { return op >= 0 && op < AX_OP_COUNT && dens[op].shape && dens[op].at; }

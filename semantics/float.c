@@ -388,6 +388,10 @@ static const struct Unmodelled {
     [AX_OP_SQRT] = {"an operator without an IEEE model", 1},
     [AX_OP_LOG] = {"an operator without an IEEE model", 1},
     [AX_OP_RSQRT] = {"an operator without an IEEE model", 1},
+    /* IEEE mode's elements are of one format: a conversion to another is not modelled */
+    [AX_OP_TO_F16] = {"a conversion has no IEEE model in axle", 1},
+    [AX_OP_TO_BF16] = {"a conversion has no IEEE model in axle", 1},
+    [AX_OP_TO_F32] = {"a conversion has no IEEE model in axle", 1},
 };
 
 const char *ax_float_unmodelled(AxOp op, int operands) {

@@ -6,6 +6,7 @@
 
 #include "dsl/check.h"
 #include "semantics/concrete.h"
+#include "semantics/convert.h"
 
 typedef const AxTerm *T;
 
@@ -571,6 +572,154 @@ static AxV rsqrt_op(AxDomain *d, AxType t, AxV pa) {
   return ext(d, v, nan, fin_zero(d, a, t), fls(d));
 }
 
+/* ---- conversions ---------------------------------------------------------------------
+ *
+ * to_f16, to_bf16, to_f32 round to the format (convert.h). The rounding of a finite x is
+ * R(x), an application of the uninterpreted axle.round_<format> with definitional facts
+ * that hold of round-to-nearest-even with an exponent unbounded above (the value a finite
+ * result takes; the overflow threshold decides ±inf separately). The fold below applies
+ * what is true of every x as term identities, so that rules about them need no solver:
+ *   R(c) for a numeral c is its exact rounding;        R(ite(p, a, b)) = ite(p, R a, R b);
+ *   R(-x) = -R(x) (the rounding is symmetric);         R_F(R_G(x)) = R_G(x) when every
+ *   G-value is an F-value (idempotence; f16 and bf16 values are f32 values).
+ * Everything else is a fact per application (round_facts). */
+
+static T real_of(AxDomain *d, const mpq_t q) { return ax_term_mk_real(TC(d), q); }
+
+/* the numeral 2^k */
+static T pow2(AxDomain *d, int k) {
+  mpq_t q;
+  mpq_init(q);
+  mpq_set_ui(q, 1, 1);
+  if (k >= 0) mpq_mul_2exp(q, q, (mp_bitcnt_t)k);
+  else mpq_div_2exp(q, q, (mp_bitcnt_t)-k);
+  T t = real_of(d, q);
+  mpq_clear(q);
+  return t;
+}
+
+static const AxFunc *round_func(AxDomain *d, const AxConvFormat *f, bool index) {
+  AxSort real = AX_SORT_REAL;
+  const char *name = ax_arena_printf(S(d)->a, index ? "axle.round_%s.k" : "axle.round_%s", f->name);
+  const AxFunc *fn = ax_term_func(TC(d), name, 1, &real, index ? AX_SORT_INT : AX_SORT_REAL);
+  AX_ASSERT(fn);
+  return fn;
+}
+
+/* The binades whose rounding a fact states exactly: all of f16's; for bf16 and f32 those of
+ * magnitudes 2^-24 to 2^25, where counterexamples live — a fact per binade for all 254
+ * would make every query with a conversion large. Outside the window only the sign and
+ * range facts hold, which is less, never wrong: a model there may not replay (UNKNOWN). */
+enum { ROUND_WINDOW = 24 };
+
+/* Facts of a = R(x), true of the rounding to f at every x: the sign is kept; a magnitude
+ * below the overflow threshold rounds to at most the largest finite value; and in the
+ * binade [2^e, 2^(e+1)) (from 0 for the first, which shares the subnormals' spacing) with
+ * ulp u = 2^(e-p+1), a = u·k for an integer k = K(x), |x - a| <= u/2, and k is even at a
+ * tie (ties to even: the significand's last bit is k's). */
+static void round_facts(AxDomain *d, const AxConvFormat *f, T x, T a) {
+  AxTermCtx *tc = TC(d);
+  T z = ax_term_mk_real_si(tc, 0, 1);
+  add_fact(d, ax_term_mk_implies(tc, ax_term_mk_le(tc, z, x), ax_term_mk_le(tc, z, a)));
+  add_fact(d, ax_term_mk_implies(tc, ax_term_mk_le(tc, x, z), ax_term_mk_le(tc, a, z)));
+  mpq_t q;
+  mpq_init(q);
+  ax_convert_overflow(f, q);
+  T thr = real_of(d, q);
+  ax_convert_max(f, q);
+  T max = real_of(d, q);
+  mpq_clear(q);
+  T ax = ax_term_mk_abs(tc, x);
+  add_fact(d, ax_term_mk_implies(tc, ax_term_mk_lt(tc, ax, thr), ax_term_mk_le(tc, ax_term_mk_abs(tc, a), max)));
+  T k = ax_term_mk_app(tc, round_func(d, f, true), 1, &x);
+  T even = ax_term_mk_eq(tc, ax_term_mk_mod(tc, k, ax_term_mk_int_si(tc, 2)), ax_term_mk_int_si(tc, 0));
+  T diff = ax_term_mk_sub(tc, x, a);
+  int lo = f->emin > -ROUND_WINDOW ? f->emin : -ROUND_WINDOW;
+  int hi = f->emax < ROUND_WINDOW ? f->emax : ROUND_WINDOW;
+  /* everywhere: the error is at most half an ulp, 2^-p |x| for a normal x and 2^(emin-p)
+   * for a subnormal one (outside the window the only bound on a's value) */
+  add_fact(d, ax_term_mk_le(tc, ax_term_mk_abs(tc, ax_term_mk_sub(tc, x, a)),
+                            ax_term_mk_add2(tc, ax_term_mk_mul2(tc, pow2(d, -f->prec), ax), pow2(d, f->emin - f->prec))));
+  /* outside the window, monotonicity with the representable bounds 2^lo and 2^(hi+1): a
+   * value there stays there (else a model could move a huge x into the window) */
+  if (lo > f->emin)
+    add_fact(d, ax_term_mk_implies(tc, ax_term_mk_lt(tc, ax, pow2(d, lo)),
+                                   ax_term_mk_le(tc, ax_term_mk_abs(tc, a), pow2(d, lo))));
+  if (hi < f->emax)
+    add_fact(d, ax_term_mk_implies(tc, ax_term_mk_le(tc, pow2(d, hi + 1), ax),
+                                   ax_term_mk_le(tc, pow2(d, hi + 1), ax_term_mk_abs(tc, a))));
+  for (int e = lo; e <= hi; e++) {
+    T u = pow2(d, e - f->prec + 1), half = pow2(d, e - f->prec);
+    T in = and2(d, e == f->emin ? ax_term_mk_le(tc, z, ax) : ax_term_mk_le(tc, pow2(d, e), ax),
+                ax_term_mk_lt(tc, ax, pow2(d, e + 1)));
+    T near = and2(d, ax_term_mk_le(tc, diff, half), ax_term_mk_le(tc, ax_term_mk_neg(tc, diff), half));
+    T tie = or2(d, ax_term_mk_eq(tc, diff, half), ax_term_mk_eq(tc, ax_term_mk_neg(tc, diff), half));
+    T grid = ax_term_mk_eq(tc, a, ax_term_mk_mul2(tc, u, ax_term_mk_to_real(tc, k)));
+    add_fact(d, ax_term_mk_implies(tc, in, and2(d, grid, and2(d, near, ax_term_mk_implies(tc, tie, even)))));
+  }
+}
+
+/* The format an application of axle.round_<name> rounds to; NULL for any other term. */
+static const AxConvFormat *rounded_by(T x) {
+  if (ax_term_kind(x) != AX_TERM_APP) return NULL;
+  const char *name = ax_term_func_name(ax_term_app_func(x));
+  static const AxOp ops[] = {AX_OP_TO_F16, AX_OP_TO_BF16, AX_OP_TO_F32};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    const AxConvFormat *g = ax_convert_format(ops[i]);
+    if (strncmp(name, "axle.round_", 11) == 0 && strcmp(name + 11, g->name) == 0) return g;
+  }
+  return NULL;
+}
+
+/* R_f(x) with the folds above */
+static T round_term(AxDomain *d, const AxConvFormat *f, T x) {
+  AxTermCtx *tc = TC(d);
+  switch (ax_term_kind(x)) {
+  case AX_TERM_INT:
+  case AX_TERM_REAL: {
+    mpq_t q;
+    mpq_init(q);
+    ax_term_real_value(x, q);
+    ax_convert_round(f, q, q);   /* an overflow gives 0: the value is not read there */
+    T r = real_of(d, q);
+    mpq_clear(q);
+    return r;
+  }
+  case AX_TERM_ITE:
+    return ax_term_mk_ite(tc, ax_term_arg(x, 0), round_term(d, f, ax_term_arg(x, 1)),
+                          round_term(d, f, ax_term_arg(x, 2)));
+  case AX_TERM_NEG: return ax_term_mk_neg(tc, round_term(d, f, ax_term_arg(x, 0)));
+  default: break;
+  }
+  const AxConvFormat *g = rounded_by(x);
+  if (g && ax_convert_contains(f, g)) return x;
+  T a = ax_term_mk_app(tc, round_func(d, f, false), 1, &x);
+  round_facts(d, f, x, a);
+  return a;
+}
+
+/* TO_F16, TO_BF16, TO_F32: NaN and ±inf are kept; a finite x with |x| at or above the
+ * overflow threshold becomes ±inf; below it the value is R(x) */
+static AxV convert(AxDomain *d, const AxConvFormat *f, AxType t, AxV pa) {
+  AxTermCtx *tc = TC(d);
+  const Ext *a = pa;
+  mpq_t q;
+  mpq_init(q);
+  ax_convert_overflow(f, q);
+  T thr = real_of(d, q);
+  mpq_clear(q);
+  T fin = is_fin(d, a);
+  T big = and2(d, fin, ax_term_mk_le(tc, thr, a->v));
+  T small = and2(d, fin, ax_term_mk_le(tc, a->v, ax_term_mk_neg(tc, thr)));
+  T in = and2(d, fin, not1(d, or2(d, big, small)));
+  T v = ax_term_mk_ite(tc, in, round_term(d, f, a->v), zero(d, t));
+  return ext(d, v, a->nan, or2(d, a->pinf, big), or2(d, a->ninf, small));
+}
+
+static AxV to_f16_op(AxDomain *d, AxType t, AxV a) { return convert(d, ax_convert_format(AX_OP_TO_F16), t, a); }
+static AxV to_bf16_op(AxDomain *d, AxType t, AxV a) { return convert(d, ax_convert_format(AX_OP_TO_BF16), t, a); }
+static AxV to_f32_op(AxDomain *d, AxType t, AxV a) { return convert(d, ax_convert_format(AX_OP_TO_F32), t, a); }
+
 /* The comparisons are built from a few facts of their operands, made as one set before
  * the row picks: for bools a = b and (for an order) a < b, a > b with false < true; for
  * numbers a = b, a >= b and b >= a, all false where either is NaN (unordered). */
@@ -1026,6 +1175,9 @@ static const UnaryRow unary[AX_OP_COUNT] = {
     [AX_OP_SQRT] = {.plain = sqrt_op, .on_sum = sqrt_sum},
     [AX_OP_LOG] = {.plain = log_op},
     [AX_OP_RSQRT] = {.plain = rsqrt_op},
+    [AX_OP_TO_F16] = {.plain = to_f16_op},
+    [AX_OP_TO_BF16] = {.plain = to_bf16_op},
+    [AX_OP_TO_F32] = {.plain = to_f32_op},
     [AX_OP_NOT] = {.plain = not_op, .boolean = true},
 };
 

@@ -442,6 +442,7 @@ static const char *const axioms[] = {
     "eq_const_div",   "eq_const_add",    "eq_add_zero",   "eq_neg_def",
     "eq_sub_def",     "eq_sum_scale",    "eq_matmul_scale",
     "eq_rsqrt_def",   "eq_silu_def",     "eq_broadcast_add", "eq_broadcast_mul",
+    "eq_logistic_def",
 };
 
 const char *const *ax_prune_axioms(int *n) {

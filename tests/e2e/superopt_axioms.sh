@@ -15,7 +15,9 @@ for name in eq_add_comm eq_mul_comm eq_add_assoc eq_mul_assoc eq_mul_add_distrib
     eq_matmul_tiles eq_exp_add eq_silu_def eq_broadcast_add eq_broadcast_mul \
     eq_sum_add eq_sum_div eq_matmul_div eq_rms_def eq_sqrt_mul_self \
     eq_const_mul eq_const_div eq_const_add eq_add_zero eq_neg_def eq_sub_def eq_sum_scale \
-    eq_matmul_scale eq_rsqrt_def; do
+    eq_matmul_scale eq_rsqrt_def eq_logistic_def eq_silu_logistic eq_tanh_logistic eq_logistic_neg \
+    eq_gelu_tanh_logistic eq_f32_of_f16 eq_f32_of_bf16 eq_f16_twice eq_f16_round_trip eq_f16_neg \
+    eq_bf16_relabel eq_f16_slice eq_f32_broadcast; do
   check "$name is VERIFIED" has "$tmp/ok" " $name \[[a-z]*\]  VERIFIED"
 done
 check "nothing in rules/superopt is not VERIFIED" [ "$(grep -c '\]  VERIFIED' "$tmp/ok")" -eq "$(grep -c '^rules/superopt/' "$tmp/ok")" ]
@@ -29,9 +31,19 @@ for name in eq_sum_add_once eq_sum_add_sign eq_sum_add_same eq_sum_div_mul eq_ma
     eq_sum_div_unguarded eq_matmul_div_unguarded eq_rms_def_no_square eq_rms_def_mul \
     eq_sqrt_square_negative eq_sqrt_add eq_sqrt_of_square eq_const_mul_added eq_const_div_kept \
     eq_const_add_multiplied eq_add_one_dropped eq_neg_def_unsigned eq_sub_def_unsigned \
-    eq_sum_scale_twice eq_matmul_scale_twice eq_rsqrt_def_root; do
+    eq_sum_scale_twice eq_matmul_scale_twice eq_rsqrt_def_root eq_logistic_def_two \
+    eq_silu_logistic_unscaled eq_tanh_logistic_unshifted eq_logistic_neg_plus \
+    eq_gelu_tanh_logistic_unhalved eq_f32_of_f16_exact eq_f32_of_bf16_as_f16 eq_f16_twice_via_bf16 \
+    eq_f16_round_trip_bf16 eq_f16_neg_dropped eq_f16_add eq_bf16_relabel_f16 eq_f16_slice_dropped \
+    eq_f32_broadcast_f16; do
   check "$name is INVALID" has "$tmp/mut" " $name \[[a-z]*\]  INVALID (expected invalid)"
 done
+# IEEE mode: tanh and logistic go through exp, a conversion has no model: UNKNOWN, never proved
+"$AXLE" verify --no-cache --numbers ieee --ieee-types f16 --rule eq_f16_twice --rule eq_tanh_logistic \
+  rules/superopt/layers.axl >"$tmp/ieee" 2>&1
+check "IEEE mode: tanh is UNKNOWN (exp)" has "$tmp/ieee" "eq_tanh_logistic \[f16\]  UNKNOWN"
+check "... with exp's reason" has "$tmp/ieee" "exp has no IEEE model"
+check "IEEE mode: a conversion is UNKNOWN" has "$tmp/ieee" "a conversion has no IEEE model in axle"
 check "sqrt(-1) is NaN in the replay" grep -A12 ' eq_sqrt_square_negative ' "$tmp/mut" | grep -q 'lhs = NaN, rhs = -1'
 
 u=tests/verify/axioms-unknown

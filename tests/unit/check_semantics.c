@@ -609,8 +609,9 @@ END_TEST
  * AX_OP_LIST without its rows fails here, not in a verification. The operators below are
  * element-shaped by ops.h's columns but denote.c builds them from other primitives (sums,
  * mul, div, exp, sqrt): a domain has no row for them. */
-static const AxOp composite[] = {AX_OP_REDUCE, AX_OP_DOT,  AX_OP_CONV,   AX_OP_MEAN,
-                                 AX_OP_RMS_NORM, AX_OP_SQUARE, AX_OP_SILU};
+static const AxOp composite[] = {AX_OP_REDUCE,   AX_OP_DOT,    AX_OP_CONV, AX_OP_MEAN,
+                                 AX_OP_RMS_NORM, AX_OP_SQUARE, AX_OP_SILU, AX_OP_TANH,
+                                 AX_OP_LOGISTIC};
 
 static const AxOp all_ops[] = {
 #define X(e, ...) AX_OP_##e,
@@ -659,7 +660,7 @@ static void walk_ops(AxDomain *d, const char *name) {
                     ax_op_name(op), g == f ? "lacks" : "has", g == UNARY ? "unary" : g == BINARY ? "binary" : "compare");
     n += f != NOT_ELEMENTWISE;
   }
-  ck_assert_uint_eq(n, 23);   /* 7 unary, 10 binary, 6 comparisons today */
+  ck_assert_uint_eq(n, 26);   /* 10 unary (3 conversions), 10 binary, 6 comparisons today */
 }
 
 START_TEST(every_elementwise_op_has_a_row_in_every_domain) {

@@ -11,8 +11,9 @@
 # run left in docs/superopt-found/ (the searches' JSON, the costs, the graphs, and run.tsv:
 # the run's options, date, machine and each benchmark's exit status and wall time), without
 # searching; the same files give the same page (tests/e2e/docs_regen.sh checks it). Both
-# end the page with the generality benchmark's section when its figures are recorded
-# (docs/data/superopt-families.tsv, written by tools/superopt-families.sh: see there).
+# end the page with the online-softmax figures (docs/data/superopt-online.md, written by
+# tools/superopt-online.sh) and the generality benchmark's section when their figures are
+# recorded (docs/data/superopt-families.tsv, written by tools/superopt-families.sh: see there).
 set -u
 dir=docs/superopt-found
 render=0 out=docs/results-superopt.md
@@ -115,6 +116,11 @@ done
       echo "Nothing better than the naive graph within ${limit} s."
     fi
   done
+  # the online-softmax figures (tools/superopt-online.sh), kept across regenerations
+  if [ -s docs/data/superopt-online.md ]; then
+    echo
+    cat docs/data/superopt-online.md
+  fi
   if [ -s docs/data/superopt-families.tsv ]; then
     echo
     python3 tools/superopt-families.py --render docs/data/superopt-families.tsv

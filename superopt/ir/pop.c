@@ -513,10 +513,10 @@ const AxPOp ax_pop_rows[AX_OP_COUNT] = {
                       .lax = AX_POP_LAX_CONCAT, .abs = AX_POP_ABS_FIRST},
     /* the field reads a max or min as a fresh variable (lax.h, docs/superopt.md) */
     [AX_OP_REDUCE_MAX] = {.op = AX_OP_REDUCE_MAX, .infer = infer_sum, .apply = apply_max,
-                          .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_NONE,
+                          .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_EXTREMUM,
                           .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
     [AX_OP_REDUCE_MIN] = {.op = AX_OP_REDUCE_MIN, .infer = infer_sum, .apply = apply_min,
-                          .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_NONE,
+                          .lax = AX_POP_LAX_FRESH, .abs = AX_POP_ABS_EXTREMUM,
                           .contract = AX_POP_CONTRACT_AXIS, .math = AX_POP_MATH_CUDA, .flops = 1},
     /* a mask's choice has no field reading (values.c); the Lax check refuses it. A
      * pre-defined kernel of its own, as transpose: the search builds none and fuses none */

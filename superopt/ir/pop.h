@@ -58,6 +58,8 @@ typedef enum {
   AX_POP_ABS_SUM,          /* a sum of the operand (sum) */
   AX_POP_ABS_MEAN,         /* a sum of the operand over the size (mean, eq_mean_def) */
   AX_POP_ABS_RMS,          /* x · sqrt(sum(x²/m))⁻¹ (eq_rms_def) */
+  AX_POP_ABS_EXTREMUM,     /* an uninterpreted function of the operand and the size reduced
+                              (reduce_max, reduce_min: ax_prune_extremum) */
   AX_POP_ABS_FIRST,        /* its first operand's (concat: the search builds no concat;
                               broadcast: expressions forget shapes, eq_broadcast_add/mul) */
 } AxPopAbs;

@@ -10,7 +10,8 @@
 /* The key describes every output as the tree that computes it: kernel tensors by how they
  * are made, block nodes by operator, attributes and operands (the operands of a commuting
  * operator, ewop.h, in sorted order), kernels by grid, block, for-loop and the saver's omap. Names, statement
- * order and thread grouping do not enter it; a block node read twice appears twice. */
+ * order and thread grouping do not enter it; a block node read twice appears twice. A sum
+ * rescaled by a running max carries that max's key. */
 static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i);
 
 static void tkey(FILE *f, const AxMugraph *g, int t) {
@@ -89,6 +90,11 @@ static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i) {
   if (n->at.axis_set && axis < 0 && n->nin) axis += k->nodes[n->in[0]].shape.rank;
   if (n->at.axis_set) fprintf(f, ";axis=%d", axis);
   if (n->at.to > 1) fprintf(f, ";to=%" PRId64, n->at.to);
+  /* a rescaled sum is another value than the plain one: the max it is rescaled by */
+  if (n->kind == AX_BN_ACCUM && n->rescaled) {
+    fputs(";rescale=", f);
+    bkey(f, g, k, n->rescale);
+  }
   fputc(')', f);
 }
 

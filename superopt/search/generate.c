@@ -107,7 +107,7 @@ static bool classes(SearchState *s, AxDiag *d) {
 
 /* --- abstract expressions of the program ---------------------------------------------- */
 
-_Static_assert(AX_OP_COUNT + 3 <= 64, "operator masks and keys hold every operator");
+_Static_assert(AX_OP_COUNT <= 64, "operator masks hold every operator");
 static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
 
 /* The terms of the program's tensors in t (owned array, one per tensor). */
@@ -415,6 +415,8 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
     case AX_BN_ACCUM:
       x->acc = n->acc;
       x->at = attrs(n->axis_set, n->axis, 0, -1, NULL);
+      x->rescaled = n->rescale > 0;
+      if (x->rescaled) x->rescale = pos[n->rescale - 1];
       break;
     case AX_BN_SAVE: {
       for (int d = 0; d < 3; d++) x->omap[d] = n->omap[d];
@@ -644,12 +646,13 @@ static int64_t tile_bytes(const BlockGraph *b) {
 }
 
 /* Canonical key of node i (deepest operand, kind/operator, operands, axis). */
+_Static_assert(AX_OP_COUNT + AX_ACC_MAX < 128, "a key's code holds every operator and accumulator");
 static int64_t key(const BlockNode *n) {
   int hi = n->in[0];
   if (n->nin > 1 && n->in[1] > hi) hi = n->in[1];
   int code = n->kind == AX_BN_ACCUM ? AX_OP_COUNT + (int)n->acc : (int)n->op;
   int64_t k = hi;
-  k = k * 64 + code;
+  k = k * 128 + code;
   k = k * MAXN + n->in[0];
   k = k * MAXN + (n->nin > 1 ? n->in[1] : n->scalar ? MAXN - n->scalar : 0);
   k = k * 16 + (n->axis_set ? n->axis + 1 : 0);
@@ -658,6 +661,109 @@ static int64_t key(const BlockNode *n) {
 }
 
 static void bdfs(Worker *w, BlockGraph *b);
+static void try_node(Worker *w, BlockGraph *b, BlockNode *n);
+static AxPhase join(AxPhase a, AxPhase b, bool *ok, int64_t R);
+static bool reducible(const SearchState *s, int c);
+
+/* --- online softmax: the running max and the sums rescaled by it ---------------------- */
+
+/* Whether n is a running max (accum max): the loop reads its value after this iteration's
+ * update, the post phase its final value. */
+static bool running(const BlockNode *n) { return n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX; }
+
+/* BlockNode.run of operator n: the running max its operands depend on, -1 when two. */
+static int run_of(const BlockGraph *b, const BlockNode *n) {
+  int r = 0;
+  for (int j = 0; j < n->nin; j++) {
+    const BlockNode *a = &b->n[n->in[j]];
+    int q = running(a) ? n->in[j] + 1 : a->run;
+    if (q) r = r == 0 || r == q ? q : -1;
+  }
+  return r;
+}
+
+/* Whether n, of the post phase, may compute the expression that x, of the loop phase,
+ * already has: with a running max the loop's value is relative to this iteration's max and
+ * holds one tile, so the post phase recomputes it from a concatenation or a whole tile
+ * against the final max (softmax's output, normalized after the loop). Abstract
+ * expressions forget both differences (prune.h: the running max is the final one). */
+static bool recomputed(const BlockGraph *b, const BlockNode *x, const BlockNode *n) {
+  if (b->R == 1 || x->phase != AX_PH_LOOP || n->phase != AX_PH_POST) return false;
+  for (int i = 0; i < b->nn; i++)
+    if (running(&b->n[i])) return true;
+  return false;
+}
+
+/* The phase of a binary operator on x and y. A running max goes with either phase: with
+ * a loop value it is read in the loop, otherwise after it (the validator's rule). */
+static AxPhase phase2(const BlockNode *x, const BlockNode *y, bool *ok, int64_t R) {
+  if (running(x) && running(y)) return AX_PH_POST;
+  if (running(x) || running(y)) {
+    AxPhase p = running(x) ? y->phase : x->phase;
+    return p == AX_PH_INVARIANT ? AX_PH_POST : p;
+  }
+  return join(x->phase, y->phase, ok, R);
+}
+
+/* Whether running max m broadcasts onto accumulator state n: each dim equal (of one class)
+ * or 1 in m. */
+static bool rescalable(const BlockNode *m, const BlockNode *n) {
+  if (m->shape.rank != n->shape.rank) return false;
+  for (int d = 0; d < n->shape.rank; d++)
+    if (m->shape.dim[d] != 1 && (m->shape.dim[d] != n->shape.dim[d] || m->cls[d] != n->cls[d])) return false;
+  return true;
+}
+
+/* The online-softmax accumulators of loop value x (node i), for-loop R > 1. Where the
+ * program takes a max over the class the loop walks: the running max of x along an axis of
+ * that class, `accum max` — its expression the program's max over the whole class
+ * (R tiles). Of a value that depends on one running max m: the sums the plain
+ * accumulators would take (over the iterations, and along a reduced axis), rescaled by m
+ * (`rescale = m`: the state multiplied by exp(m_prev - m_new) before each tile is added,
+ * so that after the loop it is relative to the final max; its expression is the plain sum,
+ * to which the rescaling telescopes). Which shift cancels is the equivalence check's to
+ * decide, not the generator's: a max used as a value gets its running max too, and the
+ * check refuses what depends on it (docs/superopt.md §10, "Online softmax"). */
+static void online_accums(Worker *w, BlockGraph *b, int i) {
+  SearchState *s = w->s;
+  const BlockNode *x = &b->n[i];
+  uint64_t m = s->opmask;
+  bool lr = reducible(s, b->fcls);
+  if (x->run == 0 && (m & bit(AX_OP_REDUCE_MAX)) && lr) {
+    for (int a = 0; a < x->shape.rank; a++) {
+      if (x->shape.dim[a] == 1 || x->cls[a] != b->fcls) continue;
+      BlockNode n = *x;
+      n.scalar = 0, n.rescale = 0;
+      n.kind = AX_BN_ACCUM, n.acc = AX_ACC_MAX, n.in[0] = i, n.nin = 1, n.uses = 0;
+      n.axis = a, n.axis_set = true, n.to = 0, n.phase = AX_PH_POST;
+      n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
+      n.expr = ax_prune_extremum(w->abs, AX_OP_REDUCE_MAX, b->R * x->shape.dim[a], x->expr);
+      try_node(w, b, &n);
+    }
+  }
+  if (x->run <= 0 || !lr) return;
+  const BlockNode *mx = &b->n[x->run - 1];
+  bool walks = false;
+  for (int a = 0; a < x->shape.rank; a++) walks |= x->cls[a] == b->fcls && x->shape.dim[a] > 1;
+  if (!walks && (m & bit(AX_OP_DOT) || m & bit(AX_OP_REDUCE))) {
+    BlockNode n = *x;
+    n.scalar = 0, n.rescale = x->run;
+    n.kind = AX_BN_ACCUM, n.acc = AX_ACC_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
+    n.axis_set = false, n.to = 0, n.phase = AX_PH_POST;
+    n.expr = ax_prune_sum(w->abs, b->R, x->expr);
+    if (rescalable(mx, &n)) try_node(w, b, &n);
+  }
+  for (int a = 0; a < x->shape.rank && (m & bit(AX_OP_REDUCE)); a++) {
+    if (x->shape.dim[a] == 1 || !reducible(s, x->cls[a])) continue;
+    BlockNode n = *x;
+    n.scalar = 0, n.rescale = x->run;
+    n.kind = AX_BN_ACCUM, n.acc = AX_ACC_SUM, n.in[0] = i, n.nin = 1, n.uses = 0;
+    n.axis = a, n.axis_set = true, n.to = 0, n.phase = AX_PH_POST;
+    n.shape.dim[a] = 1, n.cls[a] = CLS_ONE, n.cut[a] = 1;
+    n.expr = ax_prune_sum(w->abs, b->R * x->shape.dim[a], x->expr);
+    if (rescalable(mx, &n)) try_node(w, b, &n);
+  }
+}
 
 /* Appends node n (already shaped) if it passes the checks, recurses, and takes it back. */
 static void try_node(Worker *w, BlockGraph *b, BlockNode *n) {
@@ -670,7 +776,9 @@ static void try_node(Worker *w, BlockGraph *b, BlockNode *n) {
   /* one tensor per expression: a second is redundant work (concat keeps its operand's) */
   if (!(n->kind == AX_BN_ACCUM && n->acc == AX_ACC_CONCAT))
     for (int i = 0; i < b->nn; i++)
-      if (b->n[i].expr == n->expr) return;
+      if (b->n[i].expr == n->expr && !recomputed(b, &b->n[i], n)) return;
+  n->run = n->kind == AX_BN_ACCUM ? 0 : run_of(b, n);
+  if (n->kind != AX_BN_ACCUM) n->rescale = 0;
   /* every tensor nobody reads must be read by a later operator or saved: an operator
    * leaves at least one unread tensor, a binary one consumes two */
   int unread = 1, budget = w->block_limit - b->nn - 1;
@@ -907,8 +1015,9 @@ static void bdfs(Worker *w, BlockGraph *b) {
         try_node(w, b, &n);
       }
     }
-    /* accumulators */
-    if (b->R > 1 && x->phase == AX_PH_LOOP) {
+    /* accumulators; of a value relative to a running max, only the rescaled sums */
+    if (b->R > 1 && x->phase == AX_PH_LOOP) online_accums(w, b, i);
+    if (b->R > 1 && x->phase == AX_PH_LOOP && x->run == 0) {
       bool lr = reducible(s, b->fcls);   /* a sum over the loop reduces the class it walks */
       bool walks = false;
       for (int a = 0; a < x->shape.rank; a++) walks |= x->cls[a] == b->fcls && x->shape.dim[a] > 1;
@@ -965,7 +1074,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
         BlockNode n = {0};
         if (!ew_shape(x, y, &n)) continue;
         bool ok = true;
-        n.phase = join(x->phase, y->phase, &ok, b->R);
+        n.phase = phase2(x, y, &ok, b->R);
         if (!ok) continue;
         n.kind = AX_BN_OP, n.op = op, n.in[0] = i, n.in[1] = j, n.nin = 2;
         AxAId ins[2] = {x->expr, y->expr};
@@ -983,7 +1092,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
         if (!ok) continue;
         BlockNode n = *x;
         n.scalar = 0;
-        n.phase = join(x->phase, y->phase, &ok, b->R);
+        n.phase = phase2(x, y, &ok, b->R);
         if (!ok) continue;
         n.kind = AX_BN_OP, n.op = AX_OP_DOT, n.in[0] = i, n.in[1] = j, n.nin = 2, n.uses = 0;
         n.axis_set = false, n.to = 0;

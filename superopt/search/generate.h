@@ -50,6 +50,9 @@ typedef struct BlockNode {
   int uses;
   int scalar;                   /* OP with nin 1 and op add/mul/div: 1 + the index of its
                                    constant operand in Worker.sc (a scalar operator); 0 none */
+  int run;                      /* 1 + the running max (accum max) this value depends on
+                                   through the loop; 0 none; -1 two different ones */
+  int rescale;                  /* ACCUM sum: 1 + the running max it is rescaled by; 0 none */
 } BlockNode;
 
 /* The block graph of a kernel being built: its grid (size and class per axis), for-loop

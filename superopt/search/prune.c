@@ -15,7 +15,8 @@ enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF, K_CONST };
 typedef struct Term {
   int kind;
   int64_t n;          /* VAR: input; SUM: size; UF: the AxOp; CONST: numerator */
-  int64_t d;          /* CONST: denominator (> 0, coprime with n); 0 otherwise */
+  int64_t d;          /* CONST: denominator (> 0, coprime with n); UF of a max or min: the
+                         size it reduces; 0 otherwise */
   int nargs;
   size_t args;        /* offset into the pool: nargs term ids, then (MUL) nargs exponents */
   uint32_t hash;
@@ -407,6 +408,16 @@ static int elementwise(AxAbs *t, const AxEwOp *e, const AxAId *in) {
   return -1;
 }
 
+/* A max or min over n elements is no term of the normal form's algebra: the field reads it
+ * as a fresh value (docs/superopt.md, "max as a fresh variable"), and pruning as an
+ * uninterpreted function of its operand and of the size it reduces, so that a max over a
+ * row and one over a tile of it are two terms. The size is kept in the term's d field
+ * (a constant's denominator, 0 in every other term). */
+AxAId ax_prune_extremum(AxAbs *t, AxOp op, int64_t n, AxAId x) {
+  if (x < 0) return -1;
+  return mkd(t, K_UF, op, n, &x, NULL, 1);
+}
+
 AxAId ax_prune_rms_acc(AxAbs *t, int64_t n, AxAId x) {
   if (x < 0) return -1;
   return ax_prune_sqrt(t, ax_prune_sum(t, n, mul_pow(t, x, 2, konst(t, 1, n), 1)));
@@ -428,6 +439,7 @@ AxAId ax_prune_apply(AxAbs *t, AxOp op, const AxAId *in, int nin, int64_t red) {
   case AX_POP_ABS_RMS:                                /* eq_rms_def */
     return mul_pow(t, in[0], 1, ax_prune_rms_acc(t, red, in[0]), -1);
   case AX_POP_ABS_FIRST: return nin ? in[0] : -1;
+  case AX_POP_ABS_EXTREMUM: return ax_prune_extremum(t, op, red, in[0]);
   }
   AX_UNREACHABLE();
   return -1;
@@ -557,6 +569,9 @@ bool ax_prune_is_sub(AxAbs *t, AxAId e) {
   t->computed++;
   bool ok = is_const(&t->terms[e]);
   for (int i = 0; i < t->nspec && !ok; i++) ok = match(t, e, t->spec[i]);
+  /* an addition under an exp is no node of the normal form, which keeps exp(a + b) as
+   * exp(a)·exp(b) (eq_exp_add): softmax's shift x - max(x) is one when its exp is */
+  if (!ok && t->terms[e].kind == K_ADD) ok = ax_prune_is_sub(t, expo(t, e));
   t->terms[e].sub = ok ? 1 : 2;
   return ok;
 }
@@ -581,6 +596,7 @@ void ax_prune_print(FILE *out, const AxAbs *t, AxAId e) {
     return;
   case K_EXP: case K_UF:
     fprintf(out, "%s(", x->kind == K_EXP ? "exp" : ax_op_pname((AxOp)x->n));
+    if (x->kind == K_UF && x->d) fprintf(out, "%" PRId64 ", ", x->d);
     for (int i = 0; i < x->nargs; i++) {
       if (i) fputs(", ", out);
       ax_prune_print(out, t, args(t, x)[i]);

@@ -5,7 +5,11 @@
  * the contracted size; a for-loop accumulator is sum(range, x) (sum(range·m, x) when it
  * also reduces an axis of size m); a reduction sum(axis, to = t) over size s is
  * sum(s/t, x); rms_norm over size m is x / sqrt(sum(m, x·x)); an rms accumulator is
- * sqrt(sum(range·m, x·x)); concatenation and output savers are the identity.
+ * sqrt(sum(range·m, x·x)); concatenation and output savers are the identity. A max or
+ * min reduction over size s is an uninterpreted function max_s(x); a running max
+ * accumulator is max_{range·m}(x), the final max, also where the loop reads it; a sum
+ * rescaled by it is the plain sum(range·m, x), the sum its rescaling telescopes to
+ * (docs/superopt.md §10, "Online softmax").
  *
  * Terms are hash-consed in a normal form under the A_eq axioms of the table in
  * docs/superopt.md §10 (each a proved rule of rules/superopt, named in axioms.c):
@@ -48,6 +52,9 @@ AxAId ax_prune_mul(AxAbs *t, AxAId a, AxAId b);
 AxAId ax_prune_const(AxAbs *t, AxRat c);
 /* Whether e is a constant; its value in *out when it is. */
 bool ax_prune_const_value(const AxAbs *t, AxAId e, AxRat *out);
+/* A reduce_max or reduce_min (op) over n elements of x; also a running max accumulator
+ * over the whole of what its loop walks (n = range · tile), in the loop as after it. */
+AxAId ax_prune_extremum(AxAbs *t, AxOp op, int64_t n, AxAId x);
 /* An rms accumulator over n elements: sqrt(sum(n, x·x / n)). */
 AxAId ax_prune_rms_acc(AxAbs *t, int64_t n, AxAId x);
 /* Applies a tensor operator; red = the size reduced (matmul's contracted size, the size

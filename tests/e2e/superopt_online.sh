@@ -15,6 +15,10 @@
 #   * `axle emulate --range 3 --program attn_max.axl` (f16, scores around 30, the program
 #     in f64 as the reference): the graph without the max gives nan (exit 1), the
 #     FlashAttention graph agrees (exit 0);
+#   * the search: both online graphs are in its space (--reach), the generated
+#     FlashAttention is proved and agrees in f16 at scale; at 9 block nodes without the
+#     greedy floor it writes an online softmax, proved; on a program whose max is used as a
+#     value it builds online graphs and writes none;
 #   * validation of rescale and accum max, and `mugraph fmt` giving the files back.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -114,7 +118,55 @@ if command -v "${CXX:-g++}" >/dev/null; then
     "attn_max.flash.mug:5:9: error: input 'Q' of mugraph 'attn_max_flash' is not an input of program 'softmax_max'"
 fi
 
-for g in $s/softmax_max.online.mug $f; do
+# The search builds these graphs (docs/superopt.md §10, "Online softmax"). Both online
+# graphs in the search's space are reached with their headers pinned; a rescale dropped from
+# the numerator is another graph (canonical keys tell a rescaled sum from a plain one).
+for p in softmax_max attn_max; do
+  run superopt $s/$p.axl --reach $s/$p.searched.mug --no-gate
+  check "reach $p.searched: exit 0" st 0
+  check "reach $p.searched: reached" has "$tmp/out" "$p.searched.mug: reached: the generator builds it"
+done
+sed 's/acc = accum sum(ev, rescale = m)/acc = accum sum(ev)/' $s/attn_max.searched.mug >"$tmp/plain.mug"
+run superopt $s/attn_max.axl --reach "$tmp/plain.mug" --no-gate
+check "reach the numerator not rescaled: exit 1" st 1
+check "reach the numerator not rescaled: not reached" has "$tmp/out" "plain.mug: not reached"
+# what --reach prints is the generator's own text: proved, and in f16 at scale it agrees
+"$AXLE" superopt $s/attn_max.axl --reach $s/attn_max.searched.mug --no-gate | sed -n '/^mugraph/,$p' >"$tmp/gen.mug"
+run equiv $s/attn_max.axl "$tmp/gen.mug" --seed 5 --field-only
+check "the generated FlashAttention: equivalent" has "$tmp/out" "^equivalent on 8 random tests"
+if command -v "${CXX:-g++}" >/dev/null; then
+  run emulate "$tmp/gen.mug" --range 3 --program $s/attn_max.axl
+  check "emulate the generated FlashAttention at scale: agrees with the f64 program" has "$tmp/out" \
+    "^agrees: the generated kernels compute what program 'attn_max' computes"
+fi
+
+# A search at the one-kernel level of 9 block nodes without the greedy floor (test hook,
+# axle-test only): at these shapes the fused one-pass kernel is modelled faster (the greedy
+# floor), so the search alone shows what it builds. It writes an online softmax: a
+# for-loop over the row with a running max, proved.
+AXLE_TEST_SEARCH_LEVELS=1,1,9,9 "$AXLE_TEST_BIN" superopt $s/softmax_max.axl --output "$tmp/sm.mug" \
+  --no-gate --no-greedy --jobs 1 --time-limit 30 --progress never >"$tmp/out" 2>&1
+echo $? >"$tmp/st"
+check "search softmax_max at 9 nodes: exit 0" st 0
+check "search softmax_max at 9 nodes: a running max" has "$tmp/sm.mug" "= accum max("
+check "search softmax_max at 9 nodes: a for-loop over the row" has "$tmp/sm.mug" "forloop [1-9][0-9]* {"
+run equiv $s/softmax_max.axl "$tmp/sm.mug" --seed 7
+check "search softmax_max at 9 nodes: the graph is equivalent" has "$tmp/out" "^equivalent"
+
+# A max used as a value (max_value.axl: O = M + sum(exp(X - M))): the generator builds its
+# online graphs (running max, rescaled sum, the max added), the check cannot decide them
+# (the output moves with the max), and nothing is written.
+AXLE_SEARCH_DEBUG=1 AXLE_TEST_SEARCH_LEVELS=1,1,6,6 "$AXLE_TEST_BIN" superopt $s/max_value.axl \
+  --output "$tmp/mv.mug" --found-dir "$tmp/mvfound" --no-gate --no-greedy --jobs 1 --time-limit 30 \
+  --progress never >"$tmp/out" 2>&1
+echo $? >"$tmp/st"
+check "search max_value: exit 1" st 1
+check "search max_value: online graphs were built" has "$tmp/out" "accum sum(n3, axis = 1, rescale = n1)"
+check "search max_value: none is equivalent" has "$tmp/out" "candidates from .* 0 equivalent"
+check "search max_value: nothing written" test ! -e "$tmp/mv.mug"
+check "search max_value: nothing kept" test -z "$(ls "$tmp/mvfound" 2>/dev/null)"
+
+for g in $s/softmax_max.online.mug $f $s/softmax_max.searched.mug $s/attn_max.searched.mug; do
   "$AXLE" mugraph fmt "$g" >"$tmp/fmt.mug"
   check "fmt gives $(basename "$g") back" cmp -s "$g" "$tmp/fmt.mug"
 done

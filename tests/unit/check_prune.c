@@ -92,7 +92,7 @@ static AxAId apply_op(AxAbs *t, AxOp op, const AxTAttrs *at, const AxAId *in, in
                       const AxTShape *s0) {
   int64_t red = 1;
   if (op == AX_OP_DOT) red = s0->dim[s0->rank - 1];
-  else if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM)
+  else if (op == AX_OP_REDUCE || op == AX_OP_MEAN || op == AX_OP_RMS_NORM || op == AX_OP_REDUCE_MAX)
     red = s0->dim[at->axis] / (at->to > 0 ? at->to : 1);
   return ax_prune_apply(t, op, in, nin, red);
 }
@@ -129,8 +129,11 @@ static void walk(Walk *w, const AxMugraph *g, bool check) {
         case AX_BN_ACCUM: {
           int64_t r = a->phase == AX_PH_LOOP ? k->forloop : 1;
           int64_t m = b->at.axis_set ? a->shape.dim[b->at.axis] / (b->at.to > 0 ? b->at.to : 1) : 1;
+          /* a rescaled sum is the sum its rescaling telescopes to; a running max is the
+           * max over everything the loop walks (prune.h) */
           if (b->acc == AX_ACC_CONCAT) e[n] = in[0];
           else if (b->acc == AX_ACC_SUM) e[n] = ax_prune_sum(w->t, r * m, in[0]);
+          else if (b->acc == AX_ACC_MAX) e[n] = ax_prune_extremum(w->t, AX_OP_REDUCE_MAX, r * a->shape.dim[b->at.axis], in[0]);
           else e[n] = ax_prune_rms_acc(w->t, r * a->shape.dim[b->at.axis], in[0]);
           break;
         }
@@ -160,33 +163,67 @@ static AxMugraph *load(AxArena *a, const char *path, bool prog) {
   return g;
 }
 
-START_TEST(examples_survive_pruning) {
-  static const char *const names[] = {"rmsnorm_linear", "gated_mlp", "lora", "gqa", "qknorm", "ntrans"};
+/* Every tensor of graph DIR/MUG.mug survives pruning against program DIR/AXL.axl, and its
+ * outputs reach the program's expressions. */
+static void survives(const char *dir, const char *axl, const char *mug) {
   const char *root = getenv("AXLE_SRC");
   ck_assert(root);
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    AxArena *a = ax_arena_new();
-    char pp[1024], mp[1024];
-    snprintf(pp, sizeof pp, "%s/superopt/examples/%s.axl", root, names[i]);
-    snprintf(mp, sizeof mp, "%s/superopt/examples/%s.mug", root, names[i]);
-    AxMugraph *p = load(a, pp, true), *m = load(a, mp, false);
-    Walk w = {ax_prune_new(), NULL, 0};
-    w.kt = calloc((size_t)p->ntensors, sizeof(AxAId));
-    walk(&w, p, false);
-    AxAId *spec = calloc((size_t)p->noutputs, sizeof(AxAId));
-    for (int o = 0; o < p->noutputs; o++) spec[o] = w.kt[p->outputs[o]];
-    ax_prune_set_spec(w.t, spec, p->noutputs);
-    free(w.kt);
-    w.kt = calloc((size_t)m->ntensors, sizeof(AxAId));
-    walk(&w, m, true);
-    ck_assert_msg(w.pruned == 0, "%s: %d tensors of the hand-written graph would be pruned", names[i], w.pruned);
-    for (int o = 0; o < m->noutputs; o++)
-      ck_assert_msg(w.kt[m->outputs[o]] == spec[o], "%s: output %d does not reach the program's expression", names[i], o);
-    free(spec);
-    free(w.kt);
-    ax_prune_free(w.t);
-    ax_arena_free(a);
-  }
+  AxArena *a = ax_arena_new();
+  char pp[1024], mp[1024];
+  snprintf(pp, sizeof pp, "%s/%s/%s.axl", root, dir, axl);
+  snprintf(mp, sizeof mp, "%s/%s/%s.mug", root, dir, mug);
+  AxMugraph *p = load(a, pp, true), *m = load(a, mp, false);
+  Walk w = {ax_prune_new(), NULL, 0};
+  w.kt = calloc((size_t)p->ntensors, sizeof(AxAId));
+  walk(&w, p, false);
+  AxAId *spec = calloc((size_t)p->noutputs, sizeof(AxAId));
+  for (int o = 0; o < p->noutputs; o++) spec[o] = w.kt[p->outputs[o]];
+  ax_prune_set_spec(w.t, spec, p->noutputs);
+  free(w.kt);
+  w.kt = calloc((size_t)m->ntensors, sizeof(AxAId));
+  walk(&w, m, true);
+  ck_assert_msg(w.pruned == 0, "%s: %d tensors of the graph would be pruned", mug, w.pruned);
+  for (int o = 0; o < m->noutputs; o++)
+    ck_assert_msg(w.kt[m->outputs[o]] == spec[o], "%s: output %d does not reach the program's expression", mug, o);
+  free(spec);
+  free(w.kt);
+  ax_prune_free(w.t);
+  ax_arena_free(a);
+}
+
+START_TEST(examples_survive_pruning) {
+  static const char *const names[] = {"rmsnorm_linear", "gated_mlp", "lora", "gqa", "qknorm", "ntrans"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) survives("superopt/examples", names[i], names[i]);
+}
+END_TEST
+
+/* Online softmax: a max is an uninterpreted function of its operand and size; the shift
+ * x - max(x), no node of the normal form (exp of it is a product), survives through its
+ * exponential; the online graphs, hand-written and as the search builds them, survive and
+ * reach the programs' expressions (running max = final max, rescaled sum = plain sum). */
+START_TEST(online_softmax) {
+  AxAbs *t = ax_prune_new();
+  AxAId x = ax_prune_var(t, 0);
+  AxAId m64 = ax_prune_apply(t, AX_OP_REDUCE_MAX, &x, 1, 64);
+  ck_assert_int_eq(m64, ax_prune_extremum(t, AX_OP_REDUCE_MAX, 64, x));
+  ck_assert_int_ne(m64, ax_prune_extremum(t, AX_OP_REDUCE_MAX, 16, x));
+  ck_assert_int_ne(m64, ax_prune_apply(t, AX_OP_REDUCE_MIN, &x, 1, 64));
+  AxAId xm[2] = {x, m64};
+  AxAId d = ax_prune_apply(t, AX_OP_SUB, xm, 2, 1), e = ax_prune_apply(t, AX_OP_EXP, &d, 1, 1);
+  AxAId se[2] = {e, ax_prune_sum(t, 64, e)};
+  AxAId o = ax_prune_apply(t, AX_OP_DIV, se, 2, 1);
+  ax_prune_set_spec(t, &o, 1);
+  ck_assert(ax_prune_is_sub(t, d));
+  ck_assert(ax_prune_is_sub(t, e));
+  /* the shift by a max over a tile, or a sum of x shifted by a max, is no part of it */
+  AxAId xm16[2] = {x, ax_prune_extremum(t, AX_OP_REDUCE_MAX, 16, x)};
+  ck_assert(!ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_SUB, xm16, 2, 1)));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_sum(t, 64, d)));
+  ax_prune_free(t);
+  survives("tests/superopt", "softmax_max", "softmax_max.online");
+  survives("tests/superopt", "softmax_max", "softmax_max.searched");
+  survives("tests/superopt", "attn_max", "attn_max.flash");
+  survives("tests/superopt", "attn_max", "attn_max.searched");
 }
 END_TEST
 
@@ -307,6 +344,7 @@ int main(void) {
   tcase_add_test(t, signed_constants);
   tcase_add_test(t, subexpressions);
   tcase_add_test(t, examples_survive_pruning);
+  tcase_add_test(t, online_softmax);
   tcase_add_test(t, axiom_names);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);

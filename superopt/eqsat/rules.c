@@ -953,6 +953,438 @@ static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, co
   return add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, m->nvars, mat_cond, m, why);
 }
 
+/* ---- slices and pads: offsets as attribute variables -------------------------------------
+ * A rule whose sides are built of slice and pad over tensors of one aggregated axis x (and
+ * scalars: a pad's value) — `slice(slice(A, ...), ...) => slice(A, ...)`, `slice(pad(A, a,
+ * ...), ...) => A`, `pad(A, a, low={x: 0}, ...) => A` — is a rewrite of the program's
+ * slices and pads at rank k, one rewrite per k = 1..AX_MAXRANK (a pattern's e-node has a
+ * fixed number of integers, and a slice has 3k). The binding: x's rank class at k, x takes
+ * the dimensions in order (named axes have no order: any assignment is an instance), and
+ * every entry of the matched side's three lists (start/limit/stride, low/high/interior) is
+ * an attribute variable whose value is the rule's attribute at that dimension: a bare map
+ * takes it (a map met twice must get one value), any other expression (a literal, `end2 +
+ * start1`) must evaluate to it. Tensor sizes bind or check their maps the same way; a map
+ * declared nonneg must get a value >= 0 (the proof covers only those); then the requires
+ * are evaluated on these values. The other side is a bare variable (a plain rewrite) or a
+ * chain of slices over one tensor, built by an applier from the attributes evaluated at the
+ * binding, and replayed by ax_eq_slice_step (composed index maps); or a chain of pads
+ * over one tensor when the matched side is one too, replayed by ax_eq_pad_step. */
+
+typedef struct Pos {
+  Rule r;                       /* s, sym_var, var_sym for the evaluator */
+  int k;                        /* rank */
+  int cls;                      /* the rank class of the one aggregated axis */
+  const AxExpr *side[2];        /* matched side, other side */
+  int nops;                     /* the matched side's slices and pads, in pattern order */
+  const AxExpr *op_e[16];
+  uint32_t op_v[16];            /* each one's first attribute variable (3k of them) */
+  AxEgPat *other;               /* the other side as a pattern when it is a bare variable */
+} Pos;
+
+/* The program's list (0 lo, 1 hi, 2 step: lang.h) of rule attribute i of a slice or pad:
+ * slice(start, end, stride) in order; pad(low, interior, high) as low, high, interior. */
+static int pos_list(AxOp op, int i) {
+  static const int pad[3] = {0, 2, 1};
+  return op == AX_OP_PAD ? pad[i] : i;
+}
+
+/* Whether e is built of slices, pads, tensor names and literal pad values (the form this
+ * translator takes); *has notes a slice or pad. `only` >= 0: that operator alone. */
+static bool pos_form(const AxRuleSyms *s, const AxExpr *e, uint64_t full, int only, bool *has) {
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME) {
+    if (e->ty.sym < 0 || s->syms[e->ty.sym].kind != AX_SYM_TENSOR) return false;
+    uint64_t ax = s->syms[e->ty.sym].axes;
+    return ax == 0 || ax == full;
+  }
+  if (e->ty.kind != AX_K_TENSOR || (e->ty.op != AX_OP_SLICE && e->ty.op != AX_OP_PAD)) return false;
+  if (only >= 0 && e->ty.op != only) return false;
+  *has = true;
+  for (int i = 0; i < 3; i++) {
+    const AxExpr *at = e->ty.attrs ? e->ty.attrs[i] : NULL;
+    if (at && (at->kind != AX_E_AXMAP || at->u.axmap.n > 1)) return false;
+  }
+  if (!pos_form(s, e->ty.opnds[0], full, only, has)) return false;
+  if (e->ty.op == AX_OP_PAD) {
+    const AxExpr *v = mat_unlet(s, e->ty.opnds[1]);
+    if (is_literal(v)) return true;
+    return v->kind == AX_E_NAME && v->ty.sym >= 0 && s->syms[v->ty.sym].kind == AX_SYM_TENSOR &&
+           s->syms[v->ty.sym].axes == 0;
+  }
+  return true;
+}
+
+/* Marks in need[] the tensor symbols e names. */
+static void pos_names(const AxRuleSyms *s, const AxExpr *e, bool *need) {
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME) {
+    if (e->ty.sym >= 0) need[e->ty.sym] = true;
+    return;
+  }
+  if (e->ty.kind != AX_K_TENSOR) return;
+  for (int i = 0; i < e->ty.nopnds; i++) pos_names(s, e->ty.opnds[i], need);
+}
+
+/* Marks in bound[] the maps side e binds by itself: bare maps in its slices' and pads'
+ * attributes and in its tensors' sizes. */
+static void pos_binds(const AxRuleSyms *s, const AxExpr *e, bool *bound) {
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME) {
+    const AxSym *y = e->ty.sym >= 0 ? &s->syms[e->ty.sym] : NULL;
+    for (int d = 0; y && y->kind == AX_SYM_TENSOR && d < y->ndims; d++)
+      if (y->dim_size[d]->kind == AX_E_NAME && y->dim_size[d]->ty.sym >= 0) bound[y->dim_size[d]->ty.sym] = true;
+    return;
+  }
+  if (e->ty.kind != AX_K_TENSOR) return;
+  for (int i = 0; i < 3 && e->ty.attrs; i++) {
+    const AxExpr *at = e->ty.attrs[i];
+    if (at && at->u.axmap.n == 1 && at->u.axmap.entries[0].value->kind == AX_E_NAME &&
+        at->u.axmap.entries[0].value->ty.sym >= 0)
+      bound[at->u.axmap.entries[0].value->ty.sym] = true;
+  }
+  for (int i = 0; i < e->ty.nopnds; i++) pos_binds(s, e->ty.opnds[i], bound);
+}
+
+/* Whether every map expression x names is bound (or defined from bound maps). */
+static bool pos_known(const AxRuleSyms *s, const AxExpr *x, const bool *bound) {
+  switch (x->kind) {
+  case AX_E_NAME: {
+    if (x->ty.sym < 0) return true;
+    const AxSym *y = &s->syms[x->ty.sym];
+    if (y->kind == AX_SYM_LET || (y->kind == AX_SYM_MAP && y->def)) return pos_known(s, y->def, bound);
+    return y->kind != AX_SYM_MAP || bound[x->ty.sym];
+  }
+  case AX_E_UNARY: return pos_known(s, x->u.unary.arg, bound);
+  case AX_E_BINARY: return pos_known(s, x->u.binary.lhs, bound) && pos_known(s, x->u.binary.rhs, bound);
+  case AX_E_IF:
+    return pos_known(s, x->u.ite.cond, bound) && pos_known(s, x->u.ite.then_e, bound) &&
+           pos_known(s, x->u.ite.else_e, bound);
+  case AX_E_QUANT: return pos_known(s, x->u.quant.body, bound);
+  default: return true;
+  }
+}
+
+/* Whether every attribute of side e can be evaluated from the maps in bound[]. */
+static bool pos_side_known(const AxRuleSyms *s, const AxExpr *e, const bool *bound) {
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME || e->ty.kind != AX_K_TENSOR) return true;
+  for (int i = 0; i < 3 && e->ty.attrs; i++) {
+    const AxExpr *at = e->ty.attrs[i];
+    if (at && at->u.axmap.n == 1 && !pos_known(s, at->u.axmap.entries[0].value, bound)) return false;
+  }
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!pos_side_known(s, e->ty.opnds[i], bound)) return false;
+  return true;
+}
+
+/* The matched side's pattern at rank p->k; NULL with *why. */
+static AxEgPat *pos_pat(Pos *p, const AxExpr *e, const char **why) {
+  AxArena *a = p->r.rs->a;
+  const AxRuleSyms *s = p->r.s;
+  e = mat_unlet(s, e);
+  AxRat v;
+  if (is_literal(e)) {
+    if (ax_rat_parse(e->u.text, &v)) return lit(a, v);
+    *why = "a literal that is no exact rational";
+    return NULL;
+  }
+  if (e->kind == AX_E_NAME) return ax_eg_pat_var(a, (uint32_t)p->r.sym_var[e->ty.sym]);
+  if (p->nops == 16) {
+    *why = "too many slices and pads";
+    return NULL;
+  }
+  int at = p->nops++;
+  p->op_e[at] = e;
+  p->op_v[at] = p->r.nvars;
+  p->r.nvars += 3 * (uint32_t)p->k;
+  AxEgPat *kids[2];
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!(kids[i] = pos_pat(p, e->ty.opnds[i], why))) return NULL;
+  /* the lowered attributes (lang.h): axis unset, to = times = 0, no shape, then n = k and
+   * the three lists */
+  AxEgPatAttr attrs[5 + 3 * AX_MAXRANK] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}, {.value = p->k}};
+  for (int j = 0; j < 3 * p->k; j++) attrs[5 + j] = (AxEgPatAttr){.var = true, .v = p->op_v[at] + (uint32_t)j};
+  return ax_eg_pat_node(a, (uint32_t)e->ty.op, 5 + 3 * (uint32_t)p->k, attrs, (uint32_t)e->ty.nopnds, kids);
+}
+
+/* Binds a size or attribute expression E at dimension j to value x: a bare map takes it
+ * (pass 0), anything else must evaluate to it (pass 1). False when they disagree. */
+static bool pos_bind1(Env *v, const AxExpr *E, int j, int64_t x, int pass) {
+  const AxRuleSyms *s = v->r->s;
+  int ms = E->kind == AX_E_NAME ? E->ty.sym : -1;
+  bool bare = ms >= 0 && s->syms[ms].kind == AX_SYM_MAP && !s->syms[ms].def;
+  if (pass == 0 && bare) {
+    if (v->mapset[ms] && v->mapv[ms][j] != x) return false;
+    v->mapv[ms][j] = x;
+    return true;
+  }
+  if (pass == 1 && !bare) {
+    int c = ((const Pos *)(const void *)v->r)->cls;
+    v->idx[c] = j;
+    Val e = eval(v, E);
+    v->idx[c] = -1;
+    return e.ok && e.den == 1 && e.num == x;
+  }
+  return true;
+}
+
+/* The value of rule attribute i of slice/pad e at dimension j, its default where omitted
+ * (start 0, stride 1, padding 0; end: the operand's size, `size`); false when it cannot be
+ * evaluated at the binding. */
+static bool pos_attr(Env *v, const AxExpr *e, int i, int j, int64_t size, int64_t *out) {
+  const Pos *p = (const Pos *)(const void *)v->r;
+  const AxExpr *at = e->ty.attrs ? e->ty.attrs[i] : NULL;
+  if (!at || at->u.axmap.n == 0) {
+    *out = e->ty.op == AX_OP_SLICE ? (i == 0 ? 0 : i == 1 ? size : 1) : 0;
+    return size >= 0 || e->ty.op != AX_OP_SLICE || i != 1;
+  }
+  v->idx[p->cls] = j;
+  Val x = eval(v, at->u.axmap.entries[0].value);
+  v->idx[p->cls] = -1;
+  *out = x.num;
+  return x.ok && x.den == 1 && x.num >= INT32_MIN && x.num <= INT32_MAX;
+}
+
+/* The binding of a match (above) into v (maps allocated: the caller frees them); false, with
+ * the refusal counted, when the match is not an instance of the rule. */
+static bool pos_binding(Pos *p, AxEgraph *g, AxEgId root, const AxEgSubst *sub, Env *v) {
+  const AxRuleSyms *s = p->r.s;
+  AxEqRules *rs = p->r.rs;
+  const AxEqData *rd = ax_eg_data(g, root);
+  memset(v, 0, sizeof *v);
+  v->r = &p->r, v->g = g, v->sub = sub;
+  for (int c = 0; c < AX_MAX_AXES; c++) v->idx[c] = -1;
+  v->k[p->cls] = p->k;
+  v->mapv = ax_xcalloc(s->nsyms + 1, sizeof *v->mapv);
+  v->mapset = ax_xcalloc(s->nsyms + 1, sizeof *v->mapset);
+  if (!rd->ok || rd->shape.rank != p->k) {
+    rs->refused_shape++;
+    return false;
+  }
+  /* tensors: rank k (scalars 0) */
+  for (uint32_t var = 0; var < p->r.nvars; var++) {
+    if (p->r.var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+    const AxEqData *d = ax_eg_data(g, sub->cls[var]);
+    /* a scalar (a pad's value) binds a class of one element: a program's pad value is
+     * a literal or a tensor of one element, either way the one value the rule's names */
+    bool one = d->ok && !s->syms[p->r.var_sym[var]].axes;
+    for (int j = 0; one && j < d->shape.rank; j++) one = d->shape.dim[j] == 1;
+    if (!d->ok || (s->syms[p->r.var_sym[var]].axes ? d->shape.rank != p->k : !one)) {
+      rs->refused_shape++;
+      return false;
+    }
+  }
+  bool ok = true;
+  for (int pass = 0; pass < 2 && ok; pass++) {
+    for (uint32_t var = 0; var < p->r.nvars && ok; var++) {
+      if (p->r.var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+      const AxSym *y = &s->syms[p->r.var_sym[var]];
+      const AxEqData *d = ax_eg_data(g, sub->cls[var]);
+      for (int dd = 0; dd < y->ndims && ok; dd++)
+        for (int j = 0; j < p->k && ok; j++) ok = pos_bind1(v, y->dim_size[dd], j, d->shape.dim[j], pass);
+      if (pass == 0)
+        for (int dd = 0; dd < y->ndims; dd++)
+          if (y->dim_size[dd]->kind == AX_E_NAME && y->dim_size[dd]->ty.sym >= 0) v->mapset[y->dim_size[dd]->ty.sym] = true;
+    }
+    for (int o = 0; o < p->nops && ok; o++) {
+      const AxExpr *e = p->op_e[o];
+      for (int i = 0; i < 3 && ok; i++) {
+        const AxExpr *at = e->ty.attrs ? e->ty.attrs[i] : NULL;
+        int l = pos_list((AxOp)e->ty.op, i);
+        for (int j = 0; j < p->k && ok; j++) {
+          int64_t x = sub->val[p->op_v[o] + (uint32_t)(l * p->k + j)];
+          if (at && at->u.axmap.n == 1) ok = pos_bind1(v, at->u.axmap.entries[0].value, j, x, pass);
+          else if (pass == 1) ok = x == (e->ty.op == AX_OP_SLICE && i == 2 ? 1 : 0) || (e->ty.op == AX_OP_SLICE && i == 1);
+        }
+        if (pass == 0 && at && at->u.axmap.n == 1 && at->u.axmap.entries[0].value->kind == AX_E_NAME) {
+          int ms = at->u.axmap.entries[0].value->ty.sym;
+          if (ms >= 0) v->mapset[ms] = true;
+        }
+      }
+    }
+  }
+  /* an omitted end is the operand's size: checked only where the operand is a tensor */
+  for (int o = 0; o < p->nops && ok; o++) {
+    const AxExpr *e = p->op_e[o], *at = e->ty.attrs ? e->ty.attrs[1] : NULL;
+    if (e->ty.op != AX_OP_SLICE || (at && at->u.axmap.n == 1)) continue;
+    const AxExpr *A = mat_unlet(s, e->ty.opnds[0]);
+    int var = A->kind == AX_E_NAME ? p->r.sym_var[A->ty.sym] : -1;
+    if (var < 0) {
+      ok = false;
+      break;
+    }
+    const AxEqData *d = ax_eg_data(g, sub->cls[var]);
+    for (int j = 0; j < p->k && ok; j++) ok = sub->val[p->op_v[o] + (uint32_t)(p->k + j)] == d->shape.dim[j];
+  }
+  /* a map declared nonneg: the proof covers only values >= 0 */
+  for (size_t m = 0; m < s->nsyms && ok; m++)
+    if (s->syms[m].kind == AX_SYM_MAP && s->syms[m].nonneg && v->mapset[m])
+      for (int j = 0; j < p->k && ok; j++) ok = v->mapv[m][j] >= 0;
+  if (!ok) {
+    rs->refused_rank++;
+    return false;
+  }
+  for (size_t q = 0; q < s->nrequires && ok; q++) {
+    const AxExpr *e = s->requires[q];
+    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
+    int n = c >= 0 ? v->k[c] : 1;
+    for (int j = 0; j < n && ok; j++) {
+      if (c >= 0) v->idx[c] = j;
+      Val b = eval(v, e);
+      ok = b.ok && b.num != 0;
+    }
+    if (c >= 0) v->idx[c] = -1;
+    if (!ok) rs->refused_require++;
+  }
+  return ok;
+}
+
+/* The other side built at binding v: a tensor's class, or a slice or pad of what is below
+ * it with its attributes evaluated per dimension; AX_EG_NONE when an attribute cannot be evaluated
+ * or the program's shape inference refuses the result. */
+static AxEgId pos_build(Pos *p, Env *v, const AxExpr *e) {
+  const AxRuleSyms *s = p->r.s;
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME) return v->sub->cls[p->r.sym_var[e->ty.sym]];
+  AxOp op = (AxOp)e->ty.op;
+  AxEgId kid[2] = {pos_build(p, v, e->ty.opnds[0]), AX_EG_NONE};
+  if (kid[0] == AX_EG_NONE) return AX_EG_NONE;
+  if (op == AX_OP_PAD) {
+    /* the padding value: a scalar the match bound, or a literal */
+    const AxExpr *x = mat_unlet(s, e->ty.opnds[1]);
+    AxRat q;
+    if (x->kind == AX_E_NAME) kid[1] = v->sub->cls[p->r.sym_var[x->ty.sym]];
+    else if (ax_rat_parse(x->u.text, &q)) {
+      int64_t c = gcd(q.num, q.den), lv[2] = {q.num / c, q.den / c};
+      AxEgNode ln = {AX_OP_CONSTANT, 2, 0, lv, NULL};
+      kid[1] = ax_eg_add_exact(v->g, &ln);
+    }
+    if (kid[1] == AX_EG_NONE) return AX_EG_NONE;
+  }
+  const AxEqData *d = ax_eg_data(v->g, kid[0]);
+  int64_t attrs[5 + 3 * AX_MAXRANK] = {-1, 0, 0, 0, p->k};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < p->k; j++)
+      if (!pos_attr(v, e, i, j, d->shape.dim[j], &attrs[5 + pos_list(op, i) * p->k + j])) return AX_EG_NONE;
+  AxEgNode n = {op, 5 + 3 * (uint32_t)p->k, op == AX_OP_PAD ? 2 : 1, attrs, kid};
+  AxEgId c = ax_eg_add_exact(v->g, &n);
+  return c != AX_EG_NONE && ((const AxEqData *)ax_eg_data(v->g, c))->ok ? c : AX_EG_NONE;
+}
+
+static bool pos_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  Pos *p = ctx;
+  Env v;
+  bool ok = pos_binding(p, g, root, sub, &v);
+  free(v.mapv);
+  free(v.mapset);
+  return ok;
+}
+
+static AxEgId pos_apply(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  Pos *p = ctx;
+  Env v;
+  AxEgId r = AX_EG_NONE;
+  if (pos_binding(p, g, root, sub, &v)) {
+    AxTShape want = ((const AxEqData *)ax_eg_data(g, root))->shape;
+    r = pos_build(p, &v, p->side[1]);
+    /* the built side has the matched class's shape, or it is not the rule's instance */
+    if (r != AX_EG_NONE && !ax_shape_equal(&((const AxEqData *)ax_eg_data(g, r))->shape, &want)) r = AX_EG_NONE;
+    if (r == AX_EG_NONE) p->r.rs->refused_shape++;
+  }
+  free(v.mapv);
+  free(v.mapset);
+  return r;
+}
+
+/* Translates a slice/pad rule (above): rewrites added, 0 with *why, -1 when it is not one. */
+static int pos_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  uint64_t full = s->lhs->ty.axes;
+  bool has = false;
+  if (__builtin_popcountll(full) != 1 || !pos_form(s, s->lhs, full, -1, &has) ||
+      !pos_form(s, s->rhs, full, -1, &has) || !has)
+    return -1;
+  if (s->nsyms >= 256) {
+    *why = "a rule with too many symbols";
+    return 0;
+  }
+  int ax = __builtin_ctzll(full), cls = s->syms[s->axes[ax]].rclass;
+  if (s->rclasses[cls].singleton) {
+    *why = "a slice or pad rule over a class fixed at rank 1";
+    return 0;
+  }
+  for (size_t q = 0; q < s->nrequires; q++) {
+    Rule probe = {.rs = rs, .s = s};
+    if (!evaluable(&probe, s->requires[q])) {
+      *why = "a require that is not a comparison of size maps, variables and literals";
+      return 0;
+    }
+  }
+  int added = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    const AxExpr *m = mat_unlet(s, dir ? s->rhs : s->lhs), *o = mat_unlet(s, dir ? s->lhs : s->rhs);
+    bool slices = false;
+    if (m->kind == AX_E_NAME) continue;            /* a bare variable matches everything */
+    /* an applier's step is replayed by composing the two sides (ax_eq_slice_step): both
+     * slices only, or both pads only (ax_eq_pad_step) */
+    int only = o->kind == AX_E_NAME ? -1 : o->ty.op;
+    if (o->kind != AX_E_NAME && (!pos_form(s, o, full, only, &slices) || !pos_form(s, m, full, only, &slices)))
+      continue;
+    /* the matched side must determine every map the other side and the requires use: a
+     * direction that needs a map it does not bind would refuse every match */
+    bool *bound = ax_arena_alloc(rs->a, s->nsyms + 1), known = true;
+    memset(bound, 0, s->nsyms + 1);
+    pos_binds(s, m, bound);
+    known = pos_side_known(s, m, bound) && pos_side_known(s, o, bound);
+    for (size_t q = 0; q < s->nrequires && known; q++) known = pos_known(s, s->requires[q], bound);
+    if (!known) continue;
+    for (int k = 1; k <= AX_MAXRANK; k++) {
+      Pos *p = ax_arena_alloc(rs->a, sizeof *p);
+      memset(p, 0, sizeof *p);
+      p->r.rs = rs, p->r.s = s, p->r.b = rule;
+      size_t cap = s->nsyms + 1;
+      p->r.sym_var = ax_arena_alloc(rs->a, cap * sizeof *p->r.sym_var);
+      p->r.var_sym = ax_arena_alloc(rs->a, (cap + 16 * 3 * AX_MAXRANK) * sizeof *p->r.var_sym);
+      for (size_t i = 0; i < cap; i++) p->r.sym_var[i] = -1;
+      for (size_t i = 0; i < s->nsyms; i++)
+        if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) {
+          p->r.sym_var[i] = (int)p->r.nvars;
+          p->r.var_sym[p->r.nvars++] = (int)i;
+        }
+      p->k = k, p->cls = cls;
+      p->side[0] = m, p->side[1] = o;
+      uint32_t ntensors = p->r.nvars;
+      AxEgPat *lhs = pos_pat(p, m, why);
+      if (!lhs) return added ? added : 0;
+      for (uint32_t var = ntensors; var < p->r.nvars; var++) p->r.var_sym[var] = -1;
+      /* every tensor of the other side must be bound by the matched side */
+      bool *in = ax_arena_alloc(rs->a, p->r.nvars + 1), *need = ax_arena_alloc(rs->a, s->nsyms + 1);
+      memset(in, 0, p->r.nvars + 1);
+      memset(need, 0, s->nsyms + 1);
+      vars(lhs, in);
+      pos_names(s, o, need);
+      bool covered = true;
+      for (size_t i = 0; i < s->nsyms; i++) covered &= !need[i] || (p->r.sym_var[i] >= 0 && in[p->r.sym_var[i]]);
+      if (!covered) break;
+      AxEgRewrite rw = {
+          .name = dir == 0 ? rule->name.name : ax_arena_printf(rs->a, "%s (reversed)", rule->name.name),
+          .lhs = lhs,
+          .cond = pos_cond,
+          .ctx = p,
+      };
+      if (o->kind == AX_E_NAME) rw.rhs = ax_eg_pat_var(rs->a, (uint32_t)p->r.sym_var[o->ty.sym]);
+      else rw.apply = pos_apply;
+      char msg[128];
+      if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) break;
+      push(rs, &rw, where, rule, dir == 1);
+      added++;
+    }
+  }
+  if (!added)
+    *why = "a slice or pad rule whose other side is not a tensor, nor slices or pads of one as its matched side (not translated yet)";
+  return added;
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -967,6 +1399,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   }
   int chained = relabel_rule(rs, rule, where, why);
   if (chained >= 0) return chained;
+  int positional = pos_rule(rs, rule, where, why);
+  if (positional >= 0) return positional;
   int matrix = matrix_rule(rs, rule, where, why);
   if (matrix >= 0) return matrix;
   Rule *r = ax_arena_alloc(rs->a, sizeof *r);

@@ -9,7 +9,8 @@
 # families fire on programs written to need them, each named by --explain, replayed and
 # checked equivalent: products of literals folded, select of equal branches (not written:
 # a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
-# operands, a product of matrices reassociated.
+# operands, a product of matrices reassociated, slice of slice, pad of pad, slice of pad (and
+# a slice of pad whose require is false at the program's offsets, not applied).
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -464,6 +465,100 @@ AXL
 check "select of equal branches: explain names select_same, the select is gone" \
   jqt '[.explanation[].rule] == ["select_same"] and .explanation[0].before == "select(lt(A, B), mul(C, 2), mul(C, 2))"
        and .explanation[0].after == "mul(C, 2)" and .explanation_replayed == true' "$tmp/js"
+
+# --- slices and pads: offsets bound per dimension, requires evaluated on them ---
+mkdir -p "$tmp/sl"
+cat > "$tmp/sl/slice.axl" <<'AXL'
+# unit-stride slices compose (XLA's slice of slice)
+rule slice_slice for T in any {
+  rclass x
+  map s, start1, end1, stride1, start2, end2, stride2 over x
+  tensor A : T[x: s]
+  require stride2 == 1
+  require stride1 == 1
+
+  slice(slice(A, start={x: start1}, end={x: end1}, stride={x: stride1}), start={x: start2},
+        end={x: end2}, stride={x: stride2}) =>
+    slice(A, start={x: start2 + start1}, end={x: end2 + start1}, stride={x: stride1})
+}
+
+# a slice that takes exactly A's elements back out of its padding (XLA's slice of pad)
+rule slice_pad_inverse for T in any {
+  rclass x
+  map s, low, high, ip over x nonneg
+  map start, end, stride over x
+  tensor A : T[x: s]
+  scalar a : T
+  require start == low
+  require stride == ip + 1
+  require end == s + low + (s - 1) * ip
+
+  slice(pad(A, a, low={x: low}, interior={x: ip}, high={x: high}), start={x: start}, end={x: end},
+        stride={x: stride}) => A
+}
+
+# edge paddings by one value add up (pad of pad; edges not negative, no interior)
+rule pad_pad for T in any {
+  rclass x
+  map s over x
+  map low1, high1, low2, high2 over x nonneg
+  tensor A : T[x: s]
+  scalar a : T
+
+  pad(pad(A, a, low={x: low1}, high={x: high1}), a, low={x: low2}, high={x: high2}) =>
+    pad(A, a, low={x: low1 + low2}, high={x: high1 + high2})
+}
+AXL
+# slice of slice: the starts add up
+cat > "$tmp/ss.axl" <<'AXL'
+program ss {
+  input X : f32[8, 6]
+  let S = slice(X, start = [1, 0], limit = [7, 6])
+  let T = slice(S, start = [2, 1], limit = [5, 4])
+  output O = T * 2
+}
+AXL
+"$AXLE" optimize --rules "$tmp/sl" "$tmp/ss.axl" --output "$tmp/ss_out.axl" --explain --format json >"$tmp/jss" 2>/dev/null
+check "slice of slice: exit 0, one slice by the composed bounds" \
+  bash -c '[ $0 -eq 0 ] && [ "$(grep -c slice "$1")" -eq 1 ] && grep -q "slice(X, start = \[3, 1\], limit = \[6, 4\], stride = \[1, 1\])" "$1"' $? "$tmp/ss_out.axl"
+check "slice of slice: explain names slice_slice with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["slice_slice@slice.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jss"
+# pad of pad: the edges add up
+cat > "$tmp/pp.axl" <<'AXL'
+program pp {
+  input X : f32[4, 3]
+  let P = pad(X, 0, low = [1, 0], high = [0, 2])
+  output O = pad(P, 0, low = [2, 1], high = [1, 0]) * 2
+}
+AXL
+"$AXLE" optimize --rules "$tmp/sl" "$tmp/pp.axl" --output "$tmp/pp_out.axl" --explain --format json >"$tmp/jpp" 2>/dev/null
+check "pad of pad: exit 0, one pad by the summed edges" \
+  bash -c '[ $0 -eq 0 ] && [ "$(grep -c "pad(" "$1")" -eq 1 ] && grep -q "pad(X, 0, low = \[3, 1\], high = \[1, 2\]" "$1"' $? "$tmp/pp_out.axl"
+check "pad of pad: explain names pad_pad with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["pad_pad@slice.axl:30"]
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jpp"
+# slice of pad that takes A back (start = low, stride = interior + 1, the end after A's last)
+cat > "$tmp/spi.axl" <<'AXL'
+program spi {
+  input X : f32[4, 3]
+  let P = pad(X, 0, low = [1, 0], high = [2, 1], interior = [1, 0])
+  output O = slice(P, start = [1, 0], limit = [8, 3], stride = [2, 1]) * 2
+}
+AXL
+"$AXLE" optimize --rules "$tmp/sl" "$tmp/spi.axl" --output "$tmp/spi_out.axl" --explain --format json >"$tmp/jspi" 2>/dev/null
+check "slice of pad: exit 0, X * 2 written, explain names slice_pad_inverse, equivalent" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(X, 2)" "$1"' $? "$tmp/spi_out.axl"
+check "slice of pad: explained and replayed" \
+  jqt '[.explanation[].rule] == ["slice_pad_inverse"] and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jspi"
+# the same shapes, but the slice starts one later: it reads padding, not X (start != low);
+# applying the rule would write X * 2 — its require is false at these values, so nothing is
+# applied and the input is written unchanged
+sed 's/start = \[1, 0\], limit = \[8, 3\]/start = [2, 0], limit = [9, 3]/' "$tmp/spi.axl" >"$tmp/spf.axl"
+"$AXLE" optimize --rules "$tmp/sl" "$tmp/spf.axl" --output "$tmp/spf_out.axl" >"$tmp/ospf" 2>&1
+check "slice of pad, require false at the program's values: exit 0, not applied, equivalent" \
+  bash -c '[ $0 -eq 0 ] && ! grep -q "applied slice_pad_inverse" "$1" && grep -q "1 with a require false" "$1" &&
+           grep -q "equivalent to the input" "$1" && grep -q "slice(e2, start = \[2, 0\], limit = \[9, 3\]" "$2"' $? "$tmp/ospf" "$tmp/spf_out.axl"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -306,6 +306,81 @@ START_TEST(sums_bind_the_dimension_they_run_along) {
 END_TEST
 
 /* Constant folding: exact rationals, never a division by zero or an overflow. */
+/* Slices and pads: every entry of their lists is an attribute variable, bound per dimension
+ * to the rule's maps; the requires and the maps declared nonneg are checked on those values,
+ * and the other side's lists are computed from them. */
+static const char *slice_slice =
+    "rule ss for T in any {\n  rclass x\n  map s, a1, e1, p1, a2, e2, p2 over x\n  tensor A : T[x: s]\n"
+    "  require p1 == 1\n  require p2 == 1\n\n"
+    "  slice(slice(A, start={x: a1}, end={x: e1}, stride={x: p1}), start={x: a2}, end={x: e2}, stride={x: p2})\n"
+    "    => slice(A, start={x: a2 + a1}, end={x: e2 + a1}, stride={x: p1})\n}\n";
+static const char *pad_pad =
+    "rule pp for T in any {\n  rclass x\n  map s over x\n  map l1, h1, l2, h2 over x nonneg\n"
+    "  tensor A : T[x: s]\n  scalar a : T\n\n"
+    "  pad(pad(A, a, low={x: l1}, high={x: h1}), a, low={x: l2}, high={x: h2})\n"
+    "    => pad(A, a, low={x: l1 + l2}, high={x: h1 + h2})\n}\n";
+
+START_TEST(slices_and_pads_bind_their_offsets) {
+  AxEqRules rs = {0};
+  char *out = optimize(slice_slice,
+                       "program p {\n  input X : f32[8, 6]\n  let S = slice(X, start = [1, 0], limit = [7, 6])\n"
+                       "  output O = exp(slice(S, start = [2, 1], limit = [5, 4]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "slice(X, start = [3, 1], limit = [6, 4], stride = [1, 1])"), "%s", out);
+  ck_assert_uint_eq(rs.refused_require, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* an inner stride of 2: the require is false at the program's values, nothing applied */
+  out = optimize(slice_slice,
+                 "program p {\n  input X : f32[8, 6]\n  let S = slice(X, start = [0, 0], limit = [8, 6], stride = [2, 1])\n"
+                 "  output O = exp(slice(S, start = [1, 0], limit = [3, 6]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "stride = [2, 1]") && strstr(out, "start = [1, 0], limit = [3, 6]"), "%s", out);
+  ck_assert_uint_gt(rs.refused_require, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+  out = optimize(pad_pad,
+                 "program p {\n  input X : f32[4, 3]\n  let P = pad(X, 0, low = [1, 0], high = [0, 2])\n"
+                 "  output O = exp(pad(P, 0, low = [2, 1], high = [1, 0]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "pad(X, 0, low = [3, 1], high = [1, 2]"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* a negative edge (it crops): outside the maps' nonneg domain, refused */
+  out = optimize(pad_pad,
+                 "program p {\n  input X : f32[4, 3]\n  let P = pad(X, 0, low = [1, 0], high = [0, 2])\n"
+                 "  output O = exp(pad(P, 0, low = [-1, 1], high = [1, 0]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "low = [-1, 1]"), "%s", out);
+  ck_assert_uint_gt(rs.refused_rank, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
+/* The replay checks of slice and pad steps compare what the two sides read. */
+START_TEST(slice_and_pad_steps_replay_by_index_maps) {
+  AxEgId x = 0, s1 = 1;
+  int64_t in[1] = {0};
+  /* slice(slice(X, 1..7), 2..5) reads X[3..6); slice(X, 3..6) does, slice(X, 2..5) does not */
+  int64_t a1[8] = {-1, 0, 0, 0, 1, 1, 7, 1}, a2[8] = {-1, 0, 0, 0, 1, 2, 5, 1};
+  int64_t good[8] = {-1, 0, 0, 0, 1, 3, 6, 1}, bad[8] = {-1, 0, 0, 0, 1, 2, 5, 1};
+  AxEgNode before[3] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_SLICE, 8, 1, a1, &x}, {AX_OP_SLICE, 8, 1, a2, &s1}};
+  AxEgNode after[2] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_SLICE, 8, 1, good, &x}};
+  AxEgTerm b = {3, before}, t = {2, after};
+  ck_assert(ax_eq_slice_step(NULL, &b, &t));
+  after[1].attrs = bad;
+  ck_assert(!ax_eq_slice_step(NULL, &b, &t));
+  /* pad(pad(X, v, 1, 0), v, 2, 1) is pad(X, v, 3, 1); with interior padding: not checked */
+  int64_t lit[2] = {0, 1};
+  AxEgId kv[2] = {0, 1}, kp[2] = {2, 1};
+  int64_t p1[8] = {-1, 0, 0, 0, 1, 1, 0, 0}, p2[8] = {-1, 0, 0, 0, 1, 2, 1, 0}, ps[8] = {-1, 0, 0, 0, 1, 3, 1, 0};
+  AxEgNode pb[4] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_CONSTANT, 2, 0, lit, NULL}, {AX_OP_PAD, 8, 2, p1, kv},
+                    {AX_OP_PAD, 8, 2, p2, kp}};
+  AxEgNode pa[3] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_CONSTANT, 2, 0, lit, NULL}, {AX_OP_PAD, 8, 2, ps, kv}};
+  AxEgTerm pbt = {4, pb}, pat = {3, pa};
+  ck_assert(ax_eq_pad_step(NULL, &pbt, &pat));
+  ps[7] = 1;
+  ck_assert(!ax_eq_pad_step(NULL, &pbt, &pat));
+}
+END_TEST
+
 START_TEST(literals_fold_exactly) {
   AxRat k[2] = {{1, 3}, {1, 6}}, r;
   ck_assert(ax_eq_fold(AX_OP_ADD, k, 2, &r) && r.num == 1 && r.den == 2);
@@ -346,6 +421,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, literals_fold_exactly);
   tcase_add_test(tc, transposed_operands_of_a_dot_translate);
   tcase_add_test(tc, products_of_literals_fold);
+  tcase_add_test(tc, slices_and_pads_bind_their_offsets);
+  tcase_add_test(tc, slice_and_pad_steps_replay_by_index_maps);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -20,6 +20,7 @@ typedef struct Rule {
   uint64_t full;        /* the aggregated axes of the rule's tensors: each has them all or none */
   uint64_t result;      /* the aggregated axes of the rewrite's result */
   bool *mask;           /* class variable -> a bool tensor (a select's mask) */
+  bool divrem;          /* requires may use / and % on maps (integers: the reshape rules) */
 } Rule;
 
 /* The comparisons: element-wise in programs and rules alike, a boolean result. */
@@ -186,7 +187,7 @@ static bool evaluable(const Rule *r, const AxExpr *e) {
   }
   case AX_E_UNARY: return evaluable(r, e->u.unary.arg);
   case AX_E_BINARY:
-    if (e->u.binary.op == AX_BIN_DIV || e->u.binary.op == AX_BIN_REM) return false;
+    if ((e->u.binary.op == AX_BIN_DIV || e->u.binary.op == AX_BIN_REM) && !r->divrem) return false;
     return evaluable(r, e->u.binary.lhs) && evaluable(r, e->u.binary.rhs);
   case AX_E_IF:
     return evaluable(r, e->u.ite.cond) && evaluable(r, e->u.ite.then_e) && evaluable(r, e->u.ite.else_e);
@@ -244,6 +245,11 @@ static Val binary(Env *v, const AxExpr *e) {
   case AX_BIN_MUL:
     if (__builtin_mul_overflow(a.num, b.num, &n) || __builtin_mul_overflow(a.den, b.den, &d)) return bad();
     return num(n, d);
+  case AX_BIN_DIV: case AX_BIN_REM:
+    /* integer division of maps: evaluated only where every reading of it agrees (floor,
+     * truncation, Euclidean), a >= 0 and b > 0; anything else is undecided */
+    if (a.den != 1 || b.den != 1 || a.num < 0 || b.num <= 0) return bad();
+    return num(e->u.binary.op == AX_BIN_DIV ? a.num / b.num : a.num % b.num, 1);
   default: break;
   }
   /* comparisons: a.num / a.den against b.num / b.den, denominators positive */
@@ -1385,6 +1391,257 @@ static int pos_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const
   return added;
 }
 
+/* ---- reshape chains: the program's reshape -----------------------------------------------
+ * A rule whose matched side is a chain of reshape_split and reshape_merge over one tensor A,
+ * all of its axes of one rank class, and whose other side is A — `reshape_merge(
+ * reshape_split(A, {x: t}, [xh, xl]), [xh, xl], x) => A` — is a rewrite of the program's
+ * reshape of a reshape. The binding: the class at rank k; every dimension position i < k
+ * holds the same list of named axes, in order (A's axes as declared: named axes have no
+ * order, so this layout is an instance), and the program's shape is those lists' sizes
+ * position after position, row-major. A split of x into [xh, xl] puts xh, xl where x was
+ * (hi then lo), which is the program's row-major reshape of that dimension into
+ * [n / t, t]; a merge of [xh, xl] — adjacent, in that order, or the rule is not translated —
+ * is the reshape of the two dimensions into their product. At a match each reshape's shape
+ * list (attribute variables) must be exactly the layout's sizes; a bare map in a split's
+ * `{x: t}` takes the lo size, any other expression must evaluate to it; t must divide the
+ * size (the split's definition); A's size maps are bound from its dimensions; the requires
+ * are evaluated on these values (`s % t == 0` included: integer / and % of non-negative
+ * maps). The matched class must have A's shape. One rewrite per rank k = 1..AX_MAXRANK / 2
+ * (a reshape's list has the rank's length). */
+
+typedef struct Rsh {
+  Rule r;
+  int k, cls;
+  int sym;                          /* A */
+  int nsteps;
+  const AxExpr *step[8];            /* the chain, bottom up */
+  int nlay[9];                      /* axes per position before step j (nlay[nsteps]: after) */
+  int lay[9][8];                    /* those axes, in order */
+} Rsh;
+
+static int rsh_axis(const AxRuleSyms *s, const AxExpr *e) {
+  if (!e || e->kind != AX_E_NAME || e->ty.sym < 0 || s->syms[e->ty.sym].kind != AX_SYM_AXIS) return -1;
+  return s->syms[e->ty.sym].axis;
+}
+
+static int rsh_axis_named(const AxRuleSyms *s, const char *name) {
+  for (size_t i = 0; i < s->naxes; i++)
+    if (strcmp(s->syms[s->axes[i]].name, name) == 0) return (int)i;
+  return -1;
+}
+
+/* The chain e into rh (steps, layouts); false when e is not one this translator takes. */
+static bool rsh_chain(Rsh *rh, const AxExpr *e) {
+  const AxRuleSyms *s = rh->r.s;
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME) {
+    if (e->ty.sym < 0 || s->syms[e->ty.sym].kind != AX_SYM_TENSOR || !s->syms[e->ty.sym].axes) return false;
+    const AxSym *y = &s->syms[e->ty.sym];
+    rh->sym = e->ty.sym;
+    rh->nlay[0] = y->ndims;
+    if (y->ndims > 8) return false;
+    for (int d = 0; d < y->ndims; d++) rh->lay[0][d] = y->dim_axis[d];
+    return true;
+  }
+  if (e->ty.kind != AX_K_TENSOR || (e->ty.op != AX_OP_RESHAPE_SPLIT && e->ty.op != AX_OP_RESHAPE_MERGE) ||
+      e->ty.nopnds != 1 || !e->ty.attrs || !e->ty.attrs[0] || !e->ty.attrs[1] || rh->nsteps == 8)
+    return false;
+  if (!rsh_chain(rh, e->ty.opnds[0])) return false;
+  int j = rh->nsteps++, n = rh->nlay[j], *in = rh->lay[j], *out = rh->lay[j + 1], m = 0;
+  rh->step[j] = e;
+  const AxExpr *a0 = e->ty.attrs[0], *a1 = e->ty.attrs[1];
+  if (e->ty.op == AX_OP_RESHAPE_SPLIT) {
+    if (a0->kind != AX_E_AXMAP || a0->u.axmap.n != 1 || a1->kind != AX_E_LIST || a1->u.list.n != 2) return false;
+    int x = rsh_axis_named(s, a0->u.axmap.entries[0].axis.name);
+    int hi = rsh_axis(s, a1->u.list.items[0]), lo = rsh_axis(s, a1->u.list.items[1]);
+    if (x < 0 || hi < 0 || lo < 0 || n + 1 > 8) return false;
+    bool found = false;
+    for (int d = 0; d < n; d++) {
+      if (in[d] == x) out[m++] = hi, out[m++] = lo, found = true;
+      else out[m++] = in[d];
+    }
+    if (!found) return false;
+  } else {
+    if (a0->kind != AX_E_LIST || a0->u.list.n != 2) return false;
+    int hi = rsh_axis(s, a0->u.list.items[0]), lo = rsh_axis(s, a0->u.list.items[1]), x = rsh_axis(s, a1);
+    if (x < 0 || hi < 0 || lo < 0) return false;
+    bool found = false;
+    for (int d = 0; d < n; d++) {
+      if (in[d] == hi && d + 1 < n && in[d + 1] == lo) out[m++] = x, d++, found = true;
+      else out[m++] = in[d];
+    }
+    if (!found) return false;     /* not adjacent hi-then-lo: no row-major reshape */
+  }
+  rh->nlay[j + 1] = m;
+  return true;
+}
+
+static bool rsh_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  Rsh *rh = ctx;
+  const AxRuleSyms *s = rh->r.s;
+  AxEqRules *rs = rh->r.rs;
+  int k = rh->k;
+  const AxEqData *rd = ax_eg_data(g, root), *ad = ax_eg_data(g, sub->cls[0]);
+  if (!rd->ok || !ad->ok || ad->shape.rank != k * rh->nlay[0] || !ax_shape_equal(&rd->shape, &ad->shape)) {
+    rs->refused_shape++;
+    return false;
+  }
+  Env v = {.r = &rh->r, .g = g, .sub = sub};
+  for (int c = 0; c < AX_MAX_AXES; c++) v.idx[c] = -1;
+  v.k[rh->cls] = k;
+  v.mapv = ax_xcalloc(s->nsyms + 1, sizeof *v.mapv);
+  v.mapset = ax_xcalloc(s->nsyms + 1, sizeof *v.mapset);
+  int64_t size[AX_MAX_AXES][AX_MAXRANK];
+  const AxSym *A = &s->syms[rh->sym];
+  bool ok = true;
+  /* A's dimensions: position i, axis d of the layout; its size maps bound (bare) */
+  for (int i = 0; i < k; i++)
+    for (int d = 0; d < rh->nlay[0] && ok; d++) {
+      int64_t n = ad->shape.dim[i * rh->nlay[0] + d];
+      size[rh->lay[0][d]][i] = n;
+      const AxExpr *E = A->dim_size[d];
+      int ms = E->kind == AX_E_NAME ? E->ty.sym : -1;
+      if (ms >= 0 && s->syms[ms].kind == AX_SYM_MAP && !s->syms[ms].def) {
+        if (v.mapset[ms] && v.mapv[ms][i] != n) ok = false;
+        v.mapv[ms][i] = n;
+        if (i == k - 1) v.mapset[ms] = true;
+      }
+    }
+  for (size_t m = 0; m < s->nsyms; m++)
+    if (s->syms[m].kind == AX_SYM_MAP && !s->syms[m].def)
+      for (int d = 0; d < A->ndims; d++)
+        if (A->dim_size[d]->kind == AX_E_NAME && A->dim_size[d]->ty.sym == (int)m) v.mapset[m] = true;
+  /* each step: its shape list must be the layout's sizes */
+  uint32_t base = 1;
+  for (int j = 0; j < rh->nsteps && ok; j++) {
+    const AxExpr *e = rh->step[j];
+    int w = rh->nlay[j + 1];
+    if (e->ty.op == AX_OP_RESHAPE_SPLIT) {
+      const AxExpr *a0 = e->ty.attrs[0], *a1 = e->ty.attrs[1], *T = a0->u.axmap.entries[0].value;
+      int x = rsh_axis_named(s, a0->u.axmap.entries[0].axis.name);
+      int hi = rsh_axis(s, a1->u.list.items[0]), lo = rsh_axis(s, a1->u.list.items[1]);
+      int lopos = 0;
+      while (rh->lay[j + 1][lopos] != lo) lopos++;
+      int ms = T->kind == AX_E_NAME ? T->ty.sym : -1;
+      bool bare = ms >= 0 && s->syms[ms].kind == AX_SYM_MAP && !s->syms[ms].def;
+      for (int i = 0; i < k && ok; i++) {
+        int64_t t = sub->val[base + (uint32_t)(i * w + lopos)];
+        if (bare && !v.mapset[ms]) v.mapv[ms][i] = t;
+        else {
+          v.idx[rh->cls] = i;
+          Val tv = eval(&v, T);
+          v.idx[rh->cls] = -1;
+          ok = tv.ok && tv.den == 1 && tv.num == t;
+        }
+        ok = ok && t >= 1 && size[x][i] % t == 0;
+        if (ok) size[hi][i] = size[x][i] / t, size[lo][i] = t;
+      }
+      if (bare) v.mapset[ms] = true;
+    } else {
+      const AxExpr *a0 = e->ty.attrs[0];
+      int hi = rsh_axis(s, a0->u.list.items[0]), lo = rsh_axis(s, a0->u.list.items[1]), x = rsh_axis(s, e->ty.attrs[1]);
+      for (int i = 0; i < k && ok; i++) ok = !__builtin_mul_overflow(size[hi][i], size[lo][i], &size[x][i]);
+    }
+    for (int i = 0; i < k && ok; i++)
+      for (int d = 0; d < w && ok; d++) ok = sub->val[base + (uint32_t)(i * w + d)] == size[rh->lay[j + 1][d]][i];
+    base += (uint32_t)(k * w);
+  }
+  if (!ok) rs->refused_rank++;
+  for (size_t q = 0; q < s->nrequires && ok; q++) {
+    const AxExpr *e = s->requires[q];
+    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
+    int n = c >= 0 ? v.k[c] : 1;
+    for (int j = 0; j < n && ok; j++) {
+      if (c >= 0) v.idx[c] = j;
+      Val b = eval(&v, e);
+      ok = b.ok && b.num != 0;
+    }
+    if (c >= 0) v.idx[c] = -1;
+    if (!ok) rs->refused_require++;
+  }
+  free(v.mapv);
+  free(v.mapset);
+  return ok;
+}
+
+/* Translates a reshape-chain rule (above): rewrites added, 0 with *why, -1 when it is not one. */
+static int rsh_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  const AxExpr *m = mat_unlet(s, s->lhs), *o = mat_unlet(s, s->rhs);
+  if (m->kind == AX_E_NAME) {
+    const AxExpr *t = m;
+    m = o, o = t;
+  }
+  if (m->ty.kind != AX_K_TENSOR || (m->ty.op != AX_OP_RESHAPE_SPLIT && m->ty.op != AX_OP_RESHAPE_MERGE)) return -1;
+  Rsh proto = {.r = {.rs = rs, .s = s, .b = rule, .divrem = true}};
+  if (s->nsyms >= 256 || !rsh_chain(&proto, m) || proto.nsteps < 1 || o->kind != AX_E_NAME || o->ty.sym != proto.sym) {
+    *why = "a reshape rule whose sides are not a chain of reshape_split and reshape_merge and its tensor";
+    return 0;
+  }
+  const AxSym *A = &s->syms[proto.sym];
+  for (int d = 0; d < A->ndims; d++) {
+    const AxExpr *E = A->dim_size[d];
+    if (E->kind != AX_E_NAME || E->ty.sym < 0 || s->syms[E->ty.sym].kind != AX_SYM_MAP || s->syms[E->ty.sym].def) {
+      *why = "a reshape rule with a size that is an expression";
+      return 0;
+    }
+  }
+  proto.cls = -1;
+  for (size_t i = 0; i < s->naxes; i++) {
+    int c = s->syms[s->axes[i]].rclass;
+    if (proto.cls >= 0 && c != proto.cls) {
+      *why = "a reshape rule over several rank classes";
+      return 0;
+    }
+    proto.cls = c;
+  }
+  if (proto.cls < 0 || s->rclasses[proto.cls].singleton) {
+    *why = "a reshape rule over a class fixed at rank 1";
+    return 0;
+  }
+  for (size_t q = 0; q < s->nrequires; q++)
+    if (!evaluable(&proto.r, s->requires[q])) {
+      *why = "a require that is not a comparison of size maps, variables and literals";
+      return 0;
+    }
+  int sym_var[1] = {0};
+  proto.r.sym_var = ax_arena_alloc(rs->a, (s->nsyms + 1) * sizeof *proto.r.sym_var);
+  for (size_t i = 0; i <= s->nsyms; i++) proto.r.sym_var[i] = -1;
+  proto.r.sym_var[proto.sym] = sym_var[0];
+  int added = 0;
+  bool reversed = mat_unlet(s, s->lhs)->kind == AX_E_NAME;
+  for (int k = 1; k * proto.nlay[proto.nsteps] <= AX_MAXRANK; k++) {
+    bool fits = true;
+    for (int j = 0; j <= proto.nsteps; j++) fits &= k * proto.nlay[j] <= AX_MAXRANK;
+    if (!fits) break;
+    Rsh *rh = ax_arena_alloc(rs->a, sizeof *rh);
+    *rh = proto;
+    rh->k = k;
+    AxEgPat *p = ax_eg_pat_var(rs->a, 0);
+    uint32_t base = 1;
+    for (int j = 0; j < rh->nsteps; j++) {
+      int w = k * rh->nlay[j + 1];
+      AxEgPatAttr at[4 + AX_MAXRANK] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = w}};
+      for (int d = 0; d < w; d++) at[4 + d] = (AxEgPatAttr){.var = true, .v = base + (uint32_t)d};
+      base += (uint32_t)w;
+      p = ax_eg_pat_node(rs->a, AX_OP_RESHAPE, 4 + (uint32_t)w, at, 1, &p);
+    }
+    AxEgRewrite rw = {
+        .name = reversed ? ax_arena_printf(rs->a, "%s (reversed)", rule->name.name) : rule->name.name,
+        .lhs = p,
+        .rhs = ax_eg_pat_var(rs->a, 0),
+        .cond = rsh_cond,
+        .ctx = rh,
+    };
+    char msg[128];
+    if (!ax_eg_rewrite_check(&rw, msg, sizeof msg)) break;
+    push(rs, &rw, where, rule, reversed);
+    added++;
+  }
+  if (!added) *why = "a reshape rule whose chain does not fit a program's rank";
+  return added;
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -1399,6 +1656,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   }
   int chained = relabel_rule(rs, rule, where, why);
   if (chained >= 0) return chained;
+  int reshaped = rsh_rule(rs, rule, where, why);
+  if (reshaped >= 0) return reshaped;
   int positional = pos_rule(rs, rule, where, why);
   if (positional >= 0) return positional;
   int matrix = matrix_rule(rs, rule, where, why);

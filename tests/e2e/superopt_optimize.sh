@@ -10,7 +10,8 @@
 # checked equivalent: products of literals folded, select of equal branches (not written:
 # a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
 # operands, a product of matrices reassociated, slice of slice, pad of pad, slice of pad (and
-# a slice of pad whose require is false at the program's offsets, not applied).
+# a slice of pad whose require is false at the program's offsets, not applied), reshape of
+# reshape.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -509,6 +510,25 @@ rule pad_pad for T in any {
     pad(A, a, low={x: low1 + low2}, high={x: high1 + high2})
 }
 AXL
+cat > "$tmp/sl/reshape.axl" <<'AXL'
+# a row-major split of every dimension merged back (XLA's no-op reshape of a reshape)
+rule merge_of_split for T in any {
+  rclass x
+  axes xh, xl : x
+  map s, t over x
+  tensor A : T[x: s]
+  require t >= 1, s % t == 0
+
+  reshape_merge(reshape_split(A, {x: t}, [xh, xl]), [xh, xl], x) => A
+}
+AXL
+# reshape of reshape: [8, 6] -> [2, 4, 3, 2] -> [8, 6] is X
+"$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/reshape_of_reshape.axl --output "$tmp/rr_out.axl" --explain --format json >"$tmp/jrr" 2>/dev/null
+check "reshape of reshape: exit 0, X * 2 written without a reshape" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(X, 2)" "$1" && ! grep -q "reshape(" "$1"' $? "$tmp/rr_out.axl"
+check "reshape of reshape: explain names merge_of_split with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["merge_of_split@reshape.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jrr"
 # slice of slice: the starts add up
 "$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/slice_of_slice.axl --output "$tmp/ss_out.axl" --explain --format json >"$tmp/jss" 2>/dev/null
 check "slice of slice: exit 0, one slice by the composed bounds" \

@@ -381,6 +381,32 @@ START_TEST(slice_and_pad_steps_replay_by_index_maps) {
 }
 END_TEST
 
+/* Reshape chains: the program's reshape lists must be the row-major split of every
+ * dimension (hi, lo) and its merge back; t's values come from the lo sizes. */
+static const char *merge_of_split =
+    "rule ms for T in any {\n  rclass x\n  axes xh, xl : x\n  map s, t over x\n  tensor A : T[x: s]\n"
+    "  require t >= 1, s % t == 0\n\n  reshape_merge(reshape_split(A, {x: t}, [xh, xl]), [xh, xl], x) => A\n}\n";
+
+START_TEST(reshapes_bind_split_sizes) {
+  AxEqRules rs = {0};
+  char *out = optimize(merge_of_split,
+                       "program p {\n  input X : f32[8, 6]\n  let R = reshape(X, [4, 2, 2, 3])\n"
+                       "  output O = exp(reshape(R, [8, 6]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "output O = exp(X)"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* [3, 16, 1, 1] has 48 elements too, but 16 does not divide 8: no split of each
+   * dimension, so no instance of the rule (the reshapes stay) */
+  out = optimize(merge_of_split,
+                 "program p {\n  input X : f32[8, 6]\n  let R = reshape(X, [3, 16, 1, 1])\n"
+                 "  output O = exp(reshape(R, [8, 6]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "reshape(X, [3, 16, 1, 1])"), "%s", out);
+  ck_assert_uint_gt(rs.refused_rank, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
 START_TEST(literals_fold_exactly) {
   AxRat k[2] = {{1, 3}, {1, 6}}, r;
   ck_assert(ax_eq_fold(AX_OP_ADD, k, 2, &r) && r.num == 1 && r.den == 2);
@@ -423,6 +449,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, products_of_literals_fold);
   tcase_add_test(tc, slices_and_pads_bind_their_offsets);
   tcase_add_test(tc, slice_and_pad_steps_replay_by_index_maps);
+  tcase_add_test(tc, reshapes_bind_split_sizes);
   suite_add_tcase(s, tc);
   return s;
 }

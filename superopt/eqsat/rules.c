@@ -734,6 +734,8 @@ typedef struct Mat {
   int sym_var[256];                   /* tensor symbol -> class variable, -1 */
   int lay[256][2];                    /* per tensor symbol: its axes in dimension order */
   bool laid[256];
+  uint64_t bat;                       /* the batch axis (at most one), or 0 */
+  int kb;                             /* the batch axis's rank: the program's leading dims */
 } Mat;
 
 static bool mat_axes2(uint64_t m, int *a, int *b) {
@@ -758,10 +760,14 @@ static bool has_dot(const AxRuleSyms *s, const AxExpr *e) {
   return false;
 }
 
-/* transpose(x, [1, 0]): a matrix in its other layout. */
-static AxEgPat *transpose2(AxArena *a, AxEgPat *x) {
-  AxEgPatAttr at[6] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 2}, {.value = 1}, {.value = 0}};
-  return ax_eg_pat_node(a, AX_OP_TRANSPOSE, 6, at, 1, &x);
+/* transpose(x, [0, …, kb - 1, kb + 1, kb]): a (batch of) matrices in its other layout,
+ * the kb batch dimensions first and kept. */
+static AxEgPat *transpose2(AxArena *a, AxEgPat *x, int kb) {
+  AxEgPatAttr at[4 + AX_MAXRANK] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = kb + 2}};
+  for (int j = 0; j < kb; j++) at[4 + j] = (AxEgPatAttr){.value = j};
+  at[4 + kb] = (AxEgPatAttr){.value = kb + 1};
+  at[5 + kb] = (AxEgPatAttr){.value = kb};
+  return ax_eg_pat_node(a, AX_OP_TRANSPOSE, 6 + (uint32_t)kb, at, 1, &x);
 }
 
 /* The pattern of e laid out as want (two axes; want[0] < 0: a scalar); NULL with *why. */
@@ -805,7 +811,7 @@ static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **w
         /* the same tensor in its other layout: the program's transpose(X, [1, 0]) */
         int unswapped[2] = {want[1], want[0]};
         AxEgPat *x = mat_pat(m, e, unswapped, why);
-        return x ? transpose2(a, x) : NULL;
+        return x ? transpose2(a, x, m->kb) : NULL;
       }
     }
     if (m->sym_var[k] < 0) {
@@ -826,10 +832,12 @@ static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **w
   if (op == AX_OP_DOT) {
     int x0, x1, y0, y1;
     const AxExpr *X = e->ty.opnds[0], *Y = e->ty.opnds[1];
-    uint64_t xa = mat_unlet(s, X)->ty.axes, ya = mat_unlet(s, Y)->ty.axes, common = xa & ya;
+    uint64_t xa = mat_unlet(s, X)->ty.axes & ~m->bat, ya = mat_unlet(s, Y)->ty.axes & ~m->bat, common = xa & ya;
     uint64_t con = common & ~e->ty.axes, bat = common & e->ty.axes;
+    /* the batch axis: on both operands and the result (the program's leading dimensions) */
+    bool batched = !m->bat || (mat_unlet(s, X)->ty.axes & mat_unlet(s, Y)->ty.axes & e->ty.axes & m->bat);
     if (e->ty.nopnds != 2 || !mat_axes2(xa, &x0, &x1) || !mat_axes2(ya, &y0, &y1) ||
-        __builtin_popcountll(con) != 1 || bat) {
+        __builtin_popcountll(con) != 1 || bat || !batched) {
       *why = "a dot that is not a product of matrices (one contracted axis, no batch axis)";
       return NULL;
     }
@@ -846,7 +854,7 @@ static AxEgPat *mat_pat(Mat *m, const AxExpr *e, const int *want, const char **w
     AxEgPatAttr attrs[4] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = 0}};
     AxEgPat *mm = ax_eg_pat_node(a, AX_OP_DOT, 4, attrs, 2, kids);
     /* the rule's result laid out [q, p]: the program's product transposed */
-    return swapped ? transpose2(a, mm) : mm;
+    return swapped ? transpose2(a, mm, m->kb) : mm;
   }
   if (!ew(op) || cmp(op) || e->ty.nopnds > 2) {
     *why = "an operator beside dot that is not element-wise (not translated yet)";
@@ -865,22 +873,32 @@ static bool mat_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) 
   (void)root;
   Mat *m = ctx;
   const AxRuleSyms *s = m->s;
-  int64_t axis_size[AX_MAX_AXES];
+  int64_t axis_size[AX_MAX_AXES], bsize[AX_MAXRANK];
   int64_t *map_size = ax_xcalloc(s->nsyms + 1, sizeof *map_size);
   for (int i = 0; i < AX_MAX_AXES; i++) axis_size[i] = -1;
+  for (int j = 0; j < AX_MAXRANK; j++) bsize[j] = -1;
   bool ok = true;
   for (uint32_t v = 0; v < m->nvars && ok; v++) {
     if (sub->cls[v] == AX_EG_NONE) continue;
     int k = m->var_sym[v];
     const AxSym *y = &s->syms[k];
     const AxEqData *d = ax_eg_data(g, sub->cls[v]);
-    if (!d->ok || d->shape.rank != (y->axes ? 2 : 0)) {
+    if (!d->ok || d->shape.rank != (y->axes ? 2 + m->kb : 0)) {
       ok = false;
       break;
     }
     for (int i = 0; i < y->ndims && ok; i++) {
       int ax = y->dim_axis[i];
-      int64_t size = d->shape.dim[m->lay[k][0] == ax ? 0 : 1];
+      if (m->bat >> ax & 1) {
+        /* the batch dimensions, first: equal on every tensor (the program's matmul would
+         * broadcast a batch of 1; the rule's batch axis has one size) */
+        for (int j = 0; j < m->kb && ok; j++) {
+          if (bsize[j] >= 0 && bsize[j] != d->shape.dim[j]) ok = false;
+          bsize[j] = d->shape.dim[j];
+        }
+        continue;
+      }
+      int64_t size = d->shape.dim[m->kb + (m->lay[k][0] == ax ? 0 : 1)];
       if (axis_size[ax] >= 0 && axis_size[ax] != size) ok = false;
       axis_size[ax] = size;
       int ms = y->dim_size[i]->ty.sym;
@@ -905,11 +923,16 @@ static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, co
     *why = "a dot rule with requires (not translated yet)";
     return 0;
   }
-  /* every tensor a matrix or a scalar, every size a bare map (one per dimension) */
+  /* the batch axis: on every tensor that has axes and on the result (one at most) */
+  uint64_t bat = s->lhs->ty.axes;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used && s->syms[i].axes) bat &= s->syms[i].axes;
+  if (__builtin_popcountll(bat) != 1 || __builtin_popcountll(s->lhs->ty.axes) != 3) bat = 0;
+  /* every tensor a matrix (beside the batch axis) or a scalar, every size a bare map */
   for (size_t i = 0; i < s->nsyms; i++) {
     const AxSym *y = &s->syms[i];
     if (y->kind != AX_SYM_TENSOR || !y->used) continue;
-    if (y->axes && __builtin_popcountll(y->axes) != 2) {
+    if (y->axes && __builtin_popcountll(y->axes & ~bat) != 2) {
       *why = "a dot rule with a tensor that is no matrix (a batch or several kept axes)";
       return 0;
     }
@@ -921,11 +944,6 @@ static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, co
       }
     }
   }
-  Mat *m = ax_arena_alloc(rs->a, sizeof *m);
-  memset(m, 0, sizeof *m);
-  m->rs = rs;
-  m->s = s;
-  for (int i = 0; i < 256; i++) m->sym_var[i] = -1;
   /* the root's layout: the first side whose top is a dot or reaches one through
    * element-wise operators gives it */
   int want[2] = {-1, -1};
@@ -940,7 +958,7 @@ static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, co
     }
     if (e->ty.kind == AX_K_TENSOR && e->ty.op == AX_OP_DOT) {
       int x0, x1, y0, y1;
-      uint64_t xa = mat_unlet(s, e->ty.opnds[0])->ty.axes, ya = mat_unlet(s, e->ty.opnds[1])->ty.axes;
+      uint64_t xa = mat_unlet(s, e->ty.opnds[0])->ty.axes & ~bat, ya = mat_unlet(s, e->ty.opnds[1])->ty.axes & ~bat;
       uint64_t con = xa & ya & ~e->ty.axes;
       if (!mat_axes2(xa, &x0, &x1) || !mat_axes2(ya, &y0, &y1) || __builtin_popcountll(con) != 1) break;
       int c = __builtin_ctzll(con);
@@ -951,12 +969,31 @@ static int matrix_rule(AxEqRules *rs, const AxBlock *rule, const char *where, co
     *why = "a dot that is not a product of matrices (one contracted axis, no batch axis)";
     return 0;
   }
-  AxEgPat *lhs = mat_pat(m, s->lhs, want, why), *rhs = lhs ? mat_pat(m, s->rhs, want, why) : NULL;
-  if (!lhs || !rhs) return 0;
-  bool in_l[AX_MAX_AXES * 4] = {0}, in_r[AX_MAX_AXES * 4] = {0};
-  vars(lhs, in_l);
-  vars(rhs, in_r);
-  return add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, m->nvars, mat_cond, m, why);
+  /* a batch axis takes the program's leading dimensions, k of them for its class at rank
+   * k: one pattern per k (a transpose's permutation has the rank's length) */
+  int kmax = 0;
+  if (bat) {
+    int bc = s->syms[s->axes[__builtin_ctzll(bat)]].rclass;
+    kmax = s->rclasses[bc].singleton ? 1 : AX_MAXRANK - 2;
+  }
+  int added = 0;
+  for (int kb = bat ? 1 : 0; kb <= kmax; kb++) {
+    Mat *m = ax_arena_alloc(rs->a, sizeof *m);
+    memset(m, 0, sizeof *m);
+    m->rs = rs;
+    m->s = s;
+    m->bat = bat, m->kb = kb;
+    for (int i = 0; i < 256; i++) m->sym_var[i] = -1;
+    AxEgPat *lhs = mat_pat(m, s->lhs, want, why), *rhs = lhs ? mat_pat(m, s->rhs, want, why) : NULL;
+    if (!lhs || !rhs) return added;
+    bool in_l[AX_MAX_AXES * 4] = {0}, in_r[AX_MAX_AXES * 4] = {0};
+    vars(lhs, in_l);
+    vars(rhs, in_r);
+    int n = add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, m->nvars, mat_cond, m, why);
+    if (!n) return added;
+    added += n;
+  }
+  return added;
 }
 
 /* ---- slices and pads: offsets as attribute variables -------------------------------------

@@ -11,7 +11,7 @@
 # a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
 # operands, a product of matrices reassociated, slice of slice, pad of pad, slice of pad (and
 # a slice of pad whose require is false at the program's offsets, not applied), reshape of
-# reshape.
+# reshape, a batched dot with transposed operands.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -439,6 +439,30 @@ check "matrix product reassociated: exit 0, A·(B·C) written" \
 check "matrix product: explain names dot_assoc reversed, replayed, equivalent, cost falls" \
   jqt '[.explanation[] | .rule + " " + .direction] == ["dot_assoc rhs => lhs"]
        and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jm"
+# batched dot: the batch axis is the program's leading dimension, the transposes keep it
+mkdir -p "$tmp/bd"
+cp "$tmp/fam/relabel.axl" "$tmp/bd/"
+cat > "$tmp/bd/dot.axl" <<'AXL'
+# with named axes a batched product commutes (XLA's dot with a batch dimension)
+rule dot_commute_batched for T in num {
+  rclass c, bt, m, n
+  map sc over c
+  map sb over bt
+  map sm over m
+  map sn over n
+  index i, j over c
+  tensor A : T[c: sc, bt: sb, m: sm]
+  tensor B : T[c: sc, bt: sb, n: sn]
+
+  dot(A, B, contract={c: i}, batch=[bt]) => dot(B, A, contract={c: j}, batch=[bt])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/bd" tests/superopt/optimize/batched_dot_transposed.axl --output "$tmp/bd_out.axl" --explain --format json >"$tmp/jbd" 2>/dev/null
+check "batched dot with transposed operands: exit 0, A·B written without a transpose" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = matmul(A, B)" "$1" && ! grep -q "transpose(" "$1"' $? "$tmp/bd_out.axl"
+check "batched dot: explain names dot_commute_batched with its line, replayed, equivalent, saturated" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["dot_commute_batched@dot.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .stop == "saturated"' "$tmp/jbd"
 # products of literals: associativity builds 2 * 3, constant folding makes it 6
 cat > "$tmp/fold.axl" <<'AXL'
 program f {

@@ -131,11 +131,12 @@ START_TEST(untranslated_forms_say_why) {
        "several axes"},
       /* an operator programs do not have */
       {RULE("m", "  tensor A : T[x: s]", "clamp(A, A, A) => A"), "programs do not have"},
-      /* a dot with a batch axis: the program's matmul is translated for matrices only */
-      {"rule d for T in num {\n  rclass c, bt, m, n\n  map sc over c\n  map sb over bt\n  map sm over m\n"
-       "  map sn over n\n  index i, j over c\n  tensor A : T[c: sc, bt: sb, m: sm]\n"
-       "  tensor B : T[c: sc, bt: sb, n: sn]\n\n"
-       "  dot(A, B, contract={c: i}, batch=[bt]) => dot(B, A, contract={c: j}, batch=[bt])\n}\n",
+      /* a dot keeping two axes of one operand: the program's matmul keeps one of each
+       * (beside the batch dimensions) */
+      {"rule d for T in num {\n  rclass c, p, m, n\n  map sc over c\n  map sp over p\n  map sm over m\n"
+       "  map sn over n\n  index i, j over c\n  tensor A : T[c: sc, p: sp, m: sm]\n"
+       "  tensor B : T[c: sc, n: sn]\n\n"
+       "  dot(A, B, contract={c: i}) => dot(B, A, contract={c: j})\n}\n",
        "no matrix"},
       /* one programs have that is not translated: max, which the field check cannot decide */
       {RULE("n", "  tensor A : T[x: s]", "max(A, A) => A"), "the equivalence check cannot decide"},

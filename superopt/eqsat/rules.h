@@ -21,6 +21,9 @@
  *     and pad, one rewrite per rank, every entry of their lists an attribute variable that
  *     binds or checks the rule's maps (nonneg maps >= 0), the other side a tensor or a chain
  *     of slices (pads) built by an applier where the matched side is one too;
+ *     rules whose sides are chains of reshape_split/reshape_merge over one tensor and the
+ *     tensor: the program's reshape of a reshape (row-major splits of every dimension);
+ *     dot rules over matrices, or batches of matrices (the batch dims first): matmul;
  *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
  *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
  *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match

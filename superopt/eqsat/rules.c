@@ -1679,6 +1679,194 @@ static int rsh_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const
   return added;
 }
 
+/* ---- concatenations: the program's concat ------------------------------------------------
+ * A rule whose sides are trees of concat along one aggregated axis y over tensors that all
+ * have y and (optionally) one more aggregated axis x — `concat(A, concat(B, C, axis=y),
+ * axis=y) => concat(concat(A, B, axis=y), C, axis=y)` — is a rewrite of the program's
+ * concat. y's class is fixed at rank 1 (a concat axis), so y is one dimension: the concat's
+ * axis attribute, one attribute variable shared by every concat of both sides (so both
+ * sides are patterns and a match's right side is an instance, replayed by matching). x's
+ * class takes the other dimensions in order (k = rank - 1 >= 1; named axes have no order).
+ * At a match every tensor's class must have the matched rank, every map over x or y the same
+ * value wherever it sizes a dimension, and the requires must hold on those values. */
+
+typedef struct Cat {
+  Rule r;
+  int y, x;                         /* the concat axis and the other axis (-1: none) */
+  uint32_t axvar;                   /* the attribute variable of y's dimension */
+} Cat;
+
+/* The one axis of reduce e (`reduce(A, [a])`), -1 otherwise. */
+static int cat_reduced(const AxRuleSyms *s, const AxExpr *e) {
+  const AxExpr *at = e->ty.attrs ? e->ty.attrs[0] : NULL;
+  if (!at || at->kind != AX_E_LIST || at->u.list.n != 1) return -1;
+  at = at->u.list.items[0];
+  return at->ty.kind == AX_K_AXIS && at->ty.sym >= 0 ? s->syms[at->ty.sym].axis : -1;
+}
+
+/* Whether e is concat along axis y over tensor names of axes `full`, sums along y (reduce
+ * over [y]: the program's sum along the concat's dimension) and additions of those. */
+static bool cat_form(const AxRuleSyms *s, const AxExpr *e, uint64_t full, int *y, bool *has) {
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME)
+    return e->ty.sym >= 0 && s->syms[e->ty.sym].kind == AX_SYM_TENSOR && s->syms[e->ty.sym].axes == full;
+  if (e->ty.kind == AX_K_TENSOR && e->ty.op == AX_OP_ADD && e->ty.nopnds == 2)
+    return cat_form(s, e->ty.opnds[0], full, y, has) && cat_form(s, e->ty.opnds[1], full, y, has);
+  if (e->ty.kind == AX_K_TENSOR && e->ty.op == AX_OP_REDUCE && e->ty.nopnds == 1) {
+    int ax = cat_reduced(s, e);
+    if (ax < 0 || (*y >= 0 && ax != *y)) return false;
+    *y = ax;
+    return cat_form(s, e->ty.opnds[0], full, y, has);
+  }
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op != AX_OP_CONCAT || !e->ty.attrs) return false;
+  const AxExpr *at = e->ty.attrs[0];
+  if (!at || at->ty.kind != AX_K_AXIS || at->ty.sym < 0) return false;
+  int ax = s->syms[at->ty.sym].axis;
+  if (*y >= 0 && ax != *y) return false;
+  *y = ax, *has = true;
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!cat_form(s, e->ty.opnds[i], full, y, has)) return false;
+  return true;
+}
+
+static AxEgPat *cat_pat(Cat *c, const AxExpr *e) {
+  const AxRuleSyms *s = c->r.s;
+  AxArena *a = c->r.rs->a;
+  e = mat_unlet(s, e);
+  if (e->kind == AX_E_NAME) {
+    int k = e->ty.sym;
+    if (c->r.sym_var[k] < 0) {
+      c->r.sym_var[k] = (int)c->r.nvars;
+      c->r.var_sym[c->r.nvars++] = k;
+    }
+    return ax_eg_pat_var(a, (uint32_t)c->r.sym_var[k]);
+  }
+  AxEgPat *kids[AX_MAXIN];
+  if (e->ty.nopnds > AX_MAXIN) return NULL;
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!(kids[i] = cat_pat(c, e->ty.opnds[i]))) return NULL;
+  if (e->ty.op == AX_OP_ADD) return ax_eg_pat_node(a, AX_OP_ADD, 0, NULL, 2, kids);
+  /* the lowered attributes (lang.h): the axis, to = times = 0, no shape; a sum keeps its
+   * dimension at size 1 where the rule's reduce removes the axis (the same values) */
+  AxEgPatAttr attrs[4] = {{.var = true, .v = c->axvar}, {.value = 0}, {.value = 0}, {.value = 0}};
+  return ax_eg_pat_node(a, (uint32_t)e->ty.op, 4, attrs, (uint32_t)e->ty.nopnds, kids);
+}
+
+static bool cat_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  Cat *c = ctx;
+  const AxRuleSyms *s = c->r.s;
+  AxEqRules *rs = c->r.rs;
+  const AxEqData *rd = ax_eg_data(g, root);
+  int r = rd->shape.rank;
+  int64_t p = sub->has_val[c->axvar] ? sub->val[c->axvar] : -1;
+  if (!rd->ok || p < 0 || p >= r || r != (c->x >= 0 ? r : 1) || (c->x >= 0 && r < 2) || (c->x < 0 && r != 1)) {
+    rs->refused_rank++;
+    return false;
+  }
+  Env v = {.r = &c->r, .g = g, .sub = sub};
+  for (int i = 0; i < AX_MAX_AXES; i++) v.idx[i] = -1;
+  int cy = s->syms[s->axes[c->y]].rclass, cx = c->x >= 0 ? s->syms[s->axes[c->x]].rclass : -1;
+  v.k[cy] = 1;
+  if (cx >= 0) v.k[cx] = r - 1;
+  v.mapv = ax_xcalloc(s->nsyms + 1, sizeof *v.mapv);
+  v.mapset = ax_xcalloc(s->nsyms + 1, sizeof *v.mapset);
+  bool ok = true;
+  for (uint32_t var = 0; var < c->r.nvars && ok; var++) {
+    if (c->r.var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+    const AxSym *y = &s->syms[c->r.var_sym[var]];
+    const AxEqData *d = ax_eg_data(g, sub->cls[var]);
+    if (!d->ok || d->shape.rank != r) {
+      ok = false;
+      break;
+    }
+    for (int dd = 0; dd < y->ndims && ok; dd++) {
+      const AxExpr *E = y->dim_size[dd];
+      int ms = E->kind == AX_E_NAME ? E->ty.sym : -1;
+      if (ms < 0 || s->syms[ms].kind != AX_SYM_MAP || s->syms[ms].def) {
+        ok = false;
+        break;
+      }
+      bool isy = y->dim_axis[dd] == c->y;
+      for (int j = 0, q = 0; q < r && ok; q++) {
+        if ((q == p) != isy) continue;
+        if (v.mapset[ms] && v.mapv[ms][j] != d->shape.dim[q]) ok = false;
+        v.mapv[ms][j++] = d->shape.dim[q];
+      }
+      v.mapset[ms] = true;
+    }
+  }
+  if (!ok) rs->refused_shape++;
+  for (size_t q = 0; q < s->nrequires && ok; q++) {
+    const AxExpr *e = s->requires[q];
+    int cl = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
+    int n = cl >= 0 ? v.k[cl] : 1;
+    for (int j = 0; j < n && ok; j++) {
+      if (cl >= 0) v.idx[cl] = j;
+      Val b = eval(&v, e);
+      ok = b.ok && b.num != 0;
+    }
+    if (cl >= 0) v.idx[cl] = -1;
+    if (!ok) rs->refused_require++;
+  }
+  free(v.mapv);
+  free(v.mapset);
+  return ok;
+}
+
+/* Translates a concat rule (above): rewrites added, 0 with *why, -1 when it is not one. */
+static int cat_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  uint64_t full = 0;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) full |= s->syms[i].axes;
+  int y = -1;
+  bool has = false;
+  if (__builtin_popcountll(full) < 1 || __builtin_popcountll(full) > 2 || !cat_form(s, s->lhs, full, &y, &has) ||
+      !cat_form(s, s->rhs, full, &y, &has) || !has)
+    return -1;
+  if (s->nsyms >= 256) {
+    *why = "a rule with too many symbols";
+    return 0;
+  }
+  Cat *c = ax_arena_alloc(rs->a, sizeof *c);
+  memset(c, 0, sizeof *c);
+  c->r.rs = rs, c->r.s = s, c->r.b = rule;
+  c->y = y;
+  c->x = full & ~(1ull << y) ? __builtin_ctzll(full & ~(1ull << y)) : -1;
+  if (c->x >= 0 && s->syms[s->axes[c->x]].rclass == s->syms[s->axes[y]].rclass) {
+    *why = "a concat rule whose other axis is of the concat axis's class";
+    return 0;
+  }
+  for (size_t q = 0; q < s->nrequires; q++)
+    if (!evaluable(&c->r, s->requires[q])) {
+      *why = "a require that is not a comparison of size maps, variables and literals";
+      return 0;
+    }
+  size_t cap = s->nsyms + 2;
+  c->r.sym_var = ax_arena_alloc(rs->a, cap * sizeof *c->r.sym_var);
+  c->r.var_sym = ax_arena_alloc(rs->a, cap * sizeof *c->r.var_sym);
+  for (size_t i = 0; i < cap; i++) c->r.sym_var[i] = c->r.var_sym[i] = -1;
+  /* class variables first (one per tensor), then y's attribute variable */
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) {
+      c->r.sym_var[i] = (int)c->r.nvars;
+      c->r.var_sym[c->r.nvars++] = (int)i;
+    }
+  c->axvar = c->r.nvars++;
+  AxEgPat *lhs = cat_pat(c, s->lhs), *rhs = lhs ? cat_pat(c, s->rhs) : NULL;
+  if (!lhs || !rhs) {
+    *why = "a concat of more operands than programs give it";
+    return 0;
+  }
+  bool *in_l = ax_arena_alloc(rs->a, c->r.nvars + 1), *in_r = ax_arena_alloc(rs->a, c->r.nvars + 1);
+  memset(in_l, 0, c->r.nvars + 1);
+  memset(in_r, 0, c->r.nvars + 1);
+  vars(lhs, in_l);
+  vars(rhs, in_r);
+  in_l[c->axvar] = in_r[c->axvar] = true;
+  return add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, c->r.nvars, cat_cond, c, why);
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -1693,6 +1881,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   }
   int chained = relabel_rule(rs, rule, where, why);
   if (chained >= 0) return chained;
+  int concat = cat_rule(rs, rule, where, why);
+  if (concat >= 0) return concat;
   int reshaped = rsh_rule(rs, rule, where, why);
   if (reshaped >= 0) return reshaped;
   int positional = pos_rule(rs, rule, where, why);

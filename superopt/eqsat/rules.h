@@ -24,6 +24,8 @@
  *     rules whose sides are chains of reshape_split/reshape_merge over one tensor and the
  *     tensor: the program's reshape of a reshape (row-major splits of every dimension);
  *     dot rules over matrices, or batches of matrices (the batch dims first): matmul;
+ *     rules whose sides are concats along one axis (and sums along it, additions): the
+ *     program's concat, its axis one attribute variable shared by both sides;
  *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
  *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
  *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match

@@ -11,7 +11,7 @@
 # a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
 # operands, a product of matrices reassociated, slice of slice, pad of pad, slice of pad (and
 # a slice of pad whose require is false at the program's offsets, not applied), reshape of
-# reshape, a batched dot with transposed operands.
+# reshape, reduce of concat, a batched dot with transposed operands.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -439,6 +439,26 @@ check "matrix product reassociated: exit 0, A·(B·C) written" \
 check "matrix product: explain names dot_assoc reversed, replayed, equivalent, cost falls" \
   jqt '[.explanation[] | .rule + " " + .direction] == ["dot_assoc rhs => lhs"]
        and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jm"
+# reduce of concat: a sum along the concatenation axis is the sum of the parts' sums
+mkdir -p "$tmp/rc"
+cat > "$tmp/rc/concat.axl" <<'AXL'
+# summing a concatenation along its axis sums each part (XLA's reduce of concat)
+rule sum_of_concat for T in num {
+  rclass c, y
+  map a, b over c
+  map t over y
+  tensor X : T[c: a, y: t]
+  tensor Y : T[c: b, y: t]
+
+  reduce(concat(X, Y, axis=c), [c]) => reduce(X, [c]) + reduce(Y, [c])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rc" tests/superopt/optimize/reduce_of_concat.axl --output "$tmp/rc_out.axl" --explain --format json >"$tmp/jrc" 2>/dev/null
+check "reduce of concat: exit 0, one sum of the concatenation written" \
+  bash -c '[ $0 -eq 0 ] && grep -q "concat(X, Y, axis = 1)" "$1" && [ "$(grep -c "sum(" "$1")" -eq 1 ]' $? "$tmp/rc_out.axl"
+check "reduce of concat: explain names sum_of_concat reversed with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; "")) + " " + .direction] == ["sum_of_concat@concat.axl:2 rhs => lhs"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jrc"
 # batched dot: the batch axis is the program's leading dimension, the transposes keep it
 mkdir -p "$tmp/bd"
 cp "$tmp/fam/relabel.axl" "$tmp/bd/"

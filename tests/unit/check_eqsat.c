@@ -408,6 +408,32 @@ START_TEST(reshapes_bind_split_sizes) {
 }
 END_TEST
 
+/* Concatenations: the concat's axis is one attribute variable of both sides; the other
+ * axis takes the remaining dimensions (at least one). */
+static const char *concat_assoc =
+    "rule ca for T in any {\n  rclass x, y\n  map s over x\n  map a, b, c over y\n  tensor A : T[x: s, y: a]\n"
+    "  tensor B : T[x: s, y: b]\n  tensor C : T[x: s, y: c]\n\n"
+    "  concat(A, concat(B, C, axis=y), axis=y) => concat(A, B, C, axis=y)\n}\n";
+
+START_TEST(concats_bind_their_axis) {
+  AxEqRules rs = {0};
+  char *out = optimize(concat_assoc,
+                       "program p {\n  input A : f32[2, 4]\n  input B : f32[3, 4]\n  input C : f32[1, 4]\n"
+                       "  output O = exp(concat(A, concat(B, C, axis = 0), axis = 0))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "concat(A, B, C, axis = 0)"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* rank 1: x would have rank 0, which the proof does not cover */
+  out = optimize(concat_assoc,
+                 "program p {\n  input A : f32[2]\n  input B : f32[3]\n  input C : f32[1]\n"
+                 "  output O = exp(concat(A, concat(B, C, axis = 0), axis = 0))\n}\n", &rs);
+  ck_assert_msg(!strstr(out, "concat(A, B, C, axis = 0)"), "%s", out);
+  ck_assert_uint_gt(rs.refused_rank, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
 START_TEST(literals_fold_exactly) {
   AxRat k[2] = {{1, 3}, {1, 6}}, r;
   ck_assert(ax_eq_fold(AX_OP_ADD, k, 2, &r) && r.num == 1 && r.den == 2);
@@ -451,6 +477,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, slices_and_pads_bind_their_offsets);
   tcase_add_test(tc, slice_and_pad_steps_replay_by_index_maps);
   tcase_add_test(tc, reshapes_bind_split_sizes);
+  tcase_add_test(tc, concats_bind_their_axis);
   suite_add_tcase(s, tc);
   return s;
 }

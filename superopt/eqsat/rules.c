@@ -1867,6 +1867,221 @@ static int cat_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const
   return add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, c->r.nvars, cat_cond, c, why);
 }
 
+/* ---- broadcasts: the program's broadcast -------------------------------------------------
+ * A rule whose broadcasts all add one aggregated axis y of size map t — `broadcast(A, {y: t})
+ * + broadcast(B, {y: t}) => broadcast(A + B, {y: t})` — over element-wise operators,
+ * tensors of one other axis x, scalars and literals, is a rewrite of the program's
+ * broadcast(X, [d…]), which grows X's size-1 dimensions to d (the others stay). The
+ * binding, at program rank r: the broadcast's target shape is r attribute variables shared
+ * by every broadcast of both sides (so both sides are patterns, replayed by matching); y
+ * takes the dimensions the broadcast grows (where the bound tensor's size differs from the
+ * target's: it must be 1 there), x the others, in order; both at least one (each class is
+ * instantiated from rank 1). At a match every tensor with x must have that one shape, every
+ * scalar rank 0, and the maps and requires are read and evaluated as elsewhere. The program's
+ * broadcast is then the rule's at the layout that puts y's dimensions where they grow. */
+
+typedef struct Bc {
+  Rule r;
+  int x, y;                         /* the tensors' axis and the broadcast's new axis */
+  int k;                            /* the program's rank */
+  uint32_t v0;                      /* the target shape's first attribute variable */
+} Bc;
+
+/* Whether e is built of broadcasts adding y (with size map *t), element-wise operators,
+ * tensors of axes `xs`, scalars and literals; *has notes a broadcast. */
+static bool bc_form(const AxRuleSyms *s, const AxExpr *e, uint64_t xs, int *y, int *t, bool *has) {
+  e = mat_unlet(s, e);
+  if (is_literal(e) || (e->kind == AX_E_UNARY && e->u.unary.op == AX_UN_NEG && is_literal(e->u.unary.arg))) return true;
+  if (e->kind == AX_E_NAME) {
+    if (e->ty.sym < 0 || s->syms[e->ty.sym].kind != AX_SYM_TENSOR) return false;
+    const AxSym *y_ = &s->syms[e->ty.sym];
+    return (y_->axes == 0 || y_->axes == xs) && (y_->elem == AX_ELEM_VAR || y_->elem == AX_ELEM_REAL);
+  }
+  if (e->ty.kind != AX_K_TENSOR || e->ty.op < 0) return false;
+  if (e->ty.op == AX_OP_BROADCAST) {
+    const AxExpr *at = e->ty.attrs ? e->ty.attrs[0] : NULL;
+    if (!at || at->kind != AX_E_AXMAP || at->u.axmap.n != 1 || e->ty.nopnds != 1) return false;
+    int ax = rsh_axis_named(s, at->u.axmap.entries[0].axis.name);
+    const AxExpr *T = at->u.axmap.entries[0].value;
+    int ms = T->kind == AX_E_NAME ? T->ty.sym : -1;
+    if (ax < 0 || ms < 0 || s->syms[ms].kind != AX_SYM_MAP || s->syms[ms].def) return false;
+    if ((*y >= 0 && ax != *y) || (*t >= 0 && ms != *t)) return false;
+    *y = ax, *t = ms, *has = true;
+    /* the operand has exactly the tensors' axis */
+    if (mat_unlet(s, e->ty.opnds[0])->ty.axes != xs) return false;
+    return bc_form(s, e->ty.opnds[0], xs, y, t, has);
+  }
+  if (!ew((AxOp)e->ty.op) || cmp((AxOp)e->ty.op) || e->ty.nopnds > 2) return false;
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!bc_form(s, e->ty.opnds[i], xs, y, t, has)) return false;
+  return true;
+}
+
+static AxEgPat *bc_pat(Bc *b, const AxExpr *e) {
+  const AxRuleSyms *s = b->r.s;
+  AxArena *a = b->r.rs->a;
+  e = mat_unlet(s, e);
+  AxRat v;
+  if (is_literal(e) || (e->kind == AX_E_UNARY && e->u.unary.op == AX_UN_NEG && is_literal(e->u.unary.arg))) {
+    bool neg = !is_literal(e);
+    if (!ax_rat_parse((neg ? e->u.unary.arg : e)->u.text, &v)) return NULL;
+    if (neg) v.num = -v.num;
+    return lit(a, v);
+  }
+  if (e->kind == AX_E_NAME) return ax_eg_pat_var(a, (uint32_t)b->r.sym_var[e->ty.sym]);
+  AxEgPat *kids[2];
+  for (int i = 0; i < e->ty.nopnds; i++)
+    if (!(kids[i] = bc_pat(b, e->ty.opnds[i]))) return NULL;
+  if (e->ty.op != AX_OP_BROADCAST) return ax_eg_pat_node(a, (uint32_t)e->ty.op, 0, NULL, (uint32_t)e->ty.nopnds, kids);
+  /* the lowered attributes (lang.h): axis unset, to = times = 0, the target shape */
+  AxEgPatAttr attrs[4 + AX_MAXRANK] = {{.value = -1}, {.value = 0}, {.value = 0}, {.value = b->k}};
+  for (int j = 0; j < b->k; j++) attrs[4 + j] = (AxEgPatAttr){.var = true, .v = b->v0 + (uint32_t)j};
+  return ax_eg_pat_node(a, AX_OP_BROADCAST, 4 + (uint32_t)b->k, attrs, 1, kids);
+}
+
+static bool bc_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
+  Bc *b = ctx;
+  const AxRuleSyms *s = b->r.s;
+  AxEqRules *rs = b->r.rs;
+  int k = b->k;
+  const AxEqData *rd = ax_eg_data(g, root);
+  AxTShape A = {0};
+  bool have = false, ok = rd->ok && rd->shape.rank == k;
+  for (uint32_t var = 0; var < b->r.nvars && ok; var++) {
+    if (b->r.var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+    const AxEqData *d = ax_eg_data(g, sub->cls[var]);
+    bool full = s->syms[b->r.var_sym[var]].axes != 0;
+    if (!d->ok) ok = false;
+    else if (full && !have) A = d->shape, have = true;
+    else if (full) ok = ax_shape_equal(&d->shape, &A);
+    else ok = d->shape.rank == 0;
+  }
+  if (!ok || !have || A.rank != k) {
+    rs->refused_shape++;
+    return false;
+  }
+  /* y: the grown dimensions (A's size 1 there), x: the others; both at least one */
+  int grown = 0;
+  for (int q = 0; q < k && ok; q++) {
+    int64_t d = sub->val[b->v0 + (uint32_t)q];
+    if (d != A.dim[q]) ok = A.dim[q] == 1, grown++;
+  }
+  if (!ok || grown == 0 || grown == k) {
+    rs->refused_rank++;
+    return false;
+  }
+  Env v = {.r = &b->r, .g = g, .sub = sub};
+  for (int i = 0; i < AX_MAX_AXES; i++) v.idx[i] = -1;
+  int cx = s->syms[s->axes[b->x]].rclass, cy = s->syms[s->axes[b->y]].rclass;
+  v.k[cx] = k - grown, v.k[cy] = grown;
+  v.mapv = ax_xcalloc(s->nsyms + 1, sizeof *v.mapv);
+  v.mapset = ax_xcalloc(s->nsyms + 1, sizeof *v.mapset);
+  /* maps: x's from A's kept dimensions, y's from the grown target sizes */
+  for (uint32_t var = 0; var < b->r.nvars && ok; var++) {
+    if (b->r.var_sym[var] < 0 || sub->cls[var] == AX_EG_NONE) continue;
+    const AxSym *y = &s->syms[b->r.var_sym[var]];
+    for (int dd = 0; dd < y->ndims && ok; dd++) {
+      const AxExpr *E = y->dim_size[dd];
+      int ms = E->kind == AX_E_NAME ? E->ty.sym : -1;
+      if (ms < 0 || s->syms[ms].kind != AX_SYM_MAP || s->syms[ms].def) {
+        ok = false;
+        break;
+      }
+      for (int q = 0, j = 0; q < k && ok; q++) {
+        if (sub->val[b->v0 + (uint32_t)q] != A.dim[q]) continue;
+        if (v.mapset[ms] && v.mapv[ms][j] != A.dim[q]) ok = false;
+        v.mapv[ms][j++] = A.dim[q];
+      }
+      v.mapset[ms] = true;
+    }
+  }
+  for (size_t m = 0; m < s->nsyms && ok; m++) {
+    if (s->syms[m].kind != AX_SYM_MAP || s->syms[m].rclass != cy || s->syms[m].def) continue;
+    /* the broadcast's size map t: the grown sizes */
+    for (int q = 0, j = 0; q < k; q++)
+      if (sub->val[b->v0 + (uint32_t)q] != A.dim[q]) v.mapv[m][j++] = sub->val[b->v0 + (uint32_t)q];
+    v.mapset[m] = true;
+  }
+  if (!ok) rs->refused_rank++;
+  for (size_t q = 0; q < s->nrequires && ok; q++) {
+    const AxExpr *e = s->requires[q];
+    int cl = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
+    int n = cl >= 0 ? v.k[cl] : 1;
+    for (int j = 0; j < n && ok; j++) {
+      if (cl >= 0) v.idx[cl] = j;
+      Val bv = eval(&v, e);
+      ok = bv.ok && bv.num != 0;
+    }
+    if (cl >= 0) v.idx[cl] = -1;
+    if (!ok) rs->refused_require++;
+  }
+  free(v.mapv);
+  free(v.mapset);
+  return ok;
+}
+
+/* Translates a broadcast rule (above): rewrites added, 0 with *why, -1 when it is not one. */
+static int bc_rule(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
+  const AxRuleSyms *s = rule->syms;
+  uint64_t xs = 0;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) xs |= s->syms[i].axes;
+  int y = -1, t = -1;
+  bool has = false;
+  if (__builtin_popcountll(xs) != 1 || !bc_form(s, s->lhs, xs, &y, &t, &has) || !bc_form(s, s->rhs, xs, &y, &t, &has) ||
+      !has)
+    return -1;
+  int x = __builtin_ctzll(xs);
+  int cx = s->syms[s->axes[x]].rclass, cy = s->syms[s->axes[y]].rclass;
+  if (s->nsyms >= 256 || cx == cy || s->rclasses[cx].singleton || s->rclasses[cy].singleton) {
+    *why = "a broadcast rule whose new axis shares a class with the tensors' (or is fixed at rank 1)";
+    return 0;
+  }
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (s->syms[i].kind == AX_SYM_MAP && s->syms[i].rclass == cy && (int)i != t && !s->syms[i].def) {
+      *why = "a broadcast rule with another map over the new axis";
+      return 0;
+    }
+  int added = 0;
+  for (int k = 2; k <= AX_MAXRANK; k++) {
+    Bc *b = ax_arena_alloc(rs->a, sizeof *b);
+    memset(b, 0, sizeof *b);
+    b->r.rs = rs, b->r.s = s, b->r.b = rule;
+    b->x = x, b->y = y, b->k = k;
+    for (size_t q = 0; q < s->nrequires; q++)
+      if (!evaluable(&b->r, s->requires[q])) {
+        *why = "a require that is not a comparison of size maps, variables and literals";
+        return 0;
+      }
+    size_t cap = s->nsyms + 1 + AX_MAXRANK;
+    b->r.sym_var = ax_arena_alloc(rs->a, cap * sizeof *b->r.sym_var);
+    b->r.var_sym = ax_arena_alloc(rs->a, cap * sizeof *b->r.var_sym);
+    for (size_t i = 0; i < cap; i++) b->r.sym_var[i] = b->r.var_sym[i] = -1;
+    for (size_t i = 0; i < s->nsyms; i++)
+      if (s->syms[i].kind == AX_SYM_TENSOR && s->syms[i].used) {
+        b->r.sym_var[i] = (int)b->r.nvars;
+        b->r.var_sym[b->r.nvars++] = (int)i;
+      }
+    b->v0 = b->r.nvars;
+    b->r.nvars += (uint32_t)k;
+    AxEgPat *lhs = bc_pat(b, s->lhs), *rhs = lhs ? bc_pat(b, s->rhs) : NULL;
+    if (!lhs || !rhs) {
+      *why = "a literal that is no exact rational";
+      return 0;
+    }
+    bool *in_l = ax_arena_alloc(rs->a, b->r.nvars + 1), *in_r = ax_arena_alloc(rs->a, b->r.nvars + 1);
+    memset(in_l, 0, b->r.nvars + 1);
+    memset(in_r, 0, b->r.nvars + 1);
+    vars(lhs, in_l);
+    vars(rhs, in_r);
+    /* a side without a broadcast does not bind the target shape: that direction is not one */
+    int n = add_rewrites(rs, rule, where, lhs, rhs, in_l, in_r, b->r.nvars, bc_cond, b, why);
+    if (!n) return added;
+    added += n;
+  }
+  return added;
+}
+
 int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const char **why) {
   if (!rs->a) rs->a = ax_arena_new();
   const AxRuleSyms *s = rule->syms;
@@ -1881,6 +2096,8 @@ int ax_eq_rules_add(AxEqRules *rs, const AxBlock *rule, const char *where, const
   }
   int chained = relabel_rule(rs, rule, where, why);
   if (chained >= 0) return chained;
+  int broadcast = bc_rule(rs, rule, where, why);
+  if (broadcast >= 0) return broadcast;
   int concat = cat_rule(rs, rule, where, why);
   if (concat >= 0) return concat;
   int reshaped = rsh_rule(rs, rule, where, why);

@@ -11,7 +11,7 @@
 # a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
 # operands, a product of matrices reassociated, slice of slice, pad of pad, slice of pad (and
 # a slice of pad whose require is false at the program's offsets, not applied), reshape of
-# reshape, reduce of concat, a batched dot with transposed operands.
+# reshape, reduce of concat, broadcast of add, a batched dot with transposed operands.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -459,6 +459,24 @@ check "reduce of concat: exit 0, one sum of the concatenation written" \
 check "reduce of concat: explain names sum_of_concat reversed with its line, replayed, equivalent" \
   jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; "")) + " " + .direction] == ["sum_of_concat@concat.axl:2 rhs => lhs"]
        and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jrc"
+# broadcast: the new axis is the dimension the broadcast grows (size 1 in its operand)
+cat > "$tmp/rc/broadcast.axl" <<'AXL'
+# adding two broadcasts along one new axis is broadcasting the sum (XLA's broadcast of add)
+rule broadcast_add for T in num {
+  rclass x, y
+  map s over x
+  map t over y
+  tensor A, B : T[x: s]
+
+  broadcast(A, {y: t}) + broadcast(B, {y: t}) => broadcast(A + B, {y: t})
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rc" tests/superopt/optimize/broadcast_add.axl --output "$tmp/bc_out.axl" --explain --format json >"$tmp/jbc" 2>/dev/null
+check "broadcast of add: exit 0, one broadcast of the sum written" \
+  bash -c '[ $0 -eq 0 ] && grep -q "broadcast(e[0-9]*, \[4, 8\])" "$1" && [ "$(grep -c "broadcast(" "$1")" -eq 1 ]' $? "$tmp/bc_out.axl"
+check "broadcast of add: explain names broadcast_add with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["broadcast_add@broadcast.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jbc"
 # batched dot: the batch axis is the program's leading dimension, the transposes keep it
 mkdir -p "$tmp/bd"
 cp "$tmp/fam/relabel.axl" "$tmp/bd/"

@@ -26,6 +26,8 @@
  *     dot rules over matrices, or batches of matrices (the batch dims first): matmul;
  *     rules whose sides are concats along one axis (and sums along it, additions): the
  *     program's concat, its axis one attribute variable shared by both sides;
+ *     rules whose broadcasts all add one axis y over tensors of one axis x: the program's
+ *     broadcast, y its grown dimensions, the target shape shared by both sides;
  *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
  *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
  *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match

@@ -143,8 +143,8 @@ START_TEST(untranslated_forms_say_why) {
       /* integers only: programs are real */
       {"rule i for T in int {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n\n  A * 1 => A\n}\n",
        "does not hold for real"},
-      /* a scalar broadcasts by itself; a tensor of fewer axes needs the rule's broadcast,
-       * whose new axes are not bound to a program's broadcast yet */
+      /* a scalar broadcasts by itself; a tensor of fewer axes beside one that has the new axis
+       * (numpy-style broadcasting of an element-wise operand) is not translated yet */
       {"rule b for T in real {\n  rclass x, y\n  map s over x\n  map t over y\n"
        "  tensor A : T[x: s, y: t]\n  tensor B : T[x: s]\n\n"
        "  A + broadcast(B, {y: t}) => broadcast(B, {y: t}) + A\n}\n",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # optimize-figures.sh — the figures of `axle optimize` (docs/results-superopt.md, "E-graph
-# sizes and extraction times"): for every example program (superopt/examples/*.axl) and every
+# sizes and extraction times"): for every example program (superopt/examples/*.axl), every
+# program written for a rule family (tests/superopt/optimize/*.axl) and every
 # HLO test module (tests/hlo/*.hlo), with the default rule set, the e-graph's size before and
 # after saturation (e-nodes, classes, programs represented), its iterations and stop reason,
 # the time to saturate, the time to extract greedily and by ILP, and the modelled cost (h100)
@@ -30,7 +31,7 @@ fmt() { jq -r "if .$2 == null then \"-\" elif (.$2 | type) == \"number\" then (.
 
 echo "| program | e-nodes in | e-nodes | classes | programs | iterations | stop | saturate s | greedy s | ilp s (status) | cost before µs | greedy (DAG) µs | ilp (DAG) µs | written µs |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for f in superopt/examples/*.axl tests/hlo/*.hlo; do
+for f in superopt/examples/*.axl tests/superopt/optimize/*.axl tests/hlo/*.hlo; do
   name=${f##*/}
   "$axle" optimize "$f" --dry-run --extract ilp --format json >"$tmp/j" 2>"$tmp/e"
   j="$tmp/j"

@@ -224,8 +224,90 @@ bool ax_eq_transpose_step(void *ctx, const AxEgTerm *before, const AxEgTerm *aft
   return true;
 }
 
+/* The slices at the root of t composed, per dimension: the result's element i is the
+ * operand's element off[q] + i·str[q], cnt[q] of them; the operand's entry in *base, the
+ * rank in *k (-1: no slice). Each slice in a program is valid, so the composition is its
+ * meaning. False when a slice's lists are malformed. */
+static bool slices(const AxEgTerm *t, int64_t *off, int64_t *str, int64_t *cnt, int *k, size_t *base) {
+  size_t i = t->n - 1;
+  *k = -1;
+  while (t->nodes[i].op == AX_OP_SLICE) {
+    AxTAttrs at;
+    ax_eq_attrs_decode(&t->nodes[i], &at);
+    if (t->nodes[i].nkids != 1 || at.nbound < 1 || (*k >= 0 && at.nbound != *k)) return false;
+    if (*k < 0) {
+      *k = at.nbound;
+      for (int q = 0; q < *k; q++) {
+        if (at.step[q] < 1 || at.hi[q] <= at.lo[q]) return false;
+        off[q] = 0, str[q] = 1, cnt[q] = (at.hi[q] - at.lo[q] + at.step[q] - 1) / at.step[q];
+      }
+    }
+    /* i -> lo + (off + i·str)·step */
+    for (int q = 0; q < *k; q++) {
+      if (at.step[q] < 1) return false;
+      off[q] = at.lo[q] + off[q] * at.step[q], str[q] *= at.step[q];
+    }
+    i = t->nodes[i].kids[0];
+  }
+  *base = i;
+  return true;
+}
+
+bool ax_eq_slice_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  (void)ctx;
+  int64_t ob[AX_MAXRANK], sb[AX_MAXRANK], nb[AX_MAXRANK], oa[AX_MAXRANK], sa[AX_MAXRANK], na[AX_MAXRANK];
+  int kb, ka;
+  size_t ib, ia;
+  if (!slices(before, ob, sb, nb, &kb, &ib) || !slices(after, oa, sa, na, &ka, &ia)) return false;
+  /* without a slice a side is its operand, whose size a term does not say */
+  if (kb < 0 || ka != kb || !term_eq(before, ib, after, ia)) return false;
+  for (int q = 0; q < kb; q++)
+    if (nb[q] != na[q] || ob[q] != oa[q] || (nb[q] > 1 && sb[q] != sa[q])) return false;
+  return true;
+}
+
+/* The pads at the root of t composed, per dimension, where each has interior 0 and edges
+ * >= 0: the operand's element i is the result's element low[q] + i, with high[q] elements
+ * after it; the padding value's entry in *val (one for all), the operand's in *base, the
+ * rank in *k (-1: no pad). False outside that form. */
+static bool pads(const AxEgTerm *t, int64_t *low, int64_t *high, int *k, size_t *val, size_t *base) {
+  size_t i = t->n - 1;
+  *k = -1;
+  while (t->nodes[i].op == AX_OP_PAD) {
+    AxTAttrs at;
+    ax_eq_attrs_decode(&t->nodes[i], &at);
+    if (t->nodes[i].nkids != 2 || at.nbound < 1 || (*k >= 0 && at.nbound != *k)) return false;
+    if (*k < 0) {
+      *k = at.nbound, *val = t->nodes[i].kids[1];
+      for (int q = 0; q < *k; q++) low[q] = high[q] = 0;
+    } else if (!term_eq(t, *val, t, t->nodes[i].kids[1])) {
+      return false;
+    }
+    for (int q = 0; q < *k; q++) {
+      if (at.lo[q] < 0 || at.hi[q] < 0 || at.step[q] != 0) return false;
+      low[q] += at.lo[q], high[q] += at.hi[q];
+    }
+    i = t->nodes[i].kids[0];
+  }
+  *base = i;
+  return true;
+}
+
+bool ax_eq_pad_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
+  (void)ctx;
+  int64_t lb[AX_MAXRANK], hb[AX_MAXRANK], la[AX_MAXRANK], ha[AX_MAXRANK];
+  int kb, ka;
+  size_t vb = 0, va = 0, ib, ia;
+  if (!pads(before, lb, hb, &kb, &vb, &ib) || !pads(after, la, ha, &ka, &va, &ia)) return false;
+  if (kb < 0 || ka != kb || !term_eq(before, ib, after, ia) || !term_eq(before, vb, after, va)) return false;
+  for (int q = 0; q < kb; q++)
+    if (lb[q] != la[q] || hb[q] != ha[q]) return false;
+  return true;
+}
+
 bool ax_eq_step_check(void *ctx, const AxEgTerm *before, const AxEgTerm *after) {
-  return ax_eq_fold_step(ctx, before, after) || ax_eq_transpose_step(ctx, before, after);
+  return ax_eq_fold_step(ctx, before, after) || ax_eq_transpose_step(ctx, before, after) ||
+         ax_eq_slice_step(ctx, before, after) || ax_eq_pad_step(ctx, before, after);
 }
 
 static void make(void *ctx, AxEgraph *g, const AxEgNode *n, void *out) {

@@ -62,7 +62,15 @@ bool ax_eq_fold_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
  * right sides an applier computes): the same operand under both, and the permutations
  * composed equal (an empty chain composes to the identity). */
 bool ax_eq_transpose_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
-/* Either of the two: the check `axle optimize --explain` replays with. */
+/* A replay's check of a step between chains of slices (rules.c's slice rules, whose other
+ * side an applier computes): the same operand under both, and the slices composed to the
+ * same index map (offset, stride and count per dimension). */
+bool ax_eq_slice_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* A replay's check of a step between chains of pads without interior padding and with
+ * edges >= 0: the same operand and padding value under both, the edges summed equal (the
+ * one form of pad chains whose meaning does not depend on the operand's size). */
+bool ax_eq_pad_step(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
+/* Any of the four: the check `axle optimize --explain` replays with. */
 bool ax_eq_step_check(void *ctx, const AxEgTerm *before, const AxEgTerm *after);
 
 /* Adds every output of L->prog to g (made with ax_eq_analysis(L)); *root receives the class

@@ -17,6 +17,17 @@
  *     comparisons and select (a rule's bool mask binds only a class holding a comparison);
  *     rules whose sides are relabel chains over one tensor of one axis: chains of the
  *     program's transposes, one rewrite per rank, the other side built by an applier;
+ *     rules whose sides are slices and pads over tensors of one axis: the program's slice
+ *     and pad, one rewrite per rank, every entry of their lists an attribute variable that
+ *     binds or checks the rule's maps (nonneg maps >= 0), the other side a tensor or a chain
+ *     of slices (pads) built by an applier where the matched side is one too;
+ *     rules whose sides are chains of reshape_split/reshape_merge over one tensor and the
+ *     tensor: the program's reshape of a reshape (row-major splits of every dimension);
+ *     dot rules over matrices, or batches of matrices (the batch dims first): matmul;
+ *     rules whose sides are concats along one axis (and sums along it, additions): the
+ *     program's concat, its axis one attribute variable shared by both sides;
+ *     rules whose broadcasts all add one axis y over tensors of one axis x: the program's
+ *     broadcast, y its grown dimensions, the target shape shared by both sides;
  *   - tensors: every tensor has all of the rule's aggregated axes or none (a scalar);
  *   - requires: conditions over size maps (per axis, quantified, or closed), and conditions
  *     on tensor values that compare variables and literals (`Z != 0`), which hold at a match

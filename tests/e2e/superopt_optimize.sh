@@ -9,7 +9,9 @@
 # families fire on programs written to need them, each named by --explain, replayed and
 # checked equivalent: products of literals folded, select of equal branches (not written:
 # a comparison cannot be checked), transposes that cancel or compose, a dot with transposed
-# operands, a product of matrices reassociated.
+# operands, a product of matrices reassociated, slice of slice, pad of pad, slice of pad (and
+# a slice of pad whose require is false at the program's offsets, not applied), reshape of
+# reshape, reduce of concat, broadcast of add, a batched dot with transposed operands.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -437,6 +439,68 @@ check "matrix product reassociated: exit 0, A·(B·C) written" \
 check "matrix product: explain names dot_assoc reversed, replayed, equivalent, cost falls" \
   jqt '[.explanation[] | .rule + " " + .direction] == ["dot_assoc rhs => lhs"]
        and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jm"
+# reduce of concat: a sum along the concatenation axis is the sum of the parts' sums
+mkdir -p "$tmp/rc"
+cat > "$tmp/rc/concat.axl" <<'AXL'
+# summing a concatenation along its axis sums each part (XLA's reduce of concat)
+rule sum_of_concat for T in num {
+  rclass c, y
+  map a, b over c
+  map t over y
+  tensor X : T[c: a, y: t]
+  tensor Y : T[c: b, y: t]
+
+  reduce(concat(X, Y, axis=c), [c]) => reduce(X, [c]) + reduce(Y, [c])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rc" tests/superopt/optimize/reduce_of_concat.axl --output "$tmp/rc_out.axl" --explain --format json >"$tmp/jrc" 2>/dev/null
+check "reduce of concat: exit 0, one sum of the concatenation written" \
+  bash -c '[ $0 -eq 0 ] && grep -q "concat(X, Y, axis = 1)" "$1" && [ "$(grep -c "sum(" "$1")" -eq 1 ]' $? "$tmp/rc_out.axl"
+check "reduce of concat: explain names sum_of_concat reversed with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; "")) + " " + .direction] == ["sum_of_concat@concat.axl:2 rhs => lhs"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jrc"
+# broadcast: the new axis is the dimension the broadcast grows (size 1 in its operand)
+cat > "$tmp/rc/broadcast.axl" <<'AXL'
+# adding two broadcasts along one new axis is broadcasting the sum (XLA's broadcast of add)
+rule broadcast_add for T in num {
+  rclass x, y
+  map s over x
+  map t over y
+  tensor A, B : T[x: s]
+
+  broadcast(A, {y: t}) + broadcast(B, {y: t}) => broadcast(A + B, {y: t})
+}
+AXL
+"$AXLE" optimize --rules "$tmp/rc" tests/superopt/optimize/broadcast_add.axl --output "$tmp/bc_out.axl" --explain --format json >"$tmp/jbc" 2>/dev/null
+check "broadcast of add: exit 0, one broadcast of the sum written" \
+  bash -c '[ $0 -eq 0 ] && grep -q "broadcast(e[0-9]*, \[4, 8\])" "$1" && [ "$(grep -c "broadcast(" "$1")" -eq 1 ]' $? "$tmp/bc_out.axl"
+check "broadcast of add: explain names broadcast_add with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["broadcast_add@broadcast.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .cost_after_us < .cost_before_us' "$tmp/jbc"
+# batched dot: the batch axis is the program's leading dimension, the transposes keep it
+mkdir -p "$tmp/bd"
+cp "$tmp/fam/relabel.axl" "$tmp/bd/"
+cat > "$tmp/bd/dot.axl" <<'AXL'
+# with named axes a batched product commutes (XLA's dot with a batch dimension)
+rule dot_commute_batched for T in num {
+  rclass c, bt, m, n
+  map sc over c
+  map sb over bt
+  map sm over m
+  map sn over n
+  index i, j over c
+  tensor A : T[c: sc, bt: sb, m: sm]
+  tensor B : T[c: sc, bt: sb, n: sn]
+
+  dot(A, B, contract={c: i}, batch=[bt]) => dot(B, A, contract={c: j}, batch=[bt])
+}
+AXL
+"$AXLE" optimize --rules "$tmp/bd" tests/superopt/optimize/batched_dot_transposed.axl --output "$tmp/bd_out.axl" --explain --format json >"$tmp/jbd" 2>/dev/null
+check "batched dot with transposed operands: exit 0, A·B written without a transpose" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = matmul(A, B)" "$1" && ! grep -q "transpose(" "$1"' $? "$tmp/bd_out.axl"
+check "batched dot: explain names dot_commute_batched with its line, replayed, equivalent, saturated" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["dot_commute_batched@dot.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent" and .stop == "saturated"' "$tmp/jbd"
 # products of literals: associativity builds 2 * 3, constant folding makes it 6
 cat > "$tmp/fold.axl" <<'AXL'
 program f {
@@ -464,6 +528,96 @@ AXL
 check "select of equal branches: explain names select_same, the select is gone" \
   jqt '[.explanation[].rule] == ["select_same"] and .explanation[0].before == "select(lt(A, B), mul(C, 2), mul(C, 2))"
        and .explanation[0].after == "mul(C, 2)" and .explanation_replayed == true' "$tmp/js"
+
+# --- slices and pads: offsets bound per dimension, requires evaluated on them ---
+mkdir -p "$tmp/sl"
+cat > "$tmp/sl/slice.axl" <<'AXL'
+# unit-stride slices compose (XLA's slice of slice)
+rule slice_slice for T in any {
+  rclass x
+  map s, start1, end1, stride1, start2, end2, stride2 over x
+  tensor A : T[x: s]
+  require stride2 == 1
+  require stride1 == 1
+
+  slice(slice(A, start={x: start1}, end={x: end1}, stride={x: stride1}), start={x: start2},
+        end={x: end2}, stride={x: stride2}) =>
+    slice(A, start={x: start2 + start1}, end={x: end2 + start1}, stride={x: stride1})
+}
+
+# a slice that takes exactly A's elements back out of its padding (XLA's slice of pad)
+rule slice_pad_inverse for T in any {
+  rclass x
+  map s, low, high, ip over x nonneg
+  map start, end, stride over x
+  tensor A : T[x: s]
+  scalar a : T
+  require start == low
+  require stride == ip + 1
+  require end == s + low + (s - 1) * ip
+
+  slice(pad(A, a, low={x: low}, interior={x: ip}, high={x: high}), start={x: start}, end={x: end},
+        stride={x: stride}) => A
+}
+
+# edge paddings by one value add up (pad of pad; edges not negative, no interior)
+rule pad_pad for T in any {
+  rclass x
+  map s over x
+  map low1, high1, low2, high2 over x nonneg
+  tensor A : T[x: s]
+  scalar a : T
+
+  pad(pad(A, a, low={x: low1}, high={x: high1}), a, low={x: low2}, high={x: high2}) =>
+    pad(A, a, low={x: low1 + low2}, high={x: high1 + high2})
+}
+AXL
+cat > "$tmp/sl/reshape.axl" <<'AXL'
+# a row-major split of every dimension merged back (XLA's no-op reshape of a reshape)
+rule merge_of_split for T in any {
+  rclass x
+  axes xh, xl : x
+  map s, t over x
+  tensor A : T[x: s]
+  require t >= 1, s % t == 0
+
+  reshape_merge(reshape_split(A, {x: t}, [xh, xl]), [xh, xl], x) => A
+}
+AXL
+# reshape of reshape: [8, 6] -> [2, 4, 3, 2] -> [8, 6] is X
+"$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/reshape_of_reshape.axl --output "$tmp/rr_out.axl" --explain --format json >"$tmp/jrr" 2>/dev/null
+check "reshape of reshape: exit 0, X * 2 written without a reshape" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(X, 2)" "$1" && ! grep -q "reshape(" "$1"' $? "$tmp/rr_out.axl"
+check "reshape of reshape: explain names merge_of_split with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["merge_of_split@reshape.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jrr"
+# slice of slice: the starts add up
+"$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/slice_of_slice.axl --output "$tmp/ss_out.axl" --explain --format json >"$tmp/jss" 2>/dev/null
+check "slice of slice: exit 0, one slice by the composed bounds" \
+  bash -c '[ $0 -eq 0 ] && [ "$(grep -c "slice(" "$1")" -eq 1 ] && grep -q "slice(X, start = \[3, 1\], limit = \[6, 4\], stride = \[1, 1\])" "$1"' $? "$tmp/ss_out.axl"
+check "slice of slice: explain names slice_slice with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["slice_slice@slice.axl:2"]
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jss"
+# pad of pad: the edges add up
+"$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/pad_of_pad.axl --output "$tmp/pp_out.axl" --explain --format json >"$tmp/jpp" 2>/dev/null
+check "pad of pad: exit 0, one pad by the summed edges" \
+  bash -c '[ $0 -eq 0 ] && [ "$(grep -c "pad(" "$1")" -eq 1 ] && grep -q "pad(X, 0, low = \[3, 1\], high = \[1, 2\]" "$1"' $? "$tmp/pp_out.axl"
+check "pad of pad: explain names pad_pad with its line, replayed, equivalent" \
+  jqt '[.explanation[] | .rule + "@" + (.at | sub(".*/"; ""))] == ["pad_pad@slice.axl:30"]
+       and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jpp"
+# slice of pad that takes A back (start = low, stride = interior + 1, the end after A's last)
+"$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/slice_of_pad.axl --output "$tmp/spi_out.axl" --explain --format json >"$tmp/jspi" 2>/dev/null
+check "slice of pad: exit 0, X * 2 written, explain names slice_pad_inverse, equivalent" \
+  bash -c '[ $0 -eq 0 ] && grep -q "output O = mul(X, 2)" "$1"' $? "$tmp/spi_out.axl"
+check "slice of pad: explained and replayed" \
+  jqt '[.explanation[].rule] == ["slice_pad_inverse"] and .explanation_replayed == true and .equivalence == "equivalent"' "$tmp/jspi"
+# the same shapes, but the slice starts one later: it reads padding, not X (start != low);
+# applying the rule would write X * 2 — its require is false at these values, so nothing is
+# applied and the input is written unchanged
+"$AXLE" optimize --rules "$tmp/sl" tests/superopt/optimize/slice_of_pad_off.axl --output "$tmp/spf_out.axl" >"$tmp/ospf" 2>&1
+check "slice of pad, require false at the program's values: exit 0, not applied, equivalent" \
+  bash -c '[ $0 -eq 0 ] && ! grep -q "applied slice_pad_inverse" "$1" && grep -q "1 with a require false" "$1" &&
+           grep -q "equivalent to the input" "$1" && grep -q "slice(e2, start = \[2, 0\], limit = \[9, 3\]" "$2"' $? "$tmp/ospf" "$tmp/spf_out.axl"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -131,19 +131,20 @@ START_TEST(untranslated_forms_say_why) {
        "several axes"},
       /* an operator programs do not have */
       {RULE("m", "  tensor A : T[x: s]", "clamp(A, A, A) => A"), "programs do not have"},
-      /* a dot with a batch axis: the program's matmul is translated for matrices only */
-      {"rule d for T in num {\n  rclass c, bt, m, n\n  map sc over c\n  map sb over bt\n  map sm over m\n"
-       "  map sn over n\n  index i, j over c\n  tensor A : T[c: sc, bt: sb, m: sm]\n"
-       "  tensor B : T[c: sc, bt: sb, n: sn]\n\n"
-       "  dot(A, B, contract={c: i}, batch=[bt]) => dot(B, A, contract={c: j}, batch=[bt])\n}\n",
+      /* a dot keeping two axes of one operand: the program's matmul keeps one of each
+       * (beside the batch dimensions) */
+      {"rule d for T in num {\n  rclass c, p, m, n\n  map sc over c\n  map sp over p\n  map sm over m\n"
+       "  map sn over n\n  index i, j over c\n  tensor A : T[c: sc, p: sp, m: sm]\n"
+       "  tensor B : T[c: sc, n: sn]\n\n"
+       "  dot(A, B, contract={c: i}) => dot(B, A, contract={c: j})\n}\n",
        "no matrix"},
       /* one programs have that is not translated: max, which the field check cannot decide */
       {RULE("n", "  tensor A : T[x: s]", "max(A, A) => A"), "the equivalence check cannot decide"},
       /* integers only: programs are real */
       {"rule i for T in int {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n\n  A * 1 => A\n}\n",
        "does not hold for real"},
-      /* a scalar broadcasts by itself; a tensor of fewer axes needs the rule's broadcast,
-       * whose new axes are not bound to a program's broadcast yet */
+      /* a scalar broadcasts by itself; a tensor of fewer axes beside one that has the new axis
+       * (numpy-style broadcasting of an element-wise operand) is not translated yet */
       {"rule b for T in real {\n  rclass x, y\n  map s over x\n  map t over y\n"
        "  tensor A : T[x: s, y: t]\n  tensor B : T[x: s]\n\n"
        "  A + broadcast(B, {y: t}) => broadcast(B, {y: t}) + A\n}\n",
@@ -306,6 +307,133 @@ START_TEST(sums_bind_the_dimension_they_run_along) {
 END_TEST
 
 /* Constant folding: exact rationals, never a division by zero or an overflow. */
+/* Slices and pads: every entry of their lists is an attribute variable, bound per dimension
+ * to the rule's maps; the requires and the maps declared nonneg are checked on those values,
+ * and the other side's lists are computed from them. */
+static const char *slice_slice =
+    "rule ss for T in any {\n  rclass x\n  map s, a1, e1, p1, a2, e2, p2 over x\n  tensor A : T[x: s]\n"
+    "  require p1 == 1\n  require p2 == 1\n\n"
+    "  slice(slice(A, start={x: a1}, end={x: e1}, stride={x: p1}), start={x: a2}, end={x: e2}, stride={x: p2})\n"
+    "    => slice(A, start={x: a2 + a1}, end={x: e2 + a1}, stride={x: p1})\n}\n";
+static const char *pad_pad =
+    "rule pp for T in any {\n  rclass x\n  map s over x\n  map l1, h1, l2, h2 over x nonneg\n"
+    "  tensor A : T[x: s]\n  scalar a : T\n\n"
+    "  pad(pad(A, a, low={x: l1}, high={x: h1}), a, low={x: l2}, high={x: h2})\n"
+    "    => pad(A, a, low={x: l1 + l2}, high={x: h1 + h2})\n}\n";
+
+START_TEST(slices_and_pads_bind_their_offsets) {
+  AxEqRules rs = {0};
+  char *out = optimize(slice_slice,
+                       "program p {\n  input X : f32[8, 6]\n  let S = slice(X, start = [1, 0], limit = [7, 6])\n"
+                       "  output O = exp(slice(S, start = [2, 1], limit = [5, 4]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "slice(X, start = [3, 1], limit = [6, 4], stride = [1, 1])"), "%s", out);
+  ck_assert_uint_eq(rs.refused_require, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* an inner stride of 2: the require is false at the program's values, nothing applied */
+  out = optimize(slice_slice,
+                 "program p {\n  input X : f32[8, 6]\n  let S = slice(X, start = [0, 0], limit = [8, 6], stride = [2, 1])\n"
+                 "  output O = exp(slice(S, start = [1, 0], limit = [3, 6]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "stride = [2, 1]") && strstr(out, "start = [1, 0], limit = [3, 6]"), "%s", out);
+  ck_assert_uint_gt(rs.refused_require, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+  out = optimize(pad_pad,
+                 "program p {\n  input X : f32[4, 3]\n  let P = pad(X, 0, low = [1, 0], high = [0, 2])\n"
+                 "  output O = exp(pad(P, 0, low = [2, 1], high = [1, 0]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "pad(X, 0, low = [3, 1], high = [1, 2]"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* a negative edge (it crops): outside the maps' nonneg domain, refused */
+  out = optimize(pad_pad,
+                 "program p {\n  input X : f32[4, 3]\n  let P = pad(X, 0, low = [1, 0], high = [0, 2])\n"
+                 "  output O = exp(pad(P, 0, low = [-1, 1], high = [1, 0]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "low = [-1, 1]"), "%s", out);
+  ck_assert_uint_gt(rs.refused_rank, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
+/* The replay checks of slice and pad steps compare what the two sides read. */
+START_TEST(slice_and_pad_steps_replay_by_index_maps) {
+  AxEgId x = 0, s1 = 1;
+  int64_t in[1] = {0};
+  /* slice(slice(X, 1..7), 2..5) reads X[3..6); slice(X, 3..6) does, slice(X, 2..5) does not */
+  int64_t a1[8] = {-1, 0, 0, 0, 1, 1, 7, 1}, a2[8] = {-1, 0, 0, 0, 1, 2, 5, 1};
+  int64_t good[8] = {-1, 0, 0, 0, 1, 3, 6, 1}, bad[8] = {-1, 0, 0, 0, 1, 2, 5, 1};
+  AxEgNode before[3] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_SLICE, 8, 1, a1, &x}, {AX_OP_SLICE, 8, 1, a2, &s1}};
+  AxEgNode after[2] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_SLICE, 8, 1, good, &x}};
+  AxEgTerm b = {3, before}, t = {2, after};
+  ck_assert(ax_eq_slice_step(NULL, &b, &t));
+  after[1].attrs = bad;
+  ck_assert(!ax_eq_slice_step(NULL, &b, &t));
+  /* pad(pad(X, v, 1, 0), v, 2, 1) is pad(X, v, 3, 1); with interior padding: not checked */
+  int64_t lit[2] = {0, 1};
+  AxEgId kv[2] = {0, 1}, kp[2] = {2, 1};
+  int64_t p1[8] = {-1, 0, 0, 0, 1, 1, 0, 0}, p2[8] = {-1, 0, 0, 0, 1, 2, 1, 0}, ps[8] = {-1, 0, 0, 0, 1, 3, 1, 0};
+  AxEgNode pb[4] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_CONSTANT, 2, 0, lit, NULL}, {AX_OP_PAD, 8, 2, p1, kv},
+                    {AX_OP_PAD, 8, 2, p2, kp}};
+  AxEgNode pa[3] = {{AX_OP_INPUT, 1, 0, in, NULL}, {AX_OP_CONSTANT, 2, 0, lit, NULL}, {AX_OP_PAD, 8, 2, ps, kv}};
+  AxEgTerm pbt = {4, pb}, pat = {3, pa};
+  ck_assert(ax_eq_pad_step(NULL, &pbt, &pat));
+  ps[7] = 1;
+  ck_assert(!ax_eq_pad_step(NULL, &pbt, &pat));
+}
+END_TEST
+
+/* Reshape chains: the program's reshape lists must be the row-major split of every
+ * dimension (hi, lo) and its merge back; t's values come from the lo sizes. */
+static const char *merge_of_split =
+    "rule ms for T in any {\n  rclass x\n  axes xh, xl : x\n  map s, t over x\n  tensor A : T[x: s]\n"
+    "  require t >= 1, s % t == 0\n\n  reshape_merge(reshape_split(A, {x: t}, [xh, xl]), [xh, xl], x) => A\n}\n";
+
+START_TEST(reshapes_bind_split_sizes) {
+  AxEqRules rs = {0};
+  char *out = optimize(merge_of_split,
+                       "program p {\n  input X : f32[8, 6]\n  let R = reshape(X, [4, 2, 2, 3])\n"
+                       "  output O = exp(reshape(R, [8, 6]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "output O = exp(X)"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* [3, 16, 1, 1] has 48 elements too, but 16 does not divide 8: no split of each
+   * dimension, so no instance of the rule (the reshapes stay) */
+  out = optimize(merge_of_split,
+                 "program p {\n  input X : f32[8, 6]\n  let R = reshape(X, [3, 16, 1, 1])\n"
+                 "  output O = exp(reshape(R, [8, 6]))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "reshape(X, [3, 16, 1, 1])"), "%s", out);
+  ck_assert_uint_gt(rs.refused_rank, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
+/* Concatenations: the concat's axis is one attribute variable of both sides; the other
+ * axis takes the remaining dimensions (at least one). */
+static const char *concat_assoc =
+    "rule ca for T in any {\n  rclass x, y\n  map s over x\n  map a, b, c over y\n  tensor A : T[x: s, y: a]\n"
+    "  tensor B : T[x: s, y: b]\n  tensor C : T[x: s, y: c]\n\n"
+    "  concat(A, concat(B, C, axis=y), axis=y) => concat(A, B, C, axis=y)\n}\n";
+
+START_TEST(concats_bind_their_axis) {
+  AxEqRules rs = {0};
+  char *out = optimize(concat_assoc,
+                       "program p {\n  input A : f32[2, 4]\n  input B : f32[3, 4]\n  input C : f32[1, 4]\n"
+                       "  output O = exp(concat(A, concat(B, C, axis = 0), axis = 0))\n}\n", &rs);
+  ck_assert_msg(strstr(out, "concat(A, B, C, axis = 0)"), "%s", out);
+  free(out);
+  ax_eq_rules_free(&rs);
+  /* rank 1: x would have rank 0, which the proof does not cover */
+  out = optimize(concat_assoc,
+                 "program p {\n  input A : f32[2]\n  input B : f32[3]\n  input C : f32[1]\n"
+                 "  output O = exp(concat(A, concat(B, C, axis = 0), axis = 0))\n}\n", &rs);
+  ck_assert_msg(!strstr(out, "concat(A, B, C, axis = 0)"), "%s", out);
+  ck_assert_uint_gt(rs.refused_rank, 0);
+  free(out);
+  ax_eq_rules_free(&rs);
+}
+END_TEST
+
 START_TEST(literals_fold_exactly) {
   AxRat k[2] = {{1, 3}, {1, 6}}, r;
   ck_assert(ax_eq_fold(AX_OP_ADD, k, 2, &r) && r.num == 1 && r.den == 2);
@@ -346,6 +474,10 @@ static Suite *suite(void) {
   tcase_add_test(tc, literals_fold_exactly);
   tcase_add_test(tc, transposed_operands_of_a_dot_translate);
   tcase_add_test(tc, products_of_literals_fold);
+  tcase_add_test(tc, slices_and_pads_bind_their_offsets);
+  tcase_add_test(tc, slice_and_pad_steps_replay_by_index_maps);
+  tcase_add_test(tc, reshapes_bind_split_sizes);
+  tcase_add_test(tc, concats_bind_their_axis);
   suite_add_tcase(s, tc);
   return s;
 }

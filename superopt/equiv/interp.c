@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/tensorop.h"
 
@@ -100,11 +101,40 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
 static AxTDomain dom_for(const AxTDomain *d, bool live) {
   AxTDomain c = *d;
   c.primary_only = !live;
+  c.exact = false;
   return c;
 }
 
+/* The same for one application of op to operands ins[0..nin) of an array of bounds
+ * (exact.h): exact when the analysis decides the application. */
+static AxTDomain dom_op(const AxTDomain *d, bool live, AxOp op, const int *ins, int nin,
+                        const int64_t *bounds) {
+  AxTDomain c = dom_for(d, live);
+  int64_t b[AX_MAXIN];
+  for (int j = 0; j < nin; j++) b[j] = bounds[ins[j]];
+  c.exact = ax_exact_decides(op, b, nin);
+  return c;
+}
+
+/* A block iota's tile for block b and iteration it: the kernel-level iota of its shape
+ * (at.shape) at the tile's offset (its imap and fmap), so each element holds its global
+ * index along the axis, as the program's iota does there. */
+static void block_iota(const AxTDomain *d, const AxKernel *k, const AxBNode *n, const int64_t *b,
+                       int64_t it, AxTensor *out) {
+  AxTShape tile;
+  int64_t off[AX_MAXRANK];
+  ax_mug_tile(&n->at.shape, n->imap, n->fmap, k->grid, k->forloop, b, it, &tile, off);
+  size_t outer, len, inner;
+  ax_tensor_split3(&out->shape, n->at.axis, &outer, &len, &inner);
+  char *po = out->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t l = 0; l < len; l++)
+      for (size_t i = 0; i < inner; i++, po += d->size)
+        d->constant(d, (AxRat){off[n->at.axis] + (int64_t)l, 1}, po);
+}
+
 static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d0, AxArena *a,
-                       AxTensor *vals, const bool *live) {
+                       AxTensor *vals, const bool *live, const int64_t *exact) {
   const AxTDomain *d = d0;
   size_t es = d->size;
   int nn = k->nnodes;
@@ -152,10 +182,12 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
             const AxTensor *src = &vals[n->src];
             ax_mug_tile(&src->shape, n->imap, n->fmap, k->grid, R, b, 0, &tile, off);
             ax_tensor_copy_box(es, src, off, &t[i]);
+          } else if (n->kind == AX_BN_OP && n->op == AX_OP_IOTA) {
+            block_iota(d, k, n, b, 0, &t[i]);
           } else if (n->kind == AX_BN_OP) {
             const AxTensor *ins[AX_MAXIN];
             for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-            AxTDomain dn = dom_for(d0, live[i]);
+            AxTDomain dn = dom_op(d0, live[i], n->op, n->in, n->nin, exact);
             apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
             if (!n->anon) round_t(d, n->dtype, &t[i]);
           }
@@ -168,10 +200,12 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
               const AxTensor *src = &vals[n->src];
               ax_mug_tile(&src->shape, n->imap, n->fmap, k->grid, R, b, it, &tile, off);
               ax_tensor_copy_box(es, src, off, &t[i]);
+            } else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP && n->op == AX_OP_IOTA) {
+              block_iota(d, k, n, b, it, &t[i]);
             } else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) {
               const AxTensor *ins[AX_MAXIN];
               for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-              AxTDomain dn = dom_for(d0, live[i]);
+              AxTDomain dn = dom_op(d0, live[i], n->op, n->in, n->nin, exact);
               apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
               round_t(d, n->dtype, &t[i]);
             } else if (n->kind == AX_BN_ACCUM) {
@@ -218,7 +252,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
           } else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) {
             const AxTensor *ins[AX_MAXIN];
             for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-            AxTDomain dn = dom_for(d0, live[i]);
+            AxTDomain dn = dom_op(d0, live[i], n->op, n->in, n->nin, exact);
             apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
             round_t(d, n->dtype, &t[i]);
           } else if (n->kind == AX_BN_SAVE) {
@@ -242,6 +276,12 @@ void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor 
     if (g->stmts[s].kind == AX_KS_KERNEL)
       nlive[s] = ax_xcalloc((size_t)g->stmts[s].kernel->nnodes + 1, 1);
   exponent_live(g, tlive, nlive);
+  int64_t *tex = ax_xcalloc((size_t)g->ntensors + 1, sizeof *tex);
+  int64_t **nex = ax_xcalloc((size_t)g->nstmts + 1, sizeof *nex);
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_KERNEL)
+      nex[s] = ax_xcalloc((size_t)g->stmts[s].kernel->nnodes + 1, sizeof **nex);
+  ax_exact_analyse(g, tex, nex);
   for (int s = 0; s < g->nstmts; s++) {
     const AxKStmt *st = &g->stmts[s];
     if (st->kind == AX_KS_OP) {
@@ -258,14 +298,16 @@ void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor 
       AxTensor *o = &vals[st->t];
       o->shape = g->tensors[st->t].shape;
       o->data = ax_arena_alloc(a, (size_t)ax_shape_numel(&o->shape) * d->size + 1);
-      AxTDomain dn = dom_for(d, tlive[st->t]);
+      AxTDomain dn = dom_op(d, tlive[st->t], st->op, st->in, st->nin, tex);
       apply(&dn, st->op, &st->at, ins, st->nin, o);
       round_t(d, g->tensors[st->t].dtype, o);
     } else if (st->kind == AX_KS_KERNEL) {
-      run_kernel(g, st->kernel, d, a, vals, nlive[s]);
+      run_kernel(g, st->kernel, d, a, vals, nlive[s], nex[s]);
     }
   }
-  for (int s = 0; s < g->nstmts; s++) free(nlive[s]);
+  for (int s = 0; s < g->nstmts; s++) free(nlive[s]), free(nex[s]);
+  free(nex);
+  free(tex);
   free(nlive);
   free(tlive);
 }

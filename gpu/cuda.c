@@ -848,6 +848,50 @@ static void blk_concat(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, cons
   kg->t[i].dirty = ELEMWISE;
 }
 
+/* below: the offsets of an input iterator's tile */
+static void tile_offsets(const AxTShape *full, const int *map, int fmap, const int64_t *grid,
+                         const AxTShape *tile, const char *itv, char off[][160]);
+
+/* select(m, a, b) on tiles: a where the mask is not 0, else b (operands of one shape,
+ * inline literals allowed as for element-wise operators). */
+static void blk_select(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)store;
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  for (int q = 0; q < n->nin; q++) need(kg, n->in[q], ax_shape_equal(&in[q].shape, &n->shape), n->name);
+  loop_open(e, ax_shape_numel(&out->shape), false);
+  bool idx = false;
+  for (int j = 0; j < nin; j++) idx |= needs_index(&in[j], &out->shape);
+  if (idx) emit_index(e, &out->shape, "int");
+  char v[320];
+  for (int j = 0; j < nin; j++) {
+    value(&in[j], &out->shape, v, sizeof v);
+    line(e, "const float a%d = %s;", j, v);
+  }
+  line(e, "%s[e] = ax_to<%s>(a0 != 0.0f ? a1 : a2);", out->name, stype(out));
+  loop_close(e);
+  kg->t[i].dirty = ELEMWISE;
+}
+
+/* A block iota: element e of the tile holds its global index along the axis, the tile's
+ * offset there (the block's chunk and the iteration's slice, as an input iterator's
+ * tile_offsets) plus its index inside the tile. */
+static void blk_iota(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)in, (void)nin, (void)store;
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  char off[AX_MAXRANK][160];
+  tile_offsets(&n->at.shape, n->imap, n->fmap, kg->k->grid, &n->shape, "it", off);
+  int64_t outer, len, inner;
+  split3(&n->shape, n->at.axis, &outer, &len, &inner);
+  line(e, "// '%s': its global index along axis %d", n->name, n->at.axis);
+  loop_open(e, ax_shape_numel(&out->shape), false);
+  line(e, "%s[e] = ax_to<%s>((float)(%s + (long long)((e / %" PRId64 ") %% %" PRId64 ")));", out->name,
+       stype(out), off[n->at.axis], inner, len);
+  loop_close(e);
+  kg->t[i].dirty = ELEMWISE;
+}
+
 /* A block operator (or, for a thread graph, the run of its operators starting at i, fused
  * into one loop when they share a shape). Returns the last node handled. */
 static int gen_op(KGen *kg, int i) {
@@ -1196,8 +1240,8 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_SLICE] = {.predefined = pre_slice},
     [AX_OP_PAD] = {.predefined = pre_pad},
     [AX_OP_REVERSE] = {.predefined = pre_reverse},
-    [AX_OP_SELECT] = {.predefined = pre_select},
-    [AX_OP_IOTA] = {.predefined = pre_iota},
+    [AX_OP_SELECT] = {.predefined = pre_select, .block = blk_select},
+    [AX_OP_IOTA] = {.predefined = pre_iota, .block = blk_iota},
     [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},
     [AX_OP_REDUCE_MAX] = {.predefined = pre_max, .block = blk_max, .scratch = scratch_reduce},
     [AX_OP_REDUCE_MIN] = {.predefined = pre_min, .block = blk_min, .scratch = scratch_reduce},

@@ -1136,6 +1136,9 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     if (n->acc == AX_ACC_RMS)
       line(e, "%s[e] = ax_f(ax_to<%s>(sqrtf(%s[e] * %.9gf)));", acc->o.name, dt, acc->o.name,
            1.0 / (double)(kg->k->forloop * len));
+    else if (n->acc == AX_ACC_MAX)   /* after the loop: the raw max, -inf included */
+      line(e, "%s[e] = ax_f(ax_to<%s>(%s[%" PRId64 " + e]));", acc->o.name, dt, acc->o.name,
+           ax_shape_numel(&n->shape));
     else line(e, "%s[e] = ax_f(ax_to<%s>(%s[e]));", acc->o.name, dt, acc->o.name);
     loop_close(e);
     acc->dirty = acc->dirty == CLEAN ? ELEMWISE : acc->dirty;
@@ -1144,13 +1147,17 @@ static void gen_accum(KGen *kg, int i, bool finish) {
   if (n->acc == AX_ACC_MAX) {
     /* the running max: the first tile's max, then the larger of it and the state (the
      * loop's later operators read it, so every thread sees the update) */
+    /* FlashAttention's guard: the raw max is kept after the tile (s[cnt + e]); the loop
+     * reads s[e], which is 0 where the raw max is still -inf (a row whose tiles so far
+     * were all masked), so that its shift exp(x - m) is exp(-inf - 0) = 0, not
+     * exp(-inf - -inf) = NaN; the rescale reads the raw previous max (exp(-inf - m) = 0) */
     const char *it0 = "it == 0";
+    int64_t cnt = ax_shape_numel(&n->shape);
     if (!n->at.axis_set) {
       need(kg, n->in[0], true, n->name);
-      loop_open(e, ax_shape_numel(&n->shape), false);
-      line(e, "%s[e] = %s ? ax_f(%s[e]) : fmaxf(%s[e], ax_f(%s[e]));", acc->o.name, it0, v->name,
-           acc->o.name, v->name);
-      loop_close(e);
+      loop_open(e, cnt, false);
+      line(e, "const float raw = %s ? ax_f(%s[e]) : fmaxf(%s[%" PRId64 " + e], ax_f(%s[e]));", it0,
+           v->name, acc->o.name, cnt, v->name);
     } else {
       need(kg, n->in[0], false, n->name);
       int64_t len, inner;
@@ -1158,9 +1165,11 @@ static void gen_accum(KGen *kg, int i, bool finish) {
       line(e, "float acc = -INFINITY;");
       line(e, "for (int j = 0; j < %" PRId64 "; ++j) acc = fmaxf(acc, ax_f(px[(%s)j * %" PRId64 "]));",
            len, it, inner);
-      line(e, "%s[e] = %s ? acc : fmaxf(%s[e], acc);", acc->o.name, it0, acc->o.name);
-      loop_close(e);
+      line(e, "const float raw = %s ? acc : fmaxf(%s[%" PRId64 " + e], acc);", it0, acc->o.name, cnt);
     }
+    line(e, "%s[%" PRId64 " + e] = raw;", acc->o.name, cnt);
+    line(e, "%s[e] = raw == -INFINITY ? 0.0f : raw;", acc->o.name);
+    loop_close(e);
     line(e, "__syncthreads();");
     acc->dirty = CLEAN;
     return;
@@ -1191,7 +1200,7 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     line(e, "}");
     line(e, "__syncthreads();");
     loop_open(e, mcnt, false);
-    line(e, "%s[%" PRId64 " + e] = %s[e];", acc->o.name, cnt, mn);
+    line(e, "%s[%" PRId64 " + e] = %s[%" PRId64 " + e];  // the raw max", acc->o.name, cnt, mn, mcnt);
     loop_close(e);
     line(e, "__syncthreads();");
   }
@@ -1280,8 +1289,10 @@ static int64_t layout(KGen *kg, bool db) {
     }
     t->o.f32 = n->kind == AX_BN_ACCUM;
     snprintf(t->o.name, sizeof t->o.name, "s%d", i);
-    /* a rescaled sum keeps, after its state, the max it was last rescaled to */
+    /* a rescaled sum keeps, after its state, the max it was last rescaled to; a running
+     * max keeps its raw value after the one the loop reads (gen_accum's guard) */
     int64_t extra = n->rescaled ? ax_shape_numel(&k->nodes[n->rescale].shape) : 0;
+    if (n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX) extra = ax_shape_numel(&n->shape);
     t->bytes = align128((ax_shape_numel(&n->shape) + extra) * (t->o.f32 ? 4 : (int64_t)ax_dtype_bytes(n->dtype)));
     if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
     else if (n->phase == AX_PH_LOOP) {

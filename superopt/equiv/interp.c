@@ -50,10 +50,13 @@ static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const 
 /* The online-softmax rescale of accumulator state s by max accumulator value m (its value
  * now) against mp (its value when s was last updated; updated to m here):
  *   s <- s · exp(mp − m)      (m broadcast onto s)
+ * m is the guarded max the loop reads (0 for -inf), mp the raw one, so a state whose
+ * previous max was -inf (nothing but masked elements so far, a zero state) is multiplied
+ * by exp(-inf - m) = 0, never by NaN.
  * In the field exp reads the q side of mp − m, which is exact (ω^(y_prev − y_new)), so the
  * factors of successive iterations telescope there as over the reals. */
 static void rescale(const AxTDomain *d0, const AxTDomain *dn, AxTensor *s, const AxTensor *m,
-                    AxTensor *mp, size_t es) {
+                    const AxTensor *mraw, AxTensor *mp, size_t es) {
   AxArena *scratch = ax_arena_new();
   AxTensor f = ax_tensor_scratch(scratch, d0, &m->shape);
   size_t cnt = (size_t)ax_shape_numel(&m->shape);
@@ -62,7 +65,7 @@ static void rescale(const AxTDomain *d0, const AxTDomain *dn, AxTensor *s, const
   AxTensor s2 = ax_tensor_scratch(scratch, d0, &s->shape);
   ax_tensor_binary(dn, AX_OP_MUL, s, &f, &s2);
   memcpy(s->data, s2.data, (size_t)ax_shape_numel(&s->shape) * es);
-  memcpy(mp->data, m->data, cnt * es);
+  memcpy(mp->data, mraw->data, cnt * es);
   ax_arena_free(scratch);
 }
 
@@ -162,6 +165,15 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
   AxTensor tmp = {{0}, ax_xmalloc(maxn * es + 1)}, tmp2 = {{0}, ax_xmalloc(maxn * es + 1)};
   /* rescaled sums: the max accumulator's value at their last update */
   AxTensor *mp = ax_xcalloc((size_t)nn + 1, sizeof *mp);
+  /* running maxes: the raw value; the loop reads the guarded one (FlashAttention's: 0 where
+   * the raw max is still -inf, so a row whose tiles so far were all masked shifts by 0 and
+   * gives exp(-inf) = 0 rather than exp(-inf - -inf) = NaN); after the loop, the raw one */
+  AxTensor *raw = ax_xcalloc((size_t)nn + 1, sizeof *raw);
+  for (int i = 0; i < nn; i++)
+    if (k->nodes[i].kind == AX_BN_ACCUM && k->nodes[i].acc == AX_ACC_MAX) {
+      raw[i].shape = k->nodes[i].shape;
+      raw[i].data = ax_xmalloc((size_t)ax_shape_numel(&raw[i].shape) * es + 1);
+    }
   for (int i = 0; i < nn; i++)
     if (k->nodes[i].rescaled) {
       mp[i].shape = k->nodes[k->nodes[i].rescale].shape;
@@ -218,20 +230,23 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
                 AxTDomain dn = dom_for(d0, live[i]);
                 const AxTensor *c = contribution(&dn, n, v, &tmp, &tmp2);
                 size_t cnt = (size_t)ax_shape_numel(&n->shape);
-                if (n->acc == AX_ACC_MAX && it == 0) {
-                  memcpy(t[i].data, c->data, cnt * es);   /* the first tile's max */
-                } else if (n->acc == AX_ACC_MAX) {
+                if (n->acc == AX_ACC_MAX) {
+                  if (it == 0) memcpy(raw[i].data, c->data, cnt * es);   /* the first tile's max */
                   /* a max: in the field a fresh variable per element and iteration */
-                  dn.binary(&dn, AX_OP_MAX, cnt, t[i].data, t[i].data, 1, c->data, 1);
+                  else dn.binary(&dn, AX_OP_MAX, cnt, raw[i].data, raw[i].data, 1, c->data, 1);
+                  round_t(d, AX_DT_F32, &raw[i]);
+                  if (d->guard) d->guard(d, cnt, t[i].data, raw[i].data);
+                  else memcpy(t[i].data, raw[i].data, cnt * es);
                 } else {
                   /* at it = 0 the state is zero and needs no rescale (its max has no
                    * previous value: -inf over the reals) */
-                  if (n->rescaled && it > 0) rescale(d0, &dn, &t[i], &t[n->rescale], &mp[i], es);
-                  else if (n->rescaled) memcpy(mp[i].data, t[n->rescale].data,
+                  if (n->rescaled && it > 0)
+                    rescale(d0, &dn, &t[i], &t[n->rescale], &raw[n->rescale], &mp[i], es);
+                  else if (n->rescaled) memcpy(mp[i].data, raw[n->rescale].data,
                                                (size_t)ax_shape_numel(&mp[i].shape) * es);
                   d->binary(d, AX_OP_ADD, cnt, t[i].data, t[i].data, 1, c->data, 1);
+                  round_t(d, AX_DT_F32, &t[i]);
                 }
-                round_t(d, AX_DT_F32, &t[i]);
               }
             }
           }
@@ -239,6 +254,8 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
         for (int i = 0; i < nn; i++) {
           const AxBNode *n = &k->nodes[i];
           if (n->kind == AX_BN_ACCUM) {
+            if (n->acc == AX_ACC_MAX)   /* the post phase reads the raw max */
+              memcpy(t[i].data, raw[i].data, (size_t)ax_shape_numel(&n->shape) * es);
             if (n->acc == AX_ACC_RMS) {
               /* sqrt(sum of squares / count), count = iterations x axis length */
               char c[64];
@@ -262,9 +279,10 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
           }
         }
       }
-  for (int i = 0; i < nn; i++) free(t[i].data), free(mp[i].data);
+  for (int i = 0; i < nn; i++) free(t[i].data), free(mp[i].data), free(raw[i].data);
   free(t);
   free(mp);
+  free(raw);
   free(tmp.data);
   free(tmp2.data);
 }
@@ -340,6 +358,7 @@ int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
       int64_t cnt = numel(&n->shape);
       sum = sat_add(sum, sat_mul(cnt, es));
       if (n->rescaled) sum = sat_add(sum, sat_mul(numel(&k->nodes[n->rescale].shape), es));
+      if (n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX) sum = sat_add(sum, sat_mul(cnt, es));
       if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
         int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
         if (src > maxn) maxn = src;

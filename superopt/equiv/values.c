@@ -65,9 +65,16 @@ static void fselect(const AxTDomain *d, size_t n, void *out, const void *m, cons
   for (size_t i = 0; i < n; i++) o[i] = mm[i] != 0 ? x[i] : y[i];
 }
 
+static void fguard(const AxTDomain *d, size_t n, void *out, const void *raw) {
+  (void)d;
+  double *o = out;
+  const double *r = raw;
+  for (size_t i = 0; i < n; i++) o[i] = r[i] == -INFINITY ? 0 : r[i];
+}
+
 AxTDomain ax_values_float(bool storage) {
   AxTDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
-                storage ? fround : NULL, fselect, false};
+                storage ? fround : NULL, fselect, fguard, false};
   return d;
 }
 
@@ -257,6 +264,6 @@ static void ffselect(const AxTDomain *d, size_t n, void *out, const void *m, con
 
 AxTDomain ax_values_field(AxField *f) {
   AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL,
-                 ffselect, false};
+                 ffselect, NULL, false};
   return d;
 }

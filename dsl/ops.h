@@ -79,7 +79,7 @@ typedef enum {
  *             program: min operands, max operands, AX_TA_* attributes, class) */
 #define AX_OP_LIST(X)                                                                    \
   X(CONSTANT, "constant", "const", R_ | S_, 1, 1, AX_ET_ANY, 0, 0, AX_TA_VALUE, AX_TC_SOURCE) \
-  X(IOTA, "iota", NULL, R_ | P_, 0, 0, AX_ET_NONE, 0, 0, AX_TA_SHAPE | AX_TA_AXIS, AX_TC_LAYOUT)                    \
+  X(IOTA, "iota", NULL, R_ | P_ | B_, 0, 0, AX_ET_NONE, 0, 0, AX_TA_SHAPE | AX_TA_AXIS, AX_TC_LAYOUT)                    \
   X(BROADCAST, "broadcast", NULL, R_ | P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE, AX_TC_LAYOUT) \
   X(ADD, "add", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
   X(SUB, "sub", NULL, R_ | P_ | B_, 2, 2, AX_ET_NUM, 2, 2, 0, AX_TC_BINARY)            \
@@ -94,13 +94,13 @@ typedef enum {
   X(AND, "and", NULL, R_, 2, 2, AX_ET_BOOL, 0, 0, 0, AX_TC_NONE)                       \
   X(OR, "or", NULL, R_, 2, 2, AX_ET_BOOL, 0, 0, 0, AX_TC_NONE)                         \
   X(NOT, "not", NULL, R_, 1, 1, AX_ET_BOOL, 0, 0, 0, AX_TC_NONE)                       \
-  X(EQ, "eq", NULL, R_ | P_, 2, 2, AX_ET_EQ, 2, 2, 0, AX_TC_BINARY)                           \
-  X(NE, "ne", NULL, R_ | P_, 2, 2, AX_ET_EQ, 2, 2, 0, AX_TC_BINARY)                           \
-  X(LT, "lt", NULL, R_ | P_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
-  X(LE, "le", NULL, R_ | P_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
-  X(GT, "gt", NULL, R_ | P_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
-  X(GE, "ge", NULL, R_ | P_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
-  X(SELECT, "select", NULL, R_ | P_, 3, 3, AX_ET_SELECT, 3, 3, 0, AX_TC_LAYOUT)               \
+  X(EQ, "eq", NULL, R_ | P_ | B_, 2, 2, AX_ET_EQ, 2, 2, 0, AX_TC_BINARY)                           \
+  X(NE, "ne", NULL, R_ | P_ | B_, 2, 2, AX_ET_EQ, 2, 2, 0, AX_TC_BINARY)                           \
+  X(LT, "lt", NULL, R_ | P_ | B_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
+  X(LE, "le", NULL, R_ | P_ | B_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
+  X(GT, "gt", NULL, R_ | P_ | B_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
+  X(GE, "ge", NULL, R_ | P_ | B_, 2, 2, AX_ET_CMP, 2, 2, 0, AX_TC_BINARY)                          \
+  X(SELECT, "select", NULL, R_ | P_ | B_, 3, 3, AX_ET_SELECT, 3, 3, 0, AX_TC_LAYOUT)               \
   X(CLAMP, "clamp", NULL, R_, 3, 3, AX_ET_NUM, 0, 0, 0, AX_TC_NONE)                    \
   X(PAD, "pad", NULL, R_ | P_, 2, 2, AX_ET_ANY, 2, 2, AX_TA_PAD, AX_TC_LAYOUT)          \
   X(PAD_LOW, "pad_low", NULL, R_, 2, 2, AX_ET_ANY, 0, 0, 0, AX_TC_NONE)                \

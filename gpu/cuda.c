@@ -848,6 +848,50 @@ static void blk_concat(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, cons
   kg->t[i].dirty = ELEMWISE;
 }
 
+/* below: the offsets of an input iterator's tile */
+static void tile_offsets(const AxTShape *full, const int *map, int fmap, const int64_t *grid,
+                         const AxTShape *tile, const char *itv, char off[][160]);
+
+/* select(m, a, b) on tiles: a where the mask is not 0, else b (operands of one shape,
+ * inline literals allowed as for element-wise operators). */
+static void blk_select(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)store;
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  for (int q = 0; q < n->nin; q++) need(kg, n->in[q], ax_shape_equal(&in[q].shape, &n->shape), n->name);
+  loop_open(e, ax_shape_numel(&out->shape), false);
+  bool idx = false;
+  for (int j = 0; j < nin; j++) idx |= needs_index(&in[j], &out->shape);
+  if (idx) emit_index(e, &out->shape, "int");
+  char v[320];
+  for (int j = 0; j < nin; j++) {
+    value(&in[j], &out->shape, v, sizeof v);
+    line(e, "const float a%d = %s;", j, v);
+  }
+  line(e, "%s[e] = ax_to<%s>(a0 != 0.0f ? a1 : a2);", out->name, stype(out));
+  loop_close(e);
+  kg->t[i].dirty = ELEMWISE;
+}
+
+/* A block iota: element e of the tile holds its global index along the axis, the tile's
+ * offset there (the block's chunk and the iteration's slice, as an input iterator's
+ * tile_offsets) plus its index inside the tile. */
+static void blk_iota(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
+  (void)in, (void)nin, (void)store;
+  const AxBNode *n = &kg->k->nodes[i];
+  Emit *e = kg->e;
+  char off[AX_MAXRANK][160];
+  tile_offsets(&n->at.shape, n->imap, n->fmap, kg->k->grid, &n->shape, "it", off);
+  int64_t outer, len, inner;
+  split3(&n->shape, n->at.axis, &outer, &len, &inner);
+  line(e, "// '%s': its global index along axis %d", n->name, n->at.axis);
+  loop_open(e, ax_shape_numel(&out->shape), false);
+  line(e, "%s[e] = ax_to<%s>((float)(%s + (long long)((e / %" PRId64 ") %% %" PRId64 ")));", out->name,
+       stype(out), off[n->at.axis], inner, len);
+  loop_close(e);
+  kg->t[i].dirty = ELEMWISE;
+}
+
 /* A block operator (or, for a thread graph, the run of its operators starting at i, fused
  * into one loop when they share a shape). Returns the last node handled. */
 static int gen_op(KGen *kg, int i) {
@@ -1092,6 +1136,9 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     if (n->acc == AX_ACC_RMS)
       line(e, "%s[e] = ax_f(ax_to<%s>(sqrtf(%s[e] * %.9gf)));", acc->o.name, dt, acc->o.name,
            1.0 / (double)(kg->k->forloop * len));
+    else if (n->acc == AX_ACC_MAX)   /* after the loop: the raw max, -inf included */
+      line(e, "%s[e] = ax_f(ax_to<%s>(%s[%" PRId64 " + e]));", acc->o.name, dt, acc->o.name,
+           ax_shape_numel(&n->shape));
     else line(e, "%s[e] = ax_f(ax_to<%s>(%s[e]));", acc->o.name, dt, acc->o.name);
     loop_close(e);
     acc->dirty = acc->dirty == CLEAN ? ELEMWISE : acc->dirty;
@@ -1100,13 +1147,17 @@ static void gen_accum(KGen *kg, int i, bool finish) {
   if (n->acc == AX_ACC_MAX) {
     /* the running max: the first tile's max, then the larger of it and the state (the
      * loop's later operators read it, so every thread sees the update) */
+    /* FlashAttention's guard: the raw max is kept after the tile (s[cnt + e]); the loop
+     * reads s[e], which is 0 where the raw max is still -inf (a row whose tiles so far
+     * were all masked), so that its shift exp(x - m) is exp(-inf - 0) = 0, not
+     * exp(-inf - -inf) = NaN; the rescale reads the raw previous max (exp(-inf - m) = 0) */
     const char *it0 = "it == 0";
+    int64_t cnt = ax_shape_numel(&n->shape);
     if (!n->at.axis_set) {
       need(kg, n->in[0], true, n->name);
-      loop_open(e, ax_shape_numel(&n->shape), false);
-      line(e, "%s[e] = %s ? ax_f(%s[e]) : fmaxf(%s[e], ax_f(%s[e]));", acc->o.name, it0, v->name,
-           acc->o.name, v->name);
-      loop_close(e);
+      loop_open(e, cnt, false);
+      line(e, "const float raw = %s ? ax_f(%s[e]) : fmaxf(%s[%" PRId64 " + e], ax_f(%s[e]));", it0,
+           v->name, acc->o.name, cnt, v->name);
     } else {
       need(kg, n->in[0], false, n->name);
       int64_t len, inner;
@@ -1114,9 +1165,11 @@ static void gen_accum(KGen *kg, int i, bool finish) {
       line(e, "float acc = -INFINITY;");
       line(e, "for (int j = 0; j < %" PRId64 "; ++j) acc = fmaxf(acc, ax_f(px[(%s)j * %" PRId64 "]));",
            len, it, inner);
-      line(e, "%s[e] = %s ? acc : fmaxf(%s[e], acc);", acc->o.name, it0, acc->o.name);
-      loop_close(e);
+      line(e, "const float raw = %s ? acc : fmaxf(%s[%" PRId64 " + e], acc);", it0, acc->o.name, cnt);
     }
+    line(e, "%s[%" PRId64 " + e] = raw;", acc->o.name, cnt);
+    line(e, "%s[e] = raw == -INFINITY ? 0.0f : raw;", acc->o.name);
+    loop_close(e);
     line(e, "__syncthreads();");
     acc->dirty = CLEAN;
     return;
@@ -1147,7 +1200,7 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     line(e, "}");
     line(e, "__syncthreads();");
     loop_open(e, mcnt, false);
-    line(e, "%s[%" PRId64 " + e] = %s[e];", acc->o.name, cnt, mn);
+    line(e, "%s[%" PRId64 " + e] = %s[%" PRId64 " + e];  // the raw max", acc->o.name, cnt, mn, mcnt);
     loop_close(e);
     line(e, "__syncthreads();");
   }
@@ -1196,8 +1249,8 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_SLICE] = {.predefined = pre_slice},
     [AX_OP_PAD] = {.predefined = pre_pad},
     [AX_OP_REVERSE] = {.predefined = pre_reverse},
-    [AX_OP_SELECT] = {.predefined = pre_select},
-    [AX_OP_IOTA] = {.predefined = pre_iota},
+    [AX_OP_SELECT] = {.predefined = pre_select, .block = blk_select},
+    [AX_OP_IOTA] = {.predefined = pre_iota, .block = blk_iota},
     [AX_OP_CONCAT] = {.predefined = pre_concat, .block = blk_concat},
     [AX_OP_REDUCE_MAX] = {.predefined = pre_max, .block = blk_max, .scratch = scratch_reduce},
     [AX_OP_REDUCE_MIN] = {.predefined = pre_min, .block = blk_min, .scratch = scratch_reduce},
@@ -1236,8 +1289,10 @@ static int64_t layout(KGen *kg, bool db) {
     }
     t->o.f32 = n->kind == AX_BN_ACCUM;
     snprintf(t->o.name, sizeof t->o.name, "s%d", i);
-    /* a rescaled sum keeps, after its state, the max it was last rescaled to */
+    /* a rescaled sum keeps, after its state, the max it was last rescaled to; a running
+     * max keeps its raw value after the one the loop reads (gen_accum's guard) */
     int64_t extra = n->rescaled ? ax_shape_numel(&k->nodes[n->rescale].shape) : 0;
+    if (n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX) extra = ax_shape_numel(&n->shape);
     t->bytes = align128((ax_shape_numel(&n->shape) + extra) * (t->o.f32 ? 4 : (int64_t)ax_dtype_bytes(n->dtype)));
     if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
     else if (n->phase == AX_PH_LOOP) {

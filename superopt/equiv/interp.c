@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/tensorop.h"
 
@@ -49,10 +50,13 @@ static const AxTensor *contribution(const AxTDomain *d, const AxBNode *n, const 
 /* The online-softmax rescale of accumulator state s by max accumulator value m (its value
  * now) against mp (its value when s was last updated; updated to m here):
  *   s <- s · exp(mp − m)      (m broadcast onto s)
+ * m is the guarded max the loop reads (0 for -inf), mp the raw one, so a state whose
+ * previous max was -inf (nothing but masked elements so far, a zero state) is multiplied
+ * by exp(-inf - m) = 0, never by NaN.
  * In the field exp reads the q side of mp − m, which is exact (ω^(y_prev − y_new)), so the
  * factors of successive iterations telescope there as over the reals. */
 static void rescale(const AxTDomain *d0, const AxTDomain *dn, AxTensor *s, const AxTensor *m,
-                    AxTensor *mp, size_t es) {
+                    const AxTensor *mraw, AxTensor *mp, size_t es) {
   AxArena *scratch = ax_arena_new();
   AxTensor f = ax_tensor_scratch(scratch, d0, &m->shape);
   size_t cnt = (size_t)ax_shape_numel(&m->shape);
@@ -61,7 +65,7 @@ static void rescale(const AxTDomain *d0, const AxTDomain *dn, AxTensor *s, const
   AxTensor s2 = ax_tensor_scratch(scratch, d0, &s->shape);
   ax_tensor_binary(dn, AX_OP_MUL, s, &f, &s2);
   memcpy(s->data, s2.data, (size_t)ax_shape_numel(&s->shape) * es);
-  memcpy(mp->data, m->data, cnt * es);
+  memcpy(mp->data, mraw->data, cnt * es);
   ax_arena_free(scratch);
 }
 
@@ -100,11 +104,40 @@ static void exponent_live(const AxMugraph *g, bool *tlive, bool **nlive) {
 static AxTDomain dom_for(const AxTDomain *d, bool live) {
   AxTDomain c = *d;
   c.primary_only = !live;
+  c.exact = false;
   return c;
 }
 
+/* The same for one application of op to operands ins[0..nin) of an array of bounds
+ * (exact.h): exact when the analysis decides the application. */
+static AxTDomain dom_op(const AxTDomain *d, bool live, AxOp op, const int *ins, int nin,
+                        const int64_t *bounds) {
+  AxTDomain c = dom_for(d, live);
+  int64_t b[AX_MAXIN];
+  for (int j = 0; j < nin; j++) b[j] = bounds[ins[j]];
+  c.exact = ax_exact_decides(op, b, nin);
+  return c;
+}
+
+/* A block iota's tile for block b and iteration it: the kernel-level iota of its shape
+ * (at.shape) at the tile's offset (its imap and fmap), so each element holds its global
+ * index along the axis, as the program's iota does there. */
+static void block_iota(const AxTDomain *d, const AxKernel *k, const AxBNode *n, const int64_t *b,
+                       int64_t it, AxTensor *out) {
+  AxTShape tile;
+  int64_t off[AX_MAXRANK];
+  ax_mug_tile(&n->at.shape, n->imap, n->fmap, k->grid, k->forloop, b, it, &tile, off);
+  size_t outer, len, inner;
+  ax_tensor_split3(&out->shape, n->at.axis, &outer, &len, &inner);
+  char *po = out->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t l = 0; l < len; l++)
+      for (size_t i = 0; i < inner; i++, po += d->size)
+        d->constant(d, (AxRat){off[n->at.axis] + (int64_t)l, 1}, po);
+}
+
 static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d0, AxArena *a,
-                       AxTensor *vals, const bool *live) {
+                       AxTensor *vals, const bool *live, const int64_t *exact) {
   const AxTDomain *d = d0;
   size_t es = d->size;
   int nn = k->nnodes;
@@ -132,6 +165,15 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
   AxTensor tmp = {{0}, ax_xmalloc(maxn * es + 1)}, tmp2 = {{0}, ax_xmalloc(maxn * es + 1)};
   /* rescaled sums: the max accumulator's value at their last update */
   AxTensor *mp = ax_xcalloc((size_t)nn + 1, sizeof *mp);
+  /* running maxes: the raw value; the loop reads the guarded one (FlashAttention's: 0 where
+   * the raw max is still -inf, so a row whose tiles so far were all masked shifts by 0 and
+   * gives exp(-inf) = 0 rather than exp(-inf - -inf) = NaN); after the loop, the raw one */
+  AxTensor *raw = ax_xcalloc((size_t)nn + 1, sizeof *raw);
+  for (int i = 0; i < nn; i++)
+    if (k->nodes[i].kind == AX_BN_ACCUM && k->nodes[i].acc == AX_ACC_MAX) {
+      raw[i].shape = k->nodes[i].shape;
+      raw[i].data = ax_xmalloc((size_t)ax_shape_numel(&raw[i].shape) * es + 1);
+    }
   for (int i = 0; i < nn; i++)
     if (k->nodes[i].rescaled) {
       mp[i].shape = k->nodes[k->nodes[i].rescale].shape;
@@ -152,10 +194,12 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
             const AxTensor *src = &vals[n->src];
             ax_mug_tile(&src->shape, n->imap, n->fmap, k->grid, R, b, 0, &tile, off);
             ax_tensor_copy_box(es, src, off, &t[i]);
+          } else if (n->kind == AX_BN_OP && n->op == AX_OP_IOTA) {
+            block_iota(d, k, n, b, 0, &t[i]);
           } else if (n->kind == AX_BN_OP) {
             const AxTensor *ins[AX_MAXIN];
             for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-            AxTDomain dn = dom_for(d0, live[i]);
+            AxTDomain dn = dom_op(d0, live[i], n->op, n->in, n->nin, exact);
             apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
             if (!n->anon) round_t(d, n->dtype, &t[i]);
           }
@@ -168,10 +212,12 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
               const AxTensor *src = &vals[n->src];
               ax_mug_tile(&src->shape, n->imap, n->fmap, k->grid, R, b, it, &tile, off);
               ax_tensor_copy_box(es, src, off, &t[i]);
+            } else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP && n->op == AX_OP_IOTA) {
+              block_iota(d, k, n, b, it, &t[i]);
             } else if (n->kind == AX_BN_OP && n->phase == AX_PH_LOOP) {
               const AxTensor *ins[AX_MAXIN];
               for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-              AxTDomain dn = dom_for(d0, live[i]);
+              AxTDomain dn = dom_op(d0, live[i], n->op, n->in, n->nin, exact);
               apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
               round_t(d, n->dtype, &t[i]);
             } else if (n->kind == AX_BN_ACCUM) {
@@ -184,20 +230,23 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
                 AxTDomain dn = dom_for(d0, live[i]);
                 const AxTensor *c = contribution(&dn, n, v, &tmp, &tmp2);
                 size_t cnt = (size_t)ax_shape_numel(&n->shape);
-                if (n->acc == AX_ACC_MAX && it == 0) {
-                  memcpy(t[i].data, c->data, cnt * es);   /* the first tile's max */
-                } else if (n->acc == AX_ACC_MAX) {
+                if (n->acc == AX_ACC_MAX) {
+                  if (it == 0) memcpy(raw[i].data, c->data, cnt * es);   /* the first tile's max */
                   /* a max: in the field a fresh variable per element and iteration */
-                  dn.binary(&dn, AX_OP_MAX, cnt, t[i].data, t[i].data, 1, c->data, 1);
+                  else dn.binary(&dn, AX_OP_MAX, cnt, raw[i].data, raw[i].data, 1, c->data, 1);
+                  round_t(d, AX_DT_F32, &raw[i]);
+                  if (d->guard) d->guard(d, cnt, t[i].data, raw[i].data);
+                  else memcpy(t[i].data, raw[i].data, cnt * es);
                 } else {
                   /* at it = 0 the state is zero and needs no rescale (its max has no
                    * previous value: -inf over the reals) */
-                  if (n->rescaled && it > 0) rescale(d0, &dn, &t[i], &t[n->rescale], &mp[i], es);
-                  else if (n->rescaled) memcpy(mp[i].data, t[n->rescale].data,
+                  if (n->rescaled && it > 0)
+                    rescale(d0, &dn, &t[i], &t[n->rescale], &raw[n->rescale], &mp[i], es);
+                  else if (n->rescaled) memcpy(mp[i].data, raw[n->rescale].data,
                                                (size_t)ax_shape_numel(&mp[i].shape) * es);
                   d->binary(d, AX_OP_ADD, cnt, t[i].data, t[i].data, 1, c->data, 1);
+                  round_t(d, AX_DT_F32, &t[i]);
                 }
-                round_t(d, AX_DT_F32, &t[i]);
               }
             }
           }
@@ -205,6 +254,8 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
         for (int i = 0; i < nn; i++) {
           const AxBNode *n = &k->nodes[i];
           if (n->kind == AX_BN_ACCUM) {
+            if (n->acc == AX_ACC_MAX)   /* the post phase reads the raw max */
+              memcpy(t[i].data, raw[i].data, (size_t)ax_shape_numel(&n->shape) * es);
             if (n->acc == AX_ACC_RMS) {
               /* sqrt(sum of squares / count), count = iterations x axis length */
               char c[64];
@@ -218,7 +269,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
           } else if (n->kind == AX_BN_OP && n->phase == AX_PH_POST) {
             const AxTensor *ins[AX_MAXIN];
             for (int j = 0; j < n->nin; j++) ins[j] = &t[n->in[j]];
-            AxTDomain dn = dom_for(d0, live[i]);
+            AxTDomain dn = dom_op(d0, live[i], n->op, n->in, n->nin, exact);
             apply(&dn, n->op, &n->at, ins, n->nin, &t[i]);
             round_t(d, n->dtype, &t[i]);
           } else if (n->kind == AX_BN_SAVE) {
@@ -228,9 +279,10 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
           }
         }
       }
-  for (int i = 0; i < nn; i++) free(t[i].data), free(mp[i].data);
+  for (int i = 0; i < nn; i++) free(t[i].data), free(mp[i].data), free(raw[i].data);
   free(t);
   free(mp);
+  free(raw);
   free(tmp.data);
   free(tmp2.data);
 }
@@ -242,6 +294,12 @@ void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor 
     if (g->stmts[s].kind == AX_KS_KERNEL)
       nlive[s] = ax_xcalloc((size_t)g->stmts[s].kernel->nnodes + 1, 1);
   exponent_live(g, tlive, nlive);
+  int64_t *tex = ax_xcalloc((size_t)g->ntensors + 1, sizeof *tex);
+  int64_t **nex = ax_xcalloc((size_t)g->nstmts + 1, sizeof *nex);
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_KERNEL)
+      nex[s] = ax_xcalloc((size_t)g->stmts[s].kernel->nnodes + 1, sizeof **nex);
+  ax_exact_analyse(g, tex, nex);
   for (int s = 0; s < g->nstmts; s++) {
     const AxKStmt *st = &g->stmts[s];
     if (st->kind == AX_KS_OP) {
@@ -258,14 +316,16 @@ void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor 
       AxTensor *o = &vals[st->t];
       o->shape = g->tensors[st->t].shape;
       o->data = ax_arena_alloc(a, (size_t)ax_shape_numel(&o->shape) * d->size + 1);
-      AxTDomain dn = dom_for(d, tlive[st->t]);
+      AxTDomain dn = dom_op(d, tlive[st->t], st->op, st->in, st->nin, tex);
       apply(&dn, st->op, &st->at, ins, st->nin, o);
       round_t(d, g->tensors[st->t].dtype, o);
     } else if (st->kind == AX_KS_KERNEL) {
-      run_kernel(g, st->kernel, d, a, vals, nlive[s]);
+      run_kernel(g, st->kernel, d, a, vals, nlive[s], nex[s]);
     }
   }
-  for (int s = 0; s < g->nstmts; s++) free(nlive[s]);
+  for (int s = 0; s < g->nstmts; s++) free(nlive[s]), free(nex[s]);
+  free(nex);
+  free(tex);
   free(nlive);
   free(tlive);
 }
@@ -298,6 +358,7 @@ int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
       int64_t cnt = numel(&n->shape);
       sum = sat_add(sum, sat_mul(cnt, es));
       if (n->rescaled) sum = sat_add(sum, sat_mul(numel(&k->nodes[n->rescale].shape), es));
+      if (n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX) sum = sat_add(sum, sat_mul(cnt, es));
       if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
         int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
         if (src > maxn) maxn = src;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/arith/field.h"
 #include "superopt/ir/pop.h"
@@ -184,7 +185,7 @@ static AxLaxVal rms_of(A *s, const AxLaxVal *x, const AxTShape *sh, int axis, Ax
 /* The abstract value of a pop.h operator by its row's rule, before masking to the shape. */
 static AxLaxVal pop_val(A *s, AxPopLax rule, const AxTAttrs *at, const AxLaxVal *const *in,
                         const AxTShape *const *sh, int nin, const AxTShape *out, AxSpan sp,
-                        const char *where) {
+                        const char *where, bool exact) {
   switch (rule) {
   case AX_POP_LAX_CONST: return constant();
   case AX_POP_LAX_MATMUL: {
@@ -216,6 +217,10 @@ static AxLaxVal pop_val(A *s, AxPopLax rule, const AxTAttrs *at, const AxLaxVal 
     return v;
   }
   case AX_POP_LAX_ORDER:
+    /* an index-only mask (exact.h) picks, per element, the branch the reals pick and the
+     * same in every test: each element is one branch's value, so the result is read as
+     * the branches side by side (a layout of them) */
+    if (exact) break;
     ax_diag_error(s->d, sp,
                   "select in %s: its mask has no truth value in the finite field Zp x Zq (a "
                   "comparison needs an order), so random testing cannot decide a graph that "
@@ -261,10 +266,13 @@ static AxLaxVal pop_val(A *s, AxPopLax rule, const AxTAttrs *at, const AxLaxVal 
 /* The abstract value of op applied to in[0..nin) of shapes sh, with result shape out. */
 static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const *in,
                          const AxTShape *const *sh, int nin, const AxTShape *out, AxSpan sp,
-                         const char *where) {
+                         const char *where, bool exact) {
   const AxEwOp *e = ax_ewop_get(op);
   AxLaxVal v;
-  if (e && e->arity == 2 && e->lax == AX_EWOP_LAX_ORDER) {
+  if (exact && ax_exact_is_compare(op)) {
+    /* a comparison of index-only values (exact.h): an exact 0 or 1, the same in every test */
+    v = constant();
+  } else if (e && e->arity == 2 && e->lax == AX_EWOP_LAX_ORDER) {
     order_error(s, sp, ax_op_pname(op), where);
     v = combine(in[0], in[1], AX_EWOP_LAX_SUM, sh[0]->rank, sh[1]->rank, out->rank);
   } else if (e && e->arity == 2 && e->lax == AX_EWOP_LAX_OPAQUE) {
@@ -274,13 +282,20 @@ static AxLaxVal op_val(A *s, AxOp op, const AxTAttrs *at, const AxLaxVal *const 
     v = unary(s, AX_OP_SQRT, &both, sp, where);
   } else if (e && e->arity == 2) v = combine(in[0], in[1], e->lax, sh[0]->rank, sh[1]->rank, out->rank);
   else if (e) v = unary(s, op, in[0], sp, where);
-  else v = pop_val(s, ax_pop_get(op)->lax, at, in, sh, nin, out, sp, where);
+  else v = pop_val(s, ax_pop_get(op)->lax, at, in, sh, nin, out, sp, where, exact);
   v.vary = mask_shape(v.vary, out);
   v.den = (v.den & (1u << 31)) | mask_shape(v.den & ~(1u << 31), out);
   return v;
 }
 
-static void kernel(A *s, const AxKernel *k, AxLaxVal *tv) {
+/* Whether the analysis (exact.h) decides op on operands ins[0..nin) of bounds b. */
+static bool decided(AxOp op, const int *ins, int nin, const int64_t *b) {
+  int64_t x[AX_MAXIN];
+  for (int j = 0; j < nin; j++) x[j] = b[ins[j]];
+  return ax_exact_decides(op, x, nin);
+}
+
+static void kernel(A *s, const AxKernel *k, AxLaxVal *tv, const int64_t *ex) {
   AxLaxVal *nv = ax_xcalloc((size_t)k->nnodes + 1, sizeof *nv);
   char where[160];
   for (int i = 0; i < k->nnodes; i++) {
@@ -309,7 +324,12 @@ static void kernel(A *s, const AxKernel *k, AxLaxVal *tv) {
       const AxLaxVal *ins[AX_MAXIN];
       const AxTShape *sh[AX_MAXIN];
       for (int j = 0; j < n->nin; j++) ins[j] = &nv[n->in[j]], sh[j] = &k->nodes[n->in[j]].shape;
-      nv[i] = op_val(s, n->op, &n->at, ins, sh, n->nin, &n->shape, n->span, where);
+      if (n->op == AX_OP_IOTA) {   /* integers, the same in every test */
+        nv[i] = constant();
+        break;
+      }
+      nv[i] = op_val(s, n->op, &n->at, ins, sh, n->nin, &n->shape, n->span, where,
+                     decided(n->op, n->in, n->nin, ex));
       break;
     }
     case AX_BN_ACCUM: {
@@ -381,6 +401,12 @@ static void kernel(A *s, const AxKernel *k, AxLaxVal *tv) {
 bool ax_lax_analyse(const AxMugraph *g, AxDiag *d, AxLaxVal *outs, bool *uses_sqrt) {
   A s = {d, g, true, false};
   AxLaxVal *tv = ax_xcalloc((size_t)g->ntensors + 1, sizeof *tv);
+  int64_t *tex = ax_xcalloc((size_t)g->ntensors + 1, sizeof *tex);
+  int64_t **nex = ax_xcalloc((size_t)g->nstmts + 1, sizeof *nex);
+  for (int si = 0; si < g->nstmts; si++)
+    if (g->stmts[si].kind == AX_KS_KERNEL)
+      nex[si] = ax_xcalloc((size_t)g->stmts[si].kernel->nnodes + 1, sizeof **nex);
+  ax_exact_analyse(g, tex, nex);
   char where[160];
   for (int i = 0; i < g->ntensors; i++)
     if (g->tensors[i].anon) tv[i] = constant();
@@ -393,11 +419,15 @@ bool ax_lax_analyse(const AxMugraph *g, AxDiag *d, AxLaxVal *outs, bool *uses_sq
       const AxTShape *sh[AX_MAXIN];
       for (int j = 0; j < st->nin; j++) ins[j] = &tv[st->in[j]], sh[j] = &g->tensors[st->in[j]].shape;
       snprintf(where, sizeof where, "'%s'", g->tensors[st->t].name);
-      tv[st->t] = op_val(&s, st->op, &st->at, ins, sh, st->nin, &g->tensors[st->t].shape, st->span, where);
+      tv[st->t] = op_val(&s, st->op, &st->at, ins, sh, st->nin, &g->tensors[st->t].shape, st->span,
+                         where, decided(st->op, st->in, st->nin, tex));
     } else if (st->kind == AX_KS_KERNEL) {
-      kernel(&s, st->kernel, tv);
+      kernel(&s, st->kernel, tv, nex[si]);
     }
   }
+  for (int si = 0; si < g->nstmts; si++) free(nex[si]);
+  free(nex);
+  free(tex);
   for (int i = 0; i < g->noutputs; i++) outs[i] = tv[g->outputs[i]];
   free(tv);
   *uses_sqrt = s.sqrt_used;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 
 typedef unsigned __int128 u128;
@@ -64,9 +65,16 @@ static void fselect(const AxTDomain *d, size_t n, void *out, const void *m, cons
   for (size_t i = 0; i < n; i++) o[i] = mm[i] != 0 ? x[i] : y[i];
 }
 
+static void fguard(const AxTDomain *d, size_t n, void *out, const void *raw) {
+  (void)d;
+  double *o = out;
+  const double *r = raw;
+  for (size_t i = 0; i < n; i++) o[i] = r[i] == -INFINITY ? 0 : r[i];
+}
+
 AxTDomain ax_values_float(bool storage) {
   AxTDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
-                storage ? fround : NULL, fselect};
+                storage ? fround : NULL, fselect, fguard, false};
   return d;
 }
 
@@ -74,10 +82,35 @@ double ax_values_round_to(AxDtype t, double x) { return ax_dtype_round(t, x); }
 
 /* ---- Zp x Zq (field.h) --------------------------------------------------------------- */
 
+/* The integer an index-only residue stands for (exact.h: |v| <= AX_EXACT_LIMIT, far below
+ * p / 2, so the residue determines it). */
+static int64_t centred(uint32_t r, uint64_t p) {
+  return r <= p / 2 ? (int64_t)r : (int64_t)r - (int64_t)p;
+}
+
+/* A comparison of index-only integers (d->exact): decided exactly, 1 or 0 in both
+ * components, as over the reals. */
+static void ffcompare(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
+                      const void *b, size_t sb) {
+  AxField *f = d->ctx;
+  AxFF *o = out;
+  const AxFF *x = a, *y = b;
+  for (size_t i = 0; i < n; i++) {
+    int64_t u = centred(x[i * sa].p, f->p), v = centred(y[i * sb].p, f->p);
+    bool r = op == AX_OP_EQ ? u == v : op == AX_OP_NE ? u != v : op == AX_OP_LT ? u < v
+           : op == AX_OP_LE ? u <= v : op == AX_OP_GT ? u > v : u >= v;
+    o[i].p = o[i].q = r ? 1 : 0;
+  }
+}
+
 /* The operators' field functions are their rows' (ewop.h). exp and silu read their
  * operand's secondary component whatever primary_only says (interp.c computes it for them). */
 static void ffbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a, size_t sa,
                      const void *b, size_t sb) {
+  if (d->exact && ax_exact_is_compare(op)) {
+    ffcompare(d, op, n, out, a, sa, b, sb);
+    return;
+  }
   ax_ewop_get(op)->ff_bin(d->ctx, n, out, a, sa, b, sb, !d->primary_only);
 }
 
@@ -211,21 +244,26 @@ static void ffconstant(const AxTDomain *d, AxRat c, void *out) {
   o->q = rat_mod(c, f->q);
 }
 
-/* A mask in Zp x Zq has no truth value: a compare of data has no field reading (field.h),
+/* A mask in Zp x Zq has no truth value unless it is index-only (d->exact): a compare of data has no field reading (field.h),
  * so no element may pick a branch. The test is inconclusive (counted in divzero; equiv.c
  * then answers "cannot decide"), and the result is a fresh variable so that nothing
  * downstream reads a branch by accident. */
 static void ffselect(const AxTDomain *d, size_t n, void *out, const void *m, const void *a,
                      const void *b) {
-  (void)m, (void)a, (void)b;
   AxField *f = d->ctx;
   AxFF *o = out;
+  if (d->exact) {
+    /* an index-only mask (exact.h): its truth is the reals', so the branch is theirs */
+    const AxFF *mm = m, *x = a, *y = b;
+    for (size_t i = 0; i < n; i++) o[i] = centred(mm[i].p, f->p) != 0 ? x[i] : y[i];
+    return;
+  }
   f->divzero++;
   ax_field_fresh(f, n, o);
 }
 
 AxTDomain ax_values_field(AxField *f) {
   AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL,
-                 ffselect};
+                 ffselect, NULL, false};
   return d;
 }

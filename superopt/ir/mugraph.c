@@ -162,6 +162,20 @@ static bool check_iter(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
   return ok;
 }
 
+/* A block iota: the kernel-level iota of its shape (already inferred into n->shape), cut
+ * by its imap and fmap as an input iterator cuts a tensor; its tile is the node's shape,
+ * and like an iterator it is a loop value when the for-loop advances along it. */
+static bool check_iota(AxKernel *k, AxBNode *n, AxDiag *d) {
+  AxTShape full = n->shape;
+  bool ok = check_maps(d, n->span, k->name, "iota", n->name, n->imap, n->fmap, full.rank) &&
+            check_split(d, n->span, k->name, "iota", n->name, n->name, &full, n->imap, n->fmap,
+                        k->grid, k->forloop);
+  if (ok) ax_mug_tile(&full, n->imap, n->fmap, k->grid, k->forloop, NULL, 0, &n->shape, NULL);
+  n->dtype = AX_DT_F32;
+  n->phase = n->fmap >= 0 ? AX_PH_LOOP : AX_PH_INVARIANT;
+  return ok;
+}
+
 /* A block operator: allowed at the block level (element-wise inside a thread graph), of
  * one phase (never the loop's and the post phase's values together), shapes inferred. */
 static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
@@ -216,6 +230,7 @@ static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
                   ax_op_pname(n->op), n->name, msg);
     return false;
   }
+  if (n->op == AX_OP_IOTA) return check_iota(k, n, d);
   return true;
 }
 

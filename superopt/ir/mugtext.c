@@ -615,7 +615,19 @@ static int resolve_node(P *p, KP *kp, const char *nm, AxSpan sp) {
   return i;
 }
 
-/* NAME "=" ( "input" ... | "accum" ... | call ) */
+/* maps = "imap" map [ "fmap" ( "-" | dim ) ]  (input iterators and block iotas) */
+static bool block_maps(P *p, AxBNode *n) {
+  if (!expect_word(p, "imap") || !gmap(p, n->imap)) return false;
+  if (is_word(p, "fmap")) {
+    scan(p);
+    int64_t v = -1;
+    if (!accept_punct(p, '-') && !integer(p, &v, false)) return false;
+    n->fmap = (int)(v > AX_MAXRANK ? AX_MAXRANK : v);
+  }
+  return true;
+}
+
+/* NAME "=" ( "input" ... | "accum" ... | call [ maps ] ) */
 static bool b_assign(P *p, KP *kp, int thread, AxNote note, uint32_t st0) {
   const char *nm;
   AxSpan sp;
@@ -642,13 +654,7 @@ static bool b_assign(P *p, KP *kp, int thread, AxNote note, uint32_t st0) {
     n->name = nm;
     n->src = t;
     n->note = note;
-    if (!expect_word(p, "imap") || !gmap(p, n->imap)) return false;
-    if (is_word(p, "fmap")) {
-      scan(p);
-      int64_t v = -1;
-      if (!accept_punct(p, '-') && !integer(p, &v, false)) return false;
-      n->fmap = (int)(v > AX_MAXRANK ? AX_MAXRANK : v);
-    }
+    if (!block_maps(p, n)) return false;
     n->span = span(p, st0, p->prev_end);
     return true;
   }
@@ -696,6 +702,9 @@ static bool b_assign(P *p, KP *kp, int thread, AxNote note, uint32_t st0) {
   n->note = note;
   n->thread = thread;
   for (int i = 0; i < c.nops; i++) n->in[i] = in[i], n->in_span[i] = c.ops[i].sp;
+  /* a block iota is a tile of the kernel-level iota of its shape: the maps cut it as an
+   * input iterator's cut a tensor, so each element holds its global index */
+  if (!is_acc && c.op == AX_OP_IOTA && !block_maps(p, n)) return false;
   n->span = span(p, st0, p->prev_end);
   return true;
 }
@@ -927,6 +936,12 @@ static void pnode(FILE *out, const AxMugraph *g, const AxKernel *k, const AxBNod
     pattrs(out, n->op, &n->at, n->kind == AX_BN_ACCUM, n->acc, n->nin);
     if (n->rescaled) fprintf(out, ", rescale = %s", k->nodes[n->rescale].name);
     fputc(')', out);
+    if (n->kind == AX_BN_OP && n->op == AX_OP_IOTA) {
+      fputs(" imap ", out);
+      ax_mugtext_print_map(out, n->imap);
+      if (n->fmap >= 0) fprintf(out, " fmap %d", n->fmap);
+      else fputs(" fmap -", out);
+    }
     break;
   case AX_BN_SAVE:
     fprintf(out, "%*soutput %s = %s omap ", ind, "", g->tensors[n->dst].name, k->nodes[n->in[0]].name);

@@ -142,6 +142,14 @@ struct AxTDomain {
    * evaluation inconclusive, never pick a branch. */
   void (*select)(const AxTDomain *d, size_t n, void *out, const void *m, const void *a,
                  const void *b);
+  /* FlashAttention's guard on a running max (interp.c): out[i] = raw[i], or 0 where
+   * raw[i] is -inf, i < n. NULL in a domain without infinities (the field). */
+  void (*guard)(const AxTDomain *d, size_t n, void *out, const void *raw);
+  /* Set by the interpreter for one application whose operands it has proved to be small
+   * exact integers computed from indices only (superopt/equiv/exact.h): a comparison of
+   * them, or a select on such a mask, is then decided element by element, exactly, in
+   * every domain. Clear: a domain without order reads them as above. */
+  bool exact;
 };
 
 

@@ -160,6 +160,41 @@ START_TEST(validation_errors) {
 }
 END_TEST
 
+/* A block iota: printed back as written, its tile cut by its maps (a loop value when the
+ * for-loop advances along it), its partition checked as an input iterator's. */
+START_TEST(block_iota) {
+  const char *text = "mugraph g {\n"
+                     "  input X : f32[8, 16]\n"
+                     "  kernel k grid [2, 1, 1] block [128, 1, 1] forloop 4 {\n"
+                     "    x = input X imap {x: 0} fmap 1\n"
+                     "    r = iota([8, 1], axis = 0) imap {x: 0} fmap -\n"
+                     "    c = iota([1, 16], axis = 1) imap {} fmap 1\n"
+                     "    m = ge(r, c)\n"
+                     "    z = mul(x, 0)\n"
+                     "    y = select(m, x, z)\n"
+                     "    a = accum concat(y, axis = 1)\n"
+                     "    output Y = a omap {x: 0}\n"
+                     "  }\n"
+                     "  output Y\n"
+                     "}\n";
+  AxMugraph *g = check(text);
+  ck_assert_msg(g, "%s", unit_diagnostics());
+  ck_assert_str_eq(print(g, false), text);
+  const AxKernel *k = g->stmts[1].kernel;
+  const AxBNode *r = &k->nodes[ax_mug_find_node(k, "r", k->nnodes)];
+  const AxBNode *c = &k->nodes[ax_mug_find_node(k, "c", k->nnodes)];
+  ck_assert_int_eq(r->shape.dim[0], 4);
+  ck_assert_int_eq(r->phase, AX_PH_INVARIANT);
+  ck_assert_int_eq(c->shape.dim[1], 4);
+  ck_assert_int_eq(c->phase, AX_PH_LOOP);
+  ck_assert_ptr_null(check("mugraph g {\n  input X : f32[8, 16]\n"
+                           "  kernel k grid [3, 1, 1] forloop 1 {\n    r = iota([8, 1], axis = 0) imap {x: 0} fmap -\n"
+                           "    output Y = r omap {x: 0}\n  }\n  output Y\n}\n"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
+                               "t.mug:4:5: error: kernel 'k': iota 'r': dim 0 of 'r' (size 8) is not divisible by grid.x (3)"));
+}
+END_TEST
+
 START_TEST(syntax_errors) {
   ck_assert_ptr_null(parse("mugraph g {\n  input X : f64[4]\n}\n"));
   ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:2:13: error: unknown element type 'f64' (expected f16, bf16 or f32)"));
@@ -180,6 +215,7 @@ int main(void) {
   TCase *t = tcase_create("mugraph");
   tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, roundtrip_identity);
+  tcase_add_test(t, block_iota);
   tcase_add_test(t, roundtrip_normalizes);
   tcase_add_test(t, examples_roundtrip);
   tcase_add_test(t, dot_output);

@@ -4,13 +4,15 @@
 # Other targets: build, check (the fast tier: unit, diag and faults tests, under a minute),
 # test-asan (ASan+UBSan build: the fast tier and a slice of the end-to-end tests), test-tsan
 # (the emulated megakernel under ThreadSanitizer: tools/mpk-tsan.sh), fuzz
-# (bounded parser fuzzing), deps (only the installation step), clean.
+# (bounded fuzzing of the program parser and the HLO front end), deps (only the installation step), clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 60
+# of which the HLO front end's target gets a third, the program parser's the rest
+HLO_FUZZ_SECONDS ?= $(shell expr $(FUZZ_SECONDS) / 3)
 # ctest label and name filters of the tiers (tests/CMakeLists.txt: unit, diag, faults,
 # corpus, superopt, gpu, mpk). Under ASan the solvers are not instrumented, so the solver-bound
 # scripts are represented by one slice: preconditions and counterexample replay.
@@ -66,8 +68,9 @@ test-tsan: build
 
 fuzz: deps deps-fuzz
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -DAXLE_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_parse
-	sh tools/run-fuzz.sh $(FUZZ_BUILD)/tests/fuzz_parse $(FUZZ_SECONDS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_parse fuzz_hlo
+	sh tools/run-fuzz.sh $(FUZZ_BUILD)/tests/fuzz_parse $$(expr $(FUZZ_SECONDS) - $(HLO_FUZZ_SECONDS)) axl
+	sh tools/run-fuzz.sh $(FUZZ_BUILD)/tests/fuzz_hlo $(HLO_FUZZ_SECONDS) hlo
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

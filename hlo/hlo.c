@@ -17,7 +17,10 @@ struct AxHloBuild {
 /* ORDER: AxHloType. */
 static const char *const etypes[] = {
   "pred", "s4", "s8", "s16", "s32", "s64", "u4", "u8", "u16", "u32", "u64",
-  "f8e4m3fn", "f8e5m2", "f16", "bf16", "f32", "f64", "c64", "c128", "token", "(tuple)",
+  "f8e4m3fn", "f8e5m2", "f16", "bf16", "f32", "f64", "c64", "c128",
+  "s1", "s2", "u1", "u2", "f4e2m1fn", "f6e2m3fn", "f6e3m2fn", "f8e3m4", "f8e4m3", "f8e4m3fnuz",
+  "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e8m0fnu",
+  "token", "(tuple)",
 };
 
 const char *ax_hlo_type_name(AxHloType t) { return etypes[t]; }
@@ -743,6 +746,12 @@ AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
       else m->entry = comp;
     }
   }
+  /* XLA's parser takes the last computation as the entry when none is marked (callees
+   * are printed before their callers); a module without computations has none. */
+  if (!m->entry && m->ncomps > 0) m->entry = m->comps[m->ncomps - 1];
+  /* A module written without its `HloModule NAME` header (XLA's parser accepts it, and
+   * XLA's own fusion tests are written so) is named after its entry. */
+  if (!m->name && m->entry) m->name = m->entry->name;
   for (int k = 0; k < m->ncomps; k++) check_comp(&c, m->comps[k]);
   if (!m->entry && d->errors == before) {
     uint32_t at = 0;

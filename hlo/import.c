@@ -53,6 +53,10 @@ typedef struct Imp {
   AxVec inputs, lets, cuts;   /* char* lines; AxHloCut* */
   AxVec let_defs;             /* the AxHloInstr* each let comes from, in step with lets */
   AxHloTable *names;          /* the program's names so far */
+  const char *dropped;        /* why the first output the program cannot compute is cut */
+  AxHloTable *form_at;        /* let name -> index in forms */
+  AxVec forms;                /* Form*: what each element-wise or sum let computes */
+  bool fused;                 /* an idiom replaced some lets: drop the dead ones */
   bool failed;
 } Imp;
 
@@ -203,6 +207,27 @@ static Val *let(Imp *im, const AxHloInstr *i, const char *expr) {
   ax_vec_push(im->a, &im->lets, ax_arena_printf(im->a, "  let %s = %s", v->text, expr));
   ax_vec_push(im->a, &im->let_defs, (void *)i);
   return v;
+}
+
+/* What a let computes, kept for the idioms (`idiom`): the HLO opcode and its operands'
+ * program names (a literal's text when `ylit`), the program axis of a sum. */
+typedef struct Form {
+  const char *op, *x, *y;
+  bool ylit;
+  int axis;
+} Form;
+
+static void note(Imp *im, const Val *v, const char *op, const char *x, const char *y, bool ylit,
+                 int axis) {
+  Form *f = ax_arena_alloc(im->a, sizeof *f);
+  *f = (Form){op, x, y, ylit, axis};
+  if (ax_hlo_table_add(im->form_at, v->text, (int)im->forms.len)) ax_vec_push(im->a, &im->forms, f);
+}
+
+static const Form *form(Imp *im, const char *name, const char *op) {
+  int k = name ? ax_hlo_table_get(im->form_at, name) : -1;
+  const Form *f = k >= 0 ? im->forms.items[k] : NULL;
+  return f && strcmp(f->op, op) == 0 ? f : NULL;
 }
 
 static bool same_dims(const AxHloShape *a, const AxHloShape *b) {
@@ -429,6 +454,40 @@ static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why
 
 /* add subtract multiply divide (the infix operators), maximum minimum (max, min); literals
  * broadcast. */
+/* The program's fused operators where the HLO spells them out, so that a module and the
+ * program written with the operator lower to the same naive graph (and search to the same
+ * μGraph): `silu(x)` for multiply(x, logistic(x)) (either order), `rms_norm(x, axis = a)`
+ * for divide(x, sqrt(sum(x*x over a) / n)) with n the size of a (or * 1/n), x of its plain
+ * shape. The lets of the parts stay and are dropped when nothing else reads them (`live`).
+ * NULL when neither matches. */
+static const char *idiom(Imp *im, const AxHloInstr *i, const Val *a, const Val *b) {
+  if (a->kind != V_TENSOR || b->kind != V_TENSOR) return NULL;
+  if (strcmp(i->opcode, "multiply") == 0) {
+    const Val *pair[2][2] = {{a, b}, {b, a}};
+    for (int k = 0; k < 2; k++) {
+      const Form *l = form(im, pair[k][1]->text, "logistic");
+      if (l && strcmp(l->x, pair[k][0]->text) == 0 && a->lay.q == b->lay.q &&
+          memcmp(a->lay.pos, b->lay.pos, sizeof a->lay.pos) == 0 &&
+          memcmp(a->lay.size, b->lay.size, sizeof a->lay.size) == 0)
+        return ax_arena_printf(im->a, "silu(%s)", pair[k][0]->text);
+    }
+    return NULL;
+  }
+  if (strcmp(i->opcode, "divide") != 0 || !is_plain(&a->lay, a->shape)) return NULL;
+  const Form *rt = form(im, b->text, "sqrt");
+  const Form *mean = rt ? form(im, rt->x, "divide") : NULL;
+  double scale = 0;
+  if (mean && mean->ylit) scale = 1 / strtod(mean->y, NULL);
+  if (!mean && rt && (mean = form(im, rt->x, "multiply")) && mean->ylit) scale = strtod(mean->y, NULL);
+  const Form *sum = mean && mean->ylit ? form(im, mean->x, "sum") : NULL;
+  const Form *sq = sum ? form(im, sum->x, "multiply") : NULL;
+  if (!sq || sq->ylit || strcmp(sq->x, a->text) != 0 || strcmp(sq->y, a->text) != 0) return NULL;
+  if (sum->axis < 0 || sum->axis >= a->shape->rank) return NULL;
+  double n = (double)a->shape->dims[sum->axis];
+  if (scale * n < 1 - 1e-12 || scale * n > 1 + 1e-12) return NULL;
+  return ax_arena_printf(im->a, "rms_norm(%s, axis = %d)", a->text, sum->axis);
+}
+
 static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"add", "%s + %s"}, {"subtract", "%s - %s"}, {"multiply", "%s * %s"}, {"divide", "%s / %s"},
@@ -486,8 +545,11 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
     for (int a2 = 0; a2 < q; a2++)
       if (lb.size[a2] > r.size[a2]) r.size[a2] = lb.size[a2];
   }
-  Val *v = let(im, i, ax_arena_printf(im->a, fmt, a->text, b->text));
+  const char *e = idiom(im, i, a, b);
+  im->fused |= e != NULL;
+  Val *v = let(im, i, e ? e : ax_arena_printf(im->a, fmt, a->text, b->text));
   v->lay = r;
+  if (a->kind == V_TENSOR && !e) note(im, v, i->opcode, a->text, b->text, b->kind == V_LIT, -1);
   return v;
 }
 
@@ -508,6 +570,7 @@ static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
     if (strcmp(forms[k].op, i->opcode) == 0) {
       Val *v = let(im, i, ax_arena_printf(im->a, forms[k].fmt, x->text));
       v->lay = x->lay;   /* element-wise: the operand's axes */
+      note(im, v, i->opcode, x->text, NULL, false, -1);
       return v;
     }
   AX_UNREACHABLE();
@@ -866,6 +929,7 @@ static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   Layout r = *xl;
   const char *e = x->text;
   bool summed = false;
+  int axis = -1;   /* the one axis summed, for `idiom` */
   for (int d = 0, j = 0; d < x->shape->rank; d++) {
     int at = xl->pos[d];
     if (!gone[d]) {
@@ -873,6 +937,7 @@ static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
       continue;
     }
     if (at < xl->q - xl->real) continue;   /* a virtual axis has size 1: nothing to sum */
+    axis = summed ? -2 : at - (xl->q - xl->real);
     e = ax_arena_printf(im->a, "%s(%s, axis = %d)", fn, e, at - (xl->q - xl->real));
     r.size[at] = 1;
     summed = true;
@@ -880,6 +945,7 @@ static Val *h_reduce(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   Val *v;
   if (summed) {
     v = let(im, i, e);
+    if (fn[0] == 's' && axis >= 0 && is_plain(&x->lay, x->shape)) note(im, v, "sum", x->text, NULL, false, axis);
   } else {
     v = mk(im, V_TENSOR, i, i->shape);   /* x's tensor, another HLO shape: a new layout */
     v->text = x->text;
@@ -1058,12 +1124,55 @@ static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
     return;
   }
   if (v->pending) cut(im, v->def, v->reason);
+  if (!im->dropped)
+    im->dropped = v->kind == V_CUT && v->reason
+                      ? ax_arena_printf(im->a, "'%s' is cut: %s", v->def->name, v->reason)
+                      : ax_arena_printf(im->a, "'%s' is an input or a constant", v->def->name);
   cut(im, v->def, v->kind == V_CUT ? "output dropped: the program does not compute it"
                                    : "output dropped: an input or a constant, not a computation");
 }
 
+/* Drops the lets nothing reads (the parts an idiom replaced), last to first: a let is
+ * live when an output or a live let names it. */
+static void live(Imp *im, const AxVec *outs) {
+  AxHloTable *used = ax_hlo_table_new(im->a);
+  for (size_t k = 0; k < outs->len; k++) ax_hlo_table_add(used, outs->items[k], 0);
+  size_t n = im->lets.len, kept = n;
+  bool *dead = ax_arena_alloc(im->a, n + 1);
+  for (size_t k = n; k-- > 0;) {
+    const char *line = im->lets.items[k] + strlen("  let ");
+    const char *eq = strstr(line, " = ");
+    const char *name = ax_arena_strndup(im->a, line, (size_t)(eq - line));
+    if (ax_hlo_table_get(used, name) < 0) {
+      dead[k] = true;
+      kept--;
+      continue;
+    }
+    for (const char *p = eq + 3; *p;) {   /* every identifier of the expression */
+      if (isalpha((unsigned char)*p) || *p == '_') {
+        const char *q = p;
+        while (isalnum((unsigned char)*q) || *q == '_') q++;
+        ax_hlo_table_add(used, ax_arena_strndup(im->a, p, (size_t)(q - p)), 0);
+        p = q;
+      } else if (isdigit((unsigned char)*p)) {   /* a number, its exponent included */
+        while (isalnum((unsigned char)*p) || *p == '.') p++;
+      } else {
+        p++;
+      }
+    }
+  }
+  if (kept == n) return;
+  size_t j = 0;
+  for (size_t k = 0; k < n; k++)
+    if (!dead[k]) {
+      im->lets.items[j] = im->lets.items[k];
+      im->let_defs.items[j++] = im->let_defs.items[k];
+    }
+  im->lets.len = im->let_defs.len = j;
+}
+
 bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *out) {
-  Imp im = {.a = a, .d = d, .m = m, .names = ax_hlo_table_new(a)};
+  Imp im = {.a = a, .d = d, .m = m, .names = ax_hlo_table_new(a), .form_at = ax_hlo_table_new(a)};
   *out = (AxHloProgram){0};
   out->name = fresh(&im, m->name);
   Val *root = inline_comp(&im, m->entry, NULL, 0);
@@ -1076,9 +1185,10 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   if (outs.len == 0) {
     ax_diag_error(d, m->entry->root->name_span,
                   "nothing to import: the program would compute none of the module's outputs "
-                  "(every one is cut or an input)");
+                  "(every one is cut or an input; %s)", im.dropped ? im.dropped : "none");
     return false;
   }
+  if (im.fused) live(&im, &outs);
   out->ninputs = (int)im.inputs.len;
   out->nlets = (int)im.lets.len;
   out->let_at = ax_arena_alloc(a, sizeof *out->let_at * (im.lets.len + 1));

@@ -70,8 +70,11 @@ static void hloyyerror(AxHloLoc *loc, AxHloParser *p, const char *msg);
 
 %%
 
+/* The header is optional, as in XLA's parser: a file may start with its first
+ * computation (the module is then named after its entry). */
 module:
     HLOMODULE NAME attrs comps  { ax_hlo_mk_module(B, $2, $3, SP(@2)); }
+  | comp comps
   ;
 
 attrs:

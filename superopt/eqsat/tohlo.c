@@ -227,7 +227,38 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
       x->nin = st->nin;
       x->axis = st->at.axis;
       break;
-    case AX_OP_RMS_NORM:
+    case AX_OP_RMS_NORM: {
+      /* x / sqrt(sum(x * x, axis) / n): the parts the importer reads back as rms_norm */
+      AxKTensor kept = *res;   /* the sums' shape: the axis kept with size 1 */
+      kept.shape.dim[st->at.axis] = 1;
+      const char *parts[] = {"sq", "ss", "n", "ms", "rms"};
+      int first = b.n;
+      for (int k = 0; k < 5; k++) {
+        x = val(&b);
+        x->name = ax_arena_printf(a, "%s.%s", res->name, parts[k]);
+        if (k == 2) {
+          x->kind = AX_HP_CONST;
+          x->type = htype(res->dtype);
+          x->literal = ax_arena_printf(a, "%lld", (long long)res->shape.dim[st->at.axis]);
+          continue;
+        }
+        set_shape(x, k == 0 ? res : &kept);
+        x->kind = k == 1 ? AX_HP_SUM : AX_HP_EW;
+        x->opcode = k == 0 ? "multiply" : k == 3 ? "divide" : k == 4 ? "sqrt" : NULL;
+        static const int from[5] = {-1, 0, -1, 1, 3};   /* the part each reads first */
+        x->in[0] = k == 0 ? in[0] : first + from[k];
+        x->in[1] = k == 0 ? in[0] : first + 2;   /* x * x; ss / n */
+        x->nin = k == 0 || k == 3 ? 2 : 1;
+        x->axis = st->at.axis;
+      }
+      x = val(&b);
+      x->kind = AX_HP_EW;
+      x->opcode = "divide";
+      x->in[0] = in[0];
+      x->in[1] = b.n - 2;
+      x->nin = 2;
+      break;
+    }
     case AX_OP_REPEAT:
       *why = ax_arena_printf(a, "%s has no HLO printing yet", ax_op_pname(st->op));
       return false;

@@ -2,11 +2,16 @@
  * importer's mapping and cuts, and every prefix of a real module (no crash; an import
  * that succeeds always yields a program the checker accepts). */
 #include <check.h>
+#include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hlo/hlo.h"
 #include "hlo/import.h"
+#include "superopt/equiv/interp.h"
+#include "superopt/equiv/values.h"
 #include "superopt/ir/program.h"
 #include "unit.h"
 
@@ -355,6 +360,144 @@ START_TEST(every_prefix_and_deletion_of_a_module) {
 }
 END_TEST
 
+
+/* ---- the imported programs against an independent reference ---- */
+
+/* text with every number token `from` (not part of a name or a decimal) made `to`: the
+ * test modules shrunk, dims and the mean divisors that are them alike. */
+static char *shrink(const char *text, const char *const (*pairs)[2], int npairs) {
+  size_t len = strlen(text);
+  char *out = ax_arena_alloc(A, len + 1), *o = out;
+  for (const char *p = text; *p;) {
+    bool bounded = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+    size_t n = 0;
+    while (isdigit((unsigned char)p[n])) n++;
+    bool done = false;
+    if (n && bounded && !(isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '.'))
+      for (int k = 0; k < npairs && !done; k++)
+        if (strlen(pairs[k][0]) == n && strncmp(p, pairs[k][0], n) == 0) {
+          o += sprintf(o, "%s", pairs[k][1]);   /* never longer than `from` */
+          p += n;
+          done = true;
+        }
+    if (!done) {
+      size_t m = n ? n : 1;
+      memcpy(o, p, m);
+      o += m;
+      p += m;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+/* The program name the importer gives HLO name s (import.c's `fresh`, collisions aside). */
+static char *prog_name(const char *s) {
+  char *t = ax_arena_alloc(A, strlen(s) + 2), *o = t;
+  if (!isalpha((unsigned char)s[0]) && s[0] != '_') *o++ = '_';
+  for (; *s; s++) *o++ = isalnum((unsigned char)*s) ? *s : '_';
+  *o = 0;
+  return t;
+}
+
+/* Every test module without cuts is imported, lowered and run by the program interpreter
+ * in doubles on fixed inputs; tests/hlo/reference.py, an HLO interpreter in plain Python
+ * that reads the module text itself and shares no code with axle, computes sampled output
+ * elements on the same inputs (parameter p's element i: (((7919 i + 104729 p) mod 1000) /
+ * 1000 - 0.5) / 4). They must agree within 1e-9 relative (1e-12 absolute near 0): both
+ * compute in doubles, so only the order of summation differs. The modules are shrunk alike
+ * first (4096 -> 32, 256 -> 16; the decoder block's 64 -> 16, 32 -> 8) so the Python
+ * reference stays within seconds; every operator and axis is kept. */
+START_TEST(imported_programs_match_an_independent_reference) {
+  static const char *const big[][2] = {{"4096", "32"}, {"256", "16"}};
+  static const char *const block[][2] = {{"64", "16"}, {"32", "8"}};
+  static const char *const mods[] = {"attention", "causal_attention", "decoder_block", "gated_mlp",
+                                     "gqa", "layernorm", "lora", "lpnorm", "ntrans", "qknorm",
+                                     "rmsnorm", "rmsnorm_linear", "softmax", "window"};
+  enum { NMOD = sizeof mods / sizeof *mods };
+  const char *root = getenv("AXLE_SRC");
+  ck_assert_msg(root, "AXLE_SRC is not set");
+  if (system("python3 -c 1 2>/dev/null") != 0) {
+    fprintf(stderr, "check_hlo: python3 not found, the reference comparison is skipped\n");
+    return;
+  }
+  char dir[] = "/tmp/axle-hlo-ref-XXXXXX";
+  ck_assert(mkdtemp(dir));
+  const char *cmd = ax_arena_printf(A, "python3 %s/tests/hlo/reference.py --samples 3", root);
+  char *texts[NMOD];
+  for (int k = 0; k < NMOD; k++) {
+    AxSource *src;
+    ck_assert(ax_source_load(A, &D, ax_arena_printf(A, "%s/tests/hlo/%s.hlo", root, mods[k]), &src));
+    bool blk = strcmp(mods[k], "decoder_block") == 0;
+    texts[k] = shrink(src->text, blk ? block : big, 2);
+    const char *path = ax_arena_printf(A, "%s/%s.hlo", dir, mods[k]);
+    FILE *f = fopen(path, "w");
+    ck_assert(f);
+    fputs(texts[k], f);
+    fclose(f);
+    cmd = ax_arena_printf(A, "%s %s", cmd, path);
+  }
+  FILE *py = popen(cmd, "r");
+  ck_assert(py);
+  char line[4096];
+  int checked[NMOD] = {0};
+  AxMugraph *g[NMOD] = {0};
+  AxTensor *vals[NMOD] = {0};
+  while (fgets(line, sizeof line, py)) {
+    char path[1024];
+    int out;
+    long long at;
+    double want;
+    ck_assert_msg(sscanf(line, "%1023s %d %lld %lf", path, &out, &at, &want) == 4, "reference: %s", line);
+    int k = 0;
+    while (k < NMOD && !strstr(path, ax_arena_printf(A, "/%s.hlo", mods[k]))) k++;
+    ck_assert_msg(k < NMOD, "reference: %s", line);
+    if (!g[k]) {   /* imported, lowered and run once, at its first sample */
+      AxSource *src = ax_source_from_text(A, mods[k], texts[k], strlen(texts[k]));
+      AxHloModule *m = ax_hlo_parse(A, &D, src);
+      AxHloProgram hp;
+      ck_assert_msg(m && ax_hlo_import(A, &D, m, &hp), "%s: %s", mods[k], unit_diagnostics());
+      ck_assert_msg(hp.ncuts == 0, "%s has cuts", mods[k]);
+      AxFile *pf = ax_parse(A, &D, ax_source_from_text(A, mods[k], hp.text, strlen(hp.text)));
+      const AxBlock *b = D.errors ? NULL : ax_prog_find(pf, NULL, &D);
+      g[k] = b ? ax_prog_lower(A, &D, b) : NULL;
+      ck_assert_msg(g[k], "%s: %s", mods[k], unit_diagnostics());
+      vals[k] = ax_arena_alloc(A, sizeof *vals[k] * ((size_t)g[k]->ntensors + 1));
+      for (int s = 0; s < g[k]->nstmts; s++) {
+        const AxKStmt *st = &g[k]->stmts[s];
+        if (st->kind != AX_KS_INPUT) continue;
+        const AxKTensor *t = &g[k]->tensors[st->t];
+        int p = -1;
+        for (int i = 0; i < m->entry->ninstrs && p < 0; i++) {
+          const AxHloInstr *in = m->entry->instrs[i];
+          if (strcmp(in->opcode, "parameter") == 0 && strcmp(prog_name(in->name), t->name) == 0)
+            p = atoi(in->literal);
+        }
+        ck_assert_msg(p >= 0, "%s: input %s is no parameter", mods[k], t->name);
+        int64_t n = ax_shape_numel(&t->shape);
+        double *d = ax_arena_alloc(A, sizeof *d * (size_t)(n + 1));
+        for (int64_t i = 0; i < n; i++) d[i] = ((double)((7919 * i + 104729 * p) % 1000) / 1000 - 0.5) / 4;
+        vals[k][st->t] = (AxTensor){t->shape, d};
+      }
+      AxTDomain exact = ax_values_float(false);
+      ax_interp_run(g[k], &exact, A, vals[k]);
+    }
+    ck_assert_msg(out < g[k]->noutputs, "%s: output %d", mods[k], out);
+    const double *got = vals[k][g[k]->outputs[out]].data;
+    double tol = 1e-9 * fabs(want) + 1e-12;
+    ck_assert_msg(fabs(got[at] - want) <= tol, "%s: output %d at %lld: %.17g, the reference %.17g",
+                  mods[k], out, at, got[at], want);
+    checked[k]++;
+  }
+  ck_assert_int_eq(pclose(py), 0);
+  for (int k = 0; k < NMOD; k++) {
+    ck_assert_msg(checked[k] >= 3, "%s: %d elements checked", mods[k], checked[k]);
+    unlink(ax_arena_printf(A, "%s/%s.hlo", dir, mods[k]));
+  }
+  rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("hlo");
   TCase *t = tcase_create("hlo");
@@ -368,6 +511,7 @@ static Suite *suite(void) {
   tcase_add_test(t, literals_the_program_can_hold);
   tcase_add_test(t, keepdims_and_implicit_broadcasts);
   tcase_add_test(t, every_prefix_and_deletion_of_a_module);
+  tcase_add_test(t, imported_programs_match_an_independent_reference);
   suite_add_tcase(s, t);
   return s;
 }

@@ -503,6 +503,7 @@ typedef struct SeedRun {
   bool greedy;
   double seconds;
   int tile;         /* rewrites applied to the graph at tile level (tile.h): scale-outs, loops */
+  int tile_scale;     /* of them, scales moved out of a matmul */
   int64_t tile_loop;  /* the for-loop inserted at tile level (0: none) */
   bool tile_refused;  /* a cheaper tile-level graph the check did not prove */
   double search_s;  /* the graph's modelled time as the search found it, before them */
@@ -556,7 +557,7 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
       if (tg && tc < r->time_s * (1 - 1e-9) && ax_equiv_accept(p, tg, &quiet, &teo) == 0) {
         free(r->graph);
         r->graph = tt, r->time_s = tc, r->tile = tcn.scale_out + tcn.loops;
-        r->tile_loop = tcn.forloop;
+        r->tile_loop = tcn.forloop, r->tile_scale = tcn.scale_out;
       } else {
         r->tile_refused = tg && tc < r->time_s * (1 - 1e-9);
         free(tt);
@@ -626,6 +627,7 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
       else cJSON_AddNullToObject(v, "found_time_us");
       cJSON_AddBoolToObject(v, "searched", runs[i].ran);
       cJSON_AddNumberToObject(v, "tile_rewrites", runs[i].tile);
+      cJSON_AddNumberToObject(v, "tile_scale_outs", runs[i].tile_scale);
       cJSON_AddNumberToObject(v, "tile_forloop", (double)runs[i].tile_loop);
       if (runs[i].better) cJSON_AddNumberToObject(v, "search_time_us", runs[i].search_s * 1e6);
       else cJSON_AddNullToObject(v, "search_time_us");

@@ -426,6 +426,126 @@ char *ax_tile_loop_insert(AxArena *a, const char *text, int64_t n, int *applied)
   return cur;
 }
 
+/* ---- fusion of a producer kernel into its consumer ------------------------------------- */
+
+/* Whether statement st reads kernel tensor t (an operator's operand, an input iterator, or
+ * the graph's outputs when st is the output statement). */
+static bool stmt_reads(const AxKStmt *st, int t) {
+  if (st->kind == AX_KS_OP) {
+    for (int q = 0; q < st->nin; q++)
+      if (st->in[q] == t) return true;
+  } else if (st->kind == AX_KS_KERNEL) {
+    const AxKernel *k = st->kernel;
+    for (int i = 0; i < k->nnodes; i++)
+      if (k->nodes[i].kind == AX_BN_ITER && k->nodes[i].src == t) return true;
+  } else if (st->kind == AX_KS_OUTPUT) {
+    for (int q = 0; q < st->nouts; q++)
+      if (st->outs[q] == t) return true;
+  }
+  return false;
+}
+
+static bool same_maps(const AxBNode *a, const AxBNode *b) {
+  return a->src == b->src && a->fmap == b->fmap && memcmp(a->imap, b->imap, sizeof a->imap) == 0;
+}
+
+/* Kernel statement s1 merged into the later kernel statement s2 of g, when it fits: both of
+ * one grid, s1 without a for-loop or accumulators, every tile s2 reads of a tensor s1 writes
+ * the tile the same block wrote (imap = omap, fmap -), and nothing between them reading what
+ * s1 writes. s1's nodes go first (renamed where a name clashes; invariant in s2's loop), s2's
+ * iterators of s1's tensors read the node saved instead, an iterator of s2 that s1 also has
+ * reads s1's; a save is kept only for a tensor read elsewhere. s1's statement is removed. */
+static bool fuse_pair(AxArena *a, AxMugraph *g, int s1, int s2) {
+  AxKernel *k1 = g->stmts[s1].kernel, *k2 = g->stmts[s2].kernel;
+  if (k1->forloop != 1 || memcmp(k1->grid, k2->grid, sizeof k1->grid) != 0) return false;
+  bool reads = false;
+  for (int i = 0; i < k1->nnodes; i++) {
+    const AxBNode *b = &k1->nodes[i];
+    if (b->kind == AX_BN_ACCUM || (b->kind == AX_BN_OP && b->op == AX_OP_IOTA)) return false;
+    if (b->kind != AX_BN_SAVE) continue;
+    for (int st = s1 + 1; st < s2; st++)
+      if (stmt_reads(&g->stmts[st], b->dst)) return false;
+    for (int j = 0; j < k2->nnodes; j++) {
+      const AxBNode *c = &k2->nodes[j];
+      if (c->kind != AX_BN_ITER || c->src != b->dst) continue;
+      reads = true;
+      if (c->fmap >= 0) return false;
+      for (int d = 0; d < 3; d++)
+        if (k1->grid[d] > 1 && c->imap[d] != b->omap[d]) return false;
+    }
+  }
+  if (!reads) return false;
+  int n1 = k1->nnodes, n2 = k2->nnodes;
+  AxBNode *nodes = ax_arena_alloc(a, sizeof *nodes * (size_t)(n1 + n2));
+  int *to1 = ax_arena_alloc(a, sizeof(int) * (size_t)n1), *to2 = ax_arena_alloc(a, sizeof(int) * (size_t)n2);
+  int w = 0;
+  for (int i = 0; i < n1; i++) {
+    const AxBNode *b = &k1->nodes[i];
+    to1[i] = -1;
+    if (b->kind == AX_BN_SAVE) {
+      bool elsewhere = false;
+      for (int st = s2 + 1; st < g->nstmts && !elsewhere; st++) elsewhere = stmt_reads(&g->stmts[st], b->dst);
+      if (!elsewhere) continue;
+    }
+    to1[i] = w;
+    nodes[w] = *b;
+    if (b->kind != AX_BN_ITER)
+      for (int q = 0; q < b->nin; q++) nodes[w].in[q] = to1[b->in[q]];
+    if (!b->anon && b->kind != AX_BN_SAVE && ax_mug_find_node(k2, b->name, n2) >= 0)
+      nodes[w].name = ax_arena_printf(a, "%s_%s", k1->name, b->name);
+    w++;
+  }
+  for (int j = 0; j < n2; j++) {
+    const AxBNode *c = &k2->nodes[j];
+    to2[j] = -1;
+    if (c->kind == AX_BN_ITER) {
+      for (int i = 0; i < n1 && to2[j] < 0; i++) {
+        const AxBNode *b = &k1->nodes[i];
+        if (b->kind == AX_BN_SAVE && b->dst == c->src) to2[j] = to1[b->in[0]];
+        else if (b->kind == AX_BN_ITER && same_maps(b, c)) to2[j] = to1[i];
+      }
+      if (to2[j] >= 0) continue;
+    }
+    to2[j] = w;
+    nodes[w] = *c;
+    if (c->thread >= 0) nodes[w].thread += k1->nthreads;
+    if (c->kind != AX_BN_ITER) {
+      for (int q = 0; q < c->nin; q++) nodes[w].in[q] = to2[c->in[q]];
+      if (c->kind == AX_BN_ACCUM && c->rescaled) nodes[w].rescale = to2[c->rescale];
+    }
+    w++;
+  }
+  k2->nodes = nodes;
+  k2->nnodes = w;
+  k2->nthreads += k1->nthreads;
+  memmove(&g->stmts[s1], &g->stmts[s1 + 1], sizeof *g->stmts * (size_t)(g->nstmts - s1 - 1));
+  g->nstmts--;
+  return true;
+}
+
+char *ax_tile_fuse(AxArena *a, const char *text, int *applied) {
+  *applied = 0;
+  char *cur = NULL;
+  for (int pass = 0; pass < 8; pass++) {
+    AxMugraph *g = ax_mugtext_read(a, "<tile rewrite>", cur ? cur : text);
+    if (!g) break;
+    bool done = false;
+    for (int s2 = 0; s2 < g->nstmts && !done; s2++)
+      for (int s1 = s2 - 1; s1 >= 0 && !done && g->stmts[s2].kind == AX_KS_KERNEL; s1--)
+        if (g->stmts[s1].kind == AX_KS_KERNEL) done = fuse_pair(a, g, s1, s2);
+    if (!done) break;
+    char *out = ax_mugtext_string(g);
+    if (!ax_mugtext_read(a, "<tile rewrite>", out)) {   /* e.g. over the shared memory limit */
+      free(out);
+      break;
+    }
+    free(cur);
+    cur = out;
+    (*applied)++;
+  }
+  return cur;
+}
+
 /* ---- the rewrites together ------------------------------------------------------------ */
 
 static double cost_of(AxArena *a, const char *text, const AxTarget *t) {
@@ -439,13 +559,23 @@ char *ax_tile_rewrite(AxArena *a, const char *text, const AxTarget *t, AxTileCou
   char *best = NULL;
   /* the scale first: a scale before the matmul reads the whole contracted dim, which the
    * loop would otherwise have to carry */
+  /* producers fused into their consumers first: what the loop below may carry */
+  int fu = 0;
+  char *f = ax_tile_fuse(a, text, &fu);
+  const char *in = f ? f : text;
+  double fc = cost_of(a, f, t);
+  if (f && fc < best_c * (1 - 1e-9)) {
+    best = strdup(f), best_c = fc;
+    c->fused = fu;
+  }
   int so = 0;
-  char *s = ax_tile_scale_out(a, text, &so);
-  const char *base = s ? s : text;
+  char *s = ax_tile_scale_out(a, in, &so);
+  const char *base = s ? s : in;
   double sc = cost_of(a, s, t);
   if (s && sc < best_c * (1 - 1e-9)) {
+    free(best);
     best = strdup(s), best_c = sc;
-    c->scale_out = so;
+    c->scale_out = so, c->fused = fu;
   }
   for (int64_t n = 2; n <= 64; n *= 2) {
     int li = 0;
@@ -458,11 +588,12 @@ char *ax_tile_rewrite(AxArena *a, const char *text, const AxTarget *t, AxTileCou
     if (lc < best_c * (1 - 1e-9)) {
       free(best);
       best = l, best_c = lc;
-      c->scale_out = so + so2, c->loops = li, c->forloop = n;
+      c->scale_out = so + so2, c->loops = li, c->forloop = n, c->fused = fu;
     } else {
       free(l);
     }
   }
   free(s);
+  free(f);
   return best;
 }

@@ -36,15 +36,27 @@ char *ax_tile_scale_out(AxArena *a, const char *text, int *applied);
  * validated (owned, free()), with the kernels rewritten in *applied; NULL (and 0) when none. */
 char *ax_tile_loop_insert(AxArena *a, const char *text, int64_t n, int *applied);
 
+/* Fusion of a producer kernel into its consumer: a kernel without a for-loop (or
+ * accumulators) whose tensors a later kernel of the same grid reads tile for tile — each of
+ * its iterators of them with imap = the producer's omap and no fmap: the element-wise case,
+ * and a per-row reduction saved [m, 1] and read by the block that wrote it — is merged into
+ * that kernel: the producer's nodes first (before its loop), the consumer's iterators of its
+ * tensors reading the nodes saved, an iterator both have loaded once; a tensor read nowhere
+ * else is no longer written. Nothing between the two may read the producer's tensors.
+ * Returns the rewritten graph's text, validated (owned, free()), with the fusions in
+ * *applied; NULL (and 0) when none applies. */
+char *ax_tile_fuse(AxArena *a, const char *text, int *applied);
+
 /* What ax_tile_rewrite applied to the graph it returns. */
 typedef struct AxTileCounts {
   int scale_out;      /* matmuls whose scale moved after them (or after their accumulator) */
   int loops;          /* kernels given a for-loop */
+  int fused;          /* producer kernels fused into their consumers */
   int64_t forloop;    /* its iterations (0: none) */
 } AxTileCounts;
 
-/* The tile-level rewrites in order on graph text (borrowed): the scale out of every matmul,
- * then loop insertion with 2, 4, ..., 64 iterations, each followed by the scale out again (a
+/* The tile-level rewrites in order on graph text (borrowed): producers fused into their
+ * consumers, the scale out of every matmul, then loop insertion with 2, 4, ..., 64 iterations, each followed by the scale out again (a
  * scale the loop left invariant goes after the accumulator). Returns the variant the cost
  * model prices lowest on t when it is cheaper than text (owned, free()), what it applied in
  * *c; NULL when none is cheaper. The caller checks the result against the program. */

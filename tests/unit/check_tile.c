@@ -170,6 +170,49 @@ START_TEST(scale_out_after_the_accumulator) {
 }
 END_TEST
 
+static const char *const split_graph =
+    "mugraph p {\n  input X : f16[16, 256]\n  input W : f16[256, 64]\n"
+    "  kernel k1 grid [2, 1, 1] block [128, 1, 1] forloop 1 {\n"
+    "    x = input X imap {x: 0} fmap -\n    q = square(x)\n    m = mean(q, axis = 1)\n    r = sqrt(m)\n"
+    "    output R = r omap {x: 0}\n  }\n"
+    "  kernel k2 grid [2, 1, 1] block [128, 1, 1] forloop 1 {\n"
+    "    x = input X imap {x: 0} fmap -\n    r = input R imap {x: 0} fmap -\n    w = input W imap {} fmap -\n"
+    "    y = div(x, r)\n    z = matmul(y, w)\n    output O = z omap {x: 0}\n  }\n  output O\n}\n";
+
+START_TEST(fusion_then_the_loop) {
+  AxMugraph *p = lower(prenorm_prog);
+  ck_assert_int_eq(accept(p, split_graph), 0);
+  /* the per-row rms kernel fused into the projection's: one kernel, X loaded once */
+  int applied = -1;
+  char *f = ax_tile_fuse(A, split_graph, &applied);
+  ck_assert_msg(f && applied == 1, "%d", applied);
+  ck_assert_msg(!strstr(f, "kernel k1") && !strstr(f, "input R") && strstr(f, "k1_x = input X imap {x: 0} fmap -") &&
+                    !strstr(f, "    x = input X") && strstr(f, "y = div(k1_x, k1_r)"),
+                "%s", f);
+  ck_assert_msg(accept(p, f) == 0, "%s\n%s", unit_diagnostics(), f);
+  /* mutated: the projection divides by the mean of squares, not its root */
+  ck_assert_int_ne(accept(p, mutate(f, "y = div(k1_x, k1_r)", "y = div(k1_x, m)")), 0);
+  /* then the scale out and the loop: Trinity's pre-norm graph */
+  char *s = ax_tile_scale_out(A, f, &applied);
+  ck_assert_msg(s && applied == 1, "%d", applied);
+  char *t = ax_tile_loop_insert(A, s, 4, &applied);
+  ck_assert_msg(t && applied == 1 && strstr(t, "k1_r = accum rms(k1_x, axis = 1)") && strstr(t, "forloop 4"), "%s", t);
+  ck_assert_msg(accept(p, t) == 0, "%s\n%s", unit_diagnostics(), t);
+  free(f);
+  free(s);
+  free(t);
+  /* a consumer of one block reading the whole of R, which two blocks wrote: not fused */
+  const char *g = strstr(split_graph, "  kernel k2");
+  g = ax_arena_printf(A, "%.*s%s", (int)(g - split_graph), split_graph,
+                      "  kernel k2 grid [1, 1, 1] block [128, 1, 1] forloop 1 {\n"
+                      "    x = input X imap {} fmap -\n    r = input R imap {} fmap -\n    w = input W imap {} fmap -\n"
+                      "    y = div(x, r)\n    z = matmul(y, w)\n    output O = z omap {}\n  }\n  output O\n}\n");
+  ck_assert_int_eq(accept(p, g), 0);
+  ck_assert_ptr_null(ax_tile_fuse(A, g, &applied));
+  ck_assert_int_eq(applied, 0);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("tile");
   TCase *t = tcase_create("tile");
@@ -179,6 +222,7 @@ static Suite *suite(void) {
   tcase_add_test(t, loop_insertion_refuses_a_whole_row_reader);
   tcase_add_test(t, prenorm_rms_factored_into_the_loop);
   tcase_add_test(t, scale_out_after_the_accumulator);
+  tcase_add_test(t, fusion_then_the_loop);
   suite_add_tcase(s, t);
   return s;
 }

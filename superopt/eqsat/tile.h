@@ -1,9 +1,12 @@
 /* tile.h — rewrites of μGraphs at the tile level (docs/egraph.md, "The tile level").
  *
- * A rewrite here maps one μGraph to another inside a graph-defined kernel's block graph. Each
- * is an instance of a proved rule at the block tensors' shapes; the caller still checks the
- * rewritten graph against the program (`ax_equiv_accept`) before using it, as it checks every
- * graph, and keeps it only where the cost model prices it lower. */
+ * A rewrite here maps one μGraph to another: inside a graph-defined kernel's block graph, or
+ * two kernels merged into one. Each rests on an argument (a proved rule at the block tensors'
+ * shapes, a sum split over the iterations of a loop), but its matcher is written by hand, so
+ * the caller checks the rewritten graph against the program (`ax_equiv_accept`) when it
+ * applies it, keeps it only where that check proves it and the cost model prices it lower,
+ * and checks the graph it finally writes once more with the others. Every function takes a
+ * valid graph's text (borrowed) and returns the rewritten graph's text, validated, or NULL. */
 #ifndef AX_EQSAT_TILE_H
 #define AX_EQSAT_TILE_H
 

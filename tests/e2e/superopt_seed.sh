@@ -55,10 +55,13 @@ check "tile level alone: matmul first, scale after, in the kernel" \
 check "tile level alone: equivalent to the program" \
   bash -c '"$0" equiv "$1" "$2" --seed 5 > "$3/eq2" 2>&1' "$AXLE" "$prog" "$tmp/n.mug" "$tmp"
 
-# Trinity's pre-norm case: RMSNorm (written out) feeding a projection with k = 4096; the
-# greedy floor's one kernel normalises whole rows before the matmul, the tile level moves the
-# division after it and inserts the k-loop
-"$AXLE" superopt tests/superopt/prenorm_linear.axl --seed-from-egraph --time-limit 3 --output "$tmp/p.mug" \
+# Trinity's pre-norm case: RMSNorm (written out) feeding a projection; here at k = 2048 and 64
+# columns (tests/superopt/prenorm_linear.axl, k = 4096, is the figure's: its checks need more
+# than a test's time limit on a loaded machine). The greedy floor's one kernel normalises
+# whole rows before the matmul, the tile level moves the division after it and inserts the
+# k-loop
+sed 's/4096/2048/g; s/256\]/64]/' tests/superopt/prenorm_linear.axl > "$tmp/prenorm.axl"
+"$AXLE" superopt "$tmp/prenorm.axl" --seed-from-egraph --time-limit 3 --output "$tmp/p.mug" \
   --format json > "$tmp/p.json" 2> "$tmp/p.err"
 check "pre-norm: exit 0" [ $? -eq 0 ]
 check "pre-norm: a for-loop inserted at tile level, faster than the search's graph" \
@@ -68,7 +71,7 @@ check "pre-norm: the rms accumulated in the loop beside X·W, the division after
   bash -c 'grep -q "forloop \([2-9]\|[1-9][0-9]\)" "$0" && grep -q "fmap 1" "$0" && grep -q "= accum sum(" "$0" &&
            grep -q "= accum rms(.*, axis = 1)" "$0" && grep -q "= div(.*_acc, " "$0" && ! grep -q "rms_norm" "$0"' "$tmp/p.mug"
 check "pre-norm: equivalent to the program" \
-  bash -c '"$0" equiv tests/superopt/prenorm_linear.axl "$1" --seed 9 > "$2/eqp" 2>&1' "$AXLE" "$tmp/p.mug" "$tmp"
+  bash -c '"$0" equiv "$2/prenorm.axl" "$1" --seed 9 > "$2/eqp" 2>&1' "$AXLE" "$tmp/p.mug" "$tmp"
 
 # a wrong rule beside the axioms: stopped, named
 mkdir -p "$tmp/wrong"

@@ -502,7 +502,11 @@ typedef struct SeedRun {
   char *graph;      /* its text (owned) */
   bool greedy;
   double seconds;
-  int tile;         /* scale-out rewrites applied to the graph at tile level (tile.h) */
+  int tile;         /* rewrites applied to the graph at tile level (tile.h): fusions, scale-outs, loops */
+  int tile_scale;     /* of them, scales moved out of a matmul */
+  int tile_fused;     /* of them, producer kernels fused into their consumers */
+  int64_t tile_loop;  /* the for-loop inserted at tile level (0: none) */
+  bool tile_refused;  /* a cheaper tile-level graph the check did not prove */
   double search_s;  /* the graph's modelled time as the search found it, before them */
 } SeedRun;
 
@@ -539,16 +543,24 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
       r->graph = strdup(br.search.found[0].text);
       r->greedy = br.best_is_greedy;
       r->search_s = r->time_s;
-      /* the tile level: the scale moved out of a matmul inside a kernel, kept where the
-       * cost model prices it lower (checked with the rest below) */
-      int applied;
-      char *tt = ax_tile_scale_out(a, r->graph, &applied);
+      /* the tile level (tile.h): the scale moved out of a matmul, a loop inserted, the
+       * result kept where the cost model prices it lower and the check proves it equivalent
+       * to the original program when applied (a graph it refuses leaves the search's) */
+      AxTileCounts tcn;
+      char *tt = ax_tile_rewrite(a, r->graph, o->target, &tcn);
       AxMugraph *tg = tt ? ax_mugtext_read(a, "<tile rewrite>", tt) : NULL;
       double tc = tg ? ax_cost_time(tg, o->target) : INFINITY;
-      if (tg && tc < r->time_s * (1 - 1e-9)) {
+      AxEquivOpts teo;
+      ax_equiv_defaults(&teo);
+      teo.seed = o->seed;
+      teo.out = NULL;
+      teo.jobs = o->jobs < 1 ? 1 : o->jobs;
+      if (tg && tc < r->time_s * (1 - 1e-9) && ax_equiv_accept(p, tg, &quiet, &teo) == 0) {
         free(r->graph);
-        r->graph = tt, r->time_s = tc, r->tile = applied;
+        r->graph = tt, r->time_s = tc, r->tile = tcn.scale_out + tcn.loops + tcn.fused;
+        r->tile_loop = tcn.forloop, r->tile_scale = tcn.scale_out, r->tile_fused = tcn.fused;
       } else {
+        r->tile_refused = tg && tc < r->time_s * (1 - 1e-9);
         free(tt);
       }
     }
@@ -616,6 +628,9 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
       else cJSON_AddNullToObject(v, "found_time_us");
       cJSON_AddBoolToObject(v, "searched", runs[i].ran);
       cJSON_AddNumberToObject(v, "tile_rewrites", runs[i].tile);
+      cJSON_AddNumberToObject(v, "tile_scale_outs", runs[i].tile_scale);
+      cJSON_AddNumberToObject(v, "tile_fusions", runs[i].tile_fused);
+      cJSON_AddNumberToObject(v, "tile_forloop", (double)runs[i].tile_loop);
       if (runs[i].better) cJSON_AddNumberToObject(v, "search_time_us", runs[i].search_s * 1e6);
       else cJSON_AddNullToObject(v, "search_time_us");
       cJSON_AddNumberToObject(v, "seconds", runs[i].seconds);
@@ -647,7 +662,8 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
       else snprintf(found, sizeof found, "-");
       printf("variant %d%s: program %.2f us, best graph %s%s%s\n", i, i == 0 ? " (the input)" : "",
              sr.v[i].cost_s * 1e6, found, runs[i].ran ? "" : " (not searched: the search refuses it)",
-             runs[i].tile ? " (scale moved out of a matmul at tile level)" : "");
+             !runs[i].tile ? "" : runs[i].tile_loop ? " (rewritten at tile level: a for-loop inserted)"
+             : runs[i].tile_scale ? " (scale moved out of a matmul at tile level)" : " (kernels fused at tile level)");
       for (int k = 0; k < sr.v[i].nsteps; k++) printf("    %d. %s\n", k + 1, sr.v[i].steps[k]);
     }
     printf("naive graph: %.2f us modelled on %s; the input searched alone: %.2f us\n", naive_s * 1e6,

@@ -4,9 +4,12 @@
 # (matmul first, scale after) whose graph is chosen; the rule chain is reported; the graph
 # written is equivalent to the original program; a wrong rule in --rules stops the run (exit
 # 3, named) both at the pruner's gate and, with --no-gate, at the seed's own; the option is
-# refused where it does not apply. The tile-level rewrite of the same rule (superopt/eqsat/
-# tile.h) turns the input's own graph into the variant's, and alone (the rule left out of
-# --rules) gives a graph equivalent to the program.
+# refused where it does not apply. The tile-level rewrites (superopt/eqsat/tile.h) turn the
+# input's own graph into the variant's and insert the k-loop (the rms accumulated beside X·W,
+# the scale after it), and alone (the rule left out of --rules) give a graph equivalent to the
+# program. On Trinity's pre-norm case (tests/superopt/prenorm_linear.axl, k = 4096) they give
+# the graph with the rms inside the projection loop and the division after it, faster than the
+# search's own, checked against the program.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -33,8 +36,9 @@ check "text: exit 0" [ $? -eq 0 ]
 check "text: the rule chain, with its file and line" has "$tmp/t.txt" '^    1\. eq_matmul_mul (rules/superopt/sums.axl:[0-9]*, lhs => rhs, key [0-9a-f]\{16\})$'
 check "text: the variant named" has "$tmp/t.txt" 'from variant 1.*equivalent to the input; written to'
 
-check "seeded: the input's graph, its scale moved out of the matmul at tile level, ties the variant's" \
-  jqt '.variants[0].tile_rewrites == 1 and .variants[0].found_time_us < .variants[0].search_time_us' "$tmp/s.json"
+check "seeded: the input's graph, rewritten at tile level, ties the variant's" \
+  jqt '.variants[0].tile_rewrites >= 1 and .variants[0].found_time_us < .variants[0].search_time_us
+       and .variants[0].found_time_us == .variants[.chosen_variant].found_time_us' "$tmp/s.json"
 
 # without eq_matmul_mul in --rules: no variant, and the tile-level rewrite alone gives the
 # same graph, checked against the program
@@ -44,12 +48,30 @@ awk '/^rule eq_matmul_mul /{skip=1} !skip{print} skip&&/^}/{skip=0}' rules/super
 "$AXLE" superopt "$prog" --seed-from-egraph --rules "$tmp/nomul" --time-limit 2 --output "$tmp/n.mug" \
   --format json > "$tmp/n.json" 2> "$tmp/n.err"
 check "tile level alone: exit 0" [ $? -eq 0 ]
-check "tile level alone: the input only, its graph rewritten once" \
-  jqt '(.variants | length) == 1 and .chosen_variant == 0 and .variants[0].tile_rewrites == 1' "$tmp/n.json"
+check "tile level alone: the input only, its graph rewritten" \
+  jqt '(.variants | length) == 1 and .chosen_variant == 0 and .variants[0].tile_rewrites >= 1' "$tmp/n.json"
 check "tile level alone: matmul first, scale after, in the kernel" \
-  bash -c 'grep -q "= matmul(i0, i1)" "$0" && grep -q "= mul(v[0-9]*, v[0-9]*)" "$0"' "$tmp/n.mug"
+  bash -c 'grep -q "= matmul(i0, i1)" "$0" && grep -q "= mul(v[0-9a-z_]*, v[0-9]*)" "$0"' "$tmp/n.mug"
 check "tile level alone: equivalent to the program" \
   bash -c '"$0" equiv "$1" "$2" --seed 5 > "$3/eq2" 2>&1' "$AXLE" "$prog" "$tmp/n.mug" "$tmp"
+
+# Trinity's pre-norm case: RMSNorm (written out) feeding a projection; here at k = 2048 and 64
+# columns (tests/superopt/prenorm_linear.axl, k = 4096, is the figure's: its checks need more
+# than a test's time limit on a loaded machine). The greedy floor's one kernel normalises
+# whole rows before the matmul, the tile level moves the division after it and inserts the
+# k-loop
+sed 's/4096/2048/g; s/256\]/64]/' tests/superopt/prenorm_linear.axl > "$tmp/prenorm.axl"
+"$AXLE" superopt "$tmp/prenorm.axl" --seed-from-egraph --time-limit 3 --output "$tmp/p.mug" \
+  --format json > "$tmp/p.json" 2> "$tmp/p.err"
+check "pre-norm: exit 0" [ $? -eq 0 ]
+check "pre-norm: a for-loop inserted at tile level, faster than the search's graph" \
+  jqt '.variants[.chosen_variant].tile_forloop > 1 and .best_time_us < .variants[.chosen_variant].search_time_us
+       and .best_time_us < .search_alone_time_us' "$tmp/p.json"
+check "pre-norm: the rms accumulated in the loop beside X·W, the division after" \
+  bash -c 'grep -q "forloop \([2-9]\|[1-9][0-9]\)" "$0" && grep -q "fmap 1" "$0" && grep -q "= accum sum(" "$0" &&
+           grep -q "= accum rms(.*, axis = 1)" "$0" && grep -q "= div(.*_acc, " "$0" && ! grep -q "rms_norm" "$0"' "$tmp/p.mug"
+check "pre-norm: equivalent to the program" \
+  bash -c '"$0" equiv "$2/prenorm.axl" "$1" --seed 9 > "$2/eqp" 2>&1' "$AXLE" "$tmp/p.mug" "$tmp"
 
 # a wrong rule beside the axioms: stopped, named
 mkdir -p "$tmp/wrong"

@@ -510,6 +510,9 @@ typedef struct SeedRun {
   double search_s;  /* the graph's modelled time as the search found it, before them */
 } SeedRun;
 
+/* the searches' part of a seeded run's time limit; the rest is for the checks after them */
+static const double seed_search_share = 0.75;
+
 /* The search (floor included) on every variant of p with a share of o's time limit each, the
  * fastest graph checked against p itself — the original program — and written to output.
  * 0 written, 1 nothing better than p's naive graph, 3 bad input or a rule not proved. */
@@ -526,9 +529,11 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
     ax_diag_init(&quiet, NULL);
     if (!ax_search_supported(sr.v[i].prog, &quiet)) continue;
     AxSearchOpts so = *o;
-    /* the time left, shared evenly among the variants not searched yet */
+    /* the searches' part of the time left (a quarter of the limit stays for the tile-level
+     * and final checks against the original program), shared evenly among the variants
+     * not searched yet */
     if (o->time_limit > 0) {
-      so.time_limit = (o->time_limit - (ax_clock_s() - t0)) / (sr.n - i);
+      so.time_limit = (seed_search_share * o->time_limit - (ax_clock_s() - t0)) / (sr.n - i);
       if (so.time_limit < 0.05) so.time_limit = 0.05;
     }
     AxBestResult br;
@@ -555,6 +560,7 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
       teo.seed = o->seed;
       teo.out = NULL;
       teo.jobs = o->jobs < 1 ? 1 : o->jobs;
+      if (o->time_limit > 0) teo.deadline = t0 + o->time_limit;   /* late: refused, as §11 */
       if (tg && tc < r->time_s * (1 - 1e-9) && ax_equiv_accept(p, tg, &quiet, &teo) == 0) {
         free(r->graph);
         r->graph = tt, r->time_s = tc, r->tile = tcn.scale_out + tcn.loops + tcn.fused;
@@ -586,14 +592,20 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
     eo.seed = o->seed;
     eo.out = NULL;
     eo.jobs = o->jobs < 1 ? 1 : o->jobs;
+    if (o->time_limit > 0) eo.deadline = t0 + o->time_limit;
     AxDiag quiet;
     ax_diag_init(&quiet, NULL);
-    if (g && ax_mug_check(g, &d) && ax_equiv_accept(p, g, &quiet, &eo) == 0) {
+    int st = g && ax_mug_check(g, &d) ? ax_equiv_accept(p, g, &quiet, &eo) : 1;
+    if (st == 0) {
       best = b;
       break;
     }
-    fprintf(stderr, "axle: warning: superopt: the graph found for variant %d is not established as "
-                    "equivalent to the original program; not used\n", b);
+    if (st == 4)
+      fprintf(stderr, "axle: warning: superopt: the check of the graph found for variant %d against "
+                      "the original program did not finish within the time limit; not used\n", b);
+    else
+      fprintf(stderr, "axle: warning: superopt: the graph found for variant %d is not established as "
+                      "equivalent to the original program; not used\n", b);
     runs[b].better = false;
   }
   int status = best >= 0 ? 0 : 1;

@@ -682,6 +682,21 @@ static int run_of(const BlockGraph *b, const BlockNode *n) {
   return r;
 }
 
+/* The block nodes graph b may hold once n is added (n NULL: as it is): the level's limit,
+ * and one more where b has a running max. The online form of a one-pass graph needs a
+ * node the one-pass form does not: the one-pass form divides by its sum before the
+ * numerator's reduction (softmax @ V), the online one accumulates the numerator and the
+ * denominator apart, each rescaled, and divides after the loop — FlashAttention is 11
+ * nodes where the fused one-pass attention is 10. Counting the running max as free keeps
+ * the two forms on one level; only graphs with an accum max, which are built only where
+ * the program takes a max, grow (docs/superopt.md §10, "Online softmax"). */
+static int node_limit(const Worker *w, const BlockGraph *b, const BlockNode *n) {
+  if (n && running(n)) return w->block_limit + 1;
+  for (int i = 0; i < b->nn; i++)
+    if (running(&b->n[i])) return w->block_limit + 1;
+  return w->block_limit;
+}
+
 /* Whether n, of the post phase, may compute the expression that x, of the loop phase,
  * already has: with a running max the loop's value is relative to this iteration's max and
  * holds one tile, so the post phase recomputes it from a concatenation or a whole tile
@@ -781,7 +796,7 @@ static void try_node(Worker *w, BlockGraph *b, BlockNode *n) {
   if (n->kind != AX_BN_ACCUM) n->rescale = 0;
   /* every tensor nobody reads must be read by a later operator or saved: an operator
    * leaves at least one unread tensor, a binary one consumes two */
-  int unread = 1, budget = w->block_limit - b->nn - 1;
+  int unread = 1, budget = node_limit(w, b, n) - b->nn - 1;
   for (int i = 0; i < b->nn; i++)
     if (!b->n[i].uses && i != n->in[0] && !(n->nin > 1 && i == n->in[1])) unread++;
   if (unread - budget > MAX_SAVES) return;
@@ -945,7 +960,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
   if (stop(w)) return;
   if (w->reducing && reduce_partials(w, b)) return;
   close_kernel(w, b);
-  if (b->nn >= w->block_limit || b->nn >= MAXN - 4) return;
+  if (b->nn >= node_limit(w, b, NULL) || b->nn >= MAXN - 4) return;
   uint64_t m = s->opmask;
   int nn = b->nn;
   for (int i = 0; i < nn; i++) {

@@ -5,7 +5,8 @@
 #     min reductions (tests/gpu/rowmax.mug), transposes and conversions (tests/gpu/layout.mug),
 #     masks (tests/gpu/mask.mug), slices, pads, reverses, abs, log and pow (tests/gpu/window.mug),
 #     the online softmax's running max and rescaled sums (tests/superopt/attn_max.flash.mug,
-#     softmax_max.online.mug), block iotas, comparisons and selects (a causal mask inside
+#     softmax_max.online.mug, and the search's own attn_max.searched.mug and
+#     softmax_max.searched.mug), block iotas, comparisons and selects (a causal mask inside
 #     the kernel: tests/superopt/causal.fused.mug, causal_attn.flash.mug; anticausal.flash.mug
 #     is left out: its -inf fill is a division by a literal 0, which nvcc warns about),
 #     QKNorm in bf16, the double-buffering edge cases, and each
@@ -79,7 +80,7 @@ run_compiles() {
 
 ex=superopt/examples
 for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowmax,layout,mask,window} \
-         tests/superopt/{attn_max.flash,softmax_max.online,causal.fused,causal_attn.flash}; do
+         tests/superopt/{attn_max.flash,softmax_max.online,attn_max.searched,softmax_max.searched,causal.fused,causal_attn.flash}; do
   for t in sm_90 sm_80; do
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
     compile_check "$(basename "$g")" "$g.mug" "$t"

@@ -105,7 +105,8 @@ static void see_through(AxArena *a, const AxMugraph *g, AxPartition *p) {
   }
 }
 
-/* p->index: the index values of g, in program order. A comparison of two of them is decided
+/* p->index: the index values of g, in program order: iotas, literals, reshapes and
+ * broadcasts of them, + - * neg and comparisons of them (other layouts stay cut points). A comparison of two of them is decided
  * exactly by the check (superopt/equiv/exact.h), so a region that holds its mask statements
  * is searched and proved with the program's mask, where one that reads the mask as an input
  * could only be proved for every mask. */
@@ -122,7 +123,8 @@ static void index_values(AxArena *a, const AxMugraph *g, AxPartition *p) {
     case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
       v = true;
       break;
-    default: v = ax_op_spec(st->op)->cls == AX_TC_LAYOUT && st->op != AX_OP_SELECT && st->nin > 0;
+    case AX_OP_RESHAPE: case AX_OP_BROADCAST: v = true; break;   /* the layouts a kernel makes */
+    default: v = false;
     }
     for (int k = 0; k < st->nin && v; k++) v = p->index[p->repl[st->in[k]]];
     p->index[st->t] = v;

@@ -37,6 +37,8 @@ typedef struct Pass {
   int *opof;           /* tensor -> operator index producing it; -1 otherwise */
   bool *isout;         /* tensor is a program output */
   uint64_t users[MAXOPS];   /* operators reading operator i's result */
+  bool *inl;           /* tensor is an index value (index.c's sense): a fused kernel makes it */
+  uint64_t virt;       /* operators whose tensor is inl: never merged, dropped once dead */
   Memo *memo;
   int nmemo, capmemo;
 } Pass;
@@ -93,6 +95,10 @@ static bool classes(const Pass *g, uint64_t m, GroupDims *c) {
     if (!(m >> i & 1)) continue;
     const AxKStmt *s = stmt_at(g, i);
     int out = s->t;
+    if (s->op == AX_OP_SELECT) {   /* three operands of one shape: element-wise */
+      for (int j = 0; j < s->nin; j++) unite_bcast(g, c, out, s->in[j]);
+      continue;
+    }
     switch (ax_op_spec(s->op)->cls) {
     case AX_TC_UNARY:
     case AX_TC_BINARY:
@@ -191,6 +197,182 @@ static void map(FILE *f, const Pass *g, GroupDims *c, const LaunchShape *k, int 
   ax_mugtext_print_map(f, mp);
 }
 
+/* ---- index values made inside a kernel ------------------------------------------------
+ *
+ * An index value depends on no input: an iota, a literal, a broadcast of one, a reshape of
+ * one that only adds or drops dims of size 1, and + - * neg or a comparison of such
+ * values. A causal mask and its fill are index values. A fused kernel does not load one it
+ * reads element-wise: it writes it from block iotas (each element's global index, the
+ * tile of the kernel-level iota its maps cut), the literals and the same operators. The
+ * mask then costs no memory traffic, its statements become dead code, and the group's
+ * check runs the program's own mask statements in front of the group's operators (so the
+ * mask is the program's, not a random input), where the comparison of two index values is
+ * decided exactly (exact.h). */
+
+static bool elementwise(const AxKStmt *s) {
+  AxOpClass k = ax_op_spec(s->op)->cls;
+  return k == AX_TC_UNARY || k == AX_TC_BINARY || s->op == AX_OP_SELECT;
+}
+
+/* The dims of a other than 1, in order, against b's: false when they differ. A reshape
+ * between such shapes moves no element relative to the others. */
+static bool squeeze_equal(const AxTShape *a, const AxTShape *b) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < a->rank && a->dim[i] == 1) i++;
+    while (j < b->rank && b->dim[j] == 1) j++;
+    if (i == a->rank || j == b->rank) return i == a->rank && j == b->rank;
+    if (a->dim[i++] != b->dim[j++]) return false;
+  }
+}
+
+static bool index_op(AxOp op) {
+  switch (op) {
+  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_NEG:
+  case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
+    return true;
+  default: return false;
+  }
+}
+
+/* g->inl and g->virt, one pass in program order. */
+static void index_values(Pass *g) {
+  g->inl = calloc((size_t)g->p->ntensors + 1, sizeof(bool));
+  for (int t = 0; t < g->p->ntensors; t++) g->inl[t] = tensor_at(g, t)->anon;
+  for (int i = 0; i < g->nops; i++) {
+    const AxKStmt *s = stmt_at(g, i);
+    bool v = s->op == AX_OP_IOTA;
+    if (s->op == AX_OP_BROADCAST) v = g->inl[s->in[0]];
+    else if (s->op == AX_OP_RESHAPE)
+      v = g->inl[s->in[0]] && squeeze_equal(&tensor_at(g, s->in[0])->shape, &tensor_at(g, s->t)->shape);
+    else if (index_op(s->op)) {
+      v = true;
+      for (int j = 0; j < s->nin; j++) v &= g->inl[s->in[j]];
+    }
+    g->inl[s->t] = v;
+    if (v) g->virt |= (uint64_t)1 << i;
+  }
+}
+
+/* Whether operand j of operator i is made inside group m's kernel rather than loaded. */
+static bool inlined(const Pass *g, uint64_t m, int i, int j) {
+  const AxKStmt *s = stmt_at(g, i);
+  int t = s->in[j];
+  return __builtin_popcountll(m) > 1 && !tensor_at(g, t)->anon && g->inl[t] && g->opof[t] >= 0 &&
+         !(m >> g->opof[t] & 1) && elementwise(s);
+}
+
+typedef struct IxOut {
+  FILE *f;
+  const Pass *g;
+  GroupDims *c;
+  const LaunchShape *k;
+  int o;               /* the reading operator's result: the dims the values are seen in */
+  int *n;              /* nodes written so far for o: names x<o>_<n> */
+  int *iota;           /* o's dim d -> the node of its block iota, -1 none yet */
+} IxOut;
+
+/* The block iota of o's dim d: kernel-level shape o's with every other dim 1, cut as o is. */
+static void block_iota(IxOut *x, int d, char *name, size_t nn) {
+  const AxKTensor *o = tensor_at(x->g, x->o);
+  if (x->iota[d] >= 0) {   /* one per dim and reading operator */
+    snprintf(name, nn, "x%d_%d", x->o, x->iota[d]);
+    return;
+  }
+  x->iota[d] = *x->n;
+  snprintf(name, nn, "x%d_%d", x->o, (*x->n)++);
+  fprintf(x->f, "    %s = iota([", name);
+  for (int e = 0; e < o->shape.rank; e++) fprintf(x->f, "%s%" PRId64, e ? ", " : "", e == d ? o->shape.dim[e] : 1);
+  fprintf(x->f, "], axis = %d) imap ", d);
+  int r = cls_of(x->g, x->c, x->o, d), mp[3] = {-1, -1, -1};
+  for (int a = 0; a < x->k->naxes; a++) mp[a] = x->k->cls[a] == r ? d : -1;
+  ax_mugtext_print_map(x->f, mp);
+  if (x->k->loop >= 0 && x->k->loop == r) fprintf(x->f, " fmap %d\n", d);
+  else fputs(" fmap -\n", x->f);
+}
+
+/* Writes the block nodes of index value t, its dim e seen as o's dim dmap[e] (-1: e has
+ * size 1), and its name (a node's or a literal's) into name; returns the dims of o it
+ * varies along (a bit each), or -1 when it cannot be written (an operator of literals only). */
+static int ix_emit(IxOut *x, int t, const int *dmap, char *name, size_t nn) {
+  const AxKTensor *kt = tensor_at(x->g, t);
+  if (kt->anon) {
+    snprintf(name, nn, "%s", kt->text);
+    return 0;
+  }
+  const AxKStmt *s = stmt_at(x->g, x->g->opof[t]);
+  int rt = kt->shape.rank;
+  if (s->op == AX_OP_IOTA) {
+    if (dmap[s->at.axis] < 0) {   /* the index along a dim of size 1 */
+      snprintf(name, nn, "0");
+      return 0;
+    }
+    block_iota(x, dmap[s->at.axis], name, nn);
+    return 1 << dmap[s->at.axis];
+  }
+  int dm[AX_MAXIN][AX_MAXRANK];
+  for (int j = 0; j < s->nin; j++) {
+    const AxKTensor *it = tensor_at(x->g, s->in[j]);
+    if (it->anon) continue;
+    if (s->op == AX_OP_RESHAPE) {   /* the dims other than 1 correspond in order */
+      int e = 0;
+      for (int d = 0; d < it->shape.rank; d++) {
+        dm[j][d] = -1;
+        if (it->shape.dim[d] == 1) continue;
+        while (kt->shape.dim[e] == 1) e++;
+        dm[j][d] = dmap[e++];
+      }
+    } else   /* broadcast and the element-wise operators: aligned on the right */
+      for (int d = 0; d < it->shape.rank; d++)
+        dm[j][d] = it->shape.dim[d] == 1 ? -1 : dmap[d + rt - it->shape.rank];
+  }
+  if (s->op == AX_OP_BROADCAST || s->op == AX_OP_RESHAPE) return ix_emit(x, s->in[0], dm[0], name, nn);
+  char arg[AX_MAXIN][64];
+  int cover = 0;
+  for (int j = 0; j < s->nin; j++) {
+    int r = ix_emit(x, s->in[j], dm[j], arg[j], sizeof arg[j]);
+    if (r < 0) return -1;
+    cover |= r;
+  }
+  if (!cover) return -1;
+  snprintf(name, nn, "x%d_%d", x->o, (*x->n)++);
+  fprintf(x->f, "    %s = %s(", name, ax_op_pname(s->op));
+  for (int j = 0; j < s->nin; j++) fprintf(x->f, "%s%s", j ? ", " : "", arg[j]);
+  fputs(")\n", x->f);
+  return cover;
+}
+
+/* Writes operand j of operator i (inlined) as block nodes, its name into name; false when it
+ * cannot be written. The value is widened with a zero made of block iotas to every dim of
+ * the operand other than 1 that it does not vary along (a select takes three tiles of one
+ * shape; a fill is a literal), never with a data tile, whose infinities would make NaN. */
+static bool ix_operand(FILE *f, const Pass *g, GroupDims *c, const LaunchShape *k, int i, int j, int *n,
+                       int *iota, char *name, size_t nn) {
+  const AxKStmt *s = stmt_at(g, i);
+  int t = s->in[j];
+  const AxTShape *sh = &tensor_at(g, t)->shape;
+  int ro = tensor_at(g, s->t)->shape.rank, dmap[AX_MAXRANK], need = 0;
+  for (int d = 0; d < sh->rank; d++) {
+    dmap[d] = sh->dim[d] == 1 ? -1 : d + ro - sh->rank;
+    if (dmap[d] >= 0) need |= 1 << dmap[d];
+  }
+  IxOut x = {f, g, c, k, s->t, n, iota};
+  int cover = ix_emit(&x, t, dmap, name, nn);
+  if (cover < 0) return false;
+  for (int d = 0; d < ro; d++) {
+    if (!((need & ~cover) >> d & 1)) continue;
+    char io[64], z[64];
+    block_iota(&x, d, io, sizeof io);
+    snprintf(z, sizeof z, "x%d_%d", s->t, (*n)++);
+    fprintf(f, "    %s = mul(%s, 0)\n", z, io);
+    char sum[64];
+    snprintf(sum, sizeof sum, "x%d_%d", s->t, (*n)++);
+    fprintf(f, "    %s = add(%s, %s)\n", sum, z, name);
+    snprintf(name, nn, "%s", sum);
+  }
+  return true;
+}
+
 /* Writes group m's kernel under configuration k; false when the configuration cannot hold
  * the group (a loop over a class an operator outside the matmul's prologue touches). */
 static bool kernel_text(FILE *f, const Pass *g, uint64_t m, GroupDims *c, const LaunchShape *k) {
@@ -218,8 +400,7 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, GroupDims *c, const 
       if (!(m >> i & 1) || i == mm || i == absorbed) continue;
       const AxKStmt *s = stmt_at(g, i);
       if (anc >> i & 1) {
-        AxOpClass kc = ax_op_spec(s->op)->cls;
-        if ((kc != AX_TC_UNARY && kc != AX_TC_BINARY) || saved(g, m, i)) return false;
+        if (!elementwise(s) || saved(g, m, i)) return false;
         continue;
       }
       if (dim_in(g, c, s->t, k->loop) >= 0) return false;
@@ -239,7 +420,8 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, GroupDims *c, const 
     const AxKStmt *s = stmt_at(g, i);
     for (int j = 0; j < s->nin; j++) {
       int t = s->in[j];
-      if (tensor_at(g, t)->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
+      if (tensor_at(g, t)->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1)) || inlined(g, m, i, j))
+        continue;
       done[t] = true;
       fprintf(f, "    i%d = input %s imap ", t, tensor_at(g, t)->name);
       map(f, g, c, k, t);
@@ -264,10 +446,17 @@ static bool kernel_text(FILE *f, const Pass *g, uint64_t m, GroupDims *c, const 
   for (int i = 0; i < g->nops; i++) {
     if (!(m >> i & 1) || i == absorbed) continue;
     const AxKStmt *s = stmt_at(g, i);
+    char made[AX_MAXIN][64];   /* the inlined operands' names */
+    int nmade = 0, iota[AX_MAXRANK];
+    for (int d = 0; d < AX_MAXRANK; d++) iota[d] = -1;
+    for (int j = 0; j < s->nin; j++)
+      if (inlined(g, m, i, j) && !ix_operand(f, g, c, k, i, j, &nmade, iota, made[j], sizeof made[j]))
+        return false;
     fprintf(f, "    v%d = %s(", s->t, ax_op_pname(s->op));
     for (int j = 0; j < s->nin; j++) {
       if (j) fputs(", ", f);
-      if (i == mm && j == 0 && absorbed >= 0) ref(f, g, m, stmt_at(g, absorbed)->in[0], subst);
+      if (inlined(g, m, i, j)) fputs(made[j], f);
+      else if (i == mm && j == 0 && absorbed >= 0) ref(f, g, m, stmt_at(g, absorbed)->in[0], subst);
       else ref(f, g, m, s->in[j], subst);
     }
     attrs(f, s);
@@ -309,7 +498,7 @@ static char *mini(const Pass *g, uint64_t m, const char *body) {
     for (int j = 0; j < s->nin; j++) {
       int t = s->in[j];
       const AxKTensor *kt = tensor_at(g, t);
-      if (kt->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1))) continue;
+      if (kt->anon || done[t] || (g->opof[t] >= 0 && (m >> g->opof[t] & 1)) || inlined(g, m, i, j)) continue;
       done[t] = true;
       char sh[256];
       fprintf(f, "  input %s : %s%s\n", kt->name, ax_dtype_name(kt->dtype), ax_shape_str(&kt->shape, sh, sizeof sh));
@@ -486,7 +675,27 @@ static bool acyclic_merge(const Pass *g, const uint64_t *grp, int ng, int a, int
   return true;
 }
 
-/* Writes the whole graph: inputs, the groups in a topological order, outputs. */
+/* The index-value operators of grp whose tensor nothing reads any more: every reader is a
+ * fused kernel that makes the value itself, or is dead too. */
+static uint64_t dead_values(const Pass *g, const uint64_t *grp, int ng) {
+  uint64_t dead = 0, need = 0;   /* need: operators whose tensor is read */
+  for (int i = g->nops - 1; i >= 0; i--) {
+    int b = 0;
+    while (!(grp[b] >> i & 1)) b++;
+    if ((g->virt >> i & 1) && grp[b] == (uint64_t)1 << i && !(need >> i & 1) && !g->isout[stmt_at(g, i)->t]) {
+      dead |= (uint64_t)1 << i;
+      continue;
+    }
+    const AxKStmt *s = stmt_at(g, i);
+    for (int j = 0; j < s->nin; j++)
+      if (g->opof[s->in[j]] >= 0 && !inlined(g, grp[b], i, j)) need |= (uint64_t)1 << g->opof[s->in[j]];
+  }
+  (void)ng;
+  return dead;
+}
+
+/* Writes the whole graph: inputs, the groups in a topological order (dead index values left
+ * out), outputs. */
 static char *whole(Pass *g, const uint64_t *grp, int ng) {
   char *text = NULL;
   size_t len = 0;
@@ -499,8 +708,11 @@ static char *whole(Pass *g, const uint64_t *grp, int ng) {
     fprintf(f, "  input %s : %s%s\n", tensor_at(g, s->t)->name, ax_dtype_name(tensor_at(g, s->t)->dtype),
             ax_shape_str(&tensor_at(g, s->t)->shape, sh, sizeof sh));
   }
-  uint64_t emitted = 0, ops_done = 0;
+  uint64_t ops_done = dead_values(g, grp, ng), emitted = 0;
+  for (int b = 0; b < ng; b++)
+    if ((grp[b] & ops_done) == grp[b]) emitted |= (uint64_t)1 << b;
   for (int round = 0; round < ng; round++) {
+    if (__builtin_popcountll(emitted) == ng) break;
     int pick = -1;
     for (int b = 0; b < ng && pick < 0; b++) {
       if (emitted >> b & 1) continue;
@@ -555,6 +767,7 @@ static bool pass_init(Pass *g, const AxMugraph *prog, const AxTarget *t) {
       if (o >= 0) g->users[o] |= (uint64_t)1 << i;
     }
   }
+  index_values(g);
   return true;
 }
 
@@ -563,6 +776,7 @@ static void pass_free(Pass *g) {
   free(g->memo);
   free(g->opof);
   free(g->isout);
+  free(g->inl);
 }
 
 /* Merges the producer-consumer pair with the largest modelled gain, until none gains;
@@ -578,6 +792,7 @@ static int merge(Pass *g, uint64_t *grp) {
       for (int b = 0; b < ng; b++) {
         if (!(rd >> b & 1)) continue;
         uint64_t m = grp[a] | grp[b];
+        if (m & g->virt) continue;   /* an index value is made by its readers (inlined) */
         double ta = best(g, grp[a])->time_s, tb = best(g, grp[b])->time_s;
         double tm = best(g, m)->time_s;
         if (!isfinite(tm) || !isfinite(ta) || !isfinite(tb)) continue;
@@ -647,6 +862,18 @@ static char *group_program(const Pass *g, uint64_t m) {
   char *body = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&body, &len);
+  /* the index values the kernel makes, with the program's statements that make them */
+  uint64_t made = 0;
+  for (int i = g->nops - 1; i >= 0; i--) {
+    if (!(m >> i & 1) && !(made >> i & 1)) continue;
+    const AxKStmt *s = stmt_at(g, i);
+    for (int j = 0; j < s->nin; j++) {
+      int o = g->opof[s->in[j]];
+      if (o >= 0 && ((made >> i & 1) || inlined(g, m, i, j))) made |= (uint64_t)1 << o;
+    }
+  }
+  for (int i = 0; i < g->nops; i++)
+    if (made >> i & 1) predefined(f, g, i);
   for (int i = 0; i < g->nops; i++)
     if (m >> i & 1) predefined(f, g, i);
   fclose(f);

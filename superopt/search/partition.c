@@ -105,9 +105,69 @@ static void see_through(AxArena *a, const AxMugraph *g, AxPartition *p) {
   }
 }
 
+/* p->index: the index values of g, in program order: iotas, literals, reshapes and
+ * broadcasts of them, + - * neg and comparisons of them (other layouts stay cut points). A comparison of two of them is decided
+ * exactly by the check (superopt/equiv/exact.h), so a region that holds its mask statements
+ * is searched and proved with the program's mask, where one that reads the mask as an input
+ * could only be proved for every mask. */
+static void index_values(AxArena *a, const AxMugraph *g, AxPartition *p) {
+  p->index = ax_arena_alloc(a, (size_t)g->ntensors + 1);
+  for (int t = 0; t < g->ntensors; t++) p->index[t] = g->tensors[t].anon;
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind != AX_KS_OP) continue;
+    bool v;
+    switch (st->op) {
+    case AX_OP_IOTA: v = true; break;
+    case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_NEG:
+    case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
+      v = true;
+      break;
+    case AX_OP_RESHAPE: case AX_OP_BROADCAST: v = true; break;   /* the layouts a kernel makes */
+    default: v = false;
+    }
+    for (int k = 0; k < st->nin && v; k++) v = p->index[p->repl[st->in[k]]];
+    p->index[st->t] = v;
+  }
+}
+
+/* Whether op statement s of g belongs in a region: an operator the search handles, or a
+ * select on an index value (a mask); index values themselves are made by their readers. */
+static bool member(const AxMugraph *g, const AxPartition *p, int s) {
+  const AxKStmt *st = &g->stmts[s];
+  if (p->index[st->t]) return false;
+  if (st->op == AX_OP_SELECT) return p->index[p->repl[st->in[0]]];
+  return ax_search_handles(st->op);
+}
+
+/* Whether s is an index value's statement. */
+static bool index_stmt(const AxMugraph *g, const AxPartition *p, int s) {
+  return is_op(g, s) && p->index[g->stmts[s].t];
+}
+
+/* The index statements region r reads, directly or through one another (per statement,
+ * owned by the caller: free()). */
+static bool *index_closure(const AxMugraph *g, const AxPartition *p, const AxRegion *r) {
+  bool *made = calloc((size_t)g->nstmts + 1, 1);
+  for (int i = 0; i < r->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[r->stmts[i]];
+    for (int k = 0; k < st->nin; k++) {
+      int q = producer(g, p->repl[st->in[k]]);
+      if (index_stmt(g, p, q)) made[q] = true;
+    }
+  }
+  for (int s = g->nstmts - 1; s >= 0; s--)
+    for (int k = 0; made[s] && k < g->stmts[s].nin; k++) {
+      int q = producer(g, p->repl[g->stmts[s].in[k]]);
+      if (index_stmt(g, p, q)) made[q] = true;
+    }
+  return made;
+}
+
 /* The program of region r (whose statements carry region id `id` in reg[]): inputs in the
- * order of first use, one let per operator, outputs what the rest of the program (its live
- * statements) or its outputs read. */
+ * order of first use, the statements of the index values it reads (they are no inputs),
+ * one let per operator, outputs what the rest of the program (its live statements) or its
+ * outputs read. */
 static char *region_text(const AxMugraph *g, const AxPartition *p, const AxRegion *r, const int *reg, int id) {
   const bool *live = p->live;
   char *buf = NULL;
@@ -119,11 +179,24 @@ static char *region_text(const AxMugraph *g, const AxPartition *p, const AxRegio
     const AxKStmt *st = &g->stmts[r->stmts[i]];
     for (int k = 0; k < st->nin; k++) {
       int t = p->repl[st->in[k]], q = producer(g, t);
-      if (q < 0 || seen[t] || (is_op(g, q) && reg[q] == id)) continue;
+      if (q < 0 || seen[t] || (is_op(g, q) && reg[q] == id) || index_stmt(g, p, q)) continue;
       seen[t] = true;
       decl(m, &g->tensors[t]);
     }
   }
+  bool *made = index_closure(g, p, r);
+  for (int s = 0; s < g->nstmts; s++) {
+    if (!made[s]) continue;
+    char *line = NULL;
+    size_t n = 0;
+    FILE *l = open_memstream(&line, &n);
+    AxKStmt c = through(p, &g->stmts[s]);
+    ax_mugtext_print_stmt(l, g, &c);
+    fclose(l);
+    fprintf(m, "  let %s\n", line + 2);
+    free(line);
+  }
+  free(made);
   for (int i = 0; i < r->nstmts; i++) {
     char *line = NULL;
     size_t n = 0;
@@ -196,6 +269,21 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
   memset(p, 0, sizeof *p);
   see_through(a, g, p);
   p->live = live_stmts(a, g, p->repl);
+  index_values(a, g, p);
+  /* an index statement that only regions read (directly or through other index statements)
+   * is written into those regions' programs and leaves the module: readers first */
+  bool *inside = calloc((size_t)n + 1, 1);
+  for (int s = n - 1; s >= 0; s--) {
+    if (!index_stmt(g, p, s) || !p->live[s] || is_output(g, g->stmts[s].t)) continue;
+    bool all = true;
+    for (int r = s + 1; r < n && all; r++) {
+      const AxKStmt *rd = &g->stmts[r];
+      if (rd->kind != AX_KS_OP || !p->live[r]) continue;
+      for (int k = 0; k < rd->nin; k++)
+        if (p->repl[rd->in[k]] == g->stmts[s].t && !(member(g, p, r) || inside[r])) all = false;
+    }
+    inside[s] = all;
+  }
   /* lab[t]: the most cut points on a path from the inputs to t */
   for (int s = 0; s < n; s++) {
     uf[s] = s;
@@ -206,17 +294,18 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
       p->ndead++;
       continue;
     }
+    if (inside[s]) continue;
     int m = 0;
     for (int k = 0; k < st->nin; k++)
       if (!g->tensors[st->in[k]].anon && lab[p->repl[st->in[k]]] > m) m = lab[p->repl[st->in[k]]];
-    lab[st->t] = ax_search_handles(st->op) ? m : m + 1;
-    if (!ax_search_handles(st->op)) {
+    lab[st->t] = member(g, p, s) ? m : m + 1;
+    if (!member(g, p, s)) {
       p->nleft++;
       continue;
     }
     for (int k = 0; k < st->nin; k++) {
       int u = p->repl[st->in[k]], q = producer(g, u);
-      if (is_op(g, q) && ax_search_handles(g->stmts[q].op) && lab[u] == lab[st->t]) {
+      if (is_op(g, q) && member(g, p, q) && lab[u] == lab[st->t]) {
         int x = find(uf, q), y = find(uf, s);
         if (x != y) uf[x > y ? x : y] = x < y ? x : y;
       }
@@ -227,7 +316,7 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
   AxVec regions = {0};
   for (int s = 0; s < n; s++) {
     const AxKStmt *st = &g->stmts[s];
-    if (st->kind != AX_KS_OP || !p->live[s] || !ax_search_handles(st->op)) continue;
+    if (st->kind != AX_KS_OP || !p->live[s] || !member(g, p, s)) continue;
     int root = find(uf, s);
     if (count[root] % max_ops == 0) {
       AxRegion *r = ax_arena_alloc(a, sizeof *r);
@@ -242,6 +331,9 @@ bool ax_partition_split(AxArena *a, AxDiag *d, const AxMugraph *g, int max_ops, 
     r->stmts[r->nstmts++] = s;
     reg[s] = piece[root];
   }
+  for (int s = 0; s < n; s++)
+    if (inside[s]) p->live[s] = false;
+  free(inside);
   p->n = (int)regions.len;
   p->regions = ax_arena_alloc(a, sizeof *p->regions * (size_t)(p->n + 1));
   p->order = ax_arena_alloc(a, sizeof *p->order * (size_t)(p->n + 1));
@@ -303,6 +395,7 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
   int *unit = malloc(sizeof *unit * (size_t)(n + 1)), *key = malloc(sizeof *key * (size_t)(nu + 1));
   int *indeg = calloc((size_t)nu + 1, sizeof *indeg);
   bool *live = calloc((size_t)nu + 1, 1);
+  bool *printed = calloc((size_t)n + 1, 1);   /* index statements written for a region */
   for (int s = 0; s < n; s++) unit[s] = g->stmts[s].kind == AX_KS_OP && p->live[s] ? p->n + s : -1;
   for (int i = 0; i < p->n; i++) {
     for (int k = 0; k < p->regions[i].nstmts; k++) unit[p->regions[i].stmts[k]] = i;
@@ -317,7 +410,7 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
     const AxKStmt *st = &g->stmts[s];
     for (int k = 0; k < st->nin; k++) {
       int q = producer(g, p->repl[st->in[k]]);
-      if (is_op(g, q) && unit[q] != unit[s]) indeg[unit[s]]++;
+      if (is_op(g, q) && unit[q] >= 0 && unit[q] != unit[s]) indeg[unit[s]]++;
     }
   }
   AxMugraph **rgs = calloc((size_t)p->n + 1, sizeof *rgs);
@@ -343,6 +436,17 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
     if (u < 0) break;
     live[u] = false;
     if (u < p->n && rgs[u]) print_region(out, a, rgs[u], &p->regions[u]);
+    if (u < p->n && !rgs[u]) {   /* its operators as they are: the index statements first */
+      bool *made = index_closure(g, p, &p->regions[u]);
+      for (int s = 0; s < n; s++)
+        if (made[s] && !p->live[s] && !printed[s]) {
+          printed[s] = true;
+          AxKStmt c = through(p, &g->stmts[s]);
+          ax_mugtext_print_stmt(out, g, &c);
+          fputc('\n', out);
+        }
+      free(made);
+    }
     for (int s = 0; s < n; s++) {
       if (unit[s] != u) continue;
       if (u >= p->n || !rgs[u]) {
@@ -369,6 +473,7 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
   free(key);
   free(indeg);
   free(live);
+  free(printed);
   free(rgs);
   if (!ok) {
     free(buf);

@@ -52,6 +52,9 @@ typedef struct AxPartition {
   int *repl;               /* per tensor: what its readers read — itself, or the operand of a
                               broadcast that only restores what element-wise readers would
                               broadcast anyway (that broadcast is then dead code) */
+  bool *index;             /* per tensor: an index value (an iota, a literal, layouts, + - *
+                              and comparisons of them: a causal mask and its fill), which a
+                              region that reads it computes itself, from the same statements */
 } AxPartition;
 
 /* Splits validated program prog (borrowed; it must outlive p) into regions of at most max_ops

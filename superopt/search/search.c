@@ -13,6 +13,7 @@
 #include "base/hooks.h"
 #include "run/mpi.h"
 #include "superopt/equiv/equiv.h"
+#include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/search/canon.h"
@@ -322,19 +323,64 @@ static void inject(SearchState *s) {
   s->nfound++;
 }
 
+/* The index-only bounds of prog's tensors (exact.h), malloc'd: the caller frees. */
+static int64_t *exact_bounds(const AxMugraph *prog) {
+  int64_t *tb = malloc(sizeof *tb * (size_t)(prog->ntensors + 1));
+  int64_t **nb = calloc((size_t)prog->nstmts + 1, sizeof *nb);
+  for (int i = 0; i < prog->nstmts; i++)
+    if (prog->stmts[i].kind == AX_KS_KERNEL)
+      nb[i] = malloc(sizeof **nb * (size_t)(prog->stmts[i].kernel->nnodes + 1));
+  ax_exact_analyse(prog, tb, nb);
+  for (int i = 0; i < prog->nstmts; i++) free(nb[i]);
+  free(nb);
+  return tb;
+}
+
+/* A comparison of two index values (exact.h) is decided exactly in the field, so a program
+ * that compares only those (a causal mask) can be searched and its graphs proved; one that
+ * compares data cannot. */
 bool ax_search_supported(const AxMugraph *prog, AxDiag *d) {
   bool ok = true;
+  int64_t *tb = exact_bounds(prog);
   for (int i = 0; i < prog->nstmts; i++) {
     const AxKStmt *st = &prog->stmts[i];
     const AxEwOp *e = st->kind == AX_KS_OP ? ax_ewop_get(st->op) : NULL;
     if (!e || e->lax != AX_EWOP_LAX_ORDER) continue;
+    int64_t b[AX_MAXIN];
+    for (int j = 0; j < st->nin; j++) b[j] = tb[st->in[j]];
+    if (ax_exact_decides(st->op, b, st->nin)) continue;
     ax_diag_error(d, st->span,
                   "superopt cannot search a program that uses %s: it needs an order, which the "
                   "equivalence check's finite field lacks, so no graph found could be proved",
                   ax_op_pname(st->op));
     ok = false;
   }
+  free(tb);
   return ok;
+}
+
+/* Whether prog has a mask the generator cannot read, and nothing else it cannot: every
+ * operator the generator does not handle (it builds no iota, reshape, broadcast or select)
+ * makes an index value — an iota, a reshape or broadcast of literals and index values — or
+ * is a select on an index-only mask. Such a program is left to the floor, which makes the
+ * mask inside its kernel (greedy.h); any other layout operator keeps the generator's
+ * refusal. */
+static bool mask_only(const AxMugraph *prog) {
+  int64_t *tb = exact_bounds(prog);
+  bool *idx = calloc((size_t)prog->ntensors + 1, sizeof *idx);
+  bool any = false, ok = true;
+  for (int t = 0; t < prog->ntensors; t++) idx[t] = prog->tensors[t].anon || tb[t] >= 0;
+  for (int i = 0; i < prog->nstmts && ok; i++) {
+    const AxKStmt *st = &prog->stmts[i];
+    if (st->kind != AX_KS_OP || ax_search_handles(st->op)) continue;
+    any = true;
+    if (st->op == AX_OP_IOTA) idx[st->t] = true;
+    else if (st->op == AX_OP_RESHAPE || st->op == AX_OP_BROADCAST) idx[st->t] = ok = idx[st->in[0]];
+    else ok = st->op == AX_OP_SELECT && tb[st->in[0]] >= 0;
+  }
+  free(idx);
+  free(tb);
+  return any && ok;
 }
 
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {
@@ -342,7 +388,10 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   SearchState *s = calloc(1, sizeof *s);
   s->prog = prog;
   s->o = o;
-  if (!ax_generate_prepare(s, d)) {
+  /* With a floor, a program the generator cannot read is not searched: the result is the
+   * floor, checked like any other. Without one, the generator says what it lacks. */
+  bool floor_only = o->incumbent && !o->pin && o->ranks <= 1 && mask_only(prog);
+  if (!floor_only && !ax_generate_prepare(s, d)) {
     free(s);
     return false;
   }
@@ -377,7 +426,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
     s->found[s->nfound++] = (Found){strdup(o->incumbent), o->incumbent_s};
     s->best_s = s->bound_s = o->incumbent_s;
   }
-  int jobs = o->jobs < 1 ? 1 : o->jobs;
+  int jobs = floor_only ? 0 : o->jobs < 1 ? 1 : o->jobs;
   /* with ranks, rank r's thread t is worker r * jobs + t of ranks * jobs (spread.h) */
   int rank = o->ranks > 1 && !o->pin ? o->rank : 0, ranks = o->ranks > 1 && !o->pin ? o->ranks : 1;
   Thread *ws = calloc((size_t)jobs, sizeof(Thread));

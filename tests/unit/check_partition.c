@@ -217,6 +217,35 @@ START_TEST(mask_cut) {
 }
 END_TEST
 
+/* A causal mask's statements are index values: they join the region of the select that
+ * reads them (written into its program as lets, not read as inputs), leave the module, and
+ * cut nothing; a select on data stays a cut point, its comparison in a region of its own. */
+START_TEST(mask_region) {
+  const char *mask = "program c {\n  input S : f32[16, 16]\n  input F : f32[16, 16]\n"
+                     "  let I = iota([16], axis = 0)\n  let M = ge(reshape(I, [16, 1]), I)\n"
+                     "  let X = select(M, S * 2, broadcast(-1000, [16, 16]))\n"
+                     "  let E = exp(X - reduce_max(X, axis = 1))\n  output O = E / sum(E, axis = 1)\n}\n";
+  AxMugraph *g = prog(mask);
+  AxPartition p = split(g, 8);
+  ck_assert_int_eq(p.n, 1);
+  ck_assert_int_eq(p.nleft, 0);
+  ck_assert(holds(&p.regions[0], stmt_of(g, "X")));
+  ck_assert_ptr_nonnull(strstr(p.regions[0].text, "= iota([16], axis = 0)\n"));
+  ck_assert_ptr_null(strstr(p.regions[0].text, "input M"));
+  ck_assert(!p.live[stmt_of(g, "M")]);   /* made inside the region only */
+  char *m = ax_partition_stitch(A, &D, g, &p, (const char *const[]){NULL}, "c");
+  ck_assert_ptr_nonnull(m);   /* the region as its operators: the mask written before it */
+  ck_assert_ptr_nonnull(strstr(m, "= ge("));
+  ck_assert_ptr_nonnull(parse(m));
+  free(m);
+  AxMugraph *d = prog("program c {\n  input S : f32[16, 16]\n  input F : f32[16, 16]\n"
+                      "  let M = ge(S, F)\n  let X = select(M, S * 2, F)\n  output O = exp(X)\n}\n");
+  p = split(d, 8);
+  ck_assert(!holds(&p.regions[0], stmt_of(d, "X")) && (p.n < 2 || !holds(&p.regions[1], stmt_of(d, "X"))));
+  ck_assert_int_eq(p.nleft, 1);
+}
+END_TEST
+
 /* Conversions in the equivalence check: the same conversions at the same places pass (here
  * also with a transpose moved across one); a conversion dropped, moved across an addition
  * or to another type is not accepted. */
@@ -286,6 +315,7 @@ int main(void) {
   tcase_add_test(t, check_cut);
   tcase_add_test(t, conversions_equivalence);
   tcase_add_test(t, mask_cut);
+  tcase_add_test(t, mask_region);
   tcase_add_test(t, restoring_broadcast);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -324,6 +324,28 @@ static Val eval(Env *v, const AxExpr *e) {
   }
 }
 
+/* The rule's requires on the bound values v: each per axis of its class, or once; a false
+ * one (or one that cannot be evaluated) refuses the match and is counted. */
+static bool requires_hold(Env *v, const AxRuleSyms *s, AxEqRules *rs) {
+  for (size_t q = 0; q < s->nrequires; q++) {
+    const AxExpr *e = s->requires[q];
+    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
+    int n = c >= 0 ? v->k[c] : 1;
+    bool ok = true;
+    for (int j = 0; j < n && ok; j++) {
+      if (c >= 0) v->idx[c] = j;
+      Val b = eval(v, e);
+      ok = b.ok && b.num != 0;
+    }
+    if (c >= 0) v->idx[c] = -1;
+    if (!ok) {
+      rs->refused_require++;
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Ranks k_c for the classes of the tensors' aggregated axes (count[c] axes each) that add
  * up to `rank`: every class at least 1 (a rule is instantiated from rank 1), a class fixed
  * at rank 1 (a concat or iota axis, or one a program's sum, mean or rms_norm runs along:
@@ -469,19 +491,7 @@ static bool cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
     }
   }
   if (!ok) rs->refused_rank++;
-  /* the requires, on the bound values: per axis of their class, or once */
-  for (size_t q = 0; q < s->nrequires && ok; q++) {
-    const AxExpr *e = s->requires[q];
-    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
-    int n = c >= 0 ? v.k[c] : 1;
-    for (int j = 0; j < n && ok; j++) {
-      if (c >= 0) v.idx[c] = j;
-      Val b = eval(&v, e);
-      ok = b.ok && b.num != 0;
-    }
-    if (c >= 0) v.idx[c] = -1;
-    if (!ok) rs->refused_require++;
-  }
+  ok = ok && requires_hold(&v, s, rs);
   free(v.mapv);
   free(v.mapset);
   return ok;
@@ -1267,18 +1277,7 @@ static bool pos_binding(Pos *p, AxEgraph *g, AxEgId root, const AxEgSubst *sub, 
     rs->refused_rank++;
     return false;
   }
-  for (size_t q = 0; q < s->nrequires && ok; q++) {
-    const AxExpr *e = s->requires[q];
-    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
-    int n = c >= 0 ? v->k[c] : 1;
-    for (int j = 0; j < n && ok; j++) {
-      if (c >= 0) v->idx[c] = j;
-      Val b = eval(v, e);
-      ok = b.ok && b.num != 0;
-    }
-    if (c >= 0) v->idx[c] = -1;
-    if (!ok) rs->refused_require++;
-  }
+  ok = ok && requires_hold(v, s, rs);
   return ok;
 }
 
@@ -1584,18 +1583,7 @@ static bool rsh_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) 
     base += (uint32_t)(k * w);
   }
   if (!ok) rs->refused_rank++;
-  for (size_t q = 0; q < s->nrequires && ok; q++) {
-    const AxExpr *e = s->requires[q];
-    int c = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
-    int n = c >= 0 ? v.k[c] : 1;
-    for (int j = 0; j < n && ok; j++) {
-      if (c >= 0) v.idx[c] = j;
-      Val b = eval(&v, e);
-      ok = b.ok && b.num != 0;
-    }
-    if (c >= 0) v.idx[c] = -1;
-    if (!ok) rs->refused_require++;
-  }
+  ok = ok && requires_hold(&v, s, rs);
   free(v.mapv);
   free(v.mapset);
   return ok;
@@ -1796,18 +1784,7 @@ static bool cat_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) 
     }
   }
   if (!ok) rs->refused_shape++;
-  for (size_t q = 0; q < s->nrequires && ok; q++) {
-    const AxExpr *e = s->requires[q];
-    int cl = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
-    int n = cl >= 0 ? v.k[cl] : 1;
-    for (int j = 0; j < n && ok; j++) {
-      if (cl >= 0) v.idx[cl] = j;
-      Val b = eval(&v, e);
-      ok = b.ok && b.num != 0;
-    }
-    if (cl >= 0) v.idx[cl] = -1;
-    if (!ok) rs->refused_require++;
-  }
+  ok = ok && requires_hold(&v, s, rs);
   free(v.mapv);
   free(v.mapset);
   return ok;
@@ -2003,18 +1980,7 @@ static bool bc_cond(void *ctx, AxEgraph *g, AxEgId root, const AxEgSubst *sub) {
     v.mapset[m] = true;
   }
   if (!ok) rs->refused_rank++;
-  for (size_t q = 0; q < s->nrequires && ok; q++) {
-    const AxExpr *e = s->requires[q];
-    int cl = e->ty.kind == AX_K_COND ? e->ty.rclass : -1;
-    int n = cl >= 0 ? v.k[cl] : 1;
-    for (int j = 0; j < n && ok; j++) {
-      if (cl >= 0) v.idx[cl] = j;
-      Val bv = eval(&v, e);
-      ok = bv.ok && bv.num != 0;
-    }
-    if (cl >= 0) v.idx[cl] = -1;
-    if (!ok) rs->refused_require++;
-  }
+  ok = ok && requires_hold(&v, s, rs);
   free(v.mapv);
   free(v.mapset);
   return ok;

@@ -4,7 +4,9 @@
 # docs/superopt.md §13): per region its HLO lines, operators, search order, seconds, naive and
 # found modelled time (h100) and verdict, and per module the totals. Reads report.json;
 # asserts nothing (the tests never assert timings). Default: tests/hlo/*.hlo, LIMIT_S 10,
-# JOBS 2. KEEP=DIR keeps each module's directory under DIR.
+# JOBS 2. KEEP=DIR keeps each module's directory under DIR. RECORD=FILE.md also writes the
+# table as a section of docs/results-superopt.md (docs/data/partition-modules.md: rendered by
+# tools/superopt-results.sh --render).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 limit=${1:-10}
@@ -14,7 +16,9 @@ mods=("$@")
 [ ${#mods[@]} -eq 0 ] && mods=(tests/hlo/*.hlo)
 axle=${AXLE:-build/axle}
 out=${KEEP:-$(mktemp -d)}
-[ -z "${KEEP:-}" ] && trap 'rm -rf "$out"' EXIT
+table=$(mktemp)
+trap 'rm -f "$table"; [ -z "${KEEP:-}" ] && rm -rf "$out"' EXIT
+{
 printf '%-16s %-6s %-22s %4s %5s %9s %10s %10s  %s\n' module region "HLO lines" ops rank search_s naive_us found_us verdict
 for m in "${mods[@]}"; do
   n=$(basename "$m" .hlo)
@@ -34,3 +38,18 @@ for m in "${mods[@]}"; do
   jq -r --arg n "$n" '"\($n): exit \(.status), \(.regions | length) regions, \(.left_operators) cut points, \(.dead_operators) dead, \(.cuts) import cuts; naive \(.naive_time_us * 100 | round / 100) us, found \(if .found_time_us then (.found_time_us * 100 | round / 100) else "-" end) us, \(.seconds * 10 | round / 10) s"' \
     "$out/$n/report.json"
 done
+} | tee "$table"
+if [ -n "${RECORD:-}" ]; then
+  {
+    echo '## Whole modules, region by region (`axle superopt MODULE.hlo --output-dir DIR`)'
+    echo
+    echo "Produced by \`tools/partition-modules.sh $limit $jobs\` on $(date +%Y-%m-%d) ($(nproc) cores, load"
+    echo "average $(cut -d' ' -f1 /proc/loadavg) at the end): every module of tests/hlo, \`--time-limit $limit\` for"
+    echo "the whole module, modelled on h100 (us). A region whose checks did not finish within its"
+    echo "share gets no graph (its reason says so); a larger limit is the remedy (docs/superopt.md §13)."
+    echo
+    echo '```'
+    cat "$table"
+    echo '```'
+  } > "$RECORD"
+fi

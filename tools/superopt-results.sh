@@ -130,6 +130,11 @@ done
     echo
     cat docs/data/optimize-figures.md
   fi
+  # whole HLO modules region by region (RECORD=... tools/partition-modules.sh), kept likewise
+  if [ -s docs/data/partition-modules.md ]; then
+    echo
+    cat docs/data/partition-modules.md
+  fi
   # the figures of `axle superopt --seed-from-egraph` (tools/seed-figures.sh), kept likewise
   if [ -s docs/data/seed-figures.md ]; then
     echo

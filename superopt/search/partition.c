@@ -546,11 +546,13 @@ static char *cut_text(AxArena *a, const char *text, char **lines, char **decls, 
 }
 
 /* The statements the module check cuts at: the layout operators (select and iota
- * among them) and the comparisons, which a field test cannot read (a mask's compare is the
- * same statement on both sides, so cutting it costs nothing sound). */
+ * among them), the comparisons and the other operators that need an order (abs, max,
+ * min), which a field test cannot read (a statement held unchanged on both sides, so
+ * cutting it costs nothing sound: the argument in partition.h holds for any such one). */
 static bool cut_point(AxOp op) {
   switch (op) {
   case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
+  case AX_OP_ABS: case AX_OP_MAX: case AX_OP_MIN:
     return true;
   default: return ax_op_spec(op)->cls == AX_TC_LAYOUT;
   }

@@ -79,8 +79,8 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *prog, const Ax
 char *ax_partition_program_text(const AxMugraph *prog);
 
 /* The check of module graph mod against its program prog (both validated, borrowed), cut at
- * the layout operators (transpose, reshape, select, iota, ...) and the comparisons that
- * both hold unchanged — the same line:
+ * the layout operators (transpose, reshape, select, iota, ...), the comparisons and the
+ * order operators (abs, max, min) that both hold unchanged — the same line:
  * operator, attributes, operand names. In both, each such statement's result becomes an
  * input and its operands outputs, and check(prog', mod', ctx) decides the pair. Sound by
  * induction over the dataflow: the cut graphs agree on every output for every value of the

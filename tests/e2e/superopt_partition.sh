@@ -99,6 +99,13 @@ check "--output-dir with --output: exit 3" test $? -eq 3
 check "--output-dir with --output: the message" has "$tmp/err" "is not used with --output"
 "${S[@]}" tests/superopt/partition_layout.axl --output-dir "$tmp/x" --max-region-ops 0 > /dev/null 2> "$tmp/err"
 check "--max-region-ops 0: exit 3" test $? -eq 3
+# a region the search refuses (abs needs an order) and an abs that stays a pre-defined
+# kernel: the joined graph is checked cut at it, so the run ends "nothing better" (exit 1)
+# with the region's reason, not with the joined graph refused (exit 3)
+"${S[@]}" tests/hlo/lpnorm.hlo --output-dir "$tmp/lp" > "$tmp/out" 2> "$tmp/err"
+check "abs kept as a kernel: exit 1" test $? -eq 1
+check "abs kept as a kernel: the region's reason" has "$tmp/out" "cannot search a program that uses abs: it needs an order"
+check "abs kept as a kernel: the module graph written" test -s "$tmp/lp/module.mug"
 
 echo "superopt_partition: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -583,6 +583,12 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
            (runs[i].time_s <= runs[b].time_s * (1 + 1e-9) && runs[i].tile < runs[b].tile)))
         b = i;
     if (b < 0) break;
+    /* the input's own graph was checked against this very program by its run (and a tile
+     * rewrite of it when applied): no second check that a late deadline could void */
+    if (sr.v[b].prog == p) {
+      best = b;
+      break;
+    }
     AxDiag d;
     ax_diag_init(&d, stderr);
     AxSource *src = ax_source_from_text(a, "<seeded graph>", runs[b].graph, strlen(runs[b].graph));

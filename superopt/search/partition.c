@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dsl/parse.h"
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/greedy.h"
@@ -546,16 +547,12 @@ static char *cut_text(AxArena *a, const char *text, char **lines, char **decls, 
 }
 
 /* The statements the module check cuts at: the layout operators (select and iota
- * among them), the comparisons and the other operators that need an order (abs, max,
- * min), which a field test cannot read (a statement held unchanged on both sides, so
- * cutting it costs nothing sound: the argument in partition.h holds for any such one). */
+ * among them) and the operators that need an order (their row's Lax class: comparisons,
+ * abs, max, min), which a field test cannot read — a statement held unchanged on both
+ * sides, so cutting it costs nothing sound: the argument in partition.h holds for any. */
 static bool cut_point(AxOp op) {
-  switch (op) {
-  case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
-  case AX_OP_ABS: case AX_OP_MAX: case AX_OP_MIN:
-    return true;
-  default: return ax_op_spec(op)->cls == AX_TC_LAYOUT;
-  }
+  const AxEwOp *e = ax_ewop_get(op);
+  return (e && e->lax == AX_EWOP_LAX_ORDER) || ax_op_spec(op)->cls == AX_TC_LAYOUT;
 }
 
 int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *mod,

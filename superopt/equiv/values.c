@@ -74,7 +74,7 @@ static void fguard(const AxTDomain *d, size_t n, void *out, const void *raw) {
 
 AxTDomain ax_values_float(bool storage) {
   AxTDomain d = {"float", sizeof(double), NULL, false, fbinary, funary, fmatmul, fconstant,
-                storage ? fround : NULL, fselect, fguard, false};
+                storage ? fround : NULL, fselect, fguard, false, false};
   return d;
 }
 
@@ -264,6 +264,6 @@ static void ffselect(const AxTDomain *d, size_t n, void *out, const void *m, con
 
 AxTDomain ax_values_field(AxField *f) {
   AxTDomain d = {"field", sizeof(AxFF), f, false, ffbinary, ffunary, ffmatmul, ffconstant, NULL,
-                 ffselect, NULL, false};
+                 ffselect, NULL, false, true};
   return d;
 }

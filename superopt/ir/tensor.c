@@ -147,7 +147,10 @@ void ax_tensor_fold(const AxTDomain *d, AxOp op, const AxTensor *x, int axis, in
     const char *src = (const char *)x->data + o * len * inner * es;
     char *dst = (char *)out->data + o * chunk * es;
     memcpy(dst, src, chunk * es);
-    for (size_t j = 1; j < nchunks; j++)
+    /* a fold of fresh values: one draw per element instead of one per step (tensor.h) */
+    size_t from = d->fresh_order && !d->exact && (op == AX_OP_MAX || op == AX_OP_MIN) && nchunks > 1
+                      ? nchunks - 1 : 1;
+    for (size_t j = from; j < nchunks; j++)
       d->binary(d, op, chunk, dst, dst, 1, src + j * chunk * es, 1);
   }
 }

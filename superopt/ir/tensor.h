@@ -150,6 +150,10 @@ struct AxTDomain {
    * them, or a select on such a mask, is then decided element by element, exactly, in
    * every domain. Clear: a domain without order reads them as above. */
   bool exact;
+  /* Set by a domain whose max and min read neither operand (the field: each is a fresh
+   * variable, values.c): a fold of them is then one application, since the values of the
+   * steps before the last one are drawn and discarded. Unset: every step is applied. */
+  bool fresh_order;
 };
 
 

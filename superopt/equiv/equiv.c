@@ -748,14 +748,30 @@ static int verdict(const Check *c, AxEquivHow *how) {
 
 /* The whole check of ax_equiv_run over primes (P, Q), step by step; *how tells whether an
  * "equivalent" carries the δ guarantee. */
+/* A check's state for the pair, its pairing and bound arrays allocated; check_close frees
+ * them. */
+static void check_open(Check *c, const AxMugraph *prog, const AxMugraph *mug, const AxEquivOpts *o,
+                       uint64_t P, uint64_t Q) {
+  int nmax = prog->ntensors + 1;
+  *c = (Check){.prog = prog, .mug = mug, .o = o, .out = o->out, .P = P, .Q = Q};
+  c->pr = (Pair){prog, mug, ax_xmalloc((size_t)nmax * sizeof(int)), ax_xmalloc((size_t)nmax * sizeof(int)),
+                 0, ax_xmalloc(((size_t)prog->noutputs + 1) * sizeof(int))};
+  c->pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *c->pb);
+  c->mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *c->mb);
+}
+
+static void check_close(Check *c) {
+  free(c->pr.pin);
+  free(c->pr.min);
+  free(c->pr.mout);
+  free(c->pb);
+  free(c->mb);
+}
+
 static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o,
                  uint64_t P, uint64_t Q, AxEquivHow *how) {
-  int nmax = prog->ntensors + 1;
-  Check c = {.prog = prog, .mug = mug, .o = o, .out = o->out, .P = P, .Q = Q};
-  c.pr = (Pair){prog, mug, ax_xmalloc((size_t)nmax * sizeof(int)), ax_xmalloc((size_t)nmax * sizeof(int)),
-                0, ax_xmalloc(((size_t)prog->noutputs + 1) * sizeof(int))};
-  c.pb = ax_xcalloc((size_t)prog->noutputs + 1, sizeof *c.pb);
-  c.mb = ax_xcalloc((size_t)mug->noutputs + 1, sizeof *c.mb);
+  Check c;
+  check_open(&c, prog, mug, o, P, Q);
   *how = AX_EQUIV_NONE;
   int status = 3;
   if (analyse(&c, d)) {
@@ -776,11 +792,7 @@ static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const A
     }
     if (status < 0) status = verdict(&c, how);
   }
-  free(c.pr.pin);
-  free(c.pr.min);
-  free(c.pr.mout);
-  free(c.pb);
-  free(c.mb);
+  check_close(&c);
   return status;
 }
 
@@ -801,6 +813,33 @@ int ax_equiv_run_how(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d,
 
 int ax_equiv_run(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o) {
   return ax_equiv_run_how(prog, mug, d, o, NULL);
+}
+
+/* The check's own cost, measured rather than modelled: the bound's T (analysis only), times
+ * one field test at full shape, timed, plus one more for the float check (one evaluation in
+ * doubles of each graph costs about what a field test does). */
+double ax_equiv_estimate(const AxMugraph *prog, const AxMugraph *mug, const AxEquivOpts *o) {
+  uint64_t P, Q;
+  primes_of(o, &P, &Q);
+  AxEquivOpts eo = *o;
+  eo.out = NULL;
+  Check c;
+  check_open(&c, prog, mug, &eo, P, Q);
+  AxDiag quiet;
+  ax_diag_init(&quiet, NULL);
+  double est = -1;
+  if (analyse(&c, &quiet)) {
+    bound(&c);
+    int passed, redrawn;
+    char *diff = NULL;
+    double t0 = ax_clock_s();
+    int v = run_tests(&c.pr, P, Q, o->seed, 1, 1, o->deadline, &passed, &redrawn, &diff);
+    double one = ax_clock_s() - t0;
+    free(diff);
+    if (v != -2) est = (c.T + (o->float_tests > 0 ? 1 : 0)) * one / (o->jobs < 1 ? 1 : o->jobs);
+  }
+  check_close(&c);
+  return est;
 }
 
 int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o) {

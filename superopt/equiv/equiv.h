@@ -85,6 +85,11 @@ typedef enum AxEquivHow {
  * (no verdict). Otherwise ax_equiv_run's status. */
 int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o);
 
+/* About how many seconds ax_equiv_accept(prog, mug, o) takes: the number of field tests the
+ * bound asks times one test at full shape, run and timed here (with o->deadline: -1 when it
+ * passed first, as when the pair cannot be compared). A time budget's planning figure, never
+ * a verdict. */
+double ax_equiv_estimate(const AxMugraph *prog, const AxMugraph *mug, const AxEquivOpts *o);
 /* ax_equiv_run that also says how an equivalence was reached (*how; may be NULL). */
 int ax_equiv_run_how(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d,
                      const AxEquivOpts *o, AxEquivHow *how);

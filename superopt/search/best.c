@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "superopt/equiv/equiv.h"
 
 bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, AxDiag *d,
                  AxBestResult *r) {
@@ -15,8 +16,9 @@ bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, A
    * bounds the whole run — the floor's check, the search and the final check: every
    * full-shape check stops starting field tests at the deadline (and is then no verdict:
    * the graph is dropped), and the search stops early enough to leave the final check 1.5
-   * times what the floor's check took, three quarters of what is left at most (a quarter
-   * without a floor, and at least a quarter when the floor was checked group by group). A deadline the caller set already (a whole module's) still holds. */
+   * times what a check is measured to cost below (three quarters of what is left at most,
+   * a twentieth at least). A deadline the caller set already (a whole module's) still
+   * holds. */
   if (so.time_limit > 0) {
     double dl = ax_clock_s() + so.time_limit;
     if (so.deadline <= 0 || dl < so.deadline) so.deadline = dl;
@@ -27,10 +29,22 @@ bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, A
   }
   if (so.time_limit > 0) {
     double left = so.deadline - ax_clock_s();
-    /* a floor checked group by group says little of what a whole graph's check costs: then
-     * at least the quarter a run without a floor leaves */
-    double reserve = gr.check_s > 0 ? 1.5 * gr.check_s : 0.25 * left;
-    if (gr.groups > 0 && reserve < 0.25 * left) reserve = 0.25 * left;
+    /* what a full-shape check of a graph costs here, measured: one field test of the program
+     * against itself (both sides evaluated, as in a check) times the tests its bound asks.
+     * The measure may take a quarter of what is left; one that does not end by then says a
+     * check would not either. A floor checked whole is a second measure (a floor checked
+     * group by group says little of a whole graph's check). */
+    AxEquivOpts eo;
+    ax_equiv_defaults(&eo);
+    eo.seed = o->seed;
+    if (o->delta > 0) eo.delta = o->delta;
+    eo.jobs = o->jobs < 1 ? 1 : o->jobs;
+    eo.deadline = ax_clock_s() + 0.25 * left;
+    double est = ax_equiv_estimate(prog, prog, &eo);
+    left = so.deadline - ax_clock_s();
+    double reserve = est < 0 ? left : 1.5 * est;
+    if (gr.check_s > 0 && gr.groups == 0 && reserve < 1.5 * gr.check_s) reserve = 1.5 * gr.check_s;
+    if (reserve < 0.05 * left) reserve = 0.05 * left;
     if (reserve > 0.75 * left) reserve = 0.75 * left;
     so.time_limit = left - reserve;
     if (so.time_limit < 1e-3) so.time_limit = 1e-3;

@@ -263,6 +263,30 @@ START_TEST(equiv_accept_refuses_sqrt_law) {
 }
 END_TEST
 
+/* The planning figure of a time budget: a comparable pair gets a positive estimate; a
+ * deadline already past, or a pair that cannot be compared, gets -1 (never a figure that
+ * looks like a fast check). */
+START_TEST(equiv_estimate) {
+  AxMugraph *gp = prog(RMS_PROG), *gm = mug(RMS_MUG);
+  ck_assert(gp && gm);
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 7;
+  o.tests = 1;
+  o.float_tests = 0;
+  double one = ax_equiv_estimate(gp, gm, &o);
+  ck_assert(one > 0);
+  o.tests = 8;
+  ck_assert(ax_equiv_estimate(gp, gm, &o) > 0);
+  o.deadline = 1e-9;
+  ck_assert(ax_equiv_estimate(gp, gm, &o) == -1);
+  o.deadline = 0;
+  AxMugraph *other = mug("mugraph s {\n  input Y : f32[4, 8]\n  O = add(Y, 1)\n  output O\n}\n");
+  ck_assert_ptr_nonnull(other);
+  ck_assert(ax_equiv_estimate(gp, other, &o) == -1);
+}
+END_TEST
+
 /* exp of exp is outside the Lax fragment: refused with a located error. */
 START_TEST(lax_refusal) {
   FILE *out = fopen("/dev/null", "w");
@@ -310,6 +334,7 @@ int main(void) {
   TCase *t = tcase_create("interp");
   tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, program_direct);
+  tcase_add_test(t, equiv_estimate);
   tcase_add_test(t, mugraph_float);
   tcase_add_test(t, online_softmax_float);
   tcase_add_test(t, layout_ops);

@@ -546,38 +546,98 @@ static char *cut_text(AxArena *a, const char *text, char **lines, char **decls, 
   return ax_arena_printf(a, "%.*s%s%s", (int)(eol - t), t, outs, eol);
 }
 
-/* The statements the module check cuts at: the layout operators (select and iota
- * among them) and the operators that need an order (their row's Lax class: comparisons,
- * abs, max, min), which a field test cannot read — a statement held unchanged on both
- * sides, so cutting it costs nothing sound: the argument in partition.h holds for any. */
-static bool cut_point(AxOp op) {
-  const AxEwOp *e = ax_ewop_get(op);
-  return (e && e->lax == AX_EWOP_LAX_ORDER) || ax_op_spec(op)->cls == AX_TC_LAYOUT;
+/* Whether c can be part of a name (mugtext's identifiers). */
+static bool name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* Where name occurs in text as a whole name, from `from` on; NULL when it does not. */
+static const char *find_name(const char *text, const char *from, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = from; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == text || !name_char(p[-1])) && !name_char(p[n])) return p;
+  return NULL;
 }
 
+/* text with every whole-name occurrence of from renamed to: a renaming of one tensor, the
+ * same graph (from occurs only as that tensor's name: the stitched module's inner names,
+ * R__x, are names nowhere else). */
+static char *rename_name(AxArena *a, const char *text, const char *from, const char *to) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&buf, &n);
+  const char *p = text, *q;
+  while ((q = find_name(text, p, from)) != NULL) {
+    fprintf(m, "%.*s%s", (int)(q - p), p, to);
+    p = q + strlen(from);
+  }
+  fputs(p, m);
+  fclose(m);
+  char *r = ax_arena_strndup(a, buf, n);
+  free(buf);
+  return r;
+}
+
+/* The one name of mtext of the form PREFIX__name (a region's inner name, ax_partition_stitch),
+ * or NULL when there is none or more than one (arena). */
+static char *inner_name(AxArena *a, const char *mtext, const char *name) {
+  char *suffix = ax_arena_printf(a, "__%s", name), *found = NULL;
+  size_t sn = strlen(suffix);
+  for (const char *p = strstr(mtext, suffix); p; p = strstr(p + sn, suffix)) {
+    if (name_char(p[sn])) continue;
+    const char *b = p;
+    while (b > mtext && name_char(b[-1])) b--;
+    if (b == p) continue;
+    char *tok = ax_arena_strndup(a, b, (size_t)(p + sn - b));
+    if (found && strcmp(found, tok) != 0) return NULL;
+    found = tok;
+  }
+  return found;
+}
+
+/* The statements the module check may cut at: every pre-defined operator (a statement held
+ * unchanged on both sides, so cutting it costs nothing sound: the argument in partition.h
+ * holds for any operator). The ones a field test cannot read — the layout operators (select
+ * and iota among them) and those that need an order (their row's Lax class: comparisons,
+ * abs, max, min) — are why the cut check exists; the others (a matmul a region kept) make it
+ * cheap: what is left to test is the fused kernels against the operators they replace. */
 int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *mod,
                            int (*check)(const AxMugraph *, const AxMugraph *, void *), void *ctx) {
   char **lines = ax_arena_alloc(a, sizeof *lines * (size_t)(prog->nstmts + 1));
   char **decls = ax_arena_alloc(a, sizeof *decls * (size_t)(prog->nstmts + 1));
   int n = 0;
   const char *outs = "";
-  bool *listed = ax_arena_alloc(a, (size_t)prog->ntensors + 1);   /* in outs already */
+  /* a program tensor in outs already, or an input of both cut graphs (a program input or a
+   * cut result): equal on both sides without being compared */
+  bool *listed = ax_arena_alloc(a, (size_t)prog->ntensors + 1);
   memset(listed, 0, (size_t)prog->ntensors + 1);
-  char *ptext = ax_mugtext_string(prog), *mtext = ax_mugtext_string(mod);
+  for (int s = 0; s < prog->nstmts; s++)
+    if (prog->stmts[s].kind == AX_KS_INPUT) listed[prog->stmts[s].t] = true;
+  char *ptext = ax_mugtext_string(prog), *mt = ax_mugtext_string(mod);
+  char *mtext = ax_arena_strndup(a, mt, strlen(mt));
+  free(mt);
+  /* a region's inner name for a program tensor (R__x for x) is renamed x where the module
+   * has no x: the same graph (a renaming), in which the statements the region kept are the
+   * program's lines again */
+  for (int t = 0; t < prog->ntensors; t++) {
+    const char *name = prog->tensors[t].name;
+    if (prog->tensors[t].anon || find_name(mtext, mtext, name)) continue;
+    char *inner = inner_name(a, mtext, name);
+    if (inner) mtext = rename_name(a, mtext, inner, name);
+  }
   for (int s = 0; s < prog->nstmts; s++) {
     const AxKStmt *st = &prog->stmts[s];
-    if (st->kind != AX_KS_OP || !cut_point(st->op)) continue;
-    char *line = stmt_line(prog, st);
+    if (st->kind != AX_KS_OP) continue;
+    char *own = stmt_line(prog, st), *line = ax_arena_strndup(a, own, strlen(own));
+    free(own);
+    const AxKTensor *t = &prog->tensors[st->t];
     /* only a statement the module holds unchanged: the same operator, attributes, operands */
     bool both = strstr(mtext, line) != NULL;
     if (both) {
-      const AxKTensor *t = &prog->tensors[st->t];
       char *dims = NULL;
       size_t dn = 0;
       FILE *f = open_memstream(&dims, &dn);
       for (int i = 0; i < t->shape.rank; i++) fprintf(f, "%s%" PRId64, i ? ", " : "", t->shape.dim[i]);
       fclose(f);
-      lines[n] = ax_arena_strndup(a, line, strlen(line));
+      lines[n] = line;
       decls[n++] = ax_arena_printf(a, "  input %s : %s[%s]", t->name, ax_dtype_name(t->dtype), dims);
       free(dims);
       /* an operand of two cut statements (an iota on both sides of a compare) is one output */
@@ -586,15 +646,27 @@ int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *m
           listed[st->in[k]] = true;
           outs = ax_arena_printf(a, "%s, %s", outs, prog->tensors[st->in[k]].name);
         }
+      listed[st->t] = true;
     }
-    free(line);
   }
   int st = 3;
   char *pc = n ? cut_text(a, ptext, lines, decls, n, outs) : NULL;
   char *mc = n ? cut_text(a, mtext, lines, decls, n, outs) : NULL;
   free(ptext);
-  free(mtext);
   if (!pc || !mc) return 3;
+  /* a program input that only the cut statements read is read by neither cut graph: left
+   * out of both, it is not drawn in every test (a kept matmul's 4096 x 4096 weight) */
+  for (int s = 0; s < prog->nstmts; s++) {
+    if (prog->stmts[s].kind != AX_KS_INPUT) continue;
+    const char *name = prog->tensors[prog->stmts[s].t].name;
+    char *head = ax_arena_printf(a, "\n  input %s : ", name);
+    char *dp = strstr(pc, head), *dm = strstr(mc, head);
+    if (!dp || !dm) continue;
+    char *ep = strchr(dp + 1, '\n'), *em = strchr(dm + 1, '\n');
+    if (!ep || !em || find_name(pc, ep, name) || find_name(mc, em, name)) continue;
+    pc = ax_arena_printf(a, "%.*s%s", (int)(dp - pc), pc, ep);
+    mc = ax_arena_printf(a, "%.*s%s", (int)(dm - mc), mc, em);
+  }
   AxDiag quiet;
   ax_diag_init(&quiet, NULL);
   AxMugraph *gp = ax_mugtext_parse(a, &quiet, ax_source_from_text(a, "<program, cut>", pc, strlen(pc)));

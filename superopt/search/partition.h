@@ -79,16 +79,18 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *prog, const Ax
 char *ax_partition_program_text(const AxMugraph *prog);
 
 /* The check of module graph mod against its program prog (both validated, borrowed), cut at
- * the layout operators (transpose, reshape, select, iota, ...), the comparisons and the
- * order operators (abs, max, min) that both hold unchanged — the same line:
- * operator, attributes, operand names. In both, each such statement's result becomes an
- * input and its operands outputs, and check(prog', mod', ctx) decides the pair. Sound by
- * induction over the dataflow: the cut graphs agree on every output for every value of the
- * cut tensors, so the operands of each cut statement agree, so do its results (the same
- * statement), and so the outputs of the uncut graphs. It serves where the whole module is
- * outside what one field test decides (two exponentials on a path through a transpose: a
- * decoder block's attention before its MLP) while the pieces are not. Returns check's
- * status, or 3 when nothing is cut or the cut graphs do not build. Scratch from a. */
+ * every statement both hold unchanged — the same line: operator, attributes, operand names,
+ * once a region's inner name R__x in mod is renamed x where mod has no x (a renaming: the
+ * same graph). In both, each such statement's result becomes an input and its operands
+ * outputs, an input that only cut statements read is left out of both, and check(prog',
+ * mod', ctx) decides the pair. Sound by induction over the dataflow: the cut graphs agree
+ * on every output for every value of the cut tensors, so the operands of each cut statement
+ * agree, so do its results (the same statement), and so the outputs of the uncut graphs. It
+ * serves where the whole module is outside what one field test decides (two exponentials
+ * on a path through a transpose: a decoder block's attention before its MLP) while the
+ * pieces are not, and where a region kept a library matmul, which the cut graphs no longer
+ * evaluate. Returns check's status, or 3 when nothing is cut or the cut graphs do not
+ * build. Scratch from a. */
 int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *mod,
                            int (*check)(const AxMugraph *, const AxMugraph *, void *), void *ctx);
 

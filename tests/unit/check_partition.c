@@ -152,6 +152,32 @@ static int accept(const AxMugraph *prog, const AxMugraph *mod, void *ctx) {
   return ax_equiv_accept(prog, mod, &quiet, &eo);
 }
 
+/* accept, and the cut graphs hold no input named W (a weight only a cut matmul reads) */
+static int accept_without_w(const AxMugraph *prog, const AxMugraph *mod, void *ctx) {
+  ck_assert_int_lt(ax_mug_find(prog, "W"), 0);
+  ck_assert_int_lt(ax_mug_find(mod, "W"), 0);
+  return accept(prog, mod, ctx);
+}
+
+/* The module check also cuts at a matmul a region kept, under the region's inner name
+ * (r01__Y for the program's Y): what is tested is the fused kernel against the operators it
+ * replaces, and the weight only the matmul reads is not drawn. A module whose kept matmul
+ * reads the other weight is not accepted. */
+START_TEST(check_cut_kept_matmul) {
+  AxMugraph *g = prog("program t {\n  input X : f32[8, 64]\n  input W : f32[64, 64]\n  input V : f32[64, 64]\n"
+                      "  let Y = matmul(X, W)\n  let Z = matmul(X, V)\n  output O = silu(Y) * Z\n}\n");
+  const char *mod = "mugraph t {\n  input X : f32[8, 64]\n  input W : f32[64, 64]\n  input V : f32[64, 64]\n"
+                    "  r01__Y = matmul(X, %s)\n  r01__Z = matmul(X, V)\n"
+                    "  kernel r01__k grid [8, 1, 1] block [128, 1, 1] forloop 1 {\n"
+                    "    y = input r01__Y imap {x: 1} fmap -\n    z = input r01__Z imap {x: 1} fmap -\n"
+                    "    s = silu(y)\n    o = mul(s, z)\n    output O = o omap {x: 1}\n  }\n  output O\n}\n";
+  AxMugraph *m = parse(ax_arena_printf(A, mod, "W"));
+  ck_assert_int_eq(ax_partition_check_cut(A, g, m, accept_without_w, NULL), 0);
+  AxMugraph *w = parse(ax_arena_printf(A, mod, "V"));
+  ck_assert_int_ne(ax_partition_check_cut(A, g, w, accept, NULL), 0);
+}
+END_TEST
+
 /* The module check cut at shared layout operators: exp, a transpose, then logistic is two
  * exponentials on one path (one field test refuses it whole); cut at the transpose both
  * hold, each piece is decided. A graph that differs before the cut (the exp's operand) or
@@ -313,6 +339,7 @@ int main(void) {
   tcase_add_test(t, dead_and_empty);
   tcase_add_test(t, stitch);
   tcase_add_test(t, check_cut);
+  tcase_add_test(t, check_cut_kept_matmul);
   tcase_add_test(t, conversions_equivalence);
   tcase_add_test(t, mask_cut);
   tcase_add_test(t, mask_region);

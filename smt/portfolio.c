@@ -36,7 +36,16 @@
  * does not replay changes nothing but the wait: the other solver is still waited for (z3's
  * exact sat, which used to end the query, gives the binary the confirmation grace to find
  * a model that does replay). Only the replayed model can make the caller's verdict INVALID
- * (it replays it again), so nothing here can turn an unreplayed model into a refutation. */
+ * (it replays it again), so nothing here can turn an unreplayed model into a refutation.
+ *
+ * Early refutation (query.h, o->refute): a model that does not replay, while the other
+ * racer is still at it, first gets the caller's own refutation without a model (small
+ * instances, replayed exactly). Where that finds a counterexample the query ends there, as
+ * UNKNOWN with *o->refuted set: the caller's counterexample, not any solver's answer, makes
+ * its verdict. Without that, a candidate on exp whose model does not replay waited out the
+ * binary's whole time limit before the caller's search, which takes milliseconds, ran. An
+ * answer of the other racer that is in before the refutation (looked for before and after
+ * the search) is decided as it always was: an unsat keeps its say. */
 #define _GNU_SOURCE   /* pipe2 */
 
 #include <errno.h>
@@ -91,6 +100,22 @@ typedef struct Racer {
   bool replayed;         /* its model was confirmed by the caller's replay (o->replay) */
   bool unreplayed;       /* its model was replayed and did not confirm */
 } Racer;
+
+/* Has part of rc's answer come in, read or not yet read? */
+static bool pending(const Racer *rc) {
+  if (rc->len > 0) return true;
+  struct pollfd p = {rc->fd, POLLIN, 0};
+  return rc->fd >= 0 && poll(&p, 1, 0) != 0;   /* an error counts: let the loop see it */
+}
+
+/* o->refute, once per query (*tried), for the model m of a racer that did not replay while
+ * `other` has not answered: true when the query ends with the caller's refutation — found,
+ * with no answer of other's in before the search or after it. */
+static bool refuted_early(const AxSolverOpts *o, const AxModel *m, const Racer *other, bool *tried) {
+  if (!o->refute || *tried || other->answered) return false;
+  *tried = true;
+  return !pending(other) && o->refute(o->refute_ctx, m) && !pending(other);
+}
 
 /* --- The binary's racer, a thread ---------------------------------------------------- */
 
@@ -469,13 +494,13 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   for (int i = 0; i < 2; i++) start(&rc[i], o, tc, formula, watch, nwatch, model_out != NULL);
   int64_t deadline = o->timeout_ms ? ax_clock_ms() + o->timeout_ms + GRACE_MS : -1;
   int winner = -1;
-  bool late = false, grace = false;
+  bool late = false, grace = false, tried = false, refuted = false;
   /* a candidate model is replayed the moment it arrives (o->replay): one that replays is a
    * counterexample whoever found it, so nobody else need be waited for — not the other's
    * time limit on a formula z3 approximates (exp), not z3's answer after the binary's sat.
    * Never in the strict cross-check, whose point is both answers. */
   bool eager = o->replay && model_out && (!both || o->confirm);
-  while (winner < 0 && (!rc[0].answered || !rc[1].answered)) {
+  while (winner < 0 && !refuted && (!rc[0].answered || !rc[1].answered)) {
     struct pollfd p[2];
     nfds_t np = 0;
     int who[2];
@@ -501,7 +526,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
       if (!take(r) || (r->api && complete(r))) {
         finish(r, watch, nwatch);
         r->at_ms = ax_clock_ms() - t0;
-        if (winner >= 0) continue;   /* both ended in one poll: the first stands */
+        if (winner >= 0 || refuted) continue;   /* both ended in one poll: the first stands */
         /* the binary's sat on a formula z3 decides exactly still waits for z3's (below):
          * z3's model is preferred, so that counterexamples do not depend on speed */
         if (eager && r->r == AX_SMT_SAT && r->model && (r->api || approx || !both)) {
@@ -516,6 +541,7 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
              * the true one cannot): the binary, still at it, may find a model that does;
              * it gets the grace an unsat's confirmation gets, then z3's model stands */
             give_grace(o, t0, &deadline, &grace);
+            refuted = refuted_early(o, r->model, &rc[1 - who[k]], &tried);
             continue;
           }
         }
@@ -536,6 +562,9 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
             give_grace(o, t0, &deadline, &grace);
           }
         }
+        /* a model that did not replay, and the race would wait on: the caller's search */
+        if (r->unreplayed && winner < 0)
+          refuted = refuted_early(o, r->model, &rc[1 - who[k]], &tried);
       }
     }
   }
@@ -548,14 +577,28 @@ AxSmtResult ax_portfolio_check(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
                late && grace ? "no confirmation within the grace after the other's answer (killed)"
                : late        ? "no answer within the time limit and grace (killed)"
                : skipped     ? "not waited for: nonlinear division with exp, which it was never seen to decide"
+               : refuted     ? "not waited for: the caller refuted the query without a model"
                : winner >= 0 ? "lost the race (killed)" : "no answer (killed)");
     }
   if (getenv("AXLE_DEBUG_CONFIRM"))   /* the figures behind the grace's policy; -1: killed */
-    fprintf(stderr, "confirm%s: z3 %s%s %lld ms; %s %s%s %lld ms\n", approx ? " (exp/log)" : "",
-            answer_name(rc[0].r), rc[0].replayed ? " (replayed)" : "", (long long)rc[0].at_ms, base,
-            answer_name(rc[1].r),
-            rc[1].replayed ? " (replayed)" : skipped ? " (not waited for)" : "",
-            (long long)rc[1].at_ms);
+    fprintf(stderr, "confirm%s: z3 %s%s %lld ms; %s %s%s %lld ms%s\n", approx ? " (exp/log)" : "",
+            answer_name(rc[0].r), rc[0].replayed ? " (replayed)" : rc[0].unreplayed ? " (not replayed)" : "",
+            (long long)rc[0].at_ms, base, answer_name(rc[1].r),
+            rc[1].replayed     ? " (replayed)"
+            : rc[1].unreplayed ? " (not replayed)"
+            : skipped          ? " (not waited for)"
+                               : "",
+            (long long)rc[1].at_ms, refuted ? "; refuted early (no model)" : "");
+  if (refuted) {
+    /* the caller's counterexample decides; no solver's answer is given */
+    *o->refuted = true;
+    snprintf(reason, reason_len, "refuted without a model while the solvers ran");
+    for (int i = 0; i < 2; i++) {
+      ax_model_free(rc[i].model);
+      free(rc[i].buf);
+    }
+    return AX_SMT_UNKNOWN;
+  }
 
   AxRacerOutcome out[2];
   for (int i = 0; i < 2; i++)

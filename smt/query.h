@@ -82,6 +82,18 @@ typedef struct AxSolverOpts {
    * is still asked (portfolio.c). Borrows m; must not keep it. NULL: no eager replay. */
   bool (*replay)(void *ctx, const AxModel *m);
   void *replay_ctx;
+  /* With replay: the caller's own refutation without a model (verify.c: small instances
+   * replayed exactly), tried at most once per query, when a candidate model m (borrowed)
+   * did not replay and the other solver has not answered — which would otherwise be waited
+   * for, up to its time limit. True says the caller holds a counterexample it has replayed
+   * itself: the query then ends at once, UNKNOWN, the other solver stopped, and *refuted
+   * (non-NULL whenever refute is) is set — unless an answer of the other solver came in
+   * before the refutation did, which is then decided as without the hook, *refuted left
+   * false. Only the caller's counterexample can make its verdict INVALID (portfolio.c).
+   * NULL: none. */
+  bool (*refute)(void *ctx, const AxModel *m);
+  void *refute_ctx;
+  bool *refuted;
   /* The query is a goal check, ctx ∧ ¬(P1 ∧ … ∧ Pn): ask ctx ∧ ¬Pi for each i instead,
    * one after another (solver.c; a Pi that is itself a conjunct of ctx is skipped, being
    * unsat at once). UNSAT when every part is, SAT with the model of the first SAT part

@@ -92,7 +92,8 @@ static AxSmtResult check_cases(const AxSolverOpts *o, AxTermCtx *tc, const AxTer
   }
   AxSmtResult r = AX_SMT_UNSAT;
   char why[512] = "", path[4096];
-  for (size_t i = 0; i < ncases && r != AX_SMT_SAT; i++) {
+  /* a case the caller refuted (query.h refute) settles the query: no later case is asked */
+  for (size_t i = 0; i < ncases && r != AX_SMT_SAT && !(o->refute && *o->refuted); i++) {
     AxSolverOpts sub = opts;
     if (o->dump_path) {
       size_t len = strlen(o->dump_path);

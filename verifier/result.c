@@ -70,6 +70,9 @@ void ax_verify_eager(AxSolverOpts *s, const AxSolverOpts *base, AxEagerReplay *e
   *s = *base;
   s->replay = replays;
   s->replay_ctx = e;
+  s->refute = NULL;   /* the caller's own, for its own query (verify.c), is never inherited */
+  s->refute_ctx = NULL;
+  s->refuted = NULL;
 }
 
 bool ax_verify_complete(AxSymInstance *in, const AxTerm *formula, const AxWatch *w, const AxModel *m,

@@ -47,20 +47,60 @@ static const AxVerifyOpts *dumping(const AxVerifyOpts *o, AxVerifyOpts *local, c
   return local;
 }
 
-/* Small concrete instances replayed exactly (ax_cex_search): true, with the counterexample
- * and the reason in out, when one refutes the rule — the only INVALID that does not come
- * from a solver's model. Asked once per instance (in->searched). */
-static bool refuted_small(AxSymInstance *in, const AxWatch *w, const char *where, AxResult *out) {
-  AxReplay found;
+/* Small concrete instances replayed exactly (ax_cex_search): true, with the replay in
+ * *found (its strings owned by the caller), when one refutes the rule. Asked once per
+ * instance (in->searched). */
+static bool search_small(AxSymInstance *in, const AxWatch *w, AxReplay *found) {
   if (in->searched) return false;
-  if (!ax_cex_search(in, w, AX_CEX_SAMPLES, &found)) {
+  if (!ax_cex_search(in, w, AX_CEX_SAMPLES, found)) {
     in->searched = true;
     return false;
   }
-  ax_result_set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found.failed);
-  ax_result_take_cex(out, &found);
-  free(found.failed);
   return true;
+}
+
+/* out takes the counterexample of search_small (found consumed) and its reason. */
+static void take_small(AxReplay *found, const char *where, AxResult *out) {
+  ax_result_set_reason(out, "at rank %s: %s (found by replaying small instances)", where, found->failed);
+  ax_result_take_cex(out, found);
+  free(found->failed);
+  found->failed = NULL;
+}
+
+/* search_small, its counterexample and reason in out: the only INVALID that does not come
+ * from a solver's model. */
+static bool refuted_small(AxSymInstance *in, const AxWatch *w, const char *where, AxResult *out) {
+  AxReplay found;
+  if (!search_small(in, w, &found)) return false;
+  take_small(&found, where, out);
+  return true;
+}
+
+/* The VC query's early refutation (query.h refute): a solver's model that does not replay,
+ * while the other solver is still at it, sends the verifier to the small-instance search
+ * now instead of after that solver's answer or time limit — in exactly the cases where the
+ * model, given back at the end, would send it there (instance() below): not confirmed, not
+ * a model to complete (partial_pre), the replay unsupported or a sum closed under sqrt, and
+ * an uninterpreted function or such a sum in the query. */
+typedef struct Early {
+  AxSymInstance *in;
+  const AxWatch *w;
+  AxReplay found;   /* the counterexample, when search() returned true */
+  bool has;
+} Early;
+
+static bool search(void *ctx, const AxModel *m) {
+  Early *e = ctx;
+  if (e->has) return true;
+  if (e->in->searched || !(e->w->opaque || e->in->nclosed)) return false;
+  AxReplay rep;
+  ax_cex_replay(e->in, e->w, m, &rep);
+  bool sent = !rep.confirmed && !rep.partial_pre && (rep.unsupported || e->in->nclosed);
+  free(rep.text);
+  free(rep.json);
+  free(rep.failed);
+  e->has = sent && search_small(e->in, e->w, &e->found);
+  return e->has;
 }
 
 /* Verifies one rank vector. Returns the verdict of this instance: VERIFIED (holds),
@@ -122,8 +162,18 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   AxEagerReplay eager = {&in, &w};
   AxSolverOpts vc;
   ax_verify_eager(&vc, &o->solver, &eager);
+  Early early = {.in = &in, .w = &w};
+  bool refuted = false;
+  vc.refute = search;
+  vc.refute_ctx = &early;
+  vc.refuted = &refuted;
   AxSmtResult r = ax_solver_check(&vc, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
-  if (r == AX_SMT_UNKNOWN) {
+  vc.refute = NULL;   /* vc serves ax_verify_complete below: its query is another one */
+  if (refuted) {
+    /* a small instance refuted the rule while a solver was still at the query */
+    v = AX_INVALID;
+    take_small(&early.found, where, out);
+  } else if (r == AX_SMT_UNKNOWN) {
     ax_result_set_reason(out, "at rank %s: %s", where, reason);
     v = AX_UNKNOWN;
   } else if (r == AX_SMT_SAT) {
@@ -174,6 +224,11 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
     *vacuous = ax_solver_check(&o->solver, in.tc, sat, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT;
   }
   ax_model_free(m);
+  if (early.has && !refuted) {   /* found, but an answer came in first: searched again above */
+    free(early.found.text);
+    free(early.found.json);
+    free(early.found.failed);
+  }
 done:
   free(where);
   ax_instance_free(&in);

@@ -110,5 +110,15 @@ AXLE_DEBUG_CONFIRM=1 "$AXLE" verify --no-cache --jobs 1 --rule pow_03_exp rules/
   > /dev/null 2> "$tmp/hl3.err"
 check "pow_03_exp (no such division): cvc5 waited for" [ "$(grep -c 'not waited for' "$tmp/hl3.err")" = 0 ]
 
+# a model that does not replay, the other solver still at the query: the small-instance
+# search runs at once (verify.c `search`, portfolio.c `refuted_early`) instead of after cvc5's
+# time limit; its counterexample, replayed, makes the mutant INVALID
+AXLE_DEBUG_CONFIRM=1 "$AXLE" verify --no-cache --jobs 1 --format json --rule log_06_pow_guarded_weak \
+  rules/xla-extra-mutants/log.axl > "$tmp/early.json" 2> "$tmp/early.err"
+check "log_06_pow_guarded_weak: INVALID by small instances, with its counterexample" \
+  jqt '.verdict == "invalid" and .met and (.reason | test("found by replaying small instances")) and .counterexample.lhs == "NaN" and .counterexample.rhs == "0"' "$tmp/early.json"
+check "log_06_pow_guarded_weak: refuted while cvc5 ran" \
+  has "$tmp/early.err" 'z3 sat (not replayed) [0-9]* ms; cvc5 unknown -1 ms; refuted early (no model)'
+
 echo "verdict_trust: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -405,6 +405,67 @@ START_TEST(test_unreplayed_candidate_waits) {
 }
 END_TEST
 
+/* AxSolverOpts.refute for the tests: counts its calls and says what `verdict` says. */
+typedef struct Refutes {
+  int calls;
+  bool verdict;
+} Refutes;
+
+static bool fake_refute(void *ctx, const AxModel *m) {
+  Refutes *r = ctx;
+  ck_assert_ptr_nonnull(m);
+  r->calls++;
+  return r->verdict;
+}
+
+START_TEST(test_refuted_early_ends_the_wait) {
+  /* z3's candidate on exp that does not replay, the other solver hanging: the caller's own
+   * refutation ends the query at once, UNKNOWN with *refuted set, the hanging solver
+   * stopped with its children, no counter moved */
+  char pidfile[128], cmd[512];
+  snprintf(pidfile, sizeof pidfile, "%s/slow2.pid", tmpdir);
+  snprintf(cmd, sizeof cmd, "sleep 300 & echo $! > %s; wait", pidfile);
+  const AxTerm *r;
+  const AxTerm *q = exp_sat_query(&r);
+  Replays rp = {.verdict = false};
+  Refutes rf = {.verdict = true};
+  bool refuted = false;
+  AxSolverLog log = {0};
+  AxSolverOpts o = eager_opts(script("slow2", cmd), &rp, &log);
+  o.refute = fake_refute;
+  o.refute_ctx = &rf;
+  o.refuted = &refuted;
+  AxModel *m = (AxModel *)1;
+  ck_assert_int_eq(ax_solver_check(&o, tc, q, &r, 1, &m, reason, sizeof reason), AX_SMT_UNKNOWN);
+  ck_assert_ptr_null(m);
+  ck_assert(refuted);
+  ck_assert_int_eq(rp.calls, 1);
+  ck_assert_int_eq(rf.calls, 1);
+  ck_assert_ptr_nonnull(strstr(reason, "refuted without a model"));
+  ck_assert_int_eq(log.unsat_both + log.unsat_z3_only + log.unsat_binary_only + log.disagreements, 0);
+  pid_t sleeper = pid_in(pidfile);
+  if (sleeper > 0) {
+    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    ck_assert_msg(gone(sleeper), "the slow solver's child %d survived", (int)sleeper);
+  }
+  /* a refutation that finds nothing changes nothing: the other solver's unsat, which comes
+   * only after the replay, is taken as before (the binary's alone) */
+  char touch[128];
+  snprintf(touch, sizeof touch, "%s/replayed2", tmpdir);
+  snprintf(cmd, sizeof cmd, "while [ ! -e %s ]; do sleep 0.05; done; echo unsat", touch);
+  rp = (Replays){.verdict = false, .touch = touch};
+  rf = (Refutes){.verdict = false};
+  refuted = false;
+  o.binary = script("unsat2", cmd);
+  ck_assert_int_eq(ax_solver_check(&o, tc, q, &r, 1, &m, reason, sizeof reason), AX_SMT_UNSAT);
+  ck_assert_ptr_null(m);
+  ck_assert(!refuted);
+  ck_assert_int_eq(rf.calls, 1);
+  ck_assert_int_eq(log.unsat_binary_only, 1);
+  expect_no_children();
+}
+END_TEST
+
 START_TEST(test_strict_cross_check_does_not_replay) {
   /* the strict cross-check wants both answers: no eager replay, no model handed over early */
   Replays rp = {.verdict = true};
@@ -469,6 +530,7 @@ static Suite *portfolio_suite(void) {
   tcase_add_test(t, test_exp_is_not_z3s_to_refute);
   tcase_add_test(t, test_replayed_candidate_ends_the_wait);
   tcase_add_test(t, test_unreplayed_candidate_waits);
+  tcase_add_test(t, test_refuted_early_ends_the_wait);
   tcase_add_test(t, test_strict_cross_check_does_not_replay);
   tcase_add_test(t, test_numbered_dumps);
   suite_add_tcase(s, t);

@@ -425,7 +425,7 @@ static bool is_op(const AxHloInstr *i, const char *name) { return strcmp(i->opco
 
 /* The shape rules of the operators the importer reads; a mismatch is an error in the file,
  * reported at the instruction's opcode. */
-static void check_shapes(Chk *c, const AxHloInstr *i) {
+static void check_shapes(Chk *c, AxHloInstr *i) {
   const AxHloShape *s = i->shape;
   AxSpan at = i->op_span;
   const char *st = NULL;
@@ -452,6 +452,13 @@ static void check_shapes(Chk *c, const AxHloInstr *i) {
   if (is_op(i, "broadcast")) {
     const AxHloShape *o = i->ops[0].def->shape;
     const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    if (!x && o->rank == 0) {
+      /* XLA's parser lets a scalar's broadcast leave dimensions= out; the IR holds the
+       * `dimensions={}` its printer writes, so readers find one form (mk_instr left room
+       * for one more attribute). */
+      i->attrs[i->nattrs++] = (AxHloAttr){"dimensions", "{}", i->op_span};
+      x = &i->attrs[i->nattrs - 1];
+    }
     int64_t dims[64];
     int n = x ? ax_hlo_attr_ints(x->value, dims, 64) : -1;
     if (n != o->rank || o->type != s->type || s->type == AX_HLO_TUPLE) {

@@ -734,6 +734,83 @@ static void check_comp(Chk *c, AxHloComp *comp) {
   if (!comp->root) comp->root = comp->instrs[comp->ninstrs - 1];
 }
 
+/* The importer imports a fusion's or a call's computation in place, recursively, once per
+ * call site. Two shapes of module would make that fail badly rather than with a message: a
+ * chain of calls thousands deep (the recursion overflows the stack) and computations that
+ * each call the one below twice (the inlined program doubles per level: 60 levels are 2^60
+ * instructions). Both are bounded here, before any import, by the nesting of fusion and
+ * call from the entry and by the instructions the entry counts with every call inlined.
+ * Real modules stay far below both: JAX nests calls a few levels, and a fusion is called
+ * once. A computation reached again while it is being visited (a cycle) adds nothing here:
+ * the importer reports it ("calls itself"). */
+enum { MAX_CALL_DEPTH = 200 };
+static const int64_t MAX_INLINED = 1000000;
+
+static const AxHloAttr *callee_attr(const AxHloInstr *i) {
+  if (!is_op(i, "fusion") && !is_op(i, "call")) return NULL;
+  const AxHloAttr *x = ax_hlo_attr(i, "calls");
+  return x ? x : ax_hlo_attr(i, "to_apply");
+}
+
+static void check_inlining(Chk *c) {
+  const AxHloModule *m = c->m;
+  int n = m->ncomps;
+  char *state = ax_arena_alloc(c->a, (size_t)n);          /* 0 new, 1 on the path, 2 done */
+  int64_t *size = ax_arena_alloc(c->a, sizeof *size * (size_t)n);
+  int *height = ax_arena_alloc(c->a, sizeof *height * (size_t)n);   /* calls nested below */
+  struct Frame { const AxHloComp *comp; int at; int64_t size; int height; } *path;
+  path = ax_arena_alloc(c->a, sizeof *path * (MAX_CALL_DEPTH + 1));
+  int top = 0, e = ax_hlo_table_get(m->table, m->entry->name);
+  memset(state, 0, (size_t)n);
+  path[0] = (struct Frame){m->entry, 0, m->entry->ninstrs, 0};
+  state[e] = 1;
+  while (top >= 0) {   /* depth first, the path on an explicit stack */
+    struct Frame *f = &path[top];
+    if (f->at == f->comp->ninstrs) {   /* every call of f->comp is counted */
+      int k = ax_hlo_table_get(m->table, f->comp->name);
+      size[k] = f->size;
+      height[k] = f->height;
+      state[k] = 2;
+      if (--top >= 0) {
+        if (f->height + 1 > path[top].height) path[top].height = f->height + 1;
+        path[top].size += f->size;
+        if (path[top].size > MAX_INLINED) {
+          const AxHloAttr *x = callee_attr(path[top].comp->instrs[path[top].at - 1]);
+          BAD(c, x->span, "computation '%s' imports to more than %lld instructions with its fusions "
+              "and calls inlined", path[top].comp->name, (long long)MAX_INLINED);
+          return;
+        }
+      }
+      continue;
+    }
+    const AxHloAttr *x = callee_attr(f->comp->instrs[f->at++]);
+    const AxHloComp *callee = x ? ax_hlo_comp(m, x->value) : NULL;
+    if (!callee) continue;
+    int k = ax_hlo_table_get(m->table, callee->name);
+    if (state[k] == 1) continue;
+    if (state[k] == 2) {   /* counted already: its size and height, not its calls again */
+      if (top + 1 + height[k] > MAX_CALL_DEPTH) {
+        BAD(c, x->span, "fusions and calls nested too deeply (at most %d levels)", MAX_CALL_DEPTH);
+        return;
+      }
+      if (height[k] + 1 > f->height) f->height = height[k] + 1;
+      f->size += size[k];
+      if (f->size > MAX_INLINED) {
+        BAD(c, x->span, "computation '%s' imports to more than %lld instructions with its fusions "
+            "and calls inlined", f->comp->name, (long long)MAX_INLINED);
+        return;
+      }
+      continue;
+    }
+    if (top == MAX_CALL_DEPTH) {
+      BAD(c, x->span, "fusions and calls nested too deeply (at most %d levels)", MAX_CALL_DEPTH);
+      return;
+    }
+    state[k] = 1;
+    path[++top] = (struct Frame){callee, 0, callee->ninstrs, 0};
+  }
+}
+
 AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
   AxHloModule *m = ax_arena_alloc(a, sizeof *m);
   m->src = src;
@@ -760,6 +837,7 @@ AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
    * XLA's own fusion tests are written so) is named after its entry. */
   if (!m->name && m->entry) m->name = m->entry->name;
   for (int k = 0; k < m->ncomps; k++) check_comp(&c, m->comps[k]);
+  if (m->entry && d->errors == before) check_inlining(&c);
   if (!m->entry && d->errors == before) {
     uint32_t at = 0;
     while (at < src->len && strchr(" \t\r\n", src->text[at])) at++;

@@ -181,6 +181,32 @@ START_TEST(malformed_modules_get_located_errors) {
 }
 END_TEST
 
+/* The importer inlines fusion and call recursively: a chain of calls too deep for its stack
+ * and calls that double the program per level are refused first, located at the call. */
+static char *call_chain(int depth, int calls_per_level) {
+  char *t = ax_arena_printf(A, "HloModule m\nc0 {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] negate(p)\n}\n");
+  for (int k = 1; k < depth; k++) {
+    const char *second = calls_per_level == 2 ? ax_arena_printf(A, "call(a), to_apply=c%d", k - 1) : "negate(a)";
+    t = ax_arena_printf(A, "%sc%d {\n  p = f32[4] parameter(0)\n  a = f32[4] call(p), to_apply=c%d\n"
+                        "  ROOT r = f32[4] %s\n}\n", t, k, k - 1, second);
+  }
+  return ax_arena_printf(A, "%sENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] call(p), to_apply=c%d\n}\n",
+                         t, depth - 1);
+}
+
+START_TEST(call_graphs_the_importer_could_not_inline) {
+  import(call_chain(200, 1));   /* 200 levels: imports */
+  ck_assert(!parse(call_chain(201, 1)));
+  ck_assert_msg(strstr(unit_diagnostics(), "t.hlo:8:32: error: fusions and calls nested too deeply (at most 200 levels)"),
+                "%s", unit_diagnostics());
+  unit_teardown();
+  unit_setup();
+  ck_assert(!parse(call_chain(60, 2)));
+  ck_assert_msg(strstr(unit_diagnostics(), "imports to more than 1000000 instructions with its fusions and calls inlined"),
+                "%s", unit_diagnostics());
+}
+END_TEST
+
 START_TEST(the_vocabulary_and_the_cuts) {
   AxHloProgram p = import(
       "HloModule corners\n"
@@ -553,6 +579,7 @@ static Suite *suite(void) {
   tcase_set_timeout(t, 300);
   tcase_add_test(t, every_corner_of_the_format_parses);
   tcase_add_test(t, modules_as_xla_tools_print_them);
+  tcase_add_test(t, call_graphs_the_importer_could_not_inline);
   tcase_add_test(t, malformed_modules_get_located_errors);
   tcase_add_test(t, the_vocabulary_and_the_cuts);
   tcase_add_test(t, transposes_and_converts);

@@ -734,6 +734,53 @@ static void check_comp(Chk *c, AxHloComp *comp) {
   if (!comp->root) comp->root = comp->instrs[comp->ninstrs - 1];
 }
 
+/* A computation's parameters are numbered 0, 1, ... once each (XLA's verifier requires it),
+ * and a fusion or call passes each parameter of its computation an operand of the
+ * parameter's shape: the importer puts the operand in the parameter's place, so a mismatch
+ * found only there would be reported in the imported program, not in this file. */
+static void check_params(Chk *c, const AxHloComp *comp) {
+  int nparams = 0;
+  for (int k = 0; k < comp->ninstrs; k++) nparams += is_op(comp->instrs[k], "parameter");
+  char *seen = ax_arena_alloc(c->a, (size_t)nparams + 1);
+  memset(seen, 0, (size_t)nparams + 1);
+  for (int k = 0; k < comp->ninstrs; k++) {
+    const AxHloInstr *i = comp->instrs[k];
+    int64_t num;
+    if (!is_op(i, "parameter") || ax_hlo_attr_ints(i->literal, &num, 1) != 1 || num < 0) continue;
+    if (num >= nparams)
+      BAD(c, i->op_span, "parameter(%lld): computation '%s' has %d parameter%s, numbered from 0",
+          (long long)num, comp->name, nparams, nparams == 1 ? "" : "s");
+    else if (seen[num]++)
+      BAD(c, i->op_span, "parameter(%lld) appears twice in computation '%s'", (long long)num,
+          comp->name);
+  }
+}
+
+static void check_call_operands(Chk *c, const AxHloInstr *i) {
+  const AxHloAttr *x = (is_op(i, "fusion") || is_op(i, "call"))
+                           ? (ax_hlo_attr(i, "calls") ? ax_hlo_attr(i, "calls") : ax_hlo_attr(i, "to_apply"))
+                           : NULL;
+  const AxHloComp *callee = x ? ax_hlo_comp(c->m, x->value) : NULL;
+  if (!callee) return;
+  for (int k = 0; k < callee->ninstrs; k++) {
+    const AxHloInstr *p = callee->instrs[k];
+    int64_t num;
+    if (!is_op(p, "parameter") || ax_hlo_attr_ints(p->literal, &num, 1) != 1 || num < 0) continue;
+    if (num >= i->nops) {
+      BAD(c, i->op_span, "%s: '%s' has parameter(%lld), but %d operand%s passed", i->opcode,
+          callee->name, (long long)num, i->nops, i->nops == 1 ? " is" : "s are");
+      return;
+    }
+    const AxHloShape *o = i->ops[num].def->shape;
+    if (!same_shape(o, p->shape)) {
+      const char *os = shape_text(c->a, o);
+      BAD(c, i->ops[num].span, "%s: operand %lld is %s, but parameter(%lld) of '%s' is %s", i->opcode,
+          (long long)num, os, (long long)num, callee->name, shape_text(c->a, p->shape));
+      return;
+    }
+  }
+}
+
 /* The importer imports a fusion's or a call's computation in place, recursively, once per
  * call site. Two shapes of module would make that fail badly rather than with a message: a
  * chain of calls thousands deep (the recursion overflows the stack) and computations that
@@ -837,6 +884,11 @@ AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
    * XLA's own fusion tests are written so) is named after its entry. */
   if (!m->name && m->entry) m->name = m->entry->name;
   for (int k = 0; k < m->ncomps; k++) check_comp(&c, m->comps[k]);
+  if (d->errors == before)
+    for (int k = 0; k < m->ncomps; k++) {
+      check_params(&c, m->comps[k]);
+      for (int j = 0; j < m->comps[k]->ninstrs; j++) check_call_operands(&c, m->comps[k]->instrs[j]);
+    }
   if (m->entry && d->errors == before) check_inlining(&c);
   if (!m->entry && d->errors == before) {
     uint32_t at = 0;

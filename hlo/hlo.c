@@ -425,7 +425,7 @@ static bool is_op(const AxHloInstr *i, const char *name) { return strcmp(i->opco
 
 /* The shape rules of the operators the importer reads; a mismatch is an error in the file,
  * reported at the instruction's opcode. */
-static void check_shapes(Chk *c, const AxHloInstr *i) {
+static void check_shapes(Chk *c, AxHloInstr *i) {
   const AxHloShape *s = i->shape;
   AxSpan at = i->op_span;
   const char *st = NULL;
@@ -452,6 +452,13 @@ static void check_shapes(Chk *c, const AxHloInstr *i) {
   if (is_op(i, "broadcast")) {
     const AxHloShape *o = i->ops[0].def->shape;
     const AxHloAttr *x = ax_hlo_attr(i, "dimensions");
+    if (!x && o->rank == 0) {
+      /* XLA's parser lets a scalar's broadcast leave dimensions= out; the IR holds the
+       * `dimensions={}` its printer writes, so readers find one form (mk_instr left room
+       * for one more attribute). */
+      i->attrs[i->nattrs++] = (AxHloAttr){"dimensions", "{}", i->op_span};
+      x = &i->attrs[i->nattrs - 1];
+    }
     int64_t dims[64];
     int n = x ? ax_hlo_attr_ints(x->value, dims, 64) : -1;
     if (n != o->rank || o->type != s->type || s->type == AX_HLO_TUPLE) {
@@ -727,6 +734,130 @@ static void check_comp(Chk *c, AxHloComp *comp) {
   if (!comp->root) comp->root = comp->instrs[comp->ninstrs - 1];
 }
 
+/* A computation's parameters are numbered 0, 1, ... once each (XLA's verifier requires it),
+ * and a fusion or call passes each parameter of its computation an operand of the
+ * parameter's shape: the importer puts the operand in the parameter's place, so a mismatch
+ * found only there would be reported in the imported program, not in this file. */
+static void check_params(Chk *c, const AxHloComp *comp) {
+  int nparams = 0;
+  for (int k = 0; k < comp->ninstrs; k++) nparams += is_op(comp->instrs[k], "parameter");
+  char *seen = ax_arena_alloc(c->a, (size_t)nparams + 1);
+  memset(seen, 0, (size_t)nparams + 1);
+  for (int k = 0; k < comp->ninstrs; k++) {
+    const AxHloInstr *i = comp->instrs[k];
+    int64_t num;
+    if (!is_op(i, "parameter") || ax_hlo_attr_ints(i->literal, &num, 1) != 1 || num < 0) continue;
+    if (num >= nparams)
+      BAD(c, i->op_span, "parameter(%lld): computation '%s' has %d parameter%s, numbered from 0",
+          (long long)num, comp->name, nparams, nparams == 1 ? "" : "s");
+    else if (seen[num]++)
+      BAD(c, i->op_span, "parameter(%lld) appears twice in computation '%s'", (long long)num,
+          comp->name);
+  }
+}
+
+static void check_call_operands(Chk *c, const AxHloInstr *i) {
+  const AxHloAttr *x = (is_op(i, "fusion") || is_op(i, "call"))
+                           ? (ax_hlo_attr(i, "calls") ? ax_hlo_attr(i, "calls") : ax_hlo_attr(i, "to_apply"))
+                           : NULL;
+  const AxHloComp *callee = x ? ax_hlo_comp(c->m, x->value) : NULL;
+  if (!callee) return;
+  for (int k = 0; k < callee->ninstrs; k++) {
+    const AxHloInstr *p = callee->instrs[k];
+    int64_t num;
+    if (!is_op(p, "parameter") || ax_hlo_attr_ints(p->literal, &num, 1) != 1 || num < 0) continue;
+    if (num >= i->nops) {
+      BAD(c, i->op_span, "%s: '%s' has parameter(%lld), but %d operand%s passed", i->opcode,
+          callee->name, (long long)num, i->nops, i->nops == 1 ? " is" : "s are");
+      return;
+    }
+    const AxHloShape *o = i->ops[num].def->shape;
+    if (!same_shape(o, p->shape)) {
+      const char *os = shape_text(c->a, o);
+      BAD(c, i->ops[num].span, "%s: operand %lld is %s, but parameter(%lld) of '%s' is %s", i->opcode,
+          (long long)num, os, (long long)num, callee->name, shape_text(c->a, p->shape));
+      return;
+    }
+  }
+}
+
+/* The importer imports a fusion's or a call's computation in place, recursively, once per
+ * call site. Two shapes of module would make that fail badly rather than with a message: a
+ * chain of calls thousands deep (the recursion overflows the stack) and computations that
+ * each call the one below twice (the inlined program doubles per level: 60 levels are 2^60
+ * instructions). Both are bounded here, before any import, by the nesting of fusion and
+ * call from the entry and by the instructions the entry counts with every call inlined.
+ * Real modules stay far below both: JAX nests calls a few levels, and a fusion is called
+ * once. A computation reached again while it is being visited (a cycle) adds nothing here:
+ * the importer reports it ("calls itself"). */
+enum { MAX_CALL_DEPTH = 200 };
+static const int64_t MAX_INLINED = 1000000;
+
+static const AxHloAttr *callee_attr(const AxHloInstr *i) {
+  if (!is_op(i, "fusion") && !is_op(i, "call")) return NULL;
+  const AxHloAttr *x = ax_hlo_attr(i, "calls");
+  return x ? x : ax_hlo_attr(i, "to_apply");
+}
+
+static void check_inlining(Chk *c) {
+  const AxHloModule *m = c->m;
+  int n = m->ncomps;
+  char *state = ax_arena_alloc(c->a, (size_t)n);          /* 0 new, 1 on the path, 2 done */
+  int64_t *size = ax_arena_alloc(c->a, sizeof *size * (size_t)n);
+  int *height = ax_arena_alloc(c->a, sizeof *height * (size_t)n);   /* calls nested below */
+  struct Frame { const AxHloComp *comp; int at; int64_t size; int height; } *path;
+  path = ax_arena_alloc(c->a, sizeof *path * (MAX_CALL_DEPTH + 1));
+  int top = 0, e = ax_hlo_table_get(m->table, m->entry->name);
+  memset(state, 0, (size_t)n);
+  path[0] = (struct Frame){m->entry, 0, m->entry->ninstrs, 0};
+  state[e] = 1;
+  while (top >= 0) {   /* depth first, the path on an explicit stack */
+    struct Frame *f = &path[top];
+    if (f->at == f->comp->ninstrs) {   /* every call of f->comp is counted */
+      int k = ax_hlo_table_get(m->table, f->comp->name);
+      size[k] = f->size;
+      height[k] = f->height;
+      state[k] = 2;
+      if (--top >= 0) {
+        if (f->height + 1 > path[top].height) path[top].height = f->height + 1;
+        path[top].size += f->size;
+        if (path[top].size > MAX_INLINED) {
+          const AxHloAttr *x = callee_attr(path[top].comp->instrs[path[top].at - 1]);
+          BAD(c, x->span, "computation '%s' imports to more than %lld instructions with its fusions "
+              "and calls inlined", path[top].comp->name, (long long)MAX_INLINED);
+          return;
+        }
+      }
+      continue;
+    }
+    const AxHloAttr *x = callee_attr(f->comp->instrs[f->at++]);
+    const AxHloComp *callee = x ? ax_hlo_comp(m, x->value) : NULL;
+    if (!callee) continue;
+    int k = ax_hlo_table_get(m->table, callee->name);
+    if (state[k] == 1) continue;
+    if (state[k] == 2) {   /* counted already: its size and height, not its calls again */
+      if (top + 1 + height[k] > MAX_CALL_DEPTH) {
+        BAD(c, x->span, "fusions and calls nested too deeply (at most %d levels)", MAX_CALL_DEPTH);
+        return;
+      }
+      if (height[k] + 1 > f->height) f->height = height[k] + 1;
+      f->size += size[k];
+      if (f->size > MAX_INLINED) {
+        BAD(c, x->span, "computation '%s' imports to more than %lld instructions with its fusions "
+            "and calls inlined", f->comp->name, (long long)MAX_INLINED);
+        return;
+      }
+      continue;
+    }
+    if (top == MAX_CALL_DEPTH) {
+      BAD(c, x->span, "fusions and calls nested too deeply (at most %d levels)", MAX_CALL_DEPTH);
+      return;
+    }
+    state[k] = 1;
+    path[++top] = (struct Frame){callee, 0, callee->ninstrs, 0};
+  }
+}
+
 AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
   AxHloModule *m = ax_arena_alloc(a, sizeof *m);
   m->src = src;
@@ -753,6 +884,12 @@ AxHloModule *ax_hlo_parse(AxArena *a, AxDiag *d, const AxSource *src) {
    * XLA's own fusion tests are written so) is named after its entry. */
   if (!m->name && m->entry) m->name = m->entry->name;
   for (int k = 0; k < m->ncomps; k++) check_comp(&c, m->comps[k]);
+  if (d->errors == before)
+    for (int k = 0; k < m->ncomps; k++) {
+      check_params(&c, m->comps[k]);
+      for (int j = 0; j < m->comps[k]->ninstrs; j++) check_call_operands(&c, m->comps[k]->instrs[j]);
+    }
+  if (m->entry && d->errors == before) check_inlining(&c);
   if (!m->entry && d->errors == before) {
     uint32_t at = 0;
     while (at < src->len && strchr(" \t\r\n", src->text[at])) at++;

@@ -66,7 +66,7 @@ static void hloyyerror(AxHloLoc *loc, AxHloParser *p, const char *msg);
 %type <vec> shapes shapes1 dims dims1 attrs operands operands1
 %type <operand> operand
 %type <str> layout dim1
-%type <flag> entry root
+%type <flag> root
 
 %%
 
@@ -85,16 +85,41 @@ attrs:
 comps:
     %empty
   | comps comp
+  | comps section
   ;
 
 comp:
-    entry NAME { ax_hlo_begin_comp(B, $2, $1, SP(@2)); } signature '{' instrs '}' attrs
-      { ax_hlo_end_comp(B, $8); }
+    compname signature '{' instrs '}' attrs  { ax_hlo_end_comp(B, $6); }
   ;
 
-entry:
-    %empty  { $$ = false; }
-  | ENTRY   { $$ = true; }
+/* The computation opens when its name is read: the signature's and the body's checks need
+ * it. A plain name is told from a section's by the token after it. */
+compname:
+    NAME        { ax_hlo_begin_comp(B, $1, false, SP(@1)); }
+  | ENTRY NAME  { ax_hlo_begin_comp(B, $2, true, SP(@2)); }
+  ;
+
+/* The stack-frame index newer XLA versions print after the header (`FileNames`,
+ * `FunctionNames`, `FileLocations`, `StackFrames`): numbered strings and records
+ * `N {key=value ...}` that metadata's `stack_frame_id=` points into. Read and dropped:
+ * nothing the importer maps depends on where the Python source was. */
+section:
+    NAME records1
+  ;
+
+records1:
+    record
+  | records1 record
+  ;
+
+record:
+    INT STRING
+  | INT '{' fields '}'
+  ;
+
+fields:
+    %empty
+  | fields NAME '=' number
   ;
 
 signature:

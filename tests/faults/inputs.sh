@@ -2,7 +2,8 @@
 # Hostile input files: what is not a regular file is refused
 # without being read (never a hang on a FIFO, never reading /dev/zero until memory runs
 # out); files above the input limit (--max-input, default 64 MiB) are refused; a huge
-# identifier is echoed shortened; deep nesting is a located error, not a crash; CR-only and
+# identifier is echoed shortened; deep nesting is a located error, not a crash (HLO modules
+# too: binaries, NUL bytes, a 50 MB line, 10 000-deep nesting, 5000-deep calls); CR-only and
 # CRLF files read like LF files and fmt --write keeps their line ends; fmt is linear in
 # comments. Every refusal is exit 3 with a message naming the file.
 set -u
@@ -80,6 +81,39 @@ deep negs20k negs
 # just under the limit is fine
 { printf "$hdr"; for _ in $(seq 150); do printf 'neg('; done; printf Y; for _ in $(seq 150); do printf ')'; done; printf ' => Y\n}\n'; } >"$tmp/ok150.axl"
 check "150 nested calls: accepted" "$AXLE" check -q "$tmp/ok150.axl"
+
+# --- HLO files that are not HLO: a located error or a refusal, exit 3, never a crash or a hang --
+refused "import a directory" "cannot read '$tmp/dir.hlo': it is a directory, not a regular file" \
+  bash -c "mkdir -p '$tmp/dir.hlo' && '$AXLE' import '$tmp/dir.hlo'"
+refused "import /dev/zero" "it is a character device" "$AXLE" import /dev/zero
+head -c 4096 "$AXLE" >"$tmp/binary.hlo"
+refused "import a binary" "^$tmp/binary.hlo:1:1: error: invalid byte 0x7f" "$AXLE" import "$tmp/binary.hlo"
+printf 'HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\0\n}\n' >"$tmp/nul.hlo"
+refused "import a NUL byte" "^$tmp/nul.hlo:3:26: error: invalid byte 0x00" "$AXLE" import "$tmp/nul.hlo"
+{ printf 'HloModule m, a='; head -c $((50 * 1024 * 1024)) /dev/zero | tr '\0' 'x'; } >"$tmp/line.hlo"
+refused "import 50 MB on one line" "^$tmp/line.hlo:1:1: error: module 'm' has no ENTRY computation" \
+  "$AXLE" import "$tmp/line.hlo"
+rm -f "$tmp/line.hlo"
+nest() { printf "%${1}s" | tr ' ' "$2"; }
+# 10 000 braces deep in an attribute: its value is kept as text, the module imports
+{ printf 'HloModule m\nENTRY e {\n  x = f32[2] parameter(0), frontend_attributes='; nest 10000 '{'; nest 10000 '}'
+  printf '\n  ROOT y = f32[2] negate(x)\n}\n'; } >"$tmp/deepattr.hlo"
+check "import: 10000 braces deep in an attribute: imports" "$AXLE" import "$tmp/deepattr.hlo" --output "$tmp/deepattr.axl"
+# ... in a literal or a tuple shape the grammar nests: a located limit
+{ printf 'HloModule m\nENTRY e {\n  x = f32[2] constant('; nest 10000 '{'; printf 1; nest 10000 '}'; printf ')\n}\n'; } >"$tmp/deeplit.hlo"
+refused "import a literal 10000 deep" "^$tmp/deeplit.hlo:3:[0-9]*: error: nested too deeply" "$AXLE" import "$tmp/deeplit.hlo"
+{ printf 'HloModule m\nENTRY e {\n  x = '; nest 10000 '('; printf 'f32[2]'; nest 10000 ')'; printf ' parameter(0)\n}\n'; } >"$tmp/deeptuple.hlo"
+refused "import a tuple shape 10000 deep" "^$tmp/deeptuple.hlo:3:[0-9]*: error: nested too deeply" "$AXLE" import "$tmp/deeptuple.hlo"
+# a chain of calls 5000 deep (the importer inlines calls recursively: 100 000 overflowed its stack)
+python3 - "$tmp/chain.hlo" <<'PY2'
+import sys
+s = ['HloModule chain', 'c0 {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] negate(p)\n}']
+s += ['c%d {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] call(p), to_apply=c%d\n}' % (k, k - 1) for k in range(1, 5000)]
+s.append('ENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] call(p), to_apply=c4999\n}')
+open(sys.argv[1], 'w').write('\n'.join(s) + '\n')
+PY2
+refused "import calls 5000 deep" "^$tmp/chain.hlo:[0-9]*:[0-9]*: error: fusions and calls nested too deeply (at most 200 levels)" \
+  "$AXLE" import "$tmp/chain.hlo"
 
 # --- line ends ----------------------------------------------------------------------------------
 lf='rule a for T in num {\n  # a comment\n  rclass x\n  map s over x\n  tensor Y : T[x: s]\n  neg(neg(Y)) => Y\n}\n'

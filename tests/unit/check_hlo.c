@@ -105,6 +105,47 @@ START_TEST(every_corner_of_the_format_parses) {
 }
 END_TEST
 
+/* What XLA's own tools print that the corners above lack: the stack-frame index a newer
+ * XLA writes after the header (numbered file and function names, `N {key=value ...}`
+ * records), a `// NAME` comment after a computation's '}', a ROOT that is not the last
+ * instruction, and a scalar's broadcast without dimensions= (XLA's parser allows it). */
+static const char *const wild_module =
+    "HloModule jit_f, entry_computation_layout={(f32[4,3]{1,0})->f32[4,3]{1,0}}\n"
+    "\n"
+    "FileNames\n"
+    "1 \"prog.py\"\n"
+    "2 \"<embedded module \\'_launcher\\'>\"\n"
+    "\n"
+    "FunctionNames\n"
+    "1 \"f\"\n"
+    "\n"
+    "FileLocations\n"
+    "1 {file_name_id=1 function_name_id=1 line=6 end_line=6 column=11 end_column=20}\n"
+    "\n"
+    "StackFrames\n"
+    "1 {file_location_id=1 parent_frame_id=1}\n"
+    "2 {file_location_id=1 parent_frame_id=2}\n"
+    "\n"
+    "ENTRY %main.4 (x: f32[4,3]) -> f32[4,3] {\n"
+    "  %x = f32[4,3]{1,0} parameter(0), metadata={op_name=\"x\" stack_frame_id=2}\n"
+    "  %one = f32[] constant(1)\n"
+    "  %ones = f32[4,3]{1,0} broadcast(%one)\n"
+    "  ROOT %y = f32[4,3]{1,0} add(%x, %ones), metadata={op_name=\"add\" stack_frame_id=1}\n"
+    "  %z = f32[4,3]{1,0} negate(%x)\n"
+    "} // main.4\n";
+
+START_TEST(modules_as_xla_tools_print_them) {
+  AxHloModule *m = parse(wild_module);
+  ck_assert_msg(m, "%s", unit_diagnostics());
+  ck_assert_int_eq(m->ncomps, 1);
+  ck_assert_str_eq(m->entry->root->name, "y");
+  ck_assert_str_eq(ax_hlo_attr(m->entry->instrs[2], "dimensions")->value, "{}");
+  AxHloProgram p = import(wild_module);
+  ck_assert_msg(strstr(p.text, "let y = x + 1"), "%s", p.text);
+  ck_assert_int_eq(p.ncuts, 0);
+}
+END_TEST
+
 START_TEST(malformed_modules_get_located_errors) {
   static const struct { const char *text, *msg; } cases[] = {
     {"", "t.hlo:1:1: error: empty file: expected 'HloModule NAME'"},
@@ -125,6 +166,11 @@ START_TEST(malformed_modules_get_located_errors) {
      "t.hlo:4:23: error: transpose: f32[2,3] cannot become f32[2,3,1]"},
     {"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[2,3] transpose(x), dimensions={1,0}\n}\n",
      "t.hlo:4:46: error: transpose: result dimension 0 (size 2) is not operand dimension 1 (size 3)"},
+    /* only a scalar's broadcast may leave dimensions= out */
+    {"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT y = f32[2,3] broadcast(x)\n}\n",
+     "t.hlo:4:21: error: broadcast: dimensions= must list one result dimension per operand dimension"},
+    {"HloModule m\nStackFrames\n1 {file_location_id=1 parent_frame_id=}\n",
+     "t.hlo:3:39: error: unexpected '}', expected integer or number"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     unit_teardown();
@@ -132,6 +178,32 @@ START_TEST(malformed_modules_get_located_errors) {
     ck_assert_msg(!parse(cases[k].text), "case %zu parsed", k);
     ck_assert_msg(strstr(unit_diagnostics(), cases[k].msg), "case %zu: %s", k, unit_diagnostics());
   }
+}
+END_TEST
+
+/* The importer inlines fusion and call recursively: a chain of calls too deep for its stack
+ * and calls that double the program per level are refused first, located at the call. */
+static char *call_chain(int depth, int calls_per_level) {
+  char *t = ax_arena_printf(A, "HloModule m\nc0 {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] negate(p)\n}\n");
+  for (int k = 1; k < depth; k++) {
+    const char *second = calls_per_level == 2 ? ax_arena_printf(A, "call(a), to_apply=c%d", k - 1) : "negate(a)";
+    t = ax_arena_printf(A, "%sc%d {\n  p = f32[4] parameter(0)\n  a = f32[4] call(p), to_apply=c%d\n"
+                        "  ROOT r = f32[4] %s\n}\n", t, k, k - 1, second);
+  }
+  return ax_arena_printf(A, "%sENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] call(p), to_apply=c%d\n}\n",
+                         t, depth - 1);
+}
+
+START_TEST(call_graphs_the_importer_could_not_inline) {
+  import(call_chain(200, 1));   /* 200 levels: imports */
+  ck_assert(!parse(call_chain(201, 1)));
+  ck_assert_msg(strstr(unit_diagnostics(), "t.hlo:8:32: error: fusions and calls nested too deeply (at most 200 levels)"),
+                "%s", unit_diagnostics());
+  unit_teardown();
+  unit_setup();
+  ck_assert(!parse(call_chain(60, 2)));
+  ck_assert_msg(strstr(unit_diagnostics(), "imports to more than 1000000 instructions with its fusions and calls inlined"),
+                "%s", unit_diagnostics());
 }
 END_TEST
 
@@ -357,6 +429,8 @@ START_TEST(every_prefix_and_deletion_of_a_module) {
     }
     free(buf);
   }
+  size_t len = strlen(wild_module);
+  for (size_t n = 0; n <= len; n++) attack(wild_module, n);
 }
 END_TEST
 
@@ -504,6 +578,8 @@ static Suite *suite(void) {
   tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_set_timeout(t, 300);
   tcase_add_test(t, every_corner_of_the_format_parses);
+  tcase_add_test(t, modules_as_xla_tools_print_them);
+  tcase_add_test(t, call_graphs_the_importer_could_not_inline);
   tcase_add_test(t, malformed_modules_get_located_errors);
   tcase_add_test(t, the_vocabulary_and_the_cuts);
   tcase_add_test(t, transposes_and_converts);

@@ -2,7 +2,8 @@
 # axle import: each JAX-format module in tests/hlo imports to its golden program
 # (NAME.expected) with its golden cuts on stderr (NAME.cuts); slice, pad, reverse and power
 # against a reference written without them, abs refused by the field check, q·kᵀ and a bf16
-# dot with an f32 result imported without a cut; the JSON report; --output;
+# dot with an f32 result imported without a cut; the JSON report (a scalar output's note);
+# --output; optimize writing a module with scalars as .hlo;
 # a .hlo read where a program is (axle equiv against the hand-written Mirage μGraph); and
 # an attack loop: prefixes of a module and seeded random deletions of bytes and tokens exit
 # 0 or 3 with a message, never by a signal (tests/unit/check_hlo.c runs every prefix in

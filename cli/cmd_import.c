@@ -46,6 +46,14 @@ static bool write_json(AxOut *o, const char *file, const char *output, const AxH
     cJSON_AddStringToObject(c, "reason", p->cuts[k].reason);
     cJSON_AddItemToArray(cuts, c);
   }
+  cJSON *notes = cJSON_AddArrayToObject(j, "notes");
+  for (int k = 0; k < p->nnotes; k++) {
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "line", cut_line(&p->notes[k]));
+    cJSON_AddStringToObject(c, "name", p->notes[k].name);
+    cJSON_AddStringToObject(c, "note", p->notes[k].reason);
+    cJSON_AddItemToArray(notes, c);
+  }
   if (!output) cJSON_AddStringToObject(j, "text", p->text);
   char *s = cJSON_Print(j);
   fprintf(o->f, "%s\n", s);
@@ -87,6 +95,10 @@ int ax_cmd_import(int argc, char **argv) {
       for (int k = 0; k < p.ncuts; k++)
         fprintf(stderr, "%s:%d: cut: %%%s = %s: %s\n", file, cut_line(&p.cuts[k]), p.cuts[k].name,
                 p.cuts[k].opcode, p.cuts[k].reason);
+    if (!json)
+      for (int k = 0; k < p.nnotes; k++)
+        fprintf(stderr, "%s:%d: note: %%%s = %s: %s\n", file, cut_line(&p.notes[k]), p.notes[k].name,
+                p.notes[k].opcode, p.notes[k].reason);
     AxOut prog, rep;
     bool ok = true;
     if (output) {

@@ -51,6 +51,7 @@ typedef struct Imp {
   AxDiag *d;
   const AxHloModule *m;
   AxVec inputs, lets, cuts;   /* char* lines; AxHloCut* */
+  AxVec notes;                /* AxHloCut*: what the report says beside the cuts */
   AxVec let_defs;             /* the AxHloInstr* each let comes from, in step with lets */
   AxHloTable *names;          /* the program's names so far */
   const char *dropped;        /* why the first output the program cannot compute is cut */
@@ -97,7 +98,9 @@ static const char *retyped(Imp *im, const char *expr, AxHloType from, AxHloType 
   return ax_arena_printf(im->a, "%s(%s)", fn, expr);
 }
 
+/* s's dims as a program shape: a scalar is held as [1] (programs have no rank 0). */
 static const char *dims_text(Imp *im, const AxHloShape *s) {
+  if (s->rank == 0) return "[1]";
   const char *t = "[";
   for (int k = 0; k < s->rank; k++)
     t = ax_arena_printf(im->a, "%s%s%lld", t, k ? ", " : "", (long long)s->dims[k]);
@@ -110,7 +113,6 @@ static const char *not_tensor(Imp *im, const AxHloShape *s) {
   if (!float_type(s->type))
     return ax_arena_printf(im->a, "element type %s (programs hold f16, bf16, f32)",
                            ax_hlo_type_name(s->type));
-  if (s->rank == 0) return "a scalar (programs hold tensors of rank 1 to 8)";
   if (s->rank > MAXRANK) return ax_arena_printf(im->a, "rank %d (at most %d)", s->rank, MAXRANK);
   for (int k = 0; k < s->rank; k++)
     if (s->dims[k] == 0) return "an empty tensor";
@@ -131,8 +133,14 @@ static bool rational(const char *text) {
 
 /* ---- values ---- */
 
-/* The layout of a program tensor of exactly the HLO shape s. */
+/* The layout of a program tensor of exactly the HLO shape s; a scalar's is one axis of size
+ * 1, which no HLO dim names (numpy broadcasting makes it any shape's). */
 static void plain(Layout *l, const AxHloShape *s) {
+  if (s->rank == 0) {
+    l->q = l->real = 1;
+    l->size[0] = 1;
+    return;
+  }
   l->q = l->real = s->rank;
   for (int k = 0; k < s->rank && k < MAXAX; k++) {
     l->size[k] = s->dims[k];
@@ -141,6 +149,7 @@ static void plain(Layout *l, const AxHloShape *s) {
 }
 
 static bool is_plain(const Layout *l, const AxHloShape *s) {
+  if (s->rank == 0) return l->q == 1 && l->real == 1;
   if (l->q != s->rank || l->real != s->rank) return false;
   for (int k = 0; k < s->rank; k++)
     if (l->pos[k] != k || l->size[k] != s->dims[k]) return false;
@@ -277,7 +286,9 @@ static Val *full(Imp *im, Val *v) {
     kept |= k == s->rank || l->pos[k] != a;
   }
   const char *e = v->text;
-  if (!pending)
+  if (s->rank == 0)
+    e = ax_arena_printf(im->a, "reshape(%s, [1])", e);   /* kept axes, all of size 1 */
+  else if (!pending)
     e = ax_arena_printf(im->a, "reshape(%s, %s)", e, dims_text(im, s));
   else {
     if (kept) e = ax_arena_printf(im->a, "reshape(%s, %s)", e, sizes_text(im, held, s->rank));
@@ -310,6 +321,19 @@ static Val *place(Imp *im, const AxHloInstr *i, Val *x, const int *src) {
   const Layout *xl = &x->lay;
   const AxHloShape *t = i->shape;
   Layout r = {0};
+  if (x->shape->rank == 0) {
+    /* A scalar's axes all have size 1 and name no dim: the new dims take the last axes,
+     * virtual ones (numpy's right alignment) where the tensor has fewer; nothing moves. */
+    r.q = t->rank > xl->q ? t->rank : xl->q;
+    r.real = xl->real;
+    for (int a = 0; a < r.q; a++) r.size[a] = 1;
+    for (int j = 0; j < t->rank; j++) r.pos[j] = r.q - t->rank + j;
+    Val *v = mk(im, V_TENSOR, i, i->shape);
+    v->text = x->text;
+    v->computed = x->computed;
+    v->lay = r;
+    return v;
+  }
   int prev = -1, lead = 0, xv = xl->q - xl->real;
   bool seen_real = false, insert = false;
 #define PUT(sz, from) do { \
@@ -488,6 +512,37 @@ static const char *idiom(Imp *im, const AxHloInstr *i, const Val *a, const Val *
   return ax_arena_printf(im->a, "rms_norm(%s, axis = %d)", a->text, sum->axis);
 }
 
+/* Lines up a and b, element-wise operands (tensors or literals) holding one HLO shape or b
+ * a scalar (clamp's bounds): numpy broadcasting gives the program's result when the HLO
+ * dims sit on the same axes (right-aligned), else b moves onto a's axes (a reshape, a let
+ * of b's instruction bdef). Returns b as it is used; *r gets the result's layout. */
+static Val *lineup(Imp *im, const AxHloInstr *bdef, Val *a, Val *b, Layout *r) {
+  if (a->kind == V_LIT || b->kind == V_LIT) {
+    *r = (a->kind == V_LIT ? b : a)->lay;
+    return b;
+  }
+  int q = a->lay.q > b->lay.q ? a->lay.q : b->lay.q;
+  Layout la = padded(&a->lay, q - a->lay.q), lb = padded(&b->lay, q - b->lay.q);
+  bool same = true;
+  /* a scalar's axes all have size 1: it broadcasts as it lies */
+  for (int k = 0; b->shape->rank > 0 && k < a->shape->rank; k++) same &= la.pos[k] == lb.pos[k];
+  if (!same) {
+    Layout m = la;
+    for (int a2 = 0; a2 < q; a2++) m.size[a2] = 1;
+    for (int k = 0; k < a->shape->rank; k++) m.size[la.pos[k]] = lb.size[lb.pos[k]];
+    m.real = q;
+    Val *w = let(im, bdef, ax_arena_printf(im->a, "reshape(%s, %s)", b->text, sizes_text(im, m.size, q)));
+    w->lay = m;
+    b = w;
+    lb = m;
+  }
+  *r = la;
+  r->real = la.real > lb.real ? la.real : lb.real;
+  for (int a2 = 0; a2 < q; a2++)
+    if (lb.size[a2] > r->size[a2]) r->size[a2] = lb.size[a2];
+  return b;
+}
+
 static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"add", "%s + %s"}, {"subtract", "%s - %s"}, {"multiply", "%s * %s"}, {"divide", "%s / %s"},
@@ -520,31 +575,8 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   }
   Val *a = tensor(im, ops[0], true, why), *b = a ? tensor(im, ops[1], true, why) : NULL;
   if (!b) return NULL;
-  /* Both hold the same HLO shape; numpy broadcasting gives the program's result when the
-   * HLO dims sit on the same axes (right-aligned), else b moves onto a's axes. */
   Layout r;
-  if (a->kind == V_LIT || b->kind == V_LIT) {
-    r = (a->kind == V_LIT ? b : a)->lay;
-  } else {
-    int q = a->lay.q > b->lay.q ? a->lay.q : b->lay.q;
-    Layout la = padded(&a->lay, q - a->lay.q), lb = padded(&b->lay, q - b->lay.q);
-    bool same = true;
-    for (int k = 0; k < i->shape->rank; k++) same &= la.pos[k] == lb.pos[k];
-    if (!same) {
-      Layout m = la;
-      for (int a2 = 0; a2 < q; a2++) m.size[a2] = 1;
-      for (int k = 0; k < i->shape->rank; k++) m.size[la.pos[k]] = lb.size[lb.pos[k]];
-      m.real = q;
-      Val *w = let(im, ops[1]->def, ax_arena_printf(im->a, "reshape(%s, %s)", b->text, sizes_text(im, m.size, q)));
-      w->lay = m;
-      b = w;
-      lb = m;
-    }
-    r = la;
-    r.real = la.real > lb.real ? la.real : lb.real;
-    for (int a2 = 0; a2 < q; a2++)
-      if (lb.size[a2] > r.size[a2]) r.size[a2] = lb.size[a2];
-  }
+  b = lineup(im, ops[1]->def, a, b, &r);
   const char *e = idiom(im, i, a, b);
   im->fused |= e != NULL;
   Val *v = let(im, i, e ? e : ax_arena_printf(im->a, fmt, a->text, b->text));
@@ -553,12 +585,70 @@ static Val *h_binary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
   return v;
 }
 
-/* negate exponential sqrt rsqrt tanh logistic abs log: a template around the operand. */
+/* and or xor not of pred masks, held as 0.0/1.0 in f32 (compare's masks and these): the
+ * polynomials that agree with the Boolean operators on 0 and 1, so exact (a * b, a + b - a *
+ * b, a + b - 2 * (a * b), 1 - a). Integer operands are bit operations: cut. */
+static Val *h_logic(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  if (i->shape->type != AX_HLO_PRED) {
+    *why = ax_arena_printf(im->a, "%s of %s values (bitwise) is not in the program vocabulary", i->opcode,
+                           ax_hlo_type_name(i->shape->type));
+    return NULL;
+  }
+  Val *x[2] = {NULL, NULL};
+  for (int k = 0; k < i->nops; k++) {
+    if (ops[k]->kind == V_LIT) {
+      *why = "a logical operator on a constant";
+      return NULL;
+    }
+    if (!(x[k] = tensor(im, ops[k], false, why))) return NULL;
+  }
+  const char *e;
+  Layout r = x[0]->lay;
+  if (i->nops == 1) {
+    e = ax_arena_printf(im->a, "1 - %s", x[0]->text);
+  } else {
+    x[1] = lineup(im, ops[1]->def, x[0], x[1], &r);
+    const char *a = x[0]->text, *b = x[1]->text;
+    e = strcmp(i->opcode, "and") == 0 ? ax_arena_printf(im->a, "%s * %s", a, b)
+        : strcmp(i->opcode, "or") == 0 ? ax_arena_printf(im->a, "%s + %s - %s * %s", a, b, a, b)
+                                       : ax_arena_printf(im->a, "%s + %s - 2 * (%s * %s)", a, b, a, b);
+  }
+  Val *v = let(im, i, e);
+  v->lay = r;
+  return v;
+}
+
+/* clamp(lo, x, hi), HLO's operand order: min(max(x, lo), hi), each bound x's shape or a
+ * scalar (a literal, or a [1] tensor that broadcasts). */
+static Val *h_clamp(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
+  if (ops[1]->kind == V_LIT) {
+    *why = "computes on constants only";
+    return NULL;
+  }
+  Val *x = tensor(im, ops[1], false, why);
+  Val *lo = x ? tensor(im, ops[0], true, why) : NULL;
+  Val *hi = lo ? tensor(im, ops[2], true, why) : NULL;
+  if (!hi) return NULL;
+  Layout r;
+  lo = lineup(im, ops[0]->def, x, lo, &r);
+  Val *m = mk(im, V_TENSOR, i, i->shape);   /* max(x, lo): an expression, not a let */
+  m->text = ax_arena_printf(im->a, "max(%s, %s)", x->text, lo->text);
+  m->lay = r;
+  hi = lineup(im, ops[2]->def, m, hi, &r);
+  Val *v = let(im, i, ax_arena_printf(im->a, "min(%s, %s)", m->text, hi->text));
+  v->lay = r;
+  return v;
+}
+
+/* negate exponential sqrt rsqrt tanh logistic abs log: a template around the operand;
+ * exponential-minus-one and log-plus-one spelled out (over the reals, where the program's
+ * semantics is, exp(x) - 1 and log(1 + x) are these functions). */
 static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"negate", "-%s"}, {"exponential", "exp(%s)"}, {"sqrt", "sqrt(%s)"},
     {"rsqrt", "rsqrt(%s)"}, {"tanh", "tanh(%s)"}, {"logistic", "logistic(%s)"},
     {"abs", "abs(%s)"}, {"log", "log(%s)"},
+    {"exponential-minus-one", "exp(%s) - 1"}, {"log-plus-one", "log(1 + %s)"},
   };
   if (ops[0]->kind == V_LIT) {
     *why = "computes on constants only";
@@ -735,6 +825,8 @@ static Val *h_select(Imp *im, const AxHloInstr *i, Val **ops, const char **why) 
     Val *v = tensor(im, ops[k], false, why);
     if (!v) return NULL;
     x[k] = full(im, v)->text;
+    if (k == 0 && ops[0]->shape->rank == 0 && i->shape->rank > 0)   /* a scalar predicate */
+      x[k] = ax_arena_printf(im->a, "broadcast(%s, %s)", x[k], dims_text(im, i->shape));
   }
   AxHloType t = held_type(i->shape->type);
   const char *m = retyped(im, x[0], held_type(ops[0]->shape->type), t);
@@ -1023,6 +1115,8 @@ static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
   {"transpose", h_transpose}, {"slice", h_slice}, {"pad", h_pad}, {"reverse", h_reverse},
   {"abs", h_unary}, {"log", h_unary}, {"power", h_binary},
+  {"exponential-minus-one", h_unary}, {"log-plus-one", h_unary}, {"clamp", h_clamp},
+  {"and", h_logic}, {"or", h_logic}, {"xor", h_logic}, {"not", h_logic},
   {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},
   {"get-tuple-element", h_gte}, {"fusion", h_call}, {"call", h_call},
 };
@@ -1034,10 +1128,13 @@ static const char *result_bad(Imp *im, const AxHloInstr *i) {
                                             "copy", "convert", "bitcast"};
   for (size_t k = 0; k < AX_COUNTOF(passthrough); k++)
     if (strcmp(passthrough[k], i->opcode) == 0) return NULL;
-  /* iota and compare make index values (pred, integers), held in f32 */
-  if ((strcmp(i->opcode, "iota") == 0 || strcmp(i->opcode, "compare") == 0) &&
-      i->shape->type != AX_HLO_TUPLE && index_type(i->shape->type) && i->shape->rank >= 1 &&
-      i->shape->rank <= MAXRANK)
+  /* iota and compare make index values (pred, integers), held in f32, and the logical
+   * operators combine pred masks */
+  bool logic = strcmp(i->opcode, "and") == 0 || strcmp(i->opcode, "or") == 0 ||
+               strcmp(i->opcode, "xor") == 0 || strcmp(i->opcode, "not") == 0;
+  if ((strcmp(i->opcode, "iota") == 0 || strcmp(i->opcode, "compare") == 0 ||
+       (logic && i->shape->type == AX_HLO_PRED)) &&
+      i->shape->type != AX_HLO_TUPLE && index_type(i->shape->type) && i->shape->rank <= MAXRANK)
     return NULL;
   const char *bad = not_tensor(im, i->shape);
   return bad ? ax_arena_printf(im->a, "its result is %s", bad) : NULL;
@@ -1101,6 +1198,14 @@ static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
     for (int k = 0; k < v->nelems; k++)
       outputs(im, v->elems[k], as && as->type == AX_HLO_TUPLE && k < as->nelems ? as->elems[k] : NULL, out);
     return;
+  }
+  if (v->kind == V_TENSOR && v->shape->rank == 0) {   /* programs have no rank 0 */
+    AxHloCut *c = ax_arena_alloc(im->a, sizeof *c);
+    *c = (AxHloCut){v->def->name_span, v->def->name, v->def->opcode,
+                    ax_arena_printf(im->a, "the output is the scalar %s[], held as %s[1]",
+                                    ax_hlo_type_name(v->shape->type), ax_hlo_type_name(v->shape->type))};
+    c->at.end = v->def->span.end;
+    ax_vec_push(im->a, &im->notes, c);
   }
   if (v->kind == V_TENSOR && !is_plain(&v->lay, v->shape)) v = full(im, v);   /* the ROOT's shape */
   int64_t m[MAXRANK];
@@ -1182,6 +1287,9 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   out->ncuts = (int)im.cuts.len;
   out->cuts = ax_arena_alloc(a, sizeof *out->cuts * (im.cuts.len + 1));
   for (size_t k = 0; k < im.cuts.len; k++) out->cuts[k] = *(AxHloCut *)im.cuts.items[k];
+  out->nnotes = (int)im.notes.len;
+  out->notes = ax_arena_alloc(a, sizeof *out->notes * (im.notes.len + 1));
+  for (size_t k = 0; k < im.notes.len; k++) out->notes[k] = *(AxHloCut *)im.notes.items[k];
   if (outs.len == 0) {
     ax_diag_error(d, m->entry->root->name_span,
                   "nothing to import: the program would compute none of the module's outputs "

@@ -11,8 +11,9 @@
  * element); an output the program does not compute (an input, a constant) is dropped
  * with a cut, and a module left with no output is an error.
  *
- * Programs hold f16, bf16 and f32 tensors of rank 1 to 8: other element types and
- * scalars are cut, and so is what needs one as an operand. The text is built to pass
+ * Programs hold f16, bf16 and f32 tensors of rank 1 to 8: a scalar is held as a tensor of
+ * shape [1] (numpy broadcasting makes it any shape's; a scalar output is noted), other
+ * element types are cut, and so is what needs one as an operand. The text is built to pass
  * the program checker; the caller checks it (ax_prog_lower) before using it. */
 #ifndef AX_HLO_IMPORT_H
 #define AX_HLO_IMPORT_H
@@ -31,6 +32,8 @@ typedef struct AxHloProgram {
   const char *text;     /* the program block, NUL-terminated */
   AxHloCut *cuts;       /* in the order the importer met them */
   int ncuts;
+  AxHloCut *notes;      /* what else the report says, `reason` the text: a scalar output */
+  int nnotes;
   int ninputs, nlets, noutputs;
   AxSpan *let_at;       /* nlets: the HLO instruction each let comes from (its name) */
 } AxHloProgram;

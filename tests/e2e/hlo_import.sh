@@ -2,7 +2,8 @@
 # axle import: each JAX-format module in tests/hlo imports to its golden program
 # (NAME.expected) with its golden cuts on stderr (NAME.cuts); slice, pad, reverse and power
 # against a reference written without them, abs refused by the field check, q·kᵀ and a bf16
-# dot with an f32 result imported without a cut; the JSON report; --output;
+# dot with an f32 result imported without a cut; the JSON report (a scalar output's note);
+# --output; optimize writing a module with scalars as .hlo;
 # a .hlo read where a program is (axle equiv against the hand-written Mirage μGraph); and
 # an attack loop: prefixes of a module and seeded random deletions of bytes and tokens exit
 # 0 or 3 with a message, never by a signal (tests/unit/check_hlo.c runs every prefix in
@@ -147,6 +148,46 @@ printf 'HloModule m\nENTRY e {\n  a = bf16[4,8] parameter(0)\n  b = bf16[8,2] pa
 "$AXLE" import "$tmp/mixed.hlo" > "$tmp/mixed.axl" 2> "$tmp/err"
 check "bf16 dot to f32: no cut" test ! -s "$tmp/err"
 check "bf16 dot to f32: converted operands" has "$tmp/mixed.axl" "let d = matmul(to_f32(a), to_f32(b))"
+
+# a scalar output is held as [1] and noted; JSON carries the note
+"$AXLE" import --format json $h/sgd_loss.hlo > "$tmp/sgd.json" 2> "$tmp/err"
+check "scalar output: the note in JSON" jqt '.ncuts == 0 and .notes == [{"line": 29, "name": "add.24", "note": "the output is the scalar f32[], held as f32[1]"}]' "$tmp/sgd.json"
+check "scalar lr: an input of shape [1]" has $h/sgd_loss.expected "input Arg_2_3 : f32\[1\]"
+# optimize writes a module with a scalar parameter and a scalar result as valid HLO (the
+# scalars as f32[1]), which imports back
+mkdir -p "$tmp/r1"
+cat > "$tmp/r1/one.axl" <<'AXL'
+rule mul_one for T in num {
+  rclass x
+  map s over x
+  tensor A : T[x: s]
+
+  A * 1 => A
+}
+AXL
+cat > "$tmp/loss.hlo" <<'HLO'
+HloModule loss
+plus { a = f32[] parameter(0)
+ b = f32[] parameter(1)
+ ROOT m = f32[] add(a, b) }
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  lr = f32[] parameter(1)
+  one = f32[] constant(1)
+  lrb = f32[4,8] broadcast(lr), dimensions={}
+  ob = f32[4,8] broadcast(one), dimensions={}
+  m = f32[4,8] multiply(x, lrb)
+  m1 = f32[4,8] multiply(m, ob)
+  z = f32[] constant(0)
+  loss = f32[] reduce(m1, z), dimensions={0,1}, to_apply=plus
+  ROOT t = (f32[4,8], f32[]) tuple(m1, loss)
+}
+HLO
+XDG_CACHE_HOME="$tmp/cache" "$AXLE" optimize --rules "$tmp/r1" "$tmp/loss.hlo" --output "$tmp/loss.out.hlo" > /dev/null 2>&1
+check "optimize a scalar module to .hlo: exit 0" test $? -eq 0
+check "optimize a scalar module to .hlo: the [1] parameter" has "$tmp/loss.out.hlo" "parameter(1)"
+"$AXLE" import "$tmp/loss.out.hlo" > "$tmp/loss2.axl" 2> /dev/null
+check "optimize a scalar module to .hlo: it imports back" has "$tmp/loss2.axl" "input lr : f32\[1\]"
 
 # attack loop: no input makes import crash or hang (exit 0 or 3, a message on exit 3)
 attack() {   # attack FILE LABEL

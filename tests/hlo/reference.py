@@ -207,7 +207,9 @@ class Eval:
         unary = {'negate': lambda x: -x, 'exponential': math.exp, 'sqrt': math.sqrt,
                  'rsqrt': lambda x: 1 / math.sqrt(x), 'tanh': math.tanh,
                  'logistic': lambda x: 1 / (1 + math.exp(-x)) if x > -700 else 0.0, 'abs': abs, 'log': math.log,
-                 'convert': lambda x: x, 'copy': lambda x: x}
+                 'convert': lambda x: x, 'copy': lambda x: x,
+                 'exponential-minus-one': math.expm1, 'log-plus-one': math.log1p,
+                 'not': lambda x: 0.0 if x else 1.0}
         if op in unary:
             return unary[op](self.arg(comp, i, 0, idx, params))
         binary = {'add': lambda x, y: x + y, 'subtract': lambda x, y: x - y,
@@ -215,6 +217,15 @@ class Eval:
                   'maximum': max, 'minimum': min, 'power': lambda x, y: x ** y}
         if op in binary:
             return binary[op](self.arg(comp, i, 0, idx, params), self.arg(comp, i, 1, idx, params))
+        # pred values are 0.0 / 1.0 here, as compare makes them
+        logic = {'and': lambda x, y: bool(x) and bool(y), 'or': lambda x, y: bool(x) or bool(y),
+                 'xor': lambda x, y: bool(x) != bool(y)}
+        if op in logic:
+            return float(logic[op](self.arg(comp, i, 0, idx, params), self.arg(comp, i, 1, idx, params)))
+        if op == 'clamp':   # clamp(lo, x, hi); a scalar bound is read at ()
+            bound = [self.arg(comp, i, k, idx if self.shape_of(comp, i.args[k]) else (), params)
+                     for k in (0, 2)]
+            return min(max(self.arg(comp, i, 1, idx, params), bound[0]), bound[1])
         if op == 'compare':
             x, y = self.arg(comp, i, 0, idx, params), self.arg(comp, i, 1, idx, params)
             d = a['direction']

@@ -245,9 +245,9 @@ START_TEST(the_vocabulary_and_the_cuts) {
       "}\n");
   ck_assert_str_eq(p.name, "corners");
   ck_assert_msg(strstr(p.text, "  let bt = reshape(x, [32])\n"), "%s", p.text);
-  /* s is a scalar: its broadcast is cut and becomes an input */
-  ck_assert_msg(strstr(p.text, "  input sb : f32[4, 8]\n"), "%s", p.text);
-  ck_assert_msg(strstr(p.text, "  let m = x * sb\n"), "%s", p.text);
+  /* s is a scalar, held as [1]: its broadcast is numpy's */
+  ck_assert_msg(strstr(p.text, "  input s : f32[1]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let m = x * s\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let d1 = matmul(x, w)\n"), "%s", p.text);
   /* the sum keeps its axis; as an output it gets the ROOT's shape back */
   ck_assert_msg(strstr(p.text, "  let r4 = sum(x, axis = 1)\n"), "%s", p.text);
@@ -263,14 +263,12 @@ START_TEST(the_vocabulary_and_the_cuts) {
   ck_assert_msg(strstr(p.text, "  let t2 = tn + mn\n"), "%s", p.text);
   ck_assert(has_cut(&p, "bl", "bitcast that is not a row-major reshape"));
   ck_assert_msg(strstr(p.text, "  let cv = to_bf16(x)\n"), "%s", p.text);   /* a narrowing convert rounds */
-  ck_assert(has_cut(&p, "s", "parameter is a scalar"));
-  ck_assert(has_cut(&p, "sb", "operand 's' is a scalar"));
   ck_assert(has_cut(&p, "tr", "reorders dimensions"));
   /* xᵀx: contracted on the first of the last two dims, the lhs is transposed into place */
   ck_assert_msg(strstr(p.text, "  let d2 = matmul(transpose(x, [1, 0]), x)\n") || !strstr(p.text, "d2"), "%s", p.text);
   ck_assert(!has_cut(&p, "d2", "not matmul's"));
   ck_assert(has_cut(&p, "r1", "init value is not the constant 0"));
-  ck_assert(has_cut(&p, "r2", "its result is a scalar"));
+  ck_assert_msg(strstr(p.text, "  let r2 = sum(sum(x, axis = 0), axis = 1)\n"), "%s", p.text);
   ck_assert(has_cut(&p, "r3", "reduce with maximum"));
   ck_assert(has_cut(&p, "cu", "custom-call to \"Sharding\""));
   ck_assert(has_cut(&p, "x", "output dropped"));
@@ -342,10 +340,11 @@ START_TEST(literals_the_program_can_hold) {
       "  ROOT r = f32[4] subtract(n, cb)\n"
       "}\n");
   ck_assert_msg(strstr(p.text, "  let m = x * 2\n"), "%s", p.text);
-  ck_assert_msg(strstr(p.text, "  input bb : f32[4]\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  input b : f32[1]\n"), "%s", p.text);   /* the scalar, held as [1] */
+  ck_assert_msg(strstr(p.text, "  let n = m * b\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let r = n - (-2.5e-1)\n"), "%s", p.text);
   ck_assert(has_cut(&p, "b", "constant 1. is not a finite decimal"));
-  ck_assert(has_cut(&p, "bb", "operand 'b' is a scalar"));
+  ck_assert_int_eq(p.ncuts, 1);
 }
 END_TEST
 
@@ -388,6 +387,73 @@ START_TEST(keepdims_and_implicit_broadcasts) {
   ck_assert_msg(strstr(p.text, "  output r\n"), "%s", p.text);
   ck_assert_msg(!strstr(p.text, "rb") && !strstr(p.text, "ub") && !strstr(p.text, "r1"), "%s", p.text);
   ck_assert_int_eq(p.noutputs, 4);
+}
+END_TEST
+
+/* Scalars are tensors of shape [1] that broadcast numpy-style (a full reduction keeps its
+ * axes); clamp is min(max(x, lo), hi) with scalar bounds; the logical operators combine
+ * pred masks held as 0/1; what the program has no operator for stays a cut. */
+START_TEST(scalars_clamps_and_masks) {
+  AxHloProgram p = import(
+      "HloModule s\n"
+      "plus { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT m = f32[] add(a, b) }\n"
+      "ENTRY e {\n"
+      "  x = f32[4,8]{1,0} parameter(0)\n"
+      "  lr = f32[] parameter(1)\n"
+      "  v = f32[8]{0} parameter(2)\n"
+      "  k = s32[4,8]{1,0} parameter(3)\n"
+      "  pm = pred[4,8]{1,0} parameter(4)\n"
+      "  zero = f32[] constant(0)\n"
+      "  tot = f32[] reduce(x, zero), dimensions={0,1}, to_apply=plus\n"
+      "  totb = f32[4,8] broadcast(tot), dimensions={}\n"
+      "  cen = f32[4,8] subtract(x, totb)\n"
+      "  vs = f32[] reduce(v, zero), dimensions={0}, to_apply=plus\n"
+      "  lrv = f32[] multiply(vs, lr)\n"
+      "  c = f32[4,8] clamp(zero, cen, totb)\n"
+      "  cl = f32[4,8] clamp(tot, x, lr)\n"
+      "  ck = s32[4,8] clamp(k, k, k)\n"
+      "  gt = pred[] compare(lr, zero), direction=GT\n"
+      "  sel = f32[4,8] select(gt, c, cl)\n"
+      "  pd = f32[4,10] pad(x, lr), padding=0_0x1_1\n"
+      "  xb = pred[4,8] compare(x, totb), direction=LT\n"
+      "  nx = pred[4,8] not(xb)\n"
+      "  np = pred[4,8] not(pm)\n"
+      "  ak = s32[4,8] and(k, k)\n"
+      "  sg = f32[4,8] sign(x)\n"
+      "  fl = f32[4,8] floor(x)\n"
+      "  er = f32[4,8] erf(x)\n"
+      "  rm = f32[4,8] remainder(x, x)\n"
+      "  nf = f32[4,8] convert(nx)\n"
+      "  ROOT t = (f32[4,8], f32[], f32[4,8], f32[4,10], f32[4,8], s32[4,8], pred[4,8], s32[4,8], f32[4,8], f32[4,8], f32[4,8], f32[4,8]) "
+      "tuple(cen, lrv, sel, pd, nf, ck, np, ak, sg, fl, er, rm)\n"
+      "}\n");
+  ck_assert_msg(strstr(p.text, "  input lr : f32[1]\n"), "%s", p.text);
+  /* the full sum keeps both axes, each of size 1: it broadcasts against x as it is */
+  ck_assert_msg(strstr(p.text, "  let tot = sum(sum(x, axis = 0), axis = 1)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let cen = x - tot\n"), "%s", p.text);
+  /* a rank-1 sum is a [1] already: an output as it is, with a note */
+  ck_assert_msg(strstr(p.text, "  let vs = sum(v, axis = 0)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let lrv = vs * lr\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  output lrv\n"), "%s", p.text);
+  ck_assert_int_eq(p.nnotes, 1);
+  ck_assert_str_eq(p.notes[0].name, "lrv");
+  ck_assert_msg(strstr(p.notes[0].reason, "the output is the scalar f32[], held as f32[1]"), "%s", p.notes[0].reason);
+  /* clamp(lo, x, hi) in HLO's operand order */
+  ck_assert_msg(strstr(p.text, "  let c = min(max(cen, 0), tot)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let cl = min(max(x, tot), lr)\n"), "%s", p.text);
+  ck_assert(has_cut(&p, "ck", "element type s32"));
+  /* a scalar predicate is broadcast to the branches' shape */
+  ck_assert_msg(strstr(p.text, "  let gt = gt(lr, 0)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let sel = select(broadcast(gt, [4, 8]), c, cl)\n"), "%s", p.text);
+  ck_assert_msg(strstr(p.text, "  let pd = pad(x, lr, low = [0, 1], high = [0, 1], interior = [0, 0])\n"), "%s", p.text);
+  /* not of a computed mask is 1 - m; of a pred parameter (no mask the program holds) a cut */
+  ck_assert_msg(strstr(p.text, "  let nx = 1 - xb\n"), "%s", p.text);
+  ck_assert(has_cut(&p, "np", "operand 'pm' is element type pred"));
+  ck_assert(has_cut(&p, "ak", "element type s32"));
+  ck_assert(has_cut(&p, "sg", "sign is not in the program vocabulary"));
+  ck_assert(has_cut(&p, "fl", "floor is not in the program vocabulary"));
+  ck_assert(has_cut(&p, "er", "erf is not in the program vocabulary"));
+  ck_assert(has_cut(&p, "rm", "remainder is not in the program vocabulary"));
 }
 END_TEST
 
@@ -487,7 +553,7 @@ START_TEST(imported_programs_match_an_independent_reference) {
   static const char *const block[][2] = {{"64", "16"}, {"32", "8"}};
   static const char *const mods[] = {"attention", "causal_attention", "decoder_block", "gated_mlp",
                                      "gqa", "layernorm", "lora", "lpnorm", "ntrans", "qknorm",
-                                     "rmsnorm", "rmsnorm_linear", "softmax", "window"};
+                                     "rmsnorm", "rmsnorm_linear", "softmax", "window", "masked_softmax", "sgd_loss"};
   enum { NMOD = sizeof mods / sizeof *mods };
   const char *root = getenv("AXLE_SRC");
   ck_assert_msg(root, "AXLE_SRC is not set");
@@ -586,6 +652,7 @@ static Suite *suite(void) {
   tcase_add_test(t, entry_layouts_are_transposes);
   tcase_add_test(t, literals_the_program_can_hold);
   tcase_add_test(t, keepdims_and_implicit_broadcasts);
+  tcase_add_test(t, scalars_clamps_and_masks);
   tcase_add_test(t, every_prefix_and_deletion_of_a_module);
   tcase_add_test(t, imported_programs_match_an_independent_reference);
   suite_add_tcase(s, t);

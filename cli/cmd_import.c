@@ -27,6 +27,20 @@ static int cut_line(const AxHloCut *c) {
   return line;
 }
 
+/* The array key of n cuts or notes: each its line, name and text (under field); a cut also
+ * its opcode. */
+static void add_entries(cJSON *j, const char *key, const AxHloCut *e, int n, const char *field) {
+  cJSON *arr = cJSON_AddArrayToObject(j, key);
+  for (int k = 0; k < n; k++) {
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "line", cut_line(&e[k]));
+    cJSON_AddStringToObject(c, "name", e[k].name);
+    if (strcmp(key, "cuts") == 0) cJSON_AddStringToObject(c, "opcode", e[k].opcode);
+    cJSON_AddStringToObject(c, field, e[k].reason);
+    cJSON_AddItemToArray(arr, c);
+  }
+}
+
 static bool write_json(AxOut *o, const char *file, const char *output, const AxHloProgram *p) {
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "module", file);
@@ -37,23 +51,8 @@ static bool write_json(AxOut *o, const char *file, const char *output, const AxH
   cJSON_AddNumberToObject(j, "lets", p->nlets);
   cJSON_AddNumberToObject(j, "outputs", p->noutputs);
   cJSON_AddNumberToObject(j, "ncuts", p->ncuts);
-  cJSON *cuts = cJSON_AddArrayToObject(j, "cuts");
-  for (int k = 0; k < p->ncuts; k++) {
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddNumberToObject(c, "line", cut_line(&p->cuts[k]));
-    cJSON_AddStringToObject(c, "name", p->cuts[k].name);
-    cJSON_AddStringToObject(c, "opcode", p->cuts[k].opcode);
-    cJSON_AddStringToObject(c, "reason", p->cuts[k].reason);
-    cJSON_AddItemToArray(cuts, c);
-  }
-  cJSON *notes = cJSON_AddArrayToObject(j, "notes");
-  for (int k = 0; k < p->nnotes; k++) {
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddNumberToObject(c, "line", cut_line(&p->notes[k]));
-    cJSON_AddStringToObject(c, "name", p->notes[k].name);
-    cJSON_AddStringToObject(c, "note", p->notes[k].reason);
-    cJSON_AddItemToArray(notes, c);
-  }
+  add_entries(j, "cuts", p->cuts, p->ncuts, "reason");
+  add_entries(j, "notes", p->notes, p->nnotes, "note");
   if (!output) cJSON_AddStringToObject(j, "text", p->text);
   char *s = cJSON_Print(j);
   fprintf(o->f, "%s\n", s);

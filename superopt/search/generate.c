@@ -1926,10 +1926,37 @@ static void kbody(Worker *w) {
  * split level is the cheaper of the two (QKNorm); then the general levels of two and more
  * statements, whose last-kernel trees are the large ones. A split level's graphs are also
  * in the general level of two statements (found again there, not checked again). */
+/* The block nodes of the pinned graph's largest block graph as the generator counts them:
+ * the nodes a masked select writes for its mask and fill (index values: block iotas and
+ * what is made of them and of literals alone) are part of its one step. */
+static int pin_nodes(const SearchState *s) {
+  if (!s->nmasks) return s->pin_nodes;
+  const AxMugraph *pg = s->o->pin;
+  int most = 0;
+  for (int i = 0; i < pg->nstmts; i++) {
+    if (pg->stmts[i].kind != AX_KS_KERNEL) continue;
+    const AxKernel *k = pg->stmts[i].kernel;
+    bool *ix = calloc((size_t)k->nnodes + 1, sizeof(bool));
+    int nn = 0;
+    for (int j = 0; j < k->nnodes; j++) {
+      const AxBNode *x = &k->nodes[j];
+      if (x->kind == AX_BN_OP && !x->anon) {
+        ix[j] = x->op == AX_OP_IOTA || (x->nin > 0 && index_op(x->op));
+        for (int q = 0; q < x->nin && ix[j] && x->op != AX_OP_IOTA; q++)
+          ix[j] = k->nodes[x->in[q]].anon || ix[x->in[q]];
+      }
+      nn += x->kind != AX_BN_SAVE && !x->anon && !ix[j];
+    }
+    free(ix);
+    if (nn > most) most = nn;
+  }
+  return most;
+}
+
 static void levels(const SearchState *s, int (*lev)[3], int *n) {
   int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
   bool split = s->o->max_kernels >= 2 && kl1 >= 2;
-  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes, split = false;  /* one pass */
+  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = pin_nodes(s), split = false;  /* one pass */
   const char *lv = ax_test_hook("AXLE_TEST_SEARCH_LEVELS");   /* "KL0,KL1,BL0,BL1[,SPLIT]" */
   if (lv) {
     int sp = 0;

@@ -6,6 +6,7 @@
 #     nodes only (test hook), without the greedy floor: the written graph is FlashAttention
 #     with the mask inside it — a running max, block iotas, the select — proved at full
 #     shape, equivalent, and in f16 with scores around 30 it agrees with the program in f64;
+#   * --reach: the generator builds the written graph again (its mask nodes one step);
 #   * attack: the mask off by one (gt for ge) gets a graph of its own program; neither
 #     written graph passes `axle equiv` against the other program (exit 1 or 2, never 0).
 set -u
@@ -38,6 +39,10 @@ for v in ge gt; do
   run "$AXLE" equiv "$p" "$tmp/$v.mug" --seed 3
   check "search $v: equivalent to its program" has "$tmp/out" "^equivalent"
 done
+
+run "$AXLE" superopt $s/causal_small.axl --reach "$tmp/ge.mug" --jobs 1
+check "reach the written graph: exit 0" st 0
+check "reach the written graph: reached" has "$tmp/out" ": reached: the generator builds it"
 
 if command -v "${CXX:-g++}" >/dev/null; then
   run "$AXLE" emulate "$tmp/ge.mug" --range 3 --program $s/causal_small.axl

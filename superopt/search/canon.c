@@ -41,6 +41,11 @@ static void tkey(FILE *f, const AxMugraph *g, int t) {
     for (int j = 0; j < st->nin; j++) fprintf(f, "%s%s", j ? "," : "", a[j]), free(a[j]);
     if (st->at.axis_set) fprintf(f, ";axis=%d", st->at.axis);
     if (st->at.to > 1) fprintf(f, ";to=%" PRId64, st->at.to);
+    /* the shape an iota, a broadcast or a reshape makes */
+    if (st->at.shape.rank > 0) {
+      fputs(";shape=", f);
+      for (int d = 0; d < st->at.shape.rank; d++) fprintf(f, "%s%" PRId64, d ? "," : "", st->at.shape.dim[d]);
+    }
     fputc(')', f);
     return;
   }
@@ -90,6 +95,12 @@ static void bkey(FILE *f, const AxMugraph *g, const AxKernel *k, int i) {
   if (n->at.axis_set && axis < 0 && n->nin) axis += k->nodes[n->in[0]].shape.rank;
   if (n->at.axis_set) fprintf(f, ";axis=%d", axis);
   if (n->at.to > 1) fprintf(f, ";to=%" PRId64, n->at.to);
+  /* a block iota is a tile of a kernel-level iota: its shape and maps say which indices */
+  if (n->kind == AX_BN_OP && n->op == AX_OP_IOTA) {
+    fputs(";shape=", f);
+    for (int d = 0; d < n->at.shape.rank; d++) fprintf(f, "%s%" PRId64, d ? "," : "", n->at.shape.dim[d]);
+    fprintf(f, ";it{%d,%d,%d;%d}", n->imap[0], n->imap[1], n->imap[2], n->fmap);
+  }
   /* a rescaled sum is another value than the plain one: the max it is rescaled by */
   if (n->kind == AX_BN_ACCUM && n->rescaled) {
     fputs(";rescale=", f);

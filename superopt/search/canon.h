@@ -7,7 +7,8 @@
 
 /* A canonical key of validated g (returned owned, free()): every output, by name, as the
  * tree that computes it — kernels by grid, block, for-loop and omaps, block nodes by
- * operator, attributes and operands (add/mul operands sorted), iterators by maps. Names,
+ * operator, attributes and operands (add/mul operands sorted), iterators and block iotas by
+ * maps, the shapes an iota, broadcast or reshape makes. Names,
  * statement order and thread grouping do not enter it: two graphs with one key compute
  * the same thing the same way. */
 char *ax_canon_key(const AxMugraph *g);

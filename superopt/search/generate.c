@@ -22,7 +22,12 @@ static void uf_union(int *p, int a, int b) {
   if (a != b) p[a < b ? b : a] = a < b ? a : b;
 }
 
-static bool classes(SearchState *s, AxDiag *d) {
+static bool is_masked(const MaskSel *ms, int n, int stmt);
+
+/* The dimension classes of s->prog. ix (index_values) when the generator reads its masks:
+ * the index values are then made inside the kernel that reads them and get no class, and a
+ * masked select is element-wise on its value; NULL otherwise. */
+static bool classes(SearchState *s, const char *ix, AxDiag *d) {
   const AxMugraph *g = s->prog;
   int n = g->ntensors * AX_MAXRANK;
   int *p = malloc(sizeof(int) * (size_t)n);
@@ -32,6 +37,12 @@ static bool classes(SearchState *s, AxDiag *d) {
     const AxKStmt *st = &g->stmts[i];
     if (st->kind != AX_KS_OP) continue;
     const AxTShape *o = &g->tensors[st->t].shape;
+    if (ix && ix[st->t]) continue;
+    if (ix && is_masked(s->masks, s->nmasks, i)) {
+      int v = st->in[1 + !ix[st->in[2]]];
+      for (int k = 0; k < o->rank; k++) uf_union(p, ID(st->t, k), ID(v, k));
+      continue;
+    }
     const AxOpSpec *sp = ax_op_spec(st->op);
     switch (sp->cls) {
     case AX_TC_UNARY:
@@ -77,7 +88,7 @@ static bool classes(SearchState *s, AxDiag *d) {
   for (int t = 0; t < g->ntensors; t++)
     for (int k = 0; k < g->tensors[t].shape.rank; k++) {
       int64_t sz = g->tensors[t].shape.dim[k];
-      if (sz == 1) {
+      if (sz == 1 || (ix && ix[t])) {
         s->tcls[ID(t, k)] = CLS_ONE;
         continue;
       }
@@ -105,13 +116,114 @@ static bool classes(SearchState *s, AxDiag *d) {
   return true;
 }
 
+/* --- masked selects ------------------------------------------------------------------ */
+
+/* An index value depends on no input: a literal, an iota, a broadcast of one, a reshape of
+ * one that only adds or drops dims of size 1, and + - * neg or a comparison of such values
+ * (the values greedy.h writes inside a kernel). A causal mask and its fill are index values;
+ * comparisons of them are exact in the equivalence check (exact.h). */
+
+static bool squeeze_equal(const AxTShape *a, const AxTShape *b) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < a->rank && a->dim[i] == 1) i++;
+    while (j < b->rank && b->dim[j] == 1) j++;
+    if (i == a->rank || j == b->rank) return i == a->rank && j == b->rank;
+    if (a->dim[i++] != b->dim[j++]) return false;
+  }
+}
+
+static bool index_op(AxOp op) {
+  switch (op) {
+  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_NEG:
+  case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
+    return true;
+  default: return false;
+  }
+}
+
+/* Per tensor of g (owned array): 1 an index value that can be written from block iotas and
+ * literals, 2 an index value made of literals only by an operator (not written: the
+ * kernel's operators need a tile), 0 a value. */
+static char *index_values(const AxMugraph *g) {
+  char *ix = calloc((size_t)g->ntensors + 1, 1);
+  bool *var = calloc((size_t)g->ntensors + 1, sizeof(bool));   /* varies with an index */
+  for (int t = 0; t < g->ntensors; t++) ix[t] = g->tensors[t].anon;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_OP) continue;
+    int v = 0;
+    if (st->op == AX_OP_IOTA) v = 1, var[st->t] = true;
+    else if (st->op == AX_OP_BROADCAST ||
+             (st->op == AX_OP_RESHAPE &&
+              squeeze_equal(&g->tensors[st->in[0]].shape, &g->tensors[st->t].shape))) {
+      v = ix[st->in[0]];
+      var[st->t] = var[st->in[0]];
+    } else if (index_op(st->op)) {
+      v = 1;
+      for (int j = 0; j < st->nin; j++) {
+        if (!ix[st->in[j]]) v = 0;
+        else if (ix[st->in[j]] == 2 && v) v = 2;
+        var[st->t] |= var[st->in[j]];
+      }
+      if (v == 1 && !var[st->t]) v = 2;
+    }
+    ix[st->t] = (char)v;
+  }
+  free(var);
+  return ix;
+}
+
+/* The masked selects of g (ix: index_values) into ms, at most MAX_MASKS; -1 when it has
+ * more. A select whose mask and one branch are written index values, the other branch a
+ * value of the select's own shape. */
+static int masked_selects(const AxMugraph *g, const char *ix, MaskSel *ms) {
+  int n = 0;
+  for (int i = 0; i < g->nstmts; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_OP || st->op != AX_OP_SELECT || st->nin != 3 || ix[st->in[0]] != 1) continue;
+    int v = !ix[st->in[1]] && ix[st->in[2]] ? 1 : !ix[st->in[2]] && ix[st->in[1]] ? 2 : 0;
+    if (!v || ix[st->in[3 - v]] == 2 ||
+        !ax_shape_equal(&g->tensors[st->in[v]].shape, &g->tensors[st->t].shape))
+      continue;
+    if (n == MAX_MASKS) return -1;
+    ms[n++] = (MaskSel){i, v};
+  }
+  return n;
+}
+
+static bool is_masked(const MaskSel *ms, int n, int stmt) {
+  for (int k = 0; k < n; k++)
+    if (ms[k].stmt == stmt) return true;
+  return false;
+}
+
+bool ax_generate_reads_masks(const AxMugraph *g) {
+  char *ix = index_values(g);
+  MaskSel ms[MAX_MASKS];
+  int n = masked_selects(g, ix, ms);
+  bool ok = n > 0;
+  for (int i = 0; i < g->nstmts && ok; i++) {
+    const AxKStmt *st = &g->stmts[i];
+    if (st->kind != AX_KS_OP || ix[st->t] || is_masked(ms, n, i)) continue;
+    /* a value reads no index value but a literal, which the scalar operators carry */
+    for (int j = 0; j < st->nin; j++)
+      if (ix[st->in[j]] && !g->tensors[st->in[j]].anon) ok = false;
+  }
+  for (int o = 0; o < g->noutputs && ok; o++)
+    if (ix[g->outputs[o]]) ok = false;
+  free(ix);
+  return ok;
+}
+
 /* --- abstract expressions of the program ---------------------------------------------- */
 
 _Static_assert(AX_OP_COUNT <= 64, "operator masks hold every operator");
 static uint64_t bit(AxOp op) { return (uint64_t)1 << op; }
 
-/* The terms of the program's tensors in t (owned array, one per tensor). */
-static AxAId *program_exprs(AxAbs *t, const AxMugraph *g) {
+/* The terms of the program's tensors in t (owned array, one per tensor); the masked
+ * selects ms[0..nms) are opaque functions of their value (ax_prune_masked). */
+static AxAId *program_exprs(AxAbs *t, const AxMugraph *g, const MaskSel *ms, int nms) {
   AxAId *e = malloc(sizeof(AxAId) * (size_t)(g->ntensors + 1));
   /* literals have no statement: their term is the constant's */
   for (int i = 0; i < g->ntensors; i++)
@@ -122,6 +234,12 @@ static AxAId *program_exprs(AxAbs *t, const AxMugraph *g) {
     if (st->kind == AX_KS_INPUT) {
       e[st->t] = ax_prune_var(t, input++);
     } else if (st->kind == AX_KS_OP) {
+      int k = 0;
+      while (k < nms && ms[k].stmt != i) k++;
+      if (k < nms) {
+        e[st->t] = ax_prune_masked(t, k, e[st->in[ms[k].value]]);
+        continue;
+      }
       AxAId in[AX_MAXIN];
       for (int j = 0; j < st->nin; j++) in[j] = e[st->in[j]];
       const AxTShape *s0 = st->nin ? &g->tensors[st->in[0]].shape : NULL;
@@ -212,7 +330,7 @@ static void scalars(Worker *w) {
 
 static void spec_exprs(Worker *w) {
   const AxMugraph *g = w->s->prog;
-  AxAId *e = program_exprs(w->abs, g);
+  AxAId *e = program_exprs(w->abs, g, w->s->masks, w->s->nmasks);
   w->spec = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
   for (int i = 0; i < g->noutputs; i++) w->spec[i] = e[g->outputs[i]];
   ax_prune_set_spec(w->abs, w->spec, g->noutputs);
@@ -225,9 +343,9 @@ static void spec_exprs(Worker *w) {
  * sqrt for x*rsqrt(y), silu for x/(1+exp(-x)), rms_norm for x/sqrt(mean(x*x))), with the
  * binary operator each needs beside it, so that every written form is searched with the
  * same operators. */
-static uint64_t written_forms(const AxMugraph *g) {
+static uint64_t written_forms(const AxMugraph *g, const MaskSel *ms, int nms) {
   AxAbs *t = ax_prune_new();
-  AxAId *e = program_exprs(t, g);
+  AxAId *e = program_exprs(t, g, ms, nms);
   AxAId *outs = malloc(sizeof(AxAId) * (size_t)(g->noutputs + 1));
   for (int i = 0; i < g->noutputs; i++) outs[i] = e[g->outputs[i]];
   ax_prune_set_spec(t, outs, g->noutputs);
@@ -289,12 +407,24 @@ static bool by_literal(const AxMugraph *g, const AxKStmt *st) {
 
 bool ax_generate_prepare(SearchState *s, AxDiag *d) {
   const AxMugraph *prog = s->prog;
-  if (!classes(s, d)) return false;
-  s->scalable = true;
+  char *ix = NULL;
+  s->nmasks = 0;
+  if (ax_generate_reads_masks(prog)) {
+    ix = index_values(prog);
+    s->nmasks = masked_selects(prog, ix, s->masks);
+  }
+  if (!classes(s, ix, d)) {
+    free(ix);
+    return false;
+  }
+  /* the masks' iotas have sizes of their own: a scaled-down instance would not keep them */
+  s->scalable = s->nmasks == 0;
   s->live_inputs = live_inputs(prog);
   for (int i = 0; i < prog->nstmts; i++) {
     const AxKStmt *st = &prog->stmts[i];
     if (st->kind != AX_KS_OP) continue;
+    /* the masks are built whole (masked_step), not from the generator's operators */
+    if (ix && (ix[st->t] || is_masked(s->masks, s->nmasks, i))) continue;
     AxOp op = st->op;
     /* an element-wise operator with a literal operand is a scalar operator (scalars()): the
      * same constant factor or term whichever operator wrote it (`* 0.125`, `/ 8`), so it
@@ -308,7 +438,8 @@ bool ax_generate_prepare(SearchState *s, AxDiag *d) {
     /* a reduction to a size: the scaled instance could not keep it */
     if (st->at.to > 1) s->scalable = false;
   }
-  s->opmask |= written_forms(prog);
+  free(ix);
+  s->opmask |= written_forms(prog, s->masks, s->nmasks);
   /* x - y is x + y·(-1): with a scalar operator, an addition does what a subtraction does */
   if (s->opmask & bit(AX_OP_SUB)) s->opmask |= bit(AX_OP_ADD);
   return true;
@@ -334,6 +465,7 @@ static bool fuses(const BlockGraph *b, int i) {
   if (i + 1 >= b->nn) return false;
   const BlockNode *x = &b->n[i], *y = &b->n[i + 1];
   if (x->kind != AX_BN_OP || y->kind != AX_BN_OP) return false;
+  if (x->mask || y->mask) return false;   /* written as several block operators */
   if (!ax_op_is_elementwise(x->op) || !ax_op_is_elementwise(y->op)) return false;
   if (x->phase != y->phase || x->uses != 1) return false;
   return y->in[0] == i || (y->nin > 1 && y->in[1] == i);
@@ -348,10 +480,175 @@ static AxTAttrs attrs(bool axis_set, int axis, int64_t to, int to_cls, const Siz
   return at;
 }
 
+/* --- writing a masked step ------------------------------------------------------------ */
+
+static int iota_cut(const SearchState *s, const BlockGraph *b, const BlockNode *x, int d);
+
+/* Kernel k being written, masked step `node` of block graph b on tile x: the nodes of its
+ * mask and fill, named m<node>_<j>, each dim of the select with one block iota. */
+typedef struct MaskOut {
+  AxArena *a;
+  AxKernel *k;
+  const SearchState *s;
+  const BlockGraph *b;
+  const BlockNode *x;
+  int t;                  /* the program's select: its result */
+  int node, nmade;
+  int iota[AX_MAXRANK];   /* the select's dim d -> the kernel node of its block iota, -1 none */
+} MaskOut;
+
+/* An operand as it is written: a kernel node, or a literal (node -1) put just before the
+ * operator that reads it, as the parser places an inline constant. */
+typedef struct MaskArg {
+  int node;
+  const char *text;
+  AxRat value;
+} MaskArg;
+
+static AxBNode *mask_node(MaskOut *o, AxOp op) {
+  AxBNode *y = &o->k->nodes[o->k->nnodes++];
+  memset(y, 0, sizeof *y);
+  y->kind = AX_BN_OP;
+  y->op = op;
+  y->thread = -1;
+  y->src = y->dst = -1;
+  y->fmap = -1;
+  for (int d = 0; d < 3; d++) y->imap[d] = y->omap[d] = -1;
+  char nm[32];
+  snprintf(nm, sizeof nm, "m%d_%d", o->node, o->nmade++);
+  y->name = ax_arena_strdup(o->a, nm);
+  return y;
+}
+
+/* The kernel node of operand v (a literal becomes its constant node now). */
+static int mask_arg(MaskOut *o, MaskArg v) {
+  if (v.node >= 0) return v.node;
+  AxBNode *y = mask_node(o, AX_OP_CONSTANT);
+  o->nmade--;   /* printed as its literal: no name of its own */
+  y->anon = true;
+  y->name = y->text = v.text;
+  y->at.value = v.value;
+  return o->k->nnodes - 1;
+}
+
+/* op of operands v[0..n) as a new kernel node. */
+static MaskArg mask_op(MaskOut *o, AxOp op, const MaskArg *v, int n) {
+  int in[AX_MAXIN];
+  for (int j = 0; j < n; j++) in[j] = mask_arg(o, v[j]);
+  AxBNode *y = mask_node(o, op);
+  y->nin = n;
+  for (int j = 0; j < n; j++) y->in[j] = in[j];
+  return (MaskArg){o->k->nnodes - 1, NULL, {0, 1}};
+}
+
+/* The block iota of the select's dim d: the kernel-level iota of the select's size along d
+ * (1 along the others), cut by the grid axis and the for-loop that cut the value's tile
+ * (iota_cut), so that each element holds its global index along d. */
+static MaskArg block_iota(MaskOut *o, int d) {
+  if (o->iota[d] < 0) {
+    const AxTShape *sh = &o->s->prog->tensors[o->t].shape;
+    AxBNode *y = mask_node(o, AX_OP_IOTA);
+    y->at.shape.rank = sh->rank;
+    for (int e = 0; e < sh->rank; e++) y->at.shape.dim[e] = e == d ? sh->dim[d] : 1;
+    y->at.axis = d, y->at.axis_set = true;
+    for (int a = 0; a < 3; a++)
+      if (o->b->grid[a] > 1 && o->b->gcls[a] == o->x->cls[d]) y->imap[a] = d;
+    if (iota_cut(o->s, o->b, o->x, d) == 1) y->fmap = d;
+    o->iota[d] = o->k->nnodes - 1;
+  }
+  return (MaskArg){o->iota[d], NULL, {0, 1}};
+}
+
+/* Writes index value t of the program, its dim e seen as the select's dim dmap[e] (-1: of
+ * size 1), into *v; returns the select's dims it varies along (a bit each), -1 when it
+ * cannot be written. As greedy.h writes an index value inside a kernel. */
+static int mask_value(MaskOut *o, int t, const int *dmap, MaskArg *v) {
+  const AxMugraph *g = o->s->prog;
+  const AxKTensor *kt = &g->tensors[t];
+  if (kt->anon) {
+    *v = (MaskArg){-1, kt->text, kt->value};
+    return 0;
+  }
+  const AxKStmt *st = &g->stmts[kt->stmt];
+  if (st->op == AX_OP_IOTA) {
+    if (dmap[st->at.axis] < 0) {   /* the index along a dim of size 1 */
+      *v = (MaskArg){-1, "0", {0, 1}};
+      return 0;
+    }
+    *v = block_iota(o, dmap[st->at.axis]);
+    return 1 << dmap[st->at.axis];
+  }
+  int rt = kt->shape.rank, dm[AX_MAXIN][AX_MAXRANK];
+  for (int j = 0; j < st->nin; j++) {
+    const AxTShape *is = &g->tensors[st->in[j]].shape;
+    if (st->op == AX_OP_RESHAPE) {   /* the dims other than 1 correspond in order */
+      int e = 0;
+      for (int d = 0; d < is->rank; d++) {
+        dm[j][d] = -1;
+        if (is->dim[d] == 1) continue;
+        while (kt->shape.dim[e] == 1) e++;
+        dm[j][d] = dmap[e++];
+      }
+    } else   /* broadcast and the element-wise operators: aligned on the right */
+      for (int d = 0; d < is->rank; d++) dm[j][d] = is->dim[d] == 1 ? -1 : dmap[d + rt - is->rank];
+  }
+  if (st->op == AX_OP_BROADCAST || st->op == AX_OP_RESHAPE) return mask_value(o, st->in[0], dm[0], v);
+  MaskArg arg[AX_MAXIN];
+  int cover = 0;
+  for (int j = 0; j < st->nin; j++) {
+    int r = mask_value(o, st->in[j], dm[j], &arg[j]);
+    if (r < 0) return -1;
+    cover |= r;
+  }
+  if (!cover) return -1;
+  *v = mask_op(o, st->op, arg, st->nin);
+  return cover;
+}
+
+/* Operand t (the mask or the fill) of the select, widened to every dim of the select other
+ * than 1 that it does not vary along by adding a zero made of that dim's block iota (the
+ * select takes three tiles of one shape), never a data tile's zero, whose infinities would
+ * make NaN. */
+static int mask_operand(MaskOut *o, int t) {
+  const AxMugraph *g = o->s->prog;
+  const AxTShape *sh = &g->tensors[t].shape, *os = &g->tensors[o->t].shape;
+  int dmap[AX_MAXRANK], need = 0;
+  for (int d = 0; d < sh->rank; d++) dmap[d] = sh->dim[d] == 1 ? -1 : d + os->rank - sh->rank;
+  for (int d = 0; d < os->rank; d++)
+    if (os->dim[d] > 1) need |= 1 << d;
+  MaskArg v;
+  int cover = mask_value(o, t, dmap, &v);
+  AX_ASSERT(cover >= 0);   /* index_values: every written index value varies */
+  for (int d = 0; d < os->rank; d++) {
+    if (!((need & ~cover) >> d & 1)) continue;
+    MaskArg z[2] = {block_iota(o, d), {-1, "0", {0, 1}}};
+    MaskArg sum[2] = {mask_op(o, AX_OP_MUL, z, 2), v};
+    v = mask_op(o, AX_OP_ADD, sum, 2);
+  }
+  return mask_arg(o, v);
+}
+
+/* Writes the mask and the fill of masked step n (block node i, its value at kernel node
+ * value) into k, then returns the select's operands in in[0..3). */
+static void build_mask(AxArena *a, AxKernel *k, const SearchState *s, const BlockGraph *b, const BlockNode *n,
+                       int i, int value, int *in) {
+  const MaskSel *ms = &s->masks[n->mask - 1];
+  const AxKStmt *st = &s->prog->stmts[ms->stmt];
+  MaskOut o = {a, k, s, b, &b->n[n->in[0]], st->t, i, 0, {0}};
+  for (int d = 0; d < AX_MAXRANK; d++) o.iota[d] = -1;
+  in[0] = mask_operand(&o, st->in[0]);
+  in[ms->value] = value;
+  in[3 - ms->value] = mask_operand(&o, st->in[3 - ms->value]);
+}
+
+/* Kernel nodes a masked step may write besides its select (mask_node's bound). */
+static int mask_bound(const SearchState *s) { return 2 * s->prog->nstmts + 4 * AX_MAXRANK + 8; }
+
 /* The block graph of b as kernel `kname` of g; tm maps the search's kernel tensors to g's
  * (savers add theirs). */
-static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b, const char *kname,
-                        const char *const *names, int *tm, const SizeMap *m, const Scalar *sc) {
+static void build_block(AxArena *a, AxMugraph *g, int *tcap, const SearchState *ss, const BlockGraph *b,
+                        const char *kname, const char *const *names, int *tm, const SizeMap *m,
+                        const Scalar *sc) {
   int s = g->nstmts - 1;
   AxKernel *k = ax_arena_alloc(a, sizeof *k);
   g->stmts[s].kind = AX_KS_KERNEL;
@@ -364,7 +661,7 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
   /* a scalar operator's constant is an anonymous node just before it (as the parser
    * makes it): pos[i] is where node i of b lands */
   int pos[MAXN], nsc = 0;
-  for (int i = 0; i < b->nn; i++) nsc += b->n[i].scalar > 0;
+  for (int i = 0; i < b->nn; i++) nsc += b->n[i].scalar > 0 ? 1 : b->n[i].mask ? mask_bound(ss) : 0;
   k->nodes = ax_arena_alloc(a, sizeof *k->nodes * (size_t)(b->nn + nsc + 1));
   memset(k->nodes, 0, sizeof *k->nodes * (size_t)(b->nn + nsc + 1));
   k->nnodes = 0;
@@ -386,6 +683,8 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
       y->fmap = -1;
       for (int d = 0; d < 3; d++) y->imap[d] = y->omap[d] = -1;
     }
+    int sel[3];
+    if (n->mask) build_mask(a, k, ss, b, n, i, pos[n->in[0]], sel);
     pos[i] = k->nnodes;
     AxBNode *x = &k->nodes[k->nnodes++];
     x->kind = n->kind;
@@ -397,6 +696,10 @@ static void build_block(AxArena *a, AxMugraph *g, int *tcap, const BlockGraph *b
     x->nin = n->kind == AX_BN_ITER ? 0 : n->nin;
     for (int j = 0; j < x->nin; j++) x->in[j] = pos[n->in[j]];
     if (cpos >= 0) x->in[x->nin++] = cpos;
+    if (n->mask) {
+      x->nin = 3;
+      for (int j = 0; j < 3; j++) x->in[j] = sel[j];
+    }
     switch (n->kind) {
     case AX_BN_ITER:
       x->src = tm[n->src];
@@ -456,7 +759,7 @@ AxMugraph *ax_generate_candidate(AxArena *a, const Worker *w, const int *outs, c
     const KernelStmt *ks = &w->ks[i];
     AxKStmt *st = ax_mug_new_stmt(a, g, &scap);
     if (ks->kernel) {
-      build_block(a, g, &tcap, &ks->blk, knames[++k], names, tm, m, w->sc);
+      build_block(a, g, &tcap, w->s, &ks->blk, knames[++k], names, tm, m, w->sc);
       continue;
     }
     st->kind = AX_KS_OP;
@@ -654,7 +957,8 @@ static int64_t key(const BlockNode *n) {
   int64_t k = hi;
   k = k * 128 + code;
   k = k * MAXN + n->in[0];
-  k = k * MAXN + (n->nin > 1 ? n->in[1] : n->scalar ? MAXN - n->scalar : 0);
+  _Static_assert(MAX_SCALARS + MAX_MASKS < MAXN, "a key tells scalar operators and masks apart");
+  k = k * MAXN + (n->nin > 1 ? n->in[1] : n->scalar ? MAXN - n->scalar : n->mask ? MAXN - MAX_SCALARS - n->mask : 0);
   k = k * 16 + (n->axis_set ? n->axis + 1 : 0);
   k = k * 4 + (n->to > 1);
   return k;
@@ -664,6 +968,7 @@ static void bdfs(Worker *w, BlockGraph *b);
 static void try_node(Worker *w, BlockGraph *b, BlockNode *n);
 static AxPhase join(AxPhase a, AxPhase b, bool *ok, int64_t R);
 static bool reducible(const SearchState *s, int c);
+static void masked_step(Worker *w, BlockGraph *b, int i, int k);
 
 /* --- online softmax: the running max and the sums rescaled by it ---------------------- */
 
@@ -691,10 +996,14 @@ static int run_of(const BlockGraph *b, const BlockNode *n) {
  * the two forms on one level; only graphs with an accum max, which are built only where
  * the program takes a max, grow (docs/superopt.md §10, "Online softmax"). */
 static int node_limit(const Worker *w, const BlockGraph *b, const BlockNode *n) {
-  if (n && running(n)) return w->block_limit + 1;
-  for (int i = 0; i < b->nn; i++)
-    if (running(&b->n[i])) return w->block_limit + 1;
-  return w->block_limit;
+  /* a masked select is one step too (masked_step): the graph that writes it holds one node
+   * the program's other graphs do not need, and only programs with a mask build one */
+  bool run = n && running(n), mask = n && n->kind == AX_BN_OP && n->mask;
+  for (int i = 0; i < b->nn; i++) {
+    run |= running(&b->n[i]);
+    mask |= b->n[i].kind == AX_BN_OP && b->n[i].mask;
+  }
+  return w->block_limit + run + mask;
 }
 
 /* Whether n, of the post phase, may compute the expression that x, of the loop phase,
@@ -780,9 +1089,63 @@ static void online_accums(Worker *w, BlockGraph *b, int i) {
   }
 }
 
+/* --- masked selects: the mask made inside the kernel --------------------------------- */
+
+/* How block iotas cut dim d of tile x of class c: 0 as x when the grid alone cuts it, 1 when
+ * the grid and the for-loop do, -1 when no block iota can (a class of partial results, or
+ * two grid axes over one class). */
+static int iota_cut(const SearchState *s, const BlockGraph *b, const BlockNode *x, int d) {
+  int c = x->cls[d], axes = 0;
+  if (c < 0 || c >= s->ncls || s->cls[c].outer) return -1;
+  int64_t pieces = 1;
+  for (int a = 0; a < 3; a++)
+    if (b->grid[a] > 1 && b->gcls[a] == c) pieces *= b->grid[a], axes++;
+  if (axes > 1) return -1;
+  if (pieces == x->cut[d]) return 0;
+  if (b->R > 1 && b->fcls == c && x->phase == AX_PH_LOOP && pieces * b->R == x->cut[d]) return 1;
+  return -1;
+}
+
+/* Whether tile x can be the value of masked select k: the select's shape dim by dim, each
+ * dim of the program's class and cut by block iotas as x is, so that the iotas give every
+ * element of the tile its global index and the mask is the program's. */
+static bool mask_fits(const SearchState *s, const BlockGraph *b, const BlockNode *x, int k) {
+  const AxMugraph *g = s->prog;
+  int t = g->stmts[s->masks[k].stmt].t;
+  const AxTShape *o = &g->tensors[t].shape;
+  if (x->shape.rank != o->rank) return false;
+  for (int d = 0; d < o->rank; d++) {
+    if (o->dim[d] == 1) {
+      if (x->shape.dim[d] != 1) return false;
+      continue;
+    }
+    if (x->cls[d] != s->tcls[t * AX_MAXRANK + d] || iota_cut(s, b, x, d) < 0) return false;
+  }
+  return true;
+}
+
+/* Masked select k of the program on tile x (node i) as one step of the node limit, as an
+ * online accumulator is: the block iotas, the comparison, the fill and the select it is
+ * written as (build_mask) do one thing the program names once. Its expression is opaque
+ * (ax_prune_masked): pruning keeps it only where x is the program's value of the select,
+ * and no axiom rewrites through it. */
+static void masked_step(Worker *w, BlockGraph *b, int i, int k) {
+  const BlockNode *x = &b->n[i];
+  if (x->kind == AX_BN_ACCUM && x->acc == AX_ACC_MAX) return;   /* read as a value only */
+  if (!mask_fits(w->s, b, x, k)) return;
+  BlockNode n = *x;
+  n.scalar = 0, n.rescale = 0;
+  n.kind = AX_BN_OP, n.op = AX_OP_SELECT, n.in[0] = i, n.nin = 1, n.uses = 0;
+  n.axis_set = false, n.to = 0, n.mask = k + 1;
+  n.expr = ax_prune_masked(w->abs, k, x->expr);
+  try_node(w, b, &n);
+}
+
 /* Appends node n (already shaped) if it passes the checks, recurses, and takes it back. */
 static void try_node(Worker *w, BlockGraph *b, BlockNode *n) {
   const AxSearchOpts *o = w->s->o;
+  /* a node made from a copy of a masked step is not one */
+  if (n->kind != AX_BN_OP || n->op != AX_OP_SELECT) n->mask = 0;
   /* canonical order among the operators */
   int last = b->nn - 1;
   if (b->n[last].kind != AX_BN_ITER && key(n) <= key(&b->n[last])) return;
@@ -977,6 +1340,7 @@ static void bdfs(Worker *w, BlockGraph *b) {
       n.expr = ax_prune_apply(w->abs, un[u], &x->expr, 1, 1);
       try_node(w, b, &n);
     }
+    for (int k = 0; k < s->nmasks; k++) masked_step(w, b, i, k);
     /* scalar operators: a constant of the spec, fused like any element-wise operator */
     for (int c = 0; c < w->nsc; c++) {
       BlockNode n = *x;
@@ -1562,10 +1926,37 @@ static void kbody(Worker *w) {
  * split level is the cheaper of the two (QKNorm); then the general levels of two and more
  * statements, whose last-kernel trees are the large ones. A split level's graphs are also
  * in the general level of two statements (found again there, not checked again). */
+/* The block nodes of the pinned graph's largest block graph as the generator counts them:
+ * the nodes a masked select writes for its mask and fill (index values: block iotas and
+ * what is made of them and of literals alone) are part of its one step. */
+static int pin_nodes(const SearchState *s) {
+  if (!s->nmasks) return s->pin_nodes;
+  const AxMugraph *pg = s->o->pin;
+  int most = 0;
+  for (int i = 0; i < pg->nstmts; i++) {
+    if (pg->stmts[i].kind != AX_KS_KERNEL) continue;
+    const AxKernel *k = pg->stmts[i].kernel;
+    bool *ix = calloc((size_t)k->nnodes + 1, sizeof(bool));
+    int nn = 0;
+    for (int j = 0; j < k->nnodes; j++) {
+      const AxBNode *x = &k->nodes[j];
+      if (x->kind == AX_BN_OP && !x->anon) {
+        ix[j] = x->op == AX_OP_IOTA || (x->nin > 0 && index_op(x->op));
+        for (int q = 0; q < x->nin && ix[j] && x->op != AX_OP_IOTA; q++)
+          ix[j] = k->nodes[x->in[q]].anon || ix[x->in[q]];
+      }
+      nn += x->kind != AX_BN_SAVE && !x->anon && !ix[j];
+    }
+    free(ix);
+    if (nn > most) most = nn;
+  }
+  return most;
+}
+
 static void levels(const SearchState *s, int (*lev)[3], int *n) {
   int kl0 = 1, kl1 = s->o->max_kernel_ops, bl0 = 3, bl1 = s->o->max_block_ops;
   bool split = s->o->max_kernels >= 2 && kl1 >= 2;
-  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = s->pin_nodes, split = false;  /* one pass */
+  if (s->o->pin) kl0 = kl1 = s->pin_stmts, bl0 = bl1 = pin_nodes(s), split = false;  /* one pass */
   const char *lv = ax_test_hook("AXLE_TEST_SEARCH_LEVELS");   /* "KL0,KL1,BL0,BL1[,SPLIT]" */
   if (lv) {
     int sp = 0;

@@ -19,6 +19,7 @@
 #define MAXC 64     /* dimension classes */
 #define CLS_ONE 0   /* the class of every dim of size 1 */
 #define MAX_SAVES 2 /* output savers of one kernel */
+#define MAX_MASKS 4 /* masked selects of the program the generator builds */
 
 /* A dimension class: a plain class of the program (outer 0) or a dim of partial results,
  * `outer` pieces of class `inner` side by side. */
@@ -53,6 +54,8 @@ typedef struct BlockNode {
   int run;                      /* 1 + the running max (accum max) this value depends on
                                    through the loop; 0 none; -1 two different ones */
   int rescale;                  /* ACCUM sum: 1 + the running max it is rescaled by; 0 none */
+  int mask;                     /* OP select: 1 + the program's masked select it is
+                                   (SearchState.masks), built as one step; 0 none */
 } BlockNode;
 
 /* The block graph of a kernel being built: its grid (size and class per axis), for-loop
@@ -100,6 +103,15 @@ typedef struct Found {
 
 typedef struct Worker Worker;
 
+/* A masked select of the program, select(M, S, F) with mask M and fill F index values (made
+ * of iotas and literals only) and S a value: the generator holds S as a block tile and
+ * writes the select of that tile as one step, the mask and the fill made inside the kernel
+ * from block iotas (docs/superopt.md §10, "Masks"). */
+typedef struct MaskSel {
+  int stmt;                     /* the select statement of the program */
+  int value;                    /* the operand position of S (1 or 2) */
+} MaskSel;
+
 /* What the threads share: the program's dimension classes and operators, the options,
  * the kept candidates, the set of texts seen, the counters; mu guards what changes. */
 typedef struct SearchState {
@@ -112,6 +124,8 @@ typedef struct SearchState {
   uint64_t opmask;              /* operators the program uses (abstract symbols) */
   int live_inputs;              /* program inputs (by position) the outputs depend on */
   bool scalable;                /* the program has no operator whose attributes are sizes */
+  MaskSel masks[MAX_MASKS];
+  int nmasks;
   int ninputs;
   int *input_tensor;            /* program input i: tensor index */
   double deadline;              /* monotonic seconds; 0: none */
@@ -215,6 +229,11 @@ typedef struct SizeMap {
  * a scaled-down instance keeps its meaning. False (after reporting through d) when the
  * program uses an operator the search does not handle; nothing is then allocated. */
 bool ax_generate_prepare(SearchState *s, AxDiag *d);
+
+/* Whether the generator reads every index value of prog: prog has at least one masked
+ * select (MaskSel) and every iota, and every value made of iotas and literals, is read only
+ * by another such value or as the mask or the fill of a masked select. Borrows prog. */
+bool ax_generate_reads_masks(const AxMugraph *prog);
 
 /* Runs worker w (w->s, id, jobs set) through every level of the iterative deepening until
  * the levels end or w->s->stop; adds its counters to w->s. Owns and frees its own state. */

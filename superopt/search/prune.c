@@ -9,14 +9,15 @@
 #include "superopt/ir/pop.h"
 
 /* ORDER KIND. K_UF: an uninterpreted function of its one or two arguments (sorted when the
- * operator commutes), the operator in n (sqrt, silu, max: AX_EWOP_ABS_OPAQUE). */
+ * operator commutes), the operator in n (sqrt, silu, max: AX_EWOP_ABS_OPAQUE; select: a
+ * masked select of the program, 1 + its number in d). */
 enum { K_ONE, K_VAR, K_ADD, K_MUL, K_SUM, K_EXP, K_UF, K_CONST };
 
 typedef struct Term {
   int kind;
   int64_t n;          /* VAR: input; SUM: size; UF: the AxOp; CONST: numerator */
   int64_t d;          /* CONST: denominator (> 0, coprime with n); UF of a max or min: the
-                         size it reduces; 0 otherwise */
+                         size it reduces; UF of a masked select: 1 + its number; 0 otherwise */
   int nargs;
   size_t args;        /* offset into the pool: nargs term ids, then (MUL) nargs exponents */
   uint32_t hash;
@@ -416,6 +417,11 @@ static int elementwise(AxAbs *t, const AxEwOp *e, const AxAId *in) {
 AxAId ax_prune_extremum(AxAbs *t, AxOp op, int64_t n, AxAId x) {
   if (x < 0) return -1;
   return mkd(t, K_UF, op, n, &x, NULL, 1);
+}
+
+AxAId ax_prune_masked(AxAbs *t, int mask, AxAId x) {
+  if (x < 0 || mask < 0) return -1;
+  return mkd(t, K_UF, AX_OP_SELECT, mask + 1, &x, NULL, 1);
 }
 
 AxAId ax_prune_rms_acc(AxAbs *t, int64_t n, AxAId x) {

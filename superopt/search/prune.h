@@ -55,6 +55,10 @@ bool ax_prune_const_value(const AxAbs *t, AxAId e, AxRat *out);
 /* A reduce_max or reduce_min (op) over n elements of x; also a running max accumulator
  * over the whole of what its loop walks (n = range · tile), in the loop as after it. */
 AxAId ax_prune_extremum(AxAbs *t, AxOp op, int64_t n, AxAId x);
+/* The masked select number `mask` of the program applied to x: an uninterpreted function
+ * of x, one per mask, so that no axiom rewrites through it (the mask and the fill are the
+ * program's, the same in every graph that writes the step). */
+AxAId ax_prune_masked(AxAbs *t, int mask, AxAId x);
 /* An rms accumulator over n elements: sqrt(sum(n, x·x / n)). */
 AxAId ax_prune_rms_acc(AxAbs *t, int64_t n, AxAId x);
 /* Applies a tensor operator; red = the size reduced (matmul's contracted size, the size

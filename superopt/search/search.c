@@ -360,11 +360,13 @@ bool ax_search_supported(const AxMugraph *prog, AxDiag *d) {
 }
 
 /* Whether prog has a mask the generator cannot read, and nothing else it cannot: every
- * operator the generator does not handle (it builds no iota, reshape, broadcast or select)
- * makes an index value — an iota, a reshape or broadcast of literals and index values — or
- * is a select on an index-only mask. Such a program is left to the floor, which makes the
- * mask inside its kernel (greedy.h); any other layout operator keeps the generator's
- * refusal. */
+ * operator the generator does not handle itself (it builds no iota, reshape, broadcast or
+ * select of its own) makes an index value — an iota, a reshape or broadcast of literals and
+ * index values — or is a select on an index-only mask, and the generator cannot build the
+ * masked selects whole (ax_generate_reads_masks: the mask and the fill index values, the
+ * other branch a value it holds as a tile). Such a program is left to the floor, which
+ * makes the mask inside its kernel (greedy.h); any other layout operator keeps the
+ * generator's refusal. */
 static bool mask_only(const AxMugraph *prog) {
   int64_t *tb = exact_bounds(prog);
   bool *idx = calloc((size_t)prog->ntensors + 1, sizeof *idx);
@@ -380,7 +382,7 @@ static bool mask_only(const AxMugraph *prog) {
   }
   free(idx);
   free(tb);
-  return any && ok;
+  return any && ok && !ax_generate_reads_masks(prog);
 }
 
 bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSearchResult *r) {

@@ -227,6 +227,31 @@ START_TEST(online_softmax) {
 }
 END_TEST
 
+/* A masked select is opaque: one term per mask and operand, a subexpression only where the
+ * spec has the same mask of the same operand, no axiom through it. */
+START_TEST(masked_select) {
+  AxAbs *t = ax_prune_new();
+  AxAId x = ax_prune_var(t, 0), y = ax_prune_var(t, 1);
+  AxAId m0 = ax_prune_masked(t, 0, x);
+  ck_assert_int_eq(m0, ax_prune_masked(t, 0, x));
+  ck_assert_int_ne(m0, ax_prune_masked(t, 1, x));
+  ck_assert_int_ne(m0, ax_prune_masked(t, 0, y));
+  ck_assert_int_ne(m0, x);
+  ck_assert_int_eq(ax_prune_masked(t, 0, -1), -1);
+  AxAId e = ax_prune_apply(t, AX_OP_EXP, &m0, 1, 1);
+  AxAId o = ax_prune_sum(t, 64, e);
+  ax_prune_set_spec(t, &o, 1);
+  ck_assert(ax_prune_is_sub(t, m0));
+  ck_assert(ax_prune_is_sub(t, e));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_masked(t, 1, x)));
+  ck_assert(!ax_prune_is_sub(t, ax_prune_apply(t, AX_OP_EXP, &x, 1, 1)));
+  /* a sum does not move through it: the mask of a sum is not the sum of masks */
+  AxAId sx = ax_prune_sum(t, 4, x);
+  ck_assert_int_ne(ax_prune_masked(t, 0, sx), ax_prune_sum(t, 4, m0));
+  ax_prune_free(t);
+}
+END_TEST
+
 static AxAId k(AxAbs *t, int64_t num, int64_t den) { return ax_prune_const(t, (AxRat){num, den}); }
 static AxAId ap2(AxAbs *t, AxOp op, AxAId a, AxAId b, int64_t red) {
   AxAId in[2] = {a, b};
@@ -345,6 +370,7 @@ int main(void) {
   tcase_add_test(t, subexpressions);
   tcase_add_test(t, examples_survive_pruning);
   tcase_add_test(t, online_softmax);
+  tcase_add_test(t, masked_select);
   tcase_add_test(t, axiom_names);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);

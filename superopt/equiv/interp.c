@@ -127,13 +127,17 @@ static void block_iota(const AxTDomain *d, const AxKernel *k, const AxBNode *n, 
   AxTShape tile;
   int64_t off[AX_MAXRANK];
   ax_mug_tile(&n->at.shape, n->imap, n->fmap, k->grid, k->forloop, b, it, &tile, off);
-  size_t outer, len, inner;
+  size_t outer, len, inner, es = d->size;
   ax_tensor_split3(&out->shape, n->at.axis, &outer, &len, &inner);
   char *po = out->data;
-  for (size_t o = 0; o < outer; o++)
-    for (size_t l = 0; l < len; l++)
-      for (size_t i = 0; i < inner; i++, po += d->size)
-        d->constant(d, (AxRat){off[n->at.axis] + (int64_t)l, 1}, po);
+  /* the first row's constants once, the other rows copies (the tile is rebuilt per
+   * iteration, and the domain's constant is a residue per prime) */
+  for (size_t l = 0; l < len; l++)
+    for (size_t i = 0; i < inner; i++, po += es)
+      if (i == 0) d->constant(d, (AxRat){off[n->at.axis] + (int64_t)l, 1}, po);
+      else memcpy(po, po - es, es);
+  for (size_t o = 1; o < outer; o++, po += len * inner * es)
+    memcpy(po, out->data, len * inner * es);
 }
 
 static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d0, AxArena *a,

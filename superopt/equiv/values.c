@@ -229,10 +229,12 @@ static void ffmatmul(const AxTDomain *d, size_t m, size_t k, size_t n, void *out
   free(acc);
 }
 
-/* num/den with num possibly negative. */
+/* num/den with num possibly negative. An integer (den 1: every iota element, every integer
+ * literal) needs no inverse: Fermat's costs some sixty modular products, which made the
+ * constants of a kernel-level iota over a 2M-element score most of a field test. */
 static uint32_t rat_mod(AxRat c, uint64_t m) {
   uint64_t an = (uint64_t)(c.num < 0 ? -(c.num + 1) + 1 : c.num) % m;
-  uint64_t v = mulm(an, ax_field_inv((uint64_t)c.den % m, m), m);
+  uint64_t v = c.den == 1 ? an : mulm(an, ax_field_inv((uint64_t)c.den % m, m), m);
   if (c.num < 0) v = (m - v) % m;
   return (uint32_t)v;
 }

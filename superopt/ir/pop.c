@@ -455,16 +455,20 @@ static void apply_select(const AxTDomain *d, AxArena *scratch, const AxTAttrs *a
             in[2]->data);
 }
 
-/* out[i0, ..., ir] = i_axis, an exact integer in every domain (a constant each) */
+/* out[i0, ..., ir] = i_axis, an exact integer in every domain. Each index's constant is
+ * made once and copied: the domain's constant is not cheap (a residue per prime), and a
+ * mask's iota spans a whole score. */
 static void apply_iota(const AxTDomain *d, AxArena *scratch, const AxTAttrs *at,
                        const AxTensor *const *in, int nin, AxTensor *out) {
-  (void)scratch, (void)in, (void)nin;
-  size_t outer, len, inner;
+  (void)in, (void)nin;
+  size_t outer, len, inner, es = d->size;
   ax_tensor_split3(&out->shape, at->axis, &outer, &len, &inner);
+  char *row = ax_arena_alloc(scratch, len * es + 1);
+  for (size_t l = 0; l < len; l++) d->constant(d, (AxRat){(int64_t)l, 1}, row + l * es);
   char *po = out->data;
   for (size_t o = 0; o < outer; o++)
     for (size_t l = 0; l < len; l++)
-      for (size_t i = 0; i < inner; i++, po += d->size) d->constant(d, (AxRat){(int64_t)l, 1}, po);
+      for (size_t i = 0; i < inner; i++, po += es) memcpy(po, row + l * es, es);
 }
 
 /* ---- the rows ------------------------------------------------------------------------- */

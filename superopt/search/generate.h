@@ -126,6 +126,7 @@ typedef struct SearchState {
   bool scalable;                /* the program has no operator whose attributes are sizes */
   MaskSel masks[MAX_MASKS];
   int nmasks;
+  bool masked_max;              /* a reduce_max reads a masked select: one-kernel levels first */
   int ninputs;
   int *input_tensor;            /* program input i: tensor index */
   double deadline;              /* monotonic seconds; 0: none */

@@ -31,7 +31,7 @@ check "seeded: faster than the naive graph and than the input's own best" \
 check "seeded: the graph written is equivalent to the original program" \
   bash -c '"$0" equiv "$1" "$2" --seed 3 > "$3/eq" 2>&1' "$AXLE" "$prog" "$tmp/s.mug" "$tmp"
 
-"$AXLE" superopt "$prog" --seed-from-egraph --time-limit 2 --output "$tmp/t.mug" > "$tmp/t.txt" 2>&1
+"$AXLE" superopt "$prog" --seed-from-egraph --time-limit 3 --output "$tmp/t.mug" > "$tmp/t.txt" 2>&1
 check "text: exit 0" [ $? -eq 0 ]
 check "text: the rule chain, with its file and line" has "$tmp/t.txt" '^    1\. eq_matmul_mul (rules/superopt/sums.axl:[0-9]*, lhs => rhs, key [0-9a-f]\{16\})$'
 check "text: the variant named" has "$tmp/t.txt" 'from variant 1.*equivalent to the input; written to'

@@ -905,18 +905,44 @@ static Val *h_reverse(Imp *im, const AxHloInstr *i, Val **ops, const char **why)
   return let(im, i, ax_arena_printf(im->a, "reverse(%s, %s)", x->text, sizes_text(im, kept, nk)));
 }
 
-/* The last two dims of tensor x swapped: transpose(x, [0, ..., r-3, r-1, r-2]). */
-static const char *swapped(Imp *im, const char *x, int r) {
-  int64_t perm[MAXRANK];
-  for (int k = 0; k < r; k++) perm[k] = k;
-  perm[r - 2] = r - 1, perm[r - 1] = r - 2;
-  return ax_arena_printf(im->a, "transpose(%s, %s)", x, sizes_text(im, perm, r));
+/* e transposed by perm (n dims), or e itself for the identity. */
+static const char *permuted(Imp *im, const char *e, const int64_t *perm, int n) {
+  for (int k = 0; k < n; k++)
+    if (perm[k] != k) return ax_arena_printf(im->a, "transpose(%s, %s)", e, sizes_text(im, perm, n));
+  return e;
 }
 
-/* dot with the batch dims leading and one contracting dim each among the last two: matmul's
- * [..., m, k] x [..., k, n], an operand contracted on the other of its last two dims (JAX's
- * q·kᵀ: rhs_contracting_dims={2}) transposed into place. Operands of a narrower float type
- * than the result (bf16 x bf16 -> f32: XLA's f32 accumulation) are converted to it first,
+/* e, of dims have[0..nh), reshaped to want[0..nw), or e itself when they are the same. */
+static const char *resized(Imp *im, const char *e, const int64_t *have, int nh, const int64_t *want,
+                           int nw) {
+  bool same = nh == nw;
+  for (int k = 0; same && k < nh; k++) same = have[k] == want[k];
+  return same ? e : ax_arena_printf(im->a, "reshape(%s, %s)", e, sizes_text(im, want, nw));
+}
+
+/* Whether the n dims d are distinct and below rank, none of them marked in used (which
+ * gets them). */
+static bool fresh_dims(const int64_t *d, int n, int rank, bool *used) {
+  for (int k = 0; k < n; k++) {
+    if (d[k] < 0 || d[k] >= rank || used[d[k]]) return false;
+    used[d[k]] = true;
+  }
+  return true;
+}
+
+/* dot(lhs, rhs) with any batch, contracting and free dims, as XLA defines it: the result
+ * holds the batch dims (in lhs_batch_dims' order), then the lhs's free dims, then the rhs's,
+ * each side's free dims in their order. It is one matmul: each operand is transposed to
+ * [batch..., free..., contracting...] (the lhs) or [batch..., contracting..., free...] (the
+ * rhs), its free dims and its contracting dims merged into one each by a reshape, so that
+ * matmul's [..., m, k] x [..., k, n] gives [batch..., m, n], which a reshape splits into
+ * XLA's order (no transpose is needed: the order is already XLA's). Identity transposes and
+ * reshapes are left out, so `[..., m, k] x [..., k, n]` is matmul(a, b) as it was, and JAX's
+ * q·kᵀ (rhs_contracting_dims={2} of [b, n, d]) matmul(q, transpose(k, [0, 2, 1])). Without
+ * batch dims and with one free dim on the rhs, the lhs's free dims stay apart: matmul
+ * broadcasts its leading dims, so a dense layer on [b, s, h] x [h, n] is matmul(x, w) with
+ * no reshape at all (one the search would refuse). Operands of a narrower float type than
+ * the result (bf16 x bf16 -> f32: XLA's f32 accumulation) are converted to it first,
  * exactly. */
 static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   const AxHloShape *l = ops[0]->shape, *r = ops[1]->shape;
@@ -926,12 +952,17 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   int nlc = (x = ax_hlo_attr(i, "lhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, lc, 64) : 0;
   int nrb = (x = ax_hlo_attr(i, "rhs_batch_dims")) ? ax_hlo_attr_ints(x->value, rb, 64) : 0;
   int nrc = (x = ax_hlo_attr(i, "rhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, rc, 64) : 0;
-  int n = l->rank;
-  bool ok = n >= 2 && n <= MAXRANK && n == r->rank && nlb == n - 2 && nrb == nlb && nlc == 1 &&
-            nrc == 1 && lc[0] >= n - 2 && lc[0] < n && rc[0] >= n - 2 && rc[0] < n;
-  for (int k = 0; ok && k < nlb; k++) ok = lb[k] == k && rb[k] == k;
-  if (!ok) {
-    *why = "dot whose dimensions are not matmul's ([..., m, k] x [..., k, n], batch dims leading)";
+  /* the module check has matched the counts and sizes and kept the ranks; a matmul of
+   * [batch..., m, k] needs batch + 2 axes */
+  if (l->rank > MAXRANK || r->rank > MAXRANK || nlb + 2 > MAXRANK) {
+    *why = ax_arena_printf(im->a, "dot with %d batch dims (a matmul holds at most %d)", nlb, MAXRANK - 2);
+    return NULL;
+  }
+  bool lused[MAXRANK] = {0}, rused[MAXRANK] = {0};
+  if (nlb != nrb || nlc != nrc || !fresh_dims(lb, nlb, l->rank, lused) ||
+      !fresh_dims(lc, nlc, l->rank, lused) || !fresh_dims(rb, nrb, r->rank, rused) ||
+      !fresh_dims(rc, nrc, r->rank, rused)) {
+    *why = "dot whose batch and contracting dimensions are not distinct dims of its operands";
     return NULL;
   }
   AxHloType t = i->shape->type;
@@ -941,14 +972,65 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
                            ax_hlo_type_name(l->type), ax_hlo_type_name(i->shape->type));
     return NULL;
   }
+  /* each side's order: batch, free, contracting (lhs) / batch, contracting, free (rhs) */
+  int64_t lperm[MAXRANK], rperm[MAXRANK], lfree[MAXRANK], rfree[MAXRANK];
+  int nlf = 0, nrf = 0;
+  for (int k = 0; k < l->rank; k++)
+    if (!lused[k]) lfree[nlf++] = k;
+  for (int k = 0; k < r->rank; k++)
+    if (!rused[k]) rfree[nrf++] = k;
+  int n = 0;
+  for (int k = 0; k < nlb; k++) lperm[n++] = lb[k];
+  for (int k = 0; k < nlf; k++) lperm[n++] = lfree[k];
+  for (int k = 0; k < nlc; k++) lperm[n++] = lc[k];
+  n = 0;
+  for (int k = 0; k < nrb; k++) rperm[n++] = rb[k];
+  for (int k = 0; k < nrc; k++) rperm[n++] = rc[k];
+  for (int k = 0; k < nrf; k++) rperm[n++] = rfree[k];
+  int64_t have_l[MAXRANK], have_r[MAXRANK], want_l[MAXRANK], want_r[MAXRANK], got[MAXRANK];
+  for (int k = 0; k < l->rank; k++) have_l[k] = l->dims[lperm[k]];
+  for (int k = 0; k < r->rank; k++) have_r[k] = r->dims[rperm[k]];
+  int64_t m = 1, kk = 1, nn = 1;
+  for (int k = 0; k < nlf; k++) m *= l->dims[lfree[k]];
+  for (int k = 0; k < nlc; k++) kk *= l->dims[lc[k]];
+  for (int k = 0; k < nrf; k++) nn *= r->dims[rfree[k]];
+  /* the result XLA's dot gives, which the module check has not compared */
+  int nres = nlb + nlf + nrf;
+  bool res_ok = nres == i->shape->rank;
+  for (int k = 0; res_ok && k < nres; k++)
+    res_ok = i->shape->dims[k] == (k < nlb ? l->dims[lb[k]]
+                                   : k < nlb + nlf ? l->dims[lfree[k - nlb]] : r->dims[rfree[k - nlb - nlf]]);
+  if (!res_ok) {
+    *why = "dot whose result shape is not batch, lhs free, rhs free dims";
+    return NULL;
+  }
+  int nwl, nwr, ng = 0;
+  bool spread = nlb == 0 && nrf == 1 && nlf >= 1;   /* the lhs's free dims as matmul's batch */
+  for (int k = 0; k < nlb; k++) want_l[k] = want_r[k] = got[ng++] = l->dims[lb[k]];
+  if (spread) {
+    for (int k = 0; k < nlf; k++) want_l[k] = got[ng++] = l->dims[lfree[k]];
+    want_l[nlf] = kk;
+    nwl = nlf + 1;
+  } else {
+    want_l[nlb] = got[ng++] = m;
+    want_l[nlb + 1] = kk;
+    nwl = nlb + 2;
+  }
+  want_r[nlb] = kk;
+  want_r[nlb + 1] = got[ng++] = nn;
+  nwr = nlb + 2;
   Val *a = tensor(im, ops[0], false, why), *b = a ? tensor(im, ops[1], false, why) : NULL;
   if (!b) return NULL;
   const char *ta = full(im, a)->text, *tb = full(im, b)->text;
   if (l->type != t) ta = ax_arena_printf(im->a, "to_f32(%s)", ta);
   if (r->type != t) tb = ax_arena_printf(im->a, "to_f32(%s)", tb);
-  if (lc[0] == n - 2) ta = swapped(im, ta, n);
-  if (rc[0] == n - 1) tb = swapped(im, tb, n);
-  return let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb));
+  ta = resized(im, permuted(im, ta, lperm, l->rank), have_l, l->rank, want_l, nwl);
+  tb = resized(im, permuted(im, tb, rperm, r->rank), have_r, r->rank, want_r, nwr);
+  const char *e = ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb);
+  /* an HLO scalar is held as [1] */
+  int64_t one = 1;
+  e = nres ? resized(im, e, got, ng, i->shape->dims, nres) : resized(im, e, got, ng, &one, 1);
+  return let(im, i, e);
 }
 
 /* The binary operator a reduction's to_apply computes: its ROOT applied to its two

@@ -1026,11 +1026,18 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   if (r->type != t) tb = ax_arena_printf(im->a, "to_f32(%s)", tb);
   ta = resized(im, permuted(im, ta, lperm, l->rank), have_l, l->rank, want_l, nwl);
   tb = resized(im, permuted(im, tb, rperm, r->rank), have_r, r->rank, want_r, nwr);
-  const char *e = ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb);
-  /* an HLO scalar is held as [1] */
-  int64_t one = 1;
-  e = nres ? resized(im, e, got, ng, i->shape->dims, nres) : resized(im, e, got, ng, &one, 1);
-  return let(im, i, e);
+  /* the matmul's [batch..., m, n], then XLA's dims: a reshape, or none where it only drops
+   * a size-1 m or n (a vector operand), which the layout keeps as an axis (`reshaped`) */
+  AxHloShape *mid = ax_arena_alloc(im->a, sizeof *mid);
+  *mid = *i->shape;
+  mid->rank = ng;
+  mid->dims = ax_arena_alloc(im->a, sizeof *mid->dims * (size_t)ng);
+  memcpy(mid->dims, got, sizeof *got * (size_t)ng);
+  mid->layout = NULL;
+  Val *v = let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb));
+  v->shape = mid;
+  plain(&v->lay, mid);
+  return reshaped(im, i, v, i->shape);
 }
 
 /* The binary operator a reduction's to_apply computes: its ROOT applied to its two

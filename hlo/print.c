@@ -10,6 +10,8 @@
  *              %v.kept = T[S] reshape(%v)              (the kept size-1 axis)
  *   DOT        %v = T[S] dot(a', b'), lhs_batch_dims={0..r-3}, lhs_contracting_dims={r-1},
  *                                      rhs_batch_dims={0..r-3}, rhs_contracting_dims={r-2}
+ *              ([..., m, k] x [k, n]: no batch dims, lhs_contracting_dims={r-1},
+ *               rhs_contracting_dims={0}; the lhs's leading dims are free dims)
  *   RESHAPE    %v = T[S] reshape(x)
  *   BROADCAST  x made shape S (below), the last instruction named %v
  *   CONCAT     %v = T[S] concatenate(a, b, ...), dimensions={axis}
@@ -209,8 +211,18 @@ static void value(Printer *pr, int i) {
     return;
   }
   case AX_HP_DOT: {
-    /* operands broadcast to the batch dims of the result (equal ones: no instruction) */
     int r = v->rank;
+    const AxHloPVal *a = &pr->p->vals[v->in[0]], *b = &pr->p->vals[v->in[1]];
+    if (r > 2 && a->rank == r && b->rank == 2) {
+      /* [..., m, k] x [k, n]: the lhs's leading dims are free dims of a dot without batch
+       * dims, whose result XLA orders [..., m, n] as matmul does; no broadcast of the rhs
+       * (and the importer reads it back as the same matmul) */
+      head(pr, v->name, v);
+      fprintf(out, "dot(%%%s, %%%s), lhs_contracting_dims={%d}, rhs_contracting_dims={0}\n", pr->ref[v->in[0]],
+              pr->ref[v->in[1]], r - 1);
+      return;
+    }
+    /* operands broadcast to the batch dims of the result (equal ones: no instruction) */
     for (int k = 0; k < 2; k++) {
       const AxHloPVal *x = &pr->p->vals[v->in[k]];
       int64_t d[AX_HLO_PMAXRANK];

@@ -553,7 +553,8 @@ START_TEST(imported_programs_match_an_independent_reference) {
   static const char *const block[][2] = {{"64", "16"}, {"32", "8"}};
   static const char *const mods[] = {"attention", "causal_attention", "decoder_block", "gated_mlp",
                                      "gqa", "layernorm", "lora", "lpnorm", "ntrans", "qknorm",
-                                     "rmsnorm", "rmsnorm_linear", "softmax", "window", "masked_softmax", "sgd_loss"};
+                                     "rmsnorm", "rmsnorm_linear", "softmax", "window", "masked_softmax", "sgd_loss",
+                                     "general_dot"};
   enum { NMOD = sizeof mods / sizeof *mods };
   const char *root = getenv("AXLE_SRC");
   ck_assert_msg(root, "AXLE_SRC is not set");

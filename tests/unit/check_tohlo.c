@@ -54,7 +54,7 @@ static char *print(const AxMugraph *g) {
 START_TEST(test_modules_round_trip) {
   static const char *const mods[] = {"attention", "causal_attention", "decoder_block", "gated_mlp",
                                      "layernorm", "lora", "lpnorm", "rmsnorm", "rmsnorm_linear",
-                                     "softmax", "window", "sgd_loss"};
+                                     "softmax", "window", "sgd_loss", "general_dot"};
   const char *root = getenv("AXLE_SRC");
   ck_assert_msg(root, "AXLE_SRC is not set");
   for (size_t k = 0; k < sizeof mods / sizeof *mods; k++) {

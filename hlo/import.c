@@ -54,6 +54,8 @@ typedef struct Imp {
   AxVec notes;                /* AxHloCut*: what the report says beside the cuts */
   AxVec let_defs;             /* the AxHloInstr* each let comes from, in step with lets */
   AxHloTable *names;          /* the program's names so far */
+  AxVec scalar_inputs;        /* char*: inputs held as [1] for a scalar parameter */
+  AxVec out_scalar;           /* in step with the outputs: non-NULL for a scalar one */
   const char *dropped;        /* why the first output the program cannot compute is cut */
   AxHloTable *form_at;        /* let name -> index in forms */
   AxVec forms;                /* Form*: what each element-wise or sum let computes */
@@ -429,6 +431,11 @@ static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
   }
   const AxHloShape *s = i->shape;
   int64_t m[MAXRANK];
+  if (s->rank == 0) {   /* held as [1]; the printer writes it back as a scalar */
+    Val *v = tensor(im, mk(im, V_CUT, i, s), false, why);
+    if (v) ax_vec_push(im->a, &im->scalar_inputs, (void *)v->text);
+    return v;
+  }
   if (ax_hlo_layout_default(s)) return tensor(im, mk(im, V_CUT, i, s), false, why);
   if (!layout_order(s, m)) {
     *why = ax_arena_printf(im->a, "parameter with the layout {%s}, which is no order of its dims", s->layout);
@@ -688,6 +695,9 @@ static Val *reshaped(Imp *im, const AxHloInstr *i, Val *x, const AxHloShape *s) 
   }
   while (ones && k < x->shape->rank) ones = x->shape->dims[k++] == 1;
   Val *v = ones ? place(im, i, x, src) : NULL;
+  /* A scalar that only drops the dim of a [1] tensor is that tensor (as the printer writes
+   * a scalar output back): its explicit form, where one is written, is named after it. */
+  if (v && s->rank == 0 && x->shape->rank == 1) v->def = x->def;
   if (v) return v;
   x = full(im, x);
   return let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", x->text, dims_text(im, s)));
@@ -1288,7 +1298,8 @@ static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
       outputs(im, v->elems[k], as && as->type == AX_HLO_TUPLE && k < as->nelems ? as->elems[k] : NULL, out);
     return;
   }
-  if (v->kind == V_TENSOR && v->shape->rank == 0) {   /* programs have no rank 0 */
+  bool scalar = v->kind == V_TENSOR && v->shape->rank == 0;
+  if (scalar) {   /* programs have no rank 0 */
     AxHloCut *c = ax_arena_alloc(im->a, sizeof *c);
     *c = (AxHloCut){v->def->name_span, v->def->name, v->def->opcode,
                     ax_arena_printf(im->a, "the output is the scalar %s[], held as %s[1]",
@@ -1315,6 +1326,7 @@ static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
     for (size_t k = 0; k < out->len; k++)
       if (strcmp(out->items[k], v->text) == 0) return;   /* one name, one output */
     ax_vec_push(im->a, out, (void *)v->text);
+    ax_vec_push(im->a, &im->out_scalar, scalar ? (void *)v->text : NULL);
     return;
   }
   if (v->pending) cut(im, v->def, v->reason);
@@ -1392,6 +1404,11 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   for (size_t k = 0; k < im.lets.len; k++)
     out->let_at[k] = ((const AxHloInstr *)im.let_defs.items[k])->name_span;
   out->noutputs = (int)outs.len;
+  out->output_scalar = ax_arena_alloc(a, sizeof *out->output_scalar * (outs.len + 1));
+  for (size_t k = 0; k < outs.len; k++) out->output_scalar[k] = im.out_scalar.items[k] != NULL;
+  out->nscalar_inputs = (int)im.scalar_inputs.len;
+  out->scalar_inputs = ax_arena_alloc(a, sizeof *out->scalar_inputs * (im.scalar_inputs.len + 1));
+  for (size_t k = 0; k < im.scalar_inputs.len; k++) out->scalar_inputs[k] = im.scalar_inputs.items[k];
   size_t cap = 64 + strlen(out->name);
   for (size_t k = 0; k < im.inputs.len; k++) cap += strlen(im.inputs.items[k]) + 1;
   for (size_t k = 0; k < im.lets.len; k++) cap += strlen(im.lets.items[k]) + 1;

@@ -37,7 +37,8 @@ typedef enum {
                      * broadcast numpy-style to the value's shape */
   AX_HP_SUM,        /* the reduction of in[0] along `axis` by `opcode` (add, maximum or
                      * minimum; NULL is add), kept with size 1 */
-  AX_HP_DOT,        /* batched matmul [..., m, k] x [..., k, n], equal batch dims */
+  AX_HP_DOT,        /* batched matmul [..., m, k] x [..., k, n], equal batch dims, or a
+                     * rank-2 rhs [k, n] (the lhs's leading dims free dims) */
   AX_HP_RESHAPE,    /* in[0] with the value's dims, same elements in row-major order */
   AX_HP_BROADCAST,  /* in[0] broadcast numpy-style to the value's shape */
   AX_HP_CONCAT,     /* in[0..nin) joined along `axis` */

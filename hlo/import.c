@@ -964,6 +964,10 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   int nrc = (x = ax_hlo_attr(i, "rhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, rc, 64) : 0;
   /* the module check has matched the counts and sizes and kept the ranks; a matmul of
    * [batch..., m, k] needs batch + 2 axes */
+  if (ax_hlo_numel(l) >= INT64_MAX / 2 || ax_hlo_numel(r) >= INT64_MAX / 2) {   /* numel's clamp */
+    *why = "dot of operands with more elements than a program holds";
+    return NULL;
+  }
   if (l->rank > MAXRANK || r->rank > MAXRANK || nlb + 2 > MAXRANK) {
     *why = ax_arena_printf(im->a, "dot with %d batch dims (a matmul holds at most %d)", nlb, MAXRANK - 2);
     return NULL;

@@ -111,6 +111,25 @@ static void lines(const char *prefix, const char *text) {
   }
 }
 
+/* The scalars of the input module, held as [1] by the importer, made scalars again in the
+ * module printed: a parameter by its program name, an output by its position (the output
+ * program's outputs are the input's, in order). A value of other dims is left alone. */
+static void scalars_back(AxArena *a, AxHloPProg *out, const AxHloProgram *in) {
+  AxHloPVal *vals = (AxHloPVal *)out->vals;
+  for (int i = 0; i < out->nvals; i++) {
+    AxHloPVal *v = &vals[i];
+    if (v->kind != AX_HP_PARAM || v->rank != 1 || v->dims[0] != 1) continue;
+    for (int k = 0; k < in->nscalar_inputs && !v->scalar; k++) v->scalar = !strcmp(in->scalar_inputs[k], v->name);
+  }
+  if (!in->output_scalar || in->noutputs != out->nouts) return;
+  bool *sc = ax_arena_alloc(a, sizeof *sc * ((size_t)out->nouts + 1));
+  for (int k = 0; k < out->nouts; k++) {
+    const AxHloPVal *v = &out->vals[out->outs[k]];
+    sc[k] = in->output_scalar[k] && v->rank == 1 && v->dims[0] == 1;
+  }
+  out->out_scalar = sc;
+}
+
 /* The HLO module `text` (printed here) imported and lowered, as any .hlo is read; NULL after
  * reporting through stderr (an internal error: the printer writes what the importer reads). */
 static AxMugraph *reimport(AxArena *a, const char *path, const char *text) {
@@ -282,11 +301,11 @@ int ax_cmd_optimize(int argc, char **argv) {
   ax_diag_init(&d, stderr);
   int status = 3;
   AxMugraph *p;
+  AxHloProgram hp = {0};   /* a .hlo input: what the printer needs of it (its scalars) */
   if (hlo_in && hlo_out) {
     /* A cut is an instruction the program does not hold (its result became an input): an
      * HLO module printed from the program would have a parameter in its place. Refused
      * rather than written unfaithfully (docs/hlo.md, "Printing"). */
-    AxHloProgram hp;
     p = ax_files_import_hlo(a, &d, file, &hp);
     if (p && prog_name && strcmp(prog_name, hp.name) != 0) {
       fprintf(stderr, "axle: error: optimize: %s: the imported program is '%s', not '%s'\n", file, hp.name,
@@ -453,6 +472,7 @@ int ax_cmd_optimize(int argc, char **argv) {
   if (q && hlo_out) {
     AxHloPProg hpp;
     if (ax_eq_to_hlo(q, a, &hpp, &hlo_why)) {
+      scalars_back(a, &hpp, &hp);
       size_t hl = 0;
       FILE *hf = open_memstream(&hlo_text, &hl);
       ax_hlo_print(hf, &hpp);

@@ -612,7 +612,22 @@ static void check_shapes(Chk *c, AxHloInstr *i) {
       ok = lb[k] >= 0 && lb[k] < l->rank && rb[k] >= 0 && rb[k] < r->rank && l->dims[lb[k]] == r->dims[rb[k]];
     for (int k = 0; ok && k < nlc; k++)
       ok = lc[k] >= 0 && lc[k] < l->rank && rc[k] >= 0 && rc[k] < r->rank && l->dims[lc[k]] == r->dims[rc[k]];
-    if (ok) ok = s->rank == l->rank + r->rank - nlb - 2 * nlc;
+    if (ok) ok = s->rank == l->rank + r->rank - nlb - 2 * nlc && l->rank <= 64 && r->rank <= 64;
+    /* each dim batch or contracted once at most; the result is XLA's: batch dims, then the
+     * lhs's free dims, then the rhs's, each in order */
+    bool lused[64] = {0}, rused[64] = {0};
+    for (int k = 0; ok && k < nlb + nlc; k++) {
+      int64_t dl = k < nlb ? lb[k] : lc[k - nlb], dr = k < nlb ? rb[k] : rc[k - nlb];
+      ok = !lused[dl] && !rused[dr];
+      lused[dl] = rused[dr] = true;
+    }
+    for (int k = 0; ok && k < nlb; k++) ok = s->dims[k] == l->dims[lb[k]];
+    for (int k = 0, j = nlb; ok && k < l->rank + r->rank; k++) {
+      bool left = k < l->rank;
+      int d = left ? k : k - l->rank;
+      if (left ? lused[d] : rused[d]) continue;
+      ok = s->dims[j++] == (left ? l->dims[d] : r->dims[d]);
+    }
     if (!ok)
       BAD(c, at, "dot: %s and %s do not give %s with these batch and contracting dimensions",
           shape_text(c->a, l), shape_text(c->a, r), shape_text(c->a, s));

@@ -54,6 +54,8 @@ typedef struct Imp {
   AxVec notes;                /* AxHloCut*: what the report says beside the cuts */
   AxVec let_defs;             /* the AxHloInstr* each let comes from, in step with lets */
   AxHloTable *names;          /* the program's names so far */
+  AxVec scalar_inputs;        /* char*: inputs held as [1] for a scalar parameter */
+  AxVec out_scalar;           /* in step with the outputs: non-NULL for a scalar one */
   const char *dropped;        /* why the first output the program cannot compute is cut */
   AxHloTable *form_at;        /* let name -> index in forms */
   AxVec forms;                /* Form*: what each element-wise or sum let computes */
@@ -429,6 +431,11 @@ static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
   }
   const AxHloShape *s = i->shape;
   int64_t m[MAXRANK];
+  if (s->rank == 0) {   /* held as [1]; the printer writes it back as a scalar */
+    Val *v = tensor(im, mk(im, V_CUT, i, s), false, why);
+    if (v) ax_vec_push(im->a, &im->scalar_inputs, (void *)v->text);
+    return v;
+  }
   if (ax_hlo_layout_default(s)) return tensor(im, mk(im, V_CUT, i, s), false, why);
   if (!layout_order(s, m)) {
     *why = ax_arena_printf(im->a, "parameter with the layout {%s}, which is no order of its dims", s->layout);
@@ -688,6 +695,9 @@ static Val *reshaped(Imp *im, const AxHloInstr *i, Val *x, const AxHloShape *s) 
   }
   while (ones && k < x->shape->rank) ones = x->shape->dims[k++] == 1;
   Val *v = ones ? place(im, i, x, src) : NULL;
+  /* A scalar that only drops the dim of a [1] tensor is that tensor (as the printer writes
+   * a scalar output back): its explicit form, where one is written, is named after it. */
+  if (v && s->rank == 0 && x->shape->rank == 1) v->def = x->def;
   if (v) return v;
   x = full(im, x);
   return let(im, i, ax_arena_printf(im->a, "reshape(%s, %s)", x->text, dims_text(im, s)));
@@ -905,18 +915,44 @@ static Val *h_reverse(Imp *im, const AxHloInstr *i, Val **ops, const char **why)
   return let(im, i, ax_arena_printf(im->a, "reverse(%s, %s)", x->text, sizes_text(im, kept, nk)));
 }
 
-/* The last two dims of tensor x swapped: transpose(x, [0, ..., r-3, r-1, r-2]). */
-static const char *swapped(Imp *im, const char *x, int r) {
-  int64_t perm[MAXRANK];
-  for (int k = 0; k < r; k++) perm[k] = k;
-  perm[r - 2] = r - 1, perm[r - 1] = r - 2;
-  return ax_arena_printf(im->a, "transpose(%s, %s)", x, sizes_text(im, perm, r));
+/* e transposed by perm (n dims), or e itself for the identity. */
+static const char *permuted(Imp *im, const char *e, const int64_t *perm, int n) {
+  for (int k = 0; k < n; k++)
+    if (perm[k] != k) return ax_arena_printf(im->a, "transpose(%s, %s)", e, sizes_text(im, perm, n));
+  return e;
 }
 
-/* dot with the batch dims leading and one contracting dim each among the last two: matmul's
- * [..., m, k] x [..., k, n], an operand contracted on the other of its last two dims (JAX's
- * q·kᵀ: rhs_contracting_dims={2}) transposed into place. Operands of a narrower float type
- * than the result (bf16 x bf16 -> f32: XLA's f32 accumulation) are converted to it first,
+/* e, of dims have[0..nh), reshaped to want[0..nw), or e itself when they are the same. */
+static const char *resized(Imp *im, const char *e, const int64_t *have, int nh, const int64_t *want,
+                           int nw) {
+  bool same = nh == nw;
+  for (int k = 0; same && k < nh; k++) same = have[k] == want[k];
+  return same ? e : ax_arena_printf(im->a, "reshape(%s, %s)", e, sizes_text(im, want, nw));
+}
+
+/* Whether the n dims d are distinct and below rank, none of them marked in used (which
+ * gets them). */
+static bool fresh_dims(const int64_t *d, int n, int rank, bool *used) {
+  for (int k = 0; k < n; k++) {
+    if (d[k] < 0 || d[k] >= rank || used[d[k]]) return false;
+    used[d[k]] = true;
+  }
+  return true;
+}
+
+/* dot(lhs, rhs) with any batch, contracting and free dims, as XLA defines it: the result
+ * holds the batch dims (in lhs_batch_dims' order), then the lhs's free dims, then the rhs's,
+ * each side's free dims in their order. It is one matmul: each operand is transposed to
+ * [batch..., free..., contracting...] (the lhs) or [batch..., contracting..., free...] (the
+ * rhs), its free dims and its contracting dims merged into one each by a reshape, so that
+ * matmul's [..., m, k] x [..., k, n] gives [batch..., m, n], which a reshape splits into
+ * XLA's order (no transpose is needed: the order is already XLA's). Identity transposes and
+ * reshapes are left out, so `[..., m, k] x [..., k, n]` is matmul(a, b) as it was, and JAX's
+ * q·kᵀ (rhs_contracting_dims={2} of [b, n, d]) matmul(q, transpose(k, [0, 2, 1])). Without
+ * batch dims and with one free dim on the rhs, the lhs's free dims stay apart: matmul
+ * broadcasts its leading dims, so a dense layer on [b, s, h] x [h, n] is matmul(x, w) with
+ * no reshape at all (one the search would refuse). Operands of a narrower float type than
+ * the result (bf16 x bf16 -> f32: XLA's f32 accumulation) are converted to it first,
  * exactly. */
 static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   const AxHloShape *l = ops[0]->shape, *r = ops[1]->shape;
@@ -926,12 +962,21 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   int nlc = (x = ax_hlo_attr(i, "lhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, lc, 64) : 0;
   int nrb = (x = ax_hlo_attr(i, "rhs_batch_dims")) ? ax_hlo_attr_ints(x->value, rb, 64) : 0;
   int nrc = (x = ax_hlo_attr(i, "rhs_contracting_dims")) ? ax_hlo_attr_ints(x->value, rc, 64) : 0;
-  int n = l->rank;
-  bool ok = n >= 2 && n <= MAXRANK && n == r->rank && nlb == n - 2 && nrb == nlb && nlc == 1 &&
-            nrc == 1 && lc[0] >= n - 2 && lc[0] < n && rc[0] >= n - 2 && rc[0] < n;
-  for (int k = 0; ok && k < nlb; k++) ok = lb[k] == k && rb[k] == k;
-  if (!ok) {
-    *why = "dot whose dimensions are not matmul's ([..., m, k] x [..., k, n], batch dims leading)";
+  /* the module check has matched the counts and sizes and kept the ranks; a matmul of
+   * [batch..., m, k] needs batch + 2 axes */
+  if (ax_hlo_numel(l) >= INT64_MAX / 2 || ax_hlo_numel(r) >= INT64_MAX / 2) {   /* numel's clamp */
+    *why = "dot of operands with more elements than a program holds";
+    return NULL;
+  }
+  if (l->rank > MAXRANK || r->rank > MAXRANK || nlb + 2 > MAXRANK) {
+    *why = ax_arena_printf(im->a, "dot with %d batch dims (a matmul holds at most %d)", nlb, MAXRANK - 2);
+    return NULL;
+  }
+  bool lused[MAXRANK] = {0}, rused[MAXRANK] = {0};
+  if (nlb != nrb || nlc != nrc || !fresh_dims(lb, nlb, l->rank, lused) ||
+      !fresh_dims(lc, nlc, l->rank, lused) || !fresh_dims(rb, nrb, r->rank, rused) ||
+      !fresh_dims(rc, nrc, r->rank, rused)) {
+    *why = "dot whose batch and contracting dimensions are not distinct dims of its operands";
     return NULL;
   }
   AxHloType t = i->shape->type;
@@ -941,14 +986,72 @@ static Val *h_dot(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
                            ax_hlo_type_name(l->type), ax_hlo_type_name(i->shape->type));
     return NULL;
   }
+  /* each side's order: batch, free, contracting (lhs) / batch, contracting, free (rhs) */
+  int64_t lperm[MAXRANK], rperm[MAXRANK], lfree[MAXRANK], rfree[MAXRANK];
+  int nlf = 0, nrf = 0;
+  for (int k = 0; k < l->rank; k++)
+    if (!lused[k]) lfree[nlf++] = k;
+  for (int k = 0; k < r->rank; k++)
+    if (!rused[k]) rfree[nrf++] = k;
+  int n = 0;
+  for (int k = 0; k < nlb; k++) lperm[n++] = lb[k];
+  for (int k = 0; k < nlf; k++) lperm[n++] = lfree[k];
+  for (int k = 0; k < nlc; k++) lperm[n++] = lc[k];
+  n = 0;
+  for (int k = 0; k < nrb; k++) rperm[n++] = rb[k];
+  for (int k = 0; k < nrc; k++) rperm[n++] = rc[k];
+  for (int k = 0; k < nrf; k++) rperm[n++] = rfree[k];
+  int64_t have_l[MAXRANK], have_r[MAXRANK], want_l[MAXRANK], want_r[MAXRANK], got[MAXRANK];
+  for (int k = 0; k < l->rank; k++) have_l[k] = l->dims[lperm[k]];
+  for (int k = 0; k < r->rank; k++) have_r[k] = r->dims[rperm[k]];
+  int64_t m = 1, kk = 1, nn = 1;
+  for (int k = 0; k < nlf; k++) m *= l->dims[lfree[k]];
+  for (int k = 0; k < nlc; k++) kk *= l->dims[lc[k]];
+  for (int k = 0; k < nrf; k++) nn *= r->dims[rfree[k]];
+  /* the result XLA's dot gives, which the module check has not compared */
+  int nres = nlb + nlf + nrf;
+  bool res_ok = nres == i->shape->rank;
+  for (int k = 0; res_ok && k < nres; k++)
+    res_ok = i->shape->dims[k] == (k < nlb ? l->dims[lb[k]]
+                                   : k < nlb + nlf ? l->dims[lfree[k - nlb]] : r->dims[rfree[k - nlb - nlf]]);
+  if (!res_ok) {
+    *why = "dot whose result shape is not batch, lhs free, rhs free dims";
+    return NULL;
+  }
+  int nwl, nwr, ng = 0;
+  bool spread = nlb == 0 && nrf == 1 && nlf >= 1;   /* the lhs's free dims as matmul's batch */
+  for (int k = 0; k < nlb; k++) want_l[k] = want_r[k] = got[ng++] = l->dims[lb[k]];
+  if (spread) {
+    for (int k = 0; k < nlf; k++) want_l[k] = got[ng++] = l->dims[lfree[k]];
+    want_l[nlf] = kk;
+    nwl = nlf + 1;
+  } else {
+    want_l[nlb] = got[ng++] = m;
+    want_l[nlb + 1] = kk;
+    nwl = nlb + 2;
+  }
+  want_r[nlb] = kk;
+  want_r[nlb + 1] = got[ng++] = nn;
+  nwr = nlb + 2;
   Val *a = tensor(im, ops[0], false, why), *b = a ? tensor(im, ops[1], false, why) : NULL;
   if (!b) return NULL;
   const char *ta = full(im, a)->text, *tb = full(im, b)->text;
   if (l->type != t) ta = ax_arena_printf(im->a, "to_f32(%s)", ta);
   if (r->type != t) tb = ax_arena_printf(im->a, "to_f32(%s)", tb);
-  if (lc[0] == n - 2) ta = swapped(im, ta, n);
-  if (rc[0] == n - 1) tb = swapped(im, tb, n);
-  return let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb));
+  ta = resized(im, permuted(im, ta, lperm, l->rank), have_l, l->rank, want_l, nwl);
+  tb = resized(im, permuted(im, tb, rperm, r->rank), have_r, r->rank, want_r, nwr);
+  /* the matmul's [batch..., m, n], then XLA's dims: a reshape, or none where it only drops
+   * a size-1 m or n (a vector operand), which the layout keeps as an axis (`reshaped`) */
+  AxHloShape *mid = ax_arena_alloc(im->a, sizeof *mid);
+  *mid = *i->shape;
+  mid->rank = ng;
+  mid->dims = ax_arena_alloc(im->a, sizeof *mid->dims * (size_t)ng);
+  memcpy(mid->dims, got, sizeof *got * (size_t)ng);
+  mid->layout = NULL;
+  Val *v = let(im, i, ax_arena_printf(im->a, "matmul(%s, %s)", ta, tb));
+  v->shape = mid;
+  plain(&v->lay, mid);
+  return reshaped(im, i, v, i->shape);
 }
 
 /* The binary operator a reduction's to_apply computes: its ROOT applied to its two
@@ -1199,7 +1302,8 @@ static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
       outputs(im, v->elems[k], as && as->type == AX_HLO_TUPLE && k < as->nelems ? as->elems[k] : NULL, out);
     return;
   }
-  if (v->kind == V_TENSOR && v->shape->rank == 0) {   /* programs have no rank 0 */
+  bool scalar = v->kind == V_TENSOR && v->shape->rank == 0;
+  if (scalar) {   /* programs have no rank 0 */
     AxHloCut *c = ax_arena_alloc(im->a, sizeof *c);
     *c = (AxHloCut){v->def->name_span, v->def->name, v->def->opcode,
                     ax_arena_printf(im->a, "the output is the scalar %s[], held as %s[1]",
@@ -1226,6 +1330,7 @@ static void outputs(Imp *im, Val *v, const AxHloShape *as, AxVec *out) {
     for (size_t k = 0; k < out->len; k++)
       if (strcmp(out->items[k], v->text) == 0) return;   /* one name, one output */
     ax_vec_push(im->a, out, (void *)v->text);
+    ax_vec_push(im->a, &im->out_scalar, scalar ? (void *)v->text : NULL);
     return;
   }
   if (v->pending) cut(im, v->def, v->reason);
@@ -1303,6 +1408,11 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   for (size_t k = 0; k < im.lets.len; k++)
     out->let_at[k] = ((const AxHloInstr *)im.let_defs.items[k])->name_span;
   out->noutputs = (int)outs.len;
+  out->output_scalar = ax_arena_alloc(a, sizeof *out->output_scalar * (outs.len + 1));
+  for (size_t k = 0; k < outs.len; k++) out->output_scalar[k] = im.out_scalar.items[k] != NULL;
+  out->nscalar_inputs = (int)im.scalar_inputs.len;
+  out->scalar_inputs = ax_arena_alloc(a, sizeof *out->scalar_inputs * (im.scalar_inputs.len + 1));
+  for (size_t k = 0; k < im.scalar_inputs.len; k++) out->scalar_inputs[k] = im.scalar_inputs.items[k];
   size_t cap = 64 + strlen(out->name);
   for (size_t k = 0; k < im.inputs.len; k++) cap += strlen(im.inputs.items[k]) + 1;
   for (size_t k = 0; k < im.lets.len; k++) cap += strlen(im.lets.items[k]) + 1;

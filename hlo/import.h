@@ -36,6 +36,9 @@ typedef struct AxHloProgram {
   int nnotes;
   int ninputs, nlets, noutputs;
   AxSpan *let_at;       /* nlets: the HLO instruction each let comes from (its name) */
+  const char **scalar_inputs;   /* the inputs held as [1] for a scalar ENTRY parameter */
+  int nscalar_inputs;
+  bool *output_scalar;  /* noutputs: the output is held as [1] for a scalar of the ROOT */
 } AxHloProgram;
 
 /* Imports the checked module m (everything allocated in a). Returns false after

@@ -10,6 +10,8 @@
  *              %v.kept = T[S] reshape(%v)              (the kept size-1 axis)
  *   DOT        %v = T[S] dot(a', b'), lhs_batch_dims={0..r-3}, lhs_contracting_dims={r-1},
  *                                      rhs_batch_dims={0..r-3}, rhs_contracting_dims={r-2}
+ *              ([..., m, k] x [k, n]: no batch dims, lhs_contracting_dims={r-1},
+ *               rhs_contracting_dims={0}; the lhs's leading dims are free dims)
  *   RESHAPE    %v = T[S] reshape(x)
  *   BROADCAST  x made shape S (below), the last instruction named %v
  *   CONCAT     %v = T[S] concatenate(a, b, ...), dimensions={axis}
@@ -37,6 +39,8 @@ typedef struct Printer {
   const char **ref;         /* per value: the instruction holding it with its own shape */
   const char **pred;        /* per value: its pred twin when it is a mask (a comparison, a
                                reshape or broadcast of one), else NULL */
+  const char **scalar;      /* per value: a T[] instruction of its one element (a scalar
+                               parameter), else NULL */
   char **owned;             /* names made here, freed at the end */
   int nowned, capowned;
   int fresh;
@@ -83,6 +87,13 @@ static const char *shaped(Printer *pr, int v, int rank, const int64_t *dims, con
   const char *own = mask ? pr->pred[v] : pr->ref[v];
   AxHloType xt = mask ? AX_HLO_PRED : x->type;
   if (x->rank == rank && memcmp(x->dims, dims, (size_t)rank * sizeof *dims) == 0) return own;
+  if (!mask && pr->scalar[v]) {   /* a scalar parameter: its own T[], broadcast */
+    const char *b = fmt_name(pr, base, "b");
+    fprintf(pr->out, "  %%%s = ", b);
+    shape(pr->out, xt, rank, dims);
+    fprintf(pr->out, " broadcast(%%%s), dimensions={}\n", pr->scalar[v]);
+    return b;
+  }
   AX_ASSERT(x->rank <= rank);
   int kept[AX_HLO_PMAXRANK], nk = 0;
   int64_t kdims[AX_HLO_PMAXRANK];
@@ -172,6 +183,15 @@ static void value(Printer *pr, int i) {
   pr->ref[i] = v->name;
   switch (v->kind) {
   case AX_HP_PARAM:
+    if (v->scalar) {   /* T[] as the module had it; its [1] for what needs the program's shape */
+      AX_ASSERT(v->rank == 1 && v->dims[0] == 1);
+      fprintf(out, "  %%%s = %s[] parameter(%d)\n", v->name, ax_hlo_type_name(v->type), v->param);
+      pr->scalar[i] = v->name;
+      pr->ref[i] = fmt_name(pr, v->name, "held");
+      head(pr, pr->ref[i], v);
+      fprintf(out, "reshape(%%%s)\n", v->name);
+      return;
+    }
     head(pr, v->name, v);
     fprintf(out, "parameter(%d)\n", v->param);
     return;
@@ -181,6 +201,15 @@ static void value(Printer *pr, int i) {
     fprintf(out, "constant(%s)\n", v->literal);
     return;
   case AX_HP_EW:
+    if (!strcmp(v->opcode, "multiply") && v->nin == 2 && pr->pred[v->in[0]] && pr->pred[v->in[1]]) {
+      /* a product of two masks is their `and` (the importer reads `and` of masks as this
+       * product), in pred for a select to use */
+      for (int k = 0; k < 2; k++) ops[k] = shaped(pr, v->in[k], v->rank, v->dims, v->name, true);
+      pred_head(pr, v);
+      fprintf(out, "and(%%%s, %%%s)\n", ops[0], ops[1]);
+      masked(pr, i);
+      return;
+    }
     for (int k = 0; k < v->nin; k++) ops[k] = as_shape(pr, v->in[k], v->rank, v->dims, v->name);
     head(pr, v->name, v);
     fprintf(out, "%s(", v->opcode);
@@ -209,8 +238,18 @@ static void value(Printer *pr, int i) {
     return;
   }
   case AX_HP_DOT: {
-    /* operands broadcast to the batch dims of the result (equal ones: no instruction) */
     int r = v->rank;
+    const AxHloPVal *a = &pr->p->vals[v->in[0]], *b = &pr->p->vals[v->in[1]];
+    if (r > 2 && a->rank == r && b->rank == 2) {
+      /* [..., m, k] x [k, n]: the lhs's leading dims are free dims of a dot without batch
+       * dims, whose result XLA orders [..., m, n] as matmul does; no broadcast of the rhs
+       * (and the importer reads it back as the same matmul) */
+      head(pr, v->name, v);
+      fprintf(out, "dot(%%%s, %%%s), lhs_contracting_dims={%d}, rhs_contracting_dims={0}\n", pr->ref[v->in[0]],
+              pr->ref[v->in[1]], r - 1);
+      return;
+    }
+    /* operands broadcast to the batch dims of the result (equal ones: no instruction) */
     for (int k = 0; k < 2; k++) {
       const AxHloPVal *x = &pr->p->vals[v->in[k]];
       int64_t d[AX_HLO_PMAXRANK];
@@ -323,10 +362,25 @@ static void value(Printer *pr, int i) {
   }
 }
 
+/* Output k's shape as the ROOT has it: T[] for a scalar held as [1]. */
+static void out_shape(FILE *out, const AxHloPProg *p, int k) {
+  const AxHloPVal *v = &p->vals[p->outs[k]];
+  shape(out, v->type, p->out_scalar && p->out_scalar[k] ? 0 : v->rank, v->dims);
+}
+
+static void release(Printer *pr) {
+  for (int i = 0; i < pr->nowned; i++) free(pr->owned[i]);
+  free(pr->owned);
+  free(pr->ref);
+  free(pr->pred);
+  free(pr->scalar);
+}
+
 void ax_hlo_print(FILE *out, const AxHloPProg *p) {
   Printer pr = {.p = p};
   pr.ref = ax_xcalloc((size_t)p->nvals + 1, sizeof *pr.ref);
   pr.pred = ax_xcalloc((size_t)p->nvals + 1, sizeof *pr.pred);
+  pr.scalar = ax_xcalloc((size_t)p->nvals + 1, sizeof *pr.scalar);
   AX_ASSERT(p->nouts > 0);
   fprintf(out, "HloModule %s, entry_computation_layout={(", p->name);
   int np = 0;
@@ -334,14 +388,13 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
     const AxHloPVal *v = &p->vals[i];
     if (v->kind != AX_HP_PARAM) continue;
     if (np++) fputs(", ", out);
-    shape(out, v->type, v->rank, v->dims);
+    shape(out, v->type, v->scalar ? 0 : v->rank, v->dims);
   }
   fputs(")->", out);
   if (p->nouts > 1) fputc('(', out);
   for (int k = 0; k < p->nouts; k++) {
-    const AxHloPVal *v = &p->vals[p->outs[k]];
     if (k) fputs(", ", out);
-    shape(out, v->type, v->rank, v->dims);
+    out_shape(out, p, k);
   }
   if (p->nouts > 1) fputc(')', out);
   fputs("}\n\n", out);
@@ -366,10 +419,20 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
   size_t blen = 0;
   pr.out = open_memstream(&body, &blen);
   for (int i = 0; i < p->nvals; i++) value(&pr, i);
+  /* the outputs' instructions: a scalar output's T[] reshape of its [1] */
+  const char **oref = ax_xcalloc((size_t)p->nouts + 1, sizeof *oref);
+  for (int k = 0; k < p->nouts; k++) {
+    const AxHloPVal *v = &p->vals[p->outs[k]];
+    oref[k] = pr.ref[p->outs[k]];
+    if (!p->out_scalar || !p->out_scalar[k]) continue;
+    AX_ASSERT(v->rank == 1 && v->dims[0] == 1);
+    const char *sc = fmt_name(&pr, v->name, "scalar");
+    fprintf(pr.out, "  %%%s = %s[] reshape(%%%s)\n", sc, ax_hlo_type_name(v->type), oref[k]);
+    oref[k] = sc;
+  }
   fclose(pr.out);
   if (p->nouts == 1) {
-    const AxHloPVal *v = &p->vals[p->outs[0]];
-    const char *ref = pr.ref[p->outs[0]];
+    const char *ref = oref[0];
     size_t last = blen ? blen - 1 : 0;
     while (last > 0 && body[last - 1] != '\n') last--;
     size_t rl = strlen(ref);
@@ -379,14 +442,12 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
     } else {
       fputs(body, out);
       fprintf(out, "  ROOT %%%s.out = ", ref);
-      shape(out, v->type, v->rank, v->dims);
+      out_shape(out, p, 0);
       fprintf(out, " copy(%%%s)\n}\n", ref);
     }
     free(body);
-    for (int i = 0; i < pr.nowned; i++) free(pr.owned[i]);
-    free(pr.owned);
-    free(pr.ref);
-    free(pr.pred);
+    free(oref);
+    release(&pr);
     return;
   }
   fputs(body, out);
@@ -394,15 +455,12 @@ void ax_hlo_print(FILE *out, const AxHloPProg *p) {
   /* the ROOT: a tuple of the outputs */
   fputs("  ROOT %outputs = (", out);
   for (int k = 0; k < p->nouts; k++) {
-    const AxHloPVal *v = &p->vals[p->outs[k]];
     if (k) fputs(", ", out);
-    shape(out, v->type, v->rank, v->dims);
+    out_shape(out, p, k);
   }
   fputs(") tuple(", out);
-  for (int k = 0; k < p->nouts; k++) fprintf(out, "%s%%%s", k ? ", " : "", pr.ref[p->outs[k]]);
+  for (int k = 0; k < p->nouts; k++) fprintf(out, "%s%%%s", k ? ", " : "", oref[k]);
   fputs(")\n}\n", out);
-  for (int i = 0; i < pr.nowned; i++) free(pr.owned[i]);
-  free(pr.owned);
-  free(pr.ref);
-  free(pr.pred);
+  free(oref);
+  release(&pr);
 }

@@ -37,7 +37,8 @@ typedef enum {
                      * broadcast numpy-style to the value's shape */
   AX_HP_SUM,        /* the reduction of in[0] along `axis` by `opcode` (add, maximum or
                      * minimum; NULL is add), kept with size 1 */
-  AX_HP_DOT,        /* batched matmul [..., m, k] x [..., k, n], equal batch dims */
+  AX_HP_DOT,        /* batched matmul [..., m, k] x [..., k, n], equal batch dims, or a
+                     * rank-2 rhs [k, n] (the lhs's leading dims free dims) */
   AX_HP_RESHAPE,    /* in[0] with the value's dims, same elements in row-major order */
   AX_HP_BROADCAST,  /* in[0] broadcast numpy-style to the value's shape */
   AX_HP_CONCAT,     /* in[0..nin) joined along `axis` */
@@ -67,6 +68,8 @@ typedef struct AxHloPVal {
   int64_t lo[AX_HLO_PMAXRANK], hi[AX_HLO_PMAXRANK], step[AX_HLO_PMAXRANK];   /* SLICE, PAD */
   const char *direction;    /* AX_HP_COMPARE */
   int param;                /* AX_HP_PARAM: 0, 1, ... in order */
+  bool scalar;              /* AX_HP_PARAM of dims [1]: an HLO scalar (the importer holds
+                             * one as [1]), printed T[] and reshaped to [1] */
   const char *literal;      /* AX_HP_CONST */
 } AxHloPVal;
 
@@ -76,6 +79,8 @@ typedef struct AxHloPProg {
   int nvals;
   const int *outs;          /* the outputs, in order (values; at least one) */
   int nouts;
+  const bool *out_scalar;   /* per output, or NULL: of dims [1] and an HLO scalar, reshaped
+                             * to T[] for the ROOT */
 } AxHloPProg;
 
 /* Writes p (borrowed) as an HLO module to out. The description must be well formed (the

@@ -269,6 +269,6 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
   }
   int *outs = ax_arena_alloc(a, ((size_t)g->noutputs + 1) * sizeof *outs);
   for (int k = 0; k < g->noutputs; k++) outs[k] = at[g->outputs[k]];
-  *out = (AxHloPProg){g->name, b.v, b.n, outs, g->noutputs};
+  *out = (AxHloPProg){g->name, b.v, b.n, outs, g->noutputs, NULL};
   return true;
 }

@@ -20,6 +20,8 @@ typedef struct L {
   int tcap, scap;
   Sym *syms;
   int nsyms, symcap;
+  int *slots;        /* open addressing over syms: index + 1, 0 empty; grown at half load */
+  int nslots;        /* a power of two, or 0 before the first bind */
   int ntmp;
   int errors;
 } L;
@@ -30,10 +32,25 @@ typedef struct L {
     (l)->errors++;                                                                         \
   } while (0)
 
+/* Names are looked up by hash, not by a scan: an imported HLO module binds 100,000s of
+ * lets, and a scan per name made lowering quadratic in the module's size. */
+static size_t name_hash(const char *s) {
+  size_t h = 1469598103934665603u;   /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+/* The slot of name: the one holding it, or the empty one where it would go. */
+static size_t slot_of(const L *l, const char *name) {
+  size_t mask = (size_t)l->nslots - 1, i = name_hash(name) & mask;
+  while (l->slots[i] && strcmp(l->syms[l->slots[i] - 1].name, name) != 0) i = (i + 1) & mask;
+  return i;
+}
+
 static int lookup(L *l, const char *name) {
-  for (int i = 0; i < l->nsyms; i++)
-    if (strcmp(l->syms[i].name, name) == 0) return l->syms[i].t;
-  return -1;
+  if (!l->nslots) return -1;
+  int k = l->slots[slot_of(l, name)];
+  return k ? l->syms[k - 1].t : -1;
 }
 
 static bool bind(L *l, const AxIdent *id, int t) {
@@ -43,6 +60,13 @@ static bool bind(L *l, const AxIdent *id, int t) {
   }
   l->syms = ax_mug_grow(l->a, l->syms, l->nsyms, &l->symcap, sizeof *l->syms);
   l->syms[l->nsyms++] = (Sym){id->name, t};
+  if (2 * l->nsyms > l->nslots) {   /* rehash every name into a table twice the size */
+    l->nslots = l->nslots ? 2 * l->nslots : 64;
+    l->slots = ax_arena_alloc(l->a, sizeof *l->slots * (size_t)l->nslots);
+    for (int k = 0; k < l->nsyms; k++) l->slots[slot_of(l, l->syms[k].name)] = k + 1;
+  } else {
+    l->slots[slot_of(l, id->name)] = l->nsyms;
+  }
   return true;
 }
 

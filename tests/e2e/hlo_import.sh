@@ -3,7 +3,7 @@
 # (NAME.expected) with its golden cuts on stderr (NAME.cuts); slice, pad, reverse and power
 # against a reference written without them, abs refused by the field check, q·kᵀ and a bf16
 # dot with an f32 result imported without a cut; the JSON report (a scalar output's note);
-# --output; optimize writing a module with scalars as .hlo;
+# --output; optimize writing a module with scalars as .hlo (as scalars);
 # a .hlo read where a program is (axle equiv against the hand-written Mirage μGraph); and
 # an attack loop: prefixes of a module and seeded random deletions of bytes and tokens exit
 # 0 or 3 with a message, never by a signal (tests/unit/check_hlo.c runs every prefix in
@@ -153,8 +153,8 @@ check "bf16 dot to f32: converted operands" has "$tmp/mixed.axl" "let d = matmul
 "$AXLE" import --format json $h/sgd_loss.hlo > "$tmp/sgd.json" 2> "$tmp/err"
 check "scalar output: the note in JSON" jqt '.ncuts == 0 and .notes == [{"line": 29, "name": "add.24", "note": "the output is the scalar f32[], held as f32[1]"}]' "$tmp/sgd.json"
 check "scalar lr: an input of shape [1]" has $h/sgd_loss.expected "input Arg_2_3 : f32\[1\]"
-# optimize writes a module with a scalar parameter and a scalar result as valid HLO (the
-# scalars as f32[1]), which imports back
+# optimize writes a module with a scalar parameter and a scalar result as valid HLO, the
+# scalars as f32[] as the input had them (the program holds them as f32[1]), which imports back
 mkdir -p "$tmp/r1"
 cat > "$tmp/r1/one.axl" <<'AXL'
 rule mul_one for T in num {
@@ -185,7 +185,8 @@ ENTRY e {
 HLO
 XDG_CACHE_HOME="$tmp/cache" "$AXLE" optimize --rules "$tmp/r1" "$tmp/loss.hlo" --output "$tmp/loss.out.hlo" > /dev/null 2>&1
 check "optimize a scalar module to .hlo: exit 0" test $? -eq 0
-check "optimize a scalar module to .hlo: the [1] parameter" has "$tmp/loss.out.hlo" "parameter(1)"
+check "optimize a scalar module to .hlo: the scalar parameter" has "$tmp/loss.out.hlo" "%lr = f32\[\] parameter(1)"
+check "optimize a scalar module to .hlo: the scalar output" has "$tmp/loss.out.hlo" "ROOT %outputs = (f32\[4,8\]{1,0}, f32\[\]) tuple("
 "$AXLE" import "$tmp/loss.out.hlo" > "$tmp/loss2.axl" 2> /dev/null
 check "optimize a scalar module to .hlo: it imports back" has "$tmp/loss2.axl" "input lr : f32\[1\]"
 

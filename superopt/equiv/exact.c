@@ -8,6 +8,13 @@ bool ax_exact_is_compare(AxOp op) {
          op == AX_OP_GE;
 }
 
+bool ax_exact_index_op(AxOp op) {
+  switch (op) {
+  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_NEG: return true;
+  default: return ax_exact_is_compare(op);
+  }
+}
+
 bool ax_exact_decides(AxOp op, const int64_t *b, int nin) {
   if (ax_exact_is_compare(op)) return nin == 2 && b[0] >= 0 && b[1] >= 0;
   if (op == AX_OP_SELECT) return nin == 3 && b[0] >= 0;

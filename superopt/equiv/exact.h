@@ -31,4 +31,9 @@ bool ax_exact_decides(AxOp op, const int64_t *b, int nin);
 /* Whether op is a comparison (eq ne lt le gt ge). */
 bool ax_exact_is_compare(AxOp op);
 
+/* Whether op applied to index values gives an index value that a kernel can write from
+ * block iotas: + - * neg and the comparisons (what the floor and the generator build a
+ * mask with). */
+bool ax_exact_index_op(AxOp op);
+
 #endif

@@ -39,6 +39,16 @@ bool ax_shape_equal(const AxTShape *a, const AxTShape *b) {
   return true;
 }
 
+bool ax_shape_squeeze_equal(const AxTShape *a, const AxTShape *b) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < a->rank && a->dim[i] == 1) i++;
+    while (j < b->rank && b->dim[j] == 1) j++;
+    if (i == a->rank || j == b->rank) return i == a->rank && j == b->rank;
+    if (a->dim[i++] != b->dim[j++]) return false;
+  }
+}
+
 char *ax_shape_str(const AxTShape *s, char *buf, size_t n) {
   size_t used = 0;
   buf[0] = 0;

@@ -98,6 +98,9 @@ double ax_dtype_round(AxDtype t, double x);
 
 int64_t ax_shape_numel(const AxTShape *s);
 bool ax_shape_equal(const AxTShape *a, const AxTShape *b);
+/* The dims of a other than 1, in order, against b's: false when they differ. A reshape
+ * between such shapes moves no element relative to the others. */
+bool ax_shape_squeeze_equal(const AxTShape *a, const AxTShape *b);
 /* Writes "[16, 4096]" into buf (always NUL-terminated). Returns buf. */
 char *ax_shape_str(const AxTShape *s, char *buf, size_t n);
 /* numpy broadcasting of two shapes; false when some pair of dims is neither equal nor 1. */

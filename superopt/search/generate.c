@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "base/hooks.h"
+#include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 
@@ -123,25 +124,6 @@ static bool classes(SearchState *s, const char *ix, AxDiag *d) {
  * (the values greedy.h writes inside a kernel). A causal mask and its fill are index values;
  * comparisons of them are exact in the equivalence check (exact.h). */
 
-static bool squeeze_equal(const AxTShape *a, const AxTShape *b) {
-  int i = 0, j = 0;
-  for (;;) {
-    while (i < a->rank && a->dim[i] == 1) i++;
-    while (j < b->rank && b->dim[j] == 1) j++;
-    if (i == a->rank || j == b->rank) return i == a->rank && j == b->rank;
-    if (a->dim[i++] != b->dim[j++]) return false;
-  }
-}
-
-static bool index_op(AxOp op) {
-  switch (op) {
-  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_NEG:
-  case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
-    return true;
-  default: return false;
-  }
-}
-
 /* Per tensor of g (owned array): 1 an index value that can be written from block iotas and
  * literals, 2 an index value made of literals only by an operator (not written: the
  * kernel's operators need a tile), 0 a value. */
@@ -156,10 +138,10 @@ static char *index_values(const AxMugraph *g) {
     if (st->op == AX_OP_IOTA) v = 1, var[st->t] = true;
     else if (st->op == AX_OP_BROADCAST ||
              (st->op == AX_OP_RESHAPE &&
-              squeeze_equal(&g->tensors[st->in[0]].shape, &g->tensors[st->t].shape))) {
+              ax_shape_squeeze_equal(&g->tensors[st->in[0]].shape, &g->tensors[st->t].shape))) {
       v = ix[st->in[0]];
       var[st->t] = var[st->in[0]];
-    } else if (index_op(st->op)) {
+    } else if (ax_exact_index_op(st->op)) {
       v = 1;
       for (int j = 0; j < st->nin; j++) {
         if (!ix[st->in[j]]) v = 0;
@@ -1955,7 +1937,7 @@ static int pin_nodes(const SearchState *s) {
     for (int j = 0; j < k->nnodes; j++) {
       const AxBNode *x = &k->nodes[j];
       if (x->kind == AX_BN_OP && !x->anon) {
-        ix[j] = x->op == AX_OP_IOTA || (x->nin > 0 && index_op(x->op));
+        ix[j] = x->op == AX_OP_IOTA || (x->nin > 0 && ax_exact_index_op(x->op));
         for (int q = 0; q < x->nin && ix[j] && x->op != AX_OP_IOTA; q++)
           ix[j] = k->nodes[x->in[q]].anon || ix[x->in[q]];
       }

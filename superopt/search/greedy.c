@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "base/hooks.h"
 #include "superopt/equiv/equiv.h"
+#include "superopt/equiv/exact.h"
 #include "superopt/cost/cost.h"
 #include "superopt/ir/mugtext.h"
 
@@ -214,27 +215,6 @@ static bool elementwise(const AxKStmt *s) {
   return k == AX_TC_UNARY || k == AX_TC_BINARY || s->op == AX_OP_SELECT;
 }
 
-/* The dims of a other than 1, in order, against b's: false when they differ. A reshape
- * between such shapes moves no element relative to the others. */
-static bool squeeze_equal(const AxTShape *a, const AxTShape *b) {
-  int i = 0, j = 0;
-  for (;;) {
-    while (i < a->rank && a->dim[i] == 1) i++;
-    while (j < b->rank && b->dim[j] == 1) j++;
-    if (i == a->rank || j == b->rank) return i == a->rank && j == b->rank;
-    if (a->dim[i++] != b->dim[j++]) return false;
-  }
-}
-
-static bool index_op(AxOp op) {
-  switch (op) {
-  case AX_OP_ADD: case AX_OP_SUB: case AX_OP_MUL: case AX_OP_NEG:
-  case AX_OP_EQ: case AX_OP_NE: case AX_OP_LT: case AX_OP_LE: case AX_OP_GT: case AX_OP_GE:
-    return true;
-  default: return false;
-  }
-}
-
 /* g->inl and g->virt, one pass in program order. */
 static void index_values(Pass *g) {
   g->inl = calloc((size_t)g->p->ntensors + 1, sizeof(bool));
@@ -244,8 +224,8 @@ static void index_values(Pass *g) {
     bool v = s->op == AX_OP_IOTA;
     if (s->op == AX_OP_BROADCAST) v = g->inl[s->in[0]];
     else if (s->op == AX_OP_RESHAPE)
-      v = g->inl[s->in[0]] && squeeze_equal(&tensor_at(g, s->in[0])->shape, &tensor_at(g, s->t)->shape);
-    else if (index_op(s->op)) {
+      v = g->inl[s->in[0]] && ax_shape_squeeze_equal(&tensor_at(g, s->in[0])->shape, &tensor_at(g, s->t)->shape);
+    else if (ax_exact_index_op(s->op)) {
       v = true;
       for (int j = 0; j < s->nin; j++) v &= g->inl[s->in[j]];
     }

@@ -169,10 +169,19 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
   vc.refuted = &refuted;
   AxSmtResult r = ax_solver_check(&vc, in.tc, in.query, w.terms, w.n, &m, reason, sizeof reason);
   vc.refute = NULL;   /* vc serves ax_verify_complete below: its query is another one */
-  if (refuted) {
-    /* a small instance refuted the rule while a solver was still at the query */
+  if (refuted || early.has) {
+    /* a small instance refuted the rule while a solver was still at the query. The replay
+     * is exact and meets every precondition, so it decides even when the other solver's
+     * unsat came in meanwhile (a solver or the encoding is then wrong: said in the reason,
+     * never a VERIFIED against a counterexample in hand) */
     v = AX_INVALID;
     take_small(&early.found, where, out);
+    if (!refuted && r == AX_SMT_UNSAT) {
+      char *was = ax_xstrdup(out->reason);   /* set_reason frees the old one first */
+      ax_result_set_reason(out, "%s%s", was, "; a solver answered unsat on this query, which this "
+                                              "counterexample contradicts");
+      free(was);
+    }
   } else if (r == AX_SMT_UNKNOWN) {
     ax_result_set_reason(out, "at rank %s: %s", where, reason);
     v = AX_UNKNOWN;
@@ -224,11 +233,6 @@ static AxVerdict instance(const AxBlock *rule, AxType T, const int *rank, const 
     *vacuous = ax_solver_check(&o->solver, in.tc, sat, NULL, 0, NULL, reason, sizeof reason) == AX_SMT_UNSAT;
   }
   ax_model_free(m);
-  if (early.has && !refuted) {   /* found, but an answer came in first: searched again above */
-    free(early.found.text);
-    free(early.found.json);
-    free(early.found.failed);
-  }
 done:
   free(where);
   ax_instance_free(&in);

@@ -522,19 +522,26 @@ static char *stmt_line(const AxMugraph *g, const AxKStmt *st) {
   return line;
 }
 
+/* Where text holds line as a whole line (a top-level statement: a kernel's are indented
+ * deeper), when it does exactly once; NULL otherwise. */
+static char *line_in(char *text, const char *line) {
+  size_t ln = strlen(line);
+  char *at = NULL;
+  for (char *p = text; (p = strstr(p, line)) != NULL; p += ln)
+    if ((p == text || p[-1] == '\n') && (p[ln] == '\n' || p[ln] == ' ')) {
+      if (at) return NULL;
+      at = p;
+    }
+  return at;
+}
+
 /* text with every line equal to one of lines[k] replaced by decls[k] and the operands
  * outs appended to its output line; NULL when some line is not found exactly once. */
 static char *cut_text(AxArena *a, const char *text, char **lines, char **decls, int n,
                       const char *outs) {
   char *t = ax_arena_strndup(a, text, strlen(text));
   for (int k = 0; k < n; k++) {
-    size_t ln = strlen(lines[k]);
-    char *at = NULL;
-    for (char *p = t; (p = strstr(p, lines[k])) != NULL; p += ln)
-      if ((p == t || p[-1] == '\n') && (p[ln] == '\n' || p[ln] == ' ')) {
-        if (at) return NULL;
-        at = p;
-      }
+    char *at = line_in(t, lines[k]);
     if (!at) return NULL;
     char *eol = strchr(at, '\n');
     t = ax_arena_printf(a, "%.*s%s%s", (int)(at - t), t, decls[k], eol ? eol : "");
@@ -629,8 +636,9 @@ int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *m
     char *own = stmt_line(prog, st), *line = ax_arena_strndup(a, own, strlen(own));
     free(own);
     const AxKTensor *t = &prog->tensors[st->t];
-    /* only a statement the module holds unchanged: the same operator, attributes, operands */
-    bool both = strstr(mtext, line) != NULL;
+    /* only a statement the module holds unchanged, once, at top level: the same operator,
+     * attributes, operands (a line inside a kernel is another thing, however it reads) */
+    bool both = line_in(mtext, line) != NULL;
     if (both) {
       char *dims = NULL;
       size_t dn = 0;

@@ -1156,16 +1156,16 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     if (!n->at.axis_set) {
       need(kg, n->in[0], true, n->name);
       loop_open(e, cnt, false);
-      line(e, "const float raw = %s ? ax_f(%s[e]) : fmaxf(%s[%" PRId64 " + e], ax_f(%s[e]));", it0,
+      line(e, "const float raw = %s ? ax_f(%s[e]) : ax_max(%s[%" PRId64 " + e], ax_f(%s[e]));", it0,
            v->name, acc->o.name, cnt, v->name);
     } else {
       need(kg, n->in[0], false, n->name);
       int64_t len, inner;
       const char *it = reduce_head(e, v, n->at.axis, 1, false, &len, &inner);
       line(e, "float acc = -INFINITY;");
-      line(e, "for (int j = 0; j < %" PRId64 "; ++j) acc = fmaxf(acc, ax_f(px[(%s)j * %" PRId64 "]));",
+      line(e, "for (int j = 0; j < %" PRId64 "; ++j) acc = ax_max(acc, ax_f(px[(%s)j * %" PRId64 "]));",
            len, it, inner);
-      line(e, "const float raw = %s ? acc : fmaxf(%s[%" PRId64 " + e], acc);", it0, acc->o.name, cnt);
+      line(e, "const float raw = %s ? acc : ax_max(%s[%" PRId64 " + e], acc);", it0, acc->o.name, cnt);
     }
     line(e, "%s[%" PRId64 " + e] = raw;", acc->o.name, cnt);
     line(e, "%s[e] = raw == -INFINITY ? 0.0f : raw;", acc->o.name);
@@ -1772,6 +1772,15 @@ static const char prelude[] =
     "template <> __device__ __forceinline__ __half ax_to<__half>(float x) { return __float2half_rn(x); }\n"
     "template <> __device__ __forceinline__ __nv_bfloat16 ax_to<__nv_bfloat16>(float x) {\n"
     "  return __float2bfloat16_rn(x);\n"
+    "}\n"
+    "// XLA's maximum and minimum (the llvm.maximum / llvm.minimum it emits: IEEE 754-2019):\n"
+    "// NaN if either operand is NaN (fmaxf alone returns the other), else the larger\n"
+    "// (smaller), -0 below +0 (fmaxf may return either zero).\n"
+    "__device__ __forceinline__ float ax_max(float a, float b) {\n"
+    "  return (a != a || b != b) ? a + b : a == b ? (copysignf(1.0f, a) < 0.0f ? b : a) : fmaxf(a, b);\n"
+    "}\n"
+    "__device__ __forceinline__ float ax_min(float a, float b) {\n"
+    "  return (a != a || b != b) ? a + b : a == b ? (copysignf(1.0f, a) < 0.0f ? a : b) : fminf(a, b);\n"
     "}\n";
 
 static void list_io(FILE *f, const AxMugraph *g, const char *prefix) {

@@ -1087,13 +1087,25 @@ static AxV at_logistic(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx
   return logistic(in, t, operand_at(in, e, 0, t, idx));
 }
 
-/* tanh(A) = (exp(2A) - 1) / (exp(2A) + 1), through exp as logistic is */
+/* TANH: [[tanh(A)]] = 1 where A = +inf, else (exp(2A) - 1) / (exp(2A) + 1), through exp as
+ * logistic is. XLA's tanh is ±1 at ±inf (its polynomial clamps the operand; the C library's
+ * tanh(±inf) = ±1, C11 F.10.2.6: docs/semantics.md "Special values"). The exp form alone
+ * is inf / inf = NaN at +inf; at -inf it is already (0 - 1) / (0 + 1) = -1, and NaN gives
+ * NaN through both. Sound: the branch is chosen by the operand's class and each branch is
+ * tanh's value on its part of the domain, so the term is tanh everywhere. As provable as the
+ * exp form alone: a finite operand (every input element is one) has the constant false as
+ * its +inf flag, which the term builder folds, so such a query is the exp form's. Once the
+ * domain has left its fragment (a reduction operand leaves it at exp) nothing it computes
+ * is used: the form is returned as it is, and the first reason kept. */
 static AxV at_tanh(AxInst *in, const AxExpr *e, AxType t, const AxIndex *idx) {
   AxV a = operand_at(in, e, 0, t, idx);
   AxV one = D->elem_lit(D, t, "1", 0);
   AxV ex = D->elem_unary(D, AX_OP_EXP, t, D->elem_binary(D, AX_OP_MUL, t, D->elem_lit(D, t, "2", 0), a));
-  return D->elem_binary(D, AX_OP_DIV, t, D->elem_binary(D, AX_OP_SUB, t, ex, one),
-                        D->elem_binary(D, AX_OP_ADD, t, ex, one));
+  AxV form = D->elem_binary(D, AX_OP_DIV, t, D->elem_binary(D, AX_OP_SUB, t, ex, one),
+                            D->elem_binary(D, AX_OP_ADD, t, ex, one));
+  if (D->unsupported) return form;
+  AxV at_inf = D->elem_compare(D, AX_OP_EQ, t, a, D->elem_lit(D, t, "inf", 1));
+  return D->ite(D, at_inf, one, form, ite_kind(t), t);
 }
 
 /* CMP: the operands compare in their own type (two literals: in T, int when T is bool);

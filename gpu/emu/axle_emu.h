@@ -17,7 +17,7 @@
 //     A block in which some threads return while others wait at a barrier is reported as
 //     barrier divergence (exit 5);
 //   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf/
-//     tanhf/fmaxf/fminf (the host's) and rsqrtf (CUDA's alone: 1 / sqrtf here);
+//     tanhf/fmaxf/fminf/copysignf (the host's) and rsqrtf (CUDA's alone: 1 / sqrtf here);
 //   * cp.async (ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N>): per thread,
 //     copies in flight are recorded and their destination poisoned (nan) until the
 //     wait_group that completes them (see cp_async below);

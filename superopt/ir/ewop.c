@@ -49,18 +49,25 @@ static void f64_tanh(size_t n, double *o, const double *x) {
 static void f64_logistic(size_t n, double *o, const double *x) {
   for (size_t i = 0; i < n; i++) o[i] = 1.0 / (1.0 + exp(-x[i]));
 }
-/* max and min propagate NaN, as XLA's maximum and minimum do (C's fmax would drop it) */
+/* max and min are XLA's maximum and minimum, the llvm.maximum / llvm.minimum it emits
+ * (IEEE 754-2019 maximum, minimum; docs/semantics.md "Special values"): NaN if either
+ * operand is NaN (C's fmax would drop it), otherwise the larger (smaller) operand, with -0
+ * below +0 (C's fmax may return either zero). */
+static double maximum(double a, double b) {
+  if (isnan(a) || isnan(b)) return a + b;
+  if (a == b) return signbit(a) ? b : a;   /* equal: the same value, or zeros of both signs */
+  return a > b ? a : b;
+}
+static double minimum(double a, double b) {
+  if (isnan(a) || isnan(b)) return a + b;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
 static void f64_max(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
-  for (size_t i = 0; i < n; i++) {
-    double a = x[i * sx], b = y[i * sy];
-    o[i] = isnan(a) || isnan(b) ? a + b : a > b ? a : b;
-  }
+  for (size_t i = 0; i < n; i++) o[i] = maximum(x[i * sx], y[i * sy]);
 }
 static void f64_min(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
-  for (size_t i = 0; i < n; i++) {
-    double a = x[i * sx], b = y[i * sy];
-    o[i] = isnan(a) || isnan(b) ? a + b : a < b ? a : b;
-  }
+  for (size_t i = 0; i < n; i++) o[i] = minimum(x[i * sx], y[i * sy]);
 }
 
 /* eq ne lt le gt ge: 1.0 where the relation holds, else 0.0 (HLO's compare with a pred
@@ -405,13 +412,12 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
     [AX_OP_LOGISTIC] = {.op = AX_OP_LOGISTIC, UNARY(logistic), .reads_q = true,
                         .lax = AX_EWOP_LAX_EXP_RATIO, .abs = AX_EWOP_ABS_LOGISTIC, .flops = 5,
                         .insert = 7, .cuda = "1.0f / (1.0f + expf(-a0))"},
-    /* NaN in, NaN out (XLA's maximum/minimum); fmaxf alone would return the other operand */
+    /* XLA's maximum/minimum: the generated code's ax_max/ax_min (gpu/cuda.c's prelude), NaN
+     * in, NaN out and -0 below +0, as f64_max above; fmaxf alone would drop a NaN */
     [AX_OP_MAX] = {.op = AX_OP_MAX, ORDERED(max), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
-                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
-                   .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fmaxf(a0, a1)"},
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "ax_max(a0, a1)"},
     [AX_OP_MIN] = {.op = AX_OP_MIN, ORDERED(min), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
-                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1,
-                   .cuda = "(a0 != a0 || a1 != a1) ? a0 + a1 : fminf(a0, a1)"},
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "ax_min(a0, a1)"},
     /* comparisons: a 1.0/0.0 mask (select's first operand); the search inserts none */
     [AX_OP_EQ] = {.op = AX_OP_EQ, ORDERED(eq), .commutes = true, .lax = AX_EWOP_LAX_ORDER,
                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .cuda = "(a0 == a1) ? 1.0f : 0.0f"},

@@ -11,9 +11,16 @@ softmaxes without a max shift stay finite; tests/unit/check_hlo_reference.c feed
 imported program the same inputs.
 
 Elements are evaluated on demand and memoised per (instruction, index), so a sampled
-element of a 4096-wide matmul costs one row of its operands, not the whole product. Element
-types are ignored: everything is computed in doubles, as the interpreter it is compared
-with does. Only the opcodes the test modules use are known; anything else is an error.
+element of a 4096-wide matmul costs one row of its operands, not the whole product.
+Everything is computed in doubles, as the interpreter it is compared with does; a convert to
+f16, bf16 or f32 rounds to that format (nearest, ties to even, subnormals kept, ±inf from the
+overflow threshold on). Only the opcodes the test modules use are known; anything else is
+an error.
+
+The elementary functions are XLA's at their special values (±inf, NaN, ±0), written here
+from the C library's Annex F and XLA's emitters, not from axle (docs/semantics.md "Special
+values" is the table): Python's math module raises where C returns inf or NaN, so each is
+wrapped, and Python's max/min are not XLA's maximum/minimum (NaN propagates, -0 < +0).
 """
 import math
 import re
@@ -157,6 +164,123 @@ def flat(idx, dims):
     return f
 
 
+# ---- XLA's elementary functions at their special values (docs/semantics.md) ----
+
+def xla_exp(x):
+    """exp: +inf at +inf (and past the double range), 0 at -inf, NaN for NaN (F.10.3.1)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def xla_expm1(x):
+    """expm1: +inf at +inf (and on overflow), -1 at -inf (F.10.3.3)."""
+    try:
+        return math.expm1(x)
+    except OverflowError:
+        return math.inf
+
+
+def xla_log(x):
+    """log: -inf at ±0, NaN below 0 (-inf included), +inf at +inf (F.10.3.7)."""
+    if x != x:
+        return x
+    if x == 0:
+        return -math.inf
+    return math.nan if x < 0 else math.log(x)
+
+
+def xla_log1p(x):
+    """log1p: -inf at -1, NaN below -1 (F.10.3.9)."""
+    if x == -1:
+        return -math.inf
+    return math.nan if x < -1 else math.log1p(x)
+
+
+def xla_sqrt(x):
+    """sqrt: ±0 at ±0, NaN below 0, +inf at +inf (F.10.4.5)."""
+    return math.nan if x < 0 else math.sqrt(x)
+
+
+def xla_rsqrt(x):
+    """rsqrt: XLA's 1 / sqrt(x): ±inf at ±0, +0 at +inf, NaN below 0."""
+    r = xla_sqrt(x)
+    return math.copysign(math.inf, r) if r == 0 else 1 / r
+
+
+def xla_divide(x, y):
+    """IEEE division: a non-zero over ±0 is an infinity of the product's sign, 0/0 NaN."""
+    if y == 0:
+        if x != x or x == 0:
+            return math.nan
+        return math.copysign(math.inf, math.copysign(1, x) * math.copysign(1, y))
+    return x / y
+
+
+def odd_integer(y):
+    return math.isfinite(y) and y == math.floor(y) and math.fmod(y, 2) != 0
+
+
+def xla_pow(x, y):
+    """C's pow (F.10.4.4), which XLA calls: pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN;
+    a pole at ±0 for y < 0 (±inf for an odd integer y, else +inf); NaN for a finite x < 0
+    and a finite non-integer y; overflow to an infinity."""
+    try:
+        return math.pow(x, y)
+    except (ValueError, ZeroDivisionError):
+        if x == 0 and y < 0:
+            return math.copysign(math.inf, x) if odd_integer(y) else math.inf
+        return math.nan
+    except OverflowError:
+        return -math.inf if x < 0 and odd_integer(y) else math.inf
+
+
+def xla_tanh(x):
+    """tanh: ±1 at ±inf, ±0 at ±0, NaN for NaN (F.10.2.6; XLA's polynomial clamps)."""
+    return math.tanh(x)
+
+
+def xla_logistic(x):
+    """XLA's logistic expansion 1 / (1 + exp(-x)): 1 at +inf, 0 at -inf, NaN for NaN."""
+    return 1 / (1 + xla_exp(-x))
+
+
+def xla_maximum(x, y):
+    """XLA's maximum (llvm.maximum, IEEE 754-2019): NaN if either is, -0 below +0."""
+    if x != x or y != y:
+        return math.nan
+    if x == y:
+        return y if math.copysign(1, x) < 0 else x
+    return x if x > y else y
+
+
+def xla_minimum(x, y):
+    """XLA's minimum (llvm.minimum): NaN if either is, -0 below +0."""
+    if x != x or y != y:
+        return math.nan
+    if x == y:
+        return x if math.copysign(1, x) < 0 else y
+    return x if x < y else y
+
+
+# fraction bits, least and largest normal exponent
+FORMATS = {'f16': (10, -14, 15), 'bf16': (7, -126, 127), 'f32': (23, -126, 127)}
+
+
+def round_to(t, x):
+    """x rounded to float format t (nearest, ties to even; subnormals kept; ±inf from the
+    overflow threshold (2 - 2^-(mant+1)) 2^emax on); NaN, ±inf, ±0 and other types as they are."""
+    if t not in FORMATS or x != x or math.isinf(x) or x == 0:
+        return x
+    mant, emin, emax = FORMATS[t]
+    ulp = math.ldexp(1.0, max(math.frexp(x)[1] - 1, emin) - mant)
+    r = round(x / ulp) * ulp   # x / ulp is exact; round() ties to even
+    if abs(r) > math.ldexp(2 - math.ldexp(1.0, -mant), emax):
+        return math.copysign(math.inf, x)
+    return math.copysign(r, x) if r == 0 else r
+
+
 def literal(text):
     t = text.strip().lower()
     if t in ('inf', '+inf'):
@@ -176,7 +300,7 @@ class Eval:
     def reducer(self, comp):
         body = self.comps[comp.lstrip('%')]
         op = body['instrs'][body['root']].op
-        return {'add': lambda a, b: a + b, 'maximum': max, 'minimum': min,
+        return {'add': lambda a, b: a + b, 'maximum': xla_maximum, 'minimum': xla_minimum,
                 'multiply': lambda a, b: a * b}[op]
 
     def val(self, comp, name, idx, params):
@@ -204,17 +328,17 @@ class Eval:
             return (((7919 * f + 104729 * p) % 1000) / 1000.0 - 0.5) / 4
         if op == 'constant':
             return literal(i.literal)
-        unary = {'negate': lambda x: -x, 'exponential': math.exp, 'sqrt': math.sqrt,
-                 'rsqrt': lambda x: 1 / math.sqrt(x), 'tanh': math.tanh,
-                 'logistic': lambda x: 1 / (1 + math.exp(-x)) if x > -700 else 0.0, 'abs': abs, 'log': math.log,
-                 'convert': lambda x: x, 'copy': lambda x: x,
-                 'exponential-minus-one': math.expm1, 'log-plus-one': math.log1p,
+        unary = {'negate': lambda x: -x, 'exponential': xla_exp, 'sqrt': xla_sqrt,
+                 'rsqrt': xla_rsqrt, 'tanh': xla_tanh, 'logistic': xla_logistic,
+                 'abs': abs, 'log': xla_log,
+                 'convert': lambda x: round_to(i.type, x), 'copy': lambda x: x,
+                 'exponential-minus-one': xla_expm1, 'log-plus-one': xla_log1p,
                  'not': lambda x: 0.0 if x else 1.0}
         if op in unary:
             return unary[op](self.arg(comp, i, 0, idx, params))
         binary = {'add': lambda x, y: x + y, 'subtract': lambda x, y: x - y,
-                  'multiply': lambda x, y: x * y, 'divide': lambda x, y: x / y,
-                  'maximum': max, 'minimum': min, 'power': lambda x, y: x ** y}
+                  'multiply': lambda x, y: x * y, 'divide': xla_divide,
+                  'maximum': xla_maximum, 'minimum': xla_minimum, 'power': xla_pow}
         if op in binary:
             return binary[op](self.arg(comp, i, 0, idx, params), self.arg(comp, i, 1, idx, params))
         # pred values are 0.0 / 1.0 here, as compare makes them
@@ -225,7 +349,7 @@ class Eval:
         if op == 'clamp':   # clamp(lo, x, hi); a scalar bound is read at ()
             bound = [self.arg(comp, i, k, idx if self.shape_of(comp, i.args[k]) else (), params)
                      for k in (0, 2)]
-            return min(max(self.arg(comp, i, 1, idx, params), bound[0]), bound[1])
+            return xla_minimum(xla_maximum(self.arg(comp, i, 1, idx, params), bound[0]), bound[1])
         if op == 'compare':
             x, y = self.arg(comp, i, 0, idx, params), self.arg(comp, i, 1, idx, params)
             d = a['direction']

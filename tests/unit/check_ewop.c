@@ -317,6 +317,75 @@ START_TEST(conversions) {
 }
 END_TEST
 
+/* The double functions at the special values of docs/semantics.md's table ("Special
+ * values"): ±inf, NaN, ±0 and subnormals, each result compared as a bit pattern (the sign
+ * of a zero or an infinity counts; any NaN is a NaN). These doubles are the reference
+ * semantics the superoptimizer's checks, the emulator and check_hlo's comparison with
+ * tests/hlo/reference.py read, so a row here is a row of that table. */
+static bool same_double(double got, double want) {
+  return isnan(want) ? isnan(got) : got == want && signbit(got) == signbit(want);
+}
+
+START_TEST(doubles_at_special_values) {
+  const double I = INFINITY, N = NAN, sub = ldexp(1, -1060);   /* a double subnormal */
+  static const struct { AxOp op; double x, want; } un[] = {
+      {AX_OP_TANH, I, 1},          {AX_OP_TANH, -I, -1},        {AX_OP_TANH, N, N},
+      {AX_OP_TANH, 0.0, 0.0},      {AX_OP_TANH, -0.0, -0.0},    {AX_OP_TANH, 0, 0},
+      {AX_OP_LOGISTIC, I, 1},      {AX_OP_LOGISTIC, -I, 0},     {AX_OP_LOGISTIC, N, N},
+      {AX_OP_LOGISTIC, -0.0, 0.5}, {AX_OP_LOGISTIC, -1000, 0},  {AX_OP_LOGISTIC, 1000, 1},
+      {AX_OP_SILU, I, I},          {AX_OP_SILU, -I, N},         {AX_OP_SILU, N, N},
+      {AX_OP_SILU, -0.0, -0.0},    {AX_OP_SILU, -1000, -0.0},
+      {AX_OP_EXP, I, I},           {AX_OP_EXP, -I, 0},          {AX_OP_EXP, N, N},
+      {AX_OP_EXP, -0.0, 1},        {AX_OP_EXP, 1000, I},
+      {AX_OP_LOG, 0.0, -I},        {AX_OP_LOG, -0.0, -I},       {AX_OP_LOG, -1, N},
+      {AX_OP_LOG, -I, N},          {AX_OP_LOG, I, I},           {AX_OP_LOG, N, N},
+      {AX_OP_LOG, 1, 0},
+      {AX_OP_SQRT, -0.0, -0.0},    {AX_OP_SQRT, 0.0, 0.0},      {AX_OP_SQRT, -1, N},
+      {AX_OP_SQRT, -I, N},         {AX_OP_SQRT, I, I},          {AX_OP_SQRT, N, N},
+      {AX_OP_RSQRT, 0.0, I},       {AX_OP_RSQRT, -0.0, -I},     {AX_OP_RSQRT, I, 0.0},
+      {AX_OP_RSQRT, -1, N},        {AX_OP_RSQRT, -I, N},        {AX_OP_RSQRT, N, N},
+      {AX_OP_TO_F16, -0.0, -0.0},  {AX_OP_TO_F16, -ldexp(1, -25), -0.0},
+      {AX_OP_TO_F16, I, I},        {AX_OP_TO_F16, N, N},        {AX_OP_TO_F16, -65520, -I},
+      {AX_OP_TO_BF16, -0.0, -0.0}, {AX_OP_TO_BF16, ldexp(1, -134), 0.0},
+      {AX_OP_TO_BF16, ldexp(3, -135), ldexp(1, -133)},        {AX_OP_TO_BF16, -I, -I},
+      {AX_OP_TO_F32, -0.0, -0.0},  {AX_OP_TO_F32, ldexp(1, -150), 0.0},
+      {AX_OP_TO_F32, ldexp(3, -151), ldexp(1, -149)},         {AX_OP_TO_F32, 1e39, I},
+      {AX_OP_TO_F32, N, N},
+  };
+  for (size_t k = 0; k < sizeof un / sizeof *un; k++) {
+    double o;
+    ax_ewop_get(un[k].op)->f64_un(1, &o, &un[k].x);
+    ck_assert_msg(same_double(o, un[k].want), "%s(%g) = %g, want %g", ax_op_name(un[k].op), un[k].x, o, un[k].want);
+  }
+  /* tanh of a subnormal is that subnormal (tanh(x) = x + O(x^3)) */
+  double t;
+  ax_ewop_get(AX_OP_TANH)->f64_un(1, &t, &sub);
+  ck_assert(t == sub);
+  static const struct { AxOp op; double x, y, want; } bin[] = {
+      /* maximum / minimum: NaN from either side; -0 below +0 in both orders */
+      {AX_OP_MAX, N, 1, N},        {AX_OP_MAX, 1, N, N},        {AX_OP_MIN, N, -I, N},
+      {AX_OP_MIN, -I, N, N},       {AX_OP_MAX, -0.0, 0.0, 0.0}, {AX_OP_MAX, 0.0, -0.0, 0.0},
+      {AX_OP_MIN, -0.0, 0.0, -0.0},{AX_OP_MIN, 0.0, -0.0, -0.0},{AX_OP_MAX, -0.0, -0.0, -0.0},
+      {AX_OP_MAX, -I, 2, 2},       {AX_OP_MIN, I, 2, 2},
+      /* pow, C's (Annex F.10.4.4) */
+      {AX_OP_POW, N, 0.0, 1},      {AX_OP_POW, N, -0.0, 1},     {AX_OP_POW, 1, N, 1},
+      {AX_OP_POW, 1, I, 1},        {AX_OP_POW, -1, I, 1},       {AX_OP_POW, -1, -I, 1},
+      {AX_OP_POW, 0.0, -1, I},     {AX_OP_POW, -0.0, -1, -I},   {AX_OP_POW, -0.0, -2, I},
+      {AX_OP_POW, -0.0, 3, -0.0},  {AX_OP_POW, 0.0, -I, I},     {AX_OP_POW, 0.0, I, 0.0},
+      {AX_OP_POW, 0.5, -I, I},     {AX_OP_POW, 2, -I, 0.0},     {AX_OP_POW, 0.5, I, 0.0},
+      {AX_OP_POW, I, -1, 0.0},     {AX_OP_POW, I, 0.5, I},      {AX_OP_POW, -I, 3, -I},
+      {AX_OP_POW, -I, 2, I},       {AX_OP_POW, -I, -1, -0.0},   {AX_OP_POW, -I, -2, 0.0},
+      {AX_OP_POW, -2, 0.5, N},     {AX_OP_POW, N, 1, N},        {AX_OP_POW, -8, 1.0 / 3, N},
+  };
+  for (size_t k = 0; k < sizeof bin / sizeof *bin; k++) {
+    double o;
+    ax_ewop_get(bin[k].op)->f64_bin(1, &o, &bin[k].x, 1, &bin[k].y, 1);
+    ck_assert_msg(same_double(o, bin[k].want), "%s(%g, %g) = %g, want %g", ax_op_name(bin[k].op), bin[k].x,
+                  bin[k].y, o, bin[k].want);
+  }
+}
+END_TEST
+
 /* The field functions: the q side kept or left undefined as asked, exponents read. */
 START_TEST(field) {
   uint64_t P, Q;
@@ -359,6 +428,7 @@ int main(void) {
   tcase_add_test(t, field_of_real_layers);
   tcase_add_test(t, compares);
   tcase_add_test(t, conversions);
+  tcase_add_test(t, doubles_at_special_values);
   tcase_add_test(t, abs_log_pow);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -441,6 +441,107 @@ START_TEST(log_pow_rsqrt_exact) {
 }
 END_TEST
 
+/* rank-1 tensor NAME := values given as text: "+inf", "-inf", "NaN" or a rational "p/q" —
+ * the concrete domain holds any extended value, though a rule's inputs are finite: this
+ * is the domain's table, not a rule's instance. */
+static void set_ext(const char *name, int n, const char *const *vals) {
+  for (int i = 0; i < n; i++) {
+    AxV idx[1] = {num(i)};
+    mpq_t q;
+    mpq_init(q);
+    AxNumClass c = strcmp(vals[i], "+inf") == 0   ? AX_PINF
+                   : strcmp(vals[i], "-inf") == 0 ? AX_NINF
+                   : strcmp(vals[i], "NaN") == 0  ? AX_NAN
+                                                  : AX_FIN;
+    if (c == AX_FIN) {
+      ck_assert_int_eq(mpq_set_str(q, vals[i], 10), 0);
+      mpq_canonicalize(q);
+    }
+    ax_concrete_set(C, sym_of(name), idx, 1, ax_concrete_elem(C, AX_REAL, c, q, false));
+    mpq_clear(q);
+  }
+}
+
+/* The elementary functions at their special values in the reals (docs/semantics.md,
+ * "Special values": XLA's values, with no signed zero): each row is the rule `F => A` over
+ * inputs chosen so that every value is exact (no irrational exp), so the domain answers
+ * without leaving its fragment. tanh is ±1 at ±inf as XLA's is, not the inf / inf = NaN
+ * its exp form would give. */
+START_TEST(elementary_functions_at_special_values) {
+  static const char *const x[] = {"-inf", "0", "+inf", "NaN", "1", "-1"};
+  static const struct {
+    const char *f;
+    int n;   /* how many of x it is exact at */
+    const char *want[6];
+  } rows[] = {
+      {"tanh(A)", 4, {"-1", "0", "1", "NaN"}},
+      {"logistic(A)", 4, {"0", "1/2", "1", "NaN"}},
+      {"silu(A)", 4, {"NaN", "0", "+inf", "NaN"}},
+      {"A * logistic(A)", 4, {"NaN", "0", "+inf", "NaN"}},
+      {"exp(A)", 4, {"0", "1", "+inf", "NaN"}},
+      {"log(A)", 6, {"NaN", "-inf", "+inf", "NaN", "0", "NaN"}},
+      {"sqrt(A)", 6, {"NaN", "0", "+inf", "NaN", "1", "NaN"}},
+      {"rsqrt(A)", 6, {"NaN", "+inf", "0", "NaN", "1", "NaN"}},
+      {"max(A, 0)", 6, {"0", "0", "+inf", "NaN", "1", "0"}},
+      {"min(0, A)", 6, {"-inf", "0", "0", "NaN", "0", "-1"}},
+      {"to_f16(A)", 6, {"-inf", "0", "+inf", "NaN", "1", "-1"}},
+      {"to_bf16(A)", 6, {"-inf", "0", "+inf", "NaN", "1", "-1"}},
+      {"to_f32(A)", 6, {"-inf", "0", "+inf", "NaN", "1", "-1"}},
+  };
+  for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+    char body[256];
+    snprintf(body, sizeof body, VEC "  %s => A", rows[r].f);
+    setup_rule(body, 1, AX_REAL);
+    set_map("n", 1, 6L);
+    set_ext("A", 6, x);
+    for (int i = 0; i < rows[r].n; i++) {
+      char *got = at1(S->lhs, AX_REAL, i);
+      ck_assert_msg(strcmp(got, rows[r].want[i]) == 0, "%s at %s: got %s, want %s", rows[r].f, x[i], got,
+                    rows[r].want[i]);
+      free(got);
+    }
+    ck_assert_msg(!D->unsupported, "%s: %s", rows[r].f, D->unsupported);
+    teardown_rule();
+  }
+
+  /* pow (C's, F.10.4.4) on pairs: x^±0 and 1^y are 1 even for NaN; ±inf exponents by |x|
+   * against 1; the pole at 0; ±inf bases by the sign and parity of y; a negative base with
+   * a non-integer exponent is NaN */
+  static const char *const px[] = {"NaN", "1", "-1", "-1", "0", "0", "2", "1/2",
+                                   "+inf", "+inf", "-inf", "-inf", "-inf", "-2", "NaN", "0"};
+  static const char *const py[] = {"0", "NaN", "+inf", "-inf", "-inf", "+inf", "-inf", "-inf",
+                                   "-1", "1/2", "3", "2", "-1", "1/2", "1", "-1"};
+  static const char *const pw[] = {"1", "1", "1", "1", "+inf", "0", "0", "+inf",
+                                   "0", "+inf", "-inf", "+inf", "0", "NaN", "NaN", "+inf"};
+  setup_rule(VEC "  tensor B : T[x: n]\n  pow(A, B) => A", 1, AX_REAL);
+  set_map("n", 1, 16L);
+  set_ext("A", 16, px);
+  set_ext("B", 16, py);
+  for (int i = 0; i < 16; i++) {
+    char *got = at1(S->lhs, AX_REAL, i);
+    ck_assert_msg(strcmp(got, pw[i]) == 0, "pow(%s, %s): got %s, want %s", px[i], py[i], got, pw[i]);
+    free(got);
+  }
+  ck_assert_ptr_null(D->unsupported);
+  teardown_rule();
+
+  /* conversions of finite values at the edges: f16's overflow threshold 65520 (2^16 -
+   * 2^4) becomes +inf, 65519 rounds to 65504; a half of f16's least subnormal 2^-24 is a
+   * tie to 0; 3 · 2^-25 rounds up to 2^-23 */
+  static const char *const cx[] = {"65520", "65519", "-65520", "1/33554432", "3/33554432"};
+  static const char *const cw[] = {"+inf", "65504", "-inf", "0", "1/8388608"};
+  setup_rule(VEC "  to_f16(A) => A", 1, AX_REAL);
+  set_map("n", 1, 5L);
+  set_ext("A", 5, cx);
+  for (int i = 0; i < 5; i++) {
+    char *got = at1(S->lhs, AX_REAL, i);
+    ck_assert_msg(strcmp(got, cw[i]) == 0, "to_f16(%s): got %s, want %s", cx[i], got, cw[i]);
+    free(got);
+  }
+  teardown_rule();
+}
+END_TEST
+
 START_TEST(reshape_split_and_merge) {
   /* split a of size 6 by 2: element (hi, lo) = A[hi * 2 + lo]; the merge back reads it */
   setup_rule("  rclass x\n  axes xh, xl : x\n  map n over x\n  tensor A : T[x: n]\n"
@@ -718,6 +819,7 @@ static Suite *suite(void) {
   Suite *s = suite_create("semantics");
   TCase *t = tcase_create("concrete");
   tcase_add_test(t, log_pow_rsqrt_exact);
+  tcase_add_test(t, elementary_functions_at_special_values);
   tcase_add_test(t, reshape_split_and_merge);
   tcase_add_test(t, pad_interior_and_edges);
   tcase_add_test(t, pad_negative_edges);

@@ -89,6 +89,7 @@ typedef struct Run {
   double t0;
   FILE *out;                 /* the report: stdout or --output (rep.f) */
   AxOut rep;                 /* the report's checked output (cli/out.h) */
+  AxMergeRun ident;          /* --shard: the run's identity, in every JSON line (merge.h) */
   int rank, ranks;           /* --mpi: this process's rank, of ranks; else 0 of 1 */
   bool serving;              /* --mpi: the other ranks wait for rank 0's tasks */
   bool live;                 /* a progress line is drawn on stderr */
@@ -516,19 +517,17 @@ static void report(Run *run, const Task *t) {
   case FMT_JSON: {
     cJSON *j = ax_report_json(r, t->path, run->o->solver);
     if (run->o->shards) {   /* what axle gate --merge needs to join the shards (merge.h) */
-      cJSON *sh = cJSON_AddObjectToObject(j, "shard");
-      cJSON_AddNumberToObject(sh, "index", run->o->shard);
-      cJSON_AddNumberToObject(sh, "of", run->o->shards);
-      cJSON_AddNumberToObject(sh, "task", (double)t->place);
-      cJSON_AddNumberToObject(sh, "tasks", (double)run->total);
-      cJSON_AddBoolToObject(sh, "contradicts", ax_report_contradicts(r));
       char *text = NULL;
       size_t len = 0;
       FILE *m = open_memstream(&text, &len);
       AX_ASSERT(m);
       ax_report_text(m, r, t->path);
       fclose(m);
-      cJSON_AddStringToObject(sh, "text", text);
+      AxMergeShard sh = {.index = run->o->shard, .of = run->o->shards, .task = t->place,
+                         .tasks = run->total, .results = run->n,
+                         .contradicts = ax_report_contradicts(r),
+                         .require_both = run->o->require_both, .text = text};
+      ax_merge_stamp(j, &run->ident, &sh);
       free(text);
     }
     char *s = cJSON_PrintUnformatted(j);
@@ -921,7 +920,18 @@ static int run_command(int argc, char **argv, bool gate) {
     }
     dump_stems(&run, a, o.dump_dir);
   }
-  if (o.shards) keep_shard(&run);
+  if (o.shards) {
+    keep_shard(&run);
+    const AxSource **srcs = ax_arena_alloc(a, (files.n + 1) * sizeof *srcs);
+    for (size_t i = 0; i < files.n; i++) srcs[i] = parsed[i]->src;
+    if (!ax_merge_identify(&run.ident, srcs, files.n, (const char *const *)o.globs, o.nglobs,
+                           &o.v, o.solver, o.require_both)) {
+      fprintf(stderr, "axle: error: %s --shard: cannot read the axle executable to identify the "
+              "run: %s\n", gate ? "gate" : "verify", strerror(errno));
+      status = 3;
+      goto out;
+    }
+  }
   if (!ax_out_open(&run.rep, o.output)) {
     status = 3;
     goto out;

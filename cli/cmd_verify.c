@@ -15,7 +15,10 @@
  * syntax or checker error (nothing is verified then). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <gmp.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -586,10 +589,51 @@ static void confirmation(const Opts *o, const AxSolverLog *log, AxResult *r) {
   r->confirmed_by = ax_xstrdup(buf);
 }
 
+/* A stack that overflows (AXLE_TEST_WORKER_FAULT=RULE:stack): n frames of 1 KiB. */
+static int deeper(volatile char *up, unsigned long n) {
+  volatile char frame[1024];
+  frame[0] = up ? up[0] : 1;
+  frame[1] = 0;
+  return n ? deeper(frame, n - 1) + frame[1] : 0;
+}
+
+/* In a worker, as it takes rule (tests/faults/workers.sh; axle-test only): test hook
+ * AXLE_TEST_WORKER_FAULT=RULE:HOW makes the worker that verifies rule RULE die as HOW says,
+ * so that each way a worker dies is seen reported: abort (SIGABRT); segv (SIGSEGV raised);
+ * stack (a stack overflow: SIGSEGV with no stack left); kill (SIGKILL, as from outside);
+ * oom (malloc beyond the memory limit fails, then abort, as GMP's allocator does);
+ * gmp-overflow (GMP asked for 10^(10^12): its own abort, no allocation failed, the literal
+ * that once did this in ax_decimal_to_mpq); gmp-oom (GMP asked for 10^(2^33), 3.6 GB: its
+ * allocation fails under a smaller --memory). */
+static void fault_hook(const Run *run, const AxBlock *rule) {
+  const char *h = ax_test_hook("AXLE_TEST_WORKER_FAULT"), *how = h ? strchr(h, ':') : NULL;
+  if (!how || (size_t)(how - h) != strlen(rule->name.name) ||
+      strncmp(h, rule->name.name, (size_t)(how - h)) != 0)
+    return;
+  how++;
+  if (strcmp(how, "abort") == 0) abort();
+  if (strcmp(how, "segv") == 0) raise(SIGSEGV);
+  if (strcmp(how, "stack") == 0) deeper(NULL, ULONG_MAX);
+  if (strcmp(how, "kill") == 0) raise(SIGKILL);
+  if (strcmp(how, "oom") == 0) {
+    size_t bytes = run->o->memory_mb ? ((size_t)run->o->memory_mb + 64) << 20 : SIZE_MAX / 4;
+    char *volatile p = malloc(bytes);
+    if (!p) abort();
+    free(p);
+  }
+  if (strcmp(how, "gmp-overflow") == 0 || strcmp(how, "gmp-oom") == 0) {
+    mpz_t z;
+    mpz_init(z);
+    mpz_ui_pow_ui(z, 10, strcmp(how, "gmp-oom") == 0 ? 1ul << 33 : 1000000000000ul);
+    mpz_clear(z);
+  }
+}
+
 /* In a worker: verifies one task, returns its record. */
 static char *work(void *ctx, size_t i, size_t *len) {
   Run *run = ctx;
   Task *t = &run->tasks[run->queue[i]];
+  fault_hook(run, t->rule);
   AxVerifyOpts v = run->o->v;
   AxSolverLog log;
   memset(&log, 0, sizeof log);

@@ -24,7 +24,7 @@ A *discrepancy* is a verdict one of them contradicts:
   error                an ERROR verdict;
   crash                a command that died, exited with an unexpected status or printed no
                        result for a rule, or a verification worker that crashed (an
-                       UNKNOWN "worker killed by signal 11": SIGSEGV, SIGABRT, ...).
+                       UNKNOWN "worker killed by SIGSEGV (signal 11)": SIGSEGV, SIGABRT, ...).
 
 and, of a shard/merge round trip (every --shard-every cases with definite verdicts, over
 the last three of their rules: `axle verify --shard K/N` for every K of a random N in 2..4
@@ -1532,7 +1532,8 @@ class Runner:
 
 
 # a verification worker killed by one of these crashed (SIGILL, SIGABRT, SIGBUS, SIGFPE,
-# SIGSEGV); SIGKILL is the rule's time or memory limit, UNKNOWN as axle says
+# SIGSEGV) — unless axle says an allocation had failed (ENOMEM: the memory limit); SIGKILL
+# is the rule's time limit or the kernel's out-of-memory killer, UNKNOWN as axle says
 CRASH_SIGNALS = (4, 6, 7, 8, 11)
 
 
@@ -1578,10 +1579,11 @@ def evaluate(runner, rule, workdir):
         if b is None:
             disc.append(dict(d, kind='crash', what='axle brute printed no result for %s [%s]' % k))
             continue
-        crash = re.search(r'worker killed by signal (\d+)', v.get('reason') or '')
+        crash = re.search(r'worker killed by (?:SIG[A-Z0-9]+ \()?signal (\d+)', v.get('reason') or '')
         if verdict == 'error':
             disc.append(dict(d, kind='error', what='ERROR: %s' % v.get('reason')))
-        elif verdict == 'unknown' and crash and int(crash.group(1)) in CRASH_SIGNALS:
+        elif verdict == 'unknown' and crash and int(crash.group(1)) in CRASH_SIGNALS and \
+                'allocation failed (ENOMEM)' not in v.get('reason'):
             disc.append(dict(d, kind='crash', what='UNKNOWN because the verifier crashed: %s' % v.get('reason')))
         elif verdict in ('verified', 'holds-bounded') and b.get('result') == 'refuted':
             disc.append(dict(d, kind='verified-refuted',

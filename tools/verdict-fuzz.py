@@ -2070,9 +2070,9 @@ def main(argv):
                     help='time to minimize each discrepancy (default 180; 0: none)')
     ap.add_argument('--minimize-first', type=int, default=3,
                     help='minimize the first N discrepancies of each kind; write later ones as found (default 3)')
-    ap.add_argument('--shard-every', type=int, default=20,
+    ap.add_argument('--shard-every', type=int, default=40,
                     help='after every N cases with definite verdicts, a shard/merge round trip over '
-                         'the last three of them, tampering included (default 20; 0: none)')
+                         'the last three of them, tampering included (default 40; 0: none)')
     ap.add_argument('--stop-after', type=int, default=0, help='stop after N discrepancies (default: never)')
     ap.add_argument('--stats', help='write the final figures as JSON to this file')
     ap.add_argument('--log', help='append every case (rule, verdicts) as a JSON line to this file')

@@ -11,7 +11,7 @@ cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed by tools/verdict-fuzz.py"; exit 1; }
 
-AXLE="$AXLE" tools/verdict-fuzz.sh 20 5 --jobs 2 --out "$tmp/findings" --stats "$tmp/stats.json" \
+AXLE="$AXLE" tools/verdict-fuzz.sh 20 5 --jobs 2 --shard-every 15 --out "$tmp/findings" --stats "$tmp/stats.json" \
   --quiet >"$tmp/out" 2>"$tmp/err"
 st=$?
 check "fuzzer: exit 0 ($st)" [ "$st" = 0 ]

@@ -964,8 +964,8 @@ static int run_command(int argc, char **argv, bool gate) {
     }
     dump_stems(&run, a, o.dump_dir);
   }
-  if (o.shards) {
-    keep_shard(&run);
+  if (o.shards) keep_shard(&run);
+  if (o.shards && o.format == FMT_JSON) {   /* the identity goes in every JSON line */
     const AxSource **srcs = ax_arena_alloc(a, (files.n + 1) * sizeof *srcs);
     for (size_t i = 0; i < files.n; i++) srcs[i] = parsed[i]->src;
     if (!ax_merge_identify(&run.ident, srcs, files.n, (const char *const *)o.globs, o.nglobs,

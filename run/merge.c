@@ -252,8 +252,7 @@ static bool take(AxMerge *m, const char *path, int lineno, const char *s, bool c
   }
   AxReportFacts f = ok ? facts(j, sh) : (AxReportFacts){0};
   bool met = ok && ax_report_facts_met(&f), contradicts = ok && ax_report_facts_contradict(&f);
-  if (!ok) {
-  } else if (flag(j, "met") != met || flag(sh, "contradicts") != contradicts) {
+  if (ok && (flag(j, "met") != met || flag(sh, "contradicts") != contradicts)) {
     bool of_met = flag(j, "met") != met;
     snprintf(err, cap, "%s:%d: \"%s\" is %s, but verdict %s%s with expected %s makes it %s: the "
              "line was edited", path, lineno, of_met ? "met" : "contradicts",
@@ -262,7 +261,7 @@ static bool take(AxMerge *m, const char *path, int lineno, const char *s, bool c
                                  : f.single_refused ? " (one solver, --require-both)" : "",
              text(j, "expected"), (of_met ? met : contradicts) ? "true" : "false");
     ok = false;
-  } else if (!sealed(j, sh)) {
+  } else if (ok && !sealed(j, sh)) {
     snprintf(err, cap, "%s:%d: the line does not match its checksum: it was edited or damaged "
              "after axle wrote it", path, lineno);
     ok = false;

@@ -8,6 +8,27 @@ static bool times_ten(int64_t *v) {
   return true;
 }
 
+AxDecimalLimit ax_decimal_limit(const char *text, long *digits_out, long *exponent_out) {
+  const char *p = text;
+  long digits = 0, e = 0;
+  /* counted as long as the text goes, but never past the limit + 1: no overflow */
+  for (; (*p >= '0' && *p <= '9') || *p == '.'; p++)
+    if (*p != '.' && digits <= AX_DECIMAL_MAX_DIGITS) digits++;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    bool neg = *p == '-';
+    if (*p == '+' || *p == '-') p++;
+    for (; *p >= '0' && *p <= '9'; p++)
+      if ((e = e * 10 + (*p - '0')) > AX_DECIMAL_MAX_EXPONENT) e = AX_DECIMAL_MAX_EXPONENT + 1;
+    if (neg) e = -e;
+  }
+  if (digits_out) *digits_out = digits;
+  if (exponent_out) *exponent_out = e;
+  if (digits > AX_DECIMAL_MAX_DIGITS) return AX_DECIMAL_TOO_MANY_DIGITS;
+  if (e > AX_DECIMAL_MAX_EXPONENT || e < -AX_DECIMAL_MAX_EXPONENT) return AX_DECIMAL_EXPONENT_RANGE;
+  return AX_DECIMAL_OK;
+}
+
 bool ax_decimal_parse(const char *text, int64_t *num_out, int64_t *den_out) {
   int64_t num = 0, den = 1;
   const char *p = text;
@@ -29,6 +50,8 @@ bool ax_decimal_parse(const char *text, int64_t *num_out, int64_t *den_out) {
     bool up = *p != '-';
     if (*p == '+' || *p == '-') p++;
     if (*p < '0' || *p > '9') return false;
+    /* an int64 holds at most 18 more powers of ten: a larger exponent is refused as it is
+     * read, so e never overflows and the loop below runs at most 18 times */
     long e = 0;
     for (; *p >= '0' && *p <= '9'; p++)
       if ((e = e * 10 + (*p - '0')) > 18) return false;

@@ -74,8 +74,24 @@ int ax_proc_reap(pid_t pid) {
   return r == pid ? status : -1;
 }
 
+const char *ax_proc_signal_name(int sig) {
+  static const struct { int sig; const char *name; } names[] = {
+      {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
+      {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+      {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+      {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
+      {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"},
+  };
+  for (size_t i = 0; i < AX_COUNTOF(names); i++)
+    if (names[i].sig == sig) return names[i].name;
+  return NULL;
+}
+
 const char *ax_proc_describe(int status, char *buf, size_t len) {
-  if (status != -1 && WIFSIGNALED(status))
+  const char *name = status != -1 && WIFSIGNALED(status) ? ax_proc_signal_name(WTERMSIG(status)) : NULL;
+  if (name)
+    snprintf(buf, len, "killed by %s (signal %d)", name, WTERMSIG(status));
+  else if (status != -1 && WIFSIGNALED(status))
     snprintf(buf, len, "killed by signal %d", WTERMSIG(status));
   else if (status != -1 && WIFEXITED(status))
     snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));

@@ -19,7 +19,11 @@ void ax_proc_kill_tree(pid_t pid);
 /* waitpid(pid) retried on EINTR. Returns the status, or -1 if pid was not a child. */
 int ax_proc_reap(pid_t pid);
 
-/* "killed by signal 9", "exited with status 3", "ended" (status -1). Writes buf, returns it. */
+/* "SIGSEGV", "SIGKILL", ...: the name of signal sig; NULL for one without a name here. */
+const char *ax_proc_signal_name(int sig);
+
+/* "killed by SIGKILL (signal 9)" ("killed by signal 64" for a signal without a name),
+ * "exited with status 3", "ended" (status -1). Writes buf, returns it. */
 
 /* All n bytes from or to fd (a pipe or socket to another process), retried on EINTR and
  * short transfers. False on an error or, reading, an end before n bytes. A write to a

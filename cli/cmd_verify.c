@@ -15,7 +15,10 @@
  * syntax or checker error (nothing is verified then). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <gmp.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,6 +92,7 @@ typedef struct Run {
   double t0;
   FILE *out;                 /* the report: stdout or --output (rep.f) */
   AxOut rep;                 /* the report's checked output (cli/out.h) */
+  AxMergeRun ident;          /* --shard: the run's identity, in every JSON line (merge.h) */
   int rank, ranks;           /* --mpi: this process's rank, of ranks; else 0 of 1 */
   bool serving;              /* --mpi: the other ranks wait for rank 0's tasks */
   bool live;                 /* a progress line is drawn on stderr */
@@ -516,19 +520,17 @@ static void report(Run *run, const Task *t) {
   case FMT_JSON: {
     cJSON *j = ax_report_json(r, t->path, run->o->solver);
     if (run->o->shards) {   /* what axle gate --merge needs to join the shards (merge.h) */
-      cJSON *sh = cJSON_AddObjectToObject(j, "shard");
-      cJSON_AddNumberToObject(sh, "index", run->o->shard);
-      cJSON_AddNumberToObject(sh, "of", run->o->shards);
-      cJSON_AddNumberToObject(sh, "task", (double)t->place);
-      cJSON_AddNumberToObject(sh, "tasks", (double)run->total);
-      cJSON_AddBoolToObject(sh, "contradicts", ax_report_contradicts(r));
       char *text = NULL;
       size_t len = 0;
       FILE *m = open_memstream(&text, &len);
       AX_ASSERT(m);
       ax_report_text(m, r, t->path);
       fclose(m);
-      cJSON_AddStringToObject(sh, "text", text);
+      AxMergeShard sh = {.index = run->o->shard, .of = run->o->shards, .task = t->place,
+                         .tasks = run->total, .results = run->n,
+                         .contradicts = ax_report_contradicts(r),
+                         .require_both = run->o->require_both, .text = text};
+      ax_merge_stamp(j, &run->ident, &sh);
       free(text);
     }
     char *s = cJSON_PrintUnformatted(j);
@@ -587,10 +589,51 @@ static void confirmation(const Opts *o, const AxSolverLog *log, AxResult *r) {
   r->confirmed_by = ax_xstrdup(buf);
 }
 
+/* A stack that overflows (AXLE_TEST_WORKER_FAULT=RULE:stack): n frames of 1 KiB. */
+static int deeper(volatile char *up, unsigned long n) {
+  volatile char frame[1024];
+  frame[0] = up ? up[0] : 1;
+  frame[1] = 0;
+  return n ? deeper(frame, n - 1) + frame[1] : 0;
+}
+
+/* In a worker, as it takes rule (tests/faults/workers.sh; axle-test only): test hook
+ * AXLE_TEST_WORKER_FAULT=RULE:HOW makes the worker that verifies rule RULE die as HOW says,
+ * so that each way a worker dies is seen reported: abort (SIGABRT); segv (SIGSEGV raised);
+ * stack (a stack overflow: SIGSEGV with no stack left); kill (SIGKILL, as from outside);
+ * oom (malloc beyond the memory limit fails, then abort, as GMP's allocator does);
+ * gmp-overflow (GMP asked for 10^(10^12): its own abort, no allocation failed, the literal
+ * that once did this in ax_decimal_to_mpq); gmp-oom (GMP asked for 10^(2^33), 3.6 GB: its
+ * allocation fails under a smaller --memory). */
+static void fault_hook(const Run *run, const AxBlock *rule) {
+  const char *h = ax_test_hook("AXLE_TEST_WORKER_FAULT"), *how = h ? strchr(h, ':') : NULL;
+  if (!how || (size_t)(how - h) != strlen(rule->name.name) ||
+      strncmp(h, rule->name.name, (size_t)(how - h)) != 0)
+    return;
+  how++;
+  if (strcmp(how, "abort") == 0) abort();
+  if (strcmp(how, "segv") == 0) raise(SIGSEGV);
+  if (strcmp(how, "stack") == 0) deeper(NULL, ULONG_MAX);
+  if (strcmp(how, "kill") == 0) raise(SIGKILL);
+  if (strcmp(how, "oom") == 0) {
+    size_t bytes = run->o->memory_mb ? ((size_t)run->o->memory_mb + 64) << 20 : SIZE_MAX / 4;
+    char *volatile p = malloc(bytes);
+    if (!p) abort();
+    free(p);
+  }
+  if (strcmp(how, "gmp-overflow") == 0 || strcmp(how, "gmp-oom") == 0) {
+    mpz_t z;
+    mpz_init(z);
+    mpz_ui_pow_ui(z, 10, strcmp(how, "gmp-oom") == 0 ? 1ul << 33 : 1000000000000ul);
+    mpz_clear(z);
+  }
+}
+
 /* In a worker: verifies one task, returns its record. */
 static char *work(void *ctx, size_t i, size_t *len) {
   Run *run = ctx;
   Task *t = &run->tasks[run->queue[i]];
+  fault_hook(run, t->rule);
   AxVerifyOpts v = run->o->v;
   AxSolverLog log;
   memset(&log, 0, sizeof log);
@@ -922,6 +965,17 @@ static int run_command(int argc, char **argv, bool gate) {
     dump_stems(&run, a, o.dump_dir);
   }
   if (o.shards) keep_shard(&run);
+  if (o.shards && o.format == FMT_JSON) {   /* the identity goes in every JSON line */
+    const AxSource **srcs = ax_arena_alloc(a, (files.n + 1) * sizeof *srcs);
+    for (size_t i = 0; i < files.n; i++) srcs[i] = parsed[i]->src;
+    if (!ax_merge_identify(&run.ident, srcs, files.n, (const char *const *)o.globs, o.nglobs,
+                           &o.v, o.solver, o.require_both)) {
+      fprintf(stderr, "axle: error: %s --shard: cannot read the axle executable to identify the "
+              "run: %s\n", gate ? "gate" : "verify", strerror(errno));
+      status = 3;
+      goto out;
+    }
+  }
   if (!ax_out_open(&run.rep, o.output)) {
     status = 3;
     goto out;

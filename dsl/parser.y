@@ -37,6 +37,7 @@ int axllex(AXLSTYPE *lval, AxLoc *lloc, void *scanner);
 %code {
 #include <string.h>
 
+#include "base/decimal.h"
 #include "dsl/build.h"
 #include "dsl/parse.h"
 
@@ -418,8 +419,24 @@ static void axlerror(AxLoc *loc, AxParser *p, const char *msg) {
     ax_diag_error(p->d, SP(*loc), "%s", msg);
 }
 
+/* Reports a literal beyond the limits of base/decimal.h: no later pass (the exact values
+ * of semantics/concrete.c, the solvers' numerals) is ever handed one. */
+static void literal_limits(AxParser *p, const AxExpr *e) {
+  switch (ax_decimal_limit(e->u.text, NULL, NULL)) {
+  case AX_DECIMAL_OK: break;
+  case AX_DECIMAL_TOO_MANY_DIGITS:
+    ax_diag_error(p->d, e->span, "number too long (at most %d digits)", AX_DECIMAL_MAX_DIGITS);
+    break;
+  case AX_DECIMAL_EXPONENT_RANGE:
+    ax_diag_error(p->d, e->span, "number's exponent out of range (at most %d in absolute value)",
+                  AX_DECIMAL_MAX_EXPONENT);
+    break;
+  }
+}
+
 /* Reports the first expression of e nested deeper than AX_PARSE_MAX_DEPTH (depth: e's
- * own). Recurses at most that deep, however deep the tree. */
+ * own), and every literal beyond the limits on the way. Recurses at most that deep,
+ * however deep the tree. */
 static bool too_deep(AxParser *p, const AxExpr *e, int depth) {
   if (!e) return false;
   if (depth > AX_PARSE_MAX_DEPTH) {
@@ -448,11 +465,15 @@ static bool too_deep(AxParser *p, const AxExpr *e, int depth) {
     for (size_t i = 0; i < e->u.list.n; i++)
       if (too_deep(p, e->u.list.items[i], depth)) return true;
     return false;
+  case AX_E_INT:
+  case AX_E_REAL:
+    literal_limits(p, e);
+    return false;
   default: return false;
   }
 }
 
-static void check_depth(AxParser *p, const AxFile *f) {
+static void check_limits(AxParser *p, const AxFile *f) {
   for (size_t b = 0; b < f->nblocks; b++)
     for (size_t i = 0; i < f->blocks[b]->nstmts; i++) {
       const AxStmt *s = f->blocks[b]->stmts[i];
@@ -471,6 +492,6 @@ AxFile *ax_parse(AxArena *a, AxDiag *d, const AxSource *src) {
   axl_delete_buffer(buf, p.scanner);
   axllex_destroy(p.scanner);
   AxFile *f = ax_build_file(a, src, &p.blocks, &p.lex.comments);
-  check_depth(&p, f);
+  check_limits(&p, f);
   return f;
 }

@@ -28,7 +28,7 @@ struct AxCache {
 
 /* FNV-1a, 64 bits: names entry files and checks their contents (not a defence against
  * someone who rewrites the cache on purpose; see cache.h for what is trusted). */
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+uint64_t ax_cache_hash(uint64_t h, const void *p, size_t n) {
   const unsigned char *c = p;
   for (size_t i = 0; i < n; i++) {
     h ^= c[i];
@@ -36,8 +36,6 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   }
   return h;
 }
-
-#define FNV_START 0xcbf29ce484222325ULL
 
 static char *cat(const char *a, const char *b) {
   size_t na = strlen(a), nb = strlen(b);
@@ -74,16 +72,24 @@ static void identify_file(FILE *out, const char *path) {
             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 }
 
-/* The hash of the running executable's bytes; false if it cannot be read. */
-static bool identify_self(uint64_t *h) {
-  FILE *f = fopen("/proc/self/exe", "rb");
-  if (!f) return false;
-  char buf[65536];
-  *h = FNV_START;
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) *h = fnv(*h, buf, n);
-  bool ok = !ferror(f);
-  fclose(f);
+bool ax_cache_executable(uint64_t *h) {
+  /* read once per process: the bytes do not change under a running axle (a rebuild
+   * replaces the file, and /proc/self/exe stays the one that runs) */
+  static bool done, ok;
+  static uint64_t self;
+  if (!done) {
+    FILE *f = fopen("/proc/self/exe", "rb");
+    if (f) {
+      char buf[65536];
+      self = AX_CACHE_HASH_START;
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, f)) > 0) self = ax_cache_hash(self, buf, n);
+      ok = !ferror(f);
+      fclose(f);
+    }
+    done = true;
+  }
+  *h = self;
   return ok;
 }
 
@@ -121,6 +127,23 @@ static void identify_binary(FILE *out, const char *name) {
   fprintf(out, "%s: not found in PATH", name);
 }
 
+void ax_cache_write_settings(FILE *f, const AxVerifyOpts *o) {
+  const AxSolverOpts *s = &o->solver;
+  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s (grace %u ms, floor %u ms)\n",
+          s->timeout_ms, o->max_instances, o->bound_slack, s->confirm ? "yes" : "no",
+          s->confirm_grace_ms, s->confirm_floor_ms);
+  /* who stands behind a VERIFIED: --require-both waits for cvc5 where the default does not */
+  fprintf(f, "skip hopeless %s, first sat %s\n", s->skip_hopeless ? "yes" : "no", s->first_sat ? "yes" : "no");
+  /* a test hook changes verdicts (the bound cap): its value is part of the key, in the one
+   * binary that reads hooks (base/hooks.h) */
+  if (ax_test_hooks_on()) {
+    const char *cap = ax_test_hook("AXLE_TEST_BOUND_CAP");
+    fprintf(f, "test hooks: AXLE_TEST_BOUND_CAP=%s\n", cap ? cap : "(unset)");
+  } else {
+    fputs("test hooks: none read\n", f);
+  }
+}
+
 /* --- Opening ----------------------------------------------------------------------------- */
 
 AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solver, char *why,
@@ -147,7 +170,7 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
     return NULL;
   }
   uint64_t self;
-  if (!identify_self(&self)) {
+  if (!ax_cache_executable(&self)) {
     snprintf(why, len, "cannot read the axle executable to identify it: %s", strerror(errno));
     free(entries);
     return NULL;
@@ -176,19 +199,7 @@ AxCache *ax_cache_open(const char *dir, const AxVerifyOpts *o, const char *solve
     identify_binary(f, s->binary ? s->binary : "cvc5");
     fputc('\n', f);
   }
-  fprintf(f, "timeout %u ms, max instances %d, bound slack %d, confirm %s (grace %u ms, floor %u ms)\n",
-          s->timeout_ms, o->max_instances, o->bound_slack, s->confirm ? "yes" : "no",
-          s->confirm_grace_ms, s->confirm_floor_ms);
-  /* who stands behind a VERIFIED: --require-both waits for cvc5 where the default does not */
-  fprintf(f, "skip hopeless %s, first sat %s\n", s->skip_hopeless ? "yes" : "no", s->first_sat ? "yes" : "no");
-  /* a test hook changes verdicts (the bound cap): its value is part of the key, in the one
-   * binary that reads hooks (base/hooks.h) */
-  if (ax_test_hooks_on()) {
-    const char *cap = ax_test_hook("AXLE_TEST_BOUND_CAP");
-    fprintf(f, "test hooks: AXLE_TEST_BOUND_CAP=%s\n", cap ? cap : "(unset)");
-  } else {
-    fputs("test hooks: none read\n", f);
-  }
+  ax_cache_write_settings(f, o);
   fclose(f);
 
   AxCache *c = ax_xcalloc(1, sizeof *c);
@@ -227,14 +238,14 @@ char *ax_cache_key(const AxCache *c, const AxBlock *rule, AxType t) {
 
 const char *ax_cache_entry_path(const AxCache *c, const char *key, char *buf, size_t len) {
   snprintf(buf, len, "%s/%016llx.json", c->dir,
-           (unsigned long long)fnv(FNV_START, key, strlen(key)));
+           (unsigned long long)ax_cache_hash(AX_CACHE_HASH_START, key, strlen(key)));
   return buf;
 }
 
 /* The checksum of an entry: over the key material and the record, with a separator. */
 static void checksum(const char *key, const char *record, char out[17]) {
-  uint64_t h = fnv(FNV_START, key, strlen(key) + 1);
-  h = fnv(h, record, strlen(record));
+  uint64_t h = ax_cache_hash(AX_CACHE_HASH_START, key, strlen(key) + 1);
+  h = ax_cache_hash(h, record, strlen(record));
   snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 

@@ -57,6 +57,20 @@ bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType
  * an entry was written; false when r is not to be stored or writing failed. */
 bool ax_cache_put(AxCache *c, const char *key, const AxResult *r);
 
+/* The verdict-changing settings of o besides the solver set-up, one per line: the time
+ * limit per query, the instance limit, the bound slack, the confirmation policy, the test
+ * hooks' values. Part of every key; `axle verify --shard` digests them too (merge.h). */
+void ax_cache_write_settings(FILE *out, const AxVerifyOpts *o);
+
+/* The hash (ax_cache_hash) of the running executable's bytes, read once per process;
+ * false if it cannot be read. */
+bool ax_cache_executable(uint64_t *h);
+
+/* FNV-1a, 64 bits, of p[0..n) continuing from h (AX_CACHE_HASH_START to begin): a
+ * checksum against damage and mistakes, not against someone who forges on purpose. */
+#define AX_CACHE_HASH_START 0xcbf29ce484222325ULL
+uint64_t ax_cache_hash(uint64_t h, const void *p, size_t n);
+
 /* The path of the entry file for key ("<dir>/<hash of key>.json"), written to buf and
  * returned. For tests and tools. */
 const char *ax_cache_entry_path(const AxCache *c, const char *key, char *buf, size_t len);

@@ -5,6 +5,14 @@
  * 'F' the reason there is none, 'L' the same and the worker's last word (it leaves, and is
  * replaced). Any other byte stream is garbage, and ends the worker.
  *
+ * A worker's death by a signal is told by name, with what the worker saw as it died: a
+ * worker catches the fatal signals (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL) on a stack of
+ * its own and, before it dies of them, writes into a page it shares with the caller (Last,
+ * mapped before the fork) the signal, errno and the address space it had. Only an abort
+ * after a failed allocation (errno ENOMEM: what malloc, GMP's allocator and operator new
+ * give under RLIMIT_AS) is blamed on the memory limit; a SIGKILL the pool did not send came
+ * from outside (the kernel's out-of-memory killer, a user).
+ *
  * The caller blocks SIGPIPE while the pool runs (a worker can die at any moment, and a
  * task number written to its pipe then raises it), consumes the one its writes raised and
  * restores its mask; workers get the caller's mask back. */
@@ -17,6 +25,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -41,8 +50,19 @@ int __lsan_do_recoverable_leak_check(void);
 #define EXIT_WAIT_MS 2000          /* for an idle worker to leave after its last task */
 #define MAX_MESSAGE ((uint64_t)1 << 30)
 
+/* What a worker saw when a fatal signal struck it (written by its handler, read by the
+ * caller once the worker is gone). */
+typedef struct Last {
+  volatile sig_atomic_t sig;   /* the signal caught; 0: none */
+  pid_t pid;                   /* who caught it: the worker, or a child it forked (the z3
+                                  helper inherits the page and the handlers) */
+  int err;                     /* errno as it struck */
+  long vm_mb;                  /* the address space in use then, MB; -1: unknown */
+} Last;
+
 typedef struct Worker {
   pid_t pid;           /* 0: no worker in this slot */
+  Last *last;          /* shared with the worker (mmap); NULL when it could not be mapped */
   int to, from;        /* our ends of its pipes */
   long task;           /* the task it runs, -1 when idle */
   int64_t started;     /* when that task was handed out */
@@ -107,6 +127,53 @@ static void serve(Pool *p, int in, int out) {
   _exit(0);
 }
 
+/* In a worker: where its fatal-signal handler writes (the Worker's `last`), and the page
+ * size in KiB, read before any signal can strike (sysconf is not async-signal-safe). */
+static Last *last_word;
+static long page_kb;
+
+/* In a worker, async-signal-safe (open, read, close, arithmetic): the address space in
+ * use in MB, the first field of /proc/self/statm (in pages); -1 when it cannot be read. */
+static long vm_mb(void) {
+  char buf[64];
+  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0 || buf[0] < '0' || buf[0] > '9') return -1;
+  long pages = 0;
+  for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+    pages = pages * 10 + (buf[i] - '0');
+  return pages * page_kb / 1024;
+}
+
+/* In a worker: a fatal signal. What it saw goes to the caller, then the signal's default
+ * action ends the worker as the signal would have (SA_RESETHAND, SA_NODEFER). */
+static void fatal(int sig) {
+  int err = errno;
+  last_word->err = err;
+  last_word->pid = getpid();
+  last_word->vm_mb = vm_mb();
+  last_word->sig = sig;
+  raise(sig);
+}
+
+/* In a worker: catches the fatal signals on an alternate stack (a stack overflow is a
+ * SIGSEGV with no stack left to run a handler on). Without the stack, nothing is caught. */
+static void catch_fatal(Last *last) {
+  enum { STACK = 64 << 10 };
+  static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+  if (!last) return;
+  void *st = mmap(NULL, STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  stack_t ss = {.ss_sp = st, .ss_size = STACK};
+  if (st == MAP_FAILED || sigaltstack(&ss, NULL) != 0) return;
+  last_word = last;
+  page_kb = sysconf(_SC_PAGESIZE) / 1024;
+  struct sigaction sa = {.sa_handler = fatal, .sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK};
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < AX_COUNTOF(sigs); i++) sigaction(sigs[i], &sa, NULL);
+}
+
 /* In a worker: the pipe up, and the memory limit, for its out-of-memory handler. */
 static int oom_fd = -1;
 static unsigned oom_limit_mb;
@@ -135,6 +202,9 @@ static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
     }
     return false;
   }
+  Last *last = mmap(NULL, sizeof *last, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+                    0);
+  if (last == MAP_FAILED) last = NULL;   /* its death is then told without what it saw */
   pid_t parent = getpid();
   fflush(NULL);   /* nothing buffered may be written twice */
   pid_t pid = fork();
@@ -144,6 +214,7 @@ static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
       close_fd(&down[i]);
       close_fd(&up[i]);
     }
+    if (last) munmap(last, sizeof *last);
     return false;
   }
   if (pid == 0) {
@@ -157,7 +228,8 @@ static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
       }
     close_fd(&down[1]);
     close_fd(&up[0]);
-#ifndef SANITIZED
+#ifndef SANITIZED   /* the sanitizer catches these signals itself, and reports them */
+    catch_fatal(last);
     if (p->o->memory_mb) {
       rlim_t bytes = (rlim_t)p->o->memory_mb << 20;
       struct rlimit r;
@@ -175,15 +247,54 @@ static bool spawn(Pool *p, Worker *w, char *why, size_t len) {
   }
   close_fd(&down[0]);
   close_fd(&up[1]);
-  *w = (Worker){.pid = pid, .to = down[1], .from = up[0], .task = -1};
+  *w = (Worker){.pid = pid, .last = last, .to = down[1], .from = up[0], .task = -1};
   fcntl(w->from, F_SETFL, fcntl(w->from, F_GETFL) | O_NONBLOCK);
   return true;
 }
 
+/* The memory shared with worker w unmapped, the slot emptied. */
+static void clear(Worker *w) {
+  if (w->last) munmap(w->last, sizeof *w->last);
+  free(w->buf);
+  *w = (Worker){.to = -1, .from = -1, .task = -1};
+}
+
+/* What worker pid, killed by signal sig (not by the pool), died of, after "worker killed
+ * by SIGxxx (signal N)": what the signal means and, when the worker's own handler caught it
+ * (l->sig == sig, l->pid == pid), what it saw. The memory limit is named as the cause only
+ * for an allocation that had failed (errno ENOMEM): a crash at any size is a crash. */
+static void signal_reason(char *buf, size_t len, int sig, pid_t pid, const Last *l,
+                          unsigned limit_mb) {
+  size_t n = strlen(buf);
+  bool seen = l && l->sig == sig && l->pid == pid;
+  const char *what;
+  if (seen && l->err == ENOMEM)
+    what = limit_mb ? " after an allocation failed (ENOMEM): memory limit exceeded"
+                    : " after an allocation failed (ENOMEM): out of memory";
+  else if (sig == SIGABRT)
+    what = ": an abort, a failed assertion or a library's fatal error (its message is on "
+           "standard error)";
+  else if (sig == SIGSEGV) what = ": an invalid memory access or a stack overflow";
+  else if (sig == SIGBUS) what = ": a bus error (a mapped file cut short, or a misaligned access)";
+  else if (sig == SIGFPE) what = ": an arithmetic fault (an integer division by zero)";
+  else if (sig == SIGILL) what = ": an illegal instruction";
+  else if (sig == SIGKILL)
+    what = ", not sent by axle: the kernel's out-of-memory killer sends it, or another process did";
+  else what = ", not sent by axle: another process did";
+  if (n < len) n += (size_t)snprintf(buf + n, len - n, "%s", what);
+  if (seen && l->vm_mb >= 0 && n < len) {
+    if (limit_mb)
+      snprintf(buf + n, len - n, "; %ld MB of address space in use, the memory limit is %u MB",
+               l->vm_mb, limit_mb);
+    else
+      snprintf(buf + n, len - n, "; %ld MB of address space in use, no memory limit", l->vm_mb);
+  }
+}
+
 /* Ends worker w (which has failed, or must be stopped), and fails its task with the
- * reason: what `how` says, else how it ended. */
+ * reason: what `how` says (the pool ended it), else how it ended by itself. */
 static void bury(Pool *p, Worker *w, const char *how) {
-  char reason[256], end[64];
+  char reason[512], end[64];
   close_fd(&w->to);
   close_fd(&w->from);
   ax_proc_kill_tree(w->pid);   /* its solvers too; a no-op on a worker already gone */
@@ -192,15 +303,12 @@ static void bury(Pool *p, Worker *w, const char *how) {
     snprintf(reason, sizeof reason, "worker %s", how);
   } else {
     snprintf(reason, sizeof reason, "worker %s", ax_proc_describe(status, end, sizeof end));
-    int sig = status != -1 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    if (p->o->memory_mb && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
-      snprintf(reason + strlen(reason), sizeof reason - strlen(reason),
-               " (its memory limit is %u MB)", p->o->memory_mb);
+    if (status != -1 && WIFSIGNALED(status))
+      signal_reason(reason, sizeof reason, WTERMSIG(status), w->pid, w->last, p->o->memory_mb);
   }
   long task = w->task;
   double ms = (double)(ax_clock_ms() - w->started);
-  free(w->buf);
-  *w = (Worker){.to = -1, .from = -1, .task = -1};
+  clear(w);
   if (task >= 0) p->done(p->ctx, (size_t)task, NULL, 0, reason, ms);
 }
 
@@ -210,29 +318,31 @@ static void retire(Worker *w) {
   close_fd(&w->from);
   ax_proc_kill_tree(w->pid);
   ax_proc_reap(w->pid);
-  free(w->buf);
-  *w = (Worker){.to = -1, .from = -1, .task = -1};
+  clear(w);
 }
 
-/* Reads what worker w sent; delivers a complete message. False if the worker is gone or
- * talks garbage (the caller buries it). */
-static bool receive(Pool *p, Worker *w) {
+/* What receive found. */
+typedef enum { HEARD, GONE, GARBAGE } Heard;
+
+/* Reads what worker w sent; delivers a complete message. GONE if the worker is gone (its
+ * pipe ended: it died), GARBAGE if it talks garbage (alive: the caller ends it). */
+static Heard receive(Pool *p, Worker *w) {
   if (w->cap - w->len < 4096) {
     w->cap = w->cap ? 2 * w->cap : 16384;
     w->buf = ax_xrealloc(w->buf, w->cap);
   }
   ssize_t n = read(w->from, w->buf + w->len, w->cap - w->len - 1);
-  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
-  if (n <= 0) return false;
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return HEARD;
+  if (n <= 0) return GONE;
   w->len += (size_t)n;
-  if (w->len < sizeof(uint64_t)) return true;
+  if (w->len < sizeof(uint64_t)) return HEARD;
   uint64_t size;
   memcpy(&size, w->buf, sizeof size);
-  if (size == 0 || size > MAX_MESSAGE || w->task < 0) return false;
-  if (w->len < sizeof size + size) return true;
-  if (w->len > sizeof size + size) return false;   /* more than one answer to one task */
+  if (size == 0 || size > MAX_MESSAGE || w->task < 0) return GARBAGE;
+  if (w->len < sizeof size + size) return HEARD;
+  if (w->len > sizeof size + size) return GARBAGE;   /* more than one answer to one task */
   char kind = w->buf[sizeof size];
-  if (kind != 'R' && kind != 'F' && kind != 'L') return false;
+  if (kind != 'R' && kind != 'F' && kind != 'L') return GARBAGE;
   w->buf[w->len] = '\0';
   const char *body = w->buf + sizeof size + 1;
   size_t len = (size_t)size - 1;
@@ -243,7 +353,7 @@ static bool receive(Pool *p, Worker *w) {
   if (kind == 'R') p->done(p->ctx, (size_t)task, body, len, NULL, ms);
   else p->done(p->ctx, (size_t)task, NULL, 0, body, ms);
   if (kind == 'L') retire(w);
-  return true;
+  return HEARD;
 }
 
 static void fmt_limit(char *buf, size_t len, unsigned ms) {
@@ -317,8 +427,9 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
       Worker *w = &p.w[who[i]];
       if (!fds[i].revents) continue;
       bool busy = w->task >= 0;
-      if (!receive(&p, w)) {
-        bury(&p, w, NULL);
+      Heard h = receive(&p, w);
+      if (h != HEARD) {
+        bury(&p, w, h == GARBAGE ? "sent an unreadable message (ended by axle)" : NULL);
         ndone += busy;
       } else if (busy && w->task < 0) {
         ndone++;
@@ -355,7 +466,7 @@ void ax_jobs_run(const AxJobsOpts *o, size_t n, AxJobsRun *run, AxJobsDone *done
       nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
     }
     close_fd(&w->from);
-    free(w->buf);
+    clear(w);
   }
   free(fds);
   free(who);

@@ -5,8 +5,11 @@
  * built, e.g. the checked ASTs), leads its own process group, runs under a memory limit,
  * and loops: read a task number, run it, send the result back as bytes. A worker that
  * crashes, exceeds the memory limit or outlives the time limit of its task is ended with
- * everything it started (proc.h); that task fails with the reason ("worker killed by
- * signal 9", "worker exceeded 60 s") and a fresh worker takes the next task. Results arrive
+ * everything it started (proc.h); that task fails with the reason ("worker exceeded 60 s",
+ * or the signal by name, what it means and what the worker saw as it died: "worker killed
+ * by SIGSEGV (signal 11): an invalid memory access or a stack overflow; 42 MB of address
+ * space in use, the memory limit is 4096 MB" — jobs.c says when the memory limit is blamed)
+ * and a fresh worker takes the next task. Results arrive
  * in completion order; the caller restores its own order. A worker whose allocation fails
  * (ax_xmalloc, base.h) fails its task with a reason that starts "out of memory" and is
  * replaced.

@@ -5,22 +5,37 @@
 
 #include "semantics/float.h"
 
-bool ax_report_met(const AxResult *r) {
+AxReportFacts ax_report_facts(const AxResult *r) {
+  return (AxReportFacts){.verdict = r->verdict, .expect = r->rule->expect, .vacuous = r->vacuous,
+                         .trivial = r->trivial, .single_refused = r->single && r->strict};
+}
+
+bool ax_report_facts_met(const AxReportFacts *f) {
   /* --numbers ieee: the strongest positive verdict a bounded check gives meets `expect
    * valid` (the summary says it is no proof) */
-  if (r->verdict == AX_HOLDS_BOUNDED)
-    return r->rule->expect != AX_EXPECT_INVALID && r->rule->expect != AX_EXPECT_INVALID_HINT &&
-           r->rule->expect != AX_EXPECT_TRIVIAL;
-  if (r->rule->expect == AX_EXPECT_INVALID) return r->verdict == AX_INVALID;
-  if (r->rule->expect == AX_EXPECT_INVALID_HINT) return r->verdict == AX_INVALID_HINT;
-  if (r->rule->expect == AX_EXPECT_TRIVIAL) return r->verdict == AX_VERIFIED && r->trivial;
-  return r->verdict == AX_VERIFIED && !r->vacuous && !r->trivial && !(r->single && r->strict);
+  if (f->verdict == AX_HOLDS_BOUNDED)
+    return f->expect != AX_EXPECT_INVALID && f->expect != AX_EXPECT_INVALID_HINT &&
+           f->expect != AX_EXPECT_TRIVIAL;
+  if (f->expect == AX_EXPECT_INVALID) return f->verdict == AX_INVALID;
+  if (f->expect == AX_EXPECT_INVALID_HINT) return f->verdict == AX_INVALID_HINT;
+  if (f->expect == AX_EXPECT_TRIVIAL) return f->verdict == AX_VERIFIED && f->trivial;
+  return f->verdict == AX_VERIFIED && !f->vacuous && !f->trivial && !f->single_refused;
+}
+
+bool ax_report_facts_contradict(const AxReportFacts *f) {
+  bool definite = f->verdict == AX_VERIFIED || f->verdict == AX_INVALID ||
+                  f->verdict == AX_INVALID_HINT;
+  return definite && !f->vacuous && !f->trivial && !f->single_refused && !ax_report_facts_met(f);
+}
+
+bool ax_report_met(const AxResult *r) {
+  AxReportFacts f = ax_report_facts(r);
+  return ax_report_facts_met(&f);
 }
 
 bool ax_report_contradicts(const AxResult *r) {
-  bool definite = r->verdict == AX_VERIFIED || r->verdict == AX_INVALID ||
-                  r->verdict == AX_INVALID_HINT;
-  return definite && !r->vacuous && !r->trivial && !(r->single && r->strict) && !ax_report_met(r);
+  AxReportFacts f = ax_report_facts(r);
+  return ax_report_facts_contradict(&f);
 }
 
 const char *ax_report_verdict_upper(AxVerdict v) {
@@ -36,7 +51,7 @@ int ax_report_line(const AxResult *r) {
   return line;
 }
 
-static const char *expect_name(AxExpect e) {
+const char *ax_report_expect_name(AxExpect e) {
   static const char *const names[] = {[AX_EXPECT_VALID] = "valid", [AX_EXPECT_INVALID] = "invalid",
                                       [AX_EXPECT_INVALID_HINT] = "invalid-hint",
                                       [AX_EXPECT_TRIVIAL] = "trivial"};
@@ -71,7 +86,7 @@ void ax_report_text(FILE *out, const AxResult *r, const char *path) {
     fprintf(out, " (%s%s)", r->confirmed_by, r->single ? " only" : "");
   if (r->rule->expect != AX_EXPECT_VALID)
     fprintf(out, " (expected %s%s)", r->rule->expect == AX_EXPECT_INVALID_HINT ? "invalid hint"
-                                     : expect_name(r->rule->expect), met ? "" : ": NOT MET");
+                                     : ax_report_expect_name(r->rule->expect), met ? "" : ": NOT MET");
   else if (!met)
     fprintf(out, " (expected valid: NOT MET)");
   if (r->nrclasses && r->instances && !r->ieee) {
@@ -119,7 +134,7 @@ cJSON *ax_report_json(const AxResult *r, const char *path, const char *solver) {
   if (r->has_type) cJSON_AddStringToObject(o, "type", ax_report_type_name(r));
   else cJSON_AddNullToObject(o, "type");
   cJSON_AddStringToObject(o, "verdict", ax_verdict_name(r->verdict));
-  cJSON_AddStringToObject(o, "expected", expect_name(r->rule->expect));
+  cJSON_AddStringToObject(o, "expected", ax_report_expect_name(r->rule->expect));
   cJSON_AddStringToObject(o, "numbers", r->ieee ? "ieee" : "real");
   if (r->ieee) {
     cJSON *ie = cJSON_AddObjectToObject(o, "ieee");
@@ -437,7 +452,7 @@ void ax_report_junit(FILE *out, const AxReportItem *items, size_t n, const char 
     AxOutcome oc = ax_report_outcome(r);
     char message[512];
     snprintf(message, sizeof message, "%s, expected %s%s%s",
-             ax_report_verdict_upper(r->verdict), expect_name(r->rule->expect),
+             ax_report_verdict_upper(r->verdict), ax_report_expect_name(r->rule->expect),
              r->vacuous ? " (vacuous)" : r->trivial ? " (trivial)"
              : r->single && r->strict ? " (one solver only)" : "",
              r->reason && oc != AX_OUTCOME_CONTRADICTS ? ": " : "");

@@ -15,14 +15,31 @@
 
 #include "verifier/verify.h"
 
-/* Did r meet its rule's expectation (`expect valid` by default; a vacuous VERIFIED never
- * does)? */
-bool ax_report_met(const AxResult *r);
+/* What "met" and "contradicts" are decided from, and nothing else: a result's verdict,
+ * its rule's expectation and three flags. `axle gate --merge` rebuilds these from a JSON
+ * line (merge.h) and decides both again rather than reading them. */
+typedef struct AxReportFacts {
+  AxVerdict verdict;
+  AxExpect expect;
+  bool vacuous, trivial;
+  bool single_refused;   /* one solver alone stands behind it, under --require-both */
+} AxReportFacts;
 
-/* Does r contradict its rule's expectation (INVALID where valid was expected, VERIFIED
- * where invalid was)? Such a result makes `axle verify` exit 1; one that is merely not met
- * (UNKNOWN, ERROR, vacuous) makes it exit 2. */
+AxReportFacts ax_report_facts(const AxResult *r);
+
+/* Whether a result of these facts meets its rule's expectation (`expect valid` by
+ * default; a vacuous or trivial VERIFIED never does), and whether it contradicts it
+ * (INVALID where valid was expected, VERIFIED where invalid was). A contradicting result
+ * makes `axle verify` exit 1; one that is merely not met (UNKNOWN, ERROR, vacuous) 2. */
+bool ax_report_facts_met(const AxReportFacts *f);
+bool ax_report_facts_contradict(const AxReportFacts *f);
+
+/* The same of r. */
+bool ax_report_met(const AxResult *r);
 bool ax_report_contradicts(const AxResult *r);
+
+/* "valid", "invalid", "invalid-hint", "trivial": the "expected" of the JSON report. */
+const char *ax_report_expect_name(AxExpect e);
 
 /* "VERIFIED", "INVALID", "INVALID-HINT", "UNKNOWN", "ERROR", "HOLDS-BOUNDED". */
 const char *ax_report_verdict_upper(AxVerdict v);

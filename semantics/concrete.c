@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/decimal.h"
 #include "semantics/convert.h"
 
 typedef enum { K_INT, K_BOOL, K_ELEM } Kind;
@@ -69,6 +70,7 @@ static AxV mkbool(AxConcrete *c, bool b) {
 
 static AxV int_lit(AxDomain *d, const char *dec) {
   Val *v = mk(SC(d), K_INT);
+  /* bounded: an integer literal has at most AX_DECIMAL_MAX_DIGITS digits (dsl/parser.y) */
   if (mpz_set_str(v->z, dec, 10) != 0) mpz_set_ui(v->z, 0);
   return v;
 }
@@ -138,6 +140,13 @@ static Val *num(AxConcrete *c, AxNumClass cls) {
 }
 
 void ax_decimal_to_mpq(const char *text, mpq_t out) {
+  /* Bounded: every literal text comes from a parser that refused one beyond the limits
+   * of base/decimal.h (dsl/parser.y; the .mug and HLO readers hold int64 rationals), so the
+   * mantissa has at most AX_DECIMAL_MAX_DIGITS digits and the power of ten below is at most
+   * 10^(AX_DECIMAL_MAX_DIGITS + AX_DECIMAL_MAX_EXPONENT). A text beyond them is a bug of
+   * axle's, stopped here rather than handed to GMP as an exponent it cannot hold. */
+  long ex;
+  AX_ASSERT(ax_decimal_limit(text, NULL, &ex) == AX_DECIMAL_OK);
   mpz_t mant, p10;
   mpz_inits(mant, p10, NULL);
   long scale = 0;
@@ -151,7 +160,7 @@ void ax_decimal_to_mpq(const char *text, mpq_t out) {
     mpz_add_ui(mant, mant, (unsigned long)(*s - '0'));
     if (scale < 0) scale--;
   }
-  long ex = (scale < 0 ? scale + 1 : 0) + (*s ? strtol(s + 1, NULL, 10) : 0);
+  ex += scale < 0 ? scale + 1 : 0;
   mpz_ui_pow_ui(p10, 10, (unsigned long)(ex < 0 ? -ex : ex));
   if (ex > 0) mpz_mul(mant, mant, p10);
   mpq_set_z(out, mant);
@@ -229,6 +238,7 @@ static bool rational_power(mpq_t out, const mpq_t x, const mpq_t e) {
   mpz_inits(n, dd, NULL);
   bool ok = mpz_root(n, mpq_numref(x), q) != 0 && mpz_root(dd, mpq_denref(x), q) != 0;
   unsigned long ap = (unsigned long)(p < 0 ? -p : p);
+  /* bounded: the powers below have at most 2^16 bits together */
   ok = ok && (mpz_sizeinbase(n, 2) + mpz_sizeinbase(dd, 2)) * ap <= (1ul << 16);
   if (ok) {
     mpz_pow_ui(n, n, ap);

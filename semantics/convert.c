@@ -31,7 +31,10 @@ int ax_convert_round(const AxConvFormat *f, const mpq_t x, mpq_t out) {
   mpz_inits(num, den, m, r, NULL);
   mpz_abs(num, mpq_numref(x));
   mpz_set(den, mpq_denref(x));
-  /* e = floor(log2 |x|): 2^(e-1) < |x| < 2^(e+1) for e the difference of bit lengths */
+  /* e = floor(log2 |x|): 2^(e-1) < |x| < 2^(e+1) for e the difference of bit lengths.
+   * Every shift below is bounded: by |e|, at most the bit length of x's numerator or
+   * denominator (the products stay within twice x's own size), or by the format's
+   * constants (emin, prec) */
   long e = (long)mpz_sizeinbase(num, 2) - (long)mpz_sizeinbase(den, 2);
   mpz_set(m, num);
   mpz_set(r, den);
@@ -60,7 +63,8 @@ int ax_convert_round(const AxConvFormat *f, const mpq_t x, mpq_t out) {
   return over ? sign : 0;
 }
 
-/* (2 − 2^−k) · 2^emax = (2^(k+1) − 1) · 2^(emax − k) */
+/* (2 − 2^−k) · 2^emax = (2^(k+1) − 1) · 2^(emax − k); k and emax are a format's (at most
+ * 24 and 127): the powers are bounded */
 static void below_two(const AxConvFormat *f, int k, mpq_t out) {
   mpz_t n;
   mpz_init(n);

@@ -62,6 +62,7 @@ bool ax_float_is_inf(AxSort f, uint32_t x) {
 bool ax_float_is_zero(AxSort f, uint32_t x) { return (x & ~fmt(f).sign) == 0; }
 bool ax_float_sign(AxSort f, uint32_t x) { return (x & fmt(f).sign) != 0; }
 
+/* q · 2^e; e is at most a format's exponent range plus its precision: bounded */
 static void mul_pow2(mpq_t q, long e) {
   if (e >= 0) mpq_mul_2exp(q, q, (mp_bitcnt_t)e);
   else mpq_div_2exp(q, q, (mp_bitcnt_t)-e);
@@ -95,7 +96,8 @@ uint32_t ax_float_round(AxSort f, const mpq_t q, bool negative) {
   mpz_abs(num, mpq_numref(q));
   mpz_set(den, mpq_denref(q));
   long e = (long)mpz_sizeinbase(num, 2) - (long)mpz_sizeinbase(den, 2);
-  /* now 2^(e−1) < |q| < 2^(e+1): lower e by one if |q| < 2^e */
+  /* now 2^(e−1) < |q| < 2^(e+1): lower e by one if |q| < 2^e. The shifts are bounded: by
+   * |e|, at most q's own bit length, and by the format's constants */
   mpz_t a, b;
   mpz_inits(a, b, NULL);
   mpz_set(a, num);
@@ -241,7 +243,7 @@ char *ax_float_decimal(AxSort f, uint32_t x) {
   unsigned long k = mpz_scan1(mpq_denref(q), 0);   /* the denominator is 2^k */
   mpz_t n;
   mpz_init(n);
-  mpz_ui_pow_ui(n, 5, k);
+  mpz_ui_pow_ui(n, 5, k);   /* bounded: k <= 149, the deepest subnormal's exponent */
   mpz_mul(n, n, mpq_numref(q));
   char *digits = mpz_get_str(NULL, 10, n);
   size_t len = strlen(digits);

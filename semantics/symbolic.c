@@ -586,7 +586,7 @@ static AxV rsqrt_op(AxDomain *d, AxType t, AxV pa) {
 
 static T real_of(AxDomain *d, const mpq_t q) { return ax_term_mk_real(TC(d), q); }
 
-/* the numeral 2^k */
+/* the numeral 2^k; k is a format's exponent or precision (|k| < 200): bounded */
 static T pow2(AxDomain *d, int k) {
   mpq_t q;
   mpq_init(q);

@@ -342,6 +342,8 @@ const AxTerm *ax_term_mk_int_si(AxTermCtx *ctx, long v) {
 
 const AxTerm *ax_term_mk_int_str(AxTermCtx *ctx, const char *decimal) {
   mpz_t z;
+  /* linear in the text: an integer literal of at most AX_DECIMAL_MAX_DIGITS digits, or a
+   * numeral axle printed itself */
   int rc = mpz_init_set_str(z, decimal, 10);
   AX_ASSERT(rc == 0);
   const AxTerm *t = ax_term_mk_int(ctx, z);

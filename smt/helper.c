@@ -199,6 +199,7 @@ static const AxTerm *decode_term(Dec *d, AxTermCtx *tc, const AxTerm **terms, ui
   } else if (k == AX_TERM_INT || k == AX_TERM_REAL) {
     mpq_t q;
     mpq_init(q);
+    /* linear in the text, which is within the message (at most MAX_QUERY bytes) */
     if ((s = get_text(d)) && mpq_set_str(q, s, 10) == 0 && mpz_sgn(mpq_denref(q)) != 0) {
       mpq_canonicalize(q);
       t = k == AX_TERM_INT ? (mpz_cmp_ui(mpq_denref(q), 1) == 0 ? ax_term_mk_int(tc, mpq_numref(q))

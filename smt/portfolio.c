@@ -258,6 +258,7 @@ static bool decode(Racer *rc, const AxTerm *const *watch, size_t nwatch) {
       else if (strcmp(line, "-") == 0) continue;
       else if (strcmp(line, "b 0") == 0 || strcmp(line, "b 1") == 0)
         ok = ax_model_set_bool(m, i, line[2] == '1');
+      /* a rational the racer printed: linear in a line of its bounded answer */
       else if (strncmp(line, "q ", 2) == 0 && mpq_set_str(q, line + 2, 10) == 0 &&
                mpz_sgn(mpq_denref(q)) != 0) {
         mpq_canonicalize(q);

@@ -546,6 +546,8 @@ static bool number(const char *s, mpq_t out) {
   memcpy(digits, s, ni);
   if (nf) memcpy(digits + ni, s + ni + 1, nf);
   digits[ni + nf] = '\0';
+  /* bounded by the answer's length: a solver's output is read up to 256 MiB (pipe.c
+   * MAX_OUTPUT), and 10^nf has no more digits than the numeral has */
   mpz_set_str(mpq_numref(out), digits, 10);
   free(digits);
   mpz_ui_pow_ui(mpq_denref(out), 10, nf);

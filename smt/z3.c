@@ -286,7 +286,8 @@ static void record(Z3_context c, AxModel *m, size_t i, const AxTerm *t, Z3_ast v
   }
   /* Irrational algebraic numbers (root-obj) have no exact decimal: no value. */
   if (Z3_get_ast_kind(c, v) != Z3_NUMERAL_AST || Z3_is_algebraic_number(c, v)) return;
-  Z3_string s = Z3_get_numeral_string(c, v);   /* "-5", "1/3" */
+  /* "-5", "1/3": mpq_set_str is linear in the text z3 printed, whose size z3 allocated */
+  Z3_string s = Z3_get_numeral_string(c, v);
   if (Z3_get_error_code(c) != Z3_OK || !s) return;
   mpq_t q;
   mpq_init(q);

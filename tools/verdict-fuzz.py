@@ -24,7 +24,17 @@ A *discrepancy* is a verdict one of them contradicts:
   error                an ERROR verdict;
   crash                a command that died, exited with an unexpected status or printed no
                        result for a rule, or a verification worker that crashed (an
-                       UNKNOWN "worker killed by signal 11": SIGSEGV, SIGABRT, ...).
+                       UNKNOWN "worker killed by SIGSEGV (signal 11)": SIGSEGV, SIGABRT, ...).
+
+and, of a shard/merge round trip (every --shard-every cases with definite verdicts, over
+the last three of their rules: `axle verify --shard K/N` for every K of a random N in 2..4
+from a result cache the unsharded run filled, then `axle gate --merge`):
+
+  shard-merge          a shard failed, or the merged verdicts or exit status are not the
+                       unsharded run's;
+  shard-tamper         a tampered set of reports was not refused (exit 3, with the message
+                       of its kind): "met" flipped on one line, a shard dropped, a shard
+                       given twice, a shard of another run (one file fewer, or another N).
 
 UNKNOWN is no discrepancy (counted). Every discrepancy is minimized by delta debugging on
 the rule (restrict the type, drop statements and preconditions, replace subexpressions by
@@ -1442,13 +1452,13 @@ class Deadline(Exception):
     """A command outlived the run's deadline: the case is abandoned, not judged."""
 
 
-def run(cmd, timeout):
+def run(cmd, timeout, env=None):
     """(exit status, stdout, stderr) of cmd; None as the status when it ran past timeout
     (it and everything it started are killed: it runs in a process group of its own)."""
     for attempt in range(5):   # a binary being replaced (ETXTBSY) is there again soon
         try:
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 start_new_session=True)
+                                 start_new_session=True, env=env)
             break
         except OSError:
             if attempt == 4:
@@ -1484,15 +1494,15 @@ class Runner:
         self.args = args
         self.deadline = None     # commands past it (plus grace) are abandoned
 
-    def _run(self, cmd, timeout):
+    def _run(self, cmd, timeout, env=None):
         if self.deadline is not None:
             left = self.deadline - time.time()
             if left < timeout:
-                rc, out, err = run(cmd, max(left, 1))
+                rc, out, err = run(cmd, max(left, 1), env)
                 if rc is None:
                     raise Deadline()
                 return rc, out, err
-        return run(cmd, timeout)
+        return run(cmd, timeout, env)
 
     def check(self, path):
         return self._run([self.axle, 'check', '-q', path], 60)
@@ -1503,6 +1513,17 @@ class Runner:
                           str(a.verify_timeout), '--jobs', '1', '--progress', 'never',
                           '--rule-timeout', str(a.rule_timeout), path], a.rule_timeout * 3 + 60)
 
+    def verify_set(self, paths, cache, extra=()):
+        """axle verify of several files with the result cache in cache (a directory)."""
+        a = self.args
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        return self._run([self.axle, 'verify', '--format', 'json', '--timeout', str(a.verify_timeout),
+                          '--jobs', '1', '--progress', 'never', '--rule-timeout', str(a.rule_timeout)] +
+                         list(extra) + list(paths), a.rule_timeout * 3 + 60, env)
+
+    def merge(self, reports):
+        return self._run([self.axle, 'gate', '--merge', '--format', 'json'] + list(reports), 60)
+
     def brute(self, path, extra=()):
         a = self.args
         return self._run([self.axle, 'brute', '--format', 'json', '--samples', str(a.samples),
@@ -1511,7 +1532,8 @@ class Runner:
 
 
 # a verification worker killed by one of these crashed (SIGILL, SIGABRT, SIGBUS, SIGFPE,
-# SIGSEGV); SIGKILL is the rule's time or memory limit, UNKNOWN as axle says
+# SIGSEGV) — unless axle says an allocation had failed (ENOMEM: the memory limit); SIGKILL
+# is the rule's time limit or the kernel's out-of-memory killer, UNKNOWN as axle says
 CRASH_SIGNALS = (4, 6, 7, 8, 11)
 
 
@@ -1557,10 +1579,11 @@ def evaluate(runner, rule, workdir):
         if b is None:
             disc.append(dict(d, kind='crash', what='axle brute printed no result for %s [%s]' % k))
             continue
-        crash = re.search(r'worker killed by signal (\d+)', v.get('reason') or '')
+        crash = re.search(r'worker killed by (?:SIG[A-Z0-9]+ \()?signal (\d+)', v.get('reason') or '')
         if verdict == 'error':
             disc.append(dict(d, kind='error', what='ERROR: %s' % v.get('reason')))
-        elif verdict == 'unknown' and crash and int(crash.group(1)) in CRASH_SIGNALS:
+        elif verdict == 'unknown' and crash and int(crash.group(1)) in CRASH_SIGNALS and \
+                'allocation failed (ENOMEM)' not in v.get('reason'):
             disc.append(dict(d, kind='crash', what='UNKNOWN because the verifier crashed: %s' % v.get('reason')))
         elif verdict in ('verified', 'holds-bounded') and b.get('result') == 'refuted':
             disc.append(dict(d, kind='verified-refuted',
@@ -1590,6 +1613,84 @@ def evaluate(runner, rule, workdir):
         if k not in results:
             disc.append({'kind': 'crash', 'type': k[1], 'what': 'axle verify printed no result for %s [%s]' % k})
     return True, results, disc
+
+
+# ---------------------------------------------------------------------------------------
+# Shards: `axle verify --shard K/N` for every K, joined by `axle gate --merge`, must give
+# the unsharded run's verdicts; a tampered or mixed-up set of reports must be refused
+# ---------------------------------------------------------------------------------------
+
+DEFINITE = ('verified', 'invalid', 'invalid-hint')
+
+
+def shard_trip(runner, rng, paths, workdir):
+    """One round trip over the rule files paths (each of a case whose verdicts were all
+    definite). Returns None when the set is not fit (a verdict of the reference run is not
+    definite: a re-run could differ), else (discrepancies, tampered merges refused). The
+    reference run fills a private result cache that every shard then reads, so the shards
+    cost little and their verdicts are the reference's unless sharding or merging is wrong."""
+    cache = os.path.join(workdir, 'shard-cache')
+    rrc, rout, rerr = runner.verify_set(paths, cache)
+    ref = json_lines(rout)
+    if rrc not in (0, 1, 2) or not ref or any(r.get('verdict') not in DEFINITE for r in ref):
+        return None
+    n = rng.randint(2, 4)
+    reports, sizes, disc = [], [], []
+    what = lambda t: {'kind': 'shard-merge', 'type': None, 'what': t}
+    for k in range(1, n + 1):
+        krc, kout, kerr = runner.verify_set(paths, cache, ['--shard', '%d/%d' % (k, n)])
+        fn = os.path.join(workdir, 'shard-%d.json' % k)
+        with open(fn, 'w') as f:
+            f.write(kout)
+        reports.append(fn)
+        sizes.append(len(json_lines(kout)))
+        if krc not in (0, 1, 2):
+            return [what('axle verify --shard %d/%d exited %s: %s' % (k, n, krc, kerr.strip()[-400:]))], 0
+    order = reports[:]
+    rng.shuffle(order)
+    mrc, mout, merr = runner.merge(order)
+    merged = json_lines(mout)
+    key = lambda r: (r.get('rule'), r.get('type'), r.get('verdict'), r.get('met'))
+    if mrc != rrc or [key(r) for r in merged] != [key(r) for r in ref]:
+        return [what('gate --merge of %d shards exited %s (the unsharded run %s); merged %s, unsharded %s; %s' %
+                     (n, mrc, rrc, [key(r) for r in merged], [key(r) for r in ref], merr.strip()[-300:]))], 0
+    # tampering: each of these must be refused (exit 3) for what it is
+    full = [i for i in range(n) if sizes[i]]
+    k = rng.choice(full)
+    with open(reports[k]) as f:
+        lines = f.read().splitlines(True)
+    j = rng.randrange(len(lines))
+    line = lines[j]
+    flipped = line.replace('"met":true', '"met":false', 1) if '"met":true' in line else \
+        line.replace('"met":false', '"met":true', 1)
+    bad = os.path.join(workdir, 'tampered-met.json')
+    with open(bad, 'w') as f:
+        f.write(''.join(lines[:j] + [flipped] + lines[j + 1:]))
+    cases = [('met flipped', reports[:k] + [bad] + reports[k + 1:], '"met" is '),
+             ('a shard dropped', reports[:k] + reports[k + 1:], 'are in no report'),
+             ('a shard twice', reports + [reports[k]], 'a shard given twice')]
+    # a shard of another run: the set without its last file, or split one way more
+    other = paths[:-1] if len(paths) > 1 else paths
+    split = n if len(paths) > 1 else n + 1
+    for kk in [k + 1] + list(range(1, split + 1)):
+        orc, oout, _ = runner.verify_set(other, cache, ['--shard', '%d/%d' % (kk, split)])
+        if orc in (0, 1, 2) and json_lines(oout):
+            fn = os.path.join(workdir, 'other-run.json')
+            with open(fn, 'w') as f:
+                f.write(oout)
+            cases.append(('a shard of another run', reports[:k] + [fn] + reports[k + 1:],
+                          'not a shard of the run of'))
+            break
+    refused = 0
+    for name, files, phrase in cases:
+        trc, tout, terr = runner.merge(files)
+        if trc == 3 and not tout and phrase in terr and terr.startswith('axle: error: gate --merge: '):
+            refused += 1
+        else:
+            disc.append({'kind': 'shard-tamper', 'type': None,
+                         'what': 'gate --merge of %d shards with %s: exit %s, wanted 3 and "%s"; %s' %
+                                 (n, name, trc, phrase, terr.strip()[-300:])})
+    return disc, refused
 
 
 # ---------------------------------------------------------------------------------------
@@ -1766,6 +1867,9 @@ class Stats:
         self.kinds = collections.Counter()
         self.minimized = collections.Counter()
         self.findings = []
+        self.shard_trips = 0       # shard/merge round trips done
+        self.shard_refused = 0     # tampered merges refused, as they must be
+        self.shard_ready = []      # rule files of cases with definite verdicts, for the next trip
 
     def line(self, elapsed):
         v = ', '.join('%s %d' % (k, n) for k, n in sorted(self.verdicts.items())) or 'none yet'
@@ -1792,6 +1896,7 @@ class Stats:
                 'abandoned': self.abandoned, 'results': self.results,
                 'verdicts': dict(self.verdicts), 'brute': dict(self.brute),
                 'replays': dict(self.replays), 'notes': dict(self.notes),
+                'shards': {'trips': self.shard_trips, 'tampered_refused': self.shard_refused},
                 'discrepancies': sum(self.kinds.values()), 'kinds': dict(self.kinds),
                 'findings': self.findings}
 
@@ -1823,6 +1928,33 @@ def make_case(i, args, corpus):
     if corpus and rng.random() < args.mutants:
         return mutate_corpus(rng.choice(corpus), rng, nm)
     return Gen(rng, nm).rule()
+
+
+def shard_work(i, trip, args, runner, stats, workdir):
+    """A shard/merge round trip over the rules of trip [(name, text)]; its discrepancies
+    (written as findings by work, not minimized: they are of the set, not of one rule)."""
+    tdir = os.path.join(workdir, 'shards')
+    os.makedirs(tdir, exist_ok=True)
+    paths = []
+    for name_, text in trip:
+        paths.append(os.path.join(tdir, name_ + '.axl'))
+        with open(paths[-1], 'w') as f:
+            f.write(text)
+    try:
+        got = shard_trip(runner, random.Random('%d/%d/shards' % (args.seed, i)), paths, tdir)
+    except Deadline:
+        return []
+    if got is None:
+        return []
+    disc, refused = got
+    with stats.lock:
+        stats.shard_trips += 1
+        stats.shard_refused += refused
+        for d in disc:
+            stats.kinds[d['kind']] += 1
+    for d in disc:
+        d['set'] = trip
+    return disc
 
 
 def work(i, rule, args, runner, stats, out_dir):
@@ -1859,11 +1991,34 @@ def work(i, rule, args, runner, stats, out_dir):
                 return
             for d in disc:
                 stats.kinds[d['kind']] += 1
+            trip = None
+            if args.shard_every and not disc and results and \
+                    all(r['verdict'] in DEFINITE for r in results.values()):
+                stats.shard_ready.append((rule.name, rule.text()))
+                if len(stats.shard_ready) >= args.shard_every:
+                    trip, stats.shard_ready = stats.shard_ready[-3:], []
+        if trip:
+            disc += shard_work(i, trip, args, runner, stats, workdir)
         seen = set()
         for d in disc:
             if (d['kind'], d.get('type')) in seen:
                 continue
             seen.add((d['kind'], d.get('type')))
+            if d.get('set'):   # of a shard/merge round trip: its rules as they were
+                head = ['verdict-fuzz finding: %s' % d['kind']] + ['  ' + l for l in d['what'].splitlines()]
+                head += ['seed %d, case %d: the rules of the round trip, one file each in the run' % (args.seed, i)]
+                text = ''.join('# %s\n' % l for l in head) + ''.join('\n' + t for _, t in d['set'])
+                fn = os.path.join(out_dir, '%s-s%d-c%d.axl' % (d['kind'], args.seed, i))
+                os.makedirs(out_dir, exist_ok=True)
+                with open(fn, 'w') as f:
+                    f.write(text)
+                with stats.lock:
+                    stats.findings.append({'file': fn, 'kind': d['kind'], 'type': None, 'case': i,
+                                           'what': d['what']})
+                if not args.quiet:
+                    sys.stderr.write('verdict-fuzz: DISCREPANCY %s in case %d: %s\n  written to %s\n' %
+                                     (d['kind'], i, d['what'][:300], fn))
+                continue
             orig = rule
             small, sd, steps = rule, d, 0
             with stats.lock:   # the first few of a kind are minimized; the others are kept as found
@@ -1915,6 +2070,9 @@ def main(argv):
                     help='time to minimize each discrepancy (default 180; 0: none)')
     ap.add_argument('--minimize-first', type=int, default=3,
                     help='minimize the first N discrepancies of each kind; write later ones as found (default 3)')
+    ap.add_argument('--shard-every', type=int, default=40,
+                    help='after every N cases with definite verdicts, a shard/merge round trip over '
+                         'the last three of them, tampering included (default 40; 0: none)')
     ap.add_argument('--stop-after', type=int, default=0, help='stop after N discrepancies (default: never)')
     ap.add_argument('--stats', help='write the final figures as JSON to this file')
     ap.add_argument('--log', help='append every case (rule, verdicts) as a JSON line to this file')
@@ -1991,6 +2149,7 @@ def drive(args, corpus, given):
         ', '.join('%s %d' % (k, n) for k, n in sorted(stats.replays.items())) or 'none'))
     if stats.notes:
         print('  notes: %s' % ', '.join('%s %d' % kv for kv in sorted(stats.notes.items())))
+    print('  shard/merge round trips: %d (tampered merges refused: %d)' % (stats.shard_trips, stats.shard_refused))
     print('  discrepancies: %d%s' % (ndisc, ' (%s)' % ', '.join('%s %d' % kv for kv in sorted(stats.kinds.items()))
                                      if ndisc else ''))
     for f in stats.findings:

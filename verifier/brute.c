@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/decimal.h"
 #include "semantics/concrete.h"
 #include "semantics/denote.h"
 #include "verifier/cex.h"
@@ -168,7 +169,7 @@ static void setup(Rule *R, const AxBlock *rule, AxType t, const AxBruteOpts *o) 
   for (int ty = 0; ty < 3; ty++)
     for (int v = 0; v < 5; v++) {
       mpq_init(R->num[ty][v]);
-      if (ty != AX_BOOL) mpq_set_str(R->num[ty][v], value_text[ty][v], 10);
+      if (ty != AX_BOOL) mpq_set_str(R->num[ty][v], value_text[ty][v], 10);   /* a fixed table */
     }
   /* rank vectors: every class 1..max_rank (a singleton class 1), by rank sum then in order;
    * with so many classes that they would be more than MAX_VECTORS, a lower top rank */
@@ -1019,11 +1020,15 @@ static AxV parse_elem(Ctx *x, AxType t, const char *text) {
       ok = false;
     } else if (p[digits] == '/') {
       const char *d = p + digits + 1;
+      /* mpq_set_str is linear in the text, bounded by the instance file's size (--max-input) */
       ok = strspn(d, "0123456789") == strlen(d) && *d && strspn(d, "0") != strlen(d) &&
            mpq_set_str(q, text, 10) == 0;
       if (ok) mpq_canonicalize(q);
     } else if (p[digits] == '\0' || p[digits] == '.') {   /* no exponent: none is written */
       ok = (p[digits] == '\0' || strspn(p + digits + 1, "0123456789") == strlen(p + digits + 1));
+      /* a value as long as a literal may be (base/decimal.h), so that its exact value is
+       * bounded as every literal's is */
+      ok = ok && ax_decimal_limit(p, NULL, NULL) == AX_DECIMAL_OK;
       if (ok) {
         ax_decimal_to_mpq(p, q);
         if (text[0] == '-') mpq_neg(q, q);

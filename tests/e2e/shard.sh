@@ -112,8 +112,105 @@ merge_err "malformed shard object" "$tmp/mal.json:1: a malformed \"shard\" objec
 jq -c 'del(.verdict)' "$tmp/s1.json" > "$tmp/mal2.json"
 merge_err "missing verdict" "$tmp/mal2.json:1: the field \"verdict\" is missing or malformed" "$tmp/mal2.json"
 merge_err "missing shard" "are in no report" "$tmp/s1.json" "$tmp/s2.json" "$tmp/s4.json"
-merge_err "shard twice" "$tmp/s2.json:1: result" "$tmp"/s[1-4].json "$tmp/s2.json"
-merge_err "shards of other runs" "not the shards of one run" "$tmp/s1.json" "$tmp/f1.json"
+merge_err "shard twice" "$tmp/s2.json:1: shard 2/4 again: it is in $tmp/s2.json already (line 1): a shard given twice" \
+  "$tmp"/s[1-4].json "$tmp/s2.json"
+merge_err "shards of other runs" "$tmp/f1.json:1: not a shard of the run of $tmp/s1.json:1: it ran on other rules" \
+  "$tmp/s1.json" "$tmp/f1.json"
+
+# Tampering and mix-ups, each refused with its exact message (exit 3, no report). A line says
+# what it is; merge recomputes met and contradicts, checks its checksum, and its run identity.
+merge_exact() {   # merge_exact NAME MESSAGE REPORT...
+  local name=$1 msg=$2; shift 2
+  "$AXLE" gate --merge "$@" > "$tmp/out" 2> "$tmp/err"; local st=$?
+  check "merge $name: exit 3 ($st)" [ "$st" = 3 ]
+  check "merge $name: the message" [ "$(cat "$tmp/err")" = "axle: error: gate --merge: $msg" ]
+  check "merge $name: no report" [ ! -s "$tmp/out" ]
+}
+rest="$tmp/s2.json $tmp/s3.json $tmp/s4.json"
+v=$(jq -rs '.[0].verdict' "$tmp/s1.json"); e=$(jq -rs '.[0].expected' "$tmp/s1.json")
+m=$(jq -rs '.[0].met' "$tmp/s1.json"); c=$(jq -rs '.[0].shard.contradicts' "$tmp/s1.json")
+check "tampering: the first line is a plain result" jqt -s '.[0] | (.vacuous or .trivial) | not' "$tmp/s1.json"
+flip() { [ "$1" = true ] && echo false || echo true; }
+jq -c '.met |= not' "$tmp/s1.json" > "$tmp/t-met.json"
+merge_exact "met flipped" "$tmp/t-met.json:1: \"met\" is $(flip "$m"), but verdict $v with expected $e makes it $m: the line was edited" \
+  "$tmp/t-met.json" $rest
+jq -c '.shard.contradicts |= not' "$tmp/s1.json" > "$tmp/t-con.json"
+merge_exact "contradicts flipped" "$tmp/t-con.json:1: \"contradicts\" is $(flip "$c"), but verdict $v with expected $e makes it $c: the line was edited" \
+  "$tmp/t-con.json" $rest
+# the failing run's first refuted line: INVALID where valid was expected
+i=$(jq -s 'map(.verdict == "invalid" and .expected == "valid") | index(true)' "$tmp/f1.json")
+check "tampering: shard 1 of the failing run holds a contradicted result" [ "$i" != null ]
+n=$((i + 1))
+jq -c "if input_line_number == $n then .verdict = \"verified\" else . end" "$tmp/f1.json" > "$tmp/t-v1.json"
+merge_exact "verdict edited" "$tmp/t-v1.json:$n: \"met\" is false, but verdict verified with expected valid makes it true: the line was edited" \
+  "$tmp/t-v1.json" "$tmp/f2.json" "$tmp/f3.json"
+jq -c "if input_line_number == $n then .verdict = \"verified\" | .met = true | .shard.contradicts = false | .counterexample = null else . end" \
+  "$tmp/f1.json" > "$tmp/t-v2.json"
+merge_exact "verdict, met and contradicts edited" "$tmp/t-v2.json:$n: the line does not match its checksum: it was edited or damaged after axle wrote it" \
+  "$tmp/t-v2.json" "$tmp/f2.json" "$tmp/f3.json"
+jq -c '.shard.text |= sub("INVALID"; "VERIFIED")' "$tmp/f1.json" > "$tmp/t-text.json"
+merge_exact "text edited" "$tmp/t-text.json:$n: the line does not match its checksum: it was edited or damaged after axle wrote it" \
+  "$tmp/t-text.json" "$tmp/f2.json" "$tmp/f3.json"
+
+# shards of other runs: the same two files elsewhere, or with other options, count or binary
+mkdir -p "$tmp/tree"
+cp rules/examples/transpose_sum.axl rules/examples/pad_low_combine.axl "$tmp/tree/"
+small="--solver z3 transpose_sum.axl pad_low_combine.axl"
+shard() { (cd "$tmp/tree" && "$@" --format json $small); }
+shard "$AXLE" verify --shard 1/2 > "$tmp/o1.json"
+shard "$AXLE" verify --shard 2/2 > "$tmp/o2.json"
+"$AXLE" gate --merge "$tmp/o1.json" "$tmp/o2.json" > /dev/null; st=$?
+check "other runs: the two shards merge" [ "$st" = 0 ]
+cat "$tmp/o2.json" "$tmp/o1.json" > "$tmp/o12.json"
+"$AXLE" gate --merge "$tmp/o12.json" > /dev/null; st=$?
+check "other runs: the two shards in one file merge" [ "$st" = 0 ]
+other="not a shard of the run of $tmp/o1.json:1"
+shard "$AXLE" verify --shard 2/2 --timeout 11 > "$tmp/x-opt.json"
+merge_exact "other options" "$tmp/x-opt.json:1: $other: it ran with other options (of those that can change a verdict: --solver, --timeout, --require-both, ...)" \
+  "$tmp/o1.json" "$tmp/x-opt.json"
+shard "$AXLE" verify --shard 2/2 --require-both > "$tmp/x-both.json"
+merge_exact "--require-both" "$tmp/x-both.json:1: $other: it ran with other options (of those that can change a verdict: --solver, --timeout, --require-both, ...)" \
+  "$tmp/o1.json" "$tmp/x-both.json"
+shard "$AXLE" verify --shard 2/3 > "$tmp/x-n.json"
+merge_exact "other shard count" "$tmp/x-n.json:1: $other: it is shard 2 of 3, that run was split 2 ways" \
+  "$tmp/o1.json" "$tmp/x-n.json"
+shard "$AXLE_TEST_BIN" verify --shard 2/2 > "$tmp/x-bin.json"
+merge_exact "another binary" "$tmp/x-bin.json:1: $other: it was written by another axle executable" \
+  "$tmp/o1.json" "$tmp/x-bin.json"
+shard "$AXLE" verify --shard 2/2 --rule '*' > "$tmp/x-rule.json"
+merge_exact "--rule" "$tmp/x-rule.json:1: $other: it ran on other rules (the rule files, their contents or --rule differ)" \
+  "$tmp/o1.json" "$tmp/x-rule.json"
+echo "# the same rule, another comment" >> "$tmp/tree/pad_low_combine.axl"
+shard "$AXLE" verify --shard 2/2 > "$tmp/x-file.json"
+merge_exact "a file's contents changed" "$tmp/x-file.json:1: $other: it ran on other rules (the rule files, their contents or --rule differ)" \
+  "$tmp/o1.json" "$tmp/x-file.json"
+
+# a shard missing, twice, a line twice, cut short
+merge_exact "missing shard" "$(jq -s '[.[].shard.results] | .[0]' "$tmp/s3.json") of the run's $total results are in no report, the first is result $(jq -s '[.[].shard.task] | min + 1' "$tmp/s3.json"): shard 3 of 4 is missing" \
+  "$tmp/s1.json" "$tmp/s2.json" "$tmp/s4.json"
+cp "$tmp/s4.json" "$tmp/d4.json"
+merge_exact "duplicate shard" "$tmp/s4.json:1: shard 4/4 again: it is in $tmp/d4.json already (line 1): a shard given twice" \
+  "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json" "$tmp/d4.json" "$tmp/s4.json"
+t=$(head -n 1 "$tmp/s2.json" | jq '.shard.task + 1')
+{ head -n 1 "$tmp/s2.json"; cat "$tmp/s2.json"; } > "$tmp/t-dup.json"
+merge_exact "a line twice" "$tmp/t-dup.json:2: result $t of the run is also at $tmp/t-dup.json:1 (a shard given twice?)" \
+  "$tmp/s1.json" "$tmp/t-dup.json" "$tmp/s3.json" "$tmp/s4.json"
+head -n 2 "$tmp/s2.json" > "$tmp/t-cut.json"
+merge_exact "a report cut at a line's end" "$tmp/t-cut.json: shard 2/4 has 2 of its $(jq -s length "$tmp/s2.json") results: the report was cut short or lost lines" \
+  "$tmp/s1.json" "$tmp/t-cut.json" "$tmp/s3.json" "$tmp/s4.json"
+{ head -n 2 "$tmp/s2.json"; head -n 3 "$tmp/s2.json" | tail -n 1 | head -c 200; } > "$tmp/t-trunc.json"
+merge_exact "a truncated file" "$tmp/t-trunc.json:3: not a JSON object (a report of axle verify --shard K/N --format json has one result a line); the report ends in the middle of this line: it was cut short" \
+  "$tmp/s1.json" "$tmp/t-trunc.json" "$tmp/s3.json" "$tmp/s4.json"
+{ head -n 1 "$tmp/s2.json"; echo '{"rule": "x", '; tail -n +2 "$tmp/s2.json"; } > "$tmp/t-bad.json"
+merge_exact "a malformed JSON line" "$tmp/t-bad.json:2: not a JSON object (a report of axle verify --shard K/N --format json has one result a line)" \
+  "$tmp/s1.json" "$tmp/t-bad.json" "$tmp/s3.json" "$tmp/s4.json"
+
+# IEEE mode: a bounded check cannot gate, merged or not
+(cd "$tmp/tree" && "$AXLE" verify --numbers ieee --ieee-types f16 --ieee-max-rank 1 --ieee-max-size 2 \
+  --shard 1/1 --format json --solver z3 pad_low_combine.axl > "$tmp/ieee.json"); st=$?
+check "IEEE shard: it ran (exit $st)" [ "$st" = 0 ] && check "IEEE shard: HOLDS-BOUNDED" jqt -s '.[0].verdict == "holds-bounded"' "$tmp/ieee.json"
+merge_exact "IEEE shard" "$tmp/ieee.json:1: a result of --numbers ieee: a bounded check cannot gate (use axle verify)" \
+  "$tmp/ieee.json"
 : > "$tmp/empty.json"
 merge_err "only empty reports" "the reports hold no result" "$tmp/empty.json"
 merge_err "no report" "gate --merge: no REPORT given"

@@ -4,13 +4,14 @@
 # every INVALID's counterexample reproduced by brute force — and find no discrepancy. Then the
 # oracle is shown able to fail: a fake `axle` that turns every INVALID into VERIFIED, and one
 # that rewrites every counterexample's values, must each be caught (exit 1), with a minimized
-# finding written that the real axle refutes.
+# finding written that the real axle refutes. Shard/merge round trips are part of the run, every
+# tampered merge refused; a merge that takes a tampered set must be caught too.
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed by tools/verdict-fuzz.py"; exit 1; }
 
-AXLE="$AXLE" tools/verdict-fuzz.sh 20 5 --jobs 2 --out "$tmp/findings" --stats "$tmp/stats.json" \
+AXLE="$AXLE" tools/verdict-fuzz.sh 20 5 --jobs 2 --shard-every 15 --out "$tmp/findings" --stats "$tmp/stats.json" \
   --quiet >"$tmp/out" 2>"$tmp/err"
 st=$?
 check "fuzzer: exit 0 ($st)" [ "$st" = 0 ]
@@ -21,6 +22,8 @@ check "fuzzer: corpus mutants among them" jqt '.mutants >= 1' "$tmp/stats.json"
 check "fuzzer: VERIFIED and INVALID verdicts" jqt '.verdicts.verified >= 1 and .verdicts.invalid >= 1' "$tmp/stats.json"
 check "fuzzer: brute force refuted some and found nothing in others" jqt '.brute.refuted >= 1 and .brute.none >= 1' "$tmp/stats.json"
 check "fuzzer: INVALID counterexamples reproduced by brute force" jqt '.replays.reproduced >= 1' "$tmp/stats.json"
+check "fuzzer: shard/merge round trips done" jqt '.shards.trips >= 1' "$tmp/stats.json"
+check "fuzzer: every tampered merge refused" jqt '.shards.tampered_refused == 4 * .shards.trips' "$tmp/stats.json"
 check "fuzzer: no discrepancy" jqt '.discrepancies == 0 and (.findings | length) == 0' "$tmp/stats.json"
 check "fuzzer: a summary on standard output" has "$tmp/out" "^  discrepancies: 0$"
 check "fuzzer: no findings written" test ! -e "$tmp/findings"
@@ -70,6 +73,31 @@ check "forger: the fuzzer fails (exit 1, got $st)" [ "$st" = 1 ]
 check "forger: a counterexample that does not reproduce" \
   jqt '[.kinds | to_entries[] | select(.key | startswith("cex-")) | .value] | add >= 1' "$tmp/forged.json"
 check "forger: its finding written" bash -c "ls '$tmp'/forged/cex-*.axl >/dev/null 2>&1"
+
+# A merge that takes whatever it is given: a tampered set of reports passes (exit 0).
+cat >"$tmp/lax" <<EOF
+#!/bin/sh
+if [ "\$1" = gate ] && [ "\$2" = --merge ]; then
+  "$AXLE" "\$@" 2>/dev/null
+  st=\$?
+  [ \$st = 3 ] && exit 0
+  exit \$st
+fi
+exec "$AXLE" "\$@"
+EOF
+chmod +x "$tmp/lax"
+AXLE="$tmp/lax" tools/verdict-fuzz.sh 30 5 --jobs 2 --out "$tmp/lax-findings" --stats "$tmp/lax.json" \
+  --shard-every 2 --stop-after 1 --minimize-seconds 0 --quiet >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "lax merge: the fuzzer fails (exit 1, got $st)" [ "$st" = 1 ]
+check "lax merge: a tampered merge not refused" jqt '.kinds["shard-tamper"] >= 1' "$tmp/lax.json"
+f=$(ls "$tmp"/lax-findings/shard-tamper-*.axl 2>/dev/null | head -1)
+check "lax merge: a finding written" test -n "$f"
+if [ -n "$f" ]; then
+  check "lax merge: the finding says what it shows" has "$f" "^# verdict-fuzz finding: shard-tamper"
+  "$AXLE" check -q "$f"
+  check "lax merge: the finding holds well-formed rules" [ $? = 0 ]
+fi
 
 echo "verdict_fuzz: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

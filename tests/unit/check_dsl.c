@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/decimal.h"
 #include "dsl/check.h"
 #include "dsl/ops.h"
 #include "dsl/parse.h"
@@ -263,6 +264,46 @@ START_TEST(one_operator_table_for_every_level) {
 }
 END_TEST
 
+/* base/decimal.h's limits, at and one past each bound; the parser reports a literal past
+ * them at the literal and keeps going. */
+START_TEST(literal_limits) {
+  long digits, e;
+  ck_assert_int_eq(ax_decimal_limit("1e4096", &digits, &e), AX_DECIMAL_OK);
+  ck_assert_int_eq(digits, 1);
+  ck_assert_int_eq(e, 4096);
+  ck_assert_int_eq(ax_decimal_limit("1.5E-4096", NULL, &e), AX_DECIMAL_OK);
+  ck_assert_int_eq(e, -4096);
+  ck_assert_int_eq(ax_decimal_limit("1e+4097", NULL, NULL), AX_DECIMAL_EXPONENT_RANGE);
+  ck_assert_int_eq(ax_decimal_limit("1e-4097", NULL, NULL), AX_DECIMAL_EXPONENT_RANGE);
+  ck_assert_int_eq(ax_decimal_limit("1e99999999999999999999999999", NULL, &e), AX_DECIMAL_EXPONENT_RANGE);
+  ck_assert_int_eq(e, 4097);   /* saturated, never overflowed */
+  ck_assert_int_eq(ax_decimal_limit("2e0000000000000000000000000000007", NULL, &e), AX_DECIMAL_OK);
+  ck_assert_int_eq(e, 7);
+  char *lit = ax_arena_alloc(A, 4100);
+  memset(lit, '9', 4096);
+  lit[4096] = '\0';
+  ck_assert_int_eq(ax_decimal_limit(lit, &digits, NULL), AX_DECIMAL_OK);
+  ck_assert_int_eq(digits, 4096);
+  lit[1] = '.';   /* the point is no digit */
+  ck_assert_int_eq(ax_decimal_limit(lit, &digits, NULL), AX_DECIMAL_OK);
+  ck_assert_int_eq(digits, 4095);
+  lit[1] = '9';
+  lit[4096] = '9';
+  lit[4097] = '\0';
+  ck_assert_int_eq(ax_decimal_limit(lit, NULL, NULL), AX_DECIMAL_TOO_MANY_DIGITS);
+
+  /* the parser: both literals of the line are reported, located, and the file's other
+   * rule still parses */
+  AxFile *f = parse(RULE_HEAD "  A * 1e4097 + 1e-5000 => A * 1e4096\n}\n"
+                    "rule q for T in num {\n  rclass x\n  map s over x\n  tensor A : T[x: s]\n  A => A\n}\n");
+  ck_assert_int_eq(D.errors, 2);
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.axl:5:7: error: number's exponent out of range "
+                                                   "(at most 4096 in absolute value)"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.axl:5:16: error: number's exponent out of range"));
+  ck_assert_uint_eq(f->nblocks, 2);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("dsl");
   TCase *t = tcase_create("parse");
@@ -280,6 +321,7 @@ static Suite *suite(void) {
   tcase_add_test(t, checker_reports_rule_and_operator);
   tcase_add_test(t, nul_bytes_and_garbage_do_not_crash);
   tcase_add_test(t, one_operator_table_for_every_level);
+  tcase_add_test(t, literal_limits);
   suite_add_tcase(s, t);
   return s;
 }

@@ -3,6 +3,7 @@
  * task whose worker crashes, exits, overruns its time or its memory fails alone with the
  * reason, the pool goes on with fresh workers, and nothing the worker started survives. */
 #include <check.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,10 @@
 enum { MAXTASKS = 64 };
 
 /* What the tasks do, by number; and what came back. */
-typedef enum { OK, CRASH, SEGV, EXIT3, HANG, HANG_WITH_CHILD, GREEDY, NONE, SLOW, LEAK } Act;
+typedef enum {
+  OK, CRASH, SEGV, EXIT3, HANG, HANG_WITH_CHILD, GREEDY, NONE, SLOW, LEAK, ABORT, ENOMEM_ABORT,
+  CHILD_ABORTS
+} Act;
 
 typedef struct Ctx {
   Act act[MAXTASKS];
@@ -89,6 +93,27 @@ static char *run(void *vctx, size_t i, size_t *len) {
     }
     break;
   case SLOW: nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL); break;
+  case ABORT: abort();
+  case ENOMEM_ABORT: {   /* as GMP's allocator does: malloc fails, then abort */
+    char *volatile p = malloc((size_t)1 << 30);
+    if (!p) abort();
+    free(p);
+    break;
+  }
+  case CHILD_ABORTS: {
+    /* a child of the worker (as the z3 helper is) dies of SIGABRT after a failed
+     * allocation, and its handler writes to the page it shares with the worker; then the
+     * worker dies of SIGABRT without its handler: the child's words are not the worker's */
+    pid_t pid = fork();
+    if (pid == 0) {
+      errno = ENOMEM;
+      abort();
+    }
+    waitpid(pid, NULL, 0);
+    signal(SIGABRT, SIG_DFL);
+    raise(SIGABRT);
+    break;
+  }
   case OK: break;
   }
   char buf[64];
@@ -127,6 +152,20 @@ static void expect_failure(Ctx *c, size_t i, const char *reason) {
   ck_assert_msg(c->data[i] == NULL, "task %zu should have failed", i);
   ck_assert_str_eq(c->failure[i], reason);
 }
+
+/* The failure's reason starts with head and ends with tail (what lies between, the
+ * address space in use, is the machine's). */
+static void expect_failure_around(Ctx *c, size_t i, const char *head, const char *tail) {
+  ck_assert_msg(c->data[i] == NULL, "task %zu should have failed", i);
+  size_t n = strlen(c->failure[i]), h = strlen(head), t = strlen(tail);
+  ck_assert_msg(n >= h + t && strncmp(c->failure[i], head, h) == 0 &&
+                strcmp(c->failure[i] + n - t, tail) == 0,
+                "task %zu: reason '%s', wanted '%s...%s'", i, c->failure[i], head, tail);
+}
+
+#define KILLED_OUTSIDE                                                                      \
+  "worker killed by SIGKILL (signal 9), not sent by axle: the kernel's out-of-memory killer " \
+  "sends it, or another process did"
 
 static void run_pool(Ctx *c, size_t n, int jobs, unsigned limit_ms, unsigned mem) {
   AxJobsOpts o = {.jobs = jobs, .task_limit_ms = limit_ms, .memory_mb = mem};
@@ -172,16 +211,17 @@ START_TEST(test_failures_stay_local) {
   c.act[8] = CRASH;
   c.act[9] = CRASH;   /* two in a row on a fresh worker each */
   run_pool(&c, 12, 2, 0, 0);
-  expect_failure(&c, 1, "worker killed by signal 9");
+  expect_failure(&c, 1, KILLED_OUTSIDE);
 #ifdef SANITIZED
   expect_failure(&c, 4, "worker exited with status 1");   /* the sanitizer catches SIGSEGV */
 #else
-  expect_failure(&c, 4, "worker killed by signal 11");
+  expect_failure_around(&c, 4, "worker killed by SIGSEGV (signal 11): an invalid memory access "
+                        "or a stack overflow; ", " MB of address space in use, no memory limit");
 #endif
   expect_failure(&c, 5, "worker exited with status 3");
   expect_failure(&c, 7, "worker returned no result");
-  expect_failure(&c, 8, "worker killed by signal 9");
-  expect_failure(&c, 9, "worker killed by signal 9");
+  expect_failure(&c, 8, KILLED_OUTSIDE);
+  expect_failure(&c, 9, KILLED_OUTSIDE);
   for (size_t i = 0; i < 12; i++)
     if (i != 1 && i != 4 && i != 5 && i != 7 && i != 8 && i != 9) expect_ok(&c, i);
   free_ctx(&c);
@@ -230,6 +270,31 @@ START_TEST(test_memory_limit) {
 }
 END_TEST
 
+START_TEST(test_signals_named) {
+#ifdef SANITIZED
+  return;   /* the sanitizer catches the signals itself, and no memory limit is applied */
+#endif
+  static Ctx c;
+  memset(&c, 0, sizeof c);
+  c.act[0] = ABORT;
+  c.act[1] = ENOMEM_ABORT;
+  c.act[2] = CHILD_ABORTS;
+  run_pool(&c, 4, 1, 0, 512);
+  /* an abort is an abort, whatever the limit; the limit is named as the cause only when an
+   * allocation had failed; a signal its child caught is not the worker's */
+  expect_failure_around(&c, 0, "worker killed by SIGABRT (signal 6): an abort, a failed "
+                        "assertion or a library's fatal error (its message is on standard "
+                        "error); ", " MB of address space in use, the memory limit is 512 MB");
+  expect_failure_around(&c, 1, "worker killed by SIGABRT (signal 6) after an allocation failed "
+                        "(ENOMEM): memory limit exceeded; ",
+                        " MB of address space in use, the memory limit is 512 MB");
+  expect_failure(&c, 2, "worker killed by SIGABRT (signal 6): an abort, a failed assertion or a "
+                 "library's fatal error (its message is on standard error)");
+  expect_ok(&c, 3);
+  free_ctx(&c);
+}
+END_TEST
+
 START_TEST(test_leak_in_worker) {
   /* in a sanitizer build a worker's leak fails its task (a worker leaves by _exit, which
    * would skip the leak check); elsewhere the task just succeeds */
@@ -268,7 +333,8 @@ START_TEST(test_kill_tree) {
   ax_proc_kill_tree(child);
   int status = ax_proc_reap(child);
   char how[64];
-  ck_assert_str_eq(ax_proc_describe(status, how, sizeof how), "killed by signal 9");
+  ck_assert_str_eq(ax_proc_describe(status, how, sizeof how), "killed by SIGKILL (signal 9)");
+  ck_assert_str_eq(ax_proc_describe(SIGRTMAX, how, sizeof how), "killed by signal 64");   /* no name */
   nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
   ck_assert_msg(gone(grandchild), "the grandchild survived");
   close(p[0]);
@@ -285,6 +351,7 @@ static Suite *jobs_suite(void) {
   tcase_add_test(t, test_failures_stay_local);
   tcase_add_test(t, test_hang_is_killed_with_its_children);
   tcase_add_test(t, test_memory_limit);
+  tcase_add_test(t, test_signals_named);
   tcase_add_test(t, test_leak_in_worker);
   tcase_add_test(t, test_kill_tree);
   suite_add_tcase(s, t);

@@ -110,10 +110,13 @@ static bool pair(const AxMugraph *p, const AxMugraph *m, AxDiag *d, int *pin, in
       continue;
     }
     const AxKTensor *mt = &m->tensors[j];
-    if (!ax_shape_equal(&pt->shape, &mt->shape)) {
-      ax_diag_error(d, mt->span, "output '%s' has shape %s here but %s in program '%s'", pt->name,
-                    ax_shape_str(&mt->shape, b1, sizeof b1), ax_shape_str(&pt->shape, b2, sizeof b2),
-                    p->name);
+    /* the element type too: the field tests read no storage type, so a graph that writes
+     * an f32 output as bf16 would pass them (and the float check compares in the program's
+     * type); refused here, before any test */
+    if (!ax_shape_equal(&pt->shape, &mt->shape) || pt->dtype != mt->dtype) {
+      ax_diag_error(d, mt->span, "output '%s' is %s%s here but %s%s in program '%s'", pt->name,
+                    ax_dtype_name(mt->dtype), ax_shape_str(&mt->shape, b1, sizeof b1),
+                    ax_dtype_name(pt->dtype), ax_shape_str(&pt->shape, b2, sizeof b2), p->name);
       ok = false;
     }
   }

@@ -11,7 +11,7 @@
 #   * the greedy floor and the search on programs with conversions in the middle of fused
 #     chains (a reduction, rms_norm before a matmul, a matmul before exp and a sum): each
 #     writes a graph that keeps every conversion, has the program's output type and is
-#     equivalent.
+#     equivalent; so do `axle optimize` and a module's partition (--output-dir).
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -121,6 +121,21 @@ for case in "types_dt r f32[8, 1]" "types_rms O bf16[16, 64]" "types_mm O f16[16
     check "$p, $how: equivalent" st 0
   done
 done
+
+# --- axle optimize and a module's partition write the conversions too -----------------
+run optimize $s/types_mm.axl --output "$tmp/mm.opt.axl"
+check "optimize types_mm: exit 0" st 0
+check "optimize types_mm: its program keeps both conversions" \
+  bash -c "grep -q 'to_f32(' $tmp/mm.opt.axl && grep -q 'to_f16(' $tmp/mm.opt.axl"
+run equiv $s/types_mm.axl "$tmp/mm.opt.axl" --seed 5
+check "optimize types_mm: equivalent" st 0
+run superopt $s/types_rms.axl --output-dir "$tmp/rmsdir" --time-limit 10 --jobs 1 --progress never
+check "types_rms as a module: exit 0" st 0
+check "types_rms as a module: the module graph's output is bf16" test "$(otype "$tmp/rmsdir/module.mug" O)" = "bf16[16, 64]"
+check "types_rms as a module: its conversions kept" \
+  bash -c "grep -q 'to_f32(' $tmp/rmsdir/module.mug && grep -q 'to_bf16(' $tmp/rmsdir/module.mug"
+run equiv $s/types_rms.axl "$tmp/rmsdir/module.mug" --seed 5
+check "types_rms as a module: equivalent" st 0
 
 echo "superopt_types: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

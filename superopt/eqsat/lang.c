@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "superopt/ir/ewop.h"
 #include "superopt/ir/tensorop.h"
 
 static bool is_ew(uint32_t op) {
@@ -338,6 +339,8 @@ static void make(void *ctx, AxEgraph *g, const AxEgNode *n, void *out) {
     ins[j] = &k->shape;
     if (!k->literal && !dt_set) v->dtype = k->dtype, dt_set = true;
   }
+  /* a conversion's class has the conversion's type (a program's typing, program.c) */
+  v->dtype = (AxDtype)ax_ewop_result_dtype((AxOp)n->op, (int)v->dtype);
   AxTAttrs at;
   ax_eq_attrs_decode(n, &at);
   char msg[128];
@@ -460,7 +463,7 @@ double ax_eq_cost(void *ctx, const AxEgNode *n) {
     char msg[128];
     ok = ax_tensorop_infer((AxOp)n->op, &at, shapes, (int)n->nkids, &m->tensors[t].shape, msg, sizeof msg);
     m->tensors[t].name = "o";
-    m->tensors[t].dtype = dt;
+    m->tensors[t].dtype = (AxDtype)ax_ewop_result_dtype((AxOp)n->op, (int)dt);
     op = ax_mug_new_stmt(a, m, &scap);
     op->kind = AX_KS_OP;
     op->op = (AxOp)n->op;

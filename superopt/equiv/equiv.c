@@ -110,10 +110,13 @@ static bool pair(const AxMugraph *p, const AxMugraph *m, AxDiag *d, int *pin, in
       continue;
     }
     const AxKTensor *mt = &m->tensors[j];
-    if (!ax_shape_equal(&pt->shape, &mt->shape)) {
-      ax_diag_error(d, mt->span, "output '%s' has shape %s here but %s in program '%s'", pt->name,
-                    ax_shape_str(&mt->shape, b1, sizeof b1), ax_shape_str(&pt->shape, b2, sizeof b2),
-                    p->name);
+    /* the element type too: the field tests read no storage type, so a graph that writes
+     * an f32 output as bf16 would pass them (and the float check compares in the program's
+     * type); refused here, before any test */
+    if (!ax_shape_equal(&pt->shape, &mt->shape) || pt->dtype != mt->dtype) {
+      ax_diag_error(d, mt->span, "output '%s' is %s%s here but %s%s in program '%s'", pt->name,
+                    ax_dtype_name(mt->dtype), ax_shape_str(&mt->shape, b1, sizeof b1),
+                    ax_dtype_name(pt->dtype), ax_shape_str(&pt->shape, b2, sizeof b2), p->name);
       ok = false;
     }
   }
@@ -387,11 +390,29 @@ static int run_tests(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, int 
 
 /* ---- square roots: refutation in doubles ---------------------------------------------- */
 
-/* Evaluates both graphs exactly in doubles (no storage rounding) on inputs uniform in
- * [-1, 1]. Returns 1 when some output differs by more than 1e-6 relative to the
- * program's largest value (*rel, *what get the figure and the output's name), 0 when
- * none does, -1 when the program itself is not finite there (no judgement). */
+/* Evaluates both graphs exactly in doubles (no storage rounding; a conversion still rounds,
+ * as its operator does) on inputs uniform in [-1, 1]. Compares each output where the
+ * program's element is finite (an rsqrt or sqrt of a negative value is not: those elements
+ * judge nothing, the others still do). Returns 1 when some output differs there by more
+ * than 1e-6 relative to the program's largest finite value, or is not finite where the
+ * program is (*rel, *what get the figure and the output's name), 0 when none does, -1 when
+ * no output has a finite element to compare (no judgement). */
 #define SQRT_REFUTE_TOL 1e-6
+
+/* rel_error over the elements k where x[k] is finite; -1 when there is none. */
+static double finite_rel_error(const double *x, const double *y, int64_t n) {
+  double ref = 0, err = 0;
+  bool any = false;
+  for (int64_t k = 0; k < n; k++) {
+    if (!isfinite(x[k])) continue;
+    any = true;
+    ref = fmax(ref, fabs(x[k]));
+    if (!isfinite(y[k])) return INFINITY;
+    err = fmax(err, fabs(y[k] - x[k]));
+  }
+  if (!any) return -1;
+  return ref > 0 ? err / ref : err;
+}
 
 static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double *rel,
                         const char **what) {
@@ -413,15 +434,14 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double *
   AxArena *pa = ax_arena_new(), *ma = ax_arena_new();
   ax_interp_run(p, &exact, pa, pv);
   ax_interp_run(m, &exact, ma, mv);
-  int verdict = 0;
+  int verdict = -1;
   *rel = 0;
-  for (int i = 0; i < p->noutputs && verdict >= 0; i++) {
+  for (int i = 0; i < p->noutputs; i++) {
     const double *x = pv[p->outputs[i]].data, *y = mv[pr->mout[i]].data;
-    int64_t n = ax_shape_numel(&p->tensors[p->outputs[i]].shape), at;
-    for (int64_t k = 0; k < n; k++)
-      if (!isfinite(x[k])) verdict = -1;
-    if (verdict < 0) break;
-    double e = rel_error(x, y, n, &at);
+    int64_t n = ax_shape_numel(&p->tensors[p->outputs[i]].shape);
+    double e = finite_rel_error(x, y, n);
+    if (e < 0) continue;   /* nothing finite to compare in this output */
+    if (verdict < 0) verdict = 0;
     if (!(e <= SQRT_REFUTE_TOL)) {
       if (verdict == 0 || e > *rel) *rel = e, *what = p->tensors[p->outputs[i]].name;
       verdict = 1;
@@ -437,10 +457,15 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double *
 }
 
 /* After the field tests saw a difference between graphs that take square roots: 1 when
- * doubles confirm it (two draws, either suffices), 0 when they do not. */
+ * doubles confirm it (two draws, either suffices), 0 when they do not, -1 when neither
+ * draw could judge (no finite program output): no evidence either way, so never read as
+ * an agreement. */
 static int sqrt_confirms(const Pair *pr, uint64_t seed, double *rel, const char **what) {
-  int seen = 0;
-  for (uint64_t t = 0; t < 2 && !seen; t++) seen = float_refute(pr, seed, 0x20000 + t, rel, what) > 0;
+  int seen = -1;
+  for (uint64_t t = 0; t < 2 && seen <= 0; t++) {
+    int v = float_refute(pr, seed, 0x20000 + t, rel, what);
+    if (v > seen) seen = v;
+  }
   return seen;
 }
 
@@ -644,10 +669,19 @@ static int field_phase(Check *c) {
     /* The uninterpreted reading of sqrt cannot refute: ask the reals (in doubles). */
     double rel = 0;
     const char *what = "";
-    if (sqrt_confirms(&c->pr, o->seed, &rel, &what)) {
+    int conf = sqrt_confirms(&c->pr, o->seed, &rel, &what);
+    if (conf > 0) {
       say(out, "%s", diff);
       say(out, "  confirmed in doubles (inputs in [-1, 1]): output '%s' is off by a relative %.3g\n",
           what, rel);
+    } else if (conf < 0) {
+      const char *head = "not equivalent: ";
+      say(out, "field difference: %s", strncmp(diff, head, strlen(head)) ? diff : diff + strlen(head));
+      free(diff);
+      say(out, "cannot decide: the field tests differ where sqrt is read as an uninterpreted "
+               "function, and the doubles cannot judge it: no output of the program is finite on "
+               "their inputs\n  (reproduce with --seed %" PRIu64 ")\n", o->seed);
+      return 3;
     } else {
       say(out, "  the field tests differ, but only where sqrt is read as an uninterpreted "
                "function; in doubles the outputs agree within %.0e relative\n",
@@ -1017,7 +1051,7 @@ static int filter(const AxEquivCtx *c, const AxMugraph *mug, int64_t *scale) {
       if (verdict && (sq || c->sqrt_prog) && !c->o.field_only) {
         double rel;
         const char *what;
-        verdict = sqrt_confirms(&pr, c->o.seed, &rel, &what);
+        verdict = sqrt_confirms(&pr, c->o.seed, &rel, &what) > 0;
       }
     }
     free(mb);

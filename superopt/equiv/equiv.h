@@ -1,7 +1,7 @@
 /* equiv.h — probabilistic equivalence of a μGraph with a program (Mirage §5).
  *
  * Pairs the μGraph's inputs and outputs with the program's by name (shapes and element
- * types must agree), checks that both are in the Lax fragment (lax.h), derives the
+ * types must agree: checked before any test, status 3 otherwise), checks that both are in the Lax fragment (lax.h), derives the
  * number of random tests T from δ, and runs them: p and q are drawn for the run from the
  * seed (field.h: a random prime q near 2^30, p = 2kq + 1), then every test draws ω, the
  * sqrt function and every input element uniformly from Zp x Zq (ChaCha20 from the seed),
@@ -12,10 +12,12 @@
  * sqrt is read as an uninterpreted function in the field. Equal results then prove
  * equality for the real sqrt too (a function applied to equal arguments); a difference
  * does not refute it (sqrt(x)·sqrt(x) = x differs there). So when a graph takes a square
- * root and the field tests differ, both graphs are evaluated in doubles on random inputs:
- * a relative difference above 1e-6 (far beyond f64 rounding) is reported as not
- * equivalent; otherwise the verdict is "equivalent by testing, no bound" (exit 0, or 2
- * with require_bound) — never a "not equivalent" that only the uninterpreted reading saw.
+ * root and the field tests differ, both graphs are evaluated in doubles on random inputs,
+ * compared where the program's outputs are finite: a relative difference above 1e-6 (far
+ * beyond f64 rounding) is reported as not equivalent; when no output element is finite the
+ * doubles cannot judge (status 3, cannot decide); otherwise the verdict is "equivalent by
+ * testing, no bound" (exit 0, or 2 with require_bound) — never a "not equivalent" that only
+ * the uninterpreted reading saw.
  * That verdict is evidence in doubles, not a proof: a graph wrong by 1e-7 relative through
  * a square root passes it. With field_only the doubles are not asked and the verdict is
  * status 2 ("not established"): a caller that writes a result (the search) sets it, so

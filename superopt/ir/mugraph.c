@@ -176,6 +176,36 @@ static bool check_iota(AxKernel *k, AxBNode *n, AxDiag *d) {
   return ok;
 }
 
+/* The one element type of an operator's operands, as a program requires it (program.c):
+ * every operand that is not an inline literal has the same type (a literal adapts), so that
+ * a value is only ever rounded to a narrower type by an explicit conversion (to_f16,
+ * to_bf16, to_f32). Otherwise the first operand's type would decide, and add(x_bf16, y_f32)
+ * would store y's f32 value silently rounded to bf16, a rounding that no finite-field test
+ * sees (the field reads only the conversion operators as roundings). Reports the first
+ * operand whose type differs (at its span, else at `at`) and returns false; *dt gets the
+ * type (f32 when every operand is a literal). */
+static bool one_dtype(AxDiag *d, AxSpan at, const char *where, AxOp op, const char *name,
+                      const AxDtype *dts, const bool *lit, const char *const *names,
+                      const AxSpan *spans, int nin, AxDtype *dt) {
+  int first = -1;
+  *dt = AX_DT_F32;
+  for (int j = 0; j < nin; j++) {
+    if (lit[j]) continue;
+    if (first < 0) {
+      first = j;
+      *dt = dts[j];
+    } else if (dts[j] != *dt) {
+      ax_diag_error(d, spans[j].src ? spans[j] : at,
+                    "%s'%s' ('%s'): operands have different element types ('%s' is %s, '%s' is "
+                    "%s); convert one explicitly (to_f16, to_bf16, to_f32)",
+                    where, ax_op_pname(op), name, names[first], ax_dtype_name(*dt), names[j],
+                    ax_dtype_name(dts[j]));
+      return false;
+    }
+  }
+  return true;
+}
+
 /* A block operator: allowed at the block level (element-wise inside a thread graph), of
  * one phase (never the loop's and the post phase's values together), shapes inferred. */
 static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
@@ -199,21 +229,29 @@ static bool check_op(AxMugraph *g, AxKernel *k, AxBNode *n, AxDiag *d) {
     ok = false;
   }
   const AxTShape *ins[AX_MAXIN];
+  AxDtype dts[AX_MAXIN];
+  bool lit[AX_MAXIN];
+  const char *names[AX_MAXIN];
   bool has_loop = false, has_post = false;
   int loop_in = -1, post_in = -1;
-  n->dtype = AX_DT_F32;
-  bool dt_set = false;
   bool has_running = false;
   for (int j = 0; j < n->nin; j++) {
     const AxBNode *a = &k->nodes[n->in[j]];
     ins[j] = &a->shape;
+    dts[j] = a->dtype, lit[j] = a->anon, names[j] = a->name;
     /* a running max goes with either phase: the loop reads its running value, the post
      * phase its final one */
     if (ax_mug_running(a)) has_running = true;
     else if (a->phase == AX_PH_LOOP) has_loop = true, loop_in = n->in[j];
     else if (a->phase == AX_PH_POST) has_post = true, post_in = n->in[j];
-    if (!a->anon && !dt_set) n->dtype = a->dtype, dt_set = true;
   }
+  char where[160];
+  snprintf(where, sizeof where, "kernel '%s': operator ", k->name);
+  if (!one_dtype(d, n->span, where, n->op, n->name, dts, lit, names, n->in_span, n->nin, &n->dtype))
+    return false;
+  /* the kernel level's rule and the program's: a conversion's result has its own type,
+   * every other operator's its operands' (ax_ewop_result_dtype) */
+  n->dtype = (AxDtype)ax_ewop_result_dtype(n->op, (int)n->dtype);
   if (has_running && !has_loop) has_post = true;
   if (has_loop && has_post && k->forloop > 1 && post_in >= 0) {
     ax_diag_error(d, n->span,
@@ -437,12 +475,18 @@ bool ax_mug_check(AxMugraph *g, AxDiag *d) {
     case AX_KS_OP: {
       AxKTensor *t = &g->tensors[st->t];
       const AxTShape *ins[AX_MAXIN];
-      bool dt_set = false;
-      t->dtype = AX_DT_F32;
+      AxDtype dts[AX_MAXIN];
+      bool lit[AX_MAXIN];
+      const char *names[AX_MAXIN];
       for (int j = 0; j < st->nin; j++) {
         const AxKTensor *a = &g->tensors[st->in[j]];
         ins[j] = &a->shape;
-        if (!a->anon && !dt_set) t->dtype = a->dtype, dt_set = true;
+        dts[j] = a->dtype, lit[j] = a->anon, names[j] = a->name;
+      }
+      if (!one_dtype(d, st->span, "operator ", st->op, t->name, dts, lit, names, st->in_span, st->nin,
+                     &t->dtype)) {
+        ok = false;
+        break;
       }
       t->dtype = (AxDtype)ax_ewop_result_dtype(st->op, (int)t->dtype);
       if (!ax_tensorop_infer(st->op, &st->at, ins, st->nin, &t->shape, msg, sizeof msg)) {

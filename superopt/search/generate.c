@@ -936,6 +936,10 @@ static bool ew_shape(const BlockNode *a, const BlockNode *b, BlockNode *out) {
   return true;
 }
 
+/* Shared memory of b's tiles for the generator's cut: 2 bytes an element, the narrowest
+ * storage type, whatever a tile's type (accumulators: their f32 state), so that the cut
+ * never drops a graph for its tiles' types; validation (mugraph.c) and the cost model count
+ * each tile by its own. */
 static int64_t tile_bytes(const BlockGraph *b) {
   int64_t t = 0;
   for (int i = 0; i < b->nn; i++)
@@ -1142,6 +1146,12 @@ static void try_node(Worker *w, BlockGraph *b, BlockNode *n) {
   const AxSearchOpts *o = w->s->o;
   /* a node made from a copy of a masked step is not one */
   if (n->kind != AX_BN_OP || n->op != AX_OP_SELECT) n->mask = 0;
+  /* its element type, as validation infers it: the operands have one (a scalar operator's
+   * constant and a masked select's mask and fill adapt to its value), which a conversion
+   * changes; a pair of two types is no valid graph (mugraph.c), so it is not built */
+  n->dt = b->n[n->in[0]].dt;
+  if (n->nin > 1 && b->n[n->in[1]].dt != n->dt) return;
+  if (n->kind == AX_BN_OP) n->dt = (AxDtype)ax_ewop_result_dtype(n->op, (int)n->dt);
   /* canonical order among the operators */
   int last = b->nn - 1;
   if (b->n[last].kind != AX_BN_ITER && key(n) <= key(&b->n[last])) return;
@@ -1197,7 +1207,7 @@ static void close_kernel(Worker *w, BlockGraph *b) {
     sv.phase = AX_PH_POST;
     KernelTensor kt = {0};
     kt.shape = src->shape;
-    kt.dt = w->kt[0].dt;
+    kt.dt = src->dt;   /* the saved tile's type (not the first input's) */
     kt.expr = src->expr;
     kt.stmt = w->nks;
     int64_t cut[AX_MAXRANK];
@@ -1489,6 +1499,7 @@ static bool make_iter(Worker *w, const BlockGraph *b, int t, BlockNode *n) {
   memset(n, 0, sizeof *n);
   n->kind = AX_BN_ITER;
   n->src = t;
+  n->dt = k->dt;
   n->fmap = -1;
   n->expr = k->expr;
   bool used[AX_MAXRANK] = {0};
@@ -1719,7 +1730,9 @@ static void kop(Worker *w, AxOp op, int i, int j, int axis, int64_t to) {
   SearchState *s = w->s;
   const KernelTensor *x = &w->kt[i], *y = j >= 0 ? &w->kt[j] : NULL;
   KernelTensor kt = {0};
-  kt.dt = x->dt;
+  /* one element type per operator, a conversion's own for its result (as in mugraph.c) */
+  if (y && y->dt != x->dt) return;
+  kt.dt = (AxDtype)ax_ewop_result_dtype(op, (int)x->dt);
   kt.stmt = w->nks;
   kt.shape = x->shape;
   memcpy(kt.cls, x->cls, sizeof kt.cls);

@@ -44,6 +44,9 @@ typedef struct BlockNode {
   int to_cls;                   /* the class whose size `to` is */
   int dst;                      /* SAVE: kernel tensor */
   AxTShape shape;
+  AxDtype dt;                   /* its element type as validation infers it (mugraph.c): an
+                                   iterator's tensor's, a conversion's own, else its
+                                   operands' (one type: the generator pairs no others) */
   int cls[AX_MAXRANK];
   int64_t cut[AX_MAXRANK];      /* into how many pieces this tile cuts its class */
   AxPhase phase;

@@ -29,9 +29,10 @@ static AxMugraph *mug(const char *text) {
   return g && ax_mug_check(g, &D) ? g : NULL;
 }
 
-/* Runs g in the float domain on inputs filled by position (input i, element k -> f(i, k)). */
-static double *run_float(const AxMugraph *g, int out) {
-  AxTDomain d = ax_values_float(false);
+/* Runs g in the float domain on inputs filled by position (input i, element k -> f(i, k)),
+ * with every stored tensor rounded to its type when storage is set. */
+static double *run_float_in(const AxMugraph *g, int out, bool storage) {
+  AxTDomain d = ax_values_float(storage);
   AxTensor *v = ax_arena_alloc(A, (size_t)g->ntensors * sizeof *v);
   int in = 0;
   for (int s = 0; s < g->nstmts; s++)
@@ -46,6 +47,8 @@ static double *run_float(const AxMugraph *g, int out) {
   ax_interp_run(g, &d, A, v);
   return v[g->outputs[out]].data;
 }
+
+static double *run_float(const AxMugraph *g, int out) { return run_float_in(g, out, false); }
 
 static const char *RMS_PROG =
     "program p {\n"
@@ -277,6 +280,57 @@ START_TEST(equiv_verdicts) {
 }
 END_TEST
 
+/* Element types through a fused kernel: a bf16 input widened by to_f32 inside the kernel
+ * keeps f32 to the output, so the graph stores what the program stores (its float run with
+ * storage rounding is the program's, bit for bit: the sum is not rounded to bf16), and a
+ * graph without the conversion, whose output is bf16, is refused before any test (status 3,
+ * located at its saver), as one whose output has another name is. */
+static const char *DT_PROG = "program dt {\n  input x : bf16[2, 16]\n  let y = to_f32(x)\n"
+                             "  let s = sum(y, axis = 1)\n  output r = rsqrt(s * s + 1)\n}\n";
+static const char *DT_MUG = "mugraph dt {\n  input x : bf16[2, 16]\n"
+                            "  kernel k grid [2, 1, 1] block [128, 1, 1] forloop 1 {\n"
+                            "    i = input x imap {x: 0} fmap -\n    y = to_f32(i)\n"
+                            "    s = sum(y, axis = 1)\n    q = mul(s, s)\n    p = add(q, 1)\n"
+                            "    v = rsqrt(p)\n    output r = v omap {x: 0}\n  }\n  output r\n}\n";
+
+START_TEST(equiv_types) {
+  AxMugraph *gp = prog(DT_PROG), *gm = mug(DT_MUG);
+  ck_assert_msg(gp && gm, "%s", unit_diagnostics());
+  ck_assert_int_eq(gm->tensors[ax_mug_find(gm, "r")].dtype, AX_DT_F32);
+  const double *pr = run_float_in(gp, 0, true), *mr = run_float_in(gm, 0, true);
+  for (int i = 0; i < 2; i++) ck_assert_msg(pr[i] == mr[i], "r[%d]: %.17g vs %.17g", i, mr[i], pr[i]);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  ck_assert_int_eq(equiv(DT_PROG, DT_MUG, out), 0);
+  fclose(out);
+  free(buf);
+  /* the conversion dropped: s, p and the output r are bf16 */
+  char *bad = strdup(DT_MUG);
+  char *at = strstr(bad, "    y = to_f32(i)\n");
+  memmove(at, at + strlen("    y = to_f32(i)\n"), strlen(at + strlen("    y = to_f32(i)\n")) + 1);
+  at = strstr(bad, "sum(y,");
+  at[4] = 'i';
+  buf = NULL, len = 0;
+  out = open_memstream(&buf, &len);
+  ck_assert_int_eq(equiv(DT_PROG, bad, out), 3);
+  fclose(out);
+  ck_assert_ptr_null(strstr(buf, "field tests"));   /* refused before any test */
+  free(buf);
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
+                               "t.mug:9:12: error: output 'r' is bf16[2, 1] here but f32[2, 1] in program 'dt'"));
+  free(bad);
+  bad = strdup(DT_MUG);
+  at = strstr(bad, "output r = v");
+  at[7] = 'o';
+  at = strstr(bad, "  output r\n}");
+  at[9] = 'o';
+  ck_assert_int_eq(equiv(DT_PROG, bad, NULL), 3);
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "error: mugraph 'dt' has no output 'r' (program 'dt' has)"));
+  free(bad);
+}
+END_TEST
+
 /* A deadline stops the field tests between tests, and a check it stops is no verdict
  * (status 2, AX_EQUIV_LATE) — for an equivalent pair and for a wrong one alike: a time
  * limit never becomes "equivalent". A deadline far off changes nothing. */
@@ -414,6 +468,7 @@ int main(void) {
   tcase_add_test(t, layout_ops);
   tcase_add_test(t, iota_field_residues);
   tcase_add_test(t, equiv_verdicts);
+  tcase_add_test(t, equiv_types);
   tcase_add_test(t, equiv_deadline);
   tcase_add_test(t, equiv_accept_refuses_sqrt_law);
   tcase_add_test(t, lax_refusal);

@@ -34,7 +34,7 @@ static const char *CANON =
     "# a comment before the graph\n"
     "mugraph g {\n"
     "  input X : f16[16, 64]\n"
-    "  input W : bf16[64, 32]  # trailing\n"
+    "  input W : f16[64, 32]  # trailing\n"
     "\n"
     "  # a comment before a kernel\n"
     "  kernel k1 grid [4, 1, 1] block [128, 1, 1] forloop 2 {\n"
@@ -195,6 +195,64 @@ START_TEST(block_iota) {
 }
 END_TEST
 
+/* Element types: a conversion's result has its own type at the block level as at the kernel
+ * level, every other operator its operands' (a literal adapts), an accumulator its value's,
+ * a saved tensor its tile's; operands of two types are refused, located at the second. */
+START_TEST(element_types) {
+  const char *text = "mugraph g {\n"
+                     "  input X : bf16[8, 64]\n"
+                     "  input W : f32[64, 16]\n"
+                     "  kernel k grid [8, 1, 1] block [128, 1, 1] forloop 2 {\n"
+                     "    x = input X imap {x: 0} fmap 1\n"
+                     "    w = input W imap {} fmap 0\n"
+                     "    y = to_f32(x)\n"
+                     "    m = matmul(y, w)\n"
+                     "    a = accum sum(m)\n"
+                     "    thread {\n"
+                     "      h = mul(a, 0.5)\n"
+                     "      b = to_bf16(h)\n"
+                     "    }\n"
+                     "    output B = b omap {x: 0}\n"
+                     "    output A = a omap {x: 0}\n"
+                     "  }\n"
+                     "  C = to_f16(B)\n"
+                     "  D = exp(A)\n"
+                     "  output B, C, D\n"
+                     "}\n";
+  AxMugraph *g = check(text);
+  ck_assert_msg(g, "%s", unit_diagnostics());
+  const AxKernel *k = g->stmts[2].kernel;
+  static const struct { const char *node; AxDtype dt; } nodes[] = {
+      {"x", AX_DT_BF16}, {"w", AX_DT_F32}, {"y", AX_DT_F32}, {"m", AX_DT_F32},
+      {"a", AX_DT_F32}, {"h", AX_DT_F32}, {"b", AX_DT_BF16}};
+  for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+    int j = ax_mug_find_node(k, nodes[i].node, k->nnodes);
+    ck_assert_int_ge(j, 0);
+    ck_assert_msg(k->nodes[j].dtype == nodes[i].dt, "block tensor '%s' is %s", nodes[i].node,
+                  ax_dtype_name(k->nodes[j].dtype));
+  }
+  ck_assert_int_eq(g->tensors[ax_mug_find(g, "B")].dtype, AX_DT_BF16);
+  ck_assert_int_eq(g->tensors[ax_mug_find(g, "A")].dtype, AX_DT_F32);
+  ck_assert_int_eq(g->tensors[ax_mug_find(g, "C")].dtype, AX_DT_F16);
+  ck_assert_int_eq(g->tensors[ax_mug_find(g, "D")].dtype, AX_DT_F32);
+  /* a block operator of a bf16 tile and an f32 tile: no silent rounding of either */
+  ck_assert_ptr_null(check("mugraph g {\n  input X : bf16[8, 64]\n  input W : f32[64, 16]\n"
+                           "  kernel k grid [8, 1, 1] {\n    x = input X imap {x: 0} fmap -\n"
+                           "    w = input W imap {} fmap -\n    m = matmul(x, w)\n"
+                           "    output M = m omap {x: 0}\n  }\n  output M\n}\n"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
+                               "t.mug:7:19: error: kernel 'k': operator 'matmul' ('m'): operands have "
+                               "different element types ('x' is bf16, 'w' is f32); convert one "
+                               "explicitly (to_f16, to_bf16, to_f32)"));
+  /* and a pre-defined one */
+  ck_assert_ptr_null(check("mugraph g {\n  input X : f16[4]\n  input Y : bf16[4]\n"
+                           "  Z = add(X, Y)\n  output Z\n}\n"));
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(),
+                               "t.mug:4:14: error: operator 'add' ('Z'): operands have different "
+                               "element types ('X' is f16, 'Y' is bf16)"));
+}
+END_TEST
+
 START_TEST(syntax_errors) {
   ck_assert_ptr_null(parse("mugraph g {\n  input X : f64[4]\n}\n"));
   ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:2:13: error: unknown element type 'f64' (expected f16, bf16 or f32)"));
@@ -220,6 +278,7 @@ int main(void) {
   tcase_add_test(t, examples_roundtrip);
   tcase_add_test(t, dot_output);
   tcase_add_test(t, validation_errors);
+  tcase_add_test(t, element_types);
   tcase_add_test(t, syntax_errors);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -10,8 +10,8 @@ static double tbytes(const AxKTensor *t) {
   return (double)ax_shape_numel(&t->shape) * (double)ax_dtype_bytes(t->dtype);
 }
 
-/* FLOP of one pre-defined operator statement by limit.h's rule: tensor FLOP for a matmul,
- * the rest into *other. */
+/* FLOP of one pre-defined operator statement by limit.h's rule, read off the operator's
+ * row (as cost.c does): tensor FLOP for a matmul, the rest into *other. */
 static void count(const AxMugraph *g, const AxKStmt *s, double *tensor, double *other) {
   const AxKTensor *o = &g->tensors[s->t];
   double out = (double)ax_shape_numel(&o->shape);
@@ -19,28 +19,19 @@ static void count(const AxMugraph *g, const AxKStmt *s, double *tensor, double *
     *other += out;
     return;
   }
+  const AxPOp *p = ax_pop_get(s->op);
   const AxTShape *x = s->nin ? &g->tensors[s->in[0]].shape : &o->shape;
-  double in = (double)ax_shape_numel(x);
-  switch (s->op) {
-  case AX_OP_DOT: {
-    /* out = batch × m × n, each an inner product of k = the first operand's last dim */
-    double k = x->rank ? (double)x->dim[x->rank - 1] : 1;
-    *tensor += 2.0 * out * k;
+  switch (p->math) {
+  case AX_POP_MATH_NONE: return;   /* moves or makes values: no arithmetic */
+  case AX_POP_MATH_TENSOR: {
+    /* every result element an inner product over the contracted dim */
+    int k = ax_pop_contracted_dim(s->op, x, s->at.axis);
+    *tensor += 2.0 * out * (k >= 0 ? (double)x->dim[k] : 1);
     return;
   }
-  case AX_OP_REDUCE:
-  case AX_OP_REDUCE_MAX:
-  case AX_OP_REDUCE_MIN: *other += in; return;
-  case AX_OP_MEAN: *other += in + out; return;
-  case AX_OP_RMS_NORM: {
-    /* square, sum and divide per element; the mean's division and the root per row */
-    double len = x->rank ? (double)x->dim[s->at.axis] : 1;
-    *other += 3.0 * in + 2.0 * (in / len);
-    return;
+  case AX_POP_MATH_CUDA: *other += p->flops * (double)ax_shape_numel(x); return;
   }
-  case AX_OP_SELECT: *other += out; return;
-  default: return;   /* moves or makes values: no arithmetic */
-  }
+  AX_UNREACHABLE();
 }
 
 bool ax_limit_compute(const AxMugraph *g, const AxTarget *t, AxLimit *out) {

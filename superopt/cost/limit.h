@@ -5,13 +5,12 @@
  *   bytes    every input the program reads, read once, and every output written once, in
  *            their element types (nothing else need touch device memory);
  *   FLOP     tensor: 2·m·n·k per matmul (times its batch); other: one per result element
- *            of every element-wise operator (select, comparisons and conversions
- *            included), one per operand element of a reduction (sum, reduce_max,
- *            reduce_min), mean one per operand element and one per result element,
- *            rms_norm x / sqrt(mean(x²)) written out — three per element (square, sum,
- *            divide) and two per row (the mean's division, the root); data movement
+ *            of every element-wise operator (select's mask, comparisons and conversions
+ *            included), and for any other operator with arithmetic its row's count per
+ *            operand element (pop.c `.flops`: one for sum, mean, reduce_max, reduce_min and
+ *            select, four for rms_norm: square, add, root, division); data movement
  *            (reshape, broadcast, repeat, transpose, slice, pad, reverse, concat, iota,
- *            constants) none;
+ *            constants: AX_POP_MATH_NONE) none;
  *   times    HBM = bytes / bandwidth; tensor = tensor FLOP / the dense f16 tensor rate
  *            (whatever the element type: f32 operands only run slower); ALU = other FLOP /
  *            the f32 CUDA-core rate; floor = the target's least device time of one kernel

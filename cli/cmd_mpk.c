@@ -2,15 +2,15 @@
  * (mpk/taskgraph.h), printed or simulated (mpk/sim.h).
  *
  *   axle mpk INPUT --task-graph [--format text|json|dot]
- *   axle mpk INPUT --simulate [--target h100|a100] [--workers N] [--format text|json]
- *   axle mpk INPUT --output MK.cu [--target h100|a100]
+ *   axle mpk INPUT --simulate [--target h200|h100|a100] [--workers N] [--format text|json]
+ *   axle mpk INPUT --output MK.cu [--target h200|h100|a100]
  *       INPUT is a .mug file or a directory that `axle superopt MODULE --output-dir DIR`
  *       wrote (its joined module.mug); --layers N stacks N copies of it as decoder layers
  *       (mpk/stack.h); --graph TASKS.dot also writes the task graph as DOT.
  *       0 printed or written, 3 bad input (located error), bad usage or a file that cannot
  *       be written. The task graph is checked against the μGraph before anything is printed
  *       or written (a failure is an internal error). --output writes the persistent CUDA
- *       megakernel (mpk/mkcuda.h) for the target's architecture (h100 sm_90, a100 sm_80). */
+ *       megakernel (mpk/mkcuda.h) for the target's architecture (h200 and h100 sm_90, a100 sm_80). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +29,8 @@
 
 #define USAGE                                                                                      \
   "usage: axle mpk INPUT --task-graph [--format text|json|dot]\n"                             \
-  "       axle mpk INPUT --simulate [--target h100|a100] [--workers N] [--format text|json]\n" \
-  "       axle mpk INPUT --output MK.cu [--target h100|a100]\n"                               \
+  "       axle mpk INPUT --simulate [--target " AX_COST_TARGETS "] [--workers N] [--format text|json]\n" \
+  "       axle mpk INPUT --output MK.cu [--target " AX_COST_TARGETS "]\n"                                \
   "       (INPUT: GRAPH.mug or a module DIR of axle superopt; [--layers N] [--graph TASKS.dot])\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
@@ -54,7 +54,7 @@ static bool write_dot(const char *path, const AxTaskGraph *tg) {
 }
 
 int ax_cmd_mpk(int argc, char **argv) {
-  const AxTarget *t = ax_cost_target("h100");
+  const AxTarget *t = ax_cost_target(AX_COST_DEFAULT);
   bool graph = false, simulate = false;
   const char *output = NULL, *dot = NULL;
   int format = 0, workers = 0, layers = 1, first = 1;
@@ -65,10 +65,10 @@ int ax_cmd_mpk(int argc, char **argv) {
       {.name = "--simulate", .help = "print the modelled megakernel, per-kernel and bound times",
        .kind = AX_OPT_FLAG, .target = &simulate},
       {.name = "--output", .meta = "MK.cu",
-       .help = "write the graph as one persistent CUDA megakernel (sm_90 for h100,\nsm_80 for a100)",
+       .help = "write the graph as one persistent CUDA megakernel (sm_90 for h200 and h100,\nsm_80 for a100)",
        .kind = AX_OPT_STR, .target = &output},
-      {.name = "--target", .meta = "h100|a100", .help = "the GPU modelled (default h100)",
-       .kind = AX_OPT_FN, .fn = set_target, .target = &t, .err = "--target is h100 or a100"},
+      {.name = "--target", .meta = AX_COST_TARGETS, .help = "the GPU modelled (default " AX_COST_DEFAULT ")",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &t, .err = "--target is " AX_COST_TARGETS_SAID},
       {.name = "--workers", .meta = "N", .help = "workers, 1 to 4096 (default the target's SMs)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 4096, .target = &workers,
        .err = "--workers is a whole number from 1 to 4096"},

@@ -3,7 +3,7 @@
  *
  *   axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo
  *                 [--format text|json] [--skip-unproved] [--program NAME]
- *                 [--target h100|a100] [--node-limit N] [--iter-limit N] [--explain]
+ *                 [--target h200|h100|a100] [--node-limit N] [--iter-limit N] [--explain]
  *                 [--extract greedy|ilp] [--ilp-time-limit S] [--dry-run]
  *       0 the extracted program is written (checked equivalent first); 1 the extracted
  *       program is not equivalent to the input (nothing written: a bug in a translation);
@@ -43,7 +43,7 @@
 #define USAGE                                                                                      \
   "usage: axle optimize [--rules DIR]... PROGRAM.axl|MODULE.hlo --output OUT.axl|OUT.hlo\n"        \
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
-  "                     [--target h100|a100] [--node-limit N] [--iter-limit N]\n"                 \
+  "                     [--target " AX_COST_TARGETS "] [--node-limit N] [--iter-limit N]\n"        \
   "                     [--explain] [--extract greedy|ilp] [--ilp-time-limit S]\n"                \
   "                     [--dry-run]\n"
 
@@ -238,7 +238,7 @@ static void step_info(StepInfo *si, const AxEgStep *st, const AxEqRules *rs, AxC
 int ax_cmd_optimize(int argc, char **argv) {
   Dirs dirs = {0};
   const char *output = NULL, *prog_name = NULL;
-  const AxTarget *target = ax_cost_target("h100");
+  const AxTarget *target = ax_cost_target(AX_COST_DEFAULT);
   bool skip = false, explain = false, dry = false;
   int json = 0, first = 1, node_limit = 10000, iter_limit = 30, use_ilp = 0, ilp_limit = 10;
   static const char *const formats[] = {"text", "json", NULL};
@@ -255,8 +255,8 @@ int ax_cmd_optimize(int argc, char **argv) {
        .kind = AX_OPT_FLAG, .target = &skip},
       {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
        .kind = AX_OPT_STR, .target = &prog_name},
-      {.name = "--target", .meta = "h100|a100", .help = "the GPU the cost model prices (default h100)",
-       .kind = AX_OPT_FN, .fn = set_target, .target = &target, .err = "--target is h100 or a100"},
+      {.name = "--target", .meta = AX_COST_TARGETS, .help = "the GPU the cost model prices (default " AX_COST_DEFAULT ")",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &target, .err = "--target is " AX_COST_TARGETS_SAID},
       {.name = "--node-limit", .meta = "N", .help = "stop saturating above N e-nodes, 1 to 10000000 (default\n10000)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 10000000, .target = &node_limit,
        .err = "--node-limit takes 1 to 10000000"},

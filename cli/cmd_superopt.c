@@ -61,7 +61,7 @@
 #define USAGE                                                                                      \
   "usage: axle superopt PROGRAM.axl [--program NAME] --output BEST.mug [--jobs N]\n"               \
   "       axle superopt MODULE.hlo|PROGRAM.axl --output-dir DIR [--max-region-ops N] [...]\n"     \
-  "                     [--time-limit S] [--top K] [--rules DIR] [--target h100|a100]\n"          \
+  "                     [--time-limit S] [--top K] [--rules DIR] [--target " AX_COST_TARGETS "]\n" \
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
   "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy] [--mpi]\n"   \
@@ -738,8 +738,8 @@ static int superopt(int argc, char **argv) {
       {.name = "--rules", .meta = "DIR",
        .help = "the rules that must prove the pruner's axioms\n(default rules/superopt)",
        .kind = AX_OPT_STR, .target = &rules},
-      {.name = "--target", .meta = "h100|a100", .help = "the GPU modelled (default h100)",
-       .kind = AX_OPT_FN, .fn = set_target, .target = &o.target, .err = "--target is h100 or a100"},
+      {.name = "--target", .meta = AX_COST_TARGETS, .help = "the GPU modelled (default " AX_COST_DEFAULT ")",
+       .kind = AX_OPT_FN, .fn = set_target, .target = &o.target, .err = "--target is " AX_COST_TARGETS_SAID},
       {.name = "--format", .meta = "text|json", .help = "report format (default text)",
        .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
       {.name = "--max-states", .meta = "N", .help = "stop after N states (prefixes) built",

@@ -6,11 +6,13 @@
 Each RUN_DIR (default: every folder under docs/gpu-run) is what gpu/bench/run-all.sh wrote on
 a GPU machine: env.txt, tables.md, kernels.jsonl, sanitize.txt, ncu.txt, with the measured
 graphs in SET/NAME.mug. Every figure in the page comes from those files (and from
-tools/calibrate-cost.py run over them); nothing in it is typed by hand. Exit status: 0 written, 2 a file is missing
-or malformed.
+tools/calibrate-cost.py run over them, and `axle cost` of the graphs and programs: the
+physical limits and the modelled times of the "fraction of the physical limit" table);
+nothing in it is typed by hand. Exit status: 0 written, 2 a file is missing or malformed.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import subprocess
@@ -18,6 +20,97 @@ import sys
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAMES = ["rmsnorm_linear", "gated_mlp", "lora", "gqa", "qknorm", "ntrans"]
+AXLE = os.environ.get("AXLE") or os.path.join(SRC, "build", "axle")
+TARGET = "h200"   # the GPU of every run so far (env.txt): the limit and the modelled times
+
+
+def axle_json(*args):
+    """`axle ARGS --target TARGET --format json`, parsed; ValueError when axle fails."""
+    p = subprocess.run([AXLE, *args, "--target", TARGET, "--format", "json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise ValueError(f"axle {' '.join(args)}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def frac(limit, t):
+    """A time and the limit's fraction of it, in per cent to two figures: "89.0 (7.9%)"."""
+    if t is None:
+        return "—"
+    f = limit / t * 100
+    return f"{t:.1f} ({f:.0f}%)" if f >= 10 else f"{t:.1f} ({f:.1f}%)" if f >= 1 else f"{t:.1f} ({f:.2f}%)"
+
+
+def limit_table(w, data):
+    """Per benchmark of superopt/examples: its physical limit on TARGET, the modelled times
+    of the naive graph and of the floor's and the search's graphs that were measured, the
+    measured times (each from the latest run that has it), each with limit / time."""
+    latest = {}   # (set, benchmark) -> (run, row): the last run (by date) that measured it
+    for run, _, rows, *_ in data:
+        for (st, b), r in rows.items():
+            latest[(st, b)] = (os.path.basename(run), r, run)
+        for b in {b for _, b in rows}:   # eager and compiled: the row the run's summary reads
+            st = next(st for st in set_order(rows) if (st, b) in rows)
+            latest[("any", b)] = (os.path.basename(run), rows[(st, b)], run)
+    w("")
+    w("## Fraction of the physical limit")
+    w("")
+    w(f"Per benchmark, the **physical limit** on an {TARGET.upper()} computed by `axle cost PROGRAM --limit "
+      f"--target {TARGET}` (docs/cli.md: every input read once and every output written once at "
+      "4.8 TB/s, 2·m·n·k per matmul at the dense f16 tensor rate, one FLOP per element-wise or "
+      "reduced element at the f32 rate, and the least device time of one kernel; the largest of "
+      "the four), then times in µs with the limit's fraction of each, *limit / time*, in "
+      "brackets: 100% is the limit reached. **Modelled** columns are `axle cost --target "
+      f"{TARGET}` of a graph (the naive one: the program, one library kernel per operator; the "
+      "floor's and the search's: the graph files of the run their measured column comes "
+      "from); **measured** columns are GPU times from docs/gpu-run, each from the latest run "
+      "that has it.")
+    w("")
+    w("| benchmark | limit µs | naive, modelled | floor, modelled | found, modelled | found, measured "
+      "| floor, measured | hand-written, measured | naive, measured | PyTorch eager, measured "
+      "| torch.compile, measured |")
+    w("|---" * 11 + "|")
+    sources, fr, warm = {}, {"found": [], "compiled": []}, []
+    for n in NAMES:
+        prog = os.path.join(SRC, "superopt", "examples", n + ".axl")
+        ld = axle_json("cost", prog, "--limit")
+        lim = ld["limit_us"]
+        if ld["fits_l2"]:
+            warm.append(n)
+        cells = [f"{lim:.2f}", frac(lim, axle_json("cost", prog)["time_us"])]
+        measured = {}
+        for st in ("greedy", "found", "hand", "naive", "any"):
+            if (st, n) in latest:
+                name, r, run = latest[(st, n)]
+                measured[st] = (r, run)
+                if st != "any":
+                    sources.setdefault(st, {}).setdefault(name, []).append(n)
+        for st in ("greedy", "found"):
+            g = os.path.join(measured[st][1], st, n + ".mug") if st in measured else None
+            cells.append(frac(lim, axle_json("cost", g)["time_us"]) if g and os.path.exists(g) else "—")
+        t = {st: num(measured[st][0], "axle µs") if st in measured else None
+             for st in ("found", "greedy", "hand", "naive")}
+        ref = measured["any"][0]
+        te, tc = num(ref, "eager µs"), num(ref, "compiled µs")
+        cells += [frac(lim, t["found"]), frac(lim, t["greedy"]), frac(lim, t["hand"]), frac(lim, t["naive"]),
+                  frac(lim, te), frac(lim, tc)]
+        if t["found"]:
+            fr["found"].append(lim / t["found"])
+        if tc:
+            fr["compiled"].append(lim / tc)
+        w(f"| {n} | " + " | ".join(cells) + " |")
+    w("")
+    said = {"greedy": "floor", "found": "found", "hand": "hand-written", "naive": "naive"}
+    w("Measured columns by run: " + "; ".join(
+        f"{said[st]}: " + ", ".join(f"`{run}` ({', '.join(bs)})" for run, bs in sorted(sources[st].items()))
+        for st in ("found", "greedy", "hand", "naive") if st in sources) +
+      "; PyTorch eager and torch.compile: the latest run of each benchmark (as its summary "
+      "table gives them). "
+      "Measured, the search's graphs reach " +
+      f"{min(fr['found']) * 100:.0f}–{max(fr['found']) * 100:.0f}% of the limit and torch.compile "
+      f"{min(fr['compiled']) * 100:.0f}–{max(fr['compiled']) * 100:.0f}%. The harness keeps the "
+      "inputs in place between calls, and the inputs and outputs of " + ", ".join(warm) +
+      f" fit the {TARGET.upper()}'s L2: for them the HBM term bounds a cold call only (where it "
+      "decides the limit, a warm call could beat it).")
 
 
 def read(run, name):
@@ -180,8 +273,8 @@ def main():
     if not data:
         print("gpu-results: error: no run (docs/gpu-run/*/tables.md)", file=sys.stderr)
         return 2
-    cal = subprocess.run([sys.executable, os.path.join(SRC, "tools", "calibrate-cost.py")] + runs,
-                         capture_output=True, text=True)
+    cal = subprocess.run([sys.executable, os.path.join(SRC, "tools", "calibrate-cost.py"), "--refit",
+                          "--target", TARGET] + runs, capture_output=True, text=True)
     if cal.returncode != 0:
         print(f"gpu-results: error: calibrate-cost.py: {cal.stderr.strip()}", file=sys.stderr)
         return 2
@@ -203,6 +296,11 @@ def main():
     w("Python interpreter for eager): for kernels of a few microseconds it measures the host, not")
     w("the GPU. Inputs stay in place between calls, so the data is L2-warm where it fits. Ratios")
     w("are only ever taken within one run.")
+    try:
+        limit_table(w, data)
+    except (OSError, KeyError, ValueError) as e:
+        print(f"gpu-results: error: {e}", file=sys.stderr)
+        return 2
     before = None
     for run, env, rows, captions, _, ncu in data:
         w("")
@@ -253,7 +351,8 @@ def main():
     w("")
     w("The model's three constants for the generated code (`gen_smem_bps_per_block`, `gen_resident_exp`, `gen_block_s`,")
     w("superopt/cost/cost.c; docs/superopt.md §8) were fitted to these kernels; `tools/calibrate-cost.py`")
-    w("prints the model of the current binary against every measured graph-defined kernel.")
+    w("prints the model of the current binary against every measured graph-defined kernel, and")
+    w("`--refit` what a fit over all of them gives now (the constants are changed in cost.c by hand).")
     if before and before[1]:
         errs = sorted(before[1])
         w(f"The binary that prepared the first run, `{before[0]}`, modelled its graphs "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/superopt-results.sh [TIME_LIMIT_S] [JOBS] — searches each of the six benchmarks of
 # superopt/examples from its program and writes docs/results-superopt.md: time, states,
-# candidates, and the modelled cost (axle cost, H100) of the best graph found, of the
+# candidates, and the modelled cost (axle cost, the default target: H200) of the best graph found, of the
 # hand-written graph and of the naive graph (one kernel per operator). The found graphs
 # go to docs/superopt-found/NAME.mug with their DOT drawing (NAME.dot, and NAME.svg when
 # Graphviz is installed). Run from the repository root after `make build`; GATE=1 searches
@@ -81,7 +81,7 @@ done
   echo "Produced by \`tools/superopt-results.sh $limit $jobs\` on $(meta date) — a shared"
   echo "machine ($machine; load average $(meta load0) at the start, $(meta load1) at the end),"
   echo "\`--jobs $jobs\`, \`--time-limit $limit\` per benchmark, \`$gate\`."
-  echo "Costs are **modelled** by \`axle cost\` for an H100 SXM (docs/superopt.md §8), with"
+  echo "Costs are **modelled** by \`axle cost\` for an H200 SXM, the default target (docs/superopt.md §8), with"
   echo "the generated code's constants calibrated against the kernels measured on a GPU"
   echo "(docs/results-gpu.md, which also holds the measured times). A benchmark whose best graph"
   echo "is not modelled faster than its naive graph (one library kernel per operator) keeps no"

@@ -42,7 +42,8 @@ while [ $# -gt 0 ]; do
     *) usage ;;
   esac
 done
-case $target in sm_90) gpu=h100 ;; sm_80) gpu=a100 ;; *) usage ;; esac
+# the cost model of the GPU the runs are on: sm_90 is the H200 measured so far (docs/gpu-run)
+case $target in sm_90) gpu=h200 ;; sm_80) gpu=a100 ;; *) usage ;; esac
 # a megakernel runs graph-defined kernels only: a naive graph is all pre-defined operators
 [ $mk = yes ] && [ "$graphs" = naive ] && usage
 case $graphs in

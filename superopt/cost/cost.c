@@ -8,25 +8,39 @@
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 
-/* Published figures. H100 SXM5: 132 SMs, 3.35 TB/s HBM3, 989.4 TFLOP/s dense f16 tensor,
- * 66.9 TFLOP/s f32, 228 KB shared memory per SM (227 KB per block), 64 K registers, 2048
- * threads and 32 blocks per SM; shared memory 128 B/clock/SM at 1.98 GHz. A100 SXM4 80 GB:
- * 108 SMs, 2.0 TB/s (2.039), 312 TFLOP/s, 19.5 TFLOP/s f32, 164 KB per SM (163 KB per
- * block), 128 B/clock at 1.41 GHz. Launch overhead and barrier cost are typical measured
- * orders of magnitude, not vendor figures. The two gen_ constants are fitted to axle's own
- * kernels measured on an H200 (same SMs and clocks as the H100; tools/calibrate-cost.py);
- * the A100's are those scaled by its clock, not measured. */
+/* Published figures (docs/superopt.md §8 names the sources). H200 SXM 141 GB: the GH100 die
+ * and clocks of the H100 SXM5 with HBM3e — 132 SMs, 4.8 TB/s, 989.4 TFLOP/s dense f16/bf16
+ * tensor (the datasheet's 1,979 is with 2:4 sparsity), 66.9 TFLOP/s f32, 50 MB L2. H100
+ * SXM5: 132 SMs, 3.35 TB/s HBM3, 989.4 TFLOP/s, 66.9 TFLOP/s f32, 50 MB L2. Both compute
+ * capability 9.0: 228 KB shared memory per SM (227 KB per block, opt-in), 64 K registers,
+ * 2048 threads and 32 blocks per SM; shared memory 128 B/clock/SM at 1.98 GHz. A100 SXM4
+ * 80 GB: 108 SMs, 2.0 TB/s (2.039), 312 TFLOP/s, 19.5 TFLOP/s f32, 40 MB L2, 164 KB per SM
+ * (163 KB per block), 128 B/clock at 1.41 GHz. Launch overhead and barrier cost are typical
+ * measured orders of magnitude, not vendor figures. The gen_ constants are fitted to axle's
+ * own kernels measured on an H200 (tools/calibrate-cost.py); the H100 shares them (the same
+ * SMs and clocks: only the device memory differs, and the generated code is not bound by
+ * it), the A100's are those scaled by its clock, not measured. The floor is the least
+ * device time one kernel took on the H200 (tools/calibrate-cost.py --refit), the H100's the
+ * same, the A100's scaled by clock. */
 static const AxTarget targets[] = {
+    {.name = "h200", .desc = "NVIDIA H200 SXM 141GB (modelled)", .sms = 132, .hbm_bps = 4.8e12,
+     .tc_flops = 989.4e12, .cuda_flops = 66.9e12, .smem_bps = 132 * 128 * 1.98e9,
+     .smem_per_sm = 228 * 1024, .smem_per_block = 227 * 1024, .regs_per_sm = 65536,
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .l2_bytes = 50e6, .launch_s = 3.0e-6,
+     .floor_s = 0.77e-6, .barrier_s = 20e-9, .gen_smem_bps_per_block = 23.5e9,
+     .gen_resident_exp = 0.35, .gen_block_s = 1.4e-6},
     {.name = "h100", .desc = "NVIDIA H100 SXM5 (modelled)", .sms = 132, .hbm_bps = 3.35e12,
      .tc_flops = 989.4e12, .cuda_flops = 66.9e12, .smem_bps = 132 * 128 * 1.98e9,
      .smem_per_sm = 228 * 1024, .smem_per_block = 227 * 1024, .regs_per_sm = 65536,
-     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .launch_s = 3.0e-6,
-     .barrier_s = 20e-9, .gen_smem_bps_per_block = 23.5e9, .gen_resident_exp = 0.35, .gen_block_s = 1.4e-6},
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .l2_bytes = 50e6, .launch_s = 3.0e-6,
+     .floor_s = 0.77e-6, .barrier_s = 20e-9, .gen_smem_bps_per_block = 23.5e9,
+     .gen_resident_exp = 0.35, .gen_block_s = 1.4e-6},
     {.name = "a100", .desc = "NVIDIA A100 SXM4 80GB (modelled)", .sms = 108, .hbm_bps = 2.0e12,
      .tc_flops = 312e12, .cuda_flops = 19.5e12, .smem_bps = 108 * 128 * 1.41e9,
      .smem_per_sm = 164 * 1024, .smem_per_block = 163 * 1024, .regs_per_sm = 65536,
-     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .launch_s = 3.0e-6,
-     .barrier_s = 25e-9, .gen_smem_bps_per_block = 23.5e9 * 1.41 / 1.98, .gen_resident_exp = 0.35,
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .l2_bytes = 40e6, .launch_s = 3.0e-6,
+     .floor_s = 0.77e-6 * 1.98 / 1.41, .barrier_s = 25e-9,
+     .gen_smem_bps_per_block = 23.5e9 * 1.41 / 1.98, .gen_resident_exp = 0.35,
      .gen_block_s = 1.4e-6 * 1.98 / 1.41},
 };
 
@@ -313,9 +327,16 @@ void ax_cost_print_text(FILE *out, const AxMugraph *g, const AxCost *c) {
 }
 
 void ax_cost_print_json(FILE *out, const AxMugraph *g, const AxCost *c) {
+  const AxTarget *t = c->target;
   fprintf(out, "{\"mugraph\": \"%s\", \"target\": \"%s\", \"modelled\": true, \"time_us\": %.4f, "
-               "\"fits\": %s, \"kernels\": [",
-          g->name, c->target->name, c->time_s * 1e6, c->fits ? "true" : "false");
+               "\"fits\": %s, ",
+          g->name, t->name, c->time_s * 1e6, c->fits ? "true" : "false");
+  /* the constants the times came from (tools/calibrate-cost.py --refit recomputes with them) */
+  fprintf(out, "\"model\": {\"sms\": %d, \"hbm_bps\": %.4g, \"smem_bps_per_sm\": %.6g, "
+               "\"gen_smem_bps_per_block\": %.6g, \"gen_resident_exp\": %.6g, \"gen_block_us\": %.6g, "
+               "\"launch_us\": %.6g, \"floor_us\": %.6g}, \"kernels\": [",
+          t->sms, t->hbm_bps, t->smem_bps / t->sms, t->gen_smem_bps_per_block, t->gen_resident_exp,
+          t->gen_block_s * 1e6, t->launch_s * 1e6, t->floor_s * 1e6);
   for (int i = 0; i < c->nk; i++) {
     const AxKCost *k = &c->k[i];
     fprintf(out,

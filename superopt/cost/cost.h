@@ -27,7 +27,7 @@
 #include "superopt/cost/optimize.h"
 
 typedef struct AxTarget {
-  const char *name;        /* "h100", "a100" */
+  const char *name;        /* "h200", "h100", "a100" */
   const char *desc;
   int sms;
   double hbm_bps;          /* device memory bandwidth, bytes/s */
@@ -39,7 +39,9 @@ typedef struct AxTarget {
   int regs_per_sm;
   int max_threads_per_sm;
   int max_blocks_per_sm;
+  double l2_bytes;         /* L2 cache (the model has none; the limit says when data fits it) */
   double launch_s;         /* kernel launch overhead */
+  double floor_s;          /* the least device time of one kernel (the limit's floor, limit.h) */
   double barrier_s;        /* one __syncthreads over a block */
   /* axle's generated code (gpu/cuda.c), measured (docs/results-gpu.md, calibration): the
    * shared-memory traffic one block of a graph-defined kernel moves per second, and the
@@ -49,8 +51,12 @@ typedef struct AxTarget {
   double gen_block_s;
 } AxTarget;
 
-/* The target named `name` ("h100" or "a100"), or NULL. */
+/* The target named `name` (AX_COST_TARGETS), or NULL. */
 const AxTarget *ax_cost_target(const char *name);
+/* The targets' names as options list them, and the one a run uses when none is named. */
+#define AX_COST_TARGETS "h200|h100|a100"
+#define AX_COST_TARGETS_SAID "h200, h100 or a100"
+#define AX_COST_DEFAULT "h200"
 
 typedef struct AxKCost {
   const char *name;        /* kernel or operator name (borrowed from the μGraph) */

@@ -45,7 +45,7 @@
 #include "base/diag.h"
 #include "superopt/ir/tensor.h"
 
-/* Shared memory of one block on an H100: 227 KB. */
+/* Shared memory of one block on an H100 or H200 (compute capability 9.0): 227 KB. */
 #define AX_MUG_SMEM_LIMIT (227 * 1024)
 /* Sanity limits that keep the interpreters finite on any input. */
 #define AX_MUG_MAX_ELEMS ((int64_t)1 << 32)

@@ -15,7 +15,7 @@ typedef struct AxSearchOpts {
   double time_limit;      /* seconds; 0: none */
   long max_states;        /* stop after building this many states; 0: none */
   int top;                /* candidates kept (default 5) */
-  const AxTarget *target; /* cost model target (default h100) */
+  const AxTarget *target; /* cost model target (default AX_COST_DEFAULT) */
   int max_kernel_ops;     /* kernel-graph statements (default 3) */
   int max_kernels;        /* graph-defined kernels (default 2) */
   int max_block_ops;      /* block nodes, input iterators included (default 10) */

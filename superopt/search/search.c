@@ -30,7 +30,7 @@ void ax_search_defaults(AxSearchOpts *o) {
   memset(o, 0, sizeof *o);
   o->jobs = 1;
   o->top = 5;
-  o->target = ax_cost_target("h100");
+  o->target = ax_cost_target(AX_COST_DEFAULT);
   o->max_kernel_ops = 3;
   o->max_kernels = 2;
   o->max_block_ops = 10;

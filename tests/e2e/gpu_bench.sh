@@ -95,6 +95,22 @@ check "prepare DIR: exit 0" test $? -eq 0
 check "prepare DIR: one benchmark" has "$tmp/out" "holds 1 benchmarks"
 check "prepare DIR: missing graphs said" has "$tmp/out" "prepare: gqa: no .*/var/gqa.mug, not benchmarked"
 check "prepare DIR: the variant's block" has "$tmp/v/lora.cu" "dim3(256, 1, 1)"
+# the microbenchmarks (gpu/bench/micro): prepared as a set of their own, the small ones'
+# generated code computing their programs on the CPU, run-all.sh timing them without
+# torch.compile (the step named) before ncu and memcheck
+AXLE="$AXLE" gpu/bench/prepare.sh "$tmp/mb/micro" --programs gpu/bench/micro --graphs gpu/bench/micro >"$tmp/out" 2>&1
+check "prepare micro: exit 0" test $? -eq 0
+check "prepare micro: eight benchmarks" has "$tmp/out" "holds 8 benchmarks"
+check "prepare micro: the h200's prediction" jqt --arg c "$(cat "$tmp/mb/micro/copy_256m.cost")" \
+  '.time_us == ($c | tonumber) and .target == "h200"' <("$AXLE" cost gpu/bench/micro/copy_256m.mug --format json)
+for n in copy_tiny mm_tile mm_loop; do
+  check "micro $n: the generated code computes the program" \
+    "$AXLE" emulate gpu/bench/micro/$n.mug --program gpu/bench/micro/$n.axl --seed 2
+done
+gpu/bench/run-all.sh "$tmp/mb" "$tmp/mbrun" 0 >/dev/null 2>&1
+check "run-all micro: timed, then ncu, then memcheck (skipped here)" \
+  bash -c 'grep -q "^run-all: time micro: skipped" "$0" && grep -q "^run-all: ncu micro: skipped" "$0" &&
+           grep -q "^run-all: sanitize memcheck micro: skipped" "$0" && ! grep -q "racecheck micro" "$0"' "$tmp/mbrun/log.txt"
 # the megakernel set: the same entries and manifests, NAME.cu from axle mpk --output, the
 # simulator's megakernel_us as the prediction; a graph it cannot run is skipped, said
 cp tests/gpu/predefined.mug "$tmp/var/gqa.mug"

@@ -30,7 +30,7 @@ for p in rmsnorm_linear gated_mlp lora gqa qknorm ntrans; do
   check "$p simulate: the three times, modelled" \
     jqt '.modelled == true and .megakernel_us > 0 and .per_kernel_us > 0 and .bound_us > 0' "$tmp/$p.sim.json"
   check "$p: the bound below both" jqt '.bound_us < .megakernel_us and .bound_us < .per_kernel_us' "$tmp/$p.sim.json"
-  check "$p: default workers are the H100's SMs" jqt '.workers == 132 and .target == "h100"' "$tmp/$p.sim.json"
+  check "$p: default workers are the H200's SMs" jqt '.workers == 132 and .target == "h200"' "$tmp/$p.sim.json"
   # the per-kernel time is axle cost's
   "$AXLE" cost $ex/$p.mug --format json >"$tmp/$p.cost.json"
   check "$p: per-kernel is axle cost's time" \
@@ -95,6 +95,6 @@ check "output refused: no file" [ ! -e "$tmp/x.cu" ]
 bad "output into a missing directory" "cannot write $tmp/none/x.cu" $ex/gqa.mug --output "$tmp/none/x.cu"
 bad "dot simulate" "--simulate prints text or json" $ex/gqa.mug --simulate --format dot
 bad "no file" "mpk needs a .mug file" --simulate
-bad "bad target" "--target is h100 or a100" $ex/gqa.mug --simulate --target v100
+bad "bad target" "--target is h200, h100 or a100" $ex/gqa.mug --simulate --target v100
 echo "mpk cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -76,7 +76,7 @@ check "x * 1 applied: no multiplication by one" bash -c '! grep -q ", 1)" "$0"' 
 check "report: each applied rule with its file:line" has "$tmp/o1" "applied distrib (.*/ew.axl:11)"
 check "report: equivalent and written" has "$tmp/o1" "equivalent to the input (axle equiv, delta 2^-30); written to"
 check "report: modelled cost falls (four kernels to two)" \
-  awk '/^modelled cost \(h100\): / { found = 1; ok = $4 > $7 } END { exit !(found && ok) }' "$tmp/o1"
+  awk '/^modelled cost \(h200\): / { found = 1; ok = $4 > $7 } END { exit !(found && ok) }' "$tmp/o1"
 check "expect invalid: skipped, named" has "$tmp/e1" "skipped (expect invalid): .*/ew.axl:.*: sub_comm_wrong"
 "$AXLE" equiv "$tmp/p.axl" "$tmp/out.axl" >"$tmp/eq" 2>&1
 check "axle equiv accepts the output against the input (two programs)" [ $? -eq 0 ]

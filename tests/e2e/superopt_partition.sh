@@ -23,7 +23,7 @@ S=("$AXLE" superopt --no-gate --progress never --time-limit 3)
 "${S[@]}" tests/hlo/decoder_block.hlo --output-dir "$tmp/d" > "$tmp/out" 2> "$tmp/err"
 check "decoder: exit 0" test $? -eq 0
 check "decoder: the table" has "$tmp/out" "^region  HLO lines"
-check "decoder: the module line" has "$tmp/out" "^module: naive .* us, found .* us modelled on h100"
+check "decoder: the module line" has "$tmp/out" "^module: naive .* us, found .* us modelled on h200"
 check "decoder: no cut in the import" test "$(grep -c 'imported with' "$tmp/err")" -eq 0
 check "decoder: report.json" jqt '.program == "jit_decoder_block" and .status == 0 and .cuts == 0 and (.regions | length) >= 4' "$tmp/d/report.json"
 check "decoder: the transposes stay pre-defined" test "$(grep -c ' = transpose(' "$tmp/d/module.mug")" -eq 4

@@ -942,8 +942,8 @@ static void render(AxCexInst *ci, const AxPairing *p, const Found *w, AxPairingW
   cJSON_AddItemToObject(jr, "index", point(f, p->y, w->right, p->ny));
   cJSON_AddBoolToObject(jr, "in_domain", w->right_in);
   if (w->kind == AX_PAIRING_UNREACHED) {
-    fprintf(f, ": in the right-hand domain, paired with none of the %ld left-hand indices of the "
-               "left-hand domain\n", w->nx_points);
+    fprintf(f, ": in the right-hand domain, the image of none of the %ld indices of the left-hand "
+               "domain\n", w->nx_points);
     cJSON_AddNumberToObject(j, "left_domain_points", (double)w->nx_points);
   } else {
     fprintf(f, ": %s the right-hand domain\n", w->right_in ? "in" : "not in");

@@ -547,7 +547,7 @@ static bool all_at_once(AxSymInstance *in, const AxVerifyOpts *o, const T *q, si
 /* The SAT answer to pairing check c (its query q, watched by watch[0..nwatch): the cex
  * watch list of q, then X, Y and, for the injectivity check, the copies xc): the verdict
  * and its reason. h is the written pairing, or axle's own (h_written false). */
-static AxVerdict wrong_pairing(AxSymInstance *in, const char *where, const char *what,
+static AxVerdict wrong_pairing(AxSymInstance *in, const char *where, const char *what, AxPairingKind want,
                                const AxModel *m, const AxWatch *w, const T *watch, size_t nwatch,
                                const AxPairing *p, const T *xc, bool h_written, const char *inferred,
                                bool g_inferred, AxResult *out) {
@@ -566,8 +566,8 @@ static AxVerdict wrong_pairing(AxSymInstance *in, const char *where, const char 
    * see only approximately. */
   AxPairingWitness wit;
   const char *why = NULL;
-  bool found = ax_pairing_replay(in, p, w, m, xc, &wit, &why) ||
-               ax_pairing_search(in, p, w, AX_PAIRING_SAMPLES, &wit);
+  bool found = ax_pairing_replay(in, p, want, w, m, xc, &wit, &why) ||
+               ax_pairing_search(in, p, want, w, AX_PAIRING_SAMPLES, &wit);
   if (found) {
     say(out, where, "%s: %s (replayed)", wit.what, wit.summary);
     free(out->cex_text);
@@ -658,7 +658,7 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   if (all_at_once(in, o, (const T[]){checks[0].q, checks[1].q, checks[2].q, agree}, 4, out))
     return AX_VERIFIED;
   /* every term the witness replay evaluates exists before it (pairing.c) */
-  AxPairing p = {.nx = L.n, .ny = R.n, .x = L.vars, .y = R.vars, .dx = DX, .dy = DY, .h = h};
+  AxPairing p = {.nx = L.n, .ny = R.n, .x = L.vars, .y = R.vars, .dx = DX, .dy = DY, .fx = f, .fy = gb, .h = h};
   for (int c = 0; c < 3; c++) {
     /* the model of q's instance (cex.h), then X, Y and X' for the witness */
     AxWatch w;
@@ -686,7 +686,7 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
         v = AX_UNKNOWN;
         say(out, where, "%s (the solver gave no model)", checks[c].what);
       } else {
-        v = wrong_pairing(in, where, checks[c].what, m, &w, watch, nwatch, &p, c == 1 ? Xc : NULL, h_written,
+        v = wrong_pairing(in, where, checks[c].what, (AxPairingKind)c, m, &w, watch, nwatch, &p, c == 1 ? Xc : NULL, h_written,
                           inferred, inf.g.len > 0, out);
       }
       ax_model_free(m);

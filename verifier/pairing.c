@@ -643,12 +643,14 @@ static Range range_of(Eval *e, T t, T v) {
 /* ---- the witness at one instance ------------------------------------------------------ */
 
 /* Images h(X) of the points of D_X decided so far, by a hash of the image (open
- * addressing, twice as many slots as points). */
+ * addressing, twice as many slots as points), each with a point it came from — one whose
+ * summand is not zero, when there is one. */
 typedef struct Images {
   size_t nx, ny, cap, len;
   long *key;    /* cap * ny */
-  long *from;   /* cap * nx: the X it came from */
+  long *from;   /* cap * nx */
   bool *used;
+  bool *nonzero;  /* its `from` has a summand other than 0 */
 } Images;
 
 static size_t hash_of(const long *k, size_t n, size_t cap) {
@@ -671,29 +673,62 @@ static size_t images_find(const Images *im, const long *k, bool *found) {
   return i;
 }
 
-/* A witness as found: its kind, the left-hand points (one or two) with their images, and
- * the right-hand point. */
+/* A witness as found: its kind, the left-hand points (one or two) with their images and
+ * summands, and the right-hand point (with its summand, for the unreached kind). */
 typedef struct Found {
   AxPairingKind kind;
   size_t nleft;
   long left[2][MAX_VARS], image[2][MAX_VARS];
+  char *lsum[2];       /* the left-hand summands (malloc'd) */
   long right[MAX_VARS];
+  char *rsum;          /* the right-hand summand (the unreached kind; malloc'd) */
   bool right_in;       /* the right-hand point is in D_Y */
   long nx_points;      /* |D_X| (the unreached kind: every one decided) */
 } Found;
 
+static void found_clear(Found *f) {
+  free(f->lsum[0]);
+  free(f->lsum[1]);
+  free(f->rsum);
+}
+
+static char *qtext(const mpq_t q) {
+  char *g = mpq_get_str(NULL, 10, q), *s = ax_xstrdup(g);
+  void (*freefn)(void *, size_t);
+  mp_get_memory_functions(NULL, NULL, &freefn);
+  freefn(g, strlen(g) + 1);
+  return s;
+}
+
 typedef struct Search {
   const AxPairing *p;
+  AxPairingKind want;  /* the kind of the failing check: reported when found */
   Images im;
   bool complete;       /* every point of D_X decided: membership and image */
+  long npoints;        /* the points of D_X decided */
   bool found;
-  Found f;
+  Found f;             /* the witness to report: of kind `want` once one is found */
   const char *why;     /* the first reason a point was left undecided */
 } Search;
 
 static void undecided(Search *s, Eval *e) {
   s->complete = false;
   if (!s->why) s->why = e->why;
+}
+
+/* Keeps witness w (consumed) if it is the first, or the first of the wanted kind; true
+ * when the search can stop (one of the wanted kind is held). */
+static bool take(Search *s, Found *w) {
+  if (!s->found) {
+    s->f = *w;
+    s->found = true;
+  } else if (s->f.kind != s->want && w->kind == s->want) {
+    found_clear(&s->f);
+    s->f = *w;
+  } else {
+    found_clear(w);
+  }
+  return s->f.kind == s->want;
 }
 
 /* Y := img, then D_Y there: 1 in, 0 out, -1 undecided */
@@ -708,6 +743,30 @@ static int in_dy(Eval *e, const AxPairing *p, const long *img) {
   e->nbind = base;
   e->gen = gen;
   return r;
+}
+
+/* The summand t at the current bindings: 1 other than 0 (its text in *text), 0 zero, -1
+ * undecided. A zero summand needs no partner: a point whose summand is 0 is no witness. */
+static int summand(Eval *e, T t, char **text) {
+  Slot *v;
+  if (!ev(e, t, &v)) return -1;
+  if (mpq_sgn(v->q) == 0) return 0;
+  *text = qtext(v->q);
+  return 1;
+}
+
+/* The left-hand summand at point at (bound on top, then unbound): its text, or "?" */
+static char *summand_at(Eval *e, const AxPairing *p, const long *at) {
+  size_t base = e->nbind;
+  uint32_t gen = e->gen;
+  bool ok = true;
+  char *text = NULL;
+  for (size_t k = 0; k < p->nx && ok; k++) ok = bind_long(e, p->x[k], at[k]);
+  fresh(e);
+  if (!ok || summand(e, p->fx, &text) != 1) text = ax_xstrdup("?");
+  e->nbind = base;
+  e->gen = gen;
+  return text;
 }
 
 /* One point X of D_X's box: is it in D_X, its image, is that in D_Y, has it been seen */
@@ -726,42 +785,48 @@ static bool visit_x(Eval *e, const long *at, void *ctx) {
       undecided(s, e);
       return true;
     }
-  s->f.nx_points++;
+  s->npoints++;
+  char *sum = NULL;
+  int nz = summand(e, p->fx, &sum);
   int out = in_dy(e, p, img);
-  if (out < 0) {
-    undecided(s, e);
-  } else if (out == 0) {
-    s->found = true;
-    s->f.kind = AX_PAIRING_OUTSIDE;
-    s->f.nleft = 1;
-    memcpy(s->f.left[0], at, p->nx * sizeof *at);
-    memcpy(s->f.image[0], img, p->ny * sizeof *img);
-    memcpy(s->f.right, img, p->ny * sizeof *img);
-    s->f.right_in = false;
-    return false;
+  if (out < 0) undecided(s, e);
+  bool stop = false;
+  if (out == 0 && nz == 1) {   /* a summand that counts, sent outside D_Y */
+    Found w = {.kind = AX_PAIRING_OUTSIDE, .nleft = 1, .right_in = false};
+    memcpy(w.left[0], at, p->nx * sizeof *at);
+    memcpy(w.image[0], img, p->ny * sizeof *img);
+    memcpy(w.right, img, p->ny * sizeof *img);
+    w.lsum[0] = ax_xstrdup(sum);
+    stop = take(s, &w);
   }
   bool seen;
   size_t i = images_find(&s->im, img, &seen);
-  if (seen) {
-    s->found = true;
-    s->f.kind = AX_PAIRING_COLLISION;
-    s->f.nleft = 2;
-    memcpy(s->f.left[0], &s->im.from[i * p->nx], p->nx * sizeof *at);
-    memcpy(s->f.left[1], at, p->nx * sizeof *at);
-    memcpy(s->f.image[0], img, p->ny * sizeof *img);
-    memcpy(s->f.image[1], img, p->ny * sizeof *img);
-    memcpy(s->f.right, img, p->ny * sizeof *img);
-    s->f.right_in = true;
-    return false;
+  if (!stop && seen && nz == 1 && s->im.nonzero[i] && out == 1) {   /* two that count, one image */
+    Found w = {.kind = AX_PAIRING_COLLISION, .nleft = 2, .right_in = true};
+    memcpy(w.left[0], &s->im.from[i * p->nx], p->nx * sizeof *at);
+    memcpy(w.left[1], at, p->nx * sizeof *at);
+    memcpy(w.image[0], img, p->ny * sizeof *img);
+    memcpy(w.image[1], img, p->ny * sizeof *img);
+    memcpy(w.right, img, p->ny * sizeof *img);
+    w.lsum[0] = summand_at(e, p, w.left[0]);   /* decided before: not zero */
+    w.lsum[1] = ax_xstrdup(sum);
+    stop = take(s, &w);
   }
-  s->im.used[i] = true;
-  memcpy(&s->im.key[i * p->ny], img, p->ny * sizeof *img);
-  memcpy(&s->im.from[i * p->nx], at, p->nx * sizeof *at);
-  s->im.len++;
-  return true;
+  if (!seen) {
+    s->im.used[i] = true;
+    memcpy(&s->im.key[i * p->ny], img, p->ny * sizeof *img);
+    s->im.len++;
+  }
+  if (!seen || (nz == 1 && !s->im.nonzero[i])) {
+    memcpy(&s->im.from[i * p->nx], at, p->nx * sizeof *at);
+    s->im.nonzero[i] = nz == 1;
+  }
+  free(sum);
+  return !stop;
 }
 
-/* One point Y of D_Y's box: in D_Y, and the image of no X of D_X (all decided) */
+/* One point Y of D_Y's box: in D_Y with a summand that counts, and the image of no X of
+ * D_X (all decided) */
 static bool visit_y(Eval *e, const long *at, void *ctx) {
   Search *s = ctx;
   Slot *in;
@@ -770,12 +835,12 @@ static bool visit_y(Eval *e, const long *at, void *ctx) {
   bool seen;
   images_find(&s->im, at, &seen);
   if (seen) return true;
-  s->found = true;
-  s->f.kind = AX_PAIRING_UNREACHED;
-  s->f.nleft = 0;
-  memcpy(s->f.right, at, s->p->ny * sizeof *at);
-  s->f.right_in = true;
-  return false;
+  char *sum = NULL;
+  if (summand(e, s->p->fy, &sum) != 1) return true;
+  Found w = {.kind = AX_PAIRING_UNREACHED, .nleft = 0, .right_in = true, .rsum = sum,
+             .nx_points = s->npoints};
+  memcpy(w.right, at, s->p->ny * sizeof *at);
+  return !take(s, &w);
 }
 
 /* The maps and access indices of the instance, bound (the base of every evaluation) */
@@ -810,10 +875,11 @@ static bool bind_instance(Eval *e) {
 }
 
 /* The model's own points, where D_X cannot be enumerated: X (mx) outside, or X and X' (mxc)
- * colliding. */
-static bool at_points(Eval *e, const AxPairing *p, const long *mx, const long *mxc, Search *s) {
+ * colliding, each with a summand that counts. */
+static void at_points(Eval *e, const AxPairing *p, const long *mx, const long *mxc, Search *s) {
   const long *pts[2] = {mx, mxc};
   long img[2][MAX_VARS];
+  char *sum[2] = {NULL, NULL};
   bool in_x[2] = {false, false};
   for (int k = 0; k < 2 && pts[k]; k++) {
     size_t base = e->nbind;
@@ -824,37 +890,41 @@ static bool at_points(Eval *e, const AxPairing *p, const long *mx, const long *m
     ok = ok && ev(e, p->dx, &in);
     in_x[k] = ok && in->b;
     for (size_t j = 0; j < p->ny && in_x[k]; j++) in_x[k] = ev_long(e, p->h[j], &img[k][j]);
+    in_x[k] = in_x[k] && summand(e, p->fx, &sum[k]) == 1;
     e->nbind = base;
     fresh(e);
-    if (!in_x[k]) continue;
-    if (in_dy(e, p, img[k]) == 0) {
-      s->f = (Found){.kind = AX_PAIRING_OUTSIDE, .nleft = 1, .right_in = false};
-      memcpy(s->f.left[0], pts[k], p->nx * sizeof(long));
-      memcpy(s->f.image[0], img[k], p->ny * sizeof(long));
-      memcpy(s->f.right, img[k], p->ny * sizeof(long));
-      return s->found = true;
+    if (in_x[k] && in_dy(e, p, img[k]) == 0) {
+      Found w = {.kind = AX_PAIRING_OUTSIDE, .nleft = 1, .right_in = false};
+      memcpy(w.left[0], pts[k], p->nx * sizeof(long));
+      memcpy(w.image[0], img[k], p->ny * sizeof(long));
+      memcpy(w.right, img[k], p->ny * sizeof(long));
+      w.lsum[0] = ax_xstrdup(sum[k]);
+      take(s, &w);
     }
   }
   if (in_x[0] && in_x[1] && memcmp(mx, mxc, p->nx * sizeof *mx) != 0 &&
       memcmp(img[0], img[1], p->ny * sizeof(long)) == 0 && in_dy(e, p, img[0]) == 1) {
-    s->f = (Found){.kind = AX_PAIRING_COLLISION, .nleft = 2, .right_in = true};
+    Found w = {.kind = AX_PAIRING_COLLISION, .nleft = 2, .right_in = true};
     for (int k = 0; k < 2; k++) {
-      memcpy(s->f.left[k], pts[k], p->nx * sizeof(long));
-      memcpy(s->f.image[k], img[k], p->ny * sizeof(long));
+      memcpy(w.left[k], pts[k], p->nx * sizeof(long));
+      memcpy(w.image[k], img[k], p->ny * sizeof(long));
+      w.lsum[k] = ax_xstrdup(sum[k]);
     }
-    memcpy(s->f.right, img[0], p->ny * sizeof(long));
-    return s->found = true;
+    memcpy(w.right, img[0], p->ny * sizeof(long));
+    take(s, &w);
   }
-  return false;
+  free(sum[0]);
+  free(sum[1]);
 }
 
-/* A witness at instance ci: D_X enumerated (outside, collision), then D_Y (unreached);
- * without D_X's box, the model's points mx, mxc (either may be NULL). */
-static bool witness_at(AxSymInstance *in, AxCexInst *ci, const AxPairing *p, const long *mx, const long *mxc,
-                       Found *out, const char **why) {
+/* A witness at instance ci, of kind `want` where there is one: D_X enumerated (outside,
+ * collision), then D_Y (unreached); without D_X's box, the model's points mx, mxc (either
+ * may be NULL). */
+static bool witness_at(AxSymInstance *in, AxCexInst *ci, const AxPairing *p, AxPairingKind want, const long *mx,
+                       const long *mxc, Found *out, const char **why) {
   Eval e;
   eval_init(&e, in, ci);
-  Search s = {.p = p, .complete = true};
+  Search s = {.p = p, .want = want, .complete = true};
   bool ok = bind_instance(&e);
   Box bx, by;
   if (ok && p->nx <= MAX_VARS && p->ny <= MAX_VARS && box_of(&e, p->dx, p->nx, p->x, AX_PAIRING_POINTS, &bx)) {
@@ -863,17 +933,21 @@ static bool witness_at(AxSymInstance *in, AxCexInst *ci, const AxPairing *p, con
     im->key = ax_xcalloc(im->cap * (p->ny + 1), sizeof *im->key);
     im->from = ax_xcalloc(im->cap * (p->nx + 1), sizeof *im->from);
     im->used = ax_xcalloc(im->cap, sizeof *im->used);
+    im->nonzero = ax_xcalloc(im->cap, sizeof *im->nonzero);
     each(&e, &bx, p->x, visit_x, &s);
-    if (!s.found && s.complete && box_of(&e, p->dy, p->ny, p->y, AX_PAIRING_POINTS, &by))
+    bool more = !s.found || s.f.kind != want;
+    if (more && s.complete && box_of(&e, p->dy, p->ny, p->y, AX_PAIRING_POINTS, &by))
       each(&e, &by, p->y, visit_y, &s);
     free(im->key);
     free(im->from);
     free(im->used);
+    free(im->nonzero);
     if (!s.found)
       *why = s.why ? s.why : !s.complete ? e.why : "every index of the instance is paired one to one";
   } else if (ok && p->nx <= MAX_VARS && p->ny <= MAX_VARS) {
     const char *box_why = e.why;
-    if (!at_points(&e, p, mx, mxc, &s)) *why = box_why;
+    at_points(&e, p, mx, mxc, &s);
+    if (!s.found) *why = box_why;
   } else {
     *why = e.why ? e.why : "too many summation indices to enumerate";
   }
@@ -931,7 +1005,8 @@ static void render(AxCexInst *ci, const AxPairing *p, const Found *w, AxPairingW
     cJSON *o = cJSON_CreateObject();
     fputs("  left-hand index ", f);
     cJSON_AddItemToObject(o, "index", point(f, p->x, w->left[k], p->nx));
-    fputs(": in the left-hand domain, paired with ", f);
+    fprintf(f, " (summand %s): in the left-hand domain, paired with ", w->lsum[k] ? w->lsum[k] : "?");
+    cJSON_AddStringToObject(o, "summand", w->lsum[k] ? w->lsum[k] : "?");
     cJSON_AddBoolToObject(o, "in_domain", true);
     cJSON_AddItemToObject(o, "paired_with", point(f, p->y, w->image[k], p->ny));
     fputc('\n', f);
@@ -942,8 +1017,9 @@ static void render(AxCexInst *ci, const AxPairing *p, const Found *w, AxPairingW
   cJSON_AddItemToObject(jr, "index", point(f, p->y, w->right, p->ny));
   cJSON_AddBoolToObject(jr, "in_domain", w->right_in);
   if (w->kind == AX_PAIRING_UNREACHED) {
-    fprintf(f, ": in the right-hand domain, the image of none of the %ld indices of the left-hand "
-               "domain\n", w->nx_points);
+    fprintf(f, " (summand %s): in the right-hand domain, the image of none of the %ld indices of the "
+               "left-hand domain\n", w->rsum ? w->rsum : "?", w->nx_points);
+    cJSON_AddStringToObject(jr, "summand", w->rsum ? w->rsum : "?");
     cJSON_AddNumberToObject(j, "left_domain_points", (double)w->nx_points);
   } else {
     fprintf(f, ": %s the right-hand domain\n", w->right_in ? "in" : "not in");
@@ -984,29 +1060,36 @@ static bool model_point(const AxModel *m, size_t from, size_t n, long *at) {
   return ok;
 }
 
-bool ax_pairing_replay(AxSymInstance *in, const AxPairing *p, const AxWatch *w, const AxModel *m,
-                       const AxTerm *const *xc, AxPairingWitness *out, const char **why) {
+bool ax_pairing_replay(AxSymInstance *in, const AxPairing *p, AxPairingKind want, const AxWatch *w,
+                       const AxModel *m, const AxTerm *const *xc, AxPairingWitness *out, const char **why) {
   memset(out, 0, sizeof *out);
   long mx[MAX_VARS], mxc[MAX_VARS];
   bool has_x = model_point(m, w->n, p->nx, mx);
   bool has_xc = xc && model_point(m, w->n + p->nx + p->ny, p->nx, mxc);
+  bool found = false;
   *why = "the model has no value for an index";
-  for (int fill = 0; fill < 3; fill++) {
+  /* each fill in turn until one has a witness of the wanted kind; else the first found */
+  for (int fill = 0; fill < 3 && !(found && out->kind == want); fill++) {
     AxCexInst *ci = ax_cex_inst_new(in, w, m, fill, why);
     if (!ci) continue;
     Found f;
-    bool found = witness_at(in, ci, p, has_x ? mx : NULL, has_xc ? mxc : NULL, &f, why);
-    if (found) render(ci, p, &f, out);
+    if (witness_at(in, ci, p, want, has_x ? mx : NULL, has_xc ? mxc : NULL, &f, why)) {
+      if (!found || f.kind == want) {
+        ax_pairing_witness_free(out);
+        render(ci, p, &f, out);
+      }
+      found = true;
+      found_clear(&f);
+    }
     size_t filled = ax_concrete_missing(ax_cex_inst_concrete(ci));
     ax_cex_inst_free(ci);
-    if (found) return true;
     if (!filled) break;   /* the model fixed every point read: another fill changes nothing */
   }
-  return false;
+  return found;
 }
 
-bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, const AxWatch *w, unsigned samples,
-                       AxPairingWitness *out) {
+bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, AxPairingKind want, const AxWatch *w,
+                       unsigned samples, AxPairingWitness *out) {
   memset(out, 0, sizeof *out);
   uint64_t state = AX_CEX_SEED;
   for (unsigned k = 0; k < samples; k++) {
@@ -1019,8 +1102,11 @@ bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, const AxWatch *w, 
       AxCexInst *ci = ax_cex_inst_new(in, &head, m, fills[i], &why);
       if (!ci) continue;
       Found f;
-      found = witness_at(in, ci, p, NULL, NULL, &f, &why);
-      if (found) render(ci, p, &f, out);
+      found = witness_at(in, ci, p, want, NULL, NULL, &f, &why);
+      if (found) {
+        render(ci, p, &f, out);
+        found_clear(&f);
+      }
       ax_cex_inst_free(ci);
     }
     ax_model_free(m);

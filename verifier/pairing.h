@@ -10,7 +10,10 @@
  * it, evaluated exactly, one of
  *   outside     an X ∈ D_X whose image h(X) is not in D_Y (h is not well defined);
  *   collision   X ≠ X' in D_X with h(X) = h(X') (h is not injective);
- *   unreached   a Y ∈ D_Y that h(X) is for no X ∈ D_X (h is not surjective).
+ *   unreached   a Y ∈ D_Y that h(X) is for no X ∈ D_X (h is not surjective);
+ * each with the summands of its points other than 0: a zero summand needs no partner, so a
+ * pairing that fails only there (one set of points written as a select's condition on one
+ * side and as zero summands on the other) is no witness of a wrong hint.
  * D_X is enumerated inside the box its own bounds give, and D_Y for the third kind, at most
  * AX_PAIRING_POINTS points each; where D_X's box is unbounded or larger, only the model's
  * own points are checked (the first two kinds). Terms are evaluated exactly in the concrete
@@ -31,6 +34,7 @@ typedef struct AxPairing {
   const AxTerm *const *x;   /* the left-hand summation variables X */
   const AxTerm *const *y;   /* the right-hand ones Y */
   const AxTerm *dx, *dy;    /* D_X over X, D_Y over Y (and maps, access indices) */
+  const AxTerm *fx, *fy;    /* the summands f(X), g(Y) */
   const AxTerm *const *h;   /* h[j]: Y's variable j as a term over X */
 } AxPairing;
 
@@ -48,18 +52,19 @@ typedef struct AxPairingWitness {
 } AxPairingWitness;   /* strings malloc'd: ax_pairing_witness_free */
 
 /* The witness at the instance of model m of a pairing query watched by w, the tensor points
- * m leaves open filled (fills 0, 1, 2 of ax_concrete_set_fill, as ax_cex_replay tries them).
+ * m leaves open filled (fills 0, 1, 2 of ax_concrete_set_fill, as ax_cex_replay tries them),
+ * of kind `want` (the check that failed) where the instance has one, else of another kind.
  * m's values of p->x, then of p->y, then (xc non-NULL) of the copies xc of X the injectivity
  * query has, follow w's own terms, from position w->n. True with *out; false with *why
  * (static or in in->a) when no witness was found there. Borrows everything. */
-bool ax_pairing_replay(AxSymInstance *in, const AxPairing *p, const AxWatch *w, const AxModel *m,
-                       const AxTerm *const *xc, AxPairingWitness *out, const char **why);
+bool ax_pairing_replay(AxSymInstance *in, const AxPairing *p, AxPairingKind want, const AxWatch *w,
+                       const AxModel *m, const AxTerm *const *xc, AxPairingWitness *out, const char **why);
 
 /* The witness at small instances instead, without a model: `samples` draws of the maps and
  * access indices of w's head (ax_cex_sample), each with tensors of fill 0, 1 and a sampled
- * one. True with *out for the first found. */
-bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, const AxWatch *w, unsigned samples,
-                       AxPairingWitness *out);
+ * one. True with *out for the first instance that has one. */
+bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, AxPairingKind want, const AxWatch *w,
+                       unsigned samples, AxPairingWitness *out);
 /* The samples bijection.c asks ax_pairing_search for. */
 #define AX_PAIRING_SAMPLES 48u
 

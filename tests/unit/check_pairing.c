@@ -1,8 +1,9 @@
 /* check_pairing.c — the replayed witness that a pairing is no bijection (verifier/pairing.h),
  * found by small instances without a solver: the three kinds on true rules with wrong
- * hints, none for the right hints; domains with sqrt decided exactly where the root is
- * rational; a point whose membership has no exact value (sqrt 2) never makes an index
- * "unreached"; a sum under sqrt enumerated exactly. */
+ * hints, none for the right hints, none where only zero summands are left unpaired;
+ * domains with sqrt decided exactly where the root is rational; a point whose membership
+ * has no exact value (sqrt 2) never makes an index "unreached"; a sum under sqrt
+ * enumerated exactly. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static void setup(void) { unit_setup(); }
 
 /* The witness search on rule `text` at rank 1 for every class, its pairing read from the
  * rule's hints (ax_bij_maps); the witness in *w (caller frees) when found. */
-static bool search(const char *text, AxType type, AxPairingWitness *w) {
+static bool search(const char *text, AxType type, AxPairingKind want, AxPairingWitness *w) {
   const AxBlock *r = unit_rule(text);
   int rank[4] = {1, 1, 1, 1};
   AxSymInstance in;
@@ -27,10 +28,11 @@ static bool search(const char *text, AxType type, AxPairingWitness *w) {
   char why[256] = "", inferred[256] = "";
   ck_assert_msg(ax_bij_maps(&in, h, g, why, sizeof why, inferred, sizeof inferred), "%s", why);
   AxPairing p = {.nx = in.red[0].n, .ny = in.red[1].n, .x = in.red[0].vars, .y = in.red[1].vars,
-                 .dx = in.red[0].dom, .dy = in.red[1].dom, .h = h};
+                 .dx = in.red[0].dom, .dy = in.red[1].dom, .fx = in.red[0].body, .fy = in.red[1].body,
+                 .h = h};
   AxWatch watch;
   ax_cex_watch(&in, in.query, &watch);
-  bool found = ax_pairing_search(&in, &p, &watch, AX_PAIRING_SAMPLES, w);
+  bool found = ax_pairing_search(&in, &p, want, &watch, AX_PAIRING_SAMPLES, w);
   ax_instance_free(&in);
   return found;
 }
@@ -46,11 +48,11 @@ START_TEST(kinds) {
   char text[1024];
   AxPairingWitness w;
   snprintf(text, sizeof text, REVERSED, "k == s - 1 - i, i == s - 1 - k");
-  ck_assert(!search(text, AX_INT, &w));
+  ck_assert(!search(text, AX_INT, AX_PAIRING_COLLISION, &w));
   ck_assert_ptr_null(w.text);
 
   snprintf(text, sizeof text, REVERSED, "k == s - i, i == s - k");
-  ck_assert(search(text, AX_INT, &w));
+  ck_assert(search(text, AX_INT, AX_PAIRING_OUTSIDE, &w));
   ck_assert_int_eq(w.kind, AX_PAIRING_OUTSIDE);
   ck_assert_str_eq(w.what, "the hint maps a valid left-hand index outside the right-hand domain");
   ck_assert_msg(strstr(w.summary, " pairs with k.0 = ") && strstr(w.summary, ", outside the right-hand domain"),
@@ -63,7 +65,7 @@ START_TEST(kinds) {
   ax_pairing_witness_free(&w);
 
   snprintf(text, sizeof text, REVERSED, "k == 0, i == k");
-  ck_assert(search(text, AX_REAL, &w));
+  ck_assert(search(text, AX_REAL, AX_PAIRING_COLLISION, &w));
   ck_assert_int_eq(w.kind, AX_PAIRING_COLLISION);
   ck_assert_msg(strstr(w.summary, " both pair with k.0 = 0"), "%s", w.summary);
   ck_assert_ptr_nonnull(strstr(w.json, "\"property\":\"injective\""));
@@ -71,22 +73,38 @@ START_TEST(kinds) {
 }
 END_TEST
 
-/* A padding by a scalar c = 0 adds a summand the sum does not see as zero: the identity
- * reaches every index but the padding's (k = s), and the witness lists c's value read. */
+/* Twice a sum against the sum of the concatenation with itself, paired by the identity:
+ * the second copy's indices (k >= a) are the image of no left-hand index, and their
+ * summands are not zero. The witness names one, with its summand. */
 START_TEST(unreached) {
   const char *text =
-      "rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n  index i, k over x\n"
-      "  tensor X : T[x: s, y: t]\n  scalar c : T\n  require c == 0\n  hint k == i, i == k\n"
-      "  reduce(X, {x: i}) => reduce(pad(X, c, high={x: 1}), {x: k})\n}\n";
+      "rule r for T in num {\n  rclass c, y\n  map a over c\n  map t over y\n  index i, k over c\n"
+      "  tensor X : T[c: a, y: t]\n  hint k == i, i == k\n"
+      "  reduce(X * 2, {c: i}) => reduce(concat(X, X, axis=c), {c: k})\n}\n";
   AxPairingWitness w;
-  ck_assert(search(text, AX_INT, &w));
+  ck_assert(search(text, AX_INT, AX_PAIRING_UNREACHED, &w));
   ck_assert_int_eq(w.kind, AX_PAIRING_UNREACHED);
   ck_assert_msg(strstr(w.summary, "is paired with no left-hand index"), "%s", w.summary);
   ck_assert_ptr_nonnull(strstr(w.json, "\"property\":\"surjective\""));
   ck_assert_ptr_nonnull(strstr(w.json, "\"left\":[]"));
   ck_assert_ptr_nonnull(strstr(w.json, "\"left_domain_points\":"));
-  ck_assert_ptr_nonnull(strstr(w.json, "{\"tensor\":\"c\",\"index\":[],\"value\":\"0\"}"));
+  ck_assert_ptr_nonnull(strstr(w.json, "\"summand\":\""));
+  ck_assert_ptr_null(strstr(w.json, "\"summand\":\"0\""));
   ax_pairing_witness_free(&w);
+}
+END_TEST
+
+/* A padding by a scalar c = 0 adds a summand the sum does not see as zero: the identity
+ * reaches every index but the padding's (k = s), whose summand is 0 and needs no partner.
+ * No witness: the hint pairs every summand that counts. */
+START_TEST(zero_summands) {
+  const char *text =
+      "rule r for T in num {\n  rclass x, y\n  map s over x\n  map t over y\n  index i, k over x\n"
+      "  tensor X : T[x: s, y: t]\n  scalar c : T\n  require c == 0\n  hint k == i, i == k\n"
+      "  reduce(X, {x: i}) => reduce(pad(X, c, high={x: 1}), {x: k})\n}\n";
+  AxPairingWitness w;
+  ck_assert(!search(text, AX_INT, AX_PAIRING_UNREACHED, &w));
+  ck_assert_ptr_null(w.text);
 }
 END_TEST
 
@@ -101,9 +119,9 @@ START_TEST(exact_roots) {
   char text[1024];
   AxPairingWitness w;
   snprintf(text, sizeof text, ROOTS, "k == s - 1 - i, i == s - 1 - k", "sqrt(X * X)", "abs(X)");
-  ck_assert(!search(text, AX_REAL, &w));
+  ck_assert(!search(text, AX_REAL, AX_PAIRING_OUTSIDE, &w));
   snprintf(text, sizeof text, ROOTS, "k == s - i, i == s - k", "sqrt(X * X)", "abs(X)");
-  ck_assert(search(text, AX_REAL, &w));
+  ck_assert(search(text, AX_REAL, AX_PAIRING_OUTSIDE, &w));
   ck_assert_int_eq(w.kind, AX_PAIRING_OUTSIDE);
   ax_pairing_witness_free(&w);
 }
@@ -118,7 +136,7 @@ START_TEST(open_values) {
       "  hint k == i, i == k\n"
       "  reduce(select(sqrt(X) > 1, A, 0), {x: i}) => reduce(select(X > 1, A, 0), {x: k})\n}\n";
   AxPairingWitness w;
-  ck_assert(!search(text, AX_REAL, &w));
+  ck_assert(!search(text, AX_REAL, AX_PAIRING_UNREACHED, &w));
 }
 END_TEST
 
@@ -134,9 +152,9 @@ START_TEST(closed_sums) {
   char buf[2048];
   AxPairingWitness w;
   snprintf(buf, sizeof buf, text, "k == i, i == k");
-  ck_assert(!search(buf, AX_REAL, &w));
+  ck_assert(!search(buf, AX_REAL, AX_PAIRING_OUTSIDE, &w));
   snprintf(buf, sizeof buf, text, "k == i + 1, i == k - 1");
-  ck_assert(search(buf, AX_REAL, &w));
+  ck_assert(search(buf, AX_REAL, AX_PAIRING_OUTSIDE, &w));
   ck_assert_int_eq(w.kind, AX_PAIRING_OUTSIDE);
   ax_pairing_witness_free(&w);
 }
@@ -149,6 +167,7 @@ int main(void) {
   tcase_set_timeout(t, 120);
   tcase_add_test(t, kinds);
   tcase_add_test(t, unreached);
+  tcase_add_test(t, zero_summands);
   tcase_add_test(t, exact_roots);
   tcase_add_test(t, open_values);
   tcase_add_test(t, closed_sums);

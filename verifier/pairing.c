@@ -26,9 +26,9 @@ enum {
   MAX_VARS = 64,      /* summation variables of one side */
   MAX_DEPTH = 4000,   /* nested evaluation (a deeper term is not evaluated) */
 };
-/* Term nodes one witness search may evaluate, memo hits not counted: a bound on its time
- * (a few hundred milliseconds at most), after which it finds nothing. */
-#define WORK 1000000L
+/* Term nodes one replay, or one search, may evaluate over all its instances, memo hits not
+ * counted: a bound on its time (a second or so at most), after which it finds nothing. */
+#define WORK 2000000L
 
 typedef struct Eval {
   AxSymInstance *in;
@@ -61,7 +61,6 @@ static void eval_init(Eval *e, AxSymInstance *in, AxCexInst *ci) {
   for (size_t i = 0; i < MAX_BINDS; i++) mpq_init(e->bval[i]);
   e->closed = ax_symbolic_closed(in->sym, &e->nclosed);
   e->gen = e->next = 1;
-  e->work = WORK;
 }
 
 static void eval_free(Eval *e) {
@@ -921,9 +920,10 @@ static void at_points(Eval *e, const AxPairing *p, const long *mx, const long *m
  * collision), then D_Y (unreached); without D_X's box, the model's points mx, mxc (either
  * may be NULL). */
 static bool witness_at(AxSymInstance *in, AxCexInst *ci, const AxPairing *p, AxPairingKind want, const long *mx,
-                       const long *mxc, Found *out, const char **why) {
+                       const long *mxc, long *work, Found *out, const char **why) {
   Eval e;
   eval_init(&e, in, ci);
+  e.work = *work;
   Search s = {.p = p, .want = want, .complete = true};
   bool ok = bind_instance(&e);
   Box bx, by;
@@ -952,6 +952,7 @@ static bool witness_at(AxSymInstance *in, AxCexInst *ci, const AxPairing *p, AxP
     *why = e.why ? e.why : "too many summation indices to enumerate";
   }
   if (s.found) *out = s.f;
+  *work = e.work;
   eval_free(&e);
   return s.found;
 }
@@ -1067,13 +1068,14 @@ bool ax_pairing_replay(AxSymInstance *in, const AxPairing *p, AxPairingKind want
   bool has_x = model_point(m, w->n, p->nx, mx);
   bool has_xc = xc && model_point(m, w->n + p->nx + p->ny, p->nx, mxc);
   bool found = false;
+  long work = WORK;
   *why = "the model has no value for an index";
   /* each fill in turn until one has a witness of the wanted kind; else the first found */
-  for (int fill = 0; fill < 3 && !(found && out->kind == want); fill++) {
+  for (int fill = 0; fill < 3 && !(found && out->kind == want) && work > 0; fill++) {
     AxCexInst *ci = ax_cex_inst_new(in, w, m, fill, why);
     if (!ci) continue;
     Found f;
-    if (witness_at(in, ci, p, want, has_x ? mx : NULL, has_xc ? mxc : NULL, &f, why)) {
+    if (witness_at(in, ci, p, want, has_x ? mx : NULL, has_xc ? mxc : NULL, &work, &f, why)) {
       if (!found || f.kind == want) {
         ax_pairing_witness_free(out);
         render(ci, p, &f, out);
@@ -1092,7 +1094,8 @@ bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, AxPairingKind want
                        unsigned samples, AxPairingWitness *out) {
   memset(out, 0, sizeof *out);
   uint64_t state = AX_CEX_SEED;
-  for (unsigned k = 0; k < samples; k++) {
+  long work = WORK;
+  for (unsigned k = 0; k < samples && work > 0; k++) {
     AxWatch head;
     AxModel *m = ax_cex_sample(in, w, &state, &head);
     const int fills[] = {0, 1, AX_CONCRETE_FILL_SAMPLED + (int)k};
@@ -1102,7 +1105,7 @@ bool ax_pairing_search(AxSymInstance *in, const AxPairing *p, AxPairingKind want
       AxCexInst *ci = ax_cex_inst_new(in, &head, m, fills[i], &why);
       if (!ci) continue;
       Found f;
-      found = witness_at(in, ci, p, want, NULL, NULL, &f, &why);
+      found = witness_at(in, ci, p, want, NULL, NULL, &work, &f, &why);
       if (found) {
         render(ci, p, &f, out);
         found_clear(&f);

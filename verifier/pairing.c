@@ -531,7 +531,9 @@ static bool compute2(Eval *e, T t, Slot *s, mpq_t x, mpq_t y) {
  * it has no exact value there. */
 static bool ev(Eval *e, T t, Slot **out) {
   uint32_t id = ax_term_id(t);
-  AX_ASSERT(id < e->nterms);   /* every term evaluated exists before the evaluator */
+  /* every term the callers evaluate exists before the evaluator; one made after it has no
+   * slot, and is no value (never a guess) */
+  if (id >= e->nterms) return fail(e, "a term made after the replay began");
   Slot *s = &e->slot[id];
   if (s->stamp == e->gen) {
     *out = s;

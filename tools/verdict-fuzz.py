@@ -1313,6 +1313,9 @@ class Gen:
         r = rng.random()
         e2, valid = (e, True) if r < 0.4 else (apply_law(e, rng) or e, True) if r < 0.75 else \
             (near_miss(e, rng) or e, False)
+        # an interior padding's size is written for n >= 1 only (g_pad): at n = 0 the
+        # reflection over it is no bijection, so such a hint is not judged
+        exact = not any(is_call(t, 'pad') and any(a == 'interior' for a, _ in t[2]) for _, t in subterms(e))
         reflect = rng.random() < 0.5 or e2 == e   # the same body twice is a trivial rule
         i, k = name('i'), name('k')
         last = binop('-', n, num(1))
@@ -1322,7 +1325,7 @@ class Gen:
         other = i if reflect else mirror  # a bijection too, pairing other summands
         w = rng.random()
         if w < 0.5:
-            h, klass = right, 'right' if valid else 'neutral'
+            h, klass = right, 'right' if valid and exact else 'neutral'
         elif w < 0.65:
             h, klass = other, 'neutral'
         else:

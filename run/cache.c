@@ -290,8 +290,8 @@ static char *slurp(const AxCache *c, const char *path) {
 
 static bool storable(const AxResult *r) {
   return !r->cached && !r->disagreement &&
-         (r->verdict == AX_VERIFIED || r->verdict == AX_INVALID_HINT ||
-          (r->verdict == AX_INVALID && r->cex_text && r->cex_json));
+         (r->verdict == AX_VERIFIED ||
+          ((r->verdict == AX_INVALID || r->verdict == AX_INVALID_HINT) && r->cex_text && r->cex_json));
 }
 
 bool ax_cache_get(const AxCache *c, const char *key, const AxBlock *rule, AxType t,

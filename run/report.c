@@ -315,8 +315,10 @@ static bool read_record(const cJSON *o, const AxBlock *rule, AxResult *out) {
   /* HOLDS_BOUNDED only in IEEE mode, VERIFIED only outside it */
   if (out->verdict == AX_HOLDS_BOUNDED && !out->ieee) return false;
   if (out->verdict == AX_VERIFIED && out->ieee) return false;
-  /* an INVALID verdict stands only on the counterexample the verifier replayed */
-  if (out->verdict == AX_INVALID && (!out->cex_text || !out->cex_json)) return false;
+  /* an INVALID or INVALID-HINT verdict stands only on the counterexample or witness the
+   * verifier replayed */
+  if ((out->verdict == AX_INVALID || out->verdict == AX_INVALID_HINT) && (!out->cex_text || !out->cex_json))
+    return false;
   if (out->cex_json) {
     cJSON *cex = cJSON_Parse(out->cex_json);
     bool ok = cJSON_IsObject(cex);

@@ -45,6 +45,11 @@ struct AxConcrete {
  * model with large sizes and nested sums would exhaust the worker's memory (an ERROR)
  * where it should only leave the replay undone (UNKNOWN). */
 #define SUM_BUDGET (1L << 19)
+/* The values one replay may hold: a summand of a high rank (one index per named axis, each
+ * operator's values per axis) takes kilobytes, so within SUM_BUDGET a replay at rank 10
+ * still exhausted a 4 GiB worker (an ERROR where UNKNOWN is due). Checked per summand;
+ * the instance's own bookkeeping (denote.c, in the caller's arena) grows alongside. */
+#define VALUE_BUDGET ((size_t)256 << 20)
 
 #define C(d) ((AxConcrete *)(d))
 /* the state of the integer and boolean operations, in this domain or one sharing them */
@@ -709,6 +714,10 @@ static AxV sum(AxDomain *d, AxType t, size_t n, const AxV *vars, const AxV *size
   AxV idx[64];
   long at[64] = {0};
   for (long i = 0; i < total; i++) {
+    if (ax_arena_bytes(C(d)->a) > VALUE_BUDGET) {
+      d->unsupported = "the replay's reductions need more than 256 MB of values";
+      return acc;
+    }
     for (size_t k = 0; k < n; k++) idx[k] = int_small(d, at[k]);
     acc = add_op(d, t, V(acc), V(body(ctx, idx)));
     for (size_t k = n; k-- > 0;) {   /* odometer, last index fastest */

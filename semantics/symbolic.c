@@ -56,6 +56,15 @@ struct AxSymbolic {
 #define S(d) ((AxSymbolic *)(d))
 #define TC(d) (((AxTermScalars *)(d))->tc)
 
+/* The names of this domain's own uninterpreted functions (no rule symbol contains '.'),
+ * read back by ax_symbolic_fn. */
+#define SQRT_FN "axle.sqrt"
+#define IPOW_FN "ipow.ax"
+#define POW_INT_FN "pow.int.ax"
+#define POW_ODD_FN "pow.odd.ax"
+#define ROUND_PREFIX "axle.round_"
+#define SUM_PREFIX "axle.sum."
+
 static T and2(AxDomain *d, T a, T b) { return ax_term_mk_and2(TC(d), a, b); }
 static T or2(AxDomain *d, T a, T b) { return ax_term_mk_or2(TC(d), a, b); }
 static T not1(AxDomain *d, T a) { return ax_term_mk_not(TC(d), a); }
@@ -225,11 +234,11 @@ static T app2(AxDomain *d, const char *name, AxSort res, T x, T y) {
  * integer": to_real(2 j(y) + 1) = y. Exact for a y that is not (no k or j can make it one);
  * for a y that is, the true k and j make it so, so the real pow is among the models. */
 static T integer_of(AxDomain *d, T y) {
-  return ax_term_mk_eq(TC(d), ax_term_mk_to_real(TC(d), app2(d, "pow.int.ax", AX_SORT_INT, y, NULL)), y);
+  return ax_term_mk_eq(TC(d), ax_term_mk_to_real(TC(d), app2(d, POW_INT_FN, AX_SORT_INT, y, NULL)), y);
 }
 static T odd_of(AxDomain *d, T y) {
   AxTermCtx *tc = TC(d);
-  T j = app2(d, "pow.odd.ax", AX_SORT_INT, y, NULL);
+  T j = app2(d, POW_ODD_FN, AX_SORT_INT, y, NULL);
   T k = ax_term_mk_add2(tc, ax_term_mk_mul2(tc, ax_term_mk_int_si(tc, 2), j), ax_term_mk_int_si(tc, 1));
   return ax_term_mk_eq(tc, ax_term_mk_to_real(tc, k), y);
 }
@@ -288,7 +297,7 @@ static const Ext *int_power(AxDomain *d, const Ext *fin, const Ext *b, bool smal
     return p;
   }
   AxSort ii[2] = {AX_SORT_INT, AX_SORT_INT};
-  const AxFunc *f = ax_term_func(tc, "ipow.ax", 2, ii, AX_SORT_INT);
+  const AxFunc *f = ax_term_func(tc, IPOW_FN, 2, ii, AX_SORT_INT);
   AX_ASSERT(f);
   T args[2] = {x, y};
   T w = ax_term_mk_app(tc, f, 2, args);
@@ -510,7 +519,7 @@ static AxV sqrt_op(AxDomain *d, AxType t, AxV pa) {
   AxTermCtx *tc = TC(d);
   const Ext *a = pa;
   AxSort real = AX_SORT_REAL;
-  const AxFunc *f = ax_term_func(tc, "axle.sqrt", 1, &real, AX_SORT_REAL);
+  const AxFunc *f = ax_term_func(tc, SQRT_FN, 1, &real, AX_SORT_REAL);
   AX_ASSERT(f);
   T r = ax_term_mk_app(tc, f, 1, &a->v);
   T nonneg = ax_term_mk_le(tc, zero(d, t), a->v);
@@ -527,7 +536,7 @@ static bool is_log_of_root(const AxTerm *t, void *unused) {
   (void)unused;
   if (!ax_term_is_log(t)) return false;
   const AxTerm *r = ax_term_arg(t, 0);
-  return ax_term_kind(r) == AX_TERM_APP && strcmp(ax_term_func_name(ax_term_app_func(r)), "axle.sqrt") == 0;
+  return ax_term_kind(r) == AX_TERM_APP && strcmp(ax_term_func_name(ax_term_app_func(r)), SQRT_FN) == 0;
 }
 
 /* For every log(r) in lv whose r is a root r = axle.sqrt(x) (sqrt_op), the fact
@@ -600,7 +609,7 @@ static T pow2(AxDomain *d, int k) {
 
 static const AxFunc *round_func(AxDomain *d, const AxConvFormat *f, bool index) {
   AxSort real = AX_SORT_REAL;
-  const char *name = ax_arena_printf(S(d)->a, index ? "axle.round_%s.k" : "axle.round_%s", f->name);
+  const char *name = ax_arena_printf(S(d)->a, index ? ROUND_PREFIX "%s.k" : ROUND_PREFIX "%s", f->name);
   const AxFunc *fn = ax_term_func(TC(d), name, 1, &real, index ? AX_SORT_INT : AX_SORT_REAL);
   AX_ASSERT(fn);
   return fn;
@@ -666,9 +675,30 @@ static const AxConvFormat *rounded_by(T x) {
   static const AxOp ops[] = {AX_OP_TO_F16, AX_OP_TO_BF16, AX_OP_TO_F32};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
     const AxConvFormat *g = ax_convert_format(ops[i]);
-    if (strncmp(name, "axle.round_", 11) == 0 && strcmp(name + 11, g->name) == 0) return g;
+    if (strncmp(name, ROUND_PREFIX, strlen(ROUND_PREFIX)) == 0 && strcmp(name + strlen(ROUND_PREFIX), g->name) == 0) return g;
   }
   return NULL;
+}
+
+AxSymFn ax_symbolic_fn(const AxFunc *f, AxOp *op) {
+  const char *name = ax_term_func_name(f);
+  size_t nargs = ax_term_func_nargs(f);
+  if (strcmp(name, SQRT_FN) == 0 && nargs == 1) return AX_SYMFN_SQRT;
+  if (strcmp(name, IPOW_FN) == 0 && nargs == 2) return AX_SYMFN_IPOW;
+  if (strcmp(name, POW_INT_FN) == 0 && nargs == 1) return AX_SYMFN_POW_INT;
+  if (strcmp(name, POW_ODD_FN) == 0 && nargs == 1) return AX_SYMFN_POW_ODD;
+  if (strncmp(name, SUM_PREFIX, strlen(SUM_PREFIX)) == 0) return AX_SYMFN_SUM;
+  static const AxOp ops[] = {AX_OP_TO_F16, AX_OP_TO_BF16, AX_OP_TO_F32};
+  size_t np = strlen(ROUND_PREFIX);
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0] && strncmp(name, ROUND_PREFIX, np) == 0; i++) {
+    const char *fmt = ax_convert_format(ops[i])->name;
+    size_t nf = strlen(fmt);
+    if (strncmp(name + np, fmt, nf) != 0) continue;
+    if (op) *op = ops[i];
+    if (name[np + nf] == '\0') return AX_SYMFN_ROUND;
+    if (strcmp(name + np + nf, ".k") == 0) return AX_SYMFN_ROUND_K;
+  }
+  return AX_SYMFN_NONE;
 }
 
 /* R_f(x) with the folds above */
@@ -1049,7 +1079,7 @@ static const Ext *close_sum(AxDomain *d, const Ext *a, AxType t) {
     sorts[n] = AX_SORT_INT;
     args[n++] = v;
   }
-  const AxFunc *f = ax_term_func(tc, ax_arena_printf(s->a, "axle.sum.%u.%u", ax_term_id(dom), ax_term_id(body)),
+  const AxFunc *f = ax_term_func(tc, ax_arena_printf(s->a, SUM_PREFIX "%u.%u", ax_term_id(dom), ax_term_id(body)),
                                  n, sorts, t == AX_REAL ? AX_SORT_REAL : AX_SORT_INT);
   if (!f) return unsupported(d, "internal: two closed sums of one name", t);
   T app = ax_term_mk_app(tc, f, n, args);

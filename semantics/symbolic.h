@@ -95,6 +95,22 @@ typedef struct AxClosedSum {
 } AxClosedSum;
 const AxClosedSum *ax_symbolic_closed(const AxSymbolic *s, size_t *n);
 
+/* What an application of one of this domain's own uninterpreted functions stands for, for
+ * an exact evaluator of its terms (verifier/pairing.c): each is the true function wherever
+ * the terms this domain builds use its value, and open elsewhere. A tensor read and log
+ * (term.h ax_term_is_log) are none of them. */
+typedef enum {
+  AX_SYMFN_NONE,
+  AX_SYMFN_SQRT,      /* r(x): the non-negative root of x >= 0 */
+  AX_SYMFN_IPOW,      /* w(x, y): the integer power x^y, for y >= 1 */
+  AX_SYMFN_POW_INT,   /* k(y): an integer with to_real(k) = y when y is one (floor y) */
+  AX_SYMFN_POW_ODD,   /* j(y): an integer with 2j + 1 = y when y is an odd one */
+  AX_SYMFN_ROUND,     /* R(x): x rounded to the format of the conversion *op */
+  AX_SYMFN_ROUND_K,   /* K(x): the ulp count of R(x), only in facts */
+  AX_SYMFN_SUM,       /* S(…): a closed sum (ax_symbolic_closed) */
+} AxSymFn;
+AxSymFn ax_symbolic_fn(const AxFunc *f, AxOp *op);
+
 /* Every read recorded so far, in order, without duplicates. */
 const AxRead *ax_symbolic_reads(const AxSymbolic *s, size_t *n);
 

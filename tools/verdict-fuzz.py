@@ -21,6 +21,11 @@ A *discrepancy* is a verdict one of them contradicts:
   cex-elsewhere        INVALID whose instance is a counterexample, but not at the access
                        (or of the kind) it names;
   cex-unevaluable      INVALID whose instance the concrete domain cannot evaluate;
+  hint-unwitnessed     INVALID-HINT without the replayed witness it must carry;
+  hint-refuted-right   INVALID-HINT for a hint the generator wrote right — a bijection of
+                       the summation boxes pairing equal summands, on a rule made by laws
+                       (Gen.hint_rule) — that brute force does not refute: such a hint is a
+                       bijection of every summand that counts, so no witness can exist;
   error                an ERROR verdict;
   crash                a command that died, exited with an unexpected status or printed no
                        result for a rule, or a verification worker that crashed (an
@@ -36,7 +41,9 @@ from a result cache the unsharded run filled, then `axle gate --merge`):
                        of its kind): "met" flipped on one line, a shard dropped, a shard
                        given twice, a shard of another run (one file fewer, or another N).
 
-UNKNOWN is no discrepancy (counted). Every discrepancy is minimized by delta debugging on
+UNKNOWN is no discrepancy (counted). Generated reductions carry hints (Gen.hint_rule): the
+identity or the reflection, one-way or with the inverse, right, wrong (off by one, all to 0)
+or the other bijection; the verdicts per kind of hint are counted (hints:). Every discrepancy is minimized by delta debugging on
 the rule (restrict the type, drop statements and preconditions, replace subexpressions by
 their operands or literals, shrink integers) as long as it still shows the same kind, and
 written with a comment saying what it shows to --out (default fuzz-findings/).
@@ -447,6 +454,9 @@ class Rule:
         self.expect = None
         self.stmts = []
         self.origin = ''
+        # the generator's hint (hint_rule): 'right' (a bijection of the summation boxes that
+        # pairs equal summands: never INVALID-HINT), 'wrong', 'neutral' (not judged), None
+        self.hint_class = None
 
     def copy(self):
         return copy.deepcopy(self)
@@ -870,6 +880,8 @@ class Gen:
         self.scalars = []   # (name, elem)
         self.requires = []
         self.lets = []
+        self.indices = []   # (names, class): index maps
+        self.hints = []     # hint expressions
         self.nparams = 0
         self.fixed = set()  # classes used as concat axes
 
@@ -1293,9 +1305,56 @@ class Gen:
                 out.append(binop('<=', binop('+', name(m), num(1)), name(o)))
         return out
 
+    # ---- reductions with hints: right and wrong, one-way and two-way ----
+    def hint_rule(self):
+        """reduce(E, {x: i}) => reduce(E' or reverse(E', [x]), {x: k}) with a hint pairing k
+        and i: the right one (the identity, or the reflection k == n - 1 - i over E's size n
+        on x), one-way or with its inverse, or a wrong one (off by one, all to 0, the other
+        of the two). E' is E or a law of it (the rule holds) or a near miss (it may not)."""
+        rng = self.rng
+        if not self.numeric:   # sums are of numbers
+            self.tclass = rng.choice(['num', 'int', 'real'])
+            self.numeric = True
+        x = rng.choice(list(self.axes))
+        cls = self.axes[x]
+        rest = [a for a in self.axes if a != x and rng.random() < 0.5]
+        e, sizes = self.gen('T', tuple(sorted(rest + [x])), rng.choice([1, 1, 2, 2, 3]))
+        n = sizes[x]
+        r = rng.random()
+        e2, valid = (e, True) if r < 0.4 else (apply_law(e, rng) or e, True) if r < 0.75 else \
+            (near_miss(e, rng) or e, False)
+        # an interior padding's size is written for n >= 1 only (g_pad): at n = 0 the
+        # reflection over it is no bijection, so such a hint is not judged
+        exact = not any(is_call(t, 'pad') and any(a == 'interior' for a, _ in t[2]) for _, t in subterms(e))
+        reflect = rng.random() < 0.5 or e2 == e   # the same body twice is a trivial rule
+        i, k = name('i'), name('k')
+        last = binop('-', n, num(1))
+        mirror = binop('-', last, i)      # k for i under the reflection
+        back = binop('-', last, k)        # i for k under it
+        right, inverse = (mirror, back) if reflect else (i, k)
+        other = i if reflect else mirror  # a bijection too, pairing other summands
+        w = rng.random()
+        if w < 0.5:
+            h, klass = right, 'right' if valid and exact else 'neutral'
+        elif w < 0.65:
+            h, klass = other, 'neutral'
+        else:
+            h, klass = rng.choice([binop('+', right, num(1)), num(0), binop('-', right, num(1))]), 'wrong'
+        self.hints = [binop('==', k, h)]
+        if rng.random() < 0.5:             # two-way: the inverse written too (the right one)
+            self.hints.append(binop('==', i, inverse if h is right else back if h is mirror else k))
+        self.indices.append((['i', 'k'], cls))
+        body = call('reverse', e2, ('list', [name(x)])) if reflect else e2
+        self.requires += self.map_requires()
+        rule = self.assemble(call('reduce', e, axmap({x: i})), call('reduce', body, axmap({x: k})))
+        rule.hint_class = klass
+        return rule
+
     # ---- the rule ----
     def rule(self):
         rng = self.rng
+        if rng.random() < 0.1:
+            return self.hint_rule()
         if rng.random() < 0.12:
             return self.mask_rule()
         # the shape of the result: a random non-empty set of axes (sometimes none)
@@ -1403,8 +1462,12 @@ class Gen:
             r.stmts.append({'k': 'scalar', 'names': [n], 'type': elem})
         for n, v in self.lets:
             r.stmts.append({'k': 'let', 'name': n, 'value': v})
+        for names, cls in self.indices:
+            r.stmts.append({'k': 'index', 'names': list(names), 'cls': cls})
         for q in self.requires:
             r.stmts.append({'k': 'require', 'exprs': [q]})
+        if self.hints:
+            r.stmts.append({'k': 'hint', 'exprs': list(self.hints)})
         r.stmts.append({'k': 'rewrite', 'lhs': lhs, 'rhs': rhs})
         return r
 
@@ -1435,8 +1498,14 @@ def mutate_corpus(rule, rng, name_):
             else:
                 r.stmts[i]['exprs'][j] = near_miss(e, rng) or e
         elif x < 0.9:
+            hints = [(i, j) for i, s in enumerate(r.stmts) if s['k'] == 'hint' for j in range(len(s['exprs']))]
             maps = [s for s in r.stmts if s['k'] == 'map' and s['nonneg']]
-            if maps:
+            if hints and rng.random() < 0.5:   # a hint moved a little: right or wrong
+                i, j = rng.choice(hints)
+                e = r.stmts[i]['exprs'][j]
+                r.stmts[i]['exprs'][j] = near_miss(e, rng) or e
+                r.hint_class = 'neutral'
+            elif maps:
                 rng.choice(maps)['nonneg'] = False
         elif r.tvar:
             r.tclass = rng.choice(['any', 'num', 'int', 'real', 'bool'])
@@ -1573,7 +1642,7 @@ def evaluate(runner, rule, workdir):
         b = brute.get(k)
         verdict = v.get('verdict')
         res = {'verdict': verdict, 'brute': b.get('result') if b else None,
-               'vacuous': v.get('vacuous'), 'reason': v.get('reason')}
+               'vacuous': v.get('vacuous'), 'reason': v.get('reason'), 'hint': rule.hint_class}
         results[k] = res
         d = {'type': k[1], 'verify': v, 'brute': b}
         if b is None:
@@ -1591,6 +1660,13 @@ def evaluate(runner, rule, workdir):
                              (verdict.upper(), (b.get('counterexample') or {}).get('failed'))))
         elif verdict == 'verified' and v.get('vacuous') and b.get('instances', 0) > 0:
             res['note'] = 'vacuous-but-satisfiable'
+        elif verdict == 'invalid-hint' and not v.get('counterexample'):
+            disc.append(dict(d, kind='hint-unwitnessed',
+                             what='INVALID-HINT without the witness it must carry: %s' % v.get('reason')))
+        elif verdict == 'invalid-hint' and rule.hint_class == 'right' and b.get('result') != 'refuted':
+            disc.append(dict(d, kind='hint-refuted-right',
+                             what='INVALID-HINT for a right hint (a bijection pairing equal summands) on a '
+                                  'rule brute force does not refute: %s' % v.get('reason')))
         elif verdict == 'invalid':
             cex = v.get('counterexample')
             ipath = os.path.join(workdir, rule.name + '.cex.json')
@@ -1864,6 +1940,7 @@ class Stats:
         self.brute = collections.Counter()
         self.replays = collections.Counter()
         self.notes = collections.Counter()
+        self.hints = collections.Counter()   # "CLASS VERDICT" of the generated hints
         self.kinds = collections.Counter()
         self.minimized = collections.Counter()
         self.findings = []
@@ -1895,7 +1972,7 @@ class Stats:
                 'well_formed': self.well_formed, 'ill_formed': self.ill_formed,
                 'abandoned': self.abandoned, 'results': self.results,
                 'verdicts': dict(self.verdicts), 'brute': dict(self.brute),
-                'replays': dict(self.replays), 'notes': dict(self.notes),
+                'replays': dict(self.replays), 'notes': dict(self.notes), 'hints': dict(self.hints),
                 'shards': {'trips': self.shard_trips, 'tampered_refused': self.shard_refused},
                 'discrepancies': sum(self.kinds.values()), 'kinds': dict(self.kinds),
                 'findings': self.findings}
@@ -1987,6 +2064,8 @@ def work(i, rule, args, runner, stats, out_dir):
                     stats.replays[r['replay']] += 1
                 if r.get('note'):
                     stats.notes[r['note']] += 1
+                if r.get('hint'):
+                    stats.hints['%s %s' % (r['hint'], r['verdict'])] += 1
             if disc and args.stop_after and len(stats.findings) >= args.stop_after:
                 return
             for d in disc:
@@ -2024,12 +2103,13 @@ def work(i, rule, args, runner, stats, out_dir):
             with stats.lock:   # the first few of a kind are minimized; the others are kept as found
                 stats.minimized[d['kind']] += 1
                 again = stats.minimized[d['kind']] <= args.minimize_first
-            if args.minimize_seconds > 0 and again:
+            if args.minimize_seconds > 0 and again and not d['kind'].startswith('hint-'):
                 r2 = Runner(args)   # minimization is not held to the run's deadline
                 small, sd, steps = minimize(r2, rule, d, workdir, args.minimize_seconds)
-            meta = ['seed %d, case %d (%s); %s from:' % (args.seed, i, orig.origin,
-                                                          'minimized in %d steps' % steps if again
-                                                          else 'not minimized (not among the first of its kind)')]
+            how = ('not minimized (a smaller rule need not keep its hint right)' if d['kind'].startswith('hint-')
+                   else 'minimized in %d steps' % steps if again
+                   else 'not minimized (not among the first of its kind)')
+            meta = ['seed %d, case %d (%s); %s from:' % (args.seed, i, orig.origin, how)]
             meta += ['  ' + l for l in orig.text().splitlines()]
             text = render_finding(small, sd, meta, args.axle)
             fn = os.path.join(out_dir, '%s-s%d-c%d%s.axl' % (d['kind'], args.seed, i,
@@ -2149,6 +2229,8 @@ def drive(args, corpus, given):
         ', '.join('%s %d' % (k, n) for k, n in sorted(stats.replays.items())) or 'none'))
     if stats.notes:
         print('  notes: %s' % ', '.join('%s %d' % kv for kv in sorted(stats.notes.items())))
+    if stats.hints:
+        print('  hints (kind verdict): %s' % ', '.join('%s %d' % kv for kv in sorted(stats.hints.items())))
     print('  shard/merge round trips: %d (tampered merges refused: %d)' % (stats.shard_trips, stats.shard_refused))
     print('  discrepancies: %d%s' % (ndisc, ' (%s)' % ', '.join('%s %d' % kv for kv in sorted(stats.kinds.items()))
                                      if ndisc else ''))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "verifier/cex.h"
+#include "verifier/pairing.h"
 
 typedef const AxTerm *T;
 
@@ -61,10 +62,9 @@ static int axis_of(const AxSumVar *sv, size_t nsv, T v) {
  * share maps to itself; else a hint conjunct `v == e` (either way round) with e free of the
  * other `to` variables; else the next unpaired `from` variable of the same axis. Returns
  * false (naming the variable in why) when some variable has none. Inferred pairings are
- * appended to `inferred` and, when `pairs` is non-NULL, pushed on it (the `to` variable,
- * then the `from` one). */
+ * pushed on `pairs` (the `to` variable, then the `from` one). */
 static bool solve(AxSymInstance *in, const Side *from, const Side *to, const AxVec *hint, T *out,
-                  char *why, size_t len, char *inferred, size_t ilen, AxVec *pairs) {
+                  char *why, size_t len, AxVec *pairs) {
   size_t nsv;
   const AxSumVar *sv = ax_symbolic_sumvars(in->sym, &nsv);
   bool *used = ax_arena_alloc(in->a, from->n + 1);
@@ -92,13 +92,8 @@ static bool solve(AxSymInstance *in, const Side *from, const Side *to, const AxV
       if (!used[j] && ax >= 0 && axis_of(sv, nsv, from->vars[j]) == ax) {
         used[j] = true;
         out[i] = from->vars[j];
-        size_t n = strlen(inferred);
-        snprintf(inferred + n, ilen - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(to->vars[i]),
-                 ax_term_var_name(from->vars[j]));
-        if (pairs) {
-          ax_vec_push(in->a, pairs, (void *)to->vars[i]);
-          ax_vec_push(in->a, pairs, (void *)from->vars[j]);
-        }
+        ax_vec_push(in->a, pairs, (void *)to->vars[i]);
+        ax_vec_push(in->a, pairs, (void *)from->vars[j]);
       }
     if (!out[i]) {
       snprintf(why, len, "no hint gives the summation index '%s' in terms of the other side's",
@@ -115,13 +110,13 @@ static T tuple_eq(AxTermCtx *tc, const T *a, const T *b, size_t n) {
   return acc;
 }
 
-/* "i.0 = 3, k.0 = 3": the model's values of the watched variables */
-static void model_text(const AxModel *m, const T *w, size_t n, char *buf, size_t len) {
+/* "i.0 = 3, k.0 = 3": the model's values of the watched variables w[from..n) */
+static void model_text(const AxModel *m, const T *w, size_t from, size_t n, char *buf, size_t len) {
   size_t pos = 0;
   buf[0] = '\0';
   mpz_t z;
   mpz_init(z);
-  for (size_t i = 0; i < n && pos < len; i++) {
+  for (size_t i = from; i < n && pos < len; i++) {
     if (!ax_model_int(m, i, z)) continue;
     char *s = mpz_get_str(NULL, 10, z);
     pos += (size_t)snprintf(buf + pos, len - pos, "%s%s = %s", pos ? ", " : "", ax_term_var_name(w[i]), s);
@@ -132,23 +127,19 @@ static void model_text(const AxModel *m, const T *w, size_t n, char *buf, size_t
   mpz_clear(z);
 }
 
-/* One query: UNSAT proves the property. On SAT the model's values of `show` (integer
- * variables) are written to model_buf. The property is a conjunction, one conjunct per
- * summation variable (and per dimension of each): it is asked conjunct by conjunct
- * (query.h split), each far easier for the solvers than the whole (docs/semantics.md, "Shortcuts in solving"); the
- * products of its window arithmetic come with the facts its bounds imply (window_facts:
- * the model here only names the failing index, no verdict rests on which one). */
-static AxSmtResult ask(AxSymInstance *in, const AxVerifyOpts *o, T q, const T *show, size_t nshow,
-                       char *model_buf, size_t mlen, char *reason, size_t rlen, AxResult *out) {
-  AxModel *m = NULL;
+/* One query: UNSAT proves the property. On SAT *m receives the model (owned by the caller)
+ * of `watch`. The property is a conjunction, one conjunct per summation variable (and per
+ * dimension of each): it is asked conjunct by conjunct (query.h split), each far easier
+ * for the solvers than the whole (docs/semantics.md, "Shortcuts in solving"); the products
+ * of its window arithmetic come with the facts its bounds imply (window_facts: the model
+ * is only a candidate, which pairing.c replays; no verdict rests on it unreplayed). */
+static AxSmtResult ask(AxSymInstance *in, const AxVerifyOpts *o, T q, const T *watch, size_t nwatch,
+                       AxModel **m, char *reason, size_t rlen, AxResult *out) {
   out->queries++;
   AxSolverOpts so = o->solver;
   so.split = true;
   so.window_facts = true;
-  AxSmtResult r = ax_solver_check(&so, in->tc, q, show, nshow, &m, reason, rlen);
-  if (r == AX_SMT_SAT && m) model_text(m, show, nshow, model_buf, mlen);
-  ax_model_free(m);
-  return r;
+  return ax_solver_check(&so, in->tc, q, watch, nwatch, m, reason, rlen);
 }
 
 /* --- Pairing by matching reads: concatenation offsets ------------------------------------ */
@@ -286,7 +277,9 @@ static bool pinned_on(AxTermCtx *tc, T t, T pc, T w) {
  * of the leaves combine into an ite over `from`'s path conditions, 0 elsewhere (the value
  * a pinned summation variable has). A variable no leaf anchors is 0 when another variable
  * was guessed (a summation index pinned on the side of a union that does not use it: A +
- * Σ_z … pairs A's element with side 0 and z = 0). Only a guess: the bijection checks
+ * Σ_z … pairs A's element with side 0 and z = 0), or when `from` has no variables (a sum
+ * against a plain value pairs the value with its domain's point 0, which proves the rule
+ * where that is the domain's only point: Σ over one element). Only a guess: the bijection checks
  * decide, so a wrong guess costs a proof, never soundness. */
 static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_dom, T from_body,
                   T to_body, T *out) {
@@ -338,7 +331,7 @@ static bool guess(AxSymInstance *in, const Side *from, const Side *to, T from_do
       plain = pinned_on(tc, from_dom, ((const Leaf *)unanchored.items[f])->pc, same);
     out[i] = plain ? same : acc;
   }
-  return anchored > 0 || to->n == 0;
+  return anchored > 0 || to->n == 0 || from->n == 0;
 }
 
 /* t as ax_term_print writes it, in arena a. */
@@ -354,39 +347,68 @@ static const char *term_text(AxArena *a, T t) {
   return s;
 }
 
-/* ax_bij_maps, and the pairings it inferred for h (RHS variable, LHS variable, ...) pushed
- * on `pairs` if non-NULL. */
-static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen,
-                 AxVec *pairs) {
+/* The pairings axle inferred rather than read from a hint (by axis, or guessed from the
+ * reads): pairs (the variable, the term it is paired with) of h, the right-hand variables,
+ * and of g, the left-hand ones; and whether the rule wrote a hint at all. */
+typedef struct Inferred {
+  AxVec h, g;
+  bool written;
+} Inferred;
+
+/* ax_bij_maps, with what it inferred in *inf */
+static bool maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, Inferred *inf) {
   Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
   AxVec hint = {0};
   conjuncts(in->hint, in->a, &hint);
-  char scratch[512] = "";
-  if (solve(in, &L, &R, &hint, h, why, len, inferred, ilen, pairs) &&
-      solve(in, &R, &L, &hint, g, why, len, scratch, sizeof scratch, NULL))
+  *inf = (Inferred){0};
+  for (size_t i = 0; i < hint.len; i++) inf->written |= ax_term_kind(hint.items[i]) != AX_TERM_TRUE;
+  if (solve(in, &L, &R, &hint, h, why, len, &inf->h) && solve(in, &R, &L, &hint, g, why, len, &inf->g))
     return true;
   /* no hint written and no variable-to-variable pairing: guess from the reads */
-  bool written = false;
-  for (size_t i = 0; i < hint.len; i++) written |= ax_term_kind(hint.items[i]) != AX_TERM_TRUE;
-  if (written || !guess(in, &L, &R, in->red[0].dom, in->red[0].body, in->red[1].body, h) ||
+  if (inf->written || !guess(in, &L, &R, in->red[0].dom, in->red[0].body, in->red[1].body, h) ||
       !guess(in, &R, &L, in->red[1].dom, in->red[1].body, in->red[0].body, g))
     return false;
-  inferred[0] = '\0';
-  if (pairs) pairs->len = 0;
+  inf->h.len = inf->g.len = 0;
   for (size_t i = 0; i < R.n; i++) {
-    size_t n = strlen(inferred);
-    snprintf(inferred + n, ilen - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(R.vars[i]),
-             term_text(in->a, h[i]));
-    if (pairs) {
-      ax_vec_push(in->a, pairs, (void *)R.vars[i]);
-      ax_vec_push(in->a, pairs, (void *)h[i]);
-    }
+    ax_vec_push(in->a, &inf->h, (void *)R.vars[i]);
+    ax_vec_push(in->a, &inf->h, (void *)h[i]);
+  }
+  for (size_t i = 0; i < L.n; i++) {
+    ax_vec_push(in->a, &inf->g, (void *)L.vars[i]);
+    ax_vec_push(in->a, &inf->g, (void *)g[i]);
   }
   return true;
 }
 
+/* The inferred pairs a report shows: those of h; where h has none (the hints pair every
+ * right-hand index, or the right-hand side sums nothing), those of g — the inverse of a
+ * one-way hint, which the surjectivity check rests on. Where h has some, g's are the
+ * inverse axle built with them. In arena a. */
+static AxVec shown(AxArena *a, const Inferred *inf) {
+  AxVec out = {0};
+  const AxVec *v = inf->h.len ? &inf->h : &inf->g;
+  for (size_t i = 0; i < v->len; i++) ax_vec_push(a, &out, v->items[i]);
+  return out;
+}
+
+/* "k.0 == i.0, ...": the pairs in the instance's names (a guessed term as ax_term_print
+ * writes it), into buf */
+static void pairs_text(AxArena *a, const AxVec *pairs, char *buf, size_t len) {
+  buf[0] = '\0';
+  for (size_t i = 0; i + 1 < pairs->len; i += 2) {
+    size_t n = strlen(buf);
+    T from = pairs->items[i + 1];
+    snprintf(buf + n, len - n, "%s%s == %s", n ? ", " : "", ax_term_var_name(pairs->items[i]),
+             ax_term_kind(from) == AX_TERM_VAR ? ax_term_var_name(from) : term_text(a, from));
+  }
+}
+
 bool ax_bij_maps(AxSymInstance *in, T *h, T *g, char *why, size_t len, char *inferred, size_t ilen) {
-  return maps(in, h, g, why, len, inferred, ilen, NULL);
+  Inferred inf;
+  bool ok = maps(in, h, g, why, len, &inf);
+  AxVec v = shown(in->a, &inf);
+  pairs_text(in->a, &v, inferred, ilen);
+  return ok;
 }
 
 /* The name a rule gives, or would give, summation variable v, from its name in the
@@ -522,10 +544,55 @@ static bool all_at_once(AxSymInstance *in, const AxVerifyOpts *o, const T *q, si
                          sizeof reason) == AX_SMT_UNSAT;
 }
 
+/* The SAT answer to pairing check c (its query q, watched by watch[0..nwatch): the cex
+ * watch list of q, then X, Y and, for the injectivity check, the copies xc): the verdict
+ * and its reason. h is the written pairing, or axle's own (h_written false). */
+static AxVerdict wrong_pairing(AxSymInstance *in, const char *where, const char *what, AxPairingKind want,
+                               const AxModel *m, const AxWatch *w, const T *watch, size_t nwatch,
+                               const AxPairing *p, const T *xc, bool h_written, const char *inferred,
+                               bool g_inferred, AxResult *out) {
+  char model[1024];
+  model_text(m, watch, w->n, nwatch, model, sizeof model);
+  if (!h_written) {
+    /* part of the pairing is axle's guess, not the rule's claim: no verdict on a hint
+     * nobody wrote, only the advice to write one */
+    say(out, where, "%s (%s); the pairing was partly inferred (%s): a written hint may prove the rule", what,
+        model, inferred[0] ? inferred : "the rule writes no hint");
+    return AX_UNKNOWN;
+  }
+  /* INVALID-HINT only with a witness replayed exactly (pairing.h): the model's instance,
+   * else small ones. The solvers' sat alone is no witness: a domain may hold sqrt, exp, a
+   * sum under sqrt or a tensor precondition assumed only where the query reads, which they
+   * see only approximately. */
+  AxPairingWitness wit;
+  const char *why = NULL;
+  bool found = ax_pairing_replay(in, p, want, w, m, xc, &wit, &why) ||
+               ax_pairing_search(in, p, want, w, AX_PAIRING_SAMPLES, &wit);
+  if (found) {
+    say(out, where, "%s: %s (replayed)", wit.what, wit.summary);
+    free(out->cex_text);
+    free(out->cex_json);
+    out->cex_text = wit.text;
+    out->cex_json = wit.json;
+    wit.text = wit.json = NULL;
+    ax_pairing_witness_free(&wit);
+    return AX_INVALID_HINT;
+  }
+  if (g_inferred)
+    say(out, where, "%s (%s), but neither that model nor %u small instances show it when replayed exactly "
+        "(the model: %s); the inverse pairing was inferred (%s): a hint that gives it may prove the rule",
+        what, model, AX_PAIRING_SAMPLES, why, inferred);
+  else
+    say(out, where, "%s (%s), but neither that model nor %u small instances show it when replayed exactly "
+        "(the model: %s); the solvers see the summation domains only approximately (sqrt, exp, a power, a sum "
+        "under sqrt, a tensor precondition), so the hint may be right", what, model, AX_PAIRING_SAMPLES, why);
+  return AX_UNKNOWN;
+}
+
 AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *where, AxResult *out) {
   AxTermCtx *tc = in->tc;
   Side L = {in->red[0].n, (T *)in->red[0].vars}, R = {in->red[1].n, (T *)in->red[1].vars};
-  char reason[512], model[1024];
+  char reason[512];
   /* One side a plain value, the other a sum whose domain is empty wherever the rule
    * applies: the sum is 0, so the plain value must be 0 (an empty dot, a sum over a
    * size-0 axis). No pairing is needed. */
@@ -542,8 +609,8 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   T *h = ax_arena_alloc(in->a, (R.n + 1) * sizeof(T));   /* RHS vars from LHS vars */
   T *g = ax_arena_alloc(in->a, (L.n + 1) * sizeof(T));   /* LHS vars from RHS vars */
   char why[512], inferred[512] = "";
-  AxVec pairs = {0};
-  if (!maps(in, h, g, why, sizeof why, inferred, sizeof inferred, &pairs)) {
+  Inferred inf;
+  if (!maps(in, h, g, why, sizeof why, &inf)) {
     /* no pairing, so no proof; but a replayed difference still refutes the rule */
     if (refute(in, o, where, out) == AX_INVALID) return AX_INVALID;
     say(out, where, "%s", why);
@@ -551,15 +618,16 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   }
   /* the result reports the pairing of the first instance that inferred one (instances
    * run lowest ranks first, so usually that of rank 1 everywhere, in plain names) */
-  if (pairs.len && !out->inferred_hint) out->inferred_hint = hint_text(in->a, &pairs, &L, &R);
+  AxVec show = shown(in->a, &inf);
+  if (show.len && !out->inferred_hint) out->inferred_hint = hint_text(in->a, &show, &L, &R);
+  pairs_text(in->a, &show, inferred, sizeof inferred);
+  /* h is the rule's claim only when no part of it is axle's (by axis or guessed), and,
+   * for a right-hand side that sums nothing, when the rule wrote a hint at all */
+  bool h_written = inf.h.len == 0 && (R.n > 0 || inf.written);
   T DX = in->red[0].dom, DY = in->red[1].dom, f = in->red[0].body, gb = in->red[1].body;
   T DYh = ax_term_subst(tc, DY, R.n, (const AxTerm *const *)R.vars, h);
   T gh = ax_term_subst(tc, gb, R.n, (const AxTerm *const *)R.vars, h);
   T base = ax_term_mk_and2(tc, in->ctx, DX);
-  T *shown = ax_arena_alloc(in->a, (2 * (L.n + R.n) + 1) * sizeof(T));
-  size_t nshown = 0;
-  for (size_t i = 0; i < L.n; i++) shown[nshown++] = L.vars[i];
-  for (size_t i = 0; i < R.n; i++) shown[nshown++] = R.vars[i];
 
   struct {
     const char *what;
@@ -589,30 +657,42 @@ AxVerdict ax_bij_prove(AxSymInstance *in, const AxVerifyOpts *o, const char *whe
   T agree = ax_term_mk_and2(tc, base, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh)));
   if (all_at_once(in, o, (const T[]){checks[0].q, checks[1].q, checks[2].q, agree}, 4, out))
     return AX_VERIFIED;
+  /* every term the witness replay evaluates exists before it (pairing.c) */
+  AxPairing p = {.nx = L.n, .ny = R.n, .x = L.vars, .y = R.vars, .dx = DX, .dy = DY, .fx = f, .fy = gb, .h = h};
   for (int c = 0; c < 3; c++) {
-    for (size_t i = 0; i < L.n && c == 1; i++) shown[nshown + i] = Xc[i];
-    AxSmtResult r = ask(in, o, checks[c].q, shown, nshown + (c == 1 ? L.n : 0), model, sizeof model,
-                        reason, sizeof reason, out);
+    /* the model of q's instance (cex.h), then X, Y and X' for the witness */
+    AxWatch w;
+    ax_cex_watch(in, checks[c].q, &w);
+    size_t nwatch = 0;
+    T *watch = ax_arena_alloc(in->a, (w.n + 2 * L.n + R.n + 1) * sizeof(T));
+    for (size_t i = 0; i < w.n; i++) watch[nwatch++] = w.terms[i];
+    for (size_t i = 0; i < L.n; i++) watch[nwatch++] = L.vars[i];
+    for (size_t i = 0; i < R.n; i++) watch[nwatch++] = R.vars[i];
+    for (size_t i = 0; i < L.n && c == 1; i++) watch[nwatch++] = Xc[i];
+    AxModel *m = NULL;
+    AxSmtResult r = ask(in, o, checks[c].q, watch, nwatch, &m, reason, sizeof reason, out);
     if (r == AX_SMT_UNKNOWN) {
       say(out, where, "checking the reduction hint: %s", reason);
       return AX_UNKNOWN;
     }
     if (r == AX_SMT_SAT) {
-      /* the hint is wrong; if the rule is wrong too, a replayed counterexample says more:
+      /* the pairing fails; if the rule is wrong too, a replayed counterexample says more:
        * try the hint's pairing where it lands in D_Y, then independent points */
       T paired = ax_term_mk_and(tc, 3, (const AxTerm *const[]){base, DYh, ax_term_mk_not(tc, ax_term_mk_eq(tc, f, gh))});
-      if (settle(in, o, where, paired, out) == AX_INVALID || refute(in, o, where, out) == AX_INVALID)
-        return AX_INVALID;
-      if (inferred[0]) {
-        /* part of the pairing is axle's guess, not the rule's claim: no verdict on a hint
-         * nobody wrote, only the advice to write one */
-        say(out, where, "%s (%s); the pairing was partly inferred (%s): a written hint may prove "
-            "the rule", checks[c].what, model, inferred);
-        return AX_UNKNOWN;
+      AxVerdict v;
+      if (settle(in, o, where, paired, out) == AX_INVALID || refute(in, o, where, out) == AX_INVALID) {
+        v = AX_INVALID;
+      } else if (!m) {
+        v = AX_UNKNOWN;
+        say(out, where, "%s (the solver gave no model)", checks[c].what);
+      } else {
+        v = wrong_pairing(in, where, checks[c].what, (AxPairingKind)c, m, &w, watch, nwatch, &p, c == 1 ? Xc : NULL, h_written,
+                          inferred, inf.g.len > 0, out);
       }
-      say(out, where, "%s (%s)", checks[c].what, model);
-      return AX_INVALID_HINT;
+      ax_model_free(m);
+      return v;
     }
+    ax_model_free(m);
   }
   return settle(in, o, where, agree, out);
 }

@@ -13,10 +13,13 @@
  *   injective      X, X' ∈ D_X ∧ h(X) = h(X') ⇒ X = X'
  *   surjective     Y ∈ D_Y ⇒ g(Y) ∈ D_X ∧ h(g(Y)) = Y
  *   summands       X ∈ D_X ⇒ f(X) = g(h(X))
- * The first three failing (a model) is INVALID-HINT: the hint is not a bijection. The last
- * failing is replayed like any counterexample: the concrete sums are computed (open tensor
- * points are 0) and only a replayed difference is INVALID; otherwise UNKNOWN (another
- * pairing might prove the rule). Any solver UNKNOWN is UNKNOWN. */
+ * One of the first three failing (a model) is INVALID-HINT only with a witness replayed
+ * exactly (pairing.h) against a pairing the rule wrote — every right-hand variable given by
+ * a hint or shared, and a hint written where the right-hand side sums nothing; a pairing
+ * axle inferred in part, or no witness, is UNKNOWN with the advice to write a hint. The
+ * last failing is replayed like any counterexample: the concrete sums are computed (open
+ * tensor points are 0) and only a replayed difference is INVALID; otherwise UNKNOWN
+ * (another pairing might prove the rule). Any solver UNKNOWN is UNKNOWN. */
 #ifndef AX_BIJECTION_H
 #define AX_BIJECTION_H
 
@@ -25,7 +28,9 @@
 
 /* The pairing of the summation variables: h[i] (an expression over the LHS variables)
  * for every RHS variable, g[j] for every LHS variable (arrays sized by in->red[1].n and
- * in->red[0].n). False, with why, when some variable is left unpaired. */
+ * in->red[0].n). False, with why, when some variable is left unpaired. `inferred` receives
+ * the pairs axle inferred as a report shows them (those of h; where h has none, those of
+ * g), "k.0 == i.0, ...". */
 bool ax_bij_maps(AxSymInstance *in, const AxTerm **h, const AxTerm **g, char *why, size_t len,
                  char *inferred, size_t ilen);
 

@@ -430,16 +430,13 @@ static void grid(Rep *r, FILE *out, int sym, AxV *sizes, int nsizes) {
   }
 }
 
-static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
+/* The inputs of r's instance, as a counterexample shows them: ranks, maps, shapes (grids
+ * of small tensors), access, the tensor points read with their values, and what the points
+ * not listed hold. */
+static void render_inputs(Rep *r, FILE *f, cJSON *j) {
   AxSymInstance *in = r->in;
   shown_points(r);
   const AxRuleSyms *s = in->rule->syms;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "failed", failed);
-  fprintf(f, "counterexample (replayed): %s\n", failed);
   ax_cex_render_maps(f, j, &r->den, r->a);
   cJSON *js = cJSON_AddObjectToObject(j, "shapes");
   for (size_t i = 0; i < s->nsyms; i++) {
@@ -491,6 +488,16 @@ static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
     }
     cJSON_AddStringToObject(j, "unlisted_points", ax_concrete_fill_text(r->fill));
   }
+}
+
+static void render(Rep *r, const char *failed, AxV lv, AxV rv, AxReplay *out) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "failed", failed);
+  fprintf(f, "counterexample (replayed): %s\n", failed);
+  render_inputs(r, f, j);
   char *lt = text(lv), *rt = text(rv);
   fprintf(f, "  lhs = %s, rhs = %s\n", lt, rt);
   cJSON_AddStringToObject(j, "lhs", lt);
@@ -602,6 +609,81 @@ done:
   ax_arena_free(r.a);
 }
 
+/* ---- a concrete instance to evaluate in -------------------------------------------------- */
+
+struct AxCexInst {
+  Rep r;
+};
+
+AxCexInst *ax_cex_inst_new(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, const char **why) {
+  AxCexInst *ci = ax_xcalloc(1, sizeof *ci);
+  Rep *r = &ci->r;
+  *r = (Rep){.in = in, .fill = fill, .record = true};
+  r->c = ax_concrete_new();
+  ax_concrete_set_fill(r->c, fill);
+  ax_concrete_record_fills(r->c);
+  r->d = ax_concrete_domain(r->c);
+  r->a = ax_arena_new();
+  load(r, w, m);
+  *why = r->missing;
+  if (*why) goto fail;
+  r->den = (AxInst){.a = r->a, .syms = in->rule->syms, .rank = in->rank, .T = in->T, .d = r->d, .maps = r->maps};
+  const AxRuleSyms *s = in->rule->syms;
+  AxDomain *d = r->d;
+  /* in->ctx, concretely, in the order of attempt() */
+  const AxShape *ls = ax_den_shape(&r->den, s->lhs), *rs = ax_den_shape(&r->den, s->rhs);
+  bool too_many = false;
+  if (!preconditions(r) || !preconditions_everywhere(r, &too_many)) {
+    *why = "the instance breaks a precondition";
+  } else if (too_many) {
+    *why = "the instance's shapes are too large to check a tensor precondition at every point";
+  } else if (!ax_concrete_get_bool(ls->valid) || !ax_concrete_get_bool(rs->valid)) {
+    *why = "a side is not valid at the instance";
+  } else {
+    for (size_t i = 0; i < s->naxes && !*why; i++) {
+      if (!r->acc.at[i]) continue;
+      for (int k = 0; k < ax_den_rank(&r->den, (int)i) && !*why; k++)
+        if (!ax_concrete_get_bool(d->ile(d, d->int_small(d, 0), r->acc.at[i][k])) ||
+            !ax_concrete_get_bool(d->ilt(d, r->acc.at[i][k], ls->size[i][k])) ||
+            !ax_concrete_get_bool(d->ieq(d, ls->size[i][k], rs->size[i][k])))
+          *why = "the access is not valid at the instance, or the sizes differ";
+    }
+  }
+  if (!*why && (r->den.unsupported || d->unsupported))
+    *why = r->den.unsupported ? r->den.unsupported : d->unsupported;
+  if (!*why) return ci;
+  *why = ax_arena_strdup(in->a, *why);
+fail:
+  ax_cex_inst_free(ci);
+  return NULL;
+}
+
+void ax_cex_inst_free(AxCexInst *ci) {
+  if (!ci) return;
+  ax_concrete_free(ci->r.c);
+  ax_arena_free(ci->r.a);
+  free(ci);
+}
+
+AxConcrete *ax_cex_inst_concrete(AxCexInst *ci) { return ci->r.c; }
+
+AxV ax_cex_inst_var(const AxCexInst *ci, const AxTerm *var) {
+  const Rep *r = &ci->r;
+  const AxSymInstance *in = r->in;
+  const AxRuleSyms *s = in->rule->syms;
+  for (size_t i = 0; i < s->nsyms; i++)
+    if (in->maps[i])
+      for (int k = 0; k < in->rank[s->syms[i].rclass]; k++)
+        if (ax_symbolic_term(in->maps[i][k]) == var) return r->maps[i][k];
+  for (size_t i = 0; i < s->naxes; i++)
+    if (in->acc.at[i])
+      for (int k = 0; k < ax_den_rank(&in->den, (int)i); k++)
+        if (ax_symbolic_term(in->acc.at[i][k]) == var) return r->acc.at[i][k];
+  return NULL;
+}
+
+void ax_cex_inst_render(AxCexInst *ci, FILE *f, cJSON *j) { render_inputs(&ci->r, f, j); }
+
 /* Small values for the maps and access indices, drawn from a fixed-seed generator: mostly
  * 0..3 (sizes, strides, paddings of a hand example), sometimes -1. */
 static long sample_value(uint64_t *state) {
@@ -610,7 +692,7 @@ static long sample_value(uint64_t *state) {
   return r == 8 ? -1 : (long)(r % 4);
 }
 
-bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxReplay *out) {
+AxModel *ax_cex_sample(AxSymInstance *in, const AxWatch *w, uint64_t *state, AxWatch *head) {
   const AxRuleSyms *s = in->rule->syms;
   size_t n = 0;   /* the watch list's maps and access indices come first (ax_cex_watch) */
   for (size_t i = 0; i < s->nsyms; i++)
@@ -618,17 +700,24 @@ bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxRepl
   for (size_t i = 0; i < s->naxes; i++)
     if (in->acc.at[i]) n += (size_t)ax_den_rank(&in->den, (int)i);
   AX_ASSERT(n <= w->n);
-  AxWatch sw = {.terms = w->terms, .n = n, .reads = NULL, .nreads = 0};
-  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  *head = (AxWatch){.terms = w->terms, .n = n, .reads = NULL, .nreads = 0};
   mpq_t q;
   mpq_init(q);
+  AxModel *m = ax_model_new(w->terms, n);
+  for (size_t i = 0; i < n; i++) {
+    mpq_set_si(q, sample_value(state), 1);
+    ax_model_set_rational(m, i, q);
+  }
+  mpq_clear(q);
+  return m;
+}
+
+bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxReplay *out) {
+  uint64_t state = AX_CEX_SEED;
   memset(out, 0, sizeof *out);
   for (unsigned k = 0; k < samples; k++) {
-    AxModel *m = ax_model_new(w->terms, n);
-    for (size_t i = 0; i < n; i++) {
-      mpq_set_si(q, sample_value(&state), 1);
-      ax_model_set_rational(m, i, q);
-    }
+    AxWatch sw;
+    AxModel *m = ax_cex_sample(in, w, &state, &sw);
     replay(in, &sw, m, true, out);
     if (!out->confirmed) {
       /* tensor values sampled from edge values too (a base of -1 against an exponent of
@@ -646,6 +735,5 @@ bool ax_cex_search(AxSymInstance *in, const AxWatch *w, unsigned samples, AxRepl
     free(out->failed);
     memset(out, 0, sizeof *out);
   }
-  mpq_clear(q);
   return out->confirmed;
 }

@@ -92,6 +92,34 @@ bool ax_cex_pre_everywhere(AxInst *den, bool *too_many);
 const AxTerm *ax_cex_completion(AxSymInstance *in, const AxTerm *formula, const AxWatch *w,
                                 const AxModel *m, const char **why);
 
+/* A concrete instance to evaluate in (verifier/pairing.c): model m of a formula watched by
+ * w (maps, access indices and reads as ax_cex_watch lays them out; terms watched after them
+ * are not read) in the concrete domain, the tensor points m leaves open filled by `fill`
+ * (ax_concrete_set_fill) and the points read recorded, checked exactly to be an instance
+ * the rule applies to — in->ctx: every precondition (a tensor one at every point of its
+ * shape, at most 4096), both sides valid, the access valid and the sizes equal. Returns
+ * owned (ax_cex_inst_free), or NULL with *why (static or in in->a) when m lacks a value, a
+ * check fails or could not be carried out. Borrows in, w and m. */
+typedef struct AxCexInst AxCexInst;
+AxCexInst *ax_cex_inst_new(AxSymInstance *in, const AxWatch *w, const AxModel *m, int fill, const char **why);
+void ax_cex_inst_free(AxCexInst *ci);
+/* Its concrete domain state (borrowed; ax_concrete_domain reads its tensors, model values
+ * and fill). */
+AxConcrete *ax_cex_inst_concrete(AxCexInst *ci);
+/* The concrete value of a map variable or access index of in (in->maps, in->acc), NULL for
+ * any other term. */
+AxV ax_cex_inst_var(const AxCexInst *ci, const AxTerm *var);
+/* The instance as a counterexample shows it, into f and the JSON object j: ranks, maps,
+ * shapes, access, the tensor points read so far with their values (at most 64 of the fill)
+ * and what the others hold. The caller writes the rest. */
+void ax_cex_inst_render(AxCexInst *ci, FILE *f, struct cJSON *j);
+
+/* A model of w's head (its maps and access indices, as ax_cex_watch lays them out) with the
+ * small values ax_cex_search draws, from the generator state *state (start at AX_CEX_SEED):
+ * returned owned, with *head the watch list of just those terms. */
+#define AX_CEX_SEED 0x9e3779b97f4a7c15ULL
+AxModel *ax_cex_sample(AxSymInstance *in, const AxWatch *w, uint64_t *state, AxWatch *head);
+
 /* A counterexample found without the solver, for failures the solver's models miss (a sum
  * whose summands have no pairing): up to `samples` concrete instances with small values
  * (-1..3, fixed seed) for the maps and access indices of w and the replay's fillings for

@@ -145,22 +145,24 @@ AxVerdict ax_verify_sweep(const AxRuleSyms *s, const int *hi, const int *skip, A
       for (size_t c = 0; c < n; c++) sum += rank[c];
       if (inside || (order == AX_SWEEP_BY_TOTAL && sum != total)) continue;
       out->instances++;
-      char *kept = out->reason;   /* the reason of the worst verdict so far */
-      out->reason = NULL;
+      /* the reason and witness of the worst verdict so far (INVALID-HINT carries one) */
+      char *kept = out->reason, *kept_text = out->cex_text, *kept_json = out->cex_json;
+      out->reason = out->cex_text = out->cex_json = NULL;
       AxVerdict v = check(ctx, rank, out);
-      if (v == AX_INVALID) {   /* a replayed counterexample settles it */
-        free(kept);
-        memcpy(at, rank, n * sizeof(int));
-        worst = AX_INVALID;
-        break;
-      }
-      if (ax_verdict_severity(v) > ax_verdict_severity(worst)) {
+      if (ax_verdict_severity(v) > ax_verdict_severity(worst) || v == AX_INVALID) {
         worst = v;
         free(kept);
+        free(kept_text);
+        free(kept_json);
         memcpy(at, rank, n * sizeof(int));
+        if (v == AX_INVALID) break;   /* a replayed counterexample settles it */
       } else {   /* a later, milder verdict does not replace the explanation */
         free(out->reason);
+        free(out->cex_text);
+        free(out->cex_json);
         out->reason = kept;
+        out->cex_text = kept_text;
+        out->cex_json = kept_json;
       }
     } while (next(n, hi, rank));
   }

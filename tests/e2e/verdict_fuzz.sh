@@ -4,8 +4,10 @@
 # every INVALID's counterexample reproduced by brute force — and find no discrepancy. Then the
 # oracle is shown able to fail: a fake `axle` that turns every INVALID into VERIFIED, and one
 # that rewrites every counterexample's values, must each be caught (exit 1), with a minimized
-# finding written that the real axle refutes. Shard/merge round trips are part of the run, every
-# tampered merge refused; a merge that takes a tampered set must be caught too.
+# finding written that the real axle refutes; one that turns every VERIFIED into
+# INVALID-HINT is caught on the hints the generator wrote right and on the missing witness.
+# Shard/merge round trips are part of the run, every tampered merge refused; a merge that
+# takes a tampered set must be caught too.
 set -u
 cd "$AXLE_SRC" || exit 1
 source "$AXLE_SRC/tests/e2e/lib.bash"
@@ -98,6 +100,29 @@ if [ -n "$f" ]; then
   "$AXLE" check -q "$f"
   check "lax merge: the finding holds well-formed rules" [ $? = 0 ]
 fi
+
+# A verifier that calls pairings wrong: every VERIFIED becomes INVALID-HINT, with a witness
+# where the rule writes a hint (caught where the generator's hint is right) and without one
+# elsewhere (caught everywhere).
+cat >"$tmp/hinter" <<EOF
+#!/bin/sh
+if [ "\$1" = verify ]; then
+  for f; do :; done
+  if grep -q '^  hint' "\$f"; then cex='{"failed": "forged"}'; else cex=null; fi
+  "$AXLE" "\$@" | jq -c --argjson cex "\$cex" 'if .verdict == "verified" then .verdict = "invalid-hint" | .counterexample = \$cex | .reason = "forged" else . end'
+  exit 0
+fi
+exec "$AXLE" "\$@"
+EOF
+chmod +x "$tmp/hinter"
+AXLE="$tmp/hinter" tools/verdict-fuzz.sh 25 5 --jobs 2 --out "$tmp/hinted" --stats "$tmp/hinted.json" \
+  --minimize-seconds 0 --quiet >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "hinter: the fuzzer fails (exit 1, got $st)" [ "$st" = 1 ]
+check "hinter: an INVALID-HINT without its witness" jqt '.kinds["hint-unwitnessed"] >= 1' "$tmp/hinted.json"
+check "hinter: an INVALID-HINT for a right hint" jqt '.kinds["hint-refuted-right"] >= 1' "$tmp/hinted.json"
+check "hinter: the right hint's finding written, saying what it shows" \
+  bash -c "grep -l '^# verdict-fuzz finding: hint-refuted-right' '$tmp'/hinted/hint-refuted-right-*.axl >/dev/null 2>&1"
 
 echo "verdict_fuzz: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

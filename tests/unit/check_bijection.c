@@ -96,7 +96,9 @@ static const char *CONCAT_HINTED =
     "                axis=c), {c: r}) => reduce(concat(X, Y, axis=c), {c: k})\n}\n";
 
 /* A written hint that is a bijection proves the rule and is not reported as inferred;
- * the same hint with Y's part at the wrong offset is INVALID-HINT. */
+ * the same hint with Y's part at the wrong offset is INVALID-HINT, with the witness
+ * replayed: a left-hand index of Y's part paired with k = j + b, outside the concatenation
+ * (k >= a + b once j >= a). */
 START_TEST(written_hint) {
   char text[2048];
   int rank[2] = {1, 2};
@@ -107,8 +109,15 @@ START_TEST(written_hint) {
   ax_result_free(&res);
   snprintf(text, sizeof text, CONCAT_HINTED, "b");
   ck_assert_int_eq(prove(text, rank, &res), AX_INVALID_HINT);
-  ck_assert_msg(starts(res.reason, "at rank x=1: the hint maps "), "%s", res.reason);
-  ck_assert_ptr_null(res.cex_text);   /* the rule is right: nothing to replay */
+  ck_assert_msg(starts(res.reason, "at rank x=1: the hint maps a valid left-hand index outside the right-hand "
+                                   "domain: r.0 = 1, "), "%s", res.reason);
+  ck_assert_msg(strstr(res.reason, "outside the right-hand domain (replayed)"), "%s", res.reason);
+  ck_assert_ptr_nonnull(res.cex_text);
+  ck_assert_msg(starts(res.cex_text, "hint witness (replayed): the hint maps a valid left-hand index outside"),
+                "%s", res.cex_text);
+  ck_assert_msg(strstr(res.cex_text, ": not in the right-hand domain"), "%s", res.cex_text);
+  ck_assert_ptr_nonnull(strstr(res.cex_json, "\"property\":\"well-defined\""));
+  ck_assert_ptr_nonnull(strstr(res.cex_json, "\"in_domain\":false"));
   ax_result_free(&res);
 }
 END_TEST
@@ -132,10 +141,16 @@ START_TEST(product_of_sums) {
   snprintf(text, sizeof text, PRODUCT, "k == i, l == j, i == k, j == l", "*");
   ck_assert_msg(prove(text, rank, &res) == AX_VERIFIED, "%s", res.reason);
   ax_result_free(&res);
+  /* the written h is not injective (j is inferred only for g, the inverse): the witness
+   * has two left-hand indices that differ in j and pair with one (k, l) */
   snprintf(text, sizeof text, PRODUCT, "k == i, l == i", "*");
   ck_assert_int_eq(prove(text, rank, &res), AX_INVALID_HINT);
   ck_assert_msg(starts(res.reason, "at rank x=1: the hint maps two left-hand indices to one "
-                                   "right-hand index (not injective) ("), "%s", res.reason);
+                                   "right-hand index (not injective): i.0 = "), "%s", res.reason);
+  ck_assert_msg(strstr(res.reason, " both pair with k.0 = "), "%s", res.reason);
+  ck_assert_str_eq(res.inferred_hint, "j == l");
+  ck_assert_ptr_nonnull(res.cex_json);
+  ck_assert_ptr_nonnull(strstr(res.cex_json, "\"property\":\"injective\""));
   ax_result_free(&res);
   snprintf(text, sizeof text, PRODUCT, "k == i, l == j, i == k, j == l", "+");
   ck_assert_int_eq(prove(text, rank, &res), AX_INVALID);

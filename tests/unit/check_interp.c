@@ -368,6 +368,47 @@ START_TEST(equiv_conversion_not_excused) {
 }
 END_TEST
 
+/* The doubles' excuse is per output and tight. O differs by a relative 1e-12 and takes no
+ * square root: the field's difference is exact and refutes it, though S beside it takes
+ * one and the doubles cannot see 1e-12. R's epsilon beside a square under a root changed
+ * by a thousandth moves R by about 1.5e-8 relative on inputs in [-1, 1]: under 1e-6, over
+ * 1e-9, so the doubles confirm it. The pair with the same constants is equivalent. */
+START_TEST(equiv_sqrt_excuse_per_output) {
+  const char *p = "program r {\n  input X : f32[4, 8]\n  output O = X * 3\n"
+                  "  output S = sqrt(X * X + 1)\n  output R = rsqrt(mean(X * X * 100, axis = 1) + 0.001)\n}\n";
+  const char *m = "mugraph r {\n  input X : f32[4, 8]\n  O = mul(X, %s)\n  a = mul(X, X)\n  b = add(a, 1)\n"
+                  "  S = sqrt(b)\n  c = mul(a, 100)\n  d = mean(c, axis = 1)\n  e = add(d, %s)\n  R = rsqrt(e)\n"
+                  "  output O, S, R\n}\n";
+  char text[512];
+  AxMugraph *gp = prog(p);
+  ck_assert_ptr_nonnull(gp);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 5;
+  o.out = out;
+  snprintf(text, sizeof text, m, "3", "0.001");
+  ck_assert_int_eq(ax_equiv_run(gp, mug(text), &D, &o), 0);
+  snprintf(text, sizeof text, m, "3.000000000003", "0.001");
+  ck_assert_int_eq(ax_equiv_run(gp, mug(text), &D, &o), 1);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "not equivalent: output 'O' differs"));
+  ck_assert_ptr_nonnull(strstr(buf, "(no square root or conversion on this output's paths"));
+  free(buf);
+  buf = NULL;
+  out = open_memstream(&buf, &len);
+  o.out = out;
+  snprintf(text, sizeof text, m, "3", "0.001001");
+  ck_assert_int_eq(ax_equiv_run(gp, mug(text), &D, &o), 1);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "confirmed in doubles"));
+  ck_assert_ptr_nonnull(strstr(buf, "output 'R' is off by a relative"));
+  free(buf);
+}
+END_TEST
+
 /* The planning figure of a time budget: a comparable pair gets a positive estimate; a
  * deadline already past, or a pair that cannot be compared, gets -1 (never a figure that
  * looks like a fast check). */
@@ -448,6 +489,7 @@ int main(void) {
   tcase_add_test(t, equiv_deadline);
   tcase_add_test(t, equiv_accept_refuses_sqrt_law);
   tcase_add_test(t, equiv_conversion_not_excused);
+  tcase_add_test(t, equiv_sqrt_excuse_per_output);
   tcase_add_test(t, lax_refusal);
   tcase_add_test(t, test_counts);
   tcase_add_test(t, program_errors);

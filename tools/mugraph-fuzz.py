@@ -1969,6 +1969,8 @@ class Gen:
     def g_ew2(self):
         a = self.pick()
         b = self.bcastable(a) if self.rng.random() < 0.4 else self.same(a)
+        if b == a and self.rng.random() < 0.9:
+            b = None        # a - a and a / a are mostly dull (0 and 1); some are kept
         if b is None:
             b = self.new_input(self.env[a].shape, self.env[a].dtype)
         op = self.rng.choice('+-*/' if self.rng.random() < 0.7 else '+-*')
@@ -2773,6 +2775,11 @@ def smaller(p):
             q.stmts = [(k, n, shrink_dims(e, d, nd)) for k, n, e in p.stmts]
             yield q
     for idx, (k, n, e) in enumerate(p.stmts):
+        if k == 'let' and e is not None and e[0] == 'name':   # a let of a bare name: inlined
+            q = p.copy()
+            q.stmts = [(k2, n2, rename(e2, {n: e[1]})) for k2, n2, e2 in p.stmts if n2 != n]
+            yield q
+    for idx, (k, n, e) in enumerate(p.stmts):
         if e is None:
             continue
         for path, sub in list(paths(e)):
@@ -2781,6 +2788,18 @@ def smaller(p):
                 q.stmts = list(p.stmts)
                 q.stmts[idx] = (k, n, replace_in(e, path, alt))
                 yield drop_dead(q)
+
+
+def expr_size(e):
+    if e is None or e[0] in ('num', 'name', 'list'):
+        return 0
+    return 1 + sum(expr_size(x) for x in subexprs(e))
+
+
+def prog_size(p):
+    """What minimisation makes smaller, in this order: operators, input elements, text."""
+    return (sum(expr_size(e) for _, _, e in p.stmts) + len(p.stmts),
+            sum(numel(s) for _, _, s in p.inputs), len(p.text()))
 
 
 def minimize(d, args, seconds):
@@ -2801,7 +2820,7 @@ def minimize(d, args, seconds):
                 if time.time() >= end:
                     break
                 t = cand.text()
-                if t in seen or len(t) >= len(best.text()):
+                if t in seen or prog_size(cand) >= prog_size(best):
                     continue
                 seen.add(t)
                 try:
@@ -2828,6 +2847,10 @@ def write_finding(out_dir, seed, d, steps, minimized, original):
     .mug (the graph); returns the .axl's path."""
     os.makedirs(out_dir, exist_ok=True)
     base = os.path.join(out_dir, '%s-s%d-c%d' % (d['kind'], seed, d['case']))
+    n = 2
+    while os.path.exists(base + '.axl'):
+        base = os.path.join(out_dir, '%s-s%d-c%d-%d' % (d['kind'], seed, d['case'], n))
+        n += 1
     head = ['mugraph-fuzz finding: %s' % d['kind'], '  ' + d['what']]
     if d.get('mutation'):
         head.append('graph: a mutant of the %s graph (%s: %s)' % (d['source'], d['mutation'][0], d['mutation'][1]))
@@ -2875,8 +2898,8 @@ class Stats:
             self.kinds[d['kind']] += 1
         for n in case.notes:
             self.notes[n['note']] += 1
-            if len(self.examples) < 20:
-                self.examples.append(n)
+            if len(self.examples) < 40:
+                self.examples.append(dict(n, case=case.i))
 
     def line(self, elapsed):
         return ('[%5.0f s] programs %d, graphs %d, mutants %d, pairs judged %d (separated %d), '
@@ -2955,6 +2978,9 @@ def main(argv):
                     help='edits of the mutation kind tried per smaller program (default 12)')
     ap.add_argument('--stop-after', type=int, default=0, help='stop after N discrepancies (default: never)')
     ap.add_argument('--stats', help='write the final figures as JSON to this file')
+    ap.add_argument('--notes', metavar='DIR', help='write the first pairs of each note (incomplete: not '
+                    'equivalent, not separated; oracle-rejects: a graph axle validates and the brute '
+                    'force does not) to DIR, for a reader')
     ap.add_argument('--log', help='append every case (program, counts, discrepancies) as a JSON line to this file')
     ap.add_argument('--progress', type=float, default=10, help='seconds between progress lines (default 10)')
     ap.add_argument('--quiet', action='store_true', help='no progress lines')
@@ -3083,6 +3109,14 @@ def drive(args, given):
     if args.stats:
         with open(args.stats, 'w') as f:
             json.dump(stats.as_json(elapsed, args), f, indent=1)
+    if args.notes:
+        os.makedirs(args.notes, exist_ok=True)
+        for n in stats.examples:
+            base = os.path.join(args.notes, '%s-s%d-c%d-%s' % (n['note'], args.seed, n['case'], n['source']))
+            with open(base + '.axl', 'w') as f:
+                f.write('# %s: %s\n# %s\n' % (n['note'], n.get('verdict') or '', n['what']) + n['program'])
+            with open(base + '.mug', 'w') as f:
+                f.write('# %s\n' % (('mutant: %s: %s' % tuple(n['mutation'])) if n.get('mutation') else 'the graph') + n['graph'])
     if ndisc:
         return 1
     return 0 if c['judged'] else 3

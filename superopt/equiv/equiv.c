@@ -400,7 +400,7 @@ static int run_tests(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, int 
 /* ---- square roots: refutation in doubles ---------------------------------------------- */
 
 /* Evaluates both graphs exactly in doubles (no storage rounding) on inputs uniform in
- * [-half, half]. Returns 1 when some output differs by more than SQRT_REFUTE_TOL relative
+ * [lo, hi]. Returns 1 when some output differs by more than SQRT_REFUTE_TOL relative
  * to the program's largest value (*rel, *what get the figure and the output's name), 0
  * when none does, -1 when the program itself is not finite there (no judgement). The
  * tolerance is far above what doubles round to in these graphs (1e-16 an operation; a
@@ -409,8 +409,8 @@ static int run_tests(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, int 
  * where the root's other term is a thousand times larger. */
 #define SQRT_REFUTE_TOL 1e-9
 
-static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double half, double *rel,
-                        const char **what) {
+static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double lo, double hi,
+                        double *rel, const char **what) {
   const AxMugraph *p = pr->p, *m = pr->m;
   AxRng r;
   ax_rng_init(&r, seed, stream);
@@ -422,7 +422,7 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double h
     const AxKTensor *t = &p->tensors[pr->pin[i]];
     size_t n = (size_t)ax_shape_numel(&t->shape);
     bufs[i] = ax_xmalloc(n * sizeof(double) + 1);
-    for (size_t k = 0; k < n; k++) bufs[i][k] = (2 * ax_rng_unit(&r) - 1) * half;
+    for (size_t k = 0; k < n; k++) bufs[i][k] = lo + (hi - lo) * ax_rng_unit(&r);
     pv[pr->pin[i]] = (AxTensor){t->shape, bufs[i]};
     mv[pr->min[i]] = (AxTensor){t->shape, bufs[i]};
   }
@@ -455,12 +455,19 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double h
 /* After the field tests saw a difference between graphs that take square roots: 1 when
  * doubles confirm it (two draws, either suffices: inputs in [-1, 1], then in [-4, 4], where
  * a term that [-1, 1] keeps small — an epsilon beside a square — weighs more), 0 when they
- * do not. */
+ * judged and do not, -1 when they could not judge: the program was not finite on either
+ * draw, nor on a third of inputs in [0, 1] (a root of an input is NaN on a negative one),
+ * so nothing speaks for a law of sqrt. */
 static int sqrt_confirms(const Pair *pr, uint64_t seed, double *rel, const char **what) {
-  static const double half[] = {1, 4};
-  int seen = 0;
-  for (uint64_t t = 0; t < 2 && !seen; t++) seen = float_refute(pr, seed, 0x20000 + t, half[t], rel, what) > 0;
-  return seen;
+  static const double lo[] = {-1, -4, 0}, hi[] = {1, 4, 1};
+  bool judged = false;
+  for (uint64_t t = 0; t < 3; t++) {
+    if (t == 2 && judged) break;
+    int v = float_refute(pr, seed, 0x20000 + t, lo[t], hi[t], rel, what);
+    if (v > 0) return 1;
+    if (v == 0) judged = true;
+  }
+  return judged ? 0 : -1;
 }
 
 /* One float check on inputs uniform in [-half, half]: the program exactly (the reference),
@@ -700,10 +707,18 @@ static int field_phase(Check *c) {
     /* The uninterpreted reading of sqrt cannot refute: ask the reals (in doubles). */
     double rel = 0;
     const char *what = "";
-    if (sqrt_confirms(&c->pr, o->seed, &rel, &what)) {
+    int conf = sqrt_confirms(&c->pr, o->seed, &rel, &what);
+    if (conf > 0) {
       say(out, "%s", diff);
       say(out, "  confirmed in doubles (inputs in [-1, 1], then [-4, 4]): output '%s' is off by a relative %.3g\n",
           what, rel);
+    } else if (conf < 0) {
+      say(out, "%s", diff);
+      free(diff);
+      say(out, "cannot decide: the field tests differ where sqrt is read as an uninterpreted "
+               "function, and the doubles cannot judge it: the program is not finite on their "
+               "inputs\n  (reproduce with --seed %" PRIu64 ")\n", o->seed);
+      return 3;
     } else {
       say(out, "  the field tests differ, but only where sqrt is read as an uninterpreted "
                "function; in doubles the outputs agree within %.0e relative\n",
@@ -1077,7 +1092,7 @@ static int filter(const AxEquivCtx *c, const AxMugraph *mug, int64_t *scale) {
       if (verdict && (sq || c->sqrt_prog) && !c->o.field_only) {
         double rel;
         const char *what;
-        verdict = sqrt_confirms(&pr, c->o.seed, &rel, &what);
+        verdict = sqrt_confirms(&pr, c->o.seed, &rel, &what) > 0;
       }
     }
     free(mb);

@@ -1820,11 +1820,17 @@ class Oracle:
         for k in range(npoints):
             kind = 'int' if k == 0 else 'fine'
             pt = {n: T(s, [draw_exact(dt, rng, kind) for _ in range(numel(s))]) for n, dt, s in prog.inputs}
-            try:
-                self.values.append(eval_program(prog, Exact, pt))
-                self.points.append(pt)
-            except (Undefined, Undecided) as e:
-                self.why[type(e).__name__.lower()] += 1
+            # where the point has no value (a root or a division of an input), the same
+            # magnitudes positive, then each one more than that (no zeros), in its type
+            dts = {n: dt for n, dt, _ in prog.inputs}
+            for alt in (pt, {n: T(t.shape, [abs(v) for v in t.data]) for n, t in pt.items()},
+                        {n: T(t.shape, [round_exact(dts[n], abs(v) + 1) for v in t.data]) for n, t in pt.items()}):
+                try:
+                    self.values.append(eval_program(prog, Exact, alt))
+                    self.points.append(alt)
+                    break
+                except (Undefined, Undecided) as e:
+                    self.why[type(e).__name__.lower()] += 1
         self.floats = []
         for k in range(nfloat):
             pt = {n: T(s, [draw_float(dt, rng) for _ in range(numel(s))]) for n, dt, s in prog.inputs}
@@ -2495,7 +2501,8 @@ class Axle:
 # One case: a program, its graphs, their mutants, every pair judged.
 # ---------------------------------------------------------------------------------------
 
-SOURCES = ('greedy', 'floor-unchecked', 'search')
+SOURCES = ('greedy', 'floor-unchecked', 'search', 'corpus')
+RESULT_SOURCES = ('greedy', 'search')      # what axle superopt wrote after its own check
 SEP_NAME = {'values': 'separated', 'interface': 'interface'}
 
 
@@ -2530,6 +2537,8 @@ class Case:
         self.verdicts = collections.Counter()
         self.disc = []
         self.notes = []
+        self.origin = 'generated'
+        self.seconds = 0.0
 
     def count(self, k, n=1):
         self.c[k] += n
@@ -2567,11 +2576,11 @@ def judge_pair(axle, oracle, case, ptext, ppath, gtext, gpath, source, mutation,
     def disc(kind, what, verdict=None):
         d = {'kind': kind, 'what': what, 'source': source, 'mutation': mutation, 'program': ptext,
              'graph': gtext, 'verdict': verdict, 'equiv_seed': seed, 'case': case.i,
-             'point': j.get('point')}
+             'point': j.get('point'), 'origin': case.origin}
         case.disc.append(d)
         found.append(kind)
 
-    if mutation is None and source != 'floor-unchecked' and j['sep']:
+    if mutation is None and source in RESULT_SOURCES and j['sep']:
         disc('result-' + SEP_NAME[j['sep']], 'the %s graph axle wrote is not the program: %s' % (source, j['what']))
     rc, out, err, prob = axle.equiv(ppath, gpath, seed)
     if prob:
@@ -2580,7 +2589,7 @@ def judge_pair(axle, oracle, case, ptext, ppath, gtext, gpath, source, mutation,
     v = equiv_verdict(rc, out, err)
     case.verdicts[('mutant' if mutation else source) + ':' + v] += 1
     if v.startswith('equivalent'):
-        if j['sep'] and not (mutation is None and source != 'floor-unchecked'):
+        if j['sep'] and not (mutation is None and source in RESULT_SOURCES):
             disc('equiv-' + SEP_NAME[j['sep']], 'axle equiv says %s, but %s' % (v, j['what']), v)
         elif not j['sep'] and j.get('unstable'):
             disc('equiv-unstable', 'axle equiv says %s, but %s' % (v, j['unstable']), v)
@@ -2593,11 +2602,13 @@ def judge_pair(axle, oracle, case, ptext, ppath, gtext, gpath, source, mutation,
     return found
 
 
-def run_case(i, prog, args, axle, workdir, only=None):
+def run_case(i, prog, args, axle, workdir, only=None, corpus=None):
     """Case i end to end for prog. `only` (used when minimising) = (source, mutation kind
     or None, discrepancy kind): build that source's graph and, for a mutant, try every edit
-    of that kind, stopping at the first pair that shows that discrepancy."""
+    of that kind, stopping at the first pair that shows that discrepancy. `corpus` = (path,
+    text): a graph of the repository for prog, judged and mutated instead of prog's own."""
     case = Case(i, prog)
+    case.origin = corpus[0] if corpus else 'generated'
     rng = random.Random('%d/%d/pairs' % (args.seed, i))
     ptext = prog.text()
     ppath = os.path.join(workdir, prog.name + '.axl')
@@ -2615,10 +2626,16 @@ def run_case(i, prog, args, axle, workdir, only=None):
     sources = ['greedy'] + (['floor-unchecked'] if args.axle_test else []) + (['search'] if search else [])
     if only:
         sources = [only[0]]
+    if corpus:
+        sources = ['corpus']
+        case.count('corpus-cases')
     seen = set()
     for source in sources:
         gpath = os.path.join(workdir, '%s.%s.mug' % (prog.name, source))
-        text, how, prob = graph_of(axle, source, ppath, gpath, limit)
+        if corpus:
+            text, how, prob = corpus[1], 'written', None
+        else:
+            text, how, prob = graph_of(axle, source, ppath, gpath, limit)
         case.count('%s-%s' % (source, how))
         if prob:
             case.disc.append(dict(prob, source=source, mutation=None, program=ptext, graph=None, case=i))
@@ -2674,13 +2691,65 @@ def run_case(i, prog, args, axle, workdir, only=None):
     return case
 
 
+def load_corpus(root, limit=4096):
+    """The (program, graph) pairs of the repository small enough to brute-force: every .mug
+    of tests/superopt and superopt/examples beside the .axl its name starts with (NAME.mug,
+    NAME.WHAT.mug), their inputs at most `limit` elements, as (axl path, mug path)."""
+    pairs = []
+    for d in ('tests/superopt', 'superopt/examples'):
+        full = os.path.join(root, d)
+        if not os.path.isdir(full):
+            continue
+        names = sorted(os.listdir(full))
+        for fn in names:
+            if not fn.endswith('.mug'):
+                continue
+            stem = fn.split('.')[0]
+            axl = os.path.join(full, stem + '.axl')
+            if not os.path.exists(axl):
+                continue
+            try:
+                with open(axl) as f:
+                    prog = parse_program(f.read())
+                if sum(numel(sh) for _, _, sh in prog.inputs) > limit:
+                    continue
+                type_program(prog)
+                with open(os.path.join(full, fn)) as f:
+                    check_graph(parse_graph(f.read()))
+            except (ParseError, ShapeError, GraphError, Unsupported, OSError):
+                continue
+            pairs.append((os.path.relpath(axl, root), os.path.relpath(os.path.join(full, fn), root)))
+    return pairs
+
+
 def case_worker(i, args):
-    """A worker process's job: case i (its program depends only on the seed and i)."""
+    """A worker process's job: case i (its program depends only on the seed and i). An
+    error of the fuzzer itself is a discrepancy too (fuzzer-error: a pair it could not
+    judge is no pair judged), with the traceback."""
     workdir = tempfile.mkdtemp(prefix='mugraph-fuzz-')
+    prog = None
+    t0 = time.time()
     try:
         rng = random.Random('%d/%d' % (args.seed, i))
+        if args.corpus_pairs and rng.random() < args.corpus_share:
+            axl, mug = rng.choice(args.corpus_pairs)
+            with open(os.path.join(args.root, axl)) as f:
+                prog = parse_program(f.read())
+            with open(os.path.join(args.root, mug)) as f:
+                case = run_case(i, prog, args, Axle(args), workdir, corpus=(mug, f.read()))
+            case.seconds = time.time() - t0
+            return case
         prog = Gen(rng, 'fz%d_%d' % (args.seed, i)).program()
-        return run_case(i, prog, args, Axle(args), workdir)
+        case = run_case(i, prog, args, Axle(args), workdir)
+        case.seconds = time.time() - t0
+        return case
+    except Exception:
+        import traceback
+        case = Case(i, prog or Program('none'))
+        case.disc.append({'kind': 'fuzzer-error', 'what': traceback.format_exc().strip().splitlines()[-1],
+                          'trace': traceback.format_exc(), 'source': '-', 'mutation': None,
+                          'program': prog.text() if prog else None, 'graph': None, 'case': i})
+        return case
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -2839,7 +2908,10 @@ def minimize(d, args, seconds):
 
 
 def minimize_worker(d, args):
-    return minimize(d, args, args.minimize_seconds)
+    try:
+        return minimize(d, args, args.minimize_seconds)
+    except Exception:      # the finding as found is still a finding
+        return d, 0
 
 
 def write_finding(out_dir, seed, d, steps, minimized, original):
@@ -2852,15 +2924,18 @@ def write_finding(out_dir, seed, d, steps, minimized, original):
         base = os.path.join(out_dir, '%s-s%d-c%d-%d' % (d['kind'], seed, d['case'], n))
         n += 1
     head = ['mugraph-fuzz finding: %s' % d['kind'], '  ' + d['what']]
+    src = d.get('origin') if d['source'] == 'corpus' else 'the %s graph' % d['source']
     if d.get('mutation'):
-        head.append('graph: a mutant of the %s graph (%s: %s)' % (d['source'], d['mutation'][0], d['mutation'][1]))
+        head.append('graph: a mutant of %s (%s: %s)' % (src, d['mutation'][0], d['mutation'][1]))
     else:
-        head.append('graph: the %s graph' % d['source'])
+        head.append('graph: %s' % src)
     if d.get('verdict'):
         head.append('axle equiv: %s (reproduce: axle equiv %s.axl %s.mug --seed %d)' % (
             d['verdict'], os.path.basename(base), os.path.basename(base), d['equiv_seed']))
     if d.get('point'):
         head.append('inputs where they differ: %s' % json.dumps(d['point'])[:2000])
+    if d.get('trace'):
+        head += d['trace'].splitlines()
     head.append('seed %d, case %d; %s from:' % (seed, d['case'], 'minimised in %d steps' % steps if minimized
                                                  else 'not minimised (not among the first of its kind)'))
     head += ['  ' + ln for ln in original.splitlines()]
@@ -2877,7 +2952,7 @@ def write_finding(out_dir, seed, d, steps, minimized, original):
 # ---------------------------------------------------------------------------------------
 
 DISC_KINDS = ('equiv-separated', 'equiv-interface', 'equiv-unstable', 'result-separated',
-              'result-interface', 'crash', 'hang', 'bad-exit')
+              'result-interface', 'crash', 'hang', 'bad-exit', 'fuzzer-error')
 
 
 class Stats:
@@ -2962,12 +3037,15 @@ def main(argv):
                     help='the test binary, for the floor before its check (default $AXLE_TEST_BIN, else '
                          'axle-test beside --axle when there; "" for none)')
     ap.add_argument('--mutants', type=int, default=6, help='mutants per graph (default 6)')
+    ap.add_argument('--corpus-share', type=float, default=0.15,
+                    help="share of cases that mutate a graph of the repository's (tests/superopt, "
+                         "superopt/examples: online softmaxes, masks, for-loops) instead (default 0.15; 0: none)")
     ap.add_argument('--points', type=int, default=4, help='exact input points per program (default 4)')
     ap.add_argument('--float-draws', type=int, default=3, help='float draws per program (default 3)')
     ap.add_argument('--search-share', type=float, default=0.5, help='share of programs searched (default 0.5)')
     ap.add_argument('--search-time', default='2,3', help='the search\'s --time-limit, one drawn per program (default 2,3)')
-    ap.add_argument('--search-states', type=int, default=300000,
-                    help="the search's --max-states (default 300000: on small programs it ends the search "
+    ap.add_argument('--search-states', type=int, default=1000000,
+                    help="the search's --max-states (default 1000000: on small programs it ends the search "
                          "before the time limit, so that the search's graph depends on the seed alone)")
     ap.add_argument('--equiv-timeout', type=int, default=120, help='seconds an axle equiv may take (default 120)')
     ap.add_argument('--minimize-seconds', type=float, default=120,
@@ -3010,6 +3088,8 @@ def main(argv):
     if not (os.path.isfile(args.axle) and os.access(args.axle, os.X_OK)):
         sys.stderr.write('mugraph-fuzz: error: no axle binary at %s (build it, or set $AXLE)\n' % args.axle)
         return 3
+    args.root = root
+    args.corpus_pairs = load_corpus(root) if args.corpus_share > 0 else []
     if args.axle_test is None:
         cand = os.environ.get('AXLE_TEST_BIN') or os.path.join(os.path.dirname(args.axle), 'axle-test')
         args.axle_test = cand if os.path.isfile(cand) and os.access(cand, os.X_OK) else ''
@@ -3064,7 +3144,8 @@ def drive(args, given):
                     stats.add(case)
                     if args.log:
                         with open(args.log, 'a') as lf:
-                            lf.write(json.dumps({'case': case.i, 'program': case.program, 'counts': dict(case.c),
+                            lf.write(json.dumps({'case': case.i, 'origin': case.origin, 'seconds': round(case.seconds, 2),
+                                                 'program': case.program, 'counts': dict(case.c),
                                                  'verdicts': dict(case.verdicts),
                                                  'discrepancies': [d['kind'] for d in case.disc]}) + '\n')
                     seen = set()
@@ -3077,7 +3158,8 @@ def drive(args, given):
                         if not args.quiet:
                             sys.stderr.write('mugraph-fuzz: DISCREPANCY %s in case %d: %s\n' % (d['kind'], d['case'], d['what'][:300]))
                         if args.minimize_seconds > 0 and minimized[d['kind']] <= args.minimize_first and \
-                                d['kind'] not in ('crash', 'hang', 'bad-exit') and d.get('graph'):
+                                d['source'] != 'corpus' and \
+                                d['kind'] not in ('crash', 'hang', 'bad-exit', 'fuzzer-error') and d.get('graph'):
                             mins[pool.submit(minimize_worker, d, args)] = d
                             originals[id(d)] = d['program']
                         else:

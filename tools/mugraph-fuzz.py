@@ -84,8 +84,10 @@ from fractions import Fraction as Q
 # which is a proof that the reals differ: no margin has to be argued. What cannot be
 # decided — a comparison or a mask whose interval straddles its threshold, a divisor whose
 # interval holds 0 — raises Undecided, and the input point is skipped. A value with no
-# real meaning (a division by zero, sqrt of a negative, a conversion that overflows to
-# inf) raises Undefined, and the point is skipped too.
+# real meaning raises Undefined: a point where the program has none is not used; a graph
+# with none where the program has one (a root of a negative value, a conversion that
+# overflows to inf) is separated from it there, unless it divides by zero (DivZero: no
+# verdict speaks of such points).
 # ---------------------------------------------------------------------------------------
 
 PREC = 60
@@ -99,7 +101,13 @@ D0 = decimal.Decimal(0)
 
 
 class Undefined(Exception):
-    """The value has no real meaning at this point (x/0, sqrt of a negative, overflow)."""
+    """The value has no real meaning at this point (sqrt or log of a negative, a conversion
+    that overflows to inf, or DivZero)."""
+
+
+class DivZero(Undefined):
+    """A division by zero: axle's verdicts speak of the inputs where none occurs (§4's "in
+    plain words"), so such a point judges nothing, whichever side divides."""
 
 
 class Undecided(Exception):
@@ -169,7 +177,7 @@ def x_mul(a, b):
 
 def x_div(a, b):
     if type(b) is Q and b == 0:
-        raise Undefined('division by zero')
+        raise DivZero('division by zero')
     if type(a) is Q and type(b) is Q:
         return a / b
     bl, bh = _lo(b), _hi(b)
@@ -1848,8 +1856,12 @@ class Oracle:
         for pt, want in zip(self.points, self.values):
             try:
                 got = eval_graph(g, Exact, pt)
-            except (Undefined, Undecided):
+            except (DivZero, Undecided):
                 continue
+            except Undefined as e:
+                return {'sep': 'values', 'decided': decided + 1, 'unstable': None,
+                        'what': 'the graph has no real value where the program has one: %s' % e,
+                        'point': {n: [x_show(v) for v in t.data] for n, t in pt.items()}}
             decided += 1
             for o in self.prog.outputs:
                 for idx, (a, b) in enumerate(zip(got[o].data, want[o].data)):
@@ -2588,6 +2600,19 @@ def judge_pair(axle, oracle, case, ptext, ppath, gtext, gpath, source, mutation,
         return found
     v = equiv_verdict(rc, out, err)
     case.verdicts[('mutant' if mutation else source) + ':' + v] += 1
+    case.count('x:%s:%s' % (v, 'separated' if j['sep'] else 'undecided' if j['decided'] == 0 else 'agree'))
+    note = None
+    if not j['sep'] and j.get('unstable'):
+        case.count('float-unstable')          # the brute force's float side: off on every draw
+        case.count('float-unstable-' + ('agreed' if v == 'unstable' else 'other'))
+        note = 'float-unstable'
+    elif not j['sep'] and v == 'unstable':
+        case.count('unstable-not-seen')       # axle's one float draw saw what the brute force's did not
+        note = 'unstable-not-seen'
+    if note and len(case.notes) < 3:
+        case.notes.append({'note': note, 'source': source, 'mutation': mutation, 'verdict': v,
+                           'graph': gtext, 'program': ptext, 'what': j.get('unstable') or
+                           (out.strip().splitlines() or [''])[-1][:300]})
     if v.startswith('equivalent'):
         if j['sep'] and not (mutation is None and source in RESULT_SOURCES):
             disc('equiv-' + SEP_NAME[j['sep']], 'axle equiv says %s, but %s' % (v, j['what']), v)
@@ -3014,7 +3039,12 @@ class Stats:
                 'agree': c['agree'], 'undecided': c['undecided'],
                 'oracle_rejects': c['oracle-rejects'], 'oracle_unsupported': c['oracle-unsupported'],
                 'incomplete': c['incomplete'],
+                'float_unstable': c['float-unstable'], 'float_unstable_agreed': c['float-unstable-agreed'],
+                'unstable_not_seen': c['unstable-not-seen'],
                 'verdicts': dict(self.by_verdict()),
+                'verdicts_by_oracle': {v: {o: c['x:%s:%s' % (v, o)] for o in ('separated', 'agree', 'undecided')}
+                                       for v in sorted(self.by_verdict())},
+                'corpus_cases': c['corpus-cases'],
                 'verdicts_by_source': dict(sorted(self.verdicts.items())),
                 'discrepancies': sum(self.kinds.values()), 'kinds': dict(self.kinds),
                 'findings': self.findings, 'notes': dict(self.notes)}
@@ -3285,36 +3315,43 @@ def render(path):
     """The section of docs/results-superopt.md for a long run's --stats file."""
     with open(path) as f:
         s = json.load(f)
-    v = s['verdicts']
     g = s['graphs']
     lines = [
         '## The verdicts against a brute force (`tools/mugraph-fuzz.sh`)', '',
-        '`%s` on %s (%s; %.0f s): random programs on small shapes, the graphs axle writes for them' % (
+        '`%s` on %s (%s), %.0f s: random programs on small shapes (and the' % (
             s['command'], s['date'], s['machine'], s['seconds']),
-        'and mutants of those graphs, each judged by `axle equiv` and by an independent brute-force',
-        'evaluator in exact arithmetic (docs/superopt.md §14).', '',
+        "repository's small pairs), the graphs `axle superopt` writes for them and mutants of those",
+        'graphs, each judged by `axle equiv` and by a brute-force evaluation in exact arithmetic that',
+        'shares no code with axle (docs/superopt.md §14). *Separated*: some output differs at some',
+        'input point, or the inputs or outputs differ in name, shape or element type.', '',
         '| | count |', '|---|---|',
-        '| programs | %d |' % s['programs'],
+        '| programs (of them the repository\'s pairs) | %d (%d) |' % (s['programs'], s.get('corpus_cases', 0)),
         '| graphs written: greedy floor, floor before its check, search | %d, %d, %d |' % (
             g['greedy'], g['floor-unchecked'], g['search']),
-        '| mutants judged (did not validate, not judged) | %d (%d) |' % (s['mutants'], s['mutants_invalid']),
-        '| pairs judged by the brute force | %d |' % s['pairs_judged'],
-        '| separated (by inputs or outputs, by values) | %d (%d, %d) |' % (
-            s['separated'], s['separated_interface'], s['separated_values']),
-        '| not separated (undecided: no input point decided) | %d (%d) |' % (s['agree'] + s['undecided'], s['undecided']),
-    ]
-    for k in sorted(v):
-        lines.append('| `axle equiv`: %s | %d |' % (k, v[k]))
-    lines += ['| not equivalent, not separated (incomplete, no discrepancy) | %d |' % s['incomplete'],
-              '| **discrepancies** | **%d** |' % s['discrepancies'], '']
-    if s['kinds']:
-        lines.append('Discrepancies by kind: %s.' % ', '.join('%s %d' % kv for kv in sorted(s['kinds'].items())))
-        lines.append('')
+        '| mutants judged (edits that did not validate, not judged) | %d (%d) |' % (s['mutants'], s['mutants_invalid']),
+        '| pairs judged | %d |' % s['pairs_judged'],
+        '| separated: by inputs or outputs, by values | %d, %d |' % (s['separated_interface'], s['separated_values']),
+        '| not separated: every decided point agrees, no point decided | %d, %d |' % (s['agree'], s['undecided']),
+        '', '| `axle equiv` says | pairs | separated | not separated | no point decided |', '|---|---|---|---|---|']
+    cross = s.get('verdicts_by_oracle', {})
+    for v in sorted(s['verdicts']):
+        x = cross.get(v, {})
+        lines.append('| %s | %d | %d | %d | %d |' % (v, s['verdicts'][v], x.get('separated', 0), x.get('agree', 0),
+                                                   x.get('undecided', 0)))
+    lines += ['',
+              '**%d discrepancies**%s. *Equivalent* (exit 0, any kind) on a separated pair, a written graph' % (
+                  s['discrepancies'], ' (%s)' % ', '.join('%s %d' % kv for kv in sorted(s['kinds'].items()))
+                  if s['kinds'] else ''),
+              'separated from its program, a crash, a hang or an undocumented exit status would be one.',
+              '*Not equivalent* on a pair not separated (%d: conversions read as keyed functions, a max' % s['incomplete'],
+              'as a fresh variable) is conservatism, counted, no discrepancy.']
+    for f in s.get('findings', [])[:12]:
+        lines.append('* %s: %s' % (f['kind'], f['what'][:160]))
     mk = s.get('mutant_kinds') or {}
     if mk:
-        lines.append('Mutants by kind: %s.' % ', '.join('%s %d' % kv for kv in sorted(mk.items())))
-        lines.append('')
-    return print('\n'.join(lines)) or 0
+        lines += ['', 'Mutants by kind: %s.' % ', '.join('%s %d' % kv for kv in sorted(mk.items()))]
+    print('\n'.join(lines))
+    return 0
 
 
 if __name__ == '__main__':

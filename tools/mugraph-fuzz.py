@@ -3318,12 +3318,12 @@ def render(path):
     g = s['graphs']
     lines = [
         '## The verdicts against a brute force (`tools/mugraph-fuzz.sh`)', '',
-        '`%s` on %s (%s), %.0f s: random programs on small shapes (and the' % (
-            s['command'], s['date'], s['machine'], s['seconds']),
-        "repository's small pairs), the graphs `axle superopt` writes for them and mutants of those",
-        'graphs, each judged by `axle equiv` and by a brute-force evaluation in exact arithmetic that',
-        'shares no code with axle (docs/superopt.md §14). *Separated*: some output differs at some',
-        'input point, or the inputs or outputs differ in name, shape or element type.', '',
+        '`%s` on %s (%s), %.0f s:' % (s['command'], s['date'], s['machine'], s['seconds']),
+        "random programs on small shapes (and the repository's small pairs), the graphs `axle",
+        'superopt` writes for them and mutants of those graphs, each judged by `axle equiv` and by',
+        'a brute-force evaluation in exact arithmetic that shares no code with axle',
+        '(docs/superopt.md §14). *Separated*: some output differs at some input point, or the',
+        'inputs or outputs differ in name, shape or element type.', '',
         '| | count |', '|---|---|',
         '| programs (of them the repository\'s pairs) | %d (%d) |' % (s['programs'], s.get('corpus_cases', 0)),
         '| graphs written: greedy floor, floor before its check, search | %d, %d, %d |' % (

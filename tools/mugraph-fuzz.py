@@ -449,16 +449,9 @@ def f_min(a, b):
     return a if a <= b else b
 
 
-def f_mul(a, b):
-    return a * b
-
-
 class Exact:
     """The exact domain: Fractions and intervals; storage rounding is the identity (a
     program's and a graph's exact values do not depend on where they are stored)."""
-    exact = True
-    add, sub, mul, div, neg = staticmethod(x_add), staticmethod(x_sub), staticmethod(x_mul), \
-        staticmethod(x_div), staticmethod(x_neg)
     unary = {'neg': x_neg, 'exp': x_exp, 'square': x_square, 'sqrt': x_sqrt, 'rsqrt': x_rsqrt,
              'tanh': x_tanh, 'logistic': x_logistic, 'silu': x_silu, 'abs': x_abs, 'log': x_log}
     binary = {'add': x_add, 'sub': x_sub, 'mul': x_mul, 'div': x_div, 'max': x_max, 'min': x_min}
@@ -497,17 +490,15 @@ class Exact:
 class Float:
     """The float domain: doubles; with storage on, every stored value is rounded to its
     element type and accumulator state to f32 (docs/superopt.md §3, what a GPU keeps)."""
-    exact = False
     unary = {'neg': lambda a: -a, 'exp': f_exp, 'square': lambda a: a * a, 'sqrt': f_sqrt,
              'rsqrt': lambda a: f_div(1.0, f_sqrt(a)),
              'tanh': math.tanh, 'logistic': f_logistic, 'silu': lambda a: a * f_logistic(a),
              'abs': abs, 'log': f_log}
-    binary = {'add': lambda a, b: a + b, 'sub': lambda a, b: a - b, 'mul': f_mul, 'div': f_div,
+    binary = {'add': lambda a, b: a + b, 'sub': lambda a, b: a - b, 'mul': lambda a, b: a * b, 'div': f_div,
               'max': f_max, 'min': f_min}
 
     def __init__(self, storage):
         self.storage = storage
-        self.add, self.mul = self.binary['add'], self.binary['mul']
 
     @staticmethod
     def const(q):
@@ -1099,10 +1090,10 @@ def attr_value(e):
 class Val:
     """A program value while typing: shape, element type, whether it is a literal, and
     the most exponentials on one path from an input to it (the Lax fragment's count)."""
-    __slots__ = ('shape', 'dtype', 'anon', 'nexp', 'index')
+    __slots__ = ('shape', 'dtype', 'anon', 'nexp')
 
-    def __init__(self, shape, dtype, anon=False, nexp=0, index=False):
-        self.shape, self.dtype, self.anon, self.nexp, self.index = shape, dtype, anon, nexp, index
+    def __init__(self, shape, dtype, anon=False, nexp=0):
+        self.shape, self.dtype, self.anon, self.nexp = shape, dtype, anon, nexp
 
 
 def call_parts(e):
@@ -1146,7 +1137,7 @@ def type_program(p, partial=False):
     def ty(e):
         q = literal_of(e)
         if q is not None:
-            return Val((), 'f32', anon=True, index=q.denominator == 1)
+            return Val((), 'f32', anon=True)
         if e[0] == 'name':
             if e[1] not in env:
                 raise ShapeError('%s is not defined' % e[1])
@@ -1160,9 +1151,7 @@ def type_program(p, partial=False):
             raise ShapeError('%s: operands have different element types (%s)' % (op, ', '.join(dts)))
         shape = infer(op, attrs, [v.shape for v in vs])
         nexp = max([v.nexp for v in vs] or [0]) + (op in EXPLIKE)
-        index = op == 'iota' or (bool(vs) and all(v.index for v in vs) and
-                                 op in ('add', 'sub', 'mul', 'neg', 'reshape', 'broadcast') + CMP)
-        return Val(shape, result_dtype(op, dts), anon=False, nexp=nexp, index=index)
+        return Val(shape, result_dtype(op, dts), anon=False, nexp=nexp)
 
     for k, n, e in p.stmts:
         if e is None:
@@ -1187,42 +1176,24 @@ def eval_program(p, D, inputs):
     """{output: T} of program p over domain D at inputs ({name: T}); every operator's result
     stored in its element type (the Float domain rounds when its storage is on)."""
     types = type_program(p)
-    env = dict(inputs)
-
-    cache = {}
+    env = {n: (t, types[n].dtype) for n, t in inputs.items()}
 
     def value(e):
-        # every operator's result is stored in its type: type it with the sub-expression
+        """(tensor, element type or None for a literal) of e."""
         q = literal_of(e)
         if q is not None:
-            return lit_tensor(D, q)
+            return lit_tensor(D, q), None
         if e[0] == 'name':
             return env[e[1]]
         op, args, attrs = call_parts(e)
-        vs = [value(a) for a in args]
-        r = apply_op(D, op, attrs, vs)
-        return store_tensor(D, expr_dtype(e), r)
-
-    def expr_dtype(e):
-        key = id(e)
-        if key not in cache:
-            cache[key] = typed(e)
-        return cache[key]
-
-    def typed(e):
-        q = literal_of(e)
-        if q is not None:
-            return None
-        if e[0] == 'name':
-            return types[e[1]].dtype
-        op, args, _ = call_parts(e)
-        dts = [d for d in (typed(a) for a in args) if d is not None]
-        return result_dtype(op, dts)
+        got = [value(a) for a in args]
+        dt = result_dtype(op, [d for _, d in got if d is not None])
+        return store_tensor(D, dt, apply_op(D, op, attrs, [t for t, _ in got])), dt
 
     for k, n, e in p.stmts:
         if e is not None:
             env[n] = value(e)
-    return {n: env[n] for n in p.outputs}
+    return {n: env[n][0] for n in p.outputs}
 
 
 # ---------------------------------------------------------------------------------------
@@ -2975,10 +2946,6 @@ def write_finding(out_dir, seed, d, steps, minimized, original):
 # ---------------------------------------------------------------------------------------
 # The driver.
 # ---------------------------------------------------------------------------------------
-
-DISC_KINDS = ('equiv-separated', 'equiv-interface', 'equiv-unstable', 'result-separated',
-              'result-interface', 'crash', 'hang', 'bad-exit', 'fuzzer-error')
-
 
 class Stats:
     def __init__(self):

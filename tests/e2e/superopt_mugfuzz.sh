@@ -120,7 +120,7 @@ check "run: a summary on standard output" has "$tmp/out" "^  discrepancies: 0$"
 check "run: no findings written" test ! -e "$tmp/findings"
 "${F[@]}" --render "$tmp/stats.json" >"$tmp/section.md"
 check "run: its figures as a section of docs/results-superopt.md" has "$tmp/section.md" \
-  "^| programs | 6 |$"
+  "^| programs (of them the repository.s pairs) | 6 (3) |$"
 
 # 5. A lying axle equiv: everything is equivalent. The driver fails with a minimised finding
 # that the brute force separates and the real axle equiv refuses.

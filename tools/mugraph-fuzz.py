@@ -3312,6 +3312,9 @@ def render(path):
               'separated from its program, a crash, a hang or an undocumented exit status would be one.',
               '*Not equivalent* on a pair not separated (%d: conversions read as keyed functions, a max' % s['incomplete'],
               'as a fresh variable) is conservatism, counted, no discrepancy.']
+    if s['kinds'].get('equiv-interface'):
+        lines += ['*equiv-interface*: an output of another element type than the program\'s, equal in',
+                  'value (tests/superopt/mugfuzz/type_*: both 0, so the field agrees).', '']
     for f in s.get('findings', [])[:12]:
         lines.append('* %s: %s' % (f['kind'], f['what'][:160]))
     mk = s.get('mutant_kinds') or {}

@@ -93,12 +93,12 @@ check "an input's element type changed: separated by the interface" has "$tmp/se
 check "... and refused by axle equiv (exit 3)" [ $? = 3 ]
 
 # 3. The findings: each still separated; axle equiv refuses those outside the element types
-# (type_out is the element-type fix's: equiv compares the outputs' types).
+# (type_* are of the element types: for a comparison of the outputs' types in axle equiv).
 for p in $s/mugfuzz/*.axl; do
   n=$(basename "$p" .axl)
   "${F[@]}" --separate "$p" "${p%.axl}.mug" >"$tmp/sep.out"
   check "finding $n: separated by the brute force" [ $? = 1 ]
-  [ "$n" = type_out ] && continue
+  case $n in type_*) continue ;; esac
   "$AXLE" equiv "$p" "${p%.axl}.mug" --seed 1 >"$tmp/eq.out" 2>&1
   check "finding $n: axle equiv says not equivalent (exit 1)" [ $? = 1 ]
 done

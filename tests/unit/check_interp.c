@@ -408,15 +408,16 @@ START_TEST(equiv_sqrt_excuse_per_output) {
   ck_assert_ptr_nonnull(strstr(buf, "output 'R' is off by a relative"));
   free(buf);
   /* rsqrt(X) against X: NaN in doubles wherever an input in [-1, 1] or [-4, 4] is negative,
-   * so those draws cannot judge; inputs in [0, 1] do, and refute it. A program not finite
-   * on any of them would be "cannot decide" (3), never a law of sqrt. */
+   * so those draws may not judge; inputs in [0, 1] do, and refute it. A program not finite
+   * on any draw (sqrt(-1 - X * X)) is "cannot decide" (3), never a law of sqrt. */
   AxMugraph *gq = prog("program q {\n  input X : f32[2, 2]\n  output O = rsqrt(X)\n}\n");
   ck_assert_ptr_nonnull(gq);
   o.out = NULL;
   ck_assert_int_eq(ax_equiv_run(gq, mug("mugraph q {\n  input X : f32[2, 2]\n  O = mul(X, 1)\n  output O\n}\n"), &D, &o), 1);
-  AxMugraph *gn = prog("program n {\n  input X : f32[2, 2]\n  output O = sqrt(X - 2)\n}\n");
+  AxMugraph *gn = prog("program n {\n  input X : f32[2, 2]\n  output O = sqrt(-1 - X * X)\n}\n");
   ck_assert_ptr_nonnull(gn);
-  ck_assert_int_eq(ax_equiv_run(gn, mug("mugraph n {\n  input X : f32[2, 2]\n  a = sub(X, 3)\n  O = sqrt(a)\n  output O\n}\n"), &D, &o), 3);
+  ck_assert_int_eq(ax_equiv_run(gn, mug("mugraph n {\n  input X : f32[2, 2]\n  a = mul(X, X)\n  b = sub(-2, a)\n"
+                                        "  O = sqrt(b)\n  output O\n}\n"), &D, &o), 3);
 }
 END_TEST
 

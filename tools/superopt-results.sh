@@ -13,7 +13,8 @@
 # searching; the same files give the same page (tests/e2e/docs_regen.sh checks it). Both
 # end the page with the online-softmax figures (docs/data/superopt-online.md, written by
 # tools/superopt-online.sh) and the generality benchmark's section when their figures are
-# recorded (docs/data/superopt-families.tsv, written by tools/superopt-families.sh: see there).
+# recorded (docs/data/superopt-families.tsv, written by tools/superopt-families.sh: see there),
+# and the μGraph fuzzer's long run (docs/data/mugraph-fuzz.json, tools/mugraph-fuzz.sh --stats).
 set -u
 dir=docs/superopt-found
 render=0 out=docs/results-superopt.md
@@ -139,6 +140,11 @@ done
   if [ -s docs/data/seed-figures.md ]; then
     echo
     cat docs/data/seed-figures.md
+  fi
+  # the μGraph fuzzer's long run (tools/mugraph-fuzz.sh --stats docs/data/mugraph-fuzz.json)
+  if [ -s docs/data/mugraph-fuzz.json ]; then
+    echo
+    python3 tools/mugraph-fuzz.py --render docs/data/mugraph-fuzz.json
   fi
 } >"$out"
 echo "wrote $out" >&2

@@ -391,6 +391,90 @@ START_TEST(equiv_accept_refuses_sqrt_law) {
 }
 END_TEST
 
+/* A conversion dropped is no law of square roots: the field reads to_f32 as a keyed
+ * function, and in doubles the f32 rounding of a product is within 1e-6 of it (6e-8), so
+ * before conversions were kept out of the doubles' excuse this pair was "equivalent by
+ * testing". It differs over the reals (to_f32 rounds X * Y), and it is not equivalent,
+ * with sqrt in both graphs too; without the conversion the pair is equivalent. */
+START_TEST(equiv_conversion_not_excused) {
+  const char *p = "program c {\n  input X, Y : f32[4, 8]\n  output O = to_f32(X * Y) + sqrt(X * X + 1)\n}\n";
+  const char *m = "mugraph c {\n  input X, Y : f32[4, 8]\n  a = mul(X, Y)\n  b = mul(X, X)\n"
+                  "  c = add(b, 1)\n  d = sqrt(c)\n  O = add(a, d)\n  output O\n}\n";
+  const char *m2 = "mugraph c {\n  input X, Y : f32[4, 8]\n  a0 = mul(X, Y)\n  a = to_f32(a0)\n"
+                   "  b = mul(X, X)\n  c = add(b, 1)\n  d = sqrt(c)\n  O = add(a, d)\n  output O\n}\n";
+  AxMugraph *gp = prog(p), *gm = mug(m), *gm2 = mug(m2);
+  ck_assert(gp && gm && gm2);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 5;
+  o.out = out;
+  AxEquivHow how = AX_EQUIV_BOUNDED;
+  ck_assert_int_eq(ax_equiv_run_how(gp, gm, &D, &o, &how), 1);
+  ck_assert_int_eq(ax_equiv_run_how(gp, gm2, &D, &o, &how), 0);
+  ck_assert_int_eq(how, AX_EQUIV_BOUNDED);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "the graphs convert between element types: a difference there is not judged in doubles"));
+  ck_assert_ptr_null(strstr(buf, "equivalent by testing"));
+  free(buf);
+}
+END_TEST
+
+/* The doubles' excuse is per output, tight, and needs a judgement. O differs by a
+ * relative 1e-12 and takes no square root: the field's difference is exact and refutes it,
+ * though S beside it takes one and the doubles cannot see 1e-12. R's epsilon beside a
+ * square under a root changed by a thousandth moves R by about 1.5e-8 relative on inputs
+ * in [-1, 1]: under 1e-6, over 1e-9, so the doubles confirm it. The pair with the same
+ * constants is equivalent. */
+START_TEST(equiv_sqrt_excuse_per_output) {
+  const char *p = "program r {\n  input X : f32[4, 8]\n  output O = X * 3\n"
+                  "  output S = sqrt(X * X + 1)\n  output R = rsqrt(mean(X * X * 100, axis = 1) + 0.001)\n}\n";
+  const char *m = "mugraph r {\n  input X : f32[4, 8]\n  O = mul(X, %s)\n  a = mul(X, X)\n  b = add(a, 1)\n"
+                  "  S = sqrt(b)\n  c = mul(a, 100)\n  d = mean(c, axis = 1)\n  e = add(d, %s)\n  R = rsqrt(e)\n"
+                  "  output O, S, R\n}\n";
+  char text[512];
+  AxMugraph *gp = prog(p);
+  ck_assert_ptr_nonnull(gp);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  AxEquivOpts o;
+  ax_equiv_defaults(&o);
+  o.seed = 5;
+  o.out = out;
+  snprintf(text, sizeof text, m, "3", "0.001");
+  ck_assert_int_eq(ax_equiv_run(gp, mug(text), &D, &o), 0);
+  snprintf(text, sizeof text, m, "3.000000000003", "0.001");
+  ck_assert_int_eq(ax_equiv_run(gp, mug(text), &D, &o), 1);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "not equivalent: output 'O' differs"));
+  ck_assert_ptr_nonnull(strstr(buf, "(no square root or conversion on this output's paths"));
+  free(buf);
+  buf = NULL;
+  out = open_memstream(&buf, &len);
+  o.out = out;
+  snprintf(text, sizeof text, m, "3", "0.001001");
+  ck_assert_int_eq(ax_equiv_run(gp, mug(text), &D, &o), 1);
+  fclose(out);
+  ck_assert_ptr_nonnull(strstr(buf, "confirmed in doubles"));
+  ck_assert_ptr_nonnull(strstr(buf, "output 'R' is off by a relative"));
+  free(buf);
+  /* rsqrt(X) against X: NaN in doubles wherever an input in [-1, 1] or [-4, 4] is negative,
+   * so those draws may not judge; inputs in [0, 1] do, and refute it. A program not finite
+   * on any draw (sqrt(-1 - X * X)) is "cannot decide" (3), never a law of sqrt. */
+  AxMugraph *gq = prog("program q {\n  input X : f32[2, 2]\n  output O = rsqrt(X)\n}\n");
+  ck_assert_ptr_nonnull(gq);
+  o.out = NULL;
+  ck_assert_int_eq(ax_equiv_run(gq, mug("mugraph q {\n  input X : f32[2, 2]\n  O = mul(X, 1)\n  output O\n}\n"), &D, &o), 1);
+  AxMugraph *gn = prog("program n {\n  input X : f32[2, 2]\n  output O = sqrt(-1 - X * X)\n}\n");
+  ck_assert_ptr_nonnull(gn);
+  ck_assert_int_eq(ax_equiv_run(gn, mug("mugraph n {\n  input X : f32[2, 2]\n  a = mul(X, X)\n  b = sub(-2, a)\n"
+                                        "  O = sqrt(b)\n  output O\n}\n"), &D, &o), 3);
+}
+END_TEST
+
 /* The planning figure of a time budget: a comparable pair gets a positive estimate; a
  * deadline already past, or a pair that cannot be compared, gets -1 (never a figure that
  * looks like a fast check). */
@@ -471,6 +555,8 @@ int main(void) {
   tcase_add_test(t, equiv_types);
   tcase_add_test(t, equiv_deadline);
   tcase_add_test(t, equiv_accept_refuses_sqrt_law);
+  tcase_add_test(t, equiv_conversion_not_excused);
+  tcase_add_test(t, equiv_sqrt_excuse_per_output);
   tcase_add_test(t, lax_refusal);
   tcase_add_test(t, test_counts);
   tcase_add_test(t, program_errors);

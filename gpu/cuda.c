@@ -610,23 +610,26 @@ static void need(KGen *kg, int j, bool same_e, const char *reader) {
  *   2. per warp: a butterfly of shuffles over the row's P lanes (ax_warp_sum<P> and the
  *      like, gpu/warp.cuh) when P <= 32: the row's first lane holds the result;
  *   3. across warps, when P = 32 W: each warp's first lane writes its partial into a small
- *      f32 array (R W floats), a barrier, and the first warp reduces the W partials of each
- *      row by one more butterfly.
+ *      f32 array (R W floats), a barrier, and one more butterfly, over segments of W' lanes
+ *      (W rounded up to a power of two; the lanes past W repeat the row's first partial for
+ *      a max or min, add 0 to a sum), reduces the W partials of each row.
  * With many rows (P = 1) each thread folds its rows alone, as before. Only whole warps take
  * part (NT rounded down to a multiple of 32) and every lane of a taking-part warp runs
  * every shuffle — lanes past the last row run on a dummy 0 in a segment of their own — so
  * the full mask is always right. Values stay f32. A max or min starts from each lane's
  * first element (P <= L / 8, so every lane has one): no -inf identity is needed. */
 
-/* The lanes that share a row: the largest power of two with R P within the whole warps
- * and at least 8 elements per lane (measured on an H200: a 4096-long row summed by one
- * thread took 17.4 µs, split over 128 threads 4.9 µs for the whole kernel; docs/results-gpu.md,
- * run `unseen`); 1: one thread per row. */
+/* The lanes that share a row: as many as the whole warps hold for every row, at least 8
+ * elements each (measured on an H200: a 4096-long row summed by one thread took 17.4 µs,
+ * split over 128 threads 4.9 µs for the whole kernel; docs/results-gpu.md, run `unseen`);
+ * a power of two up to 32 (a segment of a warp), beyond that whole warps (32 W); 1: one
+ * thread per row. */
 static int64_t red_lanes(int64_t nt, int64_t rows, int64_t len) {
   int64_t cap = nt / 32 * 32, p = 1;
   if (rows <= 0 || cap == 0) return 1;
   cap /= rows;
   if (cap > len / 8) cap = len / 8;
+  if (cap >= 64) return cap / 32 * 32;
   while (p * 2 <= cap) p *= 2;
   return p;
 }
@@ -635,6 +638,13 @@ static int64_t red_lanes(int64_t nt, int64_t rows, int64_t len) {
 static int64_t red_scratch(int64_t nt, int64_t rows, int64_t len) {
   int64_t p = red_lanes(nt, rows, len);
   return p > 32 ? rows * (p / 32) * 4 : 0;
+}
+
+/* The smallest power of two at least n. */
+static int64_t pow2_ceil(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 typedef enum { RED_SUM, RED_SQUARES, RED_MAX, RED_MIN } RedKind;
@@ -665,16 +675,21 @@ static void red_finish(Emit *e, const RowRed *rr) {
   for (int k = 0; k < 4 && rr->finish[k]; k++) line(e, "%s;", rr->finish[k]);
 }
 
-/* px, the first element of row `rv` (an int expression) of rr's tile. */
+/* px, the first element of row `rv` (an int expression) of rr's tile: row (o, i, in) starts
+ * at x[o, i, in] of the tile seen as outer x len x inner, where len is t rows' elements. */
 static void red_row(Emit *e, const RowRed *rr, const char *rv) {
   int64_t outer, len, inner;
   split3(&rr->x->shape, rr->axis, &outer, &len, &inner);
   int64_t t = rr->t;
-  if (t == 1 && inner == 1)
-    line(e, "const %s *px = %s + %s * %" PRId64 ";", stype(rr->x), rr->x->name, rv, len);
+  char at[200];
+  if (t == 1 && inner == 1) snprintf(at, sizeof at, "%s * %" PRId64, rv, len);
+  else if (inner == 1) snprintf(at, sizeof at, "(%s / %" PRId64 ") * %" PRId64 " + %s %% %" PRId64, rv, t, len, rv, t);
+  else if (t == 1)
+    snprintf(at, sizeof at, "(%s / %" PRId64 ") * %" PRId64 " + %s %% %" PRId64, rv, inner, len * inner, rv, inner);
   else
-    line(e, "const %s *px = %s + ((%s / %" PRId64 ") * %" PRId64 " + (%s / %" PRId64 ") %% %" PRId64 ") * %" PRId64
-            " + %s %% %" PRId64 ";", stype(rr->x), rr->x->name, rv, t * inner, len, rv, inner, t, inner, rv, inner);
+    snprintf(at, sizeof at, "((%s / %" PRId64 ") * %" PRId64 " + (%s / %" PRId64 ") %% %" PRId64 ") * %" PRId64 " + %s %% %" PRId64,
+             rv, t * inner, len, rv, inner, t, inner, rv, inner);
+  line(e, "const %s *px = %s + %s;", stype(rr->x), rr->x->name, at);
 }
 
 /* acc = acc (op) v: the combining statement of rr's kind. */
@@ -717,8 +732,11 @@ static void red_lane(Emit *e, const RowRed *rr, const char *p, int64_t np, int64
       line(e, "for (int k = %d; k < %" PRId64 "; ++k) { const int j = %s + k * %" PRId64 "; const float v = ax_f(px[%s]); %s; }",
            start, len / np, p, np, at, red_step(rr->kind));
   } else {
-    line(e, "for (int j = %s + %" PRId64 "; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[%s]); %s; }", p,
-         fold ? np : 0, len, np, at, red_step(rr->kind));
+    char from[64];
+    if (fold) snprintf(from, sizeof from, "%s + %" PRId64, p, np);
+    else snprintf(from, sizeof from, "%s", p);
+    line(e, "for (int j = %s; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[%s]); %s; }", from, len, np,
+         at, red_step(rr->kind));
   }
 }
 
@@ -779,14 +797,23 @@ static int emit_rowred(KGen *kg, const RowRed *rr) {
     line(e, "}");
   }
   if (nw) {
-    barrier(kg, "the warps' partials of a row are added by the first warp");
-    line(e, "if (tid < 32) {");
+    /* R W' lanes, R W <= NT / 32 <= 32 and W' < 2 W: within NT */
+    int64_t w2 = pow2_ceil(nw), busy2 = (rows * w2 + 31) / 32 * 32;
+    bool fold = rr->kind == RED_MAX || rr->kind == RED_MIN;
+    barrier(kg, "the warps' partials of a row are combined by one warp");
+    line(e, "if (tid < %" PRId64 ") {", busy2);
     e->ind++;
-    line(e, "float acc = tid < %" PRId64 " ? part%d[tid] : 0.0f;", rows * nw, rr->node);
-    line(e, "acc = %s<%" PRId64 ">(acc);", red_warp(rr->kind), nw);
-    line(e, "if (tid %% %" PRId64 " == 0 && tid < %" PRId64 ") {", nw, rows * nw);
+    line(e, "const int r = tid / %" PRId64 ", q = tid %% %" PRId64 ";", w2, w2);
+    if (w2 == nw) line(e, "float acc = r < %" PRId64 " ? part%d[tid] : 0.0f;", rows, rr->node);
+    else if (fold)
+      line(e, "float acc = r < %" PRId64 " ? part%d[r * %" PRId64 " + (q < %" PRId64 " ? q : 0)] : 0.0f;", rows,
+           rr->node, nw, nw);
+    else line(e, "float acc = r < %" PRId64 " && q < %" PRId64 " ? part%d[r * %" PRId64 " + q] : 0.0f;", rows, nw,
+              rr->node, nw);
+    line(e, "acc = %s<%" PRId64 ">(acc);", red_warp(rr->kind), w2);
+    line(e, "if (q == 0 && r < %" PRId64 ") {", rows);
     e->ind++;
-    line(e, "const int e = tid / %" PRId64 ";", nw);
+    line(e, "const int e = r;");
     red_finish(e, rr);
     e->ind--;
     line(e, "}");

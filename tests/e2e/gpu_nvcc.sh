@@ -149,6 +149,25 @@ for t in sm_90 sm_80; do
   check "dbuf $t ptx: cp.async.ca 8" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 8;"
   check "dbuf $t ptx: cp.async.ca 4" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 4;"
 done
+# the warp-level primitives (gpu/warp.cuh): tests/gpu/warp.cu, the snippets check_warp runs in
+# the emulator, after the generated prelude, for both targets — ptxas takes them (a cubin, no
+# warning) and the PTX holds each instruction; the generated row norms shuffle
+sed '/^\/\/ axle: end of the prelude$/q' "$tmp/ntrans.sm_90.cu" >"$tmp/prelude.cuh"
+check "prelude: cut at its end" has "$tmp/prelude.cuh" "^// axle: end of the prelude$"
+for t in sm_90 sm_80; do
+  "$NVCC" -cubin -arch="$t" -I "$tmp" -o "$tmp/warp.$t.cubin" tests/gpu/warp.cu >"$tmp/warp.log" 2>&1
+  check "warp.cu $t: cubin" test $? -eq 0
+  check "warp.cu $t: no warning" bash -c "! grep -qi warning '$tmp/warp.log'"
+  "$NVCC" -ptx -arch="$t" -I "$tmp" -o "$tmp/warp.$t.ptx" tests/gpu/warp.cu >"$tmp/warp.log" 2>&1
+  check "warp.cu $t: ptx" test $? -eq 0
+  for ins in shfl.sync.idx.b32 shfl.sync.bfly.b32 shfl.sync.down.b32 shfl.sync.up.b32 \
+             ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16 ldmatrix.sync.aligned.m8n8.x{1,2,4}.trans.shared.b16 \
+             mma.sync.aligned.m16n8k16.row.col.f32.{f16.f16,bf16.bf16}.f32; do
+    check "warp.cu $t ptx: $ins" grep -qF "$ins" "$tmp/warp.$t.ptx"
+  done
+  "$NVCC" -ptx -arch="$t" -o "$tmp/n.ptx" "$tmp/ntrans.$t.cu" >"$tmp/ptx.log" 2>&1
+  check "ntrans $t ptx: row norms by warp shuffles" test "$(count "$tmp/n.ptx" 'shfl.sync.bfly.b32')" -ge 10
+done
 # QKNorm's first kernel does not fit double-buffered on sm_80: no cp.async there
 "$NVCC" -ptx -arch=sm_80 -o "$tmp/q.ptx" "$tmp/qknorm.sm_80.cu" >"$tmp/ptx.log" 2>&1
 check "qknorm sm_80 ptx: single-buffered, no cp.async" bash -c "! grep -q 'cp.async' '$tmp/q.ptx'"

@@ -1680,6 +1680,7 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
     if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP && !ax_pop_literal(k->nodes[i].op))
       line(e, "float r%d;", i);
   line(e, "(void)tid;");
+  line(e, "(void)NT;");
   if (kg->task) {
     line(e, "(void)ax_pf;");
     line(e, "(void)ax_pfm;");
@@ -1842,6 +1843,7 @@ static void emit_prefetch(KGen *kg, int s) {
   line(e, "const int tid = threadIdx.x + %" PRId64 " * (threadIdx.y + %" PRId64 " * threadIdx.z);", k->block[0],
        k->block[1]);
   line(e, "(void)tid;");
+  line(e, "(void)NT;");
   line(e, "(void)ax_pf;");
   line(e, "(void)ax_pfm;");
   for (int i = 0; i < k->nnodes; i++) {

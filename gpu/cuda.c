@@ -4,10 +4,11 @@
  * gpu/emu/axle_emu.h standing in for the CUDA runtime (AXLE_EMU). So it uses only what the
  * emulator defines: __global__, __shared__ through AX_SMEM_*, threadIdx / blockIdx /
  * blockDim / gridDim, __syncthreads, the f16/bf16 conversion intrinsics, AX_LAUNCH instead
- * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError, and the cp.async
+ * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError, the cp.async
  * wrappers ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N> (inline PTX here,
- * poisoned-until-waited copies there). The tensor-core path is behind AX_TC_ON, which the
- * emulator never sets.
+ * poisoned-until-waited copies there), and the warp-level primitives of gpu/warp.cuh
+ * (shuffles, warp sums, ldmatrix, mma.sync, 16-byte shared accesses: PTX here, warp-wide
+ * rendezvous there). The wmma path is behind AX_TC_ON, which the emulator never sets.
  *
  * Values are computed in f32; every block operator's result is rounded to its dtype when
  * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —

@@ -16,6 +16,14 @@
 //     emulation computes wrong values where the GPU might by chance not.
 //     A block in which some threads return while others wait at a barrier is reported as
 //     barrier divergence (exit 5);
+//   * warps: the fibers form warps of 32 in linear thread order, and the warp-level
+//     primitives (the __shfl*_sync, __syncwarp, and gpu/warp.cuh's ldmatrix, mma.sync and
+//     16-byte shared accesses) are exact emulations: a collective is a rendezvous of the
+//     lanes its mask names, computed when the last arrives; one that some named lane can
+//     never reach (returned, at a barrier, at another collective) ends the run (exit 8,
+//     warp_error);
+//   * the bank counter: the wavefronts of each warp-wide shared-memory request seen whole
+//     (ldmatrix, ax_smem_load16/store16), per kernel, written to banks.txt (write_banks);
 //   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf/
 //     tanhf/fmaxf/fminf/copysignf (the host's) and rsqrtf (CUDA's alone: 1 / sqrtf here);
 //   * cp.async (ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N>): per thread,
@@ -30,7 +38,7 @@
 // computes nan).
 // Compiled with -fsanitize=thread (make test-tsan), it announces its fibers to
 // ThreadSanitizer, so that the races reported are the worker threads' own.
-// No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
+// No wmma: AX_TC_ON is 0 under AXLE_EMU, so the portable matmul is what runs.
 #ifndef AXLE_EMU_H
 #define AXLE_EMU_H
 

@@ -21,7 +21,9 @@
 # register spill, static shared memory within the target's limit (from ptxas), dynamic
 # shared memory within it (from the generated file), and ptxas reports every __global__.
 # Device code only (-cubin), except two full compiles that include the host entry, and
-# the PTX of the double-buffered loops, which must hold the cp.async instructions.
+# the PTX of the double-buffered loops, which must hold the cp.async instructions; and the
+# warp-level primitives' snippets (tests/gpu/warp.cu, emulated by tests/unit/check_warp.c),
+# whose PTX must hold every shuffle, ldmatrix and mma.sync form.
 # Without nvcc the test is skipped (exit 77), loudly.
 set -u
 cd "$AXLE_SRC" || exit 1

@@ -6,17 +6,19 @@
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
 # pre-defined operator runs once (tests/gpu/predefined.mug), and so do the element-wise
 # operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, also fused;
-# with max turned into min in the generated source it must differ) and the max and min
-# reductions (tests/gpu/rowmax.mug, split over threads; without their barrier it must
-# differ); slices, pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three
-# also fused); tests/gpu/dbuf.mug runs the
-# double-buffered loads at their edges (odd loop counts, 8-, 4-byte and ragged rows, f32,
-# bf16, a loop of one iteration).
+# with max turned into min in the generated source it must differ), the sums and the max
+# and min reductions (tests/gpu/rowsum.mug, rowmax.mug: split over lanes, warp shuffles,
+# across warps; without the barrier before the cross-warp step they must differ); slices,
+# pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three also fused);
+# tests/gpu/dbuf.mug runs the double-buffered loads at their edges (odd loop counts, 8-,
+# 4-byte and ragged rows, f32, bf16, a loop of one iteration).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
-# and a barrier made divergent must be caught (exit 1, 1, 1, 2); so must the cp.async
-# mistakes: the wait removed, a wait that leaves this iteration's copies in flight, the
-# barrier after the wait removed, the end-of-iteration barrier removed (the next copies
-# overwrite a buffer still being read). Bad input exits 3.
+# and a barrier made divergent must be caught (exit 1, 1, 1, 2), and a shuffle some lanes
+# of a warp skip (exit 2, warp divergence, named); so must the cp.async mistakes: the wait
+# removed, a wait that leaves this iteration's copies in flight, the barrier after the
+# wait removed, the end-of-iteration barrier removed (the next copies overwrite a buffer
+# still being read). The bank counter's lines: the generated copies at the ideal, an
+# ldmatrix.x4 on 128-byte rows at 8 times it. Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -45,6 +47,7 @@ done
 check "rowsum: a row of 1003 over 96 lanes (3 warps)" has "$tmp/rs.cu" "1 row of 1003: 96 lanes each, then shuffles, then across warps"
 check "rowsum: a sum to 8 over 8 lanes a row" has "$tmp/rs.cu" "8 rows of 125: 8 lanes each, then shuffles\$"
 check "rowsum: warp sums" has "$tmp/rs.cu" "acc = ax_warp_sum<32>(acc);"
+check "rowsum: a block of 48 threads: the whole warp shuffles" has "$tmp/rs.cu" "1 row of 1000: 32 lanes each, then shuffles\$"
 check "rowsum: no single thread adds the partials" bash -c "! grep -q 'for (int p = 0; p <' '$tmp/rs.cu'"
 grep -v "the warps' partials of a row are combined by one warp" "$tmp/rs.cu" >"$tmp/rs2.cu"
 check "mutant: the cross-warp barriers were removed" test "$(wc -l <"$tmp/rs2.cu")" -eq $(($(wc -l <"$tmp/rs.cu") - 3))

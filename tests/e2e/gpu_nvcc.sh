@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compile check of the generated CUDA (docs/gpu.md, "Compile check"), for sm_90 and sm_80:
 #   * every example of superopt/examples, the sm_80 shared-memory edge case (sm_90 only),
-#     every pre-defined operator, the operators of real layers (tests/gpu/vocab.mug), max and
-#     min reductions (tests/gpu/rowmax.mug), transposes and conversions (tests/gpu/layout.mug),
+#     every pre-defined operator, the operators of real layers (tests/gpu/vocab.mug), sums,
+#     means and max and min reductions by warp shuffles (tests/gpu/rowsum.mug, rowmax.mug;
+#     a block of 48 threads among them), transposes and conversions (tests/gpu/layout.mug),
 #     masks (tests/gpu/mask.mug), slices, pads, reverses, abs, log and pow (tests/gpu/window.mug),
 #     the online softmax's running max and rescaled sums (tests/superopt/attn_max.flash.mug,
 #     softmax_max.online.mug, and the search's own attn_max.searched.mug and
@@ -81,7 +82,7 @@ run_compiles() {
 }
 
 ex=superopt/examples
-for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowmax,layout,mask,window} \
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowsum,rowmax,layout,mask,window} \
          tests/superopt/{attn_max.flash,softmax_max.online,attn_max.searched,softmax_max.searched,causal.fused,causal_attn.flash}; do
   for t in sm_90 sm_80; do
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)

@@ -762,6 +762,7 @@ static int emit_rowred(KGen *kg, const RowRed *rr) {
   line(e, "{  // %" PRId64 " row%s of %" PRId64 ": %" PRId64 " lanes each, then shuffles%s", rows, rows == 1 ? "" : "s", len, np,
        nw ? ", then across warps" : "");
   e->ind++;
+  AX_ASSERT(!nw || rr->scratch >= 0);   /* laid out by red_scratch, the same count */
   if (nw) line(e, "float *part%d = (float *)(ax_smem + %" PRId64 ");  // per row, one partial per warp", rr->node,
                rr->scratch);
   if (busy < kg->nt) {
@@ -769,7 +770,8 @@ static int emit_rowred(KGen *kg, const RowRed *rr) {
     e->ind++;
   }
   line(e, "const int r = tid / %" PRId64 ", p = tid %% %" PRId64 ";", np, np);
-  line(e, "float acc = 0.0f;  // lanes past the last row keep 0, in a segment of their own");
+  if (rows * np < busy) line(e, "float acc = 0.0f;  // lanes past the last row keep 0, in a segment of their own");
+  else line(e, "float acc = 0.0f;");
   if (rows * np < busy) {
     line(e, "if (r < %" PRId64 ") {", rows);
     e->ind++;
@@ -892,7 +894,7 @@ static void blk_matmul(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, cons
   gen_matmul(kg, i);
 }
 
-/* The tile a block sum, mean, max or min reduces, and down to how many elements (`to`). */
+/* Down to how many elements a block sum, max or min reduces (its `to`; a mean: 1). */
 static int64_t red_to(const AxBNode *n) {
   bool to = n->op == AX_OP_REDUCE || n->op == AX_OP_REDUCE_MAX || n->op == AX_OP_REDUCE_MIN;
   return to && n->at.to ? n->at.to : 1;

@@ -4,10 +4,11 @@
  * gpu/emu/axle_emu.h standing in for the CUDA runtime (AXLE_EMU). So it uses only what the
  * emulator defines: __global__, __shared__ through AX_SMEM_*, threadIdx / blockIdx /
  * blockDim / gridDim, __syncthreads, the f16/bf16 conversion intrinsics, AX_LAUNCH instead
- * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError, and the cp.async
+ * of <<< >>>, cudaMallocAsync / cudaFreeAsync / cudaGetLastError, the cp.async
  * wrappers ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N> (inline PTX here,
- * poisoned-until-waited copies there). The tensor-core path is behind AX_TC_ON, which the
- * emulator never sets.
+ * poisoned-until-waited copies there), and the warp-level primitives of gpu/warp.cuh
+ * (shuffles, warp sums, ldmatrix, mma.sync, 16-byte shared accesses: PTX here, warp-wide
+ * rendezvous there). The wmma path is behind AX_TC_ON, which the emulator never sets.
  *
  * Values are computed in f32; every block operator's result is rounded to its dtype when
  * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —
@@ -67,6 +68,7 @@ const char *ax_cuda_ctype(AxDtype t) {
 typedef struct Emit {
   FILE *f;
   int ind;
+  int64_t nt;   /* the block's threads inside a graph-defined kernel (NT), else 0 */
 } Emit;
 
 static void line(Emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -150,13 +152,37 @@ static void value(const Opnd *o, const AxTShape *out, char *buf, size_t n) {
 static const char *ew_expr(AxOp op) { return ax_ewop_get(op)->cuda; }
 
 /* Loop headers: a block's threads stride over a tile; a pre-defined kernel's threads
- * stride over the whole grid. */
+ * stride over the whole grid. Thread tid handles elements tid, tid + NT, ... either way;
+ * where the count is known to be a multiple of NT (or at most NT) the loop has a fixed trip
+ * count (or is a guarded block), so that nvcc sees no remainder to branch around. */
 static void loop_open(Emit *e, int64_t n, bool global) {
-  if (global)
+  if (global) {
     line(e, "for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < %" PRId64
             "LL; e += (long long)gridDim.x * blockDim.x) {", n);
-  else line(e, "for (int e = tid; e < %" PRId64 "; e += NT) {", n);
+    e->ind++;
+    return;
+  }
+  int64_t nt = e->nt;
+  AX_ASSERT(nt > 0);
+  if (n == nt) line(e, "{");
+  else if (n < nt) line(e, "if (tid < %" PRId64 ") {", n);
+  else if (n % nt == 0) line(e, "for (int rep = 0; rep < %" PRId64 "; ++rep) {", n / nt);
+  else {
+    line(e, "for (int e = tid; e < %" PRId64 "; e += NT) {", n);
+    e->ind++;
+    return;
+  }
   e->ind++;
+  if (n > nt) line(e, "const int e = tid + rep * NT;");
+  else line(e, "const int e = tid;");
+}
+
+/* Whether every lane of every warp that takes part in loop_open(n) runs its body equally
+ * often: the count is a multiple of NT, or at most NT and a multiple of 32 (whole warps
+ * run it once, the others not at all), and NT a multiple of 32. Warp-wide primitives
+ * (ax_smem_load16 / ax_smem_store16) may be used in such a loop. */
+static bool loop_warp_uniform(const Emit *e, int64_t n) {
+  return e->nt % 32 == 0 && (n % e->nt == 0 || (n < e->nt && n % 32 == 0));
 }
 
 static void loop_close(Emit *e) {
@@ -575,12 +601,231 @@ static void need(KGen *kg, int j, bool same_e, const char *reader) {
   barrier(kg, why);
 }
 
-/* How many threads share one row of a row reduction: all the block's threads when there
- * are few rows (nTrans: one row of 4096 per block), else one per row. */
-static int64_t split_parts(int64_t nt, int64_t rows, int64_t len) {
-  int64_t p = nt / rows;
-  if (p > len / 8) p = len / 8;   /* at least 8 elements per partial sum */
-  return p > 1 ? p : 1;
+/* ---- row reductions: per lane, per warp by shuffles, across warps --------------------- *
+ *
+ * A block reduction of R rows of L elements each (a sum, a sum of squares, a max or a min;
+ * rows of a tile along an axis, down to t elements: row r = (o, i, in) sums x[o, j t + i,
+ * in] over j < L = len / t) runs in three steps when the rows are few:
+ *   1. per lane: P lanes share a row (P a power of two), lane p folds elements p, p + P, ...
+ *      (a fixed trip count L / P where P divides L), so no thread runs a chain of L;
+ *   2. per warp: a butterfly of shuffles over the row's P lanes (ax_warp_sum<P> and the
+ *      like, gpu/warp.cuh) when P <= 32: the row's first lane holds the result;
+ *   3. across warps, when P = 32 W: each warp's first lane writes its partial into a small
+ *      f32 array (R W floats), a barrier, and one more butterfly, over segments of W' lanes
+ *      (W rounded up to a power of two; the lanes past W repeat the row's first partial for
+ *      a max or min, add 0 to a sum), reduces the W partials of each row.
+ * With many rows (P = 1) each thread folds its rows alone, as before. Only whole warps take
+ * part (NT rounded down to a multiple of 32) and every lane of a taking-part warp runs
+ * every shuffle — lanes past the last row run on a dummy 0 in a segment of their own — so
+ * the full mask is always right. Values stay f32. A max or min starts from each lane's
+ * first element (P <= L / 8, so every lane has one): no -inf identity is needed. */
+
+/* The lanes that share a row: as many as the whole warps hold for every row, at least 8
+ * elements each (measured on an H200: a 4096-long row summed by one thread took 17.4 µs,
+ * split over 128 threads 4.9 µs for the whole kernel; docs/results-gpu.md, run `unseen`);
+ * a power of two up to 32 (a segment of a warp), beyond that whole warps (32 W); 1: one
+ * thread per row. */
+static int64_t red_lanes(int64_t nt, int64_t rows, int64_t len) {
+  int64_t cap = nt / 32 * 32, p = 1;
+  if (rows <= 0 || cap == 0) return 1;
+  cap /= rows;
+  if (cap > len / 8) cap = len / 8;
+  if (cap >= 64) return cap / 32 * 32;
+  while (p * 2 <= cap) p *= 2;
+  return p;
+}
+
+/* The f32 partials step 3 needs, in bytes (0: none). */
+static int64_t red_scratch(int64_t nt, int64_t rows, int64_t len) {
+  int64_t p = red_lanes(nt, rows, len);
+  return p > 32 ? rows * (p / 32) * 4 : 0;
+}
+
+/* The smallest power of two at least n. */
+static int64_t pow2_ceil(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+typedef enum { RED_SUM, RED_SQUARES, RED_MAX, RED_MIN } RedKind;
+
+/* One row reduction to emit: tile x along `axis` down to t elements; the cross-warp
+ * partials at byte `scratch` of ax_smem (red_scratch bytes; -1 when none is laid out),
+ * named part<node>; `finish`: statements that store row e's result, the f32 `acc`. */
+typedef struct RowRed {
+  const Opnd *x;
+  int axis;
+  int64_t t;
+  RedKind kind;
+  int node;
+  int64_t scratch;
+  const char *finish[4];   /* NULL-terminated */
+} RowRed;
+
+/* The rows of a block reduction (R above) and their length (L). */
+static void red_shape(const AxTShape *x, int axis, int64_t t, int64_t *rows, int64_t *len) {
+  int64_t outer, l, inner;
+  split3(x, axis, &outer, &l, &inner);
+  *rows = outer * t * inner;
+  *len = l / t;
+}
+
+/* The statements of rr->finish, with e and acc in scope. */
+static void red_finish(Emit *e, const RowRed *rr) {
+  for (int k = 0; k < 4 && rr->finish[k]; k++) line(e, "%s;", rr->finish[k]);
+}
+
+/* px, the first element of row `rv` (an int expression) of rr's tile: row (o, i, in) starts
+ * at x[o, i, in] of the tile seen as outer x len x inner, where len is t rows' elements. */
+static void red_row(Emit *e, const RowRed *rr, const char *rv) {
+  int64_t outer, len, inner;
+  split3(&rr->x->shape, rr->axis, &outer, &len, &inner);
+  int64_t t = rr->t;
+  char at[200];
+  if (t == 1 && inner == 1) snprintf(at, sizeof at, "%s * %" PRId64, rv, len);
+  else if (inner == 1) snprintf(at, sizeof at, "(%s / %" PRId64 ") * %" PRId64 " + %s %% %" PRId64, rv, t, len, rv, t);
+  else if (t == 1)
+    snprintf(at, sizeof at, "(%s / %" PRId64 ") * %" PRId64 " + %s %% %" PRId64, rv, inner, len * inner, rv, inner);
+  else
+    snprintf(at, sizeof at, "((%s / %" PRId64 ") * %" PRId64 " + (%s / %" PRId64 ") %% %" PRId64 ") * %" PRId64 " + %s %% %" PRId64,
+             rv, t * inner, len, rv, inner, t, inner, rv, inner);
+  line(e, "const %s *px = %s + %s;", stype(rr->x), rr->x->name, at);
+}
+
+/* acc = acc (op) v: the combining statement of rr's kind. */
+static const char *red_step(RedKind k) {
+  switch (k) {
+  case RED_SUM: return "acc += v";
+  case RED_SQUARES: return "acc += v * v";
+  case RED_MAX: return "acc = ax_max(acc, v)";
+  case RED_MIN: return "acc = ax_min(acc, v)";
+  }
+  AX_UNREACHABLE();
+}
+
+static const char *red_warp(RedKind k) {
+  return k == RED_MAX ? "ax_warp_max" : k == RED_MIN ? "ax_warp_min" : "ax_warp_sum";
+}
+
+/* acc over the elements lane p (of np; p an expression) takes of the row at px: p, p + np,
+ * ... below len, in a loop of fixed trip count where np divides len. A sum adds to acc (0),
+ * a max or min starts from the lane's first element. */
+static void red_lane(Emit *e, const RowRed *rr, const char *p, int64_t np, int64_t len) {
+  int64_t outer, l, inner;
+  split3(&rr->x->shape, rr->axis, &outer, &l, &inner);
+  int64_t st = rr->t * inner;
+  bool fold = rr->kind == RED_MAX || rr->kind == RED_MIN;
+  char at[64];
+  if (st == 1) snprintf(at, sizeof at, "j");
+  else snprintf(at, sizeof at, "j * %" PRId64, st);
+  if (fold) {
+    if (st == 1) line(e, "acc = ax_f(px[%s]);", p);
+    else line(e, "acc = ax_f(px[(%s) * %" PRId64 "]);", p, st);
+  }
+  int start = fold ? 1 : 0;
+  if (np == 1) {
+    if (len > start)
+      line(e, "for (int j = %d; j < %" PRId64 "; ++j) { const float v = ax_f(px[%s]); %s; }", start, len, at,
+           red_step(rr->kind));
+  } else if (len % np == 0) {
+    if (len / np > start)
+      line(e, "for (int k = %d; k < %" PRId64 "; ++k) { const int j = %s + k * %" PRId64 "; const float v = ax_f(px[%s]); %s; }",
+           start, len / np, p, np, at, red_step(rr->kind));
+  } else {
+    char from[64];
+    if (fold) snprintf(from, sizeof from, "%s + %" PRId64, p, np);
+    else snprintf(from, sizeof from, "%s", p);
+    line(e, "for (int j = %s; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[%s]); %s; }", from, len, np,
+         at, red_step(rr->kind));
+  }
+}
+
+/* Emits rr (the steps above) and returns how its rows were written: ELEMWISE (row e by
+ * thread e: one thread per row) or SCATTERED (by the first lane of the row's lanes). */
+static int emit_rowred(KGen *kg, const RowRed *rr) {
+  Emit *e = kg->e;
+  int64_t rows, len;
+  red_shape(&rr->x->shape, rr->axis, rr->t, &rows, &len);
+  int64_t np = red_lanes(kg->nt, rows, len);
+  if (np == 1) {   /* many rows: one thread per row */
+    loop_open(e, rows, false);
+    red_row(e, rr, "e");
+    line(e, "float acc = 0.0f;");
+    red_lane(e, rr, "0", 1, len);
+    red_finish(e, rr);
+    loop_close(e);
+    return ELEMWISE;
+  }
+  int64_t nw = np > 32 ? np / 32 : 0, seg = np > 32 ? 32 : np;
+  int64_t busy = (rows * np + 31) / 32 * 32;   /* the warps that hold a row */
+  line(e, "{  // %" PRId64 " row%s of %" PRId64 ": %" PRId64 " lanes each, then shuffles%s", rows, rows == 1 ? "" : "s", len, np,
+       nw ? ", then across warps" : "");
+  e->ind++;
+  AX_ASSERT(!nw || rr->scratch >= 0);   /* laid out by red_scratch, the same count */
+  if (nw) line(e, "float *part%d = (float *)(ax_smem + %" PRId64 ");  // per row, one partial per warp", rr->node,
+               rr->scratch);
+  if (busy < kg->nt) {
+    line(e, "if (tid < %" PRId64 ") {", busy);
+    e->ind++;
+  }
+  line(e, "const int r = tid / %" PRId64 ", p = tid %% %" PRId64 ";", np, np);
+  if (rows * np < busy) line(e, "float acc = 0.0f;  // lanes past the last row keep 0, in a segment of their own");
+  else line(e, "float acc = 0.0f;");
+  if (rows * np < busy) {
+    line(e, "if (r < %" PRId64 ") {", rows);
+    e->ind++;
+  }
+  red_row(e, rr, "r");
+  red_lane(e, rr, "p", np, len);
+  if (rows * np < busy) {
+    e->ind--;
+    line(e, "}");
+  }
+  line(e, "acc = %s<%" PRId64 ">(acc);", red_warp(rr->kind), seg);
+  if (!nw) {
+    char cond[64] = "p == 0";
+    if (rows * np < busy) snprintf(cond, sizeof cond, "p == 0 && r < %" PRId64, rows);
+    line(e, "if (%s) {", cond);
+    e->ind++;
+    line(e, "const int e = r;");
+    red_finish(e, rr);
+    e->ind--;
+    line(e, "}");
+  } else {
+    line(e, "if (tid %% 32 == 0) part%d[tid / 32] = acc;", rr->node);
+  }
+  if (busy < kg->nt) {
+    e->ind--;
+    line(e, "}");
+  }
+  if (nw) {
+    /* R W' lanes, R W <= NT / 32 <= 32 and W' < 2 W: within NT */
+    int64_t w2 = pow2_ceil(nw), busy2 = (rows * w2 + 31) / 32 * 32;
+    bool fold = rr->kind == RED_MAX || rr->kind == RED_MIN;
+    barrier(kg, "the warps' partials of a row are combined by one warp");
+    line(e, "if (tid < %" PRId64 ") {", busy2);
+    e->ind++;
+    line(e, "const int r = tid / %" PRId64 ", q = tid %% %" PRId64 ";", w2, w2);
+    if (w2 == nw) line(e, "float acc = r < %" PRId64 " ? part%d[tid] : 0.0f;", rows, rr->node);
+    else if (fold)
+      line(e, "float acc = r < %" PRId64 " ? part%d[r * %" PRId64 " + (q < %" PRId64 " ? q : 0)] : 0.0f;", rows,
+           rr->node, nw, nw);
+    else line(e, "float acc = r < %" PRId64 " && q < %" PRId64 " ? part%d[r * %" PRId64 " + q] : 0.0f;", rows, nw,
+              rr->node, nw);
+    line(e, "acc = %s<%" PRId64 ">(acc);", red_warp(rr->kind), w2);
+    line(e, "if (q == 0 && r < %" PRId64 ") {", rows);
+    e->ind++;
+    line(e, "const int e = r;");
+    red_finish(e, rr);
+    e->ind--;
+    line(e, "}");
+    e->ind--;
+    line(e, "}");
+  }
+  e->ind--;
+  line(e, "}");
+  return SCATTERED;
 }
 
 static bool tc_eligible(const AxKernel *k, const AxBNode *n) {
@@ -649,50 +894,32 @@ static void blk_matmul(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, cons
   gen_matmul(kg, i);
 }
 
-/* The outputs of a block sum or mean and the threads that share each (split_parts). */
-static int64_t reduce_parts(const AxKernel *k, const AxBNode *n, int64_t nt, int64_t *outs) {
-  const AxTShape *x = &k->nodes[n->in[0]].shape;
+/* Down to how many elements a block sum, max or min reduces (its `to`; a mean: 1). */
+static int64_t red_to(const AxBNode *n) {
   bool to = n->op == AX_OP_REDUCE || n->op == AX_OP_REDUCE_MAX || n->op == AX_OP_REDUCE_MIN;
-  int64_t t = n->kind == AX_BN_OP && to && n->at.to ? n->at.to : 1;
-  *outs = ax_shape_numel(x) / x->dim[n->at.axis] * t;
-  return split_parts(nt, *outs, x->dim[n->at.axis] / t);
+  return to && n->at.to ? n->at.to : 1;
 }
 
-/* A sum along the node's axis down to t elements, scaled by sc. With few outputs (a row
- * norm's sum over a whole row in one block), one thread per output would run the row
- * serially — measured 3x the modelled time on an H200 for 4096-element rows —, so
- * `parts` threads per output sum strided partials and one thread per output adds them. */
+/* The statement that stores `acc` (times scale) through `store`, a format with one %s. */
+static void store_text(char *buf, size_t n, const char *store, double scale) {
+  char val[96];
+  if (scale != 1.0) snprintf(val, sizeof val, "acc * %.9gf", scale);
+  else snprintf(val, sizeof val, "acc");
+  snprintf(buf, n, store, val);
+}
+
+/* A block sum along the node's axis down to t elements, scaled by sc (a mean): a row
+ * reduction (emit_rowred), its rows split over lanes and warps when they are few (a row
+ * norm's sum over a whole row in one block). */
 static void sum_block(KGen *kg, int i, Opnd *out, const Opnd *in, int64_t t, double sc, const char *store) {
+  (void)out;
   const AxBNode *n = &kg->k->nodes[i];
-  Emit *e = kg->e;
   need(kg, n->in[0], false, n->name);
-  int64_t outs, parts = reduce_parts(kg->k, n, kg->nt, &outs);
-  if (parts <= 1) {
-    body_reduce(e, out, &in[0], n->at.axis, t, false, sc, store, false);
-    kg->t[i].dirty = ELEMWISE;
-    return;
-  }
-  int64_t outer, len, inner;
-  split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
-  line(e, "float *part%d = (float *)(ax_smem + %" PRId64 ");  // partial sums, %" PRId64 " per output", i,
-       kg->scr[i], parts);
-  loop_open(e, outs * parts, false);
-  line(e, "const int r = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
-  line(e, "[[maybe_unused]] const int o = r / %" PRId64 ", i = (r / %" PRId64 ") %% %" PRId64 ", in = r %% %" PRId64 ";",
-       t * inner, inner, t, inner);
-  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(&in[0]), in[0].name, len, inner);
-  line(e, "float acc = 0.0f;");
-  line(e, "for (int j = p; j < %" PRId64 "; j += %" PRId64 ") acc += ax_f(px[j * %" PRId64 "]);", len / t,
-       parts, t * inner);
-  line(e, "part%d[e] = acc;", i);
-  loop_close(e);
-  barrier(kg, "the partial sums of an output come from several threads");
-  loop_open(e, outs, false);
-  line(e, "float acc = 0.0f;");
-  line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
-  store_acc(e, store, sc);
-  loop_close(e);
-  kg->t[i].dirty = ELEMWISE;
+  char fin[160];
+  store_text(fin, sizeof fin, store, sc);
+  RowRed rr = {.x = &in[0], .axis = n->at.axis, .t = t, .kind = RED_SUM, .node = i, .scratch = kg->scr[i],
+               .finish = {fin}};
+  kg->t[i].dirty = emit_rowred(kg, &rr);
 }
 
 /* reduce_max / reduce_min (op: the element-wise MAX or MIN whose CUDA expression combines
@@ -709,42 +936,16 @@ static void body_fold(Emit *e, AxOp op, const Opnd *x, int axis, int64_t t, cons
   loop_close(e);
 }
 
-/* A block max or min: sum_block's split over threads with the fold in place of the sum
- * (every partial has at least 8 elements: split_parts). */
+/* A block max or min: sum_block's row reduction with the fold in place of the sum. */
 static void fold_block(KGen *kg, int i, AxOp op, Opnd *out, const Opnd *in, const char *store) {
-  const AxBNode *n = &kg->k->nodes[i];
-  Emit *e = kg->e;
-  int64_t t = n->at.to ? n->at.to : 1;
-  need(kg, n->in[0], false, n->name);
-  int64_t outs, parts = reduce_parts(kg->k, n, kg->nt, &outs);
   (void)out;
-  if (parts <= 1) {
-    body_fold(e, op, &in[0], n->at.axis, t, store, false);
-    kg->t[i].dirty = ELEMWISE;
-    return;
-  }
-  int64_t outer, len, inner;
-  split3(&in[0].shape, n->at.axis, &outer, &len, &inner);
-  line(e, "float *part%d = (float *)(ax_smem + %" PRId64 ");  // partial %s, %" PRId64 " per output", i,
-       kg->scr[i], op == AX_OP_MAX ? "maxima" : "minima", parts);
-  loop_open(e, outs * parts, false);
-  line(e, "const int r = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
-  line(e, "[[maybe_unused]] const int o = r / %" PRId64 ", i = (r / %" PRId64 ") %% %" PRId64 ", in = r %% %" PRId64 ";",
-       t * inner, inner, t, inner);
-  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(&in[0]), in[0].name, len, inner);
-  line(e, "float acc = ax_f(px[p * %" PRId64 "]);", t * inner);
-  line(e, "for (int j = p + %" PRId64 "; j < %" PRId64 "; j += %" PRId64 ") { const float a0 = acc, a1 = ax_f(px[j * %" PRId64 "]); acc = %s; }",
-       parts, len / t, parts, t * inner, ew_expr(op));
-  line(e, "part%d[e] = acc;", i);
-  loop_close(e);
-  barrier(kg, "the partial results of an output come from several threads");
-  loop_open(e, outs, false);
-  line(e, "float acc = part%d[e * %" PRId64 "];", i, parts);
-  line(e, "for (int p = 1; p < %" PRId64 "; ++p) { const float a0 = acc, a1 = part%d[e * %" PRId64 " + p]; acc = %s; }",
-       parts, i, parts, ew_expr(op));
-  store_acc(e, store, 1.0);
-  loop_close(e);
-  kg->t[i].dirty = ELEMWISE;
+  const AxBNode *n = &kg->k->nodes[i];
+  need(kg, n->in[0], false, n->name);
+  char fin[160];
+  store_text(fin, sizeof fin, store, 1.0);
+  RowRed rr = {.x = &in[0], .axis = n->at.axis, .t = red_to(n), .kind = op == AX_OP_MAX ? RED_MAX : RED_MIN,
+               .node = i, .scratch = kg->scr[i], .finish = {fin}};
+  kg->t[i].dirty = emit_rowred(kg, &rr);
 }
 
 static void pre_max(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
@@ -767,10 +968,11 @@ static void blk_min(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const c
   fold_block(kg, i, AX_OP_MIN, out, in, store);
 }
 
-/* The partial sums of a block sum or mean with few outputs (sum_block). */
+/* The cross-warp partials of a block sum, mean, max or min (emit_rowred). */
 static int64_t scratch_reduce(const AxKernel *k, const AxBNode *n, int64_t nt) {
-  int64_t outs, parts = reduce_parts(k, n, nt, &outs);
-  return parts > 1 ? outs * parts * 4 : 0;
+  int64_t rows, len;
+  red_shape(&k->nodes[n->in[0]].shape, n->at.axis, red_to(n), &rows, &len);
+  return red_scratch(nt, rows, len);
 }
 
 static void blk_sum(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
@@ -796,32 +998,14 @@ static void blk_rms_norm(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, co
   r.shape.dim[n->at.axis] = 1;
   snprintf(r.name, sizeof r.name, "rs%d", i);
   line(e, "float *%s = (float *)(ax_smem + %" PRId64 ");  // 1 / rms of every row", r.name, kg->scr[i]);
-  int64_t rows = outer * inner, parts = split_parts(kg->nt, rows, len);
-  if (parts > 1) {
-    /* few rows: `parts` threads per row sum strided partial squares, then one thread
-     * per row adds the partials */
-    line(e, "float *part%d = %s + %" PRId64 ";  // partial sums, %" PRId64 " per row", i, r.name,
-         (rows + 31) / 32 * 32, parts);
-    loop_open(e, rows * parts, false);
-    line(e, "const int row = e / %" PRId64 ", p = e %% %" PRId64 ";", parts, parts);
-    line(e, "const %s *px = %s + (row / %" PRId64 ") * %" PRId64 " + row %% %" PRId64 ";", stype(&in[0]),
-         in[0].name, inner, len * inner, inner);
-    line(e, "float acc = 0.0f;");
-    line(e, "for (int j = p; j < %" PRId64 "; j += %" PRId64 ") { const float v = ax_f(px[j * %" PRId64 "]); acc += v * v; }",
-         len, parts, inner);
-    line(e, "part%d[e] = acc;", i);
-    loop_close(e);
-    barrier(kg, "the partial sums of a row come from several threads");
-    loop_open(e, rows, false);
-    line(e, "float acc = 0.0f;");
-    line(e, "for (int p = 0; p < %" PRId64 "; ++p) acc += part%d[e * %" PRId64 " + p];", parts, i, parts);
-    line(e, "%s[e] = 1.0f / sqrtf(acc * %.9gf);", r.name, 1.0 / (double)len);
-    loop_close(e);
-  } else {
-    char st2[96];
-    snprintf(st2, sizeof st2, "%s[e] = 1.0f / sqrtf(%%s)", r.name);
-    body_reduce(e, &r, &in[0], n->at.axis, 1, true, 1.0 / (double)len, st2, false);
-  }
+  /* the row statistic, a row reduction (emit_rowred) of squares; its cross-warp partials
+   * after the row scales */
+  int64_t rows = outer * inner;
+  char fin[160];
+  snprintf(fin, sizeof fin, "%s[e] = 1.0f / sqrtf(acc * %.9gf)", r.name, 1.0 / (double)len);
+  RowRed rr = {.x = &in[0], .axis = n->at.axis, .t = 1, .kind = RED_SQUARES, .node = i,
+               .scratch = kg->scr[i] + (rows + 31) / 32 * 32 * 4, .finish = {fin}};
+  emit_rowred(kg, &rr);
   barrier(kg, "the row scales are read by every thread of the row");
   loop_open(e, ax_shape_numel(&n->shape), false);
   line(e, "[[maybe_unused]] const int o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
@@ -831,13 +1015,12 @@ static void blk_rms_norm(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, co
   kg->t[i].dirty = ELEMWISE;
 }
 
-/* The row scales (and, with few rows, the partial sums) of an rms_norm. */
+/* The row scales (and, with few rows, the cross-warp partials) of an rms_norm. */
 static int64_t scratch_rms_norm(const AxKernel *k, const AxBNode *n, int64_t nt) {
   (void)k;
-  AxTShape rs = n->shape;
-  rs.dim[n->at.axis] = 1;
-  int64_t rows = ax_shape_numel(&rs), parts = split_parts(nt, rows, n->shape.dim[n->at.axis]);
-  return ((rows + 31) / 32 * 32 + (parts > 1 ? rows * parts : 0)) * 4;
+  int64_t rows, len;
+  red_shape(&n->shape, n->at.axis, 1, &rows, &len);
+  return (rows + 31) / 32 * 32 * 4 + red_scratch(nt, rows, len);
 }
 
 static void blk_concat(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
@@ -1026,7 +1209,13 @@ static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt,
     u += (size_t)snprintf(gidx + u, sizeof gidx - u, "%s(%s + i%d) * %" PRId64 "LL", u ? " + " : "", o, d, st);
   }
   if (!gidx[0]) snprintf(gidx, sizeof gidx, "0");
-  if (vec && v > 1) {
+  /* a loop every lane of a warp runs alike routes its shared-memory side through the
+   * warp-wide primitives, whose bank wavefronts the emulator counts (gpu/warp.cuh) */
+  bool warp = loop_warp_uniform(e, ax_shape_numel(&s));
+  if (vec && v > 1 && warp) {
+    if (load) line(e, "ax_smem_store16((uint4 *)%s + e, ((const uint4 *)%s)[%s]);", tile->name, gname, gidx);
+    else line(e, "((uint4 *)%s)[%s] = ax_smem_load16((const uint4 *)%s + e);", gname, gidx, tile->name);
+  } else if (vec && v > 1) {
     if (load) line(e, "((uint4 *)%s)[e] = ((const uint4 *)%s)[%s];", tile->name, gname, gidx);
     else line(e, "((uint4 *)%s)[%s] = ((const uint4 *)%s)[e];", gname, gidx, tile->name);
   } else if (load) {
@@ -1121,6 +1310,19 @@ static void gen_save(KGen *kg, int i) {
   copy_box(kg, &kg->t[n->in[0]].o, gname, dst->dtype, &dst->shape, off, false);
 }
 
+/* Down to how many elements an accumulator along an axis reduces its tile (a sum's `to`). */
+static int64_t accum_to(const AxBNode *n) { return n->acc == AX_ACC_SUM && n->at.to ? n->at.to : 1; }
+
+/* The cross-warp partials of an accumulator that reduces its tile along an axis (sum, rms,
+ * max: emit_rowred), in bytes; 0 for the others. */
+static int64_t accum_scratch(const AxKernel *k, const AxBNode *n, int64_t nt) {
+  bool along = n->acc == AX_ACC_RMS || ((n->acc == AX_ACC_SUM || n->acc == AX_ACC_MAX) && n->at.axis_set);
+  if (!along) return 0;
+  int64_t rows, len;
+  red_shape(&k->nodes[n->in[0]].shape, n->at.axis, accum_to(n), &rows, &len);
+  return red_scratch(nt, rows, len);
+}
+
 /* Accumulators: one iteration's contribution. */
 static void gen_accum(KGen *kg, int i, bool finish) {
   const AxBNode *n = &kg->k->nodes[i];
@@ -1158,18 +1360,19 @@ static void gen_accum(KGen *kg, int i, bool finish) {
       loop_open(e, cnt, false);
       line(e, "const float raw = %s ? ax_f(%s[e]) : ax_max(%s[%" PRId64 " + e], ax_f(%s[e]));", it0,
            v->name, acc->o.name, cnt, v->name);
-    } else {
+      line(e, "%s[%" PRId64 " + e] = raw;", acc->o.name, cnt);
+      line(e, "%s[e] = raw == -INFINITY ? 0.0f : raw;", acc->o.name);
+      loop_close(e);
+    } else {   /* the tile's max along the axis, a row reduction (emit_rowred) */
       need(kg, n->in[0], false, n->name);
-      int64_t len, inner;
-      const char *it = reduce_head(e, v, n->at.axis, 1, false, &len, &inner);
-      line(e, "float acc = -INFINITY;");
-      line(e, "for (int j = 0; j < %" PRId64 "; ++j) acc = ax_max(acc, ax_f(px[(%s)j * %" PRId64 "]));",
-           len, it, inner);
-      line(e, "const float raw = %s ? acc : ax_max(%s[%" PRId64 " + e], acc);", it0, acc->o.name, cnt);
+      char f0[160], f1[96], f2[96];
+      snprintf(f0, sizeof f0, "const float raw = %s ? acc : ax_max(%s[%" PRId64 " + e], acc)", it0, acc->o.name, cnt);
+      snprintf(f1, sizeof f1, "%s[%" PRId64 " + e] = raw", acc->o.name, cnt);
+      snprintf(f2, sizeof f2, "%s[e] = raw == -INFINITY ? 0.0f : raw", acc->o.name);
+      RowRed rr = {.x = v, .axis = n->at.axis, .t = 1, .kind = RED_MAX, .node = i, .scratch = kg->scr[i],
+                   .finish = {f0, f1, f2}};
+      emit_rowred(kg, &rr);
     }
-    line(e, "%s[%" PRId64 " + e] = raw;", acc->o.name, cnt);
-    line(e, "%s[e] = raw == -INFINITY ? 0.0f : raw;", acc->o.name);
-    loop_close(e);
     line(e, "__syncthreads();");
     acc->dirty = CLEAN;
     return;
@@ -1220,12 +1423,14 @@ static void gen_accum(KGen *kg, int i, bool finish) {
     loop_close(e);
     acc->dirty = SCATTERED;
     return;
-  } else {
+  } else {   /* along an axis (rms: of squares), a row reduction (emit_rowred) */
     need(kg, n->in[0], false, n->name);
-    char store[96];
-    snprintf(store, sizeof store, "%s[e] += %%s", acc->o.name);
-    body_reduce(e, &acc->o, v, n->at.axis, n->acc == AX_ACC_SUM && n->at.to ? n->at.to : 1,
-                n->acc == AX_ACC_RMS, 1.0, store, false);
+    char fin[96];
+    snprintf(fin, sizeof fin, "%s[e] += acc", acc->o.name);
+    RowRed rr = {.x = v, .axis = n->at.axis, .t = accum_to(n), .kind = n->acc == AX_ACC_RMS ? RED_SQUARES : RED_SUM,
+                 .node = i, .scratch = kg->scr[i], .finish = {fin}};
+    /* the same thread adds to a row in every iteration, but another may read it */
+    if (emit_rowred(kg, &rr) == SCATTERED) acc->dirty = SCATTERED;
   }
   if (acc->dirty == CLEAN) acc->dirty = ELEMWISE;
 }
@@ -1304,6 +1509,10 @@ static int64_t layout(KGen *kg, bool db) {
     if (n->kind == AX_BN_OP && !ax_op_is_elementwise(n->op) && cuda_pops[n->op].scratch) {
       kg->scr[i] = fixed;
       fixed += align128(cuda_pops[n->op].scratch(k, n, nt));
+    }
+    if (n->kind == AX_BN_ACCUM && accum_scratch(k, n, nt) > 0) {
+      kg->scr[i] = fixed;
+      fixed += align128(accum_scratch(k, n, nt));
     }
     if (n->kind == AX_BN_OP && ax_pop_tensor_core(n->op) && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
   }
@@ -1474,6 +1683,7 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
     if (k->nodes[i].thread >= 0 && k->nodes[i].kind == AX_BN_OP && !ax_pop_literal(k->nodes[i].op))
       line(e, "float r%d;", i);
   line(e, "(void)tid;");
+  line(e, "(void)NT;");
   if (kg->task) {
     line(e, "(void)ax_pf;");
     line(e, "(void)ax_pfm;");
@@ -1636,6 +1846,7 @@ static void emit_prefetch(KGen *kg, int s) {
   line(e, "const int tid = threadIdx.x + %" PRId64 " * (threadIdx.y + %" PRId64 " * threadIdx.z);", k->block[0],
        k->block[1]);
   line(e, "(void)tid;");
+  line(e, "(void)NT;");
   line(e, "(void)ax_pf;");
   line(e, "(void)ax_pfm;");
   for (int i = 0; i < k->nnodes; i++) {
@@ -1687,6 +1898,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
   if (!grid_ok(k, d)) return false;
   KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
              ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0, o->task_body};
+  e->nt = nt;
   SmemPlan p;
   bool ok = plan_smem(&kg, target, o, &p, d);
   int64_t pf_bytes = 0;
@@ -1712,6 +1924,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
       if (pf_bytes > 0) emit_prefetch(&kg, s);
     }
   }
+  e->nt = 0;
   free(kg.t);
   free(kg.scr);
   return ok;
@@ -1783,6 +1996,14 @@ static const char prelude[] =
     "  return (a != a || b != b) ? a + b : a == b ? (copysignf(1.0f, a) < 0.0f ? a : b) : fminf(a, b);\n"
     "}\n";
 
+extern const char ax_cuda_warp_cuh[];   /* gpu/warp.cuh, embedded (warp_cuh.c) */
+
+void ax_cuda_emit_prelude(FILE *out) {
+  fputs(prelude, out);
+  fputs(ax_cuda_warp_cuh, out);
+  fputs("// axle: end of the prelude\n", out);
+}
+
 static void list_io(FILE *f, const AxMugraph *g, const char *prefix) {
   char sb[96];
   int ni = 0;
@@ -1817,14 +2038,14 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
 }
 
 bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const AxCudaOpts *o, AxDiag *d) {
-  Emit e = {out, 0};
+  Emit e = {out, 0, 0};
   char id[128];
   ax_cuda_ident(g->name, id, sizeof id);
   fprintf(out, "// Generated by axle (axle %s) from mugraph '%s' for %s. Do not edit.\n",
           o->task_body ? "mpk" : "cuda", g->name, ax_cuda_target_name(target));
   fprintf(out, "// Host entry: axle_run_%s(inputs, outputs, stream)\n", id);
   list_io(out, g, "//");
-  fputs(prelude, out);
+  ax_cuda_emit_prelude(out);
   for (int s = 0; s < g->nstmts; s++) {
     if (g->stmts[s].kind == AX_KS_OP) emit_predefined(&e, g, s);
     else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, o, d)) return false;

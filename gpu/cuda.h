@@ -51,6 +51,11 @@ void ax_cuda_ident(const char *name, char *buf, size_t n);
  * except possibly a partial file, which the caller discards. */
 bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
 
+/* Writes the prelude every generated file starts with (storage types, shared memory,
+ * launches, cp.async, ax_max/ax_min, then gpu/warp.cuh's warp-level primitives), ending with
+ * the line "// axle: end of the prelude". Tests compile snippets after it. */
+void ax_cuda_emit_prelude(FILE *out);
+
 /* Choices beyond the target; all false is ax_cuda_emit's default. */
 typedef struct AxCudaOpts {
   bool single_buffer;   /* never double-buffer the loop's iterating inputs (to compare on a GPU) */

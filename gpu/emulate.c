@@ -202,7 +202,7 @@ static void write_driver(FILE *f, const AxMugraph *g, const char *id) {
           "    if (!f || std::fwrite(out[(size_t)i], 1, out_bytes[i], f) != out_bytes[i]) return 6;\n"
           "    std::fclose(f);\n"
           "  }\n"
-          "  return 0;\n"
+          "  return axemu::write_banks(argv[1]) ? 0 : 6;  // the bank counter's figures\n"
           "}\n",
           ni, g->noutputs, id, id);
 }
@@ -363,11 +363,48 @@ static int execute(Emu *x, int run_no) {
   int rc = run(argv, x->lp);
   if (rc == 0) return GO_ON;
   fprintf(x->out, "axle emulate: the emulated program failed (%s):\n",
-          rc == 5 ? "barrier divergence" : rc == -2 ? "killed by a signal"
+          rc == 5 ? "barrier divergence" : rc == 8 ? "warp divergence" : rc == -2 ? "killed by a signal"
           : rc == 9 ? "a megakernel event never fired" : "exit status");
   print_log(x->out, x->lp);
-  if (rc > 0 && rc != 5) fprintf(x->out, "    (exit status %d)\n", rc);
+  if (rc > 0 && rc != 5 && rc != 8) fprintf(x->out, "    (exit status %d)\n", rc);
   return 2;
+}
+
+/* The bank counter's figures (gpu/emu/axle_emu.h writes banks.txt): per graph-defined
+ * kernel, and per other kernel that made any, the warp-wide shared-memory requests the
+ * emulator saw whole — ldmatrix and 16-byte vector accesses —, their wavefronts and the
+ * ideal (docs/gpu.md, "The bank counter"). */
+static void print_banks(Emu *x) {
+  char *p = path_in(x->dir, "banks.txt");
+  FILE *f = fopen(p, "r");
+  free(p);
+  if (!f) return;
+  static const char *const what[2] = {"ldmatrix", "16-byte vector"};
+  char name[100];
+  unsigned long long v[7];
+  while (fscanf(f, "%99s %llu %llu %llu %llu %llu %llu %llu", name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                &v[6]) == 8) {
+    int s;
+    char tail;
+    bool graph = sscanf(name, "ax_k%d%c", &s, &tail) == 1 && s >= 0 && s < x->g->nstmts &&
+                 x->g->stmts[s].kind == AX_KS_KERNEL;
+    if (!graph && v[0] + v[3] + v[6] == 0) continue;
+    if (graph) fprintf(x->out, "  shared memory, kernel '%s' (%s):", x->g->stmts[s].kernel->name, name);
+    else fprintf(x->out, "  shared memory, kernel %s:", name);
+    if (v[0] + v[3] == 0) fputs(" no warp-wide request seen whole", x->out);
+    bool first = true;
+    for (int c = 0; c < 2; c++) {
+      unsigned long long req = v[3 * c], wf = v[3 * c + 1], ideal = v[3 * c + 2];
+      if (!req) continue;
+      fprintf(x->out, "%s %llu %s request%s, %llu wavefronts (%.2f per request), ideal %llu (%.2f per request): "
+              "%.2f of ideal", first ? "" : ";", req, what[c], req == 1 ? "" : "s", wf, (double)wf / (double)req, ideal,
+              (double)ideal / (double)req, ideal ? (double)wf / (double)ideal : 0.0);
+      first = false;
+    }
+    if (v[6]) fprintf(x->out, "; %llu 16-byte accesses not made by every lane of a warp (not counted)", v[6]);
+    fputc('\n', x->out);
+  }
+  fclose(f);
 }
 
 /* The program's outputs in doubles (no storage rounding) on the graph's inputs, paired by
@@ -479,6 +516,7 @@ static int compare(Emu *x, int run_no) {
     bad |= !fine;
     free(y);
   }
+  if (!x->o->megakernel) print_banks(x);
   if (x->o->megakernel && !bad && run_no + 1 < x->o->runs) return GO_ON;   /* the next schedule */
   if (x->o->megakernel)
     fprintf(out, bad ? "DIFFERS: the megakernel under schedule %" PRIu64 " does not compute what the "
@@ -511,7 +549,7 @@ int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o) {
   x.dp = path_in(x.dir, "driver.cpp");
   x.ep = path_in(x.dir, "emu");
   x.lp = path_in(x.dir, "log.txt");
-  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt"};
+  static const char *const fixed[] = {"axle_emu.h", "kernel.cu", "driver.cpp", "emu", "log.txt", "banks.txt"};
   for (size_t i = 0; i < AX_COUNTOF(fixed); i++) x.names[x.nnames++] = fixed[i];
   x.vals = ax_xcalloc((size_t)g->ntensors + 1, sizeof *x.vals);
   x.din = ax_xcalloc((size_t)x.ni + 1, sizeof *x.din);

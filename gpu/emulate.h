@@ -8,7 +8,9 @@
  * [-0.5, 0.5] with ChaCha20 from the seed and rounded to their dtype; the reference is the
  * μGraph run by the float interpreter with storage rounding (superopt/equiv/interp.h), which
  * rounds where the generated code rounds. Per output the largest relative error
- * max|emu - ref| / max|ref| is printed and compared with the dtype's tolerance. */
+ * max|emu - ref| / max|ref| is printed and compared with the dtype's tolerance; per
+ * graph-defined kernel, the bank counter's figures (wavefronts of the warp-wide
+ * shared-memory requests the emulator saw whole, and the ideal). */
 #ifndef AX_EMULATE_H
 #define AX_EMULATE_H
 
@@ -45,8 +47,9 @@ double ax_emu_default_tol(AxDtype t);
 
 /* g must be validated. Exit status: 0 every output within tolerance, 1 some output differs
  * (or is inf/nan where the reference is finite), 2 the emulation could not run (no
- * compiler, the source does not compile, the program crashed or its barriers diverged, or
- * a megakernel's event never fired; the compiler's or program's messages are printed),
+ * compiler, the source does not compile, the program crashed, its barriers diverged, a
+ * warp collective can never complete (warp divergence), or a megakernel's event never
+ * fired; the compiler's or program's messages are printed),
  * 3 the graph cannot be generated for the target (reported through d). */
 int ax_emu_run(const AxMugraph *g, AxDiag *d, const AxEmuOpts *o);
 

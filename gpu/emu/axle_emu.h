@@ -16,6 +16,14 @@
 //     emulation computes wrong values where the GPU might by chance not.
 //     A block in which some threads return while others wait at a barrier is reported as
 //     barrier divergence (exit 5);
+//   * warps: the fibers form warps of 32 in linear thread order, and the warp-level
+//     primitives (the __shfl*_sync, __syncwarp, and gpu/warp.cuh's ldmatrix, mma.sync and
+//     16-byte shared accesses) are exact emulations: a collective is a rendezvous of the
+//     lanes its mask names, computed when the last arrives; one that some named lane can
+//     never reach (returned, at a barrier, at another collective) ends the run (exit 8,
+//     warp_error);
+//   * the bank counter: the wavefronts of each warp-wide shared-memory request seen whole
+//     (ldmatrix, ax_smem_load16/store16), per kernel, written to banks.txt (write_banks);
 //   * __half / __nv_bfloat16 with round-to-nearest-even conversions, uint4, fmaf/expf/sqrtf/
 //     tanhf/fmaxf/fminf/copysignf (the host's) and rsqrtf (CUDA's alone: 1 / sqrtf here);
 //   * cp.async (ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N>): per thread,
@@ -30,18 +38,21 @@
 // computes nan).
 // Compiled with -fsanitize=thread (make test-tsan), it announces its fibers to
 // ThreadSanitizer, so that the races reported are the worker threads' own.
-// No tensor cores: AX_TC_ON is 0 under AXLE_EMU, so the portable path is what runs.
+// No wmma: AX_TC_ON is 0 under AXLE_EMU, so the portable matmul is what runs.
 #ifndef AXLE_EMU_H
 #define AXLE_EMU_H
 
 #include <ucontext.h>
 
 #include <cmath>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <functional>
+#include <mutex>
 #include <vector>
 
 #define __global__
@@ -186,7 +197,7 @@ void __tsan_switch_to_fiber(void *fiber, unsigned flags);
 
 namespace axemu {
 
-enum State { RUN, BARRIER, DONE };
+enum State { RUN, BARRIER, WARP, DONE };
 
 // An asynchronous copy (cp.async) issued by a thread and not yet waited for: the source's
 // bytes as they were at issue, where they go, and the group it belongs to (the number of
@@ -198,14 +209,87 @@ struct Copy {
   unsigned long group;
 };
 
+// ---- warp collectives ------------------------------------------------------------------
+// A block's fibers form warps of 32 in linear thread order (tid = x + X (y + Y z)), lane =
+// tid % 32. A collective (__shfl*_sync, __syncwarp, ldmatrix, mma.sync) is a rendezvous:
+// each lane deposits its operands here and switches to the scheduler; when every lane its
+// mask names has arrived at the same collective (same kind, qualifiers and mask, as PTX's
+// .sync requires), the scheduler computes every lane's result at once and the lanes go on.
+// A lane named by the mask that has returned, waits at __syncthreads() or at another
+// collective can never arrive: the run ends with exit 8 and a message naming kernel,
+// block, warp and lanes (warp_error).
+enum CollKind { COLL_SYNCWARP, COLL_SHFL, COLL_LDMATRIX, COLL_MMA };
+enum ShflMode { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };   // PTX shfl.sync's .mode
+
+struct Coll {
+  int kind;
+  unsigned mask;
+  unsigned qual;       // what the lanes must agree on besides kind and mask (see each primitive)
+  const char *what;    // the primitive's name, for messages
+  uint32_t in[10];     // the lane's operands (shfl: the value; mma: a[4], b[2], c[4])
+  int arg;             // shfl: the lane operand (source lane, delta or lane mask)
+  const unsigned char *addr;   // ldmatrix: the row this lane points at
+  uint32_t out[4];     // the lane's results
+};
+
 struct Fiber {
   ucontext_t ctx;
   State state;
   unsigned tx, ty, tz;
   std::vector<Copy> pending;
   unsigned long committed;
-  void *tsan = nullptr;   // its ThreadSanitizer fiber (AX_EMU_TSAN)
+  Coll coll;               // the collective it waits at (state WARP)
+  unsigned long vseq;      // its warp-wide vector accesses so far (ax_smem_load16/store16)
+  void *tsan = nullptr;    // its ThreadSanitizer fiber (AX_EMU_TSAN)
 };
+
+// ---- the shared-memory bank counter ------------------------------------------------------
+// For the warp-wide shared-memory requests the emulator sees whole — ldmatrix (each lane's
+// row address) and the 16-byte vector accesses the generator routes through
+// ax_smem_load16/ax_smem_store16 — the wavefronts the request costs: shared memory has 32
+// banks of 4 bytes, and a wavefront serves at most one 4-byte word per bank (lanes reading
+// the same word share it). A request is served in phases — an 8-row matrix of ldmatrix
+// each, 8 lanes of 16-byte accesses each (128 bytes) — and a phase costs as many
+// wavefronts as the most distinct words any bank holds in it. The ideal is one wavefront
+// per 32 distinct words of a phase: 4 for ldmatrix.x4, 4 for a whole warp's 16-byte access.
+// Unswizzled 128-byte rows put all 8 rows of a matrix in the same banks: 8 per matrix, 32
+// for ldmatrix.x4. Counted per kernel (the name AX_LAUNCH passes), over all its blocks.
+struct Banks {
+  unsigned long long req[2], wf[2], ideal[2];   // [0] ldmatrix, [1] 16-byte vector accesses
+  unsigned long long partial;   // vector accesses not every lane of the warp made
+};
+struct KernelBanks {
+  char name[96];
+  Banks b;
+};
+inline std::deque<KernelBanks> banks;   // per kernel, in the order of first launch
+#ifdef AXLE_EMU_MK
+inline std::mutex banks_mu;   // the megakernel's workers count into one table
+#define AX_EMU_BANKS_LOCK std::lock_guard<std::mutex> banks_lock(banks_mu)
+#else
+#define AX_EMU_BANKS_LOCK
+#endif
+
+// The wavefronts of one phase: n accesses of `bytes` each at addr[0..n-1]; *ideal gets the
+// fewest wavefronts its distinct words could take.
+inline unsigned phase_wavefronts(const unsigned char *const *addr, int n, unsigned bytes, unsigned *ideal) {
+  uintptr_t words[32 * 4];
+  int nw = 0;
+  for (int i = 0; i < n; i++)
+    for (unsigned b = 0; b < bytes; b += 4) {
+      uintptr_t w = ((uintptr_t)addr[i] + b) / 4;
+      bool seen = false;
+      for (int k = 0; k < nw && !seen; k++) seen = words[k] == w;
+      if (!seen) words[nw++] = w;
+    }
+  unsigned per_bank[32] = {0}, worst = 0;
+  for (int k = 0; k < nw; k++) {
+    unsigned c = ++per_bank[words[k] % 32];
+    if (c > worst) worst = c;
+  }
+  *ideal = (unsigned)((nw + 31) / 32);
+  return worst;
+}
 
 inline AX_EMU_TLS ucontext_t sched;
 inline AX_EMU_TLS void *sched_tsan = nullptr;   // the scheduler's, the worker thread's own
@@ -213,8 +297,248 @@ inline AX_EMU_TLS std::vector<Fiber> fibers;
 inline AX_EMU_TLS std::vector<char *> stacks;
 inline AX_EMU_TLS int cur = -1;
 inline AX_EMU_TLS const std::function<void()> *body = nullptr;
-inline AX_EMU_TLS std::vector<unsigned char> dyn;   // dynamic shared memory of the running launch
+inline AX_EMU_TLS std::vector<unsigned char> dyn_buf;   // dynamic shared memory of the running launch
+inline AX_EMU_TLS unsigned char *dyn = nullptr;         // ... 128-byte aligned, as on the GPU
+inline AX_EMU_TLS const char *kname = "?";             // the running launch's kernel
+inline AX_EMU_TLS Banks *kbanks = nullptr;             // ... and its bank counts
 constexpr size_t STACK = 256 * 1024;
+
+// A warp-wide 16-byte vector access not yet matched: lane l's n-th access of the block is
+// slot n of its warp; a slot every lane has filled is one request (vector_access).
+struct VecSlot {
+  const unsigned char *addr[32];
+  unsigned have;
+};
+inline AX_EMU_TLS std::vector<std::deque<VecSlot>> vslots;   // per warp
+inline AX_EMU_TLS std::vector<unsigned long> vbase;          // per warp: the first slot's number
+
+inline size_t warp_lanes(size_t w) {
+  size_t nt = fibers.size();
+  return nt - 32 * w < 32 ? nt - 32 * w : 32;
+}
+
+inline unsigned full_mask(size_t w) {
+  size_t n = warp_lanes(w);
+  return n == 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+// "lane 3", "lanes 0-15, 17"
+inline void lane_list(unsigned set, char *buf, size_t n) {
+  size_t u = 0;
+  int count = __builtin_popcount(set);
+  u += (size_t)snprintf(buf, n, count == 1 ? "lane " : "lanes ");
+  bool first = true;
+  for (int l = 0; l < 32 && u < n; l++) {
+    if (!(set >> l & 1u)) continue;
+    int h = l;
+    while (h + 1 < 32 && (set >> (h + 1) & 1u)) h++;
+    if (h == l) u += (size_t)snprintf(buf + u, n - u, "%s%d", first ? "" : ", ", l);
+    else u += (size_t)snprintf(buf + u, n - u, "%s%d-%d", first ? "" : ", ", l, h);
+    first = false;
+    l = h;
+  }
+}
+
+// A warp-level primitive used in a way the GPU does not define: the run ends (exit 8).
+[[noreturn]] inline void warp_error(size_t w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+inline void warp_error(size_t w, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "axle emulate: warp divergence in block (%u, %u, %u) of kernel %s, warp %zu: %s\n",
+               blockIdx.x, blockIdx.y, blockIdx.z, kname, w, msg);
+  std::exit(8);
+}
+
+inline void add_banks(int cls, unsigned wf, unsigned ideal) {
+  AX_EMU_BANKS_LOCK;
+  kbanks->req[cls]++;
+  kbanks->wf[cls] += wf;
+  kbanks->ideal[cls] += ideal;
+}
+
+// The lane that runs, about to take part in a collective.
+inline Fiber &lane_self(const char *what) {
+  if (cur < 0) {
+    std::fprintf(stderr, "axle emulate: %s called outside a kernel\n", what);
+    std::exit(8);
+  }
+  return fibers[(size_t)cur];
+}
+
+// Deposits nothing more: waits until the collective lane_self's coll describes has run.
+inline void coll_wait() {
+  Fiber &f = fibers[(size_t)cur];
+  f.state = WARP;
+#ifdef AX_EMU_TSAN
+  __tsan_switch_to_fiber(sched_tsan, 0);
+#endif
+  swapcontext(&f.ctx, &sched);
+}
+
+// shfl.sync for lane l of the collective (PTX ISA, shfl.sync): c packs the segment mask
+// (bits 8-12, 32 - width) and the clamp (bits 0-4: 31, or 0 for .up), as CUDA's
+// __shfl*_sync build it; the source lane j, or l itself when j is out of the segment.
+inline int shfl_source(int mode, int l, int b, int width) {
+  unsigned c = ((unsigned)(32 - width) << 8) | (mode == SHFL_UP ? 0u : 0x1fu);
+  int segmask = (int)(c >> 8 & 0x1f), cval = (int)(c & 0x1f), bval = b & 0x1f;
+  int max_lane = (l & segmask) | (cval & ~segmask), min_lane = l & segmask, j = l;
+  bool in = false;
+  switch (mode) {
+  case SHFL_UP: j = l - bval; in = j >= max_lane; break;
+  case SHFL_DOWN: j = l + bval; in = j <= max_lane; break;
+  case SHFL_BFLY: j = l ^ bval; in = j <= max_lane; break;
+  case SHFL_IDX: j = min_lane | (bval & ~segmask); in = j <= max_lane; break;
+  }
+  return in ? j : l;
+}
+
+// The 16-bit element (row, col) of the 8x8 matrix whose rows the lanes row0..row0+7 point at.
+inline uint16_t mat_elem(const Fiber *w, int row0, int row, int col) {
+  uint16_t v;
+  std::memcpy(&v, w[row0 + row].coll.addr + 2 * col, 2);
+  return v;
+}
+
+inline float f16_or_bf16(uint16_t v, bool bf16) {
+  if (bf16) {
+    __nv_bfloat16 b;
+    b.x = v;
+    return __bfloat162float(b);
+  }
+  __half h;
+  h.x = v;
+  return __half2float(h);
+}
+
+// Runs the collective of the lanes in m (warp w, all arrived, all agreeing) and lets them go on.
+inline void coll_run(size_t w, unsigned m) {
+  Fiber *lane = &fibers[32 * w];
+  int l0 = __builtin_ctz(m);
+  const Coll &c0 = lane[l0].coll;
+  switch (c0.kind) {
+  case COLL_SYNCWARP: break;
+  case COLL_SHFL: {
+    int mode = (int)(c0.qual & 0xf), width = (int)(c0.qual >> 4 & 0xff), words = (int)(c0.qual >> 12);
+    for (int l = 0; l < 32; l++) {
+      if (!(m >> l & 1u)) continue;
+      int j = shfl_source(mode, l, lane[l].coll.arg, width);
+      if (!(m >> j & 1u)) warp_error(w, "%s (mask 0x%08x): lane %d reads lane %d, which is not in the mask", c0.what, m, l, j);
+      std::memcpy(lane[l].coll.out, lane[j].coll.in, 4 * (size_t)words);
+    }
+    break;
+  }
+  case COLL_LDMATRIX: {
+    // PTX ldmatrix .m8n8 .b16: matrix i's rows come from lanes 8i..8i+7; lane l's register
+    // i holds row l/4, columns 2(l%4) and 2(l%4)+1 (the lower column in the low half);
+    // with .trans, rows 2(l%4) and 2(l%4)+1 of column l/4.
+    int num = (int)(c0.qual & 0xf);
+    bool trans = c0.qual >> 4 & 1;
+    unsigned wf = 0, ideal = 0;
+    for (int i = 0; i < num; i++) {   // one phase per matrix
+      for (int r = 0; r < 8; r++)
+        if ((uintptr_t)lane[8 * i + r].coll.addr % 16)
+          warp_error(w, "%s: lane %d's row address is not 16-byte aligned", c0.what, 8 * i + r);
+      const unsigned char *rows[8];
+      for (int r = 0; r < 8; r++) rows[r] = lane[8 * i + r].coll.addr;
+      unsigned id;
+      wf += phase_wavefronts(rows, 8, 16, &id);
+      ideal += id;
+    }
+    add_banks(0, wf, ideal);
+    for (int l = 0; l < 32; l++)
+      for (int i = 0; i < num; i++) {
+        uint16_t lo = trans ? mat_elem(lane, 8 * i, 2 * (l % 4), l / 4) : mat_elem(lane, 8 * i, l / 4, 2 * (l % 4));
+        uint16_t hi = trans ? mat_elem(lane, 8 * i, 2 * (l % 4) + 1, l / 4) : mat_elem(lane, 8 * i, l / 4, 2 * (l % 4) + 1);
+        lane[l].coll.out[i] = (uint32_t)lo | (uint32_t)hi << 16;
+      }
+    break;
+  }
+  case COLL_MMA: {
+    // PTX mma.m16n8k16 .row.col .f32.{f16,bf16}.{f16,bf16}.f32 fragments, groupID g = l/4,
+    // threadID_in_group q = l%4: A (16x16) a_i, i = 2r+h of register r, half h: row g + 8
+    // (r & 1), column 2q + h + 8 (r >> 1); B (16x8) b_i of register r: row (k) 2q + h + 8r,
+    // column g; C and D (16x8) c_i: row g + 8 (i >> 1), column 2q + (i & 1).
+    bool bf = c0.qual & 1;
+    float A[16][16], B[16][8], C[16][8];
+    for (int l = 0; l < 32; l++) {
+      int g = l / 4, q = l % 4;
+      const uint32_t *in = lane[l].coll.in;
+      for (int r = 0; r < 4; r++)
+        for (int h = 0; h < 2; h++)
+          A[g + 8 * (r & 1)][2 * q + h + 8 * (r >> 1)] = f16_or_bf16((uint16_t)(in[r] >> (16 * h)), bf);
+      for (int r = 0; r < 2; r++)
+        for (int h = 0; h < 2; h++) B[2 * q + h + 8 * r][g] = f16_or_bf16((uint16_t)(in[4 + r] >> (16 * h)), bf);
+      for (int i = 0; i < 4; i++) std::memcpy(&C[g + 8 * (i >> 1)][2 * q + (i & 1)], &in[6 + i], 4);
+    }
+    // D = A B + C. PTX leaves the order and the intermediate precision of the sum
+    // unspecified; here every product (exact: 11 x 11 or 8 x 8 significant bits) is added in
+    // k order in double to C and the sum is rounded to f32 once, so a result is exact
+    // wherever the products' sum is representable (the unit tests' exact inputs).
+    for (int l = 0; l < 32; l++) {
+      int g = l / 4, q = l % 4;
+      for (int i = 0; i < 4; i++) {
+        int row = g + 8 * (i >> 1), col = 2 * q + (i & 1);
+        double s = C[row][col];
+        for (int k = 0; k < 16; k++) s += (double)A[row][k] * (double)B[k][col];
+        float d = (float)s;
+        std::memcpy(&lane[l].coll.out[i], &d, 4);
+      }
+    }
+    break;
+  }
+  }
+  for (int l = 0; l < 32; l++)
+    if (m >> l & 1u) lane[l].state = RUN;
+}
+
+// Called whenever a lane of warp w stops (at a collective, a barrier or its end): runs each
+// collective of w whose lanes have all arrived; reports one that some lane of its mask can
+// never reach; leaves the others waiting for lanes still running.
+inline void warp_check(size_t w) {
+  Fiber *lane = &fibers[32 * w];
+  unsigned have = full_mask(w), seen = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(have >> l & 1u) || (seen >> l & 1u) || lane[l].state != WARP) continue;
+    const Coll &c = lane[l].coll;
+    unsigned m = c.mask, arrived = 0, running = 0, returned = 0, barrier = 0, other = 0;
+    if (m & ~have) {
+      char who[160];
+      lane_list(m & ~have, who, sizeof who);
+      warp_error(w, "%s (mask 0x%08x) names %s, which this block does not have (%zu threads)", c.what, m, who,
+                 fibers.size());
+    }
+    for (int u = 0; u < 32; u++) {
+      if (!(m >> u & 1u)) continue;
+      const Fiber &f = lane[u];
+      if (f.state == RUN) running |= 1u << u;
+      else if (f.state == DONE) returned |= 1u << u;
+      else if (f.state == BARRIER) barrier |= 1u << u;
+      else if (f.coll.kind == c.kind && f.coll.qual == c.qual && f.coll.mask == m) arrived |= 1u << u;
+      else other |= 1u << u;
+    }
+    seen |= arrived;
+    if (returned | barrier | other) {
+      char got[160], why[320];
+      lane_list(arrived, got, sizeof got);
+      int u = __builtin_ctz(returned | barrier | other);
+      char them[160];
+      if (returned) {
+        lane_list(returned, them, sizeof them);
+        snprintf(why, sizeof why, "%s %s returned", them, __builtin_popcount(returned) == 1 ? "has" : "have");
+      } else if (barrier) {
+        lane_list(barrier, them, sizeof them);
+        snprintf(why, sizeof why, "%s %s at __syncthreads()", them, __builtin_popcount(barrier) == 1 ? "waits" : "wait");
+      } else {
+        snprintf(why, sizeof why, "lane %d waits at %s (mask 0x%08x)", u, lane[u].coll.what, lane[u].coll.mask);
+      }
+      warp_error(w, "%s (mask 0x%08x) reached by %s, while %s", c.what, m, got, why);
+    }
+    if (!running) coll_run(w, m);
+  }
+}
 
 // A fiber that returns leaves its state RUN, and the scheduler, resumed through uc_link,
 // marks it DONE: the fiber touches nothing of the scheduler's after its body.
@@ -237,88 +561,111 @@ inline void sync() {
   swapcontext(&fibers[(size_t)cur].ctx, &sched);
 }
 
-// Prepares a launch of fn: its fibers, their stacks, its dynamic shared memory.
-inline void setup(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
+// Prepares a launch of fn (kernel `name`): its fibers, their stacks, its dynamic shared
+// memory, its line in the bank counts.
+inline void setup(const char *name, dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
   size_t nt = (size_t)block.x * block.y * block.z;
   fibers.assign(nt, Fiber());
   while (stacks.size() < nt) stacks.push_back(static_cast<char *>(std::malloc(STACK)));
-  dyn.assign(smem ? smem : 16, 0);
+  dyn_buf.assign((smem ? smem : 16) + 128, 0);
+  dyn = dyn_buf.data() + (128 - (uintptr_t)dyn_buf.data() % 128) % 128;
   body = &fn;
   gridDim = grid;
   blockDim = block;
+  kname = name;
+  AX_EMU_BANKS_LOCK;
+  kbanks = nullptr;
+  for (KernelBanks &k : banks)
+    if (std::strcmp(k.name, name) == 0) kbanks = &k.b;
+  if (!kbanks) {
+    banks.emplace_back();
+    std::snprintf(banks.back().name, sizeof banks.back().name, "%s", name);
+    std::memset(&banks.back().b, 0, sizeof(Banks));
+    kbanks = &banks.back().b;
+  }
 }
 
-// Runs block (bx, by, bz) of the launch set up, its threads as fibers.
+// Runs block (bx, by, bz) of the launch set up, its threads as fibers. The scheduler
+// resumes, in order (odd blocks in reverse), every fiber that can run, each until it
+// stops: at a barrier, at a warp collective (which runs once its last lane arrives, and
+// its lanes can run again) or at its end. When no fiber can run, a barrier that every
+// thread reached releases them all; threads that returned while others wait at a barrier
+// are barrier divergence (exit 5); a collective that can never complete was reported
+// when its last hope stopped (warp_check, exit 8).
 inline void run_block(unsigned bx, unsigned by, unsigned bz) {
   dim3 grid = gridDim, block = blockDim;
-  size_t nt = (size_t)block.x * block.y * block.z;
-  {
-      {
-        blockIdx = {bx, by, bz};
-        for (size_t t = 0; t < nt; t++) {
-          Fiber &f = fibers[t];
-          f.state = RUN;
-          f.tx = (unsigned)(t % block.x);
-          f.ty = (unsigned)(t / block.x % block.y);
-          f.tz = (unsigned)(t / ((size_t)block.x * block.y));
-          f.pending.clear();   // copies a thread never waited for die with its block
-          f.committed = 0;
-          getcontext(&f.ctx);
-          f.ctx.uc_stack.ss_sp = stacks[t];
-          f.ctx.uc_stack.ss_size = STACK;
-          f.ctx.uc_link = &sched;
-          makecontext(&f.ctx, entry, 0);
+  size_t nt = (size_t)block.x * block.y * block.z, nw = (nt + 31) / 32;
+  blockIdx = {bx, by, bz};
+  for (size_t t = 0; t < nt; t++) {
+    Fiber &f = fibers[t];
+    f.state = RUN;
+    f.tx = (unsigned)(t % block.x);
+    f.ty = (unsigned)(t / block.x % block.y);
+    f.tz = (unsigned)(t / ((size_t)block.x * block.y));
+    f.pending.clear();   // copies a thread never waited for die with its block
+    f.committed = 0;
+    f.vseq = 0;
+    getcontext(&f.ctx);
+    f.ctx.uc_stack.ss_sp = stacks[t];
+    f.ctx.uc_stack.ss_size = STACK;
+    f.ctx.uc_link = &sched;
+    makecontext(&f.ctx, entry, 0);
 #ifdef AX_EMU_TSAN
-          f.tsan = __tsan_create_fiber(0);
+    f.tsan = __tsan_create_fiber(0);
 #endif
-        }
+  }
+  vslots.assign(nw, std::deque<VecSlot>());
+  vbase.assign(nw, 0);
 #ifdef AX_EMU_TSAN
-        sched_tsan = __tsan_get_current_fiber();
+  sched_tsan = __tsan_get_current_fiber();
 #endif
-        // Odd blocks resume their fibers in reverse order: a read of what another thread
-        // wrote without a barrier between is caught when the reader runs first, so one
-        // order catches readers below the writer, the other readers above it.
-        bool rev = ((bz * grid.y + by) * grid.x + bx) & 1u;
-        for (;;) {
-          size_t waiting = 0, done = 0;
-          for (size_t q = 0; q < nt; q++) {
-            size_t t = rev ? nt - 1 - q : q;
-            Fiber &f = fibers[t];
-            if (f.state == DONE) {
-              done++;
-              continue;
-            }
-            f.state = RUN;
-            threadIdx = {f.tx, f.ty, f.tz};
-            cur = (int)t;
+  // Odd blocks resume their fibers in reverse order: a read of what another thread
+  // wrote without a barrier between is caught when the reader runs first, so one
+  // order catches readers below the writer, the other readers above it.
+  bool rev = ((bz * grid.y + by) * grid.x + bx) & 1u;
+  for (;;) {
+    bool ran = false;
+    for (size_t q = 0; q < nt; q++) {
+      size_t t = rev ? nt - 1 - q : q;
+      Fiber &f = fibers[t];
+      if (f.state != RUN) continue;
+      ran = true;
+      threadIdx = {f.tx, f.ty, f.tz};
+      cur = (int)t;
 #ifdef AX_EMU_TSAN
-            __tsan_switch_to_fiber(f.tsan, 0);
+      __tsan_switch_to_fiber(f.tsan, 0);
 #endif
-            swapcontext(&sched, &f.ctx);
-            cur = -1;
-            if (f.state == BARRIER) {
-              waiting++;
-            } else {
-              f.state = DONE;
-              done++;
-            }
-          }
-          if (done == nt) break;
-          if (waiting != nt) {
-            std::fprintf(stderr,
-                         "axle emulate: barrier divergence in block (%u, %u, %u): %zu threads "
-                         "wait at __syncthreads() while %zu have returned\n",
-                         bx, by, bz, waiting, done);
-            std::exit(5);
-          }
-        }
-      }
+      swapcontext(&sched, &f.ctx);
+      cur = -1;
+      if (f.state == RUN) f.state = DONE;   // it returned
+      warp_check(t / 32);
+    }
+    if (ran) continue;
+    size_t waiting = 0, done = 0;
+    for (const Fiber &f : fibers) waiting += f.state == BARRIER, done += f.state == DONE;
+    if (done == nt) break;
+    if (waiting == nt) {
+      for (Fiber &f : fibers) f.state = RUN;
+      continue;
+    }
+    std::fprintf(stderr,
+                 "axle emulate: barrier divergence in block (%u, %u, %u) of kernel %s: %zu threads wait at "
+                 "__syncthreads() while %zu have returned\n",
+                 bx, by, bz, kname, waiting, done);
+    std::exit(5);
+  }
+  // vector accesses not every lane of a warp made: not one request, counted apart
+  unsigned long long partial = 0;
+  for (const auto &d : vslots) partial += d.size();
+  if (partial) {
+    AX_EMU_BANKS_LOCK;
+    kbanks->partial += partial;
   }
 }
 
 // Runs one launch: every block of the grid in order.
-inline void launch(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
-  setup(grid, block, smem, fn);
+inline void launch(const char *name, dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
+  setup(name, grid, block, smem, fn);
   for (unsigned bz = 0; bz < grid.z; bz++)
     for (unsigned by = 0; by < grid.y; by++)
       for (unsigned bx = 0; bx < grid.x; bx++) run_block(bx, by, bz);
@@ -362,6 +709,121 @@ inline void cp_wait(unsigned long n) {
   f.pending.swap(keep);
 }
 
+// ---- the warp-level primitives (their CUDA side: gpu/warp.cuh) ---------------------------
+
+// shfl.sync of a 4- or 8-byte value: PTX's modes, CUDA's width (a power of two to 32).
+template <typename T>
+inline T shfl(int mode, const char *what, unsigned mask, T v, int b, int width) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a shuffle moves 4 or 8 bytes");
+  Fiber &f = lane_self(what);
+  size_t w = (size_t)cur / 32;
+  int l = cur % 32;
+  if (!(mask >> l & 1u)) warp_error(w, "%s (mask 0x%08x) called by lane %d, which is not in its mask", what, mask, l);
+  if (width < 1 || width > 32 || (width & (width - 1)))
+    warp_error(w, "%s: width %d is not a power of two from 1 to 32", what, width);
+  Coll &c = f.coll;
+  c.kind = COLL_SHFL;
+  c.mask = mask;
+  c.qual = (unsigned)mode | (unsigned)width << 4 | (unsigned)(sizeof(T) / 4) << 12;
+  c.what = what;
+  std::memcpy(c.in, &v, sizeof v);
+  c.arg = b;
+  coll_wait();
+  T r;
+  std::memcpy(&r, f.coll.out, sizeof r);
+  return r;
+}
+
+inline void syncwarp(unsigned mask) {
+  Fiber &f = lane_self("__syncwarp");
+  int l = cur % 32;
+  if (!(mask >> l & 1u))
+    warp_error((size_t)cur / 32, "__syncwarp (mask 0x%08x) called by lane %d, which is not in its mask", mask, l);
+  f.coll.kind = COLL_SYNCWARP;
+  f.coll.mask = mask;
+  f.coll.qual = 0;
+  f.coll.what = "__syncwarp";
+  coll_wait();
+}
+
+// ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: every lane of a whole warp takes
+// part (.aligned); lanes 0-7 (x1), 0-15 (x2) or all (x4) give the rows.
+inline void ldmatrix(uint32_t *r, int num, bool trans, const void *row, const char *what) {
+  Fiber &f = lane_self(what);
+  size_t w = (size_t)cur / 32;
+  if (warp_lanes(w) != 32) warp_error(w, "%s needs a whole warp; this one has %zu lanes", what, warp_lanes(w));
+  Coll &c = f.coll;
+  c.kind = COLL_LDMATRIX;
+  c.mask = 0xffffffffu;
+  c.qual = (unsigned)num | (trans ? 1u : 0u) << 4;
+  c.what = what;
+  c.addr = static_cast<const unsigned char *>(row);
+  coll_wait();
+  std::memcpy(r, f.coll.out, 4 * (size_t)num);
+}
+
+// mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 (a whole warp)
+inline void mma16816(float *d, const uint32_t *a, const uint32_t *b, const float *cc, bool bf16, const char *what) {
+  Fiber &f = lane_self(what);
+  size_t w = (size_t)cur / 32;
+  if (warp_lanes(w) != 32) warp_error(w, "%s needs a whole warp; this one has %zu lanes", what, warp_lanes(w));
+  Coll &c = f.coll;
+  c.kind = COLL_MMA;
+  c.mask = 0xffffffffu;
+  c.qual = bf16 ? 1u : 0u;
+  c.what = what;
+  std::memcpy(c.in, a, 16);
+  std::memcpy(c.in + 4, b, 8);
+  std::memcpy(c.in + 6, cc, 16);
+  coll_wait();
+  std::memcpy(d, f.coll.out, 16);
+}
+
+// A warp-wide 16-byte shared-memory access (ax_smem_load16/store16), which the generator
+// emits only where every lane of the warp makes the same sequence of them: lane l's n-th
+// access is matched with the other lanes' n-th, and once all have made it, the request's
+// wavefronts are counted (phases of 8 lanes, 128 bytes). The access itself is not delayed:
+// no switch, so the fibers' order (and the races it shows) is what it would be without.
+inline void vector_access(const void *p, const char *what) {
+  if (cur < 0) return;   // outside a kernel: nothing to count
+  size_t w = (size_t)cur / 32;
+  int l = cur % 32;
+  if ((uintptr_t)p % 16) warp_error(w, "%s: lane %d's address is not 16-byte aligned", what, l);
+  Fiber &f = fibers[(size_t)cur];
+  std::deque<VecSlot> &d = vslots[w];
+  size_t i = (size_t)(f.vseq++ - vbase[w]);
+  while (d.size() <= i) d.push_back(VecSlot{{}, 0});
+  d[i].addr[l] = static_cast<const unsigned char *>(p);
+  d[i].have |= 1u << l;
+  size_t n = warp_lanes(w);
+  while (!d.empty() && d.front().have == full_mask(w)) {
+    unsigned wf = 0, ideal = 0;
+    for (size_t ph = 0; ph * 8 < n; ph++) {
+      unsigned id;
+      wf += phase_wavefronts(&d.front().addr[ph * 8], (int)(n - ph * 8 < 8 ? n - ph * 8 : 8), 16, &id);
+      ideal += id;
+    }
+    add_banks(1, wf, ideal);
+    d.pop_front();
+    vbase[w]++;
+  }
+}
+
+// The bank counts into DIR/banks.txt, a line per kernel: name, then requests, wavefronts and
+// ideal wavefronts of ldmatrix, the same of 16-byte vector accesses, and the partial vector
+// accesses (the driver calls it after the run; gpu/emulate.c prints it).
+inline bool write_banks(const char *dir) {
+  char path[4096];
+  std::snprintf(path, sizeof path, "%s/banks.txt", dir);
+  FILE *f = std::fopen(path, "w");
+  if (!f) return false;
+  AX_EMU_BANKS_LOCK;
+  for (const KernelBanks &k : banks)
+    std::fprintf(f, "%s %llu %llu %llu %llu %llu %llu %llu\n", k.name, k.b.req[0], k.b.wf[0], k.b.ideal[0], k.b.req[1],
+                 k.b.wf[1], k.b.ideal[1], k.b.partial);
+  return std::fclose(f) == 0;
+}
+
 }  // namespace axemu
 
 inline void ax_cp_async16(void *d, const void *s) { axemu::cp_async(d, s, 16); }
@@ -374,13 +836,59 @@ inline void ax_cp_async_wait() {
 }
 
 inline void __syncthreads() { axemu::sync(); }
-inline void __syncwarp() {}
+inline void __syncwarp(unsigned mask = 0xffffffffu) { axemu::syncwarp(mask); }
+
+template <typename T>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32) {
+  return axemu::shfl(axemu::SHFL_IDX, "__shfl_sync", mask, var, src_lane, width);
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
+  return axemu::shfl(axemu::SHFL_UP, "__shfl_up_sync", mask, var, (int)delta, width);
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
+  return axemu::shfl(axemu::SHFL_DOWN, "__shfl_down_sync", mask, var, (int)delta, width);
+}
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) {
+  return axemu::shfl(axemu::SHFL_BFLY, "__shfl_xor_sync", mask, var, lane_mask, width);
+}
+
+inline void ax_ldmatrix_x1(unsigned (&r)[1], const void *row) { axemu::ldmatrix(r, 1, false, row, "ldmatrix.x1"); }
+inline void ax_ldmatrix_x2(unsigned (&r)[2], const void *row) { axemu::ldmatrix(r, 2, false, row, "ldmatrix.x2"); }
+inline void ax_ldmatrix_x4(unsigned (&r)[4], const void *row) { axemu::ldmatrix(r, 4, false, row, "ldmatrix.x4"); }
+inline void ax_ldmatrix_x1_trans(unsigned (&r)[1], const void *row) {
+  axemu::ldmatrix(r, 1, true, row, "ldmatrix.x1.trans");
+}
+inline void ax_ldmatrix_x2_trans(unsigned (&r)[2], const void *row) {
+  axemu::ldmatrix(r, 2, true, row, "ldmatrix.x2.trans");
+}
+inline void ax_ldmatrix_x4_trans(unsigned (&r)[4], const void *row) {
+  axemu::ldmatrix(r, 4, true, row, "ldmatrix.x4.trans");
+}
+inline void ax_mma_m16n8k16_f16(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2], const float (&c)[4]) {
+  axemu::mma16816(d, a, b, c, false, "mma.m16n8k16.f16");
+}
+inline void ax_mma_m16n8k16_bf16(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2], const float (&c)[4]) {
+  axemu::mma16816(d, a, b, c, true, "mma.m16n8k16.bf16");
+}
+inline uint4 ax_smem_load16(const void *p) {
+  axemu::vector_access(p, "ax_smem_load16");
+  uint4 v;
+  std::memcpy(&v, p, 16);
+  return v;
+}
+inline void ax_smem_store16(void *p, uint4 v) {
+  axemu::vector_access(p, "ax_smem_store16");
+  std::memcpy(p, &v, 16);
+}
 
 #define AX_SMEM_STATIC(name, bytes) alignas(128) static AX_EMU_TLS unsigned char name[bytes]
-#define AX_SMEM_DYNAMIC(name) unsigned char *name = axemu::dyn.data()
+#define AX_SMEM_DYNAMIC(name) unsigned char *name = axemu::dyn
 #ifndef AXLE_EMU_MK
 #define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \
-  axemu::launch(grid, block, smem, [&]() { kernel(__VA_ARGS__); })
+  axemu::launch(#kernel, grid, block, smem, [&]() { kernel(__VA_ARGS__); })
 #else
 // ---- the emulated megakernel runtime ---------------------------------------------------
 // The file is `axle mpk --output`'s persistent megakernel (mpk/mkcuda.h): this header gives
@@ -395,7 +903,7 @@ inline void __syncwarp() {}
 #include <thread>
 
 #define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \
-  axemu::mk_launch(grid, block, smem, [&]() { kernel(__VA_ARGS__); })
+  axemu::mk_launch(#kernel, grid, block, smem, [&]() { kernel(__VA_ARGS__); })
 
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 enum { cudaErrorInvalidConfiguration = 9 };
@@ -436,14 +944,14 @@ inline uint64_t mk_next() {   // splitmix64, per worker
 
 // Runs every block of the grid at once, each on a thread: a persistent kernel's workers
 // wait for each other, so they cannot run one after another.
-inline void mk_launch(dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
+inline void mk_launch(const char *name, dim3 grid, dim3 block, size_t smem, const std::function<void()> &fn) {
   std::vector<std::thread> ws;
   mk_active = (int)(grid.x * grid.y * grid.z);
   for (unsigned bz = 0; bz < grid.z; bz++)
     for (unsigned by = 0; by < grid.y; by++)
       for (unsigned bx = 0; bx < grid.x; bx++)
         ws.emplace_back([=, &fn] {
-          setup(grid, block, smem, fn);
+          setup(name, grid, block, smem, fn);
           run_block(bx, by, bz);
           body = nullptr;
           mk_active.fetch_sub(1, mk_rlx);

@@ -6,17 +6,19 @@
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
 # pre-defined operator runs once (tests/gpu/predefined.mug), and so do the element-wise
 # operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, also fused;
-# with max turned into min in the generated source it must differ) and the max and min
-# reductions (tests/gpu/rowmax.mug, split over threads; without their barrier it must
-# differ); slices, pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three
-# also fused); tests/gpu/dbuf.mug runs the
-# double-buffered loads at their edges (odd loop counts, 8-, 4-byte and ragged rows, f32,
-# bf16, a loop of one iteration).
+# with max turned into min in the generated source it must differ), the sums and the max
+# and min reductions (tests/gpu/rowsum.mug, rowmax.mug: split over lanes, warp shuffles,
+# across warps; without the barrier before the cross-warp step they must differ); slices,
+# pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three also fused);
+# tests/gpu/dbuf.mug runs the double-buffered loads at their edges (odd loop counts, 8-,
+# 4-byte and ragged rows, f32, bf16, a loop of one iteration).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
-# and a barrier made divergent must be caught (exit 1, 1, 1, 2); so must the cp.async
-# mistakes: the wait removed, a wait that leaves this iteration's copies in flight, the
-# barrier after the wait removed, the end-of-iteration barrier removed (the next copies
-# overwrite a buffer still being read). Bad input exits 3.
+# and a barrier made divergent must be caught (exit 1, 1, 1, 2), and a shuffle some lanes
+# of a warp skip (exit 2, warp divergence, named); so must the cp.async mistakes: the wait
+# removed, a wait that leaves this iteration's copies in flight, the barrier after the
+# wait removed, the end-of-iteration barrier removed (the next copies overwrite a buffer
+# still being read). The bank counter's lines: the generated copies at the ideal, an
+# ldmatrix.x4 on 128-byte rows at 8 times it. Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -38,25 +40,30 @@ for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans
   echo "$name ($(($(date +%s) - start)) s): $(grep 'max relative error' "$tmp/out")"
   [ $st -eq 0 ] || head -20 "$tmp/out"
 done
-# a block reduction with few outputs is split over threads (partial sums, then a barrier):
-# without that barrier the emulator must see the partials read before they are written
+# a block reduction with few outputs is split over lanes: per lane, by warp shuffles, and
+# across warps through a small array and a barrier; without that barrier the emulator must
+# see the partials read before they are written
 "$AXLE" cuda tests/gpu/rowsum.mug --output "$tmp/rs.cu"
-check "rowsum: a row of 1003 split over 125 threads" has "$tmp/rs.cu" "partial sums, 125 per output"
-check "rowsum: a sum to 8 split over 15 threads" has "$tmp/rs.cu" "partial sums, 15 per output"
-grep -v "the partial sums of an output come from several threads" "$tmp/rs.cu" >"$tmp/rs2.cu"
-check "mutant: the partial-sum barriers were removed" test "$(wc -l <"$tmp/rs2.cu")" -eq $(($(wc -l <"$tmp/rs.cu") - 4))
+check "rowsum: a row of 1003 over 96 lanes (3 warps)" has "$tmp/rs.cu" "1 row of 1003: 96 lanes each, then shuffles, then across warps"
+check "rowsum: a sum to 8 over 8 lanes a row" has "$tmp/rs.cu" "8 rows of 125: 8 lanes each, then shuffles\$"
+check "rowsum: warp sums" has "$tmp/rs.cu" "acc = ax_warp_sum<32>(acc);"
+check "rowsum: a block of 48 threads: the whole warp shuffles" has "$tmp/rs.cu" "1 row of 1000: 32 lanes each, then shuffles\$"
+check "rowsum: no single thread adds the partials" bash -c "! grep -q 'for (int p = 0; p <' '$tmp/rs.cu'"
+grep -v "the warps' partials of a row are combined by one warp" "$tmp/rs.cu" >"$tmp/rs2.cu"
+check "mutant: the cross-warp barriers were removed" test "$(wc -l <"$tmp/rs2.cu")" -eq $(($(wc -l <"$tmp/rs.cu") - 3))
 "$AXLE" emulate tests/gpu/rowsum.mug --source "$tmp/rs2.cu" >"$tmp/out" 2>&1
-check "missing partial-sum barrier: exit 1" test $? -eq 1
-check "missing partial-sum barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
-# max and min reductions are split the same way (partial maxima and minima, one barrier each)
+check "missing cross-warp barrier: exit 1" test $? -eq 1
+check "missing cross-warp barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
+# max and min reductions are split the same way (ax_warp_max, ax_warp_min)
 "$AXLE" cuda tests/gpu/rowmax.mug --output "$tmp/rm.cu"
-check "rowmax: a row of 1000 split over 125 threads" has "$tmp/rm.cu" "partial maxima, 125 per output"
-check "rowmax: a min to 8 split over 15 threads" has "$tmp/rm.cu" "partial minima, 15 per output"
-grep -v "the partial results of an output come from several threads" "$tmp/rm.cu" >"$tmp/rm2.cu"
-check "mutant: the partial-maxima barriers were removed" test "$(wc -l <"$tmp/rm2.cu")" -eq $(($(wc -l <"$tmp/rm.cu") - 3))
+check "rowmax: a row of 1000 over 96 lanes" has "$tmp/rm.cu" "1 row of 1000: 96 lanes each, then shuffles, then across warps"
+check "rowmax: a min to 8 over 8 lanes a row" has "$tmp/rm.cu" "acc = ax_warp_min<8>(acc);"
+check "rowmax: the max across warps" has "$tmp/rm.cu" "acc = ax_warp_max<4>(acc);"
+grep -v "the warps' partials of a row are combined by one warp" "$tmp/rm.cu" >"$tmp/rm2.cu"
+check "mutant: the cross-warp barriers were removed" test "$(wc -l <"$tmp/rm2.cu")" -eq $(($(wc -l <"$tmp/rm.cu") - 2))
 "$AXLE" emulate tests/gpu/rowmax.mug --source "$tmp/rm2.cu" >"$tmp/out" 2>&1
-check "missing partial-maxima barrier: exit 1" test $? -eq 1
-check "missing partial-maxima barrier: DIFFERS" has "$tmp/out" "^DIFFERS"
+check "missing cross-warp barrier (max): exit 1" test $? -eq 1
+check "missing cross-warp barrier (max): DIFFERS" has "$tmp/out" "^DIFFERS"
 
 # mutated generated sources
 "$AXLE" cuda tests/gpu/vocab.mug --output "$tmp/v.cu"
@@ -81,7 +88,7 @@ sed "s|^\(  *\)__syncthreads();  // 'o' reads 'r'|\1if (tid < 64) __syncthreads(
 check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __syncthreads"
 "$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
 check "divergent barrier: exit 2" test $? -eq 2
-check "divergent barrier: named" has "$tmp/out" "barrier divergence in block (0, 0, 0): 64 threads wait"
+check "divergent barrier: named" has "$tmp/out" "barrier divergence in block (0, 0, 0) of kernel ax_k2: 64 threads wait"
 # cp.async double buffering (docs/gpu.md, "Double buffering"): the emulator poisons a
 # copy's destination until the wait that completes it
 check "rmsnorm_linear: double-buffered" has "$tmp/r.cu" "loads double-buffered (cp.async): 'x' 16 B 'w' 16 B"
@@ -107,10 +114,28 @@ check "missing barrier after the wait: SA" has "$tmp/out" "output 'SA' f16: max 
 # nTrans' row reductions are split over all threads: dropping the barrier after the
 # partial sums is caught too
 "$AXLE" cuda $ex/ntrans.mug --output "$tmp/n.cu"
-grep -v "partial sums of a row come" "$tmp/n.cu" >"$tmp/n2.cu"
-check "mutant: partial-sum barrier removed" test "$(wc -l <"$tmp/n2.cu")" -eq $(($(wc -l <"$tmp/n.cu") - 2))
+grep -v "the warps' partials of a row are combined by one warp" "$tmp/n.cu" >"$tmp/n2.cu"
+check "mutant: cross-warp barrier removed" test "$(wc -l <"$tmp/n2.cu")" -eq $(($(wc -l <"$tmp/n.cu") - 2))
 "$AXLE" emulate $ex/ntrans.mug --source "$tmp/n2.cu" >"$tmp/out" 2>&1
-check "missing partial-sum barrier: exit 1" test $? -eq 1
+check "missing cross-warp barrier: exit 1" test $? -eq 1
+# a shuffle that some lanes of a warp skip: a warp collective part of its mask never
+# reaches is an error like barrier divergence (exit 2), naming kernel, block, warp, lanes
+sed '0,/acc = ax_warp_sum<32>(acc);/s//if (tid < 100) acc = ax_warp_sum<32>(acc);/' "$tmp/n.cu" >"$tmp/n3.cu"
+check "mutant: a shuffle skipped by lanes 4-31 of warp 3" has "$tmp/n3.cu" "if (tid < 100) acc = ax_warp_sum"
+"$AXLE" emulate $ex/ntrans.mug --source "$tmp/n3.cu" >"$tmp/out" 2>&1
+check "divergent shuffle: exit 2" test $? -eq 2
+check "divergent shuffle: named" has "$tmp/out" "warp divergence in block (0, 0, 0) of kernel ax_k3, warp 3: __shfl_xor_sync (mask 0xffffffff) reached by lanes 0-3, while lane 4 waits at __syncthreads()"
+check "divergent shuffle: the reason" has "$tmp/out" "the emulated program failed (warp divergence)"
+# the bank counter: the generated tile copies through ax_smem_load16/store16 are ideal;
+# an ldmatrix.x4 put into RMSNorm's kernel on its unswizzled 128-byte rows of 'x' costs 8
+# times the ideal (32 wavefronts, not 4), and the kernel still agrees
+"$AXLE" emulate $ex/ntrans.mug --seed 7 >"$tmp/out" 2>&1
+check "ntrans: bank counts" has "$tmp/out" "^  shared memory, kernel 'k1' (ax_k3): 512 16-byte vector requests, 2048 wavefronts (4.00 per request), ideal 2048 (4.00 per request): 1.00 of ideal\$"
+sed "s|^\(  *\)__syncthreads();  // 'xw' reads 'x'|&\\n\1{ unsigned r4[4]; ax_ldmatrix_x4(r4, s0 + (tid % 16) * 64 + (tid / 16 % 2) * 8); (void)r4; }|" "$tmp/r.cu" >"$tmp/ldm.cu"
+check "mutant: an ldmatrix.x4 on 'x'" has "$tmp/ldm.cu" "ax_ldmatrix_x4(r4, s0"
+"$AXLE" emulate "$r" --source "$tmp/ldm.cu" >"$tmp/out" 2>&1
+check "ldmatrix on 128-byte rows: agrees" test $? -eq 0
+check "ldmatrix on 128-byte rows: 8 times the ideal" has "$tmp/out" "^  shared memory, kernel 'k1' (ax_k2): 16384 ldmatrix requests, 524288 wavefronts (32.00 per request), ideal 65536 (4.00 per request): 8.00 of ideal"
 # a source that does not compile
 printf 'this is not C++\n' >"$tmp/junk.cu"
 "$AXLE" emulate "$r" --source "$tmp/junk.cu" >"$tmp/out" 2>&1

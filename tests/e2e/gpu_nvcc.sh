@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compile check of the generated CUDA (docs/gpu.md, "Compile check"), for sm_90 and sm_80:
 #   * every example of superopt/examples, the sm_80 shared-memory edge case (sm_90 only),
-#     every pre-defined operator, the operators of real layers (tests/gpu/vocab.mug), max and
-#     min reductions (tests/gpu/rowmax.mug), transposes and conversions (tests/gpu/layout.mug),
+#     every pre-defined operator, the operators of real layers (tests/gpu/vocab.mug), sums,
+#     means and max and min reductions by warp shuffles (tests/gpu/rowsum.mug, rowmax.mug;
+#     a block of 48 threads among them), transposes and conversions (tests/gpu/layout.mug),
 #     masks (tests/gpu/mask.mug), slices, pads, reverses, abs, log and pow (tests/gpu/window.mug),
 #     the online softmax's running max and rescaled sums (tests/superopt/attn_max.flash.mug,
 #     softmax_max.online.mug, and the search's own attn_max.searched.mug and
@@ -21,7 +22,9 @@
 # register spill, static shared memory within the target's limit (from ptxas), dynamic
 # shared memory within it (from the generated file), and ptxas reports every __global__.
 # Device code only (-cubin), except two full compiles that include the host entry, and
-# the PTX of the double-buffered loops, which must hold the cp.async instructions.
+# the PTX of the double-buffered loops, which must hold the cp.async instructions; and the
+# warp-level primitives' snippets (tests/gpu/warp.cu, emulated by tests/unit/check_warp.c),
+# whose PTX must hold every shuffle, ldmatrix and mma.sync form.
 # Without nvcc the test is skipped (exit 77), loudly.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -79,7 +82,7 @@ run_compiles() {
 }
 
 ex=superopt/examples
-for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowmax,layout,mask,window} \
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowsum,rowmax,layout,mask,window} \
          tests/superopt/{attn_max.flash,softmax_max.online,attn_max.searched,softmax_max.searched,causal.fused,causal_attn.flash}; do
   for t in sm_90 sm_80; do
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
@@ -148,6 +151,25 @@ for t in sm_90 sm_80; do
   "$NVCC" -ptx -arch="$t" -o "$tmp/d.ptx" "$tmp/dbuf.$t.cu" >"$tmp/ptx.log" 2>&1
   check "dbuf $t ptx: cp.async.ca 8" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 8;"
   check "dbuf $t ptx: cp.async.ca 4" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 4;"
+done
+# the warp-level primitives (gpu/warp.cuh): tests/gpu/warp.cu, the snippets check_warp runs in
+# the emulator, after the generated prelude, for both targets — ptxas takes them (a cubin, no
+# warning) and the PTX holds each instruction; the generated row norms shuffle
+sed '/^\/\/ axle: end of the prelude$/q' "$tmp/ntrans.sm_90.cu" >"$tmp/prelude.cuh"
+check "prelude: cut at its end" has "$tmp/prelude.cuh" "^// axle: end of the prelude$"
+for t in sm_90 sm_80; do
+  "$NVCC" -cubin -arch="$t" -I "$tmp" -o "$tmp/warp.$t.cubin" tests/gpu/warp.cu >"$tmp/warp.log" 2>&1
+  check "warp.cu $t: cubin" test $? -eq 0
+  check "warp.cu $t: no warning" bash -c "! grep -qi warning '$tmp/warp.log'"
+  "$NVCC" -ptx -arch="$t" -I "$tmp" -o "$tmp/warp.$t.ptx" tests/gpu/warp.cu >"$tmp/warp.log" 2>&1
+  check "warp.cu $t: ptx" test $? -eq 0
+  for ins in shfl.sync.idx.b32 shfl.sync.bfly.b32 shfl.sync.down.b32 shfl.sync.up.b32 \
+             ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16 ldmatrix.sync.aligned.m8n8.x{1,2,4}.trans.shared.b16 \
+             mma.sync.aligned.m16n8k16.row.col.f32.{f16.f16,bf16.bf16}.f32; do
+    check "warp.cu $t ptx: $ins" grep -qF "$ins" "$tmp/warp.$t.ptx"
+  done
+  "$NVCC" -ptx -arch="$t" -o "$tmp/n.ptx" "$tmp/ntrans.$t.cu" >"$tmp/ptx.log" 2>&1
+  check "ntrans $t ptx: row norms by warp shuffles" test "$(count "$tmp/n.ptx" 'shfl.sync.bfly.b32')" -ge 10
 done
 # QKNorm's first kernel does not fit double-buffered on sm_80: no cp.async there
 "$NVCC" -ptx -arch=sm_80 -o "$tmp/q.ptx" "$tmp/qknorm.sm_80.cu" >"$tmp/ptx.log" 2>&1

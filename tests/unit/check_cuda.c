@@ -113,6 +113,63 @@ START_TEST(kernel_shape) {
 }
 END_TEST
 
+/* Block reductions (emit_rowred): a whole row over 3 warps (per lane, a warp butterfly, the
+ * warps' partials through shared memory after a barrier, one more butterfly over 4 lanes,
+ * the fourth adding 0), 64 rows of 64 over 2 lanes each (a fixed trip count of 32), a
+ * column max, and 512 rows of 8 one thread each (no shuffle); element loops of a fixed trip
+ * count or guarded, the strided loop only where the count is no multiple of NT; no thread
+ * adds a row's partials alone. */
+START_TEST(reductions) {
+  AxMugraph *g = graph("mugraph red {\n"
+                       "  input X : f32[4, 1000]\n"
+                       "  input Y : f32[256, 64]\n"
+                       "  input Z : f32[2048, 8]\n"
+                       "  kernel k grid [4, 1, 1] block [128, 1, 1] forloop 1 {\n"
+                       "    x = input X imap {x: 0} fmap -\n"
+                       "    y = input Y imap {x: 0} fmap -\n"
+                       "    z = input Z imap {x: 0} fmap -\n"
+                       "    a = sum(x, axis = 1)\n"
+                       "    b = sum(y, axis = 1)\n"
+                       "    c = reduce_max(y, axis = 0)\n"
+                       "    d = mean(z, axis = 1)\n"
+                       "    f = exp(y)\n"
+                       "    output A = a omap {x: 0}\n"
+                       "    output B = b omap {x: 0}\n"
+                       "    output C = c omap {x: 0}\n"
+                       "    output D = d omap {x: 0}\n"
+                       "    output F = f omap {x: 0}\n"
+                       "  }\n"
+                       "  output A\n  output B\n  output C\n  output D\n  output F\n"
+                       "}\n");
+  char *s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "{  // 1 row of 1000: 96 lanes each, then shuffles, then across warps\n"));
+  ck_assert_ptr_nonnull(strstr(s, "for (int j = p; j < 1000; j += 96) { const float v = ax_f(px[j]); acc += v; }\n"));
+  ck_assert_ptr_nonnull(strstr(s, "if (tid % 32 == 0) part3[tid / 32] = acc;\n"));
+  ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // the warps' partials of a row are combined by one warp\n"));
+  ck_assert_ptr_nonnull(strstr(s, "float acc = r < 1 && q < 3 ? part3[r * 3 + q] : 0.0f;\n"));
+  ck_assert_ptr_nonnull(strstr(s, "acc = ax_warp_sum<4>(acc);\n"));
+  ck_assert_ptr_nonnull(strstr(s, "{  // 64 rows of 64: 2 lanes each, then shuffles\n"));
+  ck_assert_ptr_nonnull(strstr(s, "for (int k = 0; k < 32; ++k) { const int j = p + k * 2; const float v = ax_f(px[j]); acc += v; }\n"));
+  ck_assert_ptr_nonnull(strstr(s, "const float *px = s1 + (r / 64) * 4096 + r % 64;\n"));
+  ck_assert_ptr_nonnull(strstr(s, "acc = ax_warp_max<2>(acc);\n"));
+  ck_assert_int_eq(occurrences(s, "lanes each, then shuffles"), 3);   /* the mean of 512 rows: none */
+  ck_assert_ptr_nonnull(strstr(s, "for (int j = 0; j < 8; ++j) { const float v = ax_f(px[j]); acc += v; }\n"));
+  ck_assert_ptr_null(strstr(s, "for (int p = 0;"));
+  /* loops: 4096 elements in 32 fixed rounds, 64 in one guarded block, 250 vectors strided */
+  ck_assert_ptr_nonnull(strstr(s, "for (int rep = 0; rep < 32; ++rep) {\n    const int e = tid + rep * NT;\n"));
+  ck_assert_ptr_nonnull(strstr(s, "if (tid < 64) {\n    const int e = tid;\n"));
+  ck_assert_ptr_nonnull(strstr(s, "for (int e = tid; e < 250; e += NT) {\n"));
+  /* the 16-byte tile copies of warp-uniform loops through the counted primitives */
+  ck_assert_ptr_nonnull(strstr(s, "ax_smem_store16((uint4 *)s1 + e, "));
+  ck_assert_ptr_nonnull(strstr(s, "= ax_smem_load16((const uint4 *)s7 + e);\n"));
+  /* the prelude holds the warp-level primitives and ends with its marker */
+  ck_assert_ptr_nonnull(strstr(s, "__device__ __forceinline__ float ax_warp_sum(float v) {"));
+  ck_assert_ptr_nonnull(strstr(s, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+  ck_assert_ptr_nonnull(strstr(s, "\n// axle: end of the prelude\n"));
+}
+END_TEST
+
 START_TEST(no_tensor_cores_off_16) {
   AxMugraph *g = graph("mugraph m {\n  input A : f16[8, 24]\n  input B : f16[24, 8]\n"
                        "  kernel k grid [1, 1, 1] block [32, 1, 1] {\n"
@@ -236,6 +293,7 @@ int main(void) {
   tcase_add_checked_fixture(t, unit_setup, unit_teardown);
   tcase_add_test(t, targets);
   tcase_add_test(t, kernel_shape);
+  tcase_add_test(t, reductions);
   tcase_add_test(t, no_tensor_cores_off_16);
   tcase_add_test(t, smem_refused);
   tcase_add_test(t, single_buffered);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# ptx-stats.sh — static counts of the generated kernels' PTX (docs/gpu.md, "Reductions"):
+# per __global__ of each graph, its warp shuffles (shfl.sync), instructions and branches
+# (bra), as nvcc -O3 -ptx compiles `axle cuda`'s file. Static counts, not times.
+#
+#   tools/ptx-stats.sh [--axle AXLE] [--target sm_90|sm_80] [--portable] GRAPH.mug...
+#
+# --axle: the axle binary (default build/axle; give an older build to compare); --portable:
+# without -DAXLE_TC (default: with it, as gpu/bench/prepare.sh --build compiles). Prints one
+# tab-separated line per kernel: graph, kernel, shfl, instructions, branches; exit 1 when a
+# graph does not generate or compile, 77 without nvcc.
+set -u
+axle=build/axle target=sm_90 tc=-DAXLE_TC
+while [ $# -gt 0 ]; do
+  case $1 in
+  --axle) axle=$2; shift 2 ;;
+  --target) target=$2; shift 2 ;;
+  --portable) tc=; shift ;;
+  *) break ;;
+  esac
+done
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[ -x "$NVCC" ] || { echo "ptx-stats: no nvcc" >&2; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'graph\tkernel\tshfl\tinstructions\tbranches\n'
+st=0
+for g in "$@"; do
+  name=$(basename "$g" .mug)
+  if ! "$axle" cuda "$g" --target "$target" --output "$tmp/$name.cu" >"$tmp/log" 2>&1 ||
+     ! "$NVCC" -O3 -ptx -arch="$target" $tc -o "$tmp/$name.ptx" "$tmp/$name.cu" >>"$tmp/log" 2>&1; then
+    echo "ptx-stats: $g does not generate or compile:" >&2
+    cat "$tmp/log" >&2
+    st=1
+    continue
+  fi
+  # an .entry's body runs from its '{' to the '}' alone on a line; instructions are the
+  # statements there that are not declarations (.reg, .shared, ...) or labels
+  awk -v graph="$name" '
+    /^\.(visible )?\.entry / { match($0, /ax_(k|op)[0-9]+/); kernel = substr($0, RSTART, RLENGTH); inside = 0; next }
+    kernel != "" && /^\{/ { inside = 1; shfl = 0; ins = 0; bra = 0; next }
+    inside && /^\}/ { printf "%s\t%s\t%d\t%d\t%d\n", graph, kernel, shfl, ins, bra; inside = 0; kernel = ""; next }
+    inside {
+      line = $0
+      sub(/\/\/.*/, "", line)
+      if (line ~ /^[ \t]*\./ || line ~ /^[ \t]*\$?[A-Za-z_0-9$]+:/ || line !~ /;/) next
+      ins++
+      if (line ~ /shfl\.sync/) shfl++
+      if (line ~ /(^|[ \t])bra(\.uni)?[ \t]/) bra++
+    }' "$tmp/$name.ptx"
+done
+exit $st

@@ -135,7 +135,10 @@ static char *index_values(const AxMugraph *g) {
     const AxKStmt *st = &g->stmts[i];
     if (st->kind != AX_KS_OP) continue;
     int v = 0;
-    if (st->op == AX_OP_IOTA) v = 1, var[st->t] = true;
+    if (st->op == AX_OP_IOTA) {   /* along a dim of size 1 it is the literal 0 (mask_value) */
+      var[st->t] = g->tensors[st->t].shape.dim[st->at.axis] > 1;
+      v = var[st->t] ? 1 : 2;
+    }
     else if (st->op == AX_OP_BROADCAST ||
              (st->op == AX_OP_RESHAPE &&
               ax_shape_squeeze_equal(&g->tensors[st->in[0]].shape, &g->tensors[st->t].shape))) {

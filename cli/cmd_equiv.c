@@ -123,7 +123,7 @@ static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena
   int status = 0, nfilt = 0, nok = 0;
   double total = 0;
   for (int i = 0; i < n; i++) {
-    AxMugraph *m = ax_files_load_mug(a, d, files[i]);
+    AxMugraph *m = ax_files_load_live_mug(a, d, files[i]);
     if (!m) {
       status = 3;
       continue;
@@ -226,12 +226,14 @@ int ax_cmd_equiv(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxMugraph *p = ax_files_load_program(a, &d, files[0], prog_name);
+  /* dead code goes first on both sides (superopt/ir/dead.h): the outputs are what is
+   * compared, and they do not depend on it */
+  AxMugraph *p = ax_files_load_live_program(a, &d, files[0], prog_name);
   if (p && !candidates) {
     /* a second program (.axl or .hlo: its only program block) is compared as its lowered
      * graph, which is made of pre-defined operators like any μGraph */
-    AxMugraph *m = ax_files_is_program(files[1]) ? ax_files_load_program(a, &d, files[1], NULL)
-                                                 : ax_files_load_mug(a, &d, files[1]);
+    AxMugraph *m = ax_files_is_program(files[1]) ? ax_files_load_live_program(a, &d, files[1], NULL)
+                                                 : ax_files_load_live_mug(a, &d, files[1]);
     if (m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
   } else if (p) {
     status = run_candidates(p, files + 1, nfiles - 1, a, &d, &o);

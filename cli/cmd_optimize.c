@@ -317,8 +317,9 @@ int ax_cmd_optimize(int argc, char **argv) {
               file, hp.ncuts, hp.ncuts == 1 ? "" : "s", file, hp.ncuts == 1 ? "it" : "them");
       p = NULL;
     }
+    if (p) p = ax_files_drop_dead(a, &d, p, file, &hp, NULL);
   } else {
-    p = ax_files_load_program(a, &d, file, prog_name);
+    p = ax_files_load_live_program(a, &d, file, prog_name);   /* dead code dropped first */
   }
   if (!p) {
     ax_arena_free(a);

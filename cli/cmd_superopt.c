@@ -53,6 +53,7 @@
 #include "superopt/search/best.h"
 #include "superopt/search/greedy.h"
 #include "superopt/search/partition.h"
+#include "superopt/ir/dead.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/prune.h"
@@ -291,6 +292,10 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   size_t fl = strlen(file);
   bool hlo = fl > 4 && strcmp(file + fl - 4, ".hlo") == 0;   /* its lines are reported */
   AxMugraph *p = hlo ? ax_files_import_hlo(a, &d, file, &hp) : ax_files_load_program(a, &d, file, prog_name);
+  /* dead code first (superopt/ir/dead.h): the regions, the module's graph and its check are
+   * of the program without it */
+  AxDead dead = {0};
+  if (p) p = ax_files_drop_dead(a, &d, p, file, hlo ? &hp : NULL, &dead);
   AxPartition part;
   if (!p || !ax_partition_split(a, &d, p, max_ops, o->target, &part)) {
     ax_arena_free(a);
@@ -451,7 +456,16 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   cJSON_AddNumberToObject(j, "seconds", ax_clock_s() - t0);
   cJSON_AddNumberToObject(j, "cuts", hlo ? hp.ncuts : 0);
   cJSON_AddNumberToObject(j, "left_operators", part.nleft);
-  cJSON_AddNumberToObject(j, "dead_operators", part.ndead);
+  /* dead code: what the program's outputs do not reach (dropped before the partition), and
+   * broadcasts its readers see through (the partition's own) */
+  cJSON_AddNumberToObject(j, "dead_operators", dead.nstmts + part.ndead);
+  cJSON *jd = cJSON_AddArrayToObject(j, "dead");
+  for (int i = 0; i < dead.nstmts; i++) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "name", dead.stmts[i].name);
+    cJSON_AddNumberToObject(e, "line", ax_files_dead_line(&dead.stmts[i], hlo ? &hp : NULL));
+    cJSON_AddItemToArray(jd, e);
+  }
   cJSON_AddNumberToObject(j, "naive_time_us", naive_us);
   if (found_us >= 0) cJSON_AddNumberToObject(j, "found_time_us", found_us);
   else cJSON_AddNullToObject(j, "found_time_us");
@@ -471,7 +485,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   } else if (ok) {
     printf("superopt %s: %d region%s, %d operator%s left as pre-defined kernels, %d dead, %d cut%s "
            "in the import\n", p->name, part.n, part.n == 1 ? "" : "s", part.nleft,
-           part.nleft == 1 ? "" : "s", part.ndead, hlo ? hp.ncuts : 0, (hlo ? hp.ncuts : 0) == 1 ? "" : "s");
+           part.nleft == 1 ? "" : "s", dead.nstmts + part.ndead, hlo ? hp.ncuts : 0, (hlo ? hp.ncuts : 0) == 1 ? "" : "s");
     int lw = 9;
     if (part.n == 0) printf("no region: no operator the search handles\n");
     for (int i = 0; i < part.n; i++)
@@ -817,7 +831,7 @@ static int superopt(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
+  AxMugraph *p = ax_files_load_live_program(a, &d, file, prog_name);
   if (!p || !ax_search_supported(p, &d)) {
     ax_arena_free(a);
     return 3;

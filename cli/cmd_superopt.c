@@ -508,6 +508,13 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     so.time_limit = left * w[i] / wleft;
     if (so.time_limit < 0.05) so.time_limit = 0.05;
     wleft -= w[i];
+    /* a region starts only while the regions' share of --time-limit lasts: the 0.05 s a
+     * region gets at least may overrun it by one region, never by one per region left */
+    if (time_given && left <= 0) {
+      rr->reason = "not searched: the regions before it took the module's time limit";
+      if (ranks == 1) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+      continue;
+    }
     if (so.progress)
       fprintf(so.progress, "region %s (%d of %d, %d operator%s, %.1f s)\n", r->name, k + 1, part.n,
               r->nstmts, r->nstmts == 1 ? "" : "s", so.time_limit);

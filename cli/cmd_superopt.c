@@ -66,7 +66,7 @@
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
   "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy] [--mpi]\n"   \
-  "                     [--seed-from-egraph]\n"                                                   \
+  "                     [--seed-from-egraph] [--memory MB]\n"                                                   \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
 
 /* --mpi: whether this process writes files and reports (rank 0; every process without
@@ -875,7 +875,9 @@ static int superopt(int argc, char **argv) {
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
+  ax_opts_memory_default();
   const AxOpt opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
        .kind = AX_OPT_STR, .target = &prog_name},
       {.name = "--output", .meta = "BEST.mug",
@@ -978,7 +980,9 @@ static int superopt(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   AxMugraph *p = ax_files_load_live_program(a, &d, file, prog_name);
-  if (!p || !ax_search_supported(p, &d)) {
+  /* the memory its checks need is known from the shapes: refused before the gate, the floor
+   * or the search spend anything (superopt/search/best.h) */
+  if (!p || !ax_search_supported(p, &d) || !ax_best_fits(p, &o, &d)) {
     ax_arena_free(a);
     return 3;
   }

@@ -88,8 +88,8 @@ typedef enum AxEquivHow {
 int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o);
 
 /* The bytes a check of mug against prog holds at once with `jobs` threads of field tests (as
- * ax_interp_bytes counts them): per thread both graphs' values and a second run of the larger
- * (a max read as a fresh variable), or the float tests (the program twice, the graph once, in
+ * ax_interp_bytes counts them): per thread both graphs' values (and a second run of the larger
+ * where either takes a max or min, read as a fresh variable), or the float tests (the program twice, the graph once, in
  * doubles), whichever is more. Saturates at INT64_MAX. Every check (ax_equiv_run, accept,
  * candidate, estimate) first asks the memory budget (base/mem.h) for it and is status 3 —
  * reported through d, "needs about N MB, more than the --memory limit of L MB leaves" — when

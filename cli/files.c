@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -154,13 +155,36 @@ AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path, AxHloPro
   if (!ax_source_load(a, d, path, &src)) return NULL;
   AxHloModule *m = ax_hlo_parse(a, d, src);
   if (!m || !ax_hlo_import(a, d, m, out)) return NULL;
-  /* the importer writes programs that check; this is the proof, never skipped */
+  /* the importer writes programs that check; this is the proof, never skipped. Should it
+   * fail (an importer's bug), the error still points into the HLO file: the first one only,
+   * at the instruction the failing line comes from (its input or let), so that no cascade
+   * of the program's own messages ("unknown name") follows */
   AxSource *prog = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path),
                                        out->text, strlen(out->text));
-  AxFile *f = ax_parse(a, d, prog);
-  const AxBlock *b = d->errors ? NULL : ax_prog_find(f, NULL, d);
-  AxMugraph *g = b ? ax_prog_lower(a, d, b) : NULL;
-  if (!g || !ax_mug_check(g, d)) return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  AxDiag pd;
+  ax_diag_init(&pd, mem);
+  AxFile *f = ax_parse(a, &pd, prog);
+  const AxBlock *b = pd.errors ? NULL : ax_prog_find(f, NULL, &pd);
+  AxMugraph *g = b ? ax_prog_lower(a, &pd, b) : NULL;
+  bool ok = g && ax_mug_check(g, &pd);
+  fclose(mem);
+  if (!ok) {
+    /* "PATH (imported program):LINE:COL: error: MESSAGE" */
+    const char *e = buf ? strstr(buf, "(imported program):") : NULL;
+    int line = 0;
+    if (e) line = atoi(e + strlen("(imported program):"));
+    const char *msg = buf ? strstr(buf, "error: ") : NULL;
+    AxSpan at = ax_hlo_program_at(out, line);
+    if (!at.src) at = m->entry->root->name_span;
+    ax_diag_error(d, at, "the imported program does not check: %.*s", msg ? (int)strcspn(msg + 7, "\n") : 0,
+                  msg ? msg + 7 : "");
+    free(buf);
+    return NULL;
+  }
+  free(buf);
   return g;
 }
 

@@ -2,6 +2,8 @@
 #include "base/arena.h"
 
 #include <stdarg.h>
+
+#include "base/mem.h"
 #include <string.h>
 
 #define CHUNK (64 * 1024)
@@ -16,6 +18,7 @@ typedef struct Chunk {
 struct AxArena {
   Chunk *head;
   size_t bytes;
+  uint64_t taken;   /* from the memory budget (mem.h): every chunk, given back at the free */
 };
 
 void ax_unreachable(const char *file, int line) {
@@ -64,6 +67,7 @@ void ax_arena_free(AxArena *a) {
     next = c->next;
     free(c);
   }
+  ax_mem_give(a->taken);
   free(a);
 }
 
@@ -72,6 +76,8 @@ void *ax_arena_alloc(AxArena *a, size_t n) {
   Chunk *c = a->head;
   if (!c || c->size - c->used < n) {
     size_t size = n > CHUNK ? n : CHUNK;
+    ax_mem_take(sizeof(Chunk) + size);   /* before the allocation: a chunk past the limit is never made */
+    a->taken += sizeof(Chunk) + size;
     c = ax_xmalloc(sizeof(Chunk) + size);
     c->used = 0;
     c->size = size;

@@ -1,7 +1,9 @@
 /* arena.h — bump allocation for everything tied to one file or one verification task.
  *
  * An arena owns every block it hands out; ax_arena_free releases them all at once. Blocks
- * are aligned for any object and never move. Nothing allocated here is freed one by one. */
+ * are aligned for any object and never move. Nothing allocated here is freed one by one.
+ * Every chunk is taken from the memory budget (mem.h) before it is allocated and given back
+ * by ax_arena_free: an arena cannot grow past --memory. */
 #ifndef AX_ARENA_H
 #define AX_ARENA_H
 

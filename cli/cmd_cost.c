@@ -20,7 +20,7 @@
 
 #define USAGE                                                                                      \
   "usage: axle cost (GRAPH.mug | PROGRAM.axl|MODULE.hlo [--program NAME]) [--target " AX_COST_TARGETS "]\n" \
-  "                 [--limit] [--format text|json]\n"
+  "                 [--limit] [--format text|json] [--memory MB]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
@@ -35,7 +35,9 @@ int ax_cmd_cost(int argc, char **argv) {
   int json = 0, first = 1;
   bool limit = false;
   static const char *const formats[] = {"text", "json", NULL};
+  ax_opts_memory_default();
   const AxOpt opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
        .kind = AX_OPT_STR, .target = &prog},
       {.name = "--target", .meta = AX_COST_TARGETS, .help = "the GPU modelled (default " AX_COST_DEFAULT ")",

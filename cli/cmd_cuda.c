@@ -30,7 +30,7 @@
   "usage: axle cuda (GRAPH.mug | DIR | PROGRAM.axl|MODULE.hlo) --output FILE.cu\n"                 \
   "                 [--target sm_90|sm_80]\n"                                                     \
   "                 [--header FILE.h] [--program PROGRAM.axl [--program-name NAME]]\n"             \
-  "                 [--single-buffer]\n"
+  "                 [--single-buffer] [--memory MB]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
@@ -49,7 +49,9 @@ int ax_cmd_cuda(int argc, char **argv) {
   AxCudaTarget target = AX_CUDA_SM90;
   AxCudaOpts opts = {0};
   int first = 1;
+  ax_opts_memory_default();
   const AxOpt table_opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--output", .meta = "FILE.cu", .help = "the CUDA source to write",
        .kind = AX_OPT_STR, .target = &out},
       {.name = "--target", .meta = "sm_90|sm_80", .help = "the GPU architecture (default sm_90)",

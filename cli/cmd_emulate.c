@@ -17,17 +17,19 @@
 #include <string.h>
 
 #include "base/hooks.h"
+#include "base/mem.h"
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/opts.h"
 #include "gpu/emulate.h"
+#include "superopt/equiv/interp.h"
 #include "mpk/mkemu.h"
 #include "mpk/taskgraph.h"
 #include "superopt/ir/mugtext.h"
 
 #define USAGE                                                                          \
   "usage: axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--range X]\n" \
-  "                    [--program PROGRAM.axl] [--keep]\n" \
+  "                    [--program PROGRAM.axl] [--keep] [--memory MB]\n" \
   "       axle emulate --megakernel GRAPH.mug|DIR [--workers N] [--runs K] [--seed N] [...]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
@@ -49,12 +51,28 @@ static bool set_tol(void *target, const char *v) {
   return !*end && *tol > 0 && isfinite(*tol);
 }
 
+/* Whether an emulation of g (with program prog as the reference, or NULL) fits under --memory,
+ * from the shapes, before anything is allocated: the interpreter's run of the reference in
+ * doubles, and the compiled program's own buffers (every kernel tensor, counted at 4 bytes an
+ * element: it is a process of its own, which the budget cannot follow). Reported when not. */
+static bool fits(const AxMugraph *g, const AxMugraph *prog) {
+  int64_t ref = ax_interp_bytes(prog ? prog : g, sizeof(double)), run = ax_interp_bytes(g, sizeof(float));
+  int64_t need = ref > INT64_MAX - run ? INT64_MAX : ref + run;
+  if (ax_mem_fits((uint64_t)need)) return true;
+  fprintf(stderr,
+          "axle: error: emulate: running mugraph '%.64s' needs about %lld MB, more than the --memory limit of %lld MB\n",
+          g->name, (long long)(need >> 20) + 1, ax_opts_memory_mb());
+  return false;
+}
+
 int ax_cmd_emulate(int argc, char **argv) {
   AxEmuOpts o = {.seed = 1, .out = stdout, .workers = 0, .runs = 0};
   bool mk = false;
   const char *prog_path = NULL;
   int first = 1;
+  ax_opts_memory_default();
   const AxOpt opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--seed", .meta = "N", .help = "seed of the random inputs (default 1)",
        .kind = AX_OPT_FN, .fn = set_seed, .target = &o.seed,
        .err = "--seed takes an integer from 0 to 2^64 - 1"},
@@ -107,7 +125,8 @@ int ax_cmd_emulate(int argc, char **argv) {
   AxTaskGraph tg;
   const AxMugraph *prog = NULL;
   if (g && ax_mug_check(g, &d) && (!prog_path || ((prog = ax_files_load_program(a, &d, prog_path, NULL)) &&
-                                                  ax_emu_pair_check(g, prog, &d)))) {
+                                                  ax_emu_pair_check(g, prog, &d))) &&
+      fits(g, prog)) {
     o.program = prog;
     if (!mk) status = ax_emu_run(g, &d, &o);
     else if (ax_taskgraph_build(a, g, &d, &tg)) {

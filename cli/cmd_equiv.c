@@ -94,7 +94,8 @@ static bool set_float_tol(void *target, const char *v) {
 /* Does evaluating p and m (field tests: both at once; float tests: p twice and m) fit in
  * memory_mb? Computed from the shapes before anything is allocated; refused (reported)
  * if not, so that a huge shape is an error, not an allocation that fails half way. */
-static bool fits(const AxMugraph *p, const AxMugraph *m, int memory_mb) {
+static bool fits(const AxMugraph *p, const AxMugraph *m) {
+  long long memory_mb = ax_opts_memory_mb();
   if (memory_mb == 0) return true;
   int64_t field = ax_interp_bytes(p, sizeof(AxFF)), dp = ax_interp_bytes(p, sizeof(double));
   int64_t need = field > INT64_MAX - ax_interp_bytes(m, sizeof(AxFF))
@@ -107,7 +108,7 @@ static bool fits(const AxMugraph *p, const AxMugraph *m, int memory_mb) {
   if (need <= (int64_t)memory_mb << 20) return true;
   fprintf(stderr,
           "axle: error: equiv: evaluating program '%.64s' and mugraph '%.64s' needs about %lld MB, "
-          "more than the --memory limit of %d MB\n",
+          "more than the --memory limit of %lld MB\n",
           p->name, m->name, (long long)(need >> 20) + 1, memory_mb);
   return false;
 }
@@ -123,7 +124,7 @@ static int run_candidates(const AxMugraph *p, const char **files, int n, AxArena
   int status = 0, nfilt = 0, nok = 0;
   double total = 0;
   for (int i = 0; i < n; i++) {
-    AxMugraph *m = ax_files_load_mug(a, d, files[i]);
+    AxMugraph *m = ax_files_load_live_mug(a, d, files[i]);
     if (!m) {
       status = 3;
       continue;
@@ -155,7 +156,8 @@ int ax_cmd_equiv(int argc, char **argv) {
   ax_equiv_defaults(&o);
   const char *prog_name = NULL;
   bool candidates = false;
-  int memory_mb = 4096, first = 1;
+  int first = 1;
+  ax_opts_memory_default();
   int status = 3;
   Seed seed = {0};
   const AxOpt opts[] = {
@@ -184,10 +186,7 @@ int ax_cmd_equiv(int argc, char **argv) {
        .help = "no bound on the error probability is a failure (exit 2)",
        .kind = AX_OPT_FLAG, .target = &o.require_bound},
       AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"),
-      {.name = "--memory", .meta = "MB",
-       .help = "refuse graphs whose evaluation needs more (default 4096;\n0: no limit)",
-       .kind = AX_OPT_INT, .lo = 0, .hi = 1 << 22, .target = &memory_mb,
-       .err = "--memory takes megabytes from 0 (no limit) to 4194304"},
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--jobs", .meta = "N", .help = "threads of the field tests, 1 to 256 (default 1)",
        .kind = AX_OPT_INT, .lo = 1, .hi = 256, .target = &o.jobs,
        .err = "--jobs takes an integer from 1 to 256"},
@@ -226,13 +225,15 @@ int ax_cmd_equiv(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxMugraph *p = ax_files_load_program(a, &d, files[0], prog_name);
+  /* dead code goes first on both sides (superopt/ir/dead.h): the outputs are what is
+   * compared, and they do not depend on it */
+  AxMugraph *p = ax_files_load_live_program(a, &d, files[0], prog_name);
   if (p && !candidates) {
     /* a second program (.axl or .hlo: its only program block) is compared as its lowered
      * graph, which is made of pre-defined operators like any μGraph */
-    AxMugraph *m = ax_files_is_program(files[1]) ? ax_files_load_program(a, &d, files[1], NULL)
-                                                 : ax_files_load_mug(a, &d, files[1]);
-    if (m && fits(p, m, memory_mb)) status = ax_equiv_run(p, m, &d, &o);
+    AxMugraph *m = ax_files_is_program(files[1]) ? ax_files_load_live_program(a, &d, files[1], NULL)
+                                                 : ax_files_load_live_mug(a, &d, files[1]);
+    if (m && fits(p, m)) status = ax_equiv_run(p, m, &d, &o);
   } else if (p) {
     status = run_candidates(p, files + 1, nfiles - 1, a, &d, &o);
   }
@@ -242,9 +243,10 @@ int ax_cmd_equiv(int argc, char **argv) {
 
 int ax_cmd_mugraph(int argc, char **argv) {
   int first = 1;
-  const AxOpt opts[] = {AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024")};
+  ax_opts_memory_default();
+  const AxOpt opts[] = {AX_OPT_MAX_INPUT("--max-input takes MiB from 1 to 1024"), AX_OPT_MEMORY(AX_OPT_MEMORY_ERR)};
   const AxOptTable t = {
-      .usage = "usage: axle mugraph [--max-input MIB] (check | fmt | dot) GRAPH.mug\n",
+      .usage = "usage: axle mugraph [--max-input MIB] [--memory MB] (check | fmt | dot) GRAPH.mug\n",
       .about = "check validates the graph, fmt prints it in canonical form, dot as a Graphviz graph.\n",
       .opts = opts, .n = AX_COUNTOF(opts),
       .unknown = "unknown option '%.40s'", .missing = "%.40s needs a value"};

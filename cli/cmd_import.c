@@ -17,7 +17,7 @@
 #include "cli/out.h"
 #include "hlo/import.h"
 
-#define USAGE "usage: axle import MODULE.hlo [--output PROGRAM.axl] [--format text|json]\n"
+#define USAGE "usage: axle import MODULE.hlo [--output PROGRAM.axl] [--format text|json] [--memory MB]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
@@ -65,7 +65,9 @@ int ax_cmd_import(int argc, char **argv) {
   const char *output = NULL;
   int json = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
+  ax_opts_memory_default();
   const AxOpt opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--output", .meta = "PROGRAM.axl",
        .help = "write the program there (default: standard output)", .kind = AX_OPT_STR,
        .target = &output},

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/clock.h"
+#include "base/mem.h"
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/opts.h"
@@ -45,7 +46,7 @@
   "                     [--format text|json] [--skip-unproved] [--program NAME]\n"                 \
   "                     [--target " AX_COST_TARGETS "] [--node-limit N] [--iter-limit N]\n"        \
   "                     [--explain] [--extract greedy|ilp] [--ilp-time-limit S]\n"                \
-  "                     [--dry-run]\n"
+  "                     [--dry-run] [--memory MB]\n"
 
 #define MAX_DIRS 32
 
@@ -243,7 +244,9 @@ int ax_cmd_optimize(int argc, char **argv) {
   int json = 0, first = 1, node_limit = 10000, iter_limit = 30, use_ilp = 0, ilp_limit = 10;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const extracts[] = {"greedy", "ilp", NULL};
+  ax_opts_memory_default();
   const AxOpt opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--rules", .meta = "DIR",
        .help = "a directory of rules to apply, repeatable (default rules/xla,\nrules/xla-extra and rules/superopt)",
        .kind = AX_OPT_FN, .fn = add_dir, .target = &dirs, .err = "at most 32 --rules directories"},
@@ -317,8 +320,17 @@ int ax_cmd_optimize(int argc, char **argv) {
               file, hp.ncuts, hp.ncuts == 1 ? "" : "s", file, hp.ncuts == 1 ? "it" : "them");
       p = NULL;
     }
+    if (p) p = ax_files_drop_dead(a, &d, p, file, &hp, NULL);
   } else {
-    p = ax_files_load_program(a, &d, file, prog_name);
+    p = ax_files_load_live_program(a, &d, file, prog_name);   /* dead code dropped first */
+  }
+  /* the check of the rewritten program against the input needs what the shapes say (equiv.h):
+   * refused before the gate and the saturation spend anything */
+  if (p && !ax_mem_fits((uint64_t)ax_equiv_bytes(p, p, 1))) {
+    fprintf(stderr, "axle: error: optimize: checking a rewritten program against '%.64s' needs about %lld MB, more "
+                    "than the --memory limit of %lld MB\n",
+            p->name, (long long)(ax_equiv_bytes(p, p, 1) >> 20) + 1, ax_opts_memory_mb());
+    p = NULL;
   }
   if (!p) {
     ax_arena_free(a);

@@ -53,6 +53,7 @@
 #include "superopt/search/best.h"
 #include "superopt/search/greedy.h"
 #include "superopt/search/partition.h"
+#include "superopt/ir/dead.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 #include "superopt/search/prune.h"
@@ -65,7 +66,7 @@
   "                     [--format text|json] [--max-states N] [--no-prune] [--no-gate]\n"         \
   "                     [--max-kernel-ops N] [--max-kernels N] [--max-block-ops N]\n"             \
   "                     [--progress auto|always|never] [--found-dir DIR] [--no-greedy] [--mpi]\n"   \
-  "                     [--seed-from-egraph]\n"                                                   \
+  "                     [--seed-from-egraph] [--memory MB]\n"                                                   \
   "       axle superopt PROGRAM.axl --reach GRAPH.mug [--no-prune] [--jobs N]\n"
 
 /* --mpi: whether this process writes files and reports (rank 0; every process without
@@ -194,6 +195,8 @@ typedef struct RegionRun {
   bool greedy;          /* the written graph is the floor's */
   const char *reason;   /* why nothing was written */
   char *graph;          /* the written graph's text (owned) */
+  bool in_module;       /* the graph is in module.mug */
+  const char *module_reason;   /* a graph that is not: why (join_module) */
 } RegionRun;
 
 /* The first error a refused search reported (diagnostics captured in buf), without its
@@ -222,6 +225,9 @@ static void json_region(cJSON *arr, const AxRegion *r, const RegionRun *rr, cons
   if (rr->reason) cJSON_AddStringToObject(j, "reason", rr->reason);
   else cJSON_AddNullToObject(j, "reason");
   cJSON_AddBoolToObject(j, "best_is_greedy", rr->greedy);
+  cJSON_AddBoolToObject(j, "in_module", rr->in_module);
+  if (rr->module_reason) cJSON_AddStringToObject(j, "module_reason", rr->module_reason);
+  else cJSON_AddNullToObject(j, "module_reason");
   snprintf(path, sizeof path, "%s.axl", r->name);
   cJSON_AddStringToObject(j, "program", path);
   snprintf(path, sizeof path, "%s.mug", r->name);
@@ -275,6 +281,161 @@ static bool join_regions(AxArena *a, const AxPartition *part, RegionRun *runs, i
   return got == part->n;
 }
 
+/* How module.mug came to be (join_module). */
+typedef struct Joined {
+  char *text;          /* module.mug (owned: free()) */
+  AxMugraph *g;        /* it, parsed and validated (arena) */
+  const char *how;     /* "cut": established cut at the shared statements; "whole": established
+                          whole; "naive": the program itself, no region's graph in it */
+  int first;           /* the check of every region's graph joined: its status (0 established,
+                          1 refused, 2 not established, 3 cannot decide, 4 the deadline); -1
+                          when no region had a graph */
+  int used;            /* regions whose graph is in it */
+} Joined;
+
+/* The check of joined graph mg against program p, as the search checks a result: cut at the
+ * statements both hold first (ax_partition_check_cut), then whole — rank 0's, agreed by every
+ * rank. *how says which established it. refused (the test hook, join_module) answers 1
+ * without checking. */
+static int check_joined(AxArena *a, const AxMugraph *p, const AxMugraph *mg, const AxEquivOpts *eo,
+                        const AxSearchOpts *o, bool refused, const char **how) {
+  int st = 0;   /* --mpi: rank 0's check */
+  *how = "cut";
+  if (writer && refused) {
+    st = 1;
+  } else if (writer) {
+    /* first the check cut at the statements both graphs hold unchanged (partition.h): it
+     * tests only what the regions changed, so a module whose kept matmuls dominate is not
+     * tested through them again; where that does not establish it, the whole module (which
+     * also decides a module whose cut graphs do not build) */
+    st = ax_partition_check_cut(a, p, mg, accept_cut, (void *)eo);
+    if (st != 0) {
+      AxDiag quiet;
+      ax_diag_init(&quiet, NULL);
+      int whole = ax_equiv_accept(p, mg, &quiet, eo);
+      if (whole != 3 || st == 3) st = whole;
+      *how = "whole";
+    }
+  }
+  if (!agree(o, st == 0)) st = st ? st : 1;
+  return st;
+}
+
+/* The module's graph with the region graphs of `with` (NULL: the region's operators), parsed
+ * and validated; NULL after reporting through d (a bug: regions' checked graphs joined by
+ * name are valid unless a program name looks like a renamed inner one, R__x). */
+static AxMugraph *joined_graph(AxArena *a, AxDiag *d, const AxMugraph *p, const AxPartition *part,
+                               const char *const *with, const char *dir, char **text) {
+  *text = ax_partition_stitch(a, d, p, part, with, p->name);
+  if (!*text) return NULL;
+  AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s/module.mug", dir), *text, strlen(*text));
+  AxMugraph *mg = ax_mugtext_parse(a, d, src);
+  if (mg && ax_mug_check(mg, d)) return mg;
+  free(*text);
+  *text = NULL;
+  return NULL;
+}
+
+static const char *left_naive(int st) {
+  switch (st) {
+  case 1: return "the joined check refused the module with it";
+  case 2: return "the joined check did not establish the module with it";
+  case 4: return "the joined check did not finish within the time limit";
+  default: return "the joined check cannot decide the module with it";
+  }
+}
+
+/* module.mug: every region's graph in place of its operators (graphs[i], NULL for a region
+ * without one), checked against the whole program p before it is used — each region's
+ * graph was checked against its region, but the stitching is code, and a graph nothing
+ * checked is never written. Where the joined graph is not established (refused, outside
+ * what one field test decides, or not in time), the regions are added back one at a time in
+ * the search's order (largest modelled gain first), each trial checked the same way, and a
+ * region whose trial is not established is left naive — its operators as the program has
+ * them — with the reason in runs[i].module_reason; the last established trial is the module.
+ * With no region left, module.mug is the program itself, which needs no check: a graph is
+ * equivalent to itself. Every check stops at deadline (0: none; --time-limit's end): a check
+ * it stops is no verdict, and once it has passed no trial starts. Test hook (axle-test only,
+ * base/hooks.h): AXLE_TEST_JOINED_REFUSE=R answers every joined graph holding region R's
+ * graph with a refusal, unchecked — a verdict bent toward refusal only. False after reporting
+ * through d when a joined graph does not build (a bug). */
+static bool join_module(AxArena *a, AxDiag *d, const AxMugraph *p, const AxPartition *part, RegionRun *runs,
+                        const char **graphs, const char *dir, const AxSearchOpts *o, double deadline,
+                        Joined *jn) {
+  AxEquivOpts eo;
+  ax_equiv_defaults(&eo);
+  eo.seed = o->seed;
+  eo.out = NULL;
+  eo.jobs = o->jobs < 1 ? 1 : o->jobs;
+  eo.deadline = deadline;
+  const char *hook = ax_test_hook("AXLE_TEST_JOINED_REFUSE");
+  int hooked = -1, nwith = 0;
+  for (int i = 0; i < part->n; i++) {
+    if (hook && strcmp(hook, part->regions[i].name) == 0) hooked = i;
+    nwith += graphs[i] != NULL;
+  }
+  memset(jn, 0, sizeof *jn);
+  jn->first = -1;
+  if (nwith) {
+    char *text;
+    AxMugraph *mg = joined_graph(a, d, p, part, graphs, dir, &text);
+    if (!mg) return false;
+    const char *how;
+    int st = check_joined(a, p, mg, &eo, o, hooked >= 0 && graphs[hooked], &how);
+    jn->first = st;
+    if (st == 0) {
+      *jn = (Joined){text, mg, how, 0, nwith};
+      for (int i = 0; i < part->n; i++) runs[i].in_module = graphs[i] != NULL;
+      return true;
+    }
+    free(text);
+    if (writer)
+      fprintf(stderr, "axle: warning: superopt: %s/module.mug: the regions' graphs joined are not established as "
+                      "equivalent to the module (%s); %s\n",
+              dir, st == 4 ? "the check did not finish within the time limit"
+                   : st == 1 ? "refused" : ax_arena_printf(a, "status %d", st),
+              st == 4 ? "no time is left to check fewer of them" : "the regions are added back one by one");
+    const char **with = ax_arena_alloc(a, sizeof *with * (size_t)(part->n + 1));   /* zeroed */
+    for (int k = 0; k < part->n; k++) {
+      int i = part->order[k];
+      if (!graphs[i]) continue;
+      /* --mpi: every rank takes the same branch (a clock read on each would not) */
+      if (!agree(o, !(deadline > 0 && ax_clock_s() > deadline))) {
+        runs[i].module_reason = left_naive(4);
+        continue;
+      }
+      with[i] = graphs[i];
+      AxMugraph *tg = joined_graph(a, d, p, part, with, dir, &text);
+      if (!tg) return false;
+      int ts = check_joined(a, p, tg, &eo, o, hooked >= 0 && with[hooked], &how);
+      if (ts != 0) {
+        with[i] = NULL;
+        runs[i].module_reason = left_naive(ts);
+        free(text);
+        continue;
+      }
+      free(jn->text);
+      jn->text = text, jn->g = tg, jn->how = how;
+      jn->used++;
+      runs[i].in_module = true;
+    }
+    for (int i = 0; writer && i < part->n; i++)
+      if (graphs[i] && !runs[i].in_module)
+        fprintf(stderr, "axle: warning: superopt: region %s left naive in %s/module.mug: %s (%s.mug is still "
+                        "written: it was proved against %s.axl)\n",
+                part->regions[i].name, dir, runs[i].module_reason, part->regions[i].name, part->regions[i].name);
+  }
+  if (jn->used == 0) {
+    /* the program itself, in the program's order: equivalent to itself, no check needed */
+    jn->text = ax_mugtext_string(p);
+    AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s/module.mug", dir), jn->text, strlen(jn->text));
+    jn->g = ax_mugtext_parse(a, d, src);
+    if (!jn->g || !ax_mug_check(jn->g, d)) return false;
+    jn->how = "naive";
+  }
+  return true;
+}
+
 /* The module mode: partition, search every region in the order of its modelled gain with
  * its share of the time budget, write DIR/R.axl for every region and DIR/R.mug for every
  * region a graph was found for, the module's program and graph (module.axl, module.mug:
@@ -291,6 +452,10 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   size_t fl = strlen(file);
   bool hlo = fl > 4 && strcmp(file + fl - 4, ".hlo") == 0;   /* its lines are reported */
   AxMugraph *p = hlo ? ax_files_import_hlo(a, &d, file, &hp) : ax_files_load_program(a, &d, file, prog_name);
+  /* dead code first (superopt/ir/dead.h): the regions, the module's graph and its check are
+   * of the program without it */
+  AxDead dead = {0};
+  if (p) p = ax_files_drop_dead(a, &d, p, file, hlo ? &hp : NULL, &dead);
   AxPartition part;
   if (!p || !ax_partition_split(a, &d, p, max_ops, o->target, &part)) {
     ax_arena_free(a);
@@ -314,6 +479,11 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   int me = o->ranks > 1 ? o->rank : 0, ranks = o->ranks > 1 ? o->ranks : 1, own = 0;
   for (int k = me; k < part.n; k += ranks) own++;
   double budget = time_given ? o->time_limit : 10.0 * (ranks > 1 ? own : part.n), t0 = ax_clock_s();
+  /* --time-limit bounds the whole module, its joined check included (join_module: every check
+   * stops at t0 + budget): the regions share three quarters of it, and what they leave flows
+   * to the joined check. Without it, the joined check runs after the regions' 10 s each, as
+   * long as it takes. */
+  double region_budget = time_given ? 0.75 * budget : budget;
   double *w = ax_arena_alloc(a, sizeof *w * (size_t)(part.n + 1)), wleft = 0;
   for (int k = 0; k < part.n; k++) {
     int i = part.order[k];
@@ -332,12 +502,19 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     int i = part.order[k];
     const AxRegion *r = &part.regions[i];
     RegionRun *rr = &runs[i];
-    double left = budget - (ax_clock_s() - t0);
+    double left = region_budget - (ax_clock_s() - t0);
     AxSearchOpts so = *o;
     so.ranks = 1;   /* --mpi: this rank's region, searched by this rank alone */
     so.time_limit = left * w[i] / wleft;
     if (so.time_limit < 0.05) so.time_limit = 0.05;
     wleft -= w[i];
+    /* a region starts only while the regions' share of --time-limit lasts: the 0.05 s a
+     * region gets at least may overrun it by one region, never by one per region left */
+    if (time_given && left <= 0) {
+      rr->reason = "not searched: the regions before it took the module's time limit";
+      if (ranks == 1) ok = write_file(a, dir, ax_arena_printf(a, "%s.axl", r->name), r->text);
+      continue;
+    }
     if (so.progress)
       fprintf(so.progress, "region %s (%d of %d, %d operator%s, %.1f s)\n", r->name, k + 1, part.n,
               r->nstmts, r->nstmts == 1 ? "" : "s", so.time_limit);
@@ -385,57 +562,23 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
     }
     ok = agree(o, ok);   /* a file rank 0 could not write: every rank stops here */
   }
-  /* the module: its program and its graph, every region's graph in place */
+  /* the module: its program and its graph, every region's graph in place — or, where the
+   * joined graph is not established, as many of them as can be (joined) */
   const char **graphs = ax_arena_alloc(a, sizeof *graphs * (size_t)(part.n + 1));
   for (int i = 0; i < part.n; i++) graphs[i] = runs[i].graph;
-  char *mtext = ok ? ax_partition_stitch(a, &d, p, &part, graphs, p->name) : NULL;
   char *ptext = ok ? ax_partition_program_text(p) : NULL;
-  double found_us = -1;
-  if (mtext) {
-    AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s/module.mug", dir), mtext, strlen(mtext));
-    AxMugraph *mg = ax_mugtext_parse(a, &d, src);
-    /* regions' checked graphs joined by name: valid unless a program name looks like a
-     * renamed inner one (R__x) */
-    ok = mg && ax_mug_check(mg, &d);
-    /* Each region's graph was checked against its region; the joined graph is checked
-     * against the whole program too before it is written — the stitching is code, and a
-     * graph nothing checked is never written (after the budget: a result must not be
-     * dropped for the time the regions took) */
-    if (ok) {
-      AxEquivOpts eo;
-      ax_equiv_defaults(&eo);
-      eo.seed = o->seed;
-      eo.out = NULL;
-      eo.jobs = o->jobs < 1 ? 1 : o->jobs;
-      AxDiag quiet;
-      ax_diag_init(&quiet, NULL);
-      /* first the check cut at the statements both graphs hold unchanged (partition.h): it
-       * tests only what the regions changed, so a module whose kept matmuls dominate is
-       * not tested through them again; where that does not establish it, the whole module
-       * (which also decides a module whose cut graphs do not build) */
-      int st = 0;   /* --mpi: rank 0's check */
-      if (writer) {
-        st = ax_partition_check_cut(a, p, mg, accept_cut, &eo);
-        if (st != 0) {
-          int whole = ax_equiv_accept(p, mg, &quiet, &eo);
-          if (whole != 3 || st == 3) st = whole;
-        }
-      }
-      if (!agree(o, st == 0)) st = st ? st : 1;
-      if (st != 0) {
-        fprintf(stderr, "axle: error: superopt: %s/module.mug, the regions' graphs joined, is not established "
-                        "as equivalent to the module (status %d); not written\n", dir, st);
-        ok = false;
-      }
-    }
-    if (ok) found_us = ax_cost_time(mg, o->target) * 1e6;
-    ok = ok && write_file(a, dir, "module.mug", mtext) && write_file(a, dir, "module.axl", ptext);
-  } else ok = false;
+  Joined jn = {0};
+  if (ok) ok = join_module(a, &d, p, &part, runs, graphs, dir, o, time_given ? t0 + budget : 0, &jn);
+  char *mtext = jn.text;
+  double found_us = ok ? ax_cost_time(jn.g, o->target) * 1e6 : -1;
+  if (ok && !jn.used) status = 1;   /* no region's graph in the module */
+  ok = ok && write_file(a, dir, "module.mug", mtext) && write_file(a, dir, "module.axl", ptext);
   /* the module's naive time: its live operators, one kernel each (the dead ones are not
    * in module.mug either) */
   double naive_us = -1;
   const char **none = ax_arena_alloc(a, sizeof *none * (size_t)(part.n + 1));   /* zeroed */
-  char *ntext = ok ? ax_partition_stitch(a, &d, p, &part, none, p->name) : NULL;
+  char *ntext = ok && jn.used ? ax_partition_stitch(a, &d, p, &part, none, p->name) : NULL;
+  if (ok && !jn.used) naive_us = found_us;   /* module.mug is the program itself */
   if (ntext) {
     AxMugraph *ng = ax_mugtext_parse(a, &d, ax_source_from_text(a, "<naive module>", ntext, strlen(ntext)));
     if (ng && ax_mug_check(ng, &d)) naive_us = ax_cost_time(ng, o->target) * 1e6;
@@ -451,8 +594,20 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   cJSON_AddNumberToObject(j, "seconds", ax_clock_s() - t0);
   cJSON_AddNumberToObject(j, "cuts", hlo ? hp.ncuts : 0);
   cJSON_AddNumberToObject(j, "left_operators", part.nleft);
-  cJSON_AddNumberToObject(j, "dead_operators", part.ndead);
+  /* dead code: what the program's outputs do not reach (dropped before the partition), and
+   * broadcasts its readers see through (the partition's own) */
+  cJSON_AddNumberToObject(j, "dead_operators", dead.nstmts + part.ndead);
+  cJSON *jd = cJSON_AddArrayToObject(j, "dead");
+  for (int i = 0; i < dead.nstmts; i++) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "name", dead.stmts[i].name);
+    cJSON_AddNumberToObject(e, "line", ax_files_dead_line(&dead.stmts[i], hlo ? &hp : NULL));
+    cJSON_AddItemToArray(jd, e);
+  }
   cJSON_AddNumberToObject(j, "naive_time_us", naive_us);
+  cJSON_AddStringToObject(j, "module_check", jn.how ? jn.how : "none");
+  cJSON_AddNumberToObject(j, "module_check_status", jn.first);
+  cJSON_AddNumberToObject(j, "regions_in_module", jn.used);
   if (found_us >= 0) cJSON_AddNumberToObject(j, "found_time_us", found_us);
   else cJSON_AddNullToObject(j, "found_time_us");
   cJSON_AddStringToObject(j, "graph", "module.mug");
@@ -471,7 +626,7 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   } else if (ok) {
     printf("superopt %s: %d region%s, %d operator%s left as pre-defined kernels, %d dead, %d cut%s "
            "in the import\n", p->name, part.n, part.n == 1 ? "" : "s", part.nleft,
-           part.nleft == 1 ? "" : "s", part.ndead, hlo ? hp.ncuts : 0, (hlo ? hp.ncuts : 0) == 1 ? "" : "s");
+           part.nleft == 1 ? "" : "s", dead.nstmts + part.ndead, hlo ? hp.ncuts : 0, (hlo ? hp.ncuts : 0) == 1 ? "" : "s");
     int lw = 9;
     if (part.n == 0) printf("no region: no operator the search handles\n");
     for (int i = 0; i < part.n; i++)
@@ -484,12 +639,17 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
       char found[32];
       if (rr->found_us >= 0) snprintf(found, sizeof found, "%.2f", rr->found_us);
       else snprintf(found, sizeof found, "-");
-      printf("%-7s %-*s %4d %5d %11.2f %11s %8.1f  %s%s\n", r->name, lw, lines[i], r->nstmts, rr->rank,
+      printf("%-7s %-*s %4d %5d %11.2f %11s %8.1f  %s%s%s%s\n", r->name, lw, lines[i], r->nstmts, rr->rank,
              r->naive_s * 1e6, found, rr->seconds, rr->found_us >= 0 ? "equivalent" : "none: ",
-             rr->found_us >= 0 ? (rr->greedy ? " (the greedy graph)" : "") : rr->reason);
+             rr->found_us >= 0 ? (rr->greedy ? " (the greedy graph)" : "") : rr->reason,
+             rr->module_reason ? "; left naive in the module: " : "", rr->module_reason ? rr->module_reason : "");
     }
     printf("module: naive %.2f us, found %.2f us modelled on %s (%.2fx); %s/module.mug, report.json\n",
            naive_us, found_us, o->target->name, found_us > 0 ? naive_us / found_us : 1.0, dir);
+    if (jn.first > 0)
+      printf("module check: the regions' graphs joined were %s; %d of them in module.mug (%s)\n",
+             jn.first == 4 ? "not checked within the time limit" : jn.first == 1 ? "refused" : "not established",
+             jn.used, jn.used ? "each trial checked" : "the program itself");
   }
   free(js);
   for (int i = 0; i < part.n; i++) free(runs[i].graph);
@@ -715,7 +875,9 @@ static int superopt(int argc, char **argv) {
   int json = 0, progress = 0, first = 1;
   static const char *const formats[] = {"text", "json", NULL};
   static const char *const progresses[] = {"auto", "always", "never", NULL};   /* 0, 1, 2 */
+  ax_opts_memory_default();
   const AxOpt opts[] = {
+      AX_OPT_MEMORY(AX_OPT_MEMORY_ERR),
       {.name = "--program", .meta = "NAME", .help = "the program of a .axl file that has several",
        .kind = AX_OPT_STR, .target = &prog_name},
       {.name = "--output", .meta = "BEST.mug",
@@ -817,8 +979,10 @@ static int superopt(int argc, char **argv) {
   AxArena *a = ax_arena_new();
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxMugraph *p = ax_files_load_program(a, &d, file, prog_name);
-  if (!p || !ax_search_supported(p, &d)) {
+  AxMugraph *p = ax_files_load_live_program(a, &d, file, prog_name);
+  /* the memory its checks need is known from the shapes: refused before the gate, the floor
+   * or the search spend anything (superopt/search/best.h) */
+  if (!p || !ax_search_supported(p, &d) || !ax_best_fits(p, &o, &d)) {
     ax_arena_free(a);
     return 3;
   }

@@ -5,11 +5,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "dsl/parse.h"
 #include "hlo/import.h"
+#include "superopt/ir/dead.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 
@@ -153,13 +155,36 @@ AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path, AxHloPro
   if (!ax_source_load(a, d, path, &src)) return NULL;
   AxHloModule *m = ax_hlo_parse(a, d, src);
   if (!m || !ax_hlo_import(a, d, m, out)) return NULL;
-  /* the importer writes programs that check; this is the proof, never skipped */
+  /* the importer writes programs that check; this is the proof, never skipped. Should it
+   * fail (an importer's bug), the error still points into the HLO file: the first one only,
+   * at the instruction the failing line comes from (its input or let), so that no cascade
+   * of the program's own messages ("unknown name") follows */
   AxSource *prog = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path),
                                        out->text, strlen(out->text));
-  AxFile *f = ax_parse(a, d, prog);
-  const AxBlock *b = d->errors ? NULL : ax_prog_find(f, NULL, d);
-  AxMugraph *g = b ? ax_prog_lower(a, d, b) : NULL;
-  if (!g || !ax_mug_check(g, d)) return NULL;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  AxDiag pd;
+  ax_diag_init(&pd, mem);
+  AxFile *f = ax_parse(a, &pd, prog);
+  const AxBlock *b = pd.errors ? NULL : ax_prog_find(f, NULL, &pd);
+  AxMugraph *g = b ? ax_prog_lower(a, &pd, b) : NULL;
+  bool ok = g && ax_mug_check(g, &pd);
+  fclose(mem);
+  if (!ok) {
+    /* "PATH (imported program):LINE:COL: error: MESSAGE" */
+    const char *e = buf ? strstr(buf, "(imported program):") : NULL;
+    int line = 0;
+    if (e) line = atoi(e + strlen("(imported program):"));
+    const char *msg = buf ? strstr(buf, "error: ") : NULL;
+    AxSpan at = ax_hlo_program_at(out, line);
+    if (!at.src) at = m->entry->root->name_span;
+    ax_diag_error(d, at, "the imported program does not check: %.*s", msg ? (int)strcspn(msg + 7, "\n") : 0,
+                  msg ? msg + 7 : "");
+    free(buf);
+    return NULL;
+  }
+  free(buf);
   return g;
 }
 
@@ -200,6 +225,69 @@ AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path) {
   AxMugraph *g = ax_mugtext_parse(a, d, src);
   if (!g || !ax_mug_check(g, d)) return NULL;
   return g;
+}
+
+/* Named dead statements listed in the note at most; the rest are counted. */
+#define DEAD_LISTED 8
+
+int ax_files_dead_line(const AxDeadStmt *s, const AxHloProgram *hp) {
+  int line = 0, col;
+  if (s->span.src) ax_source_linecol(s->span.src, s->span.start, &line, &col);
+  return hp ? ax_hlo_program_line(hp, line) : line;
+}
+
+AxMugraph *ax_files_drop_dead(AxArena *a, AxDiag *d, AxMugraph *g, const char *path,
+                              const AxHloProgram *hp, AxDead *dead) {
+  AxDead dd;
+  AxMugraph *r = ax_dead_drop(a, g, &dd);
+  if (dead) *dead = dd;
+  if (dd.nstmts == 0 && dd.nnodes == 0) return r;
+  /* the statements a user wrote, with their lines; temporaries of a compound expression
+   * (names from '_') are counted with the let they belong to, not listed */
+  const char *list = "";
+  int listed = 0, named = 0;
+  for (int i = 0; i < dd.nstmts; i++) {
+    const AxDeadStmt *s = &dd.stmts[i];
+    if (s->name[0] == '_') continue;
+    if (++named > DEAD_LISTED) continue;
+    int line = ax_files_dead_line(s, hp);
+    list = line > 0 ? ax_arena_printf(a, "%s%s%s (line %d)", list, listed ? ", " : "", s->name, line)
+                    : ax_arena_printf(a, "%s%s%s", list, listed ? ", " : "", s->name);
+    listed++;
+  }
+  if (named > listed) list = ax_arena_printf(a, "%s and %d more", list, named - listed);
+  const char *kind = ax_files_is_program(path) ? "program" : "mugraph";
+  if (dd.nstmts)
+    ax_diag_note(d, (AxSpan){0}, "%s: %s '%s': %d statement%s reach%s no output%s%s — removed", path, kind,
+                 g->name, dd.nstmts, dd.nstmts == 1 ? "" : "s", dd.nstmts == 1 ? "es" : "", listed ? ": " : "",
+                 list);
+  if (dd.nnodes)
+    ax_diag_note(d, (AxSpan){0}, "%s: %s '%s': %d block node%s reach%s no saved output — removed", path, kind,
+                 g->name, dd.nnodes, dd.nnodes == 1 ? "" : "s", dd.nnodes == 1 ? "es" : "");
+  return r;
+}
+
+AxMugraph *ax_files_load_live_program(AxArena *a, AxDiag *d, const char *path, const char *name) {
+  if (is_hlo(path)) {
+    AxHloProgram hp;
+    AxMugraph *g = ax_files_import_hlo(a, d, path, &hp);
+    if (!g) return NULL;
+    if (name && strcmp(name, hp.name) != 0) {
+      ax_diag_error(d, (AxSpan){0}, "%s: the imported program is '%s', not '%s'", path, hp.name, name);
+      return NULL;
+    }
+    if (hp.ncuts > 0)
+      ax_diag_note(d, (AxSpan){0}, "%s: imported with %d cut%s (axle import %s lists them)", path,
+                   hp.ncuts, hp.ncuts == 1 ? "" : "s", path);
+    return ax_files_drop_dead(a, d, g, path, &hp, NULL);
+  }
+  AxMugraph *g = ax_files_load_program(a, d, path, name);
+  return g ? ax_files_drop_dead(a, d, g, path, NULL, NULL) : NULL;
+}
+
+AxMugraph *ax_files_load_live_mug(AxArena *a, AxDiag *d, const char *path) {
+  AxMugraph *g = ax_files_load_mug(a, d, path);
+  return g ? ax_files_drop_dead(a, d, g, path, NULL, NULL) : NULL;
 }
 
 bool ax_files_rule_wanted(const AxBlock *b, const char *const *globs, int nglobs) {

@@ -52,4 +52,22 @@ const char *ax_files_graph_path(AxArena *a, const char *path);
 /* The .mug file at path, parsed and validated; NULL after reporting through d. */
 struct AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path);
 
+/* Dead code (superopt/ir/dead.h) dropped from g, the program or graph read from path
+ * (hp: the import of an .hlo module, for its lines; else NULL), before anything checks,
+ * searches or rewrites it; one note through d says what went, e.g.
+ *   axle: note: t.axl: program 'p': 2 statements reach no output: m (line 4), n (line 5) — removed
+ * (the lines of the HLO instructions for a module). Returns g or its pruned copy (in a);
+ * *dead (may be NULL) gets what was dropped. */
+struct AxDead;
+struct AxMugraph *ax_files_drop_dead(AxArena *a, AxDiag *d, struct AxMugraph *g, const char *path,
+                                     const struct AxHloProgram *hp, struct AxDead *dead);
+/* The line a dropped statement is reported at: its line in the file, or (hp) the line of the
+ * HLO instruction its let comes from; 0 when none. */
+struct AxDeadStmt;
+int ax_files_dead_line(const struct AxDeadStmt *s, const struct AxHloProgram *hp);
+/* ax_files_load_program and ax_files_load_mug, then ax_files_drop_dead: what the verbs that
+ * check, search or rewrite read (equiv, superopt, optimize). */
+struct AxMugraph *ax_files_load_live_program(AxArena *a, AxDiag *d, const char *path, const char *name);
+struct AxMugraph *ax_files_load_live_mug(AxArena *a, AxDiag *d, const char *path);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "base/mem.h"
 #include "cli/args.h"
 #include "cli/files.h"
 
@@ -13,6 +14,21 @@ bool ax_opts_max_input(void *unused, const char *value) {
   (void)unused;
   return ax_files_max_input(value);
 }
+
+void ax_opts_memory_default(void) { ax_mem_set_limit((uint64_t)AX_OPTS_MEMORY_DEFAULT << 20); }
+
+bool ax_opts_memory(void *unused, const char *value) {
+  (void)unused;
+  char *end;
+  if (*value < '0' || *value > '9') return false;
+  errno = 0;
+  long long mb = strtoll(value, &end, 10);
+  if (*end || errno || mb < 0 || mb > AX_OPTS_MEMORY_MAX) return false;
+  ax_mem_set_limit((uint64_t)mb << 20);
+  return true;
+}
+
+long long ax_opts_memory_mb(void) { return (long long)(ax_mem_limit() >> 20); }
 
 /* The option argument a names: "--name", or "-c" for its short name. */
 static const AxOpt *find(const AxOptTable *t, const char *a) {

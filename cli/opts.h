@@ -80,4 +80,20 @@ bool ax_opts_max_input(void *unused, const char *value);
   {.name = "--max-input", .meta = "MIB", .kind = AX_OPT_FN, .fn = ax_opts_max_input,       \
    .help = "refuse input files larger than MIB MiB (default 64, at most 1024)", .err = message}
 
+/* --memory MB of every verb that allocates tensors, e-graphs, search state or large IR
+ * (equiv, superopt, optimize, import, cuda, emulate, cost, mugraph): the process's memory
+ * budget (base/mem.h), 0 to AX_OPTS_MEMORY_MAX MB, 0 meaning no limit. Such a verb calls
+ * ax_opts_memory_default() before its options are parsed (the default, AX_OPTS_MEMORY_DEFAULT
+ * MB, is then in force unless --memory is given); ax_opts_memory_mb() is the limit for
+ * messages. */
+#define AX_OPTS_MEMORY_DEFAULT 4096
+#define AX_OPTS_MEMORY_MAX (1 << 22)
+void ax_opts_memory_default(void);
+bool ax_opts_memory(void *unused, const char *value);
+long long ax_opts_memory_mb(void);
+#define AX_OPT_MEMORY(message)                                                              \
+  {.name = "--memory", .meta = "MB", .kind = AX_OPT_FN, .fn = ax_opts_memory,              \
+   .help = "refuse work that would hold more memory (default 4096;\n0: no limit)", .err = message}
+#define AX_OPT_MEMORY_ERR "--memory takes megabytes from 0 (no limit) to 4194304"
+
 #endif

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/mem.h"
+
 typedef struct Sink {
   int fd;
   int err;        /* errno of the first failed write or close, 0 if none */
@@ -69,8 +71,21 @@ _Noreturn static void out_of_memory(size_t bytes) {
   _exit(3);
 }
 
+/* The memory budget (base/mem.h, --memory) reached: an error, exit 3, what was printed kept.
+ * Called before the allocation it refuses, so the heap is intact. */
+_Noreturn static void memory_limit(uint64_t bytes, uint64_t held, uint64_t limit) {
+  fflush(stdout);
+  fprintf(stderr,
+          "axle: error: memory limit reached: %.1f MB more were needed with %.1f MB held, beyond --memory %llu "
+          "(give more, or 0 for no limit)\n",
+          (double)bytes / (1 << 20), (double)held / (1 << 20), (unsigned long long)(limit >> 20));
+  fflush(stderr);
+  _exit(3);
+}
+
 void ax_out_start(void) {
   ax_set_oom_handler(out_of_memory);
+  ax_mem_set_handler(memory_limit);
   /* a closed 0, 1 or 2 is occupied: a file axle opens later must not become its stdout.
    * stdout gets /dev/full, so that writing to it fails as writing to a closed one would. */
   static const char *const dev[3] = {"/dev/null", "/dev/full", "/dev/null"};

@@ -12,7 +12,9 @@
  * main() calls ax_out_start first (standard descriptors occupied, stdout line-buffered so
  * a killed run keeps every line it printed) and ax_out_finish last. ax_out_start also
  * installs the out-of-memory handler (base.h): allocation failure is "axle: error: out of
- * memory (...)" and exit status 3, never an abort. */
+ * memory (...)" and exit status 3, never an abort; and the memory budget's handler (base/mem.h):
+ * an allocation beyond --memory is "axle: error: memory limit reached: ..." and exit 3, before
+ * it is made. */
 #ifndef AX_OUT_H
 #define AX_OUT_H
 

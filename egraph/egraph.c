@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/mem.h"
 
 typedef struct Node {
   AxEgNode n;          /* kids point into the arena; repair rewrites them in place */
@@ -31,6 +32,8 @@ typedef struct Ids {
 
 struct AxEgraph {
   AxArena *arena;                /* attrs and kids of every e-node */
+  uint64_t taken;                /* the arrays' bytes taken from the memory budget (base/mem.h):
+                                    every growth is taken before it is allocated */
   Node *nodes;
   uint32_t nnodes, capnodes;
   size_t live;                   /* nodes not dead */
@@ -130,11 +133,19 @@ static void place(AxEgraph *g, uint32_t idx) {
   g->slots[i] = idx;
 }
 
+/* Takes bytes from the memory budget for a growth of g's arrays, before it is allocated: an
+ * e-graph that would grow past --memory ends the run there (base/mem.h), never the machine. */
+static void take(AxEgraph *g, size_t bytes) {
+  ax_mem_take(bytes);
+  g->taken += bytes;
+}
+
 /* Rehashes into a table at most half full of live entries (tombstones dropped). */
 static void regrow(AxEgraph *g) {
   uint32_t *old = g->slots;
   size_t nold = g->nslots, n = 64;
   while (n < 4 * (g->live + 1)) n *= 2;
+  take(g, n * sizeof *g->slots);
   g->slots = ax_xmalloc(n * sizeof *g->slots);
   memset(g->slots, 0xff, n * sizeof *g->slots);   /* all EMPTY */
   g->nslots = n;
@@ -142,6 +153,8 @@ static void regrow(AxEgraph *g) {
   for (size_t i = 0; i < nold; i++)
     if (old[i] != EMPTY && old[i] != TOMB) place(g, old[i]);
   free(old);
+  ax_mem_give(nold * sizeof *g->slots);
+  g->taken -= nold * sizeof *g->slots;
 }
 
 static void insert(AxEgraph *g, uint32_t idx) {
@@ -200,6 +213,7 @@ void ax_eg_free(AxEgraph *g) {
   free(g->pjust);
   free(g->xslots);
   ax_arena_free(g->arena);
+  ax_mem_give(g->taken);
   free(g);
 }
 
@@ -218,6 +232,10 @@ AxEgId ax_eg_find(AxEgraph *g, AxEgId a) {
 static AxEgId new_class(AxEgraph *g) {
   if (g->nids == g->capids) {
     uint32_t cap = g->capids ? g->capids * 2 : 64;
+    size_t per = sizeof *g->parent + sizeof *g->usize + sizeof *g->cnodes + sizeof *g->cparents +
+                 (g->has_an ? g->an.size : 0) +
+                 (g->explain ? sizeof *g->orig + sizeof *g->pnext + sizeof *g->pjust : 0);
+    take(g, (size_t)(cap - g->capids) * per);
     g->parent = ax_xrealloc(g->parent, cap * sizeof *g->parent);
     g->usize = ax_xrealloc(g->usize, cap * sizeof *g->usize);
     g->cnodes = ax_xrealloc(g->cnodes, cap * sizeof *g->cnodes);
@@ -387,7 +405,9 @@ static AxEgId add(AxEgraph *g, const AxEgNode *node, AxEgId *exact) {
   if (g->explain) xinsert(g, id, n);
   kids = canon_kids(g, n);   /* kbuf again: xinsert does not touch it, but stay safe */
   if (g->nnodes == g->capnodes) {
-    g->capnodes = g->capnodes ? g->capnodes * 2 : 64;
+    uint32_t cap = g->capnodes ? g->capnodes * 2 : 64;
+    take(g, (size_t)(cap - g->capnodes) * sizeof *g->nodes);
+    g->capnodes = cap;
     g->nodes = ax_xrealloc(g->nodes, g->capnodes * sizeof *g->nodes);
   }
   uint32_t idx = g->nnodes++;

@@ -16,7 +16,9 @@
  * one rebuild); ax_eg_add and ax_eg_union work in that state, searching does not.
  *
  * Memory: the graph owns everything it holds; ax_eg_free releases it. Ids are 32-bit; the
- * id space running out is reported (ax_eg_add returns AX_EG_NONE), never wrapped. */
+ * id space running out is reported (ax_eg_add returns AX_EG_NONE), never wrapped. Every growth
+ * of the graph's arrays is taken from the memory budget (base/mem.h) before it is allocated,
+ * and given back by ax_eg_free: past --memory the run ends there, with its message. */
 #ifndef AX_EG_EGRAPH_H
 #define AX_EG_EGRAPH_H
 

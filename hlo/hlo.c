@@ -423,6 +423,62 @@ typedef struct Chk {
 
 static bool is_op(const AxHloInstr *i, const char *name) { return strcmp(i->opcode, name) == 0; }
 
+/* Bits of one element of type t (XLA's: pred is a byte), 0 when it has none (a token, a
+ * tuple). ORDER: AxHloType. */
+static int type_bits(AxHloType t) {
+  switch (t) {
+  case AX_HLO_S1: case AX_HLO_U1: return 1;
+  case AX_HLO_S2: case AX_HLO_U2: return 2;
+  case AX_HLO_S4: case AX_HLO_U4: case AX_HLO_F4E2M1FN: return 4;
+  case AX_HLO_F6E2M3FN: case AX_HLO_F6E3M2FN: return 6;
+  case AX_HLO_PRED: case AX_HLO_S8: case AX_HLO_U8: case AX_HLO_F8E4M3FN: case AX_HLO_F8E5M2:
+  case AX_HLO_F8E3M4: case AX_HLO_F8E4M3: case AX_HLO_F8E4M3FNUZ: case AX_HLO_F8E4M3B11FNUZ:
+  case AX_HLO_F8E5M2FNUZ: case AX_HLO_F8E8M0FNU: return 8;
+  case AX_HLO_S16: case AX_HLO_U16: case AX_HLO_F16: case AX_HLO_BF16: return 16;
+  case AX_HLO_S32: case AX_HLO_U32: case AX_HLO_F32: return 32;
+  case AX_HLO_S64: case AX_HLO_U64: case AX_HLO_F64: case AX_HLO_C64: return 64;
+  case AX_HLO_C128: return 128;
+  case AX_HLO_TOKEN: case AX_HLO_TUPLE: return 0;
+  }
+  return 0;
+}
+
+/* Whether the element count of s (or of a tuple element) does not fit in 2^62 — beyond it
+ * the products of counts and bits above overflow, and no machine holds the array: an error
+ * of the file, reported at the shape. */
+static bool huge(const AxHloShape *s) {
+  if (s->type == AX_HLO_TUPLE) {
+    for (int k = 0; k < s->nelems; k++)
+      if (huge(s->elems[k])) return true;
+    return false;
+  }
+  int64_t n = 1;
+  for (int k = 0; k < s->rank; k++) {
+    if (s->dims[k] != 0 && n > ((int64_t)1 << 62) / s->dims[k]) return true;
+    n *= s->dims[k];
+  }
+  return false;
+}
+
+/* The values a constant's literal writes (the numbers and words between its braces and
+ * commas; a complex element, `(re, im)`, counts once); -1 for elided data `{...}`. */
+static int64_t literal_count(const char *lit) {
+  if (strstr(lit, "...")) return -1;
+  int64_t n = 0;
+  int paren = 0;
+  bool in = false;
+  for (const char *p = lit; *p; p++) {
+    bool sep = *p == '{' || *p == '}' || *p == ',' || *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r';
+    if (*p == '(') paren++;
+    if (*p == ')') paren--;
+    if (paren > 0 || *p == ')') sep = *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ')';
+    if (!sep && !in && paren <= 1) n++, in = true;
+    if (sep && paren == 0) in = false;
+    if (*p == ')' && paren == 0) in = false;
+  }
+  return n;
+}
+
 /* The shape rules of the operators the importer reads; a mismatch is an error in the file,
  * reported at the instruction's opcode. */
 static void check_shapes(Chk *c, AxHloInstr *i) {
@@ -575,6 +631,31 @@ static void check_shapes(Chk *c, AxHloInstr *i) {
     if (s->type == AX_HLO_TUPLE || o->type == AX_HLO_TUPLE ||
         (is_op(i, "reshape") && (ax_hlo_numel(o) != ax_hlo_numel(s) || o->type != s->type))) {
       BAD(c, at, "%s: %s cannot become %s", i->opcode, shape_text(c->a, o), shape_text(c->a, s));
+      return;
+    }
+    /* a bitcast reinterprets the bytes: as many on both sides (XLA's verifier), so one type
+     * keeps the element count */
+    int bo = type_bits(o->type), bs = type_bits(s->type);
+    if (is_op(i, "bitcast") && bo > 0 && bs > 0 && ax_hlo_numel(o) * bo != ax_hlo_numel(s) * bs) {
+      if (o->type == s->type)
+        BAD(c, at, "bitcast: %s has %lld elements and %s %lld: a bitcast keeps the element count of its type",
+            shape_text(c->a, o), (long long)ax_hlo_numel(o), shape_text(c->a, s), (long long)ax_hlo_numel(s));
+      else
+        BAD(c, at, "bitcast: %s is %lld bits and %s %lld: a bitcast keeps the bytes", shape_text(c->a, o),
+            (long long)(ax_hlo_numel(o) * bo), shape_text(c->a, s), (long long)(ax_hlo_numel(s) * bs));
+    }
+    return;
+  }
+  if (is_op(i, "iota")) {
+    const AxHloAttr *x = ax_hlo_attr(i, "iota_dimension");
+    int64_t d;
+    if (s->type == AX_HLO_TUPLE || s->rank == 0) {
+      BAD(c, at, "iota: the result %s has no dimension to count along", shape_text(c->a, s));
+    } else if (!x || ax_hlo_attr_ints(x->value, &d, 1) != 1) {
+      BAD(c, x ? x->span : at, "iota: needs iota_dimension=D, a dimension of %s", shape_text(c->a, s));
+    } else if (d < 0 || d >= s->rank) {
+      BAD(c, x->span, "iota: iota_dimension=%lld is not a dimension of %s (0 to %d)", (long long)d,
+          shape_text(c->a, s), s->rank - 1);
     }
     return;
   }
@@ -582,9 +663,13 @@ static void check_shapes(Chk *c, AxHloInstr *i) {
     const AxHloShape *o = i->ops[0].def->shape;
     const AxHloAttr *x = ax_hlo_attr(i, "index");
     int64_t k;
-    if (!x || ax_hlo_attr_ints(x->value, &k, 1) != 1 || o->type != AX_HLO_TUPLE || k < 0 ||
-        k >= o->nelems) {
+    if (!x || ax_hlo_attr_ints(x->value, &k, 1) != 1 || o->type != AX_HLO_TUPLE || k < 0) {
       BAD(c, x ? x->span : at, "get-tuple-element: needs index=K of a tuple operand");
+      return;
+    }
+    if (k >= o->nelems) {
+      BAD(c, x->span, "get-tuple-element: index=%lld is past the tuple %s, whose elements are 0 to %d", (long long)k,
+          shape_text(c->a, o), o->nelems - 1);
       return;
     }
     if (!same_shape(o->elems[k], s))
@@ -741,6 +826,19 @@ static void check_comp(Chk *c, AxHloComp *comp) {
             shape_text(c->a, op->shape), shape_text(c->a, op->def->shape));
         ok = false;
       }
+    }
+    bool after_huge = false;   /* an operand's shape was reported already: no cascade */
+    for (int o = 0; ok && o < i->nops; o++) after_huge |= i->ops[o].def && huge(i->ops[o].def->shape);
+    if (huge(i->shape) && !after_huge) {
+      BAD(c, i->shape->span, "'%s': the shape %s has more than 2^62 elements", i->name, shape_text(c->a, i->shape));
+      ok = false;
+    }
+    if (after_huge) ok = false;
+    if (ok && is_op(i, "constant") && i->literal && i->shape->type != AX_HLO_TUPLE) {
+      int64_t want = ax_hlo_numel(i->shape), got = literal_count(i->literal);
+      if (got >= 0 && got != want)
+        BAD(c, i->op_span, "constant: %s has %lld element%s, its literal %lld", shape_text(c->a, i->shape),
+            (long long)want, want == 1 ? "" : "s", (long long)got);
     }
     if (ok && !i->literal && !is_op(i, "constant") && !is_op(i, "parameter")) check_shapes(c, i);
     if (ok && is_op(i, "parameter")) check_shapes(c, i);

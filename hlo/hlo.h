@@ -16,7 +16,10 @@
  * ax_hlo_parse builds the IR and then checks what the grammar cannot: names defined once
  * and before use (so the graph has no cycle), known opcodes, operand counts and the shapes
  * of the operators the importer reads (import.h), element types, no dynamic dimensions,
- * one ENTRY, called computations that exist. Every error is located (FILE:LINE:COL). */
+ * element counts within 2^62, constants' literals of their shapes' counts, iotas along a
+ * dimension of theirs, bitcasts that keep the bytes, get-tuple-element indices inside their
+ * tuples, one ENTRY, called computations that exist. Every error is located
+ * (FILE:LINE:COL). */
 #ifndef AX_HLO_H
 #define AX_HLO_H
 

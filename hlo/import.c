@@ -53,6 +53,7 @@ typedef struct Imp {
   AxVec inputs, lets, cuts;   /* char* lines; AxHloCut* */
   AxVec notes;                /* AxHloCut*: what the report says beside the cuts */
   AxVec let_defs;             /* the AxHloInstr* each let comes from, in step with lets */
+  AxVec input_defs;           /* the AxHloInstr* each input comes from, in step with inputs */
   AxHloTable *names;          /* the program's names so far */
   AxVec scalar_inputs;        /* char*: inputs held as [1] for a scalar parameter */
   AxVec out_scalar;           /* in step with the outputs: non-NULL for a scalar one */
@@ -109,6 +110,18 @@ static const char *dims_text(Imp *im, const AxHloShape *s) {
   return ax_arena_printf(im->a, "%s]", t);
 }
 
+/* The most elements a program tensor holds (superopt/ir/mugraph.h AX_MUG_MAX_ELEMS, which
+ * the program checker enforces: a larger one would be an error in the imported program's
+ * text instead of a cut here). */
+#define MAX_ELEMS ((int64_t)1 << 32)
+
+/* "f32[2,3]" */
+static const char *shape_text(Imp *im, const AxHloShape *s) {
+  const char *t = ax_arena_printf(im->a, "%s[", ax_hlo_type_name(s->type));
+  for (int k = 0; k < s->rank; k++) t = ax_arena_printf(im->a, "%s%s%lld", t, k ? "," : "", (long long)s->dims[k]);
+  return ax_arena_printf(im->a, "%s]", t);
+}
+
 /* Why a tensor of shape s cannot be a program tensor, or NULL when it can. */
 static const char *not_tensor(Imp *im, const AxHloShape *s) {
   if (s->type == AX_HLO_TUPLE) return "a tuple";
@@ -118,6 +131,9 @@ static const char *not_tensor(Imp *im, const AxHloShape *s) {
   if (s->rank > MAXRANK) return ax_arena_printf(im->a, "rank %d (at most %d)", s->rank, MAXRANK);
   for (int k = 0; k < s->rank; k++)
     if (s->dims[k] == 0) return "an empty tensor";
+  if (ax_hlo_numel(s) > MAX_ELEMS)
+    return ax_arena_printf(im->a, "%s of %lld elements, more than a program tensor holds (2^32)",
+                           shape_text(im, s), (long long)ax_hlo_numel(s));
   return NULL;
 }
 
@@ -203,6 +219,7 @@ static Val *tensor(Imp *im, Val *v, bool lit_ok, const char **why) {
   ax_vec_push(im->a, &im->inputs,
               ax_arena_printf(im->a, "  input %s : %s%s", pn, ax_hlo_type_name(v->shape->type),
                               dims_text(im, v->shape)));
+  ax_vec_push(im->a, &im->input_defs, (void *)v->def);
   v->kind = V_TENSOR;
   v->text = pn;
   v->computed = false;
@@ -450,6 +467,7 @@ static Val *h_parameter(Imp *im, const AxHloInstr *i, Val **ops, const char **wh
   const char *pn = fresh(im, ax_arena_printf(im->a, "%s_buffer", i->name));
   ax_vec_push(im->a, &im->inputs, ax_arena_printf(im->a, "  input %s : %s%s", pn, ax_hlo_type_name(s->type),
                                                   sizes_text(im, phys, r)));
+  ax_vec_push(im->a, &im->input_defs, (void *)i);
   return let(im, i, ax_arena_printf(im->a, "transpose(%s, %s)", pn, sizes_text(im, perm, r)));
 }
 
@@ -477,6 +495,11 @@ static Val *h_constant(Imp *im, const AxHloInstr *i, Val **ops, const char **why
     Val *v = mk(im, V_LIT, i, i->shape);
     v->text = lit[0] == '-' ? ax_arena_printf(im->a, "(%s)", lit) : lit;
     return v;
+  }
+  if (i->shape->type != AX_HLO_TUPLE && i->shape->rank == 0) {   /* a scalar, but not a float */
+    *why = ax_arena_printf(im->a, "scalar constant %s of element type %s (programs hold f16, bf16, f32)", lit,
+                           ax_hlo_type_name(i->shape->type));
+    return NULL;
   }
   *why = strstr(lit, "...") ? "constant with elided data ({...}): becomes an input"
                             : "array constant: its data becomes an input";
@@ -749,9 +772,15 @@ static Val *h_reshape(Imp *im, const AxHloInstr *i, Val **ops, const char **why)
 /* A bitcast is a reshape when both layouts are row-major; otherwise it moves data. */
 static Val *h_bitcast(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   const AxHloShape *o = ops[0]->shape, *s = i->shape;
-  if (o->type != s->type || ax_hlo_numel(o) != ax_hlo_numel(s) || !ax_hlo_layout_default(o) ||
-      !ax_hlo_layout_default(s)) {
-    *why = "bitcast that is not a row-major reshape (layouts or element types differ)";
+  /* the bytes are the same on both sides (hlo.c checks it), so one element type keeps the count */
+  if (o->type != s->type) {
+    *why = ax_arena_printf(im->a, "bitcast from %s to %s reinterprets the bits of its elements",
+                           ax_hlo_type_name(o->type), ax_hlo_type_name(s->type));
+    return NULL;
+  }
+  if (ax_hlo_numel(o) != ax_hlo_numel(s) || !ax_hlo_layout_default(o) || !ax_hlo_layout_default(s)) {
+    *why = ax_arena_printf(im->a, "bitcast between layouts other than row-major ({%s} to {%s}): it moves elements",
+                           o->layout ? o->layout : "", s->layout ? s->layout : "");
     return NULL;
   }
   return h_reshape(im, i, ops, why);
@@ -1407,6 +1436,9 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   out->let_at = ax_arena_alloc(a, sizeof *out->let_at * (im.lets.len + 1));
   for (size_t k = 0; k < im.lets.len; k++)
     out->let_at[k] = ((const AxHloInstr *)im.let_defs.items[k])->name_span;
+  out->input_at = ax_arena_alloc(a, sizeof *out->input_at * (im.inputs.len + 1));
+  for (size_t k = 0; k < im.inputs.len; k++)
+    out->input_at[k] = ((const AxHloInstr *)im.input_defs.items[k])->name_span;
   out->noutputs = (int)outs.len;
   out->output_scalar = ax_arena_alloc(a, sizeof *out->output_scalar * (outs.len + 1));
   for (size_t k = 0; k < outs.len; k++) out->output_scalar[k] = im.out_scalar.items[k] != NULL;
@@ -1427,11 +1459,18 @@ bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *ou
   return true;
 }
 
-int ax_hlo_program_line(const AxHloProgram *p, int line) {
+AxSpan ax_hlo_program_at(const AxHloProgram *p, int line) {
   /* the text is `program NAME {`, the inputs, the lets, the outputs: one line each */
-  int k = line - 2 - p->ninputs;
-  if (k < 0 || k >= p->nlets) return 0;
-  int l, col;
-  ax_source_linecol(p->let_at[k].src, p->let_at[k].start, &l, &col);
+  int k = line - 2;
+  if (k >= 0 && k < p->ninputs) return p->input_at[k];
+  k -= p->ninputs;
+  if (k >= 0 && k < p->nlets) return p->let_at[k];
+  return (AxSpan){0};
+}
+
+int ax_hlo_program_line(const AxHloProgram *p, int line) {
+  AxSpan at = ax_hlo_program_at(p, line);
+  int l = 0, col;
+  if (at.src) ax_source_linecol(at.src, at.start, &l, &col);
   return l;
 }

@@ -6,8 +6,9 @@
  * after it (docs/hlo.md has the table: hlo/import.c's `handlers`, one row per opcode).
  * Everything else is a *cut*: the module still imports, and the instruction's result,
  * where a later instruction needs it, becomes an `input` named after it. Parameters
- * become inputs; scalar constants literals; array and elided constants inputs (cuts, as
- * the program does not know their data). The ROOT is the output (a tuple: one output per
+ * become inputs; scalar constants literals (a scalar of an element type the program does not
+ * hold is cut as such); array and elided constants inputs (cuts, as the program does not know
+ * their data). The ROOT is the output (a tuple: one output per
  * element); an output the program does not compute (an input, a constant) is dropped
  * with a cut, and a module left with no output is an error.
  *
@@ -36,6 +37,7 @@ typedef struct AxHloProgram {
   int nnotes;
   int ninputs, nlets, noutputs;
   AxSpan *let_at;       /* nlets: the HLO instruction each let comes from (its name) */
+  AxSpan *input_at;     /* ninputs: the HLO instruction each input comes from (its name) */
   const char **scalar_inputs;   /* the inputs held as [1] for a scalar ENTRY parameter */
   int nscalar_inputs;
   bool *output_scalar;  /* noutputs: the output is held as [1] for a scalar of the ROOT */
@@ -45,8 +47,10 @@ typedef struct AxHloProgram {
  * reporting through d when the module has nothing a program can compute or calls itself. */
 bool ax_hlo_import(AxArena *a, AxDiag *d, const AxHloModule *m, AxHloProgram *out);
 
-/* The line of the HLO module that line `line` of p->text (1-based) comes from: a let's
- * instruction; 0 for the program's other lines. */
+/* The HLO instruction (its name's span) that line `line` of p->text (1-based) comes from: an
+ * input's or a let's; no span ({0}) for the program's other lines. */
+AxSpan ax_hlo_program_at(const AxHloProgram *p, int line);
+/* Its line in the HLO module; 0 for the program's other lines. */
 int ax_hlo_program_line(const AxHloProgram *p, int line);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/mem.h"
 #include "superopt/arith/field.h"
 #include "superopt/equiv/interp.h"
 #include "superopt/equiv/lax.h"
@@ -230,9 +231,12 @@ static int field_test(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, uin
    * matrices) and the matmuls stop only between row blocks: past the deadline the test stops
    * where it is — its caller voids a test that ends past its deadline, whatever it returns. */
   bool stop = false;
+  uint64_t held = 0;   /* the inputs' bytes, taken from the memory budget (base/mem.h) */
   for (int i = 0; i < pr->nin && !stop; i++) {
     const AxTShape *sh = &p->tensors[pr->pin[i]].shape;
     size_t n = (size_t)ax_shape_numel(sh);
+    ax_mem_take(n * sizeof(AxFF) + 1);
+    held += n * sizeof(AxFF) + 1;
     bufs[i] = ax_xmalloc(n * sizeof(AxFF) + 1);
     for (size_t k = 0; k < n && !stop; k++) {
       bufs[i][k] = ax_field_random(&f, &r);
@@ -297,6 +301,7 @@ static int field_test(const Pair *pr, uint64_t P, uint64_t Q, uint64_t seed, uin
   ax_arena_free(pa);
   ax_arena_free(ma);
   for (int i = 0; i < pr->nin; i++) free(bufs[i]);
+  ax_mem_give(held);
   free(bufs);
   free(pv);
   free(mv);
@@ -439,9 +444,12 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double l
   AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
   AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
   double **bufs = ax_xcalloc((size_t)pr->nin + 1, sizeof *bufs);
+  uint64_t held = 0;
   for (int i = 0; i < pr->nin; i++) {
     const AxKTensor *t = &p->tensors[pr->pin[i]];
     size_t n = (size_t)ax_shape_numel(&t->shape);
+    ax_mem_take(n * sizeof(double) + 1);
+    held += n * sizeof(double) + 1;
     bufs[i] = ax_xmalloc(n * sizeof(double) + 1);
     for (size_t k = 0; k < n; k++) bufs[i][k] = lo + (hi - lo) * ax_rng_unit(&r);
     pv[pr->pin[i]] = (AxTensor){t->shape, bufs[i]};
@@ -466,6 +474,7 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double l
   ax_arena_free(pa);
   ax_arena_free(ma);
   for (int i = 0; i < pr->nin; i++) free(bufs[i]);
+  ax_mem_give(held);
   free(bufs);
   free(pv);
   free(mv);
@@ -504,9 +513,12 @@ static int float_test(const AxMugraph *p, const AxMugraph *m, const int *pin, co
   AxTensor *sv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *sv);
   AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
   double **bufs = ax_xcalloc((size_t)nin + 1, sizeof *bufs);
+  uint64_t held = 0;
   for (int i = 0; i < nin; i++) {
     const AxKTensor *t = &p->tensors[pin[i]];
     size_t n = (size_t)ax_shape_numel(&t->shape);
+    ax_mem_take(n * sizeof(double) + 1);
+    held += n * sizeof(double) + 1;
     bufs[i] = ax_xmalloc(n * sizeof(double) + 1);
     for (size_t k = 0; k < n; k++)
       bufs[i][k] = ax_values_round_to(t->dtype, (ax_rng_unit(&r) - 0.5) * 2 * half);
@@ -544,6 +556,7 @@ static int float_test(const AxMugraph *p, const AxMugraph *m, const int *pin, co
   ax_arena_free(sa);
   ax_arena_free(ma);
   for (int i = 0; i < nin; i++) free(bufs[i]);
+  ax_mem_give(held);
   free(bufs);
   free(pv);
   free(sv);
@@ -864,11 +877,25 @@ static void check_close(Check *c) {
   free(c->soft);
 }
 
+/* Whether the check of mug against prog fits in what the memory budget leaves (base/mem.h);
+ * reported through d when not. */
+static bool fits(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o) {
+  int64_t need = ax_equiv_bytes(prog, mug, o->jobs);
+  if (ax_mem_fits((uint64_t)need)) return true;
+  ax_diag_error(d, (AxSpan){0},
+                "the equivalence check of program '%.64s' and mugraph '%.64s' needs about %lld MB, more than "
+                "the --memory limit of %llu MB leaves (%llu MB held)",
+                prog->name, mug->name, (long long)(need >> 20) + 1, (unsigned long long)(ax_mem_limit() >> 20),
+                (unsigned long long)(ax_mem_held() >> 20));
+  return false;
+}
+
 static int check(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o,
                  uint64_t P, uint64_t Q, AxEquivHow *how) {
   Check c;
-  check_open(&c, prog, mug, o, P, Q);
   *how = AX_EQUIV_NONE;
+  if (!fits(prog, mug, d, o)) return 3;   /* before anything is allocated */
+  check_open(&c, prog, mug, o, P, Q);
   int status = 3;
   if (analyse(&c, d)) {
     bound(&c);
@@ -924,7 +951,7 @@ double ax_equiv_estimate(const AxMugraph *prog, const AxMugraph *mug, const AxEq
   AxDiag quiet;
   ax_diag_init(&quiet, NULL);
   double est = -1;
-  if (analyse(&c, &quiet)) {
+  if (fits(prog, mug, &quiet, o) && analyse(&c, &quiet)) {
     bound(&c);
     int passed, redrawn;
     char *diff = NULL;
@@ -947,6 +974,41 @@ int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, cons
   /* belt and braces: only what exact field tests established is accepted */
   if (st == 0 && how != AX_EQUIV_BOUNDED && how != AX_EQUIV_FIELD) st = 2;
   return st;
+}
+
+/* a + b and a * b, saturating at INT64_MAX (both non-negative) */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Whether g takes a max or a min anywhere (element-wise, folded or accumulated): the field
+ * reads them as fresh variables, and a difference is then judged by a second run. */
+static bool orders(const AxMugraph *g) {
+  if (uses_fresh(g)) return true;
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind == AX_KS_OP && (st->op == AX_OP_MAX || st->op == AX_OP_MIN)) return true;
+    for (int i = 0; st->kind == AX_KS_KERNEL && i < st->kernel->nnodes; i++) {
+      const AxBNode *n = &st->kernel->nodes[i];
+      if (n->kind == AX_BN_OP && (n->op == AX_OP_MAX || n->op == AX_OP_MIN)) return true;
+    }
+  }
+  return false;
+}
+
+int64_t ax_equiv_bytes(const AxMugraph *prog, const AxMugraph *mug, int jobs) {
+  int64_t fp = ax_interp_bytes(prog, sizeof(AxFF)), fm = ax_interp_bytes(mug, sizeof(AxFF));
+  int64_t dp = ax_interp_bytes(prog, sizeof(double)), dm = ax_interp_bytes(mug, sizeof(double));
+  /* a field test holds both graphs' values (inputs counted in each) and, for a max or min
+   * read as a fresh variable, a second run of one of them (invariant()) */
+  int64_t field = sat_add(fp, fm);
+  if (orders(prog) || orders(mug)) field = sat_add(field, fp > fm ? fp : fm);
+  field = sat_mul(field, jobs < 1 ? 1 : jobs);
+  /* a float test: the program exactly and in storage, the graph in storage */
+  int64_t flt = sat_add(sat_mul(dp, 2), dm);
+  return field > flt ? field : flt;
 }
 
 /* ---- the search's fast path ------------------------------------------------------------ */

@@ -87,6 +87,15 @@ typedef enum AxEquivHow {
  * (no verdict). Otherwise ax_equiv_run's status. */
 int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, const AxEquivOpts *o);
 
+/* The bytes a check of mug against prog holds at once with `jobs` threads of field tests (as
+ * ax_interp_bytes counts them): per thread both graphs' values (and a second run of the larger
+ * where either takes a max or min, read as a fresh variable), or the float tests (the program twice, the graph once, in
+ * doubles), whichever is more. Saturates at INT64_MAX. Every check (ax_equiv_run, accept,
+ * candidate, estimate) first asks the memory budget (base/mem.h) for it and is status 3 —
+ * reported through d, "needs about N MB, more than the --memory limit of L MB leaves" — when
+ * it does not fit, before anything is allocated. */
+int64_t ax_equiv_bytes(const AxMugraph *prog, const AxMugraph *mug, int jobs);
+
 /* About how many seconds ax_equiv_accept(prog, mug, o) takes: the number of field tests the
  * bound asks times one test at full shape, run and timed here (with o->deadline: -1 when it
  * passed first, as when the pair cannot be compared). A time budget's planning figure, never

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "base/mem.h"
 #include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/tensorop.h"
@@ -140,11 +141,16 @@ static void block_iota(const AxTDomain *d, const AxKernel *k, const AxBNode *n, 
     memcpy(po, out->data, len * inner * es);
 }
 
+static int64_t kernel_bytes(const AxKernel *k, int64_t es);
+
 static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d0, AxArena *a,
                        AxTensor *vals, const bool *live, const int64_t *exact) {
   const AxTDomain *d = d0;
   size_t es = d->size;
   int nn = k->nnodes;
+  /* the block tensors below, taken from the memory budget before they are allocated */
+  uint64_t scratch = (uint64_t)kernel_bytes(k, (int64_t)es);
+  ax_mem_take(scratch);
   AxTensor *t = ax_xcalloc((size_t)nn, sizeof *t);
   size_t maxn = 1;
   for (int i = 0; i < nn; i++) {
@@ -289,6 +295,7 @@ static void run_kernel(const AxMugraph *g, const AxKernel *k, const AxTDomain *d
   free(raw);
   free(tmp.data);
   free(tmp2.data);
+  ax_mem_give(scratch);
 }
 
 void ax_interp_run(const AxMugraph *g, const AxTDomain *d, AxArena *a, AxTensor *vals) {
@@ -348,6 +355,24 @@ static int64_t numel(const AxTShape *s) {
   return n;
 }
 
+/* The block tensors and scratch run_kernel allocates for kernel k, elements of es bytes. */
+static int64_t kernel_bytes(const AxKernel *k, int64_t es) {
+  int64_t sum = 0, maxn = 1;   /* as run_kernel allocates them */
+  for (int i = 0; i < k->nnodes; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind == AX_BN_SAVE) continue;
+    int64_t cnt = numel(&n->shape);
+    sum = sat_add(sum, sat_mul(cnt, es) + 1);
+    if (n->rescaled) sum = sat_add(sum, sat_mul(numel(&k->nodes[n->rescale].shape), es) + 1);
+    if (n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX) sum = sat_add(sum, sat_mul(cnt, es) + 1);
+    if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
+      int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
+      if (src > maxn) maxn = src;
+    }
+  }
+  return sat_add(sum, sat_mul(2 * maxn, es) + 2);
+}
+
 int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
   int64_t es = (int64_t)elem_size, total = 0, kernel_max = 0;
   for (int i = 0; i < g->ntensors; i++)
@@ -355,20 +380,7 @@ int64_t ax_interp_bytes(const AxMugraph *g, size_t elem_size) {
   for (int s = 0; s < g->nstmts; s++) {
     const AxKernel *k = g->stmts[s].kind == AX_KS_KERNEL ? g->stmts[s].kernel : NULL;
     if (!k) continue;
-    int64_t sum = 0, maxn = 1;   /* as run_kernel allocates them */
-    for (int i = 0; i < k->nnodes; i++) {
-      const AxBNode *n = &k->nodes[i];
-      if (n->kind == AX_BN_SAVE) continue;
-      int64_t cnt = numel(&n->shape);
-      sum = sat_add(sum, sat_mul(cnt, es));
-      if (n->rescaled) sum = sat_add(sum, sat_mul(numel(&k->nodes[n->rescale].shape), es));
-      if (n->kind == AX_BN_ACCUM && n->acc == AX_ACC_MAX) sum = sat_add(sum, sat_mul(cnt, es));
-      if (n->kind == AX_BN_ITER || n->kind == AX_BN_ACCUM) {
-        int64_t src = n->kind == AX_BN_ITER ? cnt : numel(&k->nodes[n->in[0]].shape);
-        if (src > maxn) maxn = src;
-      }
-    }
-    sum = sat_add(sum, sat_mul(2 * maxn, es));
+    int64_t sum = kernel_bytes(k, es);
     if (sum > kernel_max) kernel_max = sum;
   }
   return sat_add(total, kernel_max);

@@ -4,10 +4,24 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/mem.h"
 #include "superopt/equiv/equiv.h"
+
+bool ax_best_fits(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d) {
+  int jobs = o->jobs < 1 ? 1 : o->jobs;
+  int64_t need = ax_equiv_bytes(prog, prog, jobs);
+  if (ax_mem_fits((uint64_t)need)) return true;
+  ax_diag_error(d, prog->span,
+                "program '%.64s': checking a graph against it at full shape needs about %lld MB (%d thread%s), "
+                "more than the --memory limit of %llu MB leaves (%llu MB held)",
+                prog->name, (long long)(need >> 20) + 1, jobs, jobs == 1 ? "" : "s",
+                (unsigned long long)(ax_mem_limit() >> 20), (unsigned long long)(ax_mem_held() >> 20));
+  return false;
+}
 
 bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, AxDiag *d,
                  AxBestResult *r) {
+  if (!ax_best_fits(prog, o, d)) return false;
   AxSearchOpts so = *o;
   AxGreedyResult gr;
   memset(&gr, 0, sizeof gr);

@@ -20,9 +20,17 @@ typedef struct AxBestResult {
 /* Runs the floor (unless no_greedy) and the search on validated program prog with the
  * options o (borrowed; its time limit bounds the whole run, the final check included: the
  * deadline of every full-shape check, see options.h). Returns false, r untouched, after reporting through d when the
- * search cannot handle the program; otherwise r owns its results until ax_best_free. */
+ * search cannot handle the program or its checks do not fit in memory (ax_best_fits); otherwise r owns its results until ax_best_free. */
 bool ax_best_run(const AxMugraph *prog, const AxSearchOpts *o, bool no_greedy, AxDiag *d,
                  AxBestResult *r);
 void ax_best_free(AxBestResult *r);
+
+/* Whether the checks of a run on prog fit in what the memory budget leaves (base/mem.h): a
+ * full-shape check of a graph against prog on o->jobs threads (ax_equiv_bytes of prog
+ * against itself; the search's candidates run one check per thread, the final checks one
+ * check on every thread). Reported through d when not — before anything is searched:
+ * ax_best_run asks it first, and a caller that would spend time before the run (the axiom
+ * gate) asks it earlier. */
+bool ax_best_fits(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "base/hooks.h"
+#include "base/mem.h"
 #include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
@@ -866,8 +867,10 @@ static bool complete(Worker *w) {
     int nout = last->kernel ? last->nouts : 1;
     if (nout <= MAX_SAVES) {
       if (m->nsuf == m->capsuf) {
-        m->capsuf = m->capsuf ? 2 * m->capsuf : 4;
-        m->suf = realloc(m->suf, sizeof(Suffix) * (size_t)m->capsuf);
+        int cap = m->capsuf ? 2 * m->capsuf : 4;
+        ax_mem_take(sizeof(Suffix) * (size_t)(cap - m->capsuf));   /* search state: before it grows */
+        m->capsuf = cap;
+        m->suf = ax_xrealloc(m->suf, sizeof(Suffix) * (size_t)m->capsuf);
       }
       Suffix *x = &m->suf[m->nsuf++];
       x->ks = *last;
@@ -2041,6 +2044,7 @@ void ax_generate_run(Worker *w) {
       nx = m->next;
       free(m->key);
       free(m->suf);
+      ax_mem_give(sizeof(Suffix) * (size_t)m->capsuf);
       free(m);
     }
   free(w->memo);

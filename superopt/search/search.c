@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/hooks.h"
+#include "base/mem.h"
 #include "run/mpi.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/equiv/exact.h"
@@ -85,6 +86,7 @@ static void text_hash(const char *t, uint64_t h[2]) {
 static bool seen_add(SearchState *s, const uint64_t h[2]) {
   if (2 * (s->nseen + 1) > s->capseen) {
     int cap = s->capseen ? s->capseen * 2 : 1024;
+    ax_mem_take((size_t)cap * sizeof(uint64_t[2]));   /* search state: taken before it is allocated */
     uint64_t (*t)[2] = ax_xcalloc((size_t)cap, sizeof *t);
     for (int i = 0; i < s->capseen; i++)
       if (s->seen[i][0]) {
@@ -94,6 +96,7 @@ static bool seen_add(SearchState *s, const uint64_t h[2]) {
         t[j][1] = s->seen[i][1];
       }
     free(s->seen);
+    ax_mem_give((size_t)s->capseen * sizeof *t);
     s->seen = t;
     s->capseen = cap;
   }
@@ -513,6 +516,7 @@ bool ax_search_run(const AxMugraph *prog, const AxSearchOpts *o, AxDiag *d, AxSe
   r->final_s = ax_clock_s() - f0;
   r->seconds = ax_clock_s() - s->start;
   free(s->seen);
+  ax_mem_give((size_t)s->capseen * sizeof(uint64_t[2]));
   free(s->found);
   free(s->tcls);
   pthread_mutex_destroy(&s->mu);

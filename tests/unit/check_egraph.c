@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <setjmp.h>
+
+#include "base/mem.h"
 #include "egraph/egraph.h"
 #include "egraph/explain.h"
 #include "egraph/extract.h"
@@ -200,6 +203,34 @@ static bool is_const(AxEgraph *g, AxEgId c, int64_t v) {
 }
 
 /* ---- the tests ----------------------------------------------------------------------- */
+
+static jmp_buf mem_back;
+static void mem_refused(uint64_t bytes, uint64_t held, uint64_t limit) {
+  (void)bytes, (void)held, (void)limit;
+  longjmp(mem_back, 1);
+}
+
+/* The e-graph's arrays grow only within the memory budget (base/mem.h): past it the growth is
+ * refused before it is allocated, and everything taken is given back by ax_eg_free. */
+START_TEST(growth_within_memory) {
+  uint64_t h0 = ax_mem_held();
+  AxEgraph *g = ax_eg_new(NULL);
+  ax_mem_set_handler(mem_refused);
+  ax_mem_set_limit(ax_mem_held() + (1 << 20));
+  volatile uint32_t added = 0;
+  if (setjmp(mem_back) == 0) {
+    for (int64_t k = 0; k < 1000000; k++, added++) ax_eg_add_op(g, LIT, 1, &k, 0, NULL);
+    ck_abort_msg("a million e-nodes within 1 MB");
+  }
+  ax_mem_set_limit(0);
+  ax_mem_set_handler(NULL);
+  ck_assert_uint_gt(added, 1000);            /* it grew until the limit, not less */
+  ck_assert_uint_lt(added, 1000000);
+  ck_assert_uint_le(ax_mem_held(), h0 + (1 << 20) + (64 << 10));
+  ax_eg_free(g);
+  ck_assert_uint_eq(ax_mem_held(), h0);
+}
+END_TEST
 
 START_TEST(hashcons_same_id) {
   AxEgraph *g = ax_eg_new(NULL);
@@ -1035,6 +1066,7 @@ static Suite *suite(void) {
   tcase_add_test(t, ilp_extraction_counts_shared_subterms_once);
   tcase_add_test(t, dag_greedy_counts_a_shared_subterm_once);
   tcase_add_test(t, ilp_never_worse_than_greedy);
+  tcase_add_test(t, growth_within_memory);
   suite_add_tcase(s, t);
   return s;
 }

@@ -267,7 +267,7 @@ START_TEST(the_vocabulary_and_the_cuts) {
   ck_assert_msg(strstr(p.text, "  let rs = rsqrt(ex)\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let mn = min(mz, rs)\n"), "%s", p.text);
   ck_assert_msg(strstr(p.text, "  let t2 = tn + mn\n"), "%s", p.text);
-  ck_assert(has_cut(&p, "bl", "bitcast that is not a row-major reshape"));
+  ck_assert(has_cut(&p, "bl", "bitcast between layouts other than row-major"));
   ck_assert_msg(strstr(p.text, "  let cv = to_bf16(x)\n"), "%s", p.text);   /* a narrowing convert rounds */
   ck_assert(has_cut(&p, "tr", "reorders dimensions"));
   /* xᵀx: contracted on the first of the last two dims, the lhs is transposed into place */

@@ -262,10 +262,14 @@ static int check_final(void *ctx, int i) {
   return ax_search_accept(f->prog, f->s->found[i].text, f->alone);
 }
 
+/* A line every 0.5 s, and at least one: a search that ends before the thread first looks
+ * still reports its state once (what a progress line shows must not depend on speed). */
 static void *progress(void *arg) {
   SearchState *s = arg;
   FILE *out = s->o->progress;
-  while (!s->stop) {
+  bool once = false;
+  while (!once || !s->stop) {
+    once = true;
     struct timespec ts = {0, 500000000};
     nanosleep(&ts, NULL);
     pthread_mutex_lock(&s->mu);

@@ -288,6 +288,12 @@ int ax_cmd_optimize(int argc, char **argv) {
   if (dry && output) return usage("--dry-run writes nothing: no --output with it");
   if (dry) output = "dry-run.axl";
   if (!output) return usage("optimize needs --output OUT.axl");
+  if (use_ilp && !ax_eg_ilp_built()) {
+    /* before the gate and the saturation: nothing is run that the request cannot use */
+    fprintf(stderr, "axle: error: optimize: --extract ilp needs GLPK, and this axle was built without it "
+                    "(install libglpk-dev and rebuild; `axle --version` says ilp: yes|no)\n");
+    return 3;
+  }
   size_t olen = strlen(output), flen = strlen(file);
   bool hlo_out = olen >= 4 && strcmp(output + olen - 4, ".hlo") == 0;
   bool hlo_in = flen >= 4 && strcmp(file + flen - 4, ".hlo") == 0;

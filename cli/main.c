@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/out.h"
+#include "egraph/ilp.h"
 #include "run/mpi.h"
 
 static const struct {
@@ -60,7 +61,7 @@ static int dispatch(int argc, char **argv) {
     return 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("axle %s\nmpi: %s\n", AXLE_VERSION, ax_mpi_built() ? "yes" : "no");
+    printf("axle %s\nmpi: %s\nilp: %s\n", AXLE_VERSION, ax_mpi_built() ? "yes" : "no", ax_eg_ilp_built() ? "yes" : "no");
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

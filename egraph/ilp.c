@@ -1,14 +1,19 @@
-/* ilp.c — exact DAG extraction with GLPK (ilp.h). All GLPK calls are in this file. */
+/* ilp.c — exact DAG extraction with GLPK (ilp.h). All GLPK calls are in this file; without
+ * GLPK (AXLE_HAVE_GLPK unset by CMake) only the stub at the end is compiled. */
 #include "egraph/ilp.h"
 
-#include <glpk.h>
 #include <math.h>
 #include <string.h>
 
 const char *ax_eg_ilp_status_name(AxEgIlpStatus s) {
-  static const char *const names[] = {"optimal", "timeout", "no finite term", "failed"};
+  static const char *const names[] = {"optimal", "timeout", "no finite term", "failed", "unavailable"};   /* ORDER AxEgIlpStatus */
   return names[s];
 }
+
+#ifdef AXLE_HAVE_GLPK
+#include <glpk.h>
+
+bool ax_eg_ilp_built(void) { return true; }
 
 /* A growable triplet list for glp_load_matrix (1-based, entry 0 unused). */
 typedef struct Mat {
@@ -153,3 +158,20 @@ AxEgIlpStatus ax_eg_extract_ilp(AxEgraph *g, AxEgId root, AxEgCost *cost, void *
   free(cidx);
   return status;
 }
+
+#else
+
+bool ax_eg_ilp_built(void) { return false; }
+
+AxEgIlpStatus ax_eg_extract_ilp(AxEgraph *g, AxEgId root, AxEgCost *cost, void *ctx,
+                                double time_limit_s, AxArena *a, AxEgTerm *t, double *total,
+                                size_t *nvars, size_t *nrows) {
+  (void)g, (void)root, (void)cost, (void)ctx, (void)time_limit_s, (void)a;
+  *t = (AxEgTerm){0};
+  *total = INFINITY;
+  if (nvars) *nvars = 0;
+  if (nrows) *nrows = 0;
+  return AX_EG_ILP_UNAVAILABLE;
+}
+
+#endif

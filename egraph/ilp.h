@@ -11,7 +11,12 @@
  *                                                        (a topological order: no cycle);
  *   minimize the sum of cost(n) x_n.
  * GLPK's branch and cut solves it with a time limit; past it, no answer is given (the
- * caller falls back to greedy), even if GLPK holds a feasible solution. */
+ * caller falls back to greedy), even if GLPK holds a feasible solution.
+ *
+ * GLPK is optional: a build without it (CMake found no libglpk-dev) has the same functions,
+ * ax_eg_ilp_built false, and ax_eg_extract_ilp answering AX_EG_ILP_UNAVAILABLE; a caller
+ * that offers the ILP asks ax_eg_ilp_built first and refuses the request (axle optimize
+ * --extract ilp: exit 3). */
 #ifndef AX_EG_ILP_H
 #define AX_EG_ILP_H
 
@@ -22,7 +27,11 @@ typedef enum {
   AX_EG_ILP_TIMEOUT,     /* the time limit passed before optimality was proved */
   AX_EG_ILP_NO_TERM,     /* the class has no finite term */
   AX_EG_ILP_FAILED,      /* GLPK gave up otherwise (a numerical failure) */
+  AX_EG_ILP_UNAVAILABLE, /* built without GLPK: nothing was tried */
 } AxEgIlpStatus;
+
+/* Whether this build has GLPK (else ax_eg_extract_ilp is AX_EG_ILP_UNAVAILABLE). */
+bool ax_eg_ilp_built(void);
 
 /* The cheapest DAG of class c of the rebuilt graph g under cost (as for ax_eg_extract:
  * positive, INFINITY never chosen), into *t in arena a, its cost (each e-node once) in

@@ -53,7 +53,8 @@
 
 /* Comments and layout kept so that printing a parsed file gives it back. */
 typedef struct AxNote {
-  const char **lead;    /* full-line comments before the statement, text from '#' */
+  const char **lead;    /* full-line comments before the statement, text from '#'; an
+                           empty entry stands for a blank line between two of them */
   int nlead;
   const char *trail;    /* comment at the end of the statement's line, or NULL */
   bool blank;           /* a blank line preceded the statement (or its comments) */
@@ -74,7 +75,8 @@ typedef struct AxBNode {
   int thread;             /* index of its thread graph, -1 when not in one */
   bool anon;              /* an inline constant operand (printed as its literal) */
   const char *text;       /* anon: the literal as written */
-  const AxNote *thread_note;   /* first node of a thread graph: its [lead, end] notes */
+  const AxNote *thread_note;   /* first node of a thread graph: its [lead, end] notes (end's
+                                 trail: the comment after its closing brace) */
   /* ITER: kernel tensor src; imap[g] = tensor dim or -1 (replicate); fmap likewise */
   int src;
   int imap[3], fmap;

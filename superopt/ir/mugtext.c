@@ -192,7 +192,9 @@ static int newlines(P *p, uint32_t a, uint32_t b) {
 }
 
 /* Collects the comments before offset `upto` as leading comments of a statement, and
- * whether a blank line precedes them. `from` is where the previous construct ended. */
+ * whether a blank line precedes them. `from` is where the previous construct ended. A
+ * blank line between two of the comments is kept as an empty entry (printed as an empty
+ * line), so that a block of comments in paragraphs prints back as written. */
 static void lead(P *p, uint32_t from, uint32_t upto, AxNote *n) {
   uint32_t first = upto;
   int start = p->cnext, cnt = 0;
@@ -203,9 +205,10 @@ static void lead(P *p, uint32_t from, uint32_t upto, AxNote *n) {
   }
   n->blank = from > 0 && newlines(p, from, first) >= 2;
   if (!cnt) return;
-  n->lead = ax_arena_alloc(p->a, (size_t)cnt * sizeof *n->lead);
+  n->lead = ax_arena_alloc(p->a, (size_t)(2 * cnt) * sizeof *n->lead);
   for (int i = 0; i < cnt; i++) {
     Comment *c = &p->cm[start + i];
+    if (i > 0 && newlines(p, p->cm[start + i - 1].end, c->start) >= 2) n->lead[n->nlead++] = "";
     n->lead[n->nlead++] = ax_arena_strndup(p->a, p->s + c->start, c->end - c->start);
   }
 }
@@ -752,7 +755,8 @@ static bool b_body(P *p, KP *kp, int thread, AxNote *end) {
     lead(p, p->prev_end, st0, &note);
     bool ok;
     int before = kp->k->nnodes;
-    if (is_word(p, "thread") && thread < 0) {
+    bool thread_stmt = is_word(p, "thread") && thread < 0;
+    if (thread_stmt) {
       scan(p);
       int id = kp->k->nthreads++;
       AxNote tend = {0};
@@ -764,6 +768,9 @@ static bool b_body(P *p, KP *kp, int thread, AxNote *end) {
         ok = false;
       }
       if (ok) {
+        /* a comment after its closing brace trails the thread graph, not its last node
+         * (whose own trailing comment is already taken) */
+        trail(p, &tend);
         /* the thread graph's own comments ride on its first node */
         for (int i = first; i < kp->k->nnodes; i++)
           if (!kp->k->nodes[i].anon) {
@@ -786,7 +793,7 @@ static bool b_body(P *p, KP *kp, int thread, AxNote *end) {
       if (p->tok.start == st0 || (!p->tok.nl && !is_punct(p, '}'))) skip_line(p);
       continue;
     }
-    if (kp->k->nnodes > before) trail(p, &kp->k->nodes[kp->k->nnodes - 1].note);
+    if (kp->k->nnodes > before && !thread_stmt) trail(p, &kp->k->nodes[kp->k->nnodes - 1].note);
   }
   lead(p, p->prev_end, p->tok.start, end);
   return expect_punct(p, '}');
@@ -878,7 +885,9 @@ AxMugraph *ax_mugtext_parse(AxArena *a, AxDiag *d, const AxSource *src) {
 
 static void pnote_lead(FILE *out, const AxNote *n, int ind, bool first) {
   if (n->blank && !first) fputc('\n', out);
-  for (int i = 0; i < n->nlead; i++) fprintf(out, "%*s%s\n", ind, "", n->lead[i]);
+  for (int i = 0; i < n->nlead; i++)
+    if (n->lead[i][0]) fprintf(out, "%*s%s\n", ind, "", n->lead[i]);
+    else fputc('\n', out);   /* a blank line between two comments */
 }
 
 static void pnote_trail(FILE *out, const AxNote *n) {
@@ -975,7 +984,8 @@ static void pkernel(FILE *out, const AxMugraph *g, const AxKernel *k) {
       }
       i--;
       if (th) pnote_lead(out, &th[1], 6, true);
-      fputs("    }\n", out);
+      fputs("    }", out);
+      pnote_trail(out, th ? &th[1] : &none);
       first = false;
       continue;
     }

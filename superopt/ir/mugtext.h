@@ -46,7 +46,7 @@ AxMugraph *ax_mugtext_read(AxArena *a, const char *name, const char *text);
 char *ax_mugtext_string(const AxMugraph *g);
 
 /* Prints statement st of g as its line(s) in canonical layout, indented by two spaces,
- * without its comments or the final newline: `input X : f16[8, 64]`, `Y = matmul(X, W)`
+ * without its comments (a kernel's lines keep those inside it) or the final newline: `input X : f16[8, 64]`, `Y = matmul(X, W)`
  * (a pre-defined operator: also the right-hand side of a program's `let`), a kernel, or
  * `output A, B`. */
 void ax_mugtext_print_stmt(FILE *out, const AxMugraph *g, const AxKStmt *st);

@@ -1564,11 +1564,14 @@ static bool pin_header(Worker *w, const BlockGraph *b) {
 }
 
 /* Branch and bound: true when statements costing at least floor_s more cannot give a
- * graph that enters the top list (never before the list is full). */
+ * graph that enters the top list (never before the list is full). A prefix whose floor
+ * equals the bound is kept: a graph as fast as the worst kept one may still enter it by
+ * its text (search.c `enters`), and cutting it or not must not depend on when the bound
+ * reached that value. */
 static bool beyond(Worker *w, double more) {
   double b;
   __atomic_load(&w->s->bound_s, &b, __ATOMIC_RELAXED);
-  if (b > 0 && w->floor_s + more >= b) {
+  if (b > 0 && w->floor_s + more > b) {
     w->cut++;
     return true;
   }

@@ -65,6 +65,15 @@ static int cmp_found(const void *a, const void *b) {
   return strcmp(x->text, y->text);
 }
 
+/* Whether a graph of time t and text `text` enters a full top list, whose last entry is
+ * `worst`: before it in cmp_found's order. A graph as fast as the worst kept one but first
+ * by text enters too, so the list is the first `top` graphs of everything built in that
+ * order, whichever thread built which first (a tie dropped on arrival made the kept graphs
+ * depend on the threads' timing). */
+static bool enters(double t, const char *text, const Found *worst) {
+  return t < worst->time_s || (t == worst->time_s && strcmp(text, worst->text) < 0);
+}
+
 /* Two independent 64-bit hashes of a candidate text (FNV-1a from two offsets), the first
  * never 0 so that {0, 0} marks an empty slot. */
 static void text_hash(const char *t, uint64_t h[2]) {
@@ -161,10 +170,11 @@ static void emit(Worker *w, const int *outs) {
   }
   if (keep) {
     pthread_mutex_lock(&s->mu);
-    if (s->nfound >= o->top && t >= s->found[s->nfound - 1].time_s) keep = false;
+    if (s->nfound >= o->top && !enters(t, text, &s->found[s->nfound - 1])) keep = false;
     if (o->incumbent && t >= o->incumbent_s) keep = false;   /* only what beats the floor */
-    if (s->bound_s > 0 && t >= s->bound_s) keep = false;      /* alone: one of the two above;
-                                                                 with ranks, theirs too */
+    if (s->bound_s > 0 && t > s->bound_s) keep = false;       /* alone: one of the two above;
+                                                                 with ranks, theirs too (a
+                                                                 tie may still enter) */
     pthread_mutex_unlock(&s->mu);
   }
   if (keep) {
@@ -204,7 +214,7 @@ static void emit(Worker *w, const int *outs) {
       if (s->nfound < o->top) {
         s->found[s->nfound++] = (Found){text, t};
         text = NULL;
-      } else if (t < s->found[s->nfound - 1].time_s) {
+      } else if (enters(t, text, &s->found[s->nfound - 1])) {
         free(s->found[s->nfound - 1].text);
         s->found[s->nfound - 1] = (Found){text, t};
         text = NULL;
@@ -255,10 +265,14 @@ static int check_final(void *ctx, int i) {
   return ax_search_accept(f->prog, f->s->found[i].text, f->alone);
 }
 
+/* A line every 0.5 s, and at least one: a search that ends before the thread first looks
+ * still reports its state once (what a progress line shows must not depend on speed). */
 static void *progress(void *arg) {
   SearchState *s = arg;
   FILE *out = s->o->progress;
-  while (!s->stop) {
+  bool once = false;
+  while (!once || !s->stop) {
+    once = true;
     struct timespec ts = {0, 500000000};
     nanosleep(&ts, NULL);
     pthread_mutex_lock(&s->mu);

@@ -68,7 +68,7 @@ check "--graph: runs of tasks with the same events are one box" has "$tmp/t.dot"
 if command -v dot >/dev/null; then check "--graph renders" dot -Tsvg -o /dev/null "$tmp/t.dot"; fi
 
 # a module's directory: its module.mug, a pre-defined operator as one task on every worker
-"$AXLE" superopt tests/superopt/partition_layout.axl --time-limit 0.2 --jobs 1 --progress never \
+"$AXLE" superopt tests/superopt/partition_layout.axl --max-states 1000 --time-limit 600 --jobs 1 --progress never \
   --output-dir "$tmp/d" >/dev/null 2>&1
 check "superopt --output-dir: exit 0" [ -f "$tmp/d/module.mug" ]
 "$AXLE" mpk "$tmp/d" --task-graph --format json >"$tmp/d.json"; st=$?

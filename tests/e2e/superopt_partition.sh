@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # axle superopt MODULE --output-dir DIR (superopt/search/partition.h): a whole module split
-# into regions, each searched with its share of a tiny budget.
+# into regions, each searched under a state budget (--max-states, one thread: the same
+# regions' graphs at any speed; the module's 600 s only bound a hung run).
 #   * the pre-norm decoder block of tests/hlo (JAX's format): exit 0, every region's
 #     program (R.axl) and every written graph (R.mug) in DIR, and every graph passes
 #     `axle equiv` against its region's program; the module's graph (module.mug, the
@@ -17,7 +18,7 @@
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
-S=("$AXLE" superopt --no-gate --progress never --time-limit 3)
+S=("$AXLE" superopt --no-gate --progress never --jobs 1 --max-states 100000 --time-limit 600)
 
 # 1. the decoder block
 "${S[@]}" tests/hlo/decoder_block.hlo --output-dir "$tmp/d" > "$tmp/out" 2> "$tmp/err"

@@ -21,6 +21,8 @@ for verb in check fmt verify gate brute equiv mugraph cost superopt cuda emulate
 done
 "$AXLE" --version >"$tmp/v.out" 2>&1
 check "--version: exit 0, names axle" grep -q "^axle [0-9]" "$tmp/v.out"
+check "--version: says whether MPI is built in" grep -Eqx "mpi: (yes|no)" "$tmp/v.out"
+check "--version: says whether GLPK (--extract ilp) is built in" grep -Eqx "ilp: (yes|no)" "$tmp/v.out"
 
 # options after operands (GNU habit), and -- ending the options
 "$AXLE" check "$rule" -q >"$tmp/o.out" 2>&1

@@ -67,6 +67,7 @@ check "leading zeros of an exponent: its value (VERIFIED)" jqt -s '.[0].verdict 
 
 # --- .mug graphs and HLO modules: int64 rationals -------------------------------------------
 sed 's/1\.000000000001/1e999999999999/' tests/superopt/tiny_rms_linear.off-1e-12.mug >"$tmp/big.mug"
+check ".mug constant: written into the graph" grep -q "mul(r, 1e999999999999)" "$tmp/big.mug"
 "$AXLE" mugraph check "$tmp/big.mug" >/dev/null 2>"$tmp/err"; st=$?
 check ".mug constant: exit 3 ($st)" [ "$st" = 3 ]
 check ".mug constant: located" \

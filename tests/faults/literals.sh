@@ -66,7 +66,7 @@ timeout 120 "$AXLE" verify --no-cache --format json "$tmp/lead.axl" >"$tmp/lead.
 check "leading zeros of an exponent: its value (VERIFIED)" jqt -s '.[0].verdict == "verified"' "$tmp/lead.json"
 
 # --- .mug graphs and HLO modules: int64 rationals -------------------------------------------
-sed 's/1\.0000001/1e999999999999/' tests/superopt/tiny_rms_linear.off-1e-7.mug >"$tmp/big.mug"
+sed 's/1\.000000000001/1e999999999999/' tests/superopt/tiny_rms_linear.off-1e-12.mug >"$tmp/big.mug"
 "$AXLE" mugraph check "$tmp/big.mug" >/dev/null 2>"$tmp/err"; st=$?
 check ".mug constant: exit 3 ($st)" [ "$st" = 3 ]
 check ".mug constant: located" \

@@ -46,6 +46,7 @@
 
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>

@@ -192,11 +192,8 @@ static void loop_close(Emit *e) {
 
 static const char *ity(bool global) { return global ? "long long" : "int"; }
 
-/* out = op(in...) for an element-wise (unary or binary) operator. */
-static void body_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin,
-                             bool global) {
-  int64_t n = ax_shape_numel(&out->shape);
-  loop_open(e, n, global);
+/* The body of an element-wise loop: element e of out = op(in...). */
+static void ew_element(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin, bool global) {
   bool idx = false;
   for (int j = 0; j < nin; j++) idx |= needs_index(&in[j], &out->shape);
   if (idx) emit_index(e, &out->shape, ity(global));
@@ -206,6 +203,13 @@ static void body_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, 
     line(e, "const float a%d = %s;", j, v);
   }
   line(e, "%s[e] = ax_to<%s>(%s);", out->name, stype(out), ew_expr(op));
+}
+
+/* out = op(in...) for an element-wise (unary or binary) operator. */
+static void body_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin,
+                             bool global) {
+  loop_open(e, ax_shape_numel(&out->shape), global);
+  ew_element(e, op, out, in, nin, global);
   loop_close(e);
 }
 
@@ -256,48 +260,6 @@ static void split3(const AxTShape *s, int axis, int64_t *outer, int64_t *len, in
   *len = s->dim[axis];
 }
 
-/* One line: the reduction's f32 `acc` (times scale) through `store`, a format with one %s. */
-static void store_acc(Emit *e, const char *store, double scale) {
-  char val[96];
-  if (scale != 1.0) snprintf(val, sizeof val, "acc * %.9gf", scale);
-  else snprintf(val, sizeof val, "acc");
-  for (int i = 0; i < e->ind; i++) fputs("  ", e->f);
-  fprintf(e->f, store, val);
-  fputs(";\n", e->f);
-}
-
-/* The head of a reduction's loop over x along `axis` down to t elements per output: one
- * iteration per output e (o, i, in: its outer, kept and inner index) and px, the first
- * element it reads. Returns the index type; *len is the axis's length, *inner the product
- * of the dims after it. */
-static const char *reduce_head(Emit *e, const Opnd *x, int axis, int64_t t, bool global, int64_t *len,
-                               int64_t *inner) {
-  int64_t outer, in;
-  split3(&x->shape, axis, &outer, len, &in);
-  *inner = in;
-  loop_open(e, outer * t * in, global);
-  const char *it = ity(global);
-  line(e, "[[maybe_unused]] const %s o = e / %" PRId64 ", i = (e / %" PRId64 ") %% %" PRId64 ", in = e %% %" PRId64 ";",
-       it, t * in, in, t, in);
-  line(e, "const %s *px = %s + (o * %" PRId64 " + i) * %" PRId64 " + in;", stype(x), x->name, *len, in);
-  return it;
-}
-
-/* sum / mean along an axis to size t: out[o, i, in] = sum_j x[o, j*t + i, in] (times scale).
- * square: sums squares (rms). The result goes through `store`, a format with one %s for
- * the f32 value. */
-static void body_reduce(Emit *e, const Opnd *out, const Opnd *x, int axis, int64_t t,
-                        bool square, double scale, const char *store, bool global) {
-  (void)out;   /* the shape follows from x, axis and t; kept for symmetry with the others */
-  int64_t len, inner;
-  const char *it = reduce_head(e, x, axis, t, global, &len, &inner);
-  line(e, "float acc = 0.0f;");
-  line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(%s)j * %" PRId64 "]); acc += %s; }",
-       len / t, it, t * inner, square ? "v * v" : "v");
-  store_acc(e, store, scale);
-  loop_close(e);
-}
-
 /* concat along an axis. */
 static void body_concat(Emit *e, const Opnd *out, const Opnd *in, int nin, int axis, bool global) {
   int64_t outer, len, inner;
@@ -340,15 +302,19 @@ static bool first_use(const AxKStmt *st, int j) {
 /* ---- the operators' CUDA rows ------------------------------------------------------- *
  *
  * How each program-level operator that is not element-wise (superopt/ir/pop.h) is emitted:
- * as a pre-defined kernel of its own (one thread per output element) and as a block
- * operator inside a graph-defined kernel; element-wise operators read ewop.h's `cuda`
- * expression instead. A constant is never emitted: it is a kernel argument or an inline
- * literal (pop.h's `literal`). */
+ * as a pre-defined kernel of its own (a grid-stride loop over its output elements; a row
+ * kernel for the reductions and rms_norm) or a library call from the host entry (matmul:
+ * cuBLAS), and as a block operator inside a graph-defined kernel; element-wise operators
+ * read ewop.h's `cuda` expression instead. A constant is never emitted: it is a kernel
+ * argument or an inline literal (pop.h's `literal`). */
 struct KGen;
 typedef struct CudaPOp {
   /* The body of pre-defined kernel st (out, in: its tensors; store: the format that writes
-   * element e of out from a float expression). */
+   * element e of out from a float expression). NULL: a library call instead. */
   void (*predefined)(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store);
+  /* A pre-defined operator that is a library call, not a kernel of axle's: its statements in
+   * the host entry (statement s of g). */
+  void (*library)(Emit *e, const AxMugraph *g, int s);
   /* The block operator at node i (out, in: its tiles); marks its tile written. NULL: no block
    * operator. */
   void (*block)(struct KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store);
@@ -357,37 +323,6 @@ typedef struct CudaPOp {
   int64_t (*scratch)(const AxKernel *k, const AxBNode *n, int64_t nt);
 } CudaPOp;
 static const CudaPOp cuda_pops[AX_OP_COUNT];
-
-static void pre_matmul(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
-  (void)st, (void)store;
-  body_matmul(e, out, &in[0], &in[1], true);
-}
-
-static void pre_sum(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
-  body_reduce(e, out, &in[0], st->at.axis, st->at.to ? st->at.to : 1, false, 1.0, store, true);
-}
-
-static void pre_mean(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
-  body_reduce(e, out, &in[0], st->at.axis, 1, false, 1.0 / (double)in[0].shape.dim[st->at.axis],
-              store, true);
-}
-
-/* each element recomputes its row's mean square: simple, and pre-defined operators are the
- * baseline, not the product */
-static void pre_rms_norm(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
-  (void)store;
-  int64_t outer, len, inner;
-  split3(&out->shape, st->at.axis, &outer, &len, &inner);
-  loop_open(e, ax_shape_numel(&out->shape), true);
-  line(e, "[[maybe_unused]] const long long o = e / %" PRId64 ", in = e %% %" PRId64 ";", len * inner, inner);
-  line(e, "const %s *px = %s + o * %" PRId64 " + in;", ax_cuda_ctype(in[0].dt), in[0].name, len * inner);
-  line(e, "float acc = 0.0f;");
-  line(e, "for (int j = 0; j < %" PRId64 "; ++j) { const float v = ax_f(px[(long long)j * %" PRId64 "]); acc += v * v; }",
-       len, inner);
-  line(e, "%s[e] = ax_to<%s>(ax_f(%s[e]) / sqrtf(acc * %.9gf));", out->name, ax_cuda_ctype(out->dt),
-       in[0].name, 1.0 / (double)len);
-  loop_close(e);
-}
 
 static void pre_reshape(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
   (void)st, (void)store;
@@ -528,14 +463,64 @@ static void pre_concat(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *
   body_concat(e, out, in, st->nin, st->at.axis, true);
 }
 
-/* One __global__ for pre-defined operator statement s; its name is op<s>. */
+/* The CUDA row of a pre-defined operator (NULL: element-wise, whose expression ewop.h has). */
+static const CudaPOp *pre_row(AxOp op);
+static void pre_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin);
+static bool ew_packed(const Opnd *out, const Opnd *in, int nin);
+
+/* How pre-defined statement st runs, for the comment above its kernel. */
+static void pre_shape(const AxMugraph *g, const AxKStmt *st, char *buf, size_t n) {
+  const AxPOp *p = ax_pop_get(st->op);
+  if (!p || p->contract != AX_POP_CONTRACT_AXIS) {
+    Opnd out, in[AX_MAXIN];
+    kt_opnd(g, st->t, &out);
+    for (int j = 0; j < st->nin; j++) kt_opnd(g, st->in[j], &in[j]);
+    snprintf(buf, n, "a grid-stride loop over the output%s",
+             ax_ewop_get(st->op) && ew_packed(&out, in, st->nin) ? ", 8 elements a step where 16-byte aligned" : "");
+    return;
+  }
+  AxPopRowPlan pl;
+  ax_pop_rowplan(&g->tensors[st->in[0]].shape, st->at.axis, st->at.to, &pl);
+  if (pl.rows)
+    snprintf(buf, n, "%" PRId64 " row%s of %" PRId64 ", %" PRId64 " lanes a row%s", pl.outputs,
+             pl.outputs == 1 ? "" : "s", pl.len, pl.lanes, pl.len % 8 ? "" : ", 16-byte loads where aligned");
+  else
+    snprintf(buf, n, "%" PRId64 " column%s of %" PRId64 " elements %" PRId64 " apart, a thread each", pl.outputs,
+             pl.outputs == 1 ? "" : "s", pl.len, pl.stride);
+}
+
+/* The grid of pre-defined statement st's kernel (blocks of 256 threads): a row kernel's
+ * plan, else 8 elements a thread (the pack of pre_elementwise; the cost model's library
+ * kernel, cost.c), at most 65535 blocks (grid-stride loops take the rest). */
+static int64_t pre_blocks(const AxMugraph *g, const AxKStmt *st) {
+  const AxPOp *p = ax_pop_get(st->op);
+  if (p && p->contract == AX_POP_CONTRACT_AXIS) {
+    AxPopRowPlan pl;
+    ax_pop_rowplan(&g->tensors[st->in[0]].shape, st->at.axis, st->at.to, &pl);
+    return pl.blocks;
+  }
+  int64_t n = ax_shape_numel(&g->tensors[st->t].shape), b = (n + 8 * AX_POP_ROW_THREADS - 1) / (8 * AX_POP_ROW_THREADS);
+  return b < 1 ? 1 : b > AX_POP_MAX_GRID ? AX_POP_MAX_GRID : b;
+}
+
+/* Whether pre-defined statement st is a library call (no kernel of axle's). */
+static bool pre_library(const AxKStmt *st) {
+  const CudaPOp *r = pre_row(st->op);
+  return r && r->library;
+}
+
+/* One __global__ for pre-defined operator statement s; its name is op<s>. A library call
+ * has none (its statements are in the host entry). */
 static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   const AxKStmt *st = &g->stmts[s];
+  if (pre_library(st)) return;
   Opnd out, in[AX_MAXIN];
   kt_opnd(g, st->t, &out);
   for (int j = 0; j < st->nin; j++) kt_opnd(g, st->in[j], &in[j]);
-  fprintf(e->f, "\n// '%s' = %s(...) %s, pre-defined: one thread per output element\n",
-          g->tensors[st->t].name, ax_op_pname(st->op), ax_cuda_ctype(out.dt));
+  char how[160];
+  pre_shape(g, st, how, sizeof how);
+  fprintf(e->f, "\n// '%s' = %s(...) %s, pre-defined: %s\n", g->tensors[st->t].name, ax_op_pname(st->op),
+          ax_cuda_ctype(out.dt), how);
   fprintf(e->f, "__global__ void __launch_bounds__(256) ax_op%d(%s *__restrict__ %s", s, ax_cuda_ctype(out.dt), out.name);
   for (int j = 0; j < st->nin; j++)
     if (!in[j].is_const && first_use(st, j))
@@ -545,7 +530,7 @@ static void emit_predefined(Emit *e, const AxMugraph *g, int s) {
   char store[96];
   snprintf(store, sizeof store, "%s[e] = ax_to<%s>(%%s)", out.name, ax_cuda_ctype(out.dt));
   if (ax_ewop_get(st->op)) {
-    body_elementwise(e, st->op, &out, in, st->nin, true);   /* all alike */
+    pre_elementwise(e, st->op, &out, in, st->nin);   /* all alike */
   } else {
     /* sources and rule-only operators never reach a kernel */
     AX_ASSERT(cuda_pops[st->op].predefined);
@@ -922,20 +907,6 @@ static void sum_block(KGen *kg, int i, Opnd *out, const Opnd *in, int64_t t, dou
   kg->t[i].dirty = emit_rowred(kg, &rr);
 }
 
-/* reduce_max / reduce_min (op: the element-wise MAX or MIN whose CUDA expression combines
- * two values, NaN in, NaN out) along the axis down to t elements: the fold starts from
- * each output's first element, so no identity (-inf) is needed. */
-static void body_fold(Emit *e, AxOp op, const Opnd *x, int axis, int64_t t, const char *store,
-                      bool global) {
-  int64_t len, inner;
-  const char *it = reduce_head(e, x, axis, t, global, &len, &inner);
-  line(e, "float acc = ax_f(px[0]);");
-  line(e, "for (int j = 1; j < %" PRId64 "; ++j) { const float a0 = acc, a1 = ax_f(px[(%s)j * %" PRId64 "]); acc = %s; }",
-       len / t, it, t * inner, ew_expr(op));
-  store_acc(e, store, 1.0);
-  loop_close(e);
-}
-
 /* A block max or min: sum_block's row reduction with the fold in place of the sum. */
 static void fold_block(KGen *kg, int i, AxOp op, Opnd *out, const Opnd *in, const char *store) {
   (void)out;
@@ -948,14 +919,421 @@ static void fold_block(KGen *kg, int i, AxOp op, Opnd *out, const Opnd *in, cons
   kg->t[i].dirty = emit_rowred(kg, &rr);
 }
 
+/* ---- pre-defined reductions and normalizations: row kernels ------------------------------ *
+ *
+ * sum, mean, reduce_max, reduce_min and rms_norm as kernels of their own, laid out by
+ * ax_pop_rowplan (superopt/ir/pop.h; cost.c prices the same plan):
+ *   rows (the reduced elements adjacent): `lanes` = 32 W threads a row, 8 / W rows a block
+ *     of 256. Lane p takes the row's 8-element chunks p, p + lanes, ... as 16-byte vector
+ *     loads (ax_pack8) when the row's length is a multiple of 8 and the bases are 16-byte
+ *     aligned — checked at run time; every row then starts aligned too, its bytes being a
+ *     multiple of 16 — else single elements p, p + lanes, ...; then ax_warp_sum/max/min<32>
+ *     over the warp and, for W > 1, the W warps' partials through shared memory, which
+ *     every lane adds in the same order, so all lanes of a row hold the same bits. rms_norm
+ *     reads the row once more (from L1/L2: the block has just read it) and writes
+ *     x / sqrt(mean(x²)).
+ *   columns (elements after the axis, or a sum to a size): one thread per output,
+ *     grid-stride, its elements `stride` apart; adjacent threads read adjacent elements, so
+ *     each step of the loop is one coalesced access of the warp. rms_norm reads its column
+ *     once more for the output.
+ * The rows go in groups of 8 / W, one group per block and iteration of a grid-stride loop
+ * over the groups: the whole block runs every iteration, so every thread reaches the
+ * barriers and every lane the shuffles. A row past the last (the last group may be short)
+ * is dead: its lanes reduce row 0 again and store nothing. A max or min starts from the
+ * row's first element, so no -inf identity is needed (a lane with no element of its own
+ * holds that one, which changes no max or min). Values are f32, rounded once to the
+ * output's type — where the float interpreter rounds. */
+
+/* The statement that combines the f32 `x` into `acc`. */
+static const char *row_step(RedKind k) {
+  switch (k) {
+  case RED_SUM: return "acc += x";
+  case RED_SQUARES: return "acc += x * x";
+  case RED_MAX: return "acc = ax_max(acc, x)";
+  case RED_MIN: return "acc = ax_min(acc, x)";
+  }
+  AX_UNREACHABLE();
+}
+
+/* Lane p's loop (of np lanes) over the items p, p + np, ... below n, item `it`: a fixed trip
+ * count where np divides n. Closed by loop_close. */
+static void lane_loop_open(Emit *e, const char *it, int64_t n, int64_t np) {
+  if (n % np == 0) {
+    line(e, "for (int k = 0; k < %" PRId64 "; ++k) {", n / np);
+    e->ind++;
+    line(e, "const int %s = p + k * %" PRId64 ";", it, np);
+    return;
+  }
+  line(e, "for (int %s = p; %s < %" PRId64 "; %s += %" PRId64 ") {", it, it, n, it, np);
+  e->ind++;
+}
+
+/* The row kernel of plan pl: x's rows reduced (kind k, times scale) into out, or with norm
+ * every row of x normalized into out. */
+static void pre_rows(Emit *e, const AxPopRowPlan *pl, RedKind k, double scale, bool norm, const Opnd *out,
+                     const Opnd *x) {
+  int64_t len = pl->len, np = pl->lanes, w = np / 32, per = pl->per_block;
+  bool vec = len % 8 == 0, dead = pl->outputs % per != 0, fold = k == RED_MAX || k == RED_MIN;
+  const char *tx = stype(x), *to = stype(out);
+  line(e, "const int tid = threadIdx.x, p = tid %% %" PRId64 ";  // the lane of its row", np);
+  if (per > 1) line(e, "const int rb = tid / %" PRId64 ";  // its row in the group", np);
+  if (w > 1) {
+    line(e, "AX_SMEM_STATIC(ax_rowsm, %d);", AX_POP_ROW_THREADS / 32 * 4);
+    line(e, "float *part = (float *)ax_rowsm;  // a partial per warp");
+  }
+  if (vec && norm)
+    line(e, "const bool vec = (uintptr_t)%s %% 16 == 0 && (uintptr_t)%s %% 16 == 0;", x->name, out->name);
+  else if (vec)
+    line(e, "const bool vec = (uintptr_t)%s %% 16 == 0;", x->name);
+  line(e, "for (long long g = blockIdx.x; g < %" PRId64 "LL; g += gridDim.x) {", pl->groups);
+  e->ind++;
+  char r[64];
+  if (per > 1) snprintf(r, sizeof r, "g * %" PRId64 " + rb", per);
+  else snprintf(r, sizeof r, "g");
+  if (dead) {
+    line(e, "const bool live = %s < %" PRId64 "LL;", r, pl->outputs);
+    line(e, "const long long r = live ? %s : 0;", r);
+  } else {
+    line(e, "const long long r = %s;", r);
+  }
+  line(e, "const %s *px = %s + r * %" PRId64 "LL;", tx, x->name, len);
+  line(e, "%s", fold ? "float acc = ax_f(px[0]);" : "float acc = 0.0f;");
+  if (vec) {
+    line(e, "if (vec) {");
+    e->ind++;
+    lane_loop_open(e, "c", len / 8, np);
+    line(e, "const ax_pack8<%s> v = *(const ax_pack8<%s> *)(px + 8 * c);", tx, tx);
+    line(e, "for (int q = 0; q < 8; ++q) { const float x = ax_f(v.v[q]); %s; }", row_step(k));
+    loop_close(e);
+    e->ind--;
+    line(e, "} else {");
+    e->ind++;
+  }
+  lane_loop_open(e, "j", len, np);
+  line(e, "const float x = ax_f(px[j]);");
+  line(e, "%s;", row_step(k));
+  loop_close(e);
+  if (vec) loop_close(e);
+  line(e, "acc = %s<32>(acc);", red_warp(k));
+  if (w > 1) {
+    line(e, "if (tid %% 32 == 0) part[tid / 32] = acc;");
+    line(e, "__syncthreads();  // the row's %" PRId64 " warps' partials", w);
+    char base[32];
+    if (per > 1) snprintf(base, sizeof base, "rb * %" PRId64, w);
+    else snprintf(base, sizeof base, "0");
+    line(e, "acc = part[%s];", base);
+    line(e, "for (int q = 1; q < %" PRId64 "; ++q) { const float x = part[%s + q]; %s; }", w, base,
+         row_step(k == RED_SQUARES ? RED_SUM : k));
+    if (pl->groups > pl->blocks)   /* a block runs more than one group */
+      line(e, "__syncthreads();  // read before the next group's partials are written");
+  }
+  if (!norm) {
+    char val[64];
+    if (scale != 1.0) snprintf(val, sizeof val, "acc * %.9gf", scale);
+    else snprintf(val, sizeof val, "acc");
+    line(e, "if (p == 0%s) %s[r] = ax_to<%s>(%s);", dead ? " && live" : "", out->name, to, val);
+  } else {
+    line(e, "const float rs = sqrtf(acc * %.9gf);", 1.0 / (double)len);
+    if (dead) {
+      line(e, "if (live) {");
+      e->ind++;
+    }
+    line(e, "%s *po = %s + r * %" PRId64 "LL;", to, out->name, len);
+    if (vec) {
+      line(e, "if (vec) {");
+      e->ind++;
+      lane_loop_open(e, "c", len / 8, np);
+      line(e, "const ax_pack8<%s> v = *(const ax_pack8<%s> *)(px + 8 * c);", tx, tx);
+      line(e, "ax_pack8<%s> y;", to);
+      line(e, "for (int q = 0; q < 8; ++q) y.v[q] = ax_to<%s>(ax_f(v.v[q]) / rs);", to);
+      line(e, "*(ax_pack8<%s> *)(po + 8 * c) = y;", to);
+      loop_close(e);
+      e->ind--;
+      line(e, "} else {");
+      e->ind++;
+    }
+    lane_loop_open(e, "j", len, np);
+    line(e, "po[j] = ax_to<%s>(ax_f(px[j]) / rs);", to);
+    loop_close(e);
+    if (vec) loop_close(e);
+    if (dead) loop_close(e);
+  }
+  loop_close(e);
+}
+
+/* The column kernel of plan pl: one thread per output (o, c), its elements at
+ * x[o · len · stride + j · stride + c]. */
+static void pre_columns(Emit *e, const AxPopRowPlan *pl, RedKind k, double scale, bool norm, const Opnd *out,
+                        const Opnd *x) {
+  int64_t len = pl->len, st = pl->stride;
+  bool fold = k == RED_MAX || k == RED_MIN;
+  loop_open(e, pl->outputs, true);
+  line(e, "const long long o = e / %" PRId64 ", c = e %% %" PRId64 ";", st, st);
+  line(e, "const %s *px = %s + o * %" PRId64 "LL + c;", stype(x), x->name, len * st);
+  line(e, "%s", fold ? "float acc = ax_f(px[0]);" : "float acc = 0.0f;");
+  if (len > (fold ? 1 : 0))
+    line(e, "for (int j = %d; j < %" PRId64 "; ++j) { const float x = ax_f(px[(long long)j * %" PRId64 "]); %s; }",
+         fold ? 1 : 0, len, st, row_step(k));
+  if (!norm) {
+    if (scale != 1.0) line(e, "%s[e] = ax_to<%s>(acc * %.9gf);", out->name, stype(out), scale);
+    else line(e, "%s[e] = ax_to<%s>(acc);", out->name, stype(out));
+  } else {
+    line(e, "const float rs = sqrtf(acc * %.9gf);", 1.0 / (double)len);
+    line(e, "%s *po = %s + o * %" PRId64 "LL + c;", stype(out), out->name, len * st);
+    line(e, "for (int j = 0; j < %" PRId64 "; ++j) po[(long long)j * %" PRId64 "] = ax_to<%s>(ax_f(px[(long long)j * %" PRId64 "]) / rs);",
+         len, st, stype(out), st);
+  }
+  loop_close(e);
+}
+
+/* A pre-defined reduction of in[0] along st's axis down to `to` (kind k, times scale), or
+ * with norm its rms_norm: the row or the column kernel its plan says. */
+static void pre_reduce(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, RedKind k, int64_t to,
+                       double scale, bool norm) {
+  AxPopRowPlan pl;
+  ax_pop_rowplan(&in[0].shape, st->at.axis, to, &pl);
+  if (pl.rows) pre_rows(e, &pl, k, scale, norm, out, &in[0]);
+  else pre_columns(e, &pl, k, scale, norm, out, &in[0]);
+}
+
+static void pre_sum(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  pre_reduce(e, st, out, in, RED_SUM, st->at.to, 1.0, false);
+}
+
+static void pre_mean(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  pre_reduce(e, st, out, in, RED_SUM, 1, 1.0 / (double)in[0].shape.dim[st->at.axis], false);
+}
+
+static void pre_rms_norm(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
+  (void)store;
+  pre_reduce(e, st, out, in, RED_SQUARES, 1, 1.0, true);
+}
+
 static void pre_max(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
-  (void)out;
-  body_fold(e, AX_OP_MAX, &in[0], st->at.axis, st->at.to ? st->at.to : 1, store, true);
+  (void)store;
+  pre_reduce(e, st, out, in, RED_MAX, st->at.to, 1.0, false);
 }
 
 static void pre_min(Emit *e, const AxKStmt *st, const Opnd *out, const Opnd *in, const char *store) {
-  (void)out;
-  body_fold(e, AX_OP_MIN, &in[0], st->at.axis, st->at.to ? st->at.to : 1, store, true);
+  (void)store;
+  pre_reduce(e, st, out, in, RED_MIN, st->at.to, 1.0, false);
+}
+
+/* ---- pre-defined element-wise kernels ---------------------------------------------------- */
+
+/* Whether operand o of an element-wise operator with result shape `out` is read as a
+ * vector: a tensor of the result's shape (a literal or a one-element tensor is read whole
+ * by every step). */
+static bool ew_vector_operand(const Opnd *o, const AxTShape *out) {
+  return !o->is_const && ax_shape_equal(&o->shape, out);
+}
+
+/* out = op(in...) as a pre-defined kernel. With at least 8 elements and no operand
+ * broadcast (each of the result's shape, a single element or a literal), each step of the
+ * grid-stride loop moves 8 elements as packs (ax_pack8: 16-byte vector loads and stores of
+ * f16 or bf16, two of f32) when the bases of out and of the operands read as packs are
+ * 16-byte aligned — checked at run time —; then the last n % 8 elements, or all of them when
+ * a base is not aligned, go one at a time. Otherwise one element a step. */
+/* Whether pre_elementwise moves packs: at least 8 elements, no operand broadcast. */
+static bool ew_packed(const Opnd *out, const Opnd *in, int nin) {
+  bool vec = ax_shape_numel(&out->shape) >= 8;
+  for (int j = 0; j < nin; j++)
+    if (!in[j].is_const && !ew_vector_operand(&in[j], &out->shape) && ax_shape_numel(&in[j].shape) != 1) vec = false;
+  return vec;
+}
+
+static void pre_elementwise(Emit *e, AxOp op, const Opnd *out, const Opnd *in, int nin) {
+  const AxTShape *os = &out->shape;
+  int64_t n = ax_shape_numel(os);
+  if (!ew_packed(out, in, nin)) {
+    body_elementwise(e, op, out, in, nin, true);
+    return;
+  }
+  line(e, "const long long gt = (long long)blockIdx.x * blockDim.x + threadIdx.x, gs = (long long)gridDim.x * blockDim.x;");
+  char cond[512];
+  size_t u = (size_t)snprintf(cond, sizeof cond, "(uintptr_t)%s %% 16 == 0", out->name);
+  int first[AX_MAXIN];   /* the first operand that is the same tensor (mul(d, d)) */
+  for (int j = 0; j < nin; j++) {
+    first[j] = j;
+    for (int q = 0; q < j; q++)
+      if (!in[q].is_const && !in[j].is_const && strcmp(in[q].name, in[j].name) == 0) {
+        first[j] = q;
+        break;
+      }
+    if (ew_vector_operand(&in[j], os) && first[j] == j && u < sizeof cond)
+      u += (size_t)snprintf(cond + u, sizeof cond - u, " && (uintptr_t)%s %% 16 == 0", in[j].name);
+  }
+  line(e, "const bool vec = %s;", cond);
+  line(e, "if (vec) {");
+  e->ind++;
+  line(e, "for (long long c = gt; c < %" PRId64 "LL; c += gs) {", n / 8);
+  e->ind++;
+  for (int j = 0; j < nin; j++)
+    if (ew_vector_operand(&in[j], os) && first[j] == j)
+      line(e, "const ax_pack8<%s> v%d = *(const ax_pack8<%s> *)(%s + 8 * c);", stype(&in[j]), j, stype(&in[j]),
+           in[j].name);
+  line(e, "ax_pack8<%s> y;", stype(out));
+  line(e, "for (int q = 0; q < 8; ++q) {");
+  e->ind++;
+  char v[320];
+  for (int j = 0; j < nin; j++) {
+    if (ew_vector_operand(&in[j], os)) snprintf(v, sizeof v, "ax_f(v%d.v[q])", first[j]);
+    else value(&in[j], os, v, sizeof v);   /* a literal, or element 0 */
+    line(e, "const float a%d = %s;", j, v);
+  }
+  line(e, "y.v[q] = ax_to<%s>(%s);", stype(out), ew_expr(op));
+  loop_close(e);
+  line(e, "*(ax_pack8<%s> *)(%s + 8 * c) = y;", stype(out), out->name);
+  loop_close(e);
+  loop_close(e);
+  line(e, "for (long long e = (vec ? %" PRId64 "LL : 0LL) + gt; e < %" PRId64 "LL; e += gs) {", n / 8 * 8, n);
+  e->ind++;
+  ew_element(e, op, out, in, nin, true);
+  loop_close(e);
+}
+
+/* ---- pre-defined matmul: cuBLAS ------------------------------------------------------------ *
+ *
+ * A pre-defined matmul is a cuBLAS call from the host entry (docs/gpu.md, "Pre-defined
+ * operators": why cuBLAS, the handle): cublasGemmStridedBatchedEx with the operands' and
+ * the result's own types (f16, bf16 or f32; one type, mugraph.h) and CUBLAS_COMPUTE_32F —
+ * f32 products and sums, rounded once to the result's type, as the interpreter rounds.
+ * cuBLAS is column-major and the tensors are row-major: a row-major m x n C is the
+ * column-major n x m C^T, and C^T = B^T A^T, where the row-major B (k x n) is the
+ * column-major B^T with leading dimension n and A likewise A^T with k — so the call is
+ * gemm(N, N, n, m, k, B, n, A, k, C, n), no transposition. Batch dims broadcast: the
+ * output's batch splits into an outer part, looped over on the host, and the longest
+ * suffix over which each operand either has the output's dims (its matrices one after
+ * another: stride one matrix) or none of them (stride 0) — one batched call per outer
+ * index; a plain batch or one shared operand (the usual cases) is one call. */
+
+static const char *cublas_type(AxDtype t) {
+  switch (t) {
+  case AX_DT_F16: return "CUDA_R_16F";
+  case AX_DT_BF16: return "CUDA_R_16BF";
+  case AX_DT_F32: return "CUDA_R_32F";
+  }
+  AX_UNREACHABLE();
+}
+
+/* How operand x's batch meets the output's (shape o) at output batch dim d: 0 the output's
+ * dim is 1 (either reading fits), 1 x has it, 2 x broadcasts along it (size 1 or absent). */
+static int mm_bclass(const AxTShape *o, const AxTShape *x, int d) {
+  int shift = (o->rank - 2) - (x->rank - 2);
+  if (o->dim[d] == 1) return 0;
+  if (d < shift || x->dim[d - shift] == 1) return 2;
+  return 1;
+}
+
+/* The split: the least j such that over the output batch dims j.. each operand is all of
+ * class 1 or all of class 2 (class 0 aside). *inner gets the product of those dims, *outer
+ * of the others, stride[q] the operand's matrix stride inside the suffix (1 or 0). */
+static int mm_split(const AxTShape *o, const AxTShape *const x[2], int64_t *outer, int64_t *inner, int stride[2]) {
+  int rb = o->rank - 2, j = rb;
+  int cls[2] = {0, 0};
+  while (j > 0) {
+    int c[2] = {cls[0], cls[1]};
+    bool ok = true;
+    for (int q = 0; q < 2; q++) {
+      int b = mm_bclass(o, x[q], j - 1);
+      if (b && c[q] && b != c[q]) ok = false;
+      if (b) c[q] = b;
+    }
+    if (!ok) break;
+    cls[0] = c[0], cls[1] = c[1];
+    j--;
+  }
+  *outer = *inner = 1;
+  for (int d = 0; d < rb; d++) *(d < j ? outer : inner) *= o->dim[d];
+  for (int q = 0; q < 2; q++) stride[q] = cls[q] == 2 ? 0 : 1;
+  return j;
+}
+
+/* The matrix index of operand x (its batch dims) at the output's outer batch digits
+ * i0..i{j-1} (the suffix's digits 0), as an expression; "0" when x has none of them. */
+static void mm_index(const AxTShape *o, const AxTShape *x, int j, char *buf, size_t n) {
+  int xb = x->rank - 2, shift = (o->rank - 2) - xb;
+  size_t u = 0;
+  buf[0] = 0;
+  for (int d = 0; d < j; d++) {
+    if (d < shift || x->dim[d - shift] == 1) continue;
+    int64_t st = 1;
+    for (int q = d - shift + 1; q < xb; q++) st *= x->dim[q];
+    u += (size_t)snprintf(buf + u, u < n ? n - u : 0, "%si%d * %" PRId64 "LL", u ? " + " : "", d, st);
+  }
+  if (!buf[0]) snprintf(buf, n, "0");
+}
+
+/* Why matmul statement st cannot be a cuBLAS call (a size beyond its int arguments), or
+ * NULL. */
+static const char *mm_too_large(const AxMugraph *g, const AxKStmt *st, int64_t *what) {
+  const AxTShape *o = &g->tensors[st->t].shape, *x[2] = {&g->tensors[st->in[0]].shape, &g->tensors[st->in[1]].shape};
+  int64_t outer, inner;
+  int stride[2];
+  mm_split(o, x, &outer, &inner, stride);
+  int64_t m = o->dim[o->rank - 2], n = o->dim[o->rank - 1], k = x[0]->dim[x[0]->rank - 1];
+  const char *names[4] = {"m", "n", "k", "batch"};
+  int64_t v[4] = {m, n, k, inner};
+  for (int i = 0; i < 4; i++)
+    if (v[i] > INT32_MAX) {
+      *what = v[i];
+      return names[i];
+    }
+  return NULL;
+}
+
+static void lib_matmul(Emit *e, const AxMugraph *g, int s) {
+  const AxKStmt *st = &g->stmts[s];
+  const AxKTensor *ot = &g->tensors[st->t], *at = &g->tensors[st->in[0]], *bt = &g->tensors[st->in[1]];
+  const AxTShape *o = &ot->shape, *x[2] = {&at->shape, &bt->shape};
+  int64_t m = o->dim[o->rank - 2], n = o->dim[o->rank - 1], k = x[0]->dim[x[0]->rank - 1];
+  int64_t outer, inner;
+  int stride[2];
+  int j = mm_split(o, x, &outer, &inner, stride);
+  char sb[96];
+  line(e, "{  // '%s' = matmul(...) %s%s, pre-defined: cuBLAS, f32 compute; row-major C = A B as C^T = B^T A^T",
+       ot->name, ax_dtype_name(ot->dtype), ax_shape_str(o, sb, sizeof sb));
+  e->ind++;
+  line(e, "cublasHandle_t h = NULL;");
+  line(e, "if ((ax_rc = ax_cublas(stream, &h)) != 0) goto done;");
+  line(e, "const float alpha = 1.0f, beta = 0.0f;");
+  char pa[320], pb[320], pc[160];
+  snprintf(pa, sizeof pa, "p%d", st->in[0]);
+  snprintf(pb, sizeof pb, "p%d", st->in[1]);
+  snprintf(pc, sizeof pc, "p%d", st->t);
+  if (outer > 1) {
+    line(e, "for (long long ob = 0; ob < %" PRId64 "LL; ++ob) {  // the batch dims the operands broadcast across", outer);
+    e->ind++;
+    AxTShape os = *o;
+    os.rank = j;
+    for (int d = 0; d < j; d++) {
+      int64_t sd = stride_of(&os, d);
+      if (d == 0) line(e, "[[maybe_unused]] const long long i%d = ob / %" PRId64 "LL;", d, sd);
+      else line(e, "[[maybe_unused]] const long long i%d = (ob / %" PRId64 "LL) %% %" PRId64 "LL;", d, sd, os.dim[d]);
+    }
+    char ia[256], ib[256];
+    mm_index(o, x[0], j, ia, sizeof ia);
+    mm_index(o, x[1], j, ib, sizeof ib);
+    snprintf(pa, sizeof pa, "p%d + (%s) * %" PRId64 "LL", st->in[0], ia, m * k);
+    snprintf(pb, sizeof pb, "p%d + (%s) * %" PRId64 "LL", st->in[1], ib, k * n);
+    snprintf(pc, sizeof pc, "p%d + ob * %" PRId64 "LL", st->t, inner * m * n);
+  }
+  line(e, "const cublasStatus_t s = cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, %" PRId64 ", %" PRId64
+          ", %" PRId64 ", &alpha,", n, m, k);
+  line(e, "    %s, %s, %" PRId64 ", %" PRId64 "LL,  // B^T: %" PRId64 " x %" PRId64 "%s", pb, cublas_type(bt->dtype), n,
+       stride[1] * k * n, n, k, stride[1] ? "" : ", shared by the batch");
+  line(e, "    %s, %s, %" PRId64 ", %" PRId64 "LL,  // A^T: %" PRId64 " x %" PRId64 "%s", pa, cublas_type(at->dtype), k,
+       stride[0] * m * k, k, m, stride[0] ? "" : ", shared by the batch");
+  line(e, "    &beta, %s, %s, %" PRId64 ", %" PRId64 "LL, %" PRId64 ", CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);", pc,
+       cublas_type(ot->dtype), n, m * n, inner);
+  line(e, "if (s != CUBLAS_STATUS_SUCCESS) {");
+  line(e, "  ax_rc = AX_CUBLAS_ERR + (int)s;");
+  line(e, "  goto done;");
+  line(e, "}");
+  if (outer > 1) loop_close(e);
+  loop_close(e);
 }
 
 static void blk_max(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
@@ -1443,7 +1821,7 @@ static bool has_cp_async(AxCudaTarget t) { return t == AX_CUDA_SM90 || t == AX_C
 
 /* ORDER: pop.h's rows; check_pop.c walks both. */
 static const CudaPOp cuda_pops[AX_OP_COUNT] = {
-    [AX_OP_DOT] = {.predefined = pre_matmul, .block = blk_matmul},
+    [AX_OP_DOT] = {.library = lib_matmul, .block = blk_matmul},
     [AX_OP_REDUCE] = {.predefined = pre_sum, .block = blk_sum, .scratch = scratch_reduce},
     [AX_OP_MEAN] = {.predefined = pre_mean, .block = blk_mean, .scratch = scratch_reduce},
     [AX_OP_RMS_NORM] = {.predefined = pre_rms_norm, .block = blk_rms_norm, .scratch = scratch_rms_norm},
@@ -1461,9 +1839,11 @@ static const CudaPOp cuda_pops[AX_OP_COUNT] = {
     [AX_OP_REDUCE_MIN] = {.predefined = pre_min, .block = blk_min, .scratch = scratch_reduce},
 };
 
+static const CudaPOp *pre_row(AxOp op) { return (unsigned)op < AX_OP_COUNT && !ax_ewop_get(op) ? &cuda_pops[op] : NULL; }
+
 bool ax_cuda_emits_op(AxOp op, bool block) {
   if ((unsigned)op >= AX_OP_COUNT) return false;
-  return block ? cuda_pops[op].block != NULL : cuda_pops[op].predefined != NULL;
+  return block ? cuda_pops[op].block != NULL : cuda_pops[op].predefined != NULL || cuda_pops[op].library != NULL;
 }
 
 /* Lays out kg's tiles in shared memory and returns the bytes a block needs. Invariant
@@ -2020,15 +2400,26 @@ static void list_io(FILE *f, const AxMugraph *g, const char *prefix) {
   }
 }
 
+/* Whether g has a pre-defined operator that is a library call (a cuBLAS matmul). */
+static bool has_library(const AxMugraph *g) {
+  for (int s = 0; s < g->nstmts; s++)
+    if (g->stmts[s].kind == AX_KS_OP && pre_library(&g->stmts[s])) return true;
+  return false;
+}
+
 void ax_cuda_emit_header(FILE *out, const AxMugraph *g) {
   char id[128];
   ax_cuda_ident(g->name, id, sizeof id);
   fprintf(out, "/* Generated by axle from mugraph '%s'. Host entry of its CUDA kernels.\n", g->name);
-  fprintf(out, " * Device pointers, dense row-major; returns 0 or a cudaError_t:\n");
+  fprintf(out, " * Device pointers, dense row-major; returns 0 or a cudaError_t%s:\n",
+          has_library(g) ? ", or 20000 + a cublasStatus_t\n * when the cuBLAS call of a pre-defined matmul fails" : "");
   list_io(out, g, " *");
   fprintf(out, " * stream: a cudaStream_t (NULL: the default stream). */\n");
   fprintf(out, "#ifndef AXLE_%s_H\n#define AXLE_%s_H\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n", id, id);
   fprintf(out, "int axle_run_%s(const void *const *inputs, void *const *outputs, void *stream);\n", id);
+  if (has_library(g))
+    fprintf(out, "/* Destroys the cuBLAS handles the calling host thread made (its pre-defined matmuls):\n"
+                 " * call before unloading the code. */\nvoid axle_release_%s(void);\n", id);
   fprintf(out, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 }
 
@@ -2037,15 +2428,77 @@ bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget target, AxDiag *d)
   return ax_cuda_emit_opts(out, g, target, &none, d);
 }
 
+/* Refuses, through d, a pre-defined matmul cuBLAS cannot take (a size beyond its int
+ * arguments); false then. */
+static bool library_ok(const AxMugraph *g, AxDiag *d) {
+  for (int s = 0; s < g->nstmts; s++) {
+    const AxKStmt *st = &g->stmts[s];
+    if (st->kind != AX_KS_OP || st->op != AX_OP_DOT) continue;
+    int64_t v;
+    const char *what = mm_too_large(g, st, &v);
+    if (what) {
+      ax_diag_error(d, g->tensors[st->t].span,
+                    "pre-defined matmul '%s': its %s is %" PRId64 ", beyond cuBLAS's int arguments (at most %d)",
+                    g->tensors[st->t].name, what, v, INT32_MAX);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* After the prelude of a graph with pre-defined operators: ax_pack8 (pre_elementwise,
+ * pre_rows) and, where a matmul is pre-defined, the cuBLAS handles (lib_matmul). */
+static const char pre_helpers[] =
+    "\n// Pre-defined kernels move 8 elements as one pack (16 bytes of f16 or bf16, 32 of f32):\n"
+    "// 16-byte vector loads and stores where the bases are 16-byte aligned.\n"
+    "template <typename T> struct alignas(16) ax_pack8 { T v[8]; };\n";
+
+static const char cublas_helpers[] =
+    "\n// Pre-defined matmuls are cuBLAS calls (cublasGemmStridedBatchedEx, f32 compute); link with\n"
+    "// -lcublas. The emulator (AXLE_EMU) has a stand-in of the same signature.\n"
+    "#ifndef AXLE_EMU\n"
+    "#include <cublas_v2.h>\n"
+    "#endif\n"
+    "// A failed cuBLAS call makes the host entry return AX_CUBLAS_ERR + its cublasStatus_t\n"
+    "// (cudaError_t values are below it).\n"
+    "#define AX_CUBLAS_ERR 20000\n"
+    "#define AX_CUBLAS_DEVICES 64\n"
+    "// One handle per host thread and device: a handle belongs to the device current when it\n"
+    "// is made, and its stream is set at every call, which must not race with another\n"
+    "// thread's call on the same handle. Made at the thread's first pre-defined matmul on\n"
+    "// that device, kept until axle_release_<graph>() or the end of the process (not\n"
+    "// destroyed at exit: the CUDA runtime may be gone by then; the driver frees it).\n"
+    "static thread_local cublasHandle_t ax_cublas_h[AX_CUBLAS_DEVICES];\n"
+    "static int ax_cublas(cudaStream_t stream, cublasHandle_t *h) {\n"
+    "  int dev = 0;\n"
+    "  const cudaError_t ce = cudaGetDevice(&dev);\n"
+    "  if (ce != cudaSuccess) return (int)ce;\n"
+    "  if (dev < 0 || dev >= AX_CUBLAS_DEVICES) return (int)cudaErrorInvalidDevice;\n"
+    "  cublasStatus_t st = CUBLAS_STATUS_SUCCESS;\n"
+    "  if (!ax_cublas_h[dev] && (st = cublasCreate(&ax_cublas_h[dev])) != CUBLAS_STATUS_SUCCESS) {\n"
+    "    ax_cublas_h[dev] = NULL;\n"
+    "    return AX_CUBLAS_ERR + (int)st;\n"
+    "  }\n"
+    "  if ((st = cublasSetStream(ax_cublas_h[dev], stream)) != CUBLAS_STATUS_SUCCESS) return AX_CUBLAS_ERR + (int)st;\n"
+    "  *h = ax_cublas_h[dev];\n"
+    "  return 0;\n"
+    "}\n";
+
 bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const AxCudaOpts *o, AxDiag *d) {
   Emit e = {out, 0, 0};
   char id[128];
   ax_cuda_ident(g->name, id, sizeof id);
+  if (!library_ok(g, d)) return false;
+  bool lib = has_library(g), pre = false;
+  for (int s = 0; s < g->nstmts; s++) pre |= g->stmts[s].kind == AX_KS_OP;
   fprintf(out, "// Generated by axle (axle %s) from mugraph '%s' for %s. Do not edit.\n",
           o->task_body ? "mpk" : "cuda", g->name, ax_cuda_target_name(target));
-  fprintf(out, "// Host entry: axle_run_%s(inputs, outputs, stream)\n", id);
+  fprintf(out, "// Host entry: axle_run_%s(inputs, outputs, stream)%s\n", id,
+          lib ? "; links with -lcublas (pre-defined matmuls)" : "");
   list_io(out, g, "//");
   ax_cuda_emit_prelude(out);
+  if (pre) fputs(pre_helpers, out);
+  if (lib) fputs(cublas_helpers, out);
   for (int s = 0; s < g->nstmts; s++) {
     if (g->stmts[s].kind == AX_KS_OP) emit_predefined(&e, g, s);
     else if (g->stmts[s].kind == AX_KS_KERNEL && !emit_kernel(&e, g, s, target, o, d)) return false;
@@ -2075,6 +2528,7 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const
          ax_cuda_ctype(g->tensors[ti].dtype), i, g->tensors[ti].name);
   }
   line(&e, "cudaError_t err = cudaSuccess;");
+  if (lib) line(&e, "int ax_rc = 0;  // a cuBLAS call's failure (AX_CUBLAS_ERR + its status), else 0");
   /* intermediates: device memory for the run, stream-ordered */
   for (int ti = 0; ti < g->ntensors; ti++) {
     const AxKTensor *t = &g->tensors[ti];
@@ -2089,10 +2543,12 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const
   }
   for (int s = 0; s < g->nstmts; s++) {
     const AxKStmt *st = &g->stmts[s];
-    if (st->kind == AX_KS_OP) {
-      int64_t n = ax_shape_numel(&g->tensors[st->t].shape), blocks = (n + 255) / 256;
-      if (blocks > 65535) blocks = 65535;
-      fprintf(out, "  AX_LAUNCH(ax_op%d, dim3(%" PRId64 "), dim3(256), 0, stream, p%d", s, blocks, st->t);
+    if (st->kind == AX_KS_OP && pre_library(st)) {
+      cuda_pops[st->op].library(&e, g, s);
+      continue;   /* its status is checked where it is called */
+    } else if (st->kind == AX_KS_OP) {
+      fprintf(out, "  AX_LAUNCH(ax_op%d, dim3(%" PRId64 "), dim3(%d), 0, stream, p%d", s, pre_blocks(g, st),
+              AX_POP_ROW_THREADS, st->t);
       for (int j = 0; j < st->nin; j++)
         if (!g->tensors[st->in[j]].anon && first_use(st, j)) fprintf(out, ", p%d", st->in[j]);
       fprintf(out, ");\n");
@@ -2139,9 +2595,19 @@ bool ax_cuda_emit_opts(FILE *out, const AxMugraph *g, AxCudaTarget target, const
     if (t->anon || is_out[ti] || g->stmts[t->stmt].kind == AX_KS_INPUT) continue;
     line(&e, "if (p%d) cudaFreeAsync(p%d, stream);", ti, ti);
   }
-  line(&e, "return (int)err;");
+  line(&e, "return %s;", lib ? "ax_rc ? ax_rc : (int)err" : "(int)err");
   fprintf(out, "}\n");
   free(is_out);
+  if (lib) {
+    /* the calling thread's handles, for a process that unloads the code (cublas_helpers) */
+    fprintf(out, "\n// Destroys the cuBLAS handles this host thread made (call before unloading the code).\n");
+    fprintf(out, "extern \"C\" void axle_release_%s(void) {\n", id);
+    fprintf(out, "  int cur = -1;\n  if (cudaGetDevice(&cur) != cudaSuccess) cur = -1;\n");
+    fprintf(out, "  for (int dev = 0; dev < AX_CUBLAS_DEVICES; dev++) {\n");
+    fprintf(out, "    if (!ax_cublas_h[dev] || cudaSetDevice(dev) != cudaSuccess) continue;\n");
+    fprintf(out, "    cublasDestroy(ax_cublas_h[dev]);\n    ax_cublas_h[dev] = NULL;\n  }\n");
+    fprintf(out, "  if (cur >= 0) cudaSetDevice(cur);\n}\n");
+  }
   return true;
 }
 

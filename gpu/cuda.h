@@ -13,11 +13,18 @@
  *     loop, the loop, after it) with __syncthreads() only where a value written by one
  *     thread is read by another (or a tile is about to be overwritten); accumulators in
  *     f32 shared memory; omap gives the stores;
- *   - a __global__ per pre-defined kernel operator (one thread per output element,
- *     grid-stride);
+ *   - a __global__ per pre-defined kernel operator but matmul: reductions and rms_norm as
+ *     row kernels (a warp or more per row, warp shuffles; superopt/ir/pop.h's
+ *     ax_pop_rowplan), element-wise operators 8 elements a step (16-byte packs where
+ *     aligned), the rest grid-stride one element a step; a pre-defined matmul is a cuBLAS
+ *     call (cublasGemmStridedBatchedEx) from the host entry instead, and the file links
+ *     with -lcublas;
  *   - the host entry `extern "C" int axle_run_<graph>(const void *const *inputs,
  *     void *const *outputs, cudaStream_t stream)`: inputs in declaration order, outputs in
- *     the order of the graph's `output` statements; returns 0 or a cudaError_t.
+ *     the order of the graph's `output` statements; returns 0, a cudaError_t, or 20000 + a
+ *     cublasStatus_t when a cuBLAS call failed; with a pre-defined matmul also
+ *     `extern "C" void axle_release_<graph>(void)`, which destroys the calling host
+ *     thread's cuBLAS handles.
  * Block matmuls have a portable FMA path and, where every dim is a multiple of 16 and the
  * operands are f16 or bf16, a tensor-core path (wmma, f32 accumulation) compiled when the
  * macro AXLE_TC is defined and the target is sm_80 or newer.
@@ -46,8 +53,9 @@ void ax_cuda_ident(const char *name, char *buf, size_t n);
 /* Writes the CUDA source of g (validated by ax_mug_check) to out. Returns false after
  * reporting through d at the offending kernel when the graph cannot be compiled for the
  * target: a block whose shared memory (tiles, accumulators and the generator's scratch;
- * single-buffered — double buffering is dropped first) exceeds the target's limit, or a
- * grid beyond CUDA's limits. Nothing is written then
+ * single-buffered — double buffering is dropped first) exceeds the target's limit, a
+ * grid beyond CUDA's limits, or a pre-defined matmul with a size beyond cuBLAS's int
+ * arguments (reported before anything is written). Nothing is written then
  * except possibly a partial file, which the caller discards. */
 bool ax_cuda_emit(FILE *out, const AxMugraph *g, AxCudaTarget t, AxDiag *d);
 

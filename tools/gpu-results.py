@@ -21,6 +21,10 @@ import sys
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAMES = ["rmsnorm_linear", "gated_mlp", "lora", "gqa", "qknorm", "ntrans"]
 AXLE = os.environ.get("AXLE") or os.path.join(SRC, "build", "axle")
+# The runs made before the pre-defined operators became a cuBLAS matmul and row kernels
+# (docs/gpu.md, "Pre-defined operators"): their naive graphs ran a dot product per matmul
+# output element and an rms_norm that recomputed its row per element.
+OLD_PREDEFINED_RUNS = {"sets", "blocks", "search", "unseen", "modules"}
 TARGET = "h200"   # the GPU of every run so far (env.txt): the limit and the modelled times
 
 
@@ -110,7 +114,12 @@ def limit_table(w, data):
       f"{min(fr['compiled']) * 100:.0f}–{max(fr['compiled']) * 100:.0f}%. The harness keeps the "
       "inputs in place between calls, and the inputs and outputs of " + ", ".join(warm) +
       f" fit the {TARGET.upper()}'s L2: for them the HBM term bounds a cold call only (where it "
-      "decides the limit, a warm call could beat it).")
+      "decides the limit, a warm call could beat it)." +
+      ("" if not set(sources.get("naive", {})) & OLD_PREDEFINED_RUNS else
+       " The naive graphs measured here ran the earlier pre-defined operators (a dot product per "
+       "matmul output element, an rms_norm recomputing its row for each element); the modelled "
+       "naive column prices the current ones (a cuBLAS matmul, row kernels: docs/gpu.md, "
+       "\"Pre-defined operators\"), which no run has measured yet."))
 
 
 def read(run, name):

@@ -12,8 +12,9 @@ all three). On a machine with a GPU, nvcc and PyTorch (nothing else is needed th
 itself runs elsewhere and only these files travel), for every benchmark it
 
   1. compiles NAME.cu with nvcc for the device's architecture (tensor-core path, -DAXLE_TC)
-     into a shared library and loads it with ctypes — or loads NAME.so beside it when
-     `prepare.sh --build` made one (no compiler needed on the GPU machine then);
+     into a shared library linked with -lcublas (pre-defined matmuls are cuBLAS calls) and
+     loads it with ctypes — or loads NAME.so beside it when `prepare.sh --build` made one
+     (no compiler needed on the GPU machine then);
   2. runs axle_run_<graph> on random inputs (uniform in [-0.5, 0.5]), the same program in
      PyTorch eager (from the manifest's steps: reductions and normalizations in f32, results
      in the program's dtypes) and torch.compile of that function;
@@ -418,8 +419,10 @@ def main():
         so = m["_so"]
         if not so:
             so = os.path.join(build, name + ".so")
+            # pre-defined matmuls are cuBLAS calls: -lcublas, run path the toolkit's lib64
+            cudalib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(o.nvcc))), "lib64")
             cmd = [o.nvcc, "-O3", "-std=c++17", f"-arch={arch}", "-DAXLE_TC", "-Xcompiler", "-fPIC",
-                   "-shared", "-o", so, m["_cu"]]
+                   "-shared", "-o", so, m["_cu"], "-lcublas", "-Xlinker", f"-rpath,{cudalib}"]
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 print(f"bench: error: {name}: nvcc failed:\n{r.stdout}{r.stderr}", file=sys.stderr)
@@ -438,6 +441,8 @@ def main():
 
         def axle():
             rc = entry(in_arr, out_arr, torch.cuda.current_stream().cuda_stream)
+            if rc >= 20000:   # the generated entry's code for a failed cuBLAS call
+                raise RuntimeError(f"{m['entry']} returned {rc}: cuBLAS status {rc - 20000}")
             if rc != 0:
                 raise RuntimeError(f"{m['entry']} returned cudaError {rc}")
 

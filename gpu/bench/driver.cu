@@ -9,7 +9,9 @@
 // element the kernels never write shows up (initcheck reads of it, NaN in the sum).
 // It prints how many output elements are not finite (a program may overflow its dtype:
 // that is its meaning, not a fault of the kernels). Exit status: 0 the entry returned 0,
-// 1 it returned a CUDA error, 2 bad arguments or the library cannot be loaded.
+// 1 it returned a CUDA error (or 20000 + a cuBLAS status: a pre-defined matmul's call
+// failed), 2 bad arguments or the library cannot be loaded (LIB.so finds libcublas through
+// the run path prepare.sh gave it).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -130,6 +132,11 @@ int main(int argc, char **argv) {
   }
   int rc = entry(in_ptrs.data(), out_ptrs.data(), 0);
   cudaError_t sync = cudaDeviceSynchronize();
+  if (rc >= 20000) {   // a failed cuBLAS call (a pre-defined matmul): 20000 + its status
+    fprintf(stderr, "driver: %s returned %d (cuBLAS status %d), synchronize: %s\n", argv[2], rc, rc - 20000,
+            cudaGetErrorString(sync));
+    return 1;
+  }
   if (rc != 0 || sync != cudaSuccess) {
     fprintf(stderr, "driver: %s returned %d (%s), synchronize: %s\n", argv[2], rc,
             cudaGetErrorString((cudaError_t)rc), cudaGetErrorString(sync));

@@ -19,8 +19,10 @@
 #              (with --graphs naive or a directory of NAME.mug; a program with no graph
 #              there is not benchmarked)
 #   --build    also compile here, with nvcc ($NVCC or /usr/local/cuda/bin/nvcc), NAME.so for
-#              the target (tensor-core path, line info for the sanitizer) and OUTDIR/driver
-#              (bench.py --sanitize), so the GPU machine compiles nothing
+#              the target (tensor-core path, line info for the sanitizer; linked with
+#              -lcublas, the pre-defined matmuls' library, and the toolkit's lib64 as its
+#              run path) and OUTDIR/driver (bench.py --sanitize), so the GPU machine
+#              compiles nothing
 # ($AXLE: the binary.) Exit status: 0 written, 1 a step failed (its message above).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,11 +97,14 @@ if [ $build = yes ]; then
   nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   arch=${target#sm_}
   gencode="-gencode arch=compute_$arch,code=sm_$arch -gencode arch=compute_$arch,code=compute_$arch"
+  # pre-defined matmuls are cuBLAS calls: -lcublas, found at run time through the toolkit's
+  # library directory (the GPU machine has the same toolkit; ld drops it where unused)
+  cudalib=$(cd "$(dirname "$nvcc")/../lib64" 2>/dev/null && pwd || echo /usr/local/cuda/lib64)
   # The .so files are made after the .cu files (bench.py uses a NAME.so only when it is
   # not older than its NAME.cu). Two at a time: nvcc is single-threaded.
   printf '%s\n' $names | xargs -P 2 -I{} sh -c \
     "\"$nvcc\" -O3 -std=c++17 $gencode -DAXLE_TC -lineinfo -Xcompiler -fPIC -shared \
-       -o \"$out/{}.so\" \"$out/{}.cu\" && strip \"$out/{}.so\"" ||
+       -o \"$out/{}.so\" \"$out/{}.cu\" -lcublas -Xlinker -rpath,$cudalib && strip \"$out/{}.so\"" ||
     { echo "prepare: nvcc failed" >&2; exit 1; }
   "$nvcc" -O2 -std=c++17 $gencode -o "$out/driver" "$here/driver.cu" -ldl ||
     { echo "prepare: nvcc failed on driver.cu" >&2; exit 1; }

@@ -30,7 +30,9 @@
 //     copies in flight are recorded and their destination poisoned (nan) until the
 //     wait_group that completes them (see cp_async below);
 //   * AX_LAUNCH: runs the grid block by block; cudaMallocAsync / cudaFreeAsync /
-//     cudaMemcpyAsync / cudaGetLastError / cudaFuncSetAttribute on host memory.
+//     cudaMemcpyAsync / cudaGetLastError / cudaFuncSetAttribute on host memory, one device;
+//   * the cuBLAS calls of a pre-defined matmul (the handle's, cublasGemmStridedBatchedEx):
+//     a stand-in of the same signature computing the same product in f32 (see there).
 // With -DAXLE_EMU_MK it runs `axle mpk --output`'s persistent megakernel (docs/mpk.md): a
 // launch runs its blocks at once, one worker thread each, under a seeded adversarial
 // schedule (AX_MK_POINT). The emulator's state is then per worker thread (AX_EMU_TLS), and
@@ -44,6 +46,7 @@
 
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -151,7 +154,7 @@ inline float __bfloat162float(__nv_bfloat16 b) {
 // ---- runtime ----------------------------------------------------------------------------
 typedef int cudaError_t;
 typedef void *cudaStream_t;
-enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 };
+enum { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidDevice = 101 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 enum cudaMemcpyKind { cudaMemcpyDeviceToDevice = 3 };
 
@@ -174,6 +177,120 @@ inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 template <typename F>
 inline cudaError_t cudaFuncSetAttribute(F, cudaFuncAttribute, int) {
   return cudaSuccess;
+}
+// One device, number 0.
+inline cudaError_t cudaGetDevice(int *dev) {
+  *dev = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int dev) { return dev == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+
+// ---- cuBLAS: a stand-in for the calls the generated host entry makes ---------------------
+// cublasCreate, cublasDestroy, cublasSetStream and cublasGemmStridedBatchedEx with cuBLAS's
+// meaning (column-major): for each batch b < batchCount, C_b = alpha op(A_b) op(B_b) + beta
+// C_b, X_b at X + b strideX elements, element (i, j) of a matrix at [i + j ld], op(X) X or
+// (CUBLAS_OP_T) its transpose. A and B of one type, f16, bf16 or f32, C of theirs or f32
+// (the pairs CUBLAS_COMPUTE_32F takes; others CUBLAS_STATUS_NOT_SUPPORTED); f32 compute:
+// each of C's elements sums its k products by fmaf in k order from 0 (cuBLAS leaves the
+// order unspecified, so a GPU may differ within f32 rounding), then alpha times that plus
+// beta times C, rounded once to C's type; C is not read when beta is 0, as cuBLAS
+// documents. cuBLAS's argument checks: a negative size or batch count, or a leading
+// dimension below max(1, the rows it holds), is CUBLAS_STATUS_INVALID_VALUE; a handle not
+// made by cublasCreate (or destroyed) CUBLAS_STATUS_NOT_INITIALIZED. alpha and beta are
+// host floats (cuBLAS's default pointer mode). No timing, no workspace.
+typedef enum {
+  CUBLAS_STATUS_SUCCESS = 0,
+  CUBLAS_STATUS_NOT_INITIALIZED = 1,
+  CUBLAS_STATUS_ALLOC_FAILED = 3,
+  CUBLAS_STATUS_INVALID_VALUE = 7,
+  CUBLAS_STATUS_NOT_SUPPORTED = 15
+} cublasStatus_t;
+typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 } cublasOperation_t;
+typedef enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14 } cudaDataType;
+typedef enum { CUBLAS_COMPUTE_32F = 68 } cublasComputeType_t;
+typedef enum { CUBLAS_GEMM_DEFAULT = -1 } cublasGemmAlgo_t;
+struct axemu_cublas {
+  unsigned magic;   // CUBLAS_MAGIC while the handle lives
+  cudaStream_t stream;
+};
+typedef axemu_cublas *cublasHandle_t;
+
+namespace axemu {
+constexpr unsigned CUBLAS_MAGIC = 0xc0b1a5u;
+
+inline bool blas_type_ok(cudaDataType t) { return t == CUDA_R_32F || t == CUDA_R_16F || t == CUDA_R_16BF; }
+
+inline float blas_get(cudaDataType t, const void *p, long long i) {
+  switch (t) {
+  case CUDA_R_16F: return __half2float(static_cast<const __half *>(p)[i]);
+  case CUDA_R_16BF: return __bfloat162float(static_cast<const __nv_bfloat16 *>(p)[i]);
+  case CUDA_R_32F: break;
+  }
+  return static_cast<const float *>(p)[i];
+}
+
+inline void blas_put(cudaDataType t, void *p, long long i, float v) {
+  switch (t) {
+  case CUDA_R_16F: static_cast<__half *>(p)[i] = __float2half_rn(v); return;
+  case CUDA_R_16BF: static_cast<__nv_bfloat16 *>(p)[i] = __float2bfloat16_rn(v); return;
+  case CUDA_R_32F: break;
+  }
+  static_cast<float *>(p)[i] = v;
+}
+}  // namespace axemu
+
+inline cublasStatus_t cublasCreate(cublasHandle_t *h) {
+  if (!h) return CUBLAS_STATUS_INVALID_VALUE;
+  *h = new axemu_cublas{axemu::CUBLAS_MAGIC, nullptr};
+  return CUBLAS_STATUS_SUCCESS;
+}
+inline cublasStatus_t cublasDestroy(cublasHandle_t h) {
+  if (!h || h->magic != axemu::CUBLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
+  h->magic = 0;
+  delete h;
+  return CUBLAS_STATUS_SUCCESS;
+}
+inline cublasStatus_t cublasSetStream(cublasHandle_t h, cudaStream_t s) {
+  if (!h || h->magic != axemu::CUBLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
+  h->stream = s;
+  return CUBLAS_STATUS_SUCCESS;
+}
+inline cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
+                                                 int m, int n, int k, const void *alpha, const void *A,
+                                                 cudaDataType Atype, int lda, long long strideA, const void *B,
+                                                 cudaDataType Btype, int ldb, long long strideB, const void *beta,
+                                                 void *C, cudaDataType Ctype, int ldc, long long strideC,
+                                                 int batchCount, cublasComputeType_t computeType,
+                                                 cublasGemmAlgo_t algo) {
+  (void)algo;
+  if (!h || h->magic != axemu::CUBLAS_MAGIC) return CUBLAS_STATUS_NOT_INITIALIZED;
+  const bool ta = transa == CUBLAS_OP_T, tb = transb == CUBLAS_OP_T;
+  const int arows = ta ? k : m, brows = tb ? n : k;
+  if (m < 0 || n < 0 || k < 0 || batchCount < 0 || (transa != CUBLAS_OP_N && !ta) || (transb != CUBLAS_OP_N && !tb) ||
+      lda < (arows > 1 ? arows : 1) || ldb < (brows > 1 ? brows : 1) || ldc < (m > 1 ? m : 1) || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (computeType != CUBLAS_COMPUTE_32F || !axemu::blas_type_ok(Atype) || Btype != Atype ||
+      (Ctype != Atype && Ctype != CUDA_R_32F))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  const float al = *static_cast<const float *>(alpha), be = *static_cast<const float *>(beta);
+  std::vector<float> acc((size_t)m + 1);
+  for (long long b = 0; b < batchCount; b++)
+    for (long long j = 0; j < n; j++) {   // column j of C; its elements accumulate together, each in k order
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      for (long long p = 0; p < k; p++) {
+        const float bv = axemu::blas_get(Btype, B, b * strideB + (tb ? j + p * ldb : p + j * ldb));
+        for (long long i = 0; i < m; i++)
+          acc[(size_t)i] = std::fmaf(axemu::blas_get(Atype, A, b * strideA + (ta ? p + i * lda : i + p * lda)), bv,
+                                     acc[(size_t)i]);
+      }
+      for (long long i = 0; i < m; i++) {
+        const long long at = b * strideC + i + j * ldc;
+        float v = al * acc[(size_t)i];
+        if (be != 0.0f) v += be * axemu::blas_get(Ctype, C, at);
+        axemu::blas_put(Ctype, C, at, v);
+      }
+    }
+  return CUBLAS_STATUS_SUCCESS;
 }
 
 // ThreadSanitizer (gcc defines __SANITIZE_THREAD__): each fiber is a fiber of its own to
@@ -907,10 +1024,6 @@ inline void ax_smem_store16(void *p, uint4 v) {
 
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 enum { cudaErrorInvalidConfiguration = 9 };
-inline cudaError_t cudaGetDevice(int *dev) {
-  *dev = 0;
-  return cudaSuccess;
-}
 inline cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t) {
   std::memset(p, v, n);
   return cudaSuccess;

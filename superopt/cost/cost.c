@@ -180,6 +180,15 @@ static void cost_operator(const AxMugraph *g, const AxKStmt *s, const AxTarget *
     kc->smem_bytes = 2 * 2 * LIB_TILE * 32 * 2;   /* double-buffered 128 x 32 f16 tiles */
     kc->regs = 128;
     kc->smem_traffic = kc->hbm_bytes;
+  } else if (ax_pop_get(s->op) && ax_pop_get(s->op)->contract == AX_POP_CONTRACT_AXIS) {
+    /* a reduction or rms_norm: the row kernel gpu/cuda.c emits, on its plan's grid. Each
+     * element is read from device memory once: rms_norm's second read of its row (or
+     * column) finds it in L1/L2, which the block has just filled (modelled, not measured) */
+    AxPopRowPlan pl;
+    ax_pop_rowplan(ins[0], s->at.axis, s->at.to, &pl);
+    kc->blocks = pl.blocks;
+    kc->smem_bytes = pl.lanes > 32 ? AX_POP_ROW_THREADS / 32 * 4 : 0;   /* the warps' partials */
+    kc->regs = 32;
   } else {
     int64_t work = ax_shape_numel(&o->shape);
     if (s->nin && ax_shape_numel(ins[0]) > work) work = ax_shape_numel(ins[0]);

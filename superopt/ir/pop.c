@@ -550,3 +550,26 @@ int64_t ax_pop_reduced(AxOp op, const AxTShape *in0, int axis, int64_t to) {
   if (ax_pop_get(op)->contract == AX_POP_CONTRACT_LAST) return in0->dim[k];
   return in0->dim[k] / (to > 0 ? to : 1);
 }
+
+/* W: whole warps per row, about 16 elements a lane (a 4096-long row: 8 warps, two 16-byte
+ * loads of f16 a lane), at most the block's 8; rows of 512 or fewer: one warp. */
+static int64_t row_warps(int64_t len) {
+  int64_t w = 1;
+  while (w < 8 && w * 2 * 32 * 16 <= len) w *= 2;
+  return w;
+}
+
+void ax_pop_rowplan(const AxTShape *x, int axis, int64_t to, AxPopRowPlan *out) {
+  size_t outer, len, inner;
+  ax_tensor_split3(x, axis, &outer, &len, &inner);
+  int64_t t = to > 0 ? to : 1;
+  memset(out, 0, sizeof *out);
+  out->outputs = (int64_t)outer * t * (int64_t)inner;
+  out->len = (int64_t)len / t;
+  out->rows = t * (int64_t)inner == 1;
+  out->stride = out->rows ? 1 : t * (int64_t)inner;
+  out->lanes = out->rows ? 32 * row_warps(out->len) : 1;
+  out->per_block = AX_POP_ROW_THREADS / out->lanes;
+  out->groups = (out->outputs + out->per_block - 1) / out->per_block;
+  out->blocks = out->groups < AX_POP_MAX_GRID ? out->groups : AX_POP_MAX_GRID;
+}

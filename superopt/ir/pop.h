@@ -127,4 +127,34 @@ int ax_pop_contracted_dim(AxOp op, const AxTShape *in0, int axis);
  * an `axis` reduction, to > 0), or 1 when op sums over nothing. */
 int64_t ax_pop_reduced(AxOp op, const AxTShape *in0, int axis, int64_t to);
 
+/* How a pre-defined reduction or normalization along an axis (sum, mean, reduce_max,
+ * reduce_min, rms_norm: the rows with AX_POP_CONTRACT_AXIS) runs on the GPU — gpu/cuda.c
+ * emits this kernel and cost.c prices it, so the two cannot drift apart. Operand x is seen
+ * as outer x (len / to) x to x inner; each output reduces `len / to` elements, `to · inner`
+ * apart.
+ *   rows: the reduced elements of an output are adjacent (to = 1, nothing after the axis):
+ *     `lanes` threads share a row (32 W: W whole warps, W = 1, 2, 4 or 8, about 16
+ *     elements a lane), the row's statistic by warp shuffles and, for W > 1, across the
+ *     row's warps; 256-thread blocks hold 8 / W rows;
+ *   columns (otherwise): one thread per output, consecutive threads on adjacent outputs, so
+ *     each step of every thread's loop is one coalesced access of the block.
+ * Every element is read once for the statistic, and rms_norm reads it once more for its
+ * output (from L1/L2: the row or column was just read by the same block). */
+typedef struct AxPopRowPlan {
+  bool rows;         /* adjacent elements (a warp or more per row), else columns */
+  int64_t outputs;   /* rows or columns: outer · to · inner */
+  int64_t len;       /* elements each reduces: len / to */
+  int64_t stride;    /* between them, in elements: 1 for rows, to · inner for columns */
+  int64_t lanes;     /* threads per row (32 W); 1 for columns */
+  int64_t per_block; /* rows (or columns) per 256-thread block */
+  int64_t groups;    /* blocks' worth of them: ceil(outputs / per_block) */
+  int64_t blocks;    /* the grid: groups, at most 65535 (a grid-stride loop takes the rest) */
+} AxPopRowPlan;
+
+#define AX_POP_ROW_THREADS 256
+#define AX_POP_MAX_GRID 65535
+
+/* The plan of a reduction of x along axis down to `to` elements (0 or 1: one). */
+void ax_pop_rowplan(const AxTShape *x, int axis, int64_t to, AxPopRowPlan *out);
+
 #endif

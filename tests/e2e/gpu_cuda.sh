@@ -68,10 +68,15 @@ check "unpaired program: exit 3" test $? -eq 3
 check "unpaired program: located" has "$tmp/err" "qknorm.mug:4:9: error: input 'Q' of mugraph 'qknorm' is not a tensor of program 'lora'"
 check "unpaired program: no files left" test ! -e "$tmp/m.cu" -a ! -e "$tmp/m.json" -a ! -e "$tmp/m.h"
 # a program in place of the graph: its naive μGraph, one pre-defined kernel per operator
-# (qknorm: 7 operators; the manifest pairs with the program itself)
+# (qknorm: 7 operators, the two matmuls cuBLAS calls instead of kernels: docs/gpu.md;
+# the manifest pairs with the program itself)
 "$AXLE" cuda "$ex/qknorm.axl" --output "$tmp/naive.cu" --program "$ex/qknorm.axl"
 check "naive: exit 0" test $? -eq 0
-check "naive: a kernel per operator" test "$(grep -c '^__global__ void __launch_bounds__(256) ax_op' "$tmp/naive.cu")" -eq 7
+check "naive: a kernel per operator but the matmuls" test "$(grep -c '^__global__ void __launch_bounds__(256) ax_op' "$tmp/naive.cu")" -eq 5
+check "naive: the matmuls are cuBLAS calls" test "$(grep -c 'cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N' "$tmp/naive.cu")" -eq 2
+check "naive: rms_norm of Q over rows of 64, a warp each" has "$tmp/naive.cu" "rms_norm(...) __half, pre-defined: 512 rows of 64, 32 lanes a row, 16-byte loads where aligned\$"
+check "naive: rms_norm of K over its axis 1, a thread per column" has "$tmp/naive.cu" "rms_norm(...) __half, pre-defined: 8192 columns of 64 elements 4096 apart, a thread each\$"
+check "naive: the header says how cuBLAS fails" has "$tmp/naive.h" "or 20000 + a cublasStatus_t"
 check "naive: no graph-defined kernel" bash -c "! grep -q ' ax_k[0-9]*(' '$tmp/naive.cu'"
 check "naive: entry named after the program" has "$tmp/naive.cu" "^extern \"C\" int axle_run_qknorm("
 check "naive: manifest" jqt '.entry == "axle_run_qknorm" and (.steps | length) == 7' "$tmp/naive.json"

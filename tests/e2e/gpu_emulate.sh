@@ -11,7 +11,10 @@
 # across warps; without the barrier before the cross-warp step they must differ); slices,
 # pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three also fused);
 # tests/gpu/dbuf.mug runs the double-buffered loads at their edges (odd loop counts, 8-,
-# 4-byte and ragged rows, f32, bf16, a loop of one iteration).
+# 4-byte and ragged rows, f32, bf16, a loop of one iteration); tests/gpu/predef_mm.mug the
+# pre-defined matmuls as cuBLAS calls (f16, bf16, f32, odd sizes, batches, broadcast batch
+# dims) and predef_rows.mug the pre-defined reductions and rms_norm as row and column
+# kernels and the element-wise packs (with their mutants below).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
 # and a barrier made divergent must be caught (exit 1, 1, 1, 2), and a shuffle some lanes
 # of a warp skip (exit 2, warp divergence, named); so must the cp.async mistakes: the wait
@@ -29,7 +32,7 @@ fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
          tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab tests/gpu/rowmax \
-         tests/gpu/layout tests/gpu/mask tests/gpu/window; do
+         tests/gpu/layout tests/gpu/mask tests/gpu/window tests/gpu/predef_mm tests/gpu/predef_rows; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -64,6 +67,37 @@ check "mutant: the cross-warp barriers were removed" test "$(wc -l <"$tmp/rm2.cu
 "$AXLE" emulate tests/gpu/rowmax.mug --source "$tmp/rm2.cu" >"$tmp/out" 2>&1
 check "missing cross-warp barrier (max): exit 1" test $? -eq 1
 check "missing cross-warp barrier (max): DIFFERS" has "$tmp/out" "^DIFFERS"
+
+# pre-defined operators (docs/gpu.md, "Pre-defined operators"): the matmuls are cuBLAS calls
+# the emulator's stand-in runs; the row kernels' partials cross warps after a barrier —
+# without it the rows that span warps must differ; the single-element path (a base not
+# 16-byte aligned; the emulator's buffers always are) agrees too; a cuBLAS call given the
+# wrong operation is refused by the stand-in as by cuBLAS (the entry returns 20000 + 7),
+# and a batch stride dropped computes the wrong product
+"$AXLE" cuda tests/gpu/predef_rows.mug --output "$tmp/pr.cu"
+check "predef_rows: rows of 4096 over 8 warps" has "$tmp/pr.cu" "pre-defined: 40 rows of 4096, 256 lanes a row, 16-byte loads where aligned\$"
+check "predef_rows: a column kernel" has "$tmp/pr.cu" "pre-defined: 600 columns of 64 elements 300 apart, a thread each\$"
+grep -v "warps' partials\$" "$tmp/pr.cu" >"$tmp/pr2.cu"
+check "mutant: the row kernels' barriers removed" test "$(wc -l <"$tmp/pr2.cu")" -eq $(($(wc -l <"$tmp/pr.cu") - 6))
+"$AXLE" emulate tests/gpu/predef_rows.mug --source "$tmp/pr2.cu" >"$tmp/out" 2>&1
+check "rows without the cross-warp barrier: exit 1" test $? -eq 1
+check "rows without the cross-warp barrier: the 8-warp rms_norm differs" has "$tmp/out" "output 'r' f16: max relative error .* at"
+sed 's/const bool vec = .*;/const bool vec = false;  \/\/ as if a base were not 16-byte aligned/' "$tmp/pr.cu" >"$tmp/pr3.cu"
+check "mutant: every pack path off" test "$(grep -c 'const bool vec = false;' "$tmp/pr3.cu")" -eq 9
+"$AXLE" emulate tests/gpu/predef_rows.mug --source "$tmp/pr3.cu" --seed 7 >"$tmp/out" 2>&1
+check "single elements only: agrees" has "$tmp/out" "^agrees: the generated kernels compute what the mugraph computes"
+"$AXLE" cuda tests/gpu/predef_mm.mug --output "$tmp/pm.cu"
+check "predef_mm: no kernel of its own" bash -c "! grep -q '^__global__' '$tmp/pm.cu'"
+check "predef_mm: five cuBLAS calls" test "$(grep -c 'cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N' "$tmp/pm.cu")" -eq 5
+sed '0,/CUBLAS_OP_N, CUBLAS_OP_N/s//CUBLAS_OP_T, CUBLAS_OP_T/' "$tmp/pm.cu" >"$tmp/pm2.cu"
+"$AXLE" emulate tests/gpu/predef_mm.mug --source "$tmp/pm2.cu" >"$tmp/out" 2>&1
+check "transposed cuBLAS call: exit 2" test $? -eq 2
+check "transposed cuBLAS call: refused by the stand-in" has "$tmp/out" "axle_run_predef_mm returned 20007"
+sed 's/CUDA_R_16BF, 45, 765LL,/CUDA_R_16BF, 45, 0LL,/' "$tmp/pm.cu" >"$tmp/pm3.cu"
+check "mutant: a batch stride dropped" test -n "$(diff "$tmp/pm.cu" "$tmp/pm3.cu")"
+"$AXLE" emulate tests/gpu/predef_mm.mug --source "$tmp/pm3.cu" >"$tmp/out" 2>&1
+check "batch stride dropped: exit 1" test $? -eq 1
+check "batch stride dropped: the batched bf16 product differs" has "$tmp/out" "output 'n' bf16: max relative error .* at \[[12], "
 
 # mutated generated sources
 "$AXLE" cuda tests/gpu/vocab.mug --output "$tmp/v.cu"

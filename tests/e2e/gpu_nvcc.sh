@@ -10,8 +10,9 @@
 #     softmax_max.searched.mug), block iotas, comparisons and selects (a causal mask inside
 #     the kernel: tests/superopt/causal.fused.mug, causal_attn.flash.mug; anticausal.flash.mug
 #     is left out: its -inf fill is a division by a literal 0, which nvcc warns about),
-#     QKNorm in bf16, the double-buffering edge cases, and each
-#     example's program lowered to one kernel per operator (sm_90);
+#     QKNorm in bf16, the double-buffering edge cases, the pre-defined matmuls (cuBLAS calls:
+#     tests/gpu/predef_mm.mug) and row kernels (predef_rows.mug), and each example's program
+#     lowered to one kernel per operator (sm_90);
 #   * every graph the superoptimizer writes: docs/superopt-found (tools/superopt-results.sh;
 #     searched for the H100, so one over the A100's shared memory is checked refused for
 #     sm_80 instead) and the graphs of tests/e2e/superopt_search.sh, whose searches (sections 1-3) are
@@ -21,8 +22,10 @@
 # tensor-core code: both paths are then the same device code): no error, no warning, no
 # register spill, static shared memory within the target's limit (from ptxas), dynamic
 # shared memory within it (from the generated file), and ptxas reports every __global__.
-# Device code only (-cubin), except two full compiles that include the host entry, and
-# the PTX of the double-buffered loops, which must hold the cp.async instructions; and the
+# Device code only (-cubin), except two full compiles that include the host entry, links
+# with -lcublas (the pre-defined matmuls' cuBLAS calls; shared libraries, every symbol
+# resolved), the PTX of the double-buffered loops, which must hold the cp.async
+# instructions, and of the pre-defined row kernels (vector loads and stores, shuffles); and the
 # warp-level primitives' snippets (tests/gpu/warp.cu, emulated by tests/unit/check_warp.c),
 # whose PTX must hold every shuffle, ldmatrix and mma.sync form.
 # Without nvcc the test is skipped (exit 77), loudly.
@@ -82,7 +85,7 @@ run_compiles() {
 }
 
 ex=superopt/examples
-for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowsum,rowmax,layout,mask,window} \
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowsum,rowmax,layout,mask,window,predef_mm,predef_rows} \
          tests/superopt/{attn_max.flash,softmax_max.online,attn_max.searched,softmax_max.searched,causal.fused,causal_attn.flash}; do
   for t in sm_90 sm_80; do
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
@@ -140,6 +143,24 @@ for name in gqa predefined; do
   "$NVCC" -c -arch=sm_90 -DAXLE_TC -o "$tmp/$name.o" "$tmp/$name.sm_90.cu" >"$tmp/host.log" 2>&1
   check "$name: host and device compile" test $? -eq 0
   check "$name: host compile without warning" bash -c "! grep -qi warning '$tmp/host.log'"
+done
+# pre-defined matmuls are cuBLAS calls: linked with -lcublas into a shared library as
+# gpu/bench/prepare.sh links them, every symbol resolved (--no-undefined), for both targets,
+# and a naive program (two cuBLAS matmuls beside its row and element-wise kernels)
+for unit in predef_mm.sm_90 predef_mm.sm_80 predefined.sm_80 naive-qknorm.sm_90; do
+  "$NVCC" -shared -Xcompiler -fPIC -arch="${unit##*.}" -DAXLE_TC -o "$tmp/$unit.so" "$tmp/$unit.cu" -lcublas \
+    -Xlinker --no-undefined >"$tmp/link.log" 2>&1
+  check "$unit: linked with -lcublas" test $? -eq 0
+  check "$unit: link without warning" bash -c "! grep -qi warning '$tmp/link.log'"
+  check "$unit: needs libcublas" bash -c "objdump -p '$tmp/$unit.so' | grep -q 'NEEDED.*libcublas'"
+done
+check "naive-qknorm: its two matmuls are cuBLAS calls" test "$(grep -c 'cublasGemmStridedBatchedEx(h' "$tmp/naive-qknorm.sm_90.cu")" -eq 2
+# the pre-defined row kernels: 16-byte loads and stores, rows reduced by warp shuffles
+for t in sm_90 sm_80; do
+  "$NVCC" -ptx -arch="$t" -o "$tmp/pr.ptx" "$tmp/predef_rows.$t.cu" >"$tmp/ptx.log" 2>&1
+  check "predef_rows $t ptx: 16-byte loads" test "$(count "$tmp/pr.ptx" 'ld.global.nc.v4.u32')" -ge 10
+  check "predef_rows $t ptx: 16-byte stores" test "$(count "$tmp/pr.ptx" 'st.global.v4.u32')" -ge 4
+  check "predef_rows $t ptx: warp shuffles" test "$(count "$tmp/pr.ptx" 'shfl.sync.bfly.b32')" -ge 50
 done
 # the double-buffered loops are cp.async in the PTX: 16-byte .cg, 8- and 4-byte .ca, one
 # commit per iteration (and the prologue's), a wait_group 1

@@ -271,6 +271,82 @@ START_TEST(header_and_manifest) {
 }
 END_TEST
 
+/* Pre-defined operators (docs/gpu.md, "Pre-defined operators"): a matmul is a cuBLAS call
+ * from the host entry, no kernel of its own — row-major as C^T = B^T A^T (n, m, k; B first
+ * with leading dimension n, A with k), batch dims that broadcast across each other as a
+ * host loop of batched calls (X's batch dim of size 1 shared: stride 0, Y's matrices one
+ * after another); rms_norm over rows of 4096 is a row kernel of 256 lanes a row, one row a
+ * block, its 8 warps' partials after a barrier; a sum over an axis with elements after it
+ * one thread per column; past 65535 row groups a block runs more than one and needs a
+ * second barrier; element-wise kernels move packs of 8 where aligned; the grids are the
+ * plans'. */
+START_TEST(predefined_kernels) {
+  AxMugraph *g = graph("mugraph pd {\n"
+                       "  input X : f32[2, 1, 5, 7]\n  input Y : f32[3, 7, 9]\n"
+                       "  input R : f16[4, 4096]\n  input Q : f16[3, 64, 10]\n  input L : f16[300000, 1024]\n"
+                       "  b = matmul(X, Y)\n  r = rms_norm(R)\n  c = sum(Q, axis = 1)\n  l = rms_norm(L)\n"
+                       "  e = exp(R)\n  output b, r, c, l, e\n}\n");
+  char *s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_int_eq(occurrences(s, "\n__global__ void"), 4);   /* r, c, l, e: none for the matmul */
+  ck_assert_ptr_nonnull(strstr(s, "#include <cublas_v2.h>"));
+  ck_assert_ptr_nonnull(strstr(s, "for (long long ob = 0; ob < 2LL; ++ob) {"));
+  ck_assert_ptr_nonnull(strstr(s, "cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 9, 5, 7, &alpha,\n"
+                                  "          p1 + (0) * 63LL, CUDA_R_32F, 9, 63LL,"));
+  ck_assert_ptr_nonnull(strstr(s, "p0 + (i0 * 1LL) * 35LL, CUDA_R_32F, 7, 0LL,  // A^T: 7 x 5, shared by the batch"));
+  ck_assert_ptr_nonnull(strstr(s, "&beta, p5 + ob * 135LL, CUDA_R_32F, 9, 45LL, 3, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);"));
+  ck_assert_ptr_nonnull(strstr(s, "return ax_rc ? ax_rc : (int)err;"));
+  ck_assert_ptr_nonnull(strstr(s, "extern \"C\" void axle_release_pd(void) {"));
+  /* rms_norm of R: 4 rows, 8 warps each, one group a block, so no second barrier there */
+  ck_assert_ptr_nonnull(strstr(s, "pre-defined: 4 rows of 4096, 256 lanes a row, 16-byte loads where aligned\n"));
+  ck_assert_ptr_nonnull(strstr(s, "const int tid = threadIdx.x, p = tid % 256;"));
+  ck_assert_ptr_nonnull(strstr(s, "const bool vec = (uintptr_t)p2 % 16 == 0 && (uintptr_t)p6 % 16 == 0;"));
+  ck_assert_ptr_nonnull(strstr(s, "const ax_pack8<__half> v = *(const ax_pack8<__half> *)(px + 8 * c);"));
+  ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // the row's 8 warps' partials"));
+  ck_assert_ptr_nonnull(strstr(s, "AX_LAUNCH(ax_op6, dim3(4), dim3(256), 0, stream, p6, p2);"));
+  /* the column sum: 30 columns of 64, 10 apart */
+  ck_assert_ptr_nonnull(strstr(s, "pre-defined: 30 columns of 64 elements 10 apart, a thread each\n"));
+  ck_assert_ptr_nonnull(strstr(s, "const long long o = e / 10, c = e % 10;"));
+  ck_assert_ptr_nonnull(strstr(s, "AX_LAUNCH(ax_op7, dim3(1), dim3(256), 0, stream, p7, p3);"));
+  /* 300000 rows of 1024: 2 warps a row, 4 rows a group, 75000 groups on 65535 blocks */
+  ck_assert_ptr_nonnull(strstr(s, "for (long long g = blockIdx.x; g < 75000LL; g += gridDim.x) {"));
+  ck_assert_int_eq(occurrences(s, "__syncthreads();  // read before the next group's partials are written"), 1);
+  ck_assert_ptr_nonnull(strstr(s, "AX_LAUNCH(ax_op8, dim3(65535), dim3(256), 0, stream, p8, p4);"));
+  /* exp(R): 16384 elements, 8 a thread: 8 blocks */
+  ck_assert_ptr_nonnull(strstr(s, "for (long long c = gt; c < 2048LL; c += gs) {"));
+  ck_assert_ptr_nonnull(strstr(s, "AX_LAUNCH(ax_op9, dim3(8), dim3(256), 0, stream, p9, p2);"));
+  /* the header says how a cuBLAS failure is returned and declares the release */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  ax_cuda_emit_header(m, g);
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(buf, "or 20000 + a cublasStatus_t"));
+  ck_assert_ptr_nonnull(strstr(buf, "void axle_release_pd(void);"));
+  free(buf);
+  /* a graph without a pre-defined matmul has no cuBLAS at all */
+  s = emit(graph(MM), AX_CUDA_SM90);
+  ck_assert_ptr_null(strstr(s, "cublas"));
+  ck_assert_ptr_null(strstr(s, "ax_pack8"));
+}
+END_TEST
+
+/* A pre-defined matmul beyond cuBLAS's int arguments is refused, located, nothing written. */
+START_TEST(predefined_matmul_too_large) {
+  AxMugraph *g = graph("mugraph big {\n  input X : f16[1, 3000000000]\n  input Y : f16[3000000000, 1]\n"
+                       "  m = matmul(X, Y)\n  output m\n}\n");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  ck_assert(!ax_cuda_emit(m, g, AX_CUDA_SM90, &D));
+  fclose(m);
+  ck_assert_uint_eq(len, 0);
+  free(buf);
+  ck_assert_ptr_nonnull(strstr(unit_diagnostics(), "t.mug:4:3: error: pre-defined matmul 'm': its k is 3000000000, "
+                                                   "beyond cuBLAS's int arguments (at most 2147483647)"));
+}
+END_TEST
+
 START_TEST(emulate_without_compiler) {
   AxMugraph *g = graph(MM);
   char *buf = NULL;
@@ -298,6 +374,8 @@ int main(void) {
   tcase_add_test(t, smem_refused);
   tcase_add_test(t, single_buffered);
   tcase_add_test(t, header_and_manifest);
+  tcase_add_test(t, predefined_kernels);
+  tcase_add_test(t, predefined_matmul_too_large);
   tcase_add_test(t, emulate_without_compiler);
   suite_add_tcase(s, t);
   return unit_run(s);

@@ -329,6 +329,50 @@ START_TEST(reduced) {
 }
 END_TEST
 
+/* The pre-defined row kernels' plan (gpu/cuda.c emits it, cost.c prices it): whole warps
+ * per row, about 16 elements a lane, at most 8 (a 256-thread block); short rows one warp
+ * and 8 a block; a reduction with elements after its axis, or to a size, one thread per
+ * column; the grid capped at 65535 blocks. */
+START_TEST(rowplan) {
+  AxPopRowPlan pl;
+  AxTShape x = {2, {16, 4096}};
+  ax_pop_rowplan(&x, 1, 0, &pl);
+  ck_assert(pl.rows);
+  ck_assert_int_eq(pl.outputs, 16);
+  ck_assert_int_eq(pl.len, 4096);
+  ck_assert_int_eq(pl.stride, 1);
+  ck_assert_int_eq(pl.lanes, 256);
+  ck_assert_int_eq(pl.per_block, 1);
+  ck_assert_int_eq(pl.blocks, 16);
+  static const int64_t lens[6] = {24, 512, 1024, 2047, 2048, 100000}, lanes[6] = {32, 32, 64, 64, 128, 256};
+  for (int i = 0; i < 6; i++) {
+    AxTShape r = {2, {37, lens[i]}};
+    ax_pop_rowplan(&r, 1, 1, &pl);
+    ck_assert_int_eq(pl.lanes, lanes[i]);
+    ck_assert_int_eq(pl.per_block, 256 / lanes[i]);
+    ck_assert_int_eq(pl.groups, (37 + pl.per_block - 1) / pl.per_block);
+  }
+  AxTShape k = {3, {2, 64, 4096}};   /* QKNorm's K over axis 1: 8192 columns of 64 */
+  ax_pop_rowplan(&k, 1, 0, &pl);
+  ck_assert(!pl.rows);
+  ck_assert_int_eq(pl.outputs, 8192);
+  ck_assert_int_eq(pl.len, 64);
+  ck_assert_int_eq(pl.stride, 4096);
+  ck_assert_int_eq(pl.lanes, 1);
+  ck_assert_int_eq(pl.blocks, 32);
+  AxTShape t = {2, {4, 1000}};   /* a sum to 8: 32 outputs of 125, 8 apart */
+  ax_pop_rowplan(&t, 1, 8, &pl);
+  ck_assert(!pl.rows);
+  ck_assert_int_eq(pl.outputs, 32);
+  ck_assert_int_eq(pl.len, 125);
+  ck_assert_int_eq(pl.stride, 8);
+  AxTShape big = {2, {1000000, 8}};   /* 125000 groups of 8 rows: the grid stops at 65535 */
+  ax_pop_rowplan(&big, 1, 0, &pl);
+  ck_assert_int_eq(pl.groups, 125000);
+  ck_assert_int_eq(pl.blocks, 65535);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("pop");
   TCase *t = tcase_create("pop");
@@ -338,6 +382,7 @@ int main(void) {
   tcase_add_test(t, values);
   tcase_add_test(t, max_values);
   tcase_add_test(t, reduced);
+  tcase_add_test(t, rowplan);
   tcase_add_test(t, transpose);
   tcase_add_test(t, window);
   tcase_add_test(t, select_iota);

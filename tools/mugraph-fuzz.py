@@ -324,7 +324,8 @@ def x_show(a):
     if type(a) is Q:
         return str(a) if a.denominator == 1 or a.denominator < 10 ** 6 else '%.9g' % float(a)
     mid = (a.lo + a.hi) / 2
-    return '%.12g (in [%.6g, %.6g])' % (float(mid), float(a.lo), float(a.hi))
+    # the decimals' own formatting: a float would print e^-1000 as 0
+    return '%s (in [%s, %s])' % (format(mid, '.12g'), format(a.lo, '.6g'), format(a.hi, '.6g'))
 
 
 def x_float(a):
@@ -1190,10 +1191,59 @@ def eval_program(p, D, inputs):
         dt = result_dtype(op, [d for _, d in got if d is not None])
         return store_tensor(D, dt, apply_op(D, op, attrs, [t for t, _ in got])), dt
 
+    live = live_program(p)
     for k, n, e in p.stmts:
-        if e is not None:
+        if e is not None and n in live:
             env[n] = value(e)
     return {n: env[n][0] for n in p.outputs}
+
+
+def expr_names(e, out):
+    """The names expression e reads, added to the set out."""
+    if isinstance(e, tuple):
+        if len(e) == 2 and e[0] == 'name' and isinstance(e[1], str):
+            out.add(e[1])
+            return
+        for x in e:
+            expr_names(x, out)
+    elif isinstance(e, list):
+        for x in e:
+            expr_names(x, out)
+
+
+def live_program(p):
+    """The names of p's statements that reach an output. Dead code has no say in a value:
+    axle drops it before it checks anything (docs/superopt.md §1, "Dead code"), and a root of
+    a negative value there is no missing value of the program."""
+    live = set(p.outputs)
+    for k, n, e in reversed(p.stmts):
+        if e is not None and n in live:
+            expr_names(e, live)
+    return live
+
+
+def live_graph(g):
+    """(tensor names, {kernel name: node indices}) of validated g that reach an output, as
+    live_program: a pre-defined statement whose tensor is read, a saver whose tensor is, the
+    block nodes such a saver reads (a rescaled sum's max too), a tile's source."""
+    live, nodes = set(g.outputs), {}
+    for st in reversed(g.stmts):
+        if st['k'] == 'op':
+            if st['name'] in live:
+                live.update(a[1] for a in st['args'] if a[0] == 'name')
+            continue
+        ns = st['all']
+        keep = set(i for i, n in enumerate(ns) if n['k'] == 'save' and n['name'] in live)
+        for i in range(len(ns) - 1, -1, -1):
+            if i not in keep:
+                continue
+            keep.update(ns[i].get('ins', []))
+            if ns[i].get('rescale_i') is not None:
+                keep.add(ns[i]['rescale_i'])
+            if ns[i]['k'] == 'iter':
+                live.add(ns[i]['src'])
+        nodes[st['name']] = keep
+    return live, nodes
 
 
 # ---------------------------------------------------------------------------------------
@@ -1599,13 +1649,16 @@ def check_accum(k, n, nodes, kname):
 def eval_graph(g, D, inputs):
     """{output: T} of the validated graph g over domain D at inputs ({name: T})."""
     vals = dict(inputs)
+    live, nodes = live_graph(g)
     for st in g.stmts:
         if st['k'] == 'op':
+            if st['name'] not in live:
+                continue
             ins = [lit_tensor(D, a[1]) if a[0] == 'lit' else vals[a[1]] for a in st['args']]
             r = apply_op(D, st['op'], st['attrs'], ins)
             vals[st['name']] = store_tensor(D, g.tensors[st['name']][1], r)
-        else:
-            run_kernel(g, st, D, vals)
+        elif nodes[st['name']]:
+            run_kernel(g, st, D, vals, nodes[st['name']])
     return {o: vals[o] for o in g.outputs}
 
 
@@ -1623,8 +1676,11 @@ def contribution(D, n, v):
     return fold(D.binary['add'], v, ax, n['attrs'].get('to', 1) if acc == 'sum' else 1)
 
 
-def run_kernel(g, k, D, vals):
-    nodes, grid, R = k['all'], k['grid'], k['forloop']
+def run_kernel(g, k, D, vals, keep):
+    """Runs kernel k, only its nodes `keep` (live_graph), into vals."""
+    grid, R = k['grid'], k['forloop']
+    # a dead node is never computed: a placeholder that nothing live reads
+    nodes = [n if i in keep else dict(n, k='dead', phase='dead') for i, n in enumerate(k['all'])]
     for n in nodes:
         if n['k'] == 'save':
             shape, _ = g.tensors[n['name']]
@@ -1768,7 +1824,7 @@ def interface(prog, ptypes, g):
 
 def rel_err(g, ref):
     """axle's float check's measure: max |g - ref| / max |ref| (inf when g is not finite
-    where ref is)."""
+    where ref is), the absolute difference when ref is all 0 (equiv.c rel_error)."""
     top = max([abs(r) for r in ref.data if math.isfinite(r)] or [0.0])
     worst = 0.0
     for a, r in zip(g.data, ref.data):
@@ -1778,7 +1834,7 @@ def rel_err(g, ref):
             return INF
         worst = max(worst, abs(a - r))
     if top == 0:
-        return 0.0 if worst == 0 else INF
+        return worst
     return worst / top
 
 
@@ -2418,8 +2474,6 @@ def equiv_verdict(rc, out, err):
     """The kind of an `axle equiv` answer, from its exit status and its text."""
     text = out + err
     if rc == 0:
-        if 'equivalent by testing' in text:
-            return 'equivalent-sqrt-law'
         if 'equivalent on' in text:
             return 'equivalent-no-bound'
         return 'equivalent'
@@ -2935,6 +2989,8 @@ def write_finding(out_dir, seed, d, steps, minimized, original):
     head.append('seed %d, case %d; %s from:' % (seed, d['case'], 'minimised in %d steps' % steps if minimized
                                                  else 'not minimised (not among the first of its kind)'))
     head += ['  ' + ln for ln in original.splitlines()]
+    # every line of every entry a comment (a crash's message runs over several lines)
+    head = [part for ln in head for part in ln.splitlines() or ['']]
     with open(base + '.axl', 'w') as f:
         f.write(''.join('# %s\n' % ln for ln in head) + d['program'])
     if d.get('graph'):

@@ -74,8 +74,9 @@ typedef enum AxEquivHow {
   AX_EQUIV_BOUNDED,     /* every field test agreed exactly, and as many ran as δ asks */
   AX_EQUIV_FIELD,       /* every field test agreed exactly, but Theorem 2 gives no bound
                            (attention: millions of exponential terms) or --tests ran fewer */
-  AX_EQUIV_SQRT_LAW,    /* the field tests differed; the doubles agreed within 1e-6 (a
-                           law of sqrt): evidence, not a proof — never with field_only */
+  AX_EQUIV_SQRT_LAW,    /* not established (status 2): the field tests differed where
+                           sqrt is uninterpreted, the doubles agreed within 1e-9 (a law of
+                           sqrt would explain it): evidence, not a proof; never with field_only */
   AX_EQUIV_LATE,        /* not established: the deadline passed before the tests decided
                            (status 2) */
 } AxEquivHow;

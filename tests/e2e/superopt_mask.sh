@@ -129,5 +129,19 @@ else
 fi
 "$AXLE" emulate "$tmp/ca" --program "$tmp/ca/module.axl" > "$tmp/out" 2>&1
 check "module: emulated, agrees with the program" grep -q '^agrees' "$tmp/out"
+# An iota along a dim of size 1 is the literal 0, no index that varies: a mask made of one is
+# no masked select the generator writes (it aborted on it), and the search refuses it, located.
+cat >"$tmp/iota1.axl" <<'EOF2'
+program iota1 {
+  input X : f32[8, 8]
+  let v0 = sum(X, axis = 0)
+  let v1 = eq(iota([1, 8], axis = 0) + 2, iota([1, 8], axis = 1))
+  output O = select(v1, v0, broadcast(-1000, [1, 8]))
+}
+EOF2
+"$AXLE" superopt "$tmp/iota1.axl" --no-gate --max-states 1 --output "$tmp/iota1.mug" >"$tmp/out" 2>&1
+st=$?
+check "iota along a dim of size 1: refused, exit 3 (got $st), no abort" [ $st = 3 ]
+check "... located at the iota" has "$tmp/out" "iota1.axl:4:15: error: superopt: the search does not handle 'iota' yet"
 echo "superopt_mask: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -92,8 +92,10 @@ check "an input's element type changed: separated by the interface" has "$tmp/se
 "$AXLE" equiv $s/softmax_max.axl "$tmp/f16.mug" --seed 1 >/dev/null 2>&1
 check "... and refused by axle equiv (exit 3)" [ $? = 3 ]
 
-# 3. The findings: each still separated; axle equiv says not equivalent, or, for those of the
-# element types (type_*: an output of another type), refuses the pair before any test (exit 3).
+# 3. The findings: each still separated; axle equiv says not equivalent (exit 1), or refuses
+# the pair before any test for those of the element types (type_*: an output of another type,
+# exit 3), says cannot decide where the graph has no value in doubles (undef_*: exit 3), or not
+# established where the doubles cannot see the difference (below_*: exit 2) — never equivalent.
 for p in $s/mugfuzz/*.axl; do
   n=$(basename "$p" .axl)
   "${F[@]}" --separate "$p" "${p%.axl}.mug" >"$tmp/sep.out"
@@ -104,6 +106,14 @@ for p in $s/mugfuzz/*.axl; do
     type_*)
       check "finding $n: axle equiv refuses the interface (exit 3, got $st)" [ $st = 3 ]
       check "finding $n: ... before any test" bash -c "! grep -q 'field tests' '$tmp/eq.out'" ;;
+    undef_*)
+      check "finding $n: axle equiv cannot decide (exit 3, got $st)" [ $st = 3 ]
+      check "finding $n: ... the graph has no value where the program has one" \
+        has "$tmp/eq.out" "^cannot decide: in doubles the mugraph has no value where the program has one" ;;
+    below_*)
+      check "finding $n: axle equiv does not establish it (exit 2, got $st)" [ $st = 2 ]
+      check "finding $n: ... the doubles' agreement is no proof" \
+        has "$tmp/eq.out" "^not established: the field tests differ where sqrt is read as an uninterpreted function and the doubles agree" ;;
     *) check "finding $n: axle equiv says not equivalent (exit 1, got $st)" [ $st = 1 ] ;;
   esac
 done

@@ -198,8 +198,12 @@ fi
       "\(c(.verdicts; "invalid-hint")) INVALID-HINT, \(c(.verdicts; "unknown")) UNKNOWN, " +
       "\(c(.verdicts; "error")) ERROR. Brute force refuted \(c(.brute; "refuted")) and found no " +
       "counterexample in \(c(.brute; "none")); \(c(.replays; "reproduced")) of the " +
-      "\(c(.verdicts; "invalid")) INVALID counterexamples were reproduced by `axle brute --instance`. " +
-      "**\(.discrepancies | n) discrepancies.**" +
+      "\(c(.verdicts; "invalid")) INVALID counterexamples were reproduced by `axle brute --instance`." +
+      (if .hints then " Reductions with hints, by kind of hint and verdict: " +
+        ([.hints | to_entries[] | "\(.key) \(.value | n)"] | join(", ")) + "." else "" end) +
+      (if .shards then " Shard/merge round trips: \(.shards.trips | n), every one as the unsharded " +
+        "run; tampered merges refused: \(.shards.tampered_refused | n)." else "" end) +
+      " **\(.discrepancies | n) discrepancies.**" +
       (if (.kinds | length) > 0 then " By kind: " + ([.kinds | to_entries[] | "\(.key) \(.value)"] | join(", ")) + "." else "" end)
     ' "$fuzz" | fold -s -w 95 | sed 's/ *$//'
   fi

@@ -17,6 +17,7 @@ bool ax_exact_index_op(AxOp op) {
 
 bool ax_exact_decides(AxOp op, const int64_t *b, int nin) {
   if (ax_exact_is_compare(op)) return nin == 2 && b[0] >= 0 && b[1] >= 0;
+  if (op == AX_OP_SQRT || op == AX_OP_RSQRT) return nin == 1 && b[0] >= 0;
   if (op == AX_OP_SELECT) return nin == 3 && b[0] >= 0;
   return false;
 }

@@ -25,7 +25,8 @@
 void ax_exact_analyse(const AxMugraph *g, int64_t *tb, int64_t **nb);
 
 /* Whether an application of op to operands with bounds b[0..nin) is decided exactly: a
- * comparison of two index-only values, or a select whose mask is index-only. */
+ * comparison of two index-only values, a select whose mask is index-only, or a sqrt or
+ * rsqrt of an index-only value (exact where that integer is a perfect square, values.c). */
 bool ax_exact_decides(AxOp op, const int64_t *b, int nin);
 
 /* Whether op is a comparison (eq ne lt le gt ge). */

@@ -114,7 +114,43 @@ static void ffbinary(const AxTDomain *d, AxOp op, size_t n, void *out, const voi
   ax_ewop_get(op)->ff_bin(d->ctx, n, out, a, sa, b, sb, !d->primary_only);
 }
 
+static uint32_t rat_mod(AxRat c, uint64_t m);
+
+/* The square root of an index-only integer u (d->exact), or -1 when u is negative or no
+ * perfect square: the root is then no integer, and sqrt stays the uninterpreted function. */
+static int64_t exact_root(int64_t u) {
+  if (u < 0) return -1;
+  int64_t s = (int64_t)sqrt((double)u);   /* u <= 2^26: the double is exact, s off by <= 1 */
+  while (s * s > u) s--;
+  while ((s + 1) * (s + 1) <= u) s++;
+  return s * s == u ? s : -1;
+}
+
+/* sqrt or rsqrt of index-only integers (d->exact): an element that is a perfect square s^2
+ * gets its real root s (rsqrt: 1 / s, s > 0) in both components, as + - * of integers
+ * are computed exactly; any other element is the operator's uninterpreted function, as
+ * ever. So sqrt(2 * 2) is 2 in the field as over the reals (a literal folded by a proved
+ * rule equals its program). */
+static void ffroot(const AxTDomain *d, AxOp op, size_t n, AxFF *o, const AxFF *x) {
+  AxField *f = d->ctx;
+  const AxEwOp *e = ax_ewop_get(op);
+  for (size_t i = 0; i < n; i++) {
+    int64_t s = exact_root(centred(x[i].p, f->p));
+    if (s < 0 || (op == AX_OP_RSQRT && s == 0)) {
+      e->ff_un(f, 1, &o[i], &x[i], !d->primary_only);
+      continue;
+    }
+    AxRat r = op == AX_OP_SQRT ? (AxRat){s, 1} : (AxRat){1, s};
+    o[i].p = rat_mod(r, f->p);
+    o[i].q = rat_mod(r, f->q);
+  }
+}
+
 static void ffunary(const AxTDomain *d, AxOp op, size_t n, void *out, const void *a) {
+  if (d->exact && (op == AX_OP_SQRT || op == AX_OP_RSQRT)) {
+    ffroot(d, op, n, out, a);
+    return;
+  }
   ax_ewop_get(op)->ff_un(d->ctx, n, out, a, !d->primary_only);
 }
 

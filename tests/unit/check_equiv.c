@@ -298,6 +298,36 @@ START_TEST(candidate_filter_then_full_check) {
 }
 END_TEST
 
+/* A square root of an index-only perfect square is its integer root in the field (exact.h):
+ * sqrt(2 * 2) * X equals 2 * X (equivalent), sqrt(3 * 3) * X is refuted against it (3
+ * against 2, an exact difference), and rsqrt(4) * X equals X / 2. A root of a non-square
+ * (sqrt(2 * 3)) stays the uninterpreted function: against a graph without it no test can
+ * agree, and the verdict is never "equivalent". */
+START_TEST(root_of_an_index_only_square) {
+  const char *two = "mugraph s {\n  input X : f32[4, 8]\n  O = mul(2, X)\n  output O\n}\n";
+  AxEquivOpts o = defaults();
+  int st;
+  AxEquivHow how;
+  char *r = report(prog("program s {\n  input X : f32[4, 8]\n  output O = sqrt(2 * 2) * X\n}\n"),
+                   mug(two), &o, &st, &how);
+  ck_assert_msg(st == 0, "%s", r);
+  ck_assert_ptr_nonnull(strstr(r, "\nequivalent"));
+  r = report(prog("program s {\n  input X : f32[4, 8]\n  output O = sqrt(3 * 3) * X\n}\n"),
+             mug(two), &o, &st, &how);
+  ck_assert_msg(st == 1, "%s", r);
+  ck_assert_ptr_nonnull(strstr(r, "not equivalent: output 'O' differs at [0, 0]"));
+  r = report(prog("program s {\n  input X : f32[4, 8]\n  output O = rsqrt(4) * X\n}\n"),
+             mug("mugraph s {\n  input X : f32[4, 8]\n  O = div(X, 2)\n  output O\n}\n"), &o, &st,
+             &how);
+  ck_assert_msg(st == 0, "%s", r);
+  r = report(prog("program s {\n  input X : f32[4, 8]\n  output O = sqrt(2 * 3) * X\n}\n"),
+             mug("mugraph s {\n  input X : f32[4, 8]\n  O = mul(2.449489742783178, X)\n  output O\n}\n"),
+             &o, &st, &how);
+  ck_assert_msg(st != 0, "%s", r);
+  ck_assert_ptr_null(strstr(r, "\nequivalent"));
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("equiv");
   TCase *t = tcase_create("equiv");
@@ -312,6 +342,7 @@ int main(void) {
   tcase_add_test(t, threads_and_seeds);
   tcase_add_test(t, delta_syntax);
   tcase_add_test(t, candidate_filter_then_full_check);
+  tcase_add_test(t, root_of_an_index_only_square);
   suite_add_tcase(s, t);
   return unit_run(s);
 }

@@ -98,8 +98,9 @@ int ax_equiv_accept(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d, cons
 int64_t ax_equiv_bytes(const AxMugraph *prog, const AxMugraph *mug, int jobs);
 
 /* About how many seconds ax_equiv_accept(prog, mug, o) takes: the number of field tests the
- * bound asks times one test at full shape, run and timed here (with o->deadline: -1 when it
- * passed first, as when the pair cannot be compared). A time budget's planning figure, never
+ * bound asks times one test at full shape, run and timed here, over the threads, plus two
+ * tests' time for the float check, which runs on one (with o->deadline: -1 when it passed
+ * first, as when the pair cannot be compared). A time budget's planning figure, never
  * a verdict. */
 double ax_equiv_estimate(const AxMugraph *prog, const AxMugraph *mug, const AxEquivOpts *o);
 /* ax_equiv_run that also says how an equivalence was reached (*how; may be NULL). */

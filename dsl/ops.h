@@ -138,7 +138,10 @@ typedef enum {
   X(TRANSPOSE, "transpose", NULL, P_, 1, 1, AX_ET_ANY, 1, 1, AX_TA_SHAPE | AX_TA_PERM, AX_TC_LAYOUT) \
   X(TO_F16, "to_f16", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
   X(TO_BF16, "to_bf16", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)          \
-  X(TO_F32, "to_f32", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
+  X(TO_F32, "to_f32", NULL, R_ | P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)            \
+  X(SIN, "sin", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                      \
+  X(COS, "cos", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)                      \
+  X(ERF, "erf", NULL, P_ | B_, 1, 1, AX_ET_REAL, 1, 1, 0, AX_TC_UNARY)
 
 typedef enum {
 #define X(e, name, pname, lv, lo, hi, et, plo, phi, pat, cl) AX_OP_##e,

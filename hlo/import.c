@@ -670,14 +670,15 @@ static Val *h_clamp(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   return v;
 }
 
-/* negate exponential sqrt rsqrt tanh logistic abs log: a template around the operand;
+/* negate exponential sqrt rsqrt tanh logistic abs log sine cosine erf: a template around the operand;
  * exponential-minus-one and log-plus-one spelled out (over the reals, where the program's
  * semantics is, exp(x) - 1 and log(1 + x) are these functions). */
 static Val *h_unary(Imp *im, const AxHloInstr *i, Val **ops, const char **why) {
   static const struct { const char *op, *fmt; } forms[] = {
     {"negate", "-%s"}, {"exponential", "exp(%s)"}, {"sqrt", "sqrt(%s)"},
     {"rsqrt", "rsqrt(%s)"}, {"tanh", "tanh(%s)"}, {"logistic", "logistic(%s)"},
-    {"abs", "abs(%s)"}, {"log", "log(%s)"},
+    {"abs", "abs(%s)"}, {"log", "log(%s)"}, {"sine", "sin(%s)"}, {"cosine", "cos(%s)"},
+    {"erf", "erf(%s)"},
     {"exponential-minus-one", "exp(%s) - 1"}, {"log-plus-one", "log(1 + %s)"},
   };
   if (ops[0]->kind == V_LIT) {
@@ -1247,6 +1248,7 @@ static const struct { const char *opcode; Handler *fn; } handlers[] = {
   {"bitcast", h_bitcast}, {"copy", h_copy}, {"convert", h_convert}, {"dot", h_dot},
   {"transpose", h_transpose}, {"slice", h_slice}, {"pad", h_pad}, {"reverse", h_reverse},
   {"abs", h_unary}, {"log", h_unary}, {"power", h_binary},
+  {"sine", h_unary}, {"cosine", h_unary}, {"erf", h_unary},
   {"exponential-minus-one", h_unary}, {"log-plus-one", h_unary}, {"clamp", h_clamp},
   {"and", h_logic}, {"or", h_logic}, {"xor", h_logic}, {"not", h_logic},
   {"reduce", h_reduce}, {"concatenate", h_concatenate}, {"tuple", h_tuple},

@@ -94,6 +94,7 @@ bool ax_eq_to_hlo(const AxMugraph *g, AxArena *a, AxHloPProg *out, const char **
         {AX_OP_NEG, "negate"}, {AX_OP_EXP, "exponential"}, {AX_OP_SQRT, "sqrt"},
         {AX_OP_RSQRT, "rsqrt"}, {AX_OP_TANH, "tanh"}, {AX_OP_LOGISTIC, "logistic"},
         {AX_OP_ABS, "abs"}, {AX_OP_LOG, "log"}, {AX_OP_POW, "power"},
+        {AX_OP_SIN, "sine"}, {AX_OP_COS, "cosine"}, {AX_OP_ERF, "erf"},
         /* the result's type (the row's storage type) says which conversion */
         {AX_OP_TO_F16, "convert"}, {AX_OP_TO_BF16, "convert"}, {AX_OP_TO_F32, "convert"}};
     const char *opc = NULL;

@@ -651,6 +651,8 @@ typedef struct Check {
   double need;             /* tests the bound asks for */
   int T;                   /* field tests run */
   bool sqrt_law;           /* the field differs only where sqrt is uninterpreted; the doubles agree */
+  char uf[160];            /* "sqrt is read as an uninterpreted function", or the plural with
+                              the names of every such function the graphs apply */
   bool late;               /* the deadline stopped the field tests before they decided */
 } Check;
 
@@ -670,6 +672,50 @@ static bool uses_conversion(const AxMugraph *g) {
   return false;
 }
 
+/* The name by which a message calls an operator the field reads as an uninterpreted
+ * function (lax.h), or NULL: rsqrt is one over sqrt's function, rms_norm and an rms
+ * accumulator take sqrt's. */
+static const char *uf_name(AxOp op, bool rms) {
+  if (rms || op == AX_OP_RMS_NORM || op == AX_OP_RSQRT) return "sqrt";
+  const AxEwOp *e = ax_ewop_get(op);
+  if (!e || (e->lax != AX_EWOP_LAX_OPAQUE && e->lax != AX_EWOP_LAX_OPAQUE_INV)) return NULL;
+  return ax_op_spec(op)->pname;
+}
+
+static void uf_add(const char **names, int *n, const char *nm) {
+  if (!nm) return;
+  for (int i = 0; i < *n; i++)
+    if (strcmp(names[i], nm) == 0) return;
+  if (*n < 8) names[(*n)++] = nm;
+}
+
+/* c->uf: the phrase the messages use for the uninterpreted functions of both graphs, in the
+ * order they first appear ("sqrt is read as an uninterpreted function", "sin and cos are
+ * read as uninterpreted functions"); sqrt when none is named (a root inside a kernel). */
+static void uf_phrase(Check *c) {
+  const char *names[8];
+  int n = 0;
+  const AxMugraph *gs[2] = {c->prog, c->mug};
+  for (int k = 0; k < 2; k++)
+    for (int s = 0; s < gs[k]->nstmts; s++) {
+      const AxKStmt *st = &gs[k]->stmts[s];
+      if (st->kind == AX_KS_OP) uf_add(names, &n, uf_name(st->op, false));
+      if (st->kind != AX_KS_KERNEL) continue;
+      for (int i = 0; i < st->kernel->nnodes; i++) {
+        const AxBNode *nd = &st->kernel->nodes[i];
+        if (nd->kind == AX_BN_OP) uf_add(names, &n, uf_name(nd->op, false));
+        if (nd->kind == AX_BN_ACCUM && nd->acc == AX_ACC_RMS) uf_add(names, &n, uf_name(AX_OP_SQRT, true));
+      }
+    }
+  if (n == 0) names[n++] = "sqrt";
+  size_t len = 0, cap = sizeof c->uf;
+  for (int i = 0; i < n && len < cap; i++)
+    len += (size_t)snprintf(c->uf + len, cap - len, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", names[i]);
+  if (len < cap)
+    snprintf(c->uf + len, cap - len, n == 1 ? " is read as an uninterpreted function"
+                                            : " are read as uninterpreted functions");
+}
+
 /* Step 1: pair the graphs' inputs and outputs and place both in the Lax fragment. False
  * (diagnostics through d) when they cannot be compared. */
 static bool analyse(Check *c, AxDiag *d) {
@@ -679,6 +725,7 @@ static bool analyse(Check *c, AxDiag *d) {
   bool lax2 = ax_lax_analyse(c->mug, d, c->mb, &sq2);
   if (!lax1 || !lax2) return false;
   c->sq = sq1 || sq2;
+  uf_phrase(c);
   c->conv = uses_conversion(c->prog) || uses_conversion(c->mug);
   for (int i = 0; i < c->prog->noutputs; i++) {
     c->soft[i] = c->pb[i].nuf > 0;
@@ -714,8 +761,8 @@ static void bound(Check *c) {
   const AxMugraph *prog = c->prog, *mug = c->mug;
   FILE *out = c->out;
   say(out, "equiv: program '%s' vs mugraph '%s'\n", prog->name, mug->name);
-  say(out, "  Lax fragment: yes%s\n",
-      c->sq ? "; sqrt (rms) is outside it and read as an uninterpreted function" : "");
+  say(out, "  Lax fragment: yes%s%s\n",
+      c->sq ? "; " : "", c->sq ? c->uf : "");
   if (uses_fresh(prog) || uses_fresh(mug))
     say(out, "  max and min: read as fresh variables, independent on each side; equivalent only "
              "if no output depends on them\n");
@@ -788,9 +835,9 @@ static int field_phase(Check *c) {
     const char *head = "not equivalent: ";
     say(out, "field difference: %s", strncmp(diff, head, strlen(head)) ? diff : diff + strlen(head));
     free(diff);
-    say(out, "not established: the field tests differ where sqrt is read as an uninterpreted "
-             "function; without --field-only the doubles would judge, which is evidence, not a "
-             "proof\n  (reproduce with --seed %" PRIu64 ")\n", o->seed);
+    say(out, "not established: the field tests differ where %s; without --field-only the "
+             "doubles would judge, which is evidence, not a proof\n  (reproduce with --seed %" PRIu64 ")\n",
+        c->uf, o->seed);
     return 2;
   }
   if (v == 3 && c->conv) {
@@ -815,14 +862,14 @@ static int field_phase(Check *c) {
       const char *head = "not equivalent: ";
       say(out, "field difference: %s", strncmp(diff, head, strlen(head)) ? diff : diff + strlen(head));
       free(diff);
-      say(out, "cannot decide: the field tests differ where sqrt is read as an uninterpreted "
-               "function, and the doubles cannot judge it: no output of the program is finite on "
-               "their inputs\n  (reproduce with --seed %" PRIu64 ")\n", o->seed);
+      say(out, "cannot decide: the field tests differ where %s, and the doubles cannot judge "
+               "it: no output of the program is finite on their inputs\n  (reproduce with --seed %" PRIu64 ")\n",
+          c->uf, o->seed);
       return 3;
     } else {
-      say(out, "  the field tests differ, but only where sqrt is read as an uninterpreted "
-               "function; in doubles the outputs agree within %.0e relative\n",
-          SQRT_REFUTE_TOL);
+      say(out, "  the field tests differ, but only where %s; in doubles the outputs agree "
+               "within %.0e relative\n",
+          c->uf, SQRT_REFUTE_TOL);
       free(diff);
       diff = NULL;
       v = 0;
@@ -907,10 +954,10 @@ static int verdict(const Check *c, AxEquivHow *how) {
     /* Agreement in doubles is no proof: e^-1000 against e^-1001 under a root agree there,
      * and so does a constant off by 1e-12. What the doubles saw is said; the verdict is
      * not established, whatever the options. */
-    say(out, "not established: the field tests differ where sqrt is read as an uninterpreted "
-             "function and the doubles agree, as an algebraic law of sqrt (such as "
-             "sqrt(x)*sqrt(x) = x), which the field cannot model, would explain; agreement in "
-             "doubles is evidence, not a proof\n");
+    say(out, "not established: the field tests differ where %s and the doubles agree, as an "
+             "algebraic law (such as sqrt(x)*sqrt(x) = x or sin^2 + cos^2 = 1), which the field "
+             "cannot model, would explain; agreement in doubles is evidence, not a proof\n",
+        c->uf);
     status = 2;
     *how = AX_EQUIV_SQRT_LAW;
   } else if (c->bounded && c->need <= c->T) {

@@ -103,6 +103,17 @@ static void f64_abs(size_t n, double *o, const double *x) {
 static void f64_log(size_t n, double *o, const double *x) {
   for (size_t i = 0; i < n; i++) o[i] = log(x[i]);
 }
+/* sin, cos and erf: C's, which XLA's CPU and GPU emitters call (erf in f64; in f32 XLA
+ * evaluates its own rational approximation, within a few ulps of erff) */
+static void f64_sin(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = sin(x[i]);
+}
+static void f64_cos(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = cos(x[i]);
+}
+static void f64_erf(size_t n, double *o, const double *x) {
+  for (size_t i = 0; i < n; i++) o[i] = erf(x[i]);
+}
 /* pow(x, y) = x^y, C's (and XLA's) pow: pow(x, 0) = 1 even for NaN x */
 static void f64_pow(size_t n, double *o, const double *x, size_t sx, const double *y, size_t sy) {
   for (size_t i = 0; i < n; i++) o[i] = pow(x[i * sx], y[i * sy]);
@@ -335,6 +346,20 @@ static void ff_log(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
   ff_round(f, 16, n, o, x, keep_q);
 }
 
+/* sin, cos, erf: keyed random functions of their own (tags 20-25), outside the Lax fragment
+ * as log is. Each is a function, so equal arguments give equal values on both sides; no law
+ * of them (sin^2 + cos^2 = 1, erf(-x) = -erf(x)) holds in the field, so a graph that needs
+ * one differs there and is never equivalent (the doubles cannot establish it either). */
+static void ff_sin(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 20, n, o, x, keep_q);
+}
+static void ff_cos(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 22, n, o, x, keep_q);
+}
+static void ff_erf(AxField *f, size_t n, AxFF *o, const AxFF *x, bool keep_q) {
+  ff_round(f, 24, n, o, x, keep_q);
+}
+
 /* pow(x, e): where e is a small integer k (|k| <= 16, the same residue on both sides: a
  * literal exponent), x^k by repeated multiplication (x^-k = 1 / x^k; a zero x is a division
  * by zero, inconclusive); any other e: a keyed random function of both (tags 18, 19), an
@@ -450,6 +475,13 @@ const AxEwOp ax_ewop_rows[AX_OP_COUNT] = {
     [AX_OP_TO_F32] = {.op = AX_OP_TO_F32, UNARY(to_f32), .lax = AX_EWOP_LAX_OPAQUE,
                       .abs = AX_EWOP_ABS_OPAQUE, .flops = 1, .insert = 10,
                       .to_dtype = 1 + AX_DT_F32, .cuda = "a0"},
+    /* sin, cos, erf: uninterpreted functions in the field; the search inserts none */
+    [AX_OP_SIN] = {.op = AX_OP_SIN, UNARY(sin), .lax = AX_EWOP_LAX_OPAQUE,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 8, .cuda = "sinf(a0)"},
+    [AX_OP_COS] = {.op = AX_OP_COS, UNARY(cos), .lax = AX_EWOP_LAX_OPAQUE,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 8, .cuda = "cosf(a0)"},
+    [AX_OP_ERF] = {.op = AX_OP_ERF, UNARY(erf), .lax = AX_EWOP_LAX_OPAQUE,
+                   .abs = AX_EWOP_ABS_OPAQUE, .flops = 10, .cuda = "erff(a0)"},
 };
 
 #undef BINARY

@@ -5,7 +5,7 @@
 # emulation must give nan at the same places), so it also runs in bf16
 # (tests/gpu/qknorm_bf16.mug, same shapes), where the values are compared. Every
 # pre-defined operator runs once (tests/gpu/predefined.mug), and so do the element-wise
-# operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, also fused;
+# operators of real layers (tests/gpu/vocab.mug: rsqrt, tanh, logistic, max, min, sin, cos, erf, also fused;
 # with max turned into min in the generated source it must differ), the sums and the max
 # and min reductions (tests/gpu/rowsum.mug, rowmax.mug: split over lanes, warp shuffles,
 # across warps; without the barrier before the cross-warp step they must differ); slices,
@@ -106,6 +106,10 @@ check "mutant: max made min" test -n "$(diff "$tmp/v.cu" "$tmp/v2.cu")"
 "$AXLE" emulate tests/gpu/vocab.mug --source "$tmp/v2.cu" >"$tmp/out" 2>&1
 check "max made min: exit 1" test $? -eq 1
 check "max made min: the clipped output differs" has "$tmp/out" "output 'c' f16: max relative error .* at"
+sed 's/sinf(/cosf(/g' "$tmp/v.cu" >"$tmp/v3.cu"
+"$AXLE" emulate tests/gpu/vocab.mug --source "$tmp/v3.cu" >"$tmp/out" 2>&1
+check "sin made cos: exit 1" test $? -eq 1
+check "sin made cos: the sine output differs" has "$tmp/out" "output 'sn' f16: max relative error .* at"
 r=$ex/rmsnorm_linear.mug
 "$AXLE" cuda "$r" --output "$tmp/r.cu"
 grep -v "reads 'x'" "$tmp/r.cu" >"$tmp/nobarrier.cu"

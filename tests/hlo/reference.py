@@ -191,6 +191,16 @@ def xla_log(x):
     return math.nan if x < 0 else math.log(x)
 
 
+def xla_sin(x):
+    """sin: NaN at ±inf (F.10.1.6); Python's math.sin raises there."""
+    return math.nan if math.isinf(x) or x != x else math.sin(x)
+
+
+def xla_cos(x):
+    """cos: NaN at ±inf (F.10.1.5)."""
+    return math.nan if math.isinf(x) or x != x else math.cos(x)
+
+
 def xla_log1p(x):
     """log1p: -inf at -1, NaN below -1 (F.10.3.9)."""
     if x == -1:
@@ -330,7 +340,8 @@ class Eval:
             return literal(i.literal)
         unary = {'negate': lambda x: -x, 'exponential': xla_exp, 'sqrt': xla_sqrt,
                  'rsqrt': xla_rsqrt, 'tanh': xla_tanh, 'logistic': xla_logistic,
-                 'abs': abs, 'log': xla_log,
+                 'abs': abs, 'log': xla_log, 'sine': xla_sin, 'cosine': xla_cos,
+                 'erf': math.erf,
                  'convert': lambda x: round_to(i.type, x), 'copy': lambda x: x,
                  'exponential-minus-one': xla_expm1, 'log-plus-one': xla_log1p,
                  'not': lambda x: 0.0 if x else 1.0}

@@ -117,7 +117,7 @@ int ax_equiv_run_how(const AxMugraph *prog, const AxMugraph *mug, AxDiag *d,
  *      by s/f, the same f for both graphs and for every size (largest f in 64..2 for which
  *      the size map is one-to-one and both graphs validate: grids, for-loops and tiles
  *      must still divide) — and one field test runs there. The candidate is rejected
- *      only when that test shows a difference (confirmed in doubles when a square root is
+ *      only when that test shows a difference (with a witness replayed in interval arithmetic when a square root is
  *      involved): a scaling that breaks a divisibility, or any other failure to build
  *      the instance, skips the filter instead of rejecting. With field_only (what the
  *      search sets) any field difference rejects, without a run in doubles: the final

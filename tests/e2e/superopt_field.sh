@@ -96,7 +96,7 @@ check "... and --field-only (what the search uses) does not establish it: exit 2
 check "... saying why" has "$tmp/out" "^not established: the field tests differ"
 run "$tmp/s.axl" "$tmp/s2.mug" --seed 5
 check "a wrong graph with a square root is still not equivalent" st 1
-check "... confirmed in doubles" has "$tmp/out" "confirmed in doubles"
+check "... a witness replayed in interval arithmetic" has "$tmp/out" "replayed in interval arithmetic"
 
 # --jobs: the same verdicts and the same report of the failing test.
 ex=superopt/examples

@@ -107,14 +107,15 @@ check "nothing found exit 1" [ "$st" -eq 1 ]
 check "nothing found not written" test ! -e "$tmp/none.mug"
 
 # 7. soundness of what is written: a graph wrong by 1e-12 relative
-# through a square root. `axle equiv` alone does not refute it (the doubles cannot see
-# 1e-12) but does not establish it either (exit 2); the search's final check accepts only what exact field tests
+# through a square root. `axle equiv` refutes it with a witness replayed in interval
+# arithmetic (its enclosures are far narrower than 1e-12; exit 1); with --field-only it does
+# not establish it (exit 2); the search's final check accepts only what exact field tests
 # established, so the graph — injected first in the ranking by a test hook, as if the
 # generator had built it — is never written.
 bad=$t/tiny_rms_linear.off-1e-12.mug
 "$AXLE" equiv $t/tiny_rms_linear.axl "$bad" --seed 3 >"$tmp/bad.eq" 2>&1; st=$?
-check "the attack: equiv alone does not establish it (exit 2)" [ "$st" -eq 2 ]
-check "... the doubles agree, which is no proof" has "$tmp/bad.eq" "^not established: the field tests differ where sqrt is read as an uninterpreted function and the doubles agree"
+check "the attack: equiv refutes it (exit 1)" [ "$st" -eq 1 ]
+check "... with a witness in intervals" has "$tmp/bad.eq" "^  replayed in interval arithmetic (inputs in \[-1, 1\] drawn from the seed, outward rounding): output 'O' at "
 "$AXLE" equiv $t/tiny_rms_linear.axl "$bad" --seed 3 --field-only >"$tmp/bad.eq2" 2>&1; st=$?
 check "--field-only: not established (exit 2)" [ "$st" -eq 2 ]
 check "--field-only: says why" has "$tmp/bad.eq2" "^not established: the field tests differ"

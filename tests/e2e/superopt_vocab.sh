@@ -4,7 +4,7 @@
 #   * tanh, logistic and rsqrt are decided: a program using them (GELU in tanh form, a
 #     sigmoid gate, a norm with an epsilon through rsqrt) is equivalent to the same function
 #     written with exp and sqrt, and a twin with e^u where tanh needs e^2u is not equivalent
-#     (confirmed in doubles); tanh of an exp is two exponentials on one path: refused;
+#     (a witness replayed in interval arithmetic); tanh of an exp is two exponentials on one path: refused;
 #   * max and min are never "equivalent": a graph that uses them, on either side, is refused
 #     (exit 3, located at the operator), by `equiv`, by `equiv --candidates` (the search's
 #     fast path) and by `superopt`, which searches nothing;
@@ -24,7 +24,7 @@ check "rsqrt is read as one over sqrt's function" has "$tmp/out" "^  Lax fragmen
 run equiv $s/vocab_layers.axl $s/vocab_layers.half.mug --seed 5
 check "tanh with e^u for e^2u: exit 1" st 1
 check "tanh with e^u for e^2u: not equivalent" has "$tmp/out" "^not equivalent: output 'O'"
-check "tanh with e^u for e^2u: confirmed in doubles" has "$tmp/out" "confirmed in doubles"
+check "tanh with e^u for e^2u: a witness in intervals" has "$tmp/out" "replayed in interval arithmetic"
 
 cat >"$tmp/twoexp.axl" <<'AXL'
 program twoexp {

@@ -8,12 +8,15 @@
  * wrappers ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N> (inline PTX here,
  * poisoned-until-waited copies there), and the warp-level primitives of gpu/warp.cuh
  * (shuffles, warp sums, ldmatrix, mma.sync, 16-byte shared accesses: PTX here, warp-wide
- * rendezvous there). The wmma path is behind AX_TC_ON, which the emulator never sets.
+ * rendezvous there). Block matmuls on tensor cores are mma.sync fed by ldmatrix, emitted
+ * without a guard, so the emulator runs the very code the GPU runs.
  *
  * Values are computed in f32; every block operator's result is rounded to its dtype when
  * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —
  * exactly where the float interpreter (superopt/equiv/interp.c, storage mode) rounds, so that
- * emulation can be compared with it element by element. */
+ * emulation can be compared with it element by element. A matmul whose accumulator lives in
+ * its fragments (reg_acc_plan) rounds each iteration's product in the registers, where the
+ * interpreter stores it. */
 #include "gpu/cuda.h"
 
 #include <inttypes.h>

@@ -884,6 +884,51 @@ static MmaPlan mma_plan(const AxKernel *k, const AxBNode *n, int64_t nt) {
   return p;
 }
 
+/* The XOR swizzle of a tile that only ldmatrix reads: an iterating input of 16-bit elements
+ * whose every reader is a tensor-core matmul, copied in 16-byte chunks (its rows and its
+ * tensor's rows whole chunks), with C chunks a row, C a multiple of 8 or C = 2, 4. Chunk c
+ * of row r is stored at chunk c ^ f(r) of the row: f(r) = r % 8, or (r / (8 / C)) % C for
+ * C < 8, so that the 8 rows of an ldmatrix matrix (8 consecutive rows, one logical chunk)
+ * fall on 8 different 16-byte bank groups — 4 wavefronts per ldmatrix.x4, not 8 x 4 on
+ * 128-byte rows — while a row's chunks stay a permutation of themselves (the copies' 16-byte
+ * stores stay conflict-free). The writers (gen_iter_async, copy_box: the loop's cp.async,
+ * the plain and the megakernel's prefetch copies) store swizzled and the readers (the
+ * matmuls' ldmatrix, mma_chains) read swizzled; a tile any other operator, saver or
+ * accumulator reads is stored plainly. Returns C, or 0 when the tile is not swizzled. */
+static int64_t swz_chunks(const AxMugraph *g, const AxKernel *k, int i, int64_t nt) {
+  const AxBNode *n = &k->nodes[i];
+  if (n->kind != AX_BN_ITER || nt % 32 || ax_dtype_bytes(n->dtype) != 2 || n->shape.rank < 1) return 0;
+  int r = n->shape.rank;
+  const AxTShape *full = &g->tensors[n->src].shape;
+  if (n->shape.dim[r - 1] % 8 || full->dim[r - 1] % 8) return 0;
+  int64_t c = n->shape.dim[r - 1] / 8;
+  if (c % 8 && c != 2 && c != 4) return 0;
+  int readers = 0;
+  for (int j = 0; j < k->nnodes; j++)
+    for (int q = 0; q < k->nodes[j].nin; q++)
+      if (k->nodes[j].in[q] == i) {
+        const AxBNode *m = &k->nodes[j];
+        if (m->kind != AX_BN_OP || !ax_pop_tensor_core(m->op) || !tc_eligible(k, m)) return 0;
+        readers++;
+      }
+  return readers ? c : 0;
+}
+
+/* f(r) of swz_chunks for rows of c chunks, r an expression (parenthesized). */
+static void swz_xor(int64_t c, const char *r, char *buf, size_t n) {
+  if (c % 8 == 0) snprintf(buf, n, "(%s) %% 8", r);
+  else snprintf(buf, n, "(%s) / %" PRId64 " %% %" PRId64, r, 8 / c, c);
+}
+
+/* The stored chunk index of logical chunk e (an expression, the row-major chunk index of
+ * the tile) in a tile swizzled with c chunks a row. */
+static void swz_chunk(int64_t c, const char *e, char *buf, size_t n) {
+  char row[96], f[160];
+  snprintf(row, sizeof row, "%s / %" PRId64, e, c);
+  swz_xor(c, row, f, sizeof f);
+  snprintf(buf, n, "(%s / %" PRId64 " * %" PRId64 " + (%s %% %" PRId64 " ^ %s))", e, c, c, e, c, f);
+}
+
 /* The register accumulators: a tensor-core matmul of the loop whose only reader is a sum
  * accumulator of its shape (no axis, no rescale) and whose warp tiles are one per warp keeps
  * the accumulator in its warps' f32 fragments across the iterations. Each iteration's
@@ -936,24 +981,46 @@ static void mma_open(Emit *e, const MmaPlan *p) {
 
 /* The chains' fragments d<c> of warp tile (bt, tm, tn): chain c = i 2 wp + j is m16 row i,
  * n8 column j of the warp tile; acc: the chains start from zero. */
-static void mma_chains(Emit *e, const MmaPlan *p, const Opnd *a, const Opnd *b) {
+static void mma_chains(Emit *e, const MmaPlan *p, const Opnd *a, const Opnd *b, int64_t swa, int64_t swb) {
   int64_t nc = 2 * p->wm * p->wp;
   for (int64_t c = 0; c < nc; c++) line(e, "float d%" PRId64 "[4] = {0.0f, 0.0f, 0.0f, 0.0f};", c);
-  line(e, "const %s *pa = %s + bt * %" PRId64 " + (tm + (lane & 15)) * %" PRId64 " + (lane >> 4) * 8;", stype(a),
-       a->name, p->m * p->k, p->k);
-  line(e, "const %s *pb = %s + bt * %" PRId64 " + (lane & 15) * %" PRId64 " + tn + (lane >> 4) * 8;", stype(b), b->name,
-       p->k * p->n, p->n);
+  /* lane l's row is l % 16 of a 16-row block (blocks start at multiples of 16): its
+   * swizzle, f(l % 16), is the lane's own for every block and k step */
+  char f[96];
+  if (swa) {
+    swz_xor(swa, "lane & 15", f, sizeof f);
+    line(e, "const %s *pa = %s + bt * %" PRId64 " + (tm + (lane & 15)) * %" PRId64 ";  // rows swizzled (%" PRId64
+            " chunks)", stype(a), a->name, p->m * p->k, p->k, swa);
+    line(e, "const int sa = %s, ca = lane >> 4;", f);
+  } else {
+    line(e, "const %s *pa = %s + bt * %" PRId64 " + (tm + (lane & 15)) * %" PRId64 " + (lane >> 4) * 8;", stype(a),
+         a->name, p->m * p->k, p->k);
+  }
+  if (swb) {
+    swz_xor(swb, "lane & 15", f, sizeof f);
+    line(e, "const %s *pb = %s + bt * %" PRId64 " + (lane & 15) * %" PRId64 ";  // rows swizzled (%" PRId64 " chunks)",
+         stype(b), b->name, p->k * p->n, p->n, swb);
+    line(e, "const int sb = %s, cb = (tn >> 3) + (lane >> 4);", f);
+  } else {
+    line(e, "const %s *pb = %s + bt * %" PRId64 " + (lane & 15) * %" PRId64 " + tn + (lane >> 4) * 8;", stype(b),
+         b->name, p->k * p->n, p->n);
+  }
   line(e, "for (int q = 0; q < %" PRId64 "; q += 16) {", p->k);
   e->ind++;
   const char *mma = a->dt == AX_DT_BF16 ? "ax_mma_m16n8k16_bf16" : "ax_mma_m16n8k16_f16";
   for (int64_t i = 0; i < p->wm; i++) {
     line(e, "unsigned a%" PRId64 "[4];", i);
-    if (i) line(e, "ax_ldmatrix_x4(a%" PRId64 ", pa + %" PRId64 " + q);", i, i * 16 * p->k);
-    else line(e, "ax_ldmatrix_x4(a0, pa + q);");
+    char at[64] = "";
+    if (i) snprintf(at, sizeof at, " + %" PRId64, i * 16 * p->k);
+    if (swa) line(e, "ax_ldmatrix_x4(a%" PRId64 ", pa%s + (((q >> 3) + ca) ^ sa) * 8);", i, at);
+    else line(e, "ax_ldmatrix_x4(a%" PRId64 ", pa%s + q);", i, at);
   }
   for (int64_t j = 0; j < p->wp; j++) {
     line(e, "unsigned b%" PRId64 "[4];", j);
-    if (j) line(e, "ax_ldmatrix_x4_trans(b%" PRId64 ", pb + q * %" PRId64 " + %" PRId64 ");", j, p->n, j * 16);
+    if (swb && j) line(e, "ax_ldmatrix_x4_trans(b%" PRId64 ", pb + q * %" PRId64 " + ((cb + %" PRId64 ") ^ sb) * 8);", j,
+                       p->n, 2 * j);
+    else if (swb) line(e, "ax_ldmatrix_x4_trans(b0, pb + q * %" PRId64 " + (cb ^ sb) * 8);", p->n);
+    else if (j) line(e, "ax_ldmatrix_x4_trans(b%" PRId64 ", pb + q * %" PRId64 " + %" PRId64 ");", j, p->n, j * 16);
     else line(e, "ax_ldmatrix_x4_trans(b0, pb + q * %" PRId64 ");", p->n);
     line(e, "const unsigned b%" PRId64 "l[2] = {b%" PRId64 "[0], b%" PRId64 "[1]}, b%" PRId64 "h[2] = {b%" PRId64
             "[2], b%" PRId64 "[3]};", j, j, j, j, j, j);
@@ -1005,7 +1072,7 @@ static void gen_matmul(KGen *kg, int i) {
        2 * p.wm * p.wp, j >= 0 ? ", added to an accumulator in registers" : "");
   e->ind++;
   mma_open(e, &p);
-  mma_chains(e, &p, a, b);
+  mma_chains(e, &p, a, b, swz_chunks(kg->g, kg->k, n->in[0], kg->nt), swz_chunks(kg->g, kg->k, n->in[1], kg->nt));
   if (j >= 0) {
     /* the μGraph stores the product in its type before the accumulator adds it */
     line(e, "// this iteration's product, rounded to %s as the mugraph stores it, added to '%s' (f32)",
@@ -1747,7 +1814,7 @@ static bool box_vec(const Opnd *tile, AxDtype gdt, const AxTShape *full) {
 /* Copies between a tile in shared memory and its box in a kernel tensor. Vectorized by
  * 16 bytes when box_vec allows it. */
 static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt, const AxTShape *full,
-                     char off[][160], bool load) {
+                     char off[][160], bool load, int64_t swz) {
   Emit *e = kg->e;
   const AxTShape *ts = &tile->shape;
   int r = ts->rank;
@@ -1772,11 +1839,15 @@ static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt,
   /* a loop every lane of a warp runs alike routes its shared-memory side through the
    * warp-wide primitives, whose bank wavefronts the emulator counts (gpu/warp.cuh) */
   bool warp = loop_warp_uniform(e, ax_shape_numel(&s));
+  /* a swizzled tile (swz_chunks, a load only) is written at its chunks' swizzled places */
+  AX_ASSERT(!swz || (load && vec && v == 8));
+  char at[256] = "e";
+  if (swz) swz_chunk(swz, "e", at, sizeof at);
   if (vec && v > 1 && warp) {
-    if (load) line(e, "ax_smem_store16((uint4 *)%s + e, ((const uint4 *)%s)[%s]);", tile->name, gname, gidx);
+    if (load) line(e, "ax_smem_store16((uint4 *)%s + %s, ((const uint4 *)%s)[%s]);", tile->name, at, gname, gidx);
     else line(e, "((uint4 *)%s)[%s] = ax_smem_load16((const uint4 *)%s + e);", gname, gidx, tile->name);
   } else if (vec && v > 1) {
-    if (load) line(e, "((uint4 *)%s)[e] = ((const uint4 *)%s)[%s];", tile->name, gname, gidx);
+    if (load) line(e, "((uint4 *)%s)[%s] = ((const uint4 *)%s)[%s];", tile->name, at, gname, gidx);
     else line(e, "((uint4 *)%s)[%s] = ((const uint4 *)%s)[e];", gname, gidx, tile->name);
   } else if (load) {
     line(e, "%s[e] = %s[%s];", tile->name, gname, gidx);
@@ -1800,7 +1871,7 @@ static void gen_iter(KGen *kg, int i) {
     line(kg->e, "if (!(ax_pfm & %uu)) {  // not prefetched", 1u << pf);
     kg->e->ind++;
   }
-  copy_box(kg, &kg->t[i].o, gname, src->dtype, &src->shape, off, true);
+  copy_box(kg, &kg->t[i].o, gname, src->dtype, &src->shape, off, true, swz_chunks(kg->g, kg->k, i, kg->nt));
   if (pf >= 0) {
     kg->e->ind--;
     line(kg->e, "}");
@@ -1850,7 +1921,12 @@ static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst, in
     u += (size_t)snprintf(gidx + u, sizeof gidx - u, "%s(%s + %s) * %" PRId64 "LL", u ? " + " : "", off[d], ix,
                           stride_of(&src->shape, d));
   }
-  if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", aw, dst, v, n->src, gidx);
+  int64_t swz = swz_chunks(kg->g, kg->k, i, kg->nt);
+  AX_ASSERT(!swz || (aw == 16 && v == 8));   /* whole rows of 16-byte chunks: async_width is 16 */
+  char at[256];
+  if (swz) swz_chunk(swz, "e", at, sizeof at);
+  if (swz) line(e, "ax_cp_async%d(%s + %s * %" PRId64 ", p%d + %s);  // swizzled", aw, dst, at, v, n->src, gidx);
+  else if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", aw, dst, v, n->src, gidx);
   else line(e, "ax_cp_async%d(%s + e, p%d + %s);", aw, dst, n->src, gidx);
   loop_close(e);
 }
@@ -1867,7 +1943,7 @@ static void gen_save(KGen *kg, int i) {
   line(kg->e, "// store '%s' into '%s'", kg->k->nodes[n->in[0]].name, dst->name);
   char gname[32];
   snprintf(gname, sizeof gname, "p%d", n->dst);
-  copy_box(kg, &kg->t[n->in[0]].o, gname, dst->dtype, &dst->shape, off, false);
+  copy_box(kg, &kg->t[n->in[0]].o, gname, dst->dtype, &dst->shape, off, false, 0);
 }
 
 /* Down to how many elements an accumulator along an axis reduces its tile (a sum's `to`). */

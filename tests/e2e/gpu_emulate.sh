@@ -26,7 +26,7 @@
 # removed, a wait that leaves this iteration's copies in flight, the barrier after the
 # wait removed, the end-of-iteration barrier removed (the next copies overwrite a buffer
 # still being read). The bank counter's lines: the generated copies at the ideal, the
-# matmul's ldmatrix.x4 on 128-byte rows at 8 times it. Bad input exits 3.
+# matmuls' ldmatrix.x4 at the ideal on swizzled tiles, at 8 times it on 128-byte rows. Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -61,9 +61,15 @@ mma_mutant() {   # WHAT SED-SCRIPT OUTPUT: the mutant differs from the source an
 }
 mma_mutant "the second n8 tile's B fragment" 's/(d0, a0, b0l, d0)/(d0, a0, b0h, d0)/' R
 mma_mutant "d[1] stored at d[2]'s place" '0,/po\[1\] = ax_to<__half>(d0\[1\]);/s//po[1] = ax_to<__half>(d0[2]);/' C
-mma_mutant "A's k halves swapped" 's/\(const [a-z_0-9]* \*pa = .*\) + (lane >> 4) \* 8;/\1 + (1 - (lane >> 4)) * 8;/' UV
+mma_mutant "A's k halves swapped" 's/ca = lane >> 4;/ca = 1 - (lane >> 4);/' UV
 mma_mutant "B without .trans" 's/ax_ldmatrix_x4_trans(b\([0-9]\), /ax_ldmatrix_x4(b\1, /' O
 mma_mutant "a register chain written at another's place" 's/= ax_f(ax_to<__half>(rf\([0-9]*\)_1\[2\]));/= ax_f(ax_to<__half>(rf\1_2[2]));/' O
+# the XOR swizzle of the tiles only ldmatrix reads: a reader that reads plainly what was
+# stored swizzled, and writers that store plainly what is read swizzled, are caught
+check "mma: 4-chunk rows swizzled" has "$tmp/mma.cu" "const int sa = (lane & 15) / 2 % 4, ca = lane >> 4;"
+check "mma: 2-chunk rows swizzled" has "$tmp/mma.cu" "const int sb = (lane & 15) / 4 % 2, cb = (tn >> 3) + (lane >> 4);"
+mma_mutant "A read without the swizzle" 's/const int sa = [^,]*,/const int sa = 0,/' C
+mma_mutant "tiles stored without the swizzle" 's/ ^ (e \/ \([0-9]*\))/ ^ 0 * (e \/ \1)/' O
 # a block reduction with few outputs is split over lanes: per lane, by warp shuffles, and
 # across warps through a small array and a barrier; without that barrier the emulator must
 # see the partials read before they are written
@@ -182,11 +188,15 @@ check "divergent shuffle: exit 2" test $? -eq 2
 check "divergent shuffle: named" has "$tmp/out" "warp divergence in block (0, 0, 0) of kernel ax_k3, warp 3: __shfl_xor_sync (mask 0xffffffff) reached by lanes 0-3, while lane 4 waits at __syncthreads()"
 check "divergent shuffle: the reason" has "$tmp/out" "the emulated program failed (warp divergence)"
 # the bank counter: the generated tile copies through ax_smem_load16/store16 are ideal;
-# RMSNorm + linear's matmul reads its unswizzled 128-byte rows of 'x' and 'w' by
-# ldmatrix.x4 at 8 times the ideal (32 wavefronts, not 4)
+# ldmatrix.x4 on swizzled tiles costs the ideal (4 wavefronts; tests/gpu/mma.mug's 'wide'
+# and 'idle' kernels, dbuf.mug's matmul), on unswizzled 128-byte rows 8 times it: RMSNorm +
+# linear's 'w' is swizzled (only the matmul reads it), its 'x' not (the rms accumulator
+# reads it too), so its kernel averages (32 + 4) / 2 = 18 wavefronts a request
 "$AXLE" emulate $ex/ntrans.mug --seed 7 >"$tmp/out" 2>&1
 check "ntrans: bank counts" has "$tmp/out" "^  shared memory, kernel 'k1' (ax_k3): 512 16-byte vector requests, 2048 wavefronts (4.00 per request), ideal 2048 (4.00 per request): 1.00 of ideal\$"
-check "rmsnorm_linear: ldmatrix on 128-byte rows: 8 times the ideal" has "$tmp/out.rmsnorm_linear" "^  shared memory, kernel 'k1' (ax_k2): 131072 ldmatrix requests, 4194304 wavefronts (32.00 per request), ideal 524288 (4.00 per request): 8.00 of ideal"
+check "rmsnorm_linear: ldmatrix, half of it swizzled" has "$tmp/out.rmsnorm_linear" "^  shared memory, kernel 'k1' (ax_k2): 131072 ldmatrix requests, 2359296 wavefronts (18.00 per request), ideal 524288 (4.00 per request): 4.50 of ideal"
+check "mma: swizzled ldmatrix at the ideal" has "$tmp/out.mma" "^  shared memory, kernel 'wide' (ax_k9): 16 ldmatrix requests, 64 wavefronts (4.00 per request), ideal 64 (4.00 per request): 1.00 of ideal"
+check "dbuf: swizzled ldmatrix at the ideal" has "$tmp/out.dbuf" "^  shared memory, kernel 'mm' (ax_k8): 12 ldmatrix requests, 48 wavefronts (4.00 per request), ideal 48 (4.00 per request): 1.00 of ideal"
 # a source that does not compile
 printf 'this is not C++\n' >"$tmp/junk.cu"
 "$AXLE" emulate "$r" --source "$tmp/junk.cu" >"$tmp/out" 2>&1

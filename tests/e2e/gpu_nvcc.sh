@@ -62,7 +62,7 @@ compile_check() {
 compile_one() {   # NAME TARGET KIND CU: one nvcc run (-cubin or -ptx), its log and exit status beside
   local out="$tmp/$1.$2.$3"
   if [ "$3" = ptx ]; then
-    "$NVCC" -ptx -arch="$2" -o "$out.ptx" "$4" >"$out.log" 2>&1
+    "$NVCC" -ptx -arch="$2" -o "$tmp/$1.$2.ptx" "$4" >"$out.log" 2>&1
   else
     "$NVCC" -cubin -arch="$2" --resource-usage -o "$out.cubin" "$4" >"$out.log" 2>&1
   fi
@@ -94,6 +94,7 @@ run_compiles() {
     ncompiled=$((ncompiled + 1))
     check "$name $t $path: nvcc exit 0" test "$st" = 0
     if [ "$path" = ptx ]; then
+      check "$name $t ptx: written" test -s "$tmp/$name.$t.ptx"
       check "$name $t ptx: no wmma" bash -c "! grep -q 'wmma\.' '$tmp/$name.$t.ptx'"
       local k
       for k in $(mma_kernels "$cu"); do

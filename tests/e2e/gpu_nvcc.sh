@@ -169,7 +169,7 @@ echo "superopt_search graphs: $nsearch"
 
 run_compiles
 # the tensor-core kernels: the examples' matmuls, tests/gpu/mma.mug's, the searched graphs'
-check "tensor-core kernels checked in the PTX: $nmma" test "$nmma" -ge 30
+check "tensor-core kernels checked in the PTX: $nmma" test "$nmma" -ge 28
 
 # host code too (the checks above compile device code only): a full -c compile of the graph
 # with intermediates, two kernels and dynamic shared memory, and of the pre-defined one

@@ -82,11 +82,14 @@ START_TEST(kernel_shape) {
   /* imap: the block's 32 columns of W; fmap: 16 rows per iteration — double-buffered:
    * iteration 0 in the prologue, iteration it + 1 while it computes, 16-byte cp.async */
   ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads double-buffered (cp.async): 'x' 16 B 'w' 16 B\n"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + e * 8, p1 + ((long long)0 * 16 + i0) * 64LL + "
-                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);"));
+  /* only the matmul reads x and w: their 16-byte chunks are stored swizzled (w's rows are
+   * 4 chunks: chunk c of row r at c ^ (r / 2 % 4); x's 2: c ^ (r / 4 % 2)) */
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)0 * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
   ck_assert_ptr_nonnull(strstr(s, "if (it + 1 < 4) {"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + e * 8, p1 + ((long long)(it + 1) * 16 + i0) * 64LL + "
-                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)(it + 1) * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s0n + (e / 2 * 2 + (e % 2 ^ (e / 2) / 4 % 2)) * 8, "));
   ck_assert_ptr_nonnull(strstr(s, "__half *const s1 = (__half *)(ax_smem + ((it & 1) ? 4096 : 3072));  // 'w'"));
   ck_assert_int_eq(occurrences(s, "ax_cp_async_commit();"), 2);   /* prologue, each iteration */
   ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
@@ -98,8 +101,10 @@ START_TEST(kernel_shape) {
    * warp tile of 16 x 16 per warp (2 n8 chains) */
   ck_assert_ptr_nonnull(strstr(s, "{  // tensor cores: mma.sync m16n8k16 fed by ldmatrix, f32 in registers; 2 warp "
                                   "tiles of 16 x 16 (2 chains), added to an accumulator in registers\n"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4(a0, pa + q);"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4_trans(b0, pb + q * 32);"));
+  ck_assert_ptr_nonnull(strstr(s, "const int sa = (lane & 15) / 4 % 2, ca = lane >> 4;"));
+  ck_assert_ptr_nonnull(strstr(s, "const int sb = (lane & 15) / 2 % 4, cb = (tn >> 3) + (lane >> 4);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4(a0, pa + (((q >> 3) + ca) ^ sa) * 8);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4_trans(b0, pb + q * 32 + (cb ^ sb) * 8);"));
   ck_assert_int_eq(occurrences(s, "ax_mma_m16n8k16_f16(d"), 2);
   ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_f16(d1, a0, b0h, d1);"));
   ck_assert_ptr_null(strstr(s, "wmma"));
@@ -186,7 +191,7 @@ START_TEST(reductions) {
 }
 END_TEST
 
-/* Tensor cores without a register accumulator: a batch of 2 bf16 products of 48 x 32 by 32
+/* Tensor cores without a register accumulator (and the swizzle of the tiles only they read): a batch of 2 bf16 products of 48 x 32 by 32
  * x 80 (30 warp tiles of 16 x 16 over 4 warps: a loop with a short last round) written from
  * the fragments straight into the output tile; a 64 x 64 product over 2 warps in warp tiles
  * of 32 x 64 (2 m16 rows, 4 n16 pairs: 16 chains) whose accumulator is read in two ways, so
@@ -202,7 +207,8 @@ START_TEST(tensor_cores) {
   ck_assert_ptr_nonnull(strstr(s, "30 warp tiles of 16 x 16 (2 chains)\n"));
   ck_assert_ptr_nonnull(strstr(s, "for (int w = warp; w < 30; w += 4) {"));
   ck_assert_ptr_nonnull(strstr(s, "const int tm = (w / 5) % 3 * 16, tn = w % 5 * 16;"));
-  ck_assert_ptr_nonnull(strstr(s, "const __nv_bfloat16 *pa = s0 + bt * 1536 + (tm + (lane & 15)) * 32 + (lane >> 4) * 8;"));
+  /* A's rows are 4 chunks (swizzled), B's 10 (no XOR swizzle spreads them: plain) */
+  ck_assert_ptr_nonnull(strstr(s, "const __nv_bfloat16 *pa = s0 + bt * 1536 + (tm + (lane & 15)) * 32;  // rows swizzled (4 chunks)"));
   ck_assert_ptr_nonnull(strstr(s, "const __nv_bfloat16 *pb = s1 + bt * 2560 + (lane & 15) * 80 + tn + (lane >> 4) * 8;"));
   ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_bf16(d0, a0, b0l, d0);"));
   ck_assert_ptr_nonnull(strstr(s, "__nv_bfloat16 *po = s2 + bt * 3840 + (tm + lane / 4) * 80 + tn + 2 * (lane % 4);"));
@@ -218,8 +224,9 @@ START_TEST(tensor_cores) {
   s = emit(g, AX_CUDA_SM90);
   ck_assert_ptr_nonnull(s);
   ck_assert_ptr_nonnull(strstr(s, "2 warp tiles of 32 x 64 (16 chains)\n"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4(a1, pa + 1024 + q);"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4_trans(b1, pb + q * 64 + 16);"));
+  ck_assert_ptr_nonnull(strstr(s, "const int sa = (lane & 15) % 8, ca = lane >> 4;"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4(a1, pa + 1024 + (((q >> 3) + ca) ^ sa) * 8);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4_trans(b1, pb + q * 64 + ((cb + 2) ^ sb) * 8);"));
   ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_f16(d15, a1, b3h, d15);"));
   ck_assert_ptr_null(strstr(s, "in registers:"));
   ck_assert_ptr_nonnull(strstr(s, "s3[e] += ax_f(s2[e]);"));
@@ -230,6 +237,18 @@ START_TEST(tensor_cores) {
   s = emit(g, AX_CUDA_SM80);
   ck_assert_ptr_nonnull(s);
   ck_assert_ptr_nonnull(strstr(s, "if (warp < 1) {"));
+  /* a tile another operator reads too is stored and read plainly; its partner swizzled */
+  g = graph("mugraph m {\n  input A : f16[16, 64]\n  input B : f16[64, 16]\n"
+            "  kernel k grid [1, 1, 1] block [64, 1, 1] {\n"
+            "    a = input A imap {} fmap -\n    b = input B imap {} fmap -\n"
+            "    c = matmul(a, b)\n    d = sum(a, axis = 1)\n"
+            "    output C = c omap {}\n    output D = d omap {}\n  }\n  output C\n  output D\n}\n");
+  s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "const __half *pa = s0 + bt * 1024 + (tm + (lane & 15)) * 64 + (lane >> 4) * 8;"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_smem_store16((uint4 *)s0 + e, "));
+  ck_assert_ptr_nonnull(strstr(s, "const __half *pb = s1 + bt * 1024 + (lane & 15) * 16;  // rows swizzled (2 chunks)"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_smem_store16((uint4 *)s1 + (e / 2 * 2 + (e % 2 ^ (e / 2) / 4 % 2)), "));
 }
 END_TEST
 

@@ -952,7 +952,7 @@ static void reg_acc_plan(const AxKernel *k, int64_t nt, int *racc) {
         if (k->nodes[j].in[q] == i) readers++, reader = j;
     if (readers != 1) continue;
     const AxBNode *a = &k->nodes[reader];
-    if (a->kind != AX_BN_ACCUM || a->acc != AX_ACC_SUM || a->at.axis_set || a->rescaled ||
+    if (a->kind != AX_BN_ACCUM || a->acc != AX_ACC_SUM || a->at.axis_set || a->at.to || a->rescaled ||
         !ax_shape_equal(&a->shape, &n->shape))
       continue;
     MmaPlan p = mma_plan(k, n, nt);

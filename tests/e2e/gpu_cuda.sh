@@ -31,7 +31,9 @@ check "rmsnorm_linear barriers" has "$tmp/rmsnorm_linear.sm_90.cu" "barriers 4$"
 # fit; QKNorm's first kernel needs 189696 bytes double-buffered, beyond sm_80's 166912:
 # single-buffered there (124160), and the file says why
 check "rmsnorm_linear: double-buffered" has "$tmp/rmsnorm_linear.sm_90.cu" "^// axle: kernel k1 loads double-buffered (cp.async): 'x' 16 B 'w' 16 B$"
-check "rmsnorm_linear: 16-byte cp.async" has "$tmp/rmsnorm_linear.sm_90.cu" "ax_cp_async16(s1n + e \* 8, p1 + "
+check "rmsnorm_linear: 16-byte cp.async" has "$tmp/rmsnorm_linear.sm_90.cu" "ax_cp_async16(s0n + e \* 8, p0 + "
+# 'w', which only the matmul reads, is stored swizzled (docs/gpu.md, "Swizzled tiles")
+check "rmsnorm_linear: 'w' swizzled" has "$tmp/rmsnorm_linear.sm_90.cu" "ax_cp_async16(s1n + (e / 8 \* 8 + (e % 8 ^ (e / 8) % 8)) \* 8, p1 + .*;  // swizzled\$"
 check "qknorm sm_90: double-buffered" has "$tmp/qknorm.sm_90.cu" "^// axle: kernel k1 shared memory 189696 bytes"
 check "qknorm sm_80: single-buffered, said" has "$tmp/qknorm.sm_80.cu" "^// axle: kernel k1 loads single-buffered: double-buffering would need 189696 bytes of shared memory, more than sm_80 allows (166912)$"
 check "qknorm sm_80: single-buffered size" has "$tmp/qknorm.sm_80.cu" "^// axle: kernel k1 shared memory 124160 bytes"

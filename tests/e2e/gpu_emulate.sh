@@ -145,7 +145,7 @@ check "mutant: an offset was shifted" test -n "$(diff "$tmp/r.cu" "$tmp/shifted.
 "$AXLE" emulate "$r" --source "$tmp/shifted.cu" >"$tmp/out" 2>&1
 check "shifted tile: exit 1" test $? -eq 1
 check "shifted tile: error printed" has "$tmp/out" "output 'O' f16: max relative error .* at \[[0-9]*, [0-9]*\]"
-sed "s|^\(  *\)__syncthreads();  // 'o' reads 'r'|\1if (tid < 64) __syncthreads();|" "$tmp/r.cu" >"$tmp/diverge.cu"
+sed "s|^\(  *\)__syncthreads();  // 'o' reads 'acc'|\1if (tid < 64) __syncthreads();|" "$tmp/r.cu" >"$tmp/diverge.cu"
 check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __syncthreads"
 "$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
 check "divergent barrier: exit 2" test $? -eq 2

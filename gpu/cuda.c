@@ -8,12 +8,15 @@
  * wrappers ax_cp_async16/8/4, ax_cp_async_commit, ax_cp_async_wait<N> (inline PTX here,
  * poisoned-until-waited copies there), and the warp-level primitives of gpu/warp.cuh
  * (shuffles, warp sums, ldmatrix, mma.sync, 16-byte shared accesses: PTX here, warp-wide
- * rendezvous there). The wmma path is behind AX_TC_ON, which the emulator never sets.
+ * rendezvous there). Block matmuls on tensor cores are mma.sync fed by ldmatrix, emitted
+ * without a guard, so the emulator runs the very code the GPU runs.
  *
  * Values are computed in f32; every block operator's result is rounded to its dtype when
  * stored, accumulators stay f32 until the loop ends and are then rounded to their dtype —
  * exactly where the float interpreter (superopt/equiv/interp.c, storage mode) rounds, so that
- * emulation can be compared with it element by element. */
+ * emulation can be compared with it element by element. A matmul whose accumulator lives in
+ * its fragments (reg_acc_plan) rounds each iteration's product in the registers, where the
+ * interpreter stores it. */
 #include "gpu/cuda.h"
 
 #include <inttypes.h>
@@ -562,10 +565,10 @@ typedef struct KGen {
   const AxKernel *k;
   Tile *t;
   int64_t nt;          /* threads per block */
-  int64_t tc_scratch;  /* offset of the per-warp wmma scratch, -1 when unused */
   int64_t *scr;        /* per node: offset of an rms_norm's f32 row scratch, -1 */
   int barriers;
   bool task;           /* a megakernel task (AxCudaOpts.task_body): tiles may be prefetched */
+  int *racc;           /* per node: its register-accumulator partner (reg_acc_plan), -1 */
 } KGen;
 
 static void barrier(KGen *kg, const char *why) {
@@ -813,16 +816,240 @@ static int emit_rowred(KGen *kg, const RowRed *rr) {
   return SCATTERED;
 }
 
+/* ---- block matmuls on tensor cores ----------------------------------------------------- *
+ *
+ * Eligible (tc_eligible): f16 or bf16 operands of the output's type, tiles in shared memory
+ * (no accumulator, no literal), m, n and k multiples of 16, batch dims equal on both sides,
+ * whole warps (NT a multiple of 32). The output is cut into *warp tiles* of wm m16 rows by
+ * wp n16 column pairs; each warp takes warp tiles w = warp, warp + NW, ... and computes one
+ * by mma.sync.m16n8k16 chains, one per n8 column tile of it (2 wm wp chains, independent, in
+ * f32 registers), k step by k step: A's 16 x 16 fragments by ldmatrix.x4 from the row-major
+ * A tile (lane l gives row l % 16, columns 8 (l / 16) on), B's two n8 fragments of a pair by
+ * one ldmatrix.x4.trans from the row-major B tile (lane l gives k row l % 16, columns 8 (l /
+ * 16) on: registers 0-1 are the first n8 tile's b, 2-3 the second's). The result goes from
+ * the fragments (d[i] is D[g + 8 (i >> 1)][2q + (i & 1)], g = lane / 4, q = lane % 4)
+ * straight into the output tile, rounded once to its type. The same code runs on the GPU
+ * (PTX) and in the emulator (gpu/warp.cuh's exact emulations). */
+
 static bool tc_eligible(const AxKernel *k, const AxBNode *n) {
   const AxBNode *a = &k->nodes[n->in[0]], *b = &k->nodes[n->in[1]];
   int r = n->shape.rank;
   if (a->shape.rank != r || b->shape.rank != r) return false;
   if (a->dtype == AX_DT_F32 || a->dtype != b->dtype || a->dtype != n->dtype) return false;
+  /* ldmatrix reads 16-bit elements of a tile in shared memory: an accumulator is stored as
+   * f32, a literal is no tile */
+  for (int j = 0; j < 2; j++) {
+    const AxBNode *x = &k->nodes[n->in[j]];
+    if (x->kind == AX_BN_ACCUM || (x->kind == AX_BN_OP && ax_pop_literal(x->op))) return false;
+  }
   int64_t m = n->shape.dim[r - 2], nn = n->shape.dim[r - 1], kk = a->shape.dim[r - 1];
   if (m % 16 || nn % 16 || kk % 16) return false;
   for (int d = 0; d < r - 2; d++)   /* batch dims: equal on both sides (no broadcasting) */
     if (a->shape.dim[d] != n->shape.dim[d] || b->shape.dim[d] != n->shape.dim[d]) return false;
   return true;
+}
+
+/* How a tensor-core matmul is split over the warps. */
+typedef struct MmaPlan {
+  int64_t batch, m, n, k;   /* batch products of m x k by k x n */
+  int64_t wm, wp;           /* a warp tile: wm m16 rows by wp n16 pairs (2 wm wp chains) */
+  int64_t tiles, nw;        /* warp tiles in all, warps of the block */
+} MmaPlan;
+
+/* At most this many n16 pairs in a warp tile: 2 x 8 chains, 64 f32 registers. */
+#define MMA_MAX_PAIRS 8
+
+/* The warp tile: the fewest pairs the busiest warp computes (ceil(tiles / NW) wm wp), then the
+ * largest warp tile (fewer rounds, fragments shared by more chains), then the fewest
+ * ldmatrix per mma (wm + wp smallest), then the wider tile. */
+static MmaPlan mma_plan(const AxKernel *k, const AxBNode *n, int64_t nt) {
+  int r = n->shape.rank;
+  MmaPlan p = {.m = n->shape.dim[r - 2], .n = n->shape.dim[r - 1], .k = k->nodes[n->in[0]].shape.dim[r - 1],
+               .nw = nt / 32};
+  p.batch = ax_shape_numel(&n->shape) / (p.m * p.n);
+  int64_t tm = p.m / 16, tp = p.n / 16, best_work = -1;
+  for (int64_t wm = 1; wm <= tm && wm <= MMA_MAX_PAIRS; wm++) {
+    if (tm % wm) continue;
+    for (int64_t wp = 1; wp <= tp && wm * wp <= MMA_MAX_PAIRS; wp++) {
+      if (tp % wp) continue;
+      int64_t tiles = p.batch * (tm / wm) * (tp / wp), work = (tiles + p.nw - 1) / p.nw * wm * wp;
+      bool better = best_work < 0 || work < best_work;
+      if (!better && work == best_work) {
+        int64_t s = wm * wp, bs = p.wm * p.wp;
+        better = s > bs || (s == bs && (wm + wp < p.wm + p.wp || (wm + wp == p.wm + p.wp && wp > p.wp)));
+      }
+      if (better) best_work = work, p.wm = wm, p.wp = wp, p.tiles = tiles;
+    }
+  }
+  return p;
+}
+
+/* The XOR swizzle of a tile that only ldmatrix reads: an iterating input of 16-bit elements
+ * whose every reader is a tensor-core matmul, copied in 16-byte chunks (its rows and its
+ * tensor's rows whole chunks), with C chunks a row, C a multiple of 8 or C = 2, 4. Chunk c
+ * of row r is stored at chunk c ^ f(r) of the row: f(r) = r % 8, or (r / (8 / C)) % C for
+ * C < 8, so that the 8 rows of an ldmatrix matrix (8 consecutive rows, one logical chunk)
+ * fall on 8 different 16-byte bank groups — 4 wavefronts per ldmatrix.x4, not 8 x 4 on
+ * 128-byte rows — while a row's chunks stay a permutation of themselves (the copies' 16-byte
+ * stores stay conflict-free). The writers (gen_iter_async, copy_box: the loop's cp.async,
+ * the plain and the megakernel's prefetch copies) store swizzled and the readers (the
+ * matmuls' ldmatrix, mma_chains) read swizzled; a tile any other operator, saver or
+ * accumulator reads is stored plainly. Returns C, or 0 when the tile is not swizzled. */
+static int64_t swz_chunks(const AxMugraph *g, const AxKernel *k, int i, int64_t nt) {
+  const AxBNode *n = &k->nodes[i];
+  if (n->kind != AX_BN_ITER || nt % 32 || ax_dtype_bytes(n->dtype) != 2 || n->shape.rank < 1) return 0;
+  int r = n->shape.rank;
+  const AxTShape *full = &g->tensors[n->src].shape;
+  if (n->shape.dim[r - 1] % 8 || full->dim[r - 1] % 8) return 0;
+  int64_t c = n->shape.dim[r - 1] / 8;
+  if (c % 8 && c != 2 && c != 4) return 0;
+  int readers = 0;
+  for (int j = 0; j < k->nnodes; j++)
+    for (int q = 0; q < k->nodes[j].nin; q++)
+      if (k->nodes[j].in[q] == i) {
+        const AxBNode *m = &k->nodes[j];
+        if (m->kind != AX_BN_OP || !ax_pop_tensor_core(m->op) || !tc_eligible(k, m)) return 0;
+        readers++;
+      }
+  return readers ? c : 0;
+}
+
+/* f(r) of swz_chunks for rows of c chunks, r an expression (parenthesized). */
+static void swz_xor(int64_t c, const char *r, char *buf, size_t n) {
+  if (c % 8 == 0) snprintf(buf, n, "(%s) %% 8", r);
+  else snprintf(buf, n, "(%s) / %" PRId64 " %% %" PRId64, r, 8 / c, c);
+}
+
+/* The stored chunk index of logical chunk e (an expression, the row-major chunk index of
+ * the tile) in a tile swizzled with c chunks a row. */
+static void swz_chunk(int64_t c, const char *e, char *buf, size_t n) {
+  char row[96], f[160];
+  snprintf(row, sizeof row, "%s / %" PRId64, e, c);
+  swz_xor(c, row, f, sizeof f);
+  snprintf(buf, n, "(%s / %" PRId64 " * %" PRId64 " + (%s %% %" PRId64 " ^ %s))", e, c, c, e, c, f);
+}
+
+/* The register accumulators: a tensor-core matmul of the loop whose only reader is a sum
+ * accumulator of its shape (no axis, no rescale) and whose warp tiles are one per warp keeps
+ * the accumulator in its warps' f32 fragments across the iterations. Each iteration's
+ * product is rounded to the matmul's type in the registers and added — where the float
+ * interpreter rounds it (storage rounding: a stored matmul result has its type) — and the
+ * accumulator's finish writes the fragments, rounded to its type, into its f32 tile. At
+ * most 2 x 4 chains per matmul and 64 f32 registers per lane for all of them. Sets
+ * racc[i] = j and racc[j] = i for each such pair (matmul i, accumulator j), else -1. */
+#define REG_ACC_PAIRS 4
+#define REG_ACC_FLOATS 64
+static void reg_acc_plan(const AxKernel *k, int64_t nt, int *racc) {
+  int nn = k->nnodes, floats = 0;
+  for (int i = 0; i < nn; i++) racc[i] = -1;
+  if (nt % 32) return;
+  for (int i = 0; i < nn; i++) {
+    const AxBNode *n = &k->nodes[i];
+    if (n->kind != AX_BN_OP || !ax_pop_tensor_core(n->op) || n->phase != AX_PH_LOOP || !tc_eligible(k, n)) continue;
+    int reader = -1, readers = 0;
+    for (int j = 0; j < nn; j++)
+      for (int q = 0; q < k->nodes[j].nin; q++)
+        if (k->nodes[j].in[q] == i) readers++, reader = j;
+    if (readers != 1) continue;
+    const AxBNode *a = &k->nodes[reader];
+    if (a->kind != AX_BN_ACCUM || a->acc != AX_ACC_SUM || a->at.axis_set || a->at.to || a->rescaled ||
+        !ax_shape_equal(&a->shape, &n->shape))
+      continue;
+    MmaPlan p = mma_plan(k, n, nt);
+    int64_t f = 8 * p.wm * p.wp;
+    if (p.tiles > p.nw || p.wm * p.wp > REG_ACC_PAIRS || floats + f > REG_ACC_FLOATS) continue;
+    floats += (int)f;
+    racc[i] = reader;
+    racc[reader] = i;
+  }
+}
+
+/* Opens the warps' loop over plan p's warp tiles (w, the tile; bt, its batch; tm, tn, its
+ * first row and column) and declares warp and lane. Closed by mma_close. */
+static void mma_open(Emit *e, const MmaPlan *p) {
+  line(e, "const int warp = tid / 32, lane = tid %% 32;");
+  if (p->tiles == p->nw) line(e, "{");
+  else if (p->tiles < p->nw) line(e, "if (warp < %" PRId64 ") {", p->tiles);
+  else line(e, "for (int w = warp; w < %" PRId64 "; w += %" PRId64 ") {", p->tiles, p->nw);
+  e->ind++;
+  if (p->tiles <= p->nw) line(e, "const int w = warp;");
+  int64_t cols = p->n / (16 * p->wp), rows = p->m / (16 * p->wm);
+  line(e, "[[maybe_unused]] const int bt = w / %" PRId64 ";", rows * cols);
+  line(e, "const int tm = (w / %" PRId64 ") %% %" PRId64 " * %" PRId64 ", tn = w %% %" PRId64 " * %" PRId64 ";", cols,
+       rows, 16 * p->wm, cols, 16 * p->wp);
+}
+
+/* The chains' fragments d<c> of warp tile (bt, tm, tn): chain c = i 2 wp + j is m16 row i,
+ * n8 column j of the warp tile; acc: the chains start from zero. */
+static void mma_chains(Emit *e, const MmaPlan *p, const Opnd *a, const Opnd *b, int64_t swa, int64_t swb) {
+  int64_t nc = 2 * p->wm * p->wp;
+  for (int64_t c = 0; c < nc; c++) line(e, "float d%" PRId64 "[4] = {0.0f, 0.0f, 0.0f, 0.0f};", c);
+  /* lane l's row is l % 16 of a 16-row block (blocks start at multiples of 16): its
+   * swizzle, f(l % 16), is the lane's own for every block and k step */
+  char f[96];
+  if (swa) {
+    swz_xor(swa, "lane & 15", f, sizeof f);
+    line(e, "const %s *pa = %s + bt * %" PRId64 " + (tm + (lane & 15)) * %" PRId64 ";  // rows swizzled (%" PRId64
+            " chunks)", stype(a), a->name, p->m * p->k, p->k, swa);
+    line(e, "const int sa = %s, ca = lane >> 4;", f);
+  } else {
+    line(e, "const %s *pa = %s + bt * %" PRId64 " + (tm + (lane & 15)) * %" PRId64 " + (lane >> 4) * 8;", stype(a),
+         a->name, p->m * p->k, p->k);
+  }
+  if (swb) {
+    swz_xor(swb, "lane & 15", f, sizeof f);
+    line(e, "const %s *pb = %s + bt * %" PRId64 " + (lane & 15) * %" PRId64 ";  // rows swizzled (%" PRId64 " chunks)",
+         stype(b), b->name, p->k * p->n, p->n, swb);
+    line(e, "const int sb = %s, cb = (tn >> 3) + (lane >> 4);", f);
+  } else {
+    line(e, "const %s *pb = %s + bt * %" PRId64 " + (lane & 15) * %" PRId64 " + tn + (lane >> 4) * 8;", stype(b),
+         b->name, p->k * p->n, p->n);
+  }
+  line(e, "for (int q = 0; q < %" PRId64 "; q += 16) {", p->k);
+  e->ind++;
+  const char *mma = a->dt == AX_DT_BF16 ? "ax_mma_m16n8k16_bf16" : "ax_mma_m16n8k16_f16";
+  for (int64_t i = 0; i < p->wm; i++) {
+    line(e, "unsigned a%" PRId64 "[4];", i);
+    char at[64] = "";
+    if (i) snprintf(at, sizeof at, " + %" PRId64, i * 16 * p->k);
+    if (swa) line(e, "ax_ldmatrix_x4(a%" PRId64 ", pa%s + (((q >> 3) + ca) ^ sa) * 8);", i, at);
+    else line(e, "ax_ldmatrix_x4(a%" PRId64 ", pa%s + q);", i, at);
+  }
+  for (int64_t j = 0; j < p->wp; j++) {
+    line(e, "unsigned b%" PRId64 "[4];", j);
+    if (swb && j) line(e, "ax_ldmatrix_x4_trans(b%" PRId64 ", pb + q * %" PRId64 " + ((cb + %" PRId64 ") ^ sb) * 8);", j,
+                       p->n, 2 * j);
+    else if (swb) line(e, "ax_ldmatrix_x4_trans(b0, pb + q * %" PRId64 " + (cb ^ sb) * 8);", p->n);
+    else if (j) line(e, "ax_ldmatrix_x4_trans(b%" PRId64 ", pb + q * %" PRId64 " + %" PRId64 ");", j, p->n, j * 16);
+    else line(e, "ax_ldmatrix_x4_trans(b0, pb + q * %" PRId64 ");", p->n);
+    line(e, "const unsigned b%" PRId64 "l[2] = {b%" PRId64 "[0], b%" PRId64 "[1]}, b%" PRId64 "h[2] = {b%" PRId64
+            "[2], b%" PRId64 "[3]};", j, j, j, j, j, j);
+  }
+  for (int64_t i = 0; i < p->wm; i++)
+    for (int64_t j = 0; j < 2 * p->wp; j++) {
+      int64_t c = i * 2 * p->wp + j;
+      line(e, "%s(d%" PRId64 ", a%" PRId64 ", b%" PRId64 "%c, d%" PRId64 ");", mma, c, i, j / 2, j % 2 ? 'h' : 'l', c);
+    }
+  e->ind--;
+  line(e, "}");
+}
+
+/* Writes chain fragments `src` (a format of the chain c and element x, e.g. "d%d[%d]") of
+ * the warp tile into out (the tile at `to`, storage type ty, n columns), each element
+ * through `conv` (a format of the value). */
+static void mma_store(Emit *e, const MmaPlan *p, const char *to, const char *ty, const char *src, const char *conv) {
+  line(e, "%s *po = %s + bt * %" PRId64 " + (tm + lane / 4) * %" PRId64 " + tn + 2 * (lane %% 4);", ty, to,
+       p->m * p->n, p->n);
+  int64_t nc = 2 * p->wm * p->wp;
+  for (int64_t c = 0; c < nc; c++) {
+    int64_t i = c / (2 * p->wp), j = c % (2 * p->wp);
+    for (int x = 0; x < 4; x++) {
+      char v[64], val[128];
+      snprintf(v, sizeof v, src, (int)c, x);
+      snprintf(val, sizeof val, conv, v);
+      line(e, "po[%" PRId64 "] = %s;", (i * 16 + 8 * (x >> 1)) * p->n + j * 8 + (x & 1), val);
+    }
+  }
 }
 
 static void gen_matmul(KGen *kg, int i) {
@@ -831,47 +1058,69 @@ static void gen_matmul(KGen *kg, int i) {
   need(kg, n->in[0], false, n->name);
   need(kg, n->in[1], false, n->name);
   const Opnd *out = &kg->t[i].o, *a = &kg->t[n->in[0]].o, *b = &kg->t[n->in[1]].o;
-  bool tc = tc_eligible(kg->k, n) && kg->nt % 32 == 0;
-  if (tc) {
-    int r = n->shape.rank;
-    int64_t m = n->shape.dim[r - 2], nn = n->shape.dim[r - 1], kk = a->shape.dim[r - 1];
-    int64_t batch = ax_shape_numel(&n->shape) / (m * nn);
-    line(e, "#if AX_TC_ON");
-    line(e, "{  // tensor cores: one 16x16 output tile per warp at a time, f32 accumulation");
-    e->ind++;
-    line(e, "float *scr = (float *)(ax_smem + %" PRId64 ") + (tid / 32) * 256;", kg->tc_scratch);
-    line(e, "for (int w = tid / 32; w < %" PRId64 "; w += NT / 32) {", batch * (m / 16) * (nn / 16));
-    e->ind++;
-    line(e, "const int bt = w / %" PRId64 ", tm = (w / %" PRId64 ") %% %" PRId64 ", tn = w %% %" PRId64 ";",
-         (m / 16) * (nn / 16), nn / 16, m / 16, nn / 16);
-    line(e, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c;");
-    line(e, "nvcuda::wmma::fill_fragment(c, 0.0f);");
-    line(e, "for (int q = 0; q < %" PRId64 "; q += 16) {", kk);
-    e->ind++;
-    line(e, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, %s, nvcuda::wmma::row_major> fa;", stype(a));
-    line(e, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, %s, nvcuda::wmma::row_major> fb;", stype(b));
-    line(e, "nvcuda::wmma::load_matrix_sync(fa, %s + bt * %" PRId64 " + tm * %" PRId64 " + q, %" PRId64 ");",
-         a->name, m * kk, 16 * kk, kk);
-    line(e, "nvcuda::wmma::load_matrix_sync(fb, %s + bt * %" PRId64 " + q * %" PRId64 " + tn * 16, %" PRId64 ");",
-         b->name, kk * nn, nn, nn);
-    line(e, "nvcuda::wmma::mma_sync(c, fa, fb, c);");
-    e->ind--;
-    line(e, "}");
-    line(e, "nvcuda::wmma::store_matrix_sync(scr, c, 16, nvcuda::wmma::mem_row_major);");
-    line(e, "__syncwarp();");
-    line(e, "for (int l = tid %% 32; l < 256; l += 32)");
-    line(e, "  %s[bt * %" PRId64 " + (tm * 16 + l / 16) * %" PRId64 " + tn * 16 + l %% 16] = ax_to<%s>(scr[l]);",
-         out->name, m * nn, nn, stype(out));
-    line(e, "__syncwarp();");
-    e->ind--;
-    line(e, "}");
-    e->ind--;
-    line(e, "}");
-    line(e, "#else");
+  if (!tc_eligible(kg->k, n) || kg->nt % 32) {
+    body_matmul(e, out, a, b, false);
+    kg->t[i].dirty = ELEMWISE;
+    return;
   }
-  body_matmul(e, out, a, b, false);
-  if (tc) line(e, "#endif");
-  kg->t[i].dirty = tc ? SCATTERED : ELEMWISE;
+  MmaPlan p = mma_plan(kg->k, n, kg->nt);
+  int j = kg->racc[i];
+  char conv[64];
+  snprintf(conv, sizeof conv, "ax_to<%s>(%%s)", stype(out));
+  line(e, "{  // tensor cores: mma.sync m16n8k16 fed by ldmatrix, f32 in registers; %" PRId64 " warp tile%s of %" PRId64
+          " x %" PRId64 " (%" PRId64 " chains)%s", p.tiles, p.tiles == 1 ? "" : "s", 16 * p.wm, 16 * p.wp,
+       2 * p.wm * p.wp, j >= 0 ? ", added to an accumulator in registers" : "");
+  e->ind++;
+  mma_open(e, &p);
+  mma_chains(e, &p, a, b, swz_chunks(kg->g, kg->k, n->in[0], kg->nt), swz_chunks(kg->g, kg->k, n->in[1], kg->nt));
+  if (j >= 0) {
+    /* the μGraph stores the product in its type before the accumulator adds it */
+    line(e, "// this iteration's product, rounded to %s as the mugraph stores it, added to '%s' (f32)",
+         ax_dtype_name(n->dtype), kg->k->nodes[j].name);
+    for (int64_t c = 0; c < 2 * p.wm * p.wp; c++)
+      for (int x = 0; x < 4; x++)
+        line(e, "rf%d_%" PRId64 "[%d] += ax_f(ax_to<%s>(d%" PRId64 "[%d]));", j, c, x, stype(out), c, x);
+  } else {
+    line(e, "// d[i] is D[g + 8 (i >> 1)][2q + (i & 1)], g = lane / 4, q = lane %% 4: rounded once to %s",
+         ax_dtype_name(n->dtype));
+    mma_store(e, &p, out->name, stype(out), "d%d[%d]", conv);
+  }
+  e->ind--;
+  line(e, "}");
+  e->ind--;
+  line(e, "}");
+  kg->t[i].dirty = SCATTERED;
+}
+
+/* Register accumulator j (racc) before the loop: its fragments, zero. */
+static void gen_reg_acc_init(KGen *kg, int j) {
+  int i = kg->racc[j];
+  MmaPlan p = mma_plan(kg->k, &kg->k->nodes[i], kg->nt);
+  line(kg->e, "// '%s' in registers: the f32 fragments of the mma chains of '%s' (%" PRId64 " per lane)",
+       kg->k->nodes[j].name, kg->k->nodes[i].name, 8 * p.wm * p.wp);
+  for (int64_t c = 0; c < 2 * p.wm * p.wp; c++)
+    line(kg->e, "float rf%d_%" PRId64 "[4] = {0.0f, 0.0f, 0.0f, 0.0f};", j, c);
+}
+
+/* Register accumulator j after the loop: its fragments, rounded to its type, into its f32
+ * tile (the warp tiles of its matmul). */
+static void gen_reg_acc_finish(KGen *kg, int j) {
+  Emit *e = kg->e;
+  int i = kg->racc[j];
+  MmaPlan p = mma_plan(kg->k, &kg->k->nodes[i], kg->nt);
+  char src[32], conv[64];
+  snprintf(src, sizeof src, "rf%d_%%d[%%d]", j);
+  snprintf(conv, sizeof conv, "ax_f(ax_to<%s>(%%s))", ax_cuda_ctype(kg->k->nodes[j].dtype));
+  line(e, "{  // '%s': its fragments, rounded to %s, into its tile", kg->k->nodes[j].name,
+       ax_dtype_name(kg->k->nodes[j].dtype));
+  e->ind++;
+  mma_open(e, &p);
+  mma_store(e, &p, kg->t[j].o.name, "float", src, conv);
+  e->ind--;
+  line(e, "}");
+  e->ind--;
+  line(e, "}");
+  kg->t[j].dirty = SCATTERED;
 }
 
 static void blk_matmul(KGen *kg, int i, Opnd *out, const Opnd *in, int nin, const char *store) {
@@ -1565,7 +1814,7 @@ static bool box_vec(const Opnd *tile, AxDtype gdt, const AxTShape *full) {
 /* Copies between a tile in shared memory and its box in a kernel tensor. Vectorized by
  * 16 bytes when box_vec allows it. */
 static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt, const AxTShape *full,
-                     char off[][160], bool load) {
+                     char off[][160], bool load, int64_t swz) {
   Emit *e = kg->e;
   const AxTShape *ts = &tile->shape;
   int r = ts->rank;
@@ -1590,11 +1839,15 @@ static void copy_box(KGen *kg, const Opnd *tile, const char *gname, AxDtype gdt,
   /* a loop every lane of a warp runs alike routes its shared-memory side through the
    * warp-wide primitives, whose bank wavefronts the emulator counts (gpu/warp.cuh) */
   bool warp = loop_warp_uniform(e, ax_shape_numel(&s));
+  /* a swizzled tile (swz_chunks, a load only) is written at its chunks' swizzled places */
+  AX_ASSERT(!swz || (load && vec && v == 8));
+  char at[256] = "e";
+  if (swz) swz_chunk(swz, "e", at, sizeof at);
   if (vec && v > 1 && warp) {
-    if (load) line(e, "ax_smem_store16((uint4 *)%s + e, ((const uint4 *)%s)[%s]);", tile->name, gname, gidx);
+    if (load) line(e, "ax_smem_store16((uint4 *)%s + %s, ((const uint4 *)%s)[%s]);", tile->name, at, gname, gidx);
     else line(e, "((uint4 *)%s)[%s] = ax_smem_load16((const uint4 *)%s + e);", gname, gidx, tile->name);
   } else if (vec && v > 1) {
-    if (load) line(e, "((uint4 *)%s)[e] = ((const uint4 *)%s)[%s];", tile->name, gname, gidx);
+    if (load) line(e, "((uint4 *)%s)[%s] = ((const uint4 *)%s)[%s];", tile->name, at, gname, gidx);
     else line(e, "((uint4 *)%s)[%s] = ((const uint4 *)%s)[e];", gname, gidx, tile->name);
   } else if (load) {
     line(e, "%s[e] = %s[%s];", tile->name, gname, gidx);
@@ -1618,7 +1871,7 @@ static void gen_iter(KGen *kg, int i) {
     line(kg->e, "if (!(ax_pfm & %uu)) {  // not prefetched", 1u << pf);
     kg->e->ind++;
   }
-  copy_box(kg, &kg->t[i].o, gname, src->dtype, &src->shape, off, true);
+  copy_box(kg, &kg->t[i].o, gname, src->dtype, &src->shape, off, true, swz_chunks(kg->g, kg->k, i, kg->nt));
   if (pf >= 0) {
     kg->e->ind--;
     line(kg->e, "}");
@@ -1668,7 +1921,12 @@ static void gen_iter_async(KGen *kg, int i, const char *itv, const char *dst, in
     u += (size_t)snprintf(gidx + u, sizeof gidx - u, "%s(%s + %s) * %" PRId64 "LL", u ? " + " : "", off[d], ix,
                           stride_of(&src->shape, d));
   }
-  if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", aw, dst, v, n->src, gidx);
+  int64_t swz = swz_chunks(kg->g, kg->k, i, kg->nt);
+  AX_ASSERT(!swz || (aw == 16 && v == 8));   /* whole rows of 16-byte chunks: async_width is 16 */
+  char at[256];
+  if (swz) swz_chunk(swz, "e", at, sizeof at);
+  if (swz) line(e, "ax_cp_async%d(%s + %s * %" PRId64 ", p%d + %s);  // swizzled", aw, dst, at, v, n->src, gidx);
+  else if (v > 1) line(e, "ax_cp_async%d(%s + e * %" PRId64 ", p%d + %s);", aw, dst, v, n->src, gidx);
   else line(e, "ax_cp_async%d(%s + e, p%d + %s);", aw, dst, n->src, gidx);
   loop_close(e);
 }
@@ -1685,7 +1943,7 @@ static void gen_save(KGen *kg, int i) {
   line(kg->e, "// store '%s' into '%s'", kg->k->nodes[n->in[0]].name, dst->name);
   char gname[32];
   snprintf(gname, sizeof gname, "p%d", n->dst);
-  copy_box(kg, &kg->t[n->in[0]].o, gname, dst->dtype, &dst->shape, off, false);
+  copy_box(kg, &kg->t[n->in[0]].o, gname, dst->dtype, &dst->shape, off, false, 0);
 }
 
 /* Down to how many elements an accumulator along an axis reduces its tile (a sum's `to`). */
@@ -1708,6 +1966,10 @@ static void gen_accum(KGen *kg, int i, bool finish) {
   Tile *acc = &kg->t[i];
   const Opnd *v = &kg->t[n->in[0]].o;
   const char *dt = ax_cuda_ctype(n->dtype);
+  if (kg->racc[i] >= 0) {   /* its matmul adds to it in registers */
+    if (finish) gen_reg_acc_finish(kg, i);
+    return;
+  }
   if (finish) {
     if (n->acc == AX_ACC_CONCAT) return;
     need(kg, i, true, n->name);
@@ -1856,8 +2118,7 @@ static int64_t layout(KGen *kg, bool db) {
   const AxKernel *k = kg->k;
   int nn = k->nnodes;
   int64_t nt = kg->nt, fixed = 0, loop = 0, post = 0;
-  bool any_tc = false;
-  kg->tc_scratch = -1;
+  reg_acc_plan(k, nt, kg->racc);
   for (int i = 0; i < nn; i++) {
     const AxBNode *n = &k->nodes[i];
     Tile *t = &kg->t[i];
@@ -1867,6 +2128,12 @@ static int64_t layout(KGen *kg, bool db) {
     if (n->kind == AX_BN_SAVE) continue;
     t->o.shape = n->shape;
     t->o.dt = n->dtype;
+    /* a matmul whose product goes to a register accumulator has no tile */
+    if (n->kind == AX_BN_OP && kg->racc[i] >= 0) {
+      snprintf(t->o.name, sizeof t->o.name, "s%d", i);
+      t->bytes = 0;
+      continue;
+    }
     if (n->kind == AX_BN_OP && ax_pop_literal(n->op)) {
       t->o.is_const = true;
       t->o.c = (double)n->at.value.num / (double)n->at.value.den;
@@ -1894,9 +2161,7 @@ static int64_t layout(KGen *kg, bool db) {
       kg->scr[i] = fixed;
       fixed += align128(accum_scratch(k, n, nt));
     }
-    if (n->kind == AX_BN_OP && ax_pop_tensor_core(n->op) && tc_eligible(k, n) && nt % 32 == 0) any_tc = true;
   }
-  if (any_tc) kg->tc_scratch = fixed, fixed += (nt / 32) * 1024;
   bool share = k->forloop > 1;
   int64_t loop_base = fixed, post_base = share ? fixed : fixed + loop;
   int64_t total = share ? fixed + (loop > post ? loop : post) : fixed + loop + post;
@@ -1904,6 +2169,7 @@ static int64_t layout(KGen *kg, bool db) {
   for (int i = 0; i < nn; i++) {
     const AxBNode *n = &k->nodes[i];
     if (n->kind == AX_BN_SAVE || kg->t[i].o.is_const || n->kind == AX_BN_ACCUM) continue;
+    if (n->kind == AX_BN_OP && kg->racc[i] >= 0) continue;
     if (n->phase == AX_PH_LOOP) {
       kg->t[i].off += loop_base;
       if (kg->t[i].off2 >= 0) kg->t[i].off2 += loop_base;
@@ -2042,6 +2308,7 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
     const Tile *t = &kg->t[i];
     const AxBNode *n = &k->nodes[i];
     if (n->kind == AX_BN_SAVE || t->o.is_const) continue;
+    if (n->kind == AX_BN_OP && kg->racc[i] >= 0) continue;   /* its product stays in registers */
     char sb[96];
     if (t->off2 >= 0) {   /* the loop picks the iteration's buffer */
       line(e, "// %s: '%s' %s %s, loop, double-buffered at %" PRId64 " and %" PRId64, t->o.name, n->name,
@@ -2096,7 +2363,9 @@ static void emit_invariant(KGen *kg) {
   line(kg->e, "// before the loop: accumulators start at zero, invariant tiles and operators");
   for (int i = 0; i < k->nnodes; i++) {
     const AxBNode *n = &k->nodes[i];
-    if (n->kind == AX_BN_ACCUM && n->acc != AX_ACC_CONCAT) {
+    if (n->kind == AX_BN_ACCUM && kg->racc[i] >= 0) {
+      gen_reg_acc_init(kg, i);
+    } else if (n->kind == AX_BN_ACCUM && n->acc != AX_ACC_CONCAT) {
       loop_open(kg->e, ax_shape_numel(&n->shape), false);
       line(kg->e, "%s[e] = 0.0f;", kg->t[i].o.name);
       loop_close(kg->e);
@@ -2248,8 +2517,8 @@ static void emit_prefetch(KGen *kg, int s) {
 bool ax_cuda_task_plan(const AxMugraph *g, int s, AxCudaTarget target, AxCudaTaskPlan *out, AxDiag *d) {
   const AxKernel *k = g->stmts[s].kernel;
   int nn = k->nnodes;
-  KGen kg = {NULL, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), k->block[0] * k->block[1] * k->block[2], -1,
-             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0, true};
+  KGen kg = {NULL, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), k->block[0] * k->block[1] * k->block[2],
+             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0, true, ax_xcalloc((size_t)nn + 1, sizeof(int))};
   AxCudaOpts o = {.task_body = true};
   SmemPlan p;
   bool ok = plan_smem(&kg, target, &o, &p, d);
@@ -2265,6 +2534,7 @@ bool ax_cuda_task_plan(const AxMugraph *g, int s, AxCudaTarget target, AxCudaTas
   }
   free(kg.t);
   free(kg.scr);
+  free(kg.racc);
   return ok;
 }
 
@@ -2276,8 +2546,8 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
   int nn = k->nnodes;
   int64_t nt = k->block[0] * k->block[1] * k->block[2];
   if (!grid_ok(k, d)) return false;
-  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, -1,
-             ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0, o->task_body};
+  KGen kg = {e, g, k, ax_xcalloc((size_t)nn + 1, sizeof(Tile)), nt, ax_xcalloc((size_t)nn + 1, sizeof(int64_t)), 0,
+             o->task_body, ax_xcalloc((size_t)nn + 1, sizeof(int))};
   e->nt = nt;
   SmemPlan p;
   bool ok = plan_smem(&kg, target, o, &p, d);
@@ -2307,6 +2577,7 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
   e->nt = 0;
   free(kg.t);
   free(kg.scr);
+  free(kg.racc);
   return ok;
 }
 
@@ -2320,7 +2591,6 @@ static const char prelude[] =
     "#include <cuda_runtime.h>\n"
     "#include <cuda_fp16.h>\n"
     "#include <cuda_bf16.h>\n"
-    "#include <mma.h>\n"
     "#define AX_SMEM_STATIC(name, bytes) __shared__ __align__(128) unsigned char name[bytes]\n"
     "#define AX_SMEM_DYNAMIC(name) extern __shared__ __align__(128) unsigned char name[]\n"
     "#define AX_LAUNCH(kernel, grid, block, smem, stream, ...) \\\n"
@@ -2347,13 +2617,6 @@ static const char prelude[] =
     "  asm volatile(\"cp.async.wait_group %0;\\n\" :: \"n\"(N) : \"memory\");\n"
     "}\n"
     "#endif\n"
-    "#endif\n"
-    "// Tensor cores (wmma, f32 accumulation) for block matmuls with dims that are multiples\n"
-    "// of 16: compile with -DAXLE_TC for sm_80 or newer. Without it: the portable FMA path.\n"
-    "#if defined(AXLE_TC) && !defined(AXLE_EMU) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)\n"
-    "#define AX_TC_ON 1\n"
-    "#else\n"
-    "#define AX_TC_ON 0\n"
     "#endif\n"
     "\n"
     "// Every value is computed in f32; storage types convert on load and store.\n"

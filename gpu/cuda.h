@@ -25,9 +25,9 @@
  *     cublasStatus_t when a cuBLAS call failed; with a pre-defined matmul also
  *     `extern "C" void axle_release_<graph>(void)`, which destroys the calling host
  *     thread's cuBLAS handles.
- * Block matmuls have a portable FMA path and, where every dim is a multiple of 16 and the
- * operands are f16 or bf16, a tensor-core path (wmma, f32 accumulation) compiled when the
- * macro AXLE_TC is defined and the target is sm_80 or newer.
+ * Block matmuls where every dim is a multiple of 16, the operands are f16 or bf16 tiles and
+ * the block is whole warps run on tensor cores (mma.sync m16n8k16 fed by ldmatrix, f32
+ * accumulation in registers, sm_80 and newer: both targets); the others on an FMA loop.
  *
  * Nothing here needs nvcc: generation is plain text. */
 #ifndef AX_CUDA_H

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # ptx-stats.sh — static counts of the generated kernels' PTX (docs/gpu.md, "Reductions"):
-# per __global__ of each graph, its warp shuffles (shfl.sync), instructions and branches
-# (bra), as nvcc -O3 -ptx compiles `axle cuda`'s file. Static counts, not times.
+# per __global__ of each graph, its warp shuffles (shfl.sync), instructions, branches (bra),
+# tensor-core instructions (mma.sync, wmma.*), ldmatrix, 16-bit shared-memory stores
+# (st.shared.{u,b}16) and barriers (bar.sync), as nvcc -O3 -ptx compiles `axle cuda`'s
+# file. Static counts, not times.
 #
 #   tools/ptx-stats.sh [--axle AXLE] [--target sm_90|sm_80] [--portable] GRAPH.mug...
 #
 # --axle: the axle binary (default build/axle; give an older build to compare); --portable:
-# without -DAXLE_TC (default: with it, as gpu/bench/prepare.sh --build compiles). Prints one
-# tab-separated line per kernel: graph, kernel, shfl, instructions, branches; exit 1 when a
-# graph does not generate or compile, 77 without nvcc.
+# without -DAXLE_TC (default: with it, as gpu/bench/prepare.sh --build compiles; the
+# generated code no longer reads it — an older build's wmma path did). Prints one
+# tab-separated line per kernel: graph, kernel, shfl, instructions, branches, mma, wmma,
+# ldmatrix, st16, bar; exit 1 when a graph does not generate or compile, 77 without nvcc.
 set -u
 axle=build/axle target=sm_90 tc=-DAXLE_TC
 while [ $# -gt 0 ]; do
@@ -23,7 +26,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || { echo "ptx-stats: no nvcc" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'graph\tkernel\tshfl\tinstructions\tbranches\n'
+printf 'graph\tkernel\tshfl\tinstructions\tbranches\tmma\twmma\tldmatrix\tst16\tbar\n'
 st=0
 for g in "$@"; do
   name=$(basename "$g" .mug)
@@ -38,8 +41,11 @@ for g in "$@"; do
   # statements there that are not declarations (.reg, .shared, ...) or labels
   awk -v graph="$name" '
     /^\.(visible )?\.entry / { match($0, /ax_(k|op)[0-9]+/); kernel = substr($0, RSTART, RLENGTH); inside = 0; next }
-    kernel != "" && /^\{/ { inside = 1; shfl = 0; ins = 0; bra = 0; next }
-    inside && /^\}/ { printf "%s\t%s\t%d\t%d\t%d\n", graph, kernel, shfl, ins, bra; inside = 0; kernel = ""; next }
+    kernel != "" && /^\{/ { inside = 1; shfl = 0; ins = 0; bra = 0; mma = 0; wmma = 0; ldm = 0; st16 = 0; bar = 0; next }
+    inside && /^\}/ {
+      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", graph, kernel, shfl, ins, bra, mma, wmma, ldm, st16, bar
+      inside = 0; kernel = ""; next
+    }
     inside {
       line = $0
       sub(/\/\/.*/, "", line)
@@ -47,6 +53,11 @@ for g in "$@"; do
       ins++
       if (line ~ /shfl\.sync/) shfl++
       if (line ~ /(^|[ \t])bra(\.uni)?[ \t]/) bra++
+      if (line ~ /mma\.sync\.aligned/ && line !~ /wmma/) mma++
+      if (line ~ /wmma\./) wmma++
+      if (line ~ /ldmatrix\./) ldm++
+      if (line ~ /st\.shared\.[ub]16/) st16++
+      if (line ~ /bar\.sync|barrier\.sync/) bar++
     }' "$tmp/$name.ptx"
 done
 exit $st

@@ -40,7 +40,8 @@
 // computes nan).
 // Compiled with -fsanitize=thread (make test-tsan), it announces its fibers to
 // ThreadSanitizer, so that the races reported are the worker threads' own.
-// No wmma: AX_TC_ON is 0 under AXLE_EMU, so the portable matmul is what runs.
+// Block matmuls on tensor cores are the generator's mma.sync and ldmatrix calls, so the
+// emulator runs the same path as the GPU (no wmma, nothing behind a macro).
 #ifndef AXLE_EMU_H
 #define AXLE_EMU_H
 

@@ -14,14 +14,19 @@
 # 4-byte and ragged rows, f32, bf16, a loop of one iteration); tests/gpu/predef_mm.mug the
 # pre-defined matmuls as cuBLAS calls (f16, bf16, f32, odd sizes, batches, broadcast batch
 # dims) and predef_rows.mug the pre-defined reductions and rms_norm as row and column
-# kernels and the element-wise packs (with their mutants below).
+# kernels and the element-wise packs (with their mutants below); tests/gpu/mma.mug the block
+# matmuls on tensor cores (mma.sync fed by ldmatrix) at shapes that are neither square nor
+# symmetric, so that a wrong fragment mapping differs element by element: mutants that feed
+# one n8 tile's B fragment to its neighbour, store a fragment element at another's place,
+# swap A's two k halves, load B without .trans, or write a register accumulator's chain
+# into another's place must be caught (exit 1).
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
 # and a barrier made divergent must be caught (exit 1, 1, 1, 2), and a shuffle some lanes
 # of a warp skip (exit 2, warp divergence, named); so must the cp.async mistakes: the wait
 # removed, a wait that leaves this iteration's copies in flight, the barrier after the
 # wait removed, the end-of-iteration barrier removed (the next copies overwrite a buffer
-# still being read). The bank counter's lines: the generated copies at the ideal, an
-# ldmatrix.x4 on 128-byte rows at 8 times it. Bad input exits 3.
+# still being read). The bank counter's lines: the generated copies at the ideal, the
+# matmuls' ldmatrix.x4 at the ideal on swizzled tiles, at 8 times it on 128-byte rows. Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
 source tests/e2e/lib.bash
@@ -32,7 +37,7 @@ fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
          tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab tests/gpu/rowmax \
-         tests/gpu/layout tests/gpu/mask tests/gpu/window tests/gpu/predef_mm tests/gpu/predef_rows; do
+         tests/gpu/layout tests/gpu/mask tests/gpu/window tests/gpu/predef_mm tests/gpu/predef_rows tests/gpu/mma; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -42,7 +47,29 @@ for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans
   check "$name: error printed" has "$tmp/out" "max relative error"
   echo "$name ($(($(date +%s) - start)) s): $(grep 'max relative error' "$tmp/out")"
   [ $st -eq 0 ] || head -20 "$tmp/out"
+  cp "$tmp/out" "$tmp/out.$name"
 done
+# tensor cores (docs/gpu.md, "Generated code"): wrong fragment mappings compute other values
+"$AXLE" cuda tests/gpu/mma.mug --output "$tmp/mma.cu"
+check "mma: no portable matmul" bash -c "! grep -q 'fmaf(' '$tmp/mma.cu'"
+mma_mutant() {   # WHAT SED-SCRIPT OUTPUT: the mutant differs from the source and is caught
+  sed "$2" "$tmp/mma.cu" >"$tmp/mma2.cu"
+  check "mma mutant ($1): changed" test -n "$(diff "$tmp/mma.cu" "$tmp/mma2.cu")"
+  "$AXLE" emulate tests/gpu/mma.mug --source "$tmp/mma2.cu" --seed 7 >"$tmp/out" 2>&1
+  check "mma mutant ($1): exit 1" test $? -eq 1
+  check "mma mutant ($1): output '$3' differs" has "$tmp/out" "output '$3' [a-z0-9]*: max relative error .* at"
+}
+mma_mutant "the second n8 tile's B fragment" 's/(d0, a0, b0l, d0)/(d0, a0, b0h, d0)/' R
+mma_mutant "d[1] stored at d[2]'s place" '0,/po\[1\] = ax_to<__half>(d0\[1\]);/s//po[1] = ax_to<__half>(d0[2]);/' C
+mma_mutant "A's k halves swapped" 's/ca = lane >> 4;/ca = 1 - (lane >> 4);/' UV
+mma_mutant "B without .trans" 's/ax_ldmatrix_x4_trans(b\([0-9]\), /ax_ldmatrix_x4(b\1, /' O
+mma_mutant "a register chain written at another's place" 's/= ax_f(ax_to<__half>(rf\([0-9]*\)_1\[2\]));/= ax_f(ax_to<__half>(rf\1_2[2]));/' O
+# the XOR swizzle of the tiles only ldmatrix reads: a reader that reads plainly what was
+# stored swizzled, and writers that store plainly what is read swizzled, are caught
+check "mma: 4-chunk rows swizzled" has "$tmp/mma.cu" "const int sa = (lane & 15) / 2 % 4, ca = lane >> 4;"
+check "mma: 2-chunk rows swizzled" has "$tmp/mma.cu" "const int sb = (lane & 15) / 4 % 2, cb = (tn >> 3) + (lane >> 4);"
+mma_mutant "A read without the swizzle" 's/const int sa = [^,]*,/const int sa = 0,/' C
+mma_mutant "tiles stored without the swizzle" 's/ ^ (e \/ \([0-9]*\))/ ^ 0 * (e \/ \1)/' O
 # a block reduction with few outputs is split over lanes: per lane, by warp shuffles, and
 # across warps through a small array and a barrier; without that barrier the emulator must
 # see the partials read before they are written
@@ -122,7 +149,7 @@ check "mutant: an offset was shifted" test -n "$(diff "$tmp/r.cu" "$tmp/shifted.
 "$AXLE" emulate "$r" --source "$tmp/shifted.cu" >"$tmp/out" 2>&1
 check "shifted tile: exit 1" test $? -eq 1
 check "shifted tile: error printed" has "$tmp/out" "output 'O' f16: max relative error .* at \[[0-9]*, [0-9]*\]"
-sed "s|^\(  *\)__syncthreads();  // 'o' reads 'r'|\1if (tid < 64) __syncthreads();|" "$tmp/r.cu" >"$tmp/diverge.cu"
+sed "s|^\(  *\)__syncthreads();  // 'o' reads 'acc'|\1if (tid < 64) __syncthreads();|" "$tmp/r.cu" >"$tmp/diverge.cu"
 check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __syncthreads"
 "$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
 check "divergent barrier: exit 2" test $? -eq 2
@@ -165,15 +192,15 @@ check "divergent shuffle: exit 2" test $? -eq 2
 check "divergent shuffle: named" has "$tmp/out" "warp divergence in block (0, 0, 0) of kernel ax_k3, warp 3: __shfl_xor_sync (mask 0xffffffff) reached by lanes 0-3, while lane 4 waits at __syncthreads()"
 check "divergent shuffle: the reason" has "$tmp/out" "the emulated program failed (warp divergence)"
 # the bank counter: the generated tile copies through ax_smem_load16/store16 are ideal;
-# an ldmatrix.x4 put into RMSNorm's kernel on its unswizzled 128-byte rows of 'x' costs 8
-# times the ideal (32 wavefronts, not 4), and the kernel still agrees
+# ldmatrix.x4 on swizzled tiles costs the ideal (4 wavefronts; tests/gpu/mma.mug's 'wide'
+# and 'idle' kernels, dbuf.mug's matmul), on unswizzled 128-byte rows 8 times it: RMSNorm +
+# linear's 'w' is swizzled (only the matmul reads it), its 'x' not (the rms accumulator
+# reads it too), so its kernel averages (32 + 4) / 2 = 18 wavefronts a request
 "$AXLE" emulate $ex/ntrans.mug --seed 7 >"$tmp/out" 2>&1
 check "ntrans: bank counts" has "$tmp/out" "^  shared memory, kernel 'k1' (ax_k3): 512 16-byte vector requests, 2048 wavefronts (4.00 per request), ideal 2048 (4.00 per request): 1.00 of ideal\$"
-sed "s|^\(  *\)__syncthreads();  // 'xw' reads 'x'|&\\n\1{ unsigned r4[4]; ax_ldmatrix_x4(r4, s0 + (tid % 16) * 64 + (tid / 16 % 2) * 8); (void)r4; }|" "$tmp/r.cu" >"$tmp/ldm.cu"
-check "mutant: an ldmatrix.x4 on 'x'" has "$tmp/ldm.cu" "ax_ldmatrix_x4(r4, s0"
-"$AXLE" emulate "$r" --source "$tmp/ldm.cu" >"$tmp/out" 2>&1
-check "ldmatrix on 128-byte rows: agrees" test $? -eq 0
-check "ldmatrix on 128-byte rows: 8 times the ideal" has "$tmp/out" "^  shared memory, kernel 'k1' (ax_k2): 16384 ldmatrix requests, 524288 wavefronts (32.00 per request), ideal 65536 (4.00 per request): 8.00 of ideal"
+check "rmsnorm_linear: ldmatrix, half of it swizzled" has "$tmp/out.rmsnorm_linear" "^  shared memory, kernel 'k1' (ax_k2): 131072 ldmatrix requests, 2359296 wavefronts (18.00 per request), ideal 524288 (4.00 per request): 4.50 of ideal"
+check "mma: swizzled ldmatrix at the ideal" has "$tmp/out.mma" "^  shared memory, kernel 'wide' (ax_k9): 16 ldmatrix requests, 64 wavefronts (4.00 per request), ideal 64 (4.00 per request): 1.00 of ideal"
+check "dbuf: swizzled ldmatrix at the ideal" has "$tmp/out.dbuf" "^  shared memory, kernel 'mm' (ax_k8): 12 ldmatrix requests, 48 wavefronts (4.00 per request), ideal 48 (4.00 per request): 1.00 of ideal"
 # a source that does not compile
 printf 'this is not C++\n' >"$tmp/junk.cu"
 "$AXLE" emulate "$r" --source "$tmp/junk.cu" >"$tmp/out" 2>&1

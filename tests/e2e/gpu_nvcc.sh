@@ -10,18 +10,20 @@
 #     softmax_max.searched.mug), block iotas, comparisons and selects (a causal mask inside
 #     the kernel: tests/superopt/causal.fused.mug, causal_attn.flash.mug; anticausal.flash.mug
 #     is left out: its -inf fill is a division by a literal 0, which nvcc warns about),
-#     QKNorm in bf16, the double-buffering edge cases, the pre-defined matmuls (cuBLAS calls:
+#     QKNorm in bf16, the double-buffering edge cases, the tensor-core matmuls' shapes
+#     (tests/gpu/mma.mug), the pre-defined matmuls (cuBLAS calls:
 #     tests/gpu/predef_mm.mug) and row kernels (predef_rows.mug), and each example's program
 #     lowered to one kernel per operator (sm_90);
 #   * every graph the superoptimizer writes: docs/superopt-found (tools/superopt-results.sh;
 #     searched for the H100, so one over the A100's shared memory is checked refused for
 #     sm_80 instead) and the graphs of tests/e2e/superopt_search.sh, whose searches (sections 1-3) are
 #     rerun here — keep them in step;
-# each generated for the target and compiled by nvcc with --resource-usage on the
-# tensor-core path (-DAXLE_TC) and on the portable path (one compile where the file has no
-# tensor-core code: both paths are then the same device code): no error, no warning, no
-# register spill, static shared memory within the target's limit (from ptxas), dynamic
-# shared memory within it (from the generated file), and ptxas reports every __global__.
+# each generated for the target and compiled by nvcc with --resource-usage: no error, no
+# warning, no register spill, static shared memory within the target's limit (from ptxas),
+# dynamic shared memory within it (from the generated file), and ptxas reports every
+# __global__. Where the file has block matmuls on tensor cores, also its PTX: every kernel
+# with one holds mma.sync.aligned.m16n8k16 and ldmatrix, and no file holds a wmma
+# instruction (the tensor-core path is mma.sync, emitted unconditionally).
 # Device code only (-cubin), except two full compiles that include the host entry, links
 # with -lcublas (the pre-defined matmuls' cuBLAS calls; shared libraries, every symbol
 # resolved), the PTX of the double-buffered loops, which must hold the cp.async
@@ -54,15 +56,32 @@ compile_check() {
   while read -r _ _ _ _ _ _ bytes _; do
     check "$name $t: dynamic shared memory $bytes <= $(limit "$t")" test "$bytes" -le "$(limit "$t")"
   done < <(grep '^// axle: kernel [^ ]* shared memory' "$cu")
-  paths="tc portable"
-  grep -q '^ *#if AX_TC_ON' "$cu" || paths="any"
-  for path in $paths; do echo "$name $t $path $cu" >>"$tmp/queue"; done
+  echo "$name $t cubin $cu" >>"$tmp/queue"
+  grep -q '// tensor cores: mma.sync' "$cu" && echo "$name $t ptx $cu" >>"$tmp/queue"
 }
-compile_one() {   # NAME TARGET PATH CU: one nvcc run, its log and exit status beside
-  local flags=""; [ "$3" = tc ] && flags="-DAXLE_TC"
-  "$NVCC" -cubin -arch="$2" --resource-usage $flags -o "$tmp/$1.$2.$3.cubin" "$4" >"$tmp/$1.$2.$3.log" 2>&1
-  echo $? >"$tmp/$1.$2.$3.st"
+compile_one() {   # NAME TARGET KIND CU: one nvcc run (-cubin or -ptx), its log and exit status beside
+  local out="$tmp/$1.$2.$3"
+  if [ "$3" = ptx ]; then
+    "$NVCC" -ptx -arch="$2" -o "$tmp/$1.$2.ptx" "$4" >"$out.log" 2>&1
+  else
+    "$NVCC" -cubin -arch="$2" --resource-usage -o "$out.cubin" "$4" >"$out.log" 2>&1
+  fi
+  echo $? >"$out.st"
 }
+# the kernels (ax_kN) of a generated file with a block matmul on tensor cores, one a line
+mma_kernels() {
+  awk '/^__global__ / { match($0, /ax_k[0-9]+\(/); k = substr($0, RSTART, RLENGTH - 1) }
+       /\/\/ tensor cores: mma.sync/ && k != "" { print k }' "$1" | sort -u
+}
+# COUNT of PATTERN in the PTX entry of kernel K (from its .entry to the closing brace)
+ptx_count() {   # PTX K PATTERN
+  awk -v k="$2" -v pat="$3" '
+    /^\.(visible )?\.entry / { match($0, /ax_k[0-9]+/); inside = substr($0, RSTART, RLENGTH) == k; next }
+    inside && /^\}/ { inside = 0 }
+    inside && index($0, pat) { n++ }
+    END { print n + 0 }' "$1"
+}
+nmma=0
 run_compiles() {
   export NVCC tmp
   export -f compile_one
@@ -74,6 +93,19 @@ run_compiles() {
     nglobal=$(grep -c '^__global__' "$cu")
     ncompiled=$((ncompiled + 1))
     check "$name $t $path: nvcc exit 0" test "$st" = 0
+    if [ "$path" = ptx ]; then
+      check "$name $t ptx: written" test -s "$tmp/$name.$t.ptx"
+      check "$name $t ptx: no wmma" bash -c "! grep -q 'wmma\.' '$tmp/$name.$t.ptx'"
+      local k
+      for k in $(mma_kernels "$cu"); do
+        nmma=$((nmma + 1))
+        check "$name $t ptx $k: mma.sync.aligned.m16n8k16" test "$(ptx_count "$tmp/$name.$t.ptx" "$k" 'mma.sync.aligned.m16n8k16.row.col.f32')" -gt 0
+        check "$name $t ptx $k: ldmatrix.x4" test "$(ptx_count "$tmp/$name.$t.ptx" "$k" 'ldmatrix.sync.aligned.m8n8.x4.shared.b16')" -gt 0
+        check "$name $t ptx $k: ldmatrix.x4.trans" test "$(ptx_count "$tmp/$name.$t.ptx" "$k" 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16')" -gt 0
+      done
+      echo "$name $t ptx: $(mma_kernels "$cu" | tr '\n' ' ')"
+      continue
+    fi
     check "$name $t $path: no warning" bash -c "! grep -qi 'warning' '$log'"
     check "$name $t $path: ptxas reports every kernel" test "$(grep -c 'Used [0-9]* registers' "$log")" -eq "$nglobal"
     check "$name $t $path: no spill" bash -c "! grep -E '[1-9][0-9]* bytes spill (stores|loads)' '$log'"
@@ -85,7 +117,7 @@ run_compiles() {
 }
 
 ex=superopt/examples
-for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,vocab,rowsum,rowmax,layout,mask,window,predef_mm,predef_rows} \
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,mma,vocab,rowsum,rowmax,layout,mask,window,predef_mm,predef_rows} \
          tests/superopt/{attn_max.flash,softmax_max.online,attn_max.searched,softmax_max.searched,causal.fused,causal_attn.flash}; do
   for t in sm_90 sm_80; do
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
@@ -136,11 +168,13 @@ done
 echo "superopt_search graphs: $nsearch"
 
 run_compiles
+# the tensor-core kernels: the examples' matmuls, tests/gpu/mma.mug's, the searched graphs'
+check "tensor-core kernels checked in the PTX: $nmma" test "$nmma" -ge 28
 
 # host code too (the checks above compile device code only): a full -c compile of the graph
 # with intermediates, two kernels and dynamic shared memory, and of the pre-defined one
 for name in gqa predefined; do
-  "$NVCC" -c -arch=sm_90 -DAXLE_TC -o "$tmp/$name.o" "$tmp/$name.sm_90.cu" >"$tmp/host.log" 2>&1
+  "$NVCC" -c -arch=sm_90 -o "$tmp/$name.o" "$tmp/$name.sm_90.cu" >"$tmp/host.log" 2>&1
   check "$name: host and device compile" test $? -eq 0
   check "$name: host compile without warning" bash -c "! grep -qi warning '$tmp/host.log'"
 done
@@ -148,7 +182,7 @@ done
 # gpu/bench/prepare.sh links them, every symbol resolved (--no-undefined), for both targets,
 # and a naive program (two cuBLAS matmuls beside its row and element-wise kernels)
 for unit in predef_mm.sm_90 predef_mm.sm_80 predefined.sm_80 naive-qknorm.sm_90; do
-  "$NVCC" -shared -Xcompiler -fPIC -arch="${unit##*.}" -DAXLE_TC -o "$tmp/$unit.so" "$tmp/$unit.cu" -lcublas \
+  "$NVCC" -shared -Xcompiler -fPIC -arch="${unit##*.}" -o "$tmp/$unit.so" "$tmp/$unit.cu" -lcublas \
     -Xlinker --no-undefined >"$tmp/link.log" 2>&1
   check "$unit: linked with -lcublas" test $? -eq 0
   check "$unit: link without warning" bash -c "! grep -qi warning '$tmp/link.log'"

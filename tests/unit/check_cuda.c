@@ -1,6 +1,6 @@
 /* check_cuda.c — CUDA generation (gpu/cuda.c) and the emulator's driver (gpu/emulate.c):
- * targets, identifiers, the shape of the generated kernels (barriers, fusion, tensor-core
- * path, shared memory), refusals, header and manifest. The generated code's behaviour is
+ * targets, identifiers, the shape of the generated kernels (barriers, fusion, tensor cores
+ * and register accumulators, shared memory), refusals, header and manifest. The generated code's behaviour is
  * tested end to end by tests/e2e/gpu_emulate.sh and gpu_nvcc.sh. */
 #include <check.h>
 #include <stdlib.h>
@@ -82,31 +82,52 @@ START_TEST(kernel_shape) {
   /* imap: the block's 32 columns of W; fmap: 16 rows per iteration — double-buffered:
    * iteration 0 in the prologue, iteration it + 1 while it computes, 16-byte cp.async */
   ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads double-buffered (cp.async): 'x' 16 B 'w' 16 B\n"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + e * 8, p1 + ((long long)0 * 16 + i0) * 64LL + "
-                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);"));
+  /* only the matmul reads x and w: their 16-byte chunks are stored swizzled (w's rows are
+   * 4 chunks: chunk c of row r at c ^ (r / 2 % 4); x's 2: c ^ (r / 4 % 2)) */
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)0 * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
   ck_assert_ptr_nonnull(strstr(s, "if (it + 1 < 4) {"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + e * 8, p1 + ((long long)(it + 1) * 16 + i0) * 64LL + "
-                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);"));
-  ck_assert_ptr_nonnull(strstr(s, "__half *const s1 = (__half *)(ax_smem + ((it & 1) ? 6144 : 5120));  // 'w'"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)(it + 1) * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s0n + (e / 2 * 2 + (e % 2 ^ (e / 2) / 4 % 2)) * 8, "));
+  ck_assert_ptr_nonnull(strstr(s, "__half *const s1 = (__half *)(ax_smem + ((it & 1) ? 4096 : 3072));  // 'w'"));
   ck_assert_int_eq(occurrences(s, "ax_cp_async_commit();"), 2);   /* prologue, each iteration */
   ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
-  /* shared memory counts both buffers: 4096 fixed (f32 accumulator, tensor-core scratch),
-   * loop 2 x 512 (x) + 2 x 1024 (w) + 1024 (xw) */
-  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, 8192);"));
-  /* the tensor-core path exists (dims are multiples of 16) next to the portable one */
-  ck_assert_ptr_nonnull(strstr(s, "#if AX_TC_ON"));
-  ck_assert_ptr_nonnull(strstr(s, "nvcuda::wmma::mma_sync(c, fa, fb, c);"));
-  ck_assert_ptr_nonnull(strstr(s, "acc = fmaf(ax_f(pa[q]), ax_f(pb[(int)q * 32]), acc);"));
+  /* shared memory counts both buffers: 2048 fixed (the f32 accumulator), loop 2 x 512 (x)
+   * + 2 x 1024 (w); the matmul's product stays in registers (no tile, no scratch) */
+  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, 5120);"));
+  ck_assert_ptr_null(strstr(s, "'xw' [16, 32]"));
+  /* tensor cores: mma.sync fed by ldmatrix, no wmma, no scratch, no portable fallback; a
+   * warp tile of 16 x 16 per warp (2 n8 chains) */
+  ck_assert_ptr_nonnull(strstr(s, "{  // tensor cores: mma.sync m16n8k16 fed by ldmatrix, f32 in registers; 2 warp "
+                                  "tiles of 16 x 16 (2 chains), added to an accumulator in registers\n"));
+  ck_assert_ptr_nonnull(strstr(s, "const int sa = (lane & 15) / 4 % 2, ca = lane >> 4;"));
+  ck_assert_ptr_nonnull(strstr(s, "const int sb = (lane & 15) / 2 % 4, cb = (tn >> 3) + (lane >> 4);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4(a0, pa + (((q >> 3) + ca) ^ sa) * 8);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4_trans(b0, pb + q * 32 + (cb ^ sb) * 8);"));
+  ck_assert_int_eq(occurrences(s, "ax_mma_m16n8k16_f16(d"), 2);
+  ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_f16(d1, a0, b0h, d1);"));
+  ck_assert_ptr_null(strstr(s, "wmma"));
+  ck_assert_ptr_null(strstr(s, "AX_TC_ON"));
+  ck_assert_ptr_null(strstr(s, "fmaf("));
+  /* the accumulator in registers: zero before the loop, each iteration's product rounded to
+   * f16 (as the interpreter stores the matmul's result) and added, written out after the
+   * loop rounded to its type (d[i] is D[g + 8 (i >> 1)][2q + (i & 1)]: row + 8 is 8 x 32) */
+  ck_assert_ptr_nonnull(strstr(s, "float rf3_1[4] = {0.0f, 0.0f, 0.0f, 0.0f};"));
+  ck_assert_ptr_nonnull(strstr(s, "rf3_1[2] += ax_f(ax_to<__half>(d1[2]));"));
+  ck_assert_ptr_nonnull(strstr(s, "float *po = s3 + bt * 512 + (tm + lane / 4) * 32 + tn + 2 * (lane % 4);"));
+  ck_assert_ptr_nonnull(strstr(s, "po[265] = ax_f(ax_to<__half>(rf3_1[3]));"));
+  ck_assert_ptr_null(strstr(s, "s3[e] = 0.0f;"));
   /* the thread graph is one loop; its constant is a literal */
   ck_assert_ptr_nonnull(strstr(s, "// thread graph: 2 fused operators"));
   ck_assert_ptr_nonnull(strstr(s, "const float a1 = 2.0f;"));
-  /* barriers: after the vector loads, after the tensor-core matmul, end of iteration, and
-   * before the vector store; the accumulator's finish and the fused thread graph read
-   * element-wise what the same thread wrote */
+  /* barriers: after the copies land, end of iteration, after the accumulator's fragments
+   * are written (the thread graph reads them element-wise), and before the vector store */
   ck_assert_int_eq(occurrences(s, "__syncthreads();"), 4);
   ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k barriers 4\n"));
   ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // 'O' reads 'o'"));
   ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // 'xw' reads 'x'"));
+  ck_assert_ptr_nonnull(strstr(s, "__syncthreads();  // 'e' reads 'acc'"));
   ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, "));
   ck_assert_ptr_nonnull(strstr(s, "extern \"C\" int axle_run_mm(const void *const *inputs, void *const *outputs, cudaStream_t stream) {"));
   ck_assert_ptr_nonnull(strstr(s, "AX_LAUNCH(ax_k2, dim3(2, 1, 1), dim3(64, 1, 1), AX_SMEM_K2, stream, p0, p1, p2);"));
@@ -170,6 +191,67 @@ START_TEST(reductions) {
 }
 END_TEST
 
+/* Tensor cores without a register accumulator (and the swizzle of the tiles only they read): a batch of 2 bf16 products of 48 x 32 by 32
+ * x 80 (30 warp tiles of 16 x 16 over 4 warps: a loop with a short last round) written from
+ * the fragments straight into the output tile; a 64 x 64 product over 2 warps in warp tiles
+ * of 32 x 64 (2 m16 rows, 4 n16 pairs: 16 chains) whose accumulator is read in two ways, so
+ * it stays in shared memory; a 16 x 16 product with 4 warps (one warp tile, a guarded
+ * block). */
+START_TEST(tensor_cores) {
+  AxMugraph *g = graph("mugraph m {\n  input A : bf16[2, 48, 32]\n  input B : bf16[2, 32, 80]\n"
+                       "  kernel k grid [1, 1, 1] block [128, 1, 1] {\n"
+                       "    a = input A imap {} fmap -\n    b = input B imap {} fmap -\n"
+                       "    c = matmul(a, b)\n    output C = c omap {}\n  }\n  output C\n}\n");
+  char *s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "30 warp tiles of 16 x 16 (2 chains)\n"));
+  ck_assert_ptr_nonnull(strstr(s, "for (int w = warp; w < 30; w += 4) {"));
+  ck_assert_ptr_nonnull(strstr(s, "const int tm = (w / 5) % 3 * 16, tn = w % 5 * 16;"));
+  /* A's rows are 4 chunks (swizzled), B's 10 (no XOR swizzle spreads them: plain) */
+  ck_assert_ptr_nonnull(strstr(s, "const __nv_bfloat16 *pa = s0 + bt * 1536 + (tm + (lane & 15)) * 32;  // rows swizzled (4 chunks)"));
+  ck_assert_ptr_nonnull(strstr(s, "const __nv_bfloat16 *pb = s1 + bt * 2560 + (lane & 15) * 80 + tn + (lane >> 4) * 8;"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_bf16(d0, a0, b0l, d0);"));
+  ck_assert_ptr_nonnull(strstr(s, "__nv_bfloat16 *po = s2 + bt * 3840 + (tm + lane / 4) * 80 + tn + 2 * (lane % 4);"));
+  ck_assert_ptr_nonnull(strstr(s, "po[641] = ax_to<__nv_bfloat16>(d0[3]);"));
+  ck_assert_ptr_nonnull(strstr(s, "po[648] = ax_to<__nv_bfloat16>(d1[2]);"));
+  ck_assert_ptr_null(strstr(s, "wmma"));
+  ck_assert_ptr_null(strstr(s, "fmaf("));
+  g = graph("mugraph m {\n  input A : f16[64, 128]\n  input B : f16[128, 64]\n"
+            "  kernel k grid [1, 1, 1] block [64, 1, 1] forloop 2 {\n"
+            "    a = input A imap {} fmap 1\n    b = input B imap {} fmap 0\n"
+            "    c = matmul(a, b)\n    s = accum sum(c)\n    t = accum sum(c, axis = 1)\n"
+            "    output S = s omap {}\n    output T = t omap {}\n  }\n  output S\n  output T\n}\n");
+  s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "2 warp tiles of 32 x 64 (16 chains)\n"));
+  ck_assert_ptr_nonnull(strstr(s, "const int sa = (lane & 15) % 8, ca = lane >> 4;"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4(a1, pa + 1024 + (((q >> 3) + ca) ^ sa) * 8);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_ldmatrix_x4_trans(b1, pb + q * 64 + ((cb + 2) ^ sb) * 8);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_f16(d15, a1, b3h, d15);"));
+  ck_assert_ptr_null(strstr(s, "in registers:"));
+  ck_assert_ptr_nonnull(strstr(s, "s3[e] += ax_f(s2[e]);"));
+  g = graph("mugraph m {\n  input A : f16[16, 16]\n  input B : f16[16, 16]\n"
+            "  kernel k grid [1, 1, 1] block [128, 1, 1] {\n"
+            "    a = input A imap {} fmap -\n    b = input B imap {} fmap -\n"
+            "    c = matmul(a, b)\n    output C = c omap {}\n  }\n  output C\n}\n");
+  s = emit(g, AX_CUDA_SM80);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "if (warp < 1) {"));
+  /* a tile another operator reads too is stored and read plainly; its partner swizzled */
+  g = graph("mugraph m {\n  input A : f16[16, 64]\n  input B : f16[64, 16]\n"
+            "  kernel k grid [1, 1, 1] block [64, 1, 1] {\n"
+            "    a = input A imap {} fmap -\n    b = input B imap {} fmap -\n"
+            "    c = matmul(a, b)\n    d = sum(a, axis = 1)\n"
+            "    output C = c omap {}\n    output D = d omap {}\n  }\n  output C\n  output D\n}\n");
+  s = emit(g, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_ptr_nonnull(strstr(s, "const __half *pa = s0 + bt * 1024 + (tm + (lane & 15)) * 64 + (lane >> 4) * 8;"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_smem_store16((uint4 *)s0 + e, "));
+  ck_assert_ptr_nonnull(strstr(s, "const __half *pb = s1 + bt * 1024 + (lane & 15) * 16;  // rows swizzled (2 chunks)"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_smem_store16((uint4 *)s1 + (e / 2 * 2 + (e % 2 ^ (e / 2) / 4 % 2)), "));
+}
+END_TEST
+
 START_TEST(no_tensor_cores_off_16) {
   AxMugraph *g = graph("mugraph m {\n  input A : f16[8, 24]\n  input B : f16[24, 8]\n"
                        "  kernel k grid [1, 1, 1] block [32, 1, 1] {\n"
@@ -177,7 +259,9 @@ START_TEST(no_tensor_cores_off_16) {
                        "    c = matmul(a, b)\n    output C = c omap {}\n  }\n  output C\n}\n");
   char *s = emit(g, AX_CUDA_SM80);
   ck_assert_ptr_nonnull(s);
-  ck_assert_ptr_null(strstr(s, "nvcuda::wmma"));
+  s = strstr(s, "// axle: end of the prelude");   /* the prelude defines them all */
+  ck_assert_ptr_null(strstr(s, "ax_mma_m16n8k16"));
+  ck_assert_ptr_null(strstr(s, "ax_ldmatrix"));
   ck_assert_ptr_nonnull(strstr(s, "for (int q = 0; q < 24; ++q)"));
 }
 END_TEST
@@ -370,6 +454,7 @@ int main(void) {
   tcase_add_test(t, targets);
   tcase_add_test(t, kernel_shape);
   tcase_add_test(t, reductions);
+  tcase_add_test(t, tensor_cores);
   tcase_add_test(t, no_tensor_cores_off_16);
   tcase_add_test(t, smem_refused);
   tcase_add_test(t, single_buffered);

@@ -62,17 +62,18 @@ limit=$(meta limit) jobs=$(meta jobs) gate=$(meta gate) machine=$(meta machine)
 rows=""
 for p in $NAMES; do
   read -r status wall <<<"$(awk -F '\t' -v p="$p" '$1 == "bench" && $2 == p { print $3, $4 }' "$dir/run.tsv")"
-  read -r secs bestat states cands checked best mspc finals <<<"$(python3 -c "
+  read -r secs bestat states cands checked best mspc finals late <<<"$(python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 b=d['best_time_us']
 print('%.1f' % d['search_seconds'], '-' if b is None else '%.1f' % d['best_found_seconds'], d['states'], d['candidates'], d['checked'], '-' if b is None else '%.2f' % b,
-      '%.1f' % d['ms_per_check'] if d['checked'] else '-', '%.1f' % d['final_check_seconds'])" "$dir/$p.search.json")"
+      '%.1f' % d['ms_per_check'] if d['checked'] else '-', '%.1f' % d['final_check_seconds'], d.get('late_final', 0))" "$dir/$p.search.json")"
   hand=$(tu "$dir/$p.hand.json"); naive=$(tu "$dir/$p.naive.json")
   if [ "$status" -eq 0 ]; then
     kernels=$(grep -c '^  kernel ' "$dir/$p.mug")
     verdict=$(python3 -c "print('at least as fast as hand-written' if $best <= $hand else 'slower than hand-written')")
   else
     kernels=-; verdict="no graph better than naive within the limit"
+    [ "${late:-0}" -gt 0 ] && verdict="$late faster graphs found, none checked at full shape within the limit"
   fi
   rows+="| $p | $bestat | $secs | $wall | $states | $cands | $checked | $mspc | $finals | $best | $hand | $naive | $kernels | $verdict |"$'\n'
 done

@@ -259,6 +259,85 @@ def x_tanh(a):
     return x_sub(Q(1), x_div(Q(2), x_add(x_exp(x_mul(Q(2), a)), Q(1))))
 
 
+# pi to 70 digits: the extrema of sin and cos sit at multiples of pi / 2
+PI = decimal.Decimal('3.141592653589793238462643383279502884197169399375105820974944592307816')
+
+
+def _series(x, first, step):
+    """sum of first(x), then each term times step(n, x): an alternating series whose terms
+    shrink from the first on (|x| <= 4 and the steps below), so the error is below the first
+    term left out; widened by that and by the rounding of PREC digits."""
+    total, term, n = D0, first, 0
+    while True:
+        total = NE.add(total, term)
+        term = NE.multiply(term, step(n, x))
+        n += 1
+        if term.copy_abs() < decimal.Decimal('1e-58') and n > 2:
+            break
+    err = NE.add(term.copy_abs(), NE.multiply(total.copy_abs(), WIDEN))
+    return DN.subtract(total, err), UP.add(total, err)
+
+
+def _sin_pt(x):
+    return _series(x, x, lambda n, x: NE.divide(NE.multiply(x, x).copy_negate(), (2 * n + 2) * (2 * n + 3)))
+
+
+def _cos_pt(x):
+    return _series(x, decimal.Decimal(1), lambda n, x: NE.divide(NE.multiply(x, x).copy_negate(), (2 * n + 1) * (2 * n + 2)))
+
+
+def _trig(a, pt, shift):
+    """sin (shift 1/2) or cos (shift 0) of an enclosure: monotone between extrema at
+    (k + shift) pi, so the endpoints' values bound it where none lies inside."""
+    if type(a) is Q and a == 0:
+        return Q(0) if pt is _sin_pt else Q(1)
+    l, h = _lo(a), _hi(a)
+    if l.copy_abs() > 4 or h.copy_abs() > 4:
+        raise Undecided('sin or cos of a value beyond [-4, 4]')
+    k0 = NE.divide(l, PI) - decimal.Decimal(shift)
+    k1 = NE.divide(h, PI) - decimal.Decimal(shift)
+    if k0.to_integral_value(rounding=decimal.ROUND_FLOOR) != k1.to_integral_value(rounding=decimal.ROUND_FLOOR):
+        raise Undecided('an extremum of sin or cos within the enclosure')
+    (a0, a1), (b0, b1) = pt(l), pt(h)
+    return Iv(min(a0, b0), max(a1, b1))
+
+
+def x_sin(a):
+    return _trig(a, _sin_pt, '0.5')
+
+
+def x_cos(a):
+    return _trig(a, _cos_pt, '0')
+
+
+def x_erf(a):
+    """erf(x) = 2 / sqrt(pi) sum (-1)^n x^(2n+1) / (n! (2n+1)): increasing, so its
+    endpoints bound it; the series is alternating with shrinking terms for |x| <= 2."""
+    if type(a) is Q and a == 0:
+        return Q(0)
+    l, h = _lo(a), _hi(a)
+    if l.copy_abs() > 2 or h.copy_abs() > 2:
+        raise Undecided('erf of a value beyond [-2, 2]')
+    c0, c1 = DN.divide(2, UP.sqrt(PI + decimal.Decimal('1e-65'))), UP.divide(2, DN.sqrt(PI - decimal.Decimal('1e-65')))
+
+    def pt(x):   # the series of sum (-1)^n x^(2n+1) / (n! (2n+1)): terms x^(2n+1) (-1)^n / n!
+        t = [x]
+        total, n = D0, 0
+        term = x
+        while True:
+            total = NE.add(total, NE.divide(term, 2 * n + 1))
+            term = NE.divide(NE.multiply(term, NE.multiply(x, x).copy_negate()), n + 1)
+            n += 1
+            if term.copy_abs() < decimal.Decimal('1e-58') and n > 2:
+                break
+        err = NE.add(NE.divide(term.copy_abs(), 2 * n + 1), NE.multiply(total.copy_abs(), WIDEN))
+        return DN.subtract(total, err), UP.add(total, err)
+    (a0, _), (_, b1) = pt(l), pt(h)
+    lo = min(DN.multiply(c0, a0), DN.multiply(c1, a0))
+    hi = max(UP.multiply(c0, b1), UP.multiply(c1, b1))
+    return Iv(lo, hi)
+
+
 def x_logistic(a):
     if type(a) is Q and a == 0:
         return Q(1, 2)
@@ -454,7 +533,8 @@ class Exact:
     """The exact domain: Fractions and intervals; storage rounding is the identity (a
     program's and a graph's exact values do not depend on where they are stored)."""
     unary = {'neg': x_neg, 'exp': x_exp, 'square': x_square, 'sqrt': x_sqrt, 'rsqrt': x_rsqrt,
-             'tanh': x_tanh, 'logistic': x_logistic, 'silu': x_silu, 'abs': x_abs, 'log': x_log}
+             'tanh': x_tanh, 'logistic': x_logistic, 'silu': x_silu, 'abs': x_abs, 'log': x_log,
+             'sin': x_sin, 'cos': x_cos, 'erf': x_erf}
     binary = {'add': x_add, 'sub': x_sub, 'mul': x_mul, 'div': x_div, 'max': x_max, 'min': x_min}
 
     @staticmethod
@@ -494,7 +574,7 @@ class Float:
     unary = {'neg': lambda a: -a, 'exp': f_exp, 'square': lambda a: a * a, 'sqrt': f_sqrt,
              'rsqrt': lambda a: f_div(1.0, f_sqrt(a)),
              'tanh': math.tanh, 'logistic': f_logistic, 'silu': lambda a: a * f_logistic(a),
-             'abs': abs, 'log': f_log}
+             'abs': abs, 'log': f_log, 'sin': math.sin, 'cos': math.cos, 'erf': math.erf}
     binary = {'add': lambda a, b: a + b, 'sub': lambda a, b: a - b, 'mul': lambda a, b: a * b, 'div': f_div,
               'max': f_max, 'min': f_min}
 
@@ -615,7 +695,7 @@ def norm_axis(attrs, rank):
     return a + rank if a < 0 else a
 
 
-EW1 = ('neg', 'exp', 'square', 'sqrt', 'rsqrt', 'tanh', 'logistic', 'silu', 'abs', 'log')
+EW1 = ('neg', 'exp', 'square', 'sqrt', 'rsqrt', 'tanh', 'logistic', 'silu', 'abs', 'log', 'sin', 'cos', 'erf')
 EXPLIKE = ('exp', 'silu', 'tanh', 'logistic')     # the exponentials of the Lax fragment
 CONV = {'to_f16': 'f16', 'to_bf16': 'bf16', 'to_f32': 'f32'}
 EW2 = ('add', 'sub', 'mul', 'div', 'max', 'min')
@@ -2035,7 +2115,7 @@ class Gen:
     def g_ew1(self):
         a = self.pick()
         v = self.env[a]
-        fns = ['neg', 'square'] + (['exp', 'tanh', 'logistic', 'silu'] if v.nexp == 0 else [])
+        fns = ['neg', 'square', 'sin', 'cos', 'erf'] + (['exp', 'tanh', 'logistic', 'silu'] if v.nexp == 0 else [])
         fn = self.rng.choice(fns)
         if fn == 'neg':
             return ('neg', ('name', a))
@@ -2255,7 +2335,8 @@ NONCOMM = ('sub', 'div', 'matmul', 'lt', 'le', 'gt', 'ge', 'select')
 SWAP_OPS = {'add': ('sub', 'mul'), 'sub': ('add',), 'mul': ('add', 'div'), 'div': ('mul',),
             'exp': ('silu', 'logistic'), 'silu': ('exp', 'logistic'), 'tanh': ('logistic',),
             'logistic': ('tanh', 'silu'), 'sqrt': ('rsqrt',), 'rsqrt': ('sqrt',),
-            'neg': ('square',), 'square': ('neg',)}
+            'neg': ('square',), 'square': ('neg',), 'sin': ('cos',), 'cos': ('sin',),
+            'erf': ('tanh',)}
 
 
 def other_literal(text, rng):

@@ -1036,18 +1036,21 @@ static void mma_chains(Emit *e, const MmaPlan *p, const Opnd *a, const Opnd *b, 
 
 /* Writes chain fragments `src` (a format of the chain c and element x, e.g. "d%d[%d]") of
  * the warp tile into out (the tile at `to`, storage type ty, n columns), each element
- * through `conv` (a format of the value). */
+ * through `conv` (a format of the value): elements x and x + 1 are adjacent columns of one
+ * row, so each pair is one store (ax_st2: 32-bit for 16-bit types), never a 16-bit one. */
 static void mma_store(Emit *e, const MmaPlan *p, const char *to, const char *ty, const char *src, const char *conv) {
   line(e, "%s *po = %s + bt * %" PRId64 " + (tm + lane / 4) * %" PRId64 " + tn + 2 * (lane %% 4);", ty, to,
        p->m * p->n, p->n);
   int64_t nc = 2 * p->wm * p->wp;
   for (int64_t c = 0; c < nc; c++) {
     int64_t i = c / (2 * p->wp), j = c % (2 * p->wp);
-    for (int x = 0; x < 4; x++) {
-      char v[64], val[128];
-      snprintf(v, sizeof v, src, (int)c, x);
-      snprintf(val, sizeof val, conv, v);
-      line(e, "po[%" PRId64 "] = %s;", (i * 16 + 8 * (x >> 1)) * p->n + j * 8 + (x & 1), val);
+    for (int x = 0; x < 4; x += 2) {
+      char v0[64], v1[64], val0[128], val1[128];
+      snprintf(v0, sizeof v0, src, (int)c, x);
+      snprintf(v1, sizeof v1, src, (int)c, x + 1);
+      snprintf(val0, sizeof val0, conv, v0);
+      snprintf(val1, sizeof val1, conv, v1);
+      line(e, "ax_st2(po + %" PRId64 ", %s, %s);", (i * 16 + 8 * (x >> 1)) * p->n + j * 8, val0, val1);
     }
   }
 }

@@ -23,6 +23,9 @@
 //       D[g + 8 (i >> 1)][2q + (i & 1)].
 //   ax_smem_load16(p), ax_smem_store16(p, v): one 16-byte shared-memory access per lane,
 //       made by every lane of the warp alike (the emulator counts its bank wavefronts).
+//   ax_st2(p, a, b): p[0] = a and p[1] = b as one store, 32-bit for f16 and bf16, 64-bit for
+//       f32 — a fragment's two adjacent columns (2q, 2q + 1) at once; p is the pair's first,
+//       even element of a tile whose rows hold an even number of elements, so it is aligned.
 #ifndef AXLE_EMU
 __device__ __forceinline__ unsigned ax_smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -73,6 +76,32 @@ __device__ __forceinline__ void ax_mma_m16n8k16_bf16(float (&d)[4], const unsign
 __device__ __forceinline__ uint4 ax_smem_load16(const void *p) { return *(const uint4 *)p; }
 __device__ __forceinline__ void ax_smem_store16(void *p, uint4 v) { *(uint4 *)p = v; }
 #endif
+
+template <typename T>
+__device__ __forceinline__ void ax_st2(T *p, T a, T b) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "pairs of 16- or 32-bit elements");
+  if (sizeof(T) == 2) {
+    unsigned short u0, u1;
+    __builtin_memcpy(&u0, &a, 2);
+    __builtin_memcpy(&u1, &b, 2);
+    unsigned w = (unsigned)u0 | (unsigned)u1 << 16;
+#ifdef AXLE_EMU
+    __builtin_memcpy(p, &w, 4);
+#else
+    *(unsigned *)p = w;
+#endif
+  } else {
+    unsigned u0, u1;
+    __builtin_memcpy(&u0, &a, 4);
+    __builtin_memcpy(&u1, &b, 4);
+    unsigned long long w = (unsigned long long)u0 | (unsigned long long)u1 << 32;
+#ifdef AXLE_EMU
+    __builtin_memcpy(p, &w, 8);
+#else
+    *(unsigned long long *)p = w;
+#endif
+  }
+}
 
 template <int W>
 __device__ __forceinline__ float ax_warp_sum(float v) {

@@ -60,10 +60,10 @@ mma_mutant() {   # WHAT SED-SCRIPT OUTPUT: the mutant differs from the source an
   check "mma mutant ($1): output '$3' differs" has "$tmp/out" "output '$3' [a-z0-9]*: max relative error .* at"
 }
 mma_mutant "the second n8 tile's B fragment" 's/(d0, a0, b0l, d0)/(d0, a0, b0h, d0)/' R
-mma_mutant "d[1] stored at d[2]'s place" '0,/po\[1\] = ax_to<__half>(d0\[1\]);/s//po[1] = ax_to<__half>(d0[2]);/' C
+mma_mutant "d[1] stored at d[2]'s place" '0,/ax_st2(po + 0, ax_to<__half>(d0\[0\]), ax_to<__half>(d0\[1\]));/s//ax_st2(po + 0, ax_to<__half>(d0[0]), ax_to<__half>(d0[2]));/' C
 mma_mutant "A's k halves swapped" 's/ca = lane >> 4;/ca = 1 - (lane >> 4);/' UV
 mma_mutant "B without .trans" 's/ax_ldmatrix_x4_trans(b\([0-9]\), /ax_ldmatrix_x4(b\1, /' O
-mma_mutant "a register chain written at another's place" 's/= ax_f(ax_to<__half>(rf\([0-9]*\)_1\[2\]));/= ax_f(ax_to<__half>(rf\1_2[2]));/' O
+mma_mutant "a register chain written at another's place" 's/(po + \([0-9]*\), ax_f(ax_to<__half>(rf\([0-9]*\)_1\[2\]))/(po + \1, ax_f(ax_to<__half>(rf\2_2[2]))/' O
 # the XOR swizzle of the tiles only ldmatrix reads: a reader that reads plainly what was
 # stored swizzled, and writers that store plainly what is read swizzled, are caught
 check "mma: 4-chunk rows swizzled" has "$tmp/mma.cu" "const int sa = (lane & 15) / 2 % 4, ca = lane >> 4;"

@@ -116,7 +116,8 @@ START_TEST(kernel_shape) {
   ck_assert_ptr_nonnull(strstr(s, "float rf3_1[4] = {0.0f, 0.0f, 0.0f, 0.0f};"));
   ck_assert_ptr_nonnull(strstr(s, "rf3_1[2] += ax_f(ax_to<__half>(d1[2]));"));
   ck_assert_ptr_nonnull(strstr(s, "float *po = s3 + bt * 512 + (tm + lane / 4) * 32 + tn + 2 * (lane % 4);"));
-  ck_assert_ptr_nonnull(strstr(s, "po[265] = ax_f(ax_to<__half>(rf3_1[3]));"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_st2(po + 264, ax_f(ax_to<__half>(rf3_1[2])), ax_f(ax_to<__half>(rf3_1[3])));"));
+  ck_assert_ptr_null(strstr(s, "po["));   /* every fragment pair one store */
   ck_assert_ptr_null(strstr(s, "s3[e] = 0.0f;"));
   /* the thread graph is one loop; its constant is a literal */
   ck_assert_ptr_nonnull(strstr(s, "// thread graph: 2 fused operators"));
@@ -212,8 +213,8 @@ START_TEST(tensor_cores) {
   ck_assert_ptr_nonnull(strstr(s, "const __nv_bfloat16 *pb = s1 + bt * 2560 + (lane & 15) * 80 + tn + (lane >> 4) * 8;"));
   ck_assert_ptr_nonnull(strstr(s, "ax_mma_m16n8k16_bf16(d0, a0, b0l, d0);"));
   ck_assert_ptr_nonnull(strstr(s, "__nv_bfloat16 *po = s2 + bt * 3840 + (tm + lane / 4) * 80 + tn + 2 * (lane % 4);"));
-  ck_assert_ptr_nonnull(strstr(s, "po[641] = ax_to<__nv_bfloat16>(d0[3]);"));
-  ck_assert_ptr_nonnull(strstr(s, "po[648] = ax_to<__nv_bfloat16>(d1[2]);"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_st2(po + 640, ax_to<__nv_bfloat16>(d0[2]), ax_to<__nv_bfloat16>(d0[3]));"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_st2(po + 648, ax_to<__nv_bfloat16>(d1[2]), ax_to<__nv_bfloat16>(d1[3]));"));
   ck_assert_ptr_null(strstr(s, "wmma"));
   ck_assert_ptr_null(strstr(s, "fmaf("));
   g = graph("mugraph m {\n  input A : f16[64, 128]\n  input B : f16[128, 64]\n"

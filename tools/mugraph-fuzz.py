@@ -3447,8 +3447,11 @@ def render(path):
                   s['discrepancies'], ' (%s)' % ', '.join('%s %d' % kv for kv in sorted(s['kinds'].items()))
                   if s['kinds'] else ''),
               'separated from its program, a crash, a hang or an undocumented exit status would be one.',
-              '*Not equivalent* on a pair not separated (%d: conversions read as keyed functions, a max' % s['incomplete'],
-              'as a fresh variable) is conservatism, counted, no discrepancy.']
+              '*Not equivalent* on a pair not separated would be a refutation without a witness: %d. *Not' % (
+                  s.get('verdicts_by_oracle', {}).get('not-equivalent', {}).get('agree', 0)),
+              '*established* on one (%d: a conversion or root read as a keyed function, where no witness in' % (
+                  s.get('verdicts_by_oracle', {}).get('not-established', {}).get('agree', 0)),
+              'interval arithmetic exists) is conservatism, counted, no discrepancy.']
     if s['kinds'].get('equiv-interface'):
         lines += ['*equiv-interface*: an output of another element type than the program\'s, equal in',
                   'value (tests/superopt/mugfuzz/type_*: both 0, so the field agrees).', '']

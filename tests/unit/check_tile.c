@@ -9,6 +9,7 @@
 
 #include "superopt/eqsat/tile.h"
 #include "superopt/equiv/equiv.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/ir/program.h"
 #include "unit.h"
@@ -25,7 +26,7 @@ static AxMugraph *lower(const char *text) {
 
 /* ax_equiv_accept's status for graph text against program p. */
 static int accept(const AxMugraph *p, const char *text) {
-  AxMugraph *g = ax_mugtext_read(A, "<graph>", text);
+  AxMugraph *g = ax_load_from_text(A, NULL, "<graph>", text, NULL);
   ck_assert_msg(g, "does not validate:\n%s", text);
   AxEquivOpts eo;
   ax_equiv_defaults(&eo);

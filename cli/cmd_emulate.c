@@ -123,7 +123,7 @@ int ax_cmd_emulate(int argc, char **argv) {
   AxTaskGraph tg;
   const AxMugraph *prog = NULL;
   if (g && (!prog_path || ((prog = ax_files_load_program(a, &d, prog_path, NULL)) &&
-                                                  ax_emu_pair_check(g, prog, &d))) &&
+                           ax_emu_pair_check(g, prog, &d))) &&
       fits(g, prog)) {
     o.program = prog;
     if (!mk) status = ax_emu_run(g, &d, &o);

@@ -54,8 +54,8 @@
 #include "superopt/search/greedy.h"
 #include "superopt/search/partition.h"
 #include "superopt/ir/dead.h"
-#include "superopt/ir/mugtext.h"
 #include "superopt/ir/load.h"
+#include "superopt/ir/mugtext.h"
 #include "superopt/search/prune.h"
 #include "superopt/search/search.h"
 

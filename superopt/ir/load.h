@@ -2,10 +2,12 @@
  * its program block picked, lowered and validated, in one call.
  *
  * Every reader of a program or a μGraph goes through here: the verbs (cuda, emulate, equiv,
- * superopt, optimize, check) and the superoptimizer's own re-reads of texts it generated
- * (a candidate, a region, a stitched module, a tile rewrite, a seed variant). Each step
- * reports through the caller's sink and the door stops at the first that fails, so the
- * messages, their locations and their order are the steps' own:
+ * mugraph, cost, mpk, superopt, optimize, check) and the superoptimizer's own re-reads of
+ * texts it generated (a candidate, a region, a stitched module, a tile rewrite, a seed
+ * variant). Each step reports through the caller's sink and the door stops at the first that
+ * fails, so the messages, their locations and their order are the steps' own. Errors are
+ * counted from the door's entry: a sink that holds errors already (a verb's earlier file)
+ * fails no later load.
  *
  *   read      ax_source_load (from_file only): "cannot open 'p.axl': ..."
  *   parse     a program file: the rule language's parser (dsl/parse.h), which also parses

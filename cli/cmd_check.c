@@ -8,7 +8,7 @@
 #include "dsl/check.h"
 #include "dsl/parse.h"
 #include "dsl/print.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 
 /* Loads, parses and (if `check`) checks one file; NULL when it has errors. */
 static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
@@ -18,8 +18,8 @@ static AxFile *load(AxArena *a, AxDiag *d, const char *path, bool check) {
   AxFile *f = ax_parse(a, d, src);
   if (d->errors == before && check) {
     ax_check_file(a, d, f);   /* rules */
-    for (size_t i = 0; i < f->nblocks; i++)   /* programs: checked by lowering them */
-      if (f->blocks[i]->kind == AX_B_PROGRAM) ax_prog_lower(a, d, f->blocks[i]);
+    for (size_t i = 0; i < f->nblocks; i++)   /* programs: lowered and validated, as every reader takes them */
+      if (f->blocks[i]->kind == AX_B_PROGRAM) ax_load_block(a, d, f->blocks[i]);
   }
   return d->errors == before ? f : NULL;
 }

@@ -21,10 +21,7 @@
 #include "cli/files.h"
 #include "cli/opts.h"
 #include "cli/out.h"
-#include "dsl/parse.h"
 #include "gpu/cuda.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 
 #define USAGE                                                                                      \
   "usage: axle cuda (GRAPH.mug | DIR | PROGRAM.axl|MODULE.hlo) --output FILE.cu\n"                 \
@@ -84,15 +81,11 @@ int ax_cmd_cuda(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int status = 3;
-  AxSource *src;
-  AxMugraph *g;
   in = ax_files_graph_path(a, in);   /* DIR: a superoptimized module's graph */
-  if (ax_files_is_program(in))   /* the program's naive μGraph */
-    g = ax_files_load_program(a, &d, in, prog_name);
-  else
-    g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
+  AxMugraph *g = ax_files_is_program(in) ? ax_files_load_program(a, &d, in, prog_name)   /* its naive μGraph */
+                                         : ax_files_load_mug(a, &d, in);
   AxMugraph *prog = NULL;
-  if (g && ax_mug_check(g, &d) && (!prog_path || (prog = ax_files_load_program(a, &d, prog_path, prog_name)))) {
+  if (g && (!prog_path || (prog = ax_files_load_program(a, &d, prog_path, prog_name)))) {
     if (!hdr) hdr = beside(a, out, ".h");
     const char *man = prog ? beside(a, out, ".json") : NULL;
     /* Every file goes through cli/out.h: written under a temporary name beside it and

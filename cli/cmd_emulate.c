@@ -25,7 +25,6 @@
 #include "superopt/equiv/interp.h"
 #include "mpk/mkemu.h"
 #include "mpk/taskgraph.h"
-#include "superopt/ir/mugtext.h"
 
 #define USAGE                                                                          \
   "usage: axle emulate GRAPH.mug|DIR [--seed N] [--source FILE.cu] [--tol X] [--range X]\n" \
@@ -119,13 +118,12 @@ int ax_cmd_emulate(int argc, char **argv) {
   AxDiag d;
   ax_diag_init(&d, stderr);
   int status = 3;
-  AxSource *src;
   in = ax_files_graph_path(a, in);
-  AxMugraph *g = ax_source_load(a, &d, in, &src) ? ax_mugtext_parse(a, &d, src) : NULL;
+  AxMugraph *g = ax_files_load_mug(a, &d, in);
   AxTaskGraph tg;
   const AxMugraph *prog = NULL;
-  if (g && ax_mug_check(g, &d) && (!prog_path || ((prog = ax_files_load_program(a, &d, prog_path, NULL)) &&
-                                                  ax_emu_pair_check(g, prog, &d))) &&
+  if (g && (!prog_path || ((prog = ax_files_load_program(a, &d, prog_path, NULL)) &&
+                           ax_emu_pair_check(g, prog, &d))) &&
       fits(g, prog)) {
     o.program = prog;
     if (!mk) status = ax_emu_run(g, &d, &o);

@@ -22,13 +22,12 @@
 #include "cli/commands.h"
 #include "cli/files.h"
 #include "cli/opts.h"
-#include "dsl/parse.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/arith/field.h"
 #include "superopt/equiv/interp.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugdot.h"
 #include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 
 /* Ranges of the counts: a test costs at least one run of both graphs, so a million is
  * already hours on a large shape; beyond that a number is a typo. */
@@ -268,8 +267,7 @@ int ax_cmd_mugraph(int argc, char **argv) {
   int status = 3;
   if (strcmp(cmd, "fmt") == 0) {
     /* fmt prints what parses, even when validation would complain */
-    AxSource *src;
-    AxMugraph *g = ax_source_load(a, &d, argv[2], &src) ? ax_mugtext_parse(a, &d, src) : NULL;
+    AxMugraph *g = ax_load_from_file(a, &d, argv[2], &(AxLoadOpts){.kind = AX_LOAD_MUGRAPH, .parse_only = true});
     if (g) {
       ax_mugtext_print(stdout, g);
       status = 0;

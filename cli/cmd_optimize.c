@@ -37,7 +37,7 @@
 #include "superopt/eqsat/rules.h"
 #include "superopt/eqsat/tohlo.h"
 #include "superopt/equiv/equiv.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "superopt/search/axioms.h"
 #include "superopt/search/partition.h"
 
@@ -140,12 +140,9 @@ static AxMugraph *reimport(AxArena *a, const char *path, const char *text) {
   AxHloModule *m = ax_hlo_parse(a, &d, src);
   AxHloProgram hp;
   if (!m || !ax_hlo_import(a, &d, m, &hp)) return NULL;
-  AxSource *ps = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path), hp.text,
-                                     strlen(hp.text));
-  AxFile *f = ax_parse(a, &d, ps);
-  const AxBlock *b = d.errors ? NULL : ax_prog_find(f, NULL, &d);
-  AxMugraph *g = b ? ax_prog_lower(a, &d, b) : NULL;
-  return g && ax_mug_check(g, &d) && hp.ncuts == 0 ? g : NULL;
+  AxMugraph *g = ax_load_from_text(a, &d, ax_arena_printf(a, "%s (imported program)", path), hp.text,
+                                   &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
+  return g && hp.ncuts == 0 ? g : NULL;
 }
 
 /* The program term t prints as, lowered quietly (NULL when it does not lower), and its text
@@ -156,13 +153,7 @@ static AxMugraph *lower_term(AxArena *a, const AxEqLang *L, const char *name, co
   FILE *tf = open_memstream(text, tlen);
   ax_eq_print_program(tf, L, name, t);
   fclose(tf);
-  AxSource *src = ax_source_from_text(a, path, *text, *tlen);
-  AxDiag d;
-  ax_diag_init(&d, NULL);
-  AxFile *f = ax_parse(a, &d, src);
-  const AxBlock *b = d.errors ? NULL : ax_prog_find(f, NULL, &d);
-  AxMugraph *q = b ? ax_prog_lower(a, &d, b) : NULL;
-  return q && ax_mug_check(q, &d) ? q : NULL;
+  return ax_load_from_text(a, NULL, path, *text, &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
 }
 
 /* The explanation of one run: the steps from the input's term to the extracted one. */
@@ -470,18 +461,13 @@ int ax_cmd_optimize(int argc, char **argv) {
   bool keep_input = false;
   double before_s = ax_cost_time(p, target);
   for (int pass = 0; pass < 2 && extracted && conflicts == 0; pass++) {
-    AxSource *src = ax_source_from_text(a, output, text, tlen);
     AxDiag d2;
     ax_diag_init(&d2, stderr);
-    AxFile *f = ax_parse(a, &d2, src);
-    const AxBlock *b = d2.errors ? NULL : ax_prog_find(f, NULL, &d2);
-    q = b ? ax_prog_lower(a, &d2, b) : NULL;
-    if (q && !ax_mug_check(q, &d2)) q = NULL;
+    q = ax_load_from_text(a, &d2, output, text, &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
     if (pass || !q || ax_cost_time(q, target) <= before_s * (1 + 1e-9)) break;
     keep_input = true;
     free(text);
     text = ax_partition_program_text(p);
-    tlen = strlen(text);
   }
   /* an .hlo output: the program printed as a module, which is re-imported, and that — what
    * is written — is what the check compares with the input */

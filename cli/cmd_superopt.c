@@ -54,8 +54,8 @@
 #include "superopt/search/greedy.h"
 #include "superopt/search/partition.h"
 #include "superopt/ir/dead.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 #include "superopt/search/prune.h"
 #include "superopt/search/search.h"
 
@@ -328,9 +328,8 @@ static AxMugraph *joined_graph(AxArena *a, AxDiag *d, const AxMugraph *p, const 
                                const char *const *with, const char *dir, char **text) {
   *text = ax_partition_stitch(a, d, p, part, with, p->name);
   if (!*text) return NULL;
-  AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s/module.mug", dir), *text, strlen(*text));
-  AxMugraph *mg = ax_mugtext_parse(a, d, src);
-  if (mg && ax_mug_check(mg, d)) return mg;
+  AxMugraph *mg = ax_load_from_text(a, d, ax_arena_printf(a, "%s/module.mug", dir), *text, NULL);
+  if (mg) return mg;
   free(*text);
   *text = NULL;
   return NULL;
@@ -428,9 +427,8 @@ static bool join_module(AxArena *a, AxDiag *d, const AxMugraph *p, const AxParti
   if (jn->used == 0) {
     /* the program itself, in the program's order: equivalent to itself, no check needed */
     jn->text = ax_mugtext_string(p);
-    AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s/module.mug", dir), jn->text, strlen(jn->text));
-    jn->g = ax_mugtext_parse(a, d, src);
-    if (!jn->g || !ax_mug_check(jn->g, d)) return false;
+    jn->g = ax_load_from_text(a, d, ax_arena_printf(a, "%s/module.mug", dir), jn->text, NULL);
+    if (!jn->g) return false;
     jn->how = "naive";
   }
   return true;
@@ -580,8 +578,8 @@ static int run_module(const char *file, const char *prog_name, const char *dir, 
   char *ntext = ok && jn.used ? ax_partition_stitch(a, &d, p, &part, none, p->name) : NULL;
   if (ok && !jn.used) naive_us = found_us;   /* module.mug is the program itself */
   if (ntext) {
-    AxMugraph *ng = ax_mugtext_parse(a, &d, ax_source_from_text(a, "<naive module>", ntext, strlen(ntext)));
-    if (ng && ax_mug_check(ng, &d)) naive_us = ax_cost_time(ng, o->target) * 1e6;
+    AxMugraph *ng = ax_load_from_text(a, &d, "<naive module>", ntext, NULL);
+    if (ng) naive_us = ax_cost_time(ng, o->target) * 1e6;
     free(ntext);
   }
   cJSON *j = cJSON_CreateObject();
@@ -721,7 +719,7 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
        * to the original program when applied (a graph it refuses leaves the search's) */
       AxTileCounts tcn;
       char *tt = ax_tile_rewrite(a, r->graph, o->target, &tcn);
-      AxMugraph *tg = tt ? ax_mugtext_read(a, "<tile rewrite>", tt) : NULL;
+      AxMugraph *tg = tt ? ax_load_from_text(a, NULL, "<tile rewrite>", tt, NULL) : NULL;
       double tc = tg ? ax_cost_time(tg, o->target) : INFINITY;
       AxEquivOpts teo;
       ax_equiv_defaults(&teo);
@@ -759,8 +757,7 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
     }
     AxDiag d;
     ax_diag_init(&d, stderr);
-    AxSource *src = ax_source_from_text(a, "<seeded graph>", runs[b].graph, strlen(runs[b].graph));
-    AxMugraph *g = ax_mugtext_parse(a, &d, src);
+    AxMugraph *g = ax_load_from_text(a, &d, "<seeded graph>", runs[b].graph, NULL);
     AxEquivOpts eo;
     ax_equiv_defaults(&eo);
     eo.seed = o->seed;
@@ -769,7 +766,7 @@ static int run_seeded(AxArena *a, const AxMugraph *p, const AxSearchOpts *o, boo
     if (o->time_limit > 0) eo.deadline = t0 + o->time_limit;
     AxDiag quiet;
     ax_diag_init(&quiet, NULL);
-    int st = g && ax_mug_check(g, &d) ? ax_equiv_accept(p, g, &quiet, &eo) : 1;
+    int st = g ? ax_equiv_accept(p, g, &quiet, &eo) : 1;
     if (st == 0) {
       best = b;
       break;

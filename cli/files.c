@@ -9,11 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dsl/parse.h"
+#include "dsl/ast.h"
 #include "hlo/import.h"
 #include "superopt/ir/dead.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 
 /* A set of (device, inode) pairs: open addressing, grown at half load. */
 typedef struct Seen {
@@ -159,17 +158,14 @@ AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path, AxHloPro
    * fail (an importer's bug), the error still points into the HLO file: the first one only,
    * at the instruction the failing line comes from (its input or let), so that no cascade
    * of the program's own messages ("unknown name") follows */
-  AxSource *prog = ax_source_from_text(a, ax_arena_printf(a, "%s (imported program)", path),
-                                       out->text, strlen(out->text));
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
   AxDiag pd;
   ax_diag_init(&pd, mem);
-  AxFile *f = ax_parse(a, &pd, prog);
-  const AxBlock *b = pd.errors ? NULL : ax_prog_find(f, NULL, &pd);
-  AxMugraph *g = b ? ax_prog_lower(a, &pd, b) : NULL;
-  bool ok = g && ax_mug_check(g, &pd);
+  AxMugraph *g = ax_load_from_text(a, &pd, ax_arena_printf(a, "%s (imported program)", path), out->text,
+                                   &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
+  bool ok = g != NULL;
   fclose(mem);
   if (!ok) {
     /* "PATH (imported program):LINE:COL: error: MESSAGE" */
@@ -202,15 +198,7 @@ AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const 
                    hp.ncuts, hp.ncuts == 1 ? "" : "s", path);
     return g;
   }
-  AxSource *src;
-  if (!ax_source_load(a, d, path, &src)) return NULL;
-  AxFile *f = ax_parse(a, d, src);
-  if (d->errors) return NULL;
-  const AxBlock *b = ax_prog_find(f, name, d);
-  if (!b) return NULL;
-  AxMugraph *g = ax_prog_lower(a, d, b);
-  if (!g || !ax_mug_check(g, d)) return NULL;
-  return g;
+  return ax_load_from_file(a, d, path, &(AxLoadOpts){.kind = AX_LOAD_PROGRAM, .program = name});
 }
 
 const char *ax_files_graph_path(AxArena *a, const char *path) {
@@ -220,11 +208,7 @@ const char *ax_files_graph_path(AxArena *a, const char *path) {
 }
 
 AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path) {
-  AxSource *src;
-  if (!ax_source_load(a, d, path, &src)) return NULL;
-  AxMugraph *g = ax_mugtext_parse(a, d, src);
-  if (!g || !ax_mug_check(g, d)) return NULL;
-  return g;
+  return ax_load_from_file(a, d, path, &(AxLoadOpts){.kind = AX_LOAD_MUGRAPH});
 }
 
 /* Named dead statements listed in the note at most; the rest are counted. */

@@ -35,8 +35,8 @@ bool ax_files_is_program(const char *path);
 
 struct AxMugraph;
 /* The program `name` of the .axl file at path (the only one when name is NULL; a .hlo module
- * is imported, see below), lowered to a
- * μGraph and validated; NULL after reporting through d. Everything lives in a. */
+ * is imported, see below), lowered to a μGraph and validated through the IR's door
+ * (superopt/ir/load.h); NULL after reporting through d. Everything lives in a. */
 struct AxMugraph *ax_files_load_program(AxArena *a, AxDiag *d, const char *path, const char *name);
 struct AxHloProgram;
 /* The XLA HLO module at path imported to a program (hlo/import.h, into *out) and that
@@ -49,7 +49,8 @@ struct AxMugraph *ax_files_import_hlo(AxArena *a, AxDiag *d, const char *path,
  * graph with every region's found graph in place (allocated in a). */
 const char *ax_files_graph_path(AxArena *a, const char *path);
 
-/* The .mug file at path, parsed and validated; NULL after reporting through d. */
+/* The .mug file at path, parsed and validated through the same door; NULL after reporting
+ * through d. */
 struct AxMugraph *ax_files_load_mug(AxArena *a, AxDiag *d, const char *path);
 
 /* Dead code (superopt/ir/dead.h) dropped from g, the program or graph read from path

@@ -15,7 +15,7 @@
 #include "run/cache.h"
 #include "superopt/eqsat/lang.h"
 #include "superopt/eqsat/rules.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "superopt/search/axioms.h"
 #include "superopt/search/partition.h"
 
@@ -145,13 +145,7 @@ static AxMugraph *lower(AxArena *a, const AxEqLang *L, const char *name, const A
   fclose(f);
   *text = ax_arena_strdup(a, buf);
   free(buf);
-  AxSource *src = ax_source_from_text(a, "<seed variant>", *text, strlen(*text));
-  AxDiag d;
-  ax_diag_init(&d, NULL);
-  AxFile *file = ax_parse(a, &d, src);
-  const AxBlock *b = d.errors ? NULL : ax_prog_find(file, NULL, &d);
-  AxMugraph *q = b ? ax_prog_lower(a, &d, b) : NULL;
-  return q && ax_mug_check(q, &d) ? q : NULL;
+  return ax_load_from_text(a, NULL, "<seed variant>", *text, &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
 }
 
 typedef struct Cand {

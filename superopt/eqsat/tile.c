@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
 
 /* Readers of node i in kernel k (operands and accumulator rescales). */
@@ -94,7 +95,7 @@ char *ax_tile_scale_out(AxArena *a, const char *text, int *applied) {
   /* one site per kernel and pass, the graph printed and validated between passes (the
    * shapes the next match reads are validation's) */
   for (int pass = 0; pass < 8; pass++) {
-    AxMugraph *g = ax_mugtext_read(a, "<tile rewrite>", cur ? cur : text);
+    AxMugraph *g = ax_load_from_text(a, NULL, "<tile rewrite>", cur ? cur : text, NULL);
     if (!g) break;
     int n = 0;
     for (int st = 0; st < g->nstmts; st++)
@@ -104,7 +105,7 @@ char *ax_tile_scale_out(AxArena *a, const char *text, int *applied) {
       }
     if (n == 0) break;
     char *out = ax_mugtext_string(g);
-    if (!ax_mugtext_read(a, "<tile rewrite>", out)) {   /* must print back to a valid graph */
+    if (!ax_load_from_text(a, NULL, "<tile rewrite>", out, NULL)) {   /* must print back to a valid graph */
       free(out);
       break;
     }
@@ -399,11 +400,11 @@ static bool loop_insert_once(AxArena *a, AxKernel *k, int64_t n) {
 /* The graph text g with kernel k's loop inserted (n iterations), validated; NULL when k has
  * no site or the result does not validate. */
 static char *loop_insert_text(AxArena *a, const char *text, int kernel, int64_t n) {
-  AxMugraph *g = ax_mugtext_read(a, "<tile rewrite>", text);
+  AxMugraph *g = ax_load_from_text(a, NULL, "<tile rewrite>", text, NULL);
   if (!g || g->stmts[kernel].kind != AX_KS_KERNEL) return NULL;
   if (!loop_insert_once(a, g->stmts[kernel].kernel, n)) return NULL;
   char *out = ax_mugtext_string(g);
-  if (!ax_mugtext_read(a, "<tile rewrite>", out)) {
+  if (!ax_load_from_text(a, NULL, "<tile rewrite>", out, NULL)) {
     free(out);
     return NULL;
   }
@@ -412,7 +413,7 @@ static char *loop_insert_text(AxArena *a, const char *text, int kernel, int64_t 
 
 char *ax_tile_loop_insert(AxArena *a, const char *text, int64_t n, int *applied) {
   *applied = 0;
-  AxMugraph *g = ax_mugtext_read(a, "<tile rewrite>", text);
+  AxMugraph *g = ax_load_from_text(a, NULL, "<tile rewrite>", text, NULL);
   if (!g || n < 2) return NULL;
   char *cur = NULL;
   for (int st = 0; st < g->nstmts; st++) {
@@ -527,7 +528,7 @@ char *ax_tile_fuse(AxArena *a, const char *text, int *applied) {
   *applied = 0;
   char *cur = NULL;
   for (int pass = 0; pass < 8; pass++) {
-    AxMugraph *g = ax_mugtext_read(a, "<tile rewrite>", cur ? cur : text);
+    AxMugraph *g = ax_load_from_text(a, NULL, "<tile rewrite>", cur ? cur : text, NULL);
     if (!g) break;
     bool done = false;
     for (int s2 = 0; s2 < g->nstmts && !done; s2++)
@@ -535,7 +536,7 @@ char *ax_tile_fuse(AxArena *a, const char *text, int *applied) {
         if (g->stmts[s1].kind == AX_KS_KERNEL) done = fuse_pair(a, g, s1, s2);
     if (!done) break;
     char *out = ax_mugtext_string(g);
-    if (!ax_mugtext_read(a, "<tile rewrite>", out)) {   /* e.g. over the shared memory limit */
+    if (!ax_load_from_text(a, NULL, "<tile rewrite>", out, NULL)) {   /* e.g. over the shared memory limit */
       free(out);
       break;
     }
@@ -549,7 +550,7 @@ char *ax_tile_fuse(AxArena *a, const char *text, int *applied) {
 /* ---- the rewrites together ------------------------------------------------------------ */
 
 static double cost_of(AxArena *a, const char *text, const AxTarget *t) {
-  AxMugraph *g = text ? ax_mugtext_read(a, "<tile rewrite>", text) : NULL;
+  AxMugraph *g = text ? ax_load_from_text(a, NULL, "<tile rewrite>", text, NULL) : NULL;
   return g ? ax_cost_time(g, t) : INFINITY;
 }
 

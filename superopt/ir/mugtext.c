@@ -1024,14 +1024,6 @@ void ax_mugtext_print_stmt(FILE *out, const AxMugraph *g, const AxKStmt *st) {
   }
 }
 
-AxMugraph *ax_mugtext_read(AxArena *a, const char *name, const char *text) {
-  AxDiag d;
-  ax_diag_init(&d, NULL);
-  AxSource *src = ax_source_from_text(a, name, text, strlen(text));
-  AxMugraph *g = ax_mugtext_parse(a, &d, src);
-  return g && !d.errors && ax_mug_check(g, &d) ? g : NULL;
-}
-
 char *ax_mugtext_string(const AxMugraph *g) {
   char *text = NULL;
   size_t len = 0;

@@ -31,16 +31,12 @@
 #include "superopt/ir/mugraph.h"
 
 /* Parses src into a μGraph allocated in a. Reports syntax and name errors through d and
- * returns NULL if there were any. Does not validate (call ax_mug_check). */
+ * returns NULL if there were any. Does not validate (call ax_mug_check). Readers of a
+ * file or a text go through load.h, which parses and validates in one call. */
 AxMugraph *ax_mugtext_parse(AxArena *a, AxDiag *d, const AxSource *src);
 
 /* Prints g in canonical layout (two-space indentation, one statement per line). */
 void ax_mugtext_print(FILE *out, const AxMugraph *g);
-
-/* text (a generated graph: a candidate, a group, a floor) parsed under source name `name`
- * and validated (ax_mug_check); NULL when it does not parse or validate. Diagnostics are
- * counted, never printed: a generated text that fails is refused, not reported. */
-AxMugraph *ax_mugtext_read(AxArena *a, const char *name, const char *text);
 
 /* The same text as a string (owned by the caller, free()). */
 char *ax_mugtext_string(const AxMugraph *g);

@@ -17,6 +17,7 @@
 #include "superopt/equiv/equiv.h"
 #include "superopt/equiv/exact.h"
 #include "superopt/cost/cost.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
 
 #define MAXOPS 64
@@ -501,7 +502,7 @@ static char *mini(const Pass *g, uint64_t m, const char *body) {
 /* Parses, validates and models text; INFINITY when it does not validate or fit. */
 static double model(const Pass *g, const char *text, bool kernel) {
   AxArena *a = ax_arena_new();
-  AxMugraph *mg = ax_mugtext_read(a, "<greedy>", text);
+  AxMugraph *mg = ax_load_from_text(a, NULL, "<greedy>", text, NULL);
   double t = INFINITY;
   if (mg) {
     AxCost c;
@@ -880,11 +881,11 @@ static int check_groups(Pass *g, uint64_t *grp, int ng, const AxSearchOpts *o, A
   for (int b = 0; b < ng && !whole_check; b++) {
     if (__builtin_popcountll(grp[b]) < 2) continue;
     char *pt = group_program(g, grp[b]);
-    progs[b] = ax_mugtext_read(a, "<greedy group>", pt);
+    progs[b] = ax_load_from_text(a, NULL, "<greedy group>", pt, NULL);
     free(pt);
     kerns[b] = mini(g, grp[b], best(g, grp[b])->text);
     AxArena *ka = ax_arena_new();
-    whole_check = !progs[b] || !ax_mugtext_read(ka, "<greedy group>", kerns[b]);
+    whole_check = !progs[b] || !ax_load_from_text(ka, NULL, "<greedy group>", kerns[b], NULL);
     ax_arena_free(ka);
   }
   int st = -1;

@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dsl/parse.h"
 #include "superopt/ir/ewop.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 #include "superopt/search/greedy.h"
 
 static int find(int *uf, int x) {
@@ -225,12 +224,7 @@ static char *region_text(const AxMugraph *g, const AxPartition *p, const AxRegio
 }
 
 static AxMugraph *lower(AxArena *a, AxDiag *d, const char *name, const char *text) {
-  AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "region %s", name), text, strlen(text));
-  int errors = d->errors;
-  AxFile *f = ax_parse(a, d, src);
-  const AxBlock *b = d->errors > errors ? NULL : ax_prog_find(f, NULL, d);
-  AxMugraph *g = b ? ax_prog_lower(a, d, b) : NULL;
-  return g && ax_mug_check(g, d) ? g : NULL;
+  return ax_load_from_text(a, d, ax_arena_printf(a, "region %s", name), text, &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
 }
 
 /* Whether each statement's tensor reaches a program output: the importer leaves lets
@@ -418,9 +412,9 @@ char *ax_partition_stitch(AxArena *a, AxDiag *d, const AxMugraph *g, const AxPar
   bool ok = true;
   for (int i = 0; i < p->n && ok; i++) {
     if (!graphs[i]) continue;
-    AxSource *src = ax_source_from_text(a, ax_arena_printf(a, "%s.mug", p->regions[i].name), graphs[i],
-                                        strlen(graphs[i]));
-    rgs[i] = ax_mugtext_parse(a, d, src);
+    /* parsed for its names only: the module's text it is renamed into is validated whole */
+    rgs[i] = ax_load_from_text(a, d, ax_arena_printf(a, "%s.mug", p->regions[i].name), graphs[i],
+                               &(AxLoadOpts){.kind = AX_LOAD_MUGRAPH, .parse_only = true});
     ok = rgs[i] != NULL;
   }
   char *buf = NULL;
@@ -675,10 +669,8 @@ int ax_partition_check_cut(AxArena *a, const AxMugraph *prog, const AxMugraph *m
     pc = ax_arena_printf(a, "%.*s%s", (int)(dp - pc), pc, ep);
     mc = ax_arena_printf(a, "%.*s%s", (int)(dm - mc), mc, em);
   }
-  AxDiag quiet;
-  ax_diag_init(&quiet, NULL);
-  AxMugraph *gp = ax_mugtext_parse(a, &quiet, ax_source_from_text(a, "<program, cut>", pc, strlen(pc)));
-  AxMugraph *gm = ax_mugtext_parse(a, &quiet, ax_source_from_text(a, "<module, cut>", mc, strlen(mc)));
-  if (gp && gm && ax_mug_check(gp, &quiet) && ax_mug_check(gm, &quiet)) st = check(gp, gm, ctx);
+  AxMugraph *gp = ax_load_from_text(a, NULL, "<program, cut>", pc, NULL);
+  AxMugraph *gm = gp ? ax_load_from_text(a, NULL, "<module, cut>", mc, NULL) : NULL;
+  if (gm) st = check(gp, gm, ctx);
   return st;
 }

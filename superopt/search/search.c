@@ -16,6 +16,7 @@
 #include "superopt/equiv/equiv.h"
 #include "superopt/equiv/exact.h"
 #include "superopt/ir/ewop.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
 #include "superopt/search/canon.h"
 #include "superopt/search/generate.h"
@@ -301,7 +302,7 @@ int ax_search_accept(const AxMugraph *prog, const char *text, const AxSearchOpts
   }
   FILE *sink = NULL;   /* diagnostics and equiv's report are counted, not printed */
   AxArena *a = ax_arena_new();
-  AxMugraph *g = ax_mugtext_read(a, "<candidate>", text);
+  AxMugraph *g = ax_load_from_text(a, NULL, "<candidate>", text, NULL);
   int st = 3;
   if (g) {
     AxEquivOpts eo;

@@ -2,16 +2,15 @@
  *
  * Any input: scan, parse, check the module, import it; nothing may crash, leak or hang, and
  * an error is always reported (a located diagnostic, never a silent failure). A module that
- * imports gives a program text that the program front end must take as it is: parsed and
- * lowered without an error, the importer's contract (hlo/import.h). */
+ * imports gives a program text that the program front end must take as it is: parsed,
+ * lowered and validated without an error, the importer's contract (hlo/import.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dsl/parse.h"
 #include "hlo/hlo.h"
 #include "hlo/import.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,11 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bool ok = ax_hlo_import(a, &d, m, &p);
     if (!ok && d.errors == 0) abort();
     if (ok) {
-      AxSource *ps = ax_source_from_text(a, "imported.axl", p.text, strlen(p.text));
-      AxFile *f = ax_parse(a, &d, ps);
-      const AxBlock *b = d.errors == 0 ? ax_prog_find(f, NULL, &d) : NULL;
-      if (b) ax_prog_lower(a, &d, b);
-      if (d.errors != 0) {
+      /* through the door every reader of a program takes: parsed, lowered, validated */
+      if (!ax_load_from_text(a, &d, "imported.axl", p.text, NULL) || d.errors != 0) {
         fprintf(stderr, "the imported program does not check:\n%s\nfrom:\n%.*s\n", p.text, (int)size, text);
         abort();
       }

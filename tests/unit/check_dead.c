@@ -4,21 +4,19 @@
  * outputs the original computes. */
 #include "superopt/equiv/equiv.h"
 #include "superopt/ir/dead.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 #include "unit.h"
 
 static AxMugraph *prog(const char *text) {
-  const AxBlock *b = unit_rule(text);
-  AxMugraph *g = ax_prog_lower(A, &D, b);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 
 static AxMugraph *parse(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.mug", ax_arena_strdup(A, text), strlen(text));
-  AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s\n%s", unit_diagnostics(), text);
+  AxMugraph *g = ax_load_from_text(A, &D, "t.mug", text, NULL);
+  ck_assert_msg(g, "%s\n%s", unit_diagnostics(), text);
   return g;
 }
 

@@ -13,7 +13,7 @@
 #include "egraph/run.h"
 #include "superopt/eqsat/lang.h"
 #include "superopt/eqsat/rules.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 
 /* The rule blocks of text, checked (in arena a). */
 static AxFile *rules_of(AxArena *a, const char *text) {
@@ -47,12 +47,8 @@ static char *optimize(const char *rule_text, const char *prog_text, AxEqRules *r
   translate(a, rs, rule_text, &why);
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxSource *src = ax_source_from_text(a, "p.axl", prog_text, strlen(prog_text));
-  AxFile *f = ax_parse(a, &d, src);
-  const AxBlock *b = ax_prog_find(f, NULL, &d);
-  ck_assert_ptr_nonnull(b);
-  AxMugraph *p = ax_prog_lower(a, &d, b);
-  ck_assert(p && ax_mug_check(p, &d));
+  AxMugraph *p = ax_load_from_text(a, &d, "p.axl", prog_text, NULL);
+  ck_assert(p);
   AxEqLang L = {.prog = p, .target = ax_cost_target("h100")};
   AxEgAnalysis an = ax_eq_analysis(&L);
   AxEgraph *g = ax_eg_new(&an);

@@ -6,8 +6,8 @@
  * candidate, and what the generator refuses. */
 #include <pthread.h>
 
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 #include "superopt/search/generate.h"
 #include "superopt/search/search.h"
 #include "unit.h"
@@ -61,8 +61,8 @@ static void collect(Worker *w, const int *outs) {
 }
 
 static AxMugraph *prog(const char *text) {
-  AxMugraph *g = ax_prog_lower(A, &D, unit_rule(text));
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 
@@ -154,7 +154,7 @@ START_TEST(one_kernel_level_of_exp) {
                             "    n0 = input X imap {x: 0, y: 1} fmap -\n    n1 = exp(n0)\n"
                             "    output O = n1 omap {x: 0, y: 1}\n  }\n  output O\n}\n"), 0);   /* 4 blocks */
   for (int i = 0; i < g.n; i++) {
-    AxMugraph *c = ax_mugtext_read(A, "<candidate>", g.text[i]);
+    AxMugraph *c = ax_load_from_text(A, NULL, "<candidate>", g.text[i], NULL);
     ck_assert_msg(c, "candidate %d does not validate:\n%s", i, g.text[i]);
     ck_assert_str_eq(c->tensors[c->outputs[0]].name, "O");
   }
@@ -214,7 +214,7 @@ START_TEST(each_graph_built_once_per_level) {
   ck_assert_int_eq(g.n, 85);
   for (int i = 0; i < g.n; i++) {
     ck_assert_msg(find(&g, g.text[i]) == i, "candidate %d was built before:\n%s", i, g.text[i]);
-    ck_assert_msg(ax_mugtext_read(A, "<candidate>", g.text[i]), "candidate %d:\n%s", i, g.text[i]);
+    ck_assert_msg(ax_load_from_text(A, NULL, "<candidate>", g.text[i], NULL), "candidate %d:\n%s", i, g.text[i]);
     ck_assert(strstr(g.text[i], "input X") && strstr(g.text[i], "input Y"));
   }
   got_free(&g);

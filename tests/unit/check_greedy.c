@@ -4,14 +4,12 @@
 #include <math.h>
 
 #include "superopt/search/greedy.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "unit.h"
 
 static AxMugraph *prog(const char *text) {
-  const AxBlock *b = unit_rule(text);
-  AxMugraph *g = ax_prog_lower(A, &D, b);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 
@@ -36,9 +34,8 @@ static char *floor_of(const AxMugraph *p) {
   ck_assert_str_eq(again, r.text);
   ck_assert(t2 == r.time_s && k2 == r.kernels && f2 == r.fused_ops);
   free(again);
-  AxSource *src = ax_source_from_text(A, "<greedy>", ax_arena_strdup(A, r.text), strlen(r.text));
-  AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "<greedy>", r.text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   char *text = ax_arena_strdup(A, r.text);
   ax_greedy_result_free(&r);
   return text;

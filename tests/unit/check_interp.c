@@ -9,25 +9,12 @@
 #include "superopt/equiv/equiv.h"
 #include "superopt/arith/field.h"
 #include "superopt/equiv/interp.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "unit.h"
 
-static AxMugraph *prog(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.axl", text, strlen(text));
-  int errors0 = D.errors;
-  AxFile *f = ax_parse(A, &D, src);
-  if (D.errors > errors0) return NULL;
-  const AxBlock *b = ax_prog_find(f, NULL, &D);
-  AxMugraph *g = b ? ax_prog_lower(A, &D, b) : NULL;
-  return g && ax_mug_check(g, &D) ? g : NULL;
-}
+static AxMugraph *prog(const char *text) { return ax_load_from_text(A, &D, "t.axl", text, NULL); }
 
-static AxMugraph *mug(const char *text) {
-  AxSource *src = ax_source_from_text(A, "t.mug", text, strlen(text));
-  AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  return g && ax_mug_check(g, &D) ? g : NULL;
-}
+static AxMugraph *mug(const char *text) { return ax_load_from_text(A, &D, "t.mug", text, NULL); }
 
 /* Runs g in the float domain on inputs filled by position (input i, element k -> f(i, k)),
  * with every stored tensor rounded to its type when storage is set. */

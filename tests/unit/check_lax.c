@@ -12,8 +12,8 @@
 #include "dsl/parse.h"
 #include "superopt/arith/field.h"
 #include "superopt/equiv/lax.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugraph.h"
-#include "superopt/ir/program.h"
 #include "unit.h"
 
 /* Program p with inputs X, Y : f32[4, 8] and W : f32[8, 6] and the statements of body,
@@ -23,13 +23,8 @@ static AxMugraph *prog(const char *body) {
   snprintf(text, sizeof text,
            "program p {\n  input X : f32[4, 8]\n  input Y : f32[4, 8]\n  input W : f32[8, 6]\n%s}\n",
            body);
-  AxSource *src = ax_source_from_text(A, "t.axl", ax_arena_strdup(A, text), strlen(text));
-  AxFile *f = ax_parse(A, &D, src);
-  ck_assert_msg(D.errors == 0, "%s", unit_diagnostics());
-  const AxBlock *b = ax_prog_find(f, NULL, &D);
-  ck_assert_ptr_nonnull(b);
-  AxMugraph *g = ax_prog_lower(A, &D, b);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 

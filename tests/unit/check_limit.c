@@ -2,14 +2,12 @@
  * and FLOP counted exactly by the rules stated there, the times and the bound they give,
  * the L2 note, and a graph refused. */
 #include "superopt/cost/limit.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "unit.h"
 
 static AxLimit limit_of(const char *text, const char *target) {
-  const AxBlock *b = unit_rule(text);
-  AxMugraph *g = ax_prog_lower(A, &D, b);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   const AxTarget *t = ax_cost_target(target);
   ck_assert_ptr_nonnull(t);
   AxLimit l;
@@ -123,10 +121,8 @@ START_TEST(graph_refused) {
   ck_assert(root);
   char path[1024];
   snprintf(path, sizeof path, "%s/superopt/examples/lora.mug", root);
-  AxSource *src;
-  ck_assert(ax_source_load(A, &D, path, &src));
-  AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  ck_assert(g && ax_mug_check(g, &D));
+  AxMugraph *g = ax_load_from_file(A, &D, path, NULL);
+  ck_assert(g);
   AxLimit l = {.limit_s = -1};
   ck_assert(!ax_limit_compute(g, ax_cost_target("h200"), &l));
   ck_assert_double_eq(l.limit_s, -1);

@@ -1,9 +1,9 @@
 /* check_mugtext.c — the .mug text format (mugtext.h): parse then print gives a canonical
  * text back byte for byte, comments and single blank lines included, wherever they stand;
  * any parsed text prints to a fixed point; the examples print back to themselves; the
- * statement and map printers; the silent reader of generated texts; and the parser's
- * errors, each located at its token, parsing going on after one. (Validation is
- * check_mugraph's.) */
+ * statement and map printers; and the parser's errors, each located at its token, parsing
+ * going on after one. (Validation is check_mugraph's; the silent reader of generated texts,
+ * check_load's.) */
 #include <dirent.h>
 
 #include "superopt/ir/mugtext.h"
@@ -165,17 +165,6 @@ START_TEST(statement_and_map_printers) {
 }
 END_TEST
 
-/* A generated text is read silently: a graph when it parses and validates, NULL (nothing
- * reported to the caller's sink) when it does not. */
-START_TEST(reader_of_generated_texts) {
-  ck_assert_ptr_nonnull(ax_mugtext_read(A, "<gen>", "mugraph g {\n  input X : f16[4]\n  Y = exp(X)\n  output Y\n}\n"));
-  ck_assert_ptr_null(ax_mugtext_read(A, "<gen>", "mugraph g {\n  input X : f16[4]\n  Y = exp(Z)\n  output Y\n}\n"));
-  ck_assert_ptr_null(ax_mugtext_read(A, "<gen>", "mugraph g {\n  input X : f16[4]\n  Y = matmul(X)\n  output Y\n}\n"));
-  ck_assert_int_eq(D.errors, 0);
-  ck_assert_str_eq(unit_diagnostics(), "");
-}
-END_TEST
-
 /* Each error `parse` reports for text, at line:col, with that message (and NULL). */
 static void error_at(const char *text, const char *where_what) {
   int e0 = D.errors;
@@ -234,7 +223,6 @@ int main(void) {
   tcase_add_test(t, any_parsed_text_reaches_a_fixed_point);
   tcase_add_test(t, examples_print_back_to_themselves);
   tcase_add_test(t, statement_and_map_printers);
-  tcase_add_test(t, reader_of_generated_texts);
   tcase_add_test(t, located_errors);
   suite_add_tcase(s, t);
   return unit_run(s);

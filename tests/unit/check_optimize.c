@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "superopt/cost/cost.h"
-#include "superopt/ir/mugtext.h"
+#include "superopt/ir/load.h"
 #include "superopt/cost/optimize.h"
 
 static AxMugraph *load(AxArena *a, const char *name) {
@@ -14,10 +14,8 @@ static AxMugraph *load(AxArena *a, const char *name) {
   snprintf(path, sizeof path, "%s/superopt/examples/%s.mug", root, name);
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxSource *src;
-  ck_assert(ax_source_load(a, &d, path, &src));
-  AxMugraph *g = ax_mugtext_parse(a, &d, src);
-  ck_assert(g && ax_mug_check(g, &d));
+  AxMugraph *g = ax_load_from_file(a, &d, path, NULL);
+  ck_assert(g);
   return g;
 }
 

@@ -4,8 +4,7 @@
 #include <string.h>
 
 #include "dsl/parse.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "superopt/search/prune.h"
 
 START_TEST(normal_forms) {
@@ -149,17 +148,8 @@ static void walk(Walk *w, const AxMugraph *g, bool check) {
 static AxMugraph *load(AxArena *a, const char *path, bool prog) {
   AxDiag d;
   ax_diag_init(&d, stderr);
-  AxSource *src;
-  ck_assert(ax_source_load(a, &d, path, &src));
-  AxMugraph *g;
-  if (prog) {
-    AxFile *f = ax_parse(a, &d, src);
-    const AxBlock *b = ax_prog_find(f, NULL, &d);
-    g = ax_prog_lower(a, &d, b);
-  } else {
-    g = ax_mugtext_parse(a, &d, src);
-  }
-  ck_assert(g && ax_mug_check(g, &d));
+  AxMugraph *g = ax_load_from_file(a, &d, path, &(AxLoadOpts){.kind = prog ? AX_LOAD_PROGRAM : AX_LOAD_MUGRAPH});
+  ck_assert(g);
   return g;
 }
 

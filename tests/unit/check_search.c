@@ -4,14 +4,13 @@
  * reachability, the final check's statuses (ax_search_accept) and what it refuses. */
 #include <math.h>
 
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "superopt/search/search.h"
 #include "unit.h"
 
 static AxMugraph *prog(const char *text) {
-  AxMugraph *g = ax_prog_lower(A, &D, unit_rule(text));
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 
@@ -69,7 +68,7 @@ START_TEST(chain_fuses_into_one_kernel) {
   ck_assert_int_eq(count(r.found[0].text, " = input "), 2);
   ck_assert_ptr_nonnull(strstr(r.found[0].text, "exp("));
   ck_assert_ptr_nonnull(strstr(r.found[0].text, ", 0.5)"));
-  ck_assert_ptr_nonnull(ax_mugtext_read(A, "<best>", r.found[0].text));
+  ck_assert_ptr_nonnull(ax_load_from_text(A, NULL, "<best>", r.found[0].text, NULL));
   ck_assert_int_ge(r.states, 30000);
   ck_assert_int_lt(r.states, 30000 + 256);
   ck_assert(r.candidates >= r.checked && r.checked >= r.equivalent && r.equivalent >= 1);
@@ -181,7 +180,7 @@ START_TEST(pinned_reachability) {
   AxSearchOpts o = opts(30000);
   AxSearchResult r;
   ck_assert(ax_search_run(p, &o, &D, &r));
-  AxMugraph *best = ax_mugtext_read(A, "<best>", ax_arena_strdup(A, r.found[0].text));   /* names point into it */
+  AxMugraph *best = ax_load_from_text(A, NULL, "<best>", r.found[0].text, NULL);
   ck_assert_ptr_nonnull(best);
   ax_search_result_free(&r);
   AxSearchOpts q = opts(0);
@@ -191,11 +190,11 @@ START_TEST(pinned_reachability) {
   ck_assert_int_eq(r.nfound, 1);
   ck_assert_int_eq(r.checked, 0);
   ax_search_result_free(&r);
-  AxMugraph *small = ax_mugtext_read(A, "<pin>", "mugraph c {\n  input X : f16[64, 1024]\n  input Y : f16[64, 1024]\n"
-                                                 "  kernel k1 grid [4, 1, 1] block [128, 1, 1] forloop 1 {\n"
-                                                 "    x = input X imap {x: 0} fmap -\n    y = input Y imap {x: 0} fmap -\n"
-                                                 "    e = exp(x)\n    m = mul(e, y)\n    a = add(m, 0.5)\n"
-                                                 "    output O = a omap {x: 0}\n  }\n  output O\n}\n");
+  AxMugraph *small = ax_load_from_text(A, NULL, "<pin>", "mugraph c {\n  input X : f16[64, 1024]\n  input Y : f16[64, 1024]\n"
+                                                           "  kernel k1 grid [4, 1, 1] block [128, 1, 1] forloop 1 {\n"
+                                                           "    x = input X imap {x: 0} fmap -\n    y = input Y imap {x: 0} fmap -\n"
+                                                           "    e = exp(x)\n    m = mul(e, y)\n    a = add(m, 0.5)\n"
+                                                           "    output O = a omap {x: 0}\n  }\n  output O\n}\n", NULL);
   ck_assert_ptr_nonnull(small);
   q.pin = small;
   ck_assert(ax_search_run(p, &q, &D, &r));

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "mpk/sim.h"
-#include "superopt/ir/mugtext.h"
+#include "superopt/ir/load.h"
 #include "unit.h"
 
 static void load(const char *name, AxTaskGraph *tg) {
@@ -13,10 +13,8 @@ static void load(const char *name, AxTaskGraph *tg) {
   ck_assert_msg(root, "AXLE_SRC is not set");
   char path[1024];
   snprintf(path, sizeof path, "%s/superopt/examples/%s.mug", root, name);
-  AxSource *src;
-  ck_assert_msg(ax_source_load(A, &D, path, &src), "%s", unit_diagnostics());
-  AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_file(A, &D, path, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   ck_assert(ax_taskgraph_build(A, g, &D, tg));
 }
 

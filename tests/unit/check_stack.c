@@ -7,13 +7,12 @@
 #include "mpk/taskgraph.h"
 #include "superopt/equiv/interp.h"
 #include "superopt/equiv/values.h"
-#include "superopt/ir/mugtext.h"
+#include "superopt/ir/load.h"
 #include "unit.h"
 
 static AxMugraph *parse(const char *text) {
-  AxSource *src = ax_source_from_text(A, "layer.mug", text, strlen(text));
-  AxMugraph *g = ax_mugtext_parse(A, &D, src);
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "layer.mug", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 

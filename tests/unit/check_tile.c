@@ -9,23 +9,20 @@
 
 #include "superopt/eqsat/tile.h"
 #include "superopt/equiv/equiv.h"
+#include "superopt/ir/load.h"
 #include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
 #include "unit.h"
 
 /* The program block `text` lowered (checked). */
 static AxMugraph *lower(const char *text) {
-  AxSource *ps = ax_source_from_text(A, "p.axl", text, strlen(text));
-  AxFile *f = ax_parse(A, &D, ps);
-  const AxBlock *b = D.errors ? NULL : ax_prog_find(f, NULL, &D);
-  AxMugraph *g = b ? ax_prog_lower(A, &D, b) : NULL;
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "p.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 
 /* ax_equiv_accept's status for graph text against program p. */
 static int accept(const AxMugraph *p, const char *text) {
-  AxMugraph *g = ax_mugtext_read(A, "<graph>", text);
+  AxMugraph *g = ax_load_from_text(A, NULL, "<graph>", text, NULL);
   ck_assert_msg(g, "does not validate:\n%s", text);
   AxEquivOpts eo;
   ax_equiv_defaults(&eo);

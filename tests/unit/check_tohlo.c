@@ -12,17 +12,13 @@
 #include "hlo/print.h"
 #include "superopt/eqsat/tohlo.h"
 #include "superopt/equiv/equiv.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "superopt/search/canon.h"
 #include "unit.h"
 
 /* The program block `text` lowered (checked), or NULL. */
 static AxMugraph *lower(const char *name, const char *text) {
-  AxSource *ps = ax_source_from_text(A, name, text, strlen(text));
-  AxFile *f = ax_parse(A, &D, ps);
-  const AxBlock *b = D.errors ? NULL : ax_prog_find(f, NULL, &D);
-  AxMugraph *g = b ? ax_prog_lower(A, &D, b) : NULL;
-  return g && ax_mug_check(g, &D) ? g : NULL;
+  return ax_load_from_text(A, &D, name, text, &(AxLoadOpts){.kind = AX_LOAD_PROGRAM});
 }
 
 /* The HLO module text imported (cuts counted into *ncuts) and lowered. */

@@ -9,25 +9,21 @@
 #include <math.h>
 #include <string.h>
 
-#include "dsl/parse.h"
 #include "superopt/equiv/equiv.h"
 #include "superopt/equiv/interval.h"
 #include "superopt/ir/ewop.h"
-#include "superopt/ir/mugtext.h"
-#include "superopt/ir/program.h"
+#include "superopt/ir/load.h"
 #include "unit.h"
 
 static AxMugraph *prog(const char *text) {
-  AxFile *f = ax_parse(A, &D, ax_source_from_text(A, "t.axl", text, strlen(text)));
-  const AxBlock *b = f ? ax_prog_find(f, NULL, &D) : NULL;
-  AxMugraph *g = b ? ax_prog_lower(A, &D, b) : NULL;
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.axl", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 
 static AxMugraph *mug(const char *text) {
-  AxMugraph *g = ax_mugtext_parse(A, &D, ax_source_from_text(A, "t.mug", text, strlen(text)));
-  ck_assert_msg(g && ax_mug_check(g, &D), "%s", unit_diagnostics());
+  AxMugraph *g = ax_load_from_text(A, &D, "t.mug", text, NULL);
+  ck_assert_msg(g, "%s", unit_diagnostics());
   return g;
 }
 

@@ -7,7 +7,7 @@ Each RUN_DIR (default: every folder under docs/gpu-run that has one) holds kerne
 gpu/bench/run-all.sh: one line per kernel of every benchmark set, with its median GPU time
 from CUPTI, and the graphs that were measured (RUN_DIR/SET/NAME.mug: the examples and the
 search's graphs may change after a run). For every graph-defined kernel of every set but
-`single` (the same graph without double buffering, which the model does not tell apart)
+`single` (the same graph without the cp.async ring, which the model does not tell apart)
 and `naive` (no graph-defined kernel), this prints, as markdown on stdout:
 
   * the model's body (its time less the launch term: CUPTI's kernel durations do not hold

@@ -40,10 +40,14 @@ static int by_size(const void *a, const void *b) {
   return x->node - y->node;
 }
 
-int ax_ring_stages(int64_t forloop, bool (*fits)(void *ctx, int stages), void *ctx) {
-  for (int s = 4; s >= 2; s--)
+int ax_ring_stages_most(int64_t forloop, int most, bool (*fits)(void *ctx, int stages), void *ctx) {
+  for (int s = most < 4 ? most : 4; s >= 2; s--)
     if (s <= forloop && fits(ctx, s)) return s;
   return 1;
+}
+
+int ax_ring_stages(int64_t forloop, bool (*fits)(void *ctx, int stages), void *ctx) {
+  return ax_ring_stages_most(forloop, 4, fits, ctx);
 }
 
 /* What placing a kernel's buffers needs: the schedule's positions and the loop's span. */
@@ -114,7 +118,7 @@ static bool place_fits(void *ctx, int stages) {
   return c->p->smem_peak <= c->limit;
 }
 
-void ax_opt_plan(AxArena *a, const AxKernel *k, int64_t smem_limit, AxKPlan *p) {
+void ax_opt_plan(AxArena *a, const AxKernel *k, int64_t smem_limit, int most_stages, AxKPlan *p) {
   int n = k->nnodes;
   p->order = ax_arena_alloc(a, sizeof(int) * (size_t)(n + 1));
   p->depth = ax_arena_alloc(a, sizeof(int) * (size_t)(n + 1));
@@ -174,7 +178,7 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, int64_t smem_limit, AxKPlan *p) 
   }
   Place pl = {k, pos, ls, le, ax_arena_alloc(a, sizeof(Live) * (size_t)(n + 1)), p, smem_limit};
   p->stages = 1;
-  if (k->forloop > 1) p->stages = ax_ring_stages(k->forloop, place_fits, &pl);
+  if (k->forloop > 1) p->stages = ax_ring_stages_most(k->forloop, most_stages > 0 ? most_stages : 4, place_fits, &pl);
   place(&pl, p->stages);
 
   /* Layouts and registers. */

@@ -56,11 +56,13 @@ typedef struct AxKPlan {
  * a loop body's tiles rarely leave room, and the gain is small where 3 already hide the
  * latency of one tile's load. */
 int ax_ring_stages(int64_t forloop, bool (*fits)(void *ctx, int stages), void *ctx);
+/* The same with at most `most` stages (1 to 4; 1: no ring). */
+int ax_ring_stages_most(int64_t forloop, int most, bool (*fits)(void *ctx, int stages), void *ctx);
 
 /* Plans kernel k of a validated μGraph; arrays are allocated in a. smem_limit: the
- * target's shared memory per block, which bounds the ring's stages (ax_ring_stages).
- * Never fails. */
-void ax_opt_plan(AxArena *a, const AxKernel *k, int64_t smem_limit, AxKPlan *out);
+ * target's shared memory per block, which bounds the ring's stages (ax_ring_stages);
+ * most_stages: at most that many (0: up to 4, the generator's rule). Never fails. */
+void ax_opt_plan(AxArena *a, const AxKernel *k, int64_t smem_limit, int most_stages, AxKPlan *out);
 
 const char *ax_opt_layout_name(AxLayout l);
 

@@ -30,7 +30,7 @@ START_TEST(plans) {
       if (g->stmts[s].kind != AX_KS_KERNEL) continue;
       const AxKernel *k = g->stmts[s].kernel;
       AxKPlan p;
-      ax_opt_plan(a, k, 232448, &p);
+      ax_opt_plan(a, k, 232448, 0, &p);
       /* every node scheduled once, phases in order, depths non-decreasing inside a phase */
       char *seen = calloc((size_t)k->nnodes, 1);
       for (int i = 0; i < k->nnodes; i++) {
@@ -71,7 +71,7 @@ START_TEST(layout_and_lifetimes) {
     if (g->stmts[s].kind == AX_KS_KERNEL) k = g->stmts[s].kernel;
   ck_assert(k);
   AxKPlan p;
-  ax_opt_plan(a, k, 232448, &p);
+  ax_opt_plan(a, k, 232448, 0, &p);
   int w = ax_mug_find_node(k, "w", k->nnodes), x = ax_mug_find_node(k, "x", k->nnodes);
   /* w's 64 f16 columns are 128-byte rows: swizzled; x feeds the matmul too */
   ck_assert_int_eq(p.layout[w], AX_LAYOUT_SWIZZLED);
@@ -83,10 +83,13 @@ START_TEST(layout_and_lifetimes) {
   ck_assert_int_eq(p.stages, 4);
   ck_assert_int_eq(p.bytes[w], 4 * 64 * 64 * 2);
   AxKPlan q;
-  ax_opt_plan(a, k, p.smem_peak - 1, &q);
+  ax_opt_plan(a, k, p.smem_peak - 1, 0, &q);
   ck_assert_int_lt(q.stages, 4);
   ck_assert_int_le(q.smem_peak, p.smem_peak - 1);
-  ax_opt_plan(a, k, 1, &q);   /* nothing fits: no ring, and the plan says how much it needs */
+  ax_opt_plan(a, k, 232448, 2, &q);   /* at most 2 stages (axle cost --stages 2) */
+  ck_assert_int_eq(q.stages, 2);
+  ck_assert_int_eq(q.bytes[w], 2 * 64 * 64 * 2);
+  ax_opt_plan(a, k, 1, 0, &q);   /* nothing fits: no ring, and the plan says how much it needs */
   ck_assert_int_eq(q.stages, 1);
   ck_assert_int_eq(q.bytes[w], 64 * 64 * 2);
   ax_arena_free(a);

@@ -2221,8 +2221,14 @@ static bool ring_fits(void *ctx, int stages) {
 
 /* The shared-memory plan: layout with a cp.async ring where it is wanted (the loop has
  * more than one iteration and the target has cp.async: docs/gpu.md, "The cp.async ring"),
- * of as many stages as ax_ring_stages allows, else without. False after reporting a
+ * of as many stages as ax_ring_stages allows, else without. A megakernel's task keeps at
+ * most TASK_STAGES: the worker's prefetch buffers sit above the largest task's shared
+ * memory (mpk/mkcuda.c), and a deeper ring would leave them no room (GQA's first kernel
+ * needs 219264 bytes with 3 stages, where 2 prefetch buffers of its first tiles no longer
+ * fit sm_90's 232448). False after reporting a
  * kernel that does not fit at all. */
+enum { TASK_STAGES = 2 };
+
 static bool plan_smem(KGen *kg, AxCudaTarget target, const AxCudaOpts *o, SmemPlan *p, AxDiag *d) {
   const AxKernel *k = kg->k;
   bool want = k->forloop > 1 && has_cp_async(target) && !o->single_buffer;
@@ -2232,7 +2238,7 @@ static bool plan_smem(KGen *kg, AxCudaTarget target, const AxCudaOpts *o, SmemPl
   p->stages = 1;
   if (want) {
     RingTry r = {kg, p};
-    p->stages = ax_ring_stages(k->forloop, ring_fits, &r);
+    p->stages = ax_ring_stages_most(k->forloop, o->task_body ? TASK_STAGES : 4, ring_fits, &r);
   }
   p->total = layout(kg, p->stages);
   if (p->total > p->limit) {
@@ -2267,6 +2273,8 @@ static void emit_notes(const KGen *kg, AxCudaTarget target, const AxCudaOpts *o,
       }
     fprintf(e->f, "\n// axle: kernel %s ring of %d: ", k->name, p->stages);
     if (p->stages == 4) fprintf(e->f, "the most stages axle uses, and they fit\n");
+    else if (o->task_body && p->stages == TASK_STAGES && k->forloop > TASK_STAGES)
+      fprintf(e->f, "the most a megakernel's task keeps (the worker's prefetch buffers need the room)\n");
     else if (p->stages + 1 > k->forloop || (p->stages == 3 && k->forloop < 4))
       fprintf(e->f, "no more stages than the loop's %" PRId64 " iterations%s\n", k->forloop,
               p->stages == 3 ? " (4 needs at least 4)" : "");

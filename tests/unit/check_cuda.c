@@ -327,6 +327,31 @@ START_TEST(ring_stages) {
   ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k ring of 3: no more stages than the loop's 3 iterations "
                                   "(4 needs at least 4)\n"));
   ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
+  /* a megakernel's task keeps 2 stages (room for the worker's prefetch buffers), and its
+   * plan says the same size as its body */
+  AxMugraph *g = graph("mugraph r {\n  input X : f16[128, 96]\n"
+                       "  kernel k grid [1, 1, 1] block [128, 1, 1] forloop 4 {\n"
+                       "    x = input X imap {} fmap 1\n    a = accum sum(x, axis = 1)\n"
+                       "    output S = a omap {}\n  }\n  output S\n}\n");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  AxCudaOpts o = {.task_body = true};
+  ck_assert(ax_cuda_emit_opts(m, g, AX_CUDA_SM90, &o, &D));
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(buf, "// axle: kernel k ring of 2: the most a megakernel's task keeps "
+                                    "(the worker's prefetch buffers need the room)\n"));
+  ck_assert_int_eq(occurrences(buf, "ax_cp_async_wait<0>();"), 1);
+  int ks = -1;
+  for (int i = 0; i < g->nstmts; i++)
+    if (g->stmts[i].kind == AX_KS_KERNEL) ks = i;
+  AxCudaTaskPlan tp;
+  ck_assert(ax_cuda_task_plan(g, ks, AX_CUDA_SM90, &tp, &D));
+  char want[96];
+  snprintf(want, sizeof want, "#define AX_SMEM_K%d %lld\n", ks, (long long)tp.smem);
+  ck_assert_ptr_nonnull(strstr(buf, want));
+  ck_assert_int_eq(tp.smem, 512 + 2 * 6144);   /* the f32 row sums, then 2 slots of 128 x 24 f16 */
+  free(buf);
   s = ring_of(64, 2, AX_CUDA_SM90);
   ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k ring of 2: no more stages than the loop's 2 iterations\n"));
   ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<0>();"), 1);

@@ -2,7 +2,7 @@
  * the physical limit of a program (superopt/cost/limit.h).
  *
  *   axle cost (GRAPH.mug | PROGRAM.axl|MODULE.hlo [--program NAME]) [--target h200|h100|a100]
- *             [--limit] [--format text|json]
+ *             [--limit] [--format text|json] [--stages N]
  *       0 printed, 3 bad input (located error) or bad usage (--limit of a graph with a
  *       graph-defined kernel among them). A program is costed as its naive μGraph: one
  *       kernel per operator. */
@@ -20,7 +20,7 @@
 
 #define USAGE                                                                                      \
   "usage: axle cost (GRAPH.mug | PROGRAM.axl|MODULE.hlo [--program NAME]) [--target " AX_COST_TARGETS "]\n" \
-  "                 [--limit] [--format text|json] [--memory MB]\n"
+  "                 [--limit] [--format text|json] [--stages N] [--memory MB]\n"
 
 static int usage(const char *msg) { return ax_opts_usage_error(USAGE, msg); }
 
@@ -32,7 +32,7 @@ static bool set_target(void *target, const char *v) {
 int ax_cmd_cost(int argc, char **argv) {
   const char *prog = NULL;
   const AxTarget *t = ax_cost_target(AX_COST_DEFAULT);
-  int json = 0, first = 1;
+  int json = 0, first = 1, stages = 4;
   bool limit = false;
   static const char *const formats[] = {"text", "json", NULL};
   ax_opts_memory_default();
@@ -47,6 +47,9 @@ int ax_cmd_cost(int argc, char **argv) {
        .kind = AX_OPT_FLAG, .target = &limit},
       {.name = "--format", .meta = "text|json", .help = "report format (default text)",
        .kind = AX_OPT_CHOICE, .words = formats, .target = &json, .err = "--format is text or json"},
+      {.name = "--stages", .meta = "N", .help = "price a loop's cp.async ring with at most N stages (1 to 4;\n"
+       "default 4, as axle cuda chooses; 1: as axle cuda --single-buffer)",
+       .kind = AX_OPT_INT, .lo = 1, .hi = 4, .target = &stages, .err = "--stages is 1, 2, 3 or 4"},
   };
   const AxOptTable table = {
       .usage = USAGE,
@@ -77,7 +80,9 @@ int ax_cmd_cost(int argc, char **argv) {
     }
   } else if (g) {
     AxCost c;
-    ax_cost_run(a, g, t, &c);
+    AxTarget tt = *t;   /* the target's constants, with the ring's stages capped */
+    tt.ring_stages = stages;
+    ax_cost_run(a, g, &tt, &c);
     if (json) ax_cost_print_json(stdout, g, &c);
     else ax_cost_print_text(stdout, g, &c);
     status = 0;

@@ -61,7 +61,7 @@ int ax_cmd_cuda(int argc, char **argv) {
        .kind = AX_OPT_STR, .target = &prog_path},
       {.name = "--program-name", .meta = "NAME", .help = "the program of a .axl file that has several",
        .kind = AX_OPT_STR, .target = &prog_name},
-      {.name = "--single-buffer", .help = "no cp.async double buffering",
+      {.name = "--single-buffer", .help = "no cp.async ring (one buffer per tile)",
        .kind = AX_OPT_FLAG, .target = &opts.single_buffer},
   };
   const AxOptTable table = {

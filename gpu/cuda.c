@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "superopt/cost/optimize.h"
 #include "superopt/ir/ewop.h"
 #include "superopt/ir/pop.h"
 
@@ -551,7 +552,8 @@ enum { CLEAN, ELEMWISE, SCATTERED };   /* dirty: since the last barrier, written
 typedef struct Tile {
   Opnd o;
   int64_t off, bytes;
-  int64_t off2;        /* a double-buffered iterating input's second buffer, else -1 */
+  int ring;            /* an iterating input in the loop's cp.async ring: its slots (slot j at
+                        * off + j * bytes), else 0 */
   int aw;              /* its cp.async width in bytes (16, 8, 4) */
   int dirty;
   int pf;              /* a megakernel task's prefetchable first tile: its bit in ax_pfm, else -1 */
@@ -2114,10 +2116,11 @@ bool ax_cuda_emits_op(AxOp op, bool block) {
 /* Lays out kg's tiles in shared memory and returns the bytes a block needs. Invariant
  * tiles, accumulators and scratch live through the block; the loop body's tiles and the
  * post phase's share one region when the loop ends with a barrier (forloop > 1);
- * otherwise they are laid out one after the other. With `db`, every iterating input of the
- * loop whose rows allow cp.async (async_width) gets a second buffer beside its first, in
- * the loop region (no post node reads it: the loop's last iteration issues no copy). */
-static int64_t layout(KGen *kg, bool db) {
+ * otherwise they are laid out one after the other. With `stages` > 1, every iterating
+ * input of the loop whose rows allow cp.async (async_width) gets that many slots side by
+ * side in the loop region: its ring (no post node reads it: every copy has landed by the
+ * loop's last iteration). */
+static int64_t layout(KGen *kg, int stages) {
   const AxKernel *k = kg->k;
   int nn = k->nnodes;
   int64_t nt = kg->nt, fixed = 0, loop = 0, post = 0;
@@ -2126,7 +2129,7 @@ static int64_t layout(KGen *kg, bool db) {
     const AxBNode *n = &k->nodes[i];
     Tile *t = &kg->t[i];
     kg->scr[i] = -1;
-    t->off2 = -1;
+    t->ring = 0;
     t->aw = 0;
     if (n->kind == AX_BN_SAVE) continue;
     t->o.shape = n->shape;
@@ -2152,9 +2155,9 @@ static int64_t layout(KGen *kg, bool db) {
     if (n->kind == AX_BN_ACCUM || n->phase == AX_PH_INVARIANT) t->off = fixed, fixed += t->bytes;
     else if (n->phase == AX_PH_LOOP) {
       t->off = loop, loop += t->bytes;
-      if (db && n->kind == AX_BN_ITER &&
+      if (stages > 1 && n->kind == AX_BN_ITER &&
           (t->aw = async_width(&n->shape, n->dtype, &kg->g->tensors[n->src].shape)) > 0)
-        t->off2 = loop, loop += t->bytes;
+        t->ring = stages, loop += (stages - 1) * t->bytes;
     } else t->off = post, post += t->bytes;
     if (n->kind == AX_BN_OP && !ax_op_is_elementwise(n->op) && cuda_pops[n->op].scratch) {
       kg->scr[i] = fixed;
@@ -2173,10 +2176,8 @@ static int64_t layout(KGen *kg, bool db) {
     const AxBNode *n = &k->nodes[i];
     if (n->kind == AX_BN_SAVE || kg->t[i].o.is_const || n->kind == AX_BN_ACCUM) continue;
     if (n->kind == AX_BN_OP && kg->racc[i] >= 0) continue;
-    if (n->phase == AX_PH_LOOP) {
-      kg->t[i].off += loop_base;
-      if (kg->t[i].off2 >= 0) kg->t[i].off2 += loop_base;
-    } else if (n->phase == AX_PH_POST) kg->t[i].off += post_base;
+    if (n->phase == AX_PH_LOOP) kg->t[i].off += loop_base;
+    else if (n->phase == AX_PH_POST) kg->t[i].off += post_base;
   }
   return total;
 }
@@ -2186,8 +2187,9 @@ static int64_t layout(KGen *kg, bool db) {
 typedef struct SmemPlan {
   int64_t total;      /* bytes of shared memory per block */
   int64_t limit;      /* the target's limit */
-  int64_t total_db;   /* what double buffering would need; 0 when it was not wanted */
-  bool db;            /* the loop's iterating inputs are double-buffered */
+  int stages;         /* the loop's cp.async ring: slots per ringed input (1: none) */
+  int64_t need[5];    /* need[S]: the bytes a ring of S stages needs; 0 when not tried */
+  bool ringable;      /* some iterating input of the loop has rows cp.async can copy */
   bool dyn;           /* dynamic shared memory (beyond the static maximum) */
 } SmemPlan;
 
@@ -2201,25 +2203,47 @@ static bool grid_ok(const AxKernel *k, AxDiag *d) {
   return true;
 }
 
-/* The shared-memory plan: layout with double buffering where it is wanted (the loop has
- * more than one iteration and the target has cp.async: docs/gpu.md, "Double buffering")
- * and fits, else without. False after reporting a kernel that does not fit at all. */
+/* ax_ring_stages' question: does a ring of `stages` slots fit with the kernel's other
+ * tiles? Lays kg out that way and remembers what it needs. */
+typedef struct {
+  KGen *kg;
+  SmemPlan *p;
+} RingTry;
+
+static bool ring_fits(void *ctx, int stages) {
+  RingTry *r = ctx;
+  int64_t total = layout(r->kg, stages);
+  bool any = false;
+  for (int i = 0; i < r->kg->k->nnodes; i++) any = any || r->kg->t[i].ring > 0;
+  r->p->need[stages] = total;
+  r->p->ringable = any;
+  /* the slots may cost nothing (a post phase larger than the loop body shares its
+   * region), so whether any ring was laid out decides, not the size */
+  return any && total <= r->p->limit;
+}
+
+/* The shared-memory plan: layout with a cp.async ring where it is wanted (the loop has
+ * more than one iteration and the target has cp.async: docs/gpu.md, "The cp.async ring"),
+ * of as many stages as ax_ring_stages allows, else without. A megakernel's task keeps at
+ * most TASK_STAGES: the worker's prefetch buffers sit above the largest task's shared
+ * memory (mpk/mkcuda.c), and a deeper ring would leave them no room (GQA's first kernel
+ * needs 219264 bytes with 3 stages, where 2 prefetch buffers of its first tiles no longer
+ * fit sm_90's 232448). False after reporting a
+ * kernel that does not fit at all. */
+enum { TASK_STAGES = 2 };
+
 static bool plan_smem(KGen *kg, AxCudaTarget target, const AxCudaOpts *o, SmemPlan *p, AxDiag *d) {
   const AxKernel *k = kg->k;
-  bool want_db = k->forloop > 1 && has_cp_async(target) && !o->single_buffer;
-  p->db = false;
-  p->total = layout(kg, false);
+  bool want = k->forloop > 1 && has_cp_async(target) && !o->single_buffer;
   p->limit = ax_cuda_smem_limit(target);
-  p->total_db = 0;
-  if (want_db) {
-    /* the second buffers may cost nothing (a post phase larger than the loop body shares
-     * its region), so whether any was laid out decides, not the size */
-    p->total_db = layout(kg, true);
-    bool any = false;
-    for (int i = 0; i < k->nnodes; i++) any = any || kg->t[i].off2 >= 0;
-    if (any && p->total_db <= p->limit) p->db = true, p->total = p->total_db;
-    else p->total = layout(kg, false);
+  memset(p->need, 0, sizeof p->need);
+  p->ringable = false;
+  p->stages = 1;
+  if (want) {
+    RingTry r = {kg, p};
+    p->stages = ax_ring_stages_most(k->forloop, o->task_body ? TASK_STAGES : 4, ring_fits, &r);
   }
+  p->total = layout(kg, p->stages);
   if (p->total > p->limit) {
     ax_diag_error(d, k->span,
                   "kernel '%s': needs %" PRId64 " bytes of shared memory per block (tiles, "
@@ -2243,22 +2267,31 @@ static void emit_notes(const KGen *kg, AxCudaTarget target, const AxCudaOpts *o,
           k->name, p->total, p->dyn ? "dynamic" : "static", p->limit);
   int nloopit = 0;
   for (int i = 0; i < nn; i++) nloopit += k->nodes[i].kind == AX_BN_ITER && k->nodes[i].phase == AX_PH_LOOP;
-  if (p->db) {
-    fprintf(e->f, "// axle: kernel %s loads double-buffered (cp.async):", k->name);
+  if (p->stages > 1) {
+    fprintf(e->f, "// axle: kernel %s loads in a cp.async ring of %d stages:", k->name, p->stages);
     for (int i = 0; i < nn; i++)
       if (k->nodes[i].kind == AX_BN_ITER && k->nodes[i].phase == AX_PH_LOOP) {
-        if (kg->t[i].off2 >= 0) fprintf(e->f, " '%s' %d B", k->nodes[i].name, kg->t[i].aw);
+        if (kg->t[i].ring > 0) fprintf(e->f, " '%s' %d B", k->nodes[i].name, kg->t[i].aw);
         else fprintf(e->f, " '%s' plain (ragged rows)", k->nodes[i].name);
       }
-    fputc('\n', e->f);
+    fprintf(e->f, "\n// axle: kernel %s ring of %d: ", k->name, p->stages);
+    if (p->stages == 4) fprintf(e->f, "the most stages axle uses, and they fit\n");
+    else if (o->task_body && p->stages == TASK_STAGES && k->forloop > TASK_STAGES)
+      fprintf(e->f, "the most a megakernel's task keeps (the worker's prefetch buffers need the room)\n");
+    else if (p->stages + 1 > k->forloop || (p->stages == 3 && k->forloop < 4))
+      fprintf(e->f, "no more stages than the loop's %" PRId64 " iterations%s\n", k->forloop,
+              p->stages == 3 ? " (4 needs at least 4)" : "");
+    else
+      fprintf(e->f, "%d stages would need %" PRId64 " bytes of shared memory, more than %s allows (%" PRId64 ")\n",
+              p->stages + 1, p->need[p->stages + 1], ax_cuda_target_name(target), p->limit);
   } else if (nloopit > 0) {
     fprintf(e->f, "// axle: kernel %s loads single-buffered: ", k->name);
     if (k->forloop == 1) fprintf(e->f, "the loop has one iteration\n");
     else if (!has_cp_async(target)) fprintf(e->f, "%s has no cp.async\n", ax_cuda_target_name(target));
     else if (o->single_buffer) fprintf(e->f, "asked for (--single-buffer)\n");
-    else if (p->total_db > p->total)
-      fprintf(e->f, "double-buffering would need %" PRId64 " bytes of shared memory, more than %s allows (%" PRId64 ")\n",
-              p->total_db, ax_cuda_target_name(target), p->limit);
+    else if (p->ringable)
+      fprintf(e->f, "a ring of 2 stages would need %" PRId64 " bytes of shared memory, more than %s allows (%" PRId64 ")\n",
+              p->need[2], ax_cuda_target_name(target), p->limit);
     else fprintf(e->f, "no iterating input has rows cp.async can copy (ragged rows)\n");
   }
 }
@@ -2297,8 +2330,8 @@ static void emit_signature(const KGen *kg, int s, const char *task) {
   free(writes);
 }
 
-/* The block's shared memory and a pointer to every tile in it (a double-buffered tile's
- * pointer is set per iteration, in the loop), and the registers of fused thread graphs. */
+/* The block's shared memory and a pointer to every tile in it (a ringed tile's pointer
+ * is set per iteration, in the loop), and the registers of fused thread graphs. */
 static void emit_tiles(KGen *kg, const SmemPlan *p) {
   Emit *e = kg->e;
   const AxKernel *k = kg->k;
@@ -2313,9 +2346,9 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
     if (n->kind == AX_BN_SAVE || t->o.is_const) continue;
     if (n->kind == AX_BN_OP && kg->racc[i] >= 0) continue;   /* its product stays in registers */
     char sb[96];
-    if (t->off2 >= 0) {   /* the loop picks the iteration's buffer */
-      line(e, "// %s: '%s' %s %s, loop, double-buffered at %" PRId64 " and %" PRId64, t->o.name, n->name,
-           ax_shape_str(&n->shape, sb, sizeof sb), ax_dtype_name(n->dtype), t->off, t->off2);
+    if (t->ring > 0) {   /* the loop picks the iteration's slot */
+      line(e, "// %s: '%s' %s %s, loop, a ring of %d slots of %" PRId64 " bytes at %" PRId64, t->o.name, n->name,
+           ax_shape_str(&n->shape, sb, sizeof sb), ax_dtype_name(n->dtype), t->ring, t->bytes, t->off);
       continue;
     }
     if (kg->task && t->pf >= 0)   /* prefetched: the tile is read where the worker put it */
@@ -2340,23 +2373,28 @@ static void emit_tiles(KGen *kg, const SmemPlan *p) {
   }
 }
 
-/* Double buffering's prologue: iteration 0's tiles fly while the accumulators and the
- * invariant phase are set up (the loop region is theirs alone until the loop ends). */
-static void emit_prologue(KGen *kg) {
+/* The ring's prologue: iterations 0 .. S-2 into slots 0 .. S-2, one commit group each,
+ * in flight while the accumulators and the invariant phase are set up (the loop region is
+ * the loop's alone until the loop ends). S never exceeds the iteration count, so each of
+ * these iterations exists. */
+static void emit_prologue(KGen *kg, int stages) {
   Emit *e = kg->e;
-  line(e, "{  // prologue: iteration 0's tiles into buffer 0");
-  e->ind++;
-  for (int i = 0; i < kg->k->nnodes; i++)
-    if (kg->t[i].off2 >= 0) {
-      line(e, "%s *const %sn = (%s *)(ax_smem + %" PRId64 ");", stype(&kg->t[i].o), kg->t[i].o.name,
-           stype(&kg->t[i].o), kg->t[i].off);
-      char dst[64];
-      snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
-      gen_iter_async(kg, i, "0", dst, kg->t[i].aw);
-    }
-  e->ind--;
-  line(e, "}");
-  line(e, "ax_cp_async_commit();");
+  for (int st = 0; st + 1 < stages; st++) {
+    line(e, "{  // prologue: iteration %d's tiles into slot %d", st, st);
+    e->ind++;
+    for (int i = 0; i < kg->k->nnodes; i++)
+      if (kg->t[i].ring > 0) {
+        line(e, "%s *const %sn = (%s *)(ax_smem + %" PRId64 ");", stype(&kg->t[i].o), kg->t[i].o.name,
+             stype(&kg->t[i].o), kg->t[i].off + st * kg->t[i].bytes);
+        char dst[64], itv[16];
+        snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
+        snprintf(itv, sizeof itv, "%d", st);
+        gen_iter_async(kg, i, itv, dst, kg->t[i].aw);
+      }
+    e->ind--;
+    line(e, "}");
+    line(e, "ax_cp_async_commit();");
+  }
 }
 
 /* Before the loop: accumulators start at zero (a concat accumulator is written whole),
@@ -2387,38 +2425,46 @@ static void emit_invariant(KGen *kg) {
   }
 }
 
-/* Double buffering inside the loop: buffer it % 2 holds this iteration's tiles (in flight
- * since the previous one); the next iteration's go to the other buffer, which every thread
- * finished reading before the previous iteration's closing barrier. One group per
- * iteration (empty in the last), so wait_group 1 always means "this iteration's tiles". */
-static void emit_loop_copies(KGen *kg) {
+/* The ring inside the loop (S stages): slot it % S holds this iteration's tiles, in flight
+ * since iteration it - S + 1 (or the prologue). Group j carries iteration j's tiles, one
+ * group per iteration (empty once nothing is left to copy), so when iteration it starts
+ * S - 1 + it groups are committed, and wait_group S-2 leaves only iterations it+1 ..
+ * it+S-2 in flight: this thread's copies of iteration it have landed (other threads' are
+ * visible after the barrier the tiles' readers ask for: their dirty state). Then iteration
+ * it+S-1's copies go into slot (it + S - 1) % S = (it - 1) % S: the slot iteration it - 1
+ * read, which every thread finished reading before the barrier that closes iteration
+ * it - 1's body (emit_loop), so refilling it is free of the write-after-read hazard; the
+ * refill flies while this iteration computes. */
+static void emit_loop_copies(KGen *kg, int stages) {
   Emit *e = kg->e;
   const AxKernel *k = kg->k;
+  line(e, "ax_cp_async_wait<%d>();  // this thread's copies of iteration it have landed", stages - 2);
   for (int i = 0; i < k->nnodes; i++)
-    if (kg->t[i].off2 >= 0)
-      line(e, "%s *const %s = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));  // '%s'",
-           stype(&kg->t[i].o), kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off2, kg->t[i].off,
-           k->nodes[i].name);
-  line(e, "if (it + 1 < %" PRId64 ") {  // the next iteration's tiles, in flight while this one computes", k->forloop);
+    if (kg->t[i].ring > 0)
+      line(e, "%s *const %s = (%s *)(ax_smem + %" PRId64 " + (it %% %d) * %" PRId64 ");  // '%s', slot it %% %d",
+           stype(&kg->t[i].o), kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off, stages, kg->t[i].bytes,
+           k->nodes[i].name, stages);
+  line(e, "if (it + %d < %" PRId64 ") {  // iteration it + %d's tiles into the slot iteration it - 1 read", stages - 1,
+       k->forloop, stages - 1);
   e->ind++;
   for (int i = 0; i < k->nnodes; i++)
-    if (kg->t[i].off2 >= 0) {
-      line(e, "%s *const %sn = (%s *)(ax_smem + ((it & 1) ? %" PRId64 " : %" PRId64 "));", stype(&kg->t[i].o),
-           kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off, kg->t[i].off2);
-      char dst[64];
+    if (kg->t[i].ring > 0) {
+      line(e, "%s *const %sn = (%s *)(ax_smem + %" PRId64 " + ((it + %d) %% %d) * %" PRId64 ");", stype(&kg->t[i].o),
+           kg->t[i].o.name, stype(&kg->t[i].o), kg->t[i].off, stages - 1, stages, kg->t[i].bytes);
+      char dst[64], itv[32];
       snprintf(dst, sizeof dst, "%sn", kg->t[i].o.name);
-      gen_iter_async(kg, i, "(it + 1)", dst, kg->t[i].aw);
+      snprintf(itv, sizeof itv, "(it + %d)", stages - 1);
+      gen_iter_async(kg, i, itv, dst, kg->t[i].aw);
     }
   e->ind--;
   line(e, "}");
-  line(e, "ax_cp_async_commit();");
-  line(e, "ax_cp_async_wait<1>();  // this thread's copies of this iteration have landed");
+  line(e, "ax_cp_async_commit();  // empty when nothing is left to copy: the wait count stays right");
 }
 
 /* The for-loop, where the kernel has a loop phase or accumulators: each iteration's
  * loads, operators and accumulation, and the barrier before the next one overwrites the
  * tiles. */
-static void emit_loop(KGen *kg, bool db) {
+static void emit_loop(KGen *kg, int stages) {
   Emit *e = kg->e;
   const AxKernel *k = kg->k;
   bool loop_body = false;
@@ -2430,10 +2476,10 @@ static void emit_loop(KGen *kg, bool db) {
    * case) and synchronize where they need to */
   line(e, "for (int it = 0; it < %" PRId64 "; ++it) {", k->forloop);
   e->ind++;
-  if (db) emit_loop_copies(kg);
+  if (stages > 1) emit_loop_copies(kg, stages);
   for (int i = 0; i < k->nnodes; i++) {
     const AxBNode *n = &k->nodes[i];
-    if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP && kg->t[i].off2 >= 0) {
+    if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP && kg->t[i].ring > 0) {
       /* landed, and visible to the thread that copied them: one copy of more than one
        * element is not the element-wise mapping, so other readers need a barrier */
       kg->t[i].dirty = kg->t[i].aw > (int)ax_dtype_bytes(n->dtype) ? SCATTERED : ELEMWISE;
@@ -2460,8 +2506,8 @@ static void emit_post(KGen *kg) {
 /* A megakernel task's prefetchable first tiles (docs/mpk.md, "Cross-task prefetch"): the
  * iterating inputs loaded once per task, before the loop (invariant) or in a loop of one
  * iteration, whose rows allow cp.async; at most 32 (a bit each in ax_pfm). A loop's tiles
- * of later iterations are not first tiles, and the first of a double-buffered loop already
- * flies during the prologue. Sets each tile's pf, pf_off and pf_aw and returns the prefetch
+ * of later iterations are not first tiles, and the first of a ringed loop already flies
+ * during the prologue. Sets each tile's pf, pf_off and pf_aw and returns the prefetch
  * buffer's bytes (0: nothing to prefetch). */
 static int64_t pf_plan(KGen *kg, AxCudaTarget target) {
   const AxKernel *k = kg->k;
@@ -2564,9 +2610,9 @@ static bool emit_kernel(Emit *e, const AxMugraph *g, int s, AxCudaTarget target,
     emit_signature(&kg, s, o->task_body ? "task" : NULL);
     e->ind = 1;
     emit_tiles(&kg, &p);
-    if (p.db) emit_prologue(&kg);
+    if (p.stages > 1) emit_prologue(&kg, p.stages);
     emit_invariant(&kg);
-    emit_loop(&kg, p.db);
+    emit_loop(&kg, p.stages);
     emit_post(&kg);
     e->ind = 0;
     fprintf(e->f, "}\n// axle: kernel %s barriers %d\n", k->name, kg.barriers);

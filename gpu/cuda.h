@@ -7,9 +7,9 @@
  *     AXLE_EMU) redefines so that the very same text runs on the CPU;
  *   - a __global__ per graph-defined kernel: grid and block from the μGraph; imap gives
  *     each block's tile offsets, fmap the per-iteration offsets of the tiles loaded into
- *     shared memory — double-buffered with cp.async (sm_80+) where the loop has more than
- *     one iteration and the doubled buffers fit, iteration i+1's tiles in flight while
- *     iteration i computes; block operators run in node order inside their phase (before the
+ *     shared memory — a cp.async ring (sm_80+) of S = 4, 3 or 2 stages where the loop has
+ *     more than one iteration and the slots fit (ax_ring_stages, superopt/cost/optimize.h),
+ *     iterations i+1 .. i+S-1's tiles in flight while iteration i computes; block operators run in node order inside their phase (before the
  *     loop, the loop, after it) with __syncthreads() only where a value written by one
  *     thread is read by another (or a tile is about to be overwritten); accumulators in
  *     f32 shared memory; omap gives the stores;
@@ -53,7 +53,7 @@ void ax_cuda_ident(const char *name, char *buf, size_t n);
 /* Writes the CUDA source of g (validated by ax_mug_check) to out. Returns false after
  * reporting through d at the offending kernel when the graph cannot be compiled for the
  * target: a block whose shared memory (tiles, accumulators and the generator's scratch;
- * single-buffered — double buffering is dropped first) exceeds the target's limit, a
+ * single-buffered — the ring shrinks, then goes, first) exceeds the target's limit, a
  * grid beyond CUDA's limits, or a pre-defined matmul with a size beyond cuBLAS's int
  * arguments (reported before anything is written). Nothing is written then
  * except possibly a partial file, which the caller discards. */
@@ -66,7 +66,7 @@ void ax_cuda_emit_prelude(FILE *out);
 
 /* Choices beyond the target; all false is ax_cuda_emit's default. */
 typedef struct AxCudaOpts {
-  bool single_buffer;   /* never double-buffer the loop's iterating inputs (to compare on a GPU) */
+  bool single_buffer;   /* never ring the loop's iterating inputs: one slot each (to compare on a GPU) */
   /* For a persistent megakernel (mpk/mkcuda.h): each graph-defined kernel becomes
    * `__device__ void ax_k<s>_task(const uint3 blockIdx, <the kernel's tensors>)`, the body of
    * its __global__ for one block, with dynamic shared memory and no __restrict__; no host

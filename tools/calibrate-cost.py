@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """calibrate-cost.py - the cost model against measured kernel times.
 
-    tools/calibrate-cost.py [RUN_DIR...] [--axle BIN] [--target h200] [--refit]
+    tools/calibrate-cost.py [RUN_DIR...] [--axle BIN] [--target h200] [--stages N] [--refit]
 
 Each RUN_DIR (default: every folder under docs/gpu-run that has one) holds kernels.jsonl from
 gpu/bench/run-all.sh: one line per kernel of every benchmark set, with its median GPU time
 from CUPTI, and the graphs that were measured (RUN_DIR/SET/NAME.mug: the examples and the
 search's graphs may change after a run). For every graph-defined kernel of every set but
-`single` (the same graph without double buffering, which the model does not tell apart)
+`single` (the same graph without the cp.async ring, which the model does not tell apart)
 and `naive` (no graph-defined kernel), this prints, as markdown on stdout:
 
   * the model's body (its time less the launch term: CUPTI's kernel durations do not hold
@@ -17,6 +17,9 @@ and `naive` (no graph-defined kernel), this prints, as markdown on stdout:
     ran, over the measured time — what the model's constant
     (AxTarget.gen_smem_bps_per_block, superopt/cost/cost.c) is fitted from, with gen_block_s.
 
+The model prices each kernel with the cp.async ring the measured code had: `--stages N`
+(passed to `axle cost`) caps its stages, default 2 — the runs stored under docs/gpu-run were
+generated with rings of at most 2 stages; give 4 for a run of code that chose up to 4.
 Operator kernels (naive graphs) are listed beside eager PyTorch by the benchmark table, not
 here: the model costs an operator as a library kernel, and axle's own one-thread-per-element
 operator kernels are a correctness baseline, not the library the model describes.
@@ -152,6 +155,8 @@ def main():
     ap.add_argument("--axle", default=os.environ.get("AXLE") or os.path.join(SRC, "build", "axle"))
     ap.add_argument("--target", default="h200", choices=sorted(SMS))
     ap.add_argument("--refit", action="store_true", help="fit the constants again (see above)")
+    ap.add_argument("--stages", type=int, default=2, choices=[1, 2, 3, 4],
+                    help="the most stages of the measured code's cp.async rings (see above)")
     o = ap.parse_args()
     runs = o.runs or sorted(os.path.dirname(p) for p in
                             glob.glob(os.path.join(SRC, "docs", "gpu-run", "*", "kernels.jsonl")))
@@ -181,7 +186,8 @@ def main():
             devices.add(r.get("device", "?"))
             g = os.path.join(run, label, name + ".mug")
             if g not in costs:
-                p = subprocess.run([o.axle, "cost", g, "--target", o.target, "--format", "json"],
+                p = subprocess.run([o.axle, "cost", g, "--target", o.target, "--format", "json",
+                                    "--stages", str(o.stages)],
                                    capture_output=True, text=True)
                 if p.returncode != 0:
                     print(f"calibrate-cost: error: axle cost {g}: {p.stderr.strip()}", file=sys.stderr)
@@ -207,7 +213,7 @@ def main():
               file=sys.stderr)
         return 2
     print(f"Kernels measured on {', '.join(sorted(devices))} (CUPTI medians; runs "
-          f"{', '.join(os.path.relpath(r, SRC) for r in runs)}) against `axle cost --target {o.target}` "
+          f"{', '.join(os.path.relpath(r, SRC) for r in runs)}) against `axle cost --target {o.target} --stages {o.stages}` "
           f"of this binary.\n")
     print("| run | benchmark | kernel | blocks × threads | modelled bound | modelled body µs | measured µs "
           "| model error | shared GB/s per block |")

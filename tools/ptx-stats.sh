@@ -2,8 +2,9 @@
 # ptx-stats.sh — static counts of the generated kernels' PTX (docs/gpu.md, "Reductions"):
 # per __global__ of each graph, its warp shuffles (shfl.sync), instructions, branches (bra),
 # tensor-core instructions (mma.sync, wmma.*), ldmatrix, 16-bit shared-memory stores
-# (st.shared.{u,b}16) and barriers (bar.sync), as nvcc -O3 -ptx compiles `axle cuda`'s
-# file. Static counts, not times.
+# (st.shared.{u,b}16), barriers (bar.sync) and the cp.async ring's waits (the largest N of
+# its cp.async.wait_group N, - without one: docs/gpu.md, "The cp.async ring"), as nvcc -O3
+# -ptx compiles `axle cuda`'s file. Static counts, not times.
 #
 #   tools/ptx-stats.sh [--axle AXLE] [--target sm_90|sm_80] [--portable] GRAPH.mug...
 #
@@ -11,7 +12,7 @@
 # without -DAXLE_TC (default: with it, as gpu/bench/prepare.sh --build compiles; the
 # generated code no longer reads it — an older build's wmma path did). Prints one
 # tab-separated line per kernel: graph, kernel, shfl, instructions, branches, mma, wmma,
-# ldmatrix, st16, bar; exit 1 when a graph does not generate or compile, 77 without nvcc.
+# ldmatrix, st16, bar, wait; exit 1 when a graph does not generate or compile, 77 without nvcc.
 set -u
 axle=build/axle target=sm_90 tc=-DAXLE_TC
 while [ $# -gt 0 ]; do
@@ -26,7 +27,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$NVCC" ] || { echo "ptx-stats: no nvcc" >&2; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'graph\tkernel\tshfl\tinstructions\tbranches\tmma\twmma\tldmatrix\tst16\tbar\n'
+printf 'graph\tkernel\tshfl\tinstructions\tbranches\tmma\twmma\tldmatrix\tst16\tbar\twait\n'
 st=0
 for g in "$@"; do
   name=$(basename "$g" .mug)
@@ -41,9 +42,10 @@ for g in "$@"; do
   # statements there that are not declarations (.reg, .shared, ...) or labels
   awk -v graph="$name" '
     /^\.(visible )?\.entry / { match($0, /ax_(k|op)[0-9]+/); kernel = substr($0, RSTART, RLENGTH); inside = 0; next }
-    kernel != "" && /^\{/ { inside = 1; shfl = 0; ins = 0; bra = 0; mma = 0; wmma = 0; ldm = 0; st16 = 0; bar = 0; next }
+    kernel != "" && /^\{/ { inside = 1; shfl = 0; ins = 0; bra = 0; mma = 0; wmma = 0; ldm = 0; st16 = 0; bar = 0; wait = -1; next }
     inside && /^\}/ {
-      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", graph, kernel, shfl, ins, bra, mma, wmma, ldm, st16, bar
+      printf "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", graph, kernel, shfl, ins, bra, mma, wmma, ldm, st16, bar,
+             wait < 0 ? "-" : wait
       inside = 0; kernel = ""; next
     }
     inside {
@@ -58,6 +60,10 @@ for g in "$@"; do
       if (line ~ /ldmatrix\./) ldm++
       if (line ~ /st\.shared\.[ub]16/) st16++
       if (line ~ /bar\.sync|barrier\.sync/) bar++
+      if (match(line, /cp\.async\.wait_group [0-9]+/)) {
+        n = substr(line, RSTART + 20, RLENGTH - 20) + 0
+        if (n > wait) wait = n
+      }
     }' "$tmp/$name.ptx"
 done
 exit $st

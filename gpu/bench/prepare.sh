@@ -10,7 +10,7 @@
 #   --graphs   hand: the hand-written μGraphs of superopt/examples (default); found: the
 #              search's graphs in docs/superopt-found; naive: each program lowered to one
 #              kernel per operator; a directory: the NAME.mug files in it (variants)
-#   --single-buffer  generate without cp.async double buffering (to time both)
+#   --single-buffer  generate without the cp.async ring (to time both)
 #   --megakernel     NAME.cu is the graph as one persistent megakernel (`axle mpk --output`;
 #              same entry, same manifest) and NAME.cost the simulator's megakernel_us: a set
 #              to time next to the per-kernel one (e.g. OUTDIR gpurun/mk beside gpurun/hand);

@@ -204,7 +204,7 @@ static void cost_operator(const AxMugraph *g, const AxKStmt *s, const AxTarget *
 static void cost_kernel(AxArena *a, const AxMugraph *g, const AxKernel *k, const AxTarget *t,
                         AxKCost *kc) {
   AxKPlan p;
-  ax_opt_plan(a, k, &p);
+  ax_opt_plan(a, k, t->smem_per_block, t->ring_stages, &p);
   kc->graph_defined = true;
   kc->name = k->name;
   kc->blocks = k->grid[0] * k->grid[1] * k->grid[2];

@@ -49,6 +49,10 @@ typedef struct AxTarget {
   double gen_smem_bps_per_block;
   double gen_resident_exp;   /* r blocks resident on one SM move r^exp times one block's traffic */
   double gen_block_s;
+  /* the most stages of a loop's cp.async ring the plan prices (ax_ring_stages); 0: as the
+   * generator chooses (up to 4). `axle cost --stages` sets it, to price code generated
+   * with fewer (--single-buffer: 1) or measured with fewer */
+  int ring_stages;
 } AxTarget;
 
 /* The target named `name` (AX_COST_TARGETS), or NULL. */

@@ -40,7 +40,85 @@ static int by_size(const void *a, const void *b) {
   return x->node - y->node;
 }
 
-void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
+int ax_ring_stages_most(int64_t forloop, int most, bool (*fits)(void *ctx, int stages), void *ctx) {
+  for (int s = most < 4 ? most : 4; s >= 2; s--)
+    if (s <= forloop && fits(ctx, s)) return s;
+  return 1;
+}
+
+int ax_ring_stages(int64_t forloop, bool (*fits)(void *ctx, int stages), void *ctx) {
+  return ax_ring_stages_most(forloop, 4, fits, ctx);
+}
+
+/* What placing a kernel's buffers needs: the schedule's positions and the loop's span. */
+typedef struct {
+  const AxKernel *k;
+  const int *pos;
+  int ls, le;
+  Live *lv;
+  AxKPlan *p;
+  int64_t limit;
+} Place;
+
+/* Places every shared-memory buffer with `stages` slots per iterating input of the loop
+ * (1: one buffer each) into p's offset, bytes, smem_peak and smem_sum. */
+static void place(const Place *c, int stages) {
+  const AxKernel *k = c->k;
+  const int *pos = c->pos;
+  AxKPlan *p = c->p;
+  Live *lv = c->lv;
+  int n = k->nnodes, ls = c->ls, le = c->le, nl = 0;
+  p->smem_peak = p->smem_sum = 0;
+  for (int i = 0; i < n; i++) {
+    const AxBNode *b = &k->nodes[i];
+    p->offset[i] = -1;
+    p->bytes[i] = 0;
+    p->layout[i] = AX_LAYOUT_NONE;
+    if (!in_smem(k, i)) continue;
+    int64_t bytes = ax_shape_numel(&b->shape) *
+                    (b->kind == AX_BN_ACCUM ? 4 : (int64_t)ax_dtype_bytes(b->dtype));
+    if (b->rescaled) bytes += ax_shape_numel(&k->nodes[b->rescale].shape) * 4;   /* m_prev */
+    p->smem_sum += bytes;
+    /* an iterating input of the loop is a ring: later iterations' tiles load while this
+     * one is used */
+    if (b->kind == AX_BN_ITER && b->phase == AX_PH_LOOP) bytes *= stages;
+    int64_t lo = pos[i], hi = pos[i];
+    for (int j = 0; j < n; j++)
+      for (int q = 0; q < k->nodes[j].nin; q++)
+        if (k->nodes[j].in[q] == i && pos[j] > hi) hi = pos[j];
+    if (b->kind == AX_BN_ACCUM && le >= 0 && ls < lo) lo = ls;   /* updated in the loop */
+    if (b->phase == AX_PH_INVARIANT && le >= 0 && hi >= ls && hi < le) hi = le;
+    lv[nl++] = (Live){i, lo, hi, align(bytes)};
+    p->bytes[i] = bytes;
+  }
+  /* First fit in decreasing size: each buffer takes the lowest offset that overlaps no
+   * placed buffer alive at the same time. */
+  qsort(lv, (size_t)nl, sizeof *lv, by_size);
+  for (int i = 0; i < nl; i++) {
+    int64_t off = 0;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (int j = 0; j < i; j++) {
+        if (lv[j].hi < lv[i].lo || lv[i].hi < lv[j].lo) continue;
+        int64_t o = p->offset[lv[j].node];
+        if (off < o + lv[j].bytes && o < off + lv[i].bytes) {
+          off = o + lv[j].bytes;
+          moved = true;
+        }
+      }
+    }
+    p->offset[lv[i].node] = off;
+    if (off + lv[i].bytes > p->smem_peak) p->smem_peak = off + lv[i].bytes;
+  }
+}
+
+static bool place_fits(void *ctx, int stages) {
+  const Place *c = ctx;
+  place(c, stages);
+  return c->p->smem_peak <= c->limit;
+}
+
+void ax_opt_plan(AxArena *a, const AxKernel *k, int64_t smem_limit, int most_stages, AxKPlan *p) {
   int n = k->nnodes;
   p->order = ax_arena_alloc(a, sizeof(int) * (size_t)(n + 1));
   p->depth = ax_arena_alloc(a, sizeof(int) * (size_t)(n + 1));
@@ -48,7 +126,6 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
   p->bytes = ax_arena_alloc(a, sizeof(int64_t) * (size_t)(n + 1));
   p->layout = ax_arena_alloc(a, sizeof(AxLayout) * (size_t)(n + 1));
   p->barriers[0] = p->barriers[1] = p->barriers[2] = 0;
-  p->smem_peak = p->smem_sum = 0;
   p->conflicts_avoided = 0;
 
   /* Depths: an input iterator is depth 0; an operator is one deeper than its deepest
@@ -99,48 +176,10 @@ void ax_opt_plan(AxArena *a, const AxKernel *k, AxKPlan *p) {
       if (pos[i] > le) le = pos[i];
     }
   }
-  Live *lv = ax_arena_alloc(a, sizeof(Live) * (size_t)(n + 1));
-  int nl = 0;
-  for (int i = 0; i < n; i++) {
-    const AxBNode *b = &k->nodes[i];
-    p->offset[i] = -1;
-    p->bytes[i] = 0;
-    p->layout[i] = AX_LAYOUT_NONE;
-    if (!in_smem(k, i)) continue;
-    int64_t bytes = ax_shape_numel(&b->shape) *
-                    (b->kind == AX_BN_ACCUM ? 4 : (int64_t)ax_dtype_bytes(b->dtype));
-    if (b->rescaled) bytes += ax_shape_numel(&k->nodes[b->rescale].shape) * 4;   /* m_prev */
-    p->smem_sum += bytes;
-    /* an iterating input is double-buffered: the next tile loads while this one is used */
-    if (b->kind == AX_BN_ITER && b->phase == AX_PH_LOOP && k->forloop > 1) bytes *= 2;
-    int64_t lo = pos[i], hi = pos[i];
-    for (int j = 0; j < n; j++)
-      for (int q = 0; q < k->nodes[j].nin; q++)
-        if (k->nodes[j].in[q] == i && pos[j] > hi) hi = pos[j];
-    if (b->kind == AX_BN_ACCUM && le >= 0 && ls < lo) lo = ls;   /* updated in the loop */
-    if (b->phase == AX_PH_INVARIANT && le >= 0 && hi >= ls && hi < le) hi = le;
-    lv[nl++] = (Live){i, lo, hi, align(bytes)};
-    p->bytes[i] = bytes;
-  }
-  /* First fit in decreasing size: each buffer takes the lowest offset that overlaps no
-   * placed buffer alive at the same time. */
-  qsort(lv, (size_t)nl, sizeof *lv, by_size);
-  for (int i = 0; i < nl; i++) {
-    int64_t off = 0;
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (int j = 0; j < i; j++) {
-        if (lv[j].hi < lv[i].lo || lv[i].hi < lv[j].lo) continue;
-        int64_t o = p->offset[lv[j].node];
-        if (off < o + lv[j].bytes && o < off + lv[i].bytes) {
-          off = o + lv[j].bytes;
-          moved = true;
-        }
-      }
-    }
-    p->offset[lv[i].node] = off;
-    if (off + lv[i].bytes > p->smem_peak) p->smem_peak = off + lv[i].bytes;
-  }
+  Place pl = {k, pos, ls, le, ax_arena_alloc(a, sizeof(Live) * (size_t)(n + 1)), p, smem_limit};
+  p->stages = 1;
+  if (k->forloop > 1) p->stages = ax_ring_stages_most(k->forloop, most_stages > 0 ? most_stages : 4, place_fits, &pl);
+  place(&pl, p->stages);
 
   /* Layouts and registers. */
   int threads = (int)(k->block[0] * k->block[1] * k->block[2]);

@@ -27,22 +27,37 @@ check "--header" test -s "$tmp/other.h" -a ! -e "$tmp/x.h"
 # rmsnorm_linear: barriers only where needed (4: after the loads, end of iteration, before
 # the broadcast division, before the store; the matmul's accumulator is in registers)
 check "rmsnorm_linear barriers" has "$tmp/rmsnorm_linear.sm_90.cu" "barriers 4$"
-# double buffering: cp.async where the loop has more iterations and the doubled buffers
-# fit; QKNorm's first kernel needs 189696 bytes double-buffered, beyond sm_80's 166912:
-# single-buffered there (124160), and the file says why
-check "rmsnorm_linear: double-buffered" has "$tmp/rmsnorm_linear.sm_90.cu" "^// axle: kernel k1 loads double-buffered (cp.async): 'x' 16 B 'w' 16 B$"
+# the cp.async ring (docs/gpu.md, "The cp.async ring"): as many stages (4, 3, 2) as the loop's
+# iterations allow and the target's shared memory holds, and the file says which and why.
+# rmsnorm_linear's 64 iterations: 4 (45184 bytes); LoRA: 4 on sm_90 (178688), 3 on sm_80
+# (4 would need 178688 of its 166912); GQA: 3 on sm_90 (219264; 4 would need 284800), 2
+# on sm_80; QKNorm's first kernel needs 189696 bytes for 2, beyond sm_80's 166912:
+# single-buffered there (124160)
+check "rmsnorm_linear: a ring of 4" has "$tmp/rmsnorm_linear.sm_90.cu" "^// axle: kernel k1 loads in a cp.async ring of 4 stages: 'x' 16 B 'w' 16 B$"
+check "rmsnorm_linear: 4 fit" has "$tmp/rmsnorm_linear.sm_90.cu" "^// axle: kernel k1 ring of 4: the most stages axle uses, and they fit$"
+check "rmsnorm_linear: 4 slots" has "$tmp/rmsnorm_linear.sm_90.cu" "^// axle: kernel k1 shared memory 45184 bytes"
+check "rmsnorm_linear: wait_group 2" has "$tmp/rmsnorm_linear.sm_90.cu" "^    ax_cp_async_wait<2>();"
+check "lora sm_90: a ring of 4" has "$tmp/lora.sm_90.cu" "^// axle: kernel k1 shared memory 178688 bytes"
+check "lora sm_80: a ring of 3, said" has "$tmp/lora.sm_80.cu" "^// axle: kernel k1 ring of 3: 4 stages would need 178688 bytes of shared memory, more than sm_80 allows (166912)$"
+check "lora sm_80: 3 slots" has "$tmp/lora.sm_80.cu" "^// axle: kernel k1 shared memory 143872 bytes"
+check "gqa sm_90: a ring of 3, said" has "$tmp/gqa.sm_90.cu" "^// axle: kernel k1 ring of 3: 4 stages would need 284800 bytes of shared memory, more than sm_90 allows (232448)$"
+check "gqa sm_90: wait_group 1" has "$tmp/gqa.sm_90.cu" "^    ax_cp_async_wait<1>();"
+check "gqa sm_80: a ring of 2, said" has "$tmp/gqa.sm_80.cu" "^// axle: kernel k1 ring of 2: 3 stages would need 219264 bytes of shared memory, more than sm_80 allows (166912)$"
+check "gqa sm_80: wait_group 0" has "$tmp/gqa.sm_80.cu" "^    ax_cp_async_wait<0>();"
 check "rmsnorm_linear: 16-byte cp.async" has "$tmp/rmsnorm_linear.sm_90.cu" "ax_cp_async16(s0n + e \* 8, p0 + "
 # 'w', which only the matmul reads, is stored swizzled (docs/gpu.md, "Swizzled tiles")
 check "rmsnorm_linear: 'w' swizzled" has "$tmp/rmsnorm_linear.sm_90.cu" "ax_cp_async16(s1n + (e / 8 \* 8 + (e % 8 ^ (e / 8) % 8)) \* 8, p1 + .*;  // swizzled\$"
-check "qknorm sm_90: double-buffered" has "$tmp/qknorm.sm_90.cu" "^// axle: kernel k1 shared memory 189696 bytes"
-check "qknorm sm_80: single-buffered, said" has "$tmp/qknorm.sm_80.cu" "^// axle: kernel k1 loads single-buffered: double-buffering would need 189696 bytes of shared memory, more than sm_80 allows (166912)$"
+check "qknorm sm_90: a ring of 2" has "$tmp/qknorm.sm_90.cu" "^// axle: kernel k1 shared memory 189696 bytes"
+check "qknorm sm_90: 3 would not fit, said" has "$tmp/qknorm.sm_90.cu" "^// axle: kernel k1 ring of 2: 3 stages would need 255232 bytes of shared memory, more than sm_90 allows (232448)$"
+check "qknorm sm_80: single-buffered, said" has "$tmp/qknorm.sm_80.cu" "^// axle: kernel k1 loads single-buffered: a ring of 2 stages would need 189696 bytes of shared memory, more than sm_80 allows (166912)$"
 check "qknorm sm_80: single-buffered size" has "$tmp/qknorm.sm_80.cu" "^// axle: kernel k1 shared memory 124160 bytes"
 check "qknorm sm_80: no cp.async" bash -c "! grep -q '^ *ax_cp_async16(s' '$tmp/qknorm.sm_80.cu'"
 "$AXLE" cuda tests/gpu/dbuf.mug --output "$tmp/dbuf.cu" --target sm_80
-check "dbuf: widths by row" has "$tmp/dbuf.cu" "^// axle: kernel rows loads double-buffered (cp.async): 'a' 8 B 'b' 4 B 'c' plain (ragged rows) 'd' 4 B$"
+check "dbuf: widths by row" has "$tmp/dbuf.cu" "^// axle: kernel rows loads in a cp.async ring of 3 stages: 'a' 8 B 'b' 4 B 'c' plain (ragged rows) 'd' 4 B$"
+check "dbuf: 3 iterations, 3 stages" has "$tmp/dbuf.cu" "^// axle: kernel rows ring of 3: no more stages than the loop's 3 iterations (4 needs at least 4)$"
 check "dbuf: one iteration" has "$tmp/dbuf.cu" "^// axle: kernel one loads single-buffered: the loop has one iteration$"
 check "dbuf: 8-byte copies" has "$tmp/dbuf.cu" "ax_cp_async8(s0n + e \* 4, p0 + "
-# --single-buffer: the loop as before double buffering (to time both on a GPU)
+# --single-buffer: the loop without the ring (to time both on a GPU)
 "$AXLE" cuda "$ex/rmsnorm_linear.mug" --output "$tmp/sb.cu" --single-buffer
 check "--single-buffer: exit 0" test $? -eq 0
 check "--single-buffer: said" has "$tmp/sb.cu" "^// axle: kernel k1 loads single-buffered: asked for (--single-buffer)$"

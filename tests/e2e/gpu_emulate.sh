@@ -10,8 +10,10 @@
 # and min reductions (tests/gpu/rowsum.mug, rowmax.mug: split over lanes, warp shuffles,
 # across warps; without the barrier before the cross-warp step they must differ); slices,
 # pads, reverses, abs, log and pow (tests/gpu/window.mug, the last three also fused);
-# tests/gpu/dbuf.mug runs the double-buffered loads at their edges (odd loop counts, 8-,
-# 4-byte and ragged rows, f32, bf16, a loop of one iteration); tests/gpu/predef_mm.mug the
+# tests/gpu/dbuf.mug runs the cp.async ring's loads at their edges (a ring of 3 over 3
+# iterations, 8-, 4-byte and ragged rows, f32, bf16, a loop of one iteration);
+# tests/gpu/ring.mug a ring of 4 stages (a tensor-core matmul over 8 iterations, swizzled
+# slots, and a loop of 5 iterations whose last three commit empty groups); tests/gpu/predef_mm.mug the
 # pre-defined matmuls as cuBLAS calls (f16, bf16, f32, odd sizes, batches, broadcast batch
 # dims) and predef_rows.mug the pre-defined reductions and rms_norm as row and column
 # kernels and the element-wise packs (with their mutants below); tests/gpu/mma.mug the block
@@ -23,9 +25,10 @@
 # Soundness: generated sources with a barrier removed (two places), a tile offset shifted
 # and a barrier made divergent must be caught (exit 1, 1, 1, 2), and a shuffle some lanes
 # of a warp skip (exit 2, warp divergence, named); so must the cp.async mistakes: the wait
-# removed, a wait that leaves this iteration's copies in flight, the barrier after the
-# wait removed, the end-of-iteration barrier removed (the next copies overwrite a buffer
-# still being read). The bank counter's lines: the generated copies at the ideal, the
+# removed, a wait that leaves this iteration's copies in flight (wait_group S-1 for S-2),
+# the barrier after the wait removed, the end-of-iteration barrier removed (the refill
+# overwrites a slot still being read), a read of the slot off by one, the refill issued
+# into the slot this iteration reads (before the barrier that ends its reads). The bank counter's lines: the generated copies at the ideal, the
 # matmuls' ldmatrix.x4 at the ideal on swizzled tiles, at 8 times it on 128-byte rows. Bad input exits 3.
 set -u
 cd "$AXLE_SRC" || exit 1
@@ -37,7 +40,8 @@ fi
 ex=superopt/examples
 for g in $ex/rmsnorm_linear $ex/gated_mlp $ex/lora $ex/gqa $ex/qknorm $ex/ntrans tests/gpu/qknorm_bf16 \
          tests/gpu/predefined tests/gpu/dbuf tests/gpu/rowsum tests/gpu/vocab tests/gpu/rowmax \
-         tests/gpu/layout tests/gpu/mask tests/gpu/window tests/gpu/predef_mm tests/gpu/predef_rows tests/gpu/mma; do
+         tests/gpu/layout tests/gpu/mask tests/gpu/window tests/gpu/predef_mm tests/gpu/predef_rows tests/gpu/mma \
+         tests/gpu/ring; do
   name=$(basename "$g")
   start=$(date +%s)
   "$AXLE" emulate "$g.mug" --seed 7 >"$tmp/out" 2>&1
@@ -154,22 +158,43 @@ check "mutant: a divergent barrier" has "$tmp/diverge.cu" "if (tid < 64) __synct
 "$AXLE" emulate "$r" --source "$tmp/diverge.cu" >"$tmp/out" 2>&1
 check "divergent barrier: exit 2" test $? -eq 2
 check "divergent barrier: named" has "$tmp/out" "barrier divergence in block (0, 0, 0) of kernel ax_k2: 64 threads wait"
-# cp.async double buffering (docs/gpu.md, "Double buffering"): the emulator poisons a
-# copy's destination until the wait that completes it
-check "rmsnorm_linear: double-buffered" has "$tmp/r.cu" "loads double-buffered (cp.async): 'x' 16 B 'w' 16 B"
-grep -v "ax_cp_async_wait<1>" "$tmp/r.cu" >"$tmp/nowait.cu"
+# the cp.async ring (docs/gpu.md, "The cp.async ring"): the emulator poisons a copy's
+# destination until the wait that completes it. rmsnorm_linear's loop of 64 iterations is
+# a ring of 4: wait_group 2.
+check "rmsnorm_linear: a ring of 4" has "$tmp/r.cu" "loads in a cp.async ring of 4 stages: 'x' 16 B 'w' 16 B"
+grep -v "ax_cp_async_wait<2>" "$tmp/r.cu" >"$tmp/nowait.cu"
 check "mutant: the wait was removed" test "$(wc -l <"$tmp/nowait.cu")" -eq $(($(wc -l <"$tmp/r.cu") - 1))
 "$AXLE" emulate "$r" --source "$tmp/nowait.cu" >"$tmp/out" 2>&1
 check "missing wait: exit 1" test $? -eq 1
 check "missing wait: nan read" has "$tmp/out" "output 'O' f16: max relative error inf .*: -\?nan instead of"
-sed 's|ax_cp_async_wait<1>()|ax_cp_async_wait<2>()|' "$tmp/r.cu" >"$tmp/wait2.cu"
-check "mutant: wait_group 2" has "$tmp/wait2.cu" "ax_cp_async_wait<2>"
-"$AXLE" emulate "$r" --source "$tmp/wait2.cu" >"$tmp/out" 2>&1
+sed 's|ax_cp_async_wait<2>()|ax_cp_async_wait<3>()|' "$tmp/r.cu" >"$tmp/wait3.cu"
+check "mutant: wait_group 3" has "$tmp/wait3.cu" "ax_cp_async_wait<3>"
+"$AXLE" emulate "$r" --source "$tmp/wait3.cu" >"$tmp/out" 2>&1
 check "wait leaving this iteration in flight: exit 1" test $? -eq 1
 grep -v "next iteration overwrites" "$tmp/r.cu" >"$tmp/noend.cu"
 check "mutant: end-of-iteration barrier removed" test "$(wc -l <"$tmp/noend.cu")" -eq $(($(wc -l <"$tmp/r.cu") - 1))
 "$AXLE" emulate "$r" --source "$tmp/noend.cu" >"$tmp/out" 2>&1
 check "missing end-of-iteration barrier: exit 1" test $? -eq 1
+# tests/gpu/ring.mug: both kernels are rings of 4 (8 and 5 iterations)
+"$AXLE" cuda tests/gpu/ring.mug --output "$tmp/ring.cu"
+check "ring: mm, 4 stages" has "$tmp/ring.cu" "^// axle: kernel mm loads in a cp.async ring of 4 stages: 'x' 16 B 'w' 16 B$"
+check "ring: five, 4 stages" has "$tmp/ring.cu" "^// axle: kernel five loads in a cp.async ring of 4 stages: 'a' 16 B$"
+ring_mutant() {   # WHAT SED-SCRIPT OUTPUTS: the mutant differs from the source and is caught
+  sed "$2" "$tmp/ring.cu" >"$tmp/ring2.cu"
+  check "ring mutant ($1): changed" test -n "$(diff "$tmp/ring.cu" "$tmp/ring2.cu")"
+  "$AXLE" emulate tests/gpu/ring.mug --source "$tmp/ring2.cu" >"$tmp/out" 2>&1
+  check "ring mutant ($1): exit 1" test $? -eq 1
+  for o in $3; do
+    check "ring mutant ($1): output '$o' differs" has "$tmp/out" "output '$o' f16: max relative error .* at"
+  done
+}
+ring_mutant "wait_group S-1" 's|ax_cp_async_wait<2>()|ax_cp_async_wait<3>()|' "O SA"
+ring_mutant "read slot off by one" 's|(ax_smem + \([0-9]*\) + (it % 4) \* |(ax_smem + \1 + ((it + 1) % 4) * |' "O SA"
+ring_mutant "refill into the slot being read" 's|(ax_smem + \([0-9]*\) + ((it + 3) % 4) \* |(ax_smem + \1 + (it % 4) * |' "O SA"
+# without the barrier that ends iteration it - 1's reads, the refill of iteration it
+# overwrites them: caught on the row sums (the matmul's warps run their collectives in
+# step in the emulator, so there the reads happen to finish first)
+ring_mutant "refill before the barrier" '/next iteration overwrites/d' "SA"
 "$AXLE" cuda tests/gpu/dbuf.mug --output "$tmp/d.cu"
 grep -v "'ea' reads 'a'" "$tmp/d.cu" >"$tmp/d2.cu"
 check "mutant: barrier after an 8-byte cp.async removed" test "$(wc -l <"$tmp/d2.cu")" -eq $(($(wc -l <"$tmp/d.cu") - 1))

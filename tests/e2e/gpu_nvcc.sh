@@ -10,7 +10,7 @@
 #     softmax_max.searched.mug), block iotas, comparisons and selects (a causal mask inside
 #     the kernel: tests/superopt/causal.fused.mug, causal_attn.flash.mug; anticausal.flash.mug
 #     is left out: its -inf fill is a division by a literal 0, which nvcc warns about),
-#     QKNorm in bf16, the double-buffering edge cases, the tensor-core matmuls' shapes
+#     QKNorm in bf16, the cp.async ring's edge cases (tests/gpu/dbuf.mug, ring.mug), the tensor-core matmuls' shapes
 #     (tests/gpu/mma.mug), the pre-defined matmuls (cuBLAS calls:
 #     tests/gpu/predef_mm.mug) and row kernels (predef_rows.mug), and each example's program
 #     lowered to one kernel per operator (sm_90);
@@ -26,8 +26,8 @@
 # instruction (the tensor-core path is mma.sync, emitted unconditionally).
 # Device code only (-cubin), except two full compiles that include the host entry, links
 # with -lcublas (the pre-defined matmuls' cuBLAS calls; shared libraries, every symbol
-# resolved), the PTX of the double-buffered loops, which must hold the cp.async
-# instructions, and of the pre-defined row kernels (vector loads and stores, shuffles); and the
+# resolved), the PTX of the cp.async rings, which must hold the cp.async instructions
+# (every kernel whose loop is a ring of S >= 3 stages its cp.async.wait_group S-2), and of the pre-defined row kernels (vector loads and stores, shuffles); and the
 # warp-level primitives' snippets (tests/gpu/warp.cu, emulated by tests/unit/check_warp.c),
 # whose PTX must hold every shuffle, ldmatrix and mma.sync form.
 # Without nvcc the test is skipped (exit 77), loudly.
@@ -57,7 +57,15 @@ compile_check() {
     check "$name $t: dynamic shared memory $bytes <= $(limit "$t")" test "$bytes" -le "$(limit "$t")"
   done < <(grep '^// axle: kernel [^ ]* shared memory' "$cu")
   echo "$name $t cubin $cu" >>"$tmp/queue"
-  grep -q '// tensor cores: mma.sync' "$cu" && echo "$name $t ptx $cu" >>"$tmp/queue"
+  if grep -q '// tensor cores: mma.sync' "$cu" || [ -n "$(ring_kernels "$cu")" ]; then
+    echo "$name $t ptx $cu" >>"$tmp/queue"
+  fi
+}
+# the kernels of a generated file whose loop is a cp.async ring of S >= 3 stages, "ax_kN S"
+# a line (the notes above a __global__ say S)
+ring_kernels() {
+  awk '/^\/\/ axle: kernel [^ ]* loads in a cp.async ring of [0-9]+ stages/ { s = $11 }
+       /^__global__ / { match($0, /ax_k[0-9]+\(/); if (s >= 3) print substr($0, RSTART, RLENGTH - 1), s; s = 0 }' "$1"
 }
 compile_one() {   # NAME TARGET KIND CU: one nvcc run (-cubin or -ptx), its log and exit status beside
   local out="$tmp/$1.$2.$3"
@@ -82,6 +90,7 @@ ptx_count() {   # PTX K PATTERN
     END { print n + 0 }' "$1"
 }
 nmma=0
+nring=0
 run_compiles() {
   export NVCC tmp
   export -f compile_one
@@ -103,6 +112,15 @@ run_compiles() {
         check "$name $t ptx $k: ldmatrix.x4" test "$(ptx_count "$tmp/$name.$t.ptx" "$k" 'ldmatrix.sync.aligned.m8n8.x4.shared.b16')" -gt 0
         check "$name $t ptx $k: ldmatrix.x4.trans" test "$(ptx_count "$tmp/$name.$t.ptx" "$k" 'ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16')" -gt 0
       done
+      # the ring's wait (docs/gpu.md, "The cp.async ring"): S - 2 groups left in flight,
+      # cp.async.wait_group 1 or 2, in each kernel whose loop is a ring of 3 or 4
+      local s
+      while read -r k s; do
+        nring=$((nring + 1))
+        check "$name $t ptx $k: a ring of $s, cp.async.wait_group $((s - 2))" \
+          test "$(ptx_count "$tmp/$name.$t.ptx" "$k" "cp.async.wait_group $((s - 2));")" -gt 0
+        echo "$name $t ptx $k: ring of $s, cp.async.wait_group $((s - 2)) x $(ptx_count "$tmp/$name.$t.ptx" "$k" "cp.async.wait_group $((s - 2));")"
+      done < <(ring_kernels "$cu")
       echo "$name $t ptx: $(mma_kernels "$cu" | tr '\n' ' ')"
       continue
     fi
@@ -117,7 +135,7 @@ run_compiles() {
 }
 
 ex=superopt/examples
-for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,mma,vocab,rowsum,rowmax,layout,mask,window,predef_mm,predef_rows} \
+for g in $ex/{rmsnorm_linear,gated_mlp,lora,gqa,qknorm,ntrans} tests/gpu/{smem_sm80,predefined,qknorm_bf16,dbuf,ring,mma,vocab,rowsum,rowmax,layout,mask,window,predef_mm,predef_rows} \
          tests/superopt/{attn_max.flash,softmax_max.online,attn_max.searched,softmax_max.searched,causal.fused,causal_attn.flash}; do
   for t in sm_90 sm_80; do
     [ "$(basename "$g")" = smem_sm80 ] && [ "$t" = sm_80 ] && continue   # refused there (gpu_cuda.sh)
@@ -196,13 +214,13 @@ for t in sm_90 sm_80; do
   check "predef_rows $t ptx: 16-byte stores" test "$(count "$tmp/pr.ptx" 'st.global.v4.u32')" -ge 4
   check "predef_rows $t ptx: warp shuffles" test "$(count "$tmp/pr.ptx" 'shfl.sync.bfly.b32')" -ge 50
 done
-# the double-buffered loops are cp.async in the PTX: 16-byte .cg, 8- and 4-byte .ca, one
-# commit per iteration (and the prologue's), a wait_group 1
+# the ring's loops are cp.async in the PTX: 16-byte .cg, 8- and 4-byte .ca, one commit per
+# iteration (and the prologue's: 3 for a ring of 4), a wait_group 2 (rmsnorm_linear's ring of 4)
 for t in sm_90 sm_80; do
   "$NVCC" -ptx -arch="$t" -o "$tmp/r.ptx" "$tmp/rmsnorm_linear.$t.cu" >"$tmp/ptx.log" 2>&1
   check "rmsnorm_linear $t ptx: cp.async.cg 16" has "$tmp/r.ptx" "cp.async.cg.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 16;"
-  check "rmsnorm_linear $t ptx: wait_group 1" has "$tmp/r.ptx" "cp.async.wait_group 1;"
-  check "rmsnorm_linear $t ptx: commits" test "$(count "$tmp/r.ptx" 'cp.async.commit_group;')" -ge 2
+  check "rmsnorm_linear $t ptx: wait_group 2" has "$tmp/r.ptx" "cp.async.wait_group 2;"
+  check "rmsnorm_linear $t ptx: commits" test "$(count "$tmp/r.ptx" 'cp.async.commit_group;')" -ge 4
   "$NVCC" -ptx -arch="$t" -o "$tmp/d.ptx" "$tmp/dbuf.$t.cu" >"$tmp/ptx.log" 2>&1
   check "dbuf $t ptx: cp.async.ca 8" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 8;"
   check "dbuf $t ptx: cp.async.ca 4" has "$tmp/d.ptx" "cp.async.ca.shared.global \[%r[0-9]*\], \[%rd[0-9]*\], 4;"
@@ -226,8 +244,10 @@ for t in sm_90 sm_80; do
   "$NVCC" -ptx -arch="$t" -o "$tmp/n.ptx" "$tmp/ntrans.$t.cu" >"$tmp/ptx.log" 2>&1
   check "ntrans $t ptx: row norms by warp shuffles" test "$(count "$tmp/n.ptx" 'shfl.sync.bfly.b32')" -ge 10
 done
-# QKNorm's first kernel does not fit double-buffered on sm_80: no cp.async there
+# QKNorm's first kernel does not fit a ring of 2 on sm_80: no cp.async there
 "$NVCC" -ptx -arch=sm_80 -o "$tmp/q.ptx" "$tmp/qknorm.sm_80.cu" >"$tmp/ptx.log" 2>&1
 check "qknorm sm_80 ptx: single-buffered, no cp.async" bash -c "! grep -q 'cp.async' '$tmp/q.ptx'"
+check "ring: kernels with a ring of 3 or 4 checked" test "$nring" -gt 0
+echo "ring kernels (S >= 3) with their cp.async.wait_group S-2: $nring"
 echo "gpu nvcc: $ncompiled compiles, $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

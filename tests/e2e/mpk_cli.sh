@@ -49,7 +49,7 @@ check "text: per-kernel line" has "$tmp/gqa.sim.txt" "^  per-kernel "
 check "text: bound line" has "$tmp/gqa.sim.txt" "^  bound "
 check "text: says modelled" has "$tmp/gqa.sim.txt" "modelled, not measured"
 # cross-task prefetch: every GQA task has first tiles to load ahead (one round: none credited);
-# rmsnorm_linear's only tiles are its double-buffered loop's, so none
+# rmsnorm_linear's only tiles are its ringed loop's, so none
 check "text: prefetch line" has "$tmp/gqa.sim.txt" "^  prefetch    160 of 160 tasks may load their first tiles"
 check "gqa: prefetch_tasks 160, none credited in one round" jqt '.prefetch_tasks == 160 and .prefetched == 0' "$tmp/gqa.sim.json"
 check "rmsnorm_linear: prefetch_tasks 0" jqt '.prefetch_tasks == 0 and .prefetch_us == 0' "$tmp/rmsnorm_linear.sim.json"

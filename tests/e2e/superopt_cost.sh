@@ -52,6 +52,19 @@ check "limit text: the L2 note" has "$tmp/limit.txt" "fit the 50 MB L2"
 "$AXLE" cost $ex/lora.mug --limit 2>"$tmp/err"; st=$?
 check "limit of a graph: exit 3" [ "$st" -eq 3 ]
 check "limit of a graph: said" has "$tmp/err" "lora.mug: --limit needs a program (.axl or .hlo)"
+# --stages: the cp.async ring the plan prices (docs/gpu.md, "The cp.async ring"): RMSNorm +
+# linear's loop of 64 iterations holds 4 slots of x (2 KiB) and w (8 KiB) by default, 2 or
+# 1 when capped
+for n in 4 2 1; do
+  "$AXLE" cost $ex/rmsnorm_linear.mug --format json --stages $n >"$tmp/stages$n.json"
+  check "--stages $n: exit 0" [ $? -eq 0 ]
+done
+check "--stages: 4 slots by default" jqt '.kernels[0].smem_bytes == 47232' "$tmp/stages4.json"
+check "--stages 2: 2 slots" jqt '.kernels[0].smem_bytes == 26752' "$tmp/stages2.json"
+check "--stages 1: one buffer each" jqt '.kernels[0].smem_bytes == 16512' "$tmp/stages1.json"
+"$AXLE" cost $ex/rmsnorm_linear.mug --stages 5 2>"$tmp/err"; st=$?
+check "--stages 5: exit 3" [ "$st" -eq 3 ]
+check "--stages 5: said" has "$tmp/err" "^axle: error: --stages is 1, 2, 3 or 4$"
 # The model orders fused and naive graphs as the GPU did (docs/results-gpu.md, H200): the
 # fused nGPT step beat eager PyTorch 4.7x, while cuBLAS beat the generated matmul loops of
 # RMSNorm + linear and GatedMLP 4-6x.

@@ -79,23 +79,36 @@ START_TEST(kernel_shape) {
   ck_assert_ptr_nonnull(strstr(s, "__global__ void __launch_bounds__(64, 1) ax_k2(const __half *__restrict__ p0, "
                                   "const __half *__restrict__ p1, __half *__restrict__ p2) {"));
   ck_assert_ptr_nonnull(strstr(s, "for (int it = 0; it < 4; ++it) {"));
-  /* imap: the block's 32 columns of W; fmap: 16 rows per iteration — double-buffered:
-   * iteration 0 in the prologue, iteration it + 1 while it computes, 16-byte cp.async */
-  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads double-buffered (cp.async): 'x' 16 B 'w' 16 B\n"));
+  /* imap: the block's 32 columns of W; fmap: 16 rows per iteration — a ring of 4 (the
+   * loop's 4 iterations): iterations 0, 1, 2 in the prologue, iteration it + 3 while it
+   * computes, 16-byte cp.async */
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k loads in a cp.async ring of 4 stages: 'x' 16 B 'w' 16 B\n"
+                                  "// axle: kernel k ring of 4: the most stages axle uses, and they fit\n"));
   /* only the matmul reads x and w: their 16-byte chunks are stored swizzled (w's rows are
    * 4 chunks: chunk c of row r at c ^ (r / 2 % 4); x's 2: c ^ (r / 4 % 2)) */
   ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)0 * 16 + i0) * 64LL + "
                                   "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
-  ck_assert_ptr_nonnull(strstr(s, "if (it + 1 < 4) {"));
-  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)(it + 1) * 16 + i0) * 64LL + "
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)2 * 16 + i0) * 64LL + "
+                                  "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
+  ck_assert_ptr_null(strstr(s, "p1 + ((long long)3 * 16 + i0)"));   /* the prologue stops at S - 2 */
+  /* every slot is swizzled alike: the refill goes through the same chunk map */
+  ck_assert_ptr_nonnull(strstr(s, "if (it + 3 < 4) {"));
+  ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s1n + (e / 4 * 4 + (e % 4 ^ (e / 4) / 2 % 4)) * 8, p1 + ((long long)(it + 3) * 16 + i0) * 64LL + "
                                   "((long long)blockIdx.x * 32 + i1 * 8) * 1LL);  // swizzled"));
   ck_assert_ptr_nonnull(strstr(s, "ax_cp_async16(s0n + (e / 2 * 2 + (e % 2 ^ (e / 2) / 4 % 2)) * 8, "));
-  ck_assert_ptr_nonnull(strstr(s, "__half *const s1 = (__half *)(ax_smem + ((it & 1) ? 4096 : 3072));  // 'w'"));
-  ck_assert_int_eq(occurrences(s, "ax_cp_async_commit();"), 2);   /* prologue, each iteration */
-  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
-  /* shared memory counts both buffers: 2048 fixed (the f32 accumulator), loop 2 x 512 (x)
-   * + 2 x 1024 (w); the matmul's product stays in registers (no tile, no scratch) */
-  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, 5120);"));
+  /* slots: iteration it reads slot it % 4 and refills slot (it + 3) % 4, the one iteration
+   * it - 1 read, after waiting for all but the 2 newest groups */
+  ck_assert_ptr_nonnull(strstr(s, "__half *const s1 = (__half *)(ax_smem + 4096 + (it % 4) * 1024);  // 'w', slot it % 4"));
+  ck_assert_ptr_nonnull(strstr(s, "__half *const s1n = (__half *)(ax_smem + 4096 + ((it + 3) % 4) * 1024);"));
+  ck_assert_ptr_nonnull(strstr(s, "__half *const s0n = (__half *)(ax_smem + 3072);"));   /* x's slot 2 */
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_commit();"), 4);   /* 3 in the prologue, 1 per iteration */
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<2>();"), 1);
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();") + occurrences(s, "ax_cp_async_wait<3>();"), 0);
+  const char *w = strstr(s, "ax_cp_async_wait<2>();"), *r = strstr(s, "if (it + 3 < 4) {");
+  ck_assert(w && r && w < r);   /* the wait comes before the refill */
+  /* shared memory counts every slot: 2048 fixed (the f32 accumulator), loop 4 x 512 (x)
+   * + 4 x 1024 (w); the matmul's product stays in registers (no tile, no scratch) */
+  ck_assert_ptr_nonnull(strstr(s, "AX_SMEM_STATIC(ax_smem, 8192);"));
   ck_assert_ptr_null(strstr(s, "'xw' [16, 32]"));
   /* tensor cores: mma.sync fed by ldmatrix, no wmma, no scratch, no portable fallback; a
    * warp tile of 16 x 16 per warp (2 n8 chains) */
@@ -282,7 +295,72 @@ START_TEST(smem_refused) {
 }
 END_TEST
 
-/* Double buffering is dropped, and the file says why, where the doubled tile would not
+static char *ring_of(int64_t cols, int forloop, AxCudaTarget t) {
+  char src[512];
+  snprintf(src, sizeof src,
+           "mugraph r {\n  input X : f16[128, %lld]\n"
+           "  kernel k grid [1, 1, 1] block [128, 1, 1] forloop %d {\n"
+           "    x = input X imap {} fmap 1\n    a = accum sum(x, axis = 1)\n"
+           "    output S = a omap {}\n  }\n  output S\n}\n",
+           (long long)cols, forloop);
+  return emit(graph(src), t);
+}
+
+/* The ring's stages (ax_ring_stages): 4 where the loop has 4 iterations and they fit, 3
+ * where 4 would not fit (a 48 KiB tile: 197120 bytes on sm_80), or where the loop has 3
+ * iterations, 2 for 2; the wait leaves S - 2 groups in flight, the refill is iteration
+ * it + S - 1's. */
+START_TEST(ring_stages) {
+  char *s = ring_of(768, 4, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k shared memory 197120 bytes (dynamic, limit 232448)\n"
+                                  "// axle: kernel k loads in a cp.async ring of 4 stages: 'x' 16 B\n"));
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<2>();"), 1);
+  s = ring_of(768, 4, AX_CUDA_SM80);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k shared memory 147968 bytes (dynamic, limit 166912)\n"
+                                  "// axle: kernel k loads in a cp.async ring of 3 stages: 'x' 16 B\n"
+                                  "// axle: kernel k ring of 3: 4 stages would need 197120 bytes of shared memory, "
+                                  "more than sm_80 allows (166912)\n"));
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_commit();"), 3);
+  ck_assert_ptr_nonnull(strstr(s, "if (it + 2 < 4) {"));
+  ck_assert_ptr_nonnull(strstr(s, "(ax_smem + 512 + ((it + 2) % 3) * 49152);"));
+  s = ring_of(96, 3, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k ring of 3: no more stages than the loop's 3 iterations "
+                                  "(4 needs at least 4)\n"));
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<1>();"), 1);
+  /* a megakernel's task keeps 2 stages (room for the worker's prefetch buffers), and its
+   * plan says the same size as its body */
+  AxMugraph *g = graph("mugraph r {\n  input X : f16[128, 96]\n"
+                       "  kernel k grid [1, 1, 1] block [128, 1, 1] forloop 4 {\n"
+                       "    x = input X imap {} fmap 1\n    a = accum sum(x, axis = 1)\n"
+                       "    output S = a omap {}\n  }\n  output S\n}\n");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  AxCudaOpts o = {.task_body = true};
+  ck_assert(ax_cuda_emit_opts(m, g, AX_CUDA_SM90, &o, &D));
+  fclose(m);
+  ck_assert_ptr_nonnull(strstr(buf, "// axle: kernel k ring of 2: the most a megakernel's task keeps "
+                                    "(the worker's prefetch buffers need the room)\n"));
+  ck_assert_int_eq(occurrences(buf, "ax_cp_async_wait<0>();"), 1);
+  int ks = -1;
+  for (int i = 0; i < g->nstmts; i++)
+    if (g->stmts[i].kind == AX_KS_KERNEL) ks = i;
+  AxCudaTaskPlan tp;
+  ck_assert(ax_cuda_task_plan(g, ks, AX_CUDA_SM90, &tp, &D));
+  char want[96];
+  snprintf(want, sizeof want, "#define AX_SMEM_K%d %lld\n", ks, (long long)tp.smem);
+  ck_assert_ptr_nonnull(strstr(buf, want));
+  ck_assert_int_eq(tp.smem, 512 + 2 * 6144);   /* the f32 row sums, then 2 slots of 128 x 24 f16 */
+  free(buf);
+  s = ring_of(64, 2, AX_CUDA_SM90);
+  ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k ring of 2: no more stages than the loop's 2 iterations\n"));
+  ck_assert_int_eq(occurrences(s, "ax_cp_async_wait<0>();"), 1);
+  ck_assert_ptr_nonnull(strstr(s, "if (it + 1 < 2) {"));
+}
+END_TEST
+
+/* The ring is dropped, and the file says why, where a ring of 2 slots would not
  * fit (262656 bytes on both targets; 131584 single-buffered fits sm_80) and where the loop
  * has one iteration; a ragged tile (6-byte rows) is loaded plainly. */
 START_TEST(single_buffered) {
@@ -293,7 +371,7 @@ START_TEST(single_buffered) {
   char *s = emit(g, AX_CUDA_SM80);
   ck_assert_ptr_nonnull(s);
   ck_assert_ptr_nonnull(strstr(s, "// axle: kernel k shared memory 131584 bytes (dynamic, limit 166912)\n"
-                                  "// axle: kernel k loads single-buffered: double-buffering would need 262656 "
+                                  "// axle: kernel k loads single-buffered: a ring of 2 stages would need 262656 "
                                   "bytes of shared memory, more than sm_80 allows (166912)\n"));
   ck_assert_ptr_null(strstr(s, "ax_cp_async16(s"));
   g = graph("mugraph one {\n  input X : f16[4, 64]\n"
@@ -458,6 +536,7 @@ int main(void) {
   tcase_add_test(t, tensor_cores);
   tcase_add_test(t, no_tensor_cores_off_16);
   tcase_add_test(t, smem_refused);
+  tcase_add_test(t, ring_stages);
   tcase_add_test(t, single_buffered);
   tcase_add_test(t, header_and_manifest);
   tcase_add_test(t, predefined_kernels);

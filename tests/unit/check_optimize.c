@@ -28,7 +28,7 @@ START_TEST(plans) {
       if (g->stmts[s].kind != AX_KS_KERNEL) continue;
       const AxKernel *k = g->stmts[s].kernel;
       AxKPlan p;
-      ax_opt_plan(a, k, &p);
+      ax_opt_plan(a, k, 232448, 0, &p);
       /* every node scheduled once, phases in order, depths non-decreasing inside a phase */
       char *seen = calloc((size_t)k->nnodes, 1);
       for (int i = 0; i < k->nnodes; i++) {
@@ -36,11 +36,14 @@ START_TEST(plans) {
         seen[p.order[i]] = 1;
       }
       free(seen);
+      /* the ring's stages follow the rule: never more than the loop's iterations */
+      ck_assert(p.stages >= 1 && p.stages <= 4 && (p.stages == 1 || p.stages <= k->forloop));
+      ck_assert(k->forloop > 1 || p.stages == 1);
       int64_t doubled = 0;
       for (int i = 0; i < k->nnodes; i++) {
         const AxBNode *n = &k->nodes[i];
         if (n->kind == AX_BN_ITER && n->phase == AX_PH_LOOP && k->forloop > 1)
-          doubled += ax_shape_numel(&n->shape) * (int64_t)ax_dtype_bytes(n->dtype) + AX_OPT_SMEM_ALIGN;
+          doubled += (p.stages - 1) * ax_shape_numel(&n->shape) * (int64_t)ax_dtype_bytes(n->dtype) + AX_OPT_SMEM_ALIGN;
         /* buffers alive together never overlap: checked pairwise on offsets */
         if (p.offset[i] < 0) continue;
         ck_assert_int_eq(p.offset[i] % AX_OPT_SMEM_ALIGN, 0);
@@ -48,7 +51,7 @@ START_TEST(plans) {
       }
       /* lifetimes never need more than every buffer side by side */
       ck_assert_msg(p.smem_peak <= p.smem_sum + doubled + 16 * AX_OPT_SMEM_ALIGN,
-                    "%s: peak %lld > sum %lld + double buffers %lld", names[e],
+                    "%s: peak %lld > sum %lld + ring slots %lld", names[e],
                     (long long)p.smem_peak, (long long)p.smem_sum, (long long)doubled);
       ck_assert(p.barriers[AX_PH_INVARIANT] + p.barriers[AX_PH_LOOP] + p.barriers[AX_PH_POST] >= 1);
       ck_assert(p.regs >= 32 && p.regs <= AX_OPT_MAX_REGS);
@@ -66,14 +69,27 @@ START_TEST(layout_and_lifetimes) {
     if (g->stmts[s].kind == AX_KS_KERNEL) k = g->stmts[s].kernel;
   ck_assert(k);
   AxKPlan p;
-  ax_opt_plan(a, k, &p);
+  ax_opt_plan(a, k, 232448, 0, &p);
   int w = ax_mug_find_node(k, "w", k->nnodes), x = ax_mug_find_node(k, "x", k->nnodes);
   /* w's 64 f16 columns are 128-byte rows: swizzled; x feeds the matmul too */
   ck_assert_int_eq(p.layout[w], AX_LAYOUT_SWIZZLED);
   ck_assert_int_ne(p.layout[x], AX_LAYOUT_NONE);
   ck_assert_int_ge(p.conflicts_avoided, 1);
-  /* the loop's inputs are double-buffered */
-  ck_assert_int_eq(p.bytes[w], 2 * 64 * 64 * 2);
+  /* the loop's inputs are a ring of 4 slots (the loop has 64 iterations, and four 8 KiB
+   * slots of w fit); with room for fewer, fewer */
+  ck_assert_int_eq(k->forloop >= 4, 1);
+  ck_assert_int_eq(p.stages, 4);
+  ck_assert_int_eq(p.bytes[w], 4 * 64 * 64 * 2);
+  AxKPlan q;
+  ax_opt_plan(a, k, p.smem_peak - 1, 0, &q);
+  ck_assert_int_lt(q.stages, 4);
+  ck_assert_int_le(q.smem_peak, p.smem_peak - 1);
+  ax_opt_plan(a, k, 232448, 2, &q);   /* at most 2 stages (axle cost --stages 2) */
+  ck_assert_int_eq(q.stages, 2);
+  ck_assert_int_eq(q.bytes[w], 2 * 64 * 64 * 2);
+  ax_opt_plan(a, k, 1, 0, &q);   /* nothing fits: no ring, and the plan says how much it needs */
+  ck_assert_int_eq(q.stages, 1);
+  ck_assert_int_eq(q.bytes[w], 64 * 64 * 2);
   ax_arena_free(a);
 }
 END_TEST

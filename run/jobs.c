@@ -127,6 +127,7 @@ static void serve(Pool *p, int in, int out) {
   _exit(0);
 }
 
+#ifndef SANITIZED   /* the handler's pieces: a sanitized worker leaves the signals to ASan */
 /* In a worker: where its fatal-signal handler writes (the Worker's `last`), and the page
  * size in KiB, read before any signal can strike (sysconf is not async-signal-safe). */
 static Last *last_word;
@@ -173,6 +174,7 @@ static void catch_fatal(Last *last) {
   sigemptyset(&sa.sa_mask);
   for (size_t i = 0; i < AX_COUNTOF(sigs); i++) sigaction(sigs[i], &sa, NULL);
 }
+#endif
 
 /* In a worker: the pipe up, and the memory limit, for its out-of-memory handler. */
 static int oom_fd = -1;

@@ -436,29 +436,61 @@ static double finite_rel_error(const double *x, const double *y, int64_t n) {
   return ref > 0 ? err / ref : err;
 }
 
-static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double lo, double hi,
-                        double *rel, const char **what) {
+/* Both graphs of a pair run at one input point in domain d (the doubles, or intervals):
+ * every input element uniform in [lo, hi] from the seed and `stream`, rounded to the
+ * input's type as the program's values are; as a point [x, x] when d is the interval
+ * domain. pv and mv hold the values until draw_close. */
+typedef struct Draw {
+  AxTensor *pv, *mv;
+  void **bufs;
+  int nin;
+  uint64_t held;
+  AxArena *pa, *ma;
+} Draw;
+
+static void draw_run(const Pair *pr, const AxTDomain *d, uint64_t seed, uint64_t stream, double lo,
+                     double hi, Draw *dr) {
   const AxMugraph *p = pr->p, *m = pr->m;
   AxRng r;
   ax_rng_init(&r, seed, stream);
-  AxTDomain exact = ax_values_float(false);
-  AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
-  AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
-  double **bufs = ax_xcalloc((size_t)pr->nin + 1, sizeof *bufs);
-  uint64_t held = 0;
+  bool ival = d->size == sizeof(AxIval);
+  *dr = (Draw){ax_xcalloc((size_t)p->ntensors + 1, sizeof *dr->pv), ax_xcalloc((size_t)m->ntensors + 1, sizeof *dr->mv),
+               ax_xcalloc((size_t)pr->nin + 1, sizeof *dr->bufs), pr->nin, 0, ax_arena_new(), ax_arena_new()};
   for (int i = 0; i < pr->nin; i++) {
     const AxKTensor *t = &p->tensors[pr->pin[i]];
     size_t n = (size_t)ax_shape_numel(&t->shape);
-    ax_mem_take(n * sizeof(double) + 1);
-    held += n * sizeof(double) + 1;
-    bufs[i] = ax_xmalloc(n * sizeof(double) + 1);
-    for (size_t k = 0; k < n; k++) bufs[i][k] = ax_values_round_to(t->dtype, lo + (hi - lo) * ax_rng_unit(&r));
-    pv[pr->pin[i]] = (AxTensor){t->shape, bufs[i]};
-    mv[pr->min[i]] = (AxTensor){t->shape, bufs[i]};
+    ax_mem_take(n * d->size + 1);
+    dr->held += n * d->size + 1;
+    dr->bufs[i] = ax_xmalloc(n * d->size + 1);
+    for (size_t k = 0; k < n; k++) {
+      double x = ax_values_round_to(t->dtype, lo + (hi - lo) * ax_rng_unit(&r));
+      if (ival) ((AxIval *)dr->bufs[i])[k] = (AxIval){x, x};
+      else ((double *)dr->bufs[i])[k] = x;
+    }
+    dr->pv[pr->pin[i]] = (AxTensor){t->shape, dr->bufs[i]};
+    dr->mv[pr->min[i]] = (AxTensor){t->shape, dr->bufs[i]};
   }
-  AxArena *pa = ax_arena_new(), *ma = ax_arena_new();
-  ax_interp_run(p, &exact, pa, pv);
-  ax_interp_run(m, &exact, ma, mv);
+  ax_interp_run(p, d, dr->pa, dr->pv);
+  ax_interp_run(m, d, dr->ma, dr->mv);
+}
+
+static void draw_close(Draw *dr) {
+  ax_arena_free(dr->pa);
+  ax_arena_free(dr->ma);
+  for (int i = 0; i < dr->nin; i++) free(dr->bufs[i]);
+  ax_mem_give(dr->held);
+  free(dr->bufs);
+  free(dr->pv);
+  free(dr->mv);
+}
+
+static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double lo, double hi,
+                        double *rel, const char **what) {
+  const AxMugraph *p = pr->p;
+  AxTDomain exact = ax_values_float(false);
+  Draw dr;
+  draw_run(pr, &exact, seed, stream, lo, hi, &dr);
+  AxTensor *pv = dr.pv, *mv = dr.mv;
   int verdict = -1;
   *rel = 0;
   for (int i = 0; i < p->noutputs; i++) {
@@ -472,13 +504,7 @@ static int float_refute(const Pair *pr, uint64_t seed, uint64_t stream, double l
       verdict = 1;
     }
   }
-  ax_arena_free(pa);
-  ax_arena_free(ma);
-  for (int i = 0; i < pr->nin; i++) free(bufs[i]);
-  ax_mem_give(held);
-  free(bufs);
-  free(pv);
-  free(mv);
+  draw_close(&dr);
   return verdict;
 }
 
@@ -494,35 +520,16 @@ typedef struct Witness {
   double lo, hi;
 } Witness;
 
-/* Runs both graphs in intervals at one point (inputs uniform in [lo, hi], exact doubles)
- * and looks for an output element whose two intervals are disjoint: true, with *w, when
- * one is found — the exact values differ there. */
+/* Runs both graphs in intervals at one point (draw_run) and looks for an output element
+ * whose two intervals are disjoint: true, with *w, when one is found — the exact values
+ * differ there. */
 static bool interval_refute(const Pair *pr, uint64_t seed, uint64_t stream, double lo, double hi,
                             Witness *w) {
-  const AxMugraph *p = pr->p, *m = pr->m;
-  AxRng r;
-  ax_rng_init(&r, seed, stream);
+  const AxMugraph *p = pr->p;
   AxTDomain d = ax_values_interval();
-  AxTensor *pv = ax_xcalloc((size_t)p->ntensors + 1, sizeof *pv);
-  AxTensor *mv = ax_xcalloc((size_t)m->ntensors + 1, sizeof *mv);
-  AxIval **bufs = ax_xcalloc((size_t)pr->nin + 1, sizeof *bufs);
-  uint64_t held = 0;
-  for (int i = 0; i < pr->nin; i++) {
-    const AxKTensor *t = &p->tensors[pr->pin[i]];
-    size_t n = (size_t)ax_shape_numel(&t->shape);
-    ax_mem_take(n * sizeof(AxIval) + 1);
-    held += n * sizeof(AxIval) + 1;
-    bufs[i] = ax_xmalloc(n * sizeof(AxIval) + 1);
-    for (size_t k = 0; k < n; k++) {   /* a value of the input's type, as the program's are */
-      double x = ax_values_round_to(t->dtype, lo + (hi - lo) * ax_rng_unit(&r));
-      bufs[i][k] = (AxIval){x, x};
-    }
-    pv[pr->pin[i]] = (AxTensor){t->shape, bufs[i]};
-    mv[pr->min[i]] = (AxTensor){t->shape, bufs[i]};
-  }
-  AxArena *pa = ax_arena_new(), *ma = ax_arena_new();
-  ax_interp_run(p, &d, pa, pv);
-  ax_interp_run(m, &d, ma, mv);
+  Draw dr;
+  draw_run(pr, &d, seed, stream, lo, hi, &dr);
+  AxTensor *pv = dr.pv, *mv = dr.mv;
   bool found = false;
   for (int i = 0; i < p->noutputs && !found; i++) {
     const AxIval *x = pv[p->outputs[i]].data, *y = mv[pr->mout[i]].data;
@@ -533,13 +540,7 @@ static bool interval_refute(const Pair *pr, uint64_t seed, uint64_t stream, doub
         found = true;
       }
   }
-  ax_arena_free(pa);
-  ax_arena_free(ma);
-  for (int i = 0; i < pr->nin; i++) free(bufs[i]);
-  ax_mem_give(held);
-  free(bufs);
-  free(pv);
-  free(mv);
+  draw_close(&dr);
   return found;
 }
 

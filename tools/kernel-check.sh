@@ -8,7 +8,9 @@
 #   wait   the largest cp.async.wait_group N is stages-2 where the ring has >= 3 stages
 #   st16   no 16-bit shared-memory stores in a kernel whose matmul is mma
 #   spill  0 spill stores and loads (nvcc -cubin --resource-usage)
-#   grid   >= 120 blocks where the kernel moves more than 4 MB (axle cost's hbm_bytes)
+#   found  the kernel is in ptx-stats' counts (else its other checks are not run)
+#   grid   >= 120 blocks where the kernel moves more than 4 MB (axle cost's hbm_bytes;
+#          a kernel axle cost does not name once fails)
 #   banks  ldmatrix wavefronts at 1.00 of ideal (axle emulate; only with --banks)
 #
 #   tools/kernel-check.sh [--axle AXLE] [--expected FILE] [--banks] [--cu-sed SCRIPT] GRAPH.mug...
@@ -81,6 +83,9 @@ for g in "$@"; do
   while read -r k kn blocks stages mm rd; do
     # ptx-stats columns: graph kernel shfl instructions branches mma wmma ldmatrix st16 bar wait
     read -r shfl mma wmma st16 wait < <(awk -v k="$k" -F'\t' '$2 == k { print $3, $6, $7, $9, $11 }' "$tmp/$name.stats")
+    # a kernel that ptx-stats or axle cost does not know is a failure, never an empty pass
+    verdict "$name" "$k" found "ptx=${mma:+yes}" $([ -n "$mma" ] && echo 1 || echo 0)
+    [ -n "$mma" ] || continue
     verdict "$name" "$k" mma "mma=$mma,wmma=$wmma,matmul=$mm" $(( (mm == 0 || mma > 0) && wmma == 0 ))
     verdict "$name" "$k" shfl "shfl=$shfl,reduction=$rd" $(( rd == 0 || shfl > 0 ))
     w=$wait; [ "$w" = - ] && w=-1
@@ -89,8 +94,8 @@ for g in "$@"; do
     sp=$(awk -v k="$k" '/Function properties for/ { f = ($0 ~ k) } f && /spill stores/ { gsub(/[^0-9 ]/, " "); print $1 + $2; exit }' "$tmp/$name.res")
     sp=${sp:-0}
     verdict "$name" "$k" spill "spill_bytes=$sp" $(( sp == 0 ))
-    by=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(x.get("hbm_bytes",0) for x in d["kernels"] if x["name"]==sys.argv[2]))' "$tmp/$name.json" "$kn" 2>/dev/null || echo 0)
-    verdict "$name" "$k" grid "blocks=$blocks,bytes=$by" $(( by <= 4194304 || blocks >= 120 ))
+    by=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); b=[x["hbm_bytes"] for x in d["kernels"] if x["name"]==sys.argv[2]]; print(b[0] if len(b)==1 else -1)' "$tmp/$name.json" "$kn" 2>/dev/null || echo -1)
+    verdict "$name" "$k" grid "blocks=$blocks,bytes=$by" $(( by >= 0 && (by <= 4194304 || blocks >= 120) ))
     if [ $banks = 1 ]; then
       r=$(grep "^  shared memory, kernel '$kn' ($k):" "$tmp/$name.emu" | sed -n 's/.*ldmatrix requests, .* ideal): \([0-9.]*\) of ideal.*/\1/p' | head -1)
       [ -n "$r" ] && verdict "$name" "$k" banks "ldmatrix_of_ideal=$r" $( [ "$r" = 1.00 ] && echo 1 || echo 0 )

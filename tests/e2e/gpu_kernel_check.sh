@@ -2,7 +2,8 @@
 # tools/kernel-check.sh over the six benchmarks' hand graphs and the found graphs
 # (docs/gpu.md, "Static checks of kernel quality"): every check passes or is a listed
 # shortfall (tests/gpu/kernel-check.expected), and no listed one passes now. Attacks: a
-# kernel whose waits are all made wait_group 0 fails `wait`; a listed shortfall that does
+# kernel whose waits are all made wait_group 0 fails `wait`; a kernel axle cost does not
+# name fails `grid`; a listed shortfall that does
 # not fail is reported "now passes"; an unlisted failure fails the run. The bank check
 # (--banks, an emulation per graph) is left to the tool's own runs: gpu_emulate asserts
 # the bank counter's figures.
@@ -26,6 +27,12 @@ tools/kernel-check.sh --axle "$AXLE" --cu-sed 's/ax_cp_async_wait<[0-9]*>/ax_cp_
 st=$?
 check "bad wait: exit 1" test $st -eq 1
 check "bad wait: wait FAILs" has "$tmp/bad" "^gated_mlp	ax_k3	wait	wait=0,stages=4	FAIL\$"
+# attack: a kernel that axle cost does not name has no bytes: `grid` fails, never passes on 0
+tools/kernel-check.sh --axle "$AXLE" --cu-sed "s/^\/\/ kernel 'k1'/\/\/ kernel 'nosuch'/" \
+  $ex/gated_mlp.mug >"$tmp/nobytes" 2>&1
+st=$?
+check "unknown kernel: exit 1" test $st -eq 1
+check "unknown kernel: grid FAILs" has "$tmp/nobytes" "^gated_mlp	ax_k3	grid	blocks=64,bytes=-1	FAIL\$"
 # attack: a listed shortfall that passes is reported and fails the run
 echo "gated_mlp ax_k3 spill" >"$tmp/exp"
 tools/kernel-check.sh --axle "$AXLE" --expected "$tmp/exp" $ex/gated_mlp.mug >"$tmp/stale" 2>&1
